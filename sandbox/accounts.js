@@ -1,0 +1,203 @@
+'use strict';
+
+/**
+ * Deterministic account seed and the six listing shapes ("pagination modes").
+ */
+
+/**
+ * @typedef {{ id: string, object: 'account', name: string, currency: string, balance: number,
+ *   status: string, created_at: string }} Account
+ * @typedef {'cursor'|'page'|'nextUrl'|'array'|'loop'|'endless'} PaginationMode
+ * @typedef {{ mode: PaginationMode, defaultPageSize: number, maxPageSize: number }} PaginationConfig
+ * @typedef {{ status: number, body: unknown }} ListResult
+ */
+
+const PAGINATION_MODES = /** @type {const} */ (['cursor', 'page', 'nextUrl', 'array', 'loop', 'endless']);
+
+const NAMES = ['Acme', 'Globex', 'Initech', 'Umbrella', 'Hooli', 'Stark', 'Wayne', 'Wonka', 'Tyrell', 'Soylent', 'Cyberdyne'];
+const CURRENCIES = ['EUR', 'USD', 'GBP', 'CHF'];
+const STATUSES = ['active', 'active', 'active', 'frozen', 'closed'];
+const EPOCH_MS = Date.UTC(2024, 0, 1);
+
+/** Query parameters that belong to pagination and are never used as filters. */
+const PAGING_PARAMS = new Set(['limit', 'cursor', 'page', 'per_page', 'offset']);
+
+/**
+ * Build `count` deterministic accounts: acc_0001, acc_0002, ...
+ * @param {number} count
+ * @returns {Account[]}
+ */
+function seedAccounts(count) {
+	/** @type {Account[]} */
+	const out = [];
+	for (let i = 1; i <= count; i++) {
+		out.push({
+			id: 'acc_' + String(i).padStart(4, '0'),
+			object: 'account',
+			name: `${NAMES[(i - 1) % NAMES.length]} ${i}`,
+			currency: CURRENCIES[i % CURRENCIES.length],
+			balance: ((i * 7919) % 1000000) / 100,
+			status: STATUSES[i % STATUSES.length],
+			created_at: new Date(EPOCH_MS + i * 3600 * 1000).toISOString(),
+		});
+	}
+	return out;
+}
+
+/**
+ * @param {string} offsetText
+ * @returns {string}
+ */
+function encodeCursor(offsetText) {
+	return Buffer.from('o:' + offsetText).toString('base64url');
+}
+
+/**
+ * @param {string} cursor
+ * @returns {number} offset, or -1 if the cursor is not one of ours
+ */
+function decodeCursor(cursor) {
+	const text = Buffer.from(cursor, 'base64url').toString('utf8');
+	if (!text.startsWith('o:')) return -1;
+	const n = Number(text.slice(2));
+	return Number.isInteger(n) && n >= 0 ? n : -1;
+}
+
+class QueryError extends Error {
+	/** @param {string} message */
+	constructor(message) {
+		super(message);
+		this.code = 'invalid_parameter';
+	}
+}
+
+/**
+ * Parse a positive integer query param.
+ * @param {URLSearchParams} q
+ * @param {string} name
+ * @param {number} fallback
+ * @param {number} min
+ * @returns {number}
+ */
+function intParam(q, name, fallback, min) {
+	const raw = q.get(name);
+	if (raw === null || raw === '') return fallback;
+	const n = Number(raw);
+	if (!Number.isInteger(n) || n < min) throw new QueryError(`Query parameter "${name}" must be an integer >= ${min}`);
+	return n;
+}
+
+/**
+ * Filter by equality on record fields, for any non-paging query param naming an existing field.
+ * @param {Account[]} accounts
+ * @param {URLSearchParams} q
+ * @returns {Account[]}
+ */
+function applyFilters(accounts, q) {
+	if (accounts.length === 0) return accounts;
+	/** @type {[string, string][]} */
+	const filters = [];
+	const sample = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (accounts[0]));
+	for (const [k, v] of q) {
+		if (!PAGING_PARAMS.has(k) && Object.prototype.hasOwnProperty.call(sample, k)) filters.push([k, v]);
+	}
+	if (filters.length === 0) return accounts;
+	return accounts.filter((a) => {
+		const rec = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (a));
+		return filters.every(([k, v]) => String(rec[k]) === v);
+	});
+}
+
+/**
+ * Produce the listing response for the configured mode.
+ * @param {Account[]} all
+ * @param {URLSearchParams} q
+ * @param {PaginationConfig} cfg
+ * @param {string} origin e.g. http://127.0.0.1:4010 (used for absolute next URLs)
+ * @returns {ListResult}
+ */
+function listAccounts(all, q, cfg, origin) {
+	try {
+		return { status: 200, body: listInner(all, q, cfg, origin) };
+	} catch (err) {
+		if (err instanceof QueryError) {
+			return { status: 400, body: { error: { code: err.code, message: err.message } } };
+		}
+		throw err;
+	}
+}
+
+/**
+ * @param {Account[]} all
+ * @param {URLSearchParams} q
+ * @param {PaginationConfig} cfg
+ * @param {string} origin
+ * @returns {unknown}
+ */
+function listInner(all, q, cfg, origin) {
+	const items = applyFilters(all, q);
+	const clamp = (/** @type {number} */ n) => Math.min(n, cfg.maxPageSize);
+	const limit = clamp(intParam(q, 'limit', cfg.defaultPageSize, 1));
+
+	switch (cfg.mode) {
+		case 'cursor':
+		case 'loop':
+		case 'endless': {
+			let offset = 0;
+			const cursor = q.get('cursor');
+			if (cursor) {
+				offset = decodeCursor(cursor);
+				if (offset < 0) throw new QueryError('Unknown cursor');
+			}
+			if (cfg.mode === 'endless') {
+				// Always a fresh cursor and has_more: the records wrap around forever.
+				const data = [];
+				for (let i = 0; i < limit && items.length > 0; i++) data.push(items[(offset + i) % items.length]);
+				return { data, has_more: true, next_cursor: encodeCursor(String(offset + limit)) };
+			}
+			const data = items.slice(offset, offset + limit);
+			if (cfg.mode === 'loop') {
+				// The cursor pointing at page 2 is handed out on every page, forever.
+				return { data, has_more: true, next_cursor: encodeCursor(String(limit)) };
+			}
+			const hasMore = offset + limit < items.length;
+			return { data, has_more: hasMore, next_cursor: hasMore ? encodeCursor(String(offset + limit)) : null };
+		}
+		case 'page': {
+			const page = intParam(q, 'page', 1, 1);
+			const perPage = clamp(intParam(q, 'per_page', limit, 1));
+			const start = (page - 1) * perPage;
+			return { items: items.slice(start, start + perPage), page, total_pages: Math.ceil(items.length / perPage) };
+		}
+		case 'nextUrl': {
+			const offset = intParam(q, 'offset', 0, 0);
+			const end = offset + limit;
+			let next = null;
+			if (end < items.length) {
+				const nq = new URLSearchParams();
+				for (const [k, v] of q) if (k !== 'offset' && k !== 'limit') nq.append(k, v);
+				nq.set('offset', String(end));
+				nq.set('limit', String(limit));
+				next = `${origin}/v1/accounts?${nq.toString()}`;
+			}
+			return { results: items.slice(offset, end), next };
+		}
+		case 'array': {
+			const page = intParam(q, 'page', 1, 1);
+			const start = (page - 1) * limit;
+			return items.slice(start, start + limit);
+		}
+		default:
+			throw new Error(`unknown pagination mode ${String(cfg.mode)}`);
+	}
+}
+
+/**
+ * @param {unknown} mode
+ * @returns {mode is PaginationMode}
+ */
+function isPaginationMode(mode) {
+	return typeof mode === 'string' && /** @type {readonly string[]} */ (PAGINATION_MODES).includes(mode);
+}
+
+module.exports = { seedAccounts, listAccounts, isPaginationMode, PAGINATION_MODES, encodeCursor, decodeCursor };

@@ -1,0 +1,201 @@
+'use strict';
+
+const { listAccounts } = require('./accounts');
+const { IdempotencyStore, fingerprint } = require('./idempotency');
+const { sendRaw, sendError, readBody, parseJson, BodyTooLargeError, JSON_TYPE } = require('./http-util');
+
+/**
+ * The /v1 API: auth, tenant check, fault injection, accounts listing, idempotent POSTs.
+ *
+ * @typedef {import('node:http').IncomingMessage} IncomingMessage
+ * @typedef {import('node:http').ServerResponse} ServerResponse
+ * @typedef {import('./state').SandboxState} SandboxState
+ * @typedef {import('./faults').FaultAction} FaultAction
+ * @typedef {{ delayTimers: Set<NodeJS.Timeout>, origin: string }} ApiContext
+ */
+
+const REPLAY_HEADERS = { 'idempotent-replayed': 'true' };
+
+/**
+ * Destroy the connection without an answer.
+ * @param {IncomingMessage} req
+ */
+function drop(req) {
+	req.socket.destroy();
+}
+
+/**
+ * Answer a committed/computed response, honouring post-commit faults.
+ * @param {ApiContext} ctx
+ * @param {IncomingMessage} req
+ * @param {ServerResponse} res
+ * @param {FaultAction|null} fault
+ * @param {number} status
+ * @param {string} body JSON text
+ * @param {Record<string, string>} [headers]
+ */
+function respond(ctx, req, res, fault, status, body, headers) {
+	if (fault === null) {
+		sendRaw(res, status, body, JSON_TYPE, headers);
+	} else if (fault.type === 'dropAfterCommit') {
+		drop(req);
+	} else if (fault.type === 'delay') {
+		const t = setTimeout(() => {
+			ctx.delayTimers.delete(t);
+			if (!res.destroyed && !res.writableEnded) sendRaw(res, status, body, JSON_TYPE, headers);
+		}, fault.ms);
+		ctx.delayTimers.add(t);
+	} else if (fault.type === 'status') {
+		sendRaw(res, fault.status, fault.body, fault.contentType, fault.headers);
+	} else {
+		drop(req);
+	}
+}
+
+/**
+ * Stats key: method + path, with ids in GET /v1/<collection>/<id> folded to ":id".
+ * @param {string} method
+ * @param {string[]} segs path segments after /v1
+ * @param {string} path
+ * @returns {string}
+ */
+function routeKey(method, segs, path) {
+	if (method === 'GET' && segs.length === 2) return `GET /v1/${segs[0]}/:id`;
+	return method + ' ' + path;
+}
+
+/**
+ * @param {SandboxState} state
+ * @param {ApiContext} ctx
+ * @param {IncomingMessage} req
+ * @param {ServerResponse} res
+ * @param {string} rawPath pathname as received, starting with /v1
+ * @param {string} query text after '?', or ''
+ */
+function handleApi(state, ctx, req, res, rawPath, query) {
+	const path = rawPath.length > 3 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
+	const method = /** @type {string} */ (req.method);
+	const segs = path.length > 4 ? path.slice(4).split('/') : [];
+	const key = routeKey(method, segs, path);
+	state.requests++;
+	state.byRoute[key] = (state.byRoute[key] ?? 0) + 1;
+
+	const headers = req.headers;
+	if (headers['api-key'] !== state.apiKey) {
+		sendError(res, 401, 'unauthorized', 'Invalid or missing API key');
+		return;
+	}
+	const tenantHeader = headers['x-tenant-id'];
+	if (tenantHeader !== undefined && tenantHeader !== state.tenantId) {
+		sendError(res, 403, 'tenant_mismatch', 'Unknown tenant');
+		return;
+	}
+	const idemKey = typeof headers['idempotency-key'] === 'string' ? headers['idempotency-key'] : undefined;
+
+	const fault = state.faults.compiled.length === 0 ? null : state.faults.match(method, path, idemKey);
+	if (fault !== null) {
+		if (fault.type === 'dropBeforeCommit') return drop(req);
+		if (fault.type === 'status' && !fault.commit) {
+			sendRaw(res, fault.status, fault.body, fault.contentType, fault.headers);
+			return;
+		}
+	}
+
+	if (method === 'GET') return handleGet(state, ctx, req, res, fault, segs, query);
+	if (method === 'POST') return void handlePost(state, ctx, req, res, fault, segs, path, idemKey, state.tenantId);
+	sendError(res, 405, 'method_not_allowed', `Method ${method} is not supported`, { allow: 'GET, POST' });
+}
+
+/**
+ * @param {SandboxState} state
+ * @param {ApiContext} ctx
+ * @param {IncomingMessage} req
+ * @param {ServerResponse} res
+ * @param {FaultAction|null} fault
+ * @param {string[]} segs
+ * @param {string} query
+ */
+function handleGet(state, ctx, req, res, fault, segs, query) {
+	if (segs.length === 1 && segs[0] === 'accounts') {
+		const origin = req.headers.host ? `http://${req.headers.host}` : ctx.origin;
+		const out = listAccounts(state.accounts, new URLSearchParams(query), state.pagination, origin);
+		return respond(ctx, req, res, fault, out.status, JSON.stringify(out.body));
+	}
+	if (segs.length === 2) {
+		const [collection, id] = segs;
+		const found = collection === 'accounts' ? state.accountsById.get(id) : state.recordsById.get(id);
+		if (found && (collection === 'accounts' || found.object === collection)) {
+			return respond(ctx, req, res, fault, 200, JSON.stringify(found));
+		}
+		return respond(ctx, req, res, fault, 404, JSON.stringify({ error: { code: 'not_found', message: `No such ${collection}: ${id}` } }));
+	}
+	if (segs.length === 1 && segs[0] !== '') {
+		const data = state.records.filter((r) => r.object === segs[0]);
+		return respond(ctx, req, res, fault, 200, JSON.stringify({ data, has_more: false, next_cursor: null }));
+	}
+	respond(ctx, req, res, fault, 404, JSON.stringify({ error: { code: 'not_found', message: 'No such route' } }));
+}
+
+/**
+ * @param {SandboxState} state
+ * @param {ApiContext} ctx
+ * @param {IncomingMessage} req
+ * @param {ServerResponse} res
+ * @param {FaultAction|null} fault
+ * @param {string[]} segs
+ * @param {string} path
+ * @param {string|undefined} idemKey
+ * @param {string} tenant
+ */
+async function handlePost(state, ctx, req, res, fault, segs, path, idemKey, tenant) {
+	if (segs.length === 0 || segs[0] === '') {
+		sendError(res, 404, 'not_found', 'No such route');
+		return;
+	}
+	if (!idemKey) {
+		sendError(res, 400, 'idempotency_key_missing', 'The Idempotency-Key header is required for POST requests');
+		return;
+	}
+	/** @type {Buffer} */
+	let raw;
+	try {
+		raw = await readBody(req, state.maxBodyBytes);
+	} catch (err) {
+		if (err instanceof BodyTooLargeError) sendError(res, 413, 'payload_too_large', `Request body exceeds ${state.maxBodyBytes} bytes`, { connection: 'close' });
+		else drop(req);
+		return;
+	}
+	const parsed = parseJson(raw);
+	if (!parsed.ok) {
+		sendError(res, 400, 'invalid_json', 'The request body is not valid JSON');
+		return;
+	}
+	const body = parsed.value;
+	if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+		sendError(res, 400, 'invalid_body', 'The request body must be a JSON object');
+		return;
+	}
+
+	const scoped = IdempotencyStore.scope(tenant, idemKey);
+	const fp = fingerprint('POST', path, body);
+	const seen = state.idempotency.lookup(scoped, fp);
+	if (seen.kind === 'replay') {
+		state.replays++;
+		return respond(ctx, req, res, fault, seen.entry.status, seen.entry.body, REPLAY_HEADERS);
+	}
+	if (seen.kind === 'conflict') {
+		state.conflicts++;
+		sendError(res, 409, 'idempotency_key_reuse', 'This Idempotency-Key was already used with a different request');
+		return;
+	}
+
+	// Commit point: from here on, a retry with the same key replays this answer.
+	const collection = segs[0];
+	const record = state.createRecord(collection, path.slice(3), idemKey, /** @type {Record<string, unknown>} */ (body));
+	const text = JSON.stringify(record);
+	state.idempotency.commit(scoped, { fingerprint: fp, status: 201, body: text, recordId: record.id });
+	state.webhooks.recordCreated(collection, record);
+	respond(ctx, req, res, fault, 201, text);
+}
+
+module.exports = { handleApi };

@@ -1,0 +1,102 @@
+'use strict';
+
+const { sendJson, sendError, readBody, parseJson } = require('./http-util');
+const { FaultConfigError } = require('./faults');
+const { WebhookConfigError } = require('./webhooks');
+const { InvalidOptionError } = require('./state');
+const { PAGINATION_MODES } = require('./accounts');
+
+/**
+ * Unauthenticated control endpoints under /_sandbox, so a separate process (a real n8n, a
+ * benchmark) can steer the sandbox exactly like in-process tests do.
+ *
+ * @typedef {import('node:http').IncomingMessage} IncomingMessage
+ * @typedef {import('node:http').ServerResponse} ServerResponse
+ * @typedef {import('./state').SandboxState} SandboxState
+ */
+
+const ENDPOINTS = {
+	'GET /_sandbox/stats': 'counters: requests, byRoute, records, distinctIdempotencyKeys, replays, conflicts, faultsInjected, deliveries',
+	'GET /_sandbox/records': 'records created by POSTs',
+	'POST /_sandbox/reset': 'forget records, idempotency keys, stats and faults',
+	'GET|POST /_sandbox/faults': 'read / replace fault rules (body: array of rules, or {random:{...}})',
+	'GET|POST /_sandbox/pagination': 'read / set {mode}: ' + PAGINATION_MODES.join('|'),
+	'GET|POST /_sandbox/webhook': 'read / replace webhook config {url, secrets, scheme, timestamp, maxAttempts, retryDelayMs}',
+	'POST /_sandbox/deliver': 'send one delivery now (optional body {event, ...config overrides}); answers with the destination status',
+	'GET /_sandbox/deliveries': 'recent delivery attempts',
+};
+
+/**
+ * Read an optional JSON body; an empty body is `undefined`.
+ * @param {IncomingMessage} req
+ * @returns {Promise<{ ok: true, value: unknown } | { ok: false }>}
+ */
+async function optionalJson(req) {
+	const raw = await readBody(req, 16 * 1024 * 1024);
+	if (raw.length === 0) return { ok: true, value: undefined };
+	return parseJson(raw);
+}
+
+/**
+ * @param {SandboxState} state
+ * @param {IncomingMessage} req
+ * @param {ServerResponse} res
+ * @param {string} path
+ */
+async function handleControl(state, req, res, path) {
+	const route = `${req.method} ${path.endsWith('/') ? path.slice(0, -1) : path}`;
+	/** @type {unknown} */
+	let body;
+	if (req.method === 'POST') {
+		const parsed = await optionalJson(req);
+		if (!parsed.ok) return sendError(res, 400, 'invalid_json', 'The request body is not valid JSON');
+		body = parsed.value;
+	}
+	const obj = /** @type {Record<string, unknown>} */ (body && typeof body === 'object' ? body : {});
+	try {
+		switch (route) {
+			case 'GET /_sandbox':
+				return sendJson(res, 200, { endpoints: ENDPOINTS });
+			case 'GET /_sandbox/stats':
+				return sendJson(res, 200, state.stats());
+			case 'GET /_sandbox/records':
+				return sendJson(res, 200, { data: state.records, count: state.records.length });
+			case 'POST /_sandbox/reset':
+				state.reset();
+				return sendJson(res, 200, { ok: true });
+			case 'GET /_sandbox/faults':
+				return sendJson(res, 200, { rules: state.faults.source });
+			case 'POST /_sandbox/faults':
+				state.faults.set(body);
+				return sendJson(res, 200, { ok: true, rules: state.faults.compiled.length });
+			case 'GET /_sandbox/pagination':
+				return sendJson(res, 200, state.pagination);
+			case 'POST /_sandbox/pagination':
+				state.setPagination(/** @type {any} */ (obj.mode));
+				return sendJson(res, 200, { ok: true, mode: state.pagination.mode });
+			case 'GET /_sandbox/webhook':
+				return sendJson(res, 200, state.webhooks.config);
+			case 'POST /_sandbox/webhook':
+				state.webhooks.configure(/** @type {any} */ (body ?? null));
+				return sendJson(res, 200, { ok: true, config: state.webhooks.config });
+			case 'POST /_sandbox/deliver': {
+				const { event, ...overrides } = obj;
+				if (!(overrides.url ?? state.webhooks.config.url)) {
+					return sendError(res, 409, 'webhook_not_configured', 'No webhook url configured (POST /_sandbox/webhook first, or pass {url})');
+				}
+				const result = await state.webhooks.deliver(/** @type {any} */ (event), Object.keys(overrides).length ? overrides : undefined);
+				return sendJson(res, 200, result);
+			}
+			case 'GET /_sandbox/deliveries':
+				return sendJson(res, 200, { data: state.webhooks.log });
+			default:
+				return sendError(res, 404, 'not_found', `No control endpoint ${route}`);
+		}
+	} catch (err) {
+		if (err instanceof FaultConfigError || err instanceof InvalidOptionError) return sendError(res, 400, 'invalid_config', err.message);
+		if (err instanceof WebhookConfigError) return sendError(res, 400, 'invalid_webhook', err.message);
+		throw err;
+	}
+}
+
+module.exports = { handleControl, ENDPOINTS };

@@ -1,0 +1,262 @@
+'use strict';
+
+const { createPrng } = require('./prng');
+const { errorBody } = require('./http-util');
+
+/**
+ * Fault injection rules. First matching rule wins; a rule whose `times` are used up, whose
+ * `firstAttemptPerKey` already saw the key, or whose probability roll fails is skipped.
+ *
+ * @typedef {{ type: 'status', status: number, body: string|Buffer, contentType: string, headers: Record<string,string>, commit: boolean }
+ *   | { type: 'dropBeforeCommit' }
+ *   | { type: 'dropAfterCommit' }
+ *   | { type: 'delay', ms: number }} FaultAction
+ *
+ * @typedef {{ method?: string, path?: string, times?: number, firstAttemptPerKey?: boolean,
+ *   probability?: number, seed?: number|string, action?: Record<string, unknown>,
+ *   random?: RandomSpec } & Record<string, unknown>} FaultRule
+ *
+ * @typedef {{ seed?: number|string, p500?: number, pDropAfterCommit?: number, p429?: number,
+ *   retryAfterSeconds?: number, pSlow?: number, slowMs?: number }} RandomSpec
+ *
+ * @typedef {{ method: string|null, path: string|null, times: number, firstAttemptPerKey: boolean,
+ *   probability: number|null, prng: () => number, matched: number, seenKeys: Set<string>|null,
+ *   action: FaultAction|null, random: { prng: () => number, table: [number, FaultAction][] }|null }} CompiledRule
+ */
+
+class FaultConfigError extends Error {}
+
+const STATUS_CODES = /** @type {Record<number, string>} */ ({
+	400: 'bad_request', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 409: 'conflict',
+	413: 'payload_too_large', 422: 'unprocessable_entity', 429: 'rate_limited', 500: 'internal_error',
+	502: 'bad_gateway', 503: 'service_unavailable', 504: 'gateway_timeout',
+});
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * @param {number} status
+ * @returns {string}
+ */
+function htmlPage(status) {
+	return `<!DOCTYPE html>\n<html><head><title>${status} Error</title></head><body><center><h1>${status} Error</h1></center><hr><center>sandbox-proxy</center></body></html>\n`;
+}
+
+/**
+ * @param {unknown} v
+ * @param {string} what
+ * @returns {number}
+ */
+function statusOf(v, what) {
+	const n = Number(v);
+	if (!Number.isInteger(n) || n < 100 || n > 599) throw new FaultConfigError(`${what}: status must be an HTTP status code`);
+	return n;
+}
+
+/**
+ * @param {unknown} h
+ * @returns {Record<string, string>}
+ */
+function headersOf(h) {
+	/** @type {Record<string, string>} */
+	const out = {};
+	if (h && typeof h === 'object') {
+		for (const [k, v] of Object.entries(h)) out[k.toLowerCase()] = String(v);
+	}
+	return out;
+}
+
+/**
+ * Turn one user-facing action object into a FaultAction.
+ * @param {Record<string, unknown>} a
+ * @returns {FaultAction}
+ */
+function compileAction(a) {
+	if (a.dropBeforeCommit) return { type: 'dropBeforeCommit' };
+	if (a.dropAfterCommit) return { type: 'dropAfterCommit' };
+	if (a.delayMs !== undefined) {
+		const ms = Number(a.delayMs);
+		if (!Number.isFinite(ms) || ms < 0) throw new FaultConfigError('delayMs must be a number >= 0');
+		return { type: 'delay', ms };
+	}
+	const commit = a.commit === true;
+	if (a.htmlError !== undefined) {
+		const status = statusOf(a.htmlError, 'htmlError');
+		return { type: 'status', status, body: htmlPage(status), contentType: 'text/html; charset=utf-8', headers: headersOf(a.headers), commit };
+	}
+	if (a.rawBody !== undefined || a.rawBodyBase64 !== undefined) {
+		/** @type {Buffer} */
+		let bytes;
+		if (a.rawBodyBase64 !== undefined) bytes = Buffer.from(String(a.rawBodyBase64), 'base64');
+		else if (Buffer.isBuffer(a.rawBody)) bytes = a.rawBody;
+		else if (a.rawBody instanceof Uint8Array) bytes = Buffer.from(a.rawBody);
+		else bytes = Buffer.from(String(a.rawBody), 'utf8');
+		if (a.repeat !== undefined) {
+			const n = Number(a.repeat);
+			if (!Number.isInteger(n) || n < 0 || n * bytes.length > 512 * 1024 * 1024) throw new FaultConfigError('repeat must be an integer >= 0 (max 512 MiB total)');
+			bytes = Buffer.alloc(bytes.length * n, bytes);
+		}
+		return {
+			type: 'status',
+			status: a.status === undefined ? 200 : statusOf(a.status, 'rawBody'),
+			body: bytes,
+			contentType: a.contentType === undefined ? JSON_TYPE : String(a.contentType),
+			headers: headersOf(a.headers),
+			commit,
+		};
+	}
+	if (a.status !== undefined) {
+		const status = statusOf(a.status, 'status');
+		/** @type {string} */
+		let body;
+		let contentType = JSON_TYPE;
+		if (a.body === undefined) body = JSON.stringify(errorBody(STATUS_CODES[status] ?? 'injected_fault', `Injected fault (HTTP ${status})`));
+		else if (typeof a.body === 'string') body = a.body;
+		else body = JSON.stringify(a.body);
+		if (a.contentType !== undefined) contentType = String(a.contentType);
+		return { type: 'status', status, body, contentType, headers: headersOf(a.headers), commit };
+	}
+	throw new FaultConfigError('action must have one of: status, dropBeforeCommit, dropAfterCommit, delayMs, htmlError, rawBody, rawBodyBase64');
+}
+
+/**
+ * @param {unknown} p
+ * @param {string} name
+ * @returns {number}
+ */
+function probabilityOf(p, name) {
+	if (p === undefined) return 0;
+	const n = Number(p);
+	if (!Number.isFinite(n) || n < 0 || n > 1) throw new FaultConfigError(`${name} must be between 0 and 1`);
+	return n;
+}
+
+/**
+ * @param {RandomSpec} spec
+ * @returns {{ prng: () => number, table: [number, FaultAction][] }}
+ */
+function compileRandom(spec) {
+	if (!spec || typeof spec !== 'object') throw new FaultConfigError('random must be an object');
+	const retryAfter = String(spec.retryAfterSeconds ?? 1);
+	/** @type {[number, FaultAction][]} */
+	const table = [];
+	let acc = 0;
+	const add = (/** @type {number} */ p, /** @type {FaultAction} */ action) => {
+		if (p > 0) {
+			acc += p;
+			table.push([acc, action]);
+		}
+	};
+	add(probabilityOf(spec.p500, 'p500'), compileAction({ status: 500 }));
+	add(probabilityOf(spec.pDropAfterCommit, 'pDropAfterCommit'), { type: 'dropAfterCommit' });
+	add(probabilityOf(spec.p429, 'p429'), compileAction({ status: 429, headers: { 'retry-after': retryAfter } }));
+	add(probabilityOf(spec.pSlow, 'pSlow'), { type: 'delay', ms: Number(spec.slowMs ?? 200) });
+	if (acc > 1 + 1e-9) throw new FaultConfigError('random probabilities add up to more than 1');
+	return { prng: createPrng(spec.seed ?? 1), table };
+}
+
+/**
+ * @param {FaultRule} rule
+ * @param {number} index
+ * @returns {CompiledRule}
+ */
+function compileRule(rule, index) {
+	if (!rule || typeof rule !== 'object' || Array.isArray(rule)) throw new FaultConfigError(`rule ${index} must be an object`);
+	const times = rule.times === undefined ? Infinity : Number(rule.times);
+	if (!(times >= 0)) throw new FaultConfigError(`rule ${index}: times must be a number >= 0`);
+	const compiled = {
+		method: rule.method ? String(rule.method).toUpperCase() : null,
+		path: rule.path ? String(rule.path) : null,
+		times,
+		firstAttemptPerKey: rule.firstAttemptPerKey === true,
+		probability: rule.probability === undefined ? null : probabilityOf(rule.probability, `rule ${index}: probability`),
+		prng: createPrng(rule.seed ?? 1),
+		matched: 0,
+		seenKeys: rule.firstAttemptPerKey === true ? new Set() : null,
+		action: /** @type {FaultAction|null} */ (null),
+		random: /** @type {CompiledRule['random']} */ (null),
+	};
+	try {
+		if (rule.random !== undefined) compiled.random = compileRandom(rule.random);
+		else compiled.action = compileAction(rule.action && typeof rule.action === 'object' ? rule.action : rule);
+	} catch (err) {
+		if (err instanceof FaultConfigError) throw new FaultConfigError(`rule ${index}: ${err.message}`);
+		throw err;
+	}
+	return compiled;
+}
+
+class FaultInjector {
+	constructor() {
+		/** @type {CompiledRule[]} */
+		this.compiled = [];
+		/** @type {unknown} */
+		this.source = [];
+		this.injected = 0;
+	}
+
+	/**
+	 * Replace the rules. Accepts an array of rules, `{ rules: [...] }`, or a single `{ random: {...} }`.
+	 * Throws FaultConfigError (nothing changes) when invalid.
+	 * @param {unknown} input
+	 */
+	set(input) {
+		/** @type {unknown} */
+		let rules = input;
+		if (rules === null || rules === undefined) rules = [];
+		else if (!Array.isArray(rules) && typeof rules === 'object') {
+			const obj = /** @type {Record<string, unknown>} */ (rules);
+			rules = Array.isArray(obj.rules) ? obj.rules : [obj];
+		}
+		if (!Array.isArray(rules)) throw new FaultConfigError('faults must be an array of rules');
+		this.compiled = rules.map((r, i) => compileRule(r, i));
+		this.source = input ?? [];
+	}
+
+	clear() {
+		this.compiled = [];
+		this.source = [];
+		this.injected = 0;
+	}
+
+	/**
+	 * Find the fault to inject for this request, if any.
+	 * @param {string} method upper-case
+	 * @param {string} path pathname
+	 * @param {string|undefined} idempotencyKey
+	 * @returns {FaultAction|null}
+	 */
+	match(method, path, idempotencyKey) {
+		const rules = this.compiled;
+		for (let i = 0; i < rules.length; i++) {
+			const r = rules[i];
+			if (r.method !== null && r.method !== method) continue;
+			if (r.path !== null && !path.startsWith(r.path)) continue;
+			if (r.seenKeys !== null) {
+				if (!idempotencyKey || r.seenKeys.has(idempotencyKey)) continue;
+				r.seenKeys.add(idempotencyKey);
+			}
+			if (r.matched >= r.times) continue;
+			r.matched++;
+			if (r.probability !== null && r.prng() >= r.probability) continue;
+			/** @type {FaultAction|null} */
+			let action = r.action;
+			if (r.random !== null) {
+				action = null;
+				const roll = r.random.prng();
+				for (const [upTo, a] of r.random.table) {
+					if (roll < upTo) {
+						action = a;
+						break;
+					}
+				}
+				if (action === null) continue;
+			}
+			this.injected++;
+			return action;
+		}
+		return null;
+	}
+}
+
+module.exports = { FaultInjector, FaultConfigError };

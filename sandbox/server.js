@@ -1,0 +1,132 @@
+'use strict';
+
+const http = require('node:http');
+const { SandboxState } = require('./state');
+const { handleApi } = require('./api');
+const { handleControl } = require('./control');
+const { sendError } = require('./http-util');
+
+/**
+ * The sandbox: a real local HTTP server implementing the Tenant API as we interpret it.
+ *
+ * @typedef {import('./state').StateOptions & { port?: number, host?: string, log?: (line: string) => void }} SandboxOptions
+ * @typedef {import('./state').StatsSnapshot} StatsSnapshot
+ * @typedef {import('./state').CreatedRecord} CreatedRecord
+ * @typedef {import('./accounts').PaginationMode} PaginationMode
+ * @typedef {import('./webhooks').WebhookOptions} WebhookOptions
+ * @typedef {import('./webhooks').WebhookEvent} WebhookEvent
+ * @typedef {import('./webhooks').DeliveryResult} DeliveryResult
+ * @typedef {import('./webhooks').AttemptLog} AttemptLog
+ *
+ * @typedef {{
+ *   url: string, baseUrl: string, port: number, apiKey: string, tenantId: string,
+ *   close(): Promise<void>,
+ *   reset(): void,
+ *   setFaults(rules: unknown): void,
+ *   setPagination(mode: PaginationMode): void,
+ *   configureWebhook(cfg: WebhookOptions|null): void,
+ *   deliver(event?: string|Partial<WebhookEvent>, overrides?: WebhookOptions): Promise<DeliveryResult>,
+ *   stats(): StatsSnapshot,
+ *   records(): CreatedRecord[],
+ *   deliveries(): AttemptLog[],
+ * }} Sandbox
+ */
+
+/**
+ * Start a sandbox server. Resolves once it is listening.
+ * @param {SandboxOptions} [options]
+ * @returns {Promise<Sandbox>}
+ */
+async function startSandbox(options = {}) {
+	const state = new SandboxState(options);
+	const host = options.host ?? '127.0.0.1';
+	/** @type {Set<NodeJS.Timeout>} */
+	const delayTimers = new Set();
+	const ctx = { delayTimers, origin: '' };
+	const log = options.log;
+
+	const server = http.createServer((req, res) => {
+		if (log) {
+			const started = Date.now();
+			res.on('finish', () => log(`${req.method} ${req.url} -> ${res.statusCode} (${Date.now() - started} ms)`));
+			res.on('close', () => {
+				if (!res.writableFinished) log(`${req.method} ${req.url} -> connection dropped`);
+			});
+		}
+		const url = req.url ?? '/';
+		const q = url.indexOf('?');
+		const path = q === -1 ? url : url.slice(0, q);
+		const query = q === -1 ? '' : url.slice(q + 1);
+		try {
+			if (path === '/v1' || path.startsWith('/v1/')) return handleApi(state, ctx, req, res, path, query);
+			if (path === '/_sandbox' || path.startsWith('/_sandbox/')) {
+				handleControl(state, req, res, path).catch((err) => internalError(res, err));
+				return;
+			}
+			sendError(res, 404, 'not_found', 'No such route (the API lives under /v1, controls under /_sandbox)');
+		} catch (err) {
+			internalError(res, err);
+		}
+	});
+	server.on('clientError', (_err, socket) => socket.destroy());
+
+	await new Promise((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(options.port ?? 0, host, () => {
+			server.off('error', reject);
+			resolve(undefined);
+		});
+	});
+
+	const address = /** @type {import('node:net').AddressInfo} */ (server.address());
+	const port = address.port;
+	const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+	const url = `http://${shownHost}:${port}`;
+	ctx.origin = url;
+
+	let closing = /** @type {Promise<void>|null} */ (null);
+
+	/** @type {Sandbox} */
+	const sandbox = {
+		url,
+		baseUrl: url + '/v1',
+		port,
+		apiKey: state.apiKey,
+		tenantId: state.tenantId,
+		close() {
+			if (!closing) {
+				closing = new Promise((resolve) => {
+					for (const t of delayTimers) clearTimeout(t);
+					delayTimers.clear();
+					state.webhooks.close();
+					server.close(() => resolve());
+					server.closeAllConnections();
+				});
+			}
+			return closing;
+		},
+		reset: () => state.reset(),
+		setFaults: (rules) => state.faults.set(rules),
+		setPagination: (mode) => state.setPagination(mode),
+		configureWebhook: (cfg) => state.webhooks.configure(cfg),
+		deliver: (event, overrides) => state.webhooks.deliver(event, overrides),
+		stats: () => state.stats(),
+		records: () => state.records.map((r) => ({ ...r })),
+		deliveries: () => state.webhooks.log.slice(),
+	};
+	return sandbox;
+}
+
+/**
+ * @param {import('node:http').ServerResponse} res
+ * @param {unknown} err
+ */
+function internalError(res, err) {
+	if (res.headersSent) {
+		res.destroy();
+		return;
+	}
+	sendError(res, 500, 'sandbox_error', err instanceof Error ? err.message : String(err));
+}
+
+module.exports = { startSandbox };

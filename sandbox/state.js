@@ -1,0 +1,135 @@
+'use strict';
+
+const { seedAccounts, isPaginationMode } = require('./accounts');
+const { IdempotencyStore } = require('./idempotency');
+const { FaultInjector } = require('./faults');
+const { WebhookDispatcher } = require('./webhooks');
+
+/**
+ * Everything the sandbox remembers, shared by the API handler, the control endpoints and the
+ * in-process Sandbox object.
+ *
+ * @typedef {import('./accounts').Account} Account
+ * @typedef {import('./accounts').PaginationConfig} PaginationConfig
+ * @typedef {import('./accounts').PaginationMode} PaginationMode
+ * @typedef {import('./webhooks').WebhookOptions} WebhookOptions
+ * @typedef {Record<string, unknown> & { id: string, object: string, endpoint: string, idempotency_key: string, created_at: string }} CreatedRecord
+ * @typedef {{ requests: number, byRoute: Record<string, number>, records: number, distinctIdempotencyKeys: number,
+ *   replays: number, conflicts: number, faultsInjected: number,
+ *   deliveries: { attempts: number, succeeded: number, failed: number } }} StatsSnapshot
+ * @typedef {{ apiKey?: string, tenantId?: string, accounts?: number, pagination?: PaginationMode,
+ *   defaultPageSize?: number, maxPageSize?: number, webhook?: WebhookOptions|null,
+ *   faults?: unknown, maxBodyBytes?: number }} StateOptions
+ */
+
+class InvalidOptionError extends Error {}
+
+/**
+ * @param {unknown} v
+ * @param {number} d
+ * @param {string} name
+ * @param {number} min
+ * @returns {number}
+ */
+function intOption(v, d, name, min) {
+	const n = v === undefined ? d : Number(v);
+	if (!Number.isInteger(n) || n < min) throw new InvalidOptionError(`${name} must be an integer >= ${min}`);
+	return n;
+}
+
+class SandboxState {
+	/** @param {StateOptions} options */
+	constructor(options) {
+		this.apiKey = options.apiKey ?? 'sk_test_sandbox';
+		this.tenantId = options.tenantId ?? 'tenant_demo';
+		this.maxBodyBytes = intOption(options.maxBodyBytes, 1024 * 1024, 'maxBodyBytes', 1);
+		/** @type {Account[]} */
+		this.accounts = seedAccounts(intOption(options.accounts, 120, 'accounts', 0));
+		/** @type {Map<string, Account>} */
+		this.accountsById = new Map(this.accounts.map((a) => [a.id, a]));
+		const mode = options.pagination ?? 'cursor';
+		if (!isPaginationMode(mode)) throw new InvalidOptionError(`unknown pagination mode: ${String(mode)}`);
+		const maxPageSize = intOption(options.maxPageSize, 100, 'maxPageSize', 1);
+		/** @type {PaginationConfig} */
+		this.pagination = { mode, defaultPageSize: Math.min(intOption(options.defaultPageSize, 25, 'defaultPageSize', 1), maxPageSize), maxPageSize };
+
+		/** @type {CreatedRecord[]} */
+		this.records = [];
+		/** @type {Map<string, CreatedRecord>} */
+		this.recordsById = new Map();
+		this.recordSeq = 0;
+		this.idempotency = new IdempotencyStore();
+		this.faults = new FaultInjector();
+		if (options.faults !== undefined) this.faults.set(options.faults);
+
+		this.requests = 0;
+		/** @type {Record<string, number>} */
+		this.byRoute = {};
+		this.replays = 0;
+		this.conflicts = 0;
+		this.deliveryStats = { attempts: 0, succeeded: 0, failed: 0 };
+		this.webhooks = new WebhookDispatcher(options.webhook, this.deliveryStats);
+	}
+
+	/**
+	 * @param {PaginationMode} mode
+	 */
+	setPagination(mode) {
+		if (!isPaginationMode(mode)) throw new InvalidOptionError(`unknown pagination mode: ${String(mode)}`);
+		this.pagination.mode = mode;
+	}
+
+	/**
+	 * Store a new record (the commit point for POSTs).
+	 * @param {string} collection
+	 * @param {string} endpoint path after /v1
+	 * @param {string} idempotencyKey
+	 * @param {Record<string, unknown>} body
+	 * @returns {CreatedRecord}
+	 */
+	createRecord(collection, endpoint, idempotencyKey, body) {
+		/** @type {Record<string, unknown>} */
+		const rec = { id: `rec_${++this.recordSeq}`, object: collection, endpoint, idempotency_key: idempotencyKey };
+		for (const k of Object.keys(body)) {
+			if (!(k in rec) && k !== 'created_at') rec[k] = body[k];
+		}
+		rec.created_at = new Date().toISOString();
+		const record = /** @type {CreatedRecord} */ (rec);
+		this.records.push(record);
+		this.recordsById.set(record.id, record);
+		return record;
+	}
+
+	/** Forget records, idempotency keys, stats and faults (pagination mode and webhook config stay). */
+	reset() {
+		this.records = [];
+		this.recordsById.clear();
+		this.recordSeq = 0;
+		this.idempotency.clear();
+		this.faults.clear();
+		this.requests = 0;
+		this.byRoute = {};
+		this.replays = 0;
+		this.conflicts = 0;
+		this.deliveryStats.attempts = 0;
+		this.deliveryStats.succeeded = 0;
+		this.deliveryStats.failed = 0;
+		this.webhooks.resetCounters();
+	}
+
+	/** @returns {StatsSnapshot} */
+	stats() {
+		return {
+			requests: this.requests,
+			byRoute: { ...this.byRoute },
+			records: this.records.length,
+			distinctIdempotencyKeys: this.idempotency.size,
+			replays: this.replays,
+			conflicts: this.conflicts,
+			faultsInjected: this.faults.injected,
+			deliveries: { ...this.deliveryStats },
+		};
+	}
+}
+
+module.exports = { SandboxState, InvalidOptionError };
