@@ -1,0 +1,181 @@
+#!/usr/bin/env node
+'use strict';
+
+/**
+ * npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--accounts 120] [--pagination cursor]
+ *   [--api-key sk_test_sandbox] [--tenant tenant_demo] [--webhook-url URL] [--webhook-secret S]...
+ *   [--webhook-scheme hmac-sha256-hex] [--webhook-timestamp] [--verbose]
+ * node sandbox/cli.js deliver --to URL --secret S [--scheme ...] [--event TYPE|JSON] [--timestamp] [--attempts N]
+ */
+
+const { startSandbox } = require('./server');
+const { WebhookDispatcher } = require('./webhooks');
+const { ENDPOINTS } = require('./control');
+
+const BOOLEAN_FLAGS = new Set(['webhook-timestamp', 'timestamp', 'verbose', 'help']);
+
+/**
+ * Parse `--name value`, `--name=value` and boolean flags. Repeated flags collect into arrays.
+ * @param {string[]} argv
+ * @returns {{ positional: string[], flags: Record<string, string|boolean|string[]> }}
+ */
+function parseArgs(argv) {
+	/** @type {string[]} */
+	const positional = [];
+	/** @type {Record<string, string|boolean|string[]>} */
+	const flags = {};
+	for (let i = 0; i < argv.length; i++) {
+		const arg = argv[i];
+		if (!arg.startsWith('--')) {
+			positional.push(arg);
+			continue;
+		}
+		let name = arg.slice(2);
+		/** @type {string|boolean} */
+		let value;
+		const eq = name.indexOf('=');
+		if (eq !== -1) {
+			value = name.slice(eq + 1);
+			name = name.slice(0, eq);
+		} else if (BOOLEAN_FLAGS.has(name)) {
+			value = true;
+		} else {
+			if (i + 1 >= argv.length) throw new Error(`--${name} needs a value`);
+			value = argv[++i];
+		}
+		const prev = flags[name];
+		if (prev === undefined) flags[name] = value;
+		else flags[name] = [...(Array.isArray(prev) ? prev : [String(prev)]), String(value)];
+	}
+	return { positional, flags };
+}
+
+/**
+ * @param {string|boolean|string[]|undefined} v
+ * @returns {string|undefined}
+ */
+function str(v) {
+	if (v === undefined || typeof v === 'boolean') return undefined;
+	return Array.isArray(v) ? v[v.length - 1] : v;
+}
+
+/**
+ * @param {string|boolean|string[]|undefined} v
+ * @returns {boolean}
+ */
+function bool(v) {
+	return v === true || v === 'true' || v === '1';
+}
+
+/**
+ * @param {string|boolean|string[]|undefined} v
+ * @returns {number|undefined}
+ */
+function num(v) {
+	const s = str(v);
+	if (s === undefined) return undefined;
+	const n = Number(s);
+	if (!Number.isFinite(n)) throw new Error(`not a number: ${s}`);
+	return n;
+}
+
+/**
+ * @param {string|boolean|string[]|undefined} v
+ * @returns {string[]|undefined}
+ */
+function list(v) {
+	if (v === undefined || typeof v === 'boolean') return undefined;
+	return (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).filter(Boolean);
+}
+
+const USAGE = `Usage:
+  node sandbox/cli.js [--port 4010] [--host 127.0.0.1] [--accounts 120] [--pagination cursor|page|nextUrl|array|loop|endless]
+                      [--api-key KEY] [--tenant ID] [--webhook-url URL] [--webhook-secret S (repeatable; first signs)]
+                      [--webhook-scheme SCHEME] [--webhook-timestamp] [--verbose]
+  node sandbox/cli.js deliver --to URL --secret S [--scheme SCHEME] [--event TYPE|JSON] [--timestamp] [--attempts N]
+Schemes: hmac-sha256-hex (default), hmac-sha256-base64, hmac-sha256-prefixed, hmac-sha512-hex, secret-header, none`;
+
+/** @param {Record<string, string|boolean|string[]>} flags */
+async function serve(flags) {
+	const webhookUrl = str(flags['webhook-url']);
+	const sandbox = await startSandbox({
+		port: num(flags.port) ?? 4010,
+		host: str(flags.host),
+		accounts: num(flags.accounts),
+		pagination: /** @type {any} */ (str(flags.pagination)),
+		apiKey: str(flags['api-key']),
+		tenantId: str(flags.tenant),
+		webhook: webhookUrl
+			? {
+					url: webhookUrl,
+					secrets: list(flags['webhook-secret']),
+					scheme: /** @type {any} */ (str(flags['webhook-scheme'])),
+					timestamp: bool(flags['webhook-timestamp']),
+				}
+			: undefined,
+		log: bool(flags.verbose) ? (line) => process.stdout.write(line + '\n') : undefined,
+	});
+	const lines = [
+		`Tenant API sandbox listening`,
+		`  base URL   ${sandbox.baseUrl}`,
+		`  Api-Key    ${sandbox.apiKey}`,
+		`  tenant id  ${sandbox.tenantId}  (x-tenant-id; other values get 403)`,
+		webhookUrl ? `  webhook    ${webhookUrl}` : `  webhook    not configured (POST ${sandbox.url}/_sandbox/webhook)`,
+		`  try        curl -H 'Api-Key: ${sandbox.apiKey}' -H 'x-tenant-id: ${sandbox.tenantId}' ${sandbox.baseUrl}/accounts`,
+		`Control endpoints (no auth):`,
+		...Object.entries(ENDPOINTS).map(([route, what]) => `  ${route.padEnd(30)} ${what}`),
+		`  (prefix: ${sandbox.url})`,
+	];
+	process.stdout.write(lines.join('\n') + '\n');
+	const stop = () => {
+		sandbox.close().then(() => process.exit(0));
+	};
+	process.once('SIGINT', stop);
+	process.once('SIGTERM', stop);
+}
+
+/** @param {Record<string, string|boolean|string[]>} flags */
+async function deliver(flags) {
+	const url = str(flags.to);
+	if (!url) throw new Error('deliver needs --to <url>');
+	const stats = { attempts: 0, succeeded: 0, failed: 0 };
+	const dispatcher = new WebhookDispatcher(
+		{
+			url,
+			secrets: list(flags.secret) ?? [],
+			scheme: /** @type {any} */ (str(flags.scheme) ?? 'hmac-sha256-hex'),
+			timestamp: bool(flags.timestamp),
+			maxAttempts: num(flags.attempts) ?? 1,
+		},
+		stats,
+	);
+	const eventArg = str(flags.event);
+	const event = eventArg && eventArg.trim().startsWith('{') ? JSON.parse(eventArg) : eventArg;
+	try {
+		const result = await dispatcher.deliver(event);
+		process.stdout.write(`${result.eventId}: ${result.status ?? 'no response'}${result.error ? ` (${result.error})` : ''} after ${result.attempts} attempt(s)\n`);
+		process.exitCode = result.ok ? 0 : 1;
+	} finally {
+		dispatcher.close();
+	}
+}
+
+async function main() {
+	const { positional, flags } = parseArgs(process.argv.slice(2));
+	if (flags.help) {
+		process.stdout.write(USAGE + '\n');
+		return;
+	}
+	if (positional[0] === 'deliver') return deliver(flags);
+	if (positional.length > 0) throw new Error(`unknown command: ${positional[0]}`);
+	return serve(flags);
+}
+
+if (require.main === module) {
+	main().catch((err) => {
+		process.stderr.write(`sandbox: ${err instanceof Error ? err.message : String(err)}\n${USAGE}\n`);
+		process.exit(2);
+	});
+}
+
+module.exports = { parseArgs };
