@@ -26,6 +26,7 @@ function sendJson(res, status, payload, headers) {
  * @param {Record<string, string>} [headers]
  */
 function sendRaw(res, status, body, contentType, headers) {
+	/** @type {Record<string, string>} */
 	const out = {
 		'content-type': contentType,
 		'content-length': String(Buffer.byteLength(body)),

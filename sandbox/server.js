@@ -29,6 +29,7 @@ const { sendError } = require('./http-util');
  *   stats(): StatsSnapshot,
  *   records(): CreatedRecord[],
  *   deliveries(): AttemptLog[],
+ *   settle(): Promise<void>,
  * }} Sandbox
  */
 
@@ -113,6 +114,7 @@ async function startSandbox(options = {}) {
 		stats: () => state.stats(),
 		records: () => state.records.map((r) => ({ ...r })),
 		deliveries: () => state.webhooks.log.slice(),
+		settle: () => state.webhooks.settle(),
 	};
 	return sandbox;
 }

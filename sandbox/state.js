@@ -16,7 +16,7 @@ const { WebhookDispatcher } = require('./webhooks');
  * @typedef {Record<string, unknown> & { id: string, object: string, endpoint: string, idempotency_key: string, created_at: string }} CreatedRecord
  * @typedef {{ requests: number, byRoute: Record<string, number>, records: number, distinctIdempotencyKeys: number,
  *   replays: number, conflicts: number, faultsInjected: number,
- *   deliveries: { attempts: number, succeeded: number, failed: number } }} StatsSnapshot
+ *   deliveries: { attempts: number, succeeded: number, failed: number, pending: number } }} StatsSnapshot
  * @typedef {{ apiKey?: string, tenantId?: string, accounts?: number, pagination?: PaginationMode,
  *   defaultPageSize?: number, maxPageSize?: number, webhook?: WebhookOptions|null,
  *   faults?: unknown, maxBodyBytes?: number }} StateOptions
@@ -127,7 +127,7 @@ class SandboxState {
 			replays: this.replays,
 			conflicts: this.conflicts,
 			faultsInjected: this.faults.injected,
-			deliveries: { ...this.deliveryStats },
+			deliveries: { ...this.deliveryStats, pending: this.webhooks.pending },
 		};
 	}
 }

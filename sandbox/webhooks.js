@@ -130,6 +130,10 @@ class WebhookDispatcher {
 		/** @type {AttemptLog[]} */
 		this.log = [];
 		this.closed = false;
+		/** bumped by resetCounters(): deliveries started before a reset stop touching the counters */
+		this.generation = 0;
+		/** @type {Set<Promise<DeliveryResult>>} */
+		this.inFlight = new Set();
 		/** @type {Map<NodeJS.Timeout, () => void>} pending backoff sleeps, resolved early on close */
 		this.timers = new Map();
 		this.agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
@@ -142,8 +146,22 @@ class WebhookDispatcher {
 	}
 
 	resetCounters() {
+		this.generation++;
 		this.eventSeq = 0;
 		this.log = [];
+	}
+
+	/** Number of events still being delivered (including backoff waits). */
+	get pending() {
+		return this.inFlight.size;
+	}
+
+	/**
+	 * Resolve once no delivery is in flight (deliveries started meanwhile are awaited too).
+	 * @returns {Promise<void>}
+	 */
+	async settle() {
+		while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
 	}
 
 	/**
@@ -191,7 +209,21 @@ class WebhookDispatcher {
 	 * @param {WebhookConfig} cfg
 	 * @returns {Promise<DeliveryResult>}
 	 */
-	async send(event, cfg) {
+	send(event, cfg) {
+		const p = this.attemptAll(event, cfg);
+		this.inFlight.add(p);
+		p.finally(() => this.inFlight.delete(p)).catch(() => {});
+		return p;
+	}
+
+	/**
+	 * @param {WebhookEvent} event
+	 * @param {WebhookConfig} cfg
+	 * @returns {Promise<DeliveryResult>}
+	 */
+	async attemptAll(event, cfg) {
+		const generation = this.generation;
+		const counting = () => generation === this.generation;
 		const body = Buffer.from(JSON.stringify(event), 'utf8');
 		const url = /** @type {string} */ (cfg.url);
 		const agent = url.startsWith('https:') ? this.httpsAgent : this.agent;
@@ -202,15 +234,15 @@ class WebhookDispatcher {
 			attempt++;
 			if (attempt > 1) await this.sleep(cfg.retryDelayMs * 2 ** (attempt - 2));
 			if (this.closed) break;
-			this.stats.attempts++;
+			if (counting()) this.stats.attempts++;
 			last = await postOnce({ url, body, headers: deliveryHeaders(cfg, event.id, body, attempt), timeoutMs: cfg.timeoutMs, agent });
-			this.pushLog({ eventId: event.id, attempt, status: last.status, ...(last.error ? { error: last.error } : {}), at: new Date().toISOString() });
+			if (counting()) this.pushLog({ eventId: event.id, attempt, status: last.status, ...(last.error ? { error: last.error } : {}), at: new Date().toISOString() });
 			if (last.status !== null && last.status >= 200 && last.status < 300) {
-				this.stats.succeeded++;
+				if (counting()) this.stats.succeeded++;
 				return { eventId: event.id, ok: true, status: last.status, attempts: attempt };
 			}
 		}
-		this.stats.failed++;
+		if (counting()) this.stats.failed++;
 		return { eventId: event.id, ok: false, status: last.status, attempts: attempt, ...(last.error ? { error: last.error } : {}) };
 	}
 

@@ -1,0 +1,136 @@
+/** Type declarations for server.js (kept by hand; the JS file is the source of truth). */
+import type { SigningScheme } from './signing';
+
+export type PaginationMode = 'cursor' | 'page' | 'nextUrl' | 'array' | 'loop' | 'endless';
+
+export interface Account {
+	id: string;
+	object: 'account';
+	name: string;
+	currency: string;
+	balance: number;
+	status: string;
+	created_at: string;
+}
+
+export interface CreatedRecord {
+	id: string;
+	object: string;
+	endpoint: string;
+	idempotency_key: string;
+	created_at: string;
+	[field: string]: unknown;
+}
+
+export interface WebhookOptions {
+	url?: string | null;
+	secrets?: string[];
+	secret?: string;
+	scheme?: SigningScheme;
+	timestamp?: boolean;
+	maxAttempts?: number;
+	retryDelayMs?: number;
+	timeoutMs?: number;
+}
+
+export interface WebhookEvent {
+	id: string;
+	event: string;
+	created_at: number;
+	data: { object: unknown };
+}
+
+export interface DeliveryResult {
+	eventId: string;
+	ok: boolean;
+	status: number | null;
+	attempts: number;
+	error?: string;
+}
+
+export interface AttemptLog {
+	eventId: string;
+	attempt: number;
+	status: number | null;
+	error?: string;
+	at: string;
+}
+
+export type FaultAction =
+	| { status: number; body?: unknown; headers?: Record<string, string>; contentType?: string; commit?: boolean }
+	| { dropBeforeCommit: true }
+	| { dropAfterCommit: true }
+	| { delayMs: number }
+	| { htmlError: number; headers?: Record<string, string>; commit?: boolean }
+	| { rawBody: string | Buffer; repeat?: number; contentType?: string; status?: number; headers?: Record<string, string>; commit?: boolean }
+	| { rawBodyBase64: string; repeat?: number; contentType?: string; status?: number; headers?: Record<string, string>; commit?: boolean };
+
+export interface RandomFaults {
+	seed?: number | string;
+	p500?: number;
+	pDropAfterCommit?: number;
+	p429?: number;
+	retryAfterSeconds?: number;
+	pSlow?: number;
+	slowMs?: number;
+}
+
+export interface FaultRule {
+	method?: string;
+	path?: string;
+	times?: number;
+	firstAttemptPerKey?: boolean;
+	probability?: number;
+	seed?: number | string;
+	action?: FaultAction;
+	random?: RandomFaults;
+}
+
+export interface StatsSnapshot {
+	requests: number;
+	byRoute: Record<string, number>;
+	records: number;
+	distinctIdempotencyKeys: number;
+	replays: number;
+	conflicts: number;
+	faultsInjected: number;
+	/** pending = events still being delivered (not reset by reset()) */
+	deliveries: { attempts: number; succeeded: number; failed: number; pending: number };
+}
+
+export interface SandboxOptions {
+	port?: number;
+	host?: string;
+	apiKey?: string;
+	tenantId?: string;
+	accounts?: number;
+	pagination?: PaginationMode;
+	defaultPageSize?: number;
+	maxPageSize?: number;
+	webhook?: WebhookOptions | null;
+	faults?: FaultRule[] | { random: RandomFaults } | { rules: FaultRule[] };
+	maxBodyBytes?: number;
+	log?: (line: string) => void;
+}
+
+export interface Sandbox {
+	url: string;
+	baseUrl: string;
+	port: number;
+	apiKey: string;
+	tenantId: string;
+	close(): Promise<void>;
+	reset(): void;
+	setFaults(rules: FaultRule[] | { random: RandomFaults } | { rules: FaultRule[] } | null): void;
+	setPagination(mode: PaginationMode): void;
+	configureWebhook(cfg: WebhookOptions | null): void;
+	deliver(event?: string | Partial<WebhookEvent>, overrides?: WebhookOptions): Promise<DeliveryResult>;
+	stats(): StatsSnapshot;
+	records(): CreatedRecord[];
+	/** Recent delivery attempts (last 1000). */
+	deliveries(): AttemptLog[];
+	/** Resolves once no webhook delivery is in flight. */
+	settle(): Promise<void>;
+}
+
+export declare function startSandbox(options?: SandboxOptions): Promise<Sandbox>;

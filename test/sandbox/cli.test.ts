@@ -1,0 +1,54 @@
+import { spawn } from 'node:child_process';
+import * as path from 'node:path';
+import { startReceiver } from './helpers';
+
+const CLI = path.join(__dirname, '../../sandbox/cli.js');
+
+function run(args: string[]) {
+	const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+	let out = '';
+	child.stdout.on('data', (c) => (out += c));
+	child.stderr.on('data', (c) => (out += c));
+	const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+	return { child, output: () => out, exited };
+}
+
+describe('sandbox CLI', () => {
+	it('serves with the given flags, prints what a user needs, and stops cleanly on SIGTERM', async () => {
+		const p = run(['--port', '0', '--accounts', '7', '--pagination', 'page', '--api-key', 'cli_key', '--tenant', 'cli_tenant']);
+		const deadline = Date.now() + 5000;
+		while (!/base URL\s+(\S+)/.test(p.output()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+		const out = p.output();
+		const baseUrl = /base URL\s+(\S+)/.exec(out)?.[1] as string;
+		expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+		expect(out).toContain('cli_key');
+		expect(out).toContain('cli_tenant');
+		expect(out).toContain('/_sandbox/stats');
+		const body = await (await fetch(baseUrl + '/accounts', { headers: { 'Api-Key': 'cli_key', 'x-tenant-id': 'cli_tenant' } })).json();
+		expect(body).toMatchObject({ page: 1, total_pages: 1 });
+		expect(body.items).toHaveLength(7);
+		p.child.kill('SIGTERM');
+		expect(await p.exited).toBe(0);
+	});
+
+	it('deliver subcommand sends one signed delivery and prints the status', async () => {
+		const receiver = await startReceiver([204]);
+		try {
+			const p = run(['deliver', '--to', receiver.url, '--secret', 's3cret', '--scheme', 'hmac-sha256-base64', '--event', 'payouts.created']);
+			expect(await p.exited).toBe(0);
+			expect(p.output()).toMatch(/evt_1: 204 after 1 attempt/);
+			const { headers, body } = receiver.received[0];
+			expect(JSON.parse(body.toString()).event).toBe('payouts.created');
+			const crypto = await import('node:crypto');
+			expect(headers['x-signature']).toBe(crypto.createHmac('sha256', 's3cret').update(body).digest('base64'));
+		} finally {
+			await receiver.close();
+		}
+	});
+
+	it('exits non-zero on bad flags', async () => {
+		const p = run(['--pagination', 'bogus', '--port', '0']);
+		expect(await p.exited).toBe(2);
+		expect(p.output()).toContain('unknown pagination mode');
+	});
+});
