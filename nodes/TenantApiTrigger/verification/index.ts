@@ -1,0 +1,3 @@
+export * from './signature';
+export * from './timestamp';
+export * from './verify';

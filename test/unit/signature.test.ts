@@ -1,0 +1,219 @@
+import { createHmac } from 'crypto';
+
+import {
+	checkTimestamp,
+	constantTimeStringEqual,
+	decodeSignature,
+	splitSignatureHeader,
+	verifyDelivery,
+} from '../../nodes/TenantApiTrigger/verification';
+import type { VerificationConfig } from '../../nodes/TenantApiTrigger/verification';
+import { sign } from '../../sandbox/signing';
+
+const SECRET = 'whsec_current';
+const PREVIOUS = 'whsec_previous';
+const NOW = 1_700_000_000;
+const BODY = Buffer.from('{"id":"evt_1","event":"transfers.created","created_at":1700000000,"data":{"object":{"id":"tr_1"}}}');
+
+const config = (over: Partial<VerificationConfig> = {}): VerificationConfig => ({
+	mode: 'hmacSha256',
+	secrets: [SECRET],
+	signatureHeader: 'x-signature',
+	secretHeader: 'x-webhook-secret',
+	useTimestamp: false,
+	timestampHeader: 'x-timestamp',
+	toleranceSeconds: 300,
+	...over,
+});
+
+const verify = (cfg: VerificationConfig, headers: Record<string, string | string[] | undefined>, body = BODY, now = NOW) =>
+	verifyDelivery(cfg, { rawBody: body, headers, nowSeconds: now });
+
+describe('decodeSignature', () => {
+	const digest = createHmac('sha256', SECRET).update(BODY).digest();
+
+	it.each([
+		['lower-case hex', digest.toString('hex')],
+		['upper-case hex', digest.toString('hex').toUpperCase()],
+		['base64', digest.toString('base64')],
+		['base64 without padding', digest.toString('base64').replace(/=+$/, '')],
+		['base64url', digest.toString('base64url')],
+		['sha256= prefixed hex', 'sha256=' + digest.toString('hex')],
+		['SHA256= prefixed base64', 'SHA256=' + digest.toString('base64')],
+	])('accepts %s', (_label, text) => {
+		expect(decodeSignature(text, 'sha256')?.equals(digest)).toBe(true);
+	});
+
+	it.each([
+		['a prefix naming another algorithm', 'sha512=' + digest.toString('hex')],
+		['a truncated hex digest', digest.toString('hex').slice(0, 62)],
+		['a hex digest of the wrong size', createHmac('sha512', SECRET).update(BODY).digest('hex')],
+		['non-canonical base64', digest.toString('base64').slice(0, -2) + 'B='],
+		['garbage', 'not a signature!'],
+		['an empty string', ''],
+	])('refuses %s', (_label, text) => {
+		expect(decodeSignature(text, 'sha256')).toBeUndefined();
+	});
+});
+
+describe('splitSignatureHeader', () => {
+	it('splits on commas and whitespace and caps the number of candidates', () => {
+		expect(splitSignatureHeader(' a, b  c,,d ')).toEqual(['a', 'b', 'c', 'd']);
+		expect(splitSignatureHeader(Array.from({ length: 20 }, (_, i) => `s${i}`).join(','))).toHaveLength(8);
+	});
+});
+
+describe('checkTimestamp', () => {
+	it('accepts inside the window in both directions and refuses outside', () => {
+		expect(checkTimestamp(String(NOW - 300), NOW, 300)).toBe('ok');
+		expect(checkTimestamp(String(NOW + 300), NOW, 300)).toBe('ok');
+		expect(checkTimestamp(String(NOW - 301), NOW, 300)).toBe('timestamp_out_of_window');
+		expect(checkTimestamp(String(NOW + 301), NOW, 300)).toBe('timestamp_out_of_window');
+	});
+
+	it('refuses values that are not unix seconds', () => {
+		for (const value of ['', 'abc', '1.5', '-5', '2023-11-14T22:13:20Z', '1'.repeat(13)]) {
+			expect(checkTimestamp(value, NOW, 300)).toBe('invalid_timestamp');
+		}
+	});
+
+	it('falls back to 300 s when the tolerance is not a positive number', () => {
+		expect(checkTimestamp(String(NOW - 299), NOW, Number.NaN)).toBe('ok');
+		expect(checkTimestamp(String(NOW - 1000), NOW, 0)).toBe('timestamp_out_of_window');
+	});
+});
+
+describe('constantTimeStringEqual', () => {
+	it('compares strings of any length', () => {
+		expect(constantTimeStringEqual('abc', 'abc')).toBe(true);
+		expect(constantTimeStringEqual('abc', 'abcd')).toBe(false);
+		expect(constantTimeStringEqual('', 'x')).toBe(false);
+	});
+});
+
+describe('verifyDelivery with signatures made by the sandbox signer', () => {
+	it.each(['hmac-sha256-hex', 'hmac-sha256-base64', 'hmac-sha256-prefixed'] as const)('accepts %s', (scheme) => {
+		expect(verify(config(), sign({ secret: SECRET, scheme, body: BODY }))).toEqual({ ok: true, reason: 'ok', secretIndex: 0 });
+	});
+
+	it('accepts SHA-512 only in SHA-512 mode', () => {
+		const headers = sign({ secret: SECRET, scheme: 'hmac-sha512-hex', body: BODY });
+		expect(verify(config({ mode: 'hmacSha512' }), headers).ok).toBe(true);
+		expect(verify(config(), headers).reason).toBe('malformed_signature');
+		const sha256 = sign({ secret: SECRET, scheme: 'hmac-sha256-hex', body: BODY });
+		expect(verify(config({ mode: 'hmacSha512' }), sha256).reason).toBe('malformed_signature');
+	});
+
+	it('refuses a wrong secret', () => {
+		expect(verify(config(), sign({ secret: 'whsec_other', body: BODY })).reason).toBe('signature_mismatch');
+	});
+
+	it('refuses when one byte of the body changed', () => {
+		const headers = sign({ secret: SECRET, body: BODY });
+		const changed = Buffer.from(BODY);
+		changed[10] = changed[10] ^ 0x01;
+		expect(verify(config(), headers, changed).reason).toBe('signature_mismatch');
+	});
+
+	it('refuses the same JSON re-formatted with whitespace', () => {
+		const headers = sign({ secret: SECRET, body: BODY });
+		const reformatted = Buffer.from(JSON.stringify(JSON.parse(BODY.toString()), null, 2));
+		expect(verify(config(), headers, reformatted).reason).toBe('signature_mismatch');
+	});
+
+	it('accepts the previous secret and reports which one matched', () => {
+		const headers = sign({ secret: PREVIOUS, body: BODY });
+		expect(verify(config({ secrets: [SECRET, PREVIOUS] }), headers)).toEqual({ ok: true, reason: 'ok', secretIndex: 1 });
+		expect(verify(config({ secrets: [SECRET] }), headers).ok).toBe(false);
+	});
+
+	it('accepts a header that carries several signatures when one matches', () => {
+		const good = sign({ secret: SECRET, body: BODY })['x-signature'];
+		expect(verify(config(), { 'x-signature': `${'0'.repeat(64)}, ${good}` }).ok).toBe(true);
+		expect(verify(config(), { 'x-signature': [('0'.repeat(64)), good] }).ok).toBe(true);
+	});
+
+	it('finds the signature header case-insensitively and with a custom name', () => {
+		const sig = sign({ secret: SECRET, body: BODY })['x-signature'];
+		expect(verify(config({ signatureHeader: 'X-Tenant-Signature' }), { 'x-tenant-signature': sig }).ok).toBe(true);
+		expect(verify(config(), { 'X-Signature': sig }).ok).toBe(true);
+	});
+
+	it('reports a missing or malformed signature', () => {
+		expect(verify(config(), {}).reason).toBe('missing_signature');
+		expect(verify(config(), { 'x-signature': '   ' }).reason).toBe('missing_signature');
+		expect(verify(config(), { 'x-signature': 'nope' }).reason).toBe('malformed_signature');
+		expect(verify(config(), { 'x-signature': 'a'.repeat(5000) }).reason).toBe('malformed_signature');
+	});
+
+	it('refuses when no secret is configured, whatever the request carries', () => {
+		const headers = sign({ secret: SECRET, body: BODY });
+		expect(verify(config({ secrets: [] }), headers).reason).toBe('no_secret_configured');
+		expect(verify(config({ secrets: ['', '  '] }), headers).reason).toBe('no_secret_configured');
+		expect(verify(config({ mode: 'secretHeader', secrets: [] }), { 'x-webhook-secret': '' }).reason).toBe('no_secret_configured');
+	});
+
+	it('ignores surrounding whitespace in configured secrets', () => {
+		expect(verify(config({ secrets: [` ${SECRET}\n`] }), sign({ secret: SECRET, body: BODY })).ok).toBe(true);
+	});
+});
+
+describe('verifyDelivery with a timestamp', () => {
+	const tsConfig = config({ useTimestamp: true });
+
+	it('accepts a signature over "<timestamp>.<raw body>" inside the window', () => {
+		expect(verify(tsConfig, sign({ secret: SECRET, body: BODY, timestamp: NOW - 10 })).ok).toBe(true);
+	});
+
+	it('refuses a timestamp outside the window even with a valid signature', () => {
+		expect(verify(tsConfig, sign({ secret: SECRET, body: BODY, timestamp: NOW - 301 })).reason).toBe('timestamp_out_of_window');
+		expect(verify(config({ useTimestamp: true, toleranceSeconds: 600 }), sign({ secret: SECRET, body: BODY, timestamp: NOW - 301 })).ok).toBe(true);
+	});
+
+	it('refuses a moved timestamp (the signature covers it)', () => {
+		const headers = sign({ secret: SECRET, body: BODY, timestamp: NOW - 10 });
+		expect(verify(tsConfig, { ...headers, 'x-timestamp': String(NOW - 9) }).reason).toBe('signature_mismatch');
+	});
+
+	it('refuses a missing timestamp and a body-only signature', () => {
+		expect(verify(tsConfig, sign({ secret: SECRET, body: BODY })).reason).toBe('missing_timestamp');
+		const bodyOnly = sign({ secret: SECRET, body: BODY });
+		expect(verify(tsConfig, { ...bodyOnly, 'x-timestamp': String(NOW) }).reason).toBe('signature_mismatch');
+	});
+
+	it('refuses a timestamped signature when timestamps are off', () => {
+		expect(verify(config(), sign({ secret: SECRET, body: BODY, timestamp: NOW })).reason).toBe('signature_mismatch');
+	});
+});
+
+describe('verifyDelivery in secret-in-header mode', () => {
+	const shConfig = config({ mode: 'secretHeader', secrets: [SECRET, PREVIOUS] });
+
+	it('accepts the current or previous secret in the header', () => {
+		expect(verify(shConfig, sign({ secret: SECRET, scheme: 'secret-header', body: BODY })).secretIndex).toBe(0);
+		expect(verify(shConfig, sign({ secret: PREVIOUS, scheme: 'secret-header', body: BODY })).secretIndex).toBe(1);
+	});
+
+	it('refuses a wrong or missing secret', () => {
+		expect(verify(shConfig, { 'x-webhook-secret': 'whsec_curren' }).reason).toBe('secret_mismatch');
+		expect(verify(shConfig, {}).reason).toBe('missing_secret_header');
+		expect(verify(shConfig, sign({ secret: SECRET, body: BODY })).reason).toBe('missing_secret_header');
+	});
+});
+
+describe('verifyDelivery never throws', () => {
+	it('returns reason codes for odd input', () => {
+		expect(verify(config({ mode: 'none' }), {})).toEqual({ ok: true, reason: 'verification_disabled' });
+		expect(verify(config({ mode: 'bogus' as never }), {}).reason).toBe('unknown_mode');
+		expect(verifyDelivery(config(), { rawBody: undefined as never, headers: {}, nowSeconds: NOW }).reason).toBe('internal_error');
+		expect(verifyDelivery(config(), { rawBody: BODY, headers: null as never, nowSeconds: NOW }).reason).toBe('internal_error');
+		expect(verify(config({ secrets: [42 as never, SECRET] }), sign({ secret: SECRET, body: BODY })).ok).toBe(true);
+	});
+
+	it('puts nothing secret in the result', () => {
+		const result = verify(config(), sign({ secret: 'whsec_other', body: BODY }));
+		const text = JSON.stringify(result);
+		expect(text).not.toContain(SECRET);
+		expect(text).not.toContain(createHmac('sha256', SECRET).update(BODY).digest('hex'));
+	});
+});
