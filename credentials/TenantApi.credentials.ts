@@ -1,0 +1,108 @@
+import type {
+	IAuthenticateGeneric,
+	Icon,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+
+// The credential test must never send the key over plain HTTP to a remote host: an unsafe base URL
+// is swapped for an unresolvable `.invalid` host (RFC 2606), so the test fails without leaving the machine.
+const SAFE_TEST_BASE_URL =
+	'={{ /^(https:\\/\\/|http:\\/\\/(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d+)?(\\/|$))/i.test($credentials.baseUrl) ? $credentials.baseUrl.replace(/\\/+$/, "") : "https://base-url-must-use-https.invalid" }}';
+
+export class TenantApi implements ICredentialType {
+	name = 'tenantApi';
+
+	displayName = 'Tenant API';
+
+	icon: Icon = {
+		light: 'file:../nodes/TenantApi/tenantApi.svg',
+		dark: 'file:../nodes/TenantApi/tenantApi.dark.svg',
+	};
+
+	documentationUrl = 'https://github.com/n8n-nodes-tenant-api/n8n-nodes-tenant-api#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName:
+				'Keys come from the service dashboard: choose Sandbox or Production mode, open Manage → Configure → API keys and copy the Secret Key. Sandbox and Live have different keys. "Rotate API Key" in the dashboard issues new ones; update this credential after a rotation.',
+			name: 'keysNotice',
+			type: 'notice',
+			default: '',
+		},
+		{
+			displayName: 'Environment',
+			name: 'environment',
+			type: 'options',
+			options: [
+				{ name: 'Sandbox', value: 'sandbox' },
+				{ name: 'Live', value: 'live' },
+			],
+			default: 'sandbox',
+			description: 'Which key pair this credential holds. Shown in error messages so a Sandbox key sent to Live is easy to spot.',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://sandbox.api.example.com/v1',
+			description:
+				'The API base address of this environment, including the version segment (e.g. /v1). HTTPS only; plain http:// is accepted for localhost, 127.x.x.x and [::1] (local sandbox).',
+		},
+		{
+			displayName: 'Secret Key',
+			name: 'secretKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'The Secret Key (not the Public Key), sent as the Api-Key header',
+		},
+		{
+			displayName: 'Tenant ID',
+			name: 'tenantId',
+			type: 'string',
+			default: '',
+			description: 'Your business identifier, sent as the x-tenant-id header when set',
+		},
+		{
+			displayName: 'Webhook Secret',
+			name: 'webhookSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'The webhook Secret Key generated in the dashboard (Webhook URL → Generate). Used by the Tenant API Trigger to verify deliveries.',
+		},
+		{
+			displayName: 'Previous Webhook Secret',
+			name: 'previousWebhookSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'Optional. Still accepted after a rotation, or for a second webhook (e.g. one registered for the test URL). Clear it once all deliveries use the new secret.',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				'Api-Key': '={{$credentials.secretKey}}',
+				'x-tenant-id': '={{$credentials.tenantId || undefined}}',
+			},
+		},
+	};
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: SAFE_TEST_BASE_URL,
+			url: '/accounts',
+			method: 'GET',
+		},
+	};
+}

@@ -1,0 +1,42 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import * as account from './actions/account';
+import * as request from './actions/request';
+import { router } from './actions/router';
+
+export class TenantApi implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Tenant API',
+		name: 'tenantApi',
+		icon: { light: 'file:tenantApi.svg', dark: 'file:tenantApi.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{ $parameter["resource"] === "request" ? "POST " + $parameter["endpoint"] : "Get many accounts" }}',
+		description: 'List accounts and send idempotent POST requests to the Tenant API',
+		defaults: { name: 'Tenant API' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'tenantApi', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Account', value: 'account' },
+					{ name: 'Request', value: 'request' },
+				],
+				default: 'account',
+			},
+			...account.description,
+			...request.description,
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

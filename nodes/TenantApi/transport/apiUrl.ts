@@ -1,0 +1,111 @@
+/**
+ * Where requests may go. The Api-Key must only ever reach the configured API: the base URL must be
+ * HTTPS (plain HTTP only on loopback, for the local sandbox), and every endpoint, next-page URL and
+ * user input is resolved strictly below the base path of that one origin.
+ */
+
+export interface ApiBase {
+	origin: string;
+	/** Path of the base URL without trailing slash, e.g. `/v1`. */
+	path: string;
+}
+
+export class UnsafeUrlError extends Error {}
+
+const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+export function parseBaseUrl(raw: unknown): ApiBase {
+	const text = typeof raw === 'string' ? raw.trim() : '';
+	if (text === '') throw new UnsafeUrlError('The credential has no Base URL');
+	const url = tryParseUrl(text);
+	if (!url) throw new UnsafeUrlError(`The credential's Base URL "${text}" is not a valid URL`);
+	if (url.username || url.password) {
+		throw new UnsafeUrlError("The credential's Base URL must not contain a user name or password");
+	}
+	if (url.search || url.hash || text.includes('?') || text.includes('#')) {
+		throw new UnsafeUrlError("The credential's Base URL must not contain a query string or fragment");
+	}
+	const loopback = LOOPBACK_HOST.test(url.hostname);
+	if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+		throw new UnsafeUrlError(
+			`The credential's Base URL must use https:// (plain http:// is only allowed for localhost), got "${url.protocol}//${url.host}"`,
+		);
+	}
+	return { origin: url.origin, path: url.pathname.replace(/\/+$/, '') };
+}
+
+function tryParseUrl(text: string, base?: string): URL | undefined {
+	try {
+		return new URL(text, base);
+	} catch {
+		return undefined;
+	}
+}
+
+function tryDecode(text: string): string | undefined {
+	try {
+		return decodeURIComponent(text);
+	} catch {
+		return undefined;
+	}
+}
+
+/** Decodes percent-escapes until stable, so `%252e%252e` is seen as `..` too. */
+function fullyDecode(segment: string): string {
+	let current = segment;
+	for (let i = 0; i < 5; i++) {
+		const next = tryDecode(current);
+		if (next === undefined) {
+			throw new UnsafeUrlError(`The endpoint contains an invalid percent-encoding: "${segment}"`);
+		}
+		if (next === current) return current;
+		current = next;
+	}
+	return current;
+}
+
+/**
+ * Resolves a user-given endpoint such as `/transfers` or `payouts/po_1/confirm?expand=x` to an absolute
+ * URL below the base path. Anything that could leave it is refused rather than normalised.
+ */
+export function resolveEndpoint(base: ApiBase, endpoint: unknown): string {
+	const text = typeof endpoint === 'string' ? endpoint.trim() : '';
+	if (text === '') throw new UnsafeUrlError('The endpoint is empty; give a path such as /transfers');
+	if (/[\u0000-\u001f\u007f\s\\]/.test(text)) {
+		throw new UnsafeUrlError('The endpoint must not contain backslashes, spaces or control characters');
+	}
+	if (/^[a-z][a-z0-9+.-]*:/i.test(text) || text.startsWith('//')) {
+		throw new UnsafeUrlError(
+			`The endpoint must be a path relative to the Base URL (e.g. /transfers), not a URL: "${text}"`,
+		);
+	}
+	if (text.includes('#')) throw new UnsafeUrlError('The endpoint must not contain a fragment (#)');
+	const queryAt = text.indexOf('?');
+	const pathPart = queryAt === -1 ? text : text.slice(0, queryAt);
+	const query = queryAt === -1 ? '' : text.slice(queryAt);
+	const segments = pathPart.replace(/^\/+/, '').split('/');
+	for (const segment of segments) {
+		const decoded = fullyDecode(segment);
+		if (decoded === '.' || decoded === '..' || /[\\/]/.test(decoded) || /[\u0000-\u001f]/.test(decoded)) {
+			throw new UnsafeUrlError(
+				`The endpoint must stay below the Base URL: segment "${segment}" is not allowed`,
+			);
+		}
+	}
+	const absolute = `${base.origin}${base.path}/${segments.join('/')}${query}`;
+	assertWithinBase(base, absolute);
+	return absolute;
+}
+
+/** True when an absolute URL (e.g. a next-page link from the API) is on the API origin below its base path. */
+export function assertWithinBase(base: ApiBase, absoluteUrl: string): URL {
+	const url = tryParseUrl(absoluteUrl, `${base.origin}/`);
+	if (!url) throw new UnsafeUrlError(`"${absoluteUrl}" is not a valid URL`);
+	if (url.origin !== base.origin || !(url.pathname === base.path || url.pathname.startsWith(`${base.path}/`))) {
+		throw new UnsafeUrlError(
+			`Refusing to send the API key to "${url.origin}${url.pathname}": it is outside the Base URL ${base.origin}${base.path}`,
+		);
+	}
+	if (url.username || url.password) throw new UnsafeUrlError('URLs with credentials are not allowed');
+	return url;
+}

@@ -1,0 +1,75 @@
+import { startSandbox } from '../../sandbox/server';
+import type { Sandbox } from '../../sandbox/server';
+import { createHarness, runActionWorkflow, sandboxCredential } from '../harness/engine';
+import type { Harness } from '../harness/engine';
+
+describe('Tenant API node: Account → Get Many, inside WorkflowExecute', () => {
+	let sandbox: Sandbox;
+	let harness: Harness;
+
+	beforeAll(async () => {
+		sandbox = await startSandbox({ accounts: 120 });
+		harness = await createHarness(sandboxCredential(sandbox.baseUrl));
+	});
+	afterAll(async () => sandbox.close());
+	beforeEach(() => {
+		sandbox.reset();
+		sandbox.setPagination('cursor');
+	});
+
+	const list = (parameters: Record<string, unknown>) =>
+		runActionWorkflow(harness, { parameters: { resource: 'account', operation: 'getAll', ...parameters } });
+
+	it('stops exactly at the limit, one item per account, paired to the input item', async () => {
+		const { items, error } = await list({ returnAll: false, limit: 37, options: { pageSize: 10 } });
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(37);
+		expect(items[0].json.id).toBe('acc_0001');
+		expect(items[36].json.id).toBe('acc_0037');
+		expect(items.every((item) => (item.pairedItem as { item: number }).item === 0)).toBe(true);
+		expect(sandbox.stats().byRoute['GET /v1/accounts']).toBe(4);
+	});
+
+	it.each(['cursor', 'page', 'nextUrl', 'array'] as const)('returns all 120 accounts across pages (%s)', async (mode) => {
+		sandbox.setPagination(mode);
+		const { items, error } = await list({ returnAll: true, options: { pageSize: 25 } });
+		expect(error).toBeUndefined();
+		expect(items.map((item) => item.json.id)).toEqual(
+			Array.from({ length: 120 }, (_, i) => `acc_${String(i + 1).padStart(4, '0')}`),
+		);
+	});
+
+	it('passes query parameters through', async () => {
+		const { items } = await list({
+			returnAll: true,
+			queryParameters: { parameter: [{ name: 'status', value: 'active' }] },
+		});
+		expect(items.length).toBeGreaterThan(0);
+		expect(items.every((item) => item.json.status === 'active')).toBe(true);
+	});
+
+	it('stops a looping cursor with a clear error instead of hanging', async () => {
+		sandbox.setPagination('loop');
+		const { error, items } = await list({ returnAll: true });
+		expect(items).toHaveLength(0);
+		expect(error?.message).toMatch(/Pagination loops/);
+	});
+
+	it('stops an endless listing at Max Pages with a clear error', async () => {
+		sandbox.setPagination('endless');
+		const { error } = await list({ returnAll: true, options: { maxPages: 5, pageSize: 10 } });
+		expect(error?.message).toMatch(/Stopped after 5 pages/);
+		expect(sandbox.stats().byRoute['GET /v1/accounts']).toBe(5);
+	});
+
+	it('explains a 401 with the environment and base URL, without the key', async () => {
+		const wrong = await createHarness(sandboxCredential(sandbox.baseUrl, { secretKey: 'sk_live_wrong_key_123' }));
+		const { error } = await runActionWorkflow(wrong, {
+			parameters: { resource: 'account', operation: 'getAll', returnAll: false, limit: 5 },
+		});
+		expect(error?.message).toMatch(/Authorization failed \(401\)/);
+		expect(error?.description).toContain('Sandbox');
+		expect(error?.description).toContain(sandbox.baseUrl);
+		expect(JSON.stringify(error)).not.toContain('sk_live_wrong_key_123');
+	});
+});

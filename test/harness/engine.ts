@@ -1,0 +1,275 @@
+/**
+ * Runs this package's nodes the way n8n runs them: the built package is loaded by n8n-core's
+ * PackageDirectoryLoader, workflows run through WorkflowExecute, credentials are resolved by a
+ * credentials helper that applies the credential's own `authenticate` block.
+ */
+import { randomUUID } from 'crypto';
+import { join } from 'path';
+
+import { ExecutionLifecycleHooks, PackageDirectoryLoader, WorkflowExecute } from 'n8n-core';
+import type {
+	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
+	ICredentialType,
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	INode,
+	INodeExecutionData,
+	INodeType,
+	INodeTypes,
+	IRun,
+	IVersionedNodeType,
+	IWorkflowExecuteAdditionalData,
+	Workflow as WorkflowType,
+} from 'n8n-workflow';
+import { ICredentialsHelper, NodeConnectionTypes, NodeHelpers, Workflow } from 'n8n-workflow';
+
+export const PACKAGE_ROOT = join(__dirname, '..', '..');
+export const PACKAGE_NAME = 'n8n-nodes-tenant-api';
+export const ACTION_TYPE = `${PACKAGE_NAME}.tenantApi`;
+export const TRIGGER_TYPE = `${PACKAGE_NAME}.tenantApiTrigger`;
+export const ITEMS_TYPE = 'harness.items';
+
+/** A start node for tests: emits the items given in its `items` parameter. */
+class ItemsNode implements INodeType {
+	description = {
+		displayName: 'Items',
+		name: 'items',
+		group: ['input'],
+		version: 1,
+		description: 'Emits fixed items',
+		defaults: { name: 'Items' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [{ displayName: 'Items', name: 'items', type: 'json' as const, default: '[]' }],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const raw = this.getNodeParameter('items', 0) as string | IDataObject[];
+		const items = typeof raw === 'string' ? (JSON.parse(raw) as IDataObject[]) : raw;
+		return [items.map((json, index) => ({ json, pairedItem: { item: index } }))];
+	}
+}
+
+let loaderPromise: Promise<PackageDirectoryLoader> | undefined;
+
+/** Loads dist/ through package.json "n8n" exactly as n8n loads a community package. */
+export async function loadPackage(): Promise<PackageDirectoryLoader> {
+	loaderPromise ??= (async () => {
+		const loader = new PackageDirectoryLoader(PACKAGE_ROOT);
+		await loader.loadAll();
+		return loader;
+	})();
+	return await loaderPromise;
+}
+
+export class PackageNodeTypes implements INodeTypes {
+	private readonly extra: Record<string, INodeType> = { [ITEMS_TYPE]: new ItemsNode() as unknown as INodeType };
+
+	constructor(private readonly loader: PackageDirectoryLoader) {}
+
+	getByName(nodeType: string): INodeType | IVersionedNodeType {
+		if (this.extra[nodeType]) return this.extra[nodeType];
+		const prefix = `${PACKAGE_NAME}.`;
+		if (!nodeType.startsWith(prefix)) throw new Error(`Unknown node type ${nodeType}`);
+		return this.loader.getNode(nodeType.slice(prefix.length)).type;
+	}
+
+	getByNameAndVersion(nodeType: string, version?: number): INodeType {
+		return NodeHelpers.getVersionedNodeType(this.getByName(nodeType), version);
+	}
+
+	getKnownTypes() {
+		return {};
+	}
+}
+
+/** Resolves credentials from a plain map and applies the credential type's generic `authenticate`. */
+export class TestCredentialsHelper extends ICredentialsHelper {
+	constructor(
+		private readonly loader: PackageDirectoryLoader,
+		private readonly data: Record<string, ICredentialDataDecryptedObject>,
+	) {
+		super();
+	}
+
+	private type(name: string): ICredentialType {
+		return this.loader.getCredential(name).type;
+	}
+
+	getParentTypes(): string[] {
+		return [];
+	}
+
+	isCredentialUsableByNode(): boolean {
+		return true;
+	}
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		requestOptions: IHttpRequestOptions,
+		workflow?: WorkflowType,
+		node?: INode,
+	): Promise<IHttpRequestOptions> {
+		const authenticate = this.type(typeName).authenticate as IAuthenticateGeneric | undefined;
+		if (!authenticate || typeof authenticate === 'function' || authenticate.type !== 'generic') return requestOptions;
+		const resolve = (value: unknown) =>
+			typeof value === 'string' && value.startsWith('=') && workflow && node
+				? workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials }, undefined, value)
+				: value;
+		const target = requestOptions as unknown as Record<string, IDataObject>;
+		for (const [outerKey, entries] of Object.entries(authenticate.properties)) {
+			target[outerKey] ??= {};
+			for (const [key, value] of Object.entries(entries as IDataObject)) {
+				target[outerKey][resolve(key) as string] = resolve(value) as IDataObject[string];
+			}
+		}
+		return requestOptions;
+	}
+
+	async preAuthentication() {
+		return undefined;
+	}
+
+	async runPreAuthentication() {
+		return undefined;
+	}
+
+	async getCredentials(): Promise<never> {
+		throw new Error('not used by these nodes');
+	}
+
+	async getDecrypted(_additionalData: unknown, nodeCredentials: { id: string | null; name: string }): Promise<ICredentialDataDecryptedObject> {
+		const found = this.data[nodeCredentials.id ?? nodeCredentials.name];
+		if (!found) throw new Error(`No test credential ${nodeCredentials.id}`);
+		return { ...found };
+	}
+
+	async updateCredentials() {}
+
+	async updateCredentialsOauthTokenData() {}
+
+	getCredentialsProperties(type: string) {
+		return this.type(type).properties;
+	}
+}
+
+export const TEST_CREDENTIAL_ID = 'cred-tenant';
+
+export interface Harness {
+	loader: PackageDirectoryLoader;
+	nodeTypes: PackageNodeTypes;
+	credentials: Record<string, ICredentialDataDecryptedObject>;
+	additionalData(executionId: string, workflowId: string): IWorkflowExecuteAdditionalData;
+}
+
+export async function createHarness(credential: ICredentialDataDecryptedObject): Promise<Harness> {
+	const loader = await loadPackage();
+	const credentials = { [TEST_CREDENTIAL_ID]: credential };
+	const helper = new TestCredentialsHelper(loader, credentials);
+	return {
+		loader,
+		nodeTypes: new PackageNodeTypes(loader),
+		credentials,
+		additionalData: (executionId, workflowId) =>
+			({
+				credentialsHelper: helper,
+				executionId,
+				workflowId,
+				currentNodeExecutionIndex: 0,
+				restApiUrl: 'http://127.0.0.1:5678/rest',
+				instanceBaseUrl: 'http://127.0.0.1:5678/',
+				webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
+				webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
+				webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
+				formBaseUrl: 'http://127.0.0.1:5678/form',
+				formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
+				formTestBaseUrl: 'http://127.0.0.1:5678/form-test',
+				mcpBaseUrl: 'http://127.0.0.1:5678/mcp',
+				mcpTestBaseUrl: 'http://127.0.0.1:5678/mcp-test',
+				variables: {},
+				logAiEvent: () => {},
+				getRunExecutionData: async () => undefined,
+				getRuntimeCredential: async () => undefined,
+				executeWorkflow: async () => {
+					throw new Error('sub-workflows are not used here');
+				},
+			}) as unknown as IWorkflowExecuteAdditionalData,
+	};
+}
+
+export interface ActionRun {
+	run: IRun;
+	executionId: string;
+	/** Output items of the action node (first run, main output 0); empty when it failed. */
+	items: INodeExecutionData[];
+	/** The node error, if the action node failed. */
+	error?: Error & { description?: string; httpCode?: string | null; context?: IDataObject };
+}
+
+export interface ActionWorkflowOptions {
+	parameters: IDataObject;
+	inputItems?: IDataObject[];
+	/** Node settings: retryOnFail, maxTries, waitBetweenTries, onError, … */
+	settings?: Partial<INode>;
+	workflowId?: string;
+	executionId?: string;
+}
+
+const ACTION_NODE_NAME = 'Tenant API';
+
+/** Executes Items → Tenant API through WorkflowExecute and returns the action node's result. */
+export async function runActionWorkflow(harness: Harness, options: ActionWorkflowOptions): Promise<ActionRun> {
+	const executionId = options.executionId ?? randomUUID();
+	const workflowId = options.workflowId ?? 'wf-test';
+	const nodes: INode[] = [
+		{
+			id: 'items-node',
+			name: 'Items',
+			type: ITEMS_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: { items: JSON.stringify(options.inputItems ?? [{}]) },
+		},
+		{
+			id: 'action-node-id',
+			name: ACTION_NODE_NAME,
+			type: ACTION_TYPE,
+			typeVersion: 1,
+			position: [200, 0],
+			parameters: options.parameters as INode['parameters'],
+			credentials: { tenantApi: { id: TEST_CREDENTIAL_ID, name: 'Tenant API test' } },
+			...options.settings,
+		},
+	];
+	const connections = { Items: { main: [[{ node: ACTION_NODE_NAME, type: NodeConnectionTypes.Main, index: 0 }]] } };
+	const workflow = new Workflow({ id: workflowId, nodes, connections, active: false, nodeTypes: harness.nodeTypes });
+	const additionalData = harness.additionalData(executionId, workflowId);
+	const hooks = new ExecutionLifecycleHooks('manual', executionId, {
+		id: workflowId,
+		name: 'test',
+		nodes,
+		connections,
+		active: false,
+		activeVersionId: null,
+		settings: {},
+		createdAt: new Date(),
+		updatedAt: new Date(),
+		isArchived: false,
+	} as never);
+	(additionalData as { hooks?: ExecutionLifecycleHooks }).hooks = hooks;
+	const run = await new WorkflowExecute(additionalData, 'manual').run({ workflow, startNode: workflow.getNode('Items')! });
+	const taskData = run.data.resultData.runData[ACTION_NODE_NAME]?.[0];
+	return {
+		run,
+		executionId,
+		items: taskData?.data?.main?.[0] ?? [],
+		error: (taskData?.error ?? run.data.resultData.error) as ActionRun['error'],
+	};
+}
+
+export function sandboxCredential(baseUrl: string, overrides: IDataObject = {}): ICredentialDataDecryptedObject {
+	return { environment: 'sandbox', baseUrl, secretKey: 'sk_test_sandbox', tenantId: 'tenant_demo', ...overrides };
+}

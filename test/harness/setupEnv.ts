@@ -1,0 +1,10 @@
+// n8n-core's InstanceSettings writes to the user folder; keep that out of the developer's home.
+import { mkdtempSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+
+if (!process.env.N8N_USER_FOLDER) {
+	process.env.N8N_USER_FOLDER = mkdtempSync(join(tmpdir(), 'tenant-api-n8n-'));
+}
+process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
+process.env.N8N_LOG_LEVEL ??= 'silent';
