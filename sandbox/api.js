@@ -15,6 +15,7 @@ const { sendRaw, sendError, readBody, parseJson, BodyTooLargeError, JSON_TYPE } 
  */
 
 const REPLAY_HEADERS = { 'idempotent-replayed': 'true' };
+const LISTING_CACHE_MAX = 512;
 
 /**
  * Destroy the connection without an answer.
@@ -117,9 +118,19 @@ function handleApi(state, ctx, req, res, rawPath, query) {
  */
 function handleGet(state, ctx, req, res, fault, segs, query) {
 	if (segs.length === 1 && segs[0] === 'accounts') {
-		const origin = req.headers.host ? `http://${req.headers.host}` : ctx.origin;
-		const out = listAccounts(state.accounts, new URLSearchParams(query), state.pagination, origin);
-		return respond(ctx, req, res, fault, out.status, JSON.stringify(out.body));
+		// Accounts never change, so a listing is a pure function of (mode, sizes, host, query): cache the text.
+		const host = req.headers.host;
+		const p = state.pagination;
+		const cacheKey = `${p.mode}|${p.defaultPageSize}|${p.maxPageSize}|${host}|${query}`;
+		const listingCache = state.listingCache;
+		let hit = listingCache.get(cacheKey);
+		if (hit === undefined) {
+			const out = listAccounts(state.accounts, new URLSearchParams(query), p, host ? `http://${host}` : ctx.origin);
+			hit = { status: out.status, text: JSON.stringify(out.body) };
+			if (listingCache.size >= LISTING_CACHE_MAX) listingCache.clear();
+			listingCache.set(cacheKey, hit);
+		}
+		return respond(ctx, req, res, fault, hit.status, hit.text);
 	}
 	if (segs.length === 2) {
 		const [collection, id] = segs;

@@ -120,7 +120,7 @@ async function serve(flags) {
 		`  base URL   ${sandbox.baseUrl}`,
 		`  Api-Key    ${sandbox.apiKey}`,
 		`  tenant id  ${sandbox.tenantId}  (x-tenant-id; other values get 403)`,
-		webhookUrl ? `  webhook    ${webhookUrl}` : `  webhook    not configured (POST ${sandbox.url}/_sandbox/webhook)`,
+		webhookUrl ? `  webhook    ${webhookUrl}  ${describeWebhook(sandbox)}` : `  webhook    not configured (POST ${sandbox.url}/_sandbox/webhook)`,
 		`  try        curl -H 'Api-Key: ${sandbox.apiKey}' -H 'x-tenant-id: ${sandbox.tenantId}' ${sandbox.baseUrl}/accounts`,
 		`Control endpoints (no auth):`,
 		...Object.entries(ENDPOINTS).map(([route, what]) => `  ${route.padEnd(30)} ${what}`),
@@ -132,6 +132,15 @@ async function serve(flags) {
 	};
 	process.once('SIGINT', stop);
 	process.once('SIGTERM', stop);
+}
+
+/**
+ * @param {import('./server').Sandbox} sandbox
+ * @returns {string}
+ */
+function describeWebhook(sandbox) {
+	const cfg = /** @type {{ scheme: string, secrets: string[], timestamp: boolean }} */ (sandbox.webhookConfig());
+	return `(scheme ${cfg.scheme}, signing secret ${cfg.secrets[0] ?? '-'}${cfg.timestamp ? ', x-timestamp' : ''})`;
 }
 
 /** @param {Record<string, string|boolean|string[]>} flags */

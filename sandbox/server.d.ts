@@ -131,6 +131,8 @@ export interface Sandbox {
 	deliveries(): AttemptLog[];
 	/** Resolves once no webhook delivery is in flight. */
 	settle(): Promise<void>;
+	/** The effective webhook configuration (defaults filled in). */
+	webhookConfig(): Required<Omit<WebhookOptions, 'secret'>>;
 }
 
 export declare function startSandbox(options?: SandboxOptions): Promise<Sandbox>;

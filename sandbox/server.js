@@ -30,6 +30,7 @@ const { sendError } = require('./http-util');
  *   records(): CreatedRecord[],
  *   deliveries(): AttemptLog[],
  *   settle(): Promise<void>,
+ *   webhookConfig(): import('./webhooks').WebhookConfig,
  * }} Sandbox
  */
 
@@ -115,6 +116,7 @@ async function startSandbox(options = {}) {
 		records: () => state.records.map((r) => ({ ...r })),
 		deliveries: () => state.webhooks.log.slice(),
 		settle: () => state.webhooks.settle(),
+		webhookConfig: () => ({ ...state.webhooks.config, secrets: state.webhooks.config.secrets.slice() }),
 	};
 	return sandbox;
 }

@@ -50,6 +50,8 @@ class SandboxState {
 		const mode = options.pagination ?? 'cursor';
 		if (!isPaginationMode(mode)) throw new InvalidOptionError(`unknown pagination mode: ${String(mode)}`);
 		const maxPageSize = intOption(options.maxPageSize, 100, 'maxPageSize', 1);
+		/** @type {Map<string, { status: number, text: string }>} listing texts; valid because accounts never change */
+		this.listingCache = new Map();
 		/** @type {PaginationConfig} */
 		this.pagination = { mode, defaultPageSize: Math.min(intOption(options.defaultPageSize, 25, 'defaultPageSize', 1), maxPageSize), maxPageSize };
 
