@@ -1,0 +1,91 @@
+import { assertWithinBase, parseBaseUrl, resolveEndpoint } from '../../nodes/TenantApi/transport/apiUrl';
+
+describe('parseBaseUrl', () => {
+	it.each([
+		['https://api.example.com/v1', { origin: 'https://api.example.com', path: '/v1' }],
+		['https://api.example.com/v1/', { origin: 'https://api.example.com', path: '/v1' }],
+		['  https://api.example.com:8443/tenant/v1//  ', { origin: 'https://api.example.com:8443', path: '/tenant/v1' }],
+		['http://localhost:4010/v1', { origin: 'http://localhost:4010', path: '/v1' }],
+		['http://127.5.6.7/v1', { origin: 'http://127.5.6.7', path: '/v1' }],
+		['http://[::1]:4010/v1', { origin: 'http://[::1]:4010', path: '/v1' }],
+	])('accepts %s', (raw, expected) => {
+		expect(parseBaseUrl(raw)).toEqual(expected);
+	});
+
+	it.each([
+		['', /no Base URL/],
+		[undefined, /no Base URL/],
+		['not a url', /not a valid URL/],
+		['http://api.example.com/v1', /must use https/],
+		['http://localhost.evil.com/v1', /must use https/],
+		['http://127.0.0.1.nip.io/v1', /must use https/],
+		['ftp://api.example.com/v1', /must use https/],
+		['https://user:secret@api.example.com/v1', /user name or password/],
+		['https://api.example.com/v1?key=1', /query string/],
+		['https://api.example.com/v1#x', /query string or fragment/],
+	])('refuses %p', (raw, message) => {
+		expect(() => parseBaseUrl(raw)).toThrow(message);
+	});
+});
+
+describe('resolveEndpoint', () => {
+	const base = parseBaseUrl('https://api.example.com/v1');
+
+	it.each([
+		['/transfers', 'https://api.example.com/v1/transfers'],
+		['transfers', 'https://api.example.com/v1/transfers'],
+		['//transfers'.slice(1), 'https://api.example.com/v1/transfers'],
+		['/payouts/po_1/confirm', 'https://api.example.com/v1/payouts/po_1/confirm'],
+		['/transfers?expand=fees', 'https://api.example.com/v1/transfers?expand=fees'],
+		['/files/a%20b', 'https://api.example.com/v1/files/a%20b'],
+		['/v1.2/things', 'https://api.example.com/v1/v1.2/things'],
+	])('resolves %s below the base path', (endpoint, url) => {
+		expect(resolveEndpoint(base, endpoint)).toBe(url);
+	});
+
+	it.each([
+		'',
+		'   ',
+		'https://evil.example/v1/x',
+		'HTTPS://evil.example',
+		'//evil.example/v1',
+		'\\\\evil.example\\x',
+		'/\\evil.example',
+		'/..',
+		'/../accounts',
+		'a/../../b',
+		'/./x',
+		'/%2e%2e/x',
+		'/%2E%2e/x',
+		'/.%2E/x',
+		'/%252e%252e/x',
+		'/a%2F..%2F..%2Fx',
+		'/a%5c..',
+		'/%zz',
+		'/x#frag',
+		'/x\ny',
+		'mailto:x@example.com',
+		'/a b',
+	])('refuses %p', (endpoint) => {
+		expect(() => resolveEndpoint(base, endpoint)).toThrow(/endpoint/i);
+	});
+});
+
+describe('assertWithinBase', () => {
+	const base = parseBaseUrl('https://api.example.com/v1');
+	it('accepts next-page links on the same API', () => {
+		expect(assertWithinBase(base, 'https://api.example.com/v1/accounts?cursor=2').search).toBe('?cursor=2');
+		expect(assertWithinBase(base, '/v1/accounts?page=2').href).toBe('https://api.example.com/v1/accounts?page=2');
+	});
+	it.each([
+		'https://evil.example/v1/accounts',
+		'http://api.example.com/v1/accounts',
+		'https://api.example.com:444/v1/accounts',
+		'https://api.example.com/v2/accounts',
+		'https://api.example.com/v1evil/accounts',
+		'https://api.example.com/v1/../admin',
+		'//evil.example/v1',
+	])('refuses %s', (url) => {
+		expect(() => assertWithinBase(base, url)).toThrow(/outside the Base URL|not a valid URL/);
+	});
+});
