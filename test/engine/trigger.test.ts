@@ -1,0 +1,323 @@
+/**
+ * The built Tenant API Trigger behind a real local HTTP server, called through n8n-core's WebhookContext
+ * (and HookContext for the lifecycle methods). Needs `npm run build` first.
+ */
+import { createHmac } from 'crypto';
+
+import type { IDataObject } from 'n8n-workflow';
+
+import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { sign, type SigningScheme } from '../../sandbox/signing';
+import { sandboxCredential } from '../harness/engine';
+import type { TriggerServer, TriggerSetup, WebhookCall } from '../harness/webhook';
+import { buildTriggerRig, captureLogs, runHookMethod, startTriggerServer } from '../harness/webhook';
+
+const SECRET = 'whsec_current_3f9a7c';
+const PREVIOUS = 'whsec_previous_81d2e4';
+const EVENT = { id: 'evt_1', event: 'transfers.created', created_at: 1700000000, data: { object: { id: 'tr_1', amount: 1250 } } };
+const BODY = JSON.stringify(EVENT);
+
+const credential = (over: IDataObject = {}) =>
+	sandboxCredential('http://127.0.0.1:1/v1', { webhookSecret: SECRET, previousWebhookSecret: '', ...over });
+
+const signed = (scheme: SigningScheme = 'hmac-sha256-hex', secret = SECRET, body: string | Buffer = BODY, timestamp?: number) =>
+	sign({ secret, scheme, body, ...(timestamp === undefined ? {} : { timestamp }) });
+
+const now = () => Math.floor(Date.now() / 1000);
+
+let server: TriggerServer;
+let logs: ReturnType<typeof captureLogs>;
+
+async function use(setup: TriggerSetup) {
+	await server.configure({ credential: credential(), ...setup });
+}
+
+beforeAll(async () => {
+	server = await startTriggerServer({ credential: credential() });
+});
+afterAll(async () => {
+	await server.close();
+});
+beforeEach(async () => {
+	logs = captureLogs();
+	await use({});
+});
+afterEach(() => logs.restore());
+
+function expectStarted(call: { result?: { workflowData?: unknown[][] } }, json: IDataObject = EVENT) {
+	const workflowData = call.result?.workflowData as Array<Array<{ json: IDataObject }>>;
+	expect(workflowData).toHaveLength(1);
+	expect(workflowData[0]).toHaveLength(1);
+	expect(workflowData[0][0].json).toEqual(json);
+	expect(workflowData[0][0].json).not.toHaveProperty('error');
+}
+
+async function expectRefused(post: Promise<{ status: number; text: string; call: WebhookCall }>, status = 401) {
+	const { status: got, text, call } = await post;
+	expect(got).toBe(status);
+	expect(call.result).toEqual({ noWebhookResponse: true });
+	expect(text.length).toBeLessThan(100);
+	expect(() => JSON.parse(text)).not.toThrow();
+	return JSON.parse(text) as { message: string };
+}
+
+describe('HMAC-SHA256 (default)', () => {
+	it.each(['hmac-sha256-hex', 'hmac-sha256-base64', 'hmac-sha256-prefixed'] as const)('accepts a valid %s signature', async (scheme) => {
+		const { status, text, call } = await server.post(BODY, signed(scheme));
+		expect(status).toBe(200);
+		expect(JSON.parse(text)).toEqual({ message: 'Workflow was started' });
+		expect(call.rawBody.toString()).toBe(BODY);
+		expectStarted(call);
+	});
+
+	it('refuses a signature made with another secret', async () => {
+		expect(await expectRefused(server.post(BODY, signed('hmac-sha256-hex', 'whsec_wrong')))).toEqual({ message: 'Invalid signature' });
+		expect(logs.entries.some((e) => e.level === 'warn' && (e.metadata as IDataObject).reason === 'signature_mismatch')).toBe(true);
+	});
+
+	it('refuses when one byte of the body changed', async () => {
+		const tampered = BODY.replace('1250', '1251');
+		expect(tampered).not.toBe(BODY);
+		await expectRefused(server.post(tampered, signed()));
+	});
+
+	it('refuses the same JSON re-formatted with whitespace under the original signature', async () => {
+		const reformatted = JSON.stringify(EVENT, null, 2);
+		expect(JSON.parse(reformatted)).toEqual(EVENT);
+		await expectRefused(server.post(reformatted, signed()));
+	});
+
+	it('refuses a missing signature header', async () => {
+		await expectRefused(server.post(BODY, {}));
+		expect(logs.text()).toContain('missing_signature');
+	});
+
+	it('accepts the previous webhook secret', async () => {
+		await use({ credential: credential({ previousWebhookSecret: PREVIOUS }) });
+		expectStarted((await server.post(BODY, signed('hmac-sha256-hex', PREVIOUS))).call);
+		await use({});
+		await expectRefused(server.post(BODY, signed('hmac-sha256-hex', PREVIOUS)));
+	});
+
+	it('reads the signature from a custom header', async () => {
+		await use({ parameters: { signatureHeader: 'X-Tenant-Signature' } });
+		const sig = signed()['x-signature'];
+		expectStarted((await server.post(BODY, { 'x-tenant-signature': sig })).call);
+		await expectRefused(server.post(BODY, { 'x-signature': sig }));
+	});
+
+	it('works the same on the test URL (manual mode)', async () => {
+		await use({ mode: 'manual' });
+		expectStarted((await server.post(BODY, signed())).call);
+		await expectRefused(server.post(BODY, signed('hmac-sha256-hex', 'whsec_wrong')));
+	});
+});
+
+describe('HMAC-SHA512', () => {
+	it('accepts a SHA-512 signature and refuses a SHA-256 one', async () => {
+		await use({ parameters: { verification: 'hmacSha512' } });
+		expectStarted((await server.post(BODY, signed('hmac-sha512-hex'))).call);
+		await expectRefused(server.post(BODY, signed('hmac-sha256-hex')));
+	});
+});
+
+describe('timestamp', () => {
+	beforeEach(() => use({ parameters: { useTimestamp: true } }));
+
+	it('accepts a signed timestamp inside the window', async () => {
+		expectStarted((await server.post(BODY, signed('hmac-sha256-hex', SECRET, BODY, now() - 60))).call);
+	});
+
+	it('refuses a timestamp outside the window although the signature is valid', async () => {
+		await expectRefused(server.post(BODY, signed('hmac-sha256-hex', SECRET, BODY, now() - 301 - 5)));
+		await expectRefused(server.post(BODY, signed('hmac-sha256-hex', SECRET, BODY, now() + 400)));
+		expect(logs.text()).toContain('timestamp_out_of_window');
+	});
+
+	it('honours a custom tolerance', async () => {
+		await use({ parameters: { useTimestamp: true, toleranceSeconds: 3600 } });
+		expectStarted((await server.post(BODY, signed('hmac-sha256-hex', SECRET, BODY, now() - 1800))).call);
+	});
+
+	it('refuses a missing timestamp header', async () => {
+		await expectRefused(server.post(BODY, signed()));
+		expect(logs.text()).toContain('missing_timestamp');
+	});
+});
+
+describe('secret in header', () => {
+	beforeEach(() => use({ parameters: { verification: 'secretHeader', options: { includeHeaders: true } } }));
+
+	it('accepts the secret in x-webhook-secret and never copies it into the output', async () => {
+		const { status, call } = await server.post(BODY, signed('secret-header'));
+		expect(status).toBe(200);
+		const json = (call.result!.workflowData![0][0].json ?? {}) as IDataObject;
+		expect(json.id).toBe('evt_1');
+		expect(json.webhookHeaders).toBeDefined();
+		expect(JSON.stringify(json)).not.toContain(SECRET);
+		expect(json.webhookHeaders).not.toHaveProperty('x-webhook-secret');
+	});
+
+	it('refuses a wrong or missing secret header', async () => {
+		await expectRefused(server.post(BODY, { 'x-webhook-secret': 'whsec_wrong' }));
+		await expectRefused(server.post(BODY, signed()));
+	});
+});
+
+describe('verification none', () => {
+	it('accepts an unsigned delivery, without any credential', async () => {
+		await server.configure({ credential: null, parameters: { verification: 'none' } });
+		expectStarted((await server.post(BODY)).call);
+	});
+
+	it('still refuses bodies that are not JSON objects', async () => {
+		await server.configure({ credential: null, parameters: { verification: 'none' } });
+		await expectRefused(server.post('hello', { 'content-type': 'text/plain' }), 400);
+		await expectRefused(server.post('', {}), 400);
+	});
+});
+
+describe('bodies', () => {
+	it('answers 400 for a correctly signed body that is not JSON', async () => {
+		const text = 'event=transfers.created';
+		const body = await expectRefused(server.post(text, { 'content-type': 'text/plain', ...signed('hmac-sha256-hex', SECRET, text) }), 400);
+		expect(body.message).toBe('Body must be a JSON object');
+	});
+
+	it('answers 400 for a correctly signed empty body', async () => {
+		const body = await expectRefused(server.post('', signed('hmac-sha256-hex', SECRET, '')), 400);
+		expect(body.message).toBe('Empty body');
+	});
+
+	it('checks the signature before looking at the body (unsigned garbage gets 401, not 400)', async () => {
+		await expectRefused(server.post('not json', { 'content-type': 'text/plain' }), 401);
+	});
+
+	it('outputs the parsed raw bytes, not a re-serialization (key order and numbers as sent)', async () => {
+		const raw = '{"z":1,"event":"transfers.created","a":{"n":1.50}}';
+		const { call } = await server.post(raw, signed('hmac-sha256-hex', SECRET, raw));
+		expect(Object.keys(call.result!.workflowData![0][0].json)).toEqual(['z', 'event', 'a']);
+	});
+
+	it('adds headers and query when asked', async () => {
+		await use({ parameters: { options: { includeHeaders: true, includeQuery: true } } });
+		const { call } = await server.post(BODY, { ...signed(), authorization: 'Bearer nope' }, '?source=sandbox');
+		const json = call.result!.workflowData![0][0].json as IDataObject;
+		expect(json.webhookQuery).toEqual({ source: 'sandbox' });
+		expect((json.webhookHeaders as IDataObject)['x-signature']).toBe(signed()['x-signature']);
+		expect(json.webhookHeaders).not.toHaveProperty('authorization');
+	});
+});
+
+describe('event filter', () => {
+	it('acknowledges filtered-out events with 200 and starts nothing', async () => {
+		await use({ parameters: { events: 'accounts.updated, payouts.*' } });
+		const { status, text, call } = await server.post(BODY, signed());
+		expect(status).toBe(200);
+		expect(call.result).toEqual({});
+		expect(JSON.parse(text)).toEqual({ message: 'Webhook call received' });
+	});
+
+	it('starts the workflow for listed types and prefixes', async () => {
+		await use({ parameters: { events: 'accounts.updated, transfers.*' } });
+		expectStarted((await server.post(BODY, signed())).call);
+	});
+
+	it('falls back to "type" and honours a custom event path', async () => {
+		await use({ parameters: { events: 'transfers.created' } });
+		const typed = JSON.stringify({ id: 'evt_2', type: 'transfers.created' });
+		expectStarted((await server.post(typed, signed('hmac-sha256-hex', SECRET, typed))).call, { id: 'evt_2', type: 'transfers.created' });
+		await use({ parameters: { events: 'transfers.created', options: { eventPath: 'meta.kind' } } });
+		const nested = JSON.stringify({ id: 'evt_3', meta: { kind: 'transfers.created' } });
+		expectStarted((await server.post(nested, signed('hmac-sha256-hex', SECRET, nested))).call, { id: 'evt_3', meta: { kind: 'transfers.created' } });
+	});
+
+	it('filters after verification: an unsigned filtered-out event still gets 401', async () => {
+		await use({ parameters: { events: 'accounts.updated' } });
+		await expectRefused(server.post(BODY, {}));
+	});
+});
+
+describe('refusals leak nothing', () => {
+	it('the 401 body and the logs carry neither the secret nor the expected signature', async () => {
+		await use({ credential: credential({ previousWebhookSecret: PREVIOUS }) });
+		const expectedHex = createHmac('sha256', SECRET).update(BODY).digest('hex');
+		const expectedB64 = createHmac('sha256', SECRET).update(BODY).digest('base64');
+		const { text } = await server.post(BODY, { 'x-signature': 'sha256=' + '0'.repeat(64) });
+		expect(text).toBe('{"message":"Invalid signature"}');
+		for (const leak of [SECRET, PREVIOUS, expectedHex, expectedB64]) {
+			expect(text).not.toContain(leak);
+			expect(logs.text()).not.toContain(leak);
+		}
+		expect(logs.text()).toContain('signature_mismatch');
+	});
+
+	it('refuses with 401 when verification is on but no secret is configured', async () => {
+		await use({ credential: credential({ webhookSecret: '', previousWebhookSecret: '' }) });
+		expect(await expectRefused(server.post(BODY, signed()))).toEqual({ message: 'Invalid signature' });
+		expect(logs.text()).toContain('no_secret_configured');
+	});
+
+	it('refuses with 401 when verification is on but no credential is selected', async () => {
+		await server.configure({ credential: null });
+		await expectRefused(server.post(BODY, signed()));
+		expect(logs.text()).toContain('credential_unavailable');
+	});
+});
+
+describe('lifecycle methods through HookContext', () => {
+	it('checkExists/create/delete are logged no-ops', async () => {
+		const rig = await buildTriggerRig({ credential: credential() });
+		expect(await runHookMethod(rig, 'checkExists')).toBe(false);
+		expect(await runHookMethod(rig, 'create')).toBe(true);
+		expect(await runHookMethod(rig, 'delete', 'manual')).toBe(true);
+		const create = logs.entries.find((e) => e.message.includes('register this URL'));
+		expect((create?.metadata as IDataObject).url).toBe('http://127.0.0.1:5678/webhook/5b0c7e1a-5f2e-4d67-9a51-3c0f9d1e2a77/webhook');
+		expect(logs.entries.filter((e) => e.message.startsWith('Tenant API Trigger'))).toHaveLength(3);
+		expect(logs.text()).not.toContain(SECRET);
+	});
+});
+
+describe('real deliveries from the sandbox', () => {
+	let sandbox: Sandbox | undefined;
+	afterEach(async () => {
+		await sandbox?.close();
+		sandbox = undefined;
+	});
+
+	const createTransfer = (sb: Sandbox, key: string) =>
+		fetch(sb.baseUrl + '/transfers', {
+			method: 'POST',
+			headers: { 'Api-Key': 'sk_test_sandbox', 'Idempotency-Key': key, 'content-type': 'application/json' },
+			body: JSON.stringify({ amount: 500, currency: 'EUR' }),
+		});
+
+	it('a POST that creates a record delivers a signed, timestamped event that starts the workflow', async () => {
+		await use({ parameters: { useTimestamp: true, events: 'transfers.created' } });
+		sandbox = await startSandbox({ port: 0, webhook: { url: server.url, secrets: [SECRET], scheme: 'hmac-sha256-prefixed', timestamp: true } });
+		const before = server.calls.length;
+		const res = await createTransfer(sandbox, 'idem-trigger-1');
+		expect(res.status).toBeLessThan(300);
+		await server.waitForCalls(before + 1);
+		const call = server.calls[before];
+		expect(call.status).toBe(200);
+		const json = call.result!.workflowData![0][0].json as IDataObject;
+		expect(json.event).toBe('transfers.created');
+		expect(String(json.id)).toMatch(/^evt_/);
+		expect((json.data as IDataObject).object).toMatchObject({ amount: 500, currency: 'EUR' });
+		// The sandbox logs the attempt once it has read our answer.
+		for (let i = 0; i < 100 && sandbox.deliveries().length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+		expect(sandbox.deliveries()).toEqual([expect.objectContaining({ status: 200, attempt: 1 })]);
+	});
+
+	it('sandbox.deliver() with a rotated secret is accepted through the previous secret; an unknown secret is refused on every retry', async () => {
+		await use({ credential: credential({ webhookSecret: 'whsec_new', previousWebhookSecret: SECRET }) });
+		sandbox = await startSandbox({ port: 0, webhook: { url: server.url, secrets: [SECRET], scheme: 'hmac-sha256-base64', maxAttempts: 2, retryDelayMs: 1 } });
+		const ok = await sandbox.deliver('accounts.updated');
+		expect(ok).toMatchObject({ ok: true, status: 200, attempts: 1 });
+		const before = server.calls.length;
+		const refused = await sandbox.deliver('accounts.updated', { secrets: ['whsec_unknown'] });
+		expect(refused).toMatchObject({ ok: false, status: 401, attempts: 2 });
+		expect(server.calls.slice(before).every((c) => c.status === 401 && c.result?.workflowData === undefined)).toBe(true);
+	});
+});

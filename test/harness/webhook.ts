@@ -1,0 +1,328 @@
+/**
+ * Runs the built Tenant API Trigger the way n8n's webhook server runs it: a real local HTTP server reads
+ * the request bytes (as n8n's raw body reader does), sets `rawBody`, `body`, `query`, `headers` on the
+ * real `http.IncomingMessage`, gives the real `http.ServerResponse` the two express methods the node
+ * uses (`status`, `json`), and calls the node's `webhook()` through n8n-core's `WebhookContext`.
+ * Afterwards it answers like n8n's webhook helpers do: nothing when the node answered itself
+ * (`noWebhookResponse`), 200 "Webhook call received" when no workflow data came back, 200 "Workflow was
+ * started" otherwise. The lifecycle methods run through n8n-core's `HookContext`.
+ */
+import { randomUUID } from 'crypto';
+import * as http from 'http';
+import type { AddressInfo } from 'net';
+import { gunzipSync, inflateSync } from 'zlib';
+
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
+import { HookContext, WebhookContext } from 'n8n-core';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	INode,
+	INodeType,
+	IWebhookData,
+	IWebhookDescription,
+	IWebhookResponseData,
+	IWorkflowExecuteAdditionalData,
+	WorkflowActivateMode,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+
+import type { Harness } from './engine';
+import { TEST_CREDENTIAL_ID, TRIGGER_TYPE, createHarness } from './engine';
+
+export const TRIGGER_NODE_NAME = 'Tenant API Trigger';
+export const WEBHOOK_ID = '5b0c7e1a-5f2e-4d67-9a51-3c0f9d1e2a77';
+export const WORKFLOW_ID = 'wf-trigger';
+
+export interface TriggerSetup {
+	/** Trigger node parameters (defaults of the node apply to what is left out). */
+	parameters?: IDataObject;
+	/** Credential data; `null` = the node has no credential selected. */
+	credential?: ICredentialDataDecryptedObject | null;
+	/** 'webhook' = production URL, 'manual' = test URL. */
+	mode?: WorkflowExecuteMode;
+}
+
+export interface WebhookCall {
+	/** What the node's webhook() returned; undefined when it threw. */
+	result?: IWebhookResponseData;
+	error?: Error;
+	/** The HTTP answer the sender got. */
+	status: number;
+	responseBody: string;
+	/** What the node saw. */
+	rawBody: Buffer;
+}
+
+export interface LogEntry {
+	level: 'error' | 'warn' | 'info' | 'debug';
+	message: string;
+	metadata?: unknown;
+}
+
+type ExpressLikeRequest = http.IncomingMessage & {
+	body: unknown;
+	query: Record<string, string | string[]>;
+	params: Record<string, string>;
+	contentType?: string;
+};
+
+type ExpressLikeResponse = http.ServerResponse & {
+	status(code: number): ExpressLikeResponse;
+	json(body: unknown): ExpressLikeResponse;
+};
+
+/** The two express response methods n8n nodes use, on a real ServerResponse. */
+function expressLike(res: http.ServerResponse): ExpressLikeResponse {
+	const r = res as ExpressLikeResponse;
+	r.status = (code: number) => {
+		r.statusCode = code;
+		return r;
+	};
+	r.json = (body: unknown) => {
+		const text = JSON.stringify(body);
+		r.setHeader('content-type', 'application/json; charset=utf-8');
+		r.setHeader('content-length', Buffer.byteLength(text));
+		r.end(text);
+		return r;
+	};
+	return r;
+}
+
+function readBytes(req: http.IncomingMessage): Promise<Buffer> {
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => resolve(Buffer.concat(chunks)));
+		req.on('error', reject);
+	});
+}
+
+/** Like n8n's raw body reader + body parser: decompress, keep the bytes, parse JSON/form/text by content type. */
+async function prepareRequest(req: http.IncomingMessage, res: ExpressLikeResponse): Promise<boolean> {
+	const r = req as ExpressLikeRequest;
+	let raw = await readBytes(req);
+	const encoding = req.headers['content-encoding'];
+	if (encoding === 'gzip') raw = gunzipSync(raw);
+	else if (encoding === 'deflate') raw = inflateSync(raw);
+	r.rawBody = raw;
+	r.contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+	const url = new URL(req.url ?? '/', 'http://localhost');
+	const query: Record<string, string | string[]> = {};
+	for (const key of new Set(url.searchParams.keys())) {
+		const all = url.searchParams.getAll(key);
+		query[key] = all.length === 1 ? all[0] : all;
+	}
+	r.query = query;
+	r.params = {};
+	r.body = {};
+	if (raw.length && r.contentType === 'application/json') {
+		try {
+			r.body = JSON.parse(raw.toString('utf8'));
+		} catch {
+			// n8n answers 422 itself before any node runs.
+			res.status(422).json({ code: 422, message: 'Failed to parse request body' });
+			return false;
+		}
+	} else if (raw.length && r.contentType === 'application/x-www-form-urlencoded') {
+		r.body = Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
+	} else if (raw.length && r.contentType === 'text/plain') {
+		r.body = raw.toString('utf8');
+	}
+	return true;
+}
+
+export interface TriggerRig {
+	harness: Harness;
+	nodeType: INodeType;
+	workflow: Workflow;
+	node: INode;
+	webhookDescription: IWebhookDescription;
+	additionalData: IWorkflowExecuteAdditionalData;
+	webhookData(isTest?: boolean): IWebhookData;
+}
+
+/** Builds a Workflow holding the trigger node, with the package loaded from dist/. */
+export async function buildTriggerRig(setup: TriggerSetup = {}): Promise<TriggerRig> {
+	const harness = await createHarness(setup.credential ?? {});
+	const nodeType = harness.nodeTypes.getByNameAndVersion(TRIGGER_TYPE, 1);
+	const node: INode = {
+		id: 'trigger-node-id',
+		name: TRIGGER_NODE_NAME,
+		type: TRIGGER_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		webhookId: WEBHOOK_ID,
+		parameters: (setup.parameters ?? {}) as INode['parameters'],
+		...(setup.credential === null ? {} : { credentials: { tenantApi: { id: TEST_CREDENTIAL_ID, name: 'Tenant API test' } } }),
+	};
+	const workflow = new Workflow({ id: WORKFLOW_ID, nodes: [node], connections: {}, active: true, nodeTypes: harness.nodeTypes });
+	// Resolve the node's parameters with their defaults, as n8n stores them.
+	const resolved = workflow.getNode(TRIGGER_NODE_NAME)!;
+	const additionalData = harness.additionalData(randomUUID(), WORKFLOW_ID);
+	const webhookDescription = nodeType.description.webhooks![0];
+	return {
+		harness,
+		nodeType,
+		workflow,
+		node: resolved,
+		webhookDescription,
+		additionalData,
+		webhookData: (isTest = false) => ({
+			httpMethod: webhookDescription.httpMethod as IWebhookData['httpMethod'],
+			node: TRIGGER_NODE_NAME,
+			path: `${WEBHOOK_ID}/webhook`,
+			webhookDescription,
+			workflowId: WORKFLOW_ID,
+			workflowExecuteAdditionalData: additionalData,
+			webhookId: WEBHOOK_ID,
+			isTest,
+		}),
+	};
+}
+
+/** Runs one of webhookMethods.default.{checkExists,create,delete} through n8n-core's HookContext. */
+export async function runHookMethod(
+	rig: TriggerRig,
+	method: 'checkExists' | 'create' | 'delete',
+	activation: WorkflowActivateMode = 'activate',
+): Promise<boolean | undefined> {
+	const context = new HookContext(rig.workflow, rig.node, rig.additionalData, 'webhook', activation, rig.webhookData());
+	const fn = rig.nodeType.webhookMethods?.default?.[method];
+	if (!fn) throw new Error(`webhookMethods.default.${method} is missing`);
+	return await fn.call(context);
+}
+
+export interface TriggerServer {
+	/** URL to POST deliveries to (shaped like n8n's production URL). */
+	url: string;
+	calls: WebhookCall[];
+	/** Replace the node parameters / credential used for the next requests. */
+	configure(setup: TriggerSetup): Promise<void>;
+	/** POST exact bytes; resolves with the HTTP answer and the recorded call. */
+	post(body: string | Buffer, headers?: Record<string, string>, query?: string): Promise<{ status: number; text: string; call: WebhookCall }>;
+	/** Resolves once `n` calls have been handled. */
+	waitForCalls(n: number, ms?: number): Promise<void>;
+	close(): Promise<void>;
+}
+
+/** A real local HTTP server that hands each request to the trigger's webhook() via WebhookContext. */
+export async function startTriggerServer(initial: TriggerSetup = {}): Promise<TriggerServer> {
+	let setup = initial;
+	let rig = await buildTriggerRig(setup);
+	const calls: WebhookCall[] = [];
+	let waiters: Array<{ n: number; resolve: () => void }> = [];
+
+	const server = http.createServer((req, rawRes) => {
+		const res = expressLike(rawRes);
+		void (async () => {
+			const call: WebhookCall = { status: 0, responseBody: '', rawBody: Buffer.alloc(0) };
+			const sent: Buffer[] = [];
+			const originalEnd = rawRes.end.bind(rawRes) as (chunk?: unknown) => http.ServerResponse;
+			(rawRes as unknown as { end: (chunk?: unknown) => http.ServerResponse }).end = (chunk?: unknown) => {
+				if (typeof chunk === 'string' || Buffer.isBuffer(chunk)) sent.push(Buffer.from(chunk));
+				return originalEnd(chunk);
+			};
+			try {
+				if (await prepareRequest(req, res)) {
+					call.rawBody = (req as ExpressLikeRequest).rawBody;
+					const additionalData = { ...rig.additionalData, httpRequest: req, httpResponse: res } as IWorkflowExecuteAdditionalData;
+					const isTest = setup.mode === 'manual';
+					const context = new WebhookContext(
+						rig.workflow,
+						rig.node,
+						additionalData,
+						setup.mode ?? 'webhook',
+						{ ...rig.webhookData(isTest), workflowExecuteAdditionalData: additionalData },
+						[],
+						null,
+					);
+					try {
+						call.result = await rig.nodeType.webhook!.call(context);
+					} catch (error) {
+						call.error = error as Error;
+					}
+					if (!rawRes.writableEnded) {
+						if (call.error) res.status(500).json({ code: 0, message: call.error.message });
+						else if (call.result?.noWebhookResponse === true) res.status(500).json({ message: 'noWebhookResponse without a response' });
+						else if (call.result?.workflowData === undefined) res.status(200).json(call.result?.webhookResponse ?? { message: 'Webhook call received' });
+						else res.status(200).json({ message: 'Workflow was started' });
+					}
+				}
+			} catch (error) {
+				call.error = error as Error;
+				if (!rawRes.writableEnded) res.status(500).json({ message: 'harness error' });
+			}
+			call.status = rawRes.statusCode;
+			call.responseBody = Buffer.concat(sent).toString('utf8');
+			calls.push(call);
+			waiters = waiters.filter((w) => {
+				if (calls.length >= w.n) w.resolve();
+				return calls.length < w.n;
+			});
+		})();
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const port = (server.address() as AddressInfo).port;
+	const url = `http://127.0.0.1:${port}/webhook/${WEBHOOK_ID}/webhook`;
+
+	const send = (body: string | Buffer, headers: Record<string, string>, query: string) =>
+		new Promise<{ status: number; text: string }>((resolve, reject) => {
+			const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8');
+			const req = http.request(
+				url + query,
+				{ method: 'POST', headers: { 'content-type': 'application/json', ...headers, 'content-length': String(bytes.length) } },
+				(res) => {
+					readBytes(res).then((data) => resolve({ status: res.statusCode ?? 0, text: data.toString('utf8') }), reject);
+				},
+			);
+			req.on('error', reject);
+			req.end(bytes);
+		});
+
+	const server_: TriggerServer = {
+		url,
+		calls,
+		async configure(next) {
+			setup = next;
+			rig = await buildTriggerRig(setup);
+		},
+		async post(body, headers = {}, query = '') {
+			const before = calls.length;
+			const { status, text } = await send(body, headers, query);
+			await server_.waitForCalls(before + 1);
+			return { status, text, call: calls[before] };
+		},
+		waitForCalls(n, ms = 5000) {
+			if (calls.length >= n) return Promise.resolve();
+			return new Promise<void>((resolve, reject) => {
+				const timer = setTimeout(() => reject(new Error(`only ${calls.length} of ${n} webhook calls arrived`)), ms);
+				waiters.push({ n, resolve: () => (clearTimeout(timer), resolve()) });
+			});
+		},
+		close() {
+			server.closeAllConnections();
+			return new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
+	return server_;
+}
+
+/** Records what nodes log through n8n's Logger (the one `this.logger` returns) until `restore()`. */
+export function captureLogs(): { entries: LogEntry[]; text(): string; restore(): void } {
+	const logger = Container.get(Logger);
+	const entries: LogEntry[] = [];
+	const levels = ['error', 'warn', 'info', 'debug'] as const;
+	const spies = levels.map((level) =>
+		jest.spyOn(logger, level).mockImplementation((message: string, metadata?: unknown) => {
+			entries.push({ level, message, metadata });
+		}),
+	);
+	return {
+		entries,
+		text: () => JSON.stringify(entries),
+		restore: () => spies.forEach((spy) => spy.mockRestore()),
+	};
+}
