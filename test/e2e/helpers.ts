@@ -1,0 +1,65 @@
+/* Shared helpers for the e2e suite (plain requires: the scripts are CommonJS without types). */
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+export const ROOT = path.resolve(__dirname, '..', '..');
+export const VERSION = process.env.N8N_E2E_VERSION || '2.40.7';
+export const WEBHOOK_SECRET = 'whsec_e2e_' + crypto.randomBytes(6).toString('hex');
+
+/* eslint-disable @typescript-eslint/no-require-imports */
+export const instanceLib = require('../../scripts/n8n/instance');
+export const startLib = require('../../scripts/start');
+export const sandboxLib = require('../../sandbox/server');
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+export function tarball(): string {
+	const file = process.env.E2E_TARBALL;
+	if (!file || !fs.existsSync(file)) throw new Error('E2E_TARBALL is not set: run through `npm run e2e`');
+	return file;
+}
+
+export function tempUserFolder(tag: string): string {
+	return fs.mkdtempSync(path.join(os.tmpdir(), `tenant-api-e2e-${tag}-`));
+}
+
+export function removeUnlessKept(dir: string): void {
+	if (process.env.E2E_KEEP === '1') {
+		// eslint-disable-next-line no-console
+		console.log(`E2E_KEEP: left ${dir}`);
+		return;
+	}
+	fs.rmSync(dir, { recursive: true, force: true });
+}
+
+function portFree(port: number): Promise<boolean> {
+	return new Promise((resolve) => {
+		const srv = net.createServer();
+		srv.once('error', () => resolve(false));
+		srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+	});
+}
+
+/** A port p with p and p + 1 free (n8n's task-runner broker takes p + 1). */
+export async function freePortPair(): Promise<number> {
+	for (let i = 0; i < 50; i++) {
+		const p = 20000 + Math.floor(Math.random() * 20000);
+		if ((await portFree(p)) && (await portFree(p + 1))) return p;
+	}
+	throw new Error('no free port pair');
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function hmacHex(secret: string, body: Buffer | string): string {
+	return crypto.createHmac('sha256', secret).update(body).digest('hex');
+}
+
+/** Output items of a node in an IRun (as printed by `n8n execute --rawOutput`). */
+export function nodeOutput(run: any, nodeName: string): any[] {
+	const runs = run?.data?.resultData?.runData?.[nodeName];
+	if (!runs) throw new Error(`no run data for "${nodeName}": ${JSON.stringify(run?.data?.resultData?.error ?? {})}`);
+	return runs[runs.length - 1].data.main[0].map((item: any) => item.json);
+}

@@ -1,0 +1,201 @@
+/**
+ * The packed package inside a real n8n (N8N_E2E_VERSION, default 2.40.7), installed into
+ * <userFolder>/.n8n/nodes the way n8n's community installer does, against the sandbox.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import {
+	ROOT,
+	VERSION,
+	WEBHOOK_SECRET,
+	freePortPair,
+	hmacHex,
+	instanceLib,
+	nodeOutput,
+	removeUnlessKept,
+	sandboxLib,
+	sleep,
+	startLib,
+	tarball,
+	tempUserFolder,
+} from './helpers';
+
+const example = (name: string) => JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', `${name}.json`), 'utf8'));
+const LIST = example('list-accounts');
+const POST = example('post-with-idempotency');
+const TRIGGER = example('webhook-trigger');
+const TRIGGER_NODE = TRIGGER.nodes.find((n: any) => n.type === 'n8n-nodes-tenant-api.tenantApiTrigger');
+const WEBHOOK_PATH = `/webhook/${TRIGGER_NODE.webhookId}/webhook`;
+
+describe(`n8n ${VERSION} with the packed package`, () => {
+	let sandbox: any;
+	let n8n: any;
+	let userFolder: string;
+	let port: number;
+	let failed = false;
+
+	beforeAll(async () => {
+		port = await freePortPair();
+		sandbox = await sandboxLib.startSandbox({
+			port: 0,
+			webhook: { url: `http://127.0.0.1:${port}${WEBHOOK_PATH}`, secrets: [WEBHOOK_SECRET], scheme: 'hmac-sha256-hex' },
+		});
+		userFolder = tempUserFolder(VERSION);
+		n8n = instanceLib.createInstance({ version: VERSION, userFolder, port, tarball: tarball() });
+		await n8n.installPackage();
+		await startLib.importExamples(n8n, sandbox, { secret: WEBHOOK_SECRET });
+	});
+
+	afterEach(() => {
+		const state = (expect as any).getState();
+		if (state.assertionCalls !== state.numPassingAsserts) failed = true;
+	});
+
+	afterAll(async () => {
+		if (n8n) await n8n.stop();
+		if (sandbox) await sandbox.close();
+		if (userFolder && !failed) removeUnlessKept(userFolder);
+		else if (userFolder) console.log(`kept ${userFolder} (n8n.log, cli.log) after a failure`);
+	});
+
+	test('the tarball is installed as a community package (no dependencies pulled in)', () => {
+		const dir = path.join(userFolder, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-tenant-api');
+		const installed = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+		expect(installed.name).toBe('n8n-nodes-tenant-api');
+		for (const f of installed.n8n.nodes) expect(fs.existsSync(path.join(dir, f))).toBe(true);
+		// Only our package under nodes/node_modules (n8n-workflow is a peer and not installed).
+		const modules = fs.readdirSync(path.join(userFolder, '.n8n', 'nodes', 'node_modules')).filter((d) => !d.startsWith('.'));
+		expect(modules).toEqual(['n8n-nodes-tenant-api']);
+	});
+
+	test('n8n execute: list accounts returns 50 accounts from the sandbox', async () => {
+		const before = sandbox.stats().requests;
+		const { code, data } = await n8n.execute(LIST.id);
+		expect(code).toBe(0);
+		expect(data.data.resultData.error).toBeUndefined();
+		const items = nodeOutput(data, 'List accounts');
+		expect(items).toHaveLength(50);
+		expect(items[0]).toEqual(expect.objectContaining({ id: 'acc_0001', object: 'account' }));
+		expect(new Set(items.map((i) => i.id)).size).toBe(50);
+		expect(sandbox.stats().requests).toBeGreaterThan(before);
+	});
+
+	test('n8n execute: POST with idempotency creates 3 records; a re-run creates none', async () => {
+		sandbox.reset();
+		const first = await n8n.execute(POST.id);
+		expect(first.code).toBe(0);
+		expect(first.data.data.resultData.error).toBeUndefined();
+		const out1 = nodeOutput(first.data, 'Create transfer');
+		expect(out1).toHaveLength(3);
+
+		const records = sandbox.records();
+		expect(records).toHaveLength(3);
+		expect(records.map((r: any) => r.idempotency_key).sort()).toEqual(['order-1001', 'order-1002', 'order-1003']);
+		expect(records.map((r: any) => r.endpoint)).toEqual(['/transfers', '/transfers', '/transfers']);
+		expect(records.map((r: any) => r.order_id).sort()).toEqual(['1001', '1002', '1003']);
+		expect(records.find((r: any) => r.order_id === '1003').amount).toBe(12000);
+
+		const second = await n8n.execute(POST.id);
+		expect(second.code).toBe(0);
+		const out2 = nodeOutput(second.data, 'Create transfer');
+		expect(out2).toHaveLength(3);
+		const stats = sandbox.stats();
+		expect(stats.records).toBe(3);
+		expect(stats.distinctIdempotencyKeys).toBe(3);
+		expect(stats.replays).toBeGreaterThanOrEqual(3);
+		// The replayed responses describe the same records.
+		expect(JSON.stringify(out2.map((o) => o.id))).toBe(JSON.stringify(out1.map((o) => o.id)));
+
+		// The control API tells the same story to a separate process.
+		const remote = await (await fetch(`${sandbox.url}/_sandbox/stats`)).json();
+		expect(remote.records ?? remote.data?.records).toBe(3);
+	});
+
+	describe('n8n start with the trigger workflow published', () => {
+		let url: string;
+
+		beforeAll(async () => {
+			await n8n.start();
+			url = n8n.url;
+		});
+
+		async function executions(): Promise<any[]> {
+			const res = await n8n.api('GET', `/executions?workflowId=${TRIGGER.id}&includeData=true&limit=50`);
+			if (res.status !== 200) throw new Error(`GET /api/v1/executions -> ${res.status}: ${res.text}`);
+			return res.json.data;
+		}
+
+		async function waitForExecutions(count: number, timeoutMs = 30000): Promise<any[]> {
+			const deadline = Date.now() + timeoutMs;
+			let list: any[] = [];
+			while (Date.now() < deadline) {
+				list = await executions();
+				if (list.length >= count && list.every((e) => e.finished || e.status === 'success' || e.status === 'error')) return list;
+				await sleep(500);
+			}
+			return list;
+		}
+
+		test('both node types are loaded under the package name', async () => {
+			const res = await n8n.request('GET', '/types/nodes.json', { cookie: n8n.cookie });
+			expect(res.status).toBe(200);
+			const names = (res.json as any[]).map((t) => t.name);
+			expect(names).toEqual(expect.arrayContaining(['n8n-nodes-tenant-api.tenantApi', 'n8n-nodes-tenant-api.tenantApiTrigger']));
+			expect(names.some((n) => n.startsWith('CUSTOM.'))).toBe(false);
+		});
+
+		test('the trigger workflow is active', async () => {
+			const res = await n8n.api('GET', `/workflows/${TRIGGER.id}`);
+			expect(res.status).toBe(200);
+			expect(res.json.active).toBe(true);
+		});
+
+		test('a signed delivery starts one successful execution carrying the payload', async () => {
+			const event = { id: `evt_e2e_${Date.now()}`, type: 'transfer.created', data: { order_id: '1001', amount: 2500 } };
+			const body = Buffer.from(JSON.stringify(event));
+			const res = await fetch(url + WEBHOOK_PATH, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', 'x-signature': hmacHex(WEBHOOK_SECRET, body) },
+				body,
+			});
+			expect(res.status).toBe(200);
+			const list = await waitForExecutions(1);
+			expect(list).toHaveLength(1);
+			expect(list[0].status).toBe('success');
+			const runData = list[0].data.resultData.runData;
+			const triggerOut = JSON.stringify(runData['Tenant API Trigger'][0].data.main[0]);
+			expect(triggerOut).toContain(event.id);
+			expect(triggerOut).toContain('transfer.created');
+			expect(JSON.stringify(runData['Received'][0].data.main[0])).toContain(event.id);
+		});
+
+		test("the sandbox's own signed delivery is accepted too", async () => {
+			const result = await sandbox.deliver('transfer.created');
+			expect(result.status ?? result.attempts?.[result.attempts.length - 1]?.status).toBe(200);
+			const list = await waitForExecutions(2);
+			expect(list).toHaveLength(2);
+			expect(list.every((e) => e.status === 'success')).toBe(true);
+		});
+
+		test('a forged delivery gets 401 and starts no execution', async () => {
+			const before = (await executions()).length;
+			const body = Buffer.from(JSON.stringify({ id: 'evt_forged', type: 'transfer.created', data: { amount: 1 } }));
+			const forged = await fetch(url + WEBHOOK_PATH, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', 'x-signature': hmacHex('not-the-secret', body) },
+				body,
+			});
+			expect(forged.status).toBe(401);
+			const unsigned = await fetch(url + WEBHOOK_PATH, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body,
+			});
+			expect(unsigned.status).toBe(401);
+			await sleep(2000);
+			const after = await executions();
+			expect(after).toHaveLength(before);
+			expect(JSON.stringify(after)).not.toContain('evt_forged');
+		});
+	});
+});
