@@ -1,0 +1,79 @@
+import { createServer } from 'http';
+import type { IncomingHttpHeaders } from 'http';
+import type { AddressInfo, Server } from 'net';
+
+import type { ICredentialTestRequest, INode } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+
+import { createHarness, loadPackage, PackageNodeTypes, runActionWorkflow, sandboxCredential } from '../harness/engine';
+
+describe('Tenant API credential', () => {
+	let server: Server;
+	let seen: IncomingHttpHeaders[] = [];
+	let baseUrl = '';
+
+	beforeAll(async () => {
+		server = createServer((req, res) => {
+			seen.push(req.headers);
+			res.setHeader('content-type', 'application/json');
+			res.end('[]');
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/`;
+	});
+	afterAll(async () => new Promise<void>((resolve) => server.close(() => resolve())));
+	beforeEach(() => {
+		seen = [];
+	});
+
+	const listOnce = async (overrides: Record<string, string>) => {
+		const harness = await createHarness(sandboxCredential(baseUrl, overrides));
+		const { error } = await runActionWorkflow(harness, {
+			parameters: { resource: 'account', operation: 'getAll', returnAll: false, limit: 1 },
+		});
+		expect(error).toBeUndefined();
+		return seen[0];
+	};
+
+	it('sends Api-Key and x-tenant-id through its authenticate block', async () => {
+		const headers = await listOnce({ secretKey: 'sk_header_check', tenantId: 'tenant_42' });
+		expect(headers['api-key']).toBe('sk_header_check');
+		expect(headers['x-tenant-id']).toBe('tenant_42');
+	});
+
+	it('leaves x-tenant-id out when the Tenant ID is empty', async () => {
+		const headers = await listOnce({ tenantId: '' });
+		expect(headers['api-key']).toBe('sk_test_sandbox');
+		expect(headers).not.toHaveProperty('x-tenant-id');
+	});
+
+	describe('test request', () => {
+		const resolveTestBaseUrl = async (credentialBaseUrl: string) => {
+			const loader = await loadPackage();
+			const type = loader.getCredential('tenantApi').type;
+			const request = (type.test as ICredentialTestRequest).request;
+			const node: INode = { id: 'n', name: 'n', type: 'harness.items', typeVersion: 1, position: [0, 0], parameters: {} };
+			const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: new PackageNodeTypes(loader) });
+			const value = workflow.expression.getSimpleParameterValue(node, request.baseURL as string, 'internal', {
+				$credentials: { baseUrl: credentialBaseUrl },
+			} as never);
+			return { value, url: request.url, method: request.method };
+		};
+
+		it.each([
+			['https://api.example.com/v1/', 'https://api.example.com/v1'],
+			['http://localhost:4010/v1', 'http://localhost:4010/v1'],
+			['http://127.0.0.1:4010/v1', 'http://127.0.0.1:4010/v1'],
+			['http://[::1]:4010/v1', 'http://[::1]:4010/v1'],
+		])('lists accounts at %s', async (input, expected) => {
+			expect(await resolveTestBaseUrl(input)).toEqual({ value: expected, url: '/accounts', method: 'GET' });
+		});
+
+		it.each(['http://api.example.com/v1', 'http://localhost.evil.com/v1', 'ftp://x/v1'])(
+			'never sends the key over plain HTTP to a remote host (%s)',
+			async (input) => {
+				expect((await resolveTestBaseUrl(input)).value).toBe('https://base-url-must-use-https.invalid');
+			},
+		);
+	});
+});
