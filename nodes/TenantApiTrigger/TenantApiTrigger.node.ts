@@ -108,7 +108,7 @@ export class TenantApiTrigger implements INodeType {
 				return respond(this, 400, 'Could not read the request body');
 			}
 			const headers = this.getHeaderData() as Record<string, string | string[] | undefined>;
-			const secretHeader = stringParameter(this, 'secretHeader', 'x-webhook-secret');
+			const secretHeader = stringParameter(this, 'sharedKeyHeader', 'x-webhook-secret');
 
 			if (mode !== 'none') {
 				let secrets: string[] = [];

@@ -58,11 +58,10 @@ export const properties: INodeProperties[] = [
 		description: 'Request header that carries the signature (case-insensitive)',
 	},
 	{
-		displayName: 'Secret Header',
-		name: 'secretHeader',
+		displayName: 'Header Carrying the Shared Key',
+		name: 'sharedKeyHeader',
 		type: 'string',
 		default: 'x-webhook-secret',
-		typeOptions: { password: true },
 		required: true,
 		displayOptions: { show: { verification: ['secretHeader'] } },
 		description: 'Request header that carries the webhook secret (case-insensitive). It is never copied into the output.',
