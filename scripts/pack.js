@@ -37,15 +37,34 @@ function pack(dest = path.join(cacheDir(), 'pack')) {
 	return file;
 }
 
-function buildAndPack({ skipBuild = false, dest } = {}) {
-	if (!skipBuild) build();
-	for (const f of ['dist/nodes/TenantApi/TenantApi.node.js', 'dist/credentials/TenantApi.credentials.js']) {
-		if (!fs.existsSync(path.join(ROOT, f))) throw new Error(`${f} is missing after the build`);
-	}
-	return pack(dest);
+/** Paths of the n8n entry points (package.json `n8n.nodes` / `n8n.credentials`) missing from a tarball. */
+function missingEntries(tarball) {
+	const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+	const wanted = [...(manifest.n8n?.nodes ?? []), ...(manifest.n8n?.credentials ?? [])];
+	const res = spawnSync('tar', ['-tzf', tarball], { encoding: 'utf8' });
+	if (res.status !== 0) return wanted;
+	const entries = new Set(res.stdout.split('\n').map((l) => l.replace(/^package\//, '')));
+	return wanted.filter((f) => !entries.has(f));
 }
 
-module.exports = { build, pack, buildAndPack, ROOT };
+/**
+ * Build, pack, and check that the tarball holds every node and credential file. In a work tree
+ * shared with other builds (dist/ is wiped at the start of `npm run build`) a concurrent build can
+ * empty dist/ between our build and our pack: then build + pack once more.
+ */
+function buildAndPack({ skipBuild = false, dest } = {}) {
+	for (let attempt = 1; ; attempt++) {
+		if (!skipBuild) build();
+		const file = pack(dest);
+		const missing = missingEntries(file);
+		if (missing.length === 0) return file;
+		const msg = `${path.basename(file)} lacks ${missing.join(', ')}`;
+		if (skipBuild || attempt >= 3) throw new Error(`${msg} (run npm run build first)`);
+		process.stderr.write(`[pack] ${msg}; building again\n`);
+	}
+}
+
+module.exports = { build, pack, buildAndPack, missingEntries, ROOT };
 
 if (require.main === module) {
 	const args = process.argv.slice(2);

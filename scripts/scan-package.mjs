@@ -21,6 +21,10 @@ const args = process.argv.slice(2);
 const asJson = args.includes('--json');
 const tIdx = args.indexOf('--tarball');
 
+// eslint-plugin-n8n-nodes-base switches to a test mode under NODE_ENV=test (every file is then
+// "Test.node.ts" and a trigger), which jest sets: the real scanner runs without it.
+if (process.env.NODE_ENV === 'test') delete process.env.NODE_ENV;
+
 const { analyzePackage, SOURCE_FILE_PATTERNS } = await import(
 	path.join(ROOT, 'node_modules/@n8n/scan-community-package/scanner/scanner.mjs')
 );

@@ -201,7 +201,10 @@ function createInstance(opts) {
 		return new Promise((resolve, reject) => {
 			const p = spawn(i.nodeBin, [i.n8nBin, ...args], {
 				cwd: userFolder,
-				env: env({ N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL || 'warn', ...extraEnv }),
+				// `n8n execute` prints its result through the logger at level info: keep info.
+				// Commands that run workflows start a task-runner broker: give them port + 2 so
+				// they can run while `n8n start` (port, port + 1) is up.
+				env: env({ N8N_RUNNERS_BROKER_PORT: String(port + 2), ...extraEnv }),
 				stdio: ['ignore', 'pipe', 'pipe'],
 				detached: true,
 			});

@@ -42,13 +42,24 @@ function portFree(port: number): Promise<boolean> {
 	});
 }
 
-/** A port p with p and p + 1 free (n8n's task-runner broker takes p + 1). */
-export async function freePortPair(): Promise<number> {
+/** A port p with p, p + 1 and p + 2 free (task-runner brokers of `n8n start` and of CLI runs). */
+export async function freePorts(): Promise<number> {
 	for (let i = 0; i < 50; i++) {
 		const p = 20000 + Math.floor(Math.random() * 20000);
-		if ((await portFree(p)) && (await portFree(p + 1))) return p;
+		if ((await portFree(p)) && (await portFree(p + 1)) && (await portFree(p + 2))) return p;
 	}
-	throw new Error('no free port pair');
+	throw new Error('no three free ports in a row');
+}
+
+/** Copy the instance's logs to test-artifacts/e2e/<version>/ (kept for CI and for a look after a failure). */
+export function saveLogs(userFolder: string): string {
+	const dest = path.join(ROOT, 'test-artifacts', 'e2e', VERSION);
+	fs.mkdirSync(dest, { recursive: true });
+	for (const f of ['n8n.log', 'cli.log']) {
+		const src = path.join(userFolder, f);
+		if (fs.existsSync(src)) fs.copyFileSync(src, path.join(dest, f));
+	}
+	return dest;
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -33,6 +33,7 @@ describe('packaging', () => {
 				cwd: ROOT,
 				encoding: 'utf8',
 				stdio: ['ignore', 'pipe', 'pipe'],
+				env: { ...process.env, NODE_ENV: '' },
 			});
 		} catch (err: any) {
 			out = String(err.stdout ?? '');

@@ -1,0 +1,408 @@
+'use strict';
+/*
+ * Loopback Redis and PostgreSQL for the queue-mode suite, plus the bookkeeping that makes sure every
+ * process started here goes away again (see reaper.js).
+ *
+ *   const svc = require('./scripts/queue/services');
+ *   svc.ensurePackages();                       // apt-get install redis-server / postgresql when missing (root only)
+ *   const tracker = svc.createTracker(runDir, { deadlineMs });
+ *   const redis = await svc.startRedis({ dir, tracker });        // { host, port, stop() }
+ *   const pg = await svc.startPostgres({ dir, tracker });        // { host, port, user, password, database, stop() }
+ *
+ * PostgreSQL refuses to run as root, so as root every PostgreSQL binary runs as the `postgres` user
+ * (created by Debian's package) through `runuser`; otherwise as the current user. Both servers listen on
+ * 127.0.0.1 only, on random free ports, with their data in a temporary folder removed on stop.
+ */
+const fs = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+const { spawn, spawnSync } = require('node:child_process');
+
+const HOST = '127.0.0.1';
+
+function log(msg) {
+	process.stderr.write(`[queue] ${msg}\n`);
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** A free TCP port on 127.0.0.1 (and, with `pair`, the next one free too). */
+async function freePort({ pair = false } = {}) {
+	const tryPort = (port) =>
+		new Promise((resolve) => {
+			const srv = net.createServer();
+			srv.once('error', () => resolve(null));
+			srv.listen(port, HOST, () => {
+				const p = srv.address().port;
+				srv.close(() => resolve(p));
+			});
+		});
+	for (let i = 0; i < 100; i++) {
+		const p = pair ? 20000 + Math.floor(Math.random() * 30000) : 0;
+		const got = await tryPort(p);
+		if (got === null) continue;
+		if (!pair || (await tryPort(got + 1)) !== null) return got;
+	}
+	throw new Error('no free port on 127.0.0.1');
+}
+
+function which(cmd) {
+	const res = spawnSync('sh', ['-c', `command -v ${cmd}`], { encoding: 'utf8' });
+	return res.status === 0 ? res.stdout.trim() : null;
+}
+
+/** Folder with initdb/postgres/createdb/pg_isready of the newest PostgreSQL installed from Debian. */
+function pgBinDir() {
+	const base = '/usr/lib/postgresql';
+	if (!fs.existsSync(base)) return null;
+	const versions = fs
+		.readdirSync(base)
+		.filter((v) => fs.existsSync(path.join(base, v, 'bin', 'postgres')) && fs.existsSync(path.join(base, v, 'bin', 'initdb')))
+		.sort((a, b) => Number(b) - Number(a));
+	return versions.length ? path.join(base, versions[0], 'bin') : null;
+}
+
+function isRoot() {
+	return typeof process.getuid === 'function' && process.getuid() === 0;
+}
+
+/**
+ * Install redis-server and postgresql with apt-get when they are missing (CI runs as root on a fresh
+ * Debian machine). Not root and missing: a clear error naming the command to run.
+ */
+function ensurePackages({ timeoutMs = 15 * 60 * 1000 } = {}) {
+	const missing = [];
+	if (!which('redis-server')) missing.push('redis-server');
+	if (!pgBinDir()) missing.push('postgresql');
+	if (missing.length === 0) return { installed: [] };
+	if (!isRoot()) {
+		throw new Error(`missing ${missing.join(', ')}: install them first (sudo apt-get install -y ${missing.join(' ')})`);
+	}
+	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+	const t0 = Date.now();
+	log(`apt-get install ${missing.join(' ')} (missing)`);
+	const run = (args) => {
+		const res = spawnSync('apt-get', args, { stdio: ['ignore', 'inherit', 'inherit'], env, timeout: timeoutMs });
+		if (res.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed (${res.status ?? res.signal ?? res.error})`);
+	};
+	run(['update', '-qq']);
+	run(['install', '-y', '-qq', '--no-install-recommends', ...missing]);
+	if (!which('redis-server') || !pgBinDir()) throw new Error(`apt-get installed ${missing.join(', ')} but the binaries are still missing`);
+	log(`installed ${missing.join(', ')} in ${Math.round((Date.now() - t0) / 1000)} s`);
+	return { installed: missing };
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Process bookkeeping                                                                               */
+/* ------------------------------------------------------------------------------------------------ */
+
+/**
+ * Keeps the process groups and temp folders of this run in <runDir>/processes.json and starts
+ * reaper.js beside it: if this process dies (even by SIGKILL) or the deadline passes, the reaper kills
+ * every registered process group and removes the registered folders. close() kills what is left,
+ * removes the registry and so lets the reaper exit.
+ */
+function createTracker(runDir, { deadlineMs = 15 * 60 * 1000 } = {}) {
+	fs.mkdirSync(runDir, { recursive: true });
+	const file = path.join(runDir, 'processes.json');
+	const state = { groups: [], dirs: [] };
+	const save = () => fs.writeFileSync(file, JSON.stringify(state, null, 2));
+	save();
+	const reaperLog = fs.openSync(path.join(runDir, 'reaper.log'), 'a');
+	const reaper = spawn(
+		process.execPath,
+		[path.join(__dirname, 'reaper.js'), String(process.pid), file, String(Date.now() + deadlineMs)],
+		{ detached: true, stdio: ['ignore', reaperLog, reaperLog] },
+	);
+	fs.closeSync(reaperLog);
+	reaper.unref();
+
+	const onSignal = (sig) => {
+		log(`${sig}: stopping every process of this run`);
+		killAllSync();
+		process.exit(130);
+	};
+	process.once('SIGINT', onSignal);
+	process.once('SIGTERM', onSignal);
+
+	function killAllSync() {
+		for (const g of state.groups) {
+			try {
+				process.kill(-g.pgid, 'SIGKILL');
+			} catch {
+				/* gone */
+			}
+		}
+	}
+
+	return {
+		file,
+		addGroup(pgid, label) {
+			state.groups.push({ pgid, label });
+			save();
+		},
+		removeGroup(pgid) {
+			state.groups = state.groups.filter((g) => g.pgid !== pgid);
+			save();
+		},
+		addDir(dir) {
+			state.dirs.push(dir);
+			save();
+		},
+		groups: () => state.groups.slice(),
+		/** Kill whatever is still registered, remove the registered folders, let the reaper go. */
+		close() {
+			killAllSync();
+			for (const d of state.dirs) fs.rmSync(d, { recursive: true, force: true });
+			state.groups = [];
+			state.dirs = [];
+			fs.rmSync(file, { force: true });
+			process.removeListener('SIGINT', onSignal);
+			process.removeListener('SIGTERM', onSignal);
+		},
+	};
+}
+
+/** Spawn in its own process group, output appended to `logFile`, registered with the tracker. */
+function spawnGroup(cmd, args, { logFile, env, cwd, tracker, label }) {
+	const out = fs.openSync(logFile, 'a');
+	fs.writeSync(out, `\n===== ${label}: ${cmd} ${args.join(' ')}  ${new Date().toISOString()}\n`);
+	const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', out, out], detached: true });
+	fs.closeSync(out);
+	const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+	child.exitInfo = null;
+	exited.then((info) => (child.exitInfo = info));
+	child.exited = exited;
+	if (tracker && child.pid) tracker.addGroup(child.pid, label);
+	return child;
+}
+
+/** Signal the group, wait for the leader to exit, then SIGKILL whatever is left of the group. */
+async function stopGroup(child, { signal = 'SIGTERM', timeoutMs = 15000, tracker } = {}) {
+	if (!child || !child.pid) return;
+	if (child.exitInfo === null) {
+		try {
+			process.kill(-child.pid, signal);
+		} catch {
+			/* gone */
+		}
+		const timer = setTimeout(() => {
+			try {
+				process.kill(-child.pid, 'SIGKILL');
+			} catch {
+				/* gone */
+			}
+		}, timeoutMs);
+		await child.exited;
+		clearTimeout(timer);
+	}
+	try {
+		process.kill(-child.pid, 'SIGKILL');
+	} catch {
+		/* group empty */
+	}
+	if (tracker) tracker.removeGroup(child.pid);
+}
+
+function tail(file, lines = 40) {
+	try {
+		return fs.readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
+	} catch {
+		return `(no ${file})`;
+	}
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Redis                                                                                             */
+/* ------------------------------------------------------------------------------------------------ */
+
+/** Whether `buf` holds one whole RESP reply of a simple type (+, -, :, $; no arrays). */
+function replyComplete(buf) {
+	const eol = buf.indexOf('\r\n');
+	if (eol < 0) return false;
+	if (buf[0] !== '$') return true;
+	const len = Number(buf.slice(1, eol));
+	return len < 0 || Buffer.byteLength(buf) >= eol + 2 + len + 2;
+}
+
+/** '+OK' → 'OK', ':3' → 3, '$-1' → null, '$5 hello' → 'hello', '-ERR x' → Error thrown by the caller. */
+function parseReply(buf) {
+	const eol = buf.indexOf('\r\n');
+	const head = buf.slice(1, eol);
+	switch (buf[0]) {
+		case '+':
+			return head;
+		case ':':
+			return Number(head);
+		case '-':
+			return new Error(head);
+		case '$':
+			return Number(head) < 0 ? null : buf.slice(eol + 2, eol + 2 + Number(head));
+		default:
+			return buf;
+	}
+}
+
+/** One RESP command over a fresh connection: resolves the parsed reply (simple types only). */
+function redisCommand(port, args, timeoutMs = 2000) {
+	return new Promise((resolve, reject) => {
+		const sock = net.connect(port, HOST);
+		let buf = '';
+		const timer = setTimeout(() => {
+			sock.destroy();
+			reject(new Error('redis: no answer'));
+		}, timeoutMs);
+		sock.on('connect', () => {
+			sock.write(`*${args.length}\r\n` + args.map((a) => `$${Buffer.byteLength(String(a))}\r\n${a}\r\n`).join(''));
+		});
+		sock.on('data', (d) => {
+			buf += d;
+			if (!replyComplete(buf)) return;
+			clearTimeout(timer);
+			sock.end();
+			resolve(parseReply(buf));
+		});
+		sock.on('error', (err) => {
+			clearTimeout(timer);
+			reject(err);
+		});
+	});
+}
+
+async function startRedis({ dir, tracker, timeoutMs = 20000 }) {
+	const port = await freePort();
+	const dataDir = path.join(dir, 'redis');
+	fs.mkdirSync(dataDir, { recursive: true });
+	tracker?.addDir(dataDir);
+	const logFile = path.join(dir, 'redis.log');
+	const child = spawnGroup(
+		which('redis-server') || 'redis-server',
+		['--port', String(port), '--bind', HOST, '--save', '', '--appendonly', 'no', '--dir', dataDir, '--protected-mode', 'yes'],
+		{ logFile, env: process.env, cwd: dataDir, tracker, label: 'redis' },
+	);
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		if (child.exitInfo) throw new Error(`redis-server exited (${JSON.stringify(child.exitInfo)})\n${tail(logFile)}`);
+		try {
+			if ((await redisCommand(port, ['PING'])) === 'PONG') break;
+		} catch {
+			/* not yet */
+		}
+		if (Date.now() > deadline) throw new Error(`redis-server not answering on ${port}\n${tail(logFile)}`);
+		await sleep(200);
+	}
+	log(`redis on ${HOST}:${port} (pid ${child.pid})`);
+	return {
+		host: HOST,
+		port,
+		pid: child.pid,
+		logFile,
+		command: (args) => redisCommand(port, args),
+		stop: () => stopGroup(child, { tracker }),
+	};
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* PostgreSQL                                                                                        */
+/* ------------------------------------------------------------------------------------------------ */
+
+function pgUserIds() {
+	const res = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
+	const gid = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' });
+	if (res.status !== 0 || gid.status !== 0) {
+		throw new Error('running as root but there is no `postgres` user (Debian\'s postgresql package creates it)');
+	}
+	return { uid: Number(res.stdout.trim()), gid: Number(gid.stdout.trim()) };
+}
+
+/** [cmd, args] that runs a PostgreSQL binary as `postgres` when we are root. */
+function asPg(bin, args) {
+	return isRoot() ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
+}
+
+function chownTree(dir, { uid, gid }) {
+	fs.chownSync(dir, uid, gid);
+	for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+		const p = path.join(dir, e.name);
+		if (e.isDirectory()) chownTree(p, { uid, gid });
+		else fs.chownSync(p, uid, gid);
+	}
+}
+
+async function startPostgres({ dir, tracker, timeoutMs = 60000, database = 'n8n', user = 'n8n' }) {
+	const bin = pgBinDir();
+	if (!bin) throw new Error('PostgreSQL is not installed (apt-get install postgresql)');
+	const port = await freePort();
+	const password = `pg-${Math.random().toString(36).slice(2, 12)}`;
+	// Its own folder under the OS temp dir: as root, the `postgres` user must be able to enter it.
+	const base = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-queue-pg-'));
+	tracker?.addDir(base);
+	const data = path.join(base, 'data');
+	const sock = path.join(base, 'sock');
+	fs.mkdirSync(sock);
+	const pwfile = path.join(base, 'pwfile');
+	fs.writeFileSync(pwfile, password + '\n', { mode: 0o600 });
+	if (isRoot()) {
+		fs.chmodSync(base, 0o700);
+		chownTree(base, pgUserIds());
+	}
+	const logFile = path.join(dir, 'postgres.log');
+	const t0 = Date.now();
+	const [initCmd, initArgs] = asPg(path.join(bin, 'initdb'), [
+		'-D', data, '--username', user, '--pwfile', pwfile, '--auth-local', 'trust', '--auth-host', 'scram-sha-256',
+		'--encoding', 'UTF8', '--locale', 'C', '--no-sync',
+	]);
+	const init = spawnSync(initCmd, initArgs, { encoding: 'utf8', timeout: timeoutMs, cwd: base });
+	fs.appendFileSync(logFile, `===== initdb\n${init.stdout}\n${init.stderr}\n`);
+	if (init.status !== 0) throw new Error(`initdb failed (${init.status ?? init.signal}):\n${init.stderr.slice(-2000)}`);
+	fs.rmSync(pwfile, { force: true });
+
+	const [cmd, args] = asPg(path.join(bin, 'postgres'), [
+		'-D', data, '-p', String(port), '-k', sock, '-c', `listen_addresses=${HOST}`,
+		// A throw-away database: durability off for speed (documented in docs/queue-mode.md).
+		'-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200',
+	]);
+	const child = spawnGroup(cmd, args, { logFile, env: process.env, cwd: base, tracker, label: 'postgres' });
+	const deadline = Date.now() + timeoutMs;
+	const [cdbCmd, cdbArgs] = asPg(path.join(bin, 'createdb'), ['-h', sock, '-p', String(port), '-U', user, database]);
+	for (;;) {
+		if (child.exitInfo) throw new Error(`postgres exited (${JSON.stringify(child.exitInfo)})\n${tail(logFile)}`);
+		const res = spawnSync(cdbCmd, cdbArgs, { encoding: 'utf8', timeout: 10000, cwd: base });
+		if (res.status === 0) break;
+		if (/already exists/.test(res.stderr)) break;
+		if (Date.now() > deadline) throw new Error(`postgres not ready on ${port}: ${res.stderr}\n${tail(logFile)}`);
+		await sleep(300);
+	}
+	log(`postgres on ${HOST}:${port} (pid ${child.pid}, ${Math.round((Date.now() - t0) / 1000)} s)`);
+	return {
+		host: HOST,
+		port,
+		user,
+		password,
+		database,
+		pid: child.pid,
+		logFile,
+		// SIGINT = "fast shutdown": ends sessions and exits cleanly.
+		stop: async () => {
+			await stopGroup(child, { signal: 'SIGINT', tracker });
+			fs.rmSync(base, { recursive: true, force: true });
+		},
+	};
+}
+
+module.exports = {
+	HOST,
+	log,
+	sleep,
+	freePort,
+	ensurePackages,
+	createTracker,
+	spawnGroup,
+	stopGroup,
+	tail,
+	startRedis,
+	startPostgres,
+	redisCommand,
+	pgBinDir,
+};
