@@ -61,7 +61,7 @@ function respond(ctx, req, res, fault, status, body, headers) {
  * @returns {string}
  */
 function routeKey(method, segs, path) {
-	if (method === 'GET' && segs.length === 2) return `GET /v1/${segs[0]}/:id`;
+	if (method !== 'POST' && segs.length === 2) return `${method} /v1/${segs[0]}/:id`;
 	return method + ' ' + path;
 }
 
@@ -104,7 +104,8 @@ function handleApi(state, ctx, req, res, rawPath, query) {
 
 	if (method === 'GET') return handleGet(state, ctx, req, res, fault, segs, query);
 	if (method === 'POST') return void handlePost(state, ctx, req, res, fault, segs, path, idemKey, state.tenantId);
-	sendError(res, 405, 'method_not_allowed', `Method ${method} is not supported`, { allow: 'GET, POST' });
+	if ((method === 'PUT' || method === 'PATCH' || method === 'DELETE') && segs.length === 2) return void handleChange(state, ctx, req, res, fault, method, segs);
+	sendError(res, 405, 'method_not_allowed', `Method ${method} is not supported`, { allow: 'GET, POST, PUT, PATCH, DELETE' });
 }
 
 /**
@@ -207,6 +208,43 @@ async function handlePost(state, ctx, req, res, fault, segs, path, idemKey, tena
 	state.idempotency.commit(scoped, { fingerprint: fp, status: 201, body: text, recordId: record.id });
 	state.webhooks.recordCreated(collection, record);
 	respond(ctx, req, res, fault, 201, text);
+}
+
+/**
+ * PUT replaces a created record's fields, PATCH merges into them, DELETE removes the record. All are
+ * naturally idempotent, so they need no Idempotency-Key (one is accepted and ignored).
+ * @param {SandboxState} state
+ * @param {ApiContext} ctx
+ * @param {IncomingMessage} req
+ * @param {ServerResponse} res
+ * @param {FaultAction|null} fault
+ * @param {'PUT'|'PATCH'|'DELETE'} method
+ * @param {string[]} segs
+ */
+async function handleChange(state, ctx, req, res, fault, method, segs) {
+	const [collection, id] = segs;
+	const found = state.recordsById.get(id);
+	if (!found || found.object !== collection) {
+		sendError(res, 404, 'not_found', `No such ${collection}: ${id}`);
+		return;
+	}
+	if (method === 'DELETE') {
+		state.deleteRecord(id);
+		return respond(ctx, req, res, fault, 200, JSON.stringify({ id, object: collection, deleted: true }));
+	}
+	let raw;
+	try {
+		raw = await readBody(req, state.maxBodyBytes);
+	} catch {
+		drop(req);
+		return;
+	}
+	const parsed = parseJson(raw);
+	if (!parsed.ok || parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) {
+		sendError(res, 400, 'invalid_body', 'The request body must be a JSON object');
+		return;
+	}
+	respond(ctx, req, res, fault, 200, JSON.stringify(state.updateRecord(id, parsed.value, method === 'PUT')));
 }
 
 module.exports = { handleApi };

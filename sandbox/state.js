@@ -5,6 +5,9 @@ const { IdempotencyStore } = require('./idempotency');
 const { FaultInjector } = require('./faults');
 const { WebhookDispatcher } = require('./webhooks');
 
+/** Fields a request body can never set or change. */
+const PROTECTED_FIELDS = new Set(['id', 'object', 'endpoint', 'idempotency_key', 'created_at']);
+
 /**
  * Everything the sandbox remembers, shared by the API handler, the control endpoints and the
  * in-process Sandbox object.
@@ -93,13 +96,34 @@ class SandboxState {
 		/** @type {Record<string, unknown>} */
 		const rec = { id: `rec_${++this.recordSeq}`, object: collection, endpoint, idempotency_key: idempotencyKey };
 		for (const k of Object.keys(body)) {
-			if (!(k in rec) && k !== 'created_at') rec[k] = body[k];
+			if (!PROTECTED_FIELDS.has(k)) rec[k] = body[k];
 		}
 		rec.created_at = new Date().toISOString();
 		const record = /** @type {CreatedRecord} */ (rec);
 		this.records.push(record);
 		this.recordsById.set(record.id, record);
 		return record;
+	}
+
+	/**
+	 * Merges fields into a record, or replaces them; its identity fields stay.
+	 * @param {string} id
+	 * @param {Record<string, unknown>} fields
+	 * @param {boolean} replace
+	 */
+	updateRecord(id, fields, replace) {
+		const record = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (this.recordsById.get(id)));
+		if (replace) for (const k of Object.keys(record)) if (!PROTECTED_FIELDS.has(k)) delete record[k];
+		for (const k of Object.keys(fields)) {
+			if (!PROTECTED_FIELDS.has(k)) record[k] = fields[k];
+		}
+		return record;
+	}
+
+	/** @param {string} id */
+	deleteRecord(id) {
+		this.recordsById.delete(id);
+		this.records = this.records.filter((r) => r.id !== id);
 	}
 
 	/** Forget records, idempotency keys, stats and faults (pagination mode and webhook config stay). */

@@ -83,15 +83,33 @@ describe('POST /v1/<any path>', () => {
 		expect(sb.stats()).toMatchObject({ records: 1, replays: 19 });
 	});
 
-	it('lists created records per collection and 405s other methods', async () => {
+	it('lists created records per collection, patches and deletes them, and 405s other methods', async () => {
 		await post(sb, '/transfers', 'a', { n: 1 });
 		await post(sb, '/transfers', 'b', { n: 2 });
 		await post(sb, '/payouts', 'c', { n: 3 });
 		const list = await (await api(sb, '/transfers')).json();
 		expect(list.data.map((r: any) => r.n)).toEqual([1, 2]);
-		const del = await api(sb, '/transfers/rec_1', { method: 'DELETE' });
-		expect(del.status).toBe(405);
-		expect((await del.json()).error.code).toBe('method_not_allowed');
+		const patch = await api(sb, '/transfers/rec_1', {
+			method: 'PATCH',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ n: 10, id: 'forged' }),
+		});
+		expect(await patch.json()).toMatchObject({ id: 'rec_1', n: 10 });
+		const del = await api(sb, '/transfers/rec_2', { method: 'DELETE' });
+		expect(await del.json()).toEqual({ id: 'rec_2', object: 'transfers', deleted: true });
+		expect((await api(sb, '/transfers/rec_2', { method: 'DELETE' })).status).toBe(404);
+		expect((await api(sb, '/payouts/rec_1', { method: 'DELETE' })).status).toBe(404);
+		expect(sb.records().map((r) => r.id)).toEqual(['rec_1', 'rec_3']);
+		const put = await api(sb, '/transfers/rec_1', {
+			method: 'PUT',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ m: 1 }),
+		});
+		const replaced = await put.json();
+		expect(replaced).toMatchObject({ id: 'rec_1', m: 1 });
+		expect(replaced).not.toHaveProperty('n');
+		const head = await api(sb, '/transfers', { method: 'HEAD' });
+		expect(head.status).toBe(405);
 	});
 
 	it('413 for a body above maxBodyBytes', async () => {
