@@ -77,11 +77,15 @@ function idempotencyScope(fn: IExecuteFunctions): IdempotencyScope {
 }
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const client = await ApiClient.create(this, readTransportOptions(this));
+	// A credential problem (no Secret Key, unsafe Base URL) fails every item with the same error inside
+	// runItems, so that Continue On Fail gives error items instead of passing the input items through.
+	const clientReady = ApiClient.create(this, readTransportOptions(this));
+	clientReady.catch(() => undefined);
 	const scope = idempotencyScope(this);
 	const concurrency = (this.getNodeParameter('options.concurrency', 0, 5) as number) || 1;
 
 	return await runItems(this, concurrency, async (itemIndex) => {
+		const client = await clientReady;
 		const endpoint = this.getNodeParameter('endpoint', itemIndex);
 		const bodyParameter = this.getNodeParameter('body', itemIndex, '{}');
 		const override = this.getNodeParameter('options.idempotencyKey', itemIndex, '') as unknown;
