@@ -1,0 +1,352 @@
+/**
+ * Bad input, through the built node inside WorkflowExecute: each case gets a clear message, sends no
+ * request where none should go (or exactly the one that found the problem), and never shows the secret
+ * key or the webhook secret in the message, the description or the error details, with or without
+ * Continue On Fail. The table in docs/bad-input.md is built from these cases and from post.test.ts /
+ * accounts.test.ts (endpoint escapes, http/credentials/query base URLs, redirect, 401 on listing,
+ * looping and endless listings), which are not repeated here. Needs `npm run build` first.
+ */
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { startSandbox } from '../../sandbox/server';
+import type { FaultRule, Sandbox } from '../../sandbox/server';
+import { createHarness, runActionWorkflow, sandboxCredential } from '../harness/engine';
+import type { ActionRun, Harness } from '../harness/engine';
+
+const SECRET = 'sk_test_sandbox';
+const WEBHOOK_SECRET = 'whsec_must_not_leak_7f3a';
+const NOTHING_SENT = 'Nothing was sent. Fix the parameter and run again.';
+const FIX_BASE_URL = 'Fix the Base URL in the Tenant API credential. Nothing was sent.';
+
+interface Case {
+	/** What goes in (the first column of the table). */
+	name: string;
+	op: 'post' | 'list';
+	params?: IDataObject;
+	options?: IDataObject;
+	credential?: IDataObject;
+	faults?: FaultRule[];
+	/** Exact message, or a pattern; `<base>` stands for the sandbox base URL. */
+	message?: string | RegExp;
+	description?: string | RegExp;
+	/** Requests that reached the sandbox. */
+	requests: number;
+	/** For cases that are not errors: checks on the output items. */
+	output?: (items: INodeExecutionData[]) => void;
+}
+
+const json = (status: number, message: string): FaultRule => ({
+	method: 'POST',
+	action: { status, body: { error: { code: `code_${status}`, message } } },
+});
+const bare = (status: number, body: string, contentType = 'text/plain'): FaultRule => ({ method: 'POST', action: { status, body, contentType } });
+
+const STATUS_DESCRIPTIONS: Record<number, string> = {
+	401: 'The Sandbox Secret Key in the credential was not accepted by <base>. Check that the credential holds the Secret Key (not the Public Key) of the Sandbox environment, that the Base URL belongs to that environment, and that the key was not rotated in the dashboard.',
+	403: 'POST /v1/transfers was refused. Check the Tenant ID in the credential and that the key may use this endpoint.',
+	404: 'POST /v1/transfers does not exist at <base>. Check the endpoint path.',
+	409: 'POST /v1/transfers conflicts with an earlier request. If the same Idempotency-Key was used with a different body, the API refuses it: give each distinct request its own key.',
+	422: 'Check the body sent to POST /v1/transfers.',
+};
+const STATUS_MESSAGES: Record<number, string> = {
+	401: 'Authorization failed (401)',
+	403: 'Forbidden (403)',
+	404: 'Not found (404)',
+	409: 'Conflict (409)',
+	422: 'The API rejected the request (422)',
+};
+
+const statusCases: Case[] = [401, 403, 404, 409, 422].flatMap((status): Case[] => [
+	{
+		name: `${status} with a JSON error body`,
+		op: 'post',
+		faults: [json(status, `Reason for ${status}`)],
+		message: `${STATUS_MESSAGES[status]}: Reason for ${status}`,
+		description: STATUS_DESCRIPTIONS[status],
+		requests: 1,
+	},
+	{
+		name: `${status} with an empty body`,
+		op: 'post',
+		faults: [bare(status, '')],
+		message: STATUS_MESSAGES[status],
+		description: STATUS_DESCRIPTIONS[status],
+		requests: 1,
+	},
+	{
+		name: `${status} with a plain-text body`,
+		op: 'post',
+		faults: [bare(status, `${status} says no`)],
+		message: `${STATUS_MESSAGES[status]}: The response is not JSON (text/plain): "${status} says no"`,
+		description: STATUS_DESCRIPTIONS[status],
+		requests: 1,
+	},
+]);
+
+const latin1 = (text: string) => Buffer.from(text, 'latin1').toString('base64');
+
+const cases: Case[] = [
+	// ------------------------------------------------------------------ parameters: nothing is sent
+	{
+		name: 'Body: invalid JSON `{"amount":`',
+		op: 'post',
+		params: { body: '{"amount":' },
+		message: 'The Body is not valid JSON: Unexpected end of JSON input',
+		description: NOTHING_SENT,
+		requests: 0,
+	},
+	{
+		name: 'Body: JSON with a trailing comma',
+		op: 'post',
+		params: { body: '{"amount": 1,}' },
+		message: /^The Body is not valid JSON: /,
+		description: NOTHING_SENT,
+		requests: 0,
+	},
+	{ name: 'Body: an array `[1,2]`', op: 'post', params: { body: '[1,2]' }, message: 'The Body must be a JSON object ({ ... }), not an array', description: NOTHING_SENT, requests: 0 },
+	{ name: 'Body: a string `"x"`', op: 'post', params: { body: '"x"' }, message: 'The Body must be a JSON object ({ ... }), not a string', description: NOTHING_SENT, requests: 0 },
+	{ name: 'Body: a number `42`', op: 'post', params: { body: '42' }, message: 'The Body must be a JSON object ({ ... }), not a number', description: NOTHING_SENT, requests: 0 },
+	{ name: 'Body: `null`', op: 'post', params: { body: 'null' }, message: 'The Body must be a JSON object ({ ... }), not null', description: NOTHING_SENT, requests: 0 },
+	{ name: 'Body: an expression that returns an array', op: 'post', params: { body: '={{ [$json.amount] }}' }, message: 'The Body must be a JSON object ({ ... }), not an array', description: NOTHING_SENT, requests: 0 },
+	{ name: 'Endpoint: percent-encoded slash `/a%2Fb`', op: 'post', params: { endpoint: '/a%2Fb' }, message: 'The endpoint must stay below the Base URL: segment "a%2Fb" is not allowed', description: NOTHING_SENT, requests: 0 },
+	{ name: 'Endpoint: broken percent-encoding `/x%zz`', op: 'post', params: { endpoint: '/x%zz' }, message: 'The endpoint contains an invalid percent-encoding: "x%zz"', description: NOTHING_SENT, requests: 0 },
+	{ name: 'Endpoint: backslashes inside `/transfers\\..\\x`', op: 'post', params: { endpoint: '/transfers\\..\\x' }, message: 'The endpoint must not contain backslashes, spaces or control characters', description: NOTHING_SENT, requests: 0 },
+	{ name: 'Endpoint: a newline `/transfers\\nHost: evil`', op: 'post', params: { endpoint: '/transfers\nHost: evil' }, message: 'The endpoint must not contain backslashes, spaces or control characters', description: NOTHING_SENT, requests: 0 },
+	{ name: 'Endpoint: a fragment `/transfers#x`', op: 'post', params: { endpoint: '/transfers#x' }, message: 'The endpoint must not contain a fragment (#)', description: NOTHING_SENT, requests: 0 },
+	{ name: 'Idempotency Key option with a space', op: 'post', options: { idempotencyKey: 'order 1' }, message: 'The Idempotency Key may only contain visible ASCII characters (no spaces)', description: NOTHING_SENT, requests: 0 },
+	// ------------------------------------------------------------------ credential: nothing is sent
+	{
+		name: 'Credential: empty Secret Key',
+		op: 'post',
+		credential: { secretKey: '' },
+		message: 'The Tenant API credential has no Secret Key',
+		description: 'Open the credential and paste the Secret Key from the dashboard (Manage → Configure → API keys).',
+		requests: 0,
+	},
+	{ name: 'Credential: Secret Key of spaces (listing)', op: 'list', credential: { secretKey: '   ' }, message: 'The Tenant API credential has no Secret Key', requests: 0 },
+	{ name: 'Credential: empty Base URL', op: 'post', credential: { baseUrl: '' }, message: 'The credential has no Base URL', description: FIX_BASE_URL, requests: 0 },
+	{ name: 'Credential: Base URL `not a url`', op: 'post', credential: { baseUrl: 'not a url' }, message: 'The credential\'s Base URL "not a url" is not a valid URL', description: FIX_BASE_URL, requests: 0 },
+	{
+		name: 'Credential: Base URL `ftp://api.example.com/v1`',
+		op: 'post',
+		credential: { baseUrl: 'ftp://api.example.com/v1' },
+		message: 'The credential\'s Base URL must use https:// (plain http:// is only allowed for localhost), got "ftp://api.example.com"',
+		description: FIX_BASE_URL,
+		requests: 0,
+	},
+	{
+		name: 'Credential: Base URL on a private network over http `http://10.0.0.5/v1`',
+		op: 'list',
+		credential: { baseUrl: 'http://10.0.0.5/v1' },
+		message: 'The credential\'s Base URL must use https:// (plain http:// is only allowed for localhost), got "http://10.0.0.5"',
+		description: FIX_BASE_URL,
+		requests: 0,
+	},
+	{ name: 'Credential: Base URL with a fragment `https://api.example.com/v1#x`', op: 'post', credential: { baseUrl: 'https://api.example.com/v1#x' }, message: "The credential's Base URL must not contain a query string or fragment", description: FIX_BASE_URL, requests: 0 },
+	{
+		name: 'Credential: Base URL with the key in the query `…/v1?api_key=<secret>`',
+		op: 'list',
+		credential: { baseUrl: `https://api.example.com/v1?api_key=${SECRET}` },
+		message: "The credential's Base URL must not contain a query string or fragment",
+		description: FIX_BASE_URL,
+		requests: 0,
+	},
+	// ------------------------------------------------------------------ the API says no
+	{
+		name: 'Credential: wrong Tenant ID (the sandbox answers 403 tenant_mismatch)',
+		op: 'post',
+		credential: { tenantId: 'tenant_other' },
+		message: 'Forbidden (403): Unknown tenant',
+		description: STATUS_DESCRIPTIONS[403],
+		requests: 1,
+	},
+	{
+		name: 'Credential: wrong Secret Key',
+		op: 'post',
+		credential: { secretKey: 'sk_live_not_the_sandbox_key' },
+		message: 'Authorization failed (401): Invalid or missing API key',
+		description: STATUS_DESCRIPTIONS[401],
+		requests: 1,
+	},
+	...statusCases,
+	{
+		name: 'An HTML error page (404 from a proxy)',
+		op: 'post',
+		faults: [{ method: 'POST', action: { htmlError: 404 } }],
+		message: 'Not found (404): The response is not JSON (text/html): "404 Error 404 Error sandbox-proxy"',
+		description: STATUS_DESCRIPTIONS[404],
+		requests: 1,
+	},
+	{
+		name: 'An HTML error page (502 from a proxy), Max Attempts 2',
+		op: 'post',
+		options: { maxAttempts: 2 },
+		faults: [{ method: 'POST', action: { htmlError: 502 } }],
+		message: 'The API answered 502: The response is not JSON (text/html): "502 Error 502 Error sandbox-proxy" (after 2 attempts)',
+		description: 'POST /v1/transfers at <base> (Sandbox).',
+		requests: 2,
+	},
+	{
+		name: 'An HTML error page that echoes the Api-Key',
+		op: 'post',
+		faults: [bare(500, `<html><body><h1>Oops</h1><pre>Api-Key: ${SECRET}</pre></body></html>`, 'text/html')],
+		message: 'The API answered 500: The response is not JSON (text/html): "Oops Api-Key: [redacted]"',
+		requests: 1,
+	},
+	// ------------------------------------------------------------------ odd successful answers
+	{
+		name: 'POST answered 200 with an empty body',
+		op: 'post',
+		options: { includeMetadata: true },
+		faults: [{ method: 'POST', action: { rawBody: '', status: 200 } }],
+		requests: 1,
+		output: (items) => expect(items.map((item) => ({ ...item.json, idempotencyKey: 'k' }))).toEqual([{ statusCode: 200, idempotencyKey: 'k', attempts: 1, replayed: false, body: {} }]),
+	},
+	{
+		name: 'POST answered 201 with a JSON array',
+		op: 'post',
+		faults: [{ method: 'POST', action: { rawBody: '[1,2]', status: 201 } }],
+		requests: 1,
+		output: (items) => expect(items.map((item) => item.json)).toEqual([{ data: [1, 2] }]),
+	},
+	{
+		name: 'POST answered 201 with a body that has an `error` field',
+		op: 'post',
+		faults: [{ method: 'POST', action: { rawBody: '{"id":"tr_1","error":null}', status: 201 } }],
+		requests: 1,
+		output: (items) => expect(items.map((item) => item.json)).toEqual([{ id: 'tr_1', apiError: null }]),
+	},
+	{
+		name: 'Listing answered 200 with an empty body',
+		op: 'list',
+		faults: [{ method: 'GET', action: { rawBody: '', status: 200 } }],
+		message: 'Expected a JSON list of accounts (a top-level array, or an array under data/items/accounts/results) but got an empty body',
+		requests: 1,
+	},
+	{
+		name: 'Listing answered 200 with an object that has no list',
+		op: 'list',
+		faults: [{ method: 'GET', action: { rawBody: '{"total":3,"next":null}', status: 200 } }],
+		message: 'Expected a JSON list of accounts (a top-level array, or an array under data/items/accounts/results) but got an object with keys total, next',
+		requests: 1,
+	},
+	{
+		name: 'POST answered 201 in ISO-8859-1 (not UTF-8)',
+		op: 'post',
+		faults: [{ method: 'POST', action: { rawBodyBase64: latin1('{"name":"café"}'), status: 201, contentType: 'application/json; charset=iso-8859-1' } }],
+		message: 'The API answered 201: The response body is not valid UTF-8 text, so it cannot be JSON',
+		description: 'POST /v1/transfers at <base> (Sandbox).',
+		requests: 1,
+	},
+	{
+		name: 'Listing answered 200 in ISO-8859-1 (not UTF-8)',
+		op: 'list',
+		faults: [{ method: 'GET', action: { rawBodyBase64: latin1('{"data":[{"name":"café"}]}'), status: 200 } }],
+		message: 'The API answered 200: The response body is not valid UTF-8 text, so it cannot be JSON',
+		description: 'GET /v1/accounts at <base> (Sandbox).',
+		requests: 1,
+	},
+	{
+		name: 'A 65 MiB response (the node accepts up to 64 MiB)',
+		op: 'post',
+		faults: [{ method: 'POST', action: { rawBody: 'x', repeat: 65 * 1024 * 1024, status: 200, contentType: 'application/json' } }],
+		message: 'The API answered 200: The response is 65 MiB, above the 64 MiB this node accepts',
+		requests: 1,
+	},
+];
+
+function expectText(actual: string | undefined, expected: string | RegExp, base: string) {
+	if (typeof expected === 'string') expect(actual).toBe(expected.split('<base>').join(base));
+	else expect(actual).toMatch(expected);
+}
+
+/** Everything the user or a log can see of an error: message, description, details, error item. */
+function visibleText(run: ActionRun): string {
+	const error = run.error as (Error & { description?: string; errorResponse?: unknown; context?: unknown }) | undefined;
+	return [JSON.stringify(error ?? {}), error?.message, error?.description, JSON.stringify(error?.errorResponse ?? {}), JSON.stringify(run.items)].join('\n');
+}
+
+describe('bad input: clear messages, no needless request, no secret shown', () => {
+	let sandbox: Sandbox;
+	const harnesses = new Map<string, Harness>();
+
+	beforeAll(async () => {
+		sandbox = await startSandbox();
+	});
+	afterAll(async () => sandbox.close());
+	beforeEach(() => sandbox.reset());
+
+	async function harnessFor(overrides: IDataObject = {}): Promise<Harness> {
+		const key = JSON.stringify(overrides);
+		if (!harnesses.has(key)) {
+			harnesses.set(key, await createHarness(sandboxCredential(sandbox.baseUrl, { webhookSecret: WEBHOOK_SECRET, ...overrides })));
+		}
+		return harnesses.get(key)!;
+	}
+
+	async function run(c: Case, continueOnFail: boolean): Promise<ActionRun> {
+		sandbox.reset();
+		if (c.faults) sandbox.setFaults(c.faults);
+		const parameters =
+			c.op === 'post'
+				? { resource: 'request', operation: 'post', endpoint: '/transfers', body: '={{ JSON.stringify({ amount: $json.amount }) }}', ...c.params }
+				: { resource: 'account', operation: 'getAll', returnAll: false, limit: 5, ...c.params };
+		return await runActionWorkflow(await harnessFor(c.credential), {
+			inputItems: [{ amount: 1 }],
+			parameters: { ...parameters, options: { maxAttempts: 1, retryBaseDelay: 1, ...c.options } },
+			settings: continueOnFail ? { onError: 'continueRegularOutput' } : {},
+		});
+	}
+
+	it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
+		const stopped = await run(c, false);
+		expect(sandbox.stats().requests).toBe(c.requests);
+		for (const leak of [SECRET, WEBHOOK_SECRET]) expect(visibleText(stopped)).not.toContain(leak);
+		if (c.output) {
+			expect(stopped.error).toBeUndefined();
+			c.output(stopped.items);
+			return;
+		}
+		expect(stopped.error).toBeDefined();
+		expect(stopped.items).toHaveLength(0);
+		expectText(stopped.error?.message, c.message!, sandbox.baseUrl);
+		if (c.description !== undefined) expectText(stopped.error?.description, c.description, sandbox.baseUrl);
+
+		// Continue On Fail: the same message on an error item paired with the input, nothing else sent.
+		const continued = await run(c, true);
+		expect(sandbox.stats().requests).toBe(c.requests);
+		expect(continued.error).toBeUndefined();
+		expect(continued.items).toHaveLength(1);
+		expect((continued.items[0].pairedItem as { item: number }).item).toBe(0);
+		expectText(continued.items[0].json.error as string, c.message!, sandbox.baseUrl);
+		for (const leak of [SECRET, WEBHOOK_SECRET]) expect(visibleText(continued)).not.toContain(leak);
+	});
+
+	it('an empty Endpoint is stopped by n8n itself before the node runs (required parameter)', async () => {
+		await expect(
+			runActionWorkflow(await harnessFor(), { parameters: { resource: 'request', operation: 'post', endpoint: '', body: '{}' } }),
+		).rejects.toThrow('Parameter "Endpoint" is required');
+		expect(sandbox.stats().requests).toBe(0);
+	});
+
+	it('a refused connection is retried up to Max Attempts and then named, without the key', async () => {
+		const closed = await createHarness(sandboxCredential('http://127.0.0.1:9/v1', { webhookSecret: WEBHOOK_SECRET }));
+		const result = await runActionWorkflow(closed, {
+			parameters: { resource: 'request', operation: 'post', endpoint: '/transfers', body: '{}', options: { maxAttempts: 2, retryBaseDelay: 1 } },
+		});
+		expect(result.error?.message).toBe('Could not reach the API: the connection was refused (after 2 attempts)');
+		expect(result.error?.description).toMatch(/^POST \/v1\/transfers at http:\/\/127\.0\.0\.1:9\/v1\. The request may or may not have been applied; retrying with Idempotency-Key [0-9a-f-]{36} is safe\.$/);
+		for (const leak of [SECRET, WEBHOOK_SECRET]) expect(visibleText(result)).not.toContain(leak);
+	});
+
+	it('one bad item among good ones: the good ones are sent, the bad one sends nothing', async () => {
+		const result = await runActionWorkflow(await harnessFor(), {
+			inputItems: [{ body: '{"amount":1}' }, { body: '[1]' }, { body: '{"amount":3}' }],
+			parameters: { resource: 'request', operation: 'post', endpoint: '/transfers', body: '={{ $json.body }}', options: { concurrency: 1 } },
+			settings: { onError: 'continueRegularOutput' },
+		});
+		expect(result.items.map((item) => item.json.error ?? item.json.amount)).toEqual([1, 'The Body must be a JSON object ({ ... }), not an array', 3]);
+		expect(sandbox.stats().requests).toBe(2);
+		expect(sandbox.stats().records).toBe(2);
+	});
+});
