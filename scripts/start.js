@@ -57,12 +57,16 @@ async function importExamples(n8n, sandbox, { secret = WEBHOOK_SECRET } = {}) {
 	const credFile = path.join(tmp, 'credentials.json');
 	fs.writeFileSync(credFile, JSON.stringify([credentialFor(sandbox, secret)], null, 2));
 	await n8n.cli(['import:credentials', `--input=${credFile}`]);
+	// One CLI run for all workflows (each n8n CLI command boots n8n: seconds apiece).
+	const wfDir = path.join(tmp, 'workflows');
+	fs.rmSync(wfDir, { recursive: true, force: true });
+	fs.mkdirSync(wfDir);
 	const workflows = {};
 	for (const file of fs.readdirSync(EXAMPLES).filter((f) => f.endsWith('.json') && f !== 'credentials.json').sort()) {
-		const wf = readExample(file);
-		await n8n.cli(['import:workflow', `--input=${path.join(EXAMPLES, file)}`]);
-		workflows[path.basename(file, '.json')] = wf;
+		workflows[path.basename(file, '.json')] = readExample(file);
+		fs.copyFileSync(path.join(EXAMPLES, file), path.join(wfDir, file));
 	}
+	await n8n.cli(['import:workflow', '--separate', `--input=${wfDir}`]);
 	const trigger = workflows['webhook-trigger'];
 	await n8n.publish(trigger.id);
 	const triggerNode = trigger.nodes.find((n) => n.type.endsWith('.tenantApiTrigger'));

