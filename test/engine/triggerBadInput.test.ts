@@ -1,0 +1,231 @@
+/**
+ * Bad deliveries to the built Tenant API Trigger, behind a real local HTTP server and n8n-core's
+ * WebhookContext (test/harness/webhook.ts). Complements trigger.test.ts (another secret, one changed
+ * byte, whitespace re-formatting, missing signature, stale/missing timestamp, signed empty and non-JSON
+ * bodies), which is not repeated here: forged signatures of every malformed kind, more tampering and
+ * re-serialization, replays inside and outside the timestamp window, bodies n8n itself turns away, and
+ * large deliveries. Every refusal: 401 {"message":"Invalid signature"} (or 400 for a verified body that
+ * is not a JSON object), no workflow started, no secret in the answer or the log. Needs `npm run build`.
+ */
+import { createHmac } from 'crypto';
+import { gzipSync } from 'zlib';
+
+import type { IDataObject } from 'n8n-workflow';
+
+import { sign, type SigningScheme } from '../../sandbox/signing';
+import { sandboxCredential } from '../harness/engine';
+import type { TriggerServer, TriggerSetup, WebhookCall } from '../harness/webhook';
+import { captureLogs, startTriggerServer } from '../harness/webhook';
+
+const SECRET = 'whsec_badinput_5d1e9b';
+const API_SECRET = 'sk_test_sandbox';
+const EVENT = { id: 'evt_9', event: 'transfers.created', created_at: 1700000000, data: { object: { id: 'tr_9', amount: 1250, note: 'café' } } };
+const BODY = JSON.stringify(EVENT);
+
+const credential = (over: IDataObject = {}) => sandboxCredential('http://127.0.0.1:1/v1', { webhookSecret: SECRET, previousWebhookSecret: '', ...over });
+const signed = (body: string | Buffer = BODY, scheme: SigningScheme = 'hmac-sha256-hex', timestamp?: number, secret = SECRET) =>
+	sign({ secret, scheme, body, ...(timestamp === undefined ? {} : { timestamp }) });
+const hmacHex = (payload: string | Buffer, secret = SECRET, algorithm = 'sha256') => createHmac(algorithm, secret).update(payload).digest('hex');
+const now = () => Math.floor(Date.now() / 1000);
+
+let server: TriggerServer;
+let logs: ReturnType<typeof captureLogs>;
+
+async function use(setup: TriggerSetup = {}) {
+	await server.configure({ credential: credential(), ...setup });
+}
+
+beforeAll(async () => {
+	server = await startTriggerServer({ credential: credential() });
+});
+afterAll(async () => server.close());
+beforeEach(async () => {
+	logs = captureLogs();
+	await use();
+});
+afterEach(() => logs.restore());
+
+function started(call: WebhookCall): IDataObject[] {
+	const data = call.result?.workflowData as Array<Array<{ json: IDataObject }>> | undefined;
+	return data ? data[0].map((item) => item.json) : [];
+}
+
+/** A refusal: the status and message, nothing started, no secret or expected signature anywhere. */
+async function expectRefused(
+	post: Promise<{ status: number; text: string; call: WebhookCall }>,
+	status: number,
+	message: string,
+	reason?: string,
+	secretsThatMustNotShow: string[] = [SECRET, API_SECRET],
+) {
+	const { status: got, text, call } = await post;
+	expect(got).toBe(status);
+	expect(JSON.parse(text)).toEqual({ message });
+	expect(call.result).toEqual({ noWebhookResponse: true });
+	expect(started(call)).toEqual([]);
+	if (reason) expect(logs.entries.some((e) => (e.metadata as IDataObject | undefined)?.reason === reason)).toBe(true);
+	for (const leak of secretsThatMustNotShow) {
+		expect(text).not.toContain(leak);
+		expect(logs.text()).not.toContain(leak);
+	}
+}
+
+describe('forged signatures', () => {
+	const forged: Array<[string, Record<string, string>, string]> = [
+		['right length, random hex', { 'x-signature': 'ab'.repeat(32) }, 'signature_mismatch'],
+		['the HMAC of another body (an empty one)', { 'x-signature': hmacHex('') }, 'signature_mismatch'],
+		['a plain SHA-256 of the body, no key', { 'x-signature': createHmac('sha256', '').update(BODY).digest('hex') }, 'signature_mismatch'],
+		['HMAC keyed with the API Secret Key instead of the webhook secret', { 'x-signature': hmacHex(BODY, API_SECRET) }, 'signature_mismatch'],
+		['a valid SHA-512 signature sent to a SHA-256 trigger', { 'x-signature': `sha512=${hmacHex(BODY, SECRET, 'sha512')}` }, 'malformed_signature'],
+		['a truncated signature (first 63 hex digits)', { 'x-signature': hmacHex(BODY).slice(0, 63) }, 'malformed_signature'],
+		['not hex nor base64', { 'x-signature': 'not-a-signature!' }, 'malformed_signature'],
+		['the webhook secret itself as the signature', { 'x-signature': SECRET }, 'malformed_signature'],
+		['a 3,000-character header', { 'x-signature': 'a'.repeat(3000) }, 'malformed_signature'],
+		['nine wrong candidates, then the right one (only eight are tried)', { 'x-signature': [...Array(9).fill('00'.repeat(32)), hmacHex(BODY)].join(',') }, 'signature_mismatch'],
+		['a valid signature in the wrong header', { 'x-hub-signature': hmacHex(BODY) }, 'missing_signature'],
+		['the secret in x-webhook-secret while HMAC is expected', { 'x-webhook-secret': SECRET }, 'missing_signature'],
+	];
+
+	it.each(forged)('refuses %s', async (_name, headers, reason) => {
+		await expectRefused(server.post(BODY, headers), 401, 'Invalid signature', reason);
+	});
+
+	it('refuses any signature when verification is on and the credential has only blank secrets', async () => {
+		await use({ credential: credential({ webhookSecret: '   ', previousWebhookSecret: '' }) });
+		await expectRefused(server.post(BODY, signed(BODY, 'hmac-sha256-hex', undefined, '   ')), 401, 'Invalid signature', 'no_secret_configured');
+	});
+
+	it('secret in header: refuses a near miss (trailing character) and a case change', async () => {
+		await use({ parameters: { verification: 'secretHeader' } });
+		await expectRefused(server.post(BODY, { 'x-webhook-secret': `${SECRET}x` }), 401, 'Invalid signature', 'secret_mismatch');
+		await expectRefused(server.post(BODY, { 'x-webhook-secret': SECRET.toUpperCase() }), 401, 'Invalid signature', 'secret_mismatch', [SECRET, API_SECRET]);
+	});
+});
+
+describe('tampered deliveries', () => {
+	it.each([
+		['a trailing newline appended', `${BODY}\n`],
+		['the last byte cut off', BODY.slice(0, -1)],
+		['a field added', JSON.stringify({ ...EVENT, extra: true })],
+		['the amount changed in a nested object', BODY.replace('"amount":1250', '"amount":9250')],
+		['a second JSON document appended', `${BODY}{"event":"payouts.created"}`],
+	])('refuses the original signature over %s', async (_name, body) => {
+		// Sent as text/plain: as application/json, n8n itself answers 422 to bodies that do not parse.
+		await expectRefused(server.post(body, { ...signed(BODY), 'content-type': 'text/plain' }), 401, 'Invalid signature', 'signature_mismatch');
+	});
+
+	it('refuses a signed timestamp swapped for a fresh one (the signature covers "<timestamp>.<body>")', async () => {
+		await use({ parameters: { useTimestamp: true } });
+		const old = signed(BODY, 'hmac-sha256-hex', now() - 60);
+		await expectRefused(server.post(BODY, { ...old, 'x-timestamp': String(now()) }), 401, 'Invalid signature', 'signature_mismatch');
+	});
+
+	it('accepts a gzip-compressed delivery whose signature covers the JSON: n8n verifies the decompressed bytes', async () => {
+		const { status, call } = await server.post(gzipSync(BODY), { ...signed(BODY), 'content-encoding': 'gzip' });
+		expect(status).toBe(200);
+		expect(started(call)).toEqual([EVENT]);
+	});
+});
+
+describe('re-serialized deliveries (same JSON value, other bytes)', () => {
+	it.each([
+		['keys in another order', JSON.stringify({ event: EVENT.event, id: EVENT.id, created_at: EVENT.created_at, data: EVENT.data })],
+		['é written as \\u00e9', BODY.replace('é', '\\u00e9')],
+		['1250 written as 1250.0', BODY.replace('1250', '1250.0')],
+		['a byte-order mark in front', `\ufeff${BODY}`],
+	])('refuses the original signature over %s', async (_name, body) => {
+		expect(JSON.parse(body.replace(/^\ufeff/, ''))).toEqual(EVENT);
+		// text/plain: n8n strips a BOM before parsing JSON, the test harness does not.
+		await expectRefused(server.post(body, { ...signed(BODY), 'content-type': 'text/plain' }), 401, 'Invalid signature', 'signature_mismatch');
+	});
+});
+
+describe('replayed deliveries', () => {
+	it('without Use Timestamp, an identical copy is accepted again: the trigger does not remember deliveries (dedupe on the event id downstream)', async () => {
+		const headers = signed();
+		const first = await server.post(BODY, headers);
+		const second = await server.post(BODY, headers);
+		expect([first.status, second.status]).toEqual([200, 200]);
+		expect(started(first.call)).toEqual([EVENT]);
+		expect(started(second.call)).toEqual([EVENT]);
+	});
+
+	it('with Use Timestamp, a copy is accepted only while its timestamp is inside the tolerance, then refused', async () => {
+		await use({ parameters: { useTimestamp: true, toleranceSeconds: 60 } });
+		const fresh = signed(BODY, 'hmac-sha256-hex', now() - 30);
+		expect((await server.post(BODY, fresh)).status).toBe(200);
+		expect((await server.post(BODY, fresh)).status).toBe(200);
+		const captured = signed(BODY, 'hmac-sha256-hex', now() - 61 - 2);
+		await expectRefused(server.post(BODY, captured), 401, 'Invalid signature', 'timestamp_out_of_window');
+	});
+
+	it.each([
+		['milliseconds instead of seconds', () => String(Date.now())],
+		['an ISO date', () => new Date().toISOString()],
+		['a negative number', () => '-5'],
+	])('with Use Timestamp, refuses a timestamp in %s even when it is signed', async (_name, value) => {
+		await use({ parameters: { useTimestamp: true } });
+		const ts = value();
+		const headers = { 'x-timestamp': ts, 'x-signature': hmacHex(`${ts}.${BODY}`) };
+		await expectRefused(server.post(BODY, headers), 401, 'Invalid signature', 'invalid_timestamp');
+	});
+});
+
+describe('empty and non-JSON deliveries', () => {
+	it('an unsigned empty body gets 401 (the signature is checked first)', async () => {
+		await expectRefused(server.post('', {}), 401, 'Invalid signature', 'missing_signature');
+	});
+
+	it('a signed body of spaces gets 400 "Empty body"', async () => {
+		await expectRefused(server.post('   ', { ...signed('   '), 'content-type': 'text/plain' }), 400, 'Empty body', 'empty_body');
+	});
+
+	it.each([
+		['a JSON array', '[{"event":"transfers.created"}]'],
+		['a JSON string', '"transfers.created"'],
+		['JSON null', 'null'],
+		['form data', 'event=transfers.created&id=evt_1'],
+	])('a signed %s gets 400 "Body must be a JSON object"', async (_name, body) => {
+		await expectRefused(server.post(body, { ...signed(body), 'content-type': 'text/plain' }), 400, 'Body must be a JSON object', undefined);
+	});
+
+	it('invalid JSON sent as application/json is answered 422 by n8n before the node runs', async () => {
+		const { status, text, call } = await server.post('{"event":', signed('{"event":'));
+		expect(status).toBe(422);
+		expect(JSON.parse(text)).toEqual({ code: 422, message: 'Failed to parse request body' });
+		expect(call.result).toBeUndefined();
+	});
+
+	it('a signed body that is not UTF-8 (ISO-8859-1 é) is verified over its bytes and parsed leniently: é becomes U+FFFD', async () => {
+		const latin1 = Buffer.from(BODY, 'latin1');
+		expect(latin1.equals(Buffer.from(BODY))).toBe(false);
+		const { status, call } = await server.post(latin1, { ...signed(latin1), 'content-type': 'text/plain' });
+		expect(status).toBe(200);
+		const [json] = started(call);
+		expect((json.data as { object: { note: string } }).object.note).toBe('caf\ufffd');
+	});
+});
+
+describe('large deliveries (n8n refuses bodies above N8N_PAYLOAD_SIZE_MAX, 16 MiB by default, before the node runs)', () => {
+	/** A JSON event padded to `bytes` with a filler string. */
+	const eventOf = (bytes: number) => {
+		const head = JSON.stringify({ ...EVENT, filler: '' });
+		return head.replace('"filler":""', `"filler":"${'x'.repeat(bytes - Buffer.byteLength(head))}"`);
+	};
+
+	it('a 15 MiB signed delivery is verified over every byte and starts the workflow, quickly', async () => {
+		const body = eventOf(15 * 1024 * 1024);
+		expect(Buffer.byteLength(body)).toBe(15 * 1024 * 1024);
+		const started15 = Date.now();
+		const { status, call } = await server.post(body, signed(body));
+		expect(status).toBe(200);
+		expect(started(call)[0].id).toBe(EVENT.id);
+		expect(Date.now() - started15).toBeLessThan(10_000);
+	});
+
+	it('a 15 MiB delivery with one byte changed at the very end is refused', async () => {
+		const body = eventOf(15 * 1024 * 1024);
+		const tampered = `${body.slice(0, -3)}y"}`;
+		await expectRefused(server.post(tampered, signed(body)), 401, 'Invalid signature', 'signature_mismatch');
+	});
+});
