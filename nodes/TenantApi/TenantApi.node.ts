@@ -12,7 +12,8 @@ export class TenantApi implements INodeType {
 		icon: { light: 'file:tenantApi.svg', dark: 'file:tenantApi.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{ $parameter["resource"] === "request" ? "POST " + $parameter["endpoint"] : "Get many accounts" }}',
+		subtitle:
+			'={{ $parameter["resource"] === "request" ? ($parameter["operation"] === "send" ? $parameter["method"] : "POST") + " " + $parameter["endpoint"] : "Get many accounts" }}',
 		description: 'List accounts and send idempotent POST requests to the Tenant API',
 		defaults: { name: 'Tenant API' },
 		usableAsTool: true,

@@ -9,5 +9,6 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const operation = this.getNodeParameter('operation', 0) as string;
 	if (resource === 'account' && operation === 'getAll') return [await account.getAll.execute.call(this)];
 	if (resource === 'request' && operation === 'post') return [await request.post.execute.call(this)];
+	if (resource === 'request' && operation === 'send') return [await request.send.execute.call(this)];
 	throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
 }

@@ -179,11 +179,8 @@ async function listAccounts(
 }
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	// See post.operation.ts: credential problems become per-item errors (Continue On Fail gives error items).
-	const clientReady = ApiClient.create(this, readTransportOptions(this));
-	clientReady.catch(() => undefined);
-	return await runItems(this, 1, async (itemIndex) => {
-		const client = await clientReady;
+	const setup = async () => await ApiClient.create(this, readTransportOptions(this));
+	return await runItems(this, 1, setup, async (itemIndex, client) => {
 		const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 		const wanted = returnAll ? Number.POSITIVE_INFINITY : (this.getNodeParameter('limit', itemIndex, 50) as number);
 		return await listAccounts(this, client, readSettings(this, itemIndex), readQuery(this, itemIndex), wanted, itemIndex);

@@ -20,18 +20,24 @@ function errorItemJson(error: Error): IDataObject {
  * Runs `handle` for every input item, at most `concurrency` at once, and returns the outputs in input
  * order. With "Continue On Fail" a failed item becomes an error item; otherwise no new item starts
  * after a failure, and the failure of the lowest item index is thrown once started items have settled.
+ *
+ * `setup` (e.g. reading the credential) runs once, on the first item. Its failure is every item's
+ * failure, so Continue On Fail gives error items rather than passing the input through as if sent.
  */
-export async function runItems(
+export async function runItems<Shared>(
 	fn: IExecuteFunctions,
 	concurrency: number,
-	handle: (itemIndex: number) => Promise<IDataObject[]>,
+	setup: () => Promise<Shared>,
+	handle: (itemIndex: number, shared: Shared) => Promise<IDataObject[]>,
 ): Promise<INodeExecutionData[]> {
 	const count = fn.getInputData().length;
+	let shared: Promise<Shared> | undefined;
 	let failed = false;
 	const results = await mapWithConcurrency<ItemResult>(count, concurrency, async (itemIndex) => {
 		if (failed) return { ok: 'skipped' };
 		try {
-			const outputs = await handle(itemIndex);
+			shared ??= setup();
+			const outputs = await handle(itemIndex, await shared);
 			return { ok: true, items: outputs.map((json) => ({ json, pairedItem: { item: itemIndex } })) };
 		} catch (error) {
 			if (fn.continueOnFail()) {

@@ -1,8 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import * as post from './post.operation';
+import * as send from './send.operation';
 
-export { post };
+export { post, send };
 
 export const description: INodeProperties[] = [
 	{
@@ -18,8 +19,15 @@ export const description: INodeProperties[] = [
 				description: 'Send a JSON POST with an automatic Idempotency-Key',
 				action: 'Post to an endpoint',
 			},
+			{
+				name: 'Send Request',
+				value: 'send',
+				description: 'GET, PUT, PATCH or DELETE an endpoint below the Base URL',
+				action: 'Send a request to an endpoint',
+			},
 		],
 		default: 'post',
 	},
 	...post.description,
+	...send.description,
 ];

@@ -1,0 +1,93 @@
+import { createServer } from 'http';
+import type { IncomingHttpHeaders } from 'http';
+import type { AddressInfo, Server } from 'net';
+
+import { startSandbox } from '../../sandbox/server';
+import type { Sandbox } from '../../sandbox/server';
+import { createHarness, runActionWorkflow, sandboxCredential } from '../harness/engine';
+
+const send = (method: string, endpoint: string, extra: Record<string, unknown> = {}) => ({
+	resource: 'request',
+	operation: 'send',
+	method,
+	endpoint,
+	...extra,
+	options: { includeMetadata: true, retryBaseDelay: 10, ...(extra.options as object) },
+});
+
+describe('Tenant API node: Request → Send Request (GET, PUT, PATCH, DELETE)', () => {
+	let sandbox: Sandbox;
+
+	beforeAll(async () => {
+		sandbox = await startSandbox();
+	});
+	afterAll(async () => sandbox.close());
+
+	it('reads, patches, replaces and deletes a record created by POST', async () => {
+		const harness = await createHarness(sandboxCredential(sandbox.baseUrl));
+		const created = await runActionWorkflow(harness, {
+			parameters: { resource: 'request', operation: 'post', endpoint: '/transfers', body: '{"amount":5,"note":"a"}' },
+		});
+		const id = created.items[0].json.id as string;
+
+		const read = await runActionWorkflow(harness, { parameters: send('GET', `/transfers/${id}`) });
+		expect(read.items[0].json).toMatchObject({ statusCode: 200, body: { id, amount: 5 } });
+		expect(read.items[0].json.idempotencyKey).toBeUndefined();
+
+		const patched = await runActionWorkflow(harness, { parameters: send('PATCH', `/transfers/${id}`, { body: '{"note":"b"}' }) });
+		expect(patched.items[0].json).toMatchObject({ statusCode: 200, body: { id, amount: 5, note: 'b' } });
+		expect(patched.items[0].json.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+
+		const replaced = await runActionWorkflow(harness, { parameters: send('PUT', `/transfers/${id}`, { body: '{"amount":7}' }) });
+		expect(replaced.items[0].json.body).toMatchObject({ id, amount: 7 });
+		expect(replaced.items[0].json.body).not.toHaveProperty('note');
+
+		const deleted = await runActionWorkflow(harness, { parameters: send('DELETE', `/transfers/${id}`) });
+		expect(deleted.items[0].json.body).toEqual({ id, object: 'transfers', deleted: true });
+
+		const missing = await runActionWorkflow(harness, { parameters: send('GET', `/transfers/${id}`) });
+		expect(missing.error?.message).toMatch(/Not found \(404\)/);
+	});
+
+	describe('what goes over the wire', () => {
+		let server: Server;
+		let seen: Array<{ method?: string; url?: string; headers: IncomingHttpHeaders; body: string }> = [];
+		let baseUrl = '';
+
+		beforeAll(async () => {
+			server = createServer((req, res) => {
+				let body = '';
+				req.on('data', (chunk) => (body += chunk));
+				req.on('end', () => {
+					seen.push({ method: req.method, url: req.url, headers: req.headers, body });
+					res.setHeader('content-type', 'application/json');
+					res.end('{"ok":true}');
+				});
+			});
+			await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+			baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+		});
+		afterAll(async () => new Promise<void>((resolve) => server.close(() => resolve())));
+		beforeEach(() => {
+			seen = [];
+		});
+
+		it.each([
+			['GET', false, false],
+			['DELETE', true, false],
+			['PATCH', true, true],
+			['PUT', true, true],
+		])('%s: Idempotency-Key %p, body %p', async (method, withKey, withBody) => {
+			const harness = await createHarness(sandboxCredential(baseUrl));
+			const { items } = await runActionWorkflow(harness, {
+				parameters: send(method, '/things/t_1?expand=x', { body: '{"a":1}' }),
+			});
+			expect(items[0].json.body).toEqual({ ok: true });
+			expect(seen).toHaveLength(1);
+			expect(seen[0]).toMatchObject({ method, url: '/v1/things/t_1?expand=x' });
+			expect(seen[0].headers['api-key']).toBe('sk_test_sandbox');
+			expect('idempotency-key' in seen[0].headers).toBe(withKey);
+			expect(seen[0].body).toBe(withBody ? '{"a":1}' : '');
+		});
+	});
+});
