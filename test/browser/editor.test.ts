@@ -1,0 +1,357 @@
+/**
+ * What a person sees in the n8n editor: Debian's chromium (through playwright-core) against a real
+ * n8n 2.40.7 with the packed package installed as a community package, talking to the sandbox.
+ *
+ *   npm run test:browser    (see test/browser/jest.config.js for the options)
+ *
+ * Each step saves a screenshot into test-artifacts/browser/; with UPDATE_SCREENSHOTS=1 the screenshots
+ * of the steps that passed are also copied into docs/screenshots/ (the ones the README shows).
+ * Selectors are n8n's `data-test-id`s, checked against the 2.40.7 editor.
+ */
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { chromium, selectors, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { startSandbox, type Sandbox } from '../../sandbox/server';
+
+/* eslint-disable @typescript-eslint/no-require-imports */
+const instanceLib = require('../../scripts/n8n/instance');
+const installer = require('../../scripts/n8n/install');
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'browser');
+const DOCS_SCREENSHOTS = path.join(ROOT, 'docs', 'screenshots');
+const VERSION: string = installer.DEFAULT_VERSION;
+const PKG = 'n8n-nodes-tenant-api';
+const ACTION_TYPE = `${PKG}.tenantApi`;
+const TRIGGER_TYPE = `${PKG}.tenantApiTrigger`;
+const ICON_PREFIX = `/icons/${PKG}/`;
+const LIST = JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', 'list-accounts.json'), 'utf8'));
+const LIST_NODE: string = LIST.nodes.find((n: { type: string }) => n.type === ACTION_TYPE).name;
+const [EXAMPLE_CREDENTIAL] = JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', 'credentials.json'), 'utf8'));
+
+const CHROMIUM_ARGS = [
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+	'--no-first-run',
+	'--disable-quic',
+];
+
+// n8n marks its elements with data-test-id (not Playwright's default data-testid).
+selectors.setTestIdAttribute('data-test-id');
+
+function portFree(port: number): Promise<boolean> {
+	return new Promise((resolve) => {
+		const srv = net.createServer();
+		srv.once('error', () => resolve(false));
+		srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+	});
+}
+
+/** A loopback port p with p + 1 (task-runner broker) and p + 2 (broker of CLI commands) free too. */
+async function freePortTriple(): Promise<number> {
+	for (let i = 0; i < 100; i++) {
+		const p = 20000 + Math.floor(Math.random() * 30000);
+		if ((await portFree(p)) && (await portFree(p + 1)) && (await portFree(p + 2))) return p;
+	}
+	throw new Error('no three free consecutive ports');
+}
+
+describe(`n8n ${VERSION} editor in chromium`, () => {
+	let sandbox: Sandbox | undefined;
+	let n8n: any;
+	let context: BrowserContext | undefined;
+	let userFolder: string | undefined;
+	let browserProfile: string | undefined;
+	let baseUrl = '';
+	let failed = false;
+
+	beforeAll(async () => {
+		failed = true; // until everything is up: keep the n8n logs if the set-up fails
+		const tarball = process.env.BROWSER_TARBALL;
+		if (!tarball || !fs.existsSync(tarball)) throw new Error('BROWSER_TARBALL is not set: run through `npm run test:browser`');
+		fs.mkdirSync(ARTIFACTS, { recursive: true });
+		for (const f of fs.readdirSync(ARTIFACTS)) if (f.endsWith('.png')) fs.rmSync(path.join(ARTIFACTS, f));
+
+		sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
+		userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-browser-'));
+		const port = await freePortTriple();
+		n8n = instanceLib.createInstance({ version: VERSION, userFolder, port, tarball });
+		await n8n.installPackage();
+
+		// The example credential, pointed at this sandbox; and the list-accounts example workflow.
+		const credFile = path.join(userFolder, 'credentials.json');
+		const credential = {
+			...EXAMPLE_CREDENTIAL,
+			data: { ...EXAMPLE_CREDENTIAL.data, baseUrl: sandbox.baseUrl, secretKey: sandbox.apiKey, tenantId: sandbox.tenantId },
+		};
+		fs.writeFileSync(credFile, JSON.stringify([credential]));
+		await n8n.cli(['import:credentials', `--input=${credFile}`]);
+		await n8n.cli(['import:workflow', `--input=${path.join(ROOT, 'examples', 'list-accounts.json')}`]);
+		await n8n.start();
+		baseUrl = n8n.url;
+
+		browserProfile = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-chromium-'));
+		context = await chromium.launchPersistentContext(browserProfile, {
+			executablePath: '/usr/bin/chromium',
+			headless: true,
+			args: CHROMIUM_ARGS,
+			viewport: { width: 1280, height: 800 },
+			locale: 'en-US',
+			timezoneId: 'UTC',
+		});
+		context.setDefaultTimeout(30000);
+		// Log in through the REST API in the browser context: the page then carries the n8n-auth cookie.
+		const page = context.pages()[0] ?? (await context.newPage());
+		const res = await page.request.post(`${baseUrl}/rest/login`, {
+			data: { emailOrLdapLoginId: n8n.email, password: n8n.password },
+		});
+		expect(res.status()).toBe(200);
+		const cookies = await context.cookies(baseUrl);
+		expect(cookies.map((c) => c.name)).toContain('n8n-auth');
+		await page.close();
+		failed = false;
+	});
+
+	afterAll(async () => {
+		// Every resource is released even when an earlier one fails to close.
+		const errors: unknown[] = [];
+		const attempt = async (fn: () => Promise<unknown> | undefined) => {
+			try {
+				await fn();
+			} catch (err) {
+				errors.push(err);
+			}
+		};
+		await attempt(() => context?.close());
+		await attempt(() => n8n?.stop());
+		await attempt(() => sandbox?.close());
+		if (browserProfile) fs.rmSync(browserProfile, { recursive: true, force: true });
+		if (userFolder) {
+			if (failed || process.env.BROWSER_KEEP === '1') {
+				console.log(`kept ${userFolder} (n8n.log, cli.log)`);
+			} else {
+				fs.rmSync(userFolder, { recursive: true, force: true });
+			}
+		}
+		if (errors.length > 0) throw errors[0];
+	});
+
+	/**
+	 * A step with a fresh page in the logged-in context. On failure it saves `<name>-FAILED.png`
+	 * and rethrows; on success the step's screenshot (taken by the body) may go to docs/screenshots.
+	 */
+	async function step(name: string, body: (page: Page) => Promise<void>): Promise<void> {
+		if (!context) throw new Error('the browser did not start');
+		const page = await context.newPage();
+		try {
+			await body(page);
+			if (process.env.UPDATE_SCREENSHOTS === '1') {
+				fs.mkdirSync(DOCS_SCREENSHOTS, { recursive: true });
+				fs.copyFileSync(path.join(ARTIFACTS, `${name}.png`), path.join(DOCS_SCREENSHOTS, `${name}.png`));
+			}
+		} catch (err) {
+			failed = true;
+			await page.screenshot({ path: path.join(ARTIFACTS, `${name}-FAILED.png`) }).catch(() => undefined);
+			throw err;
+		} finally {
+			await page.close();
+		}
+	}
+
+	async function shot(target: Page | Locator, name: string): Promise<void> {
+		await target.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
+	}
+
+	/** Every <img> of our package under `scope` has loaded an SVG (HTTP 200, naturalWidth > 0). */
+	async function expectOurIconsLoaded(page: Page, scope: Locator, file: string): Promise<void> {
+		const img = scope.locator(`img[src*="${ICON_PREFIX}"]`).first();
+		await expect(img.getAttribute('src')).resolves.toContain(`${ICON_PREFIX}dist/nodes/`);
+		const src = await img.evaluate((el: HTMLImageElement) => el.src);
+		expect(path.basename(new URL(src).pathname)).toBe(file);
+		// naturalWidth is 0 until the image has loaded and decoded, and stays 0 for a broken image.
+		let width = 0;
+		for (const deadline = Date.now() + 10000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
+			width = await img.evaluate((el: HTMLImageElement) => (el.complete ? el.naturalWidth : 0));
+			if (width > 0) break;
+		}
+		expect(width).toBeGreaterThan(0);
+		const res = await page.request.get(src);
+		expect(res.status()).toBe(200);
+		expect(res.headers()['content-type']).toContain('image/svg+xml');
+		expect((await res.text()).trimStart()).toMatch(/^(<\?xml[^>]*>\s*)?<svg/);
+	}
+
+	/** A new workflow with the node creator searched for "Tenant API". */
+	async function searchNodeCreator(page: Page): Promise<Locator> {
+		await page.goto(`${baseUrl}/workflow/new`);
+		await page.getByTestId('node-creator-plus-button').click();
+		const creator = page.getByTestId('node-creator');
+		await page.getByTestId('node-creator-search-bar').fill('Tenant API');
+		await expect(creator.getByTestId('node-creator-item-name').first()).toBeVisibleSoon();
+		return creator;
+	}
+
+	/** Inner texts of all elements a locator matches, once the first of them is visible. */
+	async function textsOf(locator: Locator): Promise<string[]> {
+		await expect(locator.first()).toBeVisibleSoon();
+		return (await locator.allInnerTexts()).map((t) => t.trim());
+	}
+
+	/** Items of the node creator, by node type (data-keyboard-nav-id is "<type>-<uuid>"). */
+	const itemsOfType = (scope: Locator, type: string) =>
+		scope.locator(`[data-test-id="item-iterator-item"][data-keyboard-nav-id^="${type}-"]`);
+
+	test('node creator: searching "Tenant API" finds the action node and the trigger, with their icons', async () => {
+		await step('node-search', async (page) => {
+			const creator = await searchNodeCreator(page);
+			// n8n 2.x shows an action node and its trigger as one entry named after the action node.
+			const entry = itemsOfType(creator, ACTION_TYPE);
+			expect(await textsOf(entry.getByTestId('node-creator-item-name'))).toEqual(['Tenant API']);
+			await expectOurIconsLoaded(page, entry, 'tenantApi.svg');
+
+			// Its details list the trigger node (Triggers) and the action node's operations (Actions).
+			await entry.click();
+			const triggers = itemsOfType(creator, TRIGGER_TYPE);
+			expect(await textsOf(triggers.getByTestId('node-creator-item-name'))).toEqual(['On new Tenant API event']);
+			await expectOurIconsLoaded(page, triggers, 'tenantApiTrigger.svg');
+			await creator.getByTestId('node-creator-category-item').filter({ hasText: 'Actions' }).click();
+			const actions = itemsOfType(creator, ACTION_TYPE);
+			// The operations the README documents (the list grows with the node: contain, not equal).
+			expect(await textsOf(actions.getByTestId('node-creator-item-name'))).toEqual(
+				expect.arrayContaining(['Get many accounts', 'Post to an endpoint']),
+			);
+			await expectOurIconsLoaded(page, actions, 'tenantApi.svg');
+			await shot(page, 'node-search');
+		});
+	});
+
+	/** New workflow, node creator → Tenant API → "Get many accounts": the node lands on the canvas, NDV open. */
+	async function addActionNode(page: Page): Promise<Locator> {
+		const creator = await searchNodeCreator(page);
+		await itemsOfType(creator, ACTION_TYPE).first().click();
+		await creator.getByTestId('node-creator-category-item').filter({ hasText: 'Actions' }).click();
+		await itemsOfType(creator, ACTION_TYPE).filter({ hasText: 'Get many accounts' }).click();
+		const ndv = page.getByTestId('ndv');
+		await expect(ndv).toBeVisibleSoon();
+		return ndv;
+	}
+
+	test('action node: added to the canvas, its parameters render', async () => {
+		await step('action-node', async (page) => {
+			const ndv = await addActionNode(page);
+			await expect(page.locator(`[data-test-id="canvas-node"][data-node-type="${ACTION_TYPE}"]`).count()).resolves.toBe(1);
+			const params = ndv.getByTestId('node-parameters');
+			const value = (name: string) => params.getByTestId(`parameter-input-${name}`).locator('input').first().inputValue();
+			await expect(value('resource')).resolves.toBe('Account');
+			await expect(value('operation')).resolves.toBe('Get Many');
+			await expect(value('limit')).resolves.toBe('50');
+			await expect(params.getByTestId('parameter-input-returnAll').locator('input[role="switch"]').isChecked()).resolves.toBe(false);
+			const labels = (await textsOf(params.getByTestId('input-label'))).map((t) => t.split('\n')[0].trim());
+			expect(labels).toEqual(expect.arrayContaining(['Resource', 'Operation', 'Return All', 'Limit', 'Query Parameters', 'Options']));
+			expect(await textsOf(ndv.getByTestId('credentials-label'))).toEqual(['Credential']);
+			// The only Tenant API credential is picked for the new node.
+			await expect(ndv.getByTestId('node-credentials-select').locator('input').inputValue()).resolves.toBe(EXAMPLE_CREDENTIAL.name);
+			await expectOurIconsLoaded(page, ndv, 'tenantApi.svg');
+			await shot(page, 'action-node');
+		});
+	});
+
+	test('credential dialog: a new Tenant API credential shows its fields', async () => {
+		await step('credential', async (page) => {
+			// Tall enough for the dialog to show every field without scrolling.
+			await page.setViewportSize({ width: 1280, height: 1060 });
+			const ndv = await addActionNode(page);
+			await ndv.getByTestId('node-credentials-select').click();
+			await page.getByTestId('node-credentials-select-item-new').click();
+			// The modal (`editCredential-modal`) holds the header; `credential-edit-dialog` is its body.
+			const modal = page.getByTestId('editCredential-modal');
+			const dialog = modal.getByTestId('credential-edit-dialog');
+			await expect(dialog).toBeVisibleSoon();
+			// Header: n8n's default name for a new credential, above the credential type's display name.
+			expect(await textsOf(modal.getByTestId('credential-name'))).toEqual(['Tenant account']);
+			await expect(modal.locator('header').getByText('Tenant API', { exact: true })).toBeVisibleSoon();
+			await expectOurIconsLoaded(page, modal.locator('header'), 'tenantApi.svg');
+			const fields: Array<[string, string]> = [
+				['environment', 'Environment'],
+				['baseUrl', 'Base URL'],
+				['secretKey', 'Secret Key'],
+				['tenantId', 'Tenant ID'],
+				['webhookSecret', 'Webhook Secret'],
+				['previousWebhookSecret', 'Previous Webhook Secret'],
+			];
+			for (const [name, label] of fields) {
+				// Each field sits in a container whose data-test-id is the field name.
+				const field = dialog.getByTestId(name);
+				await expect(field.getByTestId('parameter-input-' + name)).toBeVisibleSoon();
+				// The label's first line (the Fixed/Expression toggle follows it), without the required mark.
+				const text = (await field.locator('label').first().innerText()).split('\n')[0];
+				expect(text.replace('*', '').trim()).toBe(label);
+			}
+			await expect(dialog.getByTestId('parameter-input-environment').locator('input').first().inputValue()).resolves.toBe('Sandbox');
+			// The secret is a password field.
+			await expect(dialog.getByTestId('parameter-input-secretKey').locator('input').getAttribute('type')).resolves.toBe('password');
+			await shot(page, 'credential');
+		});
+	});
+
+	test('list accounts: executing the node in the editor shows the sandbox accounts in the output panel', async () => {
+		await step('list-accounts-output', async (page) => {
+			const before = sandbox!.stats().requests;
+			await page.goto(`${baseUrl}/workflow/${LIST.id}`);
+			const node = page.locator(`[data-test-id="canvas-node"][data-node-name="${LIST_NODE}"]`);
+			await expect(node).toBeVisibleSoon();
+			await expect(node.getAttribute('data-node-type')).resolves.toBe(ACTION_TYPE);
+			await node.dblclick();
+			const ndv = page.getByTestId('ndv');
+			await expect(ndv).toBeVisibleSoon();
+			await ndv.getByTestId('node-execute-button').click();
+			// 2.40.7 names the output panel `output-panel` (older editors: `ndv-output-panel`).
+			const output = ndv.locator('[data-test-id="output-panel"], [data-test-id="ndv-output-panel"]').first();
+			await expect(output.getByTestId('node-run-status-success')).toBeVisibleSoon(60000);
+			await expect(output.getByTestId('ndv-items-count')).toHaveTextSoon('50 items');
+			await expect(output.getByText('acc_0001', { exact: true })).toBeVisibleSoon();
+			await expect(output.getByText('acc_0002', { exact: true })).toBeVisibleSoon();
+			// The run went to the sandbox, not to pinned or cached data.
+			expect(sandbox!.stats().requests).toBeGreaterThan(before);
+			await shot(page, 'list-accounts-output');
+		});
+	});
+});
+
+/* Small polling matchers on locators (jest has no auto-waiting assertions of its own). */
+declare global {
+	// eslint-disable-next-line @typescript-eslint/no-namespace
+	namespace jest {
+		interface Matchers<R> {
+			toBeVisibleSoon(timeoutMs?: number): Promise<R>;
+			toHaveTextSoon(text: string, timeoutMs?: number): Promise<R>;
+		}
+	}
+}
+
+expect.extend({
+	async toBeVisibleSoon(locator: Locator, timeoutMs = 30000) {
+		try {
+			await locator.waitFor({ state: 'visible', timeout: timeoutMs });
+			return { pass: true, message: () => `${locator} is visible` };
+		} catch (err) {
+			return { pass: false, message: () => `${locator} not visible after ${timeoutMs} ms: ${(err as Error).message.split('\n')[0]}` };
+		}
+	},
+	async toHaveTextSoon(locator: Locator, text: string, timeoutMs = 30000) {
+		const deadline = Date.now() + timeoutMs;
+		let last = '';
+		while (Date.now() < deadline) {
+			last = (await locator.innerText({ timeout: Math.max(1, deadline - Date.now()) }).catch(() => '')).trim();
+			if (last === text) return { pass: true, message: () => `${locator} has text "${text}"` };
+			await new Promise((r) => setTimeout(r, 250));
+		}
+		return { pass: false, message: () => `${locator} has text "${last}", expected "${text}" within ${timeoutMs} ms` };
+	},
+});
