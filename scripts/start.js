@@ -107,6 +107,7 @@ async function main() {
 	}
 	process.on('SIGINT', () => void shutdown(0));
 	process.on('SIGTERM', () => void shutdown(0));
+	process.on('SIGHUP', () => void shutdown(0));
 
 	try {
 		const { startSandbox } = require(path.join(ROOT, 'sandbox', 'server'));

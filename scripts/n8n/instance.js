@@ -11,6 +11,10 @@
  *   await n8n.stop();
  *
  * `startInstance(opts)` does installPackage (when a tarball is given) + start in one call.
+ * Ports: `n8n start` takes `port` and its task-runner broker `port + 1`; CLI commands that run
+ * workflows (`execute`) start their own broker on `port + 2`, so they can run beside the server.
+ * Options: version, userFolder, port, tarball, host (listen address, default 127.0.0.1),
+ * publicHost (for editor/webhook URLs, default localhost), encryptionKey, owner, env (extra env), log.
  * Everything n8n prints goes to <userFolder>/n8n.log (CLI commands: <userFolder>/cli.log);
  * failures include the tail of that log.
  */
@@ -19,6 +23,18 @@ const path = require('node:path');
 const crypto = require('node:crypto');
 const { spawn, spawnSync } = require('node:child_process');
 const installer = require('./install');
+
+/** Process groups still running; killed if this process exits without stopping them. */
+const liveGroups = new Set();
+process.on('exit', () => {
+	for (const pgid of liveGroups) {
+		try {
+			process.kill(-pgid, 'SIGKILL');
+		} catch {
+			/* already gone */
+		}
+	}
+});
 
 const DEFAULT_OWNER = {
 	email: 'owner@tenant-api.test',
@@ -208,6 +224,7 @@ function createInstance(opts) {
 				stdio: ['ignore', 'pipe', 'pipe'],
 				detached: true,
 			});
+			liveGroups.add(p.pid);
 			let stdout = '';
 			let stderr = '';
 			p.stdout.on('data', (d) => (stdout += d));
@@ -225,6 +242,7 @@ function createInstance(opts) {
 			});
 			p.on('close', (code, signal) => {
 				clearTimeout(timer);
+				liveGroups.delete(p.pid);
 				fs.appendFileSync(
 					cliLog,
 					`\n$ n8n ${args.join(' ')}  -> ${code ?? signal}\n--- stdout\n${stdout}\n--- stderr\n${stderr}\n`,
@@ -358,6 +376,7 @@ function createInstance(opts) {
 			detached: true,
 		});
 		fs.closeSync(out);
+		liveGroups.add(child.pid);
 		const me = child;
 		child.on('exit', (code, signal) => {
 			if (child === me) exited = { code, signal };
@@ -403,6 +422,7 @@ function createInstance(opts) {
 		} catch {
 			/* group empty */
 		}
+		liveGroups.delete(p.pid);
 		child = null;
 	}
 
