@@ -1,4 +1,6 @@
 import type {
+	ICredentialDataDecryptedObject,
+	ICredentialsDecrypted,
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestMethods,
@@ -50,6 +52,7 @@ export class ApiClient {
 		private readonly environment: string,
 		private readonly secret: string,
 		private readonly options: ApiClientOptions,
+		private readonly credentials: ICredentialDataDecryptedObject,
 	) {}
 
 	static async create(fn: IExecuteFunctions, options: ApiClientOptions): Promise<ApiClient> {
@@ -68,7 +71,7 @@ export class ApiClient {
 				description: 'Fix the Base URL in the Tenant API credential. Nothing was sent.',
 			});
 		}
-		return new ApiClient(fn, base, String(credentials.environment ?? 'sandbox'), secret, options);
+		return new ApiClient(fn, base, String(credentials.environment ?? 'sandbox'), secret, options, credentials);
 	}
 
 	get baseUrl(): string {
@@ -86,6 +89,7 @@ export class ApiClient {
 					this.fn,
 					CREDENTIAL_TYPE,
 					this.httpOptions(request),
+					{ credentialsDecrypted: this.decryptedCredentials() },
 				)) as IN8nHttpFullResponse;
 			} catch (error) {
 				const code = networkErrorCode(error);
@@ -104,6 +108,16 @@ export class ApiClient {
 			}
 			return this.finish(response, request, attempt, itemIndex);
 		}
+	}
+
+	/**
+	 * The credential read in create(), handed to n8n's helper so that it does not read it again for every
+	 * request: in n8n that is a database query, a decryption and an expression pass per request and retry.
+	 * A copy each time, as the helper may add refreshed values to it.
+	 */
+	private decryptedCredentials(): ICredentialsDecrypted {
+		const reference = this.fn.getNode().credentials?.[CREDENTIAL_TYPE];
+		return { id: reference?.id ?? '', name: reference?.name ?? '', type: CREDENTIAL_TYPE, data: { ...this.credentials } };
 	}
 
 	private httpOptions(request: ApiRequest): IHttpRequestOptions {
