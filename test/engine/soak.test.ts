@@ -28,10 +28,14 @@ const FAULTS: RandomFaults = {
 	p429: 0.04,
 	retryAfterSeconds: 1,
 	pSlow: 0.04,
-	slowMs: 450,
+	slowMs: 1500,
 };
 
-const NODE_TIMEOUT_MS = 200;
+/**
+ * Well below the default (30 s) but above what a loaded 2-core machine needs to answer on loopback:
+ * at 200 ms, CPU starvation alone (load average > 10 while other suites ran) made whole items time out.
+ */
+const NODE_TIMEOUT_MS = 1000;
 
 const inputs: IDataObject[] = Array.from({ length: ITEMS }, (_, i) => ({ ref: `soak-${String(i).padStart(4, '0')}`, amount: i + 1 }));
 
