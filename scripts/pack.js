@@ -2,7 +2,7 @@
 /*
  * Build and pack the package; print (and return) the tarball path.
  *   node scripts/pack.js [--no-build] [--dest DIR]
- * Default destination: <cache>/pack (outside git).
+ * Default destination: <cache>/pack/<hash of this checkout's path> (outside git).
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -22,8 +22,14 @@ function build() {
 	sh('npm', ['run', 'build']);
 }
 
+/** Default tarball folder: per checkout, so two clones packing at once don't overwrite each other. */
+function defaultDest() {
+	const tag = require('node:crypto').createHash('sha1').update(ROOT).digest('hex').slice(0, 10);
+	return path.join(cacheDir(), 'pack', tag);
+}
+
 /** `npm pack` into dest; returns the absolute tarball path. */
-function pack(dest = path.join(cacheDir(), 'pack')) {
+function pack(dest = defaultDest()) {
 	fs.mkdirSync(dest, { recursive: true });
 	const res = spawnSync('npm', ['pack', '--json', '--pack-destination', dest], {
 		cwd: ROOT,
