@@ -1,0 +1,226 @@
+'use strict';
+/**
+ * npm run bench:n8n [-- --items 2000 --concurrency 1,4,16 --tarball path.tgz --skip-post --skip-payload]
+ *
+ * The same bulk POST in a real n8n (2.40.7 from the cache of scripts/n8n/install.js, SQLite, the packed
+ * package installed as a community package): Manual Trigger → Code (N items) → Tenant API node at
+ * concurrency 1/4/16, and → n8n's HTTP Request node configured as a user would. Each workflow runs once
+ * with `n8n execute`; the figure is the node's own executionTime from the run data, so n8n's start-up
+ * and the Code node are not counted. Real n8n reads credentials from its database and decrypts them,
+ * which the in-process benchmark (npm run bench) does not.
+ *
+ * Then (unless --skip-payload) `n8n start` with the trigger example published, and signed deliveries of
+ * 15 MiB and 17 MiB: the second is above N8N_PAYLOAD_SIZE_MAX (16 MiB by default), so n8n turns it away
+ * before the trigger runs. Writes bench/results/real-n8n.json.
+ */
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { createHmac } = require('node:crypto');
+
+const installer = require('../scripts/n8n/install');
+const { createInstance } = require('../scripts/n8n/instance');
+const { buildAndPack } = require('../scripts/pack');
+const { importExamples } = require('../scripts/start');
+const { startSandbox } = require('../sandbox/server');
+
+function parseArgs(argv) {
+	const args = { items: 2000, tarball: undefined, skipPayload: false, skipPost: false, concurrency: [1, 4, 16] };
+	for (let i = 0; i < argv.length; i++) {
+		const name = argv[i].replace(/^--/, '');
+		if (name === 'skip-payload') args.skipPayload = true;
+		else if (name === 'skip-post') args.skipPost = true;
+		else if (name === 'items') args.items = Number(argv[++i]);
+		else if (name === 'tarball') args.tarball = path.resolve(argv[++i]);
+		else if (name === 'concurrency') args.concurrency = argv[++i].split(',').map(Number);
+		else throw new Error(`unknown option --${name}`);
+	}
+	return args;
+}
+
+const args = parseArgs(process.argv.slice(2));
+const BODY_EXPRESSION = '={{ JSON.stringify({ ref: $json.ref, amount: $json.amount }) }}';
+const CRED_ID = 'tenantApiDemo';
+const HEADER_CRED_ID = 'benchHeaderAuth';
+
+function freePort() {
+	return new Promise((resolve) => {
+		const srv = require('node:net').createServer();
+		srv.listen(0, '127.0.0.1', () => {
+			const { port } = srv.address();
+			srv.close(() => resolve(port));
+		});
+	});
+}
+
+function workflow(id, nodeUnderTest) {
+	const start = { id: `${id}-1`, name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
+	const items = {
+		id: `${id}-2`,
+		name: 'Items',
+		type: 'n8n-nodes-base.code',
+		typeVersion: 2,
+		position: [220, 0],
+		parameters: { jsCode: `return Array.from({ length: ${args.items} }, (_, i) => ({ json: { ref: 'bench-' + i, amount: i + 1 } }));` },
+	};
+	const node = { id: `${id}-3`, position: [440, 0], ...nodeUnderTest };
+	return {
+		id,
+		name: `bench ${id}`,
+		active: false,
+		nodes: [start, items, node],
+		connections: {
+			Start: { main: [[{ node: 'Items', type: 'main', index: 0 }]] },
+			Items: { main: [[{ node: node.name, type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+		pinData: {},
+	};
+}
+
+function tenantApiNode(concurrency) {
+	return {
+		name: 'Tenant API',
+		type: 'n8n-nodes-tenant-api.tenantApi',
+		typeVersion: 1,
+		parameters: { resource: 'request', operation: 'post', endpoint: '/transfers', body: BODY_EXPRESSION, options: { concurrency } },
+		credentials: { tenantApi: { id: CRED_ID, name: 'Tenant API (sandbox)' } },
+	};
+}
+
+function httpRequestNode(sandbox) {
+	return {
+		name: 'HTTP Request',
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.5,
+		parameters: {
+			method: 'POST',
+			url: `${sandbox.baseUrl}/transfers`,
+			authentication: 'genericCredentialType',
+			genericAuthType: 'httpHeaderAuth',
+			sendHeaders: true,
+			headerParameters: {
+				parameters: [
+					{ name: 'x-tenant-id', value: sandbox.tenantId },
+					{ name: 'Idempotency-Key', value: '={{ $execution.id }}-{{ $itemIndex }}' },
+				],
+			},
+			sendBody: true,
+			contentType: 'json',
+			specifyBody: 'json',
+			jsonBody: BODY_EXPRESSION,
+			options: {},
+		},
+		credentials: { httpHeaderAuth: { id: HEADER_CRED_ID, name: 'Header Auth (bench)' } },
+	};
+}
+
+async function postBenchmarks(n8n, sandbox) {
+	const tmp = path.join(n8n.userFolder, 'bench-import');
+	fs.mkdirSync(path.join(tmp, 'workflows'), { recursive: true });
+	fs.writeFileSync(
+		path.join(tmp, 'credentials.json'),
+		JSON.stringify([{ id: HEADER_CRED_ID, name: 'Header Auth (bench)', type: 'httpHeaderAuth', data: { name: 'Api-Key', value: sandbox.apiKey } }]),
+	);
+	await n8n.cli(['import:credentials', `--input=${path.join(tmp, 'credentials.json')}`]);
+	const scenarios = [
+		...args.concurrency.map((c) => ({ id: `benchNodeC${c}`, label: `Tenant API node, concurrency ${c}`, node: tenantApiNode(c) })),
+		{ id: 'benchHttpRequest', label: 'HTTP Request node (v4.5, defaults: all items at once)', node: httpRequestNode(sandbox) },
+	];
+	for (const s of scenarios) fs.writeFileSync(path.join(tmp, 'workflows', `${s.id}.json`), JSON.stringify(workflow(s.id, s.node)));
+	await n8n.cli(['import:workflow', '--separate', `--input=${path.join(tmp, 'workflows')}`]);
+
+	const results = [];
+	for (const s of scenarios) {
+		sandbox.reset();
+		const started = Date.now();
+		const { code, data } = await n8n.execute(s.id);
+		const wallMs = Date.now() - started;
+		const task = data.data.resultData.runData[s.node.name]?.[0];
+		const error = data.data.resultData.error?.message ?? task?.error?.message;
+		const records = sandbox.stats().records;
+		const distinct = new Set(sandbox.records().map((r) => r.ref)).size;
+		if (code !== 0 || error || records !== args.items || distinct !== args.items) {
+			throw new Error(`${s.label}: exit ${code}, error ${error}, ${records} records for ${distinct} refs`);
+		}
+		const nodeMs = task.executionTime;
+		results.push({ name: s.id, label: s.label, nodeMs, perSecond: (args.items / nodeMs) * 1000, cliWallMs: wallMs });
+		console.log(`  ${s.label.padEnd(55)} ${String(nodeMs).padStart(6)} ms  ${((args.items / nodeMs) * 1000).toFixed(0).padStart(5)} items/s  (n8n execute: ${wallMs} ms)`);
+	}
+	return results;
+}
+
+async function payloadLimit(n8n, webhookPath, workflowId, secret) {
+	await n8n.start();
+	const deadline = Date.now() + 60000;
+	for (;;) {
+		const res = await fetch(n8n.url + webhookPath, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+		if (res.status !== 404) break;
+		if (Date.now() > deadline) throw new Error(`${webhookPath} still 404 after 60 s`);
+		await new Promise((r) => setTimeout(r, 500));
+	}
+	const triggerExecutions = async () => (await n8n.api('GET', `/executions?workflowId=${workflowId}&limit=50`)).json?.data?.length ?? NaN;
+	const results = [];
+	for (const mib of [15, 17]) {
+		const before = await triggerExecutions();
+		const head = JSON.stringify({ id: `evt_${mib}mib`, event: 'transfers.created', filler: '' });
+		const body = head.replace('"filler":""', `"filler":"${'x'.repeat(mib * 1048576 - Buffer.byteLength(head))}"`);
+		const signature = createHmac('sha256', secret).update(body).digest('hex');
+		const started = Date.now();
+		const res = await fetch(n8n.url + webhookPath, { method: 'POST', headers: { 'content-type': 'application/json', 'x-signature': signature }, body });
+		const text = await res.text();
+		const ms = Date.now() - started;
+		await new Promise((r) => setTimeout(r, 3000));
+		const executionsStarted = (await triggerExecutions()) - before;
+		const logged = n8n
+			.logTail(40)
+			.split('\n')
+			.filter((line) => /too large|limit|webhook request/i.test(line))
+			.slice(-2);
+		results.push({ bytes: Buffer.byteLength(body), mib, status: res.status, answer: text.slice(0, 200), ms, executionsStarted, logged });
+		console.log(`  signed ${mib} MiB delivery → ${res.status} ${text.slice(0, 120)} (${ms} ms), executions started: ${executionsStarted}`);
+		for (const line of logged) console.log(`    n8n log: ${line.slice(0, 200)}`);
+	}
+	return results;
+}
+
+async function main() {
+	const version = installer.DEFAULT_VERSION;
+	// Packed into a folder of our own: the shared pack folder may be rewritten by a concurrent e2e run.
+	const tarball = args.tarball ?? buildAndPack({ dest: fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bench-pack-')) });
+	installer.ensureN8n(version);
+	const port = await freePort();
+	const secret = 'whsec_bench_payload';
+	const sandbox = await startSandbox({ port: 0 });
+	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bench-n8n-'));
+	const n8n = createInstance({ version, userFolder, port, tarball });
+	const report = { date: new Date().toISOString(), n8n: version, items: args.items, cpu: `${os.cpus().length} × ${os.cpus()[0]?.model}`, loadAverage: os.loadavg().map((l) => l.toFixed(2)).join(' ') };
+	try {
+		await n8n.installPackage();
+		const { webhookPath, workflows } = await importExamples(n8n, sandbox, { secret });
+		if (!args.skipPost) {
+			console.log(`real n8n ${version}: bulk POST of ${args.items} items (node executionTime)`);
+			report.post = await postBenchmarks(n8n, sandbox);
+		}
+		if (!args.skipPayload) {
+			console.log(`real n8n ${version}: payload limit (N8N_PAYLOAD_SIZE_MAX default 16 MiB)`);
+			report.payload = await payloadLimit(n8n, webhookPath, workflows['webhook-trigger'].id, secret);
+		}
+	} finally {
+		if (n8n.running) await n8n.stop().catch(() => undefined);
+		await sandbox.close();
+		report.loadAverageEnd = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+		const out = path.join(__dirname, 'results');
+		fs.mkdirSync(out, { recursive: true });
+		fs.writeFileSync(path.join(out, 'real-n8n.json'), JSON.stringify(report, null, 2));
+		if (process.env.BENCH_KEEP !== '1') fs.rmSync(userFolder, { recursive: true, force: true });
+		else console.log(`kept ${userFolder}`);
+	}
+	const http = report.post?.find((r) => r.name === 'benchHttpRequest');
+	for (const r of report.post ?? []) if (r !== http) console.log(`  ${r.label}: ${(r.perSecond / http.perSecond).toFixed(2)}× the speed of HTTP Request`);
+}
+
+main().catch((error) => {
+	console.error(error);
+	process.exit(1);
+});

@@ -1,0 +1,541 @@
+'use strict';
+/**
+ * npm run bench [-- --items 2000 --accounts 50000 --rounds 3 --only node,raw,http,list,webhook]
+ *
+ * One process, one n8n engine (n8n-core's WorkflowExecute, as in the engine tests), one sandbox (in a
+ * child process, so client and server each have a core), loopback only:
+ *   - bulk POST of N items: this node at concurrency 1/4/16, n8n's HTTP Request node (n8n-nodes-base
+ *     from the local n8n install) configured as a user would, a plain undici client (the floor);
+ *   - listing 50,000 accounts with Return All (and the undici floor);
+ *   - webhook verification of a 10 KB delivery through the trigger's pure verification module.
+ * Prints items/s (median of the rounds), ratios and peak RSS; writes bench/results/latest.json.
+ * Needs `npm run build` first (the npm script does it). `--profile` writes a CPU profile of the measured
+ * rounds only (not start-up, not warm-up) to bench/results/<scenarios>.cpuprofile, e.g.
+ *   node bench/run.js --only node-c16 --rounds 1 --profile
+ * `--experiment-function-auth` adds rows for the node with the credential's `authenticate` swapped at run
+ * time for a function (not shipped; see docs/benchmarks.md). Figures and analysis: docs/benchmarks.md.
+ */
+require('./register-ts');
+
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { fork } = require('node:child_process');
+const { randomUUID } = require('node:crypto');
+
+process.env.N8N_USER_FOLDER ??= fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bench-'));
+process.env.N8N_LOG_LEVEL ??= 'silent';
+process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
+
+const { Pool } = require('undici');
+const { ACTION_TYPE, TEST_CREDENTIAL_ID, createHarness, sandboxCredential } = require('../test/harness/engine.ts');
+const { nodeTypesWith, runNodeWorkflow } = require('./workflow');
+
+// ---------------------------------------------------------------------------------------------- args
+
+function parseArgs(argv) {
+	const args = { items: 2000, accounts: 50000, rounds: 3, concurrency: [1, 4, 16], only: [], profile: false, experimentFunctionAuth: false };
+	for (let i = 0; i < argv.length; i++) {
+		if (argv[i] === '--profile' || argv[i] === '--experiment-function-auth') {
+			args[argv[i] === '--profile' ? 'profile' : 'experimentFunctionAuth'] = true;
+			continue;
+		}
+		const [name, inline] = argv[i].replace(/^--/, '').split('=');
+		const value = inline ?? argv[++i];
+		if (name === 'items' || name === 'accounts' || name === 'rounds') args[name] = Number(value);
+		else if (name === 'concurrency') args.concurrency = value.split(',').map(Number);
+		else if (name === 'only') args.only = value.split(',');
+		else throw new Error(`unknown option --${name}`);
+	}
+	return args;
+}
+
+const args = parseArgs(process.argv.slice(2));
+const wanted = (name) => args.only.length === 0 || args.only.some((prefix) => name.startsWith(prefix));
+
+// ------------------------------------------------------------------------------------------- helpers
+
+const HTTP_REQUEST_PACKAGE =
+	process.env.N8N_NODES_BASE_DIR ??
+	path.join(os.homedir(), '.cache', 'n8n-nodes-tenant-api', 'n8n-2.40.7', 'node_modules', 'n8n-nodes-base');
+
+function loadHttpRequestNode() {
+	try {
+		const { HttpRequest } = require(path.join(HTTP_REQUEST_PACKAGE, 'dist', 'nodes', 'HttpRequest', 'HttpRequest.node.js'));
+		const version = require(path.join(HTTP_REQUEST_PACKAGE, 'package.json')).version;
+		return { node: new HttpRequest(), version };
+	} catch (error) {
+		console.error(`n8n's HTTP Request node not loaded from ${HTTP_REQUEST_PACKAGE} (${error.message}); run npm run n8n:install`);
+		return undefined;
+	}
+}
+
+function startSandboxProcess(options) {
+	const child = fork(path.join(__dirname, 'sandbox-process.js'), [JSON.stringify(options)], { stdio: 'inherit' });
+	let nextId = 0;
+	const pending = new Map();
+	return new Promise((resolve, reject) => {
+		child.once('error', reject);
+		child.on('message', (message) => {
+			if (message.ready) {
+				resolve({
+					...message,
+					call: (cmd, arg) =>
+						new Promise((res, rej) => {
+							const id = ++nextId;
+							pending.set(id, { res, rej });
+							child.send({ id, cmd, arg });
+						}),
+					kill: () => child.kill(),
+				});
+				return;
+			}
+			const waiter = pending.get(message.id);
+			pending.delete(message.id);
+			if (message.ok) waiter.res(message.value);
+			else waiter.rej(new Error(message.error));
+		});
+	});
+}
+
+/**
+ * Wall time, CPU time of this process (the client side: the sandbox has its own process) and peak RSS
+ * (sampled every 5 ms, after a GC when --expose-gc is on) while `work` runs.
+ */
+async function measured(work) {
+	global.gc?.();
+	let peak = process.memoryUsage.rss();
+	const sampler = setInterval(() => {
+		peak = Math.max(peak, process.memoryUsage.rss());
+	}, 5);
+	const started = process.hrtime.bigint();
+	const cpuBefore = process.cpuUsage();
+	try {
+		const result = await work();
+		const ms = Number(process.hrtime.bigint() - started) / 1e6;
+		const cpu = process.cpuUsage(cpuBefore);
+		peak = Math.max(peak, process.memoryUsage.rss());
+		return { ms, cpuMs: (cpu.user + cpu.system) / 1000, peakRssMb: peak / 1048576, result };
+	} finally {
+		clearInterval(sampler);
+	}
+}
+
+const median = (values) => {
+	const sorted = [...values].sort((a, b) => a - b);
+	const mid = sorted.length >> 1;
+	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+function check(condition, message) {
+	if (!condition) throw new Error(`benchmark check failed: ${message}`);
+}
+
+/** Runs `task(i)` for i < count with at most `limit` in flight. */
+async function pool(count, limit, task) {
+	let next = 0;
+	const worker = async () => {
+		while (next < count) await task(next++);
+	};
+	await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
+}
+
+// ----------------------------------------------------------------------------------------- scenarios
+
+const BODY_EXPRESSION = '={{ JSON.stringify({ ref: $json.ref, amount: $json.amount }) }}';
+
+function postScenarios(ctx) {
+	const { harness, nodeTypes, sandbox, inputs, httpRequest } = ctx;
+	const origin = new URL(sandbox.baseUrl).origin;
+	const scenarios = [];
+	const expectCreated = async (items, error) => {
+		check(!error, `run failed: ${error?.message}`);
+		check(items.length === inputs.length, `${items.length} output items for ${inputs.length} inputs`);
+		const { records, distinctRefs } = await sandbox.call('recordCount');
+		check(records === inputs.length && distinctRefs === inputs.length, `sandbox holds ${records} records for ${distinctRefs} refs`);
+	};
+
+	for (const concurrency of args.concurrency) {
+		scenarios.push({
+			name: `node-c${concurrency}`,
+			label: `Tenant API node, concurrency ${concurrency}`,
+			kind: 'node',
+			concurrency,
+			run: async () => {
+				const node = {
+					name: 'Tenant API',
+					type: ACTION_TYPE,
+					typeVersion: 1,
+					parameters: { resource: 'request', operation: 'post', endpoint: '/transfers', body: BODY_EXPRESSION, options: { concurrency } },
+					credentials: { tenantApi: { id: TEST_CREDENTIAL_ID, name: 'Tenant API' } },
+				};
+				const { items, error, nodeMs } = await runNodeWorkflow(harness, nodeTypes, node, inputs);
+				await expectCreated(items, error);
+				return { nodeMs };
+			},
+		});
+	}
+
+	if (httpRequest) {
+		scenarios.push({
+			name: 'http-request',
+			label: `HTTP Request node ${httpRequest.version} (v4.5, defaults: all items at once)`,
+			kind: 'httpRequest',
+			concurrency: 'all',
+			run: async () => {
+				// What a user builds by hand: Header Auth credential for Api-Key, the tenant and an
+				// Idempotency-Key expression as headers, the same JSON body expression.
+				const node = {
+					name: 'HTTP Request',
+					type: 'n8n-nodes-base.httpRequest',
+					typeVersion: 4.5,
+					parameters: {
+						method: 'POST',
+						url: `${sandbox.baseUrl}/transfers`,
+						authentication: 'genericCredentialType',
+						genericAuthType: 'httpHeaderAuth',
+						sendHeaders: true,
+						headerParameters: {
+							parameters: [
+								{ name: 'x-tenant-id', value: sandbox.tenantId },
+								{ name: 'Idempotency-Key', value: '={{ $execution.id }}-{{ $itemIndex }}' },
+							],
+						},
+						sendBody: true,
+						contentType: 'json',
+						specifyBody: 'json',
+						jsonBody: BODY_EXPRESSION,
+						options: {},
+					},
+					credentials: { httpHeaderAuth: { id: 'cred-header-auth', name: 'Header Auth' } },
+				};
+				const { items, error, nodeMs } = await runNodeWorkflow(harness, nodeTypes, node, inputs);
+				await expectCreated(items, error);
+				return { nodeMs };
+			},
+		});
+	}
+
+	const rawConcurrencies = [...args.concurrency, ...(httpRequest ? ['all'] : [])];
+	const rawVariants = [
+		...rawConcurrencies.map((concurrency) => ({ concurrency, fresh: false })),
+		// n8n's HTTP helper builds a new agent for every request, so it never reuses a connection: this
+		// floor pays the same TCP connect per request (undici `reset: true` closes after each answer).
+		...args.concurrency.map((concurrency) => ({ concurrency, fresh: true })),
+	];
+	for (const { concurrency, fresh } of rawVariants) {
+		scenarios.push({
+			name: fresh ? `raw-fresh-c${concurrency}` : `raw-c${concurrency}`,
+			label: `undici${fresh ? ', new connection per request' : ' Pool'}, ${concurrency === 'all' ? 'all items at once' : `concurrency ${concurrency}`}`,
+			kind: fresh ? 'rawFresh' : 'raw',
+			concurrency,
+			run: async () => {
+				const limit = concurrency === 'all' ? inputs.length : concurrency;
+				const client = new Pool(origin, { connections: limit });
+				const out = new Array(inputs.length);
+				const headers = { 'api-key': sandbox.apiKey, 'x-tenant-id': sandbox.tenantId, 'content-type': 'application/json', accept: 'application/json' };
+				await pool(inputs.length, limit, async (i) => {
+					const { statusCode, body } = await client.request({
+						method: 'POST',
+						path: '/v1/transfers',
+						headers: { ...headers, 'idempotency-key': randomUUID() },
+						body: JSON.stringify({ ref: inputs[i].ref, amount: inputs[i].amount }),
+						reset: fresh,
+					});
+					out[i] = await body.json();
+					check(statusCode === 201, `status ${statusCode}`);
+				});
+				await client.close();
+				await expectCreated(out);
+				return {};
+			},
+		});
+	}
+	if (args.experimentFunctionAuth) {
+		// Not shipped: what the node would cost if the credential's `authenticate` were a function
+		// (n8n calls it directly) instead of the declarative block whose two header values are n8n
+		// expressions, evaluated for every request.
+		const credentialType = harness.loader.getCredential('tenantApi').type;
+		const helper = harness.additionalData('bench', 'bench').credentialsHelper;
+		const declarative = credentialType.authenticate;
+		const viaFunction = async (credentials, options) => {
+			options.headers = { ...options.headers, 'Api-Key': credentials.secretKey, ...(credentials.tenantId ? { 'x-tenant-id': credentials.tenantId } : {}) };
+			return options;
+		};
+		const authenticate = helper.authenticate.bind(helper);
+		helper.authenticate = async (credentials, type, options, workflow, node) =>
+			typeof credentialType.authenticate === 'function' ? await credentialType.authenticate(credentials, options) : await authenticate(credentials, type, options, workflow, node);
+		for (const concurrency of args.concurrency) {
+			const base = scenarios.find((s) => s.name === `node-c${concurrency}`);
+			scenarios.push({
+				...base,
+				name: `fnauth-node-c${concurrency}`,
+				label: `${base.label} — experiment: function authenticate`,
+				run: async () => {
+					credentialType.authenticate = viaFunction;
+					try {
+						return await base.run();
+					} finally {
+						credentialType.authenticate = declarative;
+					}
+				},
+			});
+		}
+	}
+	return scenarios.filter((s) => wanted(s.name));
+}
+
+function listScenarios(ctx) {
+	const { listHarness, nodeTypes, listSandbox } = ctx;
+	const scenarios = [];
+	for (const pageSize of [100, 1000]) {
+		scenarios.push({
+			name: `list-node-p${pageSize}`,
+			label: `Tenant API node, Return All, page size ${pageSize}${pageSize === 100 ? ' (default)' : ''}`,
+			kind: 'node',
+			pageSize,
+			run: async () => {
+				const node = {
+					name: 'Tenant API',
+					type: ACTION_TYPE,
+					typeVersion: 1,
+					parameters: { resource: 'account', operation: 'getAll', returnAll: true, options: { pageSize } },
+					credentials: { tenantApi: { id: TEST_CREDENTIAL_ID, name: 'Tenant API' } },
+				};
+				const { items, error, nodeMs } = await runNodeWorkflow(listHarness, nodeTypes, node, [{}]);
+				check(!error, `listing failed: ${error?.message}`);
+				check(items.length === args.accounts, `${items.length} accounts listed`);
+				return { nodeMs };
+			},
+		});
+		scenarios.push({
+			name: `list-raw-p${pageSize}`,
+			label: `undici, following next_cursor, page size ${pageSize}`,
+			kind: 'raw',
+			pageSize,
+			run: async () => {
+				const client = new Pool(new URL(listSandbox.baseUrl).origin, { connections: 1 });
+				const all = [];
+				let cursor;
+				do {
+					const query = new URLSearchParams({ limit: String(pageSize), ...(cursor ? { cursor } : {}) });
+					const { statusCode, body } = await client.request({
+						method: 'GET',
+						path: `/v1/accounts?${query}`,
+						headers: { 'api-key': listSandbox.apiKey, 'x-tenant-id': listSandbox.tenantId, accept: 'application/json' },
+					});
+					const page = await body.json();
+					check(statusCode === 200, `status ${statusCode}`);
+					all.push(...page.data);
+					cursor = page.has_more ? page.next_cursor : undefined;
+				} while (cursor);
+				await client.close();
+				check(all.length === args.accounts, `${all.length} accounts listed`);
+				return {};
+			},
+		});
+	}
+	return scenarios.filter((s) => wanted(s.name));
+}
+
+function webhookBench() {
+	const { verifyDelivery } = require('../dist/nodes/TenantApiTrigger/verification');
+	const { parseJsonBody } = require('../dist/nodes/TenantApiTrigger/delivery');
+	const { sign } = require('../sandbox/signing');
+	const secret = 'whsec_bench_3f9a7c';
+	// A 10 KB event: an envelope and enough line items to reach 10,240 bytes.
+	const event = { id: 'evt_bench', event: 'transfers.created', created_at: 1700000000, data: { object: { id: 'tr_1', lines: [] } } };
+	while (Buffer.byteLength(JSON.stringify(event)) < 10240 - 60) event.data.object.lines.push({ sku: `sku_${event.data.object.lines.length}`, qty: 1, amount: 1250 });
+	const text = JSON.stringify(event);
+	const rawBody = Buffer.from(`${text.slice(0, -1)}${' '.repeat(10240 - Buffer.byteLength(text))}}`);
+	check(rawBody.length === 10240, `delivery is ${rawBody.length} bytes`);
+	const base = { secrets: [secret], signatureHeader: 'x-signature', secretHeader: 'x-webhook-secret', timestampHeader: 'x-timestamp', toleranceSeconds: 300, useTimestamp: false };
+	const cases = [
+		{ name: 'hmacSha256', config: { ...base, mode: 'hmacSha256' }, headers: sign({ secret, scheme: 'hmac-sha256-hex', body: rawBody }) },
+		{ name: 'hmacSha256 + timestamp', config: { ...base, mode: 'hmacSha256', useTimestamp: true }, headers: sign({ secret, scheme: 'hmac-sha256-prefixed', body: rawBody, timestamp: true }) },
+		{ name: 'hmacSha256, 2 secrets (rotation), signed with the previous', config: { ...base, mode: 'hmacSha256', secrets: ['whsec_new_1', secret] }, headers: sign({ secret, scheme: 'hmac-sha256-base64', body: rawBody }) },
+		{ name: 'hmacSha512', config: { ...base, mode: 'hmacSha512' }, headers: sign({ secret, scheme: 'hmac-sha512-hex', body: rawBody }) },
+		{ name: 'secretHeader', config: { ...base, mode: 'secretHeader' }, headers: sign({ secret, scheme: 'secret-header', body: rawBody }) },
+		{ name: 'hmacSha256, forged signature (refused)', config: { ...base, mode: 'hmacSha256' }, headers: { 'x-signature': 'f'.repeat(64) }, refused: true },
+	];
+	const iterations = 20000;
+	const results = [];
+	for (const c of cases) {
+		const input = { rawBody, headers: c.headers, nowSeconds: Math.floor(Date.now() / 1000) };
+		for (let i = 0; i < 2000; i++) verifyDelivery(c.config, input);
+		const result = verifyDelivery(c.config, input);
+		check(result.ok === !c.refused, `${c.name}: ${result.reason}`);
+		const started = process.hrtime.bigint();
+		for (let i = 0; i < iterations; i++) verifyDelivery(c.config, input);
+		results.push({ name: c.name, usPerCall: Number(process.hrtime.bigint() - started) / 1e3 / iterations });
+	}
+	{
+		for (let i = 0; i < 200; i++) parseJsonBody(rawBody);
+		const started = process.hrtime.bigint();
+		for (let i = 0; i < iterations; i++) parseJsonBody(rawBody);
+		results.push({ name: 'then: parse the verified 10 KB body (parseJsonBody)', usPerCall: Number(process.hrtime.bigint() - started) / 1e3 / iterations });
+	}
+	return { bytes: rawBody.length, iterations, results };
+}
+
+// ---------------------------------------------------------------------------------------------- main
+
+/** Runs `work` under the V8 CPU profiler when --profile is given; writes bench/results/<name>.cpuprofile. */
+async function profiled(name, work) {
+	if (!args.profile) return await work();
+	const inspector = require('node:inspector');
+	const session = new inspector.Session();
+	session.connect();
+	const post = (method, params) => new Promise((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
+	await post('Profiler.enable');
+	await post('Profiler.setSamplingInterval', { interval: 200 });
+	await post('Profiler.start');
+	try {
+		return await work();
+	} finally {
+		const { profile } = await post('Profiler.stop');
+		const file = path.join(__dirname, 'results', `${name}.cpuprofile`);
+		fs.mkdirSync(path.dirname(file), { recursive: true });
+		fs.writeFileSync(file, JSON.stringify(profile));
+		console.log(`CPU profile: ${path.relative(process.cwd(), file)}`);
+		session.disconnect();
+	}
+}
+
+async function runRounds(scenarios, units, reset) {
+	return await profiled(scenarios.map((s) => s.name).join('+'), () => runRoundsUnprofiled(scenarios, units, reset));
+}
+
+async function runRoundsUnprofiled(scenarios, units, reset) {
+	const samples = new Map(scenarios.map((s) => [s.name, []]));
+	for (let round = 0; round < args.rounds; round++) {
+		// Rotate the order so no scenario always runs first (or right after a heavy one).
+		const order = scenarios.map((_, i) => scenarios[(i + round) % scenarios.length]);
+		for (const scenario of order) {
+			await reset();
+			const { ms, cpuMs, peakRssMb, result } = await measured(() => scenario.run());
+			samples.get(scenario.name).push({ ms, cpuMs, peakRssMb, nodeMs: result.nodeMs });
+			process.stderr.write(`  round ${round + 1} ${scenario.name.padEnd(16)} ${ms.toFixed(0).padStart(6)} ms  ${((units / ms) * 1000).toFixed(0).padStart(6)} /s\n`);
+		}
+	}
+	return scenarios.map((s) => {
+		const runs = samples.get(s.name);
+		const ms = median(runs.map((r) => r.ms));
+		return {
+			name: s.name,
+			label: s.label,
+			kind: s.kind,
+			concurrency: s.concurrency,
+			pageSize: s.pageSize,
+			ms,
+			perSecond: (units / ms) * 1000,
+			nodeMs: median(runs.map((r) => r.nodeMs ?? NaN)),
+			cpuUsPerUnit: (median(runs.map((r) => r.cpuMs)) / units) * 1000,
+			peakRssMb: Math.max(...runs.map((r) => r.peakRssMb)),
+			allMs: runs.map((r) => Math.round(r.ms)),
+		};
+	});
+}
+
+function machine() {
+	const cpus = os.cpus();
+	return {
+		cpu: `${cpus.length} × ${cpus[0]?.model ?? 'unknown'}`,
+		memoryGb: Math.round(os.totalmem() / 1073741824),
+		node: process.version,
+		platform: `${os.type()} ${os.release()}`,
+		loadAverage: os.loadavg().map((l) => l.toFixed(2)).join(' '),
+	};
+}
+
+function fmt(n, digits = 0) {
+	return Number.isFinite(n) ? n.toFixed(digits) : '–';
+}
+
+async function main() {
+	const report = { date: new Date().toISOString(), machine: machine(), args, post: [], list: [], webhook: undefined };
+	console.log(`machine: ${report.machine.cpu}, ${report.machine.memoryGb} GB, Node ${report.machine.node}, load ${report.machine.loadAverage}`);
+
+	const wantPost = args.only.length === 0 || args.only.some((p) => /^(node|raw|http|fnauth)/.test(p));
+	const wantList = args.only.length === 0 || args.only.some((p) => p.startsWith('list'));
+	const wantWebhook = args.only.length === 0 || args.only.some((p) => p.startsWith('webhook'));
+
+	if (wantPost) {
+		const sandbox = await startSandboxProcess({});
+		const harness = await createHarness(sandboxCredential(sandbox.baseUrl));
+		// The HTTP Request node's Header Auth credential, resolved by the same credentials helper.
+		harness.credentials['cred-header-auth'] = { name: 'Api-Key', value: sandbox.apiKey };
+		const httpRequest = loadHttpRequestNode();
+		const nodeTypes = nodeTypesWith(harness, httpRequest ? { 'n8n-nodes-base.httpRequest': httpRequest.node } : {});
+		const inputs = Array.from({ length: args.items }, (_, i) => ({ ref: `bench-${i}`, amount: i + 1 }));
+		const scenarios = postScenarios({ harness, nodeTypes, sandbox, inputs, httpRequest });
+		// Warm-up: every scenario once on a few items (JIT, module loading, connection pools).
+		const warm = inputs.slice(0, 100);
+		for (const s of postScenarios({ harness, nodeTypes, sandbox, inputs: warm, httpRequest })) {
+			await sandbox.call('reset');
+			await s.run();
+		}
+		console.log(`bulk POST of ${args.items} items, ${args.rounds} rounds (median):`);
+		report.post = await runRounds(scenarios, args.items, () => sandbox.call('reset'));
+		report.httpRequestVersion = httpRequest?.version;
+		await sandbox.call('close');
+	}
+
+	if (wantList) {
+		const listSandbox = await startSandboxProcess({ accounts: args.accounts, maxPageSize: 1000 });
+		const listHarness = await createHarness(sandboxCredential(listSandbox.baseUrl));
+		const nodeTypes = nodeTypesWith(listHarness, {});
+		const scenarios = listScenarios({ listHarness, nodeTypes, listSandbox });
+		for (const s of scenarios) await s.run(); // warm-up (and the sandbox's listing cache)
+		console.log(`listing ${args.accounts} accounts, ${args.rounds} rounds (median):`);
+		report.list = await runRounds(scenarios, args.accounts, async () => {});
+		await listSandbox.call('close');
+	}
+
+	if (wantWebhook) report.webhook = webhookBench();
+
+	report.peakRssMbProcess = process.resourceUsage().maxRSS / 1024;
+	print(report);
+	const out = path.join(__dirname, 'results');
+	fs.mkdirSync(out, { recursive: true });
+	fs.writeFileSync(path.join(out, 'latest.json'), JSON.stringify(report, null, 2));
+	console.log(`\nwritten: ${path.relative(process.cwd(), path.join(out, 'latest.json'))}`);
+}
+
+function print(report) {
+	const byName = new Map(report.post.map((r) => [r.name, r]));
+	const http = byName.get('http-request');
+	if (report.post.length) {
+		console.log('\n| Scenario | items/s | median ms (runs) | client CPU µs/item | time vs raw Pool, same concurrency | time vs raw, new connection per request | speed vs HTTP Request | peak RSS MB |');
+		console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+		for (const r of report.post) {
+			const raw = byName.get(`raw-c${r.concurrency}`);
+			const fresh = byName.get(`raw-fresh-c${r.concurrency}`);
+			const vsRaw = r.kind !== 'raw' && raw ? `${fmt(r.ms / raw.ms, 2)}×` : '';
+			const vsFresh = (r.kind === 'node' || r.kind === 'httpRequest') && fresh ? `${fmt(r.ms / fresh.ms, 2)}×` : '';
+			const vsHttp = r.kind !== 'httpRequest' && http ? `${fmt(r.perSecond / http.perSecond, 2)}×` : '';
+			console.log(`| ${r.label} | ${fmt(r.perSecond)} | ${fmt(r.ms)} (${r.allMs.join(', ')}) | ${fmt(r.cpuUsPerUnit)} | ${vsRaw} | ${vsFresh} | ${vsHttp} | ${fmt(r.peakRssMb)} |`);
+		}
+	}
+	if (report.list.length) {
+		const listBy = new Map(report.list.map((r) => [r.name, r]));
+		console.log('\n| Listing | accounts/s | median ms (runs) | client CPU µs/account | time vs raw, same page size | peak RSS MB |');
+		console.log('|---|---:|---:|---:|---:|---:|');
+		for (const r of report.list) {
+			const raw = listBy.get(`list-raw-p${r.pageSize}`);
+			const vsRaw = r.kind === 'node' && raw ? `${fmt(r.ms / raw.ms, 2)}×` : '';
+			console.log(`| ${r.label} | ${fmt(r.perSecond)} | ${fmt(r.ms)} (${r.allMs.join(', ')}) | ${fmt(r.cpuUsPerUnit, 1)} | ${vsRaw} | ${fmt(r.peakRssMb)} |`);
+		}
+	}
+	if (report.webhook) {
+		console.log(`\n| Webhook verification, ${report.webhook.bytes}-byte delivery | µs per call |`);
+		console.log('|---|---:|');
+		for (const r of report.webhook.results) console.log(`| ${r.name} | ${fmt(r.usPerCall, 1)} |`);
+	}
+	console.log(`\npeak RSS of the benchmark process: ${fmt(report.peakRssMbProcess)} MB; load average at start ${report.machine.loadAverage}, now ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+}
+
+main().catch((error) => {
+	console.error(error);
+	process.exit(1);
+});
