@@ -63,7 +63,8 @@ export class TenantApiTrigger implements INodeType {
 				displayOptions: { show: { verification: ['hmacSha256', 'hmacSha512', 'secretHeader'] } },
 			},
 		],
-		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
+		// 'noData': answer 200 with an empty body (n8n's default for onReceived would send the text "firstEntryJson").
+		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: 'noData', path: 'webhook' }],
 		properties,
 	};
 
@@ -143,7 +144,8 @@ export class TenantApiTrigger implements INodeType {
 			const parsed = parseJsonBody(rawBody);
 			if (!parsed.ok) {
 				log(parsed.reason);
-				return respond(this, 400, parsed.reason === 'empty_body' ? 'Empty body' : 'Body must be a JSON object');
+				const message = { empty_body: 'Empty body', not_utf8: 'Body must be UTF-8 JSON' }[parsed.reason as string];
+				return respond(this, 400, message ?? 'Body must be a JSON object');
 			}
 
 			const options = this.getNodeParameter('options', {}) as IDataObject;

@@ -4,11 +4,23 @@ import type { HeaderBag } from './verification';
 
 export type BodyParseResult =
 	| { ok: true; body: IDataObject }
-	| { ok: false; reason: 'empty_body' | 'invalid_json' | 'not_an_object' };
+	| { ok: false; reason: 'empty_body' | 'not_utf8' | 'invalid_json' | 'not_an_object' };
+
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+function decodeUtf8(bytes: Buffer): string | undefined {
+	try {
+		return STRICT_UTF8.decode(bytes);
+	} catch {
+		return undefined;
+	}
+}
 
 /** Parses the verified raw bytes as UTF-8 JSON; the output is built from these bytes, not from n8n's parsed body. */
 export function parseJsonBody(rawBody: Buffer): BodyParseResult {
-	let text = rawBody.toString('utf8');
+	// JSON is UTF-8 (RFC 8259): bytes that are not would silently turn into U+FFFD in the output.
+	let text = decodeUtf8(rawBody);
+	if (text === undefined) return { ok: false, reason: 'not_utf8' };
 	if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
 	if (text.trim() === '') return { ok: false, reason: 'empty_body' };
 	let parsed: unknown;

@@ -234,15 +234,15 @@ const cases: Case[] = [
 		name: 'POST answered 201 in ISO-8859-1 (not UTF-8)',
 		op: 'post',
 		faults: [{ method: 'POST', action: { rawBodyBase64: latin1('{"name":"café"}'), status: 201, contentType: 'application/json; charset=iso-8859-1' } }],
-		message: 'The API answered 201: The response body is not valid UTF-8 text, so it cannot be JSON',
-		description: 'POST /v1/transfers at <base> (Sandbox).',
+		message: 'The API accepted the request (201), but its answer could not be read: The response body is not valid UTF-8 text, so it cannot be JSON',
+		description: 'POST /v1/transfers was applied. Do not send it again under a new Idempotency-Key; a retry with the same key gets the stored answer.',
 		requests: 1,
 	},
 	{
 		name: 'Listing answered 200 in ISO-8859-1 (not UTF-8)',
 		op: 'list',
 		faults: [{ method: 'GET', action: { rawBodyBase64: latin1('{"data":[{"name":"café"}]}'), status: 200 } }],
-		message: 'The API answered 200: The response body is not valid UTF-8 text, so it cannot be JSON',
+		message: 'The API accepted the request (200), but its answer could not be read: The response body is not valid UTF-8 text, so it cannot be JSON',
 		description: 'GET /v1/accounts at <base> (Sandbox).',
 		requests: 1,
 	},
@@ -250,7 +250,7 @@ const cases: Case[] = [
 		name: 'A 65 MiB response (the node accepts up to 64 MiB)',
 		op: 'post',
 		faults: [{ method: 'POST', action: { rawBody: 'x', repeat: 65 * 1024 * 1024, status: 200, contentType: 'application/json' } }],
-		message: 'The API answered 200: The response is 65 MiB, above the 64 MiB this node accepts',
+		message: 'The API accepted the request (200), but its answer could not be read: The response is 65 MiB, above the 64 MiB this node accepts',
 		requests: 1,
 	},
 ];
@@ -335,7 +335,7 @@ describe('bad input: clear messages, no needless request, no secret shown', () =
 			parameters: { resource: 'request', operation: 'post', endpoint: '/transfers', body: '{}', options: { maxAttempts: 2, retryBaseDelay: 1 } },
 		});
 		expect(result.error?.message).toBe('Could not reach the API: the connection was refused (after 2 attempts)');
-		expect(result.error?.description).toMatch(/^POST \/v1\/transfers at http:\/\/127\.0\.0\.1:9\/v1\. The request may or may not have been applied; retrying with Idempotency-Key [0-9a-f-]{36} is safe\.$/);
+		expect(result.error?.description).toBe('POST /v1/transfers at http://127.0.0.1:9/v1. The request did not reach the API.');
 		for (const leak of [SECRET, WEBHOOK_SECRET]) expect(visibleText(result)).not.toContain(leak);
 	});
 

@@ -65,7 +65,7 @@ describe('HMAC-SHA256 (default)', () => {
 	it.each(['hmac-sha256-hex', 'hmac-sha256-base64', 'hmac-sha256-prefixed'] as const)('accepts a valid %s signature', async (scheme) => {
 		const { status, text, call } = await server.post(BODY, signed(scheme));
 		expect(status).toBe(200);
-		expect(JSON.parse(text)).toEqual({ message: 'Workflow was started' });
+		expect(text).toBe('');
 		expect(call.rawBody.toString()).toBe(BODY);
 		expectStarted(call);
 	});

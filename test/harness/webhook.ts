@@ -4,8 +4,8 @@
  * real `http.IncomingMessage`, gives the real `http.ServerResponse` the two express methods the node
  * uses (`status`, `json`), and calls the node's `webhook()` through n8n-core's `WebhookContext`.
  * Afterwards it answers like n8n's webhook helpers do: nothing when the node answered itself
- * (`noWebhookResponse`), 200 "Webhook call received" when no workflow data came back, 200 "Workflow was
- * started" otherwise. The lifecycle methods run through n8n-core's `HookContext`.
+ * (`noWebhookResponse`), 200 "Webhook call received" when no workflow data came back, otherwise 200 with
+ * an empty body (the node's `responseData: 'noData'`) or "Workflow was started". The lifecycle methods run through n8n-core's `HookContext`.
  */
 import { randomUUID } from 'crypto';
 import * as http from 'http';
@@ -248,6 +248,7 @@ export async function startTriggerServer(initial: TriggerSetup = {}): Promise<Tr
 						if (call.error) res.status(500).json({ code: 0, message: call.error.message });
 						else if (call.result?.noWebhookResponse === true) res.status(500).json({ message: 'noWebhookResponse without a response' });
 						else if (call.result?.workflowData === undefined) res.status(200).json(call.result?.webhookResponse ?? { message: 'Webhook call received' });
+						else if (rig.webhookDescription.responseData === 'noData') rawRes.writeHead(200).end();
 						else res.status(200).json({ message: 'Workflow was started' });
 					}
 				}

@@ -228,9 +228,11 @@ export class ApiClient {
 		return new NodeApiError(this.fn.getNode(), details, {
 			message: `Could not reach the API: ${reason} (after ${attempts} attempt${attempts === 1 ? '' : 's'})`,
 			description: `${where} at ${this.baseUrl}. ${
-				request.idempotencyKey
-					? `The request may or may not have been applied; retrying with Idempotency-Key ${request.idempotencyKey} is safe.`
-					: ''
+				code === 'ECONNREFUSED' || code === 'EAI_AGAIN'
+					? 'The request did not reach the API.'
+					: request.idempotencyKey
+						? `The request may or may not have been applied; retrying with Idempotency-Key ${request.idempotencyKey} is safe.`
+						: ''
 			}`.trim(),
 			itemIndex,
 		});

@@ -38,6 +38,15 @@ export function describeHttpError(
 	const environment = ENVIRONMENT_LABEL[request.environment] ?? request.environment;
 	const where = `${request.method} ${request.path}`;
 	const said = apiMessage ? `: ${apiMessage}` : '';
+	if (status >= 200 && status < 300) {
+		return {
+			message: `The API accepted the request (${status}), but its answer could not be read${said}`,
+			description:
+				request.method === 'GET'
+					? `${where} at ${request.baseUrl} (${environment}).`
+					: `${where} was applied. Do not send it again under a new Idempotency-Key; a retry with the same key gets the stored answer.`,
+		};
+	}
 	switch (status) {
 		case 401:
 			return {
