@@ -1,5 +1,6 @@
 /** Unit and engine tests. The engine tests load the built package from dist/ (run `npm run build` first). */
 module.exports = {
+	reporters: ['default', '<rootDir>/scripts/test-totals.js'],
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],

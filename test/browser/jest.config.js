@@ -10,6 +10,7 @@
  * Screenshots of every step: test-artifacts/browser/ (gitignored).
  */
 module.exports = {
+	reporters: ['default', '<rootDir>/scripts/test-totals.js'],
 	rootDir: '../..',
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test/browser'],

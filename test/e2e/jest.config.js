@@ -10,6 +10,7 @@
  * Global setup builds (npm run build), packs (npm pack) and ensures the n8n version is installed.
  */
 module.exports = {
+	reporters: ['default', '<rootDir>/scripts/test-totals.js'],
 	rootDir: '../..',
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test/e2e'],
