@@ -23,6 +23,7 @@ const { createInstance } = require('../scripts/n8n/instance');
 const { buildAndPack } = require('../scripts/pack');
 const { importExamples } = require('../scripts/start');
 const { startSandbox } = require('../sandbox/server');
+const { BODY_EXPRESSION, httpRequestNode } = require('./workflow');
 
 function parseArgs(argv) {
 	const args = { items: 2000, tarball: undefined, skipPayload: false, skipPost: false, concurrency: [1, 4, 16] };
@@ -39,7 +40,6 @@ function parseArgs(argv) {
 }
 
 const args = parseArgs(process.argv.slice(2));
-const BODY_EXPRESSION = '={{ JSON.stringify({ ref: $json.ref, amount: $json.amount }) }}';
 const CRED_ID = 'tenantApiDemo';
 const HEADER_CRED_ID = 'benchHeaderAuth';
 
@@ -88,32 +88,6 @@ function tenantApiNode(concurrency) {
 	};
 }
 
-function httpRequestNode(sandbox) {
-	return {
-		name: 'HTTP Request',
-		type: 'n8n-nodes-base.httpRequest',
-		typeVersion: 4.5,
-		parameters: {
-			method: 'POST',
-			url: `${sandbox.baseUrl}/transfers`,
-			authentication: 'genericCredentialType',
-			genericAuthType: 'httpHeaderAuth',
-			sendHeaders: true,
-			headerParameters: {
-				parameters: [
-					{ name: 'x-tenant-id', value: sandbox.tenantId },
-					{ name: 'Idempotency-Key', value: '={{ $execution.id }}-{{ $itemIndex }}' },
-				],
-			},
-			sendBody: true,
-			contentType: 'json',
-			specifyBody: 'json',
-			jsonBody: BODY_EXPRESSION,
-			options: {},
-		},
-		credentials: { httpHeaderAuth: { id: HEADER_CRED_ID, name: 'Header Auth (bench)' } },
-	};
-}
 
 async function postBenchmarks(n8n, sandbox) {
 	const tmp = path.join(n8n.userFolder, 'bench-import');
@@ -125,7 +99,7 @@ async function postBenchmarks(n8n, sandbox) {
 	await n8n.cli(['import:credentials', `--input=${path.join(tmp, 'credentials.json')}`]);
 	const scenarios = [
 		...args.concurrency.map((c) => ({ id: `benchNodeC${c}`, label: `Tenant API node, concurrency ${c}`, node: tenantApiNode(c) })),
-		{ id: 'benchHttpRequest', label: 'HTTP Request node (v4.5, defaults: all items at once)', node: httpRequestNode(sandbox) },
+		{ id: 'benchHttpRequest', label: 'HTTP Request node (v4.5, defaults: all items at once)', node: httpRequestNode(sandbox.baseUrl, sandbox.tenantId, { id: HEADER_CRED_ID, name: 'Header Auth (bench)' }) },
 	];
 	for (const s of scenarios) fs.writeFileSync(path.join(tmp, 'workflows', `${s.id}.json`), JSON.stringify(workflow(s.id, s.node)));
 	await n8n.cli(['import:workflow', '--separate', `--input=${path.join(tmp, 'workflows')}`]);

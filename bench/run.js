@@ -28,8 +28,8 @@ process.env.N8N_LOG_LEVEL ??= 'silent';
 process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
 
 const { Pool } = require('undici');
-const { ACTION_TYPE, TEST_CREDENTIAL_ID, createHarness, sandboxCredential } = require('../test/harness/engine.ts');
-const { nodeTypesWith, runNodeWorkflow } = require('./workflow');
+const { ACTION_TYPE, TEST_CREDENTIAL_ID, createHarness, runNodeWorkflow, sandboxCredential } = require('../test/harness/engine.ts');
+const { BODY_EXPRESSION, httpRequestNode, nodeTypesWith } = require('./workflow');
 
 // ---------------------------------------------------------------------------------------------- args
 
@@ -142,7 +142,6 @@ async function pool(count, limit, task) {
 
 // ----------------------------------------------------------------------------------------- scenarios
 
-const BODY_EXPRESSION = '={{ JSON.stringify({ ref: $json.ref, amount: $json.amount }) }}';
 
 function postScenarios(ctx) {
 	const { harness, nodeTypes, sandbox, inputs, httpRequest } = ctx;
@@ -169,7 +168,7 @@ function postScenarios(ctx) {
 					parameters: { resource: 'request', operation: 'post', endpoint: '/transfers', body: BODY_EXPRESSION, options: { concurrency } },
 					credentials: { tenantApi: { id: TEST_CREDENTIAL_ID, name: 'Tenant API' } },
 				};
-				const { items, error, nodeMs } = await runNodeWorkflow(harness, nodeTypes, node, inputs);
+				const { items, error, executionTime: nodeMs } = await runNodeWorkflow(harness, node, { nodeTypes, inputItems: inputs, workflowId: 'wf-bench' });
 				await expectCreated(items, error);
 				return { nodeMs };
 			},
@@ -183,33 +182,8 @@ function postScenarios(ctx) {
 			kind: 'httpRequest',
 			concurrency: 'all',
 			run: async () => {
-				// What a user builds by hand: Header Auth credential for Api-Key, the tenant and an
-				// Idempotency-Key expression as headers, the same JSON body expression.
-				const node = {
-					name: 'HTTP Request',
-					type: 'n8n-nodes-base.httpRequest',
-					typeVersion: 4.5,
-					parameters: {
-						method: 'POST',
-						url: `${sandbox.baseUrl}/transfers`,
-						authentication: 'genericCredentialType',
-						genericAuthType: 'httpHeaderAuth',
-						sendHeaders: true,
-						headerParameters: {
-							parameters: [
-								{ name: 'x-tenant-id', value: sandbox.tenantId },
-								{ name: 'Idempotency-Key', value: '={{ $execution.id }}-{{ $itemIndex }}' },
-							],
-						},
-						sendBody: true,
-						contentType: 'json',
-						specifyBody: 'json',
-						jsonBody: BODY_EXPRESSION,
-						options: {},
-					},
-					credentials: { httpHeaderAuth: { id: 'cred-header-auth', name: 'Header Auth' } },
-				};
-				const { items, error, nodeMs } = await runNodeWorkflow(harness, nodeTypes, node, inputs);
+				const node = httpRequestNode(sandbox.baseUrl, sandbox.tenantId, { id: 'cred-header-auth', name: 'Header Auth' });
+				const { items, error, executionTime: nodeMs } = await runNodeWorkflow(harness, node, { nodeTypes, inputItems: inputs, workflowId: 'wf-bench' });
 				await expectCreated(items, error);
 				return { nodeMs };
 			},
@@ -302,7 +276,7 @@ function listScenarios(ctx) {
 					parameters: { resource: 'account', operation: 'getAll', returnAll: true, options: { pageSize } },
 					credentials: { tenantApi: { id: TEST_CREDENTIAL_ID, name: 'Tenant API' } },
 				};
-				const { items, error, nodeMs } = await runNodeWorkflow(listHarness, nodeTypes, node, [{}]);
+				const { items, error, executionTime: nodeMs } = await runNodeWorkflow(listHarness, node, { nodeTypes, inputItems: [{}], workflowId: 'wf-bench' });
 				check(!error, `listing failed: ${error?.message}`);
 				check(items.length === args.accounts, `${items.length} accounts listed`);
 				return { nodeMs };

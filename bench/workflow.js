@@ -1,14 +1,9 @@
 'use strict';
 /**
- * Runs "Items → one node" through n8n-core's WorkflowExecute, like test/harness/engine.ts does for the
- * Tenant API node, but for any node type (the benchmark also runs n8n's HTTP Request node).
+ * Node types for the benchmark: the harness's (this package) plus n8n's HTTP Request node. Workflows
+ * run through the harness's runNodeWorkflow (n8n-core's WorkflowExecute), like the engine tests.
  */
-const { randomUUID } = require('node:crypto');
-
-const { ExecutionLifecycleHooks, WorkflowExecute } = require('n8n-core');
-const { NodeConnectionTypes, NodeHelpers, Workflow } = require('n8n-workflow');
-
-const { ITEMS_TYPE } = require('../test/harness/engine.ts');
+const { NodeHelpers } = require('n8n-workflow');
 
 /** INodeTypes over the harness's types plus extra ones, e.g. { 'n8n-nodes-base.httpRequest': node }. */
 function nodeTypesWith(harness, extra) {
@@ -21,42 +16,37 @@ function nodeTypesWith(harness, extra) {
 	};
 }
 
+const BODY_EXPRESSION = '={{ JSON.stringify({ ref: $json.ref, amount: $json.amount }) }}';
+
 /**
- * @param {object} harness from createHarness()
- * @param {object} nodeTypes INodeTypes
- * @param {object} node INode without position/id (name, type, typeVersion, parameters, credentials)
- * @param {object[]} inputItems json of the items fed into the node
- * @returns {Promise<{ items: object[], error?: Error, nodeMs: number }>}
+ * n8n's HTTP Request node as a user builds it by hand for this API: a Header Auth credential for
+ * Api-Key, the tenant and an Idempotency-Key expression as headers, the same JSON body expression.
  */
-async function runNodeWorkflow(harness, nodeTypes, node, inputItems) {
-	const executionId = randomUUID();
-	const workflowId = 'wf-bench';
-	const nodes = [
-		{ id: 'items-node', name: 'Items', type: ITEMS_TYPE, typeVersion: 1, position: [0, 0], parameters: { items: JSON.stringify(inputItems) } },
-		{ id: 'node-under-test', position: [200, 0], ...node },
-	];
-	const connections = { Items: { main: [[{ node: node.name, type: NodeConnectionTypes.Main, index: 0 }]] } };
-	const workflow = new Workflow({ id: workflowId, nodes, connections, active: false, nodeTypes });
-	const additionalData = harness.additionalData(executionId, workflowId);
-	additionalData.hooks = new ExecutionLifecycleHooks('manual', executionId, {
-		id: workflowId,
-		name: 'bench',
-		nodes,
-		connections,
-		active: false,
-		activeVersionId: null,
-		settings: {},
-		createdAt: new Date(),
-		updatedAt: new Date(),
-		isArchived: false,
-	});
-	const run = await new WorkflowExecute(additionalData, 'manual').run({ workflow, startNode: workflow.getNode('Items') });
-	const task = run.data.resultData.runData[node.name]?.[0];
+function httpRequestNode(baseUrl, tenantId, credential) {
 	return {
-		items: task?.data?.main?.[0] ?? [],
-		error: task?.error ?? run.data.resultData.error,
-		nodeMs: task?.executionTime ?? NaN,
+		name: 'HTTP Request',
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.5,
+		parameters: {
+			method: 'POST',
+			url: `${baseUrl}/transfers`,
+			authentication: 'genericCredentialType',
+			genericAuthType: 'httpHeaderAuth',
+			sendHeaders: true,
+			headerParameters: {
+				parameters: [
+					{ name: 'x-tenant-id', value: tenantId },
+					{ name: 'Idempotency-Key', value: '={{ $execution.id }}-{{ $itemIndex }}' },
+				],
+			},
+			sendBody: true,
+			contentType: 'json',
+			specifyBody: 'json',
+			jsonBody: BODY_EXPRESSION,
+			options: {},
+		},
+		credentials: { httpHeaderAuth: credential },
 	};
 }
 
-module.exports = { nodeTypesWith, runNodeWorkflow };
+module.exports = { BODY_EXPRESSION, httpRequestNode, nodeTypesWith };

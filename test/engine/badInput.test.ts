@@ -11,7 +11,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { startSandbox } from '../../sandbox/server';
 import type { FaultRule, Sandbox } from '../../sandbox/server';
 import { createHarness, runActionWorkflow, sandboxCredential } from '../harness/engine';
-import type { ActionRun, Harness } from '../harness/engine';
+import type { NodeRun, Harness } from '../harness/engine';
 
 const SECRET = 'sk_test_sandbox';
 const WEBHOOK_SECRET = 'whsec_must_not_leak_7f3a';
@@ -261,7 +261,7 @@ function expectText(actual: string | undefined, expected: string | RegExp, base:
 }
 
 /** Everything the user or a log can see of an error: message, description, details, error item. */
-function visibleText(run: ActionRun): string {
+function visibleText(run: NodeRun): string {
 	const error = run.error as (Error & { description?: string; errorResponse?: unknown; context?: unknown }) | undefined;
 	return [JSON.stringify(error ?? {}), error?.message, error?.description, JSON.stringify(error?.errorResponse ?? {}), JSON.stringify(run.items)].join('\n');
 }
@@ -284,7 +284,7 @@ describe('bad input: clear messages, no needless request, no secret shown', () =
 		return harnesses.get(key)!;
 	}
 
-	async function run(c: Case, continueOnFail: boolean): Promise<ActionRun> {
+	async function run(c: Case, continueOnFail: boolean): Promise<NodeRun> {
 		sandbox.reset();
 		if (c.faults) sandbox.setFaults(c.faults);
 		const parameters =

@@ -13,7 +13,7 @@ import type { IDataObject, INodeExecutionData, INodeType } from 'n8n-workflow';
 import { startSandbox } from '../../sandbox/server';
 import type { CreatedRecord, RandomFaults, Sandbox } from '../../sandbox/server';
 import { ACTION_TYPE, createHarness, runActionWorkflow, sandboxCredential } from '../harness/engine';
-import type { ActionRun, ActionWorkflowOptions, Harness } from '../harness/engine';
+import type { NodeRun, ActionWorkflowOptions, Harness } from '../harness/engine';
 
 const ITEMS = 1000;
 const SECRET = 'sk_test_sandbox';
@@ -140,7 +140,7 @@ describe('fault soak: 1,000 POSTs under random faults, Retry On Fail on', () => 
 		return { run, durationMs };
 	};
 
-	const summarize = (variant: string, run: ActionRun, durationMs: number, counts: { success: number; error: number }) => {
+	const summarize = (variant: string, run: NodeRun, durationMs: number, counts: { success: number; error: number }) => {
 		const byRef = recordsByRef(sandbox.records());
 		const stats = sandbox.stats();
 		const summary: Summary = {

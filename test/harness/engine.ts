@@ -17,6 +17,7 @@ import type {
 	INode,
 	INodeExecutionData,
 	INodeType,
+	INodeTypeDescription,
 	INodeTypes,
 	IRun,
 	IVersionedNodeType,
@@ -33,7 +34,7 @@ export const ITEMS_TYPE = 'harness.items';
 
 /** A start node for tests: emits the items given in its `items` parameter. */
 class ItemsNode implements INodeType {
-	description = {
+	description: INodeTypeDescription = {
 		displayName: 'Items',
 		name: 'items',
 		group: ['input'],
@@ -42,7 +43,7 @@ class ItemsNode implements INodeType {
 		defaults: { name: 'Items' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		properties: [{ displayName: 'Items', name: 'items', type: 'json' as const, default: '[]' }],
+		properties: [{ displayName: 'Items', name: 'items', type: 'json', default: '[]' }],
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -65,7 +66,7 @@ export async function loadPackage(): Promise<PackageDirectoryLoader> {
 }
 
 export class PackageNodeTypes implements INodeTypes {
-	private readonly extra: Record<string, INodeType> = { [ITEMS_TYPE]: new ItemsNode() as unknown as INodeType };
+	private readonly extra: Record<string, INodeType> = { [ITEMS_TYPE]: new ItemsNode() };
 
 	constructor(private readonly loader: PackageDirectoryLoader) {}
 
@@ -200,28 +201,42 @@ export async function createHarness(credential: ICredentialDataDecryptedObject):
 	};
 }
 
-export interface ActionRun {
+export interface NodeRun {
 	run: IRun;
 	executionId: string;
-	/** Output items of the action node (first run, main output 0); empty when it failed. */
+	/** Output items of the node under test (first run, main output 0); empty when it failed. */
 	items: INodeExecutionData[];
-	/** The node error, if the action node failed. */
+	/** The node error, if the node under test failed. */
 	error?: Error & { description?: string; httpCode?: string | null; context?: IDataObject };
+	/** The node's own execution time as the engine measured it. */
+	executionTime?: number;
 }
 
-export interface ActionWorkflowOptions {
-	parameters: IDataObject;
+export interface RunOptions {
 	inputItems?: IDataObject[];
-	/** Node settings: retryOnFail, maxTries, waitBetweenTries, onError, … */
-	settings?: Partial<INode>;
 	workflowId?: string;
 	executionId?: string;
+	/** Node types to use instead of the harness's (e.g. with n8n's HTTP Request node added). */
+	nodeTypes?: INodeTypes;
+}
+
+export interface ActionWorkflowOptions extends RunOptions {
+	parameters: IDataObject;
+	/** Node settings: retryOnFail, maxTries, waitBetweenTries, onError, … */
+	settings?: Partial<INode>;
 }
 
 const ACTION_NODE_NAME = 'Tenant API';
 
-/** Executes Items → Tenant API through WorkflowExecute and returns the action node's result. */
-export async function runActionWorkflow(harness: Harness, options: ActionWorkflowOptions): Promise<ActionRun> {
+/**
+ * Executes "Items → node" through n8n-core's WorkflowExecute in manual mode, as the editor's Execute
+ * does, and returns what the node produced.
+ */
+export async function runNodeWorkflow(
+	harness: Harness,
+	node: Omit<INode, 'id' | 'position'>,
+	options: RunOptions = {},
+): Promise<NodeRun> {
 	const executionId = options.executionId ?? randomUUID();
 	const workflowId = options.workflowId ?? 'wf-test';
 	const nodes: INode[] = [
@@ -233,21 +248,18 @@ export async function runActionWorkflow(harness: Harness, options: ActionWorkflo
 			position: [0, 0],
 			parameters: { items: JSON.stringify(options.inputItems ?? [{}]) },
 		},
-		{
-			id: 'action-node-id',
-			name: ACTION_NODE_NAME,
-			type: ACTION_TYPE,
-			typeVersion: 1,
-			position: [200, 0],
-			parameters: options.parameters as INode['parameters'],
-			credentials: { tenantApi: { id: TEST_CREDENTIAL_ID, name: 'Tenant API test' } },
-			...options.settings,
-		},
+		{ id: 'node-under-test', position: [200, 0], ...node },
 	];
-	const connections = { Items: { main: [[{ node: ACTION_NODE_NAME, type: NodeConnectionTypes.Main, index: 0 }]] } };
-	const workflow = new Workflow({ id: workflowId, nodes, connections, active: false, nodeTypes: harness.nodeTypes });
+	const connections = { Items: { main: [[{ node: node.name, type: NodeConnectionTypes.Main, index: 0 }]] } };
+	const workflow = new Workflow({
+		id: workflowId,
+		nodes,
+		connections,
+		active: false,
+		nodeTypes: options.nodeTypes ?? harness.nodeTypes,
+	});
 	const additionalData = harness.additionalData(executionId, workflowId);
-	const hooks = new ExecutionLifecycleHooks('manual', executionId, {
+	(additionalData as { hooks?: ExecutionLifecycleHooks }).hooks = new ExecutionLifecycleHooks('manual', executionId, {
 		id: workflowId,
 		name: 'test',
 		nodes,
@@ -259,15 +271,28 @@ export async function runActionWorkflow(harness: Harness, options: ActionWorkflo
 		updatedAt: new Date(),
 		isArchived: false,
 	} as never);
-	(additionalData as { hooks?: ExecutionLifecycleHooks }).hooks = hooks;
 	const run = await new WorkflowExecute(additionalData, 'manual').run({ workflow, startNode: workflow.getNode('Items')! });
-	const taskData = run.data.resultData.runData[ACTION_NODE_NAME]?.[0];
+	const taskData = run.data.resultData.runData[node.name]?.[0];
 	return {
 		run,
 		executionId,
 		items: taskData?.data?.main?.[0] ?? [],
-		error: (taskData?.error ?? run.data.resultData.error) as ActionRun['error'],
+		error: (taskData?.error ?? run.data.resultData.error) as NodeRun['error'],
+		executionTime: taskData?.executionTime,
 	};
+}
+
+/** Executes Items → Tenant API and returns the action node's result. */
+export async function runActionWorkflow(harness: Harness, options: ActionWorkflowOptions): Promise<NodeRun> {
+	const node = {
+		name: ACTION_NODE_NAME,
+		type: ACTION_TYPE,
+		typeVersion: 1,
+		parameters: options.parameters as INode['parameters'],
+		credentials: { tenantApi: { id: TEST_CREDENTIAL_ID, name: 'Tenant API test' } },
+		...options.settings,
+	};
+	return await runNodeWorkflow(harness, node, options);
 }
 
 export function sandboxCredential(baseUrl: string, overrides: IDataObject = {}): ICredentialDataDecryptedObject {
