@@ -85,10 +85,10 @@ async function startCluster(opts) {
 		lap('services');
 
 		const encryptionKey = opts.encryptionKey || crypto.randomBytes(24).toString('hex');
-		const mainPort = await svc.freePort({ pair: true });
-		const webhookPort = await svc.freePort({ pair: true });
-		const mainUrl = `http://${svc.HOST}:${mainPort}`;
-		const webhookBase = `http://${svc.HOST}:${webhookPort}`;
+		// Ports are picked again when a process finds one taken (other programs on the machine).
+		const ports = { main: await svc.freePort(), webhook: await svc.freePort() };
+		const mainUrl = () => `http://${svc.HOST}:${ports.main}`;
+		const webhookBase = () => `http://${svc.HOST}:${ports.webhook}`;
 
 		/** What every process of the cluster shares (docs/queue-mode.md lists these). */
 		const sharedEnv = {
@@ -102,8 +102,11 @@ async function startCluster(opts) {
 			DB_POSTGRESDB_USER: pg.user,
 			DB_POSTGRESDB_PASSWORD: pg.password,
 			N8N_ENCRYPTION_KEY: encryptionKey,
-			N8N_WEBHOOK_URL: `${webhookBase}/`,
-			N8N_EDITOR_BASE_URL: `${mainUrl}/`,
+
+			// n8n's default pool is 2 connections per process: a burst of 40 deliveries then waits longer
+			// than DB_POSTGRESDB_CONNECTION_TIMEOUT (20 s) on the webhook processor and gets 500s
+			// (docs/queue-mode.md). Size it to the expected concurrency.
+			DB_POSTGRESDB_POOL_SIZE: '10',
 			...(opts.env || {}),
 		};
 
@@ -117,10 +120,13 @@ async function startCluster(opts) {
 				N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '10',
 				GENERIC_TIMEZONE: 'UTC',
 				TZ: 'UTC',
-				N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL || 'info',
+				// At least info: the suite reads the workers' "Worker started/finished execution" lines.
+				N8N_LOG_LEVEL: process.env.QUEUE_N8N_LOG_LEVEL || 'info',
 				N8N_LOG_OUTPUT: 'console',
 				NODE_ENV: 'production',
 				...sharedEnv,
+				N8N_WEBHOOK_URL: `${webhookBase()}/`,
+				N8N_EDITOR_BASE_URL: `${mainUrl()}/`,
 				...own,
 			});
 			delete e.N8N_CONFIG_FILES;
@@ -136,7 +142,13 @@ async function startCluster(opts) {
 			return userFolder;
 		}
 
-		function defineProcess({ name, role, args, own, ready }) {
+		/**
+		 * @param {object} d
+		 * @param {(fresh: boolean) => Promise<Record<string,string>>} d.pickPorts  picks the process's ports (all new ones
+		 *   when `fresh`, after a port was taken); returns its port environment
+		 */
+		function defineProcess({ name, role, args, pickPorts, extraEnv = {}, ready }) {
+			let own = null;
 			const p = {
 				name,
 				role,
@@ -151,21 +163,38 @@ async function startCluster(opts) {
 					return !!p.child && p.child.exitInfo === null;
 				},
 				async start({ timeoutMs = 240000 } = {}) {
-					p.child = svc.spawnGroup(info.nodeBin, [info.n8nBin, ...args], {
-						logFile: p.logFile,
-						env: envFor(p.userFolder, own),
-						cwd: p.userFolder,
-						tracker,
-						label: name,
-					});
-					const deadline = Date.now() + timeoutMs;
-					for (;;) {
-						if (p.child.exitInfo) {
-							throw new Error(`${name} exited (${JSON.stringify(p.child.exitInfo)}) before it was ready\n${svc.tail(p.logFile)}`);
+					// QUEUE_NODE_ARGS: extra Node flags for every n8n process (e.g. --cpu-prof when profiling).
+					const nodeArgs = (process.env.QUEUE_NODE_ARGS || '').split(' ').filter(Boolean);
+					for (let attempt = 1; ; attempt++) {
+						if (!own) own = await pickPorts(attempt > 1);
+						const logStart = p.log().length;
+						p.child = svc.spawnGroup(info.nodeBin, [...nodeArgs, info.n8nBin, ...args], {
+							logFile: p.logFile,
+							env: envFor(p.userFolder, { ...own, ...extraEnv }),
+							cwd: p.userFolder,
+							tracker,
+							label: name,
+						});
+						const deadline = Date.now() + timeoutMs;
+						let exited = false;
+						for (;;) {
+							if (p.child.exitInfo) {
+								exited = true;
+								break;
+							}
+							if (await ready(p).catch(() => false)) break;
+							if (Date.now() > deadline) throw new Error(`${name} not ready after ${timeoutMs / 1000} s\n${svc.tail(p.logFile)}`);
+							await svc.sleep(500);
 						}
-						if (await ready(p).catch(() => false)) break;
-						if (Date.now() > deadline) throw new Error(`${name} not ready after ${timeoutMs / 1000} s\n${svc.tail(p.logFile)}`);
-						await svc.sleep(500);
+						if (!exited) break;
+						await svc.stopGroup(p.child, { tracker });
+						const why = p.log().slice(logStart);
+						if (attempt < 4 && /already in use|EADDRINUSE/i.test(why)) {
+							log(`${name}: a port was taken (${(why.match(/.*(already in use|EADDRINUSE).*/i) || [''])[0].trim()}); new ports`);
+							own = null;
+							continue;
+						}
+						throw new Error(`${name} exited (${JSON.stringify(p.child.exitInfo)}) before it was ready\n${svc.tail(p.logFile)}`);
 					}
 					log(`${name} ready (pid ${p.pid})`);
 					return p;
@@ -189,12 +218,12 @@ async function startCluster(opts) {
 			return p;
 		}
 
-		const httpReady = (base, { settings = false } = {}) => async () => {
-			const r = await fetch(`${base}/healthz/readiness`);
+		const httpReady = (baseOf, { settings = false } = {}) => async () => {
+			const r = await fetch(`${baseOf()}/healthz/readiness`);
 			if (r.status !== 200) return false;
 			if (!settings) return true;
 			// Before migrations finish every other route says "n8n is starting up".
-			const s = await fetch(`${base}/rest/settings`);
+			const s = await fetch(`${baseOf()}/rest/settings`);
 			return s.status === 200 && (await s.text()).startsWith('{');
 		};
 		const logReady = (marker) => async (p) => p.log().includes(marker);
@@ -207,26 +236,36 @@ async function startCluster(opts) {
 			name: 'main',
 			role: 'main',
 			args: ['start'],
+			pickPorts: async (fresh) => {
+				if (fresh) ports.main = await svc.freePort();
+				const broker = await svc.freePort();
+				return { N8N_PORT: String(ports.main), N8N_RUNNERS_BROKER_PORT: String(broker) };
+			},
 			// The main answers the editor and the API only: production webhooks go to the webhook processor.
-			own: { N8N_PORT: String(mainPort), N8N_RUNNERS_BROKER_PORT: String(mainPort + 1), N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' },
+			extraEnv: { N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' },
 			ready: httpReady(mainUrl, { settings: true }),
 		});
 		const webhook = defineProcess({
 			name: 'webhook',
 			role: 'webhook',
 			args: ['webhook'],
-			own: { N8N_PORT: String(webhookPort), N8N_RUNNERS_BROKER_PORT: String(webhookPort + 1) },
+			pickPorts: async (fresh) => {
+				if (fresh) ports.webhook = await svc.freePort();
+				return { N8N_PORT: String(ports.webhook), N8N_RUNNERS_BROKER_PORT: String(await svc.freePort()) };
+			},
 			ready: httpReady(webhookBase),
 		});
 		const workers = [];
 		for (let i = 1; i <= workerCount; i++) {
-			const port = await svc.freePort({ pair: true });
 			workers.push(
 				defineProcess({
 					name: `worker${i}`,
 					role: 'worker',
 					args: ['worker', `--concurrency=${concurrency}`],
-					own: { N8N_PORT: String(port), N8N_RUNNERS_BROKER_PORT: String(port + 1), QUEUE_HEALTH_CHECK_PORT: String(port) },
+					pickPorts: async () => {
+						const port = await svc.freePort();
+						return { N8N_PORT: String(port), QUEUE_HEALTH_CHECK_PORT: String(port), N8N_RUNNERS_BROKER_PORT: String(await svc.freePort()) };
+					},
 					ready: logReady('n8n worker is now ready'),
 				}),
 			);
@@ -238,20 +277,20 @@ async function startCluster(opts) {
 
 		const session = { cookie: null, apiKey: null };
 		async function setupAccess() {
-			const setup = await httpJson(`${mainUrl}/rest/owner/setup`, { method: 'POST', body: OWNER });
+			const setup = await httpJson(`${mainUrl()}/rest/owner/setup`, { method: 'POST', body: OWNER });
 			if (setup.status !== 200 && !(setup.status === 400 && /already/i.test(setup.text))) {
 				throw new Error(`POST /rest/owner/setup -> ${setup.status}: ${setup.text.slice(0, 300)}`);
 			}
-			const login = await httpJson(`${mainUrl}/rest/login`, {
+			const login = await httpJson(`${mainUrl()}/rest/login`, {
 				method: 'POST',
 				body: { emailOrLdapLoginId: OWNER.email, email: OWNER.email, password: OWNER.password },
 			});
 			session.cookie = cookieFrom(login);
 			if (login.status !== 200 || !session.cookie) throw new Error(`POST /rest/login -> ${login.status}: ${login.text.slice(0, 300)}`);
-			const scopesRes = await httpJson(`${mainUrl}/rest/api-keys/scopes`, { headers: { cookie: session.cookie } });
+			const scopesRes = await httpJson(`${mainUrl()}/rest/api-keys/scopes`, { headers: { cookie: session.cookie } });
 			const scopes = scopesRes.status === 200 ? (scopesRes.json?.data ?? scopesRes.json) : undefined;
 			const body = { label: `queue-${Date.now()}`, expiresAt: null, ...(Array.isArray(scopes) ? { scopes } : {}) };
-			const key = await httpJson(`${mainUrl}/rest/api-keys`, { method: 'POST', body, headers: { cookie: session.cookie } });
+			const key = await httpJson(`${mainUrl()}/rest/api-keys`, { method: 'POST', body, headers: { cookie: session.cookie } });
 			const data = key.json?.data ?? key.json;
 			if (key.status !== 200 || !data?.rawApiKey) throw new Error(`POST /rest/api-keys -> ${key.status}: ${key.text.slice(0, 300)}`);
 			session.apiKey = data.rawApiKey;
@@ -269,14 +308,21 @@ async function startCluster(opts) {
 			workers,
 			processes: procs,
 			sharedEnv: { ...sharedEnv, N8N_ENCRYPTION_KEY: '<same on every process>', DB_POSTGRESDB_PASSWORD: '<secret>' },
-			mainUrl,
-			webhookBase,
+			get mainUrl() {
+				return mainUrl();
+			},
+			get webhookBase() {
+				return webhookBase();
+			},
 			timings,
+			get cookie() {
+				return session.cookie;
+			},
 			/** n8n public API on the main (X-N8N-API-KEY). */
 			api: (method, urlPath, body) =>
-				httpJson(`${mainUrl}/api/v1${urlPath}`, { method, body, headers: { 'X-N8N-API-KEY': session.apiKey } }),
+				httpJson(`${mainUrl()}/api/v1${urlPath}`, { method, body, headers: { 'X-N8N-API-KEY': session.apiKey } }),
 			/** Internal REST API on the main with the owner's cookie. */
-			rest: (method, urlPath, body) => httpJson(`${mainUrl}/rest${urlPath}`, { method, body, headers: { cookie: session.cookie } }),
+			rest: (method, urlPath, body) => httpJson(`${mainUrl()}/rest${urlPath}`, { method, body, headers: { cookie: session.cookie } }),
 			/** Start the webhook processor and the workers (after workflows are active). */
 			async startProcessors() {
 				await Promise.all([webhook.start(), ...workers.map((w) => w.start())]);

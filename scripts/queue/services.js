@@ -27,7 +27,20 @@ function log(msg) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** A free TCP port on 127.0.0.1 (and, with `pair`, the next one free too). */
+/** Lowest port of the kernel's ephemeral range (outgoing connections take ports from there). */
+function ephemeralLow() {
+	try {
+		return Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32768;
+	} catch {
+		return 32768;
+	}
+}
+
+/**
+ * A free TCP port on 127.0.0.1 (with `pair`, the next one free too), picked at random below the
+ * ephemeral range so that no outgoing connection takes it before the server binds it. Another program
+ * can still take it in between: callers retry on "already in use".
+ */
 async function freePort({ pair = false } = {}) {
 	const tryPort = (port) =>
 		new Promise((resolve) => {
@@ -38,11 +51,12 @@ async function freePort({ pair = false } = {}) {
 				srv.close(() => resolve(p));
 			});
 		});
-	for (let i = 0; i < 100; i++) {
-		const p = pair ? 20000 + Math.floor(Math.random() * 30000) : 0;
-		const got = await tryPort(p);
-		if (got === null) continue;
-		if (!pair || (await tryPort(got + 1)) !== null) return got;
+	const lo = 10000;
+	const hi = Math.max(lo + 1000, Math.min(ephemeralLow(), 65536) - 2);
+	for (let i = 0; i < 200; i++) {
+		const p = lo + Math.floor(Math.random() * (hi - lo));
+		if ((await tryPort(p)) === null) continue;
+		if (!pair || (await tryPort(p + 1)) !== null) return p;
 	}
 	throw new Error('no free port on 127.0.0.1');
 }
