@@ -119,8 +119,13 @@ export class TenantApiTrigger implements INodeType {
 						(s): s is string => typeof s === 'string',
 					);
 				} catch (error) {
-					log('credential_unavailable', { error: (error as Error).message });
-					return respond(this, 401, 'Invalid signature');
+					// No credential selected is a set-up error (refuse like a bad signature). A selected one that
+					// cannot be read now (e.g. the database is busy) is temporary: 503 lets the sender retry.
+					const selected = this.getNode().credentials?.tenantApi !== undefined;
+					log(selected ? 'credential_unavailable' : 'no_credential_selected', { error: (error as Error).message });
+					return selected
+						? respond(this, 503, 'Temporarily unable to verify the delivery')
+						: respond(this, 401, 'Invalid signature');
 				}
 				const config: VerificationConfig = {
 					mode,

@@ -261,6 +261,15 @@ describe('refusals leak nothing', () => {
 	it('refuses with 401 when verification is on but no credential is selected', async () => {
 		await server.configure({ credential: null });
 		await expectRefused(server.post(BODY, signed()));
+		expect(logs.text()).toContain('no_credential_selected');
+	});
+
+	it('answers 503 (the sender retries) when the selected credential cannot be read right now', async () => {
+		await server.configure({ credential: credential(), credentialUnreadable: true });
+		const { status, text, call } = await server.post(BODY, signed());
+		expect(status).toBe(503);
+		expect(JSON.parse(text)).toEqual({ message: 'Temporarily unable to verify the delivery' });
+		expect(call.result).toEqual({ noWebhookResponse: true });
 		expect(logs.text()).toContain('credential_unavailable');
 	});
 });

@@ -41,6 +41,8 @@ export interface TriggerSetup {
 	parameters?: IDataObject;
 	/** Credential data; `null` = the node has no credential selected. */
 	credential?: ICredentialDataDecryptedObject | null;
+	/** The credential is selected but cannot be read (as when n8n's database fails). */
+	credentialUnreadable?: boolean;
 	/** 'webhook' = production URL, 'manual' = test URL. */
 	mode?: WorkflowExecuteMode;
 }
@@ -156,7 +158,9 @@ export async function buildTriggerRig(setup: TriggerSetup = {}): Promise<Trigger
 		position: [0, 0],
 		webhookId: WEBHOOK_ID,
 		parameters: (setup.parameters ?? {}) as INode['parameters'],
-		...(setup.credential === null ? {} : { credentials: { tenantApi: { id: TEST_CREDENTIAL_ID, name: 'Tenant API test' } } }),
+		...(setup.credential === null
+			? {}
+			: { credentials: { tenantApi: { id: setup.credentialUnreadable ? 'unreadable' : TEST_CREDENTIAL_ID, name: 'Tenant API test' } } }),
 	};
 	const workflow = new Workflow({ id: WORKFLOW_ID, nodes: [node], connections: {}, active: true, nodeTypes: harness.nodeTypes });
 	// Resolve the node's parameters with their defaults, as n8n stores them.
