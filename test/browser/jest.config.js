@@ -15,7 +15,7 @@ module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test/browser'],
 	testMatch: ['**/*.test.ts'],
-	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json', isolatedModules: true }] },
+	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] },
 	globalSetup: '<rootDir>/test/browser/global-setup.js',
 	testTimeout: 5 * 60 * 1000,
 	slowTestThreshold: 60,

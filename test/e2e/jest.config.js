@@ -15,7 +15,7 @@ module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test/e2e'],
 	testMatch: ['**/*.test.ts'],
-	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json', isolatedModules: true }] },
+	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] },
 	globalSetup: '<rootDir>/test/e2e/global-setup.js',
 	testTimeout: 10 * 60 * 1000,
 	slowTestThreshold: 60,
