@@ -280,22 +280,7 @@ function createInstance(opts) {
 	}
 
 	async function request(method, urlPath, { body, headers = {}, cookie } = {}) {
-		const h = { ...headers };
-		if (body !== undefined) h['content-type'] = 'application/json';
-		if (cookie) h.cookie = cookie;
-		const res = await fetch(state.url + urlPath, {
-			method,
-			headers: h,
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const text = await res.text();
-		let json;
-		try {
-			json = text ? JSON.parse(text) : undefined;
-		} catch {
-			json = undefined;
-		}
-		return { status: res.status, headers: res.headers, text, json };
+		return await httpJson(state.url + urlPath, { method, body, headers: cookie ? { ...headers, cookie } : headers });
 	}
 
 	async function waitHealthy(timeoutMs) {
@@ -479,4 +464,19 @@ function randomKey() {
 	return crypto.randomBytes(24).toString('hex');
 }
 
-module.exports = { createInstance, startInstance, parseRawOutput, offlineEnv, randomKey, DEFAULT_OWNER };
+/** fetch with a JSON body; the answer as text and, when it parses, as JSON. */
+async function httpJson(url, { method = 'GET', body, headers = {} } = {}) {
+	const h = { ...headers };
+	if (body !== undefined) h['content-type'] = 'application/json';
+	const res = await fetch(url, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
+	const text = await res.text();
+	let json;
+	try {
+		json = text ? JSON.parse(text) : undefined;
+	} catch {
+		json = undefined;
+	}
+	return { status: res.status, headers: res.headers, text, json };
+}
+
+module.exports = { createInstance, startInstance, parseRawOutput, offlineEnv, randomKey, httpJson, DEFAULT_OWNER };

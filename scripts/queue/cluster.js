@@ -25,20 +25,7 @@ const instanceLib = require('../n8n/instance');
 const svc = require('./services');
 
 const OWNER = instanceLib.DEFAULT_OWNER;
-
-async function httpJson(url, { method = 'GET', body, headers = {} } = {}) {
-	const h = { ...headers };
-	if (body !== undefined) h['content-type'] = 'application/json';
-	const res = await fetch(url, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
-	const text = await res.text();
-	let json;
-	try {
-		json = text ? JSON.parse(text) : undefined;
-	} catch {
-		json = undefined;
-	}
-	return { status: res.status, headers: res.headers, text, json };
-}
+const { httpJson } = instanceLib;
 
 function cookieFrom(res) {
 	const raw = typeof res.headers.getSetCookie === 'function' ? res.headers.getSetCookie() : [res.headers.get('set-cookie') || ''];
