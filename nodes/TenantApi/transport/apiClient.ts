@@ -49,16 +49,13 @@ export class ApiClient {
 	private constructor(
 		private readonly fn: IExecuteFunctions,
 		readonly base: ApiBase,
-		private readonly environment: string,
-		private readonly secret: string,
 		private readonly options: ApiClientOptions,
 		private readonly credentials: ICredentialDataDecryptedObject,
 	) {}
 
 	static async create(fn: IExecuteFunctions, options: ApiClientOptions): Promise<ApiClient> {
 		const credentials = await fn.getCredentials(CREDENTIAL_TYPE);
-		const secret = typeof credentials.secretKey === 'string' ? credentials.secretKey : '';
-		if (secret.trim() === '') {
+		if (typeof credentials.secretKey !== 'string' || credentials.secretKey.trim() === '') {
 			throw new NodeOperationError(fn.getNode(), 'The Tenant API credential has no Secret Key', {
 				description: 'Open the credential and paste the Secret Key from the dashboard (Manage → Configure → API keys).',
 			});
@@ -71,7 +68,15 @@ export class ApiClient {
 				description: 'Fix the Base URL in the Tenant API credential. Nothing was sent.',
 			});
 		}
-		return new ApiClient(fn, base, String(credentials.environment ?? 'sandbox'), secret, options, credentials);
+		return new ApiClient(fn, base, options, credentials);
+	}
+
+	private get secret(): string {
+		return this.credentials.secretKey as string;
+	}
+
+	private get environment(): string {
+		return String(this.credentials.environment ?? 'sandbox');
 	}
 
 	get baseUrl(): string {
