@@ -23,7 +23,12 @@ function endless(chunk: Buffer, everyMs?: number): Readable {
 
 const answer = (body: unknown, headers: Record<string, string> = {}): IN8nHttpFullResponse => ({ statusCode: 200, headers, body: body as IN8nHttpFullResponse['body'] });
 
-const pendingTimers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+/** Fake timers count exactly the timers the code under test sets; streams still flow (ticks stay real). */
+function countTimers(): () => number {
+	jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+	return () => jest.getTimerCount();
+}
+afterEach(() => jest.useRealTimers());
 
 describe('pickAbortableSleep', () => {
 	const sleep = async () => undefined;
@@ -33,26 +38,26 @@ describe('pickAbortableSleep', () => {
 		expect(pickAbortableSleep({ sleep })).toBe(sleep);
 	});
 	it("this n8n-workflow's choice stops its timer when aborted", async () => {
+		const timers = countTimers();
 		const abortable = pickAbortableSleep(n8nWorkflow as never);
 		const controller = new AbortController();
-		const before = pendingTimers();
 		const sleeping = abortable(60_000, controller.signal).catch(() => 'aborted');
-		expect(pendingTimers()).toBe(before + 1);
+		expect(timers()).toBe(1);
 		controller.abort();
 		expect(await sleeping).toBe('aborted');
-		expect(pendingTimers()).toBe(before);
+		expect(timers()).toBe(0);
 	});
 });
 
 describe('startDeadline', () => {
 	it('lets work that finishes in time through, and leaves no timer once cancelled', async () => {
-		const before = pendingTimers();
+		const timers = countTimers();
 		const deadline = startDeadline(60_000);
 		const onExpired = jest.fn();
 		expect(await deadline.race(Promise.resolve('done'), onExpired)).toBe('done');
+		expect(timers()).toBe(1);
 		deadline.cancel();
-		await new Promise((resolve) => setImmediate(resolve));
-		expect(pendingTimers()).toBe(before);
+		expect(timers()).toBe(0);
 		expect(onExpired).not.toHaveBeenCalled();
 	});
 
@@ -91,11 +96,10 @@ describe('readBoundedBody', () => {
 
 describe('exchange', () => {
 	it('returns status, headers and the whole body, and leaves no timer behind', async () => {
-		const before = pendingTimers();
+		const timers = countTimers();
 		const result = await exchange(async () => answer(Readable.from([Buffer.from('[1]')]), { 'content-type': 'application/json' }), 60_000);
 		expect(result).toEqual({ statusCode: 200, headers: { 'content-type': 'application/json' }, body: { ok: true, bytes: Buffer.from('[1]') } });
-		await new Promise((resolve) => setImmediate(resolve));
-		expect(pendingTimers()).toBe(before);
+		expect(timers()).toBe(0);
 	});
 
 	it('gives up on a body that drips forever at the deadline, and closes it', async () => {
