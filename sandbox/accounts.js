@@ -1,18 +1,18 @@
 'use strict';
 
 /**
- * Deterministic account seed and the six listing shapes ("pagination modes").
+ * Deterministic account seed and the seven listing shapes ("pagination modes").
  */
 
 /**
  * @typedef {{ id: string, object: 'account', name: string, currency: string, balance: number,
  *   status: string, created_at: string }} Account
- * @typedef {'cursor'|'page'|'nextUrl'|'array'|'loop'|'endless'} PaginationMode
+ * @typedef {'cursor'|'page'|'pageNoTotals'|'nextUrl'|'array'|'loop'|'endless'} PaginationMode
  * @typedef {{ mode: PaginationMode, defaultPageSize: number, maxPageSize: number }} PaginationConfig
  * @typedef {{ status: number, body: unknown }} ListResult
  */
 
-const PAGINATION_MODES = /** @type {const} */ (['cursor', 'page', 'nextUrl', 'array', 'loop', 'endless']);
+const PAGINATION_MODES = /** @type {const} */ (['cursor', 'page', 'pageNoTotals', 'nextUrl', 'array', 'loop', 'endless']);
 
 const NAMES = ['Acme', 'Globex', 'Initech', 'Umbrella', 'Hooli', 'Stark', 'Wayne', 'Wonka', 'Tyrell', 'Soylent', 'Cyberdyne'];
 const CURRENCIES = ['EUR', 'USD', 'GBP', 'CHF'];
@@ -168,6 +168,12 @@ function listInner(all, q, cfg, origin) {
 			const perPage = clamp(intParam(q, 'per_page', limit, 1));
 			const start = (page - 1) * perPage;
 			return { items: items.slice(start, start + perPage), page, total_pages: Math.ceil(items.length / perPage) };
+		}
+		case 'pageNoTotals': {
+			// Page numbers without any end marker: only an empty page says the listing is over.
+			const page = intParam(q, 'page', 1, 1);
+			const start = (page - 1) * limit;
+			return { data: items.slice(start, start + limit), page };
 		}
 		case 'nextUrl': {
 			const offset = intParam(q, 'offset', 0, 0);

@@ -2,7 +2,7 @@
 
 const { listAccounts } = require('./accounts');
 const { IdempotencyStore, fingerprint } = require('./idempotency');
-const { sendRaw, sendError, readBody, parseJson, BodyTooLargeError, JSON_TYPE } = require('./http-util');
+const { sendRaw, sendError, readBody, parseJson, sendDripping, sendGzipBomb, BodyTooLargeError, JSON_TYPE } = require('./http-util');
 
 /**
  * The /v1 API: auth, tenant check, fault injection, accounts listing, idempotent POSTs.
@@ -11,10 +11,12 @@ const { sendRaw, sendError, readBody, parseJson, BodyTooLargeError, JSON_TYPE } 
  * @typedef {import('node:http').ServerResponse} ServerResponse
  * @typedef {import('./state').SandboxState} SandboxState
  * @typedef {import('./faults').FaultAction} FaultAction
- * @typedef {{ delayTimers: Set<NodeJS.Timeout>, origin: string }} ApiContext
+ * @typedef {{ delayTimers: Set<NodeJS.Timeout>, origin: string, state: SandboxState }} ApiContext
  */
 
 const REPLAY_HEADERS = { 'idempotent-replayed': 'true' };
+const IN_PROGRESS_MESSAGE =
+	'There is currently another in-progress request using this Idempotency-Key (that probably means you submitted twice, and the other request is still going through). Please try again later.';
 const LISTING_CACHE_MAX = 512;
 
 /**
@@ -23,6 +25,19 @@ const LISTING_CACHE_MAX = 512;
  */
 function drop(req) {
 	req.socket.destroy();
+}
+
+/**
+ * The answer with what the request carried (headers included, so the Api-Key too): a debugging echo
+ * some APIs really send.
+ * @param {IncomingMessage} req
+ * @param {string} body JSON text
+ * @returns {string}
+ */
+function withEcho(req, body) {
+	const parsed = JSON.parse(body);
+	const echo = { method: req.method, url: req.url, headers: req.headers };
+	return JSON.stringify(Array.isArray(parsed) ? { data: parsed, request: echo } : { ...parsed, request: echo });
 }
 
 /**
@@ -40,7 +55,11 @@ function respond(ctx, req, res, fault, status, body, headers) {
 		sendRaw(res, status, body, JSON_TYPE, headers);
 	} else if (fault.type === 'dropAfterCommit') {
 		drop(req);
-	} else if (fault.type === 'delay') {
+	} else if (fault.type === 'echoRequest') {
+		sendRaw(res, status, withEcho(req, body), JSON_TYPE, headers);
+	} else if (fault.type === 'drip') {
+		sendDripping(res, status, body, { ...fault, contentType: JSON_TYPE, headers }, ctx.delayTimers, () => ctx.state.answersCutShort++);
+	} else if (fault.type === 'delay' || fault.type === 'slowCommit') {
 		const t = setTimeout(() => {
 			ctx.delayTimers.delete(t);
 			if (!res.destroyed && !res.writableEnded) sendRaw(res, status, body, JSON_TYPE, headers);
@@ -80,6 +99,9 @@ function handleApi(state, ctx, req, res, rawPath, query) {
 	const key = routeKey(method, segs, path);
 	state.requests++;
 	state.byRoute[key] = (state.byRoute[key] ?? 0) + 1;
+	state.inFlight++;
+	state.peakInFlight = Math.max(state.peakInFlight, state.inFlight);
+	res.on('close', () => state.inFlight--);
 
 	const headers = req.headers;
 	if (headers['api-key'] !== state.apiKey) {
@@ -100,6 +122,7 @@ function handleApi(state, ctx, req, res, rawPath, query) {
 			sendRaw(res, fault.status, fault.body, fault.contentType, fault.headers);
 			return;
 		}
+		if (fault.type === 'gzipBomb') return sendGzipBomb(res, fault.status, fault, () => state.answersCutShort++);
 	}
 
 	if (method === 'GET') return handleGet(state, ctx, req, res, fault, segs, query);
@@ -189,6 +212,11 @@ async function handlePost(state, ctx, req, res, fault, segs, path, idemKey, tena
 	}
 
 	const scoped = IdempotencyStore.scope(tenant, idemKey);
+	if (state.inProgress.has(scoped)) {
+		state.conflicts++;
+		sendError(res, 409, 'idempotency_key_in_use', IN_PROGRESS_MESSAGE);
+		return;
+	}
 	const fp = fingerprint('POST', path, body);
 	const seen = state.idempotency.lookup(scoped, fp);
 	if (seen.kind === 'replay') {
@@ -201,13 +229,26 @@ async function handlePost(state, ctx, req, res, fault, segs, path, idemKey, tena
 		return;
 	}
 
-	// Commit point: from here on, a retry with the same key replays this answer.
-	const collection = segs[0];
-	const record = state.createRecord(collection, path.slice(3), idemKey, /** @type {Record<string, unknown>} */ (body));
-	const text = JSON.stringify(record);
-	state.idempotency.commit(scoped, { fingerprint: fp, status: 201, body: text, recordId: record.id });
-	state.webhooks.recordCreated(collection, record);
-	respond(ctx, req, res, fault, 201, text);
+	/** @param {FaultAction|null} answerFault */
+	const commit = (answerFault) => {
+		// Commit point: from here on, a retry with the same key replays this answer.
+		const collection = segs[0];
+		const record = state.createRecord(collection, path.slice(3), idemKey, /** @type {Record<string, unknown>} */ (body));
+		const text = JSON.stringify(record);
+		state.idempotency.commit(scoped, { fingerprint: fp, status: 201, body: text, recordId: record.id });
+		state.webhooks.recordCreated(collection, record);
+		if (!res.destroyed && !res.writableEnded) respond(ctx, req, res, answerFault, 201, text);
+	};
+	if (fault?.type !== 'slowCommit') return commit(fault);
+	// A slow commit: meanwhile the key is "in progress" and a retry with it gets a 409 (as at Stripe).
+	// The commit happens even when the client has gone away.
+	state.inProgress.add(scoped);
+	const timer = setTimeout(() => {
+		ctx.delayTimers.delete(timer);
+		state.inProgress.delete(scoped);
+		commit(null);
+	}, fault.ms);
+	ctx.delayTimers.add(timer);
 }
 
 /**

@@ -16,7 +16,7 @@ const { PAGINATION_MODES } = require('./accounts');
  */
 
 const ENDPOINTS = {
-	'GET /_sandbox/stats': 'counters: requests, byRoute, records, distinctIdempotencyKeys, replays, conflicts, faultsInjected, deliveries',
+	'GET /_sandbox/stats': 'counters: requests, byRoute, records, distinctIdempotencyKeys, replays, conflicts, answersCutShort, postsInProgress, inFlight, peakInFlight, faultsInjected, deliveries',
 	'GET /_sandbox/records': 'records created by POSTs',
 	'POST /_sandbox/reset': 'forget records, idempotency keys, stats and faults',
 	'GET|POST /_sandbox/faults': 'read / replace fault rules (body: array of rules, or {random:{...}})',

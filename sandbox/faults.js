@@ -10,7 +10,11 @@ const { errorBody } = require('./http-util');
  * @typedef {{ type: 'status', status: number, body: string|Buffer, contentType: string, headers: Record<string,string>, commit: boolean }
  *   | { type: 'dropBeforeCommit' }
  *   | { type: 'dropAfterCommit' }
- *   | { type: 'delay', ms: number }} FaultAction
+ *   | { type: 'delay', ms: number }
+ *   | { type: 'drip', intervalMs: number, bytesPerTick: number, endless: boolean }
+ *   | { type: 'gzipBomb', status: number, inflatedMiB: number, endless: boolean }
+ *   | { type: 'slowCommit', ms: number }
+ *   | { type: 'echoRequest' }} FaultAction
  *
  * @typedef {{ method?: string, path?: string, times?: number, firstAttemptPerKey?: boolean,
  *   probability?: number, seed?: number|string, action?: Record<string, unknown>,
@@ -74,10 +78,26 @@ function headersOf(h) {
 function compileAction(a) {
 	if (a.dropBeforeCommit) return { type: 'dropBeforeCommit' };
 	if (a.dropAfterCommit) return { type: 'dropAfterCommit' };
-	if (a.delayMs !== undefined) {
-		const ms = Number(a.delayMs);
-		if (!Number.isFinite(ms) || ms < 0) throw new FaultConfigError('delayMs must be a number >= 0');
-		return { type: 'delay', ms };
+	if (a.delayMs !== undefined) return { type: 'delay', ms: numberAtLeast(a.delayMs, 0, 'delayMs') };
+	if (a.commitDelayMs !== undefined) return { type: 'slowCommit', ms: numberAtLeast(a.commitDelayMs, 0, 'commitDelayMs') };
+	if (a.echoRequest) return { type: 'echoRequest' };
+	if (a.drip !== undefined) {
+		const drip = /** @type {Record<string, unknown>} */ (a.drip && typeof a.drip === 'object' ? a.drip : {});
+		return {
+			type: 'drip',
+			intervalMs: numberAtLeast(drip.intervalMs ?? 1000, 1, 'drip.intervalMs'),
+			bytesPerTick: numberAtLeast(drip.bytesPerTick ?? 1, 1, 'drip.bytesPerTick'),
+			endless: drip.endless === true,
+		};
+	}
+	if (a.gzipBomb !== undefined) {
+		const bomb = /** @type {Record<string, unknown>} */ (a.gzipBomb && typeof a.gzipBomb === 'object' ? a.gzipBomb : {});
+		return {
+			type: 'gzipBomb',
+			status: a.status === undefined ? 200 : statusOf(a.status, 'gzipBomb'),
+			inflatedMiB: numberAtLeast(bomb.inflatedMiB ?? 1024, 1, 'gzipBomb.inflatedMiB'),
+			endless: bomb.endless === true,
+		};
 	}
 	const commit = a.commit === true;
 	if (a.htmlError !== undefined) {
@@ -116,7 +136,21 @@ function compileAction(a) {
 		if (a.contentType !== undefined) contentType = String(a.contentType);
 		return { type: 'status', status, body, contentType, headers: headersOf(a.headers), commit };
 	}
-	throw new FaultConfigError('action must have one of: status, dropBeforeCommit, dropAfterCommit, delayMs, htmlError, rawBody, rawBodyBase64');
+	throw new FaultConfigError(
+		'action must have one of: status, dropBeforeCommit, dropAfterCommit, delayMs, commitDelayMs, drip, gzipBomb, echoRequest, htmlError, rawBody, rawBodyBase64',
+	);
+}
+
+/**
+ * @param {unknown} v
+ * @param {number} min
+ * @param {string} name
+ * @returns {number}
+ */
+function numberAtLeast(v, min, name) {
+	const n = Number(v);
+	if (!Number.isFinite(n) || n < min) throw new FaultConfigError(`${name} must be a number >= ${min}`);
+	return n;
 }
 
 /**

@@ -1,7 +1,7 @@
 /** Type declarations for server.js (kept by hand; the JS file is the source of truth). */
 import type { SigningScheme } from './signing';
 
-export type PaginationMode = 'cursor' | 'page' | 'nextUrl' | 'array' | 'loop' | 'endless';
+export type PaginationMode = 'cursor' | 'page' | 'pageNoTotals' | 'nextUrl' | 'array' | 'loop' | 'endless';
 
 export interface Account {
 	id: string;
@@ -61,6 +61,14 @@ export type FaultAction =
 	| { dropBeforeCommit: true }
 	| { dropAfterCommit: true }
 	| { delayMs: number }
+	/** Accept the POST, hold the key "in progress" for this long (a retry meanwhile gets 409 idempotency_key_in_use), then commit. */
+	| { commitDelayMs: number }
+	/** Commit, then answer with the request (method, url, headers: the Api-Key too) added to the body. */
+	| { echoRequest: true }
+	/** Commit, send the headers, then the body `bytesPerTick` bytes every `intervalMs` (default 1 byte/s); `endless` adds spaces forever. */
+	| { drip: { intervalMs?: number; bytesPerTick?: number; endless?: boolean } }
+	/** Before commit: gzip-encoded JSON (`[`, spaces, `]`) of `inflatedMiB` MiB (default 1024, ~1 KiB per MiB on the wire); `endless` never ends. */
+	| { gzipBomb: { inflatedMiB?: number; endless?: boolean }; status?: number }
 	| { htmlError: number; headers?: Record<string, string>; commit?: boolean }
 	| { rawBody: string | Buffer; repeat?: number; contentType?: string; status?: number; headers?: Record<string, string>; commit?: boolean }
 	| { rawBodyBase64: string; repeat?: number; contentType?: string; status?: number; headers?: Record<string, string>; commit?: boolean };
@@ -93,6 +101,14 @@ export interface StatsSnapshot {
 	distinctIdempotencyKeys: number;
 	replays: number;
 	conflicts: number;
+	/** Drip-fed answers and gzip bombs the client closed before they were complete. */
+	answersCutShort: number;
+	/** POSTs accepted with a slow commit (`commitDelayMs`) and not committed yet. */
+	postsInProgress: number;
+	/** API requests being answered now (a closed connection ends one). */
+	inFlight: number;
+	/** The most API requests being answered at the same time since the last reset. */
+	peakInFlight: number;
 	faultsInjected: number;
 	/** pending = events still being delivered (not reset by reset()) */
 	deliveries: { attempts: number; succeeded: number; failed: number; pending: number };

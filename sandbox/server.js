@@ -44,7 +44,7 @@ async function startSandbox(options = {}) {
 	const host = options.host ?? '127.0.0.1';
 	/** @type {Set<NodeJS.Timeout>} */
 	const delayTimers = new Set();
-	const ctx = { delayTimers, origin: '' };
+	const ctx = { delayTimers, origin: '', state };
 	const log = options.log;
 
 	const server = http.createServer((req, res) => {

@@ -18,7 +18,7 @@ const PROTECTED_FIELDS = new Set(['id', 'object', 'endpoint', 'idempotency_key',
  * @typedef {import('./webhooks').WebhookOptions} WebhookOptions
  * @typedef {Record<string, unknown> & { id: string, object: string, endpoint: string, idempotency_key: string, created_at: string }} CreatedRecord
  * @typedef {{ requests: number, byRoute: Record<string, number>, records: number, distinctIdempotencyKeys: number,
- *   replays: number, conflicts: number, faultsInjected: number,
+ *   replays: number, conflicts: number, answersCutShort: number, postsInProgress: number, inFlight: number, peakInFlight: number, faultsInjected: number,
  *   deliveries: { attempts: number, succeeded: number, failed: number, pending: number } }} StatsSnapshot
  * @typedef {{ apiKey?: string, tenantId?: string, accounts?: number, pagination?: PaginationMode,
  *   defaultPageSize?: number, maxPageSize?: number, webhook?: WebhookOptions|null,
@@ -64,6 +64,8 @@ class SandboxState {
 		this.recordsById = new Map();
 		this.recordSeq = 0;
 		this.idempotency = new IdempotencyStore();
+		/** @type {Set<string>} scoped keys of POSTs accepted but not yet committed (slow commits) */
+		this.inProgress = new Set();
 		this.faults = new FaultInjector();
 		if (options.faults !== undefined) this.faults.set(options.faults);
 
@@ -72,6 +74,11 @@ class SandboxState {
 		this.byRoute = {};
 		this.replays = 0;
 		this.conflicts = 0;
+		/** answers the client closed before they were complete (drip-fed, gzip bombs) */
+		this.answersCutShort = 0;
+		/** API requests being answered now, and the most at once since the last reset */
+		this.inFlight = 0;
+		this.peakInFlight = 0;
 		this.deliveryStats = { attempts: 0, succeeded: 0, failed: 0 };
 		this.webhooks = new WebhookDispatcher(options.webhook, this.deliveryStats);
 	}
@@ -132,11 +139,14 @@ class SandboxState {
 		this.recordsById.clear();
 		this.recordSeq = 0;
 		this.idempotency.clear();
+		this.inProgress.clear();
 		this.faults.clear();
 		this.requests = 0;
 		this.byRoute = {};
 		this.replays = 0;
 		this.conflicts = 0;
+		this.answersCutShort = 0;
+		this.peakInFlight = this.inFlight;
 		this.deliveryStats.attempts = 0;
 		this.deliveryStats.succeeded = 0;
 		this.deliveryStats.failed = 0;
@@ -152,6 +162,10 @@ class SandboxState {
 			distinctIdempotencyKeys: this.idempotency.size,
 			replays: this.replays,
 			conflicts: this.conflicts,
+			answersCutShort: this.answersCutShort,
+			postsInProgress: this.inProgress.size,
+			inFlight: this.inFlight,
+			peakInFlight: this.peakInFlight,
 			faultsInjected: this.faults.injected,
 			deliveries: { ...this.deliveryStats, pending: this.webhooks.pending },
 		};

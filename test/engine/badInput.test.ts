@@ -41,11 +41,11 @@ const json = (status: number, message: string): FaultRule => ({
 });
 const bare = (status: number, body: string, contentType = 'text/plain'): FaultRule => ({ method: 'POST', action: { status, body, contentType } });
 
-const STATUS_DESCRIPTIONS: Record<number, string> = {
+const STATUS_DESCRIPTIONS: Record<number, string | RegExp> = {
 	401: 'The Sandbox Secret Key in the credential was not accepted by <base>. Check that the credential holds the Secret Key (not the Public Key) of the Sandbox environment, that the Base URL belongs to that environment, and that the key was not rotated in the dashboard.',
 	403: 'POST /v1/transfers was refused. Check the Tenant ID in the credential and that the key may use this endpoint.',
 	404: 'POST /v1/transfers does not exist at <base>. Check the endpoint path.',
-	409: 'POST /v1/transfers conflicts with an earlier request. If the same Idempotency-Key was used with a different body, the API refuses it: give each distinct request its own key.',
+	409: /^POST \/v1\/transfers conflicts with an earlier request with Idempotency-Key [0-9a-f-]{36}\. If the API says the key was already used with a different request, that earlier request was applied: do not send this one again under a new key unless it is a different operation \(check that the body is built the same way on every run\)\.$/,
 	422: 'Check the body sent to POST /v1/transfers.',
 };
 const STATUS_MESSAGES: Record<number, string> = {

@@ -78,7 +78,7 @@ function recordsByRef(records: CreatedRecord[]): Map<string, CreatedRecord[]> {
 }
 
 const CLEAR_ERROR =
-	/^(Could not reach the API: (no answer within \d+ ms|the connection closed before an answer arrived) \(after \d+ attempts?\)|The API answered (429|500)(: .+)? \(after \d+ attempts\))$/;
+	/^(Could not reach the API: (no complete answer within \d+ ms|the connection closed before an answer arrived) \(after \d+ attempts?\)|The API answered (429|500)(: .+)? \(after \d+ attempts\))$/;
 
 /** A success carries the record created for this very input; an error says what happened and nothing secret. */
 function classify(item: INodeExecutionData, index: number): 'success' | 'error' {

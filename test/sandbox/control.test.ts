@@ -30,6 +30,10 @@ describe('/_sandbox control endpoints (no auth)', () => {
 			distinctIdempotencyKeys: 2,
 			replays: 1,
 			conflicts: 1,
+			answersCutShort: 0,
+			postsInProgress: 0,
+			inFlight: 0,
+			peakInFlight: 1,
 			faultsInjected: 0,
 			deliveries: { attempts: 0, succeeded: 0, failed: 0, pending: 0 },
 		});

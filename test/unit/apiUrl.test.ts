@@ -66,8 +66,22 @@ describe('resolveEndpoint', () => {
 		'/x\ny',
 		'mailto:x@example.com',
 		'/a b',
+		'/..;/admin',
+		'/%2e%2e;/admin',
+		'/..%3b/admin',
+		'/..%3B/admin',
+		'/..%20/admin',
+		'/..%09/admin',
+		'/%20../admin',
+		'/...;jsessionid=1/admin',
+		'/..%C2%A0/admin',
+		'/%2525252525252e%2525252525252e/admin',
 	])('refuses %p', (endpoint) => {
 		expect(() => resolveEndpoint(base, endpoint)).toThrow(/endpoint/i);
+	});
+
+	it('keeps path parameters and dotted names that do not climb', () => {
+		expect(resolveEndpoint(base, '/files;v=2/a..b')).toBe('https://api.example.com/v1/files;v=2/a..b');
 	});
 });
 
@@ -84,8 +98,21 @@ describe('assertWithinBase', () => {
 		'https://api.example.com/v2/accounts',
 		'https://api.example.com/v1evil/accounts',
 		'https://api.example.com/v1/../admin',
+		'https://api.example.com/v1/%2e%2e/admin',
 		'//evil.example/v1',
 	])('refuses %s', (url) => {
 		expect(() => assertWithinBase(base, url)).toThrow(/outside the Base URL|not a valid URL/);
+	});
+
+	// The same segment rule as for the Endpoint field, applied to the path as it goes on the wire.
+	it.each([
+		'https://api.example.com/v1/..%2F..%2Fadmin',
+		'https://api.example.com/v1/%252e%252e/admin',
+		'https://api.example.com/v1/..;/admin',
+		'/v1/accounts/..%3b/..%3b/admin',
+		'https://api.example.com/v1/..%20/admin',
+		'https://api.example.com/v1/a%00b',
+	])('refuses the next link %s', (url) => {
+		expect(() => assertWithinBase(base, url, "The API's next-page link")).toThrow(/^The API's next-page link must stay below the Base URL: segment ".*" is not allowed$/);
 	});
 });

@@ -41,4 +41,13 @@ describe('validateIdempotencyKeyOverride', () => {
 	it.each([[''], ['   '], ['has space'], ['naïve'], ['x'.repeat(256)], [null], [{}]])('refuses %p', (value) => {
 		expect(() => validateIdempotencyKeyOverride(value)).toThrow(/Idempotency Key/);
 	});
+	it.each([
+		[{ id: 1 }, 'an object'],
+		[['a'], 'an array'],
+		[true, 'a boolean'],
+		[null, 'null'],
+		[Number.NaN, 'NaN'],
+	])('says what an expression returned instead of text: %p', (value, kind) => {
+		expect(() => validateIdempotencyKeyOverride(value)).toThrow(`The Idempotency Key must be text or a number, but the expression returned ${kind}`);
+	});
 });

@@ -4,54 +4,82 @@ const accounts = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `acc_
 
 describe('readPage', () => {
 	it.each(['data', 'items', 'accounts', 'results'])('finds the list under %s', (key) => {
-		expect(readPage({ [key]: accounts(2) }, 'auto', 1, 10).items).toHaveLength(2);
+		expect(readPage({ [key]: accounts(2) }, 'auto', 1).items).toHaveLength(2);
 	});
 
 	it('detects a next cursor (snake, camel, token, nested) and stops on has_more=false', () => {
-		expect(readPage({ data: accounts(2), next_cursor: 'c2' }, 'auto', 1, 2).next).toEqual({ kind: 'cursor', cursor: 'c2' });
-		expect(readPage({ data: accounts(2), nextCursor: 'c3' }, 'auto', 1, 2).next).toEqual({ kind: 'cursor', cursor: 'c3' });
-		expect(readPage({ data: accounts(2), next_page_token: 't' }, 'auto', 1, 2).next).toEqual({ kind: 'cursor', cursor: 't' });
-		expect(readPage({ data: accounts(2), meta: { next_cursor: 'm' } }, 'auto', 1, 2).next).toEqual({ kind: 'cursor', cursor: 'm' });
-		expect(readPage({ data: accounts(2), next_cursor: 'c2', has_more: false }, 'auto', 1, 2).next).toBeUndefined();
-		expect(readPage({ data: accounts(2), next_cursor: null }, 'auto', 1, 2).next).toBeUndefined();
+		expect(readPage({ data: accounts(2), next_cursor: 'c2' }, 'auto', 1).next).toEqual({ kind: 'cursor', cursor: 'c2' });
+		expect(readPage({ data: accounts(2), nextCursor: 'c3' }, 'auto', 1).next).toEqual({ kind: 'cursor', cursor: 'c3' });
+		expect(readPage({ data: accounts(2), next_page_token: 't' }, 'auto', 1).next).toEqual({ kind: 'cursor', cursor: 't' });
+		expect(readPage({ data: accounts(2), meta: { next_cursor: 'm' } }, 'auto', 1).next).toEqual({ kind: 'cursor', cursor: 'm' });
+		expect(readPage({ data: accounts(2), next_cursor: 'c2', has_more: false }, 'auto', 1).next).toBeUndefined();
+		expect(readPage({ data: accounts(2), next_cursor: null }, 'auto', 1).next).toBeUndefined();
 	});
 
 	it('detects a next URL', () => {
-		expect(readPage({ results: accounts(2), next: 'https://api/v1/accounts?o=2' }, 'auto', 1, 2).next).toEqual({
+		expect(readPage({ results: accounts(2), next: 'https://api/v1/accounts?o=2' }, 'auto', 1).next).toEqual({
 			kind: 'url',
 			url: 'https://api/v1/accounts?o=2',
 		});
-		expect(readPage({ data: accounts(1), links: { next: '/v1/accounts?p=2' } }, 'auto', 1, 1).next).toEqual({ kind: 'url', url: '/v1/accounts?p=2' });
+		expect(readPage({ data: accounts(1), links: { next: '/v1/accounts?p=2' } }, 'auto', 1).next).toEqual({ kind: 'url', url: '/v1/accounts?p=2' });
 	});
 
 	it('follows page numbers until the last page', () => {
-		expect(readPage({ items: accounts(2), page: 1, total_pages: 3 }, 'auto', 1, 2).next).toEqual({ kind: 'page', page: 2 });
-		expect(readPage({ items: accounts(2), page: 3, total_pages: 3 }, 'auto', 3, 2).next).toBeUndefined();
-		expect(readPage({ items: accounts(2), totalPages: 2 }, 'page', 1, 2).next).toEqual({ kind: 'page', page: 2 });
+		expect(readPage({ items: accounts(2), page: 1, total_pages: 3 }, 'auto', 1).next).toEqual({ kind: 'page', page: 2 });
+		expect(readPage({ items: accounts(2), page: 3, total_pages: 3 }, 'auto', 3).next).toBeUndefined();
+		expect(readPage({ items: accounts(2), totalPages: 2 }, 'page', 1).next).toEqual({ kind: 'page', page: 2 });
 	});
 
-	it('continues a top-level array while pages are full', () => {
-		expect(readPage(accounts(10), 'auto', 1, 10).next).toEqual({ kind: 'page', page: 2 });
-		expect(readPage(accounts(9), 'auto', 2, 10).next).toBeUndefined();
-		expect(readPage([], 'auto', 3, 10).next).toBeUndefined();
+	it('reads page numbers until an empty page when the answer has no end marker (a capped page is not the end)', () => {
+		expect(readPage(accounts(10), 'auto', 1).next).toEqual({ kind: 'page', page: 2 });
+		expect(readPage(accounts(9), 'auto', 2).next).toEqual({ kind: 'page', page: 3 });
+		expect(readPage([], 'auto', 3).next).toBeUndefined();
+		expect(readPage({ data: accounts(50), page: 1 }, 'auto', 1).next).toEqual({ kind: 'page', page: 2 });
+		expect(readPage({ data: accounts(3) }, 'auto', 4).next).toEqual({ kind: 'page', page: 5 });
+		expect(readPage({ data: accounts(3) }, 'page', 4).next).toEqual({ kind: 'page', page: 5 });
+	});
+
+	it('ends where the answer marks the end', () => {
+		expect(readPage({ data: accounts(3), has_more: false }, 'auto', 1).next).toBeUndefined();
+		expect(readPage({ data: accounts(3), next_cursor: null }, 'auto', 1).next).toBeUndefined();
+		expect(readPage({ results: accounts(3), next: null }, 'auto', 1).next).toBeUndefined();
+		expect(readPage({ data: accounts(3), links: { next: '' } }, 'auto', 1).next).toBeUndefined();
+		expect(readPage({ items: accounts(3), page: 2, total_pages: 2 }, 'auto', 2).next).toBeUndefined();
+	});
+
+	it('once cursors (or links) led here, a page without one is the last', () => {
+		expect(readPage({ data: accounts(3) }, 'auto', 1, 'cursor').next).toBeUndefined();
+		expect(readPage({ data: accounts(3) }, 'auto', 1, 'url').next).toBeUndefined();
+		expect(readPage({ data: accounts(3) }, 'auto', 2, 'page').next).toEqual({ kind: 'page', page: 3 });
+	});
+
+	it('refuses an answer that says more follow but cannot be followed', () => {
+		const message = /says more accounts follow \(has_more is true\) but its answer has no next cursor or next link/;
+		expect(() => readPage({ data: accounts(3), has_more: true }, 'auto', 1)).toThrow(message);
+		expect(() => readPage({ data: accounts(3), hasMore: true, next_cursor: null }, 'auto', 1)).toThrow(message);
+		expect(() => readPage({ data: accounts(3), has_more: true }, 'cursor', 1)).toThrow(message);
+		expect(() => readPage({ data: accounts(3), has_more: true }, 'nextUrl', 1)).toThrow(message);
+		expect(() => readPage({ data: accounts(3), has_more: true }, 'auto', 2, 'cursor')).toThrow(message);
 	});
 
 	it('obeys a forced style', () => {
 		const body = { data: accounts(2), next_cursor: 'c', next: 'https://x/v1/a' };
-		expect(readPage(body, 'nextUrl', 1, 2).next?.kind).toBe('url');
-		expect(readPage(body, 'cursor', 1, 2).next?.kind).toBe('cursor');
-		expect(readPage(body, 'none', 1, 2).next).toBeUndefined();
+		expect(readPage(body, 'nextUrl', 1).next?.kind).toBe('url');
+		expect(readPage(body, 'cursor', 1).next?.kind).toBe('cursor');
+		expect(readPage(body, 'none', 1).next).toBeUndefined();
+		expect(readPage(accounts(5), 'cursor', 1).next).toBeUndefined();
 	});
 
 	it('stops on an empty page even if a cursor is present', () => {
-		expect(readPage({ data: [], next_cursor: 'c' }, 'auto', 1, 2).next).toBeUndefined();
+		expect(readPage({ data: [], next_cursor: 'c' }, 'auto', 1).next).toBeUndefined();
 	});
 
 	it('wraps non-object list entries and explains unknown shapes', () => {
-		expect(readPage([1, 'a'], 'auto', 1, 5).items).toEqual([{ value: 1 }, { value: 'a' }]);
-		expect(() => readPage({ accountz: [] }, 'auto', 1, 5)).toThrow(/Expected a JSON list.*accountz/);
-		expect(() => readPage(undefined, 'auto', 1, 5)).toThrow(/empty body/);
-		expect(() => readPage('text', 'auto', 1, 5)).toThrow(/string/);
+		expect(readPage([1, 'a'], 'auto', 1).items).toEqual([{ value: 1 }, { value: 'a' }]);
+		expect(() => readPage({ accountz: [] }, 'auto', 1)).toThrow(/Expected a JSON list.*accountz/);
+		expect(() => readPage(undefined, 'auto', 1)).toThrow(/empty body/);
+		expect(() => readPage('text', 'auto', 1)).toThrow(/string/);
+		expect(() => readPage(null, 'auto', 1)).toThrow(/Expected a JSON list of accounts .* but got null$/);
 	});
 });
 
@@ -67,7 +95,7 @@ describe('PaginationGuard', () => {
 	it('refuses a page that repeats the previous one', () => {
 		const guard = new PaginationGuard(100);
 		guard.countPage(accounts(3));
-		expect(() => guard.countPage(accounts(3))).toThrow(/not advancing/);
+		expect(() => guard.countPage(accounts(3))).toThrow(/not advancing.*If the API returns the whole list in one answer, set Pagination Style to None/);
 	});
 
 	it('stops at maxPages', () => {

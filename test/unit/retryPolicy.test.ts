@@ -1,11 +1,21 @@
-import { isRetryableStatus, nextRetryDelayMs, parseRetryAfterMs } from '../../nodes/TenantApi/transport/retryPolicy';
+import { inProgressOptionFields } from '../../nodes/TenantApi/actions/common/transportOptions';
+import {
+	DEFAULT_IN_PROGRESS,
+	isInProgressAnswer,
+	isRetryableStatus,
+	nextRetryDelayMs,
+	parseInProgressMatches,
+	parseRetryAfterMs,
+	RETRYABLE_STATUSES,
+} from '../../nodes/TenantApi/transport/retryPolicy';
 
-const policy = { maxAttempts: 4, baseDelayMs: 500, maxDelayMs: 10_000, maxRetryAfterMs: 30_000 };
+const policy = { maxAttempts: 4, baseDelayMs: 500, maxDelayMs: 10_000, maxRetryAfterMs: 30_000, inProgress: DEFAULT_IN_PROGRESS };
 
 describe('retry policy', () => {
 	it('retries 408, 425, 429 and 5xx gateway/server errors only', () => {
 		expect([408, 425, 429, 500, 502, 503, 504].every(isRetryableStatus)).toBe(true);
 		expect([400, 401, 403, 404, 409, 422, 501, 505].some(isRetryableStatus)).toBe(false);
+		expect(RETRYABLE_STATUSES).toEqual([408, 425, 429, 500, 502, 503, 504]);
 	});
 
 	it('backs off exponentially with jitter between half and all of the ceiling', () => {
@@ -35,5 +45,24 @@ describe('retry policy', () => {
 		expect(parseRetryAfterMs('Sun, 22 Nov 2026 09:00:00 GMT', now)).toBe(0);
 		expect(parseRetryAfterMs('soon', now)).toBeUndefined();
 		expect(parseRetryAfterMs(undefined, now)).toBeUndefined();
+	});
+
+	it('recognises "still in progress" answers by status and by words in the code or message', () => {
+		const stripe = { code: 'idempotency_key_in_use', message: 'There is currently another in-progress request using this Idempotent Key' };
+		expect(isInProgressAnswer(DEFAULT_IN_PROGRESS, 409, stripe)).toBe(true);
+		expect(isInProgressAnswer(DEFAULT_IN_PROGRESS, 409, { code: 'request_in_progress' })).toBe(true);
+		expect(isInProgressAnswer(DEFAULT_IN_PROGRESS, 409, { message: 'Request is still IN PROGRESS' })).toBe(true);
+		expect(isInProgressAnswer(DEFAULT_IN_PROGRESS, 409, { code: 'idempotency_key_reuse', message: 'already used with a different request' })).toBe(false);
+		expect(isInProgressAnswer(DEFAULT_IN_PROGRESS, 409, {})).toBe(false);
+		expect(isInProgressAnswer(DEFAULT_IN_PROGRESS, 423, stripe)).toBe(false);
+		const custom = { status: 423, matches: parseInProgressMatches(' LOCKED ,, processing ') };
+		expect(custom.matches).toEqual(['locked', 'processing']);
+		expect(isInProgressAnswer(custom, 423, { code: 'resource_locked' })).toBe(true);
+		expect(isInProgressAnswer({ status: 409, matches: parseInProgressMatches('') }, 409, stripe)).toBe(false);
+	});
+
+	it('offers the same defaults in the node options as it applies without them', () => {
+		const defaults = Object.fromEntries(inProgressOptionFields.map((field) => [field.name, field.default]));
+		expect(defaults).toEqual({ inProgressStatus: DEFAULT_IN_PROGRESS.status, inProgressMatch: DEFAULT_IN_PROGRESS.matches.join(', ') });
 	});
 });

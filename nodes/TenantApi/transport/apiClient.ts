@@ -10,13 +10,18 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { apiErrorText, describeHttpError, redactSecret } from './apiErrorMessage';
+import { apiErrorText, describeHttpError } from './apiErrorMessage';
 import type { ApiBase } from './apiUrl';
 import { assertWithinBase, parseBaseUrl } from './apiUrl';
+import type { RawAnswer } from './exchange';
+import { exchange } from './exchange';
 import { describeNetworkFailure, isAbortError, networkErrorCode } from './networkError';
+import type { DecodedBody } from './responseBody';
 import { decodeJsonBody } from './responseBody';
 import type { RetryPolicy } from './retryPolicy';
-import { isRetryableStatus, nextRetryDelayMs, parseRetryAfterMs } from './retryPolicy';
+import { isInProgressAnswer, isRetryableStatus, nextRetryDelayMs, parseRetryAfterMs } from './retryPolicy';
+import { redactText, secretForms } from './secretRedaction';
+import { checkTenantId } from './tenantId';
 
 export const CREDENTIAL_TYPE = 'tenantApi';
 
@@ -33,7 +38,7 @@ export interface ApiRequest {
 export interface ApiResult {
 	statusCode: number;
 	headers: Record<string, unknown>;
-	/** Parsed JSON; undefined for an empty body. */
+	/** Parsed JSON without the Secret Key; undefined for an empty body. */
 	body: unknown;
 	attempts: number;
 	replayed: boolean;
@@ -41,17 +46,38 @@ export interface ApiResult {
 
 export interface ApiClientOptions {
 	policy: RetryPolicy;
+	/** For one attempt as a whole: connecting, sending, and reading the answer to its last byte. */
 	timeoutMs: number;
+}
+
+/** Whether the request took effect at the API, as far as the client can tell; shown with errors. */
+export type Applied = 'yes' | 'no' | 'unknown';
+
+/** One attempt: an answer read in full (and decoded), or a failure before that. */
+type Attempt = { answer: RawAnswer; decoded: DecodedBody } | { failure: unknown; code: string | undefined };
+
+function checkCredentialField<T>(fn: IExecuteFunctions, field: string, check: () => T): T {
+	try {
+		return check();
+	} catch (error) {
+		throw new NodeOperationError(fn.getNode(), (error as Error).message, {
+			description: `Fix the ${field} in the Tenant API credential. Nothing was sent.`,
+		});
+	}
 }
 
 /** One per execute() call: credentials are read and the base URL checked once. */
 export class ApiClient {
+	private readonly secretForms: string[];
+
 	private constructor(
 		private readonly fn: IExecuteFunctions,
 		readonly base: ApiBase,
 		private readonly options: ApiClientOptions,
 		private readonly credentials: ICredentialDataDecryptedObject,
-	) {}
+	) {
+		this.secretForms = secretForms(this.credentials.secretKey as string);
+	}
 
 	static async create(fn: IExecuteFunctions, options: ApiClientOptions): Promise<ApiClient> {
 		const credentials = await fn.getCredentials(CREDENTIAL_TYPE);
@@ -60,19 +86,9 @@ export class ApiClient {
 				description: 'Open the credential and paste the Secret Key from the dashboard (Manage → Configure → API keys).',
 			});
 		}
-		let base: ApiBase;
-		try {
-			base = parseBaseUrl(credentials.baseUrl);
-		} catch (error) {
-			throw new NodeOperationError(fn.getNode(), (error as Error).message, {
-				description: 'Fix the Base URL in the Tenant API credential. Nothing was sent.',
-			});
-		}
+		const base = checkCredentialField(fn, 'Base URL', () => parseBaseUrl(credentials.baseUrl));
+		checkCredentialField(fn, 'Tenant ID', () => checkTenantId(credentials.tenantId));
 		return new ApiClient(fn, base, options, credentials);
-	}
-
-	private get secret(): string {
-		return this.credentials.secretKey as string;
 	}
 
 	private get environment(): string {
@@ -83,36 +99,52 @@ export class ApiClient {
 		return `${this.base.origin}${this.base.path}`;
 	}
 
-	/** Sends with retries on network errors, timeouts, 429 and 5xx; throws NodeApiError otherwise. */
+	/**
+	 * Sends with retries on network errors, timeouts, 429, 5xx and "still in progress" answers, always
+	 * with the same bytes and Idempotency-Key; throws NodeApiError otherwise.
+	 */
 	async send(request: ApiRequest, itemIndex: number): Promise<ApiResult> {
 		assertWithinBase(this.base, request.url);
-		const { policy } = this.options;
 		for (let attempt = 1; ; attempt++) {
-			let response: IN8nHttpFullResponse;
-			try {
-				response = (await this.fn.helpers.httpRequestWithAuthentication.call(
-					this.fn,
-					CREDENTIAL_TYPE,
-					this.httpOptions(request),
-					{ credentialsDecrypted: this.decryptedCredentials() },
-				)) as IN8nHttpFullResponse;
-			} catch (error) {
-				const code = networkErrorCode(error);
-				const delay = code && !isAbortError(error) ? nextRetryDelayMs(policy, attempt) : undefined;
-				if (delay === undefined) throw this.transportError(error, code, request, attempt, itemIndex);
-				await sleep(delay);
-				continue;
-			}
-			const status = response.statusCode;
-			if (isRetryableStatus(status)) {
-				const delay = nextRetryDelayMs(policy, attempt, parseRetryAfterMs(response.headers['retry-after']));
-				if (delay !== undefined) {
-					await sleep(delay);
-					continue;
-				}
-			}
-			return this.finish(response, request, attempt, itemIndex);
+			const outcome = await this.attempt(request);
+			const delay = this.retryDelay(outcome, attempt);
+			if (delay === undefined) return this.settle(outcome, request, attempt, itemIndex);
+			await sleep(delay);
 		}
+	}
+
+	private async attempt(request: ApiRequest): Promise<Attempt> {
+		try {
+			const answer = await exchange(
+				async () =>
+					(await this.fn.helpers.httpRequestWithAuthentication.call(this.fn, CREDENTIAL_TYPE, this.httpOptions(request), {
+						credentialsDecrypted: this.decryptedCredentials(),
+					})) as IN8nHttpFullResponse,
+				this.options.timeoutMs,
+			);
+			const decoded: DecodedBody = answer.body.ok
+				? decodeJsonBody(answer.body.bytes, answer.headers['content-type'], this.secretForms)
+				: answer.body;
+			return { answer, decoded };
+		} catch (error) {
+			return { failure: error, code: networkErrorCode(error) };
+		}
+	}
+
+	/** Milliseconds to wait before the next attempt, or undefined when this outcome is final. */
+	private retryDelay(outcome: Attempt, attempt: number): number | undefined {
+		const { policy } = this.options;
+		if ('failure' in outcome) {
+			return outcome.code && !isAbortError(outcome.failure) ? nextRetryDelayMs(policy, attempt) : undefined;
+		}
+		const { statusCode, headers } = outcome.answer;
+		if (!isRetryableStatus(statusCode) && !this.isInProgress(outcome)) return undefined;
+		return nextRetryDelayMs(policy, attempt, parseRetryAfterMs(headers['retry-after']));
+	}
+
+	private isInProgress(outcome: { answer: RawAnswer; decoded: DecodedBody }): boolean {
+		const apiText = outcome.decoded.ok ? apiErrorText(outcome.decoded.value) : {};
+		return isInProgressAnswer(this.options.policy.inProgress, outcome.answer.statusCode, apiText);
 	}
 
 	/**
@@ -135,7 +167,8 @@ export class ApiClient {
 			qs: request.qs,
 			headers,
 			body: request.jsonBody,
-			encoding: 'arraybuffer',
+			// A stream, so that the node bounds the reading of the body in time and size (see exchange.ts).
+			encoding: 'stream',
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 			// A redirect could carry the Api-Key header to another host.
@@ -144,10 +177,10 @@ export class ApiClient {
 		};
 	}
 
-	private finish(response: IN8nHttpFullResponse, request: ApiRequest, attempts: number, itemIndex: number): ApiResult {
-		const status = response.statusCode;
-		const headers = response.headers as Record<string, unknown>;
-		const decoded = decodeJsonBody(response.body, headers['content-type']);
+	private settle(outcome: Attempt, request: ApiRequest, attempts: number, itemIndex: number): ApiResult {
+		if ('failure' in outcome) throw this.transportError(outcome.failure, outcome.code, request, attempts, itemIndex);
+		const { answer, decoded } = outcome;
+		const { statusCode: status, headers } = answer;
 		if (status >= 200 && status < 300) {
 			if (!decoded.ok) throw this.apiError(status, decoded.reason, undefined, request, attempts, itemIndex);
 			return {
@@ -171,16 +204,12 @@ export class ApiClient {
 		}
 		const apiText = decoded.ok ? apiErrorText(decoded.value) : {};
 		const fallback = decoded.ok ? undefined : decoded.reason;
-		throw this.apiError(status, apiText.message ?? fallback, apiText.code, request, attempts, itemIndex);
+		const inProgress = this.isInProgress(outcome);
+		throw this.apiError(status, apiText.message ?? fallback, apiText.code, request, attempts, itemIndex, inProgress);
 	}
 
-	private describe(request: ApiRequest) {
-		return {
-			method: request.method,
-			path: new URL(request.url).pathname,
-			baseUrl: this.baseUrl,
-			environment: this.environment,
-		};
+	private redact(text: string): string {
+		return redactText(text, this.secretForms);
 	}
 
 	private apiError(
@@ -190,18 +219,29 @@ export class ApiClient {
 		request: ApiRequest,
 		attempts: number,
 		itemIndex: number,
+		inProgress = false,
 	): NodeApiError {
-		const safeApiMessage = apiMessage === undefined ? undefined : redactSecret(apiMessage, this.secret);
-		const { message, description } = describeHttpError(status, safeApiMessage, this.describe(request));
+		const safeApiMessage = apiMessage === undefined ? undefined : this.redact(apiMessage);
+		const path = new URL(request.url).pathname;
+		const { message, description } = describeHttpError(status, safeApiMessage, {
+			method: request.method,
+			path,
+			baseUrl: this.baseUrl,
+			environment: this.environment,
+			idempotencyKey: request.idempotencyKey,
+			inProgress,
+		});
 		const retried = attempts > 1 ? ` (after ${attempts} attempts)` : '';
+		const applied: Applied = status < 300 ? 'yes' : inProgress || status >= 500 ? 'unknown' : 'no';
 		const details: JsonObject = {
 			statusCode: status,
 			method: request.method,
-			path: new URL(request.url).pathname,
+			path,
 			attempts,
-			...(apiCode ? { apiErrorCode: apiCode } : {}),
+			...(apiCode ? { apiErrorCode: this.redact(apiCode) } : {}),
 			...(safeApiMessage ? { apiErrorMessage: safeApiMessage } : {}),
 			...(request.idempotencyKey ? { idempotencyKey: request.idempotencyKey } : {}),
+			applied,
 		};
 		return new NodeApiError(this.fn.getNode(), details, {
 			message: `${message}${retried}`,
@@ -218,22 +258,23 @@ export class ApiClient {
 		attempts: number,
 		itemIndex: number,
 	): NodeApiError {
-		const where = `${request.method} ${new URL(request.url).pathname}`;
+		const path = new URL(request.url).pathname;
+		const where = `${request.method} ${path}`;
+		const reached = code !== 'ECONNREFUSED' && code !== 'EAI_AGAIN';
 		// Codes stay out of the message: n8n replaces messages that contain them with generic text.
-		const reason = code
-			? describeNetworkFailure(code, this.options.timeoutMs)
-			: redactSecret(String((error as Error)?.message ?? error), this.secret);
+		const reason = code ? describeNetworkFailure(code, this.options.timeoutMs) : this.redact(String((error as Error)?.message ?? error));
 		const details: JsonObject = {
 			method: request.method,
-			path: new URL(request.url).pathname,
+			path,
 			attempts,
 			...(code ? { networkErrorCode: code } : {}),
 			...(request.idempotencyKey ? { idempotencyKey: request.idempotencyKey } : {}),
+			applied: reached ? 'unknown' : 'no',
 		};
 		return new NodeApiError(this.fn.getNode(), details, {
 			message: `Could not reach the API: ${reason} (after ${attempts} attempt${attempts === 1 ? '' : 's'})`,
 			description: `${where} at ${this.baseUrl}. ${
-				code === 'ECONNREFUSED' || code === 'EAI_AGAIN'
+				!reached
 					? 'The request did not reach the API.'
 					: request.idempotencyKey
 						? `The request may or may not have been applied; retrying with Idempotency-Key ${request.idempotencyKey} is safe.`

@@ -6,6 +6,9 @@ export interface RequestDescription {
 	path: string;
 	baseUrl: string;
 	environment: string;
+	idempotencyKey?: string;
+	/** The answer says an earlier request with the same Idempotency-Key is still being processed. */
+	inProgress?: boolean;
 }
 
 /** The API's own message, from the usual error body shapes. */
@@ -38,6 +41,13 @@ export function describeHttpError(
 	const environment = ENVIRONMENT_LABEL[request.environment] ?? request.environment;
 	const where = `${request.method} ${request.path}`;
 	const said = apiMessage ? `: ${apiMessage}` : '';
+	const keyed = request.idempotencyKey ? ` with Idempotency-Key ${request.idempotencyKey}` : '';
+	if (request.inProgress) {
+		return {
+			message: `The API is still processing an earlier request with this Idempotency-Key (${status})${said}`,
+			description: `${where}${keyed} may already have been applied and is still being processed. Do not send it under a new key: that could apply it twice. Run it again later with the same key (Retry On Fail, or a business key in Options → Idempotency Key) to get its result.`,
+		};
+	}
 	if (status >= 200 && status < 300) {
 		return {
 			message: `The API accepted the request (${status}), but its answer could not be read${said}`,
@@ -66,7 +76,12 @@ export function describeHttpError(
 		case 409:
 			return {
 				message: `Conflict (409)${said}`,
-				description: `${where} conflicts with an earlier request. If the same Idempotency-Key was used with a different body, the API refuses it: give each distinct request its own key.`,
+				description: `${where} conflicts with an earlier request${keyed}. If the API says the key was already used with a different request, that earlier request was applied: do not send this one again under a new key unless it is a different operation (check that the body is built the same way on every run).`,
+			};
+		case 431:
+			return {
+				message: `The API refused the request headers as too large (431)${said}`,
+				description: `${where} was not processed. Check the Tenant ID in the credential: it is sent as the x-tenant-id header.`,
 			};
 		case 422:
 		case 400:
@@ -80,10 +95,4 @@ export function describeHttpError(
 				description: `${where} at ${request.baseUrl} (${environment}).`,
 			};
 	}
-}
-
-/** Removes any occurrence of the secret from text that will be shown or logged. */
-export function redactSecret(text: string, secret: string | undefined): string {
-	if (!secret || secret.length < 4) return text;
-	return text.split(secret).join('[redacted]');
 }

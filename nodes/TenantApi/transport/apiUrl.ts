@@ -50,18 +50,39 @@ function tryDecode(text: string): string | undefined {
 	}
 }
 
+const MAX_DECODING_ROUNDS = 5;
+
 /** Decodes percent-escapes until stable, so `%252e%252e` is seen as `..` too. */
-function fullyDecode(segment: string): string {
+function fullyDecode(segment: string, subject: string): string {
 	let current = segment;
-	for (let i = 0; i < 5; i++) {
+	for (let round = 0; round <= MAX_DECODING_ROUNDS; round++) {
 		const next = tryDecode(current);
 		if (next === undefined) {
-			throw new UnsafeUrlError(`The endpoint contains an invalid percent-encoding: "${segment}"`);
+			throw new UnsafeUrlError(`${subject} contains an invalid percent-encoding: "${segment}"`);
 		}
 		if (next === current) return current;
 		current = next;
 	}
-	return current;
+	throw new UnsafeUrlError(`${subject} is percent-encoded more than ${MAX_DECODING_ROUNDS} times over: "${segment}"`);
+}
+
+/**
+ * Whether a decoded path segment could lead a server above its parent: it hides a separator or a
+ * control character, or it is `.`/`..` (any number of dots) once path parameters (`..;x`, which
+ * Tomcat-style servers read as `..`) and surrounding whitespace (`..%20`) are removed.
+ */
+function segmentCouldClimb(decoded: string): boolean {
+	if (/[\\/\u0000-\u001f\u007f]/.test(decoded)) return true;
+	return /^\.+$/.test(decoded.split(';')[0].trim());
+}
+
+/** The one rule for every path the Api-Key is sent to: each segment, fully decoded, stays put. */
+function assertSegmentsStay(segments: string[], subject: string): void {
+	for (const segment of segments) {
+		if (segmentCouldClimb(fullyDecode(segment, subject))) {
+			throw new UnsafeUrlError(`${subject} must stay below the Base URL: segment "${segment}" is not allowed`);
+		}
+	}
 }
 
 /**
@@ -84,21 +105,18 @@ export function resolveEndpoint(base: ApiBase, endpoint: unknown): string {
 	const pathPart = queryAt === -1 ? text : text.slice(0, queryAt);
 	const query = queryAt === -1 ? '' : text.slice(queryAt);
 	const segments = pathPart.replace(/^\/+/, '').split('/');
-	for (const segment of segments) {
-		const decoded = fullyDecode(segment);
-		if (decoded === '.' || decoded === '..' || /[\\/]/.test(decoded) || /[\u0000-\u001f]/.test(decoded)) {
-			throw new UnsafeUrlError(
-				`The endpoint must stay below the Base URL: segment "${segment}" is not allowed`,
-			);
-		}
-	}
+	assertSegmentsStay(segments, 'The endpoint');
 	const absolute = `${base.origin}${base.path}/${segments.join('/')}${query}`;
 	assertWithinBase(base, absolute);
 	return absolute;
 }
 
-/** True when an absolute URL (e.g. a next-page link from the API) is on the API origin below its base path. */
-export function assertWithinBase(base: ApiBase, absoluteUrl: string): URL {
+/**
+ * Checks a URL the Api-Key is about to be sent to (a resolved endpoint, a next-page link from the
+ * API): the API's origin, below the base path, and no segment that a server could read as a climb.
+ * The check is on the URL as it will go on the wire (after the URL parser's own normalisation).
+ */
+export function assertWithinBase(base: ApiBase, absoluteUrl: string, subject = 'The URL'): URL {
 	const url = tryParseUrl(absoluteUrl, `${base.origin}/`);
 	if (!url) throw new UnsafeUrlError(`"${absoluteUrl}" is not a valid URL`);
 	if (url.origin !== base.origin || !(url.pathname === base.path || url.pathname.startsWith(`${base.path}/`))) {
@@ -107,5 +125,6 @@ export function assertWithinBase(base: ApiBase, absoluteUrl: string): URL {
 		);
 	}
 	if (url.username || url.password) throw new UnsafeUrlError('URLs with credentials are not allowed');
+	assertSegmentsStay(url.pathname.slice(base.path.length + 1).split('/'), subject);
 	return url;
 }

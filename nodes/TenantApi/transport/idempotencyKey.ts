@@ -24,9 +24,19 @@ export function deriveIdempotencyKey(scope: IdempotencyScope, itemIndex: number)
 	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
+function kindOf(value: unknown): string {
+	if (value === null) return 'null';
+	if (typeof value === 'number') return String(value);
+	if (Array.isArray(value)) return 'an array';
+	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
 /** Header values must be visible ASCII; a business key like an order id usually is. */
 export function validateIdempotencyKeyOverride(key: unknown): string {
-	const text = typeof key === 'number' ? String(key) : typeof key === 'string' ? key.trim() : '';
+	if (typeof key !== 'string' && !(typeof key === 'number' && Number.isFinite(key))) {
+		throw new Error(`The Idempotency Key must be text or a number, but the expression returned ${kindOf(key)}`);
+	}
+	const text = String(key).trim();
 	if (text === '') throw new Error('The Idempotency Key option resolved to an empty value');
 	if (text.length > 255) throw new Error('The Idempotency Key must be at most 255 characters');
 	if (!/^[\x21-\x7e]+$/.test(text)) {

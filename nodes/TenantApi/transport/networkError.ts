@@ -57,7 +57,7 @@ export function describeNetworkFailure(code: string, timeoutMs: number): string 
 		case 'ETIMEDOUT':
 		case 'ESOCKETTIMEDOUT':
 		case 'ERR_SOCKET_CONNECTION_TIMEOUT':
-			return `no answer within ${timeoutMs} ms`;
+			return `no complete answer within ${timeoutMs} ms`;
 		case 'ECONNREFUSED':
 			return 'the connection was refused';
 		case 'EAI_AGAIN':

@@ -41,6 +41,13 @@ function firstString(body: IDataObject, paths: string[][]): string | undefined {
 	return undefined;
 }
 
+function describeShape(body: unknown): string {
+	if (body === undefined) return 'an empty body';
+	if (body === null) return 'null';
+	if (typeof body === 'object') return `an object with keys ${Object.keys(body as object).slice(0, 8).join(', ') || '(none)'}`;
+	return typeof body;
+}
+
 function listOf(body: unknown): IDataObject[] {
 	const list = Array.isArray(body)
 		? body
@@ -49,72 +56,101 @@ function listOf(body: unknown): IDataObject[] {
 			: undefined;
 	if (!list) {
 		throw new PaginationError(
-			`Expected a JSON list of accounts (a top-level array, or an array under ${LIST_KEYS.join('/')}) but got ${
-				body === undefined ? 'an empty body' : typeof body === 'object' ? `an object with keys ${Object.keys(body as object).slice(0, 8).join(', ') || '(none)'}` : typeof body
-			}`,
+			`Expected a JSON list of accounts (a top-level array, or an array under ${LIST_KEYS.join('/')}) but got ${describeShape(body)}`,
 		);
 	}
 	return list.map((entry) => (entry && typeof entry === 'object' && !Array.isArray(entry) ? (entry as IDataObject) : { value: entry as IDataObject[keyof IDataObject] }));
 }
 
-function hasPageTotals(body: IDataObject): boolean {
-	return TOTAL_PAGES_KEYS.some((key) => typeof body[key] === 'number');
-}
+/** `END` (a value, so that `??` chains stop at it) says the answer itself marks the last page. */
+const END = { kind: 'end' } as const;
+type Reading = NextPage | typeof END | undefined;
 
-function pageNumbers(body: IDataObject, currentPage: number): NextPage | undefined {
+function pageNumbers(body: IDataObject, currentPage: number): Reading {
 	const totalKey = TOTAL_PAGES_KEYS.find((key) => typeof body[key] === 'number');
 	if (!totalKey) return undefined;
 	const page = typeof body.page === 'number' ? body.page : currentPage;
-	return page < (body[totalKey] as number) ? { kind: 'page', page: page + 1 } : undefined;
+	return page < (body[totalKey] as number) ? { kind: 'page', page: page + 1 } : END;
 }
 
-function cursorNext(body: IDataObject): NextPage | undefined {
-	if (body.has_more === false || body.hasMore === false) return undefined;
-	const cursor = firstString(body, CURSOR_PATHS);
-	return cursor === undefined ? undefined : { kind: 'cursor', cursor };
+function saysNoMore(body: IDataObject): boolean {
+	return body.has_more === false || body.hasMore === false;
 }
 
-function urlNext(body: IDataObject): NextPage | undefined {
-	const url = firstString(body, NEXT_URL_PATHS);
-	return url === undefined ? undefined : { kind: 'url', url };
+function saysMore(body: IDataObject): boolean {
+	return body.has_more === true || body.hasMore === true;
 }
 
-/** A full page of a plain array (or a page-numbered listing without totals) may have a successor. */
-function fullPageNext(items: IDataObject[], currentPage: number, requestedSize: number): NextPage | undefined {
-	return items.length > 0 && items.length >= requestedSize ? { kind: 'page', page: currentPage + 1 } : undefined;
+/** A cursor or next-link field that is present but null or empty: the API's way of saying "last page". */
+function hasEmptyPointer(body: IDataObject, paths: string[][]): boolean {
+	return paths.some((path) => {
+		const parent = at(body, path.slice(0, -1));
+		const key = path[path.length - 1];
+		if (!parent || typeof parent !== 'object' || !Object.prototype.hasOwnProperty.call(parent, key)) return false;
+		const value = (parent as IDataObject)[key];
+		return value === null || value === '';
+	});
 }
 
-export function readPage(
-	body: unknown,
-	style: PaginationStyle,
-	currentPage: number,
-	requestedSize: number,
-): PageReading {
-	const items = listOf(body);
-	const envelope = !Array.isArray(body) ? (body as IDataObject) : undefined;
-	let next: NextPage | undefined;
+/** The next cursor or link; END when the answer marks the last page (and does not also claim more). */
+function pointerNext(body: IDataObject, paths: string[][], toNext: (pointer: string) => NextPage): Reading {
+	const pointer = firstString(body, paths);
+	if (pointer !== undefined) return saysNoMore(body) ? END : toNext(pointer);
+	return hasEmptyPointer(body, paths) && !saysMore(body) ? END : undefined;
+}
+
+const cursorNext = (body: IDataObject) => pointerNext(body, CURSOR_PATHS, (cursor) => ({ kind: 'cursor', cursor }));
+const urlNext = (body: IDataObject) => pointerNext(body, NEXT_URL_PATHS, (url) => ({ kind: 'url', url }));
+
+/**
+ * No pointer and no totals (a plain array, `{data}`, `{data, page}`): ask for the next page number
+ * until a page comes back empty. A short page is not proof of the end: many APIs cap the page size
+ * below what was asked for.
+ */
+function probeNext(currentPage: number): NextPage {
+	return { kind: 'page', page: currentPage + 1 };
+}
+
+function refuseUnfollowable(): never {
+	throw new PaginationError(
+		'The API says more accounts follow (has_more is true) but its answer has no next cursor or next link, so the rest cannot be fetched. Nothing is output rather than a partial list. Set Pagination Style and Cursor Parameter to match the API.',
+	);
+}
+
+function readEnvelope(body: IDataObject, style: PaginationStyle, currentPage: number): Reading {
 	switch (style) {
-		case 'none':
-			break;
 		case 'cursor':
-			next = envelope && cursorNext(envelope);
-			break;
+			return cursorNext(body) ?? (saysMore(body) ? refuseUnfollowable() : END);
 		case 'nextUrl':
-			next = envelope && urlNext(envelope);
-			break;
+			return urlNext(body) ?? (saysMore(body) ? refuseUnfollowable() : END);
 		case 'page':
-			next =
-				envelope && hasPageTotals(envelope)
-					? pageNumbers(envelope, currentPage)
-					: fullPageNext(items, currentPage, requestedSize);
-			break;
+			return pageNumbers(body, currentPage) ?? probeNext(currentPage);
 		default:
-			next = envelope
-				? (cursorNext(envelope) ?? urlNext(envelope) ?? pageNumbers(envelope, currentPage))
-				: fullPageNext(items, currentPage, requestedSize);
+			return (
+				cursorNext(body) ??
+				urlNext(body) ??
+				pageNumbers(body, currentPage) ??
+				(saysMore(body) ? refuseUnfollowable() : saysNoMore(body) ? END : probeNext(currentPage))
+			);
 	}
-	if (items.length === 0) next = undefined;
-	return { items, next };
+}
+
+/**
+ * Reads one page: its items, and where the next page is (none when this is the last). Return All
+ * relies on this never ending a listing early: an answer that signals more but cannot be followed is
+ * an error, and a listing without end markers is read until an empty page. `via` is how this page was
+ * reached: once a listing has handed out cursors (or links), a page without one is its last.
+ */
+export function readPage(body: unknown, style: PaginationStyle, currentPage: number, via?: NextPage['kind']): PageReading {
+	const items = listOf(body);
+	if (items.length === 0 || style === 'none') return { items };
+	const effective: PaginationStyle = style !== 'auto' ? style : via === 'cursor' ? 'cursor' : via === 'url' ? 'nextUrl' : 'auto';
+	if (Array.isArray(body)) {
+		// A bare array carries no cursor or link; only page numbers can reach further.
+		return { items, next: effective === 'cursor' || effective === 'nextUrl' ? undefined : probeNext(currentPage) };
+	}
+	const reading = readEnvelope(body as IDataObject, effective, currentPage);
+	return { items, next: reading === undefined || reading.kind === 'end' ? undefined : reading };
 }
 
 /** Remembers where pagination has been, so an API that repeats itself stops us instead of hanging us. */
@@ -131,7 +167,7 @@ export class PaginationGuard {
 		const first = items.length > 0 ? JSON.stringify(items[0]) : undefined;
 		if (first !== undefined && first === this.previousFirstItem) {
 			throw new PaginationError(
-				`Pagination is not advancing: page ${this.pages} starts with the same record as the page before. Set the pagination options to match the API.`,
+				`Pagination is not advancing: page ${this.pages} starts with the same record as the page before. If the API returns the whole list in one answer, set Pagination Style to None; otherwise set the pagination options to match the API.`,
 			);
 		}
 		this.previousFirstItem = first;

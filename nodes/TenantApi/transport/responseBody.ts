@@ -1,19 +1,9 @@
 /** Turns the raw response bytes into JSON, or a reason a person can act on. */
-
-export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+import { redactParsed, redactText } from './secretRedaction';
 
 export type DecodedBody =
 	| { ok: true; empty: boolean; value: unknown }
 	| { ok: false; reason: string };
-
-function toBuffer(raw: unknown): Buffer | undefined {
-	if (raw === undefined || raw === null) return undefined;
-	if (Buffer.isBuffer(raw)) return raw;
-	if (raw instanceof ArrayBuffer) return Buffer.from(raw);
-	if (ArrayBuffer.isView(raw)) return Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
-	if (typeof raw === 'string') return Buffer.from(raw, 'utf8');
-	return Buffer.from(JSON.stringify(raw), 'utf8');
-}
 
 /** A short, tag-free excerpt of a non-JSON answer (HTML error pages say little but their title). */
 export function excerpt(text: string, max = 200): string {
@@ -25,15 +15,21 @@ export function excerpt(text: string, max = 200): string {
 	return plain.length > max ? `${plain.slice(0, max)}…` : plain;
 }
 
-export function decodeJsonBody(raw: unknown, contentType?: unknown): DecodedBody {
-	const bytes = toBuffer(raw);
-	if (!bytes || bytes.length === 0) return { ok: true, empty: true, value: undefined };
-	if (bytes.length > MAX_RESPONSE_BYTES) {
-		return {
-			ok: false,
-			reason: `The response is ${Math.round(bytes.length / 1048576)} MiB, above the ${MAX_RESPONSE_BYTES / 1048576} MiB this node accepts`,
-		};
+function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
+	try {
+		return { ok: true, value: JSON.parse(text) };
+	} catch {
+		return { ok: false };
 	}
+}
+
+/**
+ * Decodes UTF-8 JSON and removes the secret (`secretForms`) from it. The text is redacted before
+ * parsing, which costs one substring search per form; only text with `\u` escapes (which could spell
+ * the secret out) is also walked after parsing.
+ */
+export function decodeJsonBody(bytes: Buffer | undefined, contentType: unknown, secretForms: string[]): DecodedBody {
+	if (!bytes || bytes.length === 0) return { ok: true, empty: true, value: undefined };
 	let text: string;
 	try {
 		text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -41,10 +37,15 @@ export function decodeJsonBody(raw: unknown, contentType?: unknown): DecodedBody
 		return { ok: false, reason: 'The response body is not valid UTF-8 text, so it cannot be JSON' };
 	}
 	if (text.trim() === '') return { ok: true, empty: true, value: undefined };
-	try {
-		return { ok: true, empty: false, value: JSON.parse(text) };
-	} catch {
-		const type = typeof contentType === 'string' && contentType ? ` (${contentType.split(';')[0]})` : '';
-		return { ok: false, reason: `The response is not JSON${type}: "${excerpt(text)}"` };
+	const redacted = redactText(text, secretForms);
+	let parsed = tryParse(redacted);
+	let walk = text.includes('\\u');
+	if (!parsed.ok && redacted !== text) {
+		// The secret straddled JSON syntax, so the redacted text no longer parses: parse, then walk.
+		parsed = tryParse(text);
+		walk = true;
 	}
+	if (parsed.ok) return { ok: true, empty: false, value: walk ? redactParsed(parsed.value, secretForms) : parsed.value };
+	const type = typeof contentType === 'string' && contentType ? ` (${contentType.split(';')[0]})` : '';
+	return { ok: false, reason: `The response is not JSON${type}: "${excerpt(redacted)}"` };
 }

@@ -1,20 +1,51 @@
 /** When and how long to wait before trying a request again. Pure: the caller sleeps and re-sends. */
 
+/**
+ * How the API says "a request with this Idempotency-Key is still being processed" (Stripe: 409
+ * `idempotency_key_in_use`). Such a request may already be applied: it is retried with the same key,
+ * never reported as a plain conflict. Matching words are compared with `-` and `_` read as spaces.
+ */
+export interface InProgressRule {
+	status: number;
+	/** Words found in the API's error code or message; empty: never treated as in progress. */
+	matches: string[];
+}
+
 export interface RetryPolicy {
 	maxAttempts: number;
 	baseDelayMs: number;
 	maxDelayMs: number;
 	/** Upper bound on how long a Retry-After header may make us wait. */
 	maxRetryAfterMs: number;
+	inProgress: InProgressRule;
 }
 
 export const MAX_RETRY_DELAY_MS = 10_000;
 export const MAX_RETRY_AFTER_MS = 30_000;
 
-const RETRYABLE_STATUS = new Set([408, 425, 429, 500, 502, 503, 504]);
+/** Statuses retried with the same request and key. 501 and 505 are left out: they never get better. */
+export const RETRYABLE_STATUSES: readonly number[] = [408, 425, 429, 500, 502, 503, 504];
+
+export const DEFAULT_IN_PROGRESS: InProgressRule = { status: 409, matches: ['in progress', 'key in use'] };
 
 export function isRetryableStatus(status: number): boolean {
-	return RETRYABLE_STATUS.has(status);
+	return RETRYABLE_STATUSES.includes(status);
+}
+
+const normalise = (text: string) => text.toLowerCase().replace(/[-_\s]+/g, ' ').trim();
+
+/** Reads a comma-separated list such as `in progress, key in use`. */
+export function parseInProgressMatches(text: unknown): string[] {
+	return String(text ?? '')
+		.split(',')
+		.map(normalise)
+		.filter((word) => word !== '');
+}
+
+export function isInProgressAnswer(rule: InProgressRule, status: number, apiText: { code?: string; message?: string }): boolean {
+	if (status !== rule.status || rule.matches.length === 0) return false;
+	const said = normalise(`${apiText.code ?? ''} ${apiText.message ?? ''}`);
+	return rule.matches.some((word) => said.includes(normalise(word)));
 }
 
 /** Seconds or an HTTP date, as RFC 9110 allows; undefined when absent or unreadable. */

@@ -4,6 +4,7 @@ import { assertWithinBase, resolveEndpoint } from '../../transport/apiUrl';
 import type { NextPage, PaginationStyle } from '../../transport/pagination';
 import { PaginationGuard, readPage } from '../../transport/pagination';
 import { asNodeError } from '../common/asNodeError';
+import { clampWhole } from '../common/numberOption';
 import { runItems } from '../common/runItems';
 import { readTransportOptions, transportOptionFields } from '../common/transportOptions';
 
@@ -119,15 +120,19 @@ interface ListingSettings {
 	maxPages: number;
 }
 
+/** Far above any real listing; only stops expressions that return nonsense. */
+const MAX_PAGE_SIZE = 1_000_000;
+const MAX_PAGES = 10_000_000;
+
 function readSettings(fn: IExecuteFunctions, itemIndex: number): ListingSettings {
-	const options = fn.getNodeParameter('options', itemIndex, {}) as Partial<ListingSettings & { paginationStyle: PaginationStyle }>;
+	const options = fn.getNodeParameter('options', itemIndex, {}) as Partial<Record<keyof ListingSettings | 'paginationStyle', unknown>>;
 	return {
-		style: options.paginationStyle ?? 'auto',
-		cursorParameter: options.cursorParameter || 'cursor',
-		pageParameter: options.pageParameter || 'page',
-		pageSizeParameter: options.pageSizeParameter || 'limit',
-		pageSize: Math.max(1, options.pageSize ?? 100),
-		maxPages: Math.max(1, options.maxPages ?? 1000),
+		style: (options.paginationStyle as PaginationStyle | undefined) ?? 'auto',
+		cursorParameter: String(options.cursorParameter || 'cursor'),
+		pageParameter: String(options.pageParameter || 'page'),
+		pageSizeParameter: String(options.pageSizeParameter || 'limit'),
+		pageSize: clampWhole(options.pageSize, 1, MAX_PAGE_SIZE, 100),
+		maxPages: clampWhole(options.maxPages, 1, MAX_PAGES, 1000),
 	};
 }
 
@@ -151,15 +156,16 @@ async function listAccounts(
 	const guarded = <T>(step: () => T) => asNodeError(fn, itemIndex, step);
 	const guard = new PaginationGuard(settings.maxPages);
 	const collected: IDataObject[] = [];
+	// One size for every page: page-numbered APIs compute offsets from it, so it must not change.
+	const size = Math.min(settings.pageSize, wanted);
 	let url = guarded(() => resolveEndpoint(client.base, '/accounts'));
 	let qs: IDataObject | undefined;
 	let next: NextPage | undefined;
 	let page = 1;
 	do {
-		const size = Math.min(settings.pageSize, wanted - collected.length);
 		const nextPage = next;
 		if (nextPage?.kind === 'url') {
-			url = guarded(() => assertWithinBase(client.base, nextPage.url).toString());
+			url = guarded(() => assertWithinBase(client.base, nextPage.url, "The API's next-page link").toString());
 			qs = undefined;
 		} else {
 			qs = { ...query, [settings.pageSizeParameter]: size };
@@ -167,9 +173,13 @@ async function listAccounts(
 			if (nextPage?.kind === 'page') qs[settings.pageParameter] = nextPage.page;
 		}
 		const { body } = await client.send({ method: 'GET', url, qs }, itemIndex);
-		const reading = guarded(() => readPage(body, settings.style, page, size));
+		const reading = guarded(() => readPage(body, settings.style, page, nextPage?.kind));
 		guarded(() => guard.countPage(reading.items));
-		collected.push(...reading.items.slice(0, wanted - collected.length));
+		// One by one: spreading a page of 100,000+ items into push() overflows the call stack.
+		for (const item of reading.items) {
+			if (collected.length >= wanted) break;
+			collected.push(item);
+		}
 		next = reading.next;
 		if (next?.kind === 'page') page = next.page;
 		const following = next;
@@ -182,7 +192,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const setup = async () => await ApiClient.create(this, readTransportOptions(this));
 	return await runItems(this, 1, setup, async (itemIndex, client) => {
 		const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-		const wanted = returnAll ? Number.POSITIVE_INFINITY : (this.getNodeParameter('limit', itemIndex, 50) as number);
+		const wanted = returnAll ? Number.POSITIVE_INFINITY : clampWhole(this.getNodeParameter('limit', itemIndex, 50), 1, Number.MAX_SAFE_INTEGER, 50);
 		return await listAccounts(this, client, readSettings(this, itemIndex), readQuery(this, itemIndex), wanted, itemIndex);
 	});
 }

@@ -1,13 +1,23 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { Applied } from '../../transport/apiClient';
 import { mapWithConcurrency } from '../../transport/concurrency';
+import type { ItemProgress } from './progressReport';
+import { describeProgress } from './progressReport';
 
 type ItemResult = { ok: true; items: INodeExecutionData[] } | { ok: false; error: Error } | { ok: 'skipped' };
 
+type ErrorWithExtras = Error & {
+	description?: string | null;
+	httpCode?: string | null;
+	errorResponse?: IDataObject;
+	context?: IDataObject;
+};
+
 /** Error details shown on an error item; never a secret, never request headers. */
 function errorItemJson(error: Error): IDataObject {
-	const withExtras = error as Error & { description?: string; httpCode?: string; errorResponse?: IDataObject };
+	const withExtras = error as ErrorWithExtras;
 	return {
 		error: error.message,
 		...(withExtras.description ? { description: withExtras.description } : {}),
@@ -16,10 +26,37 @@ function errorItemJson(error: Error): IDataObject {
 	};
 }
 
+/** For operations that write: the Idempotency-Key each item is sent with. */
+export interface WriteTracking {
+	keyOf(itemIndex: number): string | undefined;
+}
+
+function progressOf(results: ItemResult[], tracking: WriteTracking): ItemProgress[] {
+	return results.map((result, item): ItemProgress => {
+		if (result.ok === 'skipped') return { item, state: 'notSent' };
+		const key = tracking.keyOf(item);
+		if (result.ok) return { item, state: 'applied', key };
+		// Errors from the API client say whether the request took effect; any other error came before sending.
+		const applied = ((result.error as ErrorWithExtras).errorResponse?.applied as Applied | undefined) ?? 'no';
+		return { item, state: 'failed', key, applied };
+	});
+}
+
+/** Adds to the error what had happened to every item, so the user knows what a new run would repeat. */
+function withProgress(error: Error, failedItem: number, results: ItemResult[], tracking: WriteTracking): Error {
+	const report = describeProgress(progressOf(results, tracking), failedItem);
+	if (!report) return error;
+	const target = error as ErrorWithExtras;
+	target.description = target.description ? `${target.description} ${report.text}` : report.text;
+	target.context = { ...(target.context ?? {}), ...report.context };
+	return error;
+}
+
 /**
  * Runs `handle` for every input item, at most `concurrency` at once, and returns the outputs in input
  * order. With "Continue On Fail" a failed item becomes an error item; otherwise no new item starts
- * after a failure, and the failure of the lowest item index is thrown once started items have settled.
+ * after a failure, and the failure of the lowest item index is thrown once started items have settled
+ * (for writes, with what had been applied by then).
  *
  * `setup` (e.g. reading the credential) runs once, on the first item. Its failure is every item's
  * failure, so Continue On Fail gives error items rather than passing the input through as if sent.
@@ -29,6 +66,7 @@ export async function runItems<Shared>(
 	concurrency: number,
 	setup: () => Promise<Shared>,
 	handle: (itemIndex: number, shared: Shared) => Promise<IDataObject[]>,
+	writes?: WriteTracking,
 ): Promise<INodeExecutionData[]> {
 	const count = fn.getInputData().length;
 	let shared: Promise<Shared> | undefined;
@@ -51,10 +89,14 @@ export async function runItems<Shared>(
 	for (const [itemIndex, result] of results.entries()) {
 		if (result.ok === 'skipped') continue;
 		if (!result.ok) {
-			if (result.error instanceof NodeOperationError || 'node' in result.error) throw result.error;
-			throw new NodeOperationError(fn.getNode(), result.error, { itemIndex });
+			const error =
+				result.error instanceof NodeOperationError || 'node' in result.error
+					? result.error
+					: new NodeOperationError(fn.getNode(), result.error, { itemIndex });
+			throw writes ? withProgress(error, itemIndex, results, writes) : error;
 		}
-		returnData.push(...result.items);
+		// One by one: spreading a page of 100,000+ items into push() overflows the call stack.
+		for (const item of result.items) returnData.push(item);
 	}
 	return returnData;
 }

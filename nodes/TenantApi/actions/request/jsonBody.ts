@@ -1,10 +1,49 @@
 import type { IDataObject } from 'n8n-workflow';
 
+/** Deeper bodies are almost certainly a mistake, and parsing or serialising them can overflow the stack. */
+export const MAX_BODY_DEPTH = 100;
+
+function tooDeep(): Error {
+	return new Error(`The Body is nested more than ${MAX_BODY_DEPTH} levels deep; that many levels are almost certainly a mistake`);
+}
+
+/** Nesting depth of JSON text, counted on the characters (no parsing, no recursion). */
+export function jsonTextDepth(text: string): number {
+	let depth = 0;
+	let deepest = 0;
+	let inString = false;
+	for (let i = 0; i < text.length; i++) {
+		const char = text[i];
+		if (inString) {
+			if (char === '\\') i++;
+			else if (char === '"') inString = false;
+		} else if (char === '"') inString = true;
+		else if (char === '{' || char === '[') deepest = Math.max(deepest, ++depth);
+		else if (char === '}' || char === ']') depth--;
+	}
+	return deepest;
+}
+
+/** Nesting depth of a value, without recursion; stops counting once `limit` is passed. */
+export function valueDepth(value: unknown, limit = MAX_BODY_DEPTH): number {
+	let deepest = 0;
+	const pending: Array<[unknown, number]> = [[value, 1]];
+	while (pending.length > 0) {
+		const [current, depth] = pending.pop()!;
+		if (!current || typeof current !== 'object') continue;
+		deepest = Math.max(deepest, depth);
+		if (deepest > limit) return deepest;
+		for (const child of Object.values(current as object)) pending.push([child, depth + 1]);
+	}
+	return deepest;
+}
+
 /** The Body parameter: a JSON object, given as text or (from an expression) as an object. */
 export function parseJsonObjectBody(value: unknown): IDataObject {
 	let parsed: unknown = value;
 	if (typeof value === 'string') {
 		if (value.trim() === '') return {};
+		if (jsonTextDepth(value) > MAX_BODY_DEPTH) throw tooDeep();
 		let syntaxError: string | undefined;
 		try {
 			parsed = JSON.parse(value);
@@ -17,6 +56,7 @@ export function parseJsonObjectBody(value: unknown): IDataObject {
 		const kind = Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : `a ${typeof parsed}`;
 		throw new Error(`The Body must be a JSON object ({ ... }), not ${kind}`);
 	}
+	if (typeof value !== 'string' && valueDepth(parsed) > MAX_BODY_DEPTH) throw tooDeep();
 	return parsed as IDataObject;
 }
 

@@ -20,6 +20,17 @@ export const description: INodeProperties[] = [
 	...requestFields('send'),
 ];
 
+const METHODS: readonly IHttpRequestMethods[] = ['DELETE', 'GET', 'PATCH', 'POST', 'PUT'];
+
+/** The Method parameter; an expression may return it in any case (`"post"`), or something else entirely. */
+export function normaliseMethod(value: unknown): IHttpRequestMethods {
+	const method = String(value ?? '').trim().toUpperCase() as IHttpRequestMethods;
+	if (!METHODS.includes(method)) {
+		throw new Error(`The Method must be one of ${METHODS.join(', ')}, not ${JSON.stringify(value) ?? String(value)}`);
+	}
+	return method;
+}
+
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	return await executeRequests(this, (itemIndex) => this.getNodeParameter('method', itemIndex) as IHttpRequestMethods);
+	return await executeRequests(this, (itemIndex) => normaliseMethod(this.getNodeParameter('method', itemIndex)));
 }

@@ -5,14 +5,18 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { ApiClient } from '../../transport/apiClient';
 import { resolveEndpoint } from '../../transport/apiUrl';
 import type { IdempotencyScope } from '../../transport/idempotencyKey';
 import { deriveIdempotencyKey, validateIdempotencyKeyOverride } from '../../transport/idempotencyKey';
 import { asNodeError } from '../common/asNodeError';
+import { clampWhole } from '../common/numberOption';
 import { runItems } from '../common/runItems';
-import { readTransportOptions, transportOptionFields } from '../common/transportOptions';
+import { inProgressOptionFields, readTransportOptions, transportOptionFields } from '../common/transportOptions';
+import type { DuplicateKey } from './duplicateKeys';
+import { duplicateKeyDescription, duplicateKeyMessage, findDuplicateKeys } from './duplicateKeys';
 import { parseJsonObjectBody, toOutputJson } from './jsonBody';
 
 export type RequestOperation = 'post' | 'send';
@@ -65,6 +69,7 @@ export function requestFields(operation: RequestOperation): INodeProperties[] {
 					description:
 						'Overrides the automatic key for each item. Use a business key (e.g. an order ID) to stay safe across "Retry execution" and re-runs, which get new automatic keys. Not sent with GET.',
 				},
+				...inProgressOptionFields,
 				{
 					displayName: 'Include Request Metadata',
 					name: 'includeMetadata',
@@ -89,38 +94,93 @@ function idempotencyScope(fn: IExecuteFunctions): IdempotencyScope {
 }
 
 const METHODS_WITH_BODY = new Set<IHttpRequestMethods>(['POST', 'PUT', 'PATCH']);
+const NOTHING_SENT = 'Nothing was sent. Fix the parameter and run again.';
+const MAX_CONCURRENCY = 64;
+
+/** What every item needs decided before the first request goes out: its method and its key. */
+interface ItemPlan {
+	method: IHttpRequestMethods;
+	idempotencyKey?: string;
+}
+
+function planItem(
+	fn: IExecuteFunctions,
+	scope: IdempotencyScope,
+	methodFor: (itemIndex: number) => IHttpRequestMethods,
+	itemIndex: number,
+): ItemPlan {
+	const override = fn.getNodeParameter('options.idempotencyKey', itemIndex, '') as unknown;
+	return asNodeError(
+		fn,
+		itemIndex,
+		() => {
+			const method = methodFor(itemIndex);
+			if (method === 'GET') return { method };
+			const idempotencyKey =
+				override === '' || override === undefined || override === null
+					? deriveIdempotencyKey(scope, itemIndex)
+					: validateIdempotencyKeyOverride(override);
+			return { method, idempotencyKey };
+		},
+		NOTHING_SENT,
+	);
+}
+
+/** Plans every item; a plan that fails is that item's failure, reported when its turn comes. */
+function planItems(fn: IExecuteFunctions, methodFor: (itemIndex: number) => IHttpRequestMethods): Array<ItemPlan | Error> {
+	const scope = idempotencyScope(fn);
+	return fn.getInputData().map((_item, itemIndex) => {
+		try {
+			return planItem(fn, scope, methodFor, itemIndex);
+		} catch (error) {
+			return error as Error;
+		}
+	});
+}
+
+function refuseDuplicate(fn: IExecuteFunctions, duplicate: DuplicateKey, nothingSent: boolean): never {
+	throw new NodeOperationError(fn.getNode(), duplicateKeyMessage(duplicate), {
+		itemIndex: duplicate.item,
+		description: duplicateKeyDescription(duplicate, nothingSent),
+	});
+}
 
 /**
  * Sends one request per item. Every write carries an Idempotency-Key (derived, or the option), so
- * retries are safe whatever the method.
+ * retries are safe whatever the method. Keys are settled for all items first: two items with the same
+ * key stop the node before anything is sent (with Continue On Fail, only the later item is refused).
  */
 export async function executeRequests(
 	fn: IExecuteFunctions,
 	methodFor: (itemIndex: number) => IHttpRequestMethods,
 ): Promise<INodeExecutionData[]> {
-	const scope = idempotencyScope(fn);
-	const concurrency = (fn.getNodeParameter('options.concurrency', 0, 5) as number) || 1;
+	const concurrency = clampWhole(fn.getNodeParameter('options.concurrency', 0, 5), 1, MAX_CONCURRENCY, 5);
+	const plans = planItems(fn, methodFor);
+	const keyOf = (itemIndex: number) => {
+		const plan = plans[itemIndex];
+		return plan instanceof Error ? undefined : plan.idempotencyKey;
+	};
+	const duplicates = findDuplicateKeys(plans.map((_plan, itemIndex) => keyOf(itemIndex)));
+	const firstDuplicate = duplicates.values().next().value;
+	if (firstDuplicate && !fn.continueOnFail()) refuseDuplicate(fn, firstDuplicate, true);
 	const setup = async () => await ApiClient.create(fn, readTransportOptions(fn));
 
-	return await runItems(fn, concurrency, setup, async (itemIndex, client) => {
-		const method = methodFor(itemIndex);
+	const handle = async (itemIndex: number, client: ApiClient): Promise<IDataObject[]> => {
+		const plan = plans[itemIndex];
+		if (plan instanceof Error) throw plan;
+		const duplicate = duplicates.get(itemIndex);
+		if (duplicate) refuseDuplicate(fn, duplicate, false);
+		const { method, idempotencyKey } = plan;
 		const endpoint = fn.getNodeParameter('endpoint', itemIndex);
 		const bodyParameter = METHODS_WITH_BODY.has(method) ? fn.getNodeParameter('body', itemIndex, '{}') : undefined;
-		const override = fn.getNodeParameter('options.idempotencyKey', itemIndex, '') as unknown;
-		const { url, jsonBody, idempotencyKey } = asNodeError(
+		const { url, jsonBody } = asNodeError(
 			fn,
 			itemIndex,
 			() => ({
 				url: resolveEndpoint(client.base, endpoint),
 				jsonBody: bodyParameter === undefined ? undefined : JSON.stringify(parseJsonObjectBody(bodyParameter)),
-				idempotencyKey:
-					method === 'GET'
-						? undefined
-						: override === '' || override === undefined || override === null
-							? deriveIdempotencyKey(scope, itemIndex)
-							: validateIdempotencyKeyOverride(override),
 			}),
-			'Nothing was sent. Fix the parameter and run again.',
+			NOTHING_SENT,
 		);
 		const result = await client.send({ method, url, jsonBody, idempotencyKey }, itemIndex);
 		const includeMetadata = fn.getNodeParameter('options.includeMetadata', itemIndex, false) as boolean;
@@ -135,5 +195,6 @@ export async function executeRequests(
 				}
 			: body;
 		return [json];
-	});
+	};
+	return await runItems(fn, concurrency, setup, handle, { keyOf });
 }

@@ -1,0 +1,280 @@
+/**
+ * Hostile (or broken) API answers, through the built node inside WorkflowExecute against the sandbox:
+ * bodies that drip or never end, gzip bombs, answers that echo the Api-Key, next links that try to
+ * climb out of the Base URL, listings that would be silently cut short, huge listings, and "request
+ * still in progress" conflicts. Rows of docs/bad-input.md. Needs `npm run build` first.
+ *
+ * Nothing here asserts on timing: an answer that drips forever, or a bomb that never ends, would make
+ * the run never return (the test then fails on its own timeout); what is asserted is the outcome and
+ * what the sandbox saw (requests, records, answers the node walked away from).
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { startSandbox } from '../../sandbox/server';
+import type { FaultRule, Sandbox } from '../../sandbox/server';
+import { createHarness, runActionWorkflow, sandboxCredential } from '../harness/engine';
+import type { Harness, NodeRun } from '../harness/engine';
+import { postTransfer, until, useSandbox } from './badInputSetup';
+
+const SECRET = 'sk_test_sandbox';
+const IN_USE = { code: 'idempotency_key_in_use', message: 'There is currently another in-progress request using this Idempotent Key. Please try again later.' };
+
+const ids = (count: number, from = 1) => Array.from({ length: count }, (_, i) => `acc_${String(from + i).padStart(4, '0')}`);
+
+/** Waits until every connection is over, then returns how many answers the node walked away from. */
+async function answersCutShort(sandbox: Sandbox, atLeast: number): Promise<number> {
+	await until(() => sandbox.stats().answersCutShort >= atLeast && sandbox.stats().inFlight === 0);
+	return sandbox.stats().answersCutShort;
+}
+
+/** Everything the run recorded (output, error, run data): the Secret Key must appear nowhere. */
+const everything = (run: NodeRun) => JSON.stringify(run.run.data);
+
+describe('hostile answers', () => {
+	const suite = useSandbox({ accounts: 120 });
+	beforeEach(() => suite.sandbox.setPagination('cursor'));
+
+	const list = (parameters: IDataObject, faults?: FaultRule[], on?: Harness) => {
+		if (faults) suite.sandbox.setFaults(faults);
+		return runActionWorkflow(on ?? suite.harness, { parameters: { resource: 'account', operation: 'getAll', returnAll: true, ...parameters } });
+	};
+	const postOne = (options: IDataObject, faults?: FaultRule[]) => {
+		if (faults) suite.sandbox.setFaults(faults);
+		return postTransfer(suite.harness, { options: { includeMetadata: true, ...options } });
+	};
+
+	describe('the timeout covers the whole exchange (item 1)', () => {
+		it('a listing whose body drips after the headers is cut at the timeout', async () => {
+			// ~200 bytes at one byte every 50 ms: ten seconds for an answer that the node must give up on.
+			const { error, items } = await list({ returnAll: false, limit: 1, options: { timeout: 500, maxAttempts: 1 } }, [
+				{ method: 'GET', action: { drip: { intervalMs: 50 } } },
+			]);
+			expect(items).toHaveLength(0);
+			expect(error?.message).toBe('Could not reach the API: no complete answer within 500 ms (after 1 attempt)');
+			expect(await answersCutShort(suite.sandbox, 1)).toBe(1);
+		});
+
+		it('an endless drip is retried up to Max Attempts, then reported; every connection is closed', async () => {
+			const { error } = await list({ options: { timeout: 300, maxAttempts: 2, retryBaseDelay: 1 } }, [
+				{ method: 'GET', action: { drip: { intervalMs: 20, endless: true } } },
+			]);
+			expect(error?.message).toBe('Could not reach the API: no complete answer within 300 ms (after 2 attempts)');
+			expect(await answersCutShort(suite.sandbox, 2)).toBe(2);
+			expect(suite.sandbox.stats().requests).toBe(2);
+		});
+
+		it('a POST whose answer drips forever is retried with the same key and gets the stored answer', async () => {
+			const { error, items } = await postOne({ timeout: 300, maxAttempts: 2 }, [
+				{ method: 'POST', times: 1, action: { drip: { intervalMs: 20, endless: true } } },
+			]);
+			expect(error).toBeUndefined();
+			expect(items[0].json).toMatchObject({ statusCode: 201, attempts: 2, replayed: true });
+			expect(await answersCutShort(suite.sandbox, 1)).toBe(1);
+			expect(suite.sandbox.stats()).toMatchObject({ records: 1, replays: 1 });
+		});
+
+		it('Send Request too: a GET that drips forever ends with the timeout', async () => {
+			suite.sandbox.setFaults([{ method: 'GET', action: { drip: { intervalMs: 20, endless: true } } }]);
+			const { error } = await runActionWorkflow(suite.harness, {
+				parameters: { resource: 'request', operation: 'send', method: 'GET', endpoint: '/accounts/acc_0001', options: { timeout: 300, maxAttempts: 1 } },
+			});
+			expect(error?.message).toBe('Could not reach the API: no complete answer within 300 ms (after 1 attempt)');
+			expect(await answersCutShort(suite.sandbox, 1)).toBe(1);
+		});
+
+		it('leaves no timer running after the requests are over', async () => {
+			const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+			const before = timers();
+			const { error } = await postTransfer(suite.harness, { options: { timeout: 600_000 } }, { inputItems: Array.from({ length: 20 }, (_, amount) => ({ amount })) });
+			expect(error).toBeUndefined();
+			// 20 requests with a 10-minute timeout each: had any timer been left for its full timeout, there would be 20.
+			expect(timers() - before).toBeLessThan(5);
+		});
+	});
+
+	describe('answers above 64 MiB, compressed or not (item 3)', () => {
+		it('a gzip bomb (1 MiB on the wire, 1 GiB inflated) is refused once 64 MiB are read', async () => {
+			const { error } = await list({ options: { maxAttempts: 1 } }, [{ method: 'GET', action: { gzipBomb: { inflatedMiB: 1024 } } }]);
+			expect(error?.message).toBe(
+				'The API accepted the request (200), but its answer could not be read: The response is larger than 64 MiB, the most this node accepts; reading stopped at 64 MiB',
+			);
+			expect(suite.sandbox.stats().requests).toBe(1);
+		});
+
+		it('a gzip bomb that never ends is refused as well, and its connection closed', async () => {
+			suite.sandbox.setFaults([{ method: 'GET', action: { gzipBomb: { endless: true } } }]);
+			const { error } = await runActionWorkflow(suite.harness, {
+				parameters: { resource: 'request', operation: 'send', method: 'GET', endpoint: '/accounts/acc_0001', options: { maxAttempts: 1 } },
+			});
+			expect(error?.message).toMatch(/reading stopped at 64 MiB$/);
+			expect(await answersCutShort(suite.sandbox, 1)).toBe(1);
+		});
+	});
+
+	describe('an echoed Api-Key never reaches the output (item 4)', () => {
+		it('a 201 that echoes the request headers', async () => {
+			const run = await postOne({}, [{ method: 'POST', action: { echoRequest: true } }]);
+			expect(run.error).toBeUndefined();
+			const body = run.items[0].json.body as { request: { headers: IDataObject } };
+			expect(body.request.headers['api-key']).toBe('[redacted]');
+			expect(body.request.headers['x-tenant-id']).toBe('tenant_demo');
+			expect(everything(run)).not.toContain(SECRET);
+			expect(suite.sandbox.stats().records).toBe(1);
+		});
+
+		it('an account field that holds the key', async () => {
+			const listing = JSON.stringify({ data: [{ id: 'acc_1', debug: `key=${SECRET}` }], has_more: false });
+			const run = await list({}, [{ method: 'GET', action: { rawBody: listing } }]);
+			expect(run.items.map((item) => item.json)).toEqual([{ id: 'acc_1', debug: 'key=[redacted]' }]);
+			expect(everything(run)).not.toContain(SECRET);
+		});
+
+		it('a key with JSON and URL specials, echoed plain, JSON-escaped (also with \\/), URL-encoded and \\u-escaped', async () => {
+			const oddKey = 'sk_test/odd"key+=';
+			const odd = await startSandbox({ apiKey: oddKey });
+			try {
+				const oddHarness = await createHarness(sandboxCredential(odd.baseUrl, { secretKey: oddKey }));
+				const spelled = [...oddKey].map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+				const text = `{"data":[{"id":"a","json":${JSON.stringify(oddKey)},"slashed":${JSON.stringify(oddKey).replace(/\//g, '\\/')},"link":"https://x/?k=${encodeURIComponent(oddKey)}","spelled":"${spelled}"}],"has_more":false}`;
+				odd.setFaults([{ method: 'GET', action: { rawBody: text } }]);
+				const run = await runActionWorkflow(oddHarness, { parameters: { resource: 'account', operation: 'getAll', returnAll: true } });
+				expect(run.error).toBeUndefined();
+				expect(run.items[0].json).toEqual({ id: 'a', json: '[redacted]', slashed: '[redacted]', link: 'https://x/?k=[redacted]', spelled: '[redacted]' });
+				for (const form of ['odd"key', 'odd\\"key', 'odd%22key']) expect(everything(run)).not.toContain(form);
+			} finally {
+				await odd.close();
+			}
+		});
+	});
+
+	describe('next links obey the same rule as the Endpoint field (item 5)', () => {
+		it.each(['/v1/..%2F..%2Fadmin', '/v1/%252e%252e/admin', '/v1/..;/admin', '/v1/accounts/..%3b/..%3b/admin', '/v1/..%20/admin'])(
+			'%s is not followed with the Api-Key',
+			async (path) => {
+				const page = JSON.stringify({ results: [{ id: 'acc_1' }], next: `${suite.sandbox.url}${path}?cursor=2` });
+				const { error, items } = await list({}, [{ method: 'GET', path: '/v1/accounts', times: 1, action: { rawBody: page } }]);
+				expect(items).toHaveLength(0);
+				expect(error?.message).toMatch(/^The API's next-page link must stay below the Base URL: segment ".+" is not allowed$/);
+				expect(suite.sandbox.stats().requests).toBe(1);
+			},
+		);
+	});
+
+	describe('Return All returns everything or fails (item 7)', () => {
+		it('a plain-array listing whose server caps pages below Page Size (50 of 100) returns all 120', async () => {
+			const capped = await startSandbox({ accounts: 120, maxPageSize: 50, pagination: 'array' });
+			try {
+				const run = await list({ options: { pageSize: 100 } }, undefined, await createHarness(sandboxCredential(capped.baseUrl)));
+				expect(run.error).toBeUndefined();
+				expect(run.items.map((item) => item.json.id)).toEqual(ids(120));
+				// 50 + 50 + 20, then an empty page: a short page is not taken for the last one.
+				expect(capped.stats().requests).toBe(4);
+			} finally {
+				await capped.close();
+			}
+		});
+
+		it('{data, page} without totals: pages until an empty one', async () => {
+			suite.sandbox.setPagination('pageNoTotals');
+			const { error, items } = await list({ options: { pageSize: 25 } });
+			expect(error).toBeUndefined();
+			expect(items.map((item) => item.json.id)).toEqual(ids(120));
+		});
+
+		it('{data, has_more: true} without a cursor: a clear error, not the first page as if complete', async () => {
+			const page = JSON.stringify({ data: [{ id: 'acc_1' }], has_more: true });
+			const { error, items } = await list({}, [{ method: 'GET', action: { rawBody: page } }]);
+			expect(items).toHaveLength(0);
+			expect(error?.message).toBe(
+				'The API says more accounts follow (has_more is true) but its answer has no next cursor or next link, so the rest cannot be fetched. Nothing is output rather than a partial list. Set Pagination Style and Cursor Parameter to match the API.',
+			);
+		});
+
+		it('an API that ignores the page number and repeats itself: a clear error with the way out', async () => {
+			const page = JSON.stringify({ data: [{ id: 'acc_1' }, { id: 'acc_2' }] });
+			const { error } = await list({}, [{ method: 'GET', action: { rawBody: page } }]);
+			expect(error?.message).toMatch(/^Pagination is not advancing: .* set Pagination Style to None/);
+			const single = await list({ options: { paginationStyle: 'none' } });
+			expect(single.items.map((item) => item.json.id)).toEqual(['acc_1', 'acc_2']);
+		});
+	});
+
+	describe('"request still in progress" (item 9)', () => {
+		it('a Stripe-like 409 after a lost answer is retried with the same key until the stored answer comes', async () => {
+			const { error, items } = await postOne({ maxAttempts: 4 }, [
+				{ method: 'POST', times: 1, action: { dropAfterCommit: true } },
+				{ method: 'POST', times: 2, action: { status: 409, body: { error: IN_USE } } },
+			]);
+			expect(error).toBeUndefined();
+			expect(items[0].json).toMatchObject({ statusCode: 201, attempts: 4, replayed: true });
+			expect(suite.sandbox.stats()).toMatchObject({ requests: 4, records: 1 });
+		});
+
+		it('the status and the words are options: a 423 "locked" is retried when configured', async () => {
+			const locked = { method: 'POST', times: 1, action: { status: 423, body: { error: { code: 'resource_locked', message: 'Locked' } } } };
+			const configured = await postOne({ inProgressStatus: 423, inProgressMatch: 'locked' }, [locked]);
+			expect(configured.items[0].json).toMatchObject({ statusCode: 201, attempts: 2 });
+			suite.sandbox.reset();
+			const plain = await postOne({}, [locked]);
+			expect(plain.error?.message).toBe('The API answered 423: Locked');
+		});
+
+		it('while the first request is still being processed, the error says so and never advises a new key', async () => {
+			const slow = await startSandbox();
+			try {
+				slow.setFaults([{ method: 'POST', times: 1, action: { commitDelayMs: 600_000 } }]);
+				const run = await runActionWorkflow(await createHarness(sandboxCredential(slow.baseUrl)), {
+					parameters: {
+						resource: 'request',
+						operation: 'post',
+						endpoint: '/payouts',
+						body: '{"amount":100}',
+						options: { timeout: 300, maxAttempts: 3, retryBaseDelay: 10, idempotencyKey: 'payout-7' },
+					},
+				});
+				expect(run.error?.message).toBe(
+					'The API is still processing an earlier request with this Idempotency-Key (409): There is currently another in-progress request using this Idempotency-Key (that probably means you submitted twice, and the other request is still going through). Please try again later. (after 3 attempts)',
+				);
+				expect(run.error?.description).toBe(
+					'POST /v1/payouts with Idempotency-Key payout-7 may already have been applied and is still being processed. Do not send it under a new key: that could apply it twice. Run it again later with the same key (Retry On Fail, or a business key in Options → Idempotency Key) to get its result.',
+				);
+				expect(slow.stats()).toMatchObject({ requests: 3, postsInProgress: 1, records: 0 });
+			} finally {
+				await slow.close();
+			}
+		});
+
+		it('with matching turned off, the same 409 is a conflict whose description still warns against a new key', async () => {
+			const { error } = await postOne({ inProgressMatch: '', idempotencyKey: 'payout-8' }, [{ method: 'POST', action: { status: 409, body: { error: IN_USE } } }]);
+			expect(error?.message).toMatch(/^Conflict \(409\): There is currently another in-progress request/);
+			expect(error?.description).toMatch(/with Idempotency-Key payout-8\. If the API says the key was already used .* do not send this one again under a new key/);
+			expect(suite.sandbox.stats().requests).toBe(1);
+		});
+	});
+});
+
+describe('listings far above a page (item 2)', () => {
+	const big = useSandbox({ accounts: 250_000, maxPageSize: 130_000 });
+
+	const listAll = (pageSize: number) =>
+		runActionWorkflow(big.harness, { parameters: { resource: 'account', operation: 'getAll', returnAll: true, options: { pageSize } } });
+
+	it('250,000 accounts in pages of 1,000: every account is output, in order', async () => {
+		big.sandbox.setPagination('cursor');
+		const { error, items } = await listAll(1000);
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(250_000);
+		expect([items[0].json.id, items[124_999].json.id, items[249_999].json.id]).toEqual(['acc_0001', 'acc_125000', 'acc_250000']);
+		expect([items[0].pairedItem, items[249_999].pairedItem]).toEqual([{ item: 0 }, { item: 0 }]);
+		expect(big.sandbox.stats().byRoute['GET /v1/accounts']).toBe(250);
+	});
+
+	it('a plain array in pages of 130,000: 130,000 + 120,000, then the empty page that ends it', async () => {
+		big.sandbox.setPagination('array');
+		const { error, items } = await listAll(130_000);
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(250_000);
+		expect([items[129_999].json.id, items[249_999].json.id]).toEqual(['acc_130000', 'acc_250000']);
+		expect(big.sandbox.stats().byRoute['GET /v1/accounts']).toBe(3);
+	});
+});

@@ -1,0 +1,51 @@
+/** Set-up shared by the badInput* engine suites: one sandbox and harness per suite, and the POST under test. */
+import type { IDataObject } from 'n8n-workflow';
+
+import { startSandbox } from '../../sandbox/server';
+import type { Sandbox, SandboxOptions } from '../../sandbox/server';
+import { createHarness, runActionWorkflow, sandboxCredential } from '../harness/engine';
+import type { ActionWorkflowOptions, Harness, NodeRun } from '../harness/engine';
+
+export interface Suite {
+	sandbox: Sandbox;
+	harness: Harness;
+}
+
+/**
+ * Waits for something the sandbox will see: the node returns as soon as it has closed a connection,
+ * and the server learns of it a moment later. If it never happens, the test fails on its timeout.
+ */
+export async function until(condition: () => boolean): Promise<void> {
+	while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+/** A sandbox for the enclosing describe(), reset before each test once no answer is still closing. */
+export function useSandbox(options: SandboxOptions = {}): Suite {
+	const suite = {} as Suite;
+	beforeAll(async () => {
+		suite.sandbox = await startSandbox(options);
+		suite.harness = await createHarness(sandboxCredential(suite.sandbox.baseUrl));
+	});
+	afterAll(async () => suite.sandbox.close());
+	beforeEach(async () => {
+		await until(() => suite.sandbox.stats().inFlight === 0);
+		suite.sandbox.reset();
+	});
+	return suite;
+}
+
+/** Request → POST to /transfers with `{ amount }` from each input item (one item by default). */
+export async function postTransfer(harness: Harness, parameters: IDataObject, extra: Partial<ActionWorkflowOptions> = {}): Promise<NodeRun> {
+	return await runActionWorkflow(harness, {
+		inputItems: [{ amount: 1 }],
+		...extra,
+		parameters: {
+			resource: 'request',
+			operation: 'post',
+			endpoint: '/transfers',
+			body: '={{ JSON.stringify({ amount: $json.amount }) }}',
+			...parameters,
+			options: { retryBaseDelay: 1, ...(parameters.options as IDataObject) },
+		},
+	});
+}

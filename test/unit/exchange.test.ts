@@ -1,0 +1,124 @@
+/**
+ * The time and size bounds of one exchange, on plain Node streams (no n8n, no network): a body that
+ * never ends is cut at the deadline, a body above the limit is cut at the limit, and no timer is left
+ * behind once the exchange is over.
+ */
+import { Readable } from 'stream';
+import * as n8nWorkflow from 'n8n-workflow';
+import type { IN8nHttpFullResponse } from 'n8n-workflow';
+
+import { MAX_RESPONSE_BYTES, readBoundedBody } from '../../nodes/TenantApi/transport/boundedBody';
+import { DeadlineExceededError, pickAbortableSleep, startDeadline } from '../../nodes/TenantApi/transport/deadline';
+import { exchange } from '../../nodes/TenantApi/transport/exchange';
+
+/** A body that sends `chunk` forever, as fast as it is read (or every `everyMs`). */
+function endless(chunk: Buffer, everyMs?: number): Readable {
+	return new Readable({
+		read() {
+			if (everyMs === undefined) this.push(chunk);
+			else setTimeout(() => this.push(chunk), everyMs);
+		},
+	});
+}
+
+const answer = (body: unknown, headers: Record<string, string> = {}): IN8nHttpFullResponse => ({ statusCode: 200, headers, body: body as IN8nHttpFullResponse['body'] });
+
+/** Fake timers count exactly the timers the code under test sets; streams still flow (ticks stay real). */
+function countTimers(): () => number {
+	jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+	return () => jest.getTimerCount();
+}
+afterEach(() => jest.useRealTimers());
+
+describe('pickAbortableSleep', () => {
+	const sleep = async () => undefined;
+	const sleepWithAbort = async () => undefined;
+	it('takes sleepWithAbort where n8n-workflow has it (1.x), otherwise sleep, which takes the signal (2.x)', () => {
+		expect(pickAbortableSleep({ sleep, sleepWithAbort })).toBe(sleepWithAbort);
+		expect(pickAbortableSleep({ sleep })).toBe(sleep);
+	});
+	it("this n8n-workflow's choice stops its timer when aborted", async () => {
+		const timers = countTimers();
+		const abortable = pickAbortableSleep(n8nWorkflow as never);
+		const controller = new AbortController();
+		const sleeping = abortable(60_000, controller.signal).catch(() => 'aborted');
+		expect(timers()).toBe(1);
+		controller.abort();
+		expect(await sleeping).toBe('aborted');
+		expect(timers()).toBe(0);
+	});
+});
+
+describe('startDeadline', () => {
+	it('lets work that finishes in time through, and leaves no timer once cancelled', async () => {
+		const timers = countTimers();
+		const deadline = startDeadline(60_000);
+		const onExpired = jest.fn();
+		expect(await deadline.race(Promise.resolve('done'), onExpired)).toBe('done');
+		expect(timers()).toBe(1);
+		deadline.cancel();
+		expect(timers()).toBe(0);
+		expect(onExpired).not.toHaveBeenCalled();
+	});
+
+	it('rejects work that outlives it and runs onExpired once', async () => {
+		const deadline = startDeadline(20);
+		const onExpired = jest.fn();
+		await expect(deadline.race(new Promise(() => undefined), onExpired)).rejects.toBeInstanceOf(DeadlineExceededError);
+		expect(onExpired).toHaveBeenCalledTimes(1);
+		deadline.cancel();
+	});
+});
+
+describe('readBoundedBody', () => {
+	it('reads a stream, a buffer, nothing', async () => {
+		expect(await readBoundedBody(Readable.from([Buffer.from('{"a"'), Buffer.from(':1}')]), undefined)).toEqual({ ok: true, bytes: Buffer.from('{"a":1}') });
+		expect(await readBoundedBody(Buffer.from('x'), '1')).toEqual({ ok: true, bytes: Buffer.from('x') });
+		expect(await readBoundedBody(undefined, undefined)).toEqual({ ok: true, bytes: Buffer.alloc(0) });
+	});
+
+	it('refuses a declared size above the limit without reading', async () => {
+		const body = endless(Buffer.alloc(1024));
+		const read = jest.spyOn(body, 'read');
+		expect(await readBoundedBody(body, String(65 * 1024 * 1024))).toEqual({ ok: false, reason: 'The response is 65 MiB, above the 64 MiB this node accepts' });
+		expect(body.destroyed).toBe(true);
+		expect(read).not.toHaveBeenCalled();
+	});
+
+	it('stops an endless body at the limit and closes it', async () => {
+		const body = endless(Buffer.alloc(64 * 1024, 0x20));
+		const result = await readBoundedBody(body, undefined, 1024 * 1024);
+		expect(result).toEqual({ ok: false, reason: 'The response is larger than 1 MiB, the most this node accepts; reading stopped at 1 MiB' });
+		expect(body.destroyed).toBe(true);
+		expect(MAX_RESPONSE_BYTES).toBe(64 * 1024 * 1024);
+	});
+});
+
+describe('exchange', () => {
+	it('returns status, headers and the whole body, and leaves no timer behind', async () => {
+		const timers = countTimers();
+		const result = await exchange(async () => answer(Readable.from([Buffer.from('[1]')]), { 'content-type': 'application/json' }), 60_000);
+		expect(result).toEqual({ statusCode: 200, headers: { 'content-type': 'application/json' }, body: { ok: true, bytes: Buffer.from('[1]') } });
+		expect(timers()).toBe(0);
+	});
+
+	it('gives up on a body that drips forever at the deadline, and closes it', async () => {
+		const body = endless(Buffer.from(' '), 5);
+		await expect(exchange(async () => answer(body), 100)).rejects.toMatchObject({ code: 'ETIMEDOUT', message: 'No complete answer within 100 ms' });
+		expect(body.destroyed).toBe(true);
+	});
+
+	it('gives up on headers that never come; an answer that arrives later is closed unread', async () => {
+		let deliver: (response: IN8nHttpFullResponse) => void = () => undefined;
+		const late = endless(Buffer.from(' '));
+		await expect(exchange(() => new Promise((resolve) => (deliver = resolve)), 20)).rejects.toBeInstanceOf(DeadlineExceededError);
+		deliver(answer(late));
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(late.destroyed).toBe(true);
+	});
+
+	it('passes network errors through', async () => {
+		const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+		await expect(exchange(async () => await Promise.reject(reset), 1000)).rejects.toBe(reset);
+	});
+});
