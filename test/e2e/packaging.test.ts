@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
  * What the published tarball contains, and the offline part of n8n's community package scan.
  */
@@ -35,8 +36,8 @@ describe('packaging', () => {
 				stdio: ['ignore', 'pipe', 'pipe'],
 				env: { ...process.env, NODE_ENV: '' },
 			});
-		} catch (err: any) {
-			out = String(err.stdout ?? '');
+		} catch (err) {
+			out = String((err as { stdout?: string }).stdout ?? '');
 		}
 		const result = JSON.parse(out.trim().split('\n').pop() as string);
 		const report = [result.source.details, result.tarball.details].filter(Boolean).join('\n');

@@ -64,6 +64,10 @@ describe('resolveEndpoint', () => {
 		'/%zz',
 		'/x#frag',
 		'/x\ny',
+		'/x\u007fy',
+		'/x\u0085y',
+		'/x%7Fy',
+		'/x%C2%85y',
 		'mailto:x@example.com',
 		'/a b',
 	])('refuses %p', (endpoint) => {

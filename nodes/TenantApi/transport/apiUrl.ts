@@ -71,7 +71,7 @@ function fullyDecode(segment: string): string {
 export function resolveEndpoint(base: ApiBase, endpoint: unknown): string {
 	const text = typeof endpoint === 'string' ? endpoint.trim() : '';
 	if (text === '') throw new UnsafeUrlError('The endpoint is empty; give a path such as /transfers');
-	if (/[\u0000-\u001f\u007f\s\\]/.test(text)) {
+	if (/[\p{Cc}\s\\]/u.test(text)) {
 		throw new UnsafeUrlError('The endpoint must not contain backslashes, spaces or control characters');
 	}
 	if (/^[a-z][a-z0-9+.-]*:/i.test(text) || text.startsWith('//')) {
@@ -86,7 +86,7 @@ export function resolveEndpoint(base: ApiBase, endpoint: unknown): string {
 	const segments = pathPart.replace(/^\/+/, '').split('/');
 	for (const segment of segments) {
 		const decoded = fullyDecode(segment);
-		if (decoded === '.' || decoded === '..' || /[\\/]/.test(decoded) || /[\u0000-\u001f]/.test(decoded)) {
+		if (decoded === '.' || decoded === '..' || /[\\/]/.test(decoded) || /\p{Cc}/u.test(decoded)) {
 			throw new UnsafeUrlError(
 				`The endpoint must stay below the Base URL: segment "${segment}" is not allowed`,
 			);
