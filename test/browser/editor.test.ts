@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/require-node-api-error -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
  * What a person sees in the n8n editor: Debian's chromium (through playwright-core) against a real
  * n8n 2.40.7 with the packed package installed as a community package, talking to the sandbox.
@@ -14,9 +15,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, selectors, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
+import type { N8nInstance } from '../../scripts/n8n/instance';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
-const instanceLib = require('../../scripts/n8n/instance');
+const instanceLib: typeof import('../../scripts/n8n/instance') = require('../../scripts/n8n/instance');
 const installer = require('../../scripts/n8n/install');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -64,7 +66,7 @@ async function freePortTriple(): Promise<number> {
 
 describe(`n8n ${VERSION} editor in chromium`, () => {
 	let sandbox: Sandbox | undefined;
-	let n8n: any;
+	let n8n: N8nInstance | undefined;
 	let context: BrowserContext | undefined;
 	let userFolder: string | undefined;
 	let browserProfile: string | undefined;
@@ -134,6 +136,7 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 		if (browserProfile) fs.rmSync(browserProfile, { recursive: true, force: true });
 		if (userFolder) {
 			if (failed || process.env.BROWSER_KEEP === '1') {
+				// eslint-disable-next-line no-console
 				console.log(`kept ${userFolder} (n8n.log, cli.log)`);
 			} else {
 				fs.rmSync(userFolder, { recursive: true, force: true });

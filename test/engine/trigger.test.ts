@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-hardcoded-secrets -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
  * The built Tenant API Trigger behind a real local HTTP server, called through n8n-core's WebhookContext
  * (and HookContext for the lifecycle methods). Needs `npm run build` first.

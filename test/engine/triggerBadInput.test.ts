@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
  * Bad deliveries to the built Tenant API Trigger, behind a real local HTTP server and n8n-core's
  * WebhookContext (test/harness/webhook.ts). Complements trigger.test.ts (another secret, one changed

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
  * Runs the built Tenant API Trigger the way n8n's webhook server runs it: a real local HTTP server reads
  * the request bytes (as n8n's raw body reader does), sets `rawBody`, `body`, `query`, `headers` on the

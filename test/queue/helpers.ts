@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
+/* eslint-disable @typescript-eslint/no-explicit-any -- untyped JSON from the cluster and n8n's API (scripts/queue/cluster.js has no type declarations yet) */
 /* Helpers for the queue-mode suite: workflows, signed deliveries, the public API, worker logs. */
 import * as crypto from 'node:crypto';
 

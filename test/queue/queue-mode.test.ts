@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
+/* eslint-disable @typescript-eslint/no-explicit-any -- untyped JSON from the cluster and n8n's API (scripts/queue/cluster.js has no type declarations yet) */
 /**
  * The packed package on n8n's distributed engine: Redis + PostgreSQL, one main, two workers
  * (concurrency 5) and one webhook processor, all on loopback (scripts/queue/cluster.js).
@@ -24,7 +26,6 @@ import {
 	eventBody,
 	executionFacts,
 	getExecution,
-	inBatches,
 	listExecutions,
 	sandboxLib,
 	sleep,
@@ -361,7 +362,7 @@ describe(`n8n ${VERSION} in queue mode with the packed package`, () => {
 				postReachedServiceBeforeKill: !!eventId && postedBeforeKill.has(eventId),
 			});
 		}
-		k.heldAtKill = heldInfo.map(({ eventId, ...rest }) => rest);
+		k.heldAtKill = heldInfo.map((held) => ({ ...held, eventId: undefined })); // the report leaves event ids out
 		k.heldSummary = {
 			held: heldInfo.length,
 			startedByVictim: heldInfo.filter((h) => h.startedByVictim).length,

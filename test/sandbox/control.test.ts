@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { api, post, control } from './helpers';
 
