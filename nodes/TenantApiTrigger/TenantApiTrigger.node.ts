@@ -34,11 +34,12 @@ interface JsonResponse {
 
 const INVALID_SIGNATURE = 'Invalid signature';
 
-const BODY_MESSAGES: Record<string, string> = {
-	empty_body: 'Empty body',
-	not_utf8: 'Body must be UTF-8',
-	invalid_form: 'Body must be form fields',
-};
+/** The 400 answer for a verified body that cannot be read. */
+function bodyMessage(kind: 'json' | 'form', reason: string): string {
+	if (reason === 'empty_body') return 'Empty body';
+	if (kind === 'form') return reason === 'not_utf8' ? 'Body must be UTF-8 form fields' : 'Body must be form fields (at most 1,000)';
+	return reason === 'not_utf8' ? 'Body must be UTF-8 JSON' : 'Body must be a JSON object';
+}
 
 /** Answers the request directly and tells n8n not to answer again and not to start the workflow. */
 function respond(context: IWebhookFunctions, status: number, message: string): IWebhookResponseData {
@@ -192,7 +193,7 @@ export class TenantApiTrigger implements INodeType {
 			const parsed = parseBody(kind, rawBody);
 			if (!parsed.ok) {
 				log(parsed.reason);
-				return respond(this, 400, BODY_MESSAGES[parsed.reason] ?? (kind === 'json' ? 'Body must be a JSON object' : 'Body must be form fields'));
+				return respond(this, 400, bodyMessage(kind, parsed.reason));
 			}
 
 			const options = this.getNodeParameter('options', {}) as IDataObject;
