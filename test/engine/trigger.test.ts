@@ -16,8 +16,7 @@ const PREVIOUS = 'whsec_previous_81d2e4';
 const EVENT = { id: 'evt_1', event: 'transfers.created', created_at: 1700000000, data: { object: { id: 'tr_1', amount: 1250 } } };
 const BODY = JSON.stringify(EVENT);
 
-const credential = (over: IDataObject = {}) =>
-	({ ...webhookCredential(SECRET), ...over });
+const credential = (over: { signingSecret?: string; previousSigningSecret?: string } = {}) => ({ ...webhookCredential(SECRET), ...over });
 
 const signed = (scheme: SigningScheme = 'hmac-sha256-hex', secret = SECRET, body: string | Buffer = BODY, timestamp?: number) =>
 	sign({ secret, scheme, body, ...(timestamp === undefined ? {} : { timestamp }) });
@@ -362,7 +361,7 @@ describe('every signing scheme, delivered by the sandbox over HTTP, verified ins
 
 	it.each(SCHEMES.filter((s) => s !== 'none'))('%s: accepted, one item with its webhookDelivery; another secret gets 401', async (scheme) => {
 		const secret = demoSecret(scheme);
-		await use({ credential: webhookCredential(secret), parameters: triggerParameters(scheme) });
+		await use({ credential: webhookCredential(secret), parameters: triggerParameters(scheme) as IDataObject });
 		sandbox.configureWebhook({ url: server.url, scheme, signedUrl: PUBLIC_URL, maxAttempts: 1 });
 		const before = server.calls.length;
 		expect(await sandbox.deliver({ event: 'transfers.created', data: { object: { id: 'tr_1', amount: 1250, currency: 'EUR' } } })).toMatchObject({ ok: true, status: 200 });

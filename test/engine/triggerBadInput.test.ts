@@ -21,7 +21,7 @@ const API_SECRET = 'sk_test_sandbox';
 const EVENT = { id: 'evt_9', event: 'transfers.created', created_at: 1700000000, data: { object: { id: 'tr_9', amount: 1250, note: 'café' } } };
 const BODY = JSON.stringify(EVENT);
 
-const credential = (over: IDataObject = {}) => ({ ...webhookCredential(SECRET), ...over });
+const credential = (over: { signingSecret?: string; previousSigningSecret?: string } = {}) => ({ ...webhookCredential(SECRET), ...over });
 const signed = (body: string | Buffer = BODY, scheme: SigningScheme = 'hmac-sha256-hex', timestamp?: number, secret = SECRET) =>
 	sign({ secret, scheme, body, ...(timestamp === undefined ? {} : { timestamp }) });
 const hmacHex = (payload: string | Buffer, secret = SECRET, algorithm = 'sha256') => createHmac(algorithm, secret).update(payload).digest('hex');
