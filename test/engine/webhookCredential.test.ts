@@ -32,7 +32,7 @@ describe('Tenant Webhook API credential', () => {
 	});
 
 	it('the trigger uses it, and tests it locally', async () => {
-		const trigger = (await loadPackage()).getNode('tenantApiTrigger').type.description;
+		const trigger = (await loadPackage()).getNode('tenantApiTrigger').type.description as { credentials?: unknown };
 		expect(trigger.credentials).toEqual([expect.objectContaining({ name: 'tenantWebhookApi', required: true, testedBy: 'tenantWebhookApiTest' })]);
 		expect(await runCredentialTest({ signingSecret: 'whsec_x', previousSigningSecret: '' })).toEqual({ status: 'OK', message: expect.stringMatching(/^The secret is set/) });
 		expect(await runCredentialTest({ signingSecret: 'whsec_x', previousSigningSecret: 'whsec_y' })).toEqual({ status: 'OK', message: expect.stringMatching(/^Both secrets are set/) });
