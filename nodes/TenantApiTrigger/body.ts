@@ -53,14 +53,61 @@ export function parseJsonBody(rawBody: Buffer): BodyParseResult {
 	return { ok: true, body: parsed as IDataObject };
 }
 
-/** Form fields in order of appearance; a repeated name keeps every value. Undefined when not UTF-8 or too many fields. */
+const PLUS = 0x2b;
+const PERCENT = 0x25;
+
+function hexValue(byte: number): number {
+	if (byte >= 0x30 && byte <= 0x39) return byte - 0x30;
+	const lower = byte | 0x20;
+	return lower >= 0x61 && lower <= 0x66 ? lower - 0x61 + 10 : -1;
+}
+
+/** WHATWG's percent-decoding on bytes: `+` is a space, `%XX` a byte, a `%` without two hex digits stays as it is. */
+function percentDecodeBytes(text: string): string {
+	const bytes = Buffer.from(text, 'utf8');
+	let out = 0;
+	for (let i = 0; i < bytes.length; i++) {
+		const byte = bytes[i];
+		if (byte === PLUS) {
+			bytes[out++] = 0x20;
+		} else if (byte === PERCENT && i + 2 < bytes.length && hexValue(bytes[i + 1]) >= 0 && hexValue(bytes[i + 2]) >= 0) {
+			bytes[out++] = hexValue(bytes[i + 1]) * 16 + hexValue(bytes[i + 2]);
+			i += 2;
+		} else {
+			bytes[out++] = byte;
+		}
+	}
+	return bytes.toString('utf8', 0, out);
+}
+
+/**
+ * One form component decoded exactly as URLSearchParams decodes it. decodeURIComponent is the fast path; it throws
+ * where URLSearchParams does not (a lone `%`, an escaped byte that is not UTF-8), and the byte loop handles those.
+ */
+function decodeFormComponent(text: string): string {
+	if (!text.includes('%')) return text.includes('+') ? text.replace(/\+/g, ' ') : text;
+	try {
+		return decodeURIComponent(text.includes('+') ? text.replace(/\+/g, ' ') : text);
+	} catch {
+		return percentDecodeBytes(text);
+	}
+}
+
+/**
+ * Form fields in order of appearance; a repeated name keeps every value. Same result as URLSearchParams, several
+ * times faster on large fields. Undefined when not UTF-8 or more than MAX_FORM_FIELDS fields.
+ */
 export function formFields(rawBody: Buffer): Map<string, string[]> | undefined {
 	const text = decodeUtf8(rawBody);
 	if (text === undefined) return undefined;
 	const fields = new Map<string, string[]>();
 	let count = 0;
-	for (const [name, value] of new URLSearchParams(text)) {
+	for (const pair of text.split('&')) {
+		if (pair === '') continue;
 		if (++count > MAX_FORM_FIELDS) return undefined;
+		const at = pair.indexOf('=');
+		const name = decodeFormComponent(at === -1 ? pair : pair.slice(0, at));
+		const value = at === -1 ? '' : decodeFormComponent(pair.slice(at + 1));
 		const values = fields.get(name);
 		if (values) values.push(value);
 		else fields.set(name, [value]);

@@ -1,4 +1,4 @@
-import { bodyKind, mediaType, parseFormBody, parseJsonBody, valueAtPath, valuesAtPath } from '../../nodes/TenantApiTrigger/body';
+import { bodyKind, formFields, mediaType, parseFormBody, parseJsonBody, valueAtPath, valuesAtPath } from '../../nodes/TenantApiTrigger/body';
 import { eventAccepted, eventType, parseEventList, safeHeaders } from '../../nodes/TenantApiTrigger/delivery';
 
 describe('parseJsonBody', () => {
@@ -77,5 +77,21 @@ describe('safeHeaders', () => {
 	it('drops credential-bearing headers and the configured secret header', () => {
 		const headers = { 'content-type': 'application/json', authorization: 'Bearer x', cookie: 'a=b', 'x-webhook-secret': 's', 'x-signature': 'sig', skipped: undefined };
 		expect(safeHeaders(headers, ['X-Webhook-Secret'])).toEqual({ 'content-type': 'application/json', 'x-signature': 'sig' });
+	});
+});
+
+describe('formFields', () => {
+	it.each([
+		'a=1&b=2',
+		'a=1&a=2&&b',
+		'x=caf%C3%A9+au+lait&y=%2B%26%3D',
+		'bad=%ZZ%&ok=1%2',
+		'=empty-name&name=',
+		'k%20ey=v%20al+ue',
+		'latin1=%E9&lone=%&half=%4&mixed=%C3%A9%E9+%41',
+	])('decodes %s exactly as URLSearchParams does', (text) => {
+		const expected = new Map<string, string[]>();
+		for (const [name, value] of new URLSearchParams(text)) expected.set(name, [...(expected.get(name) ?? []), value]);
+		expect(formFields(Buffer.from(text))).toEqual(expected);
 	});
 });

@@ -38,22 +38,25 @@ export interface TemplateValues {
 	timestamp?: string;
 	body: Buffer;
 	url?: string;
-	formFields?: string;
+	/** Already in signing order; passed part by part, never concatenated. */
+	formFields?: string[];
 	item?: (path: string) => string;
 }
 
 /** The bytes of each part, in order (the body is passed as is, never copied). */
 export function renderParts(parts: TemplatePart[], values: TemplateValues): Array<Buffer | string> {
-	return parts.map((part) => {
+	return parts.flatMap((part): Array<Buffer | string> => {
 		switch (part.kind) {
 			case 'literal':
-				return part.text;
+				return [part.text];
 			case 'body':
-				return values.body;
+				return [values.body];
 			case 'item':
-				return values.item ? values.item(part.path) : '';
+				return [values.item ? values.item(part.path) : ''];
+			case 'formFields':
+				return values.formFields ?? [];
 			default:
-				return values[part.kind] ?? '';
+				return [values[part.kind] ?? ''];
 		}
 	});
 }

@@ -94,13 +94,10 @@ function fail(reason: VerificationReason): VerificationResult {
 }
 
 /** Twilio's form rule: names sorted, each name followed by its value (a repeated name: its distinct values, sorted). */
-function sortedFormFields(rawBody: Buffer): string | undefined {
+function sortedFormFields(rawBody: Buffer): string[] | undefined {
 	const fields = formFields(rawBody);
 	if (fields === undefined) return undefined;
-	return [...fields.keys()]
-		.sort()
-		.map((name) => [...new Set(fields.get(name))].sort().map((value) => name + value).join(''))
-		.join('');
+	return [...fields.keys()].sort().flatMap((name) => [...new Set(fields.get(name))].sort().flatMap((value) => [name, value]));
 }
 
 /** What the signature must cover besides the template: the body, through a hash in the URL when the template does not. */
@@ -143,7 +140,7 @@ function fromHeader(scheme: SchemeSpec, parts: TemplatePart[], input: DeliveryIn
 		values.url = input.url;
 	}
 	if (usesPart(parts, 'formFields')) {
-		const form = input.mediaType === 'application/x-www-form-urlencoded' ? sortedFormFields(input.rawBody) : '';
+		const form = input.mediaType === 'application/x-www-form-urlencoded' ? sortedFormFields(input.rawBody) : [];
 		if (form === undefined) return 'unreadable_body';
 		values.formFields = form;
 	}
