@@ -1,10 +1,8 @@
 import * as crypto from 'node:crypto';
 
-import type { ParameterReader } from '../../nodes/TenantApiTrigger/scheme';
-import { verificationConfig } from '../../nodes/TenantApiTrigger/scheme';
-import { verifyDelivery } from '../../nodes/TenantApiTrigger/verification';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
-import { SCHEMES, demoSecret, sign, triggerParameters, type SigningScheme } from '../../sandbox/signing';
+import { SCHEMES, demoSecret, sign, type SigningScheme } from '../../sandbox/signing';
+import { configForScheme, queryOf, verifyReceived } from '../harness/verifier';
 import { post, control, startReceiver } from './helpers';
 
 const SECRET = 'whsec_current';
@@ -74,18 +72,8 @@ describe('webhook deliveries', () => {
 	});
 
 	/** The product's verifier, with the trigger settings for `scheme`, over what the receiver got on the wire. */
-	function productAccepts(scheme: SigningScheme, secrets: string[], got: { headers: Record<string, unknown>; body: Buffer; url: string }, receiverUrl: string) {
-		const { verification, ...parameters } = triggerParameters(scheme);
-		const read: ParameterReader = (name, fallback) => (parameters[name] === undefined ? fallback : parameters[name]);
-		const query = got.url.includes('?') ? got.url.slice(got.url.indexOf('?')) : '';
-		return verifyDelivery(verificationConfig(verification as never, read, secrets), {
-			rawBody: got.body,
-			headers: got.headers as Record<string, string>,
-			nowSeconds: Math.floor(Date.now() / 1000),
-			url: receiverUrl + query,
-			mediaType: String(got.headers['content-type']),
-		});
-	}
+	const productAccepts = (scheme: SigningScheme, secrets: string[], got: { headers: Record<string, unknown>; body: Buffer; url: string }, receiverUrl: string) =>
+		verifyReceived(configForScheme(scheme, secrets), { ...got, url: receiverUrl + queryOf(got.url) });
 
 	it.each(SCHEMES.filter((s) => s !== 'none'))('a %s delivery over HTTP is accepted by the product verifier, and refused with another secret', async (scheme) => {
 		sb.configureWebhook({ url: receiver.url, scheme });

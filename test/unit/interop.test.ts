@@ -19,12 +19,13 @@ import Stripe from 'stripe';
 import { Webhook as SvixWebhook } from 'svix';
 import twilio from 'twilio';
 
-import type { ParameterReader, VerificationName } from '../../nodes/TenantApiTrigger/scheme';
+import type { VerificationName } from '../../nodes/TenantApiTrigger/scheme';
 import { verificationConfig } from '../../nodes/TenantApiTrigger/scheme';
 import type { VerificationResult } from '../../nodes/TenantApiTrigger/verification';
 import { verifyDelivery } from '../../nodes/TenantApiTrigger/verification';
 import type { WebhookEvent } from '../../sandbox/signing';
 import { adyenNotification, demoSecret, sign, signedDelivery } from '../../sandbox/signing';
+import { parameterReader } from '../harness/verifier';
 
 const NOW = Math.floor(Date.now() / 1000);
 const URL_ = 'https://n8n.example.com/webhook/5b0c7e1a/webhook';
@@ -40,8 +41,7 @@ interface Delivery {
 }
 
 function verify(verification: VerificationName, secrets: string[], delivery: Delivery, parameters: Record<string, unknown> = {}): VerificationResult {
-	const read: ParameterReader = (name, fallback) => (parameters[name] === undefined ? fallback : parameters[name]);
-	return verifyDelivery(verificationConfig(verification, read, secrets), {
+	return verifyDelivery(verificationConfig(verification, parameterReader(parameters), secrets), {
 		rawBody: Buffer.from(delivery.body),
 		headers: delivery.headers,
 		nowSeconds: delivery.now ?? NOW,

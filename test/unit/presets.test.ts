@@ -4,22 +4,18 @@
  * stale and future timestamps, changed id and changed timestamp refused, two secrets, several signatures. Then the
  * Custom HMAC settings that express each preset.
  */
-import type { ParameterReader } from '../../nodes/TenantApiTrigger/scheme';
 import { customScheme, verificationConfig } from '../../nodes/TenantApiTrigger/scheme';
 import type { PresetName, VerificationConfig } from '../../nodes/TenantApiTrigger/verification';
 import { PRESETS, verifyDelivery } from '../../nodes/TenantApiTrigger/verification';
 import type { SigningScheme, WebhookEvent } from '../../sandbox/signing';
-import { demoSecret, signedDelivery, triggerParameters } from '../../sandbox/signing';
+import { demoSecret, signedDelivery } from '../../sandbox/signing';
+import { configForScheme, parameterReader as reader, verifyReceived } from '../harness/verifier';
 
 const URL_ = 'https://n8n.example.com/webhook/5b0c7e1a/webhook';
 const EVENT: WebhookEvent = { id: 'evt_1', event: 'transfers.created', created_at: 1700000000, data: { object: { id: 'tr_1', amount: 1250, currency: 'EUR' } } };
 const NOW = Math.floor(Date.now() / 1000);
 
-const reader = (parameters: Record<string, unknown>): ParameterReader => (name, fallback) => (parameters[name] === undefined ? fallback : parameters[name]);
-const configFor = (scheme: SigningScheme, secrets: string[]) => {
-	const { verification, ...parameters } = triggerParameters(scheme);
-	return verificationConfig(verification as never, reader(parameters), secrets);
-};
+const configFor = (scheme: SigningScheme, secrets: string[]) => configForScheme(scheme, secrets);
 
 /** A second secret of the same key format. */
 function otherSecret(scheme: SigningScheme): string {
@@ -39,15 +35,7 @@ function deliver(scheme: SigningScheme, secret = demoSecret(scheme), timestamp?:
 	return signedDelivery({ secret, scheme, event: EVENT, url: URL_, ...(timestamp === undefined ? {} : { timestamp }) });
 }
 
-function check(config: VerificationConfig, sent: Sent) {
-	return verifyDelivery(config, {
-		rawBody: sent.body,
-		headers: sent.headers,
-		nowSeconds: NOW,
-		url: sent.url,
-		mediaType: sent.headers['content-type'],
-	});
-}
+const check = (config: VerificationConfig, sent: Sent) => verifyReceived(config, { ...sent, now: NOW });
 
 const replaceInBody = (sent: Sent, from: string, to: string): Sent => {
 	const text = sent.body.toString('utf8');
