@@ -52,13 +52,19 @@ function verify(verification: VerificationName, secrets: string[], delivery: Del
 
 const tamper = (body: string) => body.replace('1250', '9250');
 
+/** Headers of a Standard Webhooks message signed by a library (`standardwebhooks`, or `svix` with svix-* names). */
+function libraryHeaders(prefix: 'webhook' | 'svix', secret: string) {
+	const Library = prefix === 'svix' ? SvixWebhook : StandardWebhook;
+	return (id: string, ts: number, body = BODY, key = secret) => ({
+		[`${prefix}-id`]: id,
+		[`${prefix}-timestamp`]: String(ts),
+		[`${prefix}-signature`]: new Library(key).sign(id, new Date(ts * 1000), body),
+	});
+}
+
 describe('Standard Webhooks (standardwebhooks library)', () => {
 	const secret = `whsec_${Buffer.from('standard webhooks interop key').toString('base64')}`;
-	const signed = (id: string, ts: number, body = BODY, key = secret) => ({
-		'webhook-id': id,
-		'webhook-timestamp': String(ts),
-		'webhook-signature': new StandardWebhook(key).sign(id, new Date(ts * 1000), body),
-	});
+	const signed = libraryHeaders('webhook', secret);
 
 	it('genuine accepted, with the signed id and timestamp', () => {
 		expect(verify('standardWebhooks', [secret], { body: BODY, headers: signed('msg_1', NOW) })).toMatchObject({ ok: true, id: 'msg_1', timestamp: NOW });
@@ -94,11 +100,7 @@ describe('Standard Webhooks (standardwebhooks library)', () => {
 
 describe('Svix (svix library, svix-* headers)', () => {
 	const secret = `whsec_${Buffer.from('svix interop key').toString('base64')}`;
-	const signed = (id: string, ts: number, body = BODY, key = secret) => ({
-		'svix-id': id,
-		'svix-timestamp': String(ts),
-		'svix-signature': new SvixWebhook(key).sign(id, new Date(ts * 1000), body),
-	});
+	const signed = libraryHeaders('svix', secret);
 
 	it('genuine accepted; tampered, wrong secret, stale, changed id refused', () => {
 		const headers = signed('msg_svix', NOW);

@@ -8,7 +8,7 @@ import { customScheme, verificationConfig } from '../../nodes/TenantApiTrigger/s
 import type { PresetName, VerificationConfig } from '../../nodes/TenantApiTrigger/verification';
 import { PRESETS, verifyDelivery } from '../../nodes/TenantApiTrigger/verification';
 import type { SigningScheme, WebhookEvent } from '../../sandbox/signing';
-import { demoSecret, signedDelivery } from '../../sandbox/signing';
+import { SCHEMES, demoSecret, signedDelivery } from '../../sandbox/signing';
 import { configForScheme, parameterReader as reader, verifyReceived } from '../harness/verifier';
 
 const URL_ = 'https://n8n.example.com/webhook/5b0c7e1a/webhook';
@@ -43,23 +43,8 @@ const replaceInBody = (sent: Sent, from: string, to: string): Sent => {
 	return { ...sent, body: Buffer.from(text.split(from).join(to)) };
 };
 
-const HMAC_SCHEMES: SigningScheme[] = [
-	'hmac-sha256-hex',
-	'hmac-sha256-base64',
-	'hmac-sha256-prefixed',
-	'hmac-sha512-hex',
-	'standard-webhooks',
-	'svix',
-	'stripe',
-	'slack',
-	'paddle',
-	'github',
-	'shopify',
-	'square',
-	'adyen-platform',
-	'adyen-payments',
-	'twilio',
-];
+/** Every scheme the sandbox signs with an HMAC (not `none`, not the secret itself in a header). */
+const HMAC_SCHEMES = SCHEMES.filter((scheme) => scheme !== 'none' && scheme !== 'secret-header');
 const TIMESTAMPED: SigningScheme[] = ['standard-webhooks', 'svix', 'stripe', 'slack', 'paddle'];
 const ID_HEADER: Partial<Record<SigningScheme, string>> = { 'standard-webhooks': 'webhook-id', svix: 'svix-id' };
 const TIMESTAMP_IN: Partial<Record<SigningScheme, (h: Record<string, string>, ts: string) => Record<string, string>>> = {
