@@ -12,7 +12,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { bodyKind, mediaType, parseBody } from './body';
-import { deliveryIdentity, eventAccepted, eventType, parseEventList, safeHeaders } from './delivery';
+import { WEBHOOK_DELIVERY_FIELD, deliveryIdentity, eventAccepted, eventType, parseEventList, safeHeaders } from './delivery';
 import { properties } from './description';
 import type { ParameterReader } from './scheme';
 import { deliveryIdFields, isVerificationName, verificationConfig } from './scheme';
@@ -206,7 +206,7 @@ export class TenantApiTrigger implements INodeType {
 			const json: IDataObject = { ...parsed.body };
 			if (options.includeHeaders === true) json.webhookHeaders = safeHeaders(headers, [read('sharedKeyHeader', 'x-webhook-secret') as string]);
 			if (options.includeQuery === true) json.webhookQuery = { ...(this.getQueryData() as IDataObject) };
-			json.webhookDelivery = deliveryIdentity(config, result, headers, parsed.body, deliveryIdFields(config, read), verification, kind);
+			json[WEBHOOK_DELIVERY_FIELD] = deliveryIdentity(config, result, headers, parsed.body, deliveryIdFields(config, read), verification, kind);
 			return { workflowData: [[{ json }]] };
 		} catch (error) {
 			this.logger.error('Tenant API Trigger could not process a delivery', { node, workflowId, verified, error: (error as Error).message });

@@ -51,6 +51,9 @@ export function safeHeaders(headers: HeaderBag, extraRedacted: string[]): IDataO
 	return out;
 }
 
+/** The output field that holds the delivery's identity (README "Delivery identity"). */
+export const WEBHOOK_DELIVERY_FIELD = 'webhookDelivery';
+
 /**
  * `webhookDelivery` on every output item: who the delivery is, in one place later nodes can rely on.
  * `id` comes only from signed data, so a replayed delivery cannot be given a fresh identity.
