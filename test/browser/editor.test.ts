@@ -283,14 +283,7 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 				['secretKey', 'Secret Key'],
 				['tenantId', 'Tenant ID'],
 			];
-			for (const [name, label] of fields) {
-				// Each field sits in a container whose data-test-id is the field name.
-				const field = dialog.getByTestId(name);
-				await expect(field.getByTestId('parameter-input-' + name)).toBeVisibleSoon();
-				// The label's first line (the Fixed/Expression toggle follows it), without the required mark.
-				const text = (await field.locator('label').first().innerText()).split('\n')[0];
-				expect(text.replace('*', '').trim()).toBe(label);
-			}
+			await expectFieldLabels(dialog, fields);
 			await expect(dialog.getByTestId('parameter-input-environment').locator('input').first().inputValue()).resolves.toBe('Sandbox');
 			// The secret is a password field; the webhook fields live in their own credential now.
 			await expect(dialog.getByTestId('parameter-input-secretKey').locator('input').getAttribute('type')).resolves.toBe('password');
@@ -298,6 +291,18 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 			await shot(page, 'credential');
 		});
 	});
+
+	/** Each field of a credential dialog is shown with its label (first line, without the required mark). */
+	async function expectFieldLabels(dialog: Locator, fields: Array<[string, string]>): Promise<void> {
+		for (const [name, label] of fields) {
+			// Each field sits in a container whose data-test-id is the field name.
+			const field = dialog.getByTestId(name);
+			await expect(field.getByTestId('parameter-input-' + name)).toBeVisibleSoon();
+			// The label's first line (the Fixed/Expression toggle follows it), without the required mark.
+			const text = (await field.locator('label').first().innerText()).split('\n')[0];
+			expect(text.replace('*', '').trim()).toBe(label);
+		}
+	}
 
 	/** New workflow, node creator → Tenant API → Triggers → the trigger: the node lands on the canvas, NDV open. */
 	async function addTriggerNode(page: Page): Promise<Locator> {
@@ -342,20 +347,19 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 		await step('webhook-credential', async (page) => {
 			await page.setViewportSize({ width: 1280, height: 900 });
 			const ndv = await addTriggerNode(page);
-			await ndv.getByTestId('node-credentials-select').click();
-			await page.getByTestId('node-credentials-select-item-new').click();
+			// No credential of this type exists yet: n8n 2.x offers a button instead of the credential select.
+			await ndv.getByRole('button', { name: /^Connect to Tenant Webhook/ }).click();
 			const modal = page.getByTestId('editCredential-modal');
 			const dialog = modal.getByTestId('credential-edit-dialog');
 			await expect(dialog).toBeVisibleSoon();
 			await expect(modal.locator('header').getByText('Tenant Webhook API', { exact: true })).toBeVisibleSoon();
-			for (const [name, label] of [
+			await expectOurIconsLoaded(page, modal.locator('header'), 'tenantApiTrigger.svg');
+			await expectFieldLabels(dialog, [
 				['signingSecret', 'Signing Secret'],
 				['previousSigningSecret', 'Previous Signing Secret'],
-			]) {
-				const field = dialog.getByTestId(name);
-				await expect(field.getByTestId('parameter-input-' + name)).toBeVisibleSoon();
-				expect((await field.locator('label').first().innerText()).split('\n')[0].replace('*', '').trim()).toBe(label);
-				await expect(field.getByTestId('parameter-input-' + name).locator('input').getAttribute('type')).resolves.toBe('password');
+			]);
+			for (const name of ['signingSecret', 'previousSigningSecret']) {
+				await expect(dialog.getByTestId('parameter-input-' + name).locator('input').getAttribute('type')).resolves.toBe('password');
 			}
 			for (const absent of ['baseUrl', 'secretKey', 'tenantId', 'environment']) await expect(dialog.getByTestId(absent).count()).resolves.toBe(0);
 			await shot(page, 'webhook-credential');
