@@ -62,6 +62,21 @@ async function readRawBody(context: IWebhookFunctions): Promise<Buffer | undefin
 	return Buffer.isBuffer(req.rawBody) ? req.rawBody : undefined;
 }
 
+/**
+ * The credential's secrets, or why there are none: no credential selected is a set-up error (refused like a bad
+ * signature); a selected one that cannot be read now (e.g. the database is busy) is temporary (503: the sender
+ * retries).
+ */
+async function readSigningSecrets(context: IWebhookFunctions): Promise<string[] | { status: 401 | 503; reason: string; error: string }> {
+	try {
+		const credentials = await context.getCredentials(WEBHOOK_CREDENTIAL_TYPE);
+		return [credentials.signingSecret, credentials.previousSigningSecret].filter((s): s is string => typeof s === 'string');
+	} catch (error) {
+		const selected = context.getNode().credentials?.[WEBHOOK_CREDENTIAL_TYPE] !== undefined;
+		return { status: selected ? 503 : 401, reason: selected ? 'credential_unavailable' : 'no_credential_selected', error: (error as Error).message };
+	}
+}
+
 export class TenantApiTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Tenant API Trigger',
@@ -160,18 +175,10 @@ export class TenantApiTrigger implements INodeType {
 				return bodyKind(type) === undefined ? respond(this, 415, 'Unsupported content type') : respond(this, 400, 'Could not read the request body');
 			}
 
-			let secrets: string[] = [];
-			if (verification !== 'none') {
-				try {
-					const credentials = await this.getCredentials(WEBHOOK_CREDENTIAL_TYPE);
-					secrets = [credentials.signingSecret, credentials.previousSigningSecret].filter((s): s is string => typeof s === 'string');
-				} catch (error) {
-					// No credential selected is a set-up error (refuse like a bad signature). A selected one that
-					// cannot be read now (e.g. the database is busy) is temporary: 503 lets the sender retry.
-					const selected = this.getNode().credentials?.[WEBHOOK_CREDENTIAL_TYPE] !== undefined;
-					log(selected ? 'credential_unavailable' : 'no_credential_selected', { error: (error as Error).message });
-					return selected ? respond(this, 503, 'Temporarily unable to verify the delivery') : respond(this, 401, INVALID_SIGNATURE);
-				}
+			const secrets = verification === 'none' ? [] : await readSigningSecrets(this);
+			if (!Array.isArray(secrets)) {
+				log(secrets.reason, { error: secrets.error });
+				return secrets.status === 503 ? respond(this, 503, 'Temporarily unable to verify the delivery') : respond(this, 401, INVALID_SIGNATURE);
 			}
 			const config = verificationConfig(verification, read, secrets);
 			const url = config.mode === 'hmac' ? signedUrl(this, read('signedUrl', '')) : undefined;
