@@ -15,6 +15,7 @@
  * 6. starts n8n on http://localhost:5678 and prints the login; Ctrl-C stops everything
  *
  * Options: --port 5678  --sandbox-port 4010  --n8n 2.40.7|1.123.81  --no-build  --fresh (new user folder)
+ *          (one user folder per n8n version and --scheme: <cache>/demo-user[-<version>][-<scheme>])
  *          --scheme hmac-sha256-hex|standard-webhooks|svix|stripe|slack|paddle|github|shopify|square|adyen-platform|adyen-payments|twilio|…
  * Cache: ${TENANT_API_CACHE:-~/.cache/n8n-nodes-tenant-api}
  */
@@ -93,13 +94,22 @@ async function importExamples(n8n, sandbox, { scheme = SIGNING_SCHEME, secret = 
 	return { workflows, webhookPath: `/webhook/${triggerNode.webhookId}/webhook`, secret };
 }
 
+/**
+ * One n8n user folder per version and signing scheme: n8n's import into an existing folder does not reliably
+ * replace a credential's secret or the published version of the trigger, so switching --scheme in the same
+ * folder would leave deliveries checked by the previous scheme.
+ */
+function demoFolderName(version, scheme) {
+	return ['demo-user', version === installer.DEFAULT_VERSION ? '' : version, scheme === SIGNING_SCHEME ? '' : scheme].filter(Boolean).join('-');
+}
+
 async function main() {
 	const port = Number(flag('port', '5678'));
 	const sandboxPort = Number(flag('sandbox-port', '4010'));
 	const version = flag('n8n', installer.DEFAULT_VERSION);
 	const scheme = flag('scheme', SIGNING_SCHEME);
 	if (!signing.isScheme(scheme)) throw new Error(`unknown --scheme ${scheme}: one of ${signing.SCHEMES.join(', ')}`);
-	const userFolder = path.join(installer.cacheDir(), version === installer.DEFAULT_VERSION ? 'demo-user' : `demo-user-${version}`);
+	const userFolder = path.join(installer.cacheDir(), demoFolderName(version, scheme));
 
 	say('building and packing the package');
 	const tarball = buildAndPack({ skipBuild: has('no-build') });
