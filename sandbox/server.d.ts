@@ -28,6 +28,10 @@ export interface WebhookOptions {
 	secret?: string;
 	scheme?: SigningScheme;
 	timestamp?: boolean;
+	/** The URL Square/Twilio signatures cover when it differs from `url` (e.g. n8n's public URL). */
+	signedUrl?: string | null;
+	/** Body as JSON or form fields (default: form for slack and twilio, JSON otherwise). */
+	bodyFormat?: 'json' | 'form' | null;
 	maxAttempts?: number;
 	retryDelayMs?: number;
 	timeoutMs?: number;

@@ -3,6 +3,7 @@
  * The packed package inside a real n8n (N8N_E2E_VERSION, default 2.40.7), installed into
  * <userFolder>/.n8n/nodes the way n8n's community installer does, against the sandbox.
  */
+import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { INodeTypeDescription } from 'n8n-workflow';
@@ -179,6 +180,15 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 			expect(triggerOut).toContain(event.id);
 			expect(triggerOut).toContain('transfer.created');
 			expect(JSON.stringify(runData['Received'][0].data?.main[0])).toContain(event.id);
+			// The delivery identity later nodes read (README "Delivery identity").
+			expect(runData['Tenant API Trigger'][0].data?.main[0]?.[0]?.json.webhookDelivery).toEqual({
+				id: event.id,
+				idSource: 'body:id',
+				timestamp: null,
+				verification: 'hmacSha256',
+				secret: 'current',
+				bodyType: 'json',
+			});
 		});
 
 		test("the sandbox's own signed delivery is accepted too", async () => {
@@ -208,6 +218,100 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 			const after = await executions();
 			expect(after).toHaveLength(before);
 			expect(JSON.stringify(after)).not.toContain('evt_forged');
+		});
+
+		test('form-urlencoded: n8n keeps the raw bytes, the trigger verifies them and outputs the fields', async () => {
+			const before = (await executions()).length;
+			const body = Buffer.from('id=evt_form_1&event=transfer.created&amount=1250&note=caf%C3%A9+au+lait');
+			const res = await fetch(url + WEBHOOK_PATH, {
+				method: 'POST',
+				headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-signature': hmacHex(WEBHOOK_SECRET, body) },
+				body,
+			});
+			expect(res.status).toBe(200);
+			const list = await waitForExecutions(before + 1);
+			const json = list[0].data.resultData.runData['Tenant API Trigger'][0].data?.main[0]?.[0]?.json;
+			expect(json).toEqual({
+				id: 'evt_form_1',
+				event: 'transfer.created',
+				amount: '1250',
+				note: 'café au lait',
+				webhookDelivery: expect.objectContaining({ id: 'evt_form_1', bodyType: 'form' }),
+			});
+		});
+
+		test('multipart/form-data gets 401 (n8n consumes it before the trigger runs), never a 5xx; signed XML gets 415', async () => {
+			const before = (await executions()).length;
+			const form = new FormData();
+			form.append('id', 'evt_multipart');
+			const multipart = await fetch(url + WEBHOOK_PATH, { method: 'POST', body: form });
+			expect(multipart.status).toBe(401);
+			expect(await multipart.json()).toEqual({ message: 'Invalid signature' });
+			const xml = Buffer.from('<event>transfer.created</event>');
+			const unsupported = await fetch(url + WEBHOOK_PATH, {
+				method: 'POST',
+				headers: { 'content-type': 'application/xml', 'x-signature': hmacHex(WEBHOOK_SECRET, xml) },
+				body: xml,
+			});
+			expect(unsupported.status).toBe(415);
+			await sleep(1000);
+			expect(await executions()).toHaveLength(before);
+		});
+
+		test('Standard Webhooks with its own Tenant Webhook API credential (created through the public API): the signed webhook-id is the identity', async () => {
+			const secret = `whsec_${Buffer.from(`e2e standard webhooks ${VERSION}`).toString('base64')}`;
+			const cred = await n8n.api<{ id: string; name: string }>('POST', '/credentials', { name: 'Tenant Webhook (Standard Webhooks)', type: 'tenantWebhookApi', data: { signingSecret: secret, previousSigningSecret: '' } });
+			expect(cred.status).toBe(200);
+			const credential = { id: cred.json?.id, name: cred.json?.name };
+			const webhookId = '7d1f3c2a-4b5e-4f60-8a71-92b3c4d5e6f7';
+			const workflow = {
+				name: 'Tenant API: Standard Webhooks trigger',
+				nodes: [
+					{
+						id: 'b3c1f2e4-0000-4000-8000-000000000001',
+						name: 'Tenant API Trigger',
+						type: 'n8n-nodes-tenant-api.tenantApiTrigger',
+						typeVersion: 1,
+						position: [0, 0],
+						webhookId,
+						parameters: { verification: 'standardWebhooks' },
+						credentials: { tenantWebhookApi: credential },
+					},
+				],
+				connections: {},
+				settings: { executionOrder: 'v1' },
+			};
+			const created = await n8n.api<{ id: string }>('POST', '/workflows', workflow);
+			expect(created.status).toBe(200);
+			const workflowId = created.json?.id;
+			expect((await n8n.api('POST', `/workflows/${workflowId}/activate`)).status).toBe(200);
+			const path = `/webhook/${webhookId}/webhook`;
+			const event = { id: 'evt_std_1', type: 'transfer.created', data: { amount: 1250 } };
+			const body = Buffer.from(JSON.stringify(event));
+			const ts = Math.floor(Date.now() / 1000);
+			const headers = {
+				'content-type': 'application/json',
+				'webhook-id': 'msg_e2e_1',
+				'webhook-timestamp': String(ts),
+				'webhook-signature': `v1,${crypto.createHmac('sha256', Buffer.from(secret.slice(6), 'base64')).update(`msg_e2e_1.${ts}.`).update(body).digest('base64')}`,
+			};
+			let res: Response | undefined;
+			for (let i = 0; i < 60; i++) {
+				res = await fetch(url + path, { method: 'POST', headers, body });
+				if (res.status !== 404) break;
+				await sleep(500);
+			}
+			expect(res!.status).toBe(200);
+			expect((await fetch(url + path, { method: 'POST', headers: { ...headers, 'webhook-id': 'msg_e2e_2' }, body })).status).toBe(401);
+			let run: ApiExecution | undefined;
+			for (let i = 0; i < 60 && !run; i++) {
+				const list = (await n8n.api<{ data: ApiExecution[] }>('GET', `/executions?workflowId=${workflowId}&includeData=true`)).json?.data ?? [];
+				run = list.find((e: ApiExecution) => e.status === 'success');
+				if (!run) await sleep(500);
+			}
+			if (!run) throw new Error('no successful execution of the Standard Webhooks workflow');
+			const json = run.data.resultData.runData['Tenant API Trigger'][0].data?.main[0]?.[0]?.json;
+			expect(json?.webhookDelivery).toEqual({ id: 'msg_e2e_1', idSource: 'header:webhook-id', timestamp: ts, verification: 'standardWebhooks', secret: 'current', bodyType: 'json' });
 		});
 	});
 });

@@ -40,8 +40,7 @@ const crypto = require('crypto');
 const main = require(${JSON.stringify(PACKAGE)});
 const manifest = require(${JSON.stringify(`${PACKAGE}/package.json`)});
 const result = { exports: Object.keys(main).sort() };
-const config = { mode: 'hmacSha256', secrets: ['whsec_probe'], signatureHeader: 'x-signature', secretHeader: '',
-	useTimestamp: false, timestampHeader: '', toleranceSeconds: 300 };
+const config = { mode: 'hmac', scheme: main.PRESETS.hmacSha256, secrets: ['whsec_probe'] };
 const body = Buffer.from('{"id":"evt_1","event":"transfers.created"}');
 const signature = crypto.createHmac('sha256', 'whsec_probe').update(body).digest('hex');
 result.signed = main.verifyDelivery(config, { rawBody: body, headers: { 'X-Signature': signature }, nowSeconds: 0 });
@@ -109,7 +108,7 @@ describe('the packed tarball, installed as the README says', () => {
 		fs.symlinkSync(path.join(ROOT, 'node_modules', 'n8n-workflow'), path.join(app, 'node_modules', 'n8n-workflow'), 'dir');
 		const result = probe(app);
 		expect(result.classError).toBeUndefined();
-		expect(result.exports).toEqual(expect.arrayContaining(['TenantApi', 'TenantApiCredentials', 'TenantApiTrigger', 'verifyDelivery']));
+		expect(result.exports).toEqual(expect.arrayContaining(['PRESETS', 'PRESET_NAMES', 'TenantApi', 'TenantApiCredentials', 'TenantApiTrigger', 'TenantWebhookApiCredentials', 'verifyDelivery']));
 		// Every class behind an n8n entry is exported by index.js (undefined marks one that is not).
 		const entries = result.entries ?? {};
 		expect(Object.keys(entries).sort()).toEqual([...manifest.n8n.nodes, ...manifest.n8n.credentials].sort());

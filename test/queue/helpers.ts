@@ -30,7 +30,12 @@ export interface Flow {
  * re-runs the node. `businessKey`: Idempotency-Key = "evt-" + event id; otherwise the derived default
  * (workflow, execution, node, run index, item index).
  */
-export function transferWorkflow(name: string, credential: { id: string; name: string }, businessKey: boolean) {
+export function transferWorkflow(
+	name: string,
+	credential: { id: string; name: string },
+	businessKey: boolean,
+	webhookCredential: { id: string; name: string },
+) {
 	const webhookId = crypto.randomUUID();
 	const options: Record<string, unknown> = { includeMetadata: true, maxAttempts: 2, retryBaseDelay: 50, timeout: 15000 };
 	if (businessKey) options.idempotencyKey = '={{ "evt-" + $json.id }}';
@@ -47,7 +52,7 @@ export function transferWorkflow(name: string, credential: { id: string; name: s
 					position: [0, 0],
 					webhookId,
 					parameters: {},
-					credentials: { tenantApi: credential },
+					credentials: { tenantWebhookApi: webhookCredential },
 				},
 				{
 					id: crypto.randomUUID(),

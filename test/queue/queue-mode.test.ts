@@ -82,13 +82,20 @@ describe(`n8n ${VERSION} in queue mode with the packed package`, () => {
 		const cred = await cluster.api('POST', '/credentials', {
 			name: 'Tenant API (queue sandbox)',
 			type: 'tenantApi',
-			data: { environment: 'sandbox', baseUrl: sandbox.baseUrl, secretKey: sandbox.apiKey, tenantId: sandbox.tenantId, webhookSecret: SECRET },
+			data: { environment: 'sandbox', baseUrl: sandbox.baseUrl, secretKey: sandbox.apiKey, tenantId: sandbox.tenantId },
 		});
 		if (cred.status !== 200) throw new Error(`POST /api/v1/credentials -> ${cred.status}: ${cred.text}`);
 		const credential = { id: cred.json.id, name: cred.json.name };
+		const hookCred = await cluster.api('POST', '/credentials', {
+			name: 'Tenant Webhook (queue sandbox)',
+			type: 'tenantWebhookApi',
+			data: { signingSecret: SECRET, previousSigningSecret: '' },
+		});
+		if (hookCred.status !== 200) throw new Error(`POST /api/v1/credentials -> ${hookCred.status}: ${hookCred.text}`);
+		const webhookCredential = { id: hookCred.json.id, name: hookCred.json.name };
 
 		for (const tag of ['business', 'default'] as const) {
-			const wf = transferWorkflow(`Queue: transfer per delivery (${tag} key)`, credential, tag === 'business');
+			const wf = transferWorkflow(`Queue: transfer per delivery (${tag} key)`, credential, tag === 'business', webhookCredential);
 			const created = await cluster.api('POST', '/workflows', wf.body);
 			if (created.status !== 200) throw new Error(`POST /api/v1/workflows -> ${created.status}: ${created.text}`);
 			const activated = await cluster.api('POST', `/workflows/${created.json.id}/activate`);
