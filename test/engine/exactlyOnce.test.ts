@@ -9,10 +9,11 @@
 import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { startSandbox } from '../../sandbox/server';
-import type { FaultRule, Sandbox } from '../../sandbox/server';
+import type { Sandbox } from '../../sandbox/server';
 import { sign } from '../../sandbox/signing';
 import { ACTION_TYPE, EMIT_TYPE, ITEMS_TYPE, TEST_CREDENTIAL_ID, TRIGGER_TYPE, createHarness, sandboxCredential } from '../harness/engine';
 import type { Harness } from '../harness/engine';
+import { postScript } from '../harness/postScript';
 import type { Execution, WorkflowSpec } from '../harness/executions';
 import { lastRun, retryExecution, runManually, startExecution } from '../harness/executions';
 import type { TriggerServer } from '../harness/webhook';
@@ -23,10 +24,6 @@ const POST = 'Create transfer';
 const LISTING = 'Listing';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-type Step = 'pass' | 'drop' | '500';
-const ACTIONS: Record<Step, FaultRule['action']> = { pass: { delayMs: 0 }, drop: { dropAfterCommit: true }, '500': { status: 500 } };
-/** What happens to the POSTs of a run, in order ('drop': committed, then the connection closes without an answer). */
-const script = (...steps: Step[]): FaultRule[] => steps.map((step) => ({ method: 'POST', path: '/v1/transfers', times: 1, action: ACTIONS[step] }));
 
 const TWO = [
 	{ ref: 'a', amount: 1 },
@@ -100,7 +97,7 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 	describe('Retry execution', () => {
 		it('re-sends the failed run with the first execution keys: the applied item and the one whose answer was lost are replayed', async () => {
 			const workflow = itemsWorkflow(TWO);
-			sandbox.setFaults(script('pass', 'drop'));
+			sandbox.setFaults(postScript('pass', 'drop'));
 			const failed = await runManually(harness, workflow, 'Items');
 			expect(failed.run.status).toBe('error');
 			expect(errorOf(failed)?.message).toMatch(/Could not reach the API/);
@@ -123,11 +120,11 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 
 		it('a retry of a retry, and a second retry "with the currently saved workflow", still use the first execution keys', async () => {
 			const workflow = itemsWorkflow(TWO);
-			sandbox.setFaults(script('pass', 'drop'));
+			sandbox.setFaults(postScript('pass', 'drop'));
 			const failed = await runManually(harness, workflow, 'Items');
 			const firstKeys = recordKeys();
 
-			sandbox.setFaults(script('pass', '500'));
+			sandbox.setFaults(postScript('pass', '500'));
 			const retry = await retryExecution(harness, workflow, failed);
 			expect(retry.run.status).toBe('error');
 			expect(errorOf(retry)?.context?.itemsApplied).toEqual([{ item: 0, idempotencyKey: firstKeys[0] }]);
@@ -148,7 +145,7 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 
 		it('Retry On Fail in the failed execution and Retry execution after it send the same keys', async () => {
 			const workflow = itemsWorkflow(TWO, { ...postNode(), retryOnFail: true, maxTries: 3, waitBetweenTries: 0 });
-			sandbox.setFaults(script('pass', 'drop', 'pass', '500', 'pass', '500'));
+			sandbox.setFaults(postScript('pass', 'drop', 'pass', '500', 'pass', '500'));
 			const failed = await runManually(harness, workflow, 'Items');
 			expect(failed.run.status).toBe('error');
 			expect(sandbox.stats().replays).toBe(2); // item 0 on the second and third try
@@ -162,7 +159,7 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 
 		it('a 409 for a body that changed since the first execution says whose key it is and that the first request was applied', async () => {
 			const workflow = itemsWorkflow(TWO);
-			sandbox.setFaults(script('pass', 'drop'));
+			sandbox.setFaults(postScript('pass', 'drop'));
 			const failed = await runManually(harness, workflow, 'Items');
 			sandbox.setFaults([]);
 			const post = postNode();
@@ -242,7 +239,7 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 
 		it('a failed delivery, then both "Retry execution" and a redelivery of the event: each item written once', async () => {
 			const workflow = eventWorkflow(TWO);
-			sandbox.setFaults(script('pass', 'drop'));
+			sandbox.setFaults(postScript('pass', 'drop'));
 			const failed = await startExecution(harness, workflow, TRIGGER_NODE_NAME, await delivery({ id: 'evt_fail' }));
 			expect(failed.run.status).toBe('error');
 			sandbox.setFaults([]);
