@@ -20,7 +20,7 @@ import { signedUrl } from './url';
 import type { HeaderBag } from './verification';
 import { usableSecrets, verifyDelivery } from './verification';
 
-export const WEBHOOK_CREDENTIAL_TYPE = 'tenantWebhookApi';
+const WEBHOOK_CREDENTIAL_TYPE = 'tenantWebhookApi';
 
 interface RequestWithRawBody {
 	rawBody?: unknown;
