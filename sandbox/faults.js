@@ -10,7 +10,8 @@ const { errorBody } = require('./http-util');
  * @typedef {{ type: 'status', status: number, body: string|Buffer, contentType: string, headers: Record<string,string>, commit: boolean }
  *   | { type: 'dropBeforeCommit' }
  *   | { type: 'dropAfterCommit' }
- *   | { type: 'delay', ms: number }} FaultAction
+ *   | { type: 'delay', ms: number }
+ *   | { type: 'hold', commit: boolean }} FaultAction
  *
  * @typedef {{ method?: string, path?: string, times?: number, firstAttemptPerKey?: boolean,
  *   probability?: number, seed?: number|string, action?: Record<string, unknown>,
@@ -74,6 +75,10 @@ function headersOf(h) {
 function compileAction(a) {
 	if (a.dropBeforeCommit) return { type: 'dropBeforeCommit' };
 	if (a.dropAfterCommit) return { type: 'dropAfterCommit' };
+	if (a.hold !== undefined) {
+		if (a.hold !== true) throw new FaultConfigError('hold must be true');
+		return { type: 'hold', commit: a.commit === true };
+	}
 	if (a.delayMs !== undefined) {
 		const ms = Number(a.delayMs);
 		if (!Number.isFinite(ms) || ms < 0) throw new FaultConfigError('delayMs must be a number >= 0');
@@ -116,7 +121,7 @@ function compileAction(a) {
 		if (a.contentType !== undefined) contentType = String(a.contentType);
 		return { type: 'status', status, body, contentType, headers: headersOf(a.headers), commit };
 	}
-	throw new FaultConfigError('action must have one of: status, dropBeforeCommit, dropAfterCommit, delayMs, htmlError, rawBody, rawBodyBase64');
+	throw new FaultConfigError('action must have one of: status, dropBeforeCommit, dropAfterCommit, delayMs, hold, htmlError, rawBody, rawBodyBase64');
 }
 
 /**
