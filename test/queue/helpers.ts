@@ -23,6 +23,12 @@ export interface Flow {
 }
 
 /**
+ * The POST node's Timeout: longer than the queue suite ever lets the sandbox hold an answer (the
+ * worker-kill test), so no attempt times out while its answer is held.
+ */
+export const NODE_TIMEOUT_MS = 10 * 60 * 1000;
+
+/**
  * Trigger → Tenant API POST /transfers, Retry On Fail on (5 tries). The node itself tries each request
  * twice (Max Attempts 2, 50 ms base delay), so injected faults often exhaust it and Retry On Fail
  * re-runs the node. `businessKey`: Idempotency-Key = "evt-" + event id; otherwise the derived default
@@ -30,7 +36,7 @@ export interface Flow {
  */
 export function transferWorkflow(name: string, credential: { id: string; name: string }, businessKey: boolean) {
 	const webhookId = crypto.randomUUID();
-	const options: Record<string, unknown> = { includeMetadata: true, maxAttempts: 2, retryBaseDelay: 50, timeout: 15000 };
+	const options: Record<string, unknown> = { includeMetadata: true, maxAttempts: 2, retryBaseDelay: 50, timeout: NODE_TIMEOUT_MS };
 	if (businessKey) options.idempotencyKey = '={{ "evt-" + $json.id }}';
 	return {
 		webhookId,
