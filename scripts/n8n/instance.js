@@ -8,6 +8,7 @@
  *   await n8n.cli(['import:credentials', '--input=creds.json']);
  *   await n8n.publish('workflowId');           // publish:workflow (2.x) / update:workflow --active=true (1.x)
  *   const { url, apiKey, cookie } = await n8n.start();   // n8n start, owner, login, API key
+ *   await n8n.waitForWebhook('/webhook/<id>/webhook'); // production webhook registered
  *   await n8n.stop();
  *
  * `startInstance(opts)` does installPackage (when a tarball is given) + start in one call.
@@ -397,6 +398,21 @@ function createInstance(opts) {
 		return handle;
 	}
 
+	/**
+	 * Production webhooks are registered while n8n activates published workflows, which can finish
+	 * after the REST API answers: resolves once `webhookPath` stops answering 404.
+	 */
+	async function waitForWebhook(webhookPath, { timeoutMs = 60000 } = {}) {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const res = await fetch(state.url + webhookPath, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+			await res.arrayBuffer();
+			if (res.status !== 404) return;
+			if (Date.now() > deadline) throw new Error(`${webhookPath} still 404 after ${timeoutMs / 1000} s\n${tail(logFile, 80)}`);
+			await sleep(500);
+		}
+	}
+
 	/** Stop the whole process group (n8n and its task runners) and wait for it to go. */
 	async function stop({ timeoutMs = 20000 } = {}) {
 		const p = child;
@@ -459,6 +475,7 @@ function createInstance(opts) {
 		execute,
 		start,
 		stop,
+		waitForWebhook,
 		request,
 		login,
 		logTail: (n) => tail(logFile, n),

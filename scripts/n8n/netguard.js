@@ -46,37 +46,31 @@ function refusal(code, what) {
 	return err;
 }
 
-/** Replace obj[name] (a callback-style resolver function) by one that refuses non-loopback names. */
-function guardCallbackResolver(obj, name, kind) {
+/**
+ * Replace obj[name], a resolver function (callback style, or promise style when `promises`), by one
+ * that refuses names outside loopback.
+ */
+function guardResolver(obj, name, kind, promises) {
 	const original = obj[name];
 	if (typeof original !== 'function') return;
 	obj[name] = function guarded(hostname, ...rest) {
 		if (isLoopback(hostname)) return original.call(this, hostname, ...rest);
 		record(kind, String(hostname));
+		const err = refusal('ENOTFOUND', `DNS ${kind} of ${hostname}`);
+		if (promises) return Promise.reject(err);
 		const cb = rest.reverse().find((a) => typeof a === 'function');
-		if (cb) process.nextTick(cb, refusal('ENOTFOUND', `DNS ${kind} of ${hostname}`));
+		if (cb) process.nextTick(cb, err);
 		return undefined;
-	};
-}
-
-/** Same for a promise-returning resolver function. */
-function guardPromiseResolver(obj, name, kind) {
-	const original = obj[name];
-	if (typeof original !== 'function') return;
-	obj[name] = function guarded(hostname, ...rest) {
-		if (isLoopback(hostname)) return original.call(this, hostname, ...rest);
-		record(kind, String(hostname));
-		return Promise.reject(refusal('ENOTFOUND', `DNS ${kind} of ${hostname}`));
 	};
 }
 
 const RESOLVERS = ['lookup', 'resolve', 'resolve4', 'resolve6', 'resolveAny', 'resolveCname', 'resolveMx', 'resolveNs', 'resolveSrv', 'resolveTxt', 'resolveCaa', 'resolveNaptr', 'resolvePtr', 'resolveSoa'];
 for (const name of RESOLVERS) {
 	const kind = name === 'lookup' ? 'dns.lookup' : `dns.${name}`;
-	guardCallbackResolver(dns, name, kind);
-	guardCallbackResolver(dns.Resolver.prototype, name, kind);
-	guardPromiseResolver(dns.promises, name, kind);
-	guardPromiseResolver(dns.promises.Resolver.prototype, name, kind);
+	guardResolver(dns, name, kind, false);
+	guardResolver(dns.Resolver.prototype, name, kind, false);
+	guardResolver(dns.promises, name, kind, true);
+	guardResolver(dns.promises.Resolver.prototype, name, kind, true);
 }
 
 /** host and port of Socket#connect's arguments (options object, port+host, or net's normalized array). */

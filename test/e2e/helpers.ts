@@ -64,6 +64,15 @@ export function saveLogs(userFolder: string): string {
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** A workflow of examples/ (what `npm start` imports). */
+export const example = (name: string) => JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', `${name}.json`), 'utf8'));
+
+/** Production webhook path of the Tenant API Trigger in a workflow. */
+export function triggerWebhookPath(workflow: any): string {
+	const trigger = workflow.nodes.find((n: any) => n.type === 'n8n-nodes-tenant-api.tenantApiTrigger');
+	return `/webhook/${trigger.webhookId}/webhook`;
+}
+
 export function hmacHex(secret: string, body: Buffer | string): string {
 	return crypto.createHmac('sha256', secret).update(body).digest('hex');
 }

@@ -7,12 +7,11 @@
  * start-up calls, `n8n stop` — and not one attempt recorded.
  */
 import { spawnSync } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
-	ROOT,
 	VERSION,
 	WEBHOOK_SECRET,
+	example,
 	freePorts,
 	hmacHex,
 	instanceLib,
@@ -23,16 +22,15 @@ import {
 	startLib,
 	tarball,
 	tempUserFolder,
+	triggerWebhookPath,
 } from './helpers';
 
 /* eslint-disable-next-line @typescript-eslint/no-require-imports */
 const { guardEnv, readGuardLog } = require('../../scripts/n8n/netguard-log');
 
-const example = (name: string) => JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', `${name}.json`), 'utf8'));
 const LIST = example('list-accounts');
 const TRIGGER = example('webhook-trigger');
-const TRIGGER_NODE = TRIGGER.nodes.find((n: any) => n.type === 'n8n-nodes-tenant-api.tenantApiTrigger');
-const WEBHOOK_PATH = `/webhook/${TRIGGER_NODE.webhookId}/webhook`;
+const WEBHOOK_PATH = triggerWebhookPath(TRIGGER);
 
 type Attempt = { pid: number; argv: string; kind: string; target: string; stack: string[] };
 const describeAttempts = (attempts: Attempt[]) => attempts.map((a) => `${a.kind} ${a.target} (${a.argv})\n    ${a.stack.slice(0, 12).join('\n    ')}`);
@@ -92,13 +90,7 @@ describe(`n8n ${VERSION} with offlineEnv() stays on loopback`, () => {
 		expect(nodeOutput(listed.data, 'List accounts')).toHaveLength(50);
 
 		await n8n.start();
-		const deadline = Date.now() + 60000;
-		for (;;) {
-			const probe = await fetch(n8n.url + WEBHOOK_PATH, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-			if (probe.status !== 404) break;
-			if (Date.now() > deadline) throw new Error(`${WEBHOOK_PATH} still 404 after 60 s`);
-			await sleep(500);
-		}
+		await n8n.waitForWebhook(WEBHOOK_PATH);
 		const body = Buffer.from(JSON.stringify({ id: `evt_offline_${Date.now()}`, type: 'transfer.created', data: { amount: 1 } }));
 		const delivered = await fetch(n8n.url + WEBHOOK_PATH, {
 			method: 'POST',
