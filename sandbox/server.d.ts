@@ -82,6 +82,8 @@ export interface FaultRule {
 	path?: string;
 	times?: number;
 	firstAttemptPerKey?: boolean;
+	/** At most this many faults from this rule per Idempotency-Key (requests without a key are not limited). */
+	maxPerKey?: number;
 	probability?: number;
 	seed?: number | string;
 	action?: FaultAction;

@@ -28,6 +28,9 @@ export interface Flow {
  */
 export const NODE_TIMEOUT_MS = 10 * 60 * 1000;
 
+/** The POST node's own attempts per try (Max Attempts) and n8n's Retry On Fail tries. */
+export const TRANSFER_RETRIES = { maxAttempts: 2, maxTries: 5 };
+
 /**
  * Trigger → Tenant API POST /transfers, Retry On Fail on (5 tries). The node itself tries each request
  * twice (Max Attempts 2, 50 ms base delay), so injected faults often exhaust it and Retry On Fail
@@ -36,7 +39,7 @@ export const NODE_TIMEOUT_MS = 10 * 60 * 1000;
  */
 export function transferWorkflow(name: string, credential: { id: string; name: string }, businessKey: boolean) {
 	const webhookId = crypto.randomUUID();
-	const options: Record<string, unknown> = { includeMetadata: true, maxAttempts: 2, retryBaseDelay: 50, timeout: NODE_TIMEOUT_MS };
+	const options: Record<string, unknown> = { includeMetadata: true, maxAttempts: TRANSFER_RETRIES.maxAttempts, retryBaseDelay: 50, timeout: NODE_TIMEOUT_MS };
 	if (businessKey) options.idempotencyKey = '={{ "evt-" + $json.id }}';
 	return {
 		webhookId,
@@ -60,7 +63,7 @@ export function transferWorkflow(name: string, credential: { id: string; name: s
 					typeVersion: 1,
 					position: [240, 0],
 					retryOnFail: true,
-					maxTries: 5,
+					maxTries: TRANSFER_RETRIES.maxTries,
 					waitBetweenTries: 100,
 					parameters: {
 						resource: 'request',

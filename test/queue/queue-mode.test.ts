@@ -23,6 +23,7 @@ import {
 	Flow,
 	ForgeKind,
 	NODE_TIMEOUT_MS,
+	TRANSFER_RETRIES,
 	clusterLib,
 	countBy,
 	deliver,
@@ -47,6 +48,8 @@ const TAG = Date.now().toString(36);
 const DELIVERIES = 200;
 const BURST = 25;
 const KILL_BURST = 40;
+const ATTEMPTS_PER_EXECUTION = TRANSFER_RETRIES.maxAttempts * TRANSFER_RETRIES.maxTries;
+const FAULTS_PER_KEY = 3;
 const WORKERS = 2;
 const CONCURRENCY = 5;
 // How long the kill phase waits for both workers to fill their slots with waiting executions. With the
@@ -156,8 +159,13 @@ describe(`n8n ${VERSION} in queue mode with the packed package`, () => {
 	test(`${DELIVERIES} signed deliveries in parallel bursts: one successful execution each, forged ones none (401)`, async () => {
 		const phaseStart = Date.now();
 		sandbox.reset();
-		sandbox.setFaults({ random: { seed: 20261122, p500: 0.15, pDropAfterCommit: 0.1, p429: 0.1, retryAfterSeconds: 0 } });
-		report.phaseA = { faults: { p500: 0.15, pDropAfterCommit: 0.1, p429: 0.1, retryAfterSeconds: 0 } };
+		// Random faults, at most FAULTS_PER_KEY per Idempotency-Key: fewer than the attempts an execution has
+		// (Max Attempts × Retry On Fail tries), so every execution succeeds by construction, while two
+		// faults in a row still make Retry On Fail re-run the node.
+		const random = { seed: 20261122, p500: 0.15, pDropAfterCommit: 0.1, p429: 0.1, retryAfterSeconds: 0 };
+		sandbox.setFaults([{ random, maxPerKey: FAULTS_PER_KEY }]);
+		report.phaseA = { faults: { ...random, maxPerKey: FAULTS_PER_KEY, attemptsPerExecution: ATTEMPTS_PER_EXECUTION } };
+		expect(FAULTS_PER_KEY).toBeLessThan(ATTEMPTS_PER_EXECUTION);
 
 		const events = Array.from({ length: DELIVERIES }, (_, i) => ({
 			id: `evt_${TAG}_a${String(i).padStart(3, '0')}`,
