@@ -536,7 +536,7 @@ describe(`n8n ${VERSION} in queue mode with the packed package`, () => {
 		k.nodeRetry = {
 			requested: retries.length,
 			accepted: retried.length,
-			rejected: retries.filter((r) => !r.newId).map((r) => `${r.executionId}: ${r.http} ${r.error}`),
+			rejected: retries.filter((r) => !r.newId).map((r) => `${r.executionId}: ${r.http}${r.error ? ` ${r.error}` : ''}`),
 			newExecutionStatuses: retryRows ? Object.fromEntries(countBy(retryRows, (r) => r.status)) : 'timeout',
 			nodesRunByTheRetries: [...new Set(retryDetails.flatMap((d) => d.ranNodes))],
 			errors: [...new Set(retryDetails.map((d) => d.error).filter(Boolean))],
