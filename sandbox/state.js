@@ -4,6 +4,7 @@ const { seedAccounts, isPaginationMode } = require('./accounts');
 const { IdempotencyStore } = require('./idempotency');
 const { FaultInjector } = require('./faults');
 const { WebhookDispatcher } = require('./webhooks');
+const { HeldRequests } = require('./hold');
 
 /** Fields a request body can never set or change. */
 const PROTECTED_FIELDS = new Set(['id', 'object', 'endpoint', 'idempotency_key', 'created_at']);
@@ -68,6 +69,8 @@ class SandboxState {
 		this.inProgress = new Set();
 		this.faults = new FaultInjector();
 		if (options.faults !== undefined) this.faults.set(options.faults);
+		/** requests parked by the fault action `hold` until released */
+		this.held = new HeldRequests();
 
 		this.requests = 0;
 		/** @type {Record<string, number>} */
@@ -133,8 +136,12 @@ class SandboxState {
 		this.records = this.records.filter((r) => r.id !== id);
 	}
 
-	/** Forget records, idempotency keys, stats and faults (pagination mode and webhook config stay). */
+	/**
+	 * Forget records, idempotency keys, stats and faults, and drop held requests without an answer
+	 * (pagination mode and webhook config stay).
+	 */
 	reset() {
+		this.held.dropAll();
 		this.records = [];
 		this.recordsById.clear();
 		this.recordSeq = 0;

@@ -20,7 +20,7 @@ import { signedUrl } from './url';
 import type { HeaderBag } from './verification';
 import { usableSecrets, verifyDelivery } from './verification';
 
-export const WEBHOOK_CREDENTIAL_TYPE = 'tenantWebhookApi';
+const WEBHOOK_CREDENTIAL_TYPE = 'tenantWebhookApi';
 
 /** n8n's response mode for the Respond parameter, evaluated by n8n for each request. */
 export const RESPONSE_MODE = '={{ $parameter["respond"] === "whenFinished" ? "lastNode" : "onReceived" }}';

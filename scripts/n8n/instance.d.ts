@@ -80,6 +80,8 @@ export interface N8nInstance {
 	request<T = unknown>(method: string, urlPath: string, options?: RequestOptions): Promise<HttpJson<T>>;
 	login(): Promise<string>;
 	logTail(lines?: number): string;
+	/** Resolves once a production webhook path answers something other than 404 (the workflow is active). */
+	waitForWebhook(path: string, options?: { timeoutMs?: number }): Promise<void>;
 	/** The public API (`/api/v1` + urlPath) with the instance's API key. */
 	api<T = unknown>(method: string, urlPath: string, body?: unknown): Promise<HttpJson<T>>;
 }
@@ -87,7 +89,8 @@ export interface N8nInstance {
 export declare function createInstance(options: InstanceOptions): N8nInstance;
 export declare function startInstance(options: InstanceOptions): Promise<N8nInstance>;
 export declare function parseRawOutput(stdout: string): unknown;
-export declare function offlineEnv(): Record<string, string>;
+/** The environment that keeps n8n `version` on loopback (differs between 1.x and 2.x). */
+export declare function offlineEnv(version: string): Record<string, string>;
 export declare function randomKey(): string;
 export declare function httpJson<T = unknown>(
 	url: string,

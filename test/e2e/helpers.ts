@@ -79,6 +79,12 @@ export function saveLogs(userFolder: string): string {
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Production webhook path of the Tenant API Trigger in a workflow. */
+export function triggerWebhookPath(workflow: IWorkflowBase): string {
+	const trigger = workflow.nodes.find((n) => n.type === 'n8n-nodes-tenant-api.tenantApiTrigger');
+	return `/webhook/${trigger?.webhookId}/webhook`;
+}
+
 export function hmacHex(secret: string, body: Buffer | string): string {
 	return crypto.createHmac('sha256', secret).update(body).digest('hex');
 }

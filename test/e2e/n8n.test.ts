@@ -24,14 +24,14 @@ import {
 	startLib,
 	tarball,
 	readExample,
+	triggerWebhookPath,
 	tempUserFolder,
 } from './helpers';
 
 const LIST = readExample('list-accounts');
 const POST = readExample('post-with-idempotency');
 const TRIGGER = readExample('webhook-trigger');
-const TRIGGER_NODE = TRIGGER.nodes.find((n) => n.type === 'n8n-nodes-tenant-api.tenantApiTrigger');
-const WEBHOOK_PATH = `/webhook/${TRIGGER_NODE?.webhookId}/webhook`;
+const WEBHOOK_PATH = triggerWebhookPath(TRIGGER);
 
 describe(`n8n ${VERSION} with the packed package`, () => {
 	let sandbox: Sandbox;
@@ -121,15 +121,7 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 		beforeAll(async () => {
 			await n8n.start();
 			url = n8n.url;
-			// Production webhooks are registered while the instance activates published workflows,
-			// which can finish after the REST API answers: wait until the path stops answering 404.
-			const deadline = Date.now() + 60000;
-			for (;;) {
-				const res = await fetch(url + WEBHOOK_PATH, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-				if (res.status !== 404) break;
-				if (Date.now() > deadline) throw new Error(`${WEBHOOK_PATH} still 404 after 60 s\n${n8n.logTail(80)}`);
-				await sleep(500);
-			}
+			await n8n.waitForWebhook(WEBHOOK_PATH);
 		});
 
 		async function executions(): Promise<ApiExecution[]> {
@@ -295,13 +287,8 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 				'webhook-timestamp': String(ts),
 				'webhook-signature': `v1,${crypto.createHmac('sha256', Buffer.from(secret.slice(6), 'base64')).update(`msg_e2e_1.${ts}.`).update(body).digest('base64')}`,
 			};
-			let res: Response | undefined;
-			for (let i = 0; i < 60; i++) {
-				res = await fetch(url + path, { method: 'POST', headers, body });
-				if (res.status !== 404) break;
-				await sleep(500);
-			}
-			expect(res!.status).toBe(200);
+			await n8n.waitForWebhook(path);
+			expect((await fetch(url + path, { method: 'POST', headers, body })).status).toBe(200);
 			expect((await fetch(url + path, { method: 'POST', headers: { ...headers, 'webhook-id': 'msg_e2e_2' }, body })).status).toBe(401);
 			let run: ApiExecution | undefined;
 			for (let i = 0; i < 60 && !run; i++) {

@@ -25,6 +25,15 @@ export interface Flow {
 }
 
 /**
+ * The POST node's Timeout: longer than the queue suite ever lets the sandbox hold an answer (the
+ * worker-kill test), so no attempt times out while its answer is held.
+ */
+export const NODE_TIMEOUT_MS = 10 * 60 * 1000;
+
+/** The POST node's own attempts per try (Max Attempts) and n8n's Retry On Fail tries. */
+export const TRANSFER_RETRIES = { maxAttempts: 2, maxTries: 5 };
+
+/**
  * Trigger → Tenant API POST /transfers, Retry On Fail on (5 tries). The node itself tries each request
  * twice (Max Attempts 2, 50 ms base delay), so injected faults often exhaust it and Retry On Fail
  * re-runs the node. `businessKey`: Idempotency-Key = "evt-" + event id; otherwise the derived default
@@ -37,7 +46,7 @@ export function transferWorkflow(
 	webhookCredential: { id: string; name: string },
 ) {
 	const webhookId = crypto.randomUUID();
-	const options: Record<string, unknown> = { includeMetadata: true, maxAttempts: 2, retryBaseDelay: 50, timeout: 15000 };
+	const options: Record<string, unknown> = { includeMetadata: true, maxAttempts: TRANSFER_RETRIES.maxAttempts, retryBaseDelay: 50, timeout: NODE_TIMEOUT_MS };
 	if (businessKey) options.idempotencyKey = '={{ "evt-" + $json.id }}';
 	return {
 		webhookId,
@@ -61,7 +70,7 @@ export function transferWorkflow(
 					typeVersion: 1,
 					position: [240, 0],
 					retryOnFail: true,
-					maxTries: 5,
+					maxTries: TRANSFER_RETRIES.maxTries,
 					waitBetweenTries: 100,
 					parameters: {
 						resource: 'request',
