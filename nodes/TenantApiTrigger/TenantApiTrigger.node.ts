@@ -23,7 +23,7 @@ import { usableSecrets, verifyDelivery } from './verification';
 const WEBHOOK_CREDENTIAL_TYPE = 'tenantWebhookApi';
 
 /** n8n's response mode for the Respond parameter, evaluated by n8n for each request. */
-export const RESPONSE_MODE = '={{ $parameter["respond"] === "whenFinished" ? "lastNode" : "onReceived" }}';
+const RESPONSE_MODE = '={{ $parameter["respond"] === "whenFinished" ? "lastNode" : "onReceived" }}';
 
 interface RequestWithRawBody {
 	rawBody?: unknown;
