@@ -80,7 +80,7 @@ function saveArtifacts(runDir: string) {
 	}
 }
 
-const report: any = { n8n: VERSION, topology: { workers: WORKERS, concurrencyPerWorker: CONCURRENCY, webhookProcessors: 1, mains: 1 } };
+const report: any = { n8n: VERSION, extraN8nEnv: JSON.parse(process.env.QUEUE_N8N_ENV || '{}'), topology: { workers: WORKERS, concurrencyPerWorker: CONCURRENCY, webhookProcessors: 1, mains: 1 } };
 const secs = (ms: number) => Math.round(ms / 100) / 10;
 const isFinished = (e: any) => !['new', 'running', 'waiting'].includes(e.status);
 /** An execution a worker runs, waiting on its POST, which the sandbox holds (`heldId`). */
@@ -121,7 +121,8 @@ describe(`n8n ${VERSION} in queue mode with the packed package`, () => {
 			concurrency: CONCURRENCY,
 			deadlineMs: Number(process.env.QUEUE_DEADLINE_MINUTES || 14) * 60 * 1000,
 			// Every process runs under the loopback guard (scripts/n8n/netguard.js); the last test reads it.
-			env: guardEnv(path.join(runDir, 'netguard.jsonl')),
+			// QUEUE_N8N_ENV: extra n8n settings for every process, as JSON (e.g. to compare n8n's queue retention settings).
+			env: { ...guardEnv(path.join(runDir, 'netguard.jsonl')), ...JSON.parse(process.env.QUEUE_N8N_ENV || '{}') },
 		});
 
 		const cred = await cluster.api('POST', '/credentials', {
