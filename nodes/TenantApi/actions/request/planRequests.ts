@@ -43,7 +43,7 @@ interface Draft extends ItemPlan {
 	content?: RequestContent;
 }
 
-export function readKeyDerivation(fn: IExecuteFunctions): KeyDerivation {
+function readKeyDerivation(fn: IExecuteFunctions): KeyDerivation {
 	return fn.getNodeParameter('options.keyDerivation', 0, 'position') === 'content' ? 'content' : 'position';
 }
 
