@@ -22,6 +22,9 @@ import { usableSecrets, verifyDelivery } from './verification';
 
 const WEBHOOK_CREDENTIAL_TYPE = 'tenantWebhookApi';
 
+/** n8n's response mode for the Respond parameter, evaluated by n8n for each request. */
+const RESPONSE_MODE = '={{ $parameter["respond"] === "whenFinished" ? "lastNode" : "onReceived" }}';
+
 interface RequestWithRawBody {
 	rawBody?: unknown;
 	readRawBody?: () => Promise<void>;
@@ -99,8 +102,18 @@ export class TenantApiTrigger implements INodeType {
 				displayOptions: { hide: { verification: ['none'] } },
 			},
 		],
-		// 'noData': answer 200 with an empty body (n8n's default for onReceived would send the text "firstEntryJson").
-		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: 'noData', path: 'webhook' }],
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				// n8n answers: onReceived → 200 once webhook() returns; lastNode → 200 when the execution
+				// succeeded, 500 "Error in workflow" when it failed. Any other saved value answers on receipt.
+				responseMode: RESPONSE_MODE,
+				// 200 with an empty body (n8n's default for onReceived would send the text "firstEntryJson").
+				responseData: 'noData',
+				path: 'webhook',
+			},
+		],
 		properties,
 	};
 

@@ -321,6 +321,34 @@ export const properties: INodeProperties[] = [
 			'Event types that start the workflow, separated by commas. Empty accepts every event. An entry ending in * matches by prefix. Other deliveries are acknowledged with 200 and start nothing.',
 	},
 	{
+		displayName: 'Respond',
+		name: 'respond',
+		type: 'options',
+		options: [
+			{
+				name: 'On Receipt',
+				value: 'onReceipt',
+				description: 'Answer 200 as soon as the delivery is verified. The sender never waits, but an event is lost if the workflow fails or its worker dies.',
+			},
+			{
+				name: 'When the Workflow Finishes',
+				value: 'whenFinished',
+				description:
+					'Answer 200 only after the workflow succeeded, and 500 when it failed, so the sender delivers the event again',
+			},
+		],
+		default: 'onReceipt',
+		description: 'When the sender gets its answer. Refused deliveries are answered at once either way (401, 400, 415).',
+	},
+	{
+		displayName:
+			'The sender waits while the workflow runs: its timeout must be longer than the workflow takes (a sender that gives up delivers the event again, and the workflow runs again). Automatic Idempotency-Keys of the Tenant API node are the same for every delivery of an event, so a write is applied once however often the event arrives.',
+		name: 'respondNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { respond: ['whenFinished'] } },
+	},
+	{
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',

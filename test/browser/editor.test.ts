@@ -317,7 +317,7 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 		return ndv;
 	}
 
-	test('trigger node: Verification lists every signing scheme; a new Tenant Webhook API credential asks only for the secrets', async () => {
+	test('trigger node: Verification lists every signing scheme, Respond its two modes; a new Tenant Webhook API credential asks only for the secrets', async () => {
 		await step('trigger-verification', async (page) => {
 			await page.setViewportSize({ width: 1280, height: 1000 });
 			const ndv = await addTriggerNode(page);
@@ -346,6 +346,17 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 			await options.filter({ hasText: 'Standard Webhooks (Svix)' }).first().click();
 			await expect(verification.locator('input').first().inputValue()).resolves.toBe('Standard Webhooks (Svix)');
 			await expect(params.getByTestId('parameter-input-toleranceSeconds')).toBeVisibleSoon();
+			// Respond: on receipt by default; "When the Workflow Finishes" shows what it costs the sender.
+			const respond = params.getByTestId('parameter-input-respond');
+			await expect(respond.locator('input').first().inputValue()).resolves.toBe('On Receipt');
+			await respond.click();
+			// The Verification list closes with an animation: read the options once only this list is open.
+			const respondOptions = page.locator('.el-select-dropdown__item:visible').filter({ hasText: /^(On Receipt|When the Workflow Finishes)/ });
+			await expect(respondOptions.last()).toBeVisibleSoon();
+			await page.locator('.el-select-dropdown__item', { hasText: 'Custom HMAC' }).first().waitFor({ state: 'hidden', timeout: 10000 });
+			expect((await options.allInnerTexts()).map((t) => t.split('\n')[0].trim())).toEqual(['On Receipt', 'When the Workflow Finishes']);
+			await options.filter({ hasText: 'When the Workflow Finishes' }).first().click();
+			await expect(params.getByText(/The sender waits while the workflow runs/)).toBeVisibleSoon();
 		});
 		await step('webhook-credential', async (page) => {
 			await page.setViewportSize({ width: 1280, height: 900 });

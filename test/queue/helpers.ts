@@ -33,17 +33,21 @@ export const NODE_TIMEOUT_MS = 10 * 60 * 1000;
 /** The POST node's own attempts per try (Max Attempts) and n8n's Retry On Fail tries. */
 export const TRANSFER_RETRIES = { maxAttempts: 2, maxTries: 5 };
 
+/** The trigger's Respond option: answer on receipt, or only once the workflow succeeded (500 otherwise). */
+export type Respond = 'onReceipt' | 'whenFinished';
+
 /**
  * Trigger → Tenant API POST /transfers, Retry On Fail on (5 tries). The node itself tries each request
  * twice (Max Attempts 2, 50 ms base delay), so injected faults often exhaust it and Retry On Fail
- * re-runs the node. `businessKey`: Idempotency-Key = "evt-" + event id; otherwise the derived default
- * (workflow, execution, node, run index, item index).
+ * re-runs the node. `businessKey`: Idempotency-Key = "evt-" + event id; otherwise the automatic key
+ * (scoped to the delivery's event: workflow, event id, node, run index, item index).
  */
 export function transferWorkflow(
 	name: string,
 	credential: { id: string; name: string },
 	businessKey: boolean,
 	webhookCredential: { id: string; name: string },
+	respond: Respond = 'onReceipt',
 ) {
 	const webhookId = crypto.randomUUID();
 	const options: Record<string, unknown> = { includeMetadata: true, maxAttempts: TRANSFER_RETRIES.maxAttempts, retryBaseDelay: 50, timeout: NODE_TIMEOUT_MS };
@@ -60,7 +64,7 @@ export function transferWorkflow(
 					typeVersion: 1,
 					position: [0, 0],
 					webhookId,
-					parameters: {},
+					parameters: { respond },
 					credentials: { tenantWebhookApi: webhookCredential },
 				},
 				{
