@@ -66,14 +66,14 @@ async function readRawBody(context: IWebhookFunctions): Promise<Buffer | undefin
 }
 
 /**
- * The credential's secrets, or why there are none: no credential selected is a set-up error (refused like a bad
- * signature); a selected one that cannot be read now (e.g. the database is busy) is temporary (503: the sender
- * retries).
+ * The credential's secrets, current then previous, as stored (the verifier skips blank ones), or why there are
+ * none: no credential selected is a set-up error (refused like a bad signature); a selected one that cannot be
+ * read now (e.g. the database is busy) is temporary (503: the sender retries).
  */
-async function readSigningSecrets(context: IWebhookFunctions): Promise<string[] | { status: 401 | 503; reason: string; error: string }> {
+async function readSigningSecrets(context: IWebhookFunctions): Promise<unknown[] | { status: 401 | 503; reason: string; error: string }> {
 	try {
 		const credentials = await context.getCredentials(WEBHOOK_CREDENTIAL_TYPE);
-		return [credentials.signingSecret, credentials.previousSigningSecret].filter((s): s is string => typeof s === 'string');
+		return [credentials.signingSecret, credentials.previousSigningSecret];
 	} catch (error) {
 		const selected = context.getNode().credentials?.[WEBHOOK_CREDENTIAL_TYPE] !== undefined;
 		return { status: selected ? 503 : 401, reason: selected ? 'credential_unavailable' : 'no_credential_selected', error: (error as Error).message };

@@ -68,7 +68,7 @@ export function presetScheme(name: PresetName, read: ParameterReader): SchemeSpe
 }
 
 /** The verifier's configuration for the node's settings and the secrets of its credential. */
-export function verificationConfig(name: VerificationName, read: ParameterReader, secrets: string[]): VerificationConfig {
+export function verificationConfig(name: VerificationName, read: ParameterReader, secrets: unknown[]): VerificationConfig {
 	if (name === 'none') return { mode: 'none' };
 	if (name === 'secretHeader') return { mode: 'secretHeader', secrets, secretHeader: text(read, 'sharedKeyHeader', 'x-webhook-secret') };
 	return { mode: 'hmac', scheme: name === 'customHmac' ? customScheme(read) : presetScheme(name, read), secrets };

@@ -6,6 +6,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { IDataObject, IRun, IRunExecutionData, IWorkflowBase } from 'n8n-workflow';
+import { sign } from '../../sandbox/signing';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 export const VERSION = process.env.N8N_E2E_VERSION || '2.40.7';
@@ -85,8 +86,9 @@ export function triggerWebhookPath(workflow: IWorkflowBase): string {
 	return `/webhook/${trigger?.webhookId}/webhook`;
 }
 
+/** The `x-signature` the sandbox sends in its default scheme (hex HMAC-SHA256 of the body). */
 export function hmacHex(secret: string, body: Buffer | string): string {
-	return crypto.createHmac('sha256', secret).update(body).digest('hex');
+	return sign({ secret, body })['x-signature'];
 }
 
 /** Output items of a node in an IRun (as printed by `n8n execute --rawOutput`). */

@@ -3,11 +3,11 @@
  * The packed package inside a real n8n (N8N_E2E_VERSION, default 2.40.7), installed into
  * <userFolder>/.n8n/nodes the way n8n's community installer does, against the sandbox.
  */
-import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { INodeTypeDescription } from 'n8n-workflow';
 import type { Sandbox } from '../../sandbox/server';
+import { sign } from '../../sandbox/signing';
 import type { N8nInstance } from '../../scripts/n8n/instance';
 import {
 	type ApiExecution,
@@ -281,12 +281,7 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 			const event = { id: 'evt_std_1', type: 'transfer.created', data: { amount: 1250 } };
 			const body = Buffer.from(JSON.stringify(event));
 			const ts = Math.floor(Date.now() / 1000);
-			const headers = {
-				'content-type': 'application/json',
-				'webhook-id': 'msg_e2e_1',
-				'webhook-timestamp': String(ts),
-				'webhook-signature': `v1,${crypto.createHmac('sha256', Buffer.from(secret.slice(6), 'base64')).update(`msg_e2e_1.${ts}.`).update(body).digest('base64')}`,
-			};
+			const headers = { 'content-type': 'application/json', ...sign({ secret, scheme: 'standard-webhooks', body, timestamp: ts, id: 'msg_e2e_1' }) };
 			await n8n.waitForWebhook(path);
 			expect((await fetch(url + path, { method: 'POST', headers, body })).status).toBe(200);
 			expect((await fetch(url + path, { method: 'POST', headers: { ...headers, 'webhook-id': 'msg_e2e_2' }, body })).status).toBe(401);

@@ -439,6 +439,12 @@ describe('webhookDelivery', () => {
 		expect(delivery).toEqual({ id: 'tr_1:transfers.created', idSource: 'body:data.object.id,event', timestamp: null, verification: 'hmacSha256', secret: 'previous', bodyType: 'json' });
 	});
 
+	it('says "previous" when only the Previous Signing Secret is filled in and matched', async () => {
+		await use({ credential: credential({ signingSecret: '  ', previousSigningSecret: PREVIOUS }) });
+		const delivery = expectStarted((await server.post(BODY, signed('hmac-sha256-hex', PREVIOUS))).call);
+		expect(delivery).toMatchObject({ verification: 'hmacSha256', secret: 'previous' });
+	});
+
 	it('is null when the fields are missing or not scalars, and comes from the body without verification', async () => {
 		await use({ parameters: { options: { idFields: 'data.object' } } });
 		const { call } = await server.post(BODY, signed());

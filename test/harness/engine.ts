@@ -2,7 +2,12 @@
 /**
  * Runs this package's nodes the way n8n runs them: the built package is loaded by n8n-core's
  * PackageDirectoryLoader, workflows run through WorkflowExecute, credentials are resolved by a
- * credentials helper that applies the credential's own `authenticate` block.
+ * credentials helper that applies the credential's own `authenticate`.
+ *
+ * Re-implemented from n8n (kept minimal): its CredentialsHelper (packages/cli/src/credentials-helper.ts),
+ * which lives in n8n's server package, not in a library the tests can load without installing n8n. Here
+ * credential data comes from a plain map (no database, no encryption) and `authenticate` is applied to
+ * each request as n8n applies it; nothing else of that class is used by the nodes.
  */
 import { randomUUID } from 'crypto';
 import { join } from 'path';

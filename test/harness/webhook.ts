@@ -8,9 +8,17 @@
  * (`noWebhookResponse`), 200 "Webhook call received" when no workflow data came back, otherwise 200 with
  * an empty body (the node's `responseData: 'noData'`) or "Workflow was started". The lifecycle methods run through n8n-core's `HookContext`.
  *
- * Re-implemented from n8n (kept minimal): its raw body reader and body parser (`middlewares/body-parser`), and its
- * multipart handling (`webhooks/webhook-helpers` parses multipart/form-data itself before the node runs, so the
- * stream is consumed and `req.readRawBody()` throws "Request body stream was aborted or is not readable").
+ * Re-implemented from n8n's server package (packages/cli, not a library the tests can load without installing
+ * n8n), kept minimal:
+ * - its raw body reader and body parser (`middlewares/body-parser`): gzip/deflate decoding, `rawBody`, JSON, form
+ *   and text bodies, 422 for JSON that does not parse (n8n's answer carries a hint too);
+ * - its multipart handling (`webhooks/webhook-helpers` parses multipart/form-data itself before the node runs, so
+ *   the stream is consumed and `req.readRawBody()` throws "Request body stream was aborted or is not readable");
+ * - the answer of `executeWebhook` (`webhooks/webhook-helpers`) after `webhook()` returned, for response mode
+ *   onReceived only: the cases listed above. A node that throws gets 500 with its message (n8n says "Workflow
+ *   Webhook Error: Workflow could not be started!"), and `noWebhookResponse` without an answer is flagged with a
+ *   500 (n8n would leave the request open). Respond "When the Workflow Finishes" (lastNode) is left to the
+ *   end-to-end suites, where n8n answers itself.
  */
 import { randomUUID } from 'crypto';
 import * as http from 'http';

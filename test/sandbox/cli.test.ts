@@ -40,10 +40,11 @@ describe('sandbox CLI', () => {
 			const p = run(['deliver', '--to', receiver.url, '--secret', 's3cret', '--scheme', 'hmac-sha256-base64', '--event', 'payouts.created']);
 			expect(await p.exited).toBe(0);
 			expect(p.output()).toMatch(/evt_1: 204 after 1 attempt/);
-			const { headers, body } = receiver.received[0];
-			expect(JSON.parse(body.toString()).event).toBe('payouts.created');
-			const crypto = await import('node:crypto');
-			expect(headers['x-signature']).toBe(crypto.createHmac('sha256', 's3cret').update(body).digest('base64'));
+			const got = receiver.received[0];
+			expect(JSON.parse(got.body.toString()).event).toBe('payouts.created');
+			expect(got.headers['x-signature']).toMatch(/^[A-Za-z0-9+/]{43}=$/);
+			expect(verifyReceived(configForScheme('hmac-sha256-base64', ['s3cret']), got)).toMatchObject({ ok: true });
+			expect(verifyReceived(configForScheme('hmac-sha256-base64', ['other']), got)).toMatchObject({ ok: false });
 		} finally {
 			await receiver.close();
 		}

@@ -1,5 +1,3 @@
-import * as crypto from 'node:crypto';
-
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { SCHEMES, demoSecret, sign, type SigningScheme } from '../../sandbox/signing';
 import { configForScheme, queryOf, verifyReceived } from '../harness/verifier';
@@ -23,7 +21,22 @@ afterEach(async () => {
 	await receiver.close();
 });
 
-const hmac = (algo: string, secret: string, payload: Buffer | string) => crypto.createHmac(algo, secret).update(payload);
+/** The product's verifier, with the trigger settings for `scheme` (and `parameters`), over what the receiver got on the wire. */
+const productVerifies = (
+	scheme: SigningScheme,
+	secrets: string[],
+	got: { headers: Record<string, unknown>; body: Buffer; url: string },
+	receiverUrl: string,
+	parameters: Record<string, unknown> = {},
+) => verifyReceived(configForScheme(scheme, secrets, parameters), { ...got, url: receiverUrl + queryOf(got.url) });
+
+/** How each simple scheme writes its signature on the wire (the verifier accepts hex or base64 alike). */
+const SIGNATURE_FORMAT: Record<string, RegExp> = {
+	'hmac-sha256-hex': /^[0-9a-f]{64}$/,
+	'hmac-sha256-base64': /^[A-Za-z0-9+/]{43}=$/,
+	'hmac-sha256-prefixed': /^sha256=[0-9a-f]{64}$/,
+	'hmac-sha512-hex': /^[0-9a-f]{128}$/,
+};
 
 describe('webhook deliveries', () => {
 	it('delivers one event per created record with the documented body and headers (default scheme)', async () => {
@@ -32,7 +45,8 @@ describe('webhook deliveries', () => {
 		await post(sb, '/transfers', 'wk1', { amount: 10 }); // replay: no second event
 		await receiver.waitFor(1);
 		expect(receiver.received).toHaveLength(1);
-		const { headers, body } = receiver.received[0];
+		const got = receiver.received[0];
+		const { headers, body } = got;
 		const event = JSON.parse(body.toString('utf8'));
 		expect(event).toEqual({ id: 'evt_1', event: 'transfers.created', created_at: expect.any(Number), data: { object: rec } });
 		expect(Math.abs(event.created_at - Date.now() / 1000)).toBeLessThan(5);
@@ -40,40 +54,41 @@ describe('webhook deliveries', () => {
 		expect(headers['user-agent']).toBe('tenant-api-sandbox');
 		expect(headers['x-event-id']).toBe('evt_1');
 		expect(headers['x-timestamp']).toBeUndefined();
-		expect(headers['x-signature']).toBe(hmac('sha256', SECRET, body).digest('hex'));
+		expect(headers['x-signature']).toMatch(SIGNATURE_FORMAT['hmac-sha256-hex']);
+		// Signed with the first secret only: the product verifier accepts it with that one alone, not with the other.
+		expect(productVerifies('hmac-sha256-hex', [SECRET], got, receiver.url)).toEqual({ ok: true, reason: 'ok', secretIndex: 0 });
+		expect(productVerifies('hmac-sha256-hex', ['whsec_old'], got, receiver.url)).toMatchObject({ ok: false, reason: 'signature_mismatch' });
 		await sb.settle();
 		expect(sb.stats().deliveries).toEqual({ attempts: 1, succeeded: 1, failed: 0, pending: 0 });
 	});
 
-	const expected: Record<string, (body: Buffer, ts?: string) => Record<string, string>> = {
-		'hmac-sha256-hex': (b, ts) => ({ 'x-signature': hmac('sha256', SECRET, ts ? `${ts}.${b}` : b).digest('hex') }),
-		'hmac-sha256-base64': (b, ts) => ({ 'x-signature': hmac('sha256', SECRET, ts ? `${ts}.${b}` : b).digest('base64') }),
-		'hmac-sha256-prefixed': (b, ts) => ({ 'x-signature': 'sha256=' + hmac('sha256', SECRET, ts ? `${ts}.${b}` : b).digest('hex') }),
-		'hmac-sha512-hex': (b, ts) => ({ 'x-signature': hmac('sha512', SECRET, ts ? `${ts}.${b}` : b).digest('hex') }),
-		'secret-header': () => ({ 'x-webhook-secret': SECRET }),
-		none: () => ({}),
-	};
-
 	const LEGACY = ['hmac-sha256-hex', 'hmac-sha256-base64', 'hmac-sha256-prefixed', 'hmac-sha512-hex', 'secret-header', 'none'] as const;
-	it.each(LEGACY.flatMap((s) => [[s, false], [s, true]] as const))('scheme %s (timestamp: %s) is verifiable with node:crypto', async (scheme, timestamp) => {
+	it.each(LEGACY.flatMap((s) => [[s, false], [s, true]] as const))('scheme %s (timestamp: %s) is accepted by the product verifier, exactly as configured', async (scheme, timestamp) => {
 		sb.configureWebhook({ url: receiver.url, secrets: [SECRET], scheme, timestamp });
 		await post(sb, '/payouts', 'k-' + scheme, { amount: 1 });
 		await receiver.waitFor(1);
-		const { headers, body } = receiver.received[0];
+		const got = receiver.received[0];
+		const { headers } = got;
 		const ts = headers['x-timestamp'] as string | undefined;
 		if (timestamp) {
 			expect(ts).toMatch(/^\d{10}$/);
 			expect(Math.abs(Number(ts) - Date.now() / 1000)).toBeLessThan(5);
 		} else expect(ts).toBeUndefined();
-		const want = expected[scheme](body, ts);
-		for (const [name, value] of Object.entries(want)) expect(headers[name]).toBe(value);
-		if (scheme === 'none' || scheme === 'secret-header') expect(headers['x-signature']).toBeUndefined();
-		if (scheme !== 'secret-header') expect(headers['x-webhook-secret']).toBeUndefined();
+		const verify = (secrets: string[], useTimestamp = timestamp) => productVerifies(scheme, secrets, got, receiver.url, { useTimestamp });
+		if (scheme === 'none') {
+			expect(verify([SECRET])).toEqual({ ok: true, reason: 'verification_disabled' });
+		} else {
+			expect(verify([SECRET])).toMatchObject({ ok: true, secretIndex: 0 });
+			expect(verify(['whsec_other']).ok).toBe(false);
+		}
+		if (scheme in SIGNATURE_FORMAT) {
+			expect(headers['x-signature']).toMatch(SIGNATURE_FORMAT[scheme]);
+			// The timestamp is part of the signed bytes exactly when the delivery carries one.
+			expect(verify([SECRET], !timestamp)).toMatchObject({ ok: false });
+		} else expect(headers['x-signature']).toBeUndefined();
+		if (scheme === 'secret-header') expect(headers['x-webhook-secret']).toBe(SECRET);
+		else expect(headers['x-webhook-secret']).toBeUndefined();
 	});
-
-	/** The product's verifier, with the trigger settings for `scheme`, over what the receiver got on the wire. */
-	const productAccepts = (scheme: SigningScheme, secrets: string[], got: { headers: Record<string, unknown>; body: Buffer; url: string }, receiverUrl: string) =>
-		verifyReceived(configForScheme(scheme, secrets), { ...got, url: receiverUrl + queryOf(got.url) });
 
 	it.each(SCHEMES.filter((s) => s !== 'none'))('a %s delivery over HTTP is accepted by the product verifier, and refused with another secret', async (scheme) => {
 		sb.configureWebhook({ url: receiver.url, scheme });
@@ -82,9 +97,9 @@ describe('webhook deliveries', () => {
 		await receiver.waitFor(1);
 		const got = receiver.received[0];
 		expect(got.headers['x-event-id']).toBe('evt_1');
-		expect(productAccepts(scheme, [demoSecret(scheme)], got, receiver.url)).toMatchObject({ ok: true });
+		expect(productVerifies(scheme, [demoSecret(scheme)], got, receiver.url)).toMatchObject({ ok: true });
 		const other = scheme === 'standard-webhooks' || scheme === 'svix' ? `whsec_${Buffer.from('other').toString('base64')}` : /^[0-9a-f]+$/.test(demoSecret(scheme)) ? 'ab'.repeat(32) : 'whsec_other';
-		expect(productAccepts(scheme, [other], got, receiver.url).ok).toBe(false);
+		expect(productVerifies(scheme, [other], got, receiver.url).ok).toBe(false);
 	});
 
 	it('retries a failing destination with backoff and records every attempt', async () => {
@@ -141,9 +156,10 @@ describe('webhook deliveries', () => {
 		const res = await control(sb, 'deliver', { event: { event: 'account.updated', data: { object: { id: 'acc_0001' } } } });
 		expect(res.status).toBe(200);
 		expect(await res.json()).toEqual({ eventId: 'evt_1', ok: true, status: 200, attempts: 1 });
-		const { headers, body } = receiver.received[0];
-		expect(JSON.parse(body.toString())).toMatchObject({ id: 'evt_1', event: 'account.updated', data: { object: { id: 'acc_0001' } } });
-		expect(headers['x-signature']).toBe('sha256=' + hmac('sha256', SECRET, `${headers['x-timestamp']}.${body}`).digest('hex'));
+		const got = receiver.received[0];
+		expect(JSON.parse(got.body.toString())).toMatchObject({ id: 'evt_1', event: 'account.updated', data: { object: { id: 'acc_0001' } } });
+		expect(got.headers['x-signature']).toMatch(SIGNATURE_FORMAT['hmac-sha256-prefixed']);
+		expect(productVerifies('hmac-sha256-prefixed', [SECRET], got, receiver.url, { useTimestamp: true })).toMatchObject({ ok: true });
 
 		const bad = await control(sb, 'webhook', { url: receiver.url, scheme: 'rot13' });
 		expect(bad.status).toBe(400);
@@ -151,13 +167,16 @@ describe('webhook deliveries', () => {
 });
 
 describe('signing.sign', () => {
-	it('signs exact bytes, with an explicit timestamp', () => {
+	it('signs exact bytes, with an explicit timestamp; the product verifier accepts both', () => {
 		const body = Buffer.from('{"a":1}');
-		expect(sign({ secret: 's', scheme: 'hmac-sha256-hex', body, timestamp: 1700000000 })).toEqual({
-			'x-timestamp': '1700000000',
-			'x-signature': crypto.createHmac('sha256', 's').update('1700000000.{"a":1}').digest('hex'),
-		});
-		expect(sign({ secret: 's', body: '{"a":1}' })).toEqual({ 'x-signature': crypto.createHmac('sha256', 's').update(body).digest('hex') });
+		const timestamped = sign({ secret: 's', scheme: 'hmac-sha256-hex', body, timestamp: 1700000000 });
+		expect(timestamped).toEqual({ 'x-timestamp': '1700000000', 'x-signature': expect.stringMatching(SIGNATURE_FORMAT['hmac-sha256-hex']) });
+		const withTimestamp = configForScheme('hmac-sha256-hex', ['s'], { useTimestamp: true });
+		expect(verifyReceived(withTimestamp, { body, headers: timestamped, now: 1700000000 })).toMatchObject({ ok: true, timestamp: 1700000000 });
+		expect(verifyReceived(withTimestamp, { body: '{"a": 1}', headers: timestamped, now: 1700000000 })).toMatchObject({ ok: false, reason: 'signature_mismatch' });
+		const plain = sign({ secret: 's', body: '{"a":1}' });
+		expect(plain).toEqual(sign({ secret: 's', body }));
+		expect(verifyReceived(configForScheme('hmac-sha256-hex', ['s']), { body, headers: plain })).toMatchObject({ ok: true });
 		expect(() => sign({ secret: 's', scheme: 'md5' as never, body })).toThrow(/unknown signing scheme/);
 	});
 

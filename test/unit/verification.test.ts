@@ -22,7 +22,7 @@ const BODY = Buffer.from('{"id":"evt_1","event":"transfers.created","created_at"
 
 interface Settings {
 	mode?: string;
-	secrets?: string[];
+	secrets?: unknown[];
 	[parameter: string]: unknown;
 }
 
@@ -179,6 +179,14 @@ describe('verifyDelivery with signatures made by the sandbox signer', () => {
 		const headers = sign({ secret: PREVIOUS, body: BODY });
 		expect(verify(config({ secrets: [SECRET, PREVIOUS] }), headers)).toEqual({ ok: true, reason: 'ok', secretIndex: 1 });
 		expect(verify(config({ secrets: [SECRET] }), headers).ok).toBe(false);
+	});
+
+	it('skips a blank or non-text secret but keeps its place, so secretIndex still points into the configured list', () => {
+		const headers = sign({ secret: PREVIOUS, body: BODY });
+		expect(verify(config({ secrets: ['  ', PREVIOUS] }), headers)).toEqual({ ok: true, reason: 'ok', secretIndex: 1 });
+		expect(verify(config({ secrets: [undefined, PREVIOUS] }), headers)).toEqual({ ok: true, reason: 'ok', secretIndex: 1 });
+		const header = sign({ secret: PREVIOUS, scheme: 'secret-header', body: BODY });
+		expect(verify(config({ mode: 'secretHeader', secrets: ['', PREVIOUS] }), header)).toEqual({ ok: true, reason: 'ok', secretIndex: 1 });
 	});
 
 	it('accepts a header that carries several signatures when one matches', () => {

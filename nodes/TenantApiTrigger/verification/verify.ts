@@ -14,10 +14,14 @@ import type { TemplatePart, TemplateValues } from './template';
 import { parseTemplate, renderParts, usesPart } from './template';
 import { checkTimestamp } from './timestamp';
 
+/**
+ * `secrets` in order of preference (current, previous) as configured: blank or non-text entries are skipped but keep
+ * their place, so `secretIndex` in the result always points into this list.
+ */
 export type VerificationConfig =
 	| { mode: 'none' }
-	| { mode: 'secretHeader'; secrets: string[]; secretHeader: string }
-	| { mode: 'hmac'; scheme: SchemeSpec; secrets: string[] };
+	| { mode: 'secretHeader'; secrets: unknown[]; secretHeader: string }
+	| { mode: 'hmac'; scheme: SchemeSpec; secrets: unknown[] };
 
 export type VerificationReason =
 	| 'ok'
@@ -44,7 +48,7 @@ export type VerificationReason =
 export interface VerificationResult {
 	ok: boolean;
 	reason: VerificationReason;
-	/** Index into `secrets` of the secret that matched (0 = current, 1 = previous). */
+	/** Index into the configured `secrets` of the secret that matched (the trigger: 0 = current, 1 = previous). */
 	secretIndex?: number;
 	/** The signed delivery id (`{id}`), as sent. */
 	id?: string;
@@ -85,8 +89,14 @@ export function headerValue(headers: HeaderBag, names: string): string | undefin
 	return undefined;
 }
 
+/** A configured secret as it is used: trimmed text, or undefined when it is blank or not text. */
+function usableSecret(secret: unknown): string | undefined {
+	return typeof secret === 'string' && secret.trim() !== '' ? secret.trim() : undefined;
+}
+
+/** The secrets that can be used (trimmed), blank and non-text entries left out. */
 export function usableSecrets(secrets: unknown[]): string[] {
-	return secrets.filter((s): s is string => typeof s === 'string').map((s) => s.trim()).filter((s) => s !== '');
+	return secrets.map(usableSecret).filter((s): s is string => s !== undefined);
 }
 
 function fail(reason: VerificationReason): VerificationResult {
@@ -190,10 +200,10 @@ function matchingKey(scheme: SchemeSpec, parts: TemplatePart[], keys: Array<Buff
 	return matched;
 }
 
-function verifyHmac(scheme: SchemeSpec, secrets: string[], input: DeliveryInput): VerificationResult {
+function verifyHmac(scheme: SchemeSpec, secrets: Array<string | undefined>, input: DeliveryInput): VerificationResult {
 	const parts = parseTemplate(scheme.signedContent);
 	if (parts === undefined) return fail('invalid_scheme');
-	const keys = secrets.map((secret) => secretKey(secret, scheme.secretEncoding));
+	const keys = secrets.map((secret) => (secret === undefined ? undefined : secretKey(secret, scheme.secretEncoding)));
 	if (keys.every((key) => key === undefined)) return fail('invalid_secret');
 	const units = scheme.signatureIn === 'items' ? fromItems(scheme, input) : fromHeader(scheme, parts, input);
 	if (typeof units === 'string') return fail(units);
@@ -216,12 +226,12 @@ function verifyHmac(scheme: SchemeSpec, secrets: string[], input: DeliveryInput)
 	};
 }
 
-function verifySecretHeader(secretHeader: string, secrets: string[], input: DeliveryInput): VerificationResult {
+function verifySecretHeader(secretHeader: string, secrets: Array<string | undefined>, input: DeliveryInput): VerificationResult {
 	const sent = headerValue(input.headers, secretHeader);
 	if (sent === undefined || sent.trim() === '') return fail('missing_secret_header');
 	let matched: number | undefined;
 	secrets.forEach((secret, index) => {
-		if (constantTimeStringEqual(sent.trim(), secret) && matched === undefined) matched = index;
+		if (secret !== undefined && constantTimeStringEqual(sent.trim(), secret) && matched === undefined) matched = index;
 	});
 	return matched === undefined ? fail('secret_mismatch') : { ok: true, reason: 'ok', secretIndex: matched };
 }
@@ -234,8 +244,8 @@ export function verifyDelivery(config: VerificationConfig, input: DeliveryInput)
 	try {
 		if (config.mode === 'none') return { ok: true, reason: 'verification_disabled' };
 		if (config.mode !== 'hmac' && config.mode !== 'secretHeader') return fail('unknown_mode');
-		const secrets = usableSecrets(config.secrets);
-		if (secrets.length === 0) return fail('no_secret_configured');
+		const secrets = config.secrets.map(usableSecret);
+		if (secrets.every((secret) => secret === undefined)) return fail('no_secret_configured');
 		if (!Buffer.isBuffer(input.rawBody)) return fail('internal_error');
 		if (config.mode === 'secretHeader') return verifySecretHeader(config.secretHeader, secrets, input);
 		return verifyHmac(config.scheme, secrets, input);
