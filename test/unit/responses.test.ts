@@ -3,7 +3,7 @@ import { apiErrorText, describeHttpError } from '../../nodes/TenantApi/transport
 import { networkErrorCode, isAbortError } from '../../nodes/TenantApi/transport/networkError';
 import { decodeJsonBody, excerpt } from '../../nodes/TenantApi/transport/responseBody';
 import { jsonTextDepth, MAX_BODY_DEPTH, parseJsonObjectBody, toOutputJson, valueDepth } from '../../nodes/TenantApi/actions/request/jsonBody';
-import { mapWithConcurrency } from '../../nodes/TenantApi/transport/concurrency';
+import { mapWithConcurrency } from '../../nodes/TenantApi/actions/common/mapWithConcurrency';
 
 describe('decodeJsonBody', () => {
 	it('parses JSON from bytes and treats an empty body as empty', () => {

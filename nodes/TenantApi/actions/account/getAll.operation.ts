@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { ApiClient } from '../../transport/apiClient';
 import { assertWithinBase, resolveEndpoint } from '../../transport/apiUrl';
-import type { NextPage, PaginationStyle } from '../../transport/pagination';
-import { PaginationGuard, readPage } from '../../transport/pagination';
-import { asNodeError } from '../common/asNodeError';
+import type { NextPage, PaginationStyle } from '../../transport/pagination/readPage';
+import { PaginationGuard, readPage } from '../../transport/pagination/readPage';
+import { asNodeError } from '../../helpers/asNodeError';
 import { clampWhole } from '../common/numberOption';
 import { runItems } from '../common/runItems';
 import { readTransportOptions, transportOptionFields } from '../common/transportOptions';
