@@ -1,3 +1,7 @@
+/**
+ * What both request operations share (POST to Endpoint: post.operation.ts, Send Request:
+ * send.operation.ts): their Endpoint, Body and Options fields, and their execute, one request per item.
+ */
 import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
