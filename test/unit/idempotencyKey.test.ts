@@ -6,7 +6,7 @@ import {
 	deriveIdempotencyKey,
 	eventScope,
 	validateIdempotencyKeyOverride,
-} from '../../nodes/TenantApi/transport/idempotencyKey';
+} from '../../nodes/TenantApi/actions/request/keys/idempotencyKey';
 
 const scope = { workflowId: 'wf1', scope: '101', nodeId: 'node-a', runIndex: 0 };
 

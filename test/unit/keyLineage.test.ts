@@ -1,5 +1,5 @@
-import { conflictExplanation, readLineage } from '../../nodes/TenantApi/actions/request/keyLineage';
-import type { KeyLineage } from '../../nodes/TenantApi/actions/request/keyLineage';
+import { conflictExplanation, readLineage } from '../../nodes/TenantApi/actions/request/keys/keyLineage';
+import type { KeyLineage } from '../../nodes/TenantApi/actions/request/keys/keyLineage';
 
 const execution: KeyLineage = { kind: 'execution', scope: '41', nodeId: 'n1', executionId: '41' };
 const event: KeyLineage = { kind: 'event', scope: 'event\u0000Trigger\u0000evt_1', nodeId: 'n1', eventId: 'evt_1', trigger: 'Trigger' };

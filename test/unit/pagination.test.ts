@@ -1,4 +1,5 @@
-import { PaginationGuard, readPage } from '../../nodes/TenantApi/transport/pagination';
+import { PaginationGuard } from '../../nodes/TenantApi/transport/pagination/paginationGuard';
+import { readPage } from '../../nodes/TenantApi/transport/pagination/readPage';
 
 const accounts = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `acc_${i}` }));
 

@@ -1,5 +1,5 @@
 import { clampWhole, wholeInRange } from '../../nodes/TenantApi/actions/common/numberOption';
-import { duplicateKeyDescription, duplicateKeyMessage, findDuplicateKeys } from '../../nodes/TenantApi/actions/request/duplicateKeys';
+import { duplicateKeyDescription, duplicateKeyMessage, findDuplicateKeys } from '../../nodes/TenantApi/actions/request/keys/duplicateKeys';
 import { normaliseMethod } from '../../nodes/TenantApi/actions/request/send.operation';
 import { checkTenantId, MAX_TENANT_ID_LENGTH } from '../../nodes/TenantApi/transport/tenantId';
 

@@ -1,9 +1,7 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
 import { apiErrorText, describeHttpError } from '../../nodes/TenantApi/transport/apiErrorMessage';
 import { networkErrorCode, isAbortError } from '../../nodes/TenantApi/transport/networkError';
 import { decodeJsonBody, excerpt } from '../../nodes/TenantApi/transport/responseBody';
 import { jsonTextDepth, MAX_BODY_DEPTH, parseJsonObjectBody, toOutputJson, valueDepth } from '../../nodes/TenantApi/actions/request/jsonBody';
-import { mapWithConcurrency } from '../../nodes/TenantApi/transport/concurrency';
 
 describe('decodeJsonBody', () => {
 	it('parses JSON from bytes and treats an empty body as empty', () => {
@@ -90,21 +88,5 @@ describe('JSON body and output', () => {
 		expect(toOutputJson({ id: 1, error: null })).toEqual({ id: 1, apiError: null });
 		expect(toOutputJson([1])).toEqual({ data: [1] });
 		expect(toOutputJson(undefined)).toEqual({});
-	});
-});
-
-describe('mapWithConcurrency', () => {
-	it('keeps order and never exceeds the limit', async () => {
-		let active = 0;
-		let peak = 0;
-		const result = await mapWithConcurrency(20, 4, async (i) => {
-			active++;
-			peak = Math.max(peak, active);
-			await new Promise((resolve) => setTimeout(resolve, (20 - i) % 5));
-			active--;
-			return i * 2;
-		});
-		expect(result).toEqual(Array.from({ length: 20 }, (_, i) => i * 2));
-		expect(peak).toBe(4);
 	});
 });

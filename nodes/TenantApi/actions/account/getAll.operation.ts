@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
 import { ApiClient } from '../../transport/apiClient';
-import { assertWithinBase, resolveEndpoint } from '../../transport/apiUrl';
-import type { NextPage, PaginationStyle } from '../../transport/pagination';
-import { PaginationGuard, readPage } from '../../transport/pagination';
-import { asNodeError } from '../common/asNodeError';
+import type { ListingSettings } from '../../transport/pagination/fetchListing';
+import { fetchListing } from '../../transport/pagination/fetchListing';
+import type { PaginationStyle } from '../../transport/pagination/readPage';
 import { clampWhole } from '../common/numberOption';
 import { runItems } from '../common/runItems';
 import { readTransportOptions, transportOptionFields } from '../common/transportOptions';
@@ -111,15 +111,6 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-interface ListingSettings {
-	style: PaginationStyle;
-	cursorParameter: string;
-	pageParameter: string;
-	pageSizeParameter: string;
-	pageSize: number;
-	maxPages: number;
-}
-
 /** Far above any real listing; only stops expressions that return nonsense. */
 const MAX_PAGE_SIZE = 1_000_000;
 const MAX_PAGES = 10_000_000;
@@ -145,54 +136,12 @@ function readQuery(fn: IExecuteFunctions, itemIndex: number): IDataObject {
 	return query;
 }
 
-async function listAccounts(
-	fn: IExecuteFunctions,
-	client: ApiClient,
-	settings: ListingSettings,
-	query: IDataObject,
-	wanted: number,
-	itemIndex: number,
-): Promise<IDataObject[]> {
-	const guarded = <T>(step: () => T) => asNodeError(fn, itemIndex, step);
-	const guard = new PaginationGuard(settings.maxPages);
-	const collected: IDataObject[] = [];
-	// One size for every page: page-numbered APIs compute offsets from it, so it must not change.
-	const size = Math.min(settings.pageSize, wanted);
-	let url = guarded(() => resolveEndpoint(client.base, '/accounts'));
-	let qs: IDataObject | undefined;
-	let next: NextPage | undefined;
-	let page = 1;
-	do {
-		const nextPage = next;
-		if (nextPage?.kind === 'url') {
-			url = guarded(() => assertWithinBase(client.base, nextPage.url, "The API's next-page link").toString());
-			qs = undefined;
-		} else {
-			qs = { ...query, [settings.pageSizeParameter]: size };
-			if (nextPage?.kind === 'cursor') qs[settings.cursorParameter] = nextPage.cursor;
-			if (nextPage?.kind === 'page') qs[settings.pageParameter] = nextPage.page;
-		}
-		const { body } = await client.send({ method: 'GET', url, qs }, itemIndex);
-		const reading = guarded(() => readPage(body, settings.style, page, nextPage?.kind));
-		guarded(() => guard.countPage(reading.items));
-		// One by one: spreading a page of 100,000+ items into push() overflows the call stack.
-		for (const item of reading.items) {
-			if (collected.length >= wanted) break;
-			collected.push(item);
-		}
-		next = reading.next;
-		if (next?.kind === 'page') page = next.page;
-		const following = next;
-		if (following && collected.length < wanted) guarded(() => guard.follow(following));
-	} while (next && collected.length < wanted);
-	return collected;
-}
-
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const setup = async () => await ApiClient.create(this, readTransportOptions(this));
 	return await runItems(this, 1, setup, async (itemIndex, client) => {
 		const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
 		const wanted = returnAll ? Number.POSITIVE_INFINITY : clampWhole(this.getNodeParameter('limit', itemIndex, 50), 1, Number.MAX_SAFE_INTEGER, 50);
-		return await listAccounts(this, client, readSettings(this, itemIndex), readQuery(this, itemIndex), wanted, itemIndex);
+		const listing = { endpoint: '/accounts', settings: readSettings(this, itemIndex), query: readQuery(this, itemIndex), wanted };
+		return await fetchListing(this, client, listing, itemIndex);
 	});
 }

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { Applied } from '../../transport/apiClient';
-import { mapWithConcurrency } from '../../transport/concurrency';
+import { mapWithConcurrency } from './mapWithConcurrency';
 import type { ItemProgress } from './progressReport';
 import { describeProgress } from './progressReport';
 

@@ -4,12 +4,12 @@
  */
 import type { IExecuteFunctions, IHttpRequestMethods } from 'n8n-workflow';
 
-import type { RequestContent } from '../../transport/idempotencyKey';
-import { canonicalJson, deriveContentKey, deriveIdempotencyKey, validateIdempotencyKeyOverride } from '../../transport/idempotencyKey';
-import { asNodeError } from '../common/asNodeError';
+import type { RequestContent } from './keys/idempotencyKey';
+import { canonicalJson, deriveContentKey, deriveIdempotencyKey, validateIdempotencyKeyOverride } from './keys/idempotencyKey';
+import { asNodeError } from '../../helpers/asNodeError';
 import { parseJsonObjectBody } from './jsonBody';
-import type { KeyScope } from './keyScope';
-import { resolveKeyScope } from './keyScope';
+import type { KeyScope } from './keys/keyScope';
+import { resolveKeyScope } from './keys/keyScope';
 
 export const NOTHING_SENT = 'Nothing was sent. Fix the parameter and run again.';
 

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, IHttpRequestMethods, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { executeRequests, requestFields } from './sendRequests';
+import { executeRequests, requestFields } from './executeRequests';
 
 export const description: INodeProperties[] = [
 	{

@@ -1,7 +1,7 @@
 import type { IContextObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { IdempotencyScope } from '../../transport/idempotencyKey';
-import { eventScope } from '../../transport/idempotencyKey';
+import type { IdempotencyScope } from './idempotencyKey';
+import { eventScope } from './idempotencyKey';
 import { deliveryEvent } from './deliveryEvent';
 import type { KeyLineage } from './keyLineage';
 import { LINEAGE_FIELD, readLineage } from './keyLineage';

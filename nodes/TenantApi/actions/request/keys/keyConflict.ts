@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { Applied } from '../../transport/apiClient';
+import type { Applied } from '../../../transport/apiClient';
 import type { KeyLineage } from './keyLineage';
 import { conflictExplanation } from './keyLineage';
 

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { WEBHOOK_DELIVERY_FIELD } from '../../../TenantApiTrigger/delivery';
+import { WEBHOOK_DELIVERY_FIELD } from '../../../../TenantApiTrigger/delivery';
 
 /** Node types end in `.<description name>`: `n8n-nodes-tenant-api.tenantApiTrigger` when installed from npm. */
 const TRIGGER_TYPE_SUFFIX = '.tenantApiTrigger';

@@ -1,16 +1,20 @@
+/**
+ * What both request operations share (POST to Endpoint: post.operation.ts, Send Request:
+ * send.operation.ts): their Endpoint, Body and Options fields, and their execute, one request per item.
+ */
 import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { ApiClient } from '../../transport/apiClient';
 import { resolveEndpoint } from '../../transport/apiUrl';
-import { asNodeError } from '../common/asNodeError';
+import { asNodeError } from '../../helpers/asNodeError';
 import { clampWhole } from '../common/numberOption';
 import { runItems } from '../common/runItems';
 import { inProgressOptionFields, readTransportOptions, transportOptionFields } from '../common/transportOptions';
-import type { DuplicateKey } from './duplicateKeys';
-import { duplicateKeyDescription, duplicateKeyMessage, findDuplicateKeys } from './duplicateKeys';
+import type { DuplicateKey } from './keys/duplicateKeys';
+import { duplicateKeyDescription, duplicateKeyMessage, findDuplicateKeys } from './keys/duplicateKeys';
 import { toOutputJson } from './jsonBody';
-import { explainKeyConflict } from './keyConflict';
+import { explainKeyConflict } from './keys/keyConflict';
 import { NOTHING_SENT, planRequests } from './planRequests';
 
 export type RequestOperation = 'post' | 'send';
