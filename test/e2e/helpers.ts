@@ -1,11 +1,11 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
 /* Shared helpers for the e2e suite (plain requires: the scripts are CommonJS; their .d.ts files type them). */
+import { N8N_VERSION } from '../harness/realN8n';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { IDataObject, IRun, IRunExecutionData, IWorkflowBase } from 'n8n-workflow';
-import { N8N_VERSION } from '../harness/realN8n';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 export { tarball } from '../harness/realN8n';
