@@ -1,13 +1,11 @@
 /** Type declarations for process-group.js (kept by hand; the JS file is the source of truth). */
-import type { ChildProcess } from 'node:child_process';
-
 export interface ExitInfo {
 	code: number | null;
 	signal: NodeJS.Signals | null;
 }
 
 /** A process group's leader, with its exit as a promise and (once it happened) as a value. */
-export interface GroupChild extends ChildProcess {
+export interface GroupChild extends import('node:child_process').ChildProcess {
 	exited: Promise<ExitInfo>;
 	exitInfo: ExitInfo | null;
 }
