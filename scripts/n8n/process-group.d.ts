@@ -4,8 +4,10 @@ export interface ExitInfo {
 	signal: NodeJS.Signals | null;
 }
 
+type ChildProcess = import('node:child_process').ChildProcess;
+
 /** A process group's leader, with its exit as a promise and (once it happened) as a value. */
-export interface GroupChild extends import('node:child_process').ChildProcess {
+export interface GroupChild extends ChildProcess {
 	exited: Promise<ExitInfo>;
 	exitInfo: ExitInfo | null;
 }
