@@ -1,11 +1,56 @@
-/** Unit and engine tests. The engine tests load the built package from dist/ (run `npm run build` first). */
+/**
+ * Every test suite of the project, one Jest project each (`--selectProjects <name>`):
+ *
+ *   unit      pure modules and the sandbox
+ *   engine    the built package (dist/) in n8n-core's WorkflowExecute / WebhookContext
+ *   e2e-2x    a real n8n 2.40.7 with the packed package installed as a community package
+ *   e2e-1x    the same tests on n8n 1.123.81 (the last 1.x, on Node 20)
+ *   browser   the n8n 2.40.7 editor in Debian's chromium
+ *   queue     n8n 2.40.7 in queue mode (Redis, PostgreSQL, main, 2 workers, a webhook processor)
+ *
+ * `npx jest` runs unit and engine (build first). The last four start a real n8n and install the packed
+ * package: they exist only when TEST_TARBALL names it, and must never run two at a time. scripts/test.js
+ * builds and packs once, installs what they need and runs them one after the other in band:
+ * `npm run e2e | e2e:1x | test:browser | test:queue`, and `npm test` for everything (see README).
+ */
+const installer = require('./scripts/n8n/install');
+
+const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] };
+
+function project(displayName, roots, options = {}) {
+	return { displayName, testEnvironment: 'node', roots, testMatch: ['**/*.test.ts'], transform, ...options };
+}
+
+/**
+ * A project that runs the tests under `root` against a real n8n `n8nVersion`, `minutes` per test at most
+ * (test/harness/realN8n.ts reads both).
+ */
+function realN8nProject(displayName, root, { n8nVersion, minutes, slowTestThreshold }) {
+	return project(displayName, [root], {
+		globals: { n8nVersion, testTimeoutMs: minutes * 60 * 1000 },
+		setupFilesAfterEnv: ['<rootDir>/test/harness/realN8nSetup.ts'],
+		slowTestThreshold,
+	});
+}
+
+const fast = [
+	project('unit', ['<rootDir>/test/unit', '<rootDir>/test/sandbox'], { setupFiles: ['<rootDir>/test/harness/setupEnv.ts'] }),
+	project('engine', ['<rootDir>/test/engine'], { setupFiles: ['<rootDir>/test/harness/setupEnv.ts'] }),
+];
+
+const realN8n = [
+	realN8nProject('e2e-2x', '<rootDir>/test/e2e', { n8nVersion: installer.DEFAULT_VERSION, minutes: 10, slowTestThreshold: 60 }),
+	realN8nProject('e2e-1x', '<rootDir>/test/e2e', { n8nVersion: '1.123.81', minutes: 10, slowTestThreshold: 60 }),
+	realN8nProject('browser', '<rootDir>/test/browser', { n8nVersion: installer.DEFAULT_VERSION, minutes: 5, slowTestThreshold: 60 }),
+	realN8nProject('queue', '<rootDir>/test/queue', {
+		n8nVersion: process.env.N8N_QUEUE_VERSION || installer.DEFAULT_VERSION,
+		minutes: 5,
+		slowTestThreshold: 120,
+	}),
+];
+
 module.exports = {
 	reporters: ['default', '<rootDir>/scripts/test-totals.js'],
-	testEnvironment: 'node',
-	roots: ['<rootDir>/test'],
-	testMatch: ['**/*.test.ts'],
-	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/', '/test/browser/', '/test/queue/'],
-	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] },
-	setupFiles: ['<rootDir>/test/harness/setupEnv.ts'],
 	testTimeout: 60000,
+	projects: process.env.TEST_TARBALL ? [...fast, ...realN8n] : fast,
 };

@@ -53,21 +53,13 @@ function missingEntries(tarball) {
 	return wanted.filter((f) => !entries.has(f));
 }
 
-/**
- * Build, pack, and check that the tarball holds every node and credential file. In a work tree
- * shared with other builds (dist/ is wiped at the start of `npm run build`) a concurrent build can
- * empty dist/ between our build and our pack: then build + pack once more.
- */
+/** Build (unless `skipBuild`), pack, and check that the tarball holds every node and credential file. */
 function buildAndPack({ skipBuild = false, dest } = {}) {
-	for (let attempt = 1; ; attempt++) {
-		if (!skipBuild) build();
-		const file = pack(dest);
-		const missing = missingEntries(file);
-		if (missing.length === 0) return file;
-		const msg = `${path.basename(file)} lacks ${missing.join(', ')}`;
-		if (skipBuild || attempt >= 3) throw new Error(`${msg} (run npm run build first)`);
-		process.stderr.write(`[pack] ${msg}; building again\n`);
-	}
+	if (!skipBuild) build();
+	const file = pack(dest);
+	const missing = missingEntries(file);
+	if (missing.length > 0) throw new Error(`${path.basename(file)} lacks ${missing.join(', ')} (run npm run build first)`);
+	return file;
 }
 
 module.exports = { build, pack, buildAndPack, missingEntries, ROOT };

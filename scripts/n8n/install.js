@@ -172,36 +172,40 @@ function info(version = DEFAULT_VERSION) {
 	};
 }
 
-module.exports = { ensureN8n, ensureNode24, info, isInstalled, cacheDir, envFor, VERSIONS, DEFAULT_VERSION };
+/**
+ * Every version in `versions` installed; with `parallel`, the missing ones side by side (both installs
+ * are mostly download and unpack, then one sqlite3 compile each: running them at once saves minutes on
+ * a cold cache). Each parallel install prints with its own prefix.
+ */
+async function ensureN8nVersions(versions, { parallel = false } = {}) {
+	const missing = versions.filter((v) => !isInstalled(v));
+	if (parallel && missing.length > 1) {
+		if (versions.some((v) => VERSIONS[v]?.node === '24')) ensureNode24();
+		const codes = await Promise.all(missing.map(installInChild));
+		if (codes.some((c) => c !== 0)) throw new Error(`install failed for ${missing.filter((_, i) => codes[i] !== 0).join(', ')}`);
+	}
+	return versions.map((v) => ensureN8n(v));
+}
+
+/** `node install.js <version>` in a child process, its output prefixed with the version; resolves its exit code. */
+function installInChild(version) {
+	const { spawn } = require('node:child_process');
+	return new Promise((resolve) => {
+		const child = spawn(process.execPath, [__filename, version], { stdio: ['ignore', 'pipe', 'pipe'] });
+		const prefix = (stream, out) => stream.on('data', (d) => out.write(String(d).replace(/^(?=.)/gm, `[${version}] `)));
+		prefix(child.stdout, process.stdout);
+		prefix(child.stderr, process.stderr);
+		child.on('close', resolve);
+	});
+}
+
+module.exports = { ensureN8n, ensureN8nVersions, ensureNode24, info, isInstalled, cacheDir, envFor, VERSIONS, DEFAULT_VERSION };
 
 async function main() {
 	const args = process.argv.slice(2);
-	const parallel = args.includes('--parallel');
 	const names = args.filter((a) => !a.startsWith('--'));
 	const wanted = names.length === 0 ? [DEFAULT_VERSION] : names.includes('all') ? Object.keys(VERSIONS) : names;
-	const missing = wanted.filter((v) => !isInstalled(v));
-	if (parallel && missing.length > 1) {
-		// Both installs are mostly download and unpack, then one sqlite3 compile each: running them
-		// side by side saves minutes on a cold cache. Each child prints with its own prefix.
-		if (wanted.some((v) => VERSIONS[v]?.node === '24')) ensureNode24();
-		const { spawn } = require('node:child_process');
-		const codes = await Promise.all(
-			missing.map(
-				(v) =>
-					new Promise((resolve) => {
-						const child = spawn(process.execPath, [__filename, v], { stdio: ['ignore', 'pipe', 'pipe'] });
-						const prefix = (stream, out) =>
-							stream.on('data', (d) => out.write(String(d).replace(/^(?=.)/gm, `[${v}] `)));
-						prefix(child.stdout, process.stdout);
-						prefix(child.stderr, process.stderr);
-						child.on('close', resolve);
-					}),
-			),
-		);
-		if (codes.some((c) => c !== 0)) throw new Error(`install failed for ${missing.filter((_, i) => codes[i] !== 0).join(', ')}`);
-	}
-	for (const v of wanted) {
-		const i = ensureN8n(v);
+	for (const i of await ensureN8nVersions(wanted, { parallel: args.includes('--parallel') })) {
 		console.log(`n8n ${i.version}: ${i.n8nBin} (node ${i.nodeBin})`);
 	}
 }

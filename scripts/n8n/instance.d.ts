@@ -1,12 +1,8 @@
 /** Type declarations for instance.js (kept by hand; the JS file is the source of truth). */
 
-export interface HttpJson<T = unknown> {
-	status: number;
-	headers: Headers;
-	text: string;
-	/** The body parsed as JSON; undefined when it is not JSON. */
-	json: T | undefined;
-}
+import type { HttpJson, Owner } from './session';
+
+export type { HttpJson, Owner };
 
 export interface RequestOptions {
 	body?: unknown;
@@ -25,13 +21,6 @@ export interface CliOptions {
 	allowFailure?: boolean;
 	timeoutMs?: number;
 	extraEnv?: Record<string, string>;
-}
-
-export interface Owner {
-	email: string;
-	password: string;
-	firstName: string;
-	lastName: string;
 }
 
 export interface InstanceOptions {
@@ -92,8 +81,4 @@ export declare function parseRawOutput(stdout: string): unknown;
 /** The environment that keeps n8n `version` on loopback (differs between 1.x and 2.x). */
 export declare function offlineEnv(version: string): Record<string, string>;
 export declare function randomKey(): string;
-export declare function httpJson<T = unknown>(
-	url: string,
-	options?: { method?: string; body?: unknown; headers?: Record<string, string> },
-): Promise<HttpJson<T>>;
-export declare const DEFAULT_OWNER: Owner;
+export { httpJson, DEFAULT_OWNER } from './session';

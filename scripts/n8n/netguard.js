@@ -7,7 +7,7 @@
  * $TENANT_API_NETGUARD_LOG: {pid, argv, kind, target, stack}; each process it loads into first writes a
  * line of kind `loaded`. scripts/n8n/netguard-log.js sets it up and reads the log.
  *
- * The end-to-end suite runs n8n under it to prove that offlineEnv() (scripts/n8n/instance.js) keeps
+ * The end-to-end suite runs n8n under it to prove that offlineEnv() (scripts/n8n/env.js) keeps
  * n8n off the network. $TENANT_API_NETGUARD_FLAG (comma-separated host names or addresses) treats
  * those as outside too: that is how the suite checks the guard itself without leaving loopback.
  */

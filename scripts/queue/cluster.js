@@ -8,329 +8,304 @@
  *   const { startCluster } = require('./scripts/queue/cluster');
  *   const c = await startCluster({ tarball, runDir });        // everything up, owner + API key ready
  *   await c.api('POST', '/credentials', {...});                // n8n public API on the main
- *   c.webhookUrl  c.workers[0].pid  c.workers[0].kill()  c.restartMain()  await c.stop()
+ *   c.webhookBase  c.workers[0].pid  c.workers[0].kill()  c.restartMain()  await c.stop()
  *
  *   node scripts/queue/cluster.js [--workers 2] [--concurrency 5]   # by hand: up until Ctrl-C
  *
- * Uses scripts/n8n/install.js (the cached n8n 2.40.7 on Node 24) and scripts/n8n/instance.js (its
- * offline environment and its community-package installer); the processes themselves are started
- * here so that every pid is known (the worker kill) and registered with the reaper.
+ * Uses the pieces of scripts/n8n/ every n8n of the project uses (the offline environment, process
+ * groups, the owner/login/API-key session, the community-package installer); every process group is
+ * registered with the reaper (services.createTracker).
  */
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const crypto = require('node:crypto');
 const installer = require('../n8n/install');
-const instanceLib = require('../n8n/instance');
+const { n8nEnv, webhookUrlEnv } = require('../n8n/env');
+const { spawnGroup, stopGroup, killLeader, tail } = require('../n8n/process-group');
+const { HOST, freePort } = require('../n8n/ports');
+const session = require('../n8n/session');
+const { installPackage } = require('../n8n/community-package');
 const svc = require('./services');
 
-const OWNER = instanceLib.DEFAULT_OWNER;
-const { httpJson } = instanceLib;
-
-function cookieFrom(res) {
-	const raw = typeof res.headers.getSetCookie === 'function' ? res.headers.getSetCookie() : [res.headers.get('set-cookie') || ''];
-	return raw.map((c) => c.split(';')[0]).find((c) => c.startsWith('n8n-auth='));
-}
+const OWNER = session.DEFAULT_OWNER;
+/** A process that found one of its ports taken gets new ones, up to this many starts. */
+const MAX_STARTS = 4;
+const PORT_TAKEN = /already in use|EADDRINUSE/i;
 
 /**
- * @param {object} opts
- * @param {string} opts.tarball   packed package (scripts/pack.js)
- * @param {string} [opts.runDir]  folder for logs and user folders (default: a new temp folder)
- * @param {string} [opts.version] n8n version (default 2.40.7)
- * @param {number} [opts.workers] number of workers (default 2)
- * @param {number} [opts.concurrency] per worker (default 5)
- * @param {object} [opts.env]     extra environment for every n8n process
- * @param {number} [opts.deadlineMs] the reaper kills everything after this long (default 15 min)
+ * What every process of the cluster shares (docs/queue-mode.md lists these). n8n's default pool is 2
+ * connections per process: a burst of 40 deliveries then waits longer than
+ * DB_POSTGRESDB_CONNECTION_TIMEOUT (20 s) on the webhook processor and gets 500s; size it to the
+ * expected concurrency.
  */
-async function startCluster(opts) {
-	const version = opts.version || installer.DEFAULT_VERSION;
-	const runDir = path.resolve(opts.runDir || fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-queue-')));
-	const workerCount = opts.workers ?? 2;
-	const concurrency = opts.concurrency ?? 5;
-	const log = opts.log || svc.log;
-	const t0 = Date.now();
-	const timings = {};
-	const lap = (name) => (timings[name] = Math.round((Date.now() - t0) / 100) / 10);
+function queueSettings({ redis, pg, encryptionKey, extra = {} }) {
+	return {
+		EXECUTIONS_MODE: 'queue',
+		QUEUE_BULL_REDIS_HOST: redis.host,
+		QUEUE_BULL_REDIS_PORT: String(redis.port),
+		DB_TYPE: 'postgresdb',
+		DB_POSTGRESDB_HOST: pg.host,
+		DB_POSTGRESDB_PORT: String(pg.port),
+		DB_POSTGRESDB_DATABASE: pg.database,
+		DB_POSTGRESDB_USER: pg.user,
+		DB_POSTGRESDB_PASSWORD: pg.password,
+		N8N_ENCRYPTION_KEY: encryptionKey,
+		DB_POSTGRESDB_POOL_SIZE: '10',
+		...extra,
+	};
+}
 
-	const info = installer.ensureN8n(version);
-	const tracker = svc.createTracker(runDir, { deadlineMs: opts.deadlineMs ?? 15 * 60 * 1000 });
-	const procs = [];
-	let redis;
-	let pg;
+/** Readiness by HTTP (`settings`: the REST API too, as on the main). */
+const httpReady = ({ settings }) => (p) => session.isReady(`http://${HOST}:${p.port}`, { settings });
+/** Readiness by a line in the process's log (workers have no HTTP server of ours to ask). */
+const logReady = (marker) => async (p) => p.log().includes(marker);
 
-	async function stop() {
-		// Workers and the webhook processor first (they drain), then main, then the services.
-		await Promise.all(procs.filter((p) => p.role !== 'main').map((p) => p.stop()));
-		await Promise.all(procs.filter((p) => p.role === 'main').map((p) => p.stop()));
-		if (redis) await redis.stop().catch(() => {});
-		if (pg) await pg.stop().catch(() => {});
-		tracker.close();
+/** The ports a process of each role needs; `port` is the one it serves HTTP on. */
+const PORTS = {
+	async main(p, fresh) {
+		if (fresh || !p.port) p.port = await freePort();
+		return { N8N_PORT: String(p.port), N8N_RUNNERS_BROKER_PORT: String(await freePort()) };
+	},
+	async webhook(p, fresh) {
+		if (fresh || !p.port) p.port = await freePort();
+		return { N8N_PORT: String(p.port), N8N_RUNNERS_BROKER_PORT: String(await freePort()) };
+	},
+	async worker(p) {
+		p.port = await freePort();
+		return { N8N_PORT: String(p.port), QUEUE_HEALTH_CHECK_PORT: String(p.port), N8N_RUNNERS_BROKER_PORT: String(await freePort()) };
+	},
+};
+
+/** One n8n process of the cluster: `n8n <args>` in <runDir>/<name>, logging to <runDir>/<name>/n8n.log. */
+class ClusterProcess {
+	constructor(cluster, { name, role, args, extraEnv = {}, ready }) {
+		Object.assign(this, { cluster, name, role, args, extraEnv, ready });
+		this.userFolder = path.join(cluster.runDir, name);
+		this.logFile = path.join(this.userFolder, 'n8n.log');
+		this.child = null;
+		this.port = null;
+		this.portEnv = null;
 	}
 
-	try {
-		[redis, pg] = await Promise.all([svc.startRedis({ dir: runDir, tracker }), svc.startPostgres({ dir: runDir, tracker })]);
-		lap('services');
+	get pid() {
+		return this.child ? this.child.pid : null;
+	}
 
-		const encryptionKey = opts.encryptionKey || crypto.randomBytes(24).toString('hex');
-		// Ports are picked again when a process finds one taken (other programs on the machine).
-		const ports = { main: await svc.freePort(), webhook: await svc.freePort() };
-		const mainUrl = () => `http://${svc.HOST}:${ports.main}`;
-		const webhookBase = () => `http://${svc.HOST}:${ports.webhook}`;
+	get running() {
+		return !!this.child && this.child.exitInfo === null;
+	}
 
-		/** What every process of the cluster shares (docs/queue-mode.md lists these). */
-		const sharedEnv = {
-			EXECUTIONS_MODE: 'queue',
-			QUEUE_BULL_REDIS_HOST: redis.host,
-			QUEUE_BULL_REDIS_PORT: String(redis.port),
-			DB_TYPE: 'postgresdb',
-			DB_POSTGRESDB_HOST: pg.host,
-			DB_POSTGRESDB_PORT: String(pg.port),
-			DB_POSTGRESDB_DATABASE: pg.database,
-			DB_POSTGRESDB_USER: pg.user,
-			DB_POSTGRESDB_PASSWORD: pg.password,
-			N8N_ENCRYPTION_KEY: encryptionKey,
+	log() {
+		try {
+			return fs.readFileSync(this.logFile, 'utf8');
+		} catch {
+			return '';
+		}
+	}
 
-			// n8n's default pool is 2 connections per process: a burst of 40 deliveries then waits longer
-			// than DB_POSTGRESDB_CONNECTION_TIMEOUT (20 s) on the webhook processor and gets 500s
-			// (docs/queue-mode.md). Size it to the expected concurrency.
-			DB_POSTGRESDB_POOL_SIZE: '10',
-			...(opts.env || {}),
-		};
+	launch() {
+		const { installed, tracker } = this.cluster;
+		// QUEUE_NODE_ARGS: extra Node flags for every n8n process (e.g. --cpu-prof when profiling).
+		const nodeArgs = (process.env.QUEUE_NODE_ARGS || '').split(' ').filter(Boolean);
+		this.child = spawnGroup(installed.nodeBin, [...nodeArgs, installed.n8nBin, ...this.args], {
+			logFile: this.logFile,
+			env: this.cluster.envFor(this.userFolder, { ...this.portEnv, ...this.extraEnv }),
+			cwd: this.userFolder,
+			registry: tracker,
+			label: this.name,
+		});
+	}
 
-		function envFor(userFolder, own) {
-			const e = installer.envFor(version, {
-				...instanceLib.offlineEnv(version),
-				N8N_USER_FOLDER: userFolder,
-				N8N_LISTEN_ADDRESS: svc.HOST,
+	/** Start and wait until ready; a start that fails because a port was taken gets new ports. */
+	async start({ timeoutMs = 240000 } = {}) {
+		for (let attempt = 1; ; attempt++) {
+			this.portEnv ??= await PORTS[this.role](this, attempt > 1);
+			const logStart = this.log().length;
+			this.launch();
+			const child = this.child;
+			const ready = await session
+				.waitUntil(() => this.ready(this), { exited: () => child.exitInfo, timeoutMs, what: this.name })
+				.catch((err) => Promise.reject(new Error(`${err.message}\n${tail(this.logFile, 40)}`)));
+			if (ready) break;
+			await this.stop();
+			const why = this.log().slice(logStart);
+			if (attempt < MAX_STARTS && PORT_TAKEN.test(why)) {
+				this.cluster.log(`${this.name}: a port was taken (${(why.match(/.*(already in use|EADDRINUSE).*/i) || [''])[0].trim()}); new ports`);
+				this.portEnv = null;
+				continue;
+			}
+			throw new Error(`${this.name} exited (${JSON.stringify(child.exitInfo)}) before it was ready\n${tail(this.logFile, 40)}`);
+		}
+		this.cluster.log(`${this.name} ready (pid ${this.pid})`);
+		return this;
+	}
+
+	stop() {
+		return stopGroup(this.child, { registry: this.cluster.tracker });
+	}
+
+	/** SIGKILL the n8n process itself (its pid), as a crash would; then its leftovers. */
+	kill() {
+		return killLeader(this.child, { registry: this.cluster.tracker });
+	}
+}
+
+class QueueCluster {
+	/**
+	 * @param {object} opts
+	 * @param {string} opts.tarball   packed package (scripts/pack.js)
+	 * @param {string} [opts.runDir]  folder for logs and user folders (default: a new temp folder)
+	 * @param {string} [opts.version] n8n version (default 2.40.7)
+	 * @param {number} [opts.workers] number of workers (default 2)
+	 * @param {number} [opts.concurrency] per worker (default 5)
+	 * @param {object} [opts.env]     extra environment for every n8n process
+	 * @param {number} [opts.deadlineMs] the reaper kills everything after this long (default 15 min)
+	 */
+	constructor(opts) {
+		this.opts = opts;
+		this.version = opts.version || installer.DEFAULT_VERSION;
+		this.runDir = path.resolve(opts.runDir || fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-queue-')));
+		this.log = opts.log || svc.log;
+		this.t0 = Date.now();
+		this.timings = {};
+		this.processes = [];
+		this.access = { cookie: null, apiKey: null };
+	}
+
+	lap(name) {
+		this.timings[name] = Math.round((Date.now() - this.t0) / 100) / 10;
+	}
+
+	get mainUrl() {
+		return `http://${HOST}:${this.main.port}`;
+	}
+
+	get webhookBase() {
+		return `http://${HOST}:${this.webhook.port}`;
+	}
+
+	get cookie() {
+		return this.access.cookie;
+	}
+
+	/** The shared settings as docs may show them (secrets masked). */
+	get sharedEnv() {
+		return { ...this.shared, N8N_ENCRYPTION_KEY: '<same on every process>', DB_POSTGRESDB_PASSWORD: '<secret>' };
+	}
+
+	envFor(userFolder, own) {
+		return n8nEnv(this.version, {
+			userFolder,
+			listenAddress: HOST,
+			// At least info: the suite reads the workers' "Worker started/finished execution" lines.
+			logLevel: process.env.QUEUE_N8N_LOG_LEVEL || 'info',
+			settings: {
 				N8N_HOST: 'localhost',
-				N8N_PROTOCOL: 'http',
-				N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '10',
-				GENERIC_TIMEZONE: 'UTC',
-				TZ: 'UTC',
-				// At least info: the suite reads the workers' "Worker started/finished execution" lines.
-				N8N_LOG_LEVEL: process.env.QUEUE_N8N_LOG_LEVEL || 'info',
-				N8N_LOG_OUTPUT: 'console',
-				NODE_ENV: 'production',
-				...sharedEnv,
-				N8N_WEBHOOK_URL: `${webhookBase()}/`,
-				N8N_EDITOR_BASE_URL: `${mainUrl()}/`,
+				...this.shared,
+				...webhookUrlEnv(this.version, `${this.webhookBase}/`),
+				N8N_EDITOR_BASE_URL: `${this.mainUrl}/`,
 				...own,
-			});
-			// Settings from the developer's shell must not leak into the cluster (opts.env may set them).
-			for (const name of ['N8N_CONFIG_FILES', 'NODE_OPTIONS']) if (!(name in (opts.env || {}))) delete e[name];
-			return e;
-		}
+			},
+		});
+	}
 
-		/** A user folder with the tarball installed the way n8n's community installer does. */
-		async function prepareFolder(name) {
-			const userFolder = path.join(runDir, name);
-			fs.mkdirSync(userFolder, { recursive: true });
-			await instanceLib.createInstance({ version, userFolder, port: 1 }).installPackage(opts.tarball);
-			return userFolder;
-		}
+	/** Services up, every user folder with the package, the main started, owner + API key. */
+	async boot() {
+		const workerCount = this.opts.workers ?? 2;
+		const concurrency = this.opts.concurrency ?? 5;
+		this.installed = installer.ensureN8n(this.version);
+		this.tracker = svc.createTracker(this.runDir, { deadlineMs: this.opts.deadlineMs ?? 15 * 60 * 1000 });
+		[this.redis, this.pg] = await Promise.all([svc.startRedis({ dir: this.runDir, tracker: this.tracker }), svc.startPostgres({ dir: this.runDir, tracker: this.tracker })]);
+		this.lap('services');
+		const encryptionKey = this.opts.encryptionKey || crypto.randomBytes(24).toString('hex');
+		this.shared = queueSettings({ redis: this.redis, pg: this.pg, encryptionKey, extra: this.opts.env });
 
-		/**
-		 * @param {object} d
-		 * @param {(fresh: boolean) => Promise<Record<string,string>>} d.pickPorts  picks the process's ports (all new ones
-		 *   when `fresh`, after a port was taken); returns its port environment
-		 */
-		function defineProcess({ name, role, args, pickPorts, extraEnv = {}, ready }) {
-			let own = null;
-			const p = {
-				name,
-				role,
-				args,
-				userFolder: path.join(runDir, name),
-				logFile: path.join(runDir, name, 'n8n.log'),
-				child: null,
-				get pid() {
-					return p.child ? p.child.pid : null;
-				},
-				get running() {
-					return !!p.child && p.child.exitInfo === null;
-				},
-				async start({ timeoutMs = 240000 } = {}) {
-					// QUEUE_NODE_ARGS: extra Node flags for every n8n process (e.g. --cpu-prof when profiling).
-					const nodeArgs = (process.env.QUEUE_NODE_ARGS || '').split(' ').filter(Boolean);
-					for (let attempt = 1; ; attempt++) {
-						if (!own) own = await pickPorts(attempt > 1);
-						const logStart = p.log().length;
-						p.child = svc.spawnGroup(info.nodeBin, [...nodeArgs, info.n8nBin, ...args], {
-							logFile: p.logFile,
-							env: envFor(p.userFolder, { ...own, ...extraEnv }),
-							cwd: p.userFolder,
-							tracker,
-							label: name,
-						});
-						const deadline = Date.now() + timeoutMs;
-						let exited = false;
-						for (;;) {
-							if (p.child.exitInfo) {
-								exited = true;
-								break;
-							}
-							if (await ready(p).catch(() => false)) break;
-							if (Date.now() > deadline) throw new Error(`${name} not ready after ${timeoutMs / 1000} s\n${svc.tail(p.logFile)}`);
-							await svc.sleep(500);
-						}
-						if (!exited) break;
-						await svc.stopGroup(p.child, { tracker });
-						const why = p.log().slice(logStart);
-						if (attempt < 4 && /already in use|EADDRINUSE/i.test(why)) {
-							log(`${name}: a port was taken (${(why.match(/.*(already in use|EADDRINUSE).*/i) || [''])[0].trim()}); new ports`);
-							own = null;
-							continue;
-						}
-						throw new Error(`${name} exited (${JSON.stringify(p.child.exitInfo)}) before it was ready\n${svc.tail(p.logFile)}`);
-					}
-					log(`${name} ready (pid ${p.pid})`);
-					return p;
-				},
-				stop: () => svc.stopGroup(p.child, { tracker }),
-				/** SIGKILL the n8n process itself (its pid), as a crash would; then its leftovers. */
-				async kill() {
-					process.kill(p.child.pid, 'SIGKILL');
-					await p.child.exited;
-					await svc.stopGroup(p.child, { signal: 'SIGKILL', tracker });
-				},
-				log: () => {
-					try {
-						return fs.readFileSync(p.logFile, 'utf8');
-					} catch {
-						return '';
-					}
-				},
-			};
-			procs.push(p);
-			return p;
-		}
-
-		const httpReady = (baseOf, { settings = false } = {}) => async () => {
-			const r = await fetch(`${baseOf()}/healthz/readiness`);
-			if (r.status !== 200) return false;
-			if (!settings) return true;
-			// Before migrations finish every other route says "n8n is starting up".
-			const s = await fetch(`${baseOf()}/rest/settings`);
-			return s.status === 200 && (await s.text()).startsWith('{');
-		};
-		const logReady = (marker) => async (p) => p.log().includes(marker);
-
-		const names = ['main', 'webhook', ...Array.from({ length: workerCount }, (_, i) => `worker${i + 1}`)];
-		await Promise.all(names.map(prepareFolder));
-		lap('packageInstalled');
-
-		const main = defineProcess({
+		this.main = this.define({
 			name: 'main',
 			role: 'main',
 			args: ['start'],
-			pickPorts: async (fresh) => {
-				if (fresh) ports.main = await svc.freePort();
-				const broker = await svc.freePort();
-				return { N8N_PORT: String(ports.main), N8N_RUNNERS_BROKER_PORT: String(broker) };
-			},
 			// The main answers the editor and the API only: production webhooks go to the webhook processor.
 			extraEnv: { N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' },
-			ready: httpReady(mainUrl, { settings: true }),
+			ready: httpReady({ settings: true }),
 		});
-		const webhook = defineProcess({
-			name: 'webhook',
-			role: 'webhook',
-			args: ['webhook'],
-			pickPorts: async (fresh) => {
-				if (fresh) ports.webhook = await svc.freePort();
-				return { N8N_PORT: String(ports.webhook), N8N_RUNNERS_BROKER_PORT: String(await svc.freePort()) };
-			},
-			ready: httpReady(webhookBase),
-		});
-		const workers = [];
-		for (let i = 1; i <= workerCount; i++) {
-			workers.push(
-				defineProcess({
-					name: `worker${i}`,
-					role: 'worker',
-					args: ['worker', `--concurrency=${concurrency}`],
-					pickPorts: async () => {
-						const port = await svc.freePort();
-						return { N8N_PORT: String(port), QUEUE_HEALTH_CHECK_PORT: String(port), N8N_RUNNERS_BROKER_PORT: String(await svc.freePort()) };
-					},
-					ready: logReady('n8n worker is now ready'),
-				}),
-			);
-		}
+		this.webhook = this.define({ name: 'webhook', role: 'webhook', args: ['webhook'], ready: httpReady({ settings: false }) });
+		this.workers = Array.from({ length: workerCount }, (_, i) =>
+			this.define({ name: `worker${i + 1}`, role: 'worker', args: ['worker', `--concurrency=${concurrency}`], ready: logReady('n8n worker is now ready') }),
+		);
+		// Both URLs are in every process's environment: pick the main's and the webhook processor's ports now.
+		this.main.portEnv = await PORTS.main(this.main);
+		this.webhook.portEnv = await PORTS.webhook(this.webhook);
+		await Promise.all(this.processes.map((p) => this.prepareFolder(p)));
+		this.lap('packageInstalled');
 
 		// The main first: it runs the database migrations (every n8n command would, concurrently).
-		await main.start();
-		lap('mainReady');
+		await this.main.start();
+		this.lap('mainReady');
+		await this.openSession();
+	}
 
-		const session = { cookie: null, apiKey: null };
-		async function setupAccess() {
-			const setup = await httpJson(`${mainUrl()}/rest/owner/setup`, { method: 'POST', body: OWNER });
-			if (setup.status !== 200 && !(setup.status === 400 && /already/i.test(setup.text))) {
-				throw new Error(`POST /rest/owner/setup -> ${setup.status}: ${setup.text.slice(0, 300)}`);
-			}
-			const login = await httpJson(`${mainUrl()}/rest/login`, {
-				method: 'POST',
-				body: { emailOrLdapLoginId: OWNER.email, email: OWNER.email, password: OWNER.password },
-			});
-			session.cookie = cookieFrom(login);
-			if (login.status !== 200 || !session.cookie) throw new Error(`POST /rest/login -> ${login.status}: ${login.text.slice(0, 300)}`);
-			const scopesRes = await httpJson(`${mainUrl()}/rest/api-keys/scopes`, { headers: { cookie: session.cookie } });
-			const scopes = scopesRes.status === 200 ? (scopesRes.json?.data ?? scopesRes.json) : undefined;
-			const body = { label: `queue-${Date.now()}`, expiresAt: null, ...(Array.isArray(scopes) ? { scopes } : {}) };
-			const key = await httpJson(`${mainUrl()}/rest/api-keys`, { method: 'POST', body, headers: { cookie: session.cookie } });
-			const data = key.json?.data ?? key.json;
-			if (key.status !== 200 || !data?.rawApiKey) throw new Error(`POST /rest/api-keys -> ${key.status}: ${key.text.slice(0, 300)}`);
-			session.apiKey = data.rawApiKey;
-		}
-		await setupAccess();
+	define(spec) {
+		const p = new ClusterProcess(this, spec);
+		this.processes.push(p);
+		return p;
+	}
 
-		const cluster = {
-			version,
-			runDir,
-			tracker,
-			redis,
-			pg,
-			main,
-			webhook,
-			workers,
-			processes: procs,
-			sharedEnv: { ...sharedEnv, N8N_ENCRYPTION_KEY: '<same on every process>', DB_POSTGRESDB_PASSWORD: '<secret>' },
-			get mainUrl() {
-				return mainUrl();
-			},
-			get webhookBase() {
-				return webhookBase();
-			},
-			timings,
-			get cookie() {
-				return session.cookie;
-			},
-			/** n8n public API on the main (X-N8N-API-KEY). */
-			api: (method, urlPath, body) =>
-				httpJson(`${mainUrl()}/api/v1${urlPath}`, { method, body, headers: { 'X-N8N-API-KEY': session.apiKey } }),
-			/** Internal REST API on the main with the owner's cookie. */
-			rest: (method, urlPath, body) => httpJson(`${mainUrl()}/rest${urlPath}`, { method, body, headers: { cookie: session.cookie } }),
-			/** Start the webhook processor and the workers (after workflows are active). */
-			async startProcessors() {
-				await Promise.all([webhook.start(), ...workers.map((w) => w.start())]);
-				lap('processorsReady');
-			},
-			/** Stop and start the main again (queue recovery runs at its start). */
-			async restartMain() {
-				await main.stop();
-				await main.start();
-				await setupAccess();
-			},
-			stop,
-		};
+	/** A user folder with the tarball installed the way n8n's community installer does. */
+	prepareFolder(p) {
+		fs.mkdirSync(p.userFolder, { recursive: true });
+		return installPackage(p.userFolder, this.opts.tarball);
+	}
+
+	async openSession() {
+		this.access = await session.openSession(this.mainUrl, OWNER, 'queue');
+	}
+
+	/** n8n public API on the main (X-N8N-API-KEY). */
+	api(method, urlPath, body) {
+		return session.publicApi(this.mainUrl, this.access.apiKey)(method, urlPath, body);
+	}
+
+	/** Internal REST API on the main with the owner's cookie. */
+	rest(method, urlPath, body) {
+		return session.restApi(this.mainUrl, this.access.cookie)(method, urlPath, body);
+	}
+
+	/** Start the webhook processor and the workers (after workflows are active). */
+	async startProcessors() {
+		await Promise.all([this.webhook.start(), ...this.workers.map((w) => w.start())]);
+		this.lap('processorsReady');
+	}
+
+	/** Stop and start the main again (queue recovery runs at its start). */
+	async restartMain() {
+		await this.main.stop();
+		await this.main.start();
+		await this.openSession();
+	}
+
+	/** Workers and the webhook processor first (they drain), then main, then the services. */
+	async stop() {
+		await Promise.all(this.processes.filter((p) => p.role !== 'main').map((p) => p.stop()));
+		await Promise.all(this.processes.filter((p) => p.role === 'main').map((p) => p.stop()));
+		if (this.redis) await this.redis.stop().catch(() => {});
+		if (this.pg) await this.pg.stop().catch(() => {});
+		this.tracker?.close();
+	}
+}
+
+async function startCluster(opts) {
+	const cluster = new QueueCluster(opts);
+	try {
+		await cluster.boot();
 		return cluster;
 	} catch (err) {
-		await stop().catch(() => {});
+		await cluster.stop().catch(() => {});
 		throw err;
 	}
 }
 
-module.exports = { startCluster, httpJson };
+module.exports = { startCluster, httpJson: session.httpJson };
 
 if (require.main === module) {
 	const { buildAndPack } = require('../pack');
@@ -340,7 +315,7 @@ if (require.main === module) {
 		return i >= 0 ? args[i + 1] : d;
 	};
 	(async () => {
-		const tarball = process.env.E2E_TARBALL || buildAndPack({ skipBuild: args.includes('--no-build') });
+		const tarball = process.env.TEST_TARBALL || buildAndPack({ skipBuild: args.includes('--no-build') });
 		const c = await startCluster({
 			tarball,
 			workers: Number(flag('workers', 2)),

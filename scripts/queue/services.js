@@ -18,47 +18,11 @@ const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
-
-const HOST = '127.0.0.1';
+const { HOST, freePort } = require('../n8n/ports');
+const { spawnGroup, stopGroup, tail, sleep } = require('../n8n/process-group');
 
 function log(msg) {
 	process.stderr.write(`[queue] ${msg}\n`);
-}
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/** Lowest port of the kernel's ephemeral range (outgoing connections take ports from there). */
-function ephemeralLow() {
-	try {
-		return Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32768;
-	} catch {
-		return 32768;
-	}
-}
-
-/**
- * A free TCP port on 127.0.0.1 (with `pair`, the next one free too), picked at random below the
- * ephemeral range so that no outgoing connection takes it before the server binds it. Another program
- * can still take it in between: callers retry on "already in use".
- */
-async function freePort({ pair = false } = {}) {
-	const tryPort = (port) =>
-		new Promise((resolve) => {
-			const srv = net.createServer();
-			srv.once('error', () => resolve(null));
-			srv.listen(port, HOST, () => {
-				const p = srv.address().port;
-				srv.close(() => resolve(p));
-			});
-		});
-	const lo = 10000;
-	const hi = Math.max(lo + 1000, Math.min(ephemeralLow(), 65536) - 2);
-	for (let i = 0; i < 200; i++) {
-		const p = lo + Math.floor(Math.random() * (hi - lo));
-		if ((await tryPort(p)) === null) continue;
-		if (!pair || (await tryPort(p + 1)) !== null) return p;
-	}
-	throw new Error('no free port on 127.0.0.1');
 }
 
 function which(cmd) {
@@ -178,55 +142,6 @@ function createTracker(runDir, { deadlineMs = 15 * 60 * 1000 } = {}) {
 	};
 }
 
-/** Spawn in its own process group, output appended to `logFile`, registered with the tracker. */
-function spawnGroup(cmd, args, { logFile, env, cwd, tracker, label }) {
-	const out = fs.openSync(logFile, 'a');
-	fs.writeSync(out, `\n===== ${label}: ${cmd} ${args.join(' ')}  ${new Date().toISOString()}\n`);
-	const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', out, out], detached: true });
-	fs.closeSync(out);
-	const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-	child.exitInfo = null;
-	exited.then((info) => (child.exitInfo = info));
-	child.exited = exited;
-	if (tracker && child.pid) tracker.addGroup(child.pid, label);
-	return child;
-}
-
-/** Signal the group, wait for the leader to exit, then SIGKILL whatever is left of the group. */
-async function stopGroup(child, { signal = 'SIGTERM', timeoutMs = 15000, tracker } = {}) {
-	if (!child || !child.pid) return;
-	if (child.exitInfo === null) {
-		try {
-			process.kill(-child.pid, signal);
-		} catch {
-			/* gone */
-		}
-		const timer = setTimeout(() => {
-			try {
-				process.kill(-child.pid, 'SIGKILL');
-			} catch {
-				/* gone */
-			}
-		}, timeoutMs);
-		await child.exited;
-		clearTimeout(timer);
-	}
-	try {
-		process.kill(-child.pid, 'SIGKILL');
-	} catch {
-		/* group empty */
-	}
-	if (tracker) tracker.removeGroup(child.pid);
-}
-
-function tail(file, lines = 40) {
-	try {
-		return fs.readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
-	} catch {
-		return `(no ${file})`;
-	}
-}
-
 /* ------------------------------------------------------------------------------------------------ */
 /* Redis                                                                                             */
 /* ------------------------------------------------------------------------------------------------ */
@@ -293,7 +208,7 @@ async function startRedis({ dir, tracker, timeoutMs = 20000 }) {
 	const child = spawnGroup(
 		which('redis-server') || 'redis-server',
 		['--port', String(port), '--bind', HOST, '--save', '', '--appendonly', 'no', '--dir', dataDir, '--protected-mode', 'yes'],
-		{ logFile, env: process.env, cwd: dataDir, tracker, label: 'redis' },
+		{ logFile, env: process.env, cwd: dataDir, registry: tracker, label: 'redis' },
 	);
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
@@ -313,7 +228,7 @@ async function startRedis({ dir, tracker, timeoutMs = 20000 }) {
 		pid: child.pid,
 		logFile,
 		command: (args) => redisCommand(port, args),
-		stop: () => stopGroup(child, { tracker }),
+		stop: () => stopGroup(child, { registry: tracker }),
 	};
 }
 
@@ -377,7 +292,7 @@ async function startPostgres({ dir, tracker, timeoutMs = 60000, database = 'n8n'
 		// A throw-away database: durability off for speed (documented in docs/queue-mode.md).
 		'-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200',
 	]);
-	const child = spawnGroup(cmd, args, { logFile, env: process.env, cwd: base, tracker, label: 'postgres' });
+	const child = spawnGroup(cmd, args, { logFile, env: process.env, cwd: base, registry: tracker, label: 'postgres' });
 	const deadline = Date.now() + timeoutMs;
 	const [cdbCmd, cdbArgs] = asPg(path.join(bin, 'createdb'), ['-h', sock, '-p', String(port), '-U', user, database]);
 	for (;;) {
@@ -399,7 +314,7 @@ async function startPostgres({ dir, tracker, timeoutMs = 60000, database = 'n8n'
 		logFile,
 		// SIGINT = "fast shutdown": ends sessions and exits cleanly.
 		stop: async () => {
-			await stopGroup(child, { signal: 'SIGINT', tracker });
+			await stopGroup(child, { signal: 'SIGINT', registry: tracker });
 			fs.rmSync(base, { recursive: true, force: true });
 		},
 	};
@@ -408,13 +323,9 @@ async function startPostgres({ dir, tracker, timeoutMs = 60000, database = 'n8n'
 module.exports = {
 	HOST,
 	log,
-	sleep,
 	freePort,
 	ensurePackages,
 	createTracker,
-	spawnGroup,
-	stopGroup,
-	tail,
 	startRedis,
 	startPostgres,
 	redisCommand,

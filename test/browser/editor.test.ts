@@ -3,29 +3,31 @@
  * What a person sees in the n8n editor: Debian's chromium (through playwright-core) against a real
  * n8n 2.40.7 with the packed package installed as a community package, talking to the sandbox.
  *
- *   npm run test:browser    (see test/browser/jest.config.js for the options)
+ *   npm run test:browser                       # ensure chromium, build + pack, run (scripts/test.js)
+ *   UPDATE_SCREENSHOTS=1 npm run test:browser  # also copy the passing steps' PNGs to docs/screenshots/
+ *   BROWSER_KEEP=1 npm run test:browser        # keep the temp n8n user folder (n8n.log, database)
  *
  * Each step saves a screenshot into test-artifacts/browser/; with UPDATE_SCREENSHOTS=1 the screenshots
  * of the steps that passed are also copied into docs/screenshots/ (the ones the README shows).
  * Selectors are n8n's `data-test-id`s, checked against the 2.40.7 editor.
  */
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, selectors, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import type { N8nInstance } from '../../scripts/n8n/instance';
+import { N8N_VERSION, tarball } from '../harness/realN8n';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 const instanceLib: typeof import('../../scripts/n8n/instance') = require('../../scripts/n8n/instance');
-const installer = require('../../scripts/n8n/install');
+const portsLib: typeof import('../../scripts/n8n/ports') = require('../../scripts/n8n/ports');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'browser');
 const DOCS_SCREENSHOTS = path.join(ROOT, 'docs', 'screenshots');
-const VERSION: string = installer.DEFAULT_VERSION;
+const VERSION = N8N_VERSION;
 const PKG = 'n8n-nodes-tenant-api';
 const ACTION_TYPE = `${PKG}.tenantApi`;
 const TRIGGER_TYPE = `${PKG}.tenantApiTrigger`;
@@ -47,23 +49,6 @@ const CHROMIUM_ARGS = [
 // n8n marks its elements with data-test-id (not Playwright's default data-testid).
 selectors.setTestIdAttribute('data-test-id');
 
-function portFree(port: number): Promise<boolean> {
-	return new Promise((resolve) => {
-		const srv = net.createServer();
-		srv.once('error', () => resolve(false));
-		srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
-	});
-}
-
-/** A loopback port p with p + 1 (task-runner broker) and p + 2 (broker of CLI commands) free too. */
-async function freePortTriple(): Promise<number> {
-	for (let i = 0; i < 100; i++) {
-		const p = 20000 + Math.floor(Math.random() * 30000);
-		if ((await portFree(p)) && (await portFree(p + 1)) && (await portFree(p + 2))) return p;
-	}
-	throw new Error('no three free consecutive ports');
-}
-
 describe(`n8n ${VERSION} editor in chromium`, () => {
 	let sandbox: Sandbox | undefined;
 	let n8n: N8nInstance | undefined;
@@ -75,15 +60,14 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 
 	beforeAll(async () => {
 		failed = true; // until everything is up: keep the n8n logs if the set-up fails
-		const tarball = process.env.BROWSER_TARBALL;
-		if (!tarball || !fs.existsSync(tarball)) throw new Error('BROWSER_TARBALL is not set: run through `npm run test:browser`');
 		fs.mkdirSync(ARTIFACTS, { recursive: true });
 		for (const f of fs.readdirSync(ARTIFACTS)) if (f.endsWith('.png')) fs.rmSync(path.join(ARTIFACTS, f));
 
 		sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
 		userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-browser-'));
-		const port = await freePortTriple();
-		n8n = instanceLib.createInstance({ version: VERSION, userFolder, port, tarball });
+		// n8n start takes port and port + 1 (its task-runner broker), CLI commands port + 2.
+		const port = await portsLib.freePort({ run: 3 });
+		n8n = instanceLib.createInstance({ version: VERSION, userFolder, port, tarball: tarball() });
 		await n8n.installPackage();
 
 		// The example credential, pointed at this sandbox; and the list-accounts example workflow.
@@ -108,15 +92,11 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 			timezoneId: 'UTC',
 		});
 		context.setDefaultTimeout(30000);
-		// Log in through the REST API in the browser context: the page then carries the n8n-auth cookie.
-		const page = context.pages()[0] ?? (await context.newPage());
-		const res = await page.request.post(`${baseUrl}/rest/login`, {
-			data: { emailOrLdapLoginId: n8n.email, password: n8n.password },
-		});
-		expect(res.status()).toBe(200);
+		// The owner's login cookie (n8n.login(): POST /rest/login, 200) goes into the browser context.
+		const [name, value] = (await n8n.login()).split(/=(.*)/s);
+		await context.addCookies([{ name, value, url: baseUrl }]);
 		const cookies = await context.cookies(baseUrl);
 		expect(cookies.map((c) => c.name)).toContain('n8n-auth');
-		await page.close();
 		failed = false;
 	});
 

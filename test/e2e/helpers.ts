@@ -1,19 +1,22 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
 /* Shared helpers for the e2e suite (plain requires: the scripts are CommonJS; their .d.ts files type them). */
+import { N8N_VERSION } from '../harness/realN8n';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { IDataObject, IRun, IRunExecutionData, IWorkflowBase } from 'n8n-workflow';
 import { sign } from '../../sandbox/signing';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
-export const VERSION = process.env.N8N_E2E_VERSION || '2.40.7';
+export { tarball } from '../harness/realN8n';
+/** The n8n version of this project (e2e-2x or e2e-1x in jest.config.js). */
+export const VERSION = N8N_VERSION;
 export const WEBHOOK_SECRET = 'whsec_e2e_' + crypto.randomBytes(6).toString('hex');
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 export const instanceLib: typeof import('../../scripts/n8n/instance') = require('../../scripts/n8n/instance');
+const portsLib: typeof import('../../scripts/n8n/ports') = require('../../scripts/n8n/ports');
 export const startLib = require('../../scripts/start');
 export const sandboxLib: typeof import('../../sandbox/server') = require('../../sandbox/server');
 /* eslint-enable @typescript-eslint/no-require-imports */
@@ -31,12 +34,6 @@ export function readExample(name: string): IWorkflowBase {
 	return JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', `${name}.json`), 'utf8'));
 }
 
-export function tarball(): string {
-	const file = process.env.E2E_TARBALL;
-	if (!file || !fs.existsSync(file)) throw new Error('E2E_TARBALL is not set: run through `npm run e2e`');
-	return file;
-}
-
 export function tempUserFolder(tag: string): string {
 	return fs.mkdtempSync(path.join(os.tmpdir(), `tenant-api-e2e-${tag}-`));
 }
@@ -50,21 +47,9 @@ export function removeUnlessKept(dir: string): void {
 	fs.rmSync(dir, { recursive: true, force: true });
 }
 
-function portFree(port: number): Promise<boolean> {
-	return new Promise((resolve) => {
-		const srv = net.createServer();
-		srv.once('error', () => resolve(false));
-		srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
-	});
-}
-
 /** A port p with p, p + 1 and p + 2 free (task-runner brokers of `n8n start` and of CLI runs). */
-export async function freePorts(): Promise<number> {
-	for (let i = 0; i < 50; i++) {
-		const p = 20000 + Math.floor(Math.random() * 20000);
-		if ((await portFree(p)) && (await portFree(p + 1)) && (await portFree(p + 2))) return p;
-	}
-	throw new Error('no three free ports in a row');
+export function freePorts(): Promise<number> {
+	return portsLib.freePort({ run: 3 });
 }
 
 /** Copy the instance's logs to test-artifacts/e2e/<version>/ (kept for CI and for a look after a failure). */

@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
- * Loopback only: every n8n the project starts gets offlineEnv() (scripts/n8n/instance.js). This proves
+ * Loopback only: every n8n the project starts gets offlineEnv() (scripts/n8n/env.js). This proves
  * that environment complete for the n8n version under test. n8n runs under scripts/n8n/netguard.js, a
  * Node preload (through NODE_OPTIONS, so every Node process n8n starts loads it too) that refuses and
  * records every DNS query and TCP/UDP connection outside loopback. Then: the CLI commands that set an

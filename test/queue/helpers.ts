@@ -1,14 +1,28 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
-/* eslint-disable @typescript-eslint/no-explicit-any -- untyped JSON from the cluster and n8n's API (scripts/queue/cluster.js has no type declarations yet) */
 /* Helpers for the queue-mode suite: workflows, signed deliveries, the public API, worker logs. */
 import * as crypto from 'node:crypto';
+import type { IDataObject, IRunExecutionData } from 'n8n-workflow';
+import type { QueueCluster } from '../../scripts/queue/cluster';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
-export const clusterLib = require('../../scripts/queue/cluster');
-export const services = require('../../scripts/queue/services');
-export const sandboxLib = require('../../sandbox/server');
-export const signing = require('../../sandbox/signing');
+export const clusterLib: typeof import('../../scripts/queue/cluster') = require('../../scripts/queue/cluster');
+export const sandboxLib: typeof import('../../sandbox/server') = require('../../sandbox/server');
+const signing: typeof import('../../sandbox/signing') = require('../../sandbox/signing');
 /* eslint-enable @typescript-eslint/no-require-imports */
+
+/** An execution as n8n's public API returns it (`data` only with `includeData=true`). */
+export interface ApiExecution {
+	id: string;
+	status: string;
+	mode?: string;
+	data?: IRunExecutionData;
+}
+
+/** A page of GET /api/v1/executions. */
+interface ExecutionPage {
+	data: ApiExecution[];
+	nextCursor?: string | null;
+}
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -116,15 +130,19 @@ export async function deliver(url: string, body: Buffer, secret: string, forge?:
 }
 
 /** Every execution of a workflow through the public API (finished ones; `status` to ask for others). */
-export async function listExecutions(cluster: any, workflowId: string, { includeData = false, status }: { includeData?: boolean; status?: string } = {}) {
-	const out: any[] = [];
+export async function listExecutions(
+	cluster: QueueCluster,
+	workflowId: string,
+	{ includeData = false, status }: { includeData?: boolean; status?: string } = {},
+): Promise<ApiExecution[]> {
+	const out: ApiExecution[] = [];
 	let cursor: string | undefined;
 	for (let page = 0; page < 100; page++) {
 		const q = new URLSearchParams({ workflowId, limit: '250', includeData: String(includeData) });
 		if (status) q.set('status', status);
 		if (cursor) q.set('cursor', cursor);
-		const res = await cluster.api('GET', `/executions?${q}`);
-		if (res.status !== 200) throw new Error(`GET /api/v1/executions -> ${res.status}: ${res.text.slice(0, 300)}`);
+		const res = await cluster.api<ExecutionPage>('GET', `/executions?${q}`);
+		if (res.status !== 200 || !res.json) throw new Error(`GET /api/v1/executions -> ${res.status}: ${res.text.slice(0, 300)}`);
 		out.push(...res.json.data);
 		cursor = res.json.nextCursor ?? undefined;
 		if (!cursor) break;
@@ -132,19 +150,25 @@ export async function listExecutions(cluster: any, workflowId: string, { include
 	return out;
 }
 
-export async function getExecution(cluster: any, id: string, includeData = false) {
-	const res = await cluster.api('GET', `/executions/${id}?includeData=${includeData}`);
-	if (res.status !== 200) throw new Error(`GET /api/v1/executions/${id} -> ${res.status}: ${res.text.slice(0, 300)}`);
+export async function getExecution(cluster: QueueCluster, id: string, includeData = false): Promise<ApiExecution> {
+	const res = await cluster.api<ApiExecution>('GET', `/executions/${id}?includeData=${includeData}`);
+	if (res.status !== 200 || !res.json) throw new Error(`GET /api/v1/executions/${id} -> ${res.status}: ${res.text.slice(0, 300)}`);
 	return res.json;
 }
 
 /** Event id the trigger emitted, and the POST node's metadata output, of one execution (with data). */
-export function executionFacts(execution: any) {
-	const runData = execution?.data?.resultData?.runData ?? {};
+export function executionFacts(execution: ApiExecution): { eventId: string | undefined; post: IDataObject | undefined } {
+	const runData = execution.data?.resultData?.runData ?? {};
 	const trig = runData[TRIGGER_NAME]?.[0]?.data?.main?.[0]?.[0]?.json;
 	const posts = runData[POST_NAME];
 	const out = posts?.[posts.length - 1]?.data?.main?.[0]?.[0]?.json;
-	return { eventId: trig?.id as string | undefined, post: out as any };
+	return { eventId: trig?.id as string | undefined, post: out };
+}
+
+/** The event id an execution was started for: the trigger's output, or (not run yet) its item waiting on the stack. */
+export function eventIdOfExecution(execution: ApiExecution): string | undefined {
+	const waiting = execution.data?.executionData?.nodeExecutionStack?.[0]?.data?.main?.[0]?.[0]?.json;
+	return executionFacts(execution).eventId ?? (waiting?.id as string | undefined);
 }
 
 /** Worker log lines → executions started and finished (n8n's JobProcessor logs both at info). */

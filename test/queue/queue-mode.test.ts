@@ -1,5 +1,4 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
-/* eslint-disable @typescript-eslint/no-explicit-any -- untyped JSON from the cluster and n8n's API (scripts/queue/cluster.js has no type declarations yet) */
 /**
  * The packed package on n8n's distributed engine: Redis + PostgreSQL, one main, two workers
  * (concurrency 5) and one webhook processor, all on loopback (scripts/queue/cluster.js).
@@ -16,13 +15,16 @@
  *    (0 lost, 0 duplicates); what n8n does with the executions the dead worker held is recorded. Every
  *    state the assertions rely on is made by the test, none by timing.
  *
- * Results go to <runDir>/report.json and are printed at the end. docs/queue-mode.md has the analysis.
+ * The assertions are here; what the suite measures and reports (<runDir>/report.json, printed at the end,
+ * copied to test-artifacts/queue/) is in report.ts. docs/queue-mode.md has the analysis.
  */
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { AttemptLog, DeliveryResult, HeldRequest, ReleaseOutcome, WebhookOptions } from '../../sandbox/server';
+import type { AttemptLog, CreatedRecord, DeliveryResult, HeldRequest, ReleaseOutcome, Sandbox, WebhookOptions } from '../../sandbox/server';
+import type { ClusterProcess, QueueCluster } from '../../scripts/queue/cluster';
+import { N8N_VERSION, tarball } from '../harness/realN8n';
 import {
 	Flow,
 	ForgeKind,
@@ -33,6 +35,7 @@ import {
 	countBy,
 	deliver,
 	eventBody,
+	eventIdOfExecution,
 	executionFacts,
 	getExecution,
 	listExecutions,
@@ -42,11 +45,33 @@ import {
 	waitFor,
 	workerJobs,
 } from './helpers';
+import {
+	HeldExecution,
+	PhaseAReport,
+	QueueReport,
+	StatusHistory,
+	VictimEvent,
+	WorkerKillReport,
+	burstExecutions,
+	counts,
+	describeAttempt,
+	enqueuedExecutions,
+	flowOutcome,
+	heldByEvent,
+	isFinished,
+	observeDeadWorkerHandling,
+	operatorRetry,
+	otherEventsDeliveredAgain,
+	phaseASandboxFacts,
+	processFacts,
+	secs,
+	writeReport,
+} from './report';
 
 /* eslint-disable-next-line @typescript-eslint/no-require-imports */
-const { guardEnv, readGuardLog } = require('../../scripts/n8n/netguard-log');
+const { guardEnv, readGuardLog }: typeof import('../../scripts/n8n/netguard-log') = require('../../scripts/n8n/netguard-log');
 
-const VERSION = process.env.N8N_QUEUE_VERSION || '2.40.7';
+const VERSION = N8N_VERSION;
 const SECRET = `whsec_queue_${crypto.randomBytes(6).toString('hex')}`;
 const TAG = Date.now().toString(36);
 const DELIVERIES = 200;
@@ -68,32 +93,21 @@ const RETRY_ANSWER_MS = 60 * 1000;
 const REDELIVERY: WebhookOptions = { maxAttempts: 4, retryDelayMs: 1000, timeoutMs: 150 * 1000 };
 const FORGES: ForgeKind[] = ['wrong-secret', 'tampered-body', 'unsigned'];
 
-/** The report and every process's log into test-artifacts/queue/ (kept for CI and for a look later). */
-function saveArtifacts(runDir: string) {
-	const dest = path.join(__dirname, '..', '..', 'test-artifacts', 'queue');
-	fs.rmSync(dest, { recursive: true, force: true });
-	fs.mkdirSync(dest, { recursive: true });
-	for (const entry of fs.readdirSync(runDir, { withFileTypes: true })) {
-		const from = entry.isDirectory() ? path.join(runDir, entry.name, 'n8n.log') : path.join(runDir, entry.name);
-		const name = entry.isDirectory() ? `${entry.name}.log` : entry.name;
-		if (/\.(log|json)$/.test(name) && fs.existsSync(from) && name !== 'processes.json') fs.copyFileSync(from, path.join(dest, name));
-	}
-}
-
-const report: any = { n8n: VERSION, extraN8nEnv: JSON.parse(process.env.QUEUE_N8N_ENV || '{}'), topology: { workers: WORKERS, concurrencyPerWorker: CONCURRENCY, webhookProcessors: 1, mains: 1 } };
-const secs = (ms: number) => Math.round(ms / 100) / 10;
-const isFinished = (e: any) => !['new', 'running', 'waiting'].includes(e.status);
-/** An execution a worker runs, waiting on its POST, which the sandbox holds (`heldId`). */
-interface HeldExecution {
-	executionId: string;
-	eventId: string;
-	heldId: number;
-	flow: Flow['tag'];
+const report: QueueReport = {
+	n8n: VERSION,
+	extraN8nEnv: JSON.parse(process.env.QUEUE_N8N_ENV || '{}'),
+	topology: { workers: WORKERS, concurrencyPerWorker: CONCURRENCY, webhookProcessors: 1, mains: 1 },
+};
+/** The flows' credentials and workflows are created through n8n's public API: its answers carry an id and a name. */
+interface Created {
+	id: string;
+	name: string;
+	active?: boolean;
 }
 
 describe(`n8n ${VERSION} in queue mode with the packed package`, () => {
-	let sandbox: any;
-	let cluster: any;
+	let sandbox: Sandbox;
+	let cluster: QueueCluster;
 	let runDir: string;
 	let failed = false;
 	/** A test body that throws (not only a failed expect) marks the run failed too: its folder is kept. */
@@ -115,7 +129,7 @@ describe(`n8n ${VERSION} in queue mode with the packed package`, () => {
 		sandbox = await sandboxLib.startSandbox({ port: 0 });
 		cluster = await clusterLib.startCluster({
 			version: VERSION,
-			tarball: process.env.QUEUE_TARBALL,
+			tarball: tarball(),
 			runDir,
 			workers: WORKERS,
 			concurrency: CONCURRENCY,
@@ -125,25 +139,25 @@ describe(`n8n ${VERSION} in queue mode with the packed package`, () => {
 			env: { ...guardEnv(path.join(runDir, 'netguard.jsonl')), ...JSON.parse(process.env.QUEUE_N8N_ENV || '{}') },
 		});
 
-		const cred = await cluster.api('POST', '/credentials', {
+		const cred = await cluster.api<Created>('POST', '/credentials', {
 			name: 'Tenant API (queue sandbox)',
 			type: 'tenantApi',
 			data: { environment: 'sandbox', baseUrl: sandbox.baseUrl, secretKey: sandbox.apiKey, tenantId: sandbox.tenantId },
 		});
-		if (cred.status !== 200) throw new Error(`POST /api/v1/credentials -> ${cred.status}: ${cred.text}`);
+		if (cred.status !== 200 || !cred.json) throw new Error(`POST /api/v1/credentials -> ${cred.status}: ${cred.text}`);
 		const credential = { id: cred.json.id, name: cred.json.name };
-		const hookCred = await cluster.api('POST', '/credentials', {
+		const hookCred = await cluster.api<Created>('POST', '/credentials', {
 			name: 'Tenant Webhook (queue sandbox)',
 			type: 'tenantWebhookApi',
 			data: { signingSecret: SECRET, previousSigningSecret: '' },
 		});
-		if (hookCred.status !== 200) throw new Error(`POST /api/v1/credentials -> ${hookCred.status}: ${hookCred.text}`);
+		if (hookCred.status !== 200 || !hookCred.json) throw new Error(`POST /api/v1/credentials -> ${hookCred.status}: ${hookCred.text}`);
 		const webhookCredential = { id: hookCred.json.id, name: hookCred.json.name };
 
 		const activeFlow = async (tag: Flow['tag'], respond: Respond): Promise<Flow> => {
 			const wf = transferWorkflow(`Queue: transfer per delivery (${tag} key, respond ${respond})`, credential, tag === 'business', webhookCredential, respond);
-			const created = await cluster.api('POST', '/workflows', wf.body);
-			if (created.status !== 200) throw new Error(`POST /api/v1/workflows -> ${created.status}: ${created.text}`);
+			const created = await cluster.api<Created>('POST', '/workflows', wf.body);
+			if (created.status !== 200 || !created.json) throw new Error(`POST /api/v1/workflows -> ${created.status}: ${created.text}`);
 			const activated = await cluster.api('POST', `/workflows/${created.json.id}/activate`);
 			if (activated.status !== 200) throw new Error(`activate -> ${activated.status}: ${activated.text}`);
 			return { tag, id: created.json.id, webhookId: wf.webhookId, path: `/webhook/${wf.webhookId}/webhook` };
@@ -159,7 +173,7 @@ describe(`n8n ${VERSION} in queue mode with the packed package`, () => {
 	}, 8 * 60 * 1000);
 
 	afterEach(() => {
-		const state = (expect as any).getState();
+		const state = expect.getState();
 		if (state.assertionCalls !== state.numPassingAsserts) failed = true;
 	});
 
@@ -168,23 +182,20 @@ describe(`n8n ${VERSION} in queue mode with the packed package`, () => {
 		if (sandbox) await sandbox.close();
 		report.totalSeconds = secs(Date.now() - t0);
 		if (runDir) {
-			fs.writeFileSync(path.join(runDir, 'report.json'), JSON.stringify(report, null, 2));
-			process.stdout.write(`\n===== queue-mode report =====\n${JSON.stringify(report, null, 2)}\n`);
-			saveArtifacts(runDir);
+			writeReport(runDir, report);
 			if (failed || process.env.QUEUE_KEEP === '1') process.stdout.write(`[queue] kept ${runDir} (logs of every process, report.json)\n`);
 			else fs.rmSync(runDir, { recursive: true, force: true });
 		}
-		if (process.env.QUEUE_TARBALL_TEMP) fs.rmSync(process.env.QUEUE_TARBALL_TEMP, { force: true });
 	}, 60 * 1000);
 
 	test('the package is loaded on the main; workflows are active', keepOnThrow(async () => {
-		const res = await fetch(`${cluster.mainUrl}/types/nodes.json`, { headers: { cookie: cluster.cookie } });
+		const res = await fetch(`${cluster.mainUrl}/types/nodes.json`, { headers: { cookie: cluster.cookie ?? '' } });
 		expect(res.status).toBe(200);
-		const names = ((await res.json()) as any[]).map((t) => t.name);
+		const names = ((await res.json()) as { name: string }[]).map((t) => t.name);
 		expect(names).toEqual(expect.arrayContaining(['n8n-nodes-tenant-api.tenantApi', 'n8n-nodes-tenant-api.tenantApiTrigger']));
 		for (const f of [...Object.values(flows), ...Object.values(killFlows)]) {
-			const wf = await cluster.api('GET', `/workflows/${f.id}`);
-			expect(wf.json.active).toBe(true);
+			const wf = await cluster.api<Created>('GET', `/workflows/${f.id}`);
+			expect(wf.json?.active).toBe(true);
 		}
 	}));
 
@@ -196,7 +207,7 @@ describe(`n8n ${VERSION} in queue mode with the packed package`, () => {
 		// faults in a row still make Retry On Fail re-run the node.
 		const random = { seed: 20261122, p500: 0.15, pDropAfterCommit: 0.1, p429: 0.1, retryAfterSeconds: 0 };
 		sandbox.setFaults([{ random, maxPerKey: FAULTS_PER_KEY }]);
-		report.phaseA = { faults: { ...random, maxPerKey: FAULTS_PER_KEY, attemptsPerExecution: ATTEMPTS_PER_EXECUTION } };
+		const phaseA: PhaseAReport = (report.phaseA = { faults: { ...random, maxPerKey: FAULTS_PER_KEY, attemptsPerExecution: ATTEMPTS_PER_EXECUTION } });
 		expect(FAULTS_PER_KEY).toBeLessThan(ATTEMPTS_PER_EXECUTION);
 
 		const events = Array.from({ length: DELIVERIES }, (_, i) => ({
@@ -221,9 +232,9 @@ describe(`n8n ${VERSION} in queue mode with the packed package`, () => {
 			statuses.push(...results.slice(0, burst.length));
 			forged.forEach((f, k) => (forgedStatuses[f.kind] ??= []).push(results[burst.length + k]));
 		}
-		report.phaseA.deliveries = { sent: events.length, bursts: Math.ceil(events.length / BURST), burstSize: BURST, burstSeconds, answered: Object.fromEntries(countBy(statuses, String)) };
-		report.phaseA.forged = Object.fromEntries(Object.entries(forgedStatuses).map(([k, v]) => [k, Object.fromEntries(countBy(v, String))]));
-		report.phaseA.sendSeconds = secs(Date.now() - phaseStart);
+		phaseA.deliveries = { sent: events.length, bursts: Math.ceil(events.length / BURST), burstSize: BURST, burstSeconds, answered: counts(statuses, String) };
+		phaseA.forged = Object.fromEntries(Object.entries(forgedStatuses).map(([k, v]) => [k, counts(v, String)]));
+		phaseA.sendSeconds = secs(Date.now() - phaseStart);
 		expect(statuses.filter((s) => s !== 200)).toEqual([]);
 		expect(Object.values(forgedStatuses).flat().filter((s) => s !== 401)).toEqual([]);
 
@@ -236,13 +247,13 @@ describe(`n8n ${VERSION} in queue mode with the packed package`, () => {
 			...(await listExecutions(cluster, flows.default.id, { includeData: true })).map((e) => ({ e, flow: 'default' })),
 		];
 		const running = [...(await listExecutions(cluster, flows.business.id, { status: 'running' })), ...(await listExecutions(cluster, flows.default.id, { status: 'running' }))];
-		report.phaseA.executions = {
+		phaseA.executions = {
 			total: withData.length,
-			byStatus: Object.fromEntries(countBy(withData, (x) => x.e.status)),
-			byMode: Object.fromEntries(countBy(withData, (x) => x.e.mode)),
+			byStatus: counts(withData, (x) => x.e.status),
+			byMode: counts(withData, (x) => String(x.e.mode)),
 			stillRunning: running.length,
 		};
-		report.phaseA.secondsUntilAllFinished = secs(Date.now() - phaseStart);
+		phaseA.secondsUntilAllFinished = secs(Date.now() - phaseStart);
 
 		const seen = countBy(withData, (x) => executionFacts(x.e).eventId ?? '(none)');
 		const flowOf = new Map(events.map((e) => [e.id, e.flow.tag]));
@@ -254,44 +265,20 @@ describe(`n8n ${VERSION} in queue mode with the packed package`, () => {
 		expect(running).toEqual([]);
 
 		// Which process did what: webhook() on the webhook processor (it enqueues), execute() on the workers.
-		const procLog = (p: any) => p.log() as string;
-		report.phaseA.processes = {
-			enqueuedByWebhookProcessor: (procLog(cluster.webhook).match(/Enqueued execution \d+/g) ?? []).length,
-			enqueuedByMain: (procLog(cluster.main).match(/Enqueued execution \d+/g) ?? []).length,
-			startedPerWorker: Object.fromEntries(cluster.workers.map((w: any) => [w.name, workerJobs(procLog(w)).started.size])),
-			refusedDeliveriesLoggedByWebhookProcessor: (procLog(cluster.webhook).match(/Tenant API Trigger refused a delivery/g) ?? []).length,
-		};
-		expect(report.phaseA.processes.enqueuedByWebhookProcessor).toBe(DELIVERIES);
-		expect(report.phaseA.processes.enqueuedByMain).toBe(0);
-		for (const w of cluster.workers) expect(workerJobs(procLog(w)).started.size).toBeGreaterThan(0);
+		const processes = (phaseA.processes = processFacts(cluster));
+		expect(processes.enqueuedByWebhookProcessor).toBe(DELIVERIES);
+		expect(processes.enqueuedByMain).toBe(0);
+		for (const w of cluster.workers) expect(workerJobs(w.log()).started.size).toBeGreaterThan(0);
 
 		// The sandbox side of the same executions.
-		const records = sandbox.records().filter((r: any) => r.endpoint === '/transfers');
-		const perEvent = countBy(records, (r: any) => String(r.event_id));
+		const records = sandbox.records().filter((r) => r.endpoint === '/transfers');
+		const perEvent = countBy(records, (r) => String(r.event_id));
 		const stats = sandbox.stats();
-		const posts = withData.map((x) => executionFacts(x.e).post);
-		const attemptsInFinalTry = posts.reduce((n, p) => n + (Number(p?.attempts) || 0), 0);
-		const postRequests = Object.entries(stats.byRoute as Record<string, number>)
-			.filter(([k]) => k.startsWith('POST'))
-			.reduce((n, [, v]) => n + v, 0);
-		report.phaseA.sandbox = {
-			records: records.length,
-			distinctEventIds: perEvent.size,
-			distinctIdempotencyKeys: new Set(records.map((r: any) => r.idempotency_key)).size,
-			postRequests,
-			faultsInjected: stats.faultsInjected,
-			replays: stats.replays,
-			conflicts: stats.conflicts,
-			executionsWhoseFinalTryNeededSeveralAttempts: posts.filter((p) => Number(p?.attempts) > 1).length,
-			executionsAnsweredByReplay: posts.filter((p) => p?.replayed === true).length,
-			// Requests not accounted for by the final node try of each execution: earlier node tries,
-			// i.e. n8n's Retry On Fail re-running the node after it gave up.
-			requestsFromEarlierNodeTries: postRequests - attemptsInFinalTry,
-		};
+		const sandboxFacts = (phaseA.sandbox = phaseASandboxFacts(records, stats, withData.map((x) => x.e)));
 		expect(events.filter((e) => perEvent.get(e.id) !== 1).map((e) => `${e.id}×${perEvent.get(e.id) ?? 0}`)).toEqual([]);
 		expect(forgedIds.filter((id) => perEvent.has(id))).toEqual([]);
-		expect(report.phaseA.sandbox.distinctIdempotencyKeys).toBe(records.length);
-		expect(records.filter((r: any) => flowOf.get(r.event_id) === 'business' && r.idempotency_key !== `evt-${r.event_id}`)).toEqual([]);
+		expect(sandboxFacts.distinctIdempotencyKeys).toBe(records.length);
+		expect(records.filter((r) => flowOf.get(String(r.event_id)) === 'business' && r.idempotency_key !== `evt-${r.event_id}`)).toEqual([]);
 		expect(stats.faultsInjected).toBeGreaterThan(0);
 		expect(stats.conflicts).toBe(0);
 	}), 6 * 60 * 1000);
@@ -299,7 +286,7 @@ describe(`n8n ${VERSION} in queue mode with the packed package`, () => {
 	test('SIGKILL one worker while it waits on POSTs the sandbox holds; Respond "When the Workflow Finishes": the sender delivers again, every event ends with exactly one record', keepOnThrow(async () => {
 		const phaseStart = Date.now();
 		const [victim, survivor] = cluster.workers;
-		const k: any = (report.workerKill = { redelivery: REDELIVERY });
+		const k: WorkerKillReport = (report.workerKill = { redelivery: REDELIVERY });
 		// Every POST is parked by the sandbox before it is processed, so each worker fills its
 		// CONCURRENCY slots with executions that wait on their POST and takes no more jobs.
 		sandbox.setFaults([{ method: 'POST', path: '/v1/transfers', action: { hold: true } }]);
@@ -313,19 +300,16 @@ describe(`n8n ${VERSION} in queue mode with the packed package`, () => {
 			amount: 5000 + i,
 		}));
 		const flowOfEvent = new Map(events.map((e) => [e.id, e.flow.tag]));
-		const recordsFor = (id: string) => sandbox.records().filter((r: any) => r.endpoint === '/transfers' && r.event_id === id).length;
+		const isTransferOfBurst = (r: CreatedRecord) => r.endpoint === '/transfers' && flowOfEvent.has(String(r.event_id));
+		const recordsFor = (id: string) => sandbox.records().filter((r) => r.endpoint === '/transfers' && r.event_id === id).length;
 		const eventOf = new Map<string, string>(); // execution id → event id (the trigger's item waits on the execution stack)
 		const eventIdOf = async (executionId: string) => {
 			if (!eventOf.has(executionId)) {
-				const ex = await getExecution(cluster, executionId, true);
-				const stackItem = ex.data?.executionData?.nodeExecutionStack?.[0]?.data?.main?.[0]?.[0]?.json;
-				const id = executionFacts(ex).eventId ?? stackItem?.id;
+				const id = eventIdOfExecution(await getExecution(cluster, executionId, true));
 				if (id) eventOf.set(executionId, id);
 			}
 			return eventOf.get(executionId);
 		};
-		const enqueuedSince = (offset: number) => [...cluster.webhook.log().slice(offset).matchAll(/Enqueued execution (\d+) \(job (\d+)\)/g)].map((m) => m[1]);
-		const enqueuedInBurst = () => enqueuedSince(webhookLogOffset);
 
 		// The sandbox's own webhook dispatcher sends the events and delivers each one again until it gets a
 		// 2xx. The trigger answers only once the workflow has finished: 200 on success, 500 on failure.
@@ -340,16 +324,16 @@ describe(`n8n ${VERSION} in queue mode with the packed package`, () => {
 
 		// The state to kill in, made by the test: each worker has CONCURRENCY executions started and not
 		// finished (its log), and the sandbox holds the POST of every one of them.
-		const waiting = async (worker: any, offset: number) => {
+		const waiting = async (worker: ClusterProcess, offset: number) => {
 			const { started, finished } = workerJobs(worker.log().slice(offset));
 			const open = [...started.keys()].filter((id) => !finished.has(id));
-			const heldByEvent = new Map<string, HeldRequest>(sandbox.held().map((h: HeldRequest) => [String((h.body as any)?.event_id), h]));
+			const held = heldByEvent(sandbox.held());
 			const rows: HeldExecution[] = [];
 			for (const executionId of open) {
 				const eventId = await eventIdOf(executionId).catch(() => undefined);
-				const held = eventId ? heldByEvent.get(eventId) : undefined;
-				if (!eventId || !held) return null;
-				rows.push({ executionId, eventId, heldId: held.id, flow: flowOfEvent.get(eventId) as Flow['tag'] });
+				const h = eventId ? held.get(eventId) : undefined;
+				if (!eventId || !h) return null;
+				rows.push({ executionId, eventId, heldId: h.id, flow: flowOfEvent.get(eventId) as Flow['tag'] });
 			}
 			return open.length === CONCURRENCY ? rows : null;
 		};
@@ -366,7 +350,7 @@ describe(`n8n ${VERSION} in queue mode with the packed package`, () => {
 		expect(state).not.toBeNull();
 		const { victim: onVictim, survivor: onSurvivor } = state as { victim: HeldExecution[]; survivor: HeldExecution[] };
 		expect(sandbox.held()).toHaveLength(WORKERS * CONCURRENCY); // one POST per waiting execution, no retry sent
-		expect(sandbox.records().filter((r: any) => flowOfEvent.has(r.event_id))).toEqual([]);
+		expect(sandbox.records().filter(isTransferOfBurst)).toEqual([]);
 
 		// Half of the victim's POSTs (alternately, per workflow) reach the service before the kill; the
 		// others never do. Both cases, whatever the speed of the machine.
@@ -397,7 +381,7 @@ describe(`n8n ${VERSION} in queue mode with the packed package`, () => {
 		k.hold = {
 			secondsHeld: secs(heldForMs),
 			nodeTimeoutSeconds: NODE_TIMEOUT_MS / 1000,
-			released: Object.fromEntries(countBy(released, (r: ReleaseOutcome) => r.outcome)),
+			released: counts(released, (r: ReleaseOutcome) => r.outcome),
 		};
 		// No node timeout (hence no node retry, no Retry On Fail) could fire while the answers were held.
 		expect(heldForMs).toBeLessThan(NODE_TIMEOUT_MS);
@@ -406,37 +390,23 @@ describe(`n8n ${VERSION} in queue mode with the packed package`, () => {
 		k.killedWorker = { name: victim.name, pid: victim.pid, signal: 'SIGKILL', secondsIntoPhase: secs(killAt - phaseStart) };
 
 		// Sample the status of every execution of the burst every 4 s (when did what change).
-		const history = new Map<string, { s: number; status: string }[]>();
-		let sampling = true;
-		const sampler = (async () => {
-			while (sampling && Date.now() - killAt < 6 * 60 * 1000) {
-				for (const id of enqueuedInBurst()) {
-					const st = await getExecution(cluster, id).then((e: any) => e.status, () => 'unreadable');
-					if (!sampling) break;
-					const h = history.get(id) ?? [];
-					if (h.length === 0 || h[h.length - 1].status !== st) h.push({ s: secs(Date.now() - killAt), status: st });
-					history.set(id, h);
-				}
-				await sleep(4000);
-			}
-		})();
+		const history = new StatusHistory(killAt);
+		const stopSampling = history.sample(cluster, () => enqueuedExecutions(cluster.webhook.log().slice(webhookLogOffset)));
 
 		// Every event ends delivered: the sender got a 2xx for it, after as many attempts as it took.
 		const results = await sending;
 		k.secondsAfterKillUntilAllDelivered = secs(Date.now() - killAt);
-		sampling = false;
-		await sampler;
+		await stopSampling();
 		expect(results.filter((r) => !r.ok)).toEqual([]);
 		const attemptsOf = (eventId: string) => sandbox.deliveries().filter((a: AttemptLog) => a.eventId === eventId);
-		const describeAttempt = (a: AttemptLog) => `${a.status ?? a.error}@${secs(Date.parse(a.at) - killAt)}s`;
-		const heldInfo = onVictim.map((h) => ({ ...h, committedBeforeKill: toCommit.has(h.executionId), attempts: attemptsOf(h.eventId) }));
+		const heldInfo: VictimEvent[] = onVictim.map((h) => ({ ...h, committedBeforeKill: toCommit.has(h.executionId), attempts: attemptsOf(h.eventId) }));
 		const others = events.filter((e) => !heldInfo.some((h) => h.eventId === e.id));
 		k.deliveries = {
 			events: events.length,
-			attempts: Object.fromEntries(countBy(results, (r) => String(r.attempts))),
+			attempts: counts(results, (r) => String(r.attempts)),
 			// What the sender got for the victim's events, attempt by attempt (seconds after the kill).
-			victimEvents: heldInfo.map((h) => ({ flow: h.flow, committedBeforeKill: h.committedBeforeKill, attempts: h.attempts.map(describeAttempt).join(' → ') })),
-			otherEventsAttempts: Object.fromEntries(countBy(others, (e) => String(attemptsOf(e.id).length))),
+			victimEvents: heldInfo.map((h) => ({ flow: h.flow, committedBeforeKill: h.committedBeforeKill, attempts: h.attempts.map((a) => describeAttempt(a, killAt)).join(' → ') })),
+			otherEventsAttempts: counts(others, (e) => String(attemptsOf(e.id).length)),
 		};
 		// By construction the victim's executions never finished, so the sender's first attempt for each of
 		// them got no 2xx (n8n's 500 once it gave the job up, or the sender's own timeout) and it delivered again.
@@ -447,102 +417,27 @@ describe(`n8n ${VERSION} in queue mode with the packed package`, () => {
 		}
 
 		// The outcome: exactly one record per event, with the automatic key as with the business key.
-		const perFlow = (tag: string) => {
-			const ids = events.filter((e) => e.flow.tag === tag).map((e) => e.id);
-			return {
-				events: ids.length,
-				exactlyOne: ids.filter((id) => recordsFor(id) === 1).length,
-				lost: ids.filter((id) => recordsFor(id) === 0),
-				duplicated: ids.filter((id) => recordsFor(id) > 1).map((id) => `${id}×${recordsFor(id)}`),
-			};
-		};
-		k.sandbox = { business: perFlow('business'), default: perFlow('default') };
-		const records = sandbox.records().filter((r: any) => r.endpoint === '/transfers' && flowOfEvent.has(r.event_id));
-		k.sandboxTotals = { records: records.length, distinctIdempotencyKeys: new Set(records.map((r: any) => r.idempotency_key)).size, conflicts: sandbox.stats().conflicts };
-		for (const tag of ['business', 'default']) {
-			expect(k.sandbox[tag].lost).toEqual([]);
-			expect(k.sandbox[tag].duplicated).toEqual([]);
-			expect(k.sandbox[tag].exactlyOne).toBe(KILL_BURST / 2);
+		const perFlow = (tag: Flow['tag']) => flowOutcome(events.filter((e) => e.flow.tag === tag).map((e) => e.id), recordsFor);
+		const outcome = (k.sandbox = { business: perFlow('business'), default: perFlow('default') });
+		const records = sandbox.records().filter(isTransferOfBurst);
+		const totals = (k.sandboxTotals = { records: records.length, distinctIdempotencyKeys: new Set(records.map((r) => r.idempotency_key)).size, conflicts: sandbox.stats().conflicts });
+		for (const tag of ['business', 'default'] as const) {
+			expect(outcome[tag].lost).toEqual([]);
+			expect(outcome[tag].duplicated).toEqual([]);
+			expect(outcome[tag].exactlyOne).toBe(KILL_BURST / 2);
 		}
-		expect(k.sandboxTotals.distinctIdempotencyKeys).toBe(records.length);
-		expect(k.sandboxTotals.conflicts).toBe(0);
+		expect(totals.distinctIdempotencyKeys).toBe(records.length);
+		expect(totals.conflicts).toBe(0);
 
-		// Recorded, not asserted: what n8n did with the executions the dead worker held, and when.
-		const timeline: any[] = [];
-		const observe = async (label: string) => {
-			const rows = await Promise.all(heldInfo.map(async (h) => ({ executionId: h.executionId, status: (await getExecution(cluster, h.executionId)).status })));
-			for (const r of rows) {
-				const h = history.get(r.executionId) ?? [];
-				if (h.length === 0 || h[h.length - 1].status !== r.status) h.push({ s: secs(Date.now() - killAt), status: r.status });
-				history.set(r.executionId, h);
-			}
-			timeline.push({ at: label, secondsAfterKill: secs(Date.now() - killAt), statuses: Object.fromEntries(countBy(rows, (r) => r.status)) });
-			return rows;
-		};
-		const unsettled = (rows: any[]) => rows.filter((r) => ['new', 'running'].includes(r.status));
-		const rows = await waitFor(
-			async () => {
-				const r = await observe('waiting (no intervention)');
-				return unsettled(r).length === 0 ? r : null;
-			},
-			{ timeoutMs: 150 * 1000, intervalMs: 3000 },
-		);
-		const webhookLog = cluster.webhook.log().slice(webhookLogOffset);
-		k.byItself = {
-			settled: !!rows,
-			statuses: Object.fromEntries(countBy(rows ?? (await observe('timeout')), (r) => r.status)),
-			errorMessages: [
-				...new Set(
-					await Promise.all(heldInfo.map(async (h) => (await getExecution(cluster, h.executionId, true)).data?.resultData?.error?.message ?? null)),
-				),
-			],
-			stalledLinesInWebhookProcessorLog: (webhookLog.match(/job stalled more than maxStalledCount/g) ?? []).length,
-			reRunByAnotherWorker: heldInfo.filter((h) => workerJobs(survivor.log()).started.has(h.executionId)).length,
-			// Status history of each held execution (seconds after the kill, sampled every 4 s, then every 3 s).
-			history: Object.fromEntries(heldInfo.map((h) => [h.executionId, (history.get(h.executionId) ?? []).map((x) => `${x.s}s:${x.status}`).join(' → ')])),
-			timeline,
-		};
-		// An operator retries those failed executions (public API, like "Retry" in the executions list). n8n
-		// answers once the new execution has finished; one earlier run saw no answer within undici's 300 s, so
-		// the wait is bounded and recorded.
-		const recordsBeforeRetry = sandbox.records().length;
-		const retries: any[] = await Promise.all(
-			heldInfo.map(async (h) => {
-				const res = await Promise.race([cluster.api('POST', `/executions/${h.executionId}/retry`, {}).catch((err: Error) => err), sleep(RETRY_ANSWER_MS).then(() => null)]);
-				if (res === null) return { http: `no answer within ${RETRY_ANSWER_MS / 1000} s` };
-				if (res instanceof Error) return { http: `request failed: ${res.message}` };
-				return { http: res.status, newId: res.json?.id ?? null, error: res.status === 200 ? undefined : res.text.slice(0, 200) };
-			}),
-		);
-		const retryDetails = await Promise.all(
-			retries
-				.filter((r) => r.newId)
-				.map(async (r) => {
-					const ex = await getExecution(cluster, String(r.newId), true);
-					return { status: ex.status, ranNodes: Object.keys(ex.data?.resultData?.runData ?? {}), error: ex.data?.resultData?.error?.message ?? null };
-				}),
-		);
-		k.operatorRetry = {
-			requested: retries.length,
-			answers: Object.fromEntries(countBy(retries, (r) => String(r.http))),
-			newExecutionStatuses: Object.fromEntries(countBy(retryDetails, (d) => d.status)),
-			nodesRunByTheRetries: [...new Set(retryDetails.flatMap((d) => d.ranNodes))],
-			errors: [...new Set(retryDetails.map((d) => d.error).filter(Boolean))],
-			newSandboxRecords: sandbox.records().length - recordsBeforeRetry,
-		};
-		const burstRuns = await Promise.all(enqueuedInBurst().map((id) => getExecution(cluster, id, true)));
-		const runsOf = (eventId: string) => burstRuns.filter((e: any) => executionFacts(e).eventId === eventId || e.data?.executionData?.nodeExecutionStack?.[0]?.data?.main?.[0]?.[0]?.json?.id === eventId);
-		// Events of executions the dead worker did not hold that still needed another attempt: what the sender got, and the executions of that event.
-		k.deliveries.otherEventsDeliveredAgain = others
-			.filter((e) => attemptsOf(e.id).length > 1)
-			.map((e) => ({
-				flow: e.flow.tag,
-				attempts: attemptsOf(e.id).map(describeAttempt).join(' → '),
-				executions: runsOf(e.id).map((run: any) => `${run.id}:${run.status}`).join(', '),
-			}));
+		// Recorded, not asserted: what n8n did with the executions the dead worker held, and when; an
+		// operator's retry of them; the executions of the burst.
+		k.byItself = await observeDeadWorkerHandling(cluster, heldInfo, { history, killAt, webhookLogOffset, survivor });
+		k.operatorRetry = await operatorRetry(cluster, sandbox, heldInfo, RETRY_ANSWER_MS);
+		const burstRuns = await burstExecutions(cluster, webhookLogOffset);
+		k.deliveries.otherEventsDeliveredAgain = otherEventsDeliveredAgain(others, attemptsOf, burstRuns, killAt);
 		k.executions = {
 			enqueuedByWebhookProcessor: burstRuns.length,
-			byStatus: Object.fromEntries(countBy(burstRuns, (e: any) => e.status)),
+			byStatus: counts(burstRuns, (e) => e.status),
 			victimStartedBeforeKill: workerJobs(victim.log().slice(logOffset)).started.size,
 			survivorStarted: workerJobs(survivor.log().slice(survivorLogOffset)).started.size,
 		};
@@ -554,6 +449,6 @@ describe(`n8n ${VERSION} in queue mode with the packed package`, () => {
 		report.loopbackOnly = { processesUnderGuard: loaded.length, attemptsOutsideLoopback: attempts.length };
 		// main (started twice if the worker-kill test restarted it), webhook processor, workers.
 		expect(loaded.length).toBeGreaterThanOrEqual(2 + WORKERS);
-		expect(attempts.map((a: any) => `${a.kind} ${a.target} (${a.argv})`)).toEqual([]);
+		expect(attempts.map((a) => `${a.kind} ${a.target} (${a.argv})`)).toEqual([]);
 	});
 });

@@ -1,0 +1,68 @@
+'use strict';
+/*
+ * n8n CLI commands (import, publish, execute) against a user folder, in a process group of their own.
+ */
+const fs = require('node:fs');
+const { spawnGroup, signalGroup, stopGroup } = require('./process-group');
+
+/**
+ * Run `n8n <args>` (async: the sandbox may live in this process and must keep answering). Appends the
+ * command and its output to `logFile`. Resolves { code, signal, stdout, stderr }; rejects on a non-zero
+ * exit unless `allowFailure`, and kills the command after `timeoutMs`.
+ */
+function runCli(installed, args, { env, cwd, logFile, allowFailure = false, timeoutMs = 180000 }) {
+	fs.mkdirSync(cwd, { recursive: true });
+	return new Promise((resolve, reject) => {
+		const p = spawnGroup(installed.nodeBin, [installed.n8nBin, ...args], { pipe: true, env, cwd, label: `n8n ${args[0]}` });
+		let stdout = '';
+		let stderr = '';
+		p.stdout.on('data', (d) => (stdout += d));
+		p.stderr.on('data', (d) => (stderr += d));
+		const timer = setTimeout(() => signalGroup(p.pid, 'SIGKILL'), timeoutMs);
+		p.on('error', (err) => {
+			clearTimeout(timer);
+			reject(err);
+		});
+		p.on('close', (code, signal) => {
+			clearTimeout(timer);
+			void stopGroup(p); // leftovers of the group, if any
+			fs.appendFileSync(logFile, `\n$ n8n ${args.join(' ')}  -> ${code ?? signal}\n--- stdout\n${stdout}\n--- stderr\n${stderr}\n`);
+			const result = { code, signal, stdout, stderr };
+			if (code === 0 || allowFailure) return resolve(result);
+			const err = new Error(
+				`n8n ${args.join(' ')} exited with ${code ?? signal}\n--- stdout (tail)\n${stdout.slice(-3000)}\n--- stderr (tail)\n${stderr.slice(-3000)}`,
+			);
+			err.result = result;
+			reject(err);
+		});
+	});
+}
+
+/** Arguments that activate ("publish") a workflow before `n8n start`: the command differs between 1.x and 2.x. */
+function publishArgs(major, workflowId) {
+	return major >= 2 ? ['publish:workflow', `--id=${workflowId}`] : ['update:workflow', `--id=${workflowId}`, '--active=true'];
+}
+
+/**
+ * Parse the JSON document that `n8n execute --rawOutput` prints (JSON.stringify(run, null, 2)):
+ * it starts at a line that is exactly "{" and ends at a line that is exactly "}"; log lines may
+ * come before or after it.
+ */
+function parseRawOutput(stdout) {
+	const lines = stdout.split('\n').map((l) => l.replace(/\r$/, ''));
+	const ends = [];
+	lines.forEach((l, i) => l === '}' && ends.push(i));
+	for (let i = 0; i < lines.length; i++) {
+		if (lines[i] !== '{') continue;
+		for (let k = ends.length - 1; k >= 0 && ends[k] > i; k--) {
+			try {
+				return JSON.parse(lines.slice(i, ends[k] + 1).join('\n'));
+			} catch {
+				/* try the previous closing line */
+			}
+		}
+	}
+	throw new Error(`no JSON document in n8n output:\n${stdout.slice(-2000)}`);
+}
+
+module.exports = { runCli, publishArgs, parseRawOutput };

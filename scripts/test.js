@@ -1,0 +1,129 @@
+#!/usr/bin/env node
+'use strict';
+/*
+ * Runs Jest projects of jest.config.js with ONE build and ONE pack for the whole run:
+ *
+ *   node scripts/test.js all                      # what `npm test` runs after lint and typecheck
+ *   node scripts/test.js e2e-2x e2e-1x            # any projects, always in the order below
+ *   node scripts/test.js e2e-2x -- -t offline     # arguments after `--` go to Jest
+ *   node scripts/test.js --no-build engine        # use the dist/ that is there
+ *   TEST_TARBALL=pkg.tgz node scripts/test.js queue   # test this tarball (no build, no pack)
+ *
+ * 1. `npm run build` once, when a selected project needs dist/ (engine, or a pack to make);
+ * 2. unit and engine in one Jest run (parallel workers);
+ * 3. `npm pack` once, into a temporary folder: TEST_TARBALL for every real-n8n project;
+ * 4. the n8n versions those projects need (both at once on a cold cache), chromium for `browser`,
+ *    Redis and PostgreSQL for `queue`;
+ * 5. each real-n8n project in a Jest run of its own, in band: never two n8n at a time.
+ * Stops at the first project that fails (exit code 1).
+ */
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const installer = require('./n8n/install');
+const { build, buildAndPack, ROOT } = require('./pack');
+
+/** Every project, in the order a run goes through them. */
+const ORDER = ['unit', 'engine', 'e2e-2x', 'e2e-1x', 'browser', 'queue'];
+const FAST = new Set(['unit', 'engine']);
+const NEEDS_DIST = new Set(['engine']);
+
+/** What a real-n8n project needs on the machine besides n8n, and extra Jest flags. */
+const PREREQUISITES = {
+	browser: () => {
+		if (!run('bash', [path.join(ROOT, 'scripts', 'ensure-chromium.sh')])) throw new Error('scripts/ensure-chromium.sh failed');
+	},
+	queue: () => require('./queue/services').ensurePackages(),
+};
+const JEST_FLAGS = {
+	// The suite's sandbox and reaper keep handles Jest waits for after the report is written.
+	queue: ['--forceExit'],
+};
+
+function say(msg) {
+	process.stderr.write(`[test] ${msg}\n`);
+}
+
+function run(cmd, args, env = process.env) {
+	const res = spawnSync(cmd, args, { cwd: ROOT, stdio: 'inherit', env });
+	if (res.error) throw res.error;
+	return res.status === 0;
+}
+
+/** Projects (in ORDER), `--no-build`, and the arguments for Jest (after `--`). */
+function parseArgs(argv) {
+	const sep = argv.indexOf('--');
+	const own = sep >= 0 ? argv.slice(0, sep) : argv;
+	const names = own.filter((a) => !a.startsWith('--'));
+	const unknown = names.filter((n) => n !== 'all' && !ORDER.includes(n));
+	if (unknown.length > 0 || names.length === 0) {
+		throw new Error(`usage: node scripts/test.js [--no-build] <all | ${ORDER.join(' | ')}>... [-- jest args] (got ${unknown.join(' ') || 'nothing'})`);
+	}
+	return {
+		projects: names.includes('all') ? ORDER : ORDER.filter((p) => names.includes(p)),
+		noBuild: own.includes('--no-build'),
+		jestArgs: sep >= 0 ? argv.slice(sep + 1) : [],
+	};
+}
+
+function jest(projects, flags, env) {
+	const bin = require.resolve('jest/bin/jest');
+	return run(process.execPath, [bin, '--selectProjects', ...projects, ...flags], env);
+}
+
+/** A step with its duration in the log. */
+function timed(label, fn) {
+	const t0 = Date.now();
+	const result = fn();
+	say(`${label}: ${Math.round((Date.now() - t0) / 1000)} s`);
+	return result;
+}
+
+/** The n8n version of each real-n8n project, as jest.config.js sets it. */
+function n8nVersionsOf(projects) {
+	const config = require(path.join(ROOT, 'jest.config.js'));
+	const versions = config.projects.filter((p) => projects.includes(p.displayName)).map((p) => p.globals.n8nVersion);
+	return [...new Set(versions)];
+}
+
+async function main() {
+	const { projects, noBuild, jestArgs } = parseArgs(process.argv.slice(2));
+	const fast = projects.filter((p) => FAST.has(p));
+	const realN8n = projects.filter((p) => !FAST.has(p));
+	const given = process.env.TEST_TARBALL;
+	const needsBuild = !noBuild && (projects.some((p) => NEEDS_DIST.has(p)) || (realN8n.length > 0 && !given));
+
+	if (needsBuild) timed('build', () => build());
+	if (fast.length > 0 && !jest(fast, jestArgs)) return 1;
+	if (realN8n.length === 0) return 0;
+
+	let packDir;
+	let tarball = given && path.resolve(given);
+	if (tarball && !fs.existsSync(tarball)) throw new Error(`TEST_TARBALL ${given} not found`);
+	if (!tarball) {
+		packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-pack-'));
+		tarball = timed('pack', () => buildAndPack({ skipBuild: true, dest: packDir }));
+	}
+	try {
+		const env = { ...process.env, TEST_TARBALL: tarball };
+		process.env.TEST_TARBALL = tarball; // jest.config.js defines the real-n8n projects only with it
+		await installer.ensureN8nVersions(n8nVersionsOf(realN8n), { parallel: true });
+		for (const project of realN8n) {
+			if (PREREQUISITES[project]) timed(`${project}: prerequisites`, PREREQUISITES[project]);
+			const ok = timed(project, () => jest([project], ['--runInBand', '--verbose', ...(JEST_FLAGS[project] ?? []), ...jestArgs], env));
+			if (!ok) return 1;
+		}
+		return 0;
+	} finally {
+		if (packDir) fs.rmSync(packDir, { recursive: true, force: true });
+	}
+}
+
+main().then(
+	(code) => (process.exitCode = code),
+	(err) => {
+		say(`FAILED: ${err.message}`);
+		process.exitCode = 1;
+	},
+);
