@@ -163,7 +163,7 @@ export async function executeRequests(
 	const duplicates = findDuplicateKeys(plans.map((_plan, itemIndex) => keyOf(itemIndex)));
 	const firstDuplicate = duplicates.values().next().value;
 	if (firstDuplicate && !fn.continueOnFail()) refuseDuplicate(fn, firstDuplicate, true);
-	const setup = async () => await ApiClient.create(fn, readTransportOptions(fn));
+	const setup = async () => await ApiClient.create(fn, readTransportOptions(fn, concurrency));
 
 	const handle = async (itemIndex: number, client: ApiClient): Promise<IDataObject[]> => {
 		const plan = plans[itemIndex];
