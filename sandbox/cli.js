@@ -4,7 +4,8 @@
 /**
  * npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--accounts 120] [--pagination cursor]
  *   [--api-key sk_test_sandbox] [--tenant tenant_demo] [--webhook-url URL] [--webhook-secret S]...
- *   [--webhook-scheme hmac-sha256-hex] [--webhook-timestamp] [--verbose]
+ *   [--webhook-scheme hmac-sha256-hex] [--webhook-timestamp] [--latency MS] [--latency-jitter MS]
+ *   [--rate-limit PER_SECOND] [--burst N] [--rate-limit-headers[=ietf|x]] [--verbose]
  * node sandbox/cli.js deliver --to URL --secret S [--scheme ...] [--event TYPE|JSON] [--timestamp] [--attempts N]
  */
 
@@ -12,7 +13,7 @@ const { startSandbox } = require('./server');
 const { WebhookDispatcher } = require('./webhooks');
 const { ENDPOINTS } = require('./control');
 
-const BOOLEAN_FLAGS = new Set(['webhook-timestamp', 'timestamp', 'verbose', 'help']);
+const BOOLEAN_FLAGS = new Set(['webhook-timestamp', 'timestamp', 'verbose', 'help', 'rate-limit-headers']);
 
 /**
  * Parse `--name value`, `--name=value` and boolean flags. Repeated flags collect into arrays.
@@ -91,9 +92,21 @@ function list(v) {
 const USAGE = `Usage:
   node sandbox/cli.js [--port 4010] [--host 127.0.0.1] [--accounts 120] [--pagination cursor|page|nextUrl|array|loop|endless]
                       [--api-key KEY] [--tenant ID] [--webhook-url URL] [--webhook-secret S (repeatable; first signs)]
-                      [--webhook-scheme SCHEME] [--webhook-timestamp] [--verbose]
+                      [--webhook-scheme SCHEME] [--webhook-timestamp] [--latency MS] [--latency-jitter MS]
+                      [--rate-limit PER_SECOND] [--burst N (default 1)] [--rate-limit-headers[=ietf|x]] [--verbose]
   node sandbox/cli.js deliver --to URL --secret S [--scheme SCHEME] [--event TYPE|JSON] [--timestamp] [--attempts N]
 Schemes: hmac-sha256-hex (default), hmac-sha256-base64, hmac-sha256-prefixed, hmac-sha512-hex, secret-header, none`;
+
+/**
+ * `--rate-limit 50 --burst 10 --rate-limit-headers[=x]`
+ * @param {Record<string, string|boolean|string[]>} flags
+ */
+function rateLimitOf(flags) {
+	const perSecond = num(flags['rate-limit']);
+	if (perSecond === undefined) return undefined;
+	const style = flags['rate-limit-headers'];
+	return { perSecond, burst: num(flags.burst), headers: style === undefined ? false : style === true ? 'ietf' : /** @type {any} */ (str(style)) };
+}
 
 /** @param {Record<string, string|boolean|string[]>} flags */
 async function serve(flags) {
@@ -105,6 +118,8 @@ async function serve(flags) {
 		pagination: /** @type {any} */ (str(flags.pagination)),
 		apiKey: str(flags['api-key']),
 		tenantId: str(flags.tenant),
+		rateLimit: rateLimitOf(flags),
+		latency: { fixedMs: num(flags.latency) ?? 0, jitterMs: num(flags['latency-jitter']) ?? 0 },
 		webhook: webhookUrl
 			? {
 					url: webhookUrl,
@@ -120,6 +135,7 @@ async function serve(flags) {
 		`  base URL   ${sandbox.baseUrl}`,
 		`  Api-Key    ${sandbox.apiKey}`,
 		`  tenant id  ${sandbox.tenantId}  (x-tenant-id; other values get 403)`,
+		`  rate limit ${describeRateLimit(sandbox)}`,
 		webhookUrl ? `  webhook    ${webhookUrl}  ${describeWebhook(sandbox)}` : `  webhook    not configured (POST ${sandbox.url}/_sandbox/webhook)`,
 		`  try        curl -H 'Api-Key: ${sandbox.apiKey}' -H 'x-tenant-id: ${sandbox.tenantId}' ${sandbox.baseUrl}/accounts`,
 		`Control endpoints (no auth):`,
@@ -132,6 +148,18 @@ async function serve(flags) {
 	};
 	process.once('SIGINT', stop);
 	process.once('SIGTERM', stop);
+}
+
+/**
+ * @param {import('./server').Sandbox} sandbox
+ * @returns {string}
+ */
+function describeRateLimit(sandbox) {
+	const limit = sandbox.rateLimit();
+	const latency = sandbox.latency();
+	const timing = `answers after ${latency.fixedMs} ms${latency.jitterMs ? ` + up to ${latency.jitterMs} ms` : ''}`;
+	if (!limit) return `none; ${timing}`;
+	return `${limit.perSecond}/s per key, burst ${limit.burst}, 429 + Retry-After beyond${limit.headers ? `, ${limit.headers} rate-limit headers` : ''}; ${timing}`;
 }
 
 /**

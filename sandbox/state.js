@@ -4,6 +4,7 @@ const { seedAccounts, isPaginationMode } = require('./accounts');
 const { IdempotencyStore } = require('./idempotency');
 const { FaultInjector } = require('./faults');
 const { WebhookDispatcher } = require('./webhooks');
+const { KeyRateLimit, Latency } = require('./rateLimit');
 
 /** Fields a request body can never set or change. */
 const PROTECTED_FIELDS = new Set(['id', 'object', 'endpoint', 'idempotency_key', 'created_at']);
@@ -18,11 +19,11 @@ const PROTECTED_FIELDS = new Set(['id', 'object', 'endpoint', 'idempotency_key',
  * @typedef {import('./webhooks').WebhookOptions} WebhookOptions
  * @typedef {Record<string, unknown> & { id: string, object: string, endpoint: string, idempotency_key: string, created_at: string }} CreatedRecord
  * @typedef {{ requests: number, byRoute: Record<string, number>, records: number, distinctIdempotencyKeys: number,
- *   replays: number, conflicts: number, answersCutShort: number, postsInProgress: number, inFlight: number, peakInFlight: number, faultsInjected: number,
+ *   replays: number, conflicts: number, answersCutShort: number, postsInProgress: number, inFlight: number, peakInFlight: number, faultsInjected: number, rateLimited: number,
  *   deliveries: { attempts: number, succeeded: number, failed: number, pending: number } }} StatsSnapshot
  * @typedef {{ apiKey?: string, tenantId?: string, accounts?: number, pagination?: PaginationMode,
  *   defaultPageSize?: number, maxPageSize?: number, webhook?: WebhookOptions|null,
- *   faults?: unknown, maxBodyBytes?: number }} StateOptions
+ *   faults?: unknown, maxBodyBytes?: number, rateLimit?: unknown, latency?: unknown }} StateOptions
  */
 
 class InvalidOptionError extends Error {}
@@ -68,6 +69,10 @@ class SandboxState {
 		this.inProgress = new Set();
 		this.faults = new FaultInjector();
 		if (options.faults !== undefined) this.faults.set(options.faults);
+		/** per-key token bucket ({perSecond, burst, headers}); off unless configured */
+		this.rateLimit = new KeyRateLimit(options.rateLimit);
+		/** delay before every /v1 answer ({fixedMs, jitterMs}) */
+		this.latency = new Latency(options.latency);
 
 		this.requests = 0;
 		/** @type {Record<string, number>} */
@@ -133,8 +138,9 @@ class SandboxState {
 		this.records = this.records.filter((r) => r.id !== id);
 	}
 
-	/** Forget records, idempotency keys, stats and faults (pagination mode and webhook config stay). */
+	/** Forget records, idempotency keys, stats and faults; buckets refill (pagination mode, webhook, rate-limit and latency settings stay). */
 	reset() {
+		this.rateLimit.reset();
 		this.records = [];
 		this.recordsById.clear();
 		this.recordSeq = 0;
@@ -167,6 +173,7 @@ class SandboxState {
 			inFlight: this.inFlight,
 			peakInFlight: this.peakInFlight,
 			faultsInjected: this.faults.injected,
+			rateLimited: this.rateLimit.refused,
 			deliveries: { ...this.deliveryStats, pending: this.webhooks.pending },
 		};
 	}
