@@ -351,7 +351,7 @@ export class ApiClient {
 		};
 		const sentText = sent === 0 ? 'This item was not sent.' : `This item was sent ${sent} time${sent === 1 ? '' : 's'} and refused with 429.`;
 		return new NodeApiError(this.fn.getNode(), details, {
-			message: `The API kept answering 429 (rate limited): ${error.message}`,
+			message: `The API's rate limit needs more waiting than this run allows (429): ${error.message}`,
 			description: `${request.method} ${path} at ${this.baseUrl}. ${sentText} Raise Options → Max Rate-Limit Wait, lower Options → Max Requests per Second or Concurrency, or run fewer items at a time.${
 				request.idempotencyKey && mayHaveApplied ? ` Retrying with Idempotency-Key ${request.idempotencyKey} is safe.` : ''
 			}`,

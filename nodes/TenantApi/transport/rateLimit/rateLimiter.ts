@@ -17,15 +17,14 @@ export class RateLimitWaitExceeded extends Error {
 		readonly askedMs: number,
 		readonly maxWaitMs: number,
 	) {
-		super(
-			`The API's rate limit asked for ${seconds(askedMs)} more of waiting, after ${seconds(waitedMs)} already; this run may wait ${seconds(maxWaitMs)} in all`,
-		);
+		super(`${seconds(askedMs)} more asked, ${seconds(waitedMs)} waited, ${seconds(maxWaitMs)} allowed`);
 		this.name = 'RateLimitWaitExceeded';
 	}
 }
 
 function seconds(ms: number): string {
-	return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+	const value = ms / 1000;
+	return `${Number.isInteger(value) || value >= 10 ? Math.round(value) : value.toFixed(1)} s`;
 }
 
 interface Waiter {
