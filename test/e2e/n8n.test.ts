@@ -178,11 +178,14 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 				expect(await testWith({ secretKey: 'sk_e2e_button', tenantId: '' })).toMatchObject({ status: 'OK' });
 				status = 401;
 				expect(await testWith({ secretKey: 'sk_e2e_wrong', tenantId: '' })).toMatchObject({ status: 'Error' });
-				expect(seen.map((headers) => [headers.url, headers['api-key'], headers['x-tenant-id']])).toEqual([
+				const sent = seen.map((headers) => [headers.url, headers['api-key'], headers['x-tenant-id']]);
+				expect(sent.slice(0, 2)).toEqual([
 					['/v1/accounts', 'sk_e2e_button', 'tenant_e2e'],
 					['/v1/accounts', 'sk_e2e_button', undefined],
-					['/v1/accounts', 'sk_e2e_wrong', undefined],
 				]);
+				// n8n (1.x and 2.x) sends a request refused with 401 once more (its pre-authentication retry).
+				expect(sent.length).toBeGreaterThanOrEqual(3);
+				for (const request of sent.slice(2)) expect(request).toEqual(['/v1/accounts', 'sk_e2e_wrong', undefined]);
 			} finally {
 				await new Promise<void>((resolve) => recorder.close(() => resolve()));
 			}
