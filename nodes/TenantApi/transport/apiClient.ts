@@ -12,7 +12,8 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { apiErrorText, describeHttpError } from './apiErrorMessage';
 import type { ApiBase } from './apiUrl';
-import { assertWithinBase, parseBaseUrl } from './apiUrl';
+import { checkWithinBase, parseBaseUrl } from './apiUrl';
+import { DeadlineWatch } from './deadline';
 import type { RawAnswer } from './exchange';
 import { exchange } from './exchange';
 import { describeNetworkFailure, isAbortError, networkErrorCode } from './networkError';
@@ -89,6 +90,11 @@ export class ApiClient {
 
 	private readonly limiter: RateLimiter;
 
+	private readonly deadlines: DeadlineWatch;
+
+	/** Read once: n8n's getNode() deep-copies the node on every call. */
+	private readonly credentialReference: Omit<ICredentialsDecrypted, 'data'>;
+
 	private constructor(
 		private readonly fn: IExecuteFunctions,
 		readonly base: ApiBase,
@@ -98,6 +104,14 @@ export class ApiClient {
 		this.secretForms = secretForms(this.credentials.secretKey as string);
 		const { policy, rateLimit } = options;
 		this.limiter = new RateLimiter({ ...rateLimit, basePauseMs: policy.baseDelayMs, maxPauseMs: policy.maxDelayMs }, n8nClock);
+		this.deadlines = new DeadlineWatch(options.timeoutMs);
+		const reference = fn.getNode().credentials?.[CREDENTIAL_TYPE];
+		this.credentialReference = { id: reference?.id ?? '', name: reference?.name ?? '', type: CREDENTIAL_TYPE };
+	}
+
+	/** Call when the run is over: stops the timer that watches the exchanges' deadlines. */
+	dispose(): void {
+		this.deadlines.dispose();
 	}
 
 	static async create(fn: IExecuteFunctions, options: ApiClientOptions): Promise<ApiClient> {
@@ -126,7 +140,7 @@ export class ApiClient {
 	 * Idempotency-Key; throws NodeApiError otherwise.
 	 */
 	async send(request: ApiRequest, itemIndex: number): Promise<ApiResult> {
-		assertWithinBase(this.base, request.url);
+		checkWithinBase(this.base, request.url);
 		let sent = 0;
 		let failures = 0;
 		let mayHaveApplied = false;
@@ -168,7 +182,7 @@ export class ApiClient {
 					(await this.fn.helpers.httpRequestWithAuthentication.call(this.fn, CREDENTIAL_TYPE, this.httpOptions(request), {
 						credentialsDecrypted: this.decryptedCredentials(),
 					})) as IN8nHttpFullResponse,
-				this.options.timeoutMs,
+				this.deadlines,
 			);
 			const decoded: DecodedBody = answer.body.ok
 				? decodeJsonBody(answer.body.bytes, answer.headers['content-type'], this.secretForms)
@@ -201,8 +215,7 @@ export class ApiClient {
 	 * A copy each time, as the helper may add refreshed values to it.
 	 */
 	private decryptedCredentials(): ICredentialsDecrypted {
-		const reference = this.fn.getNode().credentials?.[CREDENTIAL_TYPE];
-		return { id: reference?.id ?? '', name: reference?.name ?? '', type: CREDENTIAL_TYPE, data: { ...this.credentials } };
+		return { ...this.credentialReference, data: { ...this.credentials } };
 	}
 
 	private httpOptions(request: ApiRequest): IHttpRequestOptions {

@@ -12,6 +12,7 @@ import { resolveEndpoint } from '../../transport/apiUrl';
 import type { IdempotencyScope } from '../../transport/idempotencyKey';
 import { deriveIdempotencyKey, validateIdempotencyKeyOverride } from '../../transport/idempotencyKey';
 import { asNodeError } from '../common/asNodeError';
+import { itemParameter } from '../common/itemParameter';
 import { clampWhole } from '../common/numberOption';
 import { runItems } from '../common/runItems';
 import { inProgressOptionFields, readTransportOptions, transportOptionFields } from '../common/transportOptions';
@@ -164,6 +165,8 @@ export async function executeRequests(
 	const firstDuplicate = duplicates.values().next().value;
 	if (firstDuplicate && !fn.continueOnFail()) refuseDuplicate(fn, firstDuplicate, true);
 	const setup = async () => await ApiClient.create(fn, readTransportOptions(fn, concurrency));
+	const endpointOf = itemParameter<unknown>(fn, 'endpoint', '');
+	const includeMetadataOf = itemParameter(fn, 'options.includeMetadata', false);
 
 	const handle = async (itemIndex: number, client: ApiClient): Promise<IDataObject[]> => {
 		const plan = plans[itemIndex];
@@ -171,7 +174,7 @@ export async function executeRequests(
 		const duplicate = duplicates.get(itemIndex);
 		if (duplicate) refuseDuplicate(fn, duplicate, false);
 		const { method, idempotencyKey } = plan;
-		const endpoint = fn.getNodeParameter('endpoint', itemIndex);
+		const endpoint = endpointOf(itemIndex);
 		const bodyParameter = METHODS_WITH_BODY.has(method) ? fn.getNodeParameter('body', itemIndex, '{}') : undefined;
 		const { url, jsonBody } = asNodeError(
 			fn,
@@ -183,7 +186,7 @@ export async function executeRequests(
 			NOTHING_SENT,
 		);
 		const result = await client.send({ method, url, jsonBody, idempotencyKey }, itemIndex);
-		const includeMetadata = fn.getNodeParameter('options.includeMetadata', itemIndex, false) as boolean;
+		const includeMetadata = includeMetadataOf(itemIndex);
 		const body = toOutputJson(result.body);
 		const json: IDataObject = includeMetadata
 			? {

@@ -20,13 +20,19 @@ export interface RateLimitInfo {
 }
 
 const PREFIXES = ['ratelimit-', 'x-ratelimit-', 'x-rate-limit-'];
+/** The names to look up, built once (this runs on every answer). */
+const NAMES = {
+	remaining: PREFIXES.map((prefix) => `${prefix}remaining`),
+	reset: PREFIXES.map((prefix) => `${prefix}reset`),
+	policy: PREFIXES.map((prefix) => `${prefix}policy`),
+};
 
 /** A Reset above this is a Unix time (seconds), not a number of seconds from now. */
 const UNIX_TIME_FROM = 1_000_000_000;
 
-function firstValue(headers: Record<string, unknown>, suffix: string): string | undefined {
-	for (const prefix of PREFIXES) {
-		const value = headers[prefix + suffix];
+function firstValue(headers: Record<string, unknown>, names: string[]): string | undefined {
+	for (const name of names) {
+		const value = headers[name];
 		const text = Array.isArray(value) ? value[0] : value;
 		if (typeof text === 'string' && text.trim() !== '') return text.trim();
 		if (typeof text === 'number') return String(text);
@@ -75,9 +81,9 @@ function readPolicy(text: string | undefined): RatePolicy | undefined {
 
 /** Undefined when the answer carries none of these headers. Header names must be lower case (as Node gives them). */
 export function readRateLimitHeaders(headers: Record<string, unknown>, nowMs: number): RateLimitInfo | undefined {
-	const remaining = leadingNumber(firstValue(headers, 'remaining'));
-	const reset = resetMs(firstValue(headers, 'reset'), nowMs);
-	const policy = readPolicy(firstValue(headers, 'policy'));
+	const remaining = leadingNumber(firstValue(headers, NAMES.remaining));
+	const reset = resetMs(firstValue(headers, NAMES.reset), nowMs);
+	const policy = readPolicy(firstValue(headers, NAMES.policy));
 	if (remaining === undefined && reset === undefined && policy === undefined) return undefined;
 	return {
 		...(remaining !== undefined ? { remaining: Math.floor(remaining) } : {}),
