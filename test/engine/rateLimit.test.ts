@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { startSandbox } from '../../sandbox/server';
 import type { CreatedRecord, Sandbox } from '../../sandbox/server';
-import { createHarness, runActionWorkflow, sandboxCredential } from '../harness/engine';
+import { createHarness, postTransfersParameters, runActionWorkflow, sandboxCredential } from '../harness/engine';
 import type { ActionWorkflowOptions, Harness, NodeRun } from '../harness/engine';
 
 const RATE = { perSecond: 50, burst: 10 };
@@ -39,17 +39,7 @@ describe('Tenant API node against a rate-limited API, inside WorkflowExecute', (
 	});
 
 	const post = async (inputs: IDataObject[], options: IDataObject, extra: Partial<ActionWorkflowOptions> = {}): Promise<NodeRun> =>
-		await runActionWorkflow(harness, {
-			inputItems: inputs,
-			...extra,
-			parameters: {
-				resource: 'request',
-				operation: 'post',
-				endpoint: '/transfers',
-				body: '={{ JSON.stringify({ ref: $json.ref, amount: $json.amount }) }}',
-				options: { includeMetadata: true, ...options },
-			},
-		});
+		await runActionWorkflow(harness, { inputItems: inputs, ...extra, parameters: postTransfersParameters({ includeMetadata: true, ...options }) });
 
 	/** Every input a success carrying its own record, and each record keyed by the key the output reports. */
 	const expectAllCreatedOnce = (run: NodeRun, inputs: IDataObject[]) => {
@@ -79,15 +69,11 @@ describe('Tenant API node against a rate-limited API, inside WorkflowExecute', (
 		expect(retried.length).toBeLessThanOrEqual(rateLimited);
 	});
 
-	it('with rate-limit headers on, the same: every item created once', async () => {
-		sandbox.setRateLimit({ ...RATE, headers: 'ietf' });
-		const inputs = inputsOf(200);
-		const run = await post(inputs, { concurrency: 16 });
-		expectAllCreatedOnce(run, inputs);
-	});
-
-	it('with X-RateLimit-* headers (Unix-time Reset), the same', async () => {
-		sandbox.setRateLimit({ ...RATE, headers: 'x' });
+	it.each([
+		['ietf', 'RateLimit-* headers'],
+		['x', 'X-RateLimit-* headers (Unix-time Reset)'],
+	] as const)('with %s (%s) on, the same: every item created once', async (headers, _description) => {
+		sandbox.setRateLimit({ ...RATE, headers });
 		const inputs = inputsOf(200);
 		const run = await post(inputs, { concurrency: 16 });
 		expectAllCreatedOnce(run, inputs);

@@ -12,7 +12,7 @@ import type { IDataObject, INodeExecutionData, INodeType } from 'n8n-workflow';
 
 import { startSandbox } from '../../sandbox/server';
 import type { CreatedRecord, RandomFaults, Sandbox } from '../../sandbox/server';
-import { ACTION_TYPE, createHarness, runActionWorkflow, sandboxCredential } from '../harness/engine';
+import { ACTION_TYPE, createHarness, postTransfersParameters, runActionWorkflow, sandboxCredential } from '../harness/engine';
 import type { NodeRun, ActionWorkflowOptions, Harness } from '../harness/engine';
 
 const ITEMS = 1000;
@@ -129,13 +129,7 @@ describe('fault soak: 1,000 POSTs under random faults, Retry On Fail on', () => 
 			runActionWorkflow(harness, {
 				inputItems: inputs,
 				...extra,
-				parameters: {
-					resource: 'request',
-					operation: 'post',
-					endpoint: '/transfers',
-					body: '={{ JSON.stringify({ ref: $json.ref, amount: $json.amount }) }}',
-					options: { includeMetadata: true, timeout: NODE_TIMEOUT_MS, retryBaseDelay: 25, ...options },
-				},
+				parameters: postTransfersParameters({ includeMetadata: true, timeout: NODE_TIMEOUT_MS, retryBaseDelay: 25, ...options }),
 			}),
 			DEADLINE_MS,
 		);
@@ -201,13 +195,7 @@ describe('fault soak: 1,000 POSTs under random faults, Retry On Fail on', () => 
 			runActionWorkflow(harness, {
 				inputItems: few,
 				settings: { retryOnFail: true, maxTries: 5, waitBetweenTries: 0 },
-				parameters: {
-					resource: 'request',
-					operation: 'post',
-					endpoint: '/transfers',
-					body: '={{ JSON.stringify({ ref: $json.ref, amount: $json.amount }) }}',
-					options: { includeMetadata: true, concurrency: 1, maxAttempts: 1 },
-				},
+				parameters: postTransfersParameters({ includeMetadata: true, concurrency: 1, maxAttempts: 1 }),
 			}),
 			DEADLINE_MS,
 		);
@@ -257,13 +245,7 @@ describe('fault soak: 1,000 POSTs under random faults, Retry On Fail on', () => 
 		sandbox.setFaults(null);
 		const rerun = await runActionWorkflow(harness, {
 			inputItems: failed.map((index) => inputs[index]),
-			parameters: {
-				resource: 'request',
-				operation: 'post',
-				endpoint: '/transfers',
-				body: '={{ JSON.stringify({ ref: $json.ref, amount: $json.amount }) }}',
-				options: { includeMetadata: true, idempotencyKey: '={{ $json.ref }}' },
-			},
+			parameters: postTransfersParameters({ includeMetadata: true, idempotencyKey: '={{ $json.ref }}' }),
 		});
 		expect(rerun.error).toBeUndefined();
 		expect(rerun.items.every((item) => item.json.statusCode === 201)).toBe(true);

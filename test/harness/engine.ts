@@ -295,6 +295,14 @@ export async function runNodeWorkflow(
 	};
 }
 
+/** The body the soak, rate-limit and benchmark workflows send: each item's `ref` and `amount`. */
+export const REF_AMOUNT_BODY = '={{ JSON.stringify({ ref: $json.ref, amount: $json.amount }) }}';
+
+/** Request → POST to /transfers with REF_AMOUNT_BODY and the given options. */
+export function postTransfersParameters(options: IDataObject): IDataObject {
+	return { resource: 'request', operation: 'post', endpoint: '/transfers', body: REF_AMOUNT_BODY, options };
+}
+
 /** Executes Items → Tenant API and returns the action node's result. */
 export async function runActionWorkflow(harness: Harness, options: ActionWorkflowOptions): Promise<NodeRun> {
 	const node = {

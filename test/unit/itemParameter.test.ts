@@ -7,9 +7,9 @@ function context(parameters: Record<string, unknown>) {
 	const reads: Array<[string, number]> = [];
 	const fn = {
 		getNode: () => ({ parameters }),
-		getNodeParameter: (path: string, itemIndex: number, fallback: unknown) => {
+		getNodeParameter: (path: string, itemIndex: number) => {
 			reads.push([path, itemIndex]);
-			return `${path}@${itemIndex}` ?? fallback;
+			return `${path}@${itemIndex}`;
 		},
 	} as unknown as IExecuteFunctions;
 	return { fn, reads };
