@@ -157,4 +157,16 @@ describe('rate-limit state of one run', () => {
 		expect(pace?.perSecond).toBeLessThan(50);
 		expect(pace?.perSecond).toBeGreaterThan(49.5);
 	});
+
+	it('counts every request accepted before the first refused one, however long the stretch, in flat memory', () => {
+		const state = new RateLimitState(settings({ maxConcurrency: 64 }), () => 0);
+		// 10,000 accepted, answered in order; then 64 in flight, the 10th of which is refused first.
+		for (let i = 0; i < 10_000; i++) state.answer(i, state.send(i), accepted);
+		const inFlight = Array.from({ length: 64 }, () => state.send(10_000));
+		inFlight.slice(0, 9).forEach((ticket) => state.answer(10_040, ticket, accepted));
+		state.answer(10_040, inFlight[9], limited(1000));
+		inFlight.slice(10).forEach((ticket) => state.answer(10_041, ticket, accepted));
+		state.delayBeforeSend(12_000);
+		expect(state.snapshot.segments).toEqual([{ startedAt: 0, elapsedMs: 10_000, accepted: 10_009 }]);
+	});
 });

@@ -28,7 +28,7 @@ export interface RateEstimate {
 }
 
 /** Only the latest segments count, so that the estimate follows an API whose limit changes. */
-const RECENT = 6;
+export const RECENT_SEGMENTS = 6;
 
 /**
  * Least squares through `accepted = burst + perSecond × seconds`. With two segments or more that do not
@@ -36,7 +36,7 @@ const RECENT = 6;
  * included, with that much uncertainty. Undefined before the second segment.
  */
 export function estimateRate(all: Segment[], nowMs: number): RateEstimate | undefined {
-	const segments = all.slice(-RECENT);
+	const segments = all.slice(-RECENT_SEGMENTS);
 	if (segments.length < 2) return undefined;
 	return fitLine(segments) ?? throughput(segments, nowMs);
 }

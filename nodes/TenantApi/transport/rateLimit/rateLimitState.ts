@@ -14,7 +14,7 @@
  */
 import type { RateLimitInfo } from './headers';
 import type { RateEstimate, Segment } from './rateEstimate';
-import { estimateRate } from './rateEstimate';
+import { estimateRate, RECENT_SEGMENTS } from './rateEstimate';
 
 export interface RateLimitSettings {
 	/** The Concurrency option: never more requests in flight. */
@@ -52,15 +52,23 @@ export interface Exhaustion {
 const SETTLED_PRECISION = 0.025;
 /** Jitter added to every pause: up to this share of it. */
 const PAUSE_JITTER = 0.1;
+/**
+ * Accepted requests remembered one by one: more than can be in flight (64) when the first 429 of a
+ * stretch arrives, so every request sent before the refused one is counted, and memory stays flat.
+ */
+const RECENT_ACCEPTED = 256;
 
 interface OpenSegment {
 	id: number;
 	start?: number;
 	/** The earliest request of this segment the API refused. */
 	firstRefused?: { seq: number; sentAt: number };
-	/** Sequence numbers of the requests of this segment the API accepted. */
-	accepted: number[];
+	/** Sequence numbers of the latest accepted requests of this segment, and how many came before them. */
+	acceptedRecent: number[];
+	acceptedOlder: number;
 }
+
+const openSegment = (id: number): OpenSegment => ({ id, acceptedRecent: [], acceptedOlder: 0 });
 
 export class RateLimitState {
 	private inFlight = 0;
@@ -71,7 +79,7 @@ export class RateLimitState {
 	private waitedMs = 0;
 	private pacerTokens = 1;
 	private pacerAt = 0;
-	private current: OpenSegment = { id: 0, accepted: [] };
+	private current: OpenSegment = openSegment(0);
 	/** The segment a 429 closed, still collecting the answers of requests sent before it closed. */
 	private closing?: OpenSegment;
 	private readonly segments: Segment[] = [];
@@ -121,7 +129,11 @@ export class RateLimitState {
 		if (signal.kind === 'accepted') {
 			this.limitedStreak = 0;
 			this.limit = Math.min(this.settings.maxConcurrency, this.limit + 1 / this.limit);
-			this.segmentOf(ticket)?.accepted.push(ticket.seq);
+			const segment = this.segmentOf(ticket);
+			if (segment) {
+				segment.acceptedRecent.push(ticket.seq);
+				if (segment.acceptedRecent.length > RECENT_ACCEPTED) segment.acceptedOlder += segment.acceptedRecent.splice(0, RECENT_ACCEPTED / 2).length;
+			}
 			return;
 		}
 		this.onLimited(now, ticket, signal.retryAfterMs);
@@ -146,7 +158,7 @@ export class RateLimitState {
 			// The first refusal of this stretch: a new episode.
 			segment.firstRefused = { seq: ticket.seq, sentAt: ticket.sentAt };
 			this.closing = segment;
-			this.current = { id: segment.id + 1, accepted: [] };
+			this.current = openSegment(segment.id + 1);
 			this.limit = Math.max(1, this.limit / 2);
 			this.limitedStreak++;
 		} else if (segment?.firstRefused && ticket.seq < segment.firstRefused.seq) {
@@ -233,8 +245,9 @@ export class RateLimitState {
 		this.segments.push({
 			startedAt: closing.start,
 			elapsedMs: refused.sentAt - closing.start,
-			accepted: closing.accepted.filter((seq) => seq < refused.seq).length,
+			accepted: closing.acceptedOlder + closing.acceptedRecent.filter((seq) => seq < refused.seq).length,
 		});
+		if (this.segments.length > RECENT_SEGMENTS) this.segments.shift();
 		this.estimate = estimateRate(this.segments, now) ?? this.estimate;
 	}
 }
