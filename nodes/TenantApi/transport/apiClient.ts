@@ -200,7 +200,7 @@ export class ApiClient {
 			return outcome.code && !isAbortError(outcome.failure) ? nextRetryDelayMs(policy, failedAttempts) : undefined;
 		}
 		const { statusCode, headers } = outcome.answer;
-		if (!isRetryableStatus(statusCode) && !this.isInProgress(outcome)) return undefined;
+		if (statusCode < 400 || (!isRetryableStatus(statusCode) && !this.isInProgress(outcome))) return undefined;
 		return nextRetryDelayMs(policy, failedAttempts, parseRetryAfterMs(headers['retry-after']));
 	}
 

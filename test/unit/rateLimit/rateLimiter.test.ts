@@ -85,8 +85,8 @@ describe('rate limiter: whole runs against a simulated rate-limited API', () => 
 		const limiter = new RateLimiter({ ...DEFAULT_SETTINGS, maxConcurrency: 1 }, clock);
 		const order: string[] = [];
 		const first = await limiter.acquire();
-		const waiting = limiter.acquire().then(() => order.push('new item'));
-		const retry = limiter.acquire(true).then(() => order.push('retry'));
+		const waiting = Promise.resolve(limiter.acquire()).then(() => order.push('new item'));
+		const retry = Promise.resolve(limiter.acquire(true)).then(() => order.push('retry'));
 		limiter.release(first, { kind: 'accepted' });
 		await retry;
 		expect(order).toEqual(['retry']);

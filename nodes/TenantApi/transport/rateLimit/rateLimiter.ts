@@ -49,8 +49,13 @@ export class RateLimiter {
 	 * Resolves when a request may go out; the returned ticket goes back with `release`. A retry after a
 	 * 429 goes to the front, so that an item the API refused does not wait behind the whole run.
 	 */
-	async acquire(retry = false): Promise<Ticket> {
-		return await new Promise<Ticket>((resolve, reject) => {
+	acquire(retry = false): Ticket | Promise<Ticket> {
+		// Nobody waiting and nothing to wait for (the usual case without a rate limit): no promise, no loop.
+		if (this.queue.length === 0 && !this.pumping && !this.state.exhausted) {
+			const now = this.clock.now();
+			if (this.state.delayBeforeSend(now) === 0) return this.state.send(now);
+		}
+		return new Promise<Ticket>((resolve, reject) => {
 			if (retry) this.queue.unshift({ resolve, reject });
 			else this.queue.push({ resolve, reject });
 			void this.pump();
@@ -59,7 +64,7 @@ export class RateLimiter {
 
 	release(ticket: Ticket, signal: RateSignal): void {
 		this.state.answer(this.clock.now(), ticket, signal);
-		void this.pump();
+		if (this.queue.length > 0) void this.pump();
 	}
 
 	private async pump(): Promise<void> {
