@@ -92,8 +92,12 @@ export class ApiClient {
 
 	private readonly deadlines: DeadlineWatch;
 
-	/** Read once: n8n's getNode() deep-copies the node on every call. */
-	private readonly credentialReference: Omit<ICredentialsDecrypted, 'data'>;
+	/**
+	 * The credential read in create(), handed to n8n's helper so that it does not read it again for every
+	 * request: in n8n that is a database query, a decryption and an expression pass per request and retry.
+	 * A copy of its own: the helper may add refreshed values to it (expiring credentials; this one has none).
+	 */
+	private readonly decryptedCredentials: ICredentialsDecrypted;
 
 	private constructor(
 		private readonly fn: IExecuteFunctions,
@@ -105,8 +109,9 @@ export class ApiClient {
 		const { policy, rateLimit } = options;
 		this.limiter = new RateLimiter({ ...rateLimit, basePauseMs: policy.baseDelayMs, maxPauseMs: policy.maxDelayMs }, n8nClock);
 		this.deadlines = new DeadlineWatch(options.timeoutMs);
+		// Read once: n8n's getNode() deep-copies the node on every call.
 		const reference = fn.getNode().credentials?.[CREDENTIAL_TYPE];
-		this.credentialReference = { id: reference?.id ?? '', name: reference?.name ?? '', type: CREDENTIAL_TYPE };
+		this.decryptedCredentials = { id: reference?.id ?? '', name: reference?.name ?? '', type: CREDENTIAL_TYPE, data: { ...credentials } };
 	}
 
 	/** Call when the run is over: stops the timer that watches the exchanges' deadlines. */
@@ -180,7 +185,7 @@ export class ApiClient {
 			const answer = await exchange(
 				async () =>
 					(await this.fn.helpers.httpRequestWithAuthentication.call(this.fn, CREDENTIAL_TYPE, this.httpOptions(request), {
-						credentialsDecrypted: this.decryptedCredentials(),
+						credentialsDecrypted: this.decryptedCredentials,
 					})) as IN8nHttpFullResponse,
 				this.deadlines,
 			);
@@ -209,14 +214,7 @@ export class ApiClient {
 		return isInProgressAnswer(this.options.policy.inProgress, outcome.answer.statusCode, apiText);
 	}
 
-	/**
-	 * The credential read in create(), handed to n8n's helper so that it does not read it again for every
-	 * request: in n8n that is a database query, a decryption and an expression pass per request and retry.
-	 * A copy each time, as the helper may add refreshed values to it.
-	 */
-	private decryptedCredentials(): ICredentialsDecrypted {
-		return { ...this.credentialReference, data: { ...this.credentials } };
-	}
+
 
 	private httpOptions(request: ApiRequest): IHttpRequestOptions {
 		const headers: IDataObject = { Accept: 'application/json' };
