@@ -126,13 +126,7 @@ async function postBenchmarks(n8n, sandbox) {
 
 async function payloadLimit(n8n, webhookPath, workflowId, secret) {
 	await n8n.start();
-	const deadline = Date.now() + 60000;
-	for (;;) {
-		const res = await fetch(n8n.url + webhookPath, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-		if (res.status !== 404) break;
-		if (Date.now() > deadline) throw new Error(`${webhookPath} still 404 after 60 s`);
-		await new Promise((r) => setTimeout(r, 500));
-	}
+	await n8n.waitForWebhook(webhookPath);
 	const triggerExecutions = async () => (await n8n.api('GET', `/executions?workflowId=${workflowId}&limit=50`)).json?.data?.length ?? NaN;
 	const results = [];
 	for (const mib of [15, 17]) {

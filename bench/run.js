@@ -11,7 +11,7 @@
  *   - the same POSTs against a rate-limited API (bench/rateLimited.js: 40 ms per answer, 50 requests/s,
  *     bursts of 10), against the floor N / rate;
  *   - listing 50,000 accounts with Return All (and the undici floor);
- *   - webhook verification of a 10 KB delivery through the trigger's pure verification module.
+ *   - webhook verification of a 10 KB delivery per signing scheme through the trigger's verifier (bench/webhook.js).
  * Prints items/s (median of the rounds), ratios and peak RSS; writes bench/results/latest.json.
  * Needs `npm run build` first (the npm script does it). `--profile` writes a CPU profile of the measured
  * rounds only (not start-up, not warm-up) to bench/results/<scenarios>.cpuprofile, e.g.
@@ -35,6 +35,7 @@ const { ACTION_TYPE, TEST_CREDENTIAL_ID, createHarness, runNodeWorkflow, sandbox
 const { BODY_EXPRESSION, httpRequestNode, nodeTypesWith } = require('./workflow');
 const { FLOOR_TYPE, floorNodeDefinition, setUpFloor } = require('./floorNode');
 const { LATENCY, RATE_LIMIT, rateLimitedScenarios } = require('./rateLimited');
+const { printWebhook, webhookBench } = require('./webhook');
 
 // ---------------------------------------------------------------------------------------------- args
 
@@ -292,46 +293,6 @@ function listScenarios(ctx) {
 	return scenarios.filter((s) => wanted(s.name));
 }
 
-function webhookBench() {
-	const { verifyDelivery } = require('../dist/nodes/TenantApiTrigger/verification');
-	const { parseJsonBody } = require('../dist/nodes/TenantApiTrigger/delivery');
-	const { sign } = require('../sandbox/signing');
-	const secret = 'whsec_bench_3f9a7c';
-	// A 10 KB event: an envelope and enough line items to reach 10,240 bytes.
-	const event = { id: 'evt_bench', event: 'transfers.created', created_at: 1700000000, data: { object: { id: 'tr_1', lines: [] } } };
-	while (Buffer.byteLength(JSON.stringify(event)) < 10240 - 60) event.data.object.lines.push({ sku: `sku_${event.data.object.lines.length}`, qty: 1, amount: 1250 });
-	const text = JSON.stringify(event);
-	const rawBody = Buffer.from(`${text.slice(0, -1)}${' '.repeat(10240 - Buffer.byteLength(text))}}`);
-	check(rawBody.length === 10240, `delivery is ${rawBody.length} bytes`);
-	const base = { secrets: [secret], signatureHeader: 'x-signature', secretHeader: 'x-webhook-secret', timestampHeader: 'x-timestamp', toleranceSeconds: 300, useTimestamp: false };
-	const cases = [
-		{ name: 'hmacSha256', config: { ...base, mode: 'hmacSha256' }, headers: sign({ secret, scheme: 'hmac-sha256-hex', body: rawBody }) },
-		{ name: 'hmacSha256 + timestamp', config: { ...base, mode: 'hmacSha256', useTimestamp: true }, headers: sign({ secret, scheme: 'hmac-sha256-prefixed', body: rawBody, timestamp: true }) },
-		{ name: 'hmacSha256, 2 secrets (rotation), signed with the previous', config: { ...base, mode: 'hmacSha256', secrets: ['whsec_new_1', secret] }, headers: sign({ secret, scheme: 'hmac-sha256-base64', body: rawBody }) },
-		{ name: 'hmacSha512', config: { ...base, mode: 'hmacSha512' }, headers: sign({ secret, scheme: 'hmac-sha512-hex', body: rawBody }) },
-		{ name: 'secretHeader', config: { ...base, mode: 'secretHeader' }, headers: sign({ secret, scheme: 'secret-header', body: rawBody }) },
-		{ name: 'hmacSha256, forged signature (refused)', config: { ...base, mode: 'hmacSha256' }, headers: { 'x-signature': 'f'.repeat(64) }, refused: true },
-	];
-	const iterations = 20000;
-	const results = [];
-	for (const c of cases) {
-		const input = { rawBody, headers: c.headers, nowSeconds: Math.floor(Date.now() / 1000) };
-		for (let i = 0; i < 2000; i++) verifyDelivery(c.config, input);
-		const result = verifyDelivery(c.config, input);
-		check(result.ok === !c.refused, `${c.name}: ${result.reason}`);
-		const started = process.hrtime.bigint();
-		for (let i = 0; i < iterations; i++) verifyDelivery(c.config, input);
-		results.push({ name: c.name, usPerCall: Number(process.hrtime.bigint() - started) / 1e3 / iterations });
-	}
-	{
-		for (let i = 0; i < 200; i++) parseJsonBody(rawBody);
-		const started = process.hrtime.bigint();
-		for (let i = 0; i < iterations; i++) parseJsonBody(rawBody);
-		results.push({ name: 'then: parse the verified 10 KB body (parseJsonBody)', usPerCall: Number(process.hrtime.bigint() - started) / 1e3 / iterations });
-	}
-	return { bytes: rawBody.length, iterations, results };
-}
-
 // ---------------------------------------------------------------------------------------------- main
 
 /** Runs `work` under the V8 CPU profiler when --profile is given; writes bench/results/<name>.cpuprofile. */
@@ -534,11 +495,7 @@ function print(report) {
 			console.log(`| ${r.label} | ${fmt(r.perSecond)} | ${fmt(r.ms)} (${r.allMs.join(', ')}) | ${fmt(r.cpuUsPerUnit, 1)} | ${vsRaw} | ${fmt(r.peakRssMb)} |`);
 		}
 	}
-	if (report.webhook) {
-		console.log(`\n| Webhook verification, ${report.webhook.bytes}-byte delivery | µs per call |`);
-		console.log('|---|---:|');
-		for (const r of report.webhook.results) console.log(`| ${r.name} | ${fmt(r.usPerCall, 1)} |`);
-	}
+	if (report.webhook) printWebhook(report.webhook);
 	console.log(`\npeak RSS of the benchmark process: ${fmt(report.peakRssMbProcess)} MB; load average at start ${report.machine.loadAverage}, now ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 }
 

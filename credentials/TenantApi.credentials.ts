@@ -70,24 +70,6 @@ export class TenantApi implements ICredentialType {
 			default: '',
 			description: 'Your business identifier, sent as the x-tenant-id header when set',
 		},
-		{
-			displayName: 'Webhook Secret',
-			name: 'webhookSecret',
-			type: 'string',
-			typeOptions: { password: true },
-			default: '',
-			description:
-				'The webhook Secret Key generated in the dashboard (Webhook URL → Generate). Used by the Tenant API Trigger to verify deliveries.',
-		},
-		{
-			displayName: 'Previous Webhook Secret',
-			name: 'previousWebhookSecret',
-			type: 'string',
-			typeOptions: { password: true },
-			default: '',
-			description:
-				'Optional. Still accepted after a rotation, or for a second webhook (e.g. one registered for the test URL). Clear it once all deliveries use the new secret.',
-		},
 	];
 
 	/**

@@ -2,7 +2,7 @@
 
 const { listAccounts } = require('./accounts');
 const { IdempotencyStore, fingerprint } = require('./idempotency');
-const { sendRaw, sendError, readBody, parseJson, sendDripping, sendGzipBomb, BodyTooLargeError, JSON_TYPE } = require('./http-util');
+const { sendRaw, sendError, errorBody, readBody, parseJson, sendDripping, sendGzipBomb, BodyTooLargeError, JSON_TYPE } = require('./http-util');
 
 /**
  * The /v1 API: latency, auth, tenant check, rate limit, fault injection, accounts listing, idempotent POSTs.
@@ -11,7 +11,8 @@ const { sendRaw, sendError, readBody, parseJson, sendDripping, sendGzipBomb, Bod
  * @typedef {import('node:http').ServerResponse} ServerResponse
  * @typedef {import('./state').SandboxState} SandboxState
  * @typedef {import('./faults').FaultAction} FaultAction
- * @typedef {{ delayTimers: Set<NodeJS.Timeout>, origin: string, state: SandboxState }} ApiContext
+ * @typedef {import('./hold').HeldAnswer} HeldAnswer
+ * @typedef {{ delayTimers: Set<NodeJS.Timeout>, origin: string, state: SandboxState, held: import('./hold').HeldRequests }} ApiContext
  */
 
 const REPLAY_HEADERS = { 'idempotent-replayed': 'true' };
@@ -67,6 +68,10 @@ function respond(ctx, req, res, fault, status, body, headers) {
 		ctx.delayTimers.add(t);
 	} else if (fault.type === 'status') {
 		sendRaw(res, fault.status, fault.body, fault.contentType, fault.headers);
+	} else if (fault.type === 'hold') {
+		const idempotencyKey = req.headers['idempotency-key'];
+		const info = { method: String(req.method), path: String(req.url), idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : null };
+		ctx.held.hold(res, info, { answer: { status, body, contentType: JSON_TYPE, headers } });
 	} else {
 		drop(req);
 	}
@@ -244,44 +249,82 @@ async function handlePost(state, ctx, req, res, fault, segs, path, idemKey, tena
 		return;
 	}
 
-	const scoped = IdempotencyStore.scope(tenant, idemKey);
-	if (state.inProgress.has(scoped)) {
-		state.conflicts++;
-		sendError(res, 409, 'idempotency_key_in_use', IN_PROGRESS_MESSAGE);
+	const processPost = () => commitPost(state, segs, path, idemKey, tenant, /** @type {Record<string, unknown>} */ (body));
+	if (fault !== null && fault.type === 'hold') {
+		const info = { method: 'POST', path, idempotencyKey: idemKey, body };
+		ctx.held.hold(res, info, fault.commit ? { answer: processPost() } : { process: processPost });
 		return;
 	}
-	const fp = fingerprint('POST', path, body);
+	const scoped = IdempotencyStore.scope(tenant, idemKey);
+	const known = fault?.type === 'slowCommit' ? answerKnownKey(state, scoped, fingerprint('POST', path, body)) : null;
+	if (fault?.type === 'slowCommit' && known === null) {
+		// A slow commit: meanwhile the key is "in progress" and a retry with it gets a 409 (as at Stripe).
+		// The commit happens even when the client has gone away.
+		state.inProgress.add(scoped);
+		const timer = setTimeout(() => {
+			ctx.delayTimers.delete(timer);
+			state.inProgress.delete(scoped);
+			const answer = processPost();
+			if (!res.destroyed && !res.writableEnded) sendRaw(res, answer.status, answer.body, answer.contentType, answer.headers);
+		}, fault.ms);
+		ctx.delayTimers.add(timer);
+		return;
+	}
+	const answer = known ?? processPost();
+	// A conflict is answered at once: it changed nothing, so post-commit faults do not apply.
+	if (answer.status === 409) sendRaw(res, answer.status, answer.body, answer.contentType, answer.headers);
+	else respond(ctx, req, res, fault, answer.status, String(answer.body), answer.headers);
+}
+
+/**
+ * The answer for a key the service already knows: "still in progress", the stored answer (same
+ * request), or a refusal (another request); null for a new key.
+ * @param {SandboxState} state
+ * @param {string} scoped
+ * @param {string} fp
+ * @returns {HeldAnswer|null}
+ */
+function answerKnownKey(state, scoped, fp) {
+	if (state.inProgress.has(scoped)) {
+		state.conflicts++;
+		return { status: 409, body: JSON.stringify(errorBody('idempotency_key_in_use', IN_PROGRESS_MESSAGE)), contentType: JSON_TYPE, recordId: null };
+	}
 	const seen = state.idempotency.lookup(scoped, fp);
 	if (seen.kind === 'replay') {
 		state.replays++;
-		return respond(ctx, req, res, fault, seen.entry.status, seen.entry.body, REPLAY_HEADERS);
+		return { status: seen.entry.status, body: seen.entry.body, contentType: JSON_TYPE, headers: REPLAY_HEADERS, recordId: seen.entry.recordId };
 	}
 	if (seen.kind === 'conflict') {
 		state.conflicts++;
-		sendError(res, 409, 'idempotency_key_reuse', 'This Idempotency-Key was already used with a different request');
-		return;
+		const refusal = errorBody('idempotency_key_reuse', 'This Idempotency-Key was already used with a different request');
+		return { status: 409, body: JSON.stringify(refusal), contentType: JSON_TYPE, recordId: null };
 	}
+	return null;
+}
 
-	/** @param {FaultAction|null} answerFault */
-	const commit = (answerFault) => {
-		// Commit point: from here on, a retry with the same key replays this answer.
-		const collection = segs[0];
-		const record = state.createRecord(collection, path.slice(3), idemKey, /** @type {Record<string, unknown>} */ (body));
-		const text = JSON.stringify(record);
-		state.idempotency.commit(scoped, { fingerprint: fp, status: 201, body: text, recordId: record.id });
-		state.webhooks.recordCreated(collection, record);
-		if (!res.destroyed && !res.writableEnded) respond(ctx, req, res, answerFault, 201, text);
-	};
-	if (fault?.type !== 'slowCommit') return commit(fault);
-	// A slow commit: meanwhile the key is "in progress" and a retry with it gets a 409 (as at Stripe).
-	// The commit happens even when the client has gone away.
-	state.inProgress.add(scoped);
-	const timer = setTimeout(() => {
-		ctx.delayTimers.delete(timer);
-		state.inProgress.delete(scoped);
-		commit(null);
-	}, fault.ms);
-	ctx.delayTimers.add(timer);
+/**
+ * What the service does with a valid POST: answer a known key (see answerKnownKey), or commit a new record.
+ * @param {SandboxState} state
+ * @param {string[]} segs
+ * @param {string} path
+ * @param {string} idemKey
+ * @param {string} tenant
+ * @param {Record<string, unknown>} body
+ * @returns {HeldAnswer}
+ */
+function commitPost(state, segs, path, idemKey, tenant, body) {
+	const scoped = IdempotencyStore.scope(tenant, idemKey);
+	const fp = fingerprint('POST', path, body);
+	const known = answerKnownKey(state, scoped, fp);
+	if (known !== null) return known;
+
+	// Commit point: from here on, a retry with the same key replays this answer.
+	const collection = segs[0];
+	const record = state.createRecord(collection, path.slice(3), idemKey, body);
+	const text = JSON.stringify(record);
+	state.idempotency.commit(scoped, { fingerprint: fp, status: 201, body: text, recordId: record.id });
+	state.webhooks.recordCreated(collection, record);
+	return { status: 201, body: text, contentType: JSON_TYPE, recordId: record.id };
 }
 
 /**

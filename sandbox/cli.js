@@ -4,14 +4,16 @@
 /**
  * npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--accounts 120] [--pagination cursor]
  *   [--api-key sk_test_sandbox] [--tenant tenant_demo] [--webhook-url URL] [--webhook-secret S]...
- *   [--webhook-scheme hmac-sha256-hex] [--webhook-timestamp] [--latency MS] [--latency-jitter MS]
- *   [--rate-limit PER_SECOND] [--burst N] [--rate-limit-headers[=ietf|x]] [--verbose]
- * node sandbox/cli.js deliver --to URL --secret S [--scheme ...] [--event TYPE|JSON] [--timestamp] [--attempts N]
+ *   [--webhook-scheme hmac-sha256-hex] [--webhook-timestamp] [--webhook-signed-url URL] [--webhook-body json|form]
+ *   [--latency MS] [--latency-jitter MS] [--rate-limit PER_SECOND] [--burst N] [--rate-limit-headers[=ietf|x]] [--verbose]
+ * node sandbox/cli.js deliver --to URL [--secret S] [--scheme ...] [--event TYPE|JSON] [--timestamp] [--attempts N]
+ *   [--signed-url URL] [--body json|form]
  */
 
 const { startSandbox } = require('./server');
 const { WebhookDispatcher } = require('./webhooks');
 const { ENDPOINTS } = require('./control');
+const { SCHEMES, demoSecret } = require('./signing');
 
 const BOOLEAN_FLAGS = new Set(['webhook-timestamp', 'timestamp', 'verbose', 'help', 'rate-limit-headers']);
 
@@ -92,10 +94,14 @@ function list(v) {
 const USAGE = `Usage:
   node sandbox/cli.js [--port 4010] [--host 127.0.0.1] [--accounts 120] [--pagination cursor|page|nextUrl|array|loop|endless]
                       [--api-key KEY] [--tenant ID] [--webhook-url URL] [--webhook-secret S (repeatable; first signs)]
-                      [--webhook-scheme SCHEME] [--webhook-timestamp] [--latency MS] [--latency-jitter MS]
-                      [--rate-limit PER_SECOND] [--burst N (default 1)] [--rate-limit-headers[=ietf|x]] [--verbose]
-  node sandbox/cli.js deliver --to URL --secret S [--scheme SCHEME] [--event TYPE|JSON] [--timestamp] [--attempts N]
-Schemes: hmac-sha256-hex (default), hmac-sha256-base64, hmac-sha256-prefixed, hmac-sha512-hex, secret-header, none`;
+                      [--webhook-scheme SCHEME] [--webhook-timestamp] [--webhook-signed-url URL] [--webhook-body json|form]
+                      [--latency MS] [--latency-jitter MS] [--rate-limit PER_SECOND] [--burst N (default 1)] [--rate-limit-headers[=ietf|x]] [--verbose]
+  node sandbox/cli.js deliver --to URL [--secret S] [--scheme SCHEME] [--event TYPE|JSON] [--timestamp] [--attempts N]
+                      [--signed-url URL] [--body json|form]
+Schemes: ${SCHEMES.join(', ')} (default hmac-sha256-hex).
+  Without a secret, each scheme signs with a demo secret valid in its key format (printed at start).
+  --signed-url: the URL Square/Twilio signatures cover when it is not the destination (e.g. n8n's public URL).
+  --body: slack and twilio send form fields by default, the others JSON.`;
 
 /**
  * `--rate-limit 50 --burst 10 --rate-limit-headers[=x]`
@@ -126,6 +132,8 @@ async function serve(flags) {
 					secrets: list(flags['webhook-secret']),
 					scheme: /** @type {any} */ (str(flags['webhook-scheme'])),
 					timestamp: bool(flags['webhook-timestamp']),
+					signedUrl: str(flags['webhook-signed-url']),
+					bodyFormat: /** @type {any} */ (str(flags['webhook-body'])),
 				}
 			: undefined,
 		log: bool(flags.verbose) ? (line) => process.stdout.write(line + '\n') : undefined,
@@ -176,12 +184,15 @@ async function deliver(flags) {
 	const url = str(flags.to);
 	if (!url) throw new Error('deliver needs --to <url>');
 	const stats = { attempts: 0, succeeded: 0, failed: 0 };
+	const scheme = /** @type {any} */ (str(flags.scheme) ?? 'hmac-sha256-hex');
 	const dispatcher = new WebhookDispatcher(
 		{
 			url,
-			secrets: list(flags.secret) ?? [],
-			scheme: /** @type {any} */ (str(flags.scheme) ?? 'hmac-sha256-hex'),
+			secrets: list(flags.secret) ?? (SCHEMES.includes(scheme) ? [demoSecret(scheme)] : []),
+			scheme,
 			timestamp: bool(flags.timestamp),
+			signedUrl: str(flags['signed-url']),
+			bodyFormat: /** @type {any} */ (str(flags.body)),
 			maxAttempts: num(flags.attempts) ?? 1,
 		},
 		stats,

@@ -4,6 +4,7 @@ const { sendJson, sendError, readBody, parseJson } = require('./http-util');
 const { FaultConfigError } = require('./faults');
 const { WebhookConfigError } = require('./webhooks');
 const { InvalidOptionError } = require('./state');
+const { HoldIdsError } = require('./hold');
 const { PAGINATION_MODES } = require('./accounts');
 const { RateLimitConfigError } = require('./rateLimit');
 
@@ -27,6 +28,9 @@ const ENDPOINTS = {
 	'GET|POST /_sandbox/webhook': 'read / replace webhook config {url, secrets, scheme, timestamp, maxAttempts, retryDelayMs}',
 	'POST /_sandbox/deliver': 'send one delivery now (optional body {event, ...config overrides}); answers with the destination status',
 	'GET /_sandbox/deliveries': 'recent delivery attempts',
+	'GET /_sandbox/held': 'requests held by the fault action {hold: true}: id, method, path, idempotencyKey, body, processed, recordId, clientGone',
+	'POST /_sandbox/held/commit': 'process held requests now (commit their records), keep holding the answers (body {ids}, default all)',
+	'POST /_sandbox/held/release': 'answer held requests whose client is still connected and forget them (body {ids}, default all)',
 };
 
 /**
@@ -102,11 +106,19 @@ async function handleControl(state, req, res, path) {
 			}
 			case 'GET /_sandbox/deliveries':
 				return sendJson(res, 200, { data: state.webhooks.log });
+			case 'GET /_sandbox/held':
+				return sendJson(res, 200, { data: state.held.list() });
+			case 'POST /_sandbox/held/commit':
+				return sendJson(res, 200, { committed: state.held.commit(obj.ids) });
+			case 'POST /_sandbox/held/release':
+				return sendJson(res, 200, { released: state.held.release(obj.ids) });
 			default:
 				return sendError(res, 404, 'not_found', `No control endpoint ${route}`);
 		}
 	} catch (err) {
-		if (err instanceof FaultConfigError || err instanceof InvalidOptionError || err instanceof RateLimitConfigError) return sendError(res, 400, 'invalid_config', err.message);
+		if (err instanceof FaultConfigError || err instanceof InvalidOptionError || err instanceof HoldIdsError || err instanceof RateLimitConfigError) {
+			return sendError(res, 400, 'invalid_config', err.message);
+		}
 		if (err instanceof WebhookConfigError) return sendError(res, 400, 'invalid_webhook', err.message);
 		throw err;
 	}

@@ -5,7 +5,8 @@ const { errorBody } = require('./http-util');
 
 /**
  * Fault injection rules. First matching rule wins; a rule whose `times` are used up, whose
- * `firstAttemptPerKey` already saw the key, or whose probability roll fails is skipped.
+ * `firstAttemptPerKey` already saw the key, whose `maxPerKey` faults were already injected for the
+ * request's Idempotency-Key, or whose probability roll fails is skipped.
  *
  * @typedef {{ type: 'status', status: number, body: string|Buffer, contentType: string, headers: Record<string,string>, commit: boolean }
  *   | { type: 'dropBeforeCommit' }
@@ -14,10 +15,11 @@ const { errorBody } = require('./http-util');
  *   | { type: 'drip', intervalMs: number, bytesPerTick: number, endless: boolean }
  *   | { type: 'gzipBomb', status: number, inflatedMiB: number, endless: boolean }
  *   | { type: 'slowCommit', ms: number }
- *   | { type: 'echoRequest' }} FaultAction
+ *   | { type: 'echoRequest' }
+ *   | { type: 'hold', commit: boolean }} FaultAction
  *
  * @typedef {{ method?: string, path?: string, times?: number, firstAttemptPerKey?: boolean,
- *   probability?: number, seed?: number|string, action?: Record<string, unknown>,
+ *   maxPerKey?: number, probability?: number, seed?: number|string, action?: Record<string, unknown>,
  *   random?: RandomSpec } & Record<string, unknown>} FaultRule
  *
  * @typedef {{ seed?: number|string, p500?: number, pDropAfterCommit?: number, p429?: number,
@@ -25,6 +27,7 @@ const { errorBody } = require('./http-util');
  *
  * @typedef {{ method: string|null, path: string|null, times: number, firstAttemptPerKey: boolean,
  *   probability: number|null, prng: () => number, matched: number, seenKeys: Set<string>|null,
+ *   maxPerKey: number, faultsPerKey: Map<string, number>,
  *   action: FaultAction|null, random: { prng: () => number, table: [number, FaultAction][] }|null }} CompiledRule
  */
 
@@ -78,6 +81,10 @@ function headersOf(h) {
 function compileAction(a) {
 	if (a.dropBeforeCommit) return { type: 'dropBeforeCommit' };
 	if (a.dropAfterCommit) return { type: 'dropAfterCommit' };
+	if (a.hold !== undefined) {
+		if (a.hold !== true) throw new FaultConfigError('hold must be true');
+		return { type: 'hold', commit: a.commit === true };
+	}
 	if (a.delayMs !== undefined) return { type: 'delay', ms: numberAtLeast(a.delayMs, 0, 'delayMs') };
 	if (a.commitDelayMs !== undefined) return { type: 'slowCommit', ms: numberAtLeast(a.commitDelayMs, 0, 'commitDelayMs') };
 	if (a.echoRequest) return { type: 'echoRequest' };
@@ -137,7 +144,7 @@ function compileAction(a) {
 		return { type: 'status', status, body, contentType, headers: headersOf(a.headers), commit };
 	}
 	throw new FaultConfigError(
-		'action must have one of: status, dropBeforeCommit, dropAfterCommit, delayMs, commitDelayMs, drip, gzipBomb, echoRequest, htmlError, rawBody, rawBodyBase64',
+		'action must have one of: status, dropBeforeCommit, dropAfterCommit, delayMs, commitDelayMs, hold, drip, gzipBomb, echoRequest, htmlError, rawBody, rawBodyBase64',
 	);
 }
 
@@ -198,6 +205,8 @@ function compileRule(rule, index) {
 	if (!rule || typeof rule !== 'object' || Array.isArray(rule)) throw new FaultConfigError(`rule ${index} must be an object`);
 	const times = rule.times === undefined ? Infinity : Number(rule.times);
 	if (!(times >= 0)) throw new FaultConfigError(`rule ${index}: times must be a number >= 0`);
+	const maxPerKey = rule.maxPerKey === undefined ? Infinity : Number(rule.maxPerKey);
+	if (!(maxPerKey >= 0)) throw new FaultConfigError(`rule ${index}: maxPerKey must be a number >= 0`);
 	const compiled = {
 		method: rule.method ? String(rule.method).toUpperCase() : null,
 		path: rule.path ? String(rule.path) : null,
@@ -207,6 +216,8 @@ function compileRule(rule, index) {
 		prng: createPrng(rule.seed ?? 1),
 		matched: 0,
 		seenKeys: rule.firstAttemptPerKey === true ? new Set() : null,
+		maxPerKey,
+		faultsPerKey: new Map(),
 		action: /** @type {FaultAction|null} */ (null),
 		random: /** @type {CompiledRule['random']} */ (null),
 	};
@@ -271,6 +282,8 @@ class FaultInjector {
 				r.seenKeys.add(idempotencyKey);
 			}
 			if (r.matched >= r.times) continue;
+			const keyFaults = idempotencyKey ? (r.faultsPerKey.get(idempotencyKey) ?? 0) : 0;
+			if (keyFaults >= r.maxPerKey) continue;
 			r.matched++;
 			if (r.probability !== null && r.prng() >= r.probability) continue;
 			/** @type {FaultAction|null} */
@@ -286,6 +299,7 @@ class FaultInjector {
 				}
 				if (action === null) continue;
 			}
+			if (idempotencyKey && r.maxPerKey !== Infinity) r.faultsPerKey.set(idempotencyKey, keyFaults + 1);
 			this.injected++;
 			return action;
 		}

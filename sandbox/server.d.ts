@@ -28,6 +28,10 @@ export interface WebhookOptions {
 	secret?: string;
 	scheme?: SigningScheme;
 	timestamp?: boolean;
+	/** The URL Square/Twilio signatures cover when it differs from `url` (e.g. n8n's public URL). */
+	signedUrl?: string | null;
+	/** Body as JSON or form fields (default: form for slack and twilio, JSON otherwise). */
+	bodyFormat?: 'json' | 'form' | null;
 	maxAttempts?: number;
 	retryDelayMs?: number;
 	timeoutMs?: number;
@@ -69,6 +73,8 @@ export type FaultAction =
 	| { drip: { intervalMs?: number; bytesPerTick?: number; endless?: boolean } }
 	/** Before commit: gzip-encoded JSON (`[`, spaces, `]`) of `inflatedMiB` MiB (default 1024, ~1 KiB per MiB on the wire); `endless` never ends. */
 	| { gzipBomb: { inflatedMiB?: number; endless?: boolean }; status?: number }
+	/** Park the request until releaseHeld(): before the service processes it, or after with commit: true. */
+	| { hold: true; commit?: boolean }
 	| { htmlError: number; headers?: Record<string, string>; commit?: boolean }
 	| { rawBody: string | Buffer; repeat?: number; contentType?: string; status?: number; headers?: Record<string, string>; commit?: boolean }
 	| { rawBodyBase64: string; repeat?: number; contentType?: string; status?: number; headers?: Record<string, string>; commit?: boolean };
@@ -88,6 +94,8 @@ export interface FaultRule {
 	path?: string;
 	times?: number;
 	firstAttemptPerKey?: boolean;
+	/** At most this many faults from this rule per Idempotency-Key (requests without a key are not limited). */
+	maxPerKey?: number;
 	probability?: number;
 	seed?: number | string;
 	action?: FaultAction;
@@ -133,6 +141,27 @@ export interface LatencyOptions {
 	jitterMs?: number;
 }
 
+export interface HeldRequest {
+	id: number;
+	method: string;
+	path: string;
+	idempotencyKey: string | null;
+	/** Parsed JSON body (POSTs). */
+	body?: unknown;
+	heldAt: string;
+	/** The service has processed it (record committed, replayed or refused); only the answer waits. */
+	processed: boolean;
+	recordId: string | null;
+	/** The client closed the connection while the request was held. */
+	clientGone: boolean;
+}
+
+export interface ReleaseOutcome {
+	id: number;
+	/** answered: sent to the client; discarded: client gone, never processed; clientGone: processed, answer undeliverable. */
+	outcome: 'answered' | 'discarded' | 'clientGone';
+}
+
 export interface SandboxOptions {
 	port?: number;
 	host?: string;
@@ -176,6 +205,12 @@ export interface Sandbox {
 	settle(): Promise<void>;
 	/** The effective webhook configuration (defaults filled in). */
 	webhookConfig(): Required<Omit<WebhookOptions, 'secret'>>;
+	/** Requests held by the fault action `hold`, oldest first. */
+	held(): HeldRequest[];
+	/** Process held requests now (all when no ids) and keep holding their answers; returns the ids processed. */
+	commitHeld(ids?: number[]): number[];
+	/** Answer held requests whose client is still connected (all when no ids) and forget them. */
+	releaseHeld(ids?: number[]): ReleaseOutcome[];
 }
 
 export declare function startSandbox(options?: SandboxOptions): Promise<Sandbox>;

@@ -17,6 +17,8 @@ const { sendError } = require('./http-util');
  * @typedef {import('./webhooks').WebhookEvent} WebhookEvent
  * @typedef {import('./webhooks').DeliveryResult} DeliveryResult
  * @typedef {import('./webhooks').AttemptLog} AttemptLog
+ * @typedef {import('./hold').HeldRequest} HeldRequest
+ * @typedef {import('./hold').ReleaseOutcome} ReleaseOutcome
  *
  * @typedef {{
  *   url: string, baseUrl: string, port: number, apiKey: string, tenantId: string,
@@ -35,6 +37,9 @@ const { sendError } = require('./http-util');
  *   deliveries(): AttemptLog[],
  *   settle(): Promise<void>,
  *   webhookConfig(): import('./webhooks').WebhookConfig,
+ *   held(): HeldRequest[],
+ *   commitHeld(ids?: number[]): number[],
+ *   releaseHeld(ids?: number[]): ReleaseOutcome[],
  * }} Sandbox
  */
 
@@ -48,7 +53,7 @@ async function startSandbox(options = {}) {
 	const host = options.host ?? '127.0.0.1';
 	/** @type {Set<NodeJS.Timeout>} */
 	const delayTimers = new Set();
-	const ctx = { delayTimers, origin: '', state };
+	const ctx = { delayTimers, origin: '', state, held: state.held };
 	const log = options.log;
 
 	const server = http.createServer((req, res) => {
@@ -104,6 +109,7 @@ async function startSandbox(options = {}) {
 				closing = new Promise((resolve) => {
 					for (const t of delayTimers) clearTimeout(t);
 					delayTimers.clear();
+					state.held.dropAll();
 					state.webhooks.close();
 					server.close(() => resolve());
 					server.closeAllConnections();
@@ -125,6 +131,9 @@ async function startSandbox(options = {}) {
 		deliveries: () => state.webhooks.log.slice(),
 		settle: () => state.webhooks.settle(),
 		webhookConfig: () => ({ ...state.webhooks.config, secrets: state.webhooks.config.secrets.slice() }),
+		held: () => state.held.list(),
+		commitHeld: (ids) => state.held.commit(ids),
+		releaseHeld: (ids) => state.held.release(ids),
 	};
 	return sandbox;
 }

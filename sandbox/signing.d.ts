@@ -5,31 +5,68 @@ export type SigningScheme =
 	| 'hmac-sha256-prefixed'
 	| 'hmac-sha512-hex'
 	| 'secret-header'
-	| 'none';
+	| 'none'
+	| 'standard-webhooks'
+	| 'svix'
+	| 'stripe'
+	| 'slack'
+	| 'paddle'
+	| 'github'
+	| 'shopify'
+	| 'square'
+	| 'adyen-platform'
+	| 'adyen-payments'
+	| 'twilio';
+
+export interface WebhookEvent {
+	id: string;
+	event: string;
+	created_at: number;
+	data: { object: unknown };
+}
+
+export interface AdyenNotification {
+	notificationItems: Array<{ NotificationRequestItem: Record<string, unknown> }>;
+	[field: string]: unknown;
+}
 
 export declare const SCHEMES: readonly SigningScheme[];
 export declare const SIGNATURE_HEADER: 'x-signature';
 export declare const TIMESTAMP_HEADER: 'x-timestamp';
 export declare const SECRET_HEADER: 'x-webhook-secret';
 
-/** Signature headers (lower-case names) for one delivery. `timestamp: true` means now (unix seconds). */
+/**
+ * Signature headers (lower-case names) for one delivery whose signature travels in headers. `timestamp: true` means
+ * now (schemes that always sign one use now by default); `id` is the message id; `url` the URL signed (Square, Twilio).
+ */
 export declare function sign(opts: {
 	secret: string;
 	scheme?: SigningScheme;
 	body: Buffer | string;
 	timestamp?: number | string | boolean;
+	id?: string;
+	url?: string;
+	contentType?: string;
 }): Record<string, string>;
 
-/** Receiver-side check; any of `secrets` may match (rotation). */
-export declare function verify(opts: {
-	secrets: string[];
-	scheme?: SigningScheme;
-	body: Buffer | string;
-	headers: Record<string, string | string[] | undefined>;
-	toleranceSeconds?: number;
-	now?: number;
-}): boolean;
+/** An Adyen payments notification with every item signed (a copy). */
+export declare function signAdyenPayments<T extends AdyenNotification>(notification: T, secret: string): T;
+/** An event as a one-item Adyen payments notification. */
+export declare function adyenNotification(event: WebhookEvent): AdyenNotification;
 
-/** The bytes that are signed: the raw body, or `<timestamp>.<raw body>`. */
-export declare function signedPayload(body: Buffer | string, timestamp?: number | string): Buffer;
+/** A whole delivery of `event` in `scheme`: body bytes, headers (content type included) and the URL to post to. */
+export declare function signedDelivery(opts: {
+	secret: string;
+	scheme?: SigningScheme;
+	event: WebhookEvent;
+	url: string;
+	signedUrl?: string;
+	timestamp?: number | string | boolean;
+	bodyFormat?: 'json' | 'form';
+}): { body: Buffer; headers: Record<string, string>; url: string };
+
+/** A secret valid in the scheme's key format. */
+export declare function demoSecret(scheme: SigningScheme): string;
+/** The Tenant API Trigger parameters that verify deliveries of `scheme`. */
+export declare function triggerParameters(scheme: SigningScheme): Record<string, unknown>;
 export declare function isScheme(scheme: unknown): scheme is SigningScheme;

@@ -5,6 +5,7 @@ const { IdempotencyStore } = require('./idempotency');
 const { FaultInjector } = require('./faults');
 const { WebhookDispatcher } = require('./webhooks');
 const { KeyRateLimit, Latency } = require('./rateLimit');
+const { HeldRequests } = require('./hold');
 
 /** Fields a request body can never set or change. */
 const PROTECTED_FIELDS = new Set(['id', 'object', 'endpoint', 'idempotency_key', 'created_at']);
@@ -73,6 +74,8 @@ class SandboxState {
 		this.rateLimit = new KeyRateLimit(options.rateLimit);
 		/** delay before every /v1 answer ({fixedMs, jitterMs}) */
 		this.latency = new Latency(options.latency);
+		/** requests parked by the fault action `hold` until released */
+		this.held = new HeldRequests();
 
 		this.requests = 0;
 		/** @type {Record<string, number>} */
@@ -138,8 +141,12 @@ class SandboxState {
 		this.records = this.records.filter((r) => r.id !== id);
 	}
 
-	/** Forget records, idempotency keys, stats and faults; buckets refill (pagination mode, webhook, rate-limit and latency settings stay). */
+	/**
+	 * Forget records, idempotency keys, stats and faults, drop held requests without an answer and refill
+	 * the rate-limit buckets (pagination mode, webhook config, rate-limit and latency settings stay).
+	 */
 	reset() {
+		this.held.dropAll();
 		this.rateLimit.reset();
 		this.records = [];
 		this.recordsById.clear();

@@ -2,16 +2,16 @@
 
 const http = require('node:http');
 const https = require('node:https');
-const { sign, isScheme } = require('./signing');
+const { signedDelivery, demoSecret, isScheme } = require('./signing');
 
 /**
  * Outgoing webhook deliveries: one event per created record, signed, retried with backoff.
  *
  * @typedef {import('./signing').SigningScheme} SigningScheme
  * @typedef {{ url?: string|null, secrets?: string[], secret?: string, scheme?: SigningScheme, timestamp?: boolean,
- *   maxAttempts?: number, retryDelayMs?: number, timeoutMs?: number }} WebhookOptions
- * @typedef {{ url: string|null, secrets: string[], scheme: SigningScheme, timestamp: boolean,
- *   maxAttempts: number, retryDelayMs: number, timeoutMs: number }} WebhookConfig
+ *   signedUrl?: string|null, bodyFormat?: 'json'|'form'|null, maxAttempts?: number, retryDelayMs?: number, timeoutMs?: number }} WebhookOptions
+ * @typedef {{ url: string|null, secrets: string[], scheme: SigningScheme, timestamp: boolean, signedUrl: string|null,
+ *   bodyFormat: 'json'|'form'|null, maxAttempts: number, retryDelayMs: number, timeoutMs: number }} WebhookConfig
  * @typedef {{ id: string, event: string, created_at: number, data: { object: unknown } }} WebhookEvent
  * @typedef {{ attempts: number, succeeded: number, failed: number }} DeliveryStats
  * @typedef {{ eventId: string, attempt: number, status: number|null, error?: string, at: string }} AttemptLog
@@ -43,21 +43,27 @@ function normalizeWebhookConfig(cfg, base) {
 		}
 		if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new WebhookConfigError('webhook url must be http(s)');
 	}
-	let secrets = c.secrets ?? (c.secret !== undefined ? [c.secret] : base?.secrets ?? ['whsec_sandbox']);
-	if (!Array.isArray(secrets) || secrets.some((s) => typeof s !== 'string')) throw new WebhookConfigError('secrets must be an array of strings');
 	const scheme = c.scheme ?? base?.scheme ?? 'hmac-sha256-hex';
 	if (!isScheme(scheme)) throw new WebhookConfigError(`unknown scheme: ${String(scheme)}`);
+	const secrets = c.secrets ?? (c.secret !== undefined ? [c.secret] : base?.secrets ?? [demoSecret(scheme)]);
+	if (!Array.isArray(secrets) || secrets.some((s) => typeof s !== 'string')) throw new WebhookConfigError('secrets must be an array of strings');
 	if (secrets.length === 0 && scheme !== 'none') throw new WebhookConfigError('at least one secret is required');
 	const num = (/** @type {unknown} */ v, /** @type {number} */ d, /** @type {string} */ name, /** @type {number} */ min) => {
 		const n = v === undefined ? d : Number(v);
 		if (!Number.isFinite(n) || n < min) throw new WebhookConfigError(`${name} must be a number >= ${min}`);
 		return n;
 	};
+	const signedUrl = c.signedUrl === undefined ? base?.signedUrl ?? null : c.signedUrl;
+	if (signedUrl !== null && typeof signedUrl !== 'string') throw new WebhookConfigError('signedUrl must be a string');
+	const bodyFormat = c.bodyFormat === undefined ? base?.bodyFormat ?? null : c.bodyFormat;
+	if (bodyFormat !== null && bodyFormat !== 'json' && bodyFormat !== 'form') throw new WebhookConfigError('bodyFormat must be "json" or "form"');
 	return {
 		url,
 		secrets: secrets.slice(),
 		scheme,
 		timestamp: c.timestamp === undefined ? base?.timestamp ?? false : c.timestamp === true,
+		signedUrl,
+		bodyFormat,
 		maxAttempts: Math.floor(num(c.maxAttempts, base?.maxAttempts ?? 3, 'maxAttempts', 1)),
 		retryDelayMs: num(c.retryDelayMs, base?.retryDelayMs ?? 50, 'retryDelayMs', 0),
 		timeoutMs: num(c.timeoutMs, base?.timeoutMs ?? 5000, 'timeoutMs', 1),
@@ -100,20 +106,27 @@ function postOnce({ url, body, headers, timeoutMs, agent }) {
 }
 
 /**
- * Headers for one attempt (re-signed per attempt, so the timestamp is fresh).
+ * Body, headers and URL of one attempt (re-signed per attempt, so a signed timestamp is fresh; the body bytes
+ * are the same every time).
  * @param {WebhookConfig} cfg
- * @param {string} eventId
- * @param {Buffer} body
+ * @param {WebhookEvent} event
  * @param {number} attempt
- * @returns {Record<string, string>}
  */
-function deliveryHeaders(cfg, eventId, body, attempt) {
+function attemptRequest(cfg, event, attempt) {
+	const url = /** @type {string} */ (cfg.url);
+	const delivery = signedDelivery({
+		secret: cfg.secrets[0] ?? '',
+		scheme: cfg.scheme,
+		event,
+		url,
+		signedUrl: cfg.signedUrl ?? undefined,
+		timestamp: cfg.timestamp || undefined,
+		bodyFormat: cfg.bodyFormat ?? undefined,
+	});
 	return {
-		'content-type': 'application/json',
-		'user-agent': USER_AGENT,
-		'x-event-id': eventId,
-		'x-delivery-attempt': String(attempt),
-		...sign({ secret: cfg.secrets[0] ?? '', scheme: cfg.scheme, body, timestamp: cfg.timestamp }),
+		url: delivery.url,
+		body: delivery.body,
+		headers: { 'user-agent': USER_AGENT, 'x-event-id': event.id, 'x-delivery-attempt': String(attempt), ...delivery.headers },
 	};
 }
 
@@ -224,9 +237,7 @@ class WebhookDispatcher {
 	async attemptAll(event, cfg) {
 		const generation = this.generation;
 		const counting = () => generation === this.generation;
-		const body = Buffer.from(JSON.stringify(event), 'utf8');
-		const url = /** @type {string} */ (cfg.url);
-		const agent = url.startsWith('https:') ? this.httpsAgent : this.agent;
+		const agent = /** @type {string} */ (cfg.url).startsWith('https:') ? this.httpsAgent : this.agent;
 		/** @type {{ status: number|null, error?: string }} */
 		let last = { status: null, error: 'not attempted' };
 		let attempt = 0;
@@ -235,7 +246,7 @@ class WebhookDispatcher {
 			if (attempt > 1) await this.sleep(cfg.retryDelayMs * 2 ** (attempt - 2));
 			if (this.closed) break;
 			if (counting()) this.stats.attempts++;
-			last = await postOnce({ url, body, headers: deliveryHeaders(cfg, event.id, body, attempt), timeoutMs: cfg.timeoutMs, agent });
+			last = await postOnce({ ...attemptRequest(cfg, event, attempt), timeoutMs: cfg.timeoutMs, agent });
 			if (counting()) this.pushLog({ eventId: event.id, attempt, status: last.status, ...(last.error ? { error: last.error } : {}), at: new Date().toISOString() });
 			if (last.status !== null && last.status >= 200 && last.status < 300) {
 				if (counting()) this.stats.succeeded++;
@@ -283,4 +294,4 @@ function samplePayload() {
 	return { id: 'rec_sample', object: 'sample', created_at: new Date().toISOString() };
 }
 
-module.exports = { WebhookDispatcher, WebhookConfigError, normalizeWebhookConfig, postOnce, deliveryHeaders, USER_AGENT };
+module.exports = { WebhookDispatcher, WebhookConfigError, normalizeWebhookConfig, postOnce, attemptRequest, USER_AGENT };

@@ -9,11 +9,14 @@
  * 2. installs n8n 2.40.7 on Node 24 into the cache (first time: minutes; then reused)
  * 3. starts the sandbox (the Tenant API stand-in) on 127.0.0.1:4010
  * 4. installs the tarball into <cache>/demo-user/.n8n/nodes the way n8n's community installer does,
- *    imports the sandbox credential and examples/*.json, publishes the trigger workflow
- * 5. points the sandbox's signed webhook deliveries at the trigger's production URL
+ *    imports the sandbox credentials (API and webhook) and examples/*.json, publishes the trigger workflow
+ * 5. points the sandbox's signed webhook deliveries at the trigger's production URL, signed in --scheme
+ *    (the trigger workflow is imported with the Verification that checks that scheme)
  * 6. starts n8n on http://localhost:5678 and prints the login; Ctrl-C stops everything
  *
  * Options: --port 5678  --sandbox-port 4010  --n8n 2.40.7|1.123.81  --no-build  --fresh (new user folder)
+ *          (one user folder per n8n version and --scheme: <cache>/demo-user[-<version>][-<scheme>])
+ *          --scheme hmac-sha256-hex|standard-webhooks|svix|stripe|slack|paddle|github|shopify|square|adyen-platform|adyen-payments|twilio|…
  * Cache: ${TENANT_API_CACHE:-~/.cache/n8n-nodes-tenant-api}
  */
 const fs = require('node:fs');
@@ -22,9 +25,11 @@ const installer = require('./n8n/install');
 const { createInstance } = require('./n8n/instance');
 const { buildAndPack, ROOT } = require('./pack');
 
+const signing = require(path.join(ROOT, 'sandbox', 'signing'));
+
 const EXAMPLES = path.join(ROOT, 'examples');
-const WEBHOOK_SECRET = 'whsec_sandbox';
 const SIGNING_SCHEME = 'hmac-sha256-hex';
+const WEBHOOK_SECRET = signing.demoSecret(SIGNING_SCHEME);
 
 function flag(name, fallback) {
 	const args = process.argv.slice(2);
@@ -43,19 +48,34 @@ function readExample(file) {
 	return JSON.parse(fs.readFileSync(path.join(EXAMPLES, file), 'utf8'));
 }
 
-/** The example credential, pointed at a running sandbox. */
-function credentialFor(sandbox, secret) {
-	const [cred] = readExample('credentials.json');
-	cred.data = { ...cred.data, baseUrl: sandbox.baseUrl, secretKey: sandbox.apiKey, tenantId: sandbox.tenantId, webhookSecret: secret };
-	return cred;
+/** The example credentials: the API one pointed at a running sandbox, the webhook one holding `secret`. */
+function credentialsFor(sandbox, secret) {
+	return readExample('credentials.json').map((cred) => {
+		if (cred.type === 'tenantApi') return { ...cred, data: { ...cred.data, baseUrl: sandbox.baseUrl, secretKey: sandbox.apiKey, tenantId: sandbox.tenantId } };
+		if (cred.type === 'tenantWebhookApi') return { ...cred, data: { ...cred.data, signingSecret: secret } };
+		return cred;
+	});
 }
 
-/** Import the credential and all example workflows; publish the trigger workflow. */
-async function importExamples(n8n, sandbox, { secret = WEBHOOK_SECRET } = {}) {
+/** The example trigger workflow with the Verification that checks `scheme` (sandbox/signing.js triggerParameters). */
+function triggerWorkflowFor(workflow, scheme) {
+	return {
+		...workflow,
+		nodes: workflow.nodes.map((node) =>
+			node.type.endsWith('.tenantApiTrigger') ? { ...node, parameters: { ...node.parameters, ...signing.triggerParameters(scheme) } } : node,
+		),
+	};
+}
+
+/**
+ * Import the credentials and all example workflows; publish the trigger workflow, set to verify `scheme`
+ * with `secret` (default: the scheme's demo secret).
+ */
+async function importExamples(n8n, sandbox, { scheme = SIGNING_SCHEME, secret = signing.demoSecret(scheme) } = {}) {
 	const tmp = path.join(n8n.userFolder, 'import');
 	fs.mkdirSync(tmp, { recursive: true });
 	const credFile = path.join(tmp, 'credentials.json');
-	fs.writeFileSync(credFile, JSON.stringify([credentialFor(sandbox, secret)], null, 2));
+	fs.writeFileSync(credFile, JSON.stringify(credentialsFor(sandbox, secret), null, 2));
 	await n8n.cli(['import:credentials', `--input=${credFile}`]);
 	// One CLI run for all workflows (each n8n CLI command boots n8n: seconds apiece).
 	const wfDir = path.join(tmp, 'workflows');
@@ -63,21 +83,33 @@ async function importExamples(n8n, sandbox, { secret = WEBHOOK_SECRET } = {}) {
 	fs.mkdirSync(wfDir);
 	const workflows = {};
 	for (const file of fs.readdirSync(EXAMPLES).filter((f) => f.endsWith('.json') && f !== 'credentials.json').sort()) {
-		workflows[path.basename(file, '.json')] = readExample(file);
-		fs.copyFileSync(path.join(EXAMPLES, file), path.join(wfDir, file));
+		const name = path.basename(file, '.json');
+		workflows[name] = name === 'webhook-trigger' ? triggerWorkflowFor(readExample(file), scheme) : readExample(file);
+		fs.writeFileSync(path.join(wfDir, file), JSON.stringify(workflows[name], null, 2));
 	}
 	await n8n.cli(['import:workflow', '--separate', `--input=${wfDir}`]);
 	const trigger = workflows['webhook-trigger'];
 	await n8n.publish(trigger.id);
 	const triggerNode = trigger.nodes.find((n) => n.type.endsWith('.tenantApiTrigger'));
-	return { workflows, webhookPath: `/webhook/${triggerNode.webhookId}/webhook` };
+	return { workflows, webhookPath: `/webhook/${triggerNode.webhookId}/webhook`, secret };
+}
+
+/**
+ * One n8n user folder per version and signing scheme: n8n's import into an existing folder does not reliably
+ * replace a credential's secret or the published version of the trigger, so switching --scheme in the same
+ * folder would leave deliveries checked by the previous scheme.
+ */
+function demoFolderName(version, scheme) {
+	return ['demo-user', version === installer.DEFAULT_VERSION ? '' : version, scheme === SIGNING_SCHEME ? '' : scheme].filter(Boolean).join('-');
 }
 
 async function main() {
 	const port = Number(flag('port', '5678'));
 	const sandboxPort = Number(flag('sandbox-port', '4010'));
 	const version = flag('n8n', installer.DEFAULT_VERSION);
-	const userFolder = path.join(installer.cacheDir(), version === installer.DEFAULT_VERSION ? 'demo-user' : `demo-user-${version}`);
+	const scheme = flag('scheme', SIGNING_SCHEME);
+	if (!signing.isScheme(scheme)) throw new Error(`unknown --scheme ${scheme}: one of ${signing.SCHEMES.join(', ')}`);
+	const userFolder = path.join(installer.cacheDir(), demoFolderName(version, scheme));
 
 	say('building and packing the package');
 	const tarball = buildAndPack({ skipBuild: has('no-build') });
@@ -115,10 +147,10 @@ async function main() {
 		say(`sandbox on ${sandbox.url} (API ${sandbox.baseUrl})`);
 
 		await n8n.installPackage(tarball);
-		const { webhookPath } = await importExamples(n8n, sandbox);
+		const { webhookPath, secret } = await importExamples(n8n, sandbox, { scheme });
 		const webhookUrl = `http://localhost:${port}${webhookPath}`;
-		sandbox.configureWebhook({ url: webhookUrl, secrets: [WEBHOOK_SECRET], scheme: SIGNING_SCHEME });
-		say(`sandbox delivers signed webhooks to ${webhookUrl}`);
+		sandbox.configureWebhook({ url: webhookUrl, secrets: [secret], scheme });
+		say(`sandbox delivers ${scheme}-signed webhooks to ${webhookUrl}`);
 
 		await n8n.start();
 	} catch (err) {
@@ -137,7 +169,8 @@ async function main() {
 			'',
 			`  sandbox:  ${sandbox.url}  (API key ${sandbox.apiKey}, tenant ${sandbox.tenantId})`,
 			`  workflows: "Tenant API: list accounts", "Tenant API: POST with idempotency keys",`,
-			`             "Tenant API: signed webhook trigger" (published)`,
+			`             "Tenant API: signed webhook trigger" (published, Verification: ${signing.triggerParameters(scheme).verification})`,
+			`  deliveries signed in: ${scheme} (another: npm start -- --scheme stripe; list: node sandbox/cli.js --help)`,
 			`  send a signed delivery: curl -X POST ${sandbox.url}/_sandbox/deliver`,
 			`  n8n log:  ${n8n.logFile}`,
 			'',
@@ -147,7 +180,7 @@ async function main() {
 	);
 }
 
-module.exports = { importExamples, credentialFor, WEBHOOK_SECRET, SIGNING_SCHEME };
+module.exports = { importExamples, credentialsFor, triggerWorkflowFor, WEBHOOK_SECRET, SIGNING_SCHEME };
 
 if (require.main === module) {
 	main().catch((err) => {

@@ -4,6 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import * as account from './actions/account';
 import * as request from './actions/request';
 import { router } from './actions/router';
+import { toolDescriptionFields } from './actions/toolDescription';
 
 export class TenantApi implements INodeType {
 	description: INodeTypeDescription = {
@@ -14,13 +15,14 @@ export class TenantApi implements INodeType {
 		version: 1,
 		subtitle:
 			'={{ $parameter["resource"] === "request" ? ($parameter["operation"] === "send" ? $parameter["method"] : "POST") + " " + $parameter["endpoint"] : "Get many accounts" }}',
-		description: 'List accounts and send idempotent POST requests to the Tenant API',
+		description: 'List accounts and send idempotent JSON requests to endpoints of the Tenant API',
 		defaults: { name: 'Tenant API' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'tenantApi', required: true }],
 		properties: [
+			...toolDescriptionFields,
 			{
 				displayName: 'Resource',
 				name: 'resource',

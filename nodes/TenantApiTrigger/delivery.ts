@@ -1,51 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { HeaderBag } from './verification';
-
-export type BodyParseResult =
-	| { ok: true; body: IDataObject }
-	| { ok: false; reason: 'empty_body' | 'not_utf8' | 'invalid_json' | 'not_an_object' };
-
-const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
-
-function decodeUtf8(bytes: Buffer): string | undefined {
-	try {
-		return STRICT_UTF8.decode(bytes);
-	} catch {
-		return undefined;
-	}
-}
-
-/** Parses the verified raw bytes as UTF-8 JSON; the output is built from these bytes, not from n8n's parsed body. */
-export function parseJsonBody(rawBody: Buffer): BodyParseResult {
-	// JSON is UTF-8 (RFC 8259): bytes that are not would silently turn into U+FFFD in the output.
-	let text = decodeUtf8(rawBody);
-	if (text === undefined) return { ok: false, reason: 'not_utf8' };
-	if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-	if (text.trim() === '') return { ok: false, reason: 'empty_body' };
-	let parsed: unknown;
-	try {
-		parsed = JSON.parse(text);
-	} catch {
-		return { ok: false, reason: 'invalid_json' };
-	}
-	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return { ok: false, reason: 'not_an_object' };
-	return { ok: true, body: parsed as IDataObject };
-}
-
-/** Reads a dot path (`data.object.type`); a key containing dots can be reached as a whole first. */
-export function valueAtPath(body: IDataObject, path: string): unknown {
-	const trimmed = path.trim();
-	if (trimmed === '') return undefined;
-	if (Object.prototype.hasOwnProperty.call(body, trimmed)) return body[trimmed];
-	let current: unknown = body;
-	for (const key of trimmed.split('.')) {
-		if (current === null || typeof current !== 'object' || Array.isArray(current)) return undefined;
-		if (!Object.prototype.hasOwnProperty.call(current, key)) return undefined;
-		current = (current as IDataObject)[key];
-	}
-	return current;
-}
+import type { BodyKind } from './body';
+import { valueAtPath } from './body';
+import type { HeaderBag, VerificationConfig, VerificationResult } from './verification';
+import { headerValue } from './verification';
 
 export const DEFAULT_EVENT_PATH = 'event';
 export const FALLBACK_EVENT_PATH = 'type';
@@ -91,4 +49,72 @@ export function safeHeaders(headers: HeaderBag, extraRedacted: string[]): IDataO
 		out[key] = value;
 	}
 	return out;
+}
+
+/** The output field that holds the delivery's identity (README "Delivery identity"). */
+export const WEBHOOK_DELIVERY_FIELD = 'webhookDelivery';
+
+/**
+ * `webhookDelivery` on every output item: who the delivery is, in one place later nodes can rely on.
+ * `id` comes only from signed data, so a replayed delivery cannot be given a fresh identity.
+ */
+export interface WebhookDelivery extends IDataObject {
+	/** The delivery's id, or null when the scheme signs none and the body has none. */
+	id: string | null;
+	/** Where `id` was read: `header:<name>` (a signed header) or `body:<path>[,<path>]`; null with `id`. */
+	idSource: string | null;
+	/** The signed timestamp (unix seconds), or null when the scheme signs none. */
+	timestamp: number | null;
+	/** The Verification setting that accepted the delivery. */
+	verification: string;
+	/** Which credential secret matched: `current`, `previous`, or null without verification. */
+	secret: 'current' | 'previous' | null;
+	/** How the body was read: `json` or `form`. */
+	bodyType: BodyKind;
+}
+
+/** A scalar body field as id text; undefined for anything else (objects, arrays, blanks). */
+function idText(value: unknown): string | undefined {
+	if (typeof value === 'string') return value.trim() === '' ? undefined : value.trim();
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	if (typeof value === 'boolean') return String(value);
+	return undefined;
+}
+
+/** The name of the header alternative that is present (for `idSource`). */
+function presentHeader(headers: HeaderBag, names: string): string | undefined {
+	return names
+		.split(',')
+		.map((n) => n.trim().toLowerCase())
+		.find((name) => name !== '' && headerValue(headers, name) !== undefined);
+}
+
+/**
+ * The rule: a signed id header when the scheme signs one (Standard Webhooks: `webhook-id` / `svix-id`);
+ * otherwise the body fields `idFields` (all must hold a scalar; several are joined with ':');
+ * otherwise null.
+ */
+export function deliveryIdentity(
+	config: VerificationConfig,
+	result: VerificationResult,
+	headers: HeaderBag,
+	body: IDataObject,
+	idFields: string[],
+	verification: string,
+	bodyType: BodyKind,
+): WebhookDelivery {
+	let id: string | null = null;
+	let idSource: string | null = null;
+	if (result.id !== undefined && config.mode === 'hmac') {
+		id = result.id;
+		idSource = `header:${presentHeader(headers, config.scheme.idHeader) ?? config.scheme.idHeader}`;
+	} else if (idFields.length > 0) {
+		const parts = idFields.map((path) => idText(valueAtPath(body, path)));
+		if (parts.every((part): part is string => part !== undefined)) {
+			id = parts.join(':');
+			idSource = `body:${idFields.join(',')}`;
+		}
+	}
+	const secret = result.secretIndex === undefined ? null : result.secretIndex === 0 ? 'current' : 'previous';
+	return { id, idSource, timestamp: result.timestamp ?? null, verification, secret, bodyType };
 }

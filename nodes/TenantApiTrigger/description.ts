@@ -1,45 +1,243 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-const HMAC_MODES = ['hmacSha256', 'hmacSha512'];
+const BODY_HMAC = ['hmacSha256', 'hmacSha512'];
+/** Presets whose signature always covers a timestamp. */
+const TIMESTAMPED = ['standardWebhooks', 'stripe', 'slack', 'paddle', 'customHmac'];
+const URL_SIGNED = ['square', 'twilio', 'customHmac'];
+const custom = (extra: Record<string, string[]> = {}) => ({ show: { verification: ['customHmac'], ...extra } });
+
+const verificationOptions: INodeProperties = {
+	displayName: 'Verification',
+	name: 'verification',
+	type: 'options',
+	noDataExpression: true,
+	options: [
+		{
+			name: 'Adyen (Payments Webhooks)',
+			value: 'adyenPayments',
+			description: 'HMAC-SHA256 (hex key) of the documented fields of each NotificationRequestItem; additionalData.hmacSignature',
+		},
+		{
+			name: 'Adyen (Platform Webhooks)',
+			value: 'adyenPlatform',
+			description: 'HMAC-SHA256 (hex key) of the raw body, base64 in the HmacSignature header',
+		},
+		{
+			name: 'Custom HMAC',
+			value: 'customHmac',
+			description: 'Choose the algorithm, secret encoding, signed content, signature header and format yourself',
+		},
+		{
+			name: 'HMAC-SHA256 of the Body (GitHub, Shopify, Plain)',
+			value: 'hmacSha256',
+			description: 'HMAC-SHA256 of the exact request bytes, hex or base64, optional sha256= prefix',
+		},
+		{
+			name: 'HMAC-SHA512 of the Body',
+			value: 'hmacSha512',
+			description: 'HMAC-SHA512 of the exact request bytes, hex or base64, optional sha512= prefix',
+		},
+		{
+			name: 'None (Insecure)',
+			value: 'none',
+			description: 'Accept every request without checking who sent it',
+		},
+		{
+			name: 'Paddle-Style',
+			value: 'paddle',
+			description: 'Paddle-Signature: ts=…;h1=… over "{ts}:{body}"',
+		},
+		{
+			name: 'Secret in Header',
+			value: 'secretHeader',
+			description: 'The sender puts the secret itself in a header; weaker than a signature',
+		},
+		{
+			name: 'Slack-Style',
+			value: 'slack',
+			description: 'X-Slack-Signature: v0=… over "v0:{timestamp}:{body}", X-Slack-Request-Timestamp',
+		},
+		{
+			name: 'Square-Style',
+			value: 'square',
+			description: 'Base64 HMAC-SHA256 of the notification URL followed by the body, x-square-hmacsha256-signature',
+		},
+		{
+			name: 'Standard Webhooks (Svix)',
+			value: 'standardWebhooks',
+			description: 'Headers webhook-ID, webhook-timestamp, webhook-signature: v1,… (or the svix-* ones); whsec_ secret',
+		},
+		{
+			name: 'Stripe-Style',
+			value: 'stripe',
+			description: 'Stripe-Signature: t=…,v1=… over "{t}.{body}"',
+		},
+		{
+			name: 'Twilio-Style',
+			value: 'twilio',
+			description: 'X-Twilio-Signature: HMAC-SHA1 of the URL and the sorted form fields (JSON: bodySHA256 in the URL)',
+		},
+	],
+	default: 'hmacSha256',
+	description: 'How each delivery is checked before the workflow starts. Refused deliveries get a 401 and start nothing.',
+};
+
+const customScheme: INodeProperties[] = [
+	{
+		displayName: 'Algorithm',
+		name: 'customAlgorithm',
+		type: 'options',
+		options: [
+			{ name: 'HMAC-SHA1', value: 'sha1' },
+			{ name: 'HMAC-SHA256', value: 'sha256' },
+			{ name: 'HMAC-SHA512', value: 'sha512' },
+		],
+		default: 'sha256',
+		displayOptions: custom(),
+	},
+	{
+		displayName: 'Secret Encoding',
+		name: 'customSecretEncoding',
+		type: 'options',
+		options: [
+			{ name: 'Text (the Secret as Typed)', value: 'text' },
+			{ name: 'Base64 (Optional Whsec_ Prefix)', value: 'base64' },
+			{ name: 'Hex', value: 'hex' },
+		],
+		default: 'text',
+		displayOptions: custom(),
+		description: 'How the secret in the credential becomes the HMAC key',
+	},
+	{
+		displayName: 'Signed Content',
+		name: 'customSignedContent',
+		type: 'string',
+		default: '{timestamp}.{body}',
+		required: true,
+		displayOptions: custom(),
+		description:
+			'What the sender signs. Placeholders: {body} (the raw bytes), {timestamp}, {ID} (the delivery ID), {URL} (the URL called), {formFields} (form fields sorted by name, name then value), {item.path} (a field of each body item). Anything else is literal.',
+	},
+	{
+		displayName: 'Signature Location',
+		name: 'customSignatureIn',
+		type: 'options',
+		options: [
+			{ name: 'Header', value: 'header' },
+			{ name: 'Inside Each Item of the JSON Body', value: 'items' },
+		],
+		default: 'header',
+		displayOptions: custom(),
+	},
+	{
+		displayName: 'Signature Header',
+		name: 'customSignatureHeader',
+		type: 'string',
+		default: 'x-signature',
+		required: true,
+		displayOptions: custom({ customSignatureIn: ['header'] }),
+		description: 'Header carrying the signature; several names separated by commas are tried in order',
+	},
+	{
+		displayName: 'Signature Format',
+		name: 'customSignatureFormat',
+		type: 'options',
+		options: [
+			{ name: 'Plain (Signatures Separated by Commas or Spaces)', value: 'plain' },
+			{ name: 'Prefixed (e.g. V0=…)', value: 'prefixed' },
+			{ name: 'Key=Value List (e.g. T=…,v1=…)', value: 'keyValue' },
+			{ name: 'Versioned List (e.g. V1,… V1,…)', value: 'versioned' },
+		],
+		default: 'plain',
+		displayOptions: custom({ customSignatureIn: ['header'] }),
+	},
+	{
+		displayName: 'Signature Label',
+		name: 'customSignatureLabel',
+		type: 'string',
+		default: 'v1',
+		displayOptions: custom({ customSignatureIn: ['header'], customSignatureFormat: ['prefixed', 'keyValue', 'versioned'] }),
+		description: 'The prefix (e.g. v0=), the key of signature entries (e.g. v1) or the version label (e.g. v1)',
+	},
+	{
+		displayName: 'Pair Separator',
+		name: 'customPairSeparator',
+		type: 'string',
+		default: ',',
+		displayOptions: custom({ customSignatureIn: ['header'], customSignatureFormat: ['keyValue'] }),
+	},
+	{
+		displayName: 'Timestamp Key',
+		name: 'customTimestampKey',
+		type: 'string',
+		default: 't',
+		displayOptions: custom({ customSignatureIn: ['header'], customSignatureFormat: ['keyValue'] }),
+		description: 'Key of the timestamp inside the signature header (e.g. t or ts)',
+	},
+	{
+		displayName: 'Signature Encoding',
+		name: 'customSignatureEncoding',
+		type: 'options',
+		options: [
+			{ name: 'Hex or Base64', value: 'auto' },
+			{ name: 'Hex', value: 'hex' },
+			{ name: 'Base64', value: 'base64' },
+		],
+		default: 'auto',
+		displayOptions: custom(),
+	},
+	{
+		displayName: 'Timestamp Header',
+		name: 'customTimestampHeader',
+		type: 'string',
+		default: 'x-timestamp',
+		displayOptions: custom(),
+		description: 'Header carrying {timestamp} in unix seconds (not used when the signature header carries it)',
+	},
+	{
+		displayName: 'ID Header',
+		name: 'customIdHeader',
+		type: 'string',
+		default: 'webhook-id',
+		displayOptions: custom(),
+		description: 'Header carrying the delivery ID ({ID})',
+	},
+	{
+		displayName: 'Items Path',
+		name: 'customItemsPath',
+		type: 'string',
+		default: 'notificationItems.*.NotificationRequestItem',
+		displayOptions: custom({ customSignatureIn: ['items'] }),
+		description: 'Dot path of the signed items in the JSON body; * stands for every element of a list',
+	},
+	{
+		displayName: 'Signature Path in Item',
+		name: 'customItemSignaturePath',
+		type: 'string',
+		default: 'additionalData.hmacSignature',
+		displayOptions: custom({ customSignatureIn: ['items'] }),
+	},
+	{
+		displayName: 'Body Hash Query Parameter',
+		name: 'customBodyHashParameter',
+		type: 'string',
+		default: '',
+		placeholder: 'bodySHA256',
+		displayOptions: custom(),
+		description:
+			'When the signed content covers the URL but not the body: the query parameter holding the SHA-256 (hex) of the body, which is then checked too',
+	},
+];
 
 export const properties: INodeProperties[] = [
 	{
 		displayName:
-			'Set-up: copy the Production URL above into the Webhook URL field of the service dashboard and choose Generate, then put the generated webhook Secret Key into the credential\'s Webhook Secret. The Test URL is a different URL: a webhook registered for it gets its own secret — put that one into Previous Webhook Secret so both are accepted.',
+			'Set-up: copy the Production URL above into the sender\'s webhook settings (for the Tenant API: the dashboard\'s Webhook URL field, then Generate), then put the signing secret it shows into a Tenant Webhook API credential. The Test URL is a different URL: a webhook registered for it gets its own secret — put that one into Previous Signing Secret so both are accepted.',
 		name: 'setupNotice',
 		type: 'notice',
 		default: '',
 	},
-	{
-		displayName: 'Verification',
-		name: 'verification',
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			{
-				name: 'HMAC-SHA256 Signature',
-				value: 'hmacSha256',
-				description: 'HMAC-SHA256 of the exact request bytes with the webhook secret, hex or base64, optional sha256= prefix',
-			},
-			{
-				name: 'HMAC-SHA512 Signature',
-				value: 'hmacSha512',
-				description: 'HMAC-SHA512 of the exact request bytes with the webhook secret, hex or base64, optional sha512= prefix',
-			},
-			{
-				name: 'Secret in Header',
-				value: 'secretHeader',
-				description: 'The sender puts the webhook secret itself in a header; weaker than a signature',
-			},
-			{
-				name: 'None (Insecure)',
-				value: 'none',
-				description: 'Accept every request without checking who sent it',
-			},
-		],
-		default: 'hmacSha256',
-		description: 'How each delivery is checked before the workflow starts. Refused deliveries get a 401 and start nothing.',
-	},
+	verificationOptions,
 	{
 		displayName:
 			'Verification is off: anyone who knows or guesses this URL can start the workflow with any data. Use it only for a first test.',
@@ -54,8 +252,8 @@ export const properties: INodeProperties[] = [
 		type: 'string',
 		default: 'x-signature',
 		required: true,
-		displayOptions: { show: { verification: HMAC_MODES } },
-		description: 'Request header that carries the signature (case-insensitive)',
+		displayOptions: { show: { verification: BODY_HMAC } },
+		description: 'Request header that carries the signature (case-insensitive), e.g. X-Hub-Signature-256 (GitHub) or X-Shopify-Hmac-Sha256',
 	},
 	{
 		displayName: 'Header Carrying the Shared Key',
@@ -71,7 +269,7 @@ export const properties: INodeProperties[] = [
 		name: 'useTimestamp',
 		type: 'boolean',
 		default: false,
-		displayOptions: { show: { verification: HMAC_MODES } },
+		displayOptions: { show: { verification: BODY_HMAC } },
 		description:
 			'Whether the sender signs the timestamp, a dot and the raw body, and sends the timestamp in a header. Deliveries outside the tolerance window are refused, so a captured delivery cannot be replayed later.',
 	},
@@ -81,8 +279,18 @@ export const properties: INodeProperties[] = [
 		type: 'string',
 		default: 'x-timestamp',
 		required: true,
-		displayOptions: { show: { verification: HMAC_MODES, useTimestamp: [true] } },
+		displayOptions: { show: { verification: BODY_HMAC, useTimestamp: [true] } },
 		description: 'Request header that carries the timestamp, in unix seconds',
+	},
+	...customScheme,
+	{
+		displayName: 'Tolerance (Seconds)',
+		name: 'toleranceSeconds',
+		type: 'number',
+		default: 300,
+		typeOptions: { minValue: 1 },
+		displayOptions: { show: { verification: BODY_HMAC, useTimestamp: [true] } },
+		description: 'How far the signed timestamp may be from the current time, in either direction',
 	},
 	{
 		displayName: 'Tolerance (Seconds)',
@@ -90,8 +298,18 @@ export const properties: INodeProperties[] = [
 		type: 'number',
 		default: 300,
 		typeOptions: { minValue: 1 },
-		displayOptions: { show: { verification: HMAC_MODES, useTimestamp: [true] } },
-		description: 'How far the timestamp may be from the current time, in either direction',
+		displayOptions: { show: { verification: TIMESTAMPED } },
+		description: 'How far the signed timestamp may be from the current time, in either direction',
+	},
+	{
+		displayName: 'Signed URL',
+		name: 'signedUrl',
+		type: 'string',
+		default: '',
+		placeholder: 'https://n8n.example.com/webhook/…/webhook',
+		displayOptions: { show: { verification: URL_SIGNED } },
+		description:
+			'The URL registered at the sender, when it differs from the Webhook URL n8n shows (e.g. behind a proxy that rewrites it). Empty: the Webhook URL of this node. The query string of each request is appended as received.',
 	},
 	{
 		displayName: 'Events',
@@ -103,6 +321,34 @@ export const properties: INodeProperties[] = [
 			'Event types that start the workflow, separated by commas. Empty accepts every event. An entry ending in * matches by prefix. Other deliveries are acknowledged with 200 and start nothing.',
 	},
 	{
+		displayName: 'Respond',
+		name: 'respond',
+		type: 'options',
+		options: [
+			{
+				name: 'On Receipt',
+				value: 'onReceipt',
+				description: 'Answer 200 as soon as the delivery is verified. The sender never waits, but an event is lost if the workflow fails or its worker dies.',
+			},
+			{
+				name: 'When the Workflow Finishes',
+				value: 'whenFinished',
+				description:
+					'Answer 200 only after the workflow succeeded, and 500 when it failed, so the sender delivers the event again',
+			},
+		],
+		default: 'onReceipt',
+		description: 'When the sender gets its answer. Refused deliveries are answered at once either way (401, 400, 415).',
+	},
+	{
+		displayName:
+			'The sender waits while the workflow runs: its timeout must be longer than the workflow takes (a sender that gives up delivers the event again, and the workflow runs again). Automatic Idempotency-Keys of the Tenant API node are the same for every delivery of an event, so a write is applied once however often the event arrives.',
+		name: 'respondNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { respond: ['whenFinished'] } },
+	},
+	{
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
@@ -110,11 +356,20 @@ export const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			{
+				displayName: 'Delivery ID Fields',
+				name: 'idFields',
+				type: 'string',
+				default: '',
+				placeholder: 'data.eventId',
+				description:
+					'Body fields (dot paths, separated by commas) that identify the delivery in webhookDelivery.ID, when the scheme signs no ID header. Empty: the preset\'s field (see the README).',
+			},
+			{
 				displayName: 'Event Path',
 				name: 'eventPath',
 				type: 'string',
 				default: 'event',
-				description: 'Dot path of the event type in the JSON body, used by the Events filter. When it holds no text, "type" is tried.',
+				description: 'Dot path of the event type in the body, used by the Events filter. When it holds no text, "type" is tried.',
 			},
 			{
 				displayName: 'Include Headers',

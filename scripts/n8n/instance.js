@@ -8,6 +8,7 @@
  *   await n8n.cli(['import:credentials', '--input=creds.json']);
  *   await n8n.publish('workflowId');           // publish:workflow (2.x) / update:workflow --active=true (1.x)
  *   const { url, apiKey, cookie } = await n8n.start();   // n8n start, owner, login, API key
+ *   await n8n.waitForWebhook('/webhook/<id>/webhook'); // production webhook registered
  *   await n8n.stop();
  *
  * `startInstance(opts)` does installPackage (when a tarball is given) + start in one call.
@@ -43,9 +44,25 @@ const DEFAULT_OWNER = {
 	lastName: 'Owner',
 };
 
-/** Environment that keeps n8n offline and quiet (see n8n-notes.md). */
-function offlineEnv() {
+/**
+ * n8n modules that call n8n's servers on their own, per major version: 2.40.7 fetches its MCP server
+ * registry (api.n8n.io) at start. 1.x has no such module and refuses to start when
+ * N8N_DISABLED_MODULES names a module it does not know, hence per version.
+ * test/e2e/offline.test.ts proves the list complete: n8n runs under scripts/n8n/netguard.js.
+ */
+const ONLINE_MODULES = { 1: [], 2: ['mcp-registry'] };
+
+/**
+ * THE environment that keeps n8n on loopback and quiet; every n8n the project starts (e2e, browser,
+ * `npm start`, bench, queue mode) gets it. See README "What `npm start` and the tests set".
+ * @param {string} version n8n version, e.g. 2.40.7
+ */
+function offlineEnv(version) {
+	const major = Number(String(version).split('.')[0]);
+	const modules = ONLINE_MODULES[major];
+	if (!modules) throw new Error(`offlineEnv: no list of online modules for n8n ${version}`);
 	return {
+		...(modules.length ? { N8N_DISABLED_MODULES: modules.join(',') } : {}),
 		N8N_DIAGNOSTICS_ENABLED: 'false',
 		N8N_DIAGNOSTICS_CONFIG_FRONTEND: '',
 		N8N_DIAGNOSTICS_CONFIG_BACKEND: '',
@@ -125,7 +142,7 @@ function createInstance(opts) {
 	function env(extra = {}) {
 		const i = ensureInstalled();
 		const e = installer.envFor(version, {
-			...offlineEnv(),
+			...offlineEnv(version),
 			N8N_USER_FOLDER: userFolder,
 			N8N_ENCRYPTION_KEY: encryptionKey,
 			DB_TYPE: 'sqlite',
@@ -148,9 +165,10 @@ function createInstance(opts) {
 			...(opts.env || {}),
 			...extra,
 		});
-		// Settings from the developer's shell must not leak into the instance.
-		delete e.N8N_CONFIG_FILES;
-		delete e.NODE_OPTIONS;
+		// Settings from the developer's shell must not leak into the instance (the caller may set them).
+		for (const name of ['N8N_CONFIG_FILES', 'NODE_OPTIONS']) {
+			if (!(name in (opts.env || {})) && !(name in extra)) delete e[name];
+		}
 		return e;
 	}
 
@@ -380,6 +398,21 @@ function createInstance(opts) {
 		return handle;
 	}
 
+	/**
+	 * Production webhooks are registered while n8n activates published workflows, which can finish
+	 * after the REST API answers: resolves once `webhookPath` stops answering 404.
+	 */
+	async function waitForWebhook(webhookPath, { timeoutMs = 60000 } = {}) {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const res = await fetch(state.url + webhookPath, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+			await res.arrayBuffer();
+			if (res.status !== 404) return;
+			if (Date.now() > deadline) throw new Error(`${webhookPath} still 404 after ${timeoutMs / 1000} s\n${tail(logFile, 80)}`);
+			await sleep(500);
+		}
+	}
+
 	/** Stop the whole process group (n8n and its task runners) and wait for it to go. */
 	async function stop({ timeoutMs = 20000 } = {}) {
 		const p = child;
@@ -442,6 +475,7 @@ function createInstance(opts) {
 		execute,
 		start,
 		stop,
+		waitForWebhook,
 		request,
 		login,
 		logTail: (n) => tail(logFile, n),

@@ -99,7 +99,7 @@ async function startCluster(opts) {
 
 		function envFor(userFolder, own) {
 			const e = installer.envFor(version, {
-				...instanceLib.offlineEnv(),
+				...instanceLib.offlineEnv(version),
 				N8N_USER_FOLDER: userFolder,
 				N8N_LISTEN_ADDRESS: svc.HOST,
 				N8N_HOST: 'localhost',
@@ -116,8 +116,8 @@ async function startCluster(opts) {
 				N8N_EDITOR_BASE_URL: `${mainUrl()}/`,
 				...own,
 			});
-			delete e.N8N_CONFIG_FILES;
-			delete e.NODE_OPTIONS;
+			// Settings from the developer's shell must not leak into the cluster (opts.env may set them).
+			for (const name of ['N8N_CONFIG_FILES', 'NODE_OPTIONS']) if (!(name in (opts.env || {}))) delete e[name];
 			return e;
 		}
 

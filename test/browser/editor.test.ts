@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/require-node-api-error -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
  * What a person sees in the n8n editor: Debian's chromium (through playwright-core) against a real
  * n8n 2.40.7 with the packed package installed as a community package, talking to the sandbox.
@@ -14,9 +15,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, selectors, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { startSandbox, type Sandbox } from '../../sandbox/server';
+import type { N8nInstance } from '../../scripts/n8n/instance';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
-const instanceLib = require('../../scripts/n8n/instance');
+const instanceLib: typeof import('../../scripts/n8n/instance') = require('../../scripts/n8n/instance');
 const installer = require('../../scripts/n8n/install');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -64,7 +66,7 @@ async function freePortTriple(): Promise<number> {
 
 describe(`n8n ${VERSION} editor in chromium`, () => {
 	let sandbox: Sandbox | undefined;
-	let n8n: any;
+	let n8n: N8nInstance | undefined;
 	let context: BrowserContext | undefined;
 	let userFolder: string | undefined;
 	let browserProfile: string | undefined;
@@ -134,6 +136,7 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 		if (browserProfile) fs.rmSync(browserProfile, { recursive: true, force: true });
 		if (userFolder) {
 			if (failed || process.env.BROWSER_KEEP === '1') {
+				// eslint-disable-next-line no-console
 				console.log(`kept ${userFolder} (n8n.log, cli.log)`);
 			} else {
 				fs.rmSync(userFolder, { recursive: true, force: true });
@@ -282,21 +285,98 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 				['baseUrl', 'Base URL'],
 				['secretKey', 'Secret Key'],
 				['tenantId', 'Tenant ID'],
-				['webhookSecret', 'Webhook Secret'],
-				['previousWebhookSecret', 'Previous Webhook Secret'],
 			];
-			for (const [name, label] of fields) {
-				// Each field sits in a container whose data-test-id is the field name.
-				const field = dialog.getByTestId(name);
-				await expect(field.getByTestId('parameter-input-' + name)).toBeVisibleSoon();
-				// The label's first line (the Fixed/Expression toggle follows it), without the required mark.
-				const text = (await field.locator('label').first().innerText()).split('\n')[0];
-				expect(text.replace('*', '').trim()).toBe(label);
-			}
+			await expectFieldLabels(dialog, fields);
 			await expect(dialog.getByTestId('parameter-input-environment').locator('input').first().inputValue()).resolves.toBe('Sandbox');
-			// The secret is a password field.
+			// The secret is a password field; the webhook fields live in their own credential now.
 			await expect(dialog.getByTestId('parameter-input-secretKey').locator('input').getAttribute('type')).resolves.toBe('password');
+			await expect(dialog.getByTestId('webhookSecret').count()).resolves.toBe(0);
 			await shot(page, 'credential');
+		});
+	});
+
+	/** Each field of a credential dialog is shown with its label (first line, without the required mark). */
+	async function expectFieldLabels(dialog: Locator, fields: Array<[string, string]>): Promise<void> {
+		for (const [name, label] of fields) {
+			// Each field sits in a container whose data-test-id is the field name.
+			const field = dialog.getByTestId(name);
+			await expect(field.getByTestId('parameter-input-' + name)).toBeVisibleSoon();
+			// The label's first line (the Fixed/Expression toggle follows it), without the required mark.
+			const text = (await field.locator('label').first().innerText()).split('\n')[0];
+			expect(text.replace('*', '').trim()).toBe(label);
+		}
+	}
+
+	/** New workflow, node creator → Tenant API → Triggers → the trigger: the node lands on the canvas, NDV open. */
+	async function addTriggerNode(page: Page): Promise<Locator> {
+		const creator = await searchNodeCreator(page);
+		await itemsOfType(creator, ACTION_TYPE).first().click();
+		await itemsOfType(creator, TRIGGER_TYPE).first().click();
+		const ndv = page.getByTestId('ndv');
+		await expect(ndv).toBeVisibleSoon();
+		return ndv;
+	}
+
+	test('trigger node: Verification lists every signing scheme, Respond its two modes; a new Tenant Webhook API credential asks only for the secrets', async () => {
+		await step('trigger-verification', async (page) => {
+			await page.setViewportSize({ width: 1280, height: 1000 });
+			const ndv = await addTriggerNode(page);
+			const params = ndv.getByTestId('node-parameters');
+			const verification = params.getByTestId('parameter-input-verification');
+			await expect(verification.locator('input').first().inputValue()).resolves.toBe('HMAC-SHA256 of the Body (GitHub, Shopify, Plain)');
+			await verification.click();
+			const options = page.locator('.el-select-dropdown__item:visible');
+			await expect(options.first()).toBeVisibleSoon();
+			expect((await options.allInnerTexts()).map((t) => t.split('\n')[0].trim())).toEqual([
+				'Adyen (Payments Webhooks)',
+				'Adyen (Platform Webhooks)',
+				'Custom HMAC',
+				'HMAC-SHA256 of the Body (GitHub, Shopify, Plain)',
+				'HMAC-SHA512 of the Body',
+				'None (Insecure)',
+				'Paddle-Style',
+				'Secret in Header',
+				'Slack-Style',
+				'Square-Style',
+				'Standard Webhooks (Svix)',
+				'Stripe-Style',
+				'Twilio-Style',
+			]);
+			await shot(page, 'trigger-verification');
+			await options.filter({ hasText: 'Standard Webhooks (Svix)' }).first().click();
+			await expect(verification.locator('input').first().inputValue()).resolves.toBe('Standard Webhooks (Svix)');
+			await expect(params.getByTestId('parameter-input-toleranceSeconds')).toBeVisibleSoon();
+			// Respond: on receipt by default; "When the Workflow Finishes" shows what it costs the sender.
+			const respond = params.getByTestId('parameter-input-respond');
+			await expect(respond.locator('input').first().inputValue()).resolves.toBe('On Receipt');
+			await respond.click();
+			// The Verification list closes with an animation: read the options once only this list is open.
+			const respondOptions = page.locator('.el-select-dropdown__item:visible').filter({ hasText: /^(On Receipt|When the Workflow Finishes)/ });
+			await expect(respondOptions.last()).toBeVisibleSoon();
+			await page.locator('.el-select-dropdown__item', { hasText: 'Custom HMAC' }).first().waitFor({ state: 'hidden', timeout: 10000 });
+			expect((await options.allInnerTexts()).map((t) => t.split('\n')[0].trim())).toEqual(['On Receipt', 'When the Workflow Finishes']);
+			await options.filter({ hasText: 'When the Workflow Finishes' }).first().click();
+			await expect(params.getByText(/The sender waits while the workflow runs/)).toBeVisibleSoon();
+		});
+		await step('webhook-credential', async (page) => {
+			await page.setViewportSize({ width: 1280, height: 900 });
+			const ndv = await addTriggerNode(page);
+			// No credential of this type exists yet: n8n 2.x offers a button instead of the credential select.
+			await ndv.getByRole('button', { name: /^Connect to Tenant Webhook/ }).click();
+			const modal = page.getByTestId('editCredential-modal');
+			const dialog = modal.getByTestId('credential-edit-dialog');
+			await expect(dialog).toBeVisibleSoon();
+			await expect(modal.locator('header').getByText('Tenant Webhook API', { exact: true })).toBeVisibleSoon();
+			await expectOurIconsLoaded(page, modal.locator('header'), 'tenantApiTrigger.svg');
+			await expectFieldLabels(dialog, [
+				['signingSecret', 'Signing Secret'],
+				['previousSigningSecret', 'Previous Signing Secret'],
+			]);
+			for (const name of ['signingSecret', 'previousSigningSecret']) {
+				await expect(dialog.getByTestId('parameter-input-' + name).locator('input').getAttribute('type')).resolves.toBe('password');
+			}
+			for (const absent of ['baseUrl', 'secretKey', 'tenantId', 'environment']) await expect(dialog.getByTestId(absent).count()).resolves.toBe(0);
+			await shot(page, 'webhook-credential');
 		});
 	});
 

@@ -1,14 +1,19 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
  * The packed package inside a real n8n (N8N_E2E_VERSION, default 2.40.7), installed into
  * <userFolder>/.n8n/nodes the way n8n's community installer does, against the sandbox.
  */
+import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
+import type { INodeTypeDescription } from 'n8n-workflow';
+import type { Sandbox } from '../../sandbox/server';
+import type { N8nInstance } from '../../scripts/n8n/instance';
 import {
-	ROOT,
+	type ApiExecution,
 	VERSION,
 	WEBHOOK_SECRET,
 	freePorts,
@@ -21,19 +26,19 @@ import {
 	sleep,
 	startLib,
 	tarball,
+	readExample,
+	triggerWebhookPath,
 	tempUserFolder,
 } from './helpers';
 
-const example = (name: string) => JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', `${name}.json`), 'utf8'));
-const LIST = example('list-accounts');
-const POST = example('post-with-idempotency');
-const TRIGGER = example('webhook-trigger');
-const TRIGGER_NODE = TRIGGER.nodes.find((n: any) => n.type === 'n8n-nodes-tenant-api.tenantApiTrigger');
-const WEBHOOK_PATH = `/webhook/${TRIGGER_NODE.webhookId}/webhook`;
+const LIST = readExample('list-accounts');
+const POST = readExample('post-with-idempotency');
+const TRIGGER = readExample('webhook-trigger');
+const WEBHOOK_PATH = triggerWebhookPath(TRIGGER);
 
 describe(`n8n ${VERSION} with the packed package`, () => {
-	let sandbox: any;
-	let n8n: any;
+	let sandbox: Sandbox;
+	let n8n: N8nInstance;
 	let userFolder: string;
 	let port: number;
 
@@ -54,6 +59,7 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 		if (sandbox) await sandbox.close();
 		if (userFolder) {
 			const logs = saveLogs(userFolder);
+			// eslint-disable-next-line no-console
 			console.log(`n8n ${VERSION} logs: ${logs}`);
 			removeUnlessKept(userFolder);
 		}
@@ -91,10 +97,10 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 
 		const records = sandbox.records();
 		expect(records).toHaveLength(3);
-		expect(records.map((r: any) => r.idempotency_key).sort()).toEqual(['order-1001', 'order-1002', 'order-1003']);
-		expect(records.map((r: any) => r.endpoint)).toEqual(['/transfers', '/transfers', '/transfers']);
-		expect(records.map((r: any) => r.order_id).sort()).toEqual(['1001', '1002', '1003']);
-		expect(records.find((r: any) => r.order_id === '1003').amount).toBe(12000);
+		expect(records.map((r) => r.idempotency_key).sort()).toEqual(['order-1001', 'order-1002', 'order-1003']);
+		expect(records.map((r) => r.endpoint)).toEqual(['/transfers', '/transfers', '/transfers']);
+		expect(records.map((r) => r.order_id).sort()).toEqual(['1001', '1002', '1003']);
+		expect(records.find((r) => r.order_id === '1003')?.amount).toBe(12000);
 
 		const second = await n8n.execute(POST.id);
 		expect(second.code).toBe(0);
@@ -118,26 +124,18 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 		beforeAll(async () => {
 			await n8n.start();
 			url = n8n.url;
-			// Production webhooks are registered while the instance activates published workflows,
-			// which can finish after the REST API answers: wait until the path stops answering 404.
-			const deadline = Date.now() + 60000;
-			for (;;) {
-				const res = await fetch(url + WEBHOOK_PATH, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-				if (res.status !== 404) break;
-				if (Date.now() > deadline) throw new Error(`${WEBHOOK_PATH} still 404 after 60 s\n${n8n.logTail(80)}`);
-				await sleep(500);
-			}
+			await n8n.waitForWebhook(WEBHOOK_PATH);
 		});
 
-		async function executions(): Promise<any[]> {
-			const res = await n8n.api('GET', `/executions?workflowId=${TRIGGER.id}&includeData=true&limit=50`);
+		async function executions(): Promise<ApiExecution[]> {
+			const res = await n8n.api<{ data: ApiExecution[] }>('GET', `/executions?workflowId=${TRIGGER.id}&includeData=true&limit=50`);
 			if (res.status !== 200) throw new Error(`GET /api/v1/executions -> ${res.status}: ${res.text}`);
-			return res.json.data;
+			return res.json?.data ?? [];
 		}
 
-		async function waitForExecutions(count: number, timeoutMs = 30000): Promise<any[]> {
+		async function waitForExecutions(count: number, timeoutMs = 30000): Promise<ApiExecution[]> {
 			const deadline = Date.now() + timeoutMs;
-			let list: any[] = [];
+			let list: ApiExecution[] = [];
 			while (Date.now() < deadline) {
 				list = await executions();
 				if (list.length >= count && list.every((e) => e.finished || e.status === 'success' || e.status === 'error')) return list;
@@ -147,9 +145,9 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 		}
 
 		test('both node types are loaded under the package name', async () => {
-			const res = await n8n.request('GET', '/types/nodes.json', { cookie: n8n.cookie });
+			const res = await n8n.request<INodeTypeDescription[]>('GET', '/types/nodes.json', { cookie: n8n.cookie });
 			expect(res.status).toBe(200);
-			const names = (res.json as any[]).map((t) => t.name);
+			const names = (res.json ?? []).map((t) => t.name);
 			expect(names).toEqual(expect.arrayContaining(['n8n-nodes-tenant-api.tenantApi', 'n8n-nodes-tenant-api.tenantApiTrigger']));
 			expect(names.some((n) => n.startsWith('CUSTOM.'))).toBe(false);
 		});
@@ -166,12 +164,13 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 			const baseUrl = `http://127.0.0.1:${(recorder.address() as AddressInfo).port}/v1`;
 			// The stored example credential, tested with the values typed in the dialog (as the editor sends them).
 			const testWith = async (data: Record<string, string>) => {
-				const res = await n8n.request('POST', '/rest/credentials/test', {
+				const res = await n8n.request<{ data: { status: string; message: string } }>('POST', '/rest/credentials/test', {
 					cookie: n8n.cookie,
 					body: { credentials: { id: 'tenantApiDemo', name: 'Tenant API (sandbox)', type: 'tenantApi', data: { environment: 'sandbox', baseUrl, ...data } } },
 				});
 				expect(res.status).toBe(200);
-				return res.json.data as { status: string; message: string };
+				if (!res.json) throw new Error(`POST /rest/credentials/test answered no JSON: ${res.text}`);
+				return res.json.data;
 			};
 			try {
 				expect(await testWith({ secretKey: 'sk_e2e_button', tenantId: 'tenant_e2e' })).toMatchObject({ status: 'OK' });
@@ -192,9 +191,9 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 		});
 
 		test('the trigger workflow is active', async () => {
-			const res = await n8n.api('GET', `/workflows/${TRIGGER.id}`);
+			const res = await n8n.api<{ active: boolean }>('GET', `/workflows/${TRIGGER.id}`);
 			expect(res.status).toBe(200);
-			expect(res.json.active).toBe(true);
+			expect(res.json?.active).toBe(true);
 		});
 
 		test('a signed delivery starts one successful execution carrying the payload', async () => {
@@ -210,15 +209,24 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 			expect(list).toHaveLength(1);
 			expect(list[0].status).toBe('success');
 			const runData = list[0].data.resultData.runData;
-			const triggerOut = JSON.stringify(runData['Tenant API Trigger'][0].data.main[0]);
+			const triggerOut = JSON.stringify(runData['Tenant API Trigger'][0].data?.main[0]);
 			expect(triggerOut).toContain(event.id);
 			expect(triggerOut).toContain('transfer.created');
-			expect(JSON.stringify(runData['Received'][0].data.main[0])).toContain(event.id);
+			expect(JSON.stringify(runData['Received'][0].data?.main[0])).toContain(event.id);
+			// The delivery identity later nodes read (README "Delivery identity").
+			expect(runData['Tenant API Trigger'][0].data?.main[0]?.[0]?.json.webhookDelivery).toEqual({
+				id: event.id,
+				idSource: 'body:id',
+				timestamp: null,
+				verification: 'hmacSha256',
+				secret: 'current',
+				bodyType: 'json',
+			});
 		});
 
 		test("the sandbox's own signed delivery is accepted too", async () => {
 			const result = await sandbox.deliver('transfer.created');
-			expect(result.status ?? result.attempts?.[result.attempts.length - 1]?.status).toBe(200);
+			expect(result.status).toBe(200);
 			const list = await waitForExecutions(2);
 			expect(list).toHaveLength(2);
 			expect(list.every((e) => e.status === 'success')).toBe(true);
@@ -243,6 +251,95 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 			const after = await executions();
 			expect(after).toHaveLength(before);
 			expect(JSON.stringify(after)).not.toContain('evt_forged');
+		});
+
+		test('form-urlencoded: n8n keeps the raw bytes, the trigger verifies them and outputs the fields', async () => {
+			const before = (await executions()).length;
+			const body = Buffer.from('id=evt_form_1&event=transfer.created&amount=1250&note=caf%C3%A9+au+lait');
+			const res = await fetch(url + WEBHOOK_PATH, {
+				method: 'POST',
+				headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-signature': hmacHex(WEBHOOK_SECRET, body) },
+				body,
+			});
+			expect(res.status).toBe(200);
+			const list = await waitForExecutions(before + 1);
+			const json = list[0].data.resultData.runData['Tenant API Trigger'][0].data?.main[0]?.[0]?.json;
+			expect(json).toEqual({
+				id: 'evt_form_1',
+				event: 'transfer.created',
+				amount: '1250',
+				note: 'café au lait',
+				webhookDelivery: expect.objectContaining({ id: 'evt_form_1', bodyType: 'form' }),
+			});
+		});
+
+		test('multipart/form-data gets 401 (n8n consumes it before the trigger runs), never a 5xx; signed XML gets 415', async () => {
+			const before = (await executions()).length;
+			const form = new FormData();
+			form.append('id', 'evt_multipart');
+			const multipart = await fetch(url + WEBHOOK_PATH, { method: 'POST', body: form });
+			expect(multipart.status).toBe(401);
+			expect(await multipart.json()).toEqual({ message: 'Invalid signature' });
+			const xml = Buffer.from('<event>transfer.created</event>');
+			const unsupported = await fetch(url + WEBHOOK_PATH, {
+				method: 'POST',
+				headers: { 'content-type': 'application/xml', 'x-signature': hmacHex(WEBHOOK_SECRET, xml) },
+				body: xml,
+			});
+			expect(unsupported.status).toBe(415);
+			await sleep(1000);
+			expect(await executions()).toHaveLength(before);
+		});
+
+		test('Standard Webhooks with its own Tenant Webhook API credential (created through the public API): the signed webhook-id is the identity', async () => {
+			const secret = `whsec_${Buffer.from(`e2e standard webhooks ${VERSION}`).toString('base64')}`;
+			const cred = await n8n.api<{ id: string; name: string }>('POST', '/credentials', { name: 'Tenant Webhook (Standard Webhooks)', type: 'tenantWebhookApi', data: { signingSecret: secret, previousSigningSecret: '' } });
+			expect(cred.status).toBe(200);
+			const credential = { id: cred.json?.id, name: cred.json?.name };
+			const webhookId = '7d1f3c2a-4b5e-4f60-8a71-92b3c4d5e6f7';
+			const workflow = {
+				name: 'Tenant API: Standard Webhooks trigger',
+				nodes: [
+					{
+						id: 'b3c1f2e4-0000-4000-8000-000000000001',
+						name: 'Tenant API Trigger',
+						type: 'n8n-nodes-tenant-api.tenantApiTrigger',
+						typeVersion: 1,
+						position: [0, 0],
+						webhookId,
+						parameters: { verification: 'standardWebhooks' },
+						credentials: { tenantWebhookApi: credential },
+					},
+				],
+				connections: {},
+				settings: { executionOrder: 'v1' },
+			};
+			const created = await n8n.api<{ id: string }>('POST', '/workflows', workflow);
+			expect(created.status).toBe(200);
+			const workflowId = created.json?.id;
+			expect((await n8n.api('POST', `/workflows/${workflowId}/activate`)).status).toBe(200);
+			const path = `/webhook/${webhookId}/webhook`;
+			const event = { id: 'evt_std_1', type: 'transfer.created', data: { amount: 1250 } };
+			const body = Buffer.from(JSON.stringify(event));
+			const ts = Math.floor(Date.now() / 1000);
+			const headers = {
+				'content-type': 'application/json',
+				'webhook-id': 'msg_e2e_1',
+				'webhook-timestamp': String(ts),
+				'webhook-signature': `v1,${crypto.createHmac('sha256', Buffer.from(secret.slice(6), 'base64')).update(`msg_e2e_1.${ts}.`).update(body).digest('base64')}`,
+			};
+			await n8n.waitForWebhook(path);
+			expect((await fetch(url + path, { method: 'POST', headers, body })).status).toBe(200);
+			expect((await fetch(url + path, { method: 'POST', headers: { ...headers, 'webhook-id': 'msg_e2e_2' }, body })).status).toBe(401);
+			let run: ApiExecution | undefined;
+			for (let i = 0; i < 60 && !run; i++) {
+				const list = (await n8n.api<{ data: ApiExecution[] }>('GET', `/executions?workflowId=${workflowId}&includeData=true`)).json?.data ?? [];
+				run = list.find((e: ApiExecution) => e.status === 'success');
+				if (!run) await sleep(500);
+			}
+			if (!run) throw new Error('no successful execution of the Standard Webhooks workflow');
+			const json = run.data.resultData.runData['Tenant API Trigger'][0].data?.main[0]?.[0]?.json;
+			expect(json?.webhookDelivery).toEqual({ id: 'msg_e2e_1', idSource: 'header:webhook-id', timestamp: ts, verification: 'standardWebhooks', secret: 'current', bodyType: 'json' });
 		});
 	});
 });

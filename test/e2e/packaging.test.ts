@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
  * What the published tarball contains, and the offline part of n8n's community package scan.
  */
@@ -9,14 +10,16 @@ import { ROOT, tarball } from './helpers';
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 
 describe('packaging', () => {
-	test('npm pack lists only dist/**, README.md, LICENSE and package.json', () => {
+	test('npm pack lists only dist/**, index.js, README.md, LICENSE and package.json', () => {
 		const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' });
 		const files: string[] = JSON.parse(out)[0].files.map((f: { path: string }) => f.path);
-		const unexpected = files.filter((f) => !/^dist\//.test(f) && !['README.md', 'LICENSE', 'package.json'].includes(f));
+		const topLevel = ['index.js', 'README.md', 'LICENSE', 'package.json'];
+		const unexpected = files.filter((f) => !/^dist\//.test(f) && !topLevel.includes(f));
 		expect(unexpected).toEqual([]);
-		expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE']));
+		expect(files).toEqual(expect.arrayContaining(topLevel));
+		expect(files).toContain(pkg.main);
 		for (const entry of [...pkg.n8n.nodes, ...pkg.n8n.credentials]) expect(files).toContain(entry);
-		// no tests, sources maps of tests, or TypeScript sources
+		// no tests, sources maps of tests, or TypeScript sources (declarations are fine)
 		expect(files.filter((f) => /\.test\.|\.ts$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
 	});
 
@@ -35,8 +38,8 @@ describe('packaging', () => {
 				stdio: ['ignore', 'pipe', 'pipe'],
 				env: { ...process.env, NODE_ENV: '' },
 			});
-		} catch (err: any) {
-			out = String(err.stdout ?? '');
+		} catch (err) {
+			out = String((err as { stdout?: string }).stdout ?? '');
 		}
 		const result = JSON.parse(out.trim().split('\n').pop() as string);
 		const report = [result.source.details, result.tarball.details].filter(Boolean).join('\n');

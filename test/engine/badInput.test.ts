@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
  * Bad input, through the built node inside WorkflowExecute: each case gets a clear message, sends no
  * request where none should go (or exactly the one that found the problem), and never shows the secret

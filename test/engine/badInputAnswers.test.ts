@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
  * Hostile (or broken) API answers, through the built node inside WorkflowExecute against the sandbox:
  * bodies that drip or never end, gzip bombs, answers that echo the Api-Key, next links that try to

@@ -60,7 +60,7 @@ describe('bad input from the workflow', () => {
 			expect([...created.keys()]).toEqual(expect.arrayContaining([0, 1, 2, 4]));
 			expect(created.has(3)).toBe(false);
 			expect(error?.description).toMatch(
-				/^Check the body sent to POST \/v1\/refused\. Applied before the node stopped: items 0 \(Idempotency-Key [0-9a-f-]{36}\), 1 .*Running the workflow again starts a new execution, which derives new automatic Idempotency-Keys/,
+				/^Check the body sent to POST \/v1\/refused\. Applied before the node stopped: items 0 \(Idempotency-Key [0-9a-f-]{36}\), 1 .*"Retry execution" \(executions list\) sends the same automatic Idempotency-Keys.*A new run \(manual, or a new trigger\) derives new keys/,
 			);
 			const notSent = tenItems.map(({ n }) => n).filter((n) => n !== 3 && !created.has(n));
 			expect(context.itemsNotSent).toBe(ranges(notSent));

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
 /** Set-up shared by the badInput* engine suites: one sandbox and harness per suite, and the POST under test. */
 import type { IDataObject } from 'n8n-workflow';
 

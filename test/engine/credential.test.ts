@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node next to n8n, not in n8n Cloud */
 import { createServer } from 'http';
 import type { IncomingHttpHeaders } from 'http';
 import type { AddressInfo, Server } from 'net';

@@ -70,9 +70,9 @@ describe('Tenant API node against a rate-limited API, inside WorkflowExecute', (
 	});
 
 	it.each([
-		['ietf', 'RateLimit-* headers'],
-		['x', 'X-RateLimit-* headers (Unix-time Reset)'],
-	] as const)('with %s (%s) on, the same: every item created once', async (headers, _description) => {
+		{ headers: 'ietf', style: 'RateLimit-* headers' },
+		{ headers: 'x', style: 'X-RateLimit-* headers (Unix-time Reset)' },
+	] as const)('with $headers ($style) on, the same: every item created once', async ({ headers }) => {
 		sandbox.setRateLimit({ ...RATE, headers });
 		const inputs = inputsOf(200);
 		const run = await post(inputs, { concurrency: 16 });

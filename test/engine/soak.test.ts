@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
  * Fault soak: 1,000 POST items through the built node inside n8n-core's WorkflowExecute, with the
  * node setting Retry On Fail on, against the sandbox injecting faults at random with a fixed seed:
@@ -115,6 +116,7 @@ describe('fault soak: 1,000 POSTs under random faults, Retry On Fail on', () => 
 		executeSpy.mockRestore();
 		await sandbox.close();
 		// One line per variant, for docs and reports.
+		// eslint-disable-next-line no-console
 		for (const s of summaries) console.log(`soak ${JSON.stringify(s)}`);
 	});
 	beforeEach(() => {

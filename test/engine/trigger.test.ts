@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-hardcoded-secrets -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
  * The built Tenant API Trigger behind a real local HTTP server, called through n8n-core's WebhookContext
  * (and HookContext for the lifecycle methods). Needs `npm run build` first.
@@ -7,18 +8,16 @@ import { createHmac } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { startSandbox, type Sandbox } from '../../sandbox/server';
-import { sign, type SigningScheme } from '../../sandbox/signing';
-import { sandboxCredential } from '../harness/engine';
+import { SCHEMES, demoSecret, sign, triggerParameters, type SigningScheme } from '../../sandbox/signing';
 import type { TriggerServer, TriggerSetup, WebhookCall } from '../harness/webhook';
-import { buildTriggerRig, captureLogs, runHookMethod, startTriggerServer } from '../harness/webhook';
+import { WEBHOOK_ID, buildTriggerRig, captureLogs, runHookMethod, startTriggerServer, webhookCredential } from '../harness/webhook';
 
 const SECRET = 'whsec_current_3f9a7c';
 const PREVIOUS = 'whsec_previous_81d2e4';
 const EVENT = { id: 'evt_1', event: 'transfers.created', created_at: 1700000000, data: { object: { id: 'tr_1', amount: 1250 } } };
 const BODY = JSON.stringify(EVENT);
 
-const credential = (over: IDataObject = {}) =>
-	sandboxCredential('http://127.0.0.1:1/v1', { webhookSecret: SECRET, previousWebhookSecret: '', ...over });
+const credential = (over: { signingSecret?: string; previousSigningSecret?: string } = {}) => ({ ...webhookCredential(SECRET), ...over });
 
 const signed = (scheme: SigningScheme = 'hmac-sha256-hex', secret = SECRET, body: string | Buffer = BODY, timestamp?: number) =>
 	sign({ secret, scheme, body, ...(timestamp === undefined ? {} : { timestamp }) });
@@ -44,12 +43,16 @@ beforeEach(async () => {
 });
 afterEach(() => logs.restore());
 
-function expectStarted(call: { result?: { workflowData?: unknown[][] } }, json: IDataObject = EVENT) {
+/** One item started: the body as sent, plus `webhookDelivery` (returned for more checks). */
+function expectStarted(call: { result?: { workflowData?: unknown[][] } }, json: IDataObject = EVENT): IDataObject {
 	const workflowData = call.result?.workflowData as Array<Array<{ json: IDataObject }>>;
 	expect(workflowData).toHaveLength(1);
 	expect(workflowData[0]).toHaveLength(1);
-	expect(workflowData[0][0].json).toEqual(json);
+	const { webhookDelivery, ...body } = workflowData[0][0].json;
+	expect(body).toEqual(json);
 	expect(workflowData[0][0].json).not.toHaveProperty('error');
+	expect(webhookDelivery).toEqual(expect.objectContaining({ id: expect.anything(), idSource: expect.anything(), verification: expect.any(String) }));
+	return webhookDelivery as IDataObject;
 }
 
 async function expectRefused(post: Promise<{ status: number; text: string; call: WebhookCall }>, status = 401) {
@@ -93,7 +96,7 @@ describe('HMAC-SHA256 (default)', () => {
 	});
 
 	it('accepts the previous webhook secret', async () => {
-		await use({ credential: credential({ previousWebhookSecret: PREVIOUS }) });
+		await use({ credential: credential({ previousSigningSecret: PREVIOUS }) });
 		expectStarted((await server.post(BODY, signed('hmac-sha256-hex', PREVIOUS))).call);
 		await use({});
 		await expectRefused(server.post(BODY, signed('hmac-sha256-hex', PREVIOUS)));
@@ -196,7 +199,7 @@ describe('bodies', () => {
 	it('outputs the parsed raw bytes, not a re-serialization (key order and numbers as sent)', async () => {
 		const raw = '{"z":1,"event":"transfers.created","a":{"n":1.50}}';
 		const { call } = await server.post(raw, signed('hmac-sha256-hex', SECRET, raw));
-		expect(Object.keys(call.result!.workflowData![0][0].json)).toEqual(['z', 'event', 'a']);
+		expect(Object.keys(call.result!.workflowData![0][0].json)).toEqual(['z', 'event', 'a', 'webhookDelivery']);
 	});
 
 	it('adds headers and query when asked', async () => {
@@ -240,7 +243,7 @@ describe('event filter', () => {
 
 describe('refusals leak nothing', () => {
 	it('the 401 body and the logs carry neither the secret nor the expected signature', async () => {
-		await use({ credential: credential({ previousWebhookSecret: PREVIOUS }) });
+		await use({ credential: credential({ previousSigningSecret: PREVIOUS }) });
 		const expectedHex = createHmac('sha256', SECRET).update(BODY).digest('hex');
 		const expectedB64 = createHmac('sha256', SECRET).update(BODY).digest('base64');
 		const { text } = await server.post(BODY, { 'x-signature': 'sha256=' + '0'.repeat(64) });
@@ -253,7 +256,7 @@ describe('refusals leak nothing', () => {
 	});
 
 	it('refuses with 401 when verification is on but no secret is configured', async () => {
-		await use({ credential: credential({ webhookSecret: '', previousWebhookSecret: '' }) });
+		await use({ credential: credential({ signingSecret: '', previousSigningSecret: '' }) });
 		expect(await expectRefused(server.post(BODY, signed()))).toEqual({ message: 'Invalid signature' });
 		expect(logs.text()).toContain('no_secret_configured');
 	});
@@ -320,7 +323,7 @@ describe('real deliveries from the sandbox', () => {
 	});
 
 	it('sandbox.deliver() with a rotated secret is accepted through the previous secret; an unknown secret is refused on every retry', async () => {
-		await use({ credential: credential({ webhookSecret: 'whsec_new', previousWebhookSecret: SECRET }) });
+		await use({ credential: credential({ signingSecret: 'whsec_new', previousSigningSecret: SECRET }) });
 		sandbox = await startSandbox({ port: 0, webhook: { url: server.url, secrets: [SECRET], scheme: 'hmac-sha256-base64', maxAttempts: 2, retryDelayMs: 1 } });
 		const ok = await sandbox.deliver('accounts.updated');
 		expect(ok).toMatchObject({ ok: true, status: 200, attempts: 1 });
@@ -328,5 +331,143 @@ describe('real deliveries from the sandbox', () => {
 		const refused = await sandbox.deliver('accounts.updated', { secrets: ['whsec_unknown'] });
 		expect(refused).toMatchObject({ ok: false, status: 401, attempts: 2 });
 		expect(server.calls.slice(before).every((c) => c.status === 401 && c.result?.workflowData === undefined)).toBe(true);
+	});
+});
+
+describe('every signing scheme, delivered by the sandbox over HTTP, verified inside n8n-core', () => {
+	let sandbox: Sandbox;
+	/** n8n's public URL of the webhook (what Square and Twilio sign), unlike the harness's local listener URL. */
+	const PUBLIC_URL = `http://127.0.0.1:5678/webhook/${WEBHOOK_ID}/webhook`;
+	beforeAll(async () => {
+		sandbox = await startSandbox({ port: 0 });
+	});
+	afterAll(() => sandbox.close());
+	beforeEach(() => sandbox.reset());
+
+	/** What webhookDelivery says for each scheme's sandbox delivery (`evt_1`): the rule of README "Delivery identity". */
+	const IDENTITY: Partial<Record<SigningScheme, [string | null, string | null]>> = {
+		'standard-webhooks': ['evt_1', 'header:webhook-id'],
+		svix: ['evt_1', 'header:svix-id'],
+		'adyen-payments': [
+			'transfers.created:evt_1:true',
+			'body:notificationItems.0.NotificationRequestItem.eventCode,notificationItems.0.NotificationRequestItem.pspReference,notificationItems.0.NotificationRequestItem.success',
+		],
+		slack: [null, null],
+		paddle: [null, null],
+		square: [null, null],
+		'adyen-platform': [null, null],
+		twilio: [null, null],
+	};
+	const TIMESTAMPED = ['standard-webhooks', 'svix', 'stripe', 'slack', 'paddle'];
+
+	it.each(SCHEMES.filter((s) => s !== 'none'))('%s: accepted, one item with its webhookDelivery; another secret gets 401', async (scheme) => {
+		const secret = demoSecret(scheme);
+		await use({ credential: webhookCredential(secret), parameters: triggerParameters(scheme) as IDataObject });
+		sandbox.configureWebhook({ url: server.url, scheme, signedUrl: PUBLIC_URL, maxAttempts: 1 });
+		const before = server.calls.length;
+		expect(await sandbox.deliver({ event: 'transfers.created', data: { object: { id: 'tr_1', amount: 1250, currency: 'EUR' } } })).toMatchObject({ ok: true, status: 200 });
+		const call = server.calls[before];
+		expect(call.responseBody).toBe('');
+		const [item] = call.result!.workflowData![0];
+		const delivery = item.json.webhookDelivery as IDataObject;
+		const [id, idSource] = IDENTITY[scheme] ?? ['evt_1', 'body:id'];
+		expect(delivery).toEqual({
+			id,
+			idSource,
+			timestamp: TIMESTAMPED.includes(scheme) ? expect.any(Number) : null,
+			verification: triggerParameters(scheme).verification,
+			secret: 'current',
+			bodyType: scheme === 'slack' || scheme === 'twilio' ? 'form' : 'json',
+		});
+		const refused = await sandbox.deliver('transfers.created', { secrets: [scheme.startsWith('adyen') ? 'ab'.repeat(32) : `whsec_${Buffer.from('x').toString('base64')}`] });
+		expect(refused).toMatchObject({ ok: false, status: 401 });
+	});
+
+	it('form deliveries (Slack) output their fields, parsed from the verified bytes', async () => {
+		await use({ credential: webhookCredential(demoSecret('slack')), parameters: { verification: 'slack', events: 'transfers.created' } });
+		sandbox.configureWebhook({ url: server.url, scheme: 'slack', maxAttempts: 1 });
+		const before = server.calls.length;
+		await sandbox.deliver({ event: 'transfers.created', data: { object: { amount: 1250 } } });
+		const { webhookDelivery, ...fields } = server.calls[before].result!.workflowData![0][0].json;
+		expect(fields).toEqual({ id: 'evt_1', event: 'transfers.created', created_at: expect.any(String), data: '{"object":{"amount":1250}}' });
+		expect(webhookDelivery).toMatchObject({ bodyType: 'form', verification: 'slack' });
+	});
+
+	it('the signed URL is n8n\'s public webhook URL (or the Signed URL setting), with the query as received', async () => {
+		await use({ credential: webhookCredential(demoSecret('square')), parameters: { verification: 'square' } });
+		sandbox.configureWebhook({ url: server.url, scheme: 'square', maxAttempts: 1 });
+		expect(await sandbox.deliver('transfers.created', { signedUrl: PUBLIC_URL })).toMatchObject({ status: 200 });
+		// Signed over the URL the sender itself called (the local listener): not what n8n publishes.
+		expect(await sandbox.deliver('transfers.created', { signedUrl: server.url })).toMatchObject({ status: 401 });
+		expect(logs.text()).toContain('signature_mismatch');
+		await use({ credential: webhookCredential(demoSecret('square')), parameters: { verification: 'square', signedUrl: 'https://proxy.example/hooks/tenant' } });
+		expect(await sandbox.deliver('transfers.created', { signedUrl: 'https://proxy.example/hooks/tenant' })).toMatchObject({ status: 200 });
+		await use({ credential: webhookCredential(demoSecret('twilio')), parameters: { verification: 'twilio' } });
+		sandbox.configureWebhook({ url: `${server.url}?source=sandbox`, scheme: 'twilio', signedUrl: `${PUBLIC_URL}?source=sandbox`, bodyFormat: 'json', maxAttempts: 1 });
+		expect(await sandbox.deliver('transfers.created')).toMatchObject({ status: 200 });
+	});
+
+	it('on the Test URL (manual mode) the Test URL is the signed one', async () => {
+		await use({ mode: 'manual', credential: webhookCredential(demoSecret('square')), parameters: { verification: 'square' } });
+		sandbox.configureWebhook({ url: server.url, scheme: 'square', maxAttempts: 1 });
+		expect(await sandbox.deliver('transfers.created', { signedUrl: PUBLIC_URL.replace('/webhook/', '/webhook-test/') })).toMatchObject({ status: 200 });
+		expect(await sandbox.deliver('transfers.created', { signedUrl: PUBLIC_URL })).toMatchObject({ status: 401 });
+	});
+
+	it('Custom HMAC (Stripe written by hand) accepts a Stripe-style delivery', async () => {
+		const parameters = {
+			verification: 'customHmac',
+			customSignedContent: '{timestamp}.{body}',
+			customSignatureHeader: 'Stripe-Signature',
+			customSignatureFormat: 'keyValue',
+			customSignatureLabel: 'v1',
+			customTimestampKey: 't',
+			customSignatureEncoding: 'hex',
+		};
+		await use({ credential: webhookCredential('whsec_stripe_custom'), parameters });
+		sandbox.configureWebhook({ url: server.url, scheme: 'stripe', secrets: ['whsec_stripe_custom'], maxAttempts: 1 });
+		const before = server.calls.length;
+		expect(await sandbox.deliver('transfers.created')).toMatchObject({ status: 200 });
+		expect(server.calls[before].result!.workflowData![0][0].json.webhookDelivery).toMatchObject({ id: 'evt_1', idSource: 'body:id', timestamp: expect.any(Number), verification: 'customHmac' });
+	});
+});
+
+describe('webhookDelivery', () => {
+	it('says which secret matched, and follows the Delivery ID Fields option', async () => {
+		await use({ credential: credential({ previousSigningSecret: PREVIOUS }), parameters: { options: { idFields: 'data.object.id, event' } } });
+		const delivery = expectStarted((await server.post(BODY, signed('hmac-sha256-hex', PREVIOUS))).call);
+		expect(delivery).toEqual({ id: 'tr_1:transfers.created', idSource: 'body:data.object.id,event', timestamp: null, verification: 'hmacSha256', secret: 'previous', bodyType: 'json' });
+	});
+
+	it('is null when the fields are missing or not scalars, and comes from the body without verification', async () => {
+		await use({ parameters: { options: { idFields: 'data.object' } } });
+		const { call } = await server.post(BODY, signed());
+		expect(call.result!.workflowData![0][0].json.webhookDelivery).toMatchObject({ id: null, idSource: null });
+		await server.configure({ credential: null, parameters: { verification: 'none' } });
+		const open = expectStarted((await server.post(BODY)).call);
+		expect(open).toEqual({ id: 'evt_1', idSource: 'body:id', timestamp: null, verification: 'none', secret: null, bodyType: 'json' });
+	});
+
+	it('replaces a body field of the same name (the trigger\'s identity wins)', async () => {
+		const raw = JSON.stringify({ id: 'evt_9', event: 'transfers.created', webhookDelivery: { id: 'forged' } });
+		const { call } = await server.post(raw, signed('hmac-sha256-hex', SECRET, raw));
+		expect(call.result!.workflowData![0][0].json.webhookDelivery).toMatchObject({ id: 'evt_9', idSource: 'body:id' });
+	});
+});
+
+describe('content types and set-up errors', () => {
+	it('a verified body of another content type gets 415 after verification; an unsigned one 401', async () => {
+		const xml = '<event>transfers.created</event>';
+		const answer = await expectRefused(server.post(xml, { 'content-type': 'application/xml', ...signed('hmac-sha256-hex', SECRET, xml) }), 415);
+		expect(answer.message).toMatch(/^Unsupported content type/);
+		expect(logs.text()).toContain('unsupported_media_type');
+		await expectRefused(server.post(xml, { 'content-type': 'application/xml' }), 401);
+	});
+
+	it('an unknown Verification value (e.g. saved by a newer version) answers a final 401 and logs why, even with a credential', async () => {
+		await use({ parameters: { verification: 'ed25519FromTheFuture' } });
+		expect(await expectRefused(server.post(BODY, signed()), 401)).toEqual({ message: 'Invalid signature' });
+		const entry = logs.entries.find((e) => (e.metadata as IDataObject | undefined)?.reason === 'unknown_verification');
+		expect(entry).toMatchObject({ level: 'error', metadata: expect.objectContaining({ verification: 'ed25519FromTheFuture' }) });
 	});
 });

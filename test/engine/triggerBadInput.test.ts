@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
  * Bad deliveries to the built Tenant API Trigger, behind a real local HTTP server and n8n-core's
  * WebhookContext (test/harness/webhook.ts). Complements trigger.test.ts (another secret, one changed
@@ -13,16 +14,15 @@ import { gzipSync } from 'zlib';
 import type { IDataObject } from 'n8n-workflow';
 
 import { sign, type SigningScheme } from '../../sandbox/signing';
-import { sandboxCredential } from '../harness/engine';
 import type { TriggerServer, TriggerSetup, WebhookCall } from '../harness/webhook';
-import { captureLogs, startTriggerServer } from '../harness/webhook';
+import { WEBHOOK_ID, captureLogs, startTriggerServer, webhookCredential } from '../harness/webhook';
 
 const SECRET = 'whsec_badinput_5d1e9b';
 const API_SECRET = 'sk_test_sandbox';
 const EVENT = { id: 'evt_9', event: 'transfers.created', created_at: 1700000000, data: { object: { id: 'tr_9', amount: 1250, note: 'café' } } };
 const BODY = JSON.stringify(EVENT);
 
-const credential = (over: IDataObject = {}) => sandboxCredential('http://127.0.0.1:1/v1', { webhookSecret: SECRET, previousWebhookSecret: '', ...over });
+const credential = (over: { signingSecret?: string; previousSigningSecret?: string } = {}) => ({ ...webhookCredential(SECRET), ...over });
 const signed = (body: string | Buffer = BODY, scheme: SigningScheme = 'hmac-sha256-hex', timestamp?: number, secret = SECRET) =>
 	sign({ secret, scheme, body, ...(timestamp === undefined ? {} : { timestamp }) });
 const hmacHex = (payload: string | Buffer, secret = SECRET, algorithm = 'sha256') => createHmac(algorithm, secret).update(payload).digest('hex');
@@ -45,9 +45,16 @@ beforeEach(async () => {
 });
 afterEach(() => logs.restore());
 
+/** The bodies of the items a call started (without the trigger's `webhookDelivery`). */
 function started(call: WebhookCall): IDataObject[] {
 	const data = call.result?.workflowData as Array<Array<{ json: IDataObject }>> | undefined;
-	return data ? data[0].map((item) => item.json) : [];
+	return data ? data[0].map(({ json }) => withoutDelivery(json)) : [];
+}
+
+function withoutDelivery(json: IDataObject): IDataObject {
+	const body = { ...json };
+	delete body.webhookDelivery;
+	return body;
 }
 
 /** A refusal: the status and message, nothing started, no secret or expected signature anywhere. */
@@ -91,7 +98,7 @@ describe('forged signatures', () => {
 	});
 
 	it('refuses any signature when verification is on and the credential has only blank secrets', async () => {
-		await use({ credential: credential({ webhookSecret: '   ', previousWebhookSecret: '' }) });
+		await use({ credential: credential({ signingSecret: '   ', previousSigningSecret: '' }) });
 		await expectRefused(server.post(BODY, signed(BODY, 'hmac-sha256-hex', undefined, '   ')), 401, 'Invalid signature', 'no_secret_configured');
 	});
 
@@ -224,5 +231,84 @@ describe('large deliveries (n8n refuses bodies above N8N_PAYLOAD_SIZE_MAX, 16 Mi
 		const body = eventOf(15 * 1024 * 1024);
 		const tampered = `${body.slice(0, -3)}y"}`;
 		await expectRefused(server.post(tampered, signed(body)), 401, 'Invalid signature', 'signature_mismatch');
+	});
+});
+
+describe('multipart/form-data (n8n consumes the stream before the trigger runs: nothing can be verified)', () => {
+	const boundary = '----tenant-boundary';
+	const multipart = [`--${boundary}`, 'Content-Disposition: form-data; name="event"', '', 'transfers.created', `--${boundary}--`, ''].join('\r\n');
+	const contentType = `multipart/form-data; boundary=${boundary}`;
+
+	it('unsigned gets 401 (never a 5xx that makes senders retry)', async () => {
+		await expectRefused(server.post(multipart, { 'content-type': contentType }), 401, 'Invalid signature', 'raw_body_unavailable');
+	});
+
+	it('signed over the bytes gets 401 too: the bytes never reach the trigger', async () => {
+		await expectRefused(server.post(multipart, { 'content-type': contentType, ...signed(multipart) }), 401, 'Invalid signature', 'raw_body_unavailable');
+	});
+
+	it('with verification off it gets 415', async () => {
+		await server.configure({ credential: null, parameters: { verification: 'none' } });
+		await expectRefused(server.post(multipart, { 'content-type': contentType }), 415, 'Unsupported content type', 'raw_body_unavailable');
+	});
+});
+
+describe('form-urlencoded deliveries (Slack-style)', () => {
+	const form = (body: string) => ({ 'content-type': 'application/x-www-form-urlencoded', ...sign({ secret: SECRET, scheme: 'slack', body }) });
+	beforeEach(() => use({ parameters: { verification: 'slack' } }));
+
+	it.each([
+		['an empty form', '', 'Empty body', 'empty_body'],
+		['more than 1,000 fields', Array.from({ length: 1001 }, (_, i) => `f${i}=1`).join('&'), 'Body must be form fields (at most 1,000)', 'invalid_form'],
+	])('a signed %s gets 400', async (_name, body, message, reason) => {
+		await expectRefused(server.post(body, form(body)), 400, message, reason);
+	});
+
+	it('a signed form that is not UTF-8 gets 400', async () => {
+		const latin1 = Buffer.from('text=café', 'latin1');
+		await expectRefused(server.post(latin1, form(latin1 as unknown as string)), 400, 'Body must be UTF-8 form fields', 'not_utf8');
+	});
+
+	it('a form field changed after signing is refused', async () => {
+		const body = 'event=transfers.created&amount=1250';
+		await expectRefused(server.post(body.replace('1250', '9250'), form(body)), 401, 'Invalid signature', 'signature_mismatch');
+	});
+});
+
+describe('set-up mistakes per scheme (all 401, reason in the log, no secret anywhere)', () => {
+	it('Standard Webhooks with a secret that is not whsec_<base64>', async () => {
+		await use({ credential: webhookCredential('whsec_not base64!'), parameters: { verification: 'standardWebhooks' } });
+		const headers = sign({ secret: `whsec_${Buffer.from('k').toString('base64')}`, scheme: 'standard-webhooks', body: BODY, id: 'evt_9' });
+		await expectRefused(server.post(BODY, headers), 401, 'Invalid signature', 'invalid_secret', ['whsec_not base64!', API_SECRET]);
+	});
+
+	it('Standard Webhooks without webhook-id, or with a 300-character id', async () => {
+		const secret = `whsec_${Buffer.from('std key').toString('base64')}`;
+		await use({ credential: webhookCredential(secret), parameters: { verification: 'standardWebhooks' } });
+		const headers = sign({ secret, scheme: 'standard-webhooks', body: BODY, id: 'evt_9' });
+		const withoutId = { ...headers };
+		delete withoutId['webhook-id'];
+		await expectRefused(server.post(BODY, withoutId), 401, 'Invalid signature', 'missing_id', [secret]);
+		const long = 'i'.repeat(300);
+		await expectRefused(server.post(BODY, sign({ secret, scheme: 'standard-webhooks', body: BODY, id: long })), 401, 'Invalid signature', 'missing_id', [secret]);
+	});
+
+	it('Adyen payments whose body is not JSON', async () => {
+		const key = 'ab'.repeat(32);
+		await use({ credential: webhookCredential(key), parameters: { verification: 'adyenPayments' } });
+		await expectRefused(server.post('not json', { 'content-type': 'text/plain' }), 401, 'Invalid signature', 'unreadable_body', [key]);
+	});
+
+	it('Twilio with a JSON body and no bodySHA256 in the URL (the signature would not cover the body)', async () => {
+		await use({ credential: webhookCredential('twilio_token'), parameters: { verification: 'twilio' } });
+		const url = `http://127.0.0.1:5678/webhook/${WEBHOOK_ID}/webhook`;
+		await expectRefused(server.post(BODY, sign({ secret: 'twilio_token', scheme: 'twilio', body: BODY, url })), 401, 'Invalid signature', 'missing_body_hash', [
+			'twilio_token',
+		]);
+	});
+
+	it('Custom HMAC with a typo in the signed content', async () => {
+		await use({ parameters: { verification: 'customHmac', customSignedContent: '{timestamp}.{boby}' } });
+		await expectRefused(server.post(BODY, signed()), 401, 'Invalid signature', 'invalid_scheme');
 	});
 });

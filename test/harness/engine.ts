@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/node-usable-as-tool -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
  * Runs this package's nodes the way n8n runs them: the built package is loaded by n8n-core's
  * PackageDirectoryLoader, workflows run through WorkflowExecute, credentials are resolved by a
@@ -24,6 +25,7 @@ import type {
 	IVersionedNodeType,
 	IWorkflowExecuteAdditionalData,
 	Workflow as WorkflowType,
+	WorkflowExecuteMode,
 } from 'n8n-workflow';
 import { createEmptyRunExecutionData, ICredentialsHelper, NodeConnectionTypes, NodeHelpers, Workflow } from 'n8n-workflow';
 
@@ -32,6 +34,7 @@ export const PACKAGE_NAME = 'n8n-nodes-tenant-api';
 export const ACTION_TYPE = `${PACKAGE_NAME}.tenantApi`;
 export const TRIGGER_TYPE = `${PACKAGE_NAME}.tenantApiTrigger`;
 export const ITEMS_TYPE = 'harness.items';
+export const EMIT_TYPE = 'harness.emit';
 
 /** A start node for tests: emits the items given in its `items` parameter. */
 class ItemsNode implements INodeType {
@@ -54,6 +57,18 @@ class ItemsNode implements INodeType {
 	}
 }
 
+/** Like Items, but placed after another node (a trigger): emits its `items` whatever comes in, as an upstream listing would. */
+class EmitNode extends ItemsNode {
+	description: INodeTypeDescription = {
+		...new ItemsNode().description,
+		displayName: 'Emit',
+		name: 'emit',
+		group: ['transform'],
+		defaults: { name: 'Emit' },
+		inputs: [NodeConnectionTypes.Main],
+	};
+}
+
 let loaderPromise: Promise<PackageDirectoryLoader> | undefined;
 
 /** Loads dist/ through package.json "n8n" exactly as n8n loads a community package. */
@@ -67,7 +82,7 @@ export async function loadPackage(): Promise<PackageDirectoryLoader> {
 }
 
 export class PackageNodeTypes implements INodeTypes {
-	private readonly extra: Record<string, INodeType> = { [ITEMS_TYPE]: new ItemsNode() };
+	private readonly extra: Record<string, INodeType> = { [ITEMS_TYPE]: new ItemsNode(), [EMIT_TYPE]: new EmitNode() };
 
 	constructor(private readonly loader: PackageDirectoryLoader) {}
 
@@ -214,6 +229,25 @@ export async function createHarness(credential: ICredentialDataDecryptedObject):
 	};
 }
 
+/** additionalData for one execution of `workflow`, with lifecycle hooks (WorkflowExecute requires them). */
+export function executionData(harness: Harness, mode: WorkflowExecuteMode, executionId: string, workflow: Workflow): IWorkflowExecuteAdditionalData {
+	const workflowId = String(workflow.id);
+	const additionalData = harness.additionalData(executionId, workflowId);
+	(additionalData as { hooks?: ExecutionLifecycleHooks }).hooks = new ExecutionLifecycleHooks(mode, executionId, {
+		id: workflowId,
+		name: 'test',
+		nodes: Object.values(workflow.nodes),
+		connections: workflow.connectionsBySourceNode,
+		active: false,
+		activeVersionId: null,
+		settings: {},
+		createdAt: new Date(),
+		updatedAt: new Date(),
+		isArchived: false,
+	} as never);
+	return additionalData;
+}
+
 export interface NodeRun {
 	run: IRun;
 	executionId: string;
@@ -271,19 +305,7 @@ export async function runNodeWorkflow(
 		active: false,
 		nodeTypes: options.nodeTypes ?? harness.nodeTypes,
 	});
-	const additionalData = harness.additionalData(executionId, workflowId);
-	(additionalData as { hooks?: ExecutionLifecycleHooks }).hooks = new ExecutionLifecycleHooks('manual', executionId, {
-		id: workflowId,
-		name: 'test',
-		nodes,
-		connections,
-		active: false,
-		activeVersionId: null,
-		settings: {},
-		createdAt: new Date(),
-		updatedAt: new Date(),
-		isArchived: false,
-	} as never);
+	const additionalData = executionData(harness, 'manual', executionId, workflow);
 	const run = await new WorkflowExecute(additionalData, 'manual').run({ workflow, startNode: workflow.getNode('Items')! });
 	const taskData = run.data.resultData.runData[node.name]?.[0];
 	return {

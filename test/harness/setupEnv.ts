@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
 // n8n-core's InstanceSettings writes to the user folder; keep that out of the developer's home.
 import { mkdtempSync } from 'fs';
 import { tmpdir } from 'os';

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
  * Runs the built Tenant API Trigger the way n8n's webhook server runs it: a real local HTTP server reads
  * the request bytes (as n8n's raw body reader does), sets `rawBody`, `body`, `query`, `headers` on the
@@ -6,6 +7,10 @@
  * Afterwards it answers like n8n's webhook helpers do: nothing when the node answered itself
  * (`noWebhookResponse`), 200 "Webhook call received" when no workflow data came back, otherwise 200 with
  * an empty body (the node's `responseData: 'noData'`) or "Workflow was started". The lifecycle methods run through n8n-core's `HookContext`.
+ *
+ * Re-implemented from n8n (kept minimal): its raw body reader and body parser (`middlewares/body-parser`), and its
+ * multipart handling (`webhooks/webhook-helpers` parses multipart/form-data itself before the node runs, so the
+ * stream is consumed and `req.readRawBody()` throws "Request body stream was aborted or is not readable").
  */
 import { randomUUID } from 'crypto';
 import * as http from 'http';
@@ -33,13 +38,18 @@ import type { Harness } from './engine';
 import { TEST_CREDENTIAL_ID, TRIGGER_TYPE, createHarness } from './engine';
 
 export const TRIGGER_NODE_NAME = 'Tenant API Trigger';
+
+/** Data of a Tenant Webhook API credential. */
+export function webhookCredential(signingSecret: string, previousSigningSecret = ''): ICredentialDataDecryptedObject {
+	return { signingSecret, previousSigningSecret };
+}
 export const WEBHOOK_ID = '5b0c7e1a-5f2e-4d67-9a51-3c0f9d1e2a77';
 export const WORKFLOW_ID = 'wf-trigger';
 
 export interface TriggerSetup {
 	/** Trigger node parameters (defaults of the node apply to what is left out). */
 	parameters?: IDataObject;
-	/** Credential data; `null` = the node has no credential selected. */
+	/** Tenant Webhook API credential data; `null` = the node has no credential selected. */
 	credential?: ICredentialDataDecryptedObject | null;
 	/** The credential is selected but cannot be read (as when n8n's database fails). */
 	credentialUnreadable?: boolean;
@@ -65,6 +75,8 @@ export interface LogEntry {
 }
 
 type ExpressLikeRequest = http.IncomingMessage & {
+	rawBody?: Buffer;
+	readRawBody?: () => Promise<void>;
 	body: unknown;
 	query: Record<string, string | string[]>;
 	params: Record<string, string>;
@@ -105,13 +117,24 @@ function readBytes(req: http.IncomingMessage): Promise<Buffer> {
 /** Like n8n's raw body reader + body parser: decompress, keep the bytes, parse JSON/form/text by content type. */
 async function prepareRequest(req: http.IncomingMessage, res: ExpressLikeResponse): Promise<boolean> {
 	const r = req as ExpressLikeRequest;
+	r.contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+	const url = new URL(req.url ?? '/', 'http://localhost');
+	if (r.contentType === 'multipart/form-data') {
+		// n8n parses multipart itself (formidable) and never keeps the bytes; the node's read then fails.
+		await readBytes(req);
+		r.body = {};
+		r.query = Object.fromEntries(url.searchParams);
+		r.params = {};
+		r.readRawBody = async () => {
+			throw new Error('Request body stream was aborted or is not readable');
+		};
+		return true;
+	}
 	let raw = await readBytes(req);
 	const encoding = req.headers['content-encoding'];
 	if (encoding === 'gzip') raw = gunzipSync(raw);
 	else if (encoding === 'deflate') raw = inflateSync(raw);
 	r.rawBody = raw;
-	r.contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-	const url = new URL(req.url ?? '/', 'http://localhost');
 	const query: Record<string, string | string[]> = {};
 	for (const key of new Set(url.searchParams.keys())) {
 		const all = url.searchParams.getAll(key);
@@ -160,7 +183,7 @@ export async function buildTriggerRig(setup: TriggerSetup = {}): Promise<Trigger
 		parameters: (setup.parameters ?? {}) as INode['parameters'],
 		...(setup.credential === null
 			? {}
-			: { credentials: { tenantApi: { id: setup.credentialUnreadable ? 'unreadable' : TEST_CREDENTIAL_ID, name: 'Tenant API test' } } }),
+			: { credentials: { tenantWebhookApi: { id: setup.credentialUnreadable ? 'unreadable' : TEST_CREDENTIAL_ID, name: 'Tenant Webhook test' } } }),
 	};
 	const workflow = new Workflow({ id: WORKFLOW_ID, nodes: [node], connections: {}, active: true, nodeTypes: harness.nodeTypes });
 	// Resolve the node's parameters with their defaults, as n8n stores them.
@@ -231,7 +254,7 @@ export async function startTriggerServer(initial: TriggerSetup = {}): Promise<Tr
 			};
 			try {
 				if (await prepareRequest(req, res)) {
-					call.rawBody = (req as ExpressLikeRequest).rawBody;
+					call.rawBody = (req as ExpressLikeRequest).rawBody ?? Buffer.alloc(0);
 					const additionalData = { ...rig.additionalData, httpRequest: req, httpResponse: res } as IWorkflowExecuteAdditionalData;
 					const isTest = setup.mode === 'manual';
 					const context = new WebhookContext(

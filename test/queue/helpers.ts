@@ -1,3 +1,5 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
+/* eslint-disable @typescript-eslint/no-explicit-any -- untyped JSON from the cluster and n8n's API (scripts/queue/cluster.js has no type declarations yet) */
 /* Helpers for the queue-mode suite: workflows, signed deliveries, the public API, worker logs. */
 import * as crypto from 'node:crypto';
 
@@ -23,14 +25,32 @@ export interface Flow {
 }
 
 /**
+ * The POST node's Timeout: longer than the queue suite ever lets the sandbox hold an answer (the
+ * worker-kill test), so no attempt times out while its answer is held.
+ */
+export const NODE_TIMEOUT_MS = 10 * 60 * 1000;
+
+/** The POST node's own attempts per try (Max Attempts) and n8n's Retry On Fail tries. */
+export const TRANSFER_RETRIES = { maxAttempts: 2, maxTries: 5 };
+
+/** The trigger's Respond option: answer on receipt, or only once the workflow succeeded (500 otherwise). */
+export type Respond = 'onReceipt' | 'whenFinished';
+
+/**
  * Trigger → Tenant API POST /transfers, Retry On Fail on (5 tries). The node itself tries each request
  * twice (Max Attempts 2, 50 ms base delay), so injected faults often exhaust it and Retry On Fail
- * re-runs the node. `businessKey`: Idempotency-Key = "evt-" + event id; otherwise the derived default
- * (workflow, execution, node, run index, item index).
+ * re-runs the node. `businessKey`: Idempotency-Key = "evt-" + event id; otherwise the automatic key
+ * (scoped to the delivery's event: workflow, event id, node, run index, item index).
  */
-export function transferWorkflow(name: string, credential: { id: string; name: string }, businessKey: boolean) {
+export function transferWorkflow(
+	name: string,
+	credential: { id: string; name: string },
+	businessKey: boolean,
+	webhookCredential: { id: string; name: string },
+	respond: Respond = 'onReceipt',
+) {
 	const webhookId = crypto.randomUUID();
-	const options: Record<string, unknown> = { includeMetadata: true, maxAttempts: 2, retryBaseDelay: 50, timeout: 15000 };
+	const options: Record<string, unknown> = { includeMetadata: true, maxAttempts: TRANSFER_RETRIES.maxAttempts, retryBaseDelay: 50, timeout: NODE_TIMEOUT_MS };
 	if (businessKey) options.idempotencyKey = '={{ "evt-" + $json.id }}';
 	return {
 		webhookId,
@@ -44,8 +64,8 @@ export function transferWorkflow(name: string, credential: { id: string; name: s
 					typeVersion: 1,
 					position: [0, 0],
 					webhookId,
-					parameters: {},
-					credentials: { tenantApi: credential },
+					parameters: { respond },
+					credentials: { tenantWebhookApi: webhookCredential },
 				},
 				{
 					id: crypto.randomUUID(),
@@ -54,7 +74,7 @@ export function transferWorkflow(name: string, credential: { id: string; name: s
 					typeVersion: 1,
 					position: [240, 0],
 					retryOnFail: true,
-					maxTries: 5,
+					maxTries: TRANSFER_RETRIES.maxTries,
 					waitBetweenTries: 100,
 					parameters: {
 						resource: 'request',

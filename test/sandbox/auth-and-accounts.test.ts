@@ -1,5 +1,10 @@
-import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { startSandbox, type Account, type Sandbox } from '../../sandbox/server';
 import { api } from './helpers';
+
+/** The listing's answer in each pagination mode of the sandbox. */
+type CursorPage = { data: Account[]; has_more: boolean; next_cursor: string | null };
+type NumberedPage = { items: Account[]; page: number; total_pages: number };
+type NextUrlPage = { results: Account[]; next: string | null };
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -116,9 +121,9 @@ describe('pagination modes (120 accounts, default page 25)', () => {
 		const ids: string[] = [];
 		let cursor: string | null = null;
 		do {
-			const body: any = await (await api(sb, '/accounts' + (cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''))).json();
+			const body = (await (await api(sb, '/accounts' + (cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''))).json()) as CursorPage;
 			pages.push(body.data.length);
-			ids.push(...body.data.map((a: any) => a.id));
+			ids.push(...body.data.map((a) => a.id));
 			expect(body.has_more).toBe(body.next_cursor !== null);
 			cursor = body.next_cursor;
 		} while (cursor);
@@ -137,11 +142,11 @@ describe('pagination modes (120 accounts, default page 25)', () => {
 		let page = 1;
 		let total = Infinity;
 		while (page <= total) {
-			const body = await (await api(sb, `/accounts?page=${page}&per_page=50`)).json();
+			const body = (await (await api(sb, `/accounts?page=${page}&per_page=50`)).json()) as NumberedPage;
 			expect(Object.keys(body).sort()).toEqual(['items', 'page', 'total_pages']);
 			expect(body.page).toBe(page);
 			total = body.total_pages;
-			ids.push(...body.items.map((a: any) => a.id));
+			ids.push(...body.items.map((a) => a.id));
 			page++;
 		}
 		expect(total).toBe(3);
@@ -158,8 +163,8 @@ describe('pagination modes (120 accounts, default page 25)', () => {
 		while (next) {
 			seen.push(next);
 			const res = await fetch(next, { headers: { 'Api-Key': sb.apiKey } });
-			const body: any = await res.json();
-			ids.push(...body.results.map((a: any) => a.id));
+			const body = (await res.json()) as NextUrlPage;
+			ids.push(...body.results.map((a) => a.id));
 			next = body.next;
 		}
 		expect(seen).toEqual([
@@ -177,10 +182,10 @@ describe('pagination modes (120 accounts, default page 25)', () => {
 		const ids: string[] = [];
 		const sizes: number[] = [];
 		for (let page = 1; ; page++) {
-			const body = await (await api(sb, `/accounts?page=${page}&limit=30`)).json();
+			const body = (await (await api(sb, `/accounts?page=${page}&limit=30`)).json()) as Account[];
 			expect(Array.isArray(body)).toBe(true);
 			sizes.push(body.length);
-			ids.push(...body.map((a: any) => a.id));
+			ids.push(...body.map((a) => a.id));
 			if (body.length < 30) break;
 		}
 		expect(sizes).toEqual([30, 30, 30, 30, 0]);

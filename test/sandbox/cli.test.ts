@@ -1,5 +1,8 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code: runs in Node next to n8n, not in n8n Cloud */
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
+import { demoSecret } from '../../sandbox/signing';
+import { configForScheme, queryOf, verifyReceived } from '../harness/verifier';
 import { startReceiver } from './helpers';
 
 const CLI = path.join(__dirname, '../../sandbox/cli.js');
@@ -58,6 +61,19 @@ describe('sandbox CLI', () => {
 			expect(JSON.parse(body.toString()).event).toBe('payouts.created');
 			const crypto = await import('node:crypto');
 			expect(headers['x-signature']).toBe(crypto.createHmac('sha256', 's3cret').update(body).digest('base64'));
+		} finally {
+			await receiver.close();
+		}
+	});
+
+	it.each(['standard-webhooks', 'twilio', 'adyen-payments'] as const)('deliver --scheme %s signs with the scheme\'s demo secret; the product verifier accepts it', async (scheme) => {
+		const receiver = await startReceiver([200]);
+		try {
+			const p = run(['deliver', '--to', receiver.url, '--scheme', scheme, '--event', 'payouts.created']);
+			expect(await p.exited).toBe(0);
+			const got = receiver.received[0];
+			const result = verifyReceived(configForScheme(scheme, [demoSecret(scheme)]), { ...got, url: receiver.url + queryOf(got.url) });
+			expect(result).toMatchObject({ ok: true });
 		} finally {
 			await receiver.close();
 		}

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { api, post, control } from './helpers';
 
@@ -83,7 +84,7 @@ describe('/_sandbox control endpoints (no auth)', () => {
 		const res = await control(sb, 'webhook', { url: 'http://127.0.0.1:1/hook', secrets: ['a', 'b'], scheme: 'hmac-sha512-hex', timestamp: true, maxAttempts: 5, retryDelayMs: 10 });
 		expect(res.status).toBe(200);
 		expect(await (await control(sb, 'webhook')).json()).toEqual({
-			url: 'http://127.0.0.1:1/hook', secrets: ['a', 'b'], scheme: 'hmac-sha512-hex', timestamp: true, maxAttempts: 5, retryDelayMs: 10, timeoutMs: 5000,
+			url: 'http://127.0.0.1:1/hook', secrets: ['a', 'b'], scheme: 'hmac-sha512-hex', timestamp: true, maxAttempts: 5, retryDelayMs: 10, timeoutMs: 5000, signedUrl: null, bodyFormat: null,
 		});
 		expect((await control(sb, 'webhook', { url: 'ftp://x' })).status).toBe(400);
 		await control(sb, 'webhook', { url: null });

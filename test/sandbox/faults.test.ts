@@ -107,6 +107,26 @@ describe('fault actions', () => {
 		expect(statuses).toEqual([503, 500, 200]);
 	});
 
+	it('maxPerKey: at most N faults per Idempotency-Key, so a client with N + 1 attempts always gets through', async () => {
+		sb.setFaults([{ method: 'POST', maxPerKey: 2, action: { status: 500 } }]);
+		const statuses = [];
+		for (let i = 0; i < 4; i++) statuses.push((await post(sb, '/transfers', 'capped', { n: 1 })).status);
+		expect(statuses).toEqual([500, 500, 201, 201]);
+		expect((await post(sb, '/transfers', 'other-key', { n: 2 })).status).toBe(500);
+		expect(sb.stats()).toMatchObject({ records: 1, replays: 1, faultsInjected: 3 });
+
+		// With random faults too: only injected faults count against the cap.
+		sb.reset();
+		sb.setFaults({ random: { seed: 3, p500: 0.9 }, maxPerKey: 1 } as never);
+		for (let k = 0; k < 20; k++) {
+			const first = (await post(sb, '/transfers', `r-${k}`, { k })).status;
+			const second = (await post(sb, '/transfers', `r-${k}`, { k })).status;
+			expect([first, second]).toEqual(first === 201 ? [201, 201] : [500, 201]);
+		}
+		expect(sb.stats().records).toBe(20);
+		expect(() => sb.setFaults([{ maxPerKey: -1, action: { status: 500 } }])).toThrow(/maxPerKey must be a number >= 0/);
+	});
+
 	it('auth is checked before faults', async () => {
 		sb.setFaults([{ action: { status: 500 } }]);
 		expect((await fetch(sb.baseUrl + '/accounts')).status).toBe(401);

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Sandbox } from '../../sandbox/server';

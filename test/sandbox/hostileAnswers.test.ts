@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
  * The sandbox's hostile answers (used by the action node's bad-input tests): drip-fed bodies, gzip
  * bombs, slow commits that hold a key "in progress", echoed request headers, and a listing with no

@@ -1,4 +1,4 @@
-import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { startSandbox, type CreatedRecord, type Sandbox } from '../../sandbox/server';
 import { api, post } from './helpers';
 
 let sb: Sandbox;
@@ -88,7 +88,7 @@ describe('POST /v1/<any path>', () => {
 		await post(sb, '/transfers', 'b', { n: 2 });
 		await post(sb, '/payouts', 'c', { n: 3 });
 		const list = await (await api(sb, '/transfers')).json();
-		expect(list.data.map((r: any) => r.n)).toEqual([1, 2]);
+		expect((list as { data: CreatedRecord[] }).data.map((r) => r.n)).toEqual([1, 2]);
 		const patch = await api(sb, '/transfers/rec_1', {
 			method: 'PATCH',
 			headers: { 'content-type': 'application/json' },

@@ -1,6 +1,8 @@
 import * as crypto from 'node:crypto';
+
 import { startSandbox, type Sandbox } from '../../sandbox/server';
-import { sign, verify, SCHEMES } from '../../sandbox/signing';
+import { SCHEMES, demoSecret, sign, type SigningScheme } from '../../sandbox/signing';
+import { configForScheme, queryOf, verifyReceived } from '../harness/verifier';
 import { post, control, startReceiver } from './helpers';
 
 const SECRET = 'whsec_current';
@@ -52,7 +54,8 @@ describe('webhook deliveries', () => {
 		none: () => ({}),
 	};
 
-	it.each(SCHEMES.flatMap((s) => [[s, false], [s, true]] as const))('scheme %s (timestamp: %s) is verifiable with node:crypto', async (scheme, timestamp) => {
+	const LEGACY = ['hmac-sha256-hex', 'hmac-sha256-base64', 'hmac-sha256-prefixed', 'hmac-sha512-hex', 'secret-header', 'none'] as const;
+	it.each(LEGACY.flatMap((s) => [[s, false], [s, true]] as const))('scheme %s (timestamp: %s) is verifiable with node:crypto', async (scheme, timestamp) => {
 		sb.configureWebhook({ url: receiver.url, secrets: [SECRET], scheme, timestamp });
 		await post(sb, '/payouts', 'k-' + scheme, { amount: 1 });
 		await receiver.waitFor(1);
@@ -66,8 +69,22 @@ describe('webhook deliveries', () => {
 		for (const [name, value] of Object.entries(want)) expect(headers[name]).toBe(value);
 		if (scheme === 'none' || scheme === 'secret-header') expect(headers['x-signature']).toBeUndefined();
 		if (scheme !== 'secret-header') expect(headers['x-webhook-secret']).toBeUndefined();
-		expect(verify({ secrets: ['wrong', SECRET], scheme, body, headers: headers as Record<string, string> })).toBe(true);
-		if (scheme !== 'none') expect(verify({ secrets: ['wrong'], scheme, body, headers: headers as Record<string, string> })).toBe(false);
+	});
+
+	/** The product's verifier, with the trigger settings for `scheme`, over what the receiver got on the wire. */
+	const productAccepts = (scheme: SigningScheme, secrets: string[], got: { headers: Record<string, unknown>; body: Buffer; url: string }, receiverUrl: string) =>
+		verifyReceived(configForScheme(scheme, secrets), { ...got, url: receiverUrl + queryOf(got.url) });
+
+	it.each(SCHEMES.filter((s) => s !== 'none'))('a %s delivery over HTTP is accepted by the product verifier, and refused with another secret', async (scheme) => {
+		sb.configureWebhook({ url: receiver.url, scheme });
+		expect(sb.webhookConfig().secrets).toEqual([demoSecret(scheme)]);
+		await post(sb, '/payouts', 'k-' + scheme, { amount: 1250 });
+		await receiver.waitFor(1);
+		const got = receiver.received[0];
+		expect(got.headers['x-event-id']).toBe('evt_1');
+		expect(productAccepts(scheme, [demoSecret(scheme)], got, receiver.url)).toMatchObject({ ok: true });
+		const other = scheme === 'standard-webhooks' || scheme === 'svix' ? `whsec_${Buffer.from('other').toString('base64')}` : /^[0-9a-f]+$/.test(demoSecret(scheme)) ? 'ab'.repeat(32) : 'whsec_other';
+		expect(productAccepts(scheme, [other], got, receiver.url).ok).toBe(false);
 	});
 
 	it('retries a failing destination with backoff and records every attempt', async () => {
@@ -144,11 +161,16 @@ describe('signing.sign', () => {
 		expect(() => sign({ secret: 's', scheme: 'md5' as never, body })).toThrow(/unknown signing scheme/);
 	});
 
-	it('verify enforces a timestamp tolerance when asked', () => {
-		const body = '{}';
-		const headers = sign({ secret: 's', body, timestamp: 1000 });
-		expect(verify({ secrets: ['s'], body, headers, toleranceSeconds: 300, now: 1200 })).toBe(true);
-		expect(verify({ secrets: ['s'], body, headers, toleranceSeconds: 300, now: 1400 })).toBe(false);
-		expect(verify({ secrets: ['s'], body: '{ }', headers })).toBe(false);
+	it('refuses what it cannot sign: adyen-payments (signed in the body), URL schemes without a URL, an Adyen key that is not hex', () => {
+		expect(() => sign({ secret: 's', scheme: 'adyen-payments', body: '{}' })).toThrow(/signAdyenPayments/);
+		expect(() => sign({ secret: 's', scheme: 'square', body: '{}' })).toThrow(/url/);
+		expect(() => sign({ secret: 'not-hex', scheme: 'adyen-platform', body: '{}' })).toThrow(/hex/);
+	});
+
+	it('schemes with a signed timestamp use now unless one is given', () => {
+		const now = Math.floor(Date.now() / 1000);
+		const ts = Number(sign({ secret: 's', scheme: 'slack', body: '{}' })['x-slack-request-timestamp']);
+		expect(Math.abs(ts - now)).toBeLessThan(5);
+		expect(sign({ secret: 's', scheme: 'stripe', body: '{}', timestamp: 1000 })['stripe-signature']).toMatch(/^t=1000,v1=[0-9a-f]{64}$/);
 	});
 });

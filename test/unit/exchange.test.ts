@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
  * The time and size bounds of one exchange, on plain Node streams (no n8n, no network): a body that
  * never ends is cut at the deadline, a body above the limit is cut at the limit, one timer at most

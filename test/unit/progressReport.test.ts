@@ -19,7 +19,7 @@ describe('describeProgress', () => {
 		expect(report?.text).toBe(
 			'Applied before the node stopped: items 0 (Idempotency-Key key-0), 1 (Idempotency-Key key-1), 2 (Idempotency-Key key-2), 4 (Idempotency-Key key-4). ' +
 				'Item 5 (Idempotency-Key key-5) may have been applied. Items 6–9 were not sent. ' +
-				'Running the workflow again starts a new execution, which derives new automatic Idempotency-Keys: remove the applied items from its input first, or set Options → Idempotency Key to a business key so the API recognises them.',
+				'"Retry execution" (executions list) sends the same automatic Idempotency-Keys, and so does a redelivery of the Tenant API Trigger event that started the workflow: the applied items are replayed, not applied again. A new run (manual, or a new trigger) derives new keys: remove the applied items from its input first, or set Options → Idempotency Key to a business key so the API recognises them.',
 		);
 		expect(report?.context).toEqual({
 			itemsApplied: [0, 1, 2, 4].map((item) => ({ item, idempotencyKey: `key-${item}` })),

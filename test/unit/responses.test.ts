@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
 import { apiErrorText, describeHttpError } from '../../nodes/TenantApi/transport/apiErrorMessage';
 import { networkErrorCode, isAbortError } from '../../nodes/TenantApi/transport/networkError';
 import { decodeJsonBody, excerpt } from '../../nodes/TenantApi/transport/responseBody';

@@ -1,11 +1,5 @@
-import {
-	eventAccepted,
-	eventType,
-	parseEventList,
-	parseJsonBody,
-	safeHeaders,
-	valueAtPath,
-} from '../../nodes/TenantApiTrigger/delivery';
+import { bodyKind, formFields, mediaType, parseFormBody, parseJsonBody, valueAtPath, valuesAtPath } from '../../nodes/TenantApiTrigger/body';
+import { eventAccepted, eventType, parseEventList, safeHeaders } from '../../nodes/TenantApiTrigger/delivery';
 
 describe('parseJsonBody', () => {
 	it('parses a JSON object from the raw bytes (BOM tolerated)', () => {
@@ -24,6 +18,24 @@ describe('parseJsonBody', () => {
 	});
 });
 
+describe('parseFormBody and content types', () => {
+	it('reads form fields from the raw bytes; a repeated name keeps every value', () => {
+		expect(parseFormBody(Buffer.from('a=1&b=x+y%21&a=2&c='))).toEqual({ ok: true, body: { a: ['1', '2'], b: 'x y!', c: '' } });
+		expect(parseFormBody(Buffer.from('__proto__=x')).ok && Object.keys((parseFormBody(Buffer.from('__proto__=x')) as { body: object }).body)).toEqual(['__proto__']);
+		expect(parseFormBody(Buffer.from(''))).toEqual({ ok: false, reason: 'empty_body' });
+		expect(parseFormBody(Buffer.from([0x61, 0x3d, 0xe9]))).toEqual({ ok: false, reason: 'not_utf8' });
+		expect(parseFormBody(Buffer.from(Array.from({ length: 1001 }, (_, i) => `f${i}=1`).join('&')))).toEqual({ ok: false, reason: 'invalid_form' });
+	});
+
+	it('maps content types to a parser: JSON by default, form fields, nothing else', () => {
+		expect(mediaType('Application/JSON; charset=utf-8')).toBe('application/json');
+		expect(mediaType(undefined)).toBe('');
+		expect(['', 'application/json', 'application/cloudevents+json', 'text/plain'].map(bodyKind)).toEqual(['json', 'json', 'json', 'json']);
+		expect(bodyKind('application/x-www-form-urlencoded')).toBe('form');
+		expect(['multipart/form-data', 'application/xml', 'application/octet-stream'].map(bodyKind)).toEqual([undefined, undefined, undefined]);
+	});
+});
+
 describe('event type', () => {
 	it('reads a dot path, a literal dotted key, and falls back to "type"', () => {
 		const body = { event: 'transfers.created', type: 'other', data: { object: { kind: 'k' } }, 'a.b': 'literal' };
@@ -34,7 +46,9 @@ describe('event type', () => {
 		expect(eventType({ event: '', type: 'x' }, 'event')).toBe('x');
 		expect(eventType({ event: 5 }, 'event')).toBeUndefined();
 		expect(eventType({}, '')).toBeUndefined();
-		expect(valueAtPath({ a: [{ b: 1 }] }, 'a.0.b')).toBeUndefined();
+		expect(valueAtPath({ a: [{ b: 1 }] }, 'a.0.b')).toBe(1);
+		expect(valueAtPath({ a: [{ b: 1 }] }, 'a.x.b')).toBeUndefined();
+		expect(valuesAtPath({ n: [{ i: { v: 1 } }, { i: { v: 2 } }, { j: 3 }] }, 'n.*.i')).toEqual([{ v: 1 }, { v: 2 }]);
 		expect(valueAtPath({}, 'constructor')).toBeUndefined();
 	});
 });
@@ -63,5 +77,21 @@ describe('safeHeaders', () => {
 	it('drops credential-bearing headers and the configured secret header', () => {
 		const headers = { 'content-type': 'application/json', authorization: 'Bearer x', cookie: 'a=b', 'x-webhook-secret': 's', 'x-signature': 'sig', skipped: undefined };
 		expect(safeHeaders(headers, ['X-Webhook-Secret'])).toEqual({ 'content-type': 'application/json', 'x-signature': 'sig' });
+	});
+});
+
+describe('formFields', () => {
+	it.each([
+		'a=1&b=2',
+		'a=1&a=2&&b',
+		'x=caf%C3%A9+au+lait&y=%2B%26%3D',
+		'bad=%ZZ%&ok=1%2',
+		'=empty-name&name=',
+		'k%20ey=v%20al+ue',
+		'latin1=%E9&lone=%&half=%4&mixed=%C3%A9%E9+%41',
+	])('decodes %s exactly as URLSearchParams does', (text) => {
+		const expected = new Map<string, string[]>();
+		for (const [name, value] of new URLSearchParams(text)) expected.set(name, [...(expected.get(name) ?? []), value]);
+		expect(formFields(Buffer.from(text))).toEqual(expected);
 	});
 });

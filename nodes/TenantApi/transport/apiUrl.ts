@@ -72,7 +72,7 @@ function fullyDecode(segment: string, subject: string): string {
  * Tomcat-style servers read as `..`) and surrounding whitespace (`..%20`) are removed.
  */
 function segmentCouldClimb(decoded: string): boolean {
-	if (/[\\/\u0000-\u001f\u007f]/.test(decoded)) return true;
+	if (/[\\/\p{Cc}]/u.test(decoded)) return true;
 	return /^\.+$/.test(decoded.split(';')[0].trim());
 }
 
@@ -123,7 +123,7 @@ export function checkWithinBase(base: ApiBase, absoluteUrl: string): void {
 function resolveNewEndpoint(base: ApiBase, endpoint: unknown): string {
 	const text = typeof endpoint === 'string' ? endpoint.trim() : '';
 	if (text === '') throw new UnsafeUrlError('The endpoint is empty; give a path such as /transfers');
-	if (/[\u0000-\u001f\u007f\s\\]/.test(text)) {
+	if (/[\p{Cc}\s\\]/u.test(text)) {
 		throw new UnsafeUrlError('The endpoint must not contain backslashes, spaces or control characters');
 	}
 	if (/^[a-z][a-z0-9+.-]*:/i.test(text) || text.startsWith('//')) {

@@ -1,3 +1,4 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
  * A clock the test moves: `sleep` registers a timer, `runUntilIdle` jumps from timer to timer, letting
  * every promise chain settle in between. Simulated minutes take milliseconds, and the same seed gives

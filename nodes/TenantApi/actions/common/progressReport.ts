@@ -1,7 +1,7 @@
 /**
  * What had happened to every item when a node that sends writes stopped on an error. Without it the
- * user sees one error and cannot tell that other items were already applied; running the workflow
- * again (a new execution, so new automatic keys) would apply those a second time.
+ * user sees one error and cannot tell that other items were already applied; "Retry execution" replays
+ * them (same automatic keys), but a new run (new automatic keys) would apply them a second time.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -67,7 +67,7 @@ export function describeProgress(progress: ItemProgress[], failedItem: number): 
 	}
 	if (notSent.length > 0) sentences.push(`${plural(notSent.length, 'Item', 'Items')} ${ranges(notSent)} ${plural(notSent.length, 'was', 'were')} not sent.`);
 	sentences.push(
-		'Running the workflow again starts a new execution, which derives new automatic Idempotency-Keys: remove the applied items from its input first, or set Options → Idempotency Key to a business key so the API recognises them.',
+		'"Retry execution" (executions list) sends the same automatic Idempotency-Keys, and so does a redelivery of the Tenant API Trigger event that started the workflow: the applied items are replayed, not applied again. A new run (manual, or a new trigger) derives new keys: remove the applied items from its input first, or set Options → Idempotency Key to a business key so the API recognises them.',
 	);
 	const entry = ({ item, key }: { item: number; key?: string }) => ({ item, ...(key ? { idempotencyKey: key } : {}) });
 	return {

@@ -16,7 +16,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'POST to Endpoint',
 				value: 'post',
-				description: 'Send a JSON POST with an automatic Idempotency-Key',
+				description: 'POST a JSON object to a path below the Base URL, with an Idempotency-Key that stays the same on retries',
 				action: 'Post to an endpoint',
 			},
 			{

@@ -1,16 +1,8 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	IHttpRequestMethods,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { ApiClient } from '../../transport/apiClient';
 import { resolveEndpoint } from '../../transport/apiUrl';
-import type { IdempotencyScope } from '../../transport/idempotencyKey';
-import { deriveIdempotencyKey, validateIdempotencyKeyOverride } from '../../transport/idempotencyKey';
 import { asNodeError } from '../common/asNodeError';
 import { itemParameter } from '../common/itemParameter';
 import { clampWhole } from '../common/numberOption';
@@ -18,7 +10,9 @@ import { runItems } from '../common/runItems';
 import { inProgressOptionFields, readTransportOptions, transportOptionFields } from '../common/transportOptions';
 import type { DuplicateKey } from './duplicateKeys';
 import { duplicateKeyDescription, duplicateKeyMessage, findDuplicateKeys } from './duplicateKeys';
-import { parseJsonObjectBody, toOutputJson } from './jsonBody';
+import { toOutputJson } from './jsonBody';
+import { explainKeyConflict } from './keyConflict';
+import { NOTHING_SENT, planRequests } from './planRequests';
 
 export type RequestOperation = 'post' | 'send';
 
@@ -54,6 +48,28 @@ export function requestFields(operation: RequestOperation): INodeProperties[] {
 			displayOptions: { show: showFor },
 			options: [
 				{
+					displayName: 'Automatic Key Derivation',
+					name: 'keyDerivation',
+					type: 'options',
+					options: [
+						{
+							name: 'By Item Position',
+							value: 'position',
+							description:
+								'Each item keeps the key of its position. Safe when the items before this node come in the same order on every run of an execution or event; a request that differs from the first one under its key is refused by the API (409), never written twice.',
+						},
+						{
+							name: 'By Request Content',
+							value: 'content',
+							description:
+								'The key follows method, endpoint and body (identical requests are counted), so items may come in any order. A body that changes between runs (e.g. one that uses $now) gets a new key and is written again.',
+						},
+					],
+					default: 'position',
+					description:
+						'How automatic Idempotency-Keys tell the requests of a run apart. They belong to the execution ("Retry execution" keeps them) or, when a Tenant API Trigger delivery started the workflow, to its event (every redelivery keeps them).',
+				},
+				{
 					displayName: 'Concurrency',
 					name: 'concurrency',
 					type: 'number',
@@ -68,7 +84,7 @@ export function requestFields(operation: RequestOperation): INodeProperties[] {
 					default: '',
 					placeholder: '={{ $json.orderId }}',
 					description:
-						'Overrides the automatic key for each item. Use a business key (e.g. an order ID) to stay safe across "Retry execution" and re-runs, which get new automatic keys. Not sent with GET.',
+						'Overrides the automatic key for each item. Automatic keys stay the same on Retry On Fail, "Retry execution" and redeliveries of a Tenant API Trigger event; a new run gets new ones. A business key (e.g. an order ID) is the same on every run. Not sent with GET.',
 				},
 				...inProgressOptionFields,
 				{
@@ -85,59 +101,7 @@ export function requestFields(operation: RequestOperation): INodeProperties[] {
 	];
 }
 
-function idempotencyScope(fn: IExecuteFunctions): IdempotencyScope {
-	return {
-		workflowId: String(fn.getWorkflow().id ?? ''),
-		executionId: String(fn.getExecutionId() ?? ''),
-		nodeId: fn.getNode().id,
-		runIndex: Number(fn.getWorkflowDataProxy(0).$runIndex ?? 0),
-	};
-}
-
-const METHODS_WITH_BODY = new Set<IHttpRequestMethods>(['POST', 'PUT', 'PATCH']);
-const NOTHING_SENT = 'Nothing was sent. Fix the parameter and run again.';
 const MAX_CONCURRENCY = 64;
-
-/** What every item needs decided before the first request goes out: its method and its key. */
-interface ItemPlan {
-	method: IHttpRequestMethods;
-	idempotencyKey?: string;
-}
-
-function planItem(
-	fn: IExecuteFunctions,
-	scope: IdempotencyScope,
-	methodFor: (itemIndex: number) => IHttpRequestMethods,
-	itemIndex: number,
-): ItemPlan {
-	const override = fn.getNodeParameter('options.idempotencyKey', itemIndex, '') as unknown;
-	return asNodeError(
-		fn,
-		itemIndex,
-		() => {
-			const method = methodFor(itemIndex);
-			if (method === 'GET') return { method };
-			const idempotencyKey =
-				override === '' || override === undefined || override === null
-					? deriveIdempotencyKey(scope, itemIndex)
-					: validateIdempotencyKeyOverride(override);
-			return { method, idempotencyKey };
-		},
-		NOTHING_SENT,
-	);
-}
-
-/** Plans every item; a plan that fails is that item's failure, reported when its turn comes. */
-function planItems(fn: IExecuteFunctions, methodFor: (itemIndex: number) => IHttpRequestMethods): Array<ItemPlan | Error> {
-	const scope = idempotencyScope(fn);
-	return fn.getInputData().map((_item, itemIndex) => {
-		try {
-			return planItem(fn, scope, methodFor, itemIndex);
-		} catch (error) {
-			return error as Error;
-		}
-	});
-}
 
 function refuseDuplicate(fn: IExecuteFunctions, duplicate: DuplicateKey, nothingSent: boolean): never {
 	throw new NodeOperationError(fn.getNode(), duplicateKeyMessage(duplicate), {
@@ -156,7 +120,7 @@ export async function executeRequests(
 	methodFor: (itemIndex: number) => IHttpRequestMethods,
 ): Promise<INodeExecutionData[]> {
 	const concurrency = clampWhole(fn.getNodeParameter('options.concurrency', 0, 5), 1, MAX_CONCURRENCY, 5);
-	const plans = planItems(fn, methodFor);
+	const { plans, keyScope } = planRequests(fn, methodFor);
 	const keyOf = (itemIndex: number) => {
 		const plan = plans[itemIndex];
 		return plan instanceof Error ? undefined : plan.idempotencyKey;
@@ -165,7 +129,6 @@ export async function executeRequests(
 	const firstDuplicate = duplicates.values().next().value;
 	if (firstDuplicate && !fn.continueOnFail()) refuseDuplicate(fn, firstDuplicate, true);
 	const setup = async () => await ApiClient.create(fn, readTransportOptions(fn, concurrency));
-	const endpointOf = itemParameter<unknown>(fn, 'endpoint', '');
 	const includeMetadataOf = itemParameter(fn, 'options.includeMetadata', false);
 
 	const handle = async (itemIndex: number, client: ApiClient): Promise<IDataObject[]> => {
@@ -173,19 +136,11 @@ export async function executeRequests(
 		if (plan instanceof Error) throw plan;
 		const duplicate = duplicates.get(itemIndex);
 		if (duplicate) refuseDuplicate(fn, duplicate, false);
-		const { method, idempotencyKey } = plan;
-		const endpoint = endpointOf(itemIndex);
-		const bodyParameter = METHODS_WITH_BODY.has(method) ? fn.getNodeParameter('body', itemIndex, '{}') : undefined;
-		const { url, jsonBody } = asNodeError(
-			fn,
-			itemIndex,
-			() => ({
-				url: resolveEndpoint(client.base, endpoint),
-				jsonBody: bodyParameter === undefined ? undefined : JSON.stringify(parseJsonObjectBody(bodyParameter)),
-			}),
-			NOTHING_SENT,
-		);
-		const result = await client.send({ method, url, jsonBody, idempotencyKey }, itemIndex);
+		const { method, idempotencyKey, jsonBody } = plan;
+		const url = asNodeError(fn, itemIndex, () => resolveEndpoint(client.base, plan.endpoint), NOTHING_SENT);
+		const result = await client.send({ method, url, jsonBody, idempotencyKey }, itemIndex).catch((error: Error) => {
+			throw plan.keySource === 'automatic' && keyScope ? explainKeyConflict(fn, error, itemIndex, keyScope.lineage) : error;
+		});
 		const includeMetadata = includeMetadataOf(itemIndex);
 		const body = toOutputJson(result.body);
 		const json: IDataObject = includeMetadata

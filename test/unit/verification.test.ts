@@ -1,10 +1,15 @@
 import { createHmac } from 'crypto';
 
+import type { ParameterReader } from '../../nodes/TenantApiTrigger/scheme';
+import { verificationConfig } from '../../nodes/TenantApiTrigger/scheme';
 import {
+	PRESETS,
 	checkTimestamp,
 	constantTimeStringEqual,
 	decodeSignature,
-	splitSignatureHeader,
+	parseSignatureHeader,
+	parseTemplate,
+	secretKey,
 	verifyDelivery,
 } from '../../nodes/TenantApiTrigger/verification';
 import type { VerificationConfig } from '../../nodes/TenantApiTrigger/verification';
@@ -15,16 +20,17 @@ const PREVIOUS = 'whsec_previous';
 const NOW = 1_700_000_000;
 const BODY = Buffer.from('{"id":"evt_1","event":"transfers.created","created_at":1700000000,"data":{"object":{"id":"tr_1"}}}');
 
-const config = (over: Partial<VerificationConfig> = {}): VerificationConfig => ({
-	mode: 'hmacSha256',
-	secrets: [SECRET],
-	signatureHeader: 'x-signature',
-	secretHeader: 'x-webhook-secret',
-	useTimestamp: false,
-	timestampHeader: 'x-timestamp',
-	toleranceSeconds: 300,
-	...over,
-});
+interface Settings {
+	mode?: string;
+	secrets?: string[];
+	[parameter: string]: unknown;
+}
+
+/** The verifier configuration the node builds from these settings (verification.ts + scheme.ts, no n8n). */
+const config = ({ mode = 'hmacSha256', secrets = [SECRET], ...parameters }: Settings = {}): VerificationConfig => {
+	const read: ParameterReader = (name, fallback) => (parameters[name] === undefined ? fallback : parameters[name]);
+	return verificationConfig(mode as never, read, secrets);
+};
 
 const verify = (cfg: VerificationConfig, headers: Record<string, string | string[] | undefined>, body = BODY, now = NOW) =>
 	verifyDelivery(cfg, { rawBody: body, headers, nowSeconds: now });
@@ -38,14 +44,18 @@ describe('decodeSignature', () => {
 		['base64', digest.toString('base64')],
 		['base64 without padding', digest.toString('base64').replace(/=+$/, '')],
 		['base64url', digest.toString('base64url')],
-		['sha256= prefixed hex', 'sha256=' + digest.toString('hex')],
-		['SHA256= prefixed base64', 'SHA256=' + digest.toString('base64')],
 	])('accepts %s', (_label, text) => {
 		expect(decodeSignature(text, 'sha256')?.equals(digest)).toBe(true);
 	});
 
+	it('honours a fixed encoding', () => {
+		expect(decodeSignature(digest.toString('hex'), 'sha256', 'base64')).toBeUndefined();
+		expect(decodeSignature(digest.toString('base64'), 'sha256', 'hex')).toBeUndefined();
+		expect(decodeSignature(digest.toString('hex'), 'sha256', 'hex')?.equals(digest)).toBe(true);
+	});
+
 	it.each([
-		['a prefix naming another algorithm', 'sha512=' + digest.toString('hex')],
+		['a prefixed signature (prefixes are the header format\'s job)', 'sha256=' + digest.toString('hex')],
 		['a truncated hex digest', digest.toString('hex').slice(0, 62)],
 		['a hex digest of the wrong size', createHmac('sha512', SECRET).update(BODY).digest('hex')],
 		['non-canonical base64', digest.toString('base64').slice(0, -2) + 'B='],
@@ -56,10 +66,54 @@ describe('decodeSignature', () => {
 	});
 });
 
-describe('splitSignatureHeader', () => {
-	it('splits on commas and whitespace and caps the number of candidates', () => {
-		expect(splitSignatureHeader(' a, b  c,,d ')).toEqual(['a', 'b', 'c', 'd']);
-		expect(splitSignatureHeader(Array.from({ length: 20 }, (_, i) => `s${i}`).join(','))).toHaveLength(8);
+describe('parseSignatureHeader', () => {
+	const plain = PRESETS.hmacSha256;
+
+	it('plain: splits on commas and whitespace, drops other algorithms, caps the number of candidates', () => {
+		expect(parseSignatureHeader(' a, b  c,,d ', plain).signatures).toEqual(['a', 'b', 'c', 'd']);
+		expect(parseSignatureHeader('sha256=a, sha512=b, SHA256=c', plain).signatures).toEqual(['a', 'c']);
+		expect(parseSignatureHeader(Array.from({ length: 20 }, (_, i) => `s${i}`).join(','), plain).signatures).toHaveLength(8);
+	});
+
+	it('prefixed: keeps only signatures with the prefix', () => {
+		expect(parseSignatureHeader('v0=abc v1=def, v0=ghi', PRESETS.slack).signatures).toEqual(['abc', 'ghi']);
+	});
+
+	it('key=value: reads the timestamp key and every signature key', () => {
+		expect(parseSignatureHeader('t=123,v1=aa,v0=bb,v1=cc', PRESETS.stripe)).toEqual({ timestamp: '123', signatures: ['aa', 'cc'] });
+		expect(parseSignatureHeader('ts=9;h1=ff;h1=ee', PRESETS.paddle)).toEqual({ timestamp: '9', signatures: ['ff', 'ee'] });
+		expect(parseSignatureHeader('garbage,=x,v1', PRESETS.stripe)).toEqual({ signatures: [] });
+	});
+
+	it('versioned: keeps entries of the version label', () => {
+		expect(parseSignatureHeader('v1,abc= v1a,zzz v2,yyy  v1,def', PRESETS.standardWebhooks).signatures).toEqual(['abc=', 'def']);
+	});
+});
+
+describe('secretKey', () => {
+	it('decodes each secret encoding and refuses invalid ones', () => {
+		expect(secretKey('abc', 'text')).toEqual(Buffer.from('abc'));
+		expect(secretKey('whsec_' + Buffer.from('key!').toString('base64'), 'base64')).toEqual(Buffer.from('key!'));
+		expect(secretKey(Buffer.from('key!').toString('base64'), 'base64')).toEqual(Buffer.from('key!'));
+		expect(secretKey('whsec_not base64!', 'base64')).toBeUndefined();
+		expect(secretKey('0aFF', 'hex')).toEqual(Buffer.from([0x0a, 0xff]));
+		expect(secretKey('0aF', 'hex')).toBeUndefined();
+		expect(secretKey('zz', 'hex')).toBeUndefined();
+	});
+});
+
+describe('parseTemplate', () => {
+	it('splits placeholders (case-insensitive names) from literal text and refuses unknown ones', () => {
+		expect(parseTemplate('v0:{timestamp}:{body}')).toEqual([
+			{ kind: 'literal', text: 'v0:' },
+			{ kind: 'timestamp' },
+			{ kind: 'literal', text: ':' },
+			{ kind: 'body' },
+		]);
+		expect(parseTemplate('{URL}{formFields}')).toEqual([{ kind: 'url' }, { kind: 'formFields' }]);
+		expect(parseTemplate('{item.amount.value}')).toEqual([{ kind: 'item', path: 'amount.value' }]);
+		expect(parseTemplate('{boby}')).toBeUndefined();
+		expect(parseTemplate('')).toBeUndefined();
 	});
 });
 
@@ -204,7 +258,9 @@ describe('verifyDelivery in secret-in-header mode', () => {
 describe('verifyDelivery never throws', () => {
 	it('returns reason codes for odd input', () => {
 		expect(verify(config({ mode: 'none' }), {})).toEqual({ ok: true, reason: 'verification_disabled' });
-		expect(verify(config({ mode: 'bogus' as never }), {}).reason).toBe('unknown_mode');
+		expect(verify({ mode: 'bogus' } as never, {}).reason).toBe('unknown_mode');
+		expect(verify({ mode: 'hmac', secrets: [SECRET], scheme: { ...PRESETS.hmacSha256, signedContent: '{boby}' } }, {}).reason).toBe('invalid_scheme');
+		expect(verify({ mode: 'hmac', secrets: [SECRET], scheme: PRESETS.adyenPlatform }, {}).reason).toBe('invalid_secret');
 		expect(verifyDelivery(config(), { rawBody: undefined as never, headers: {}, nowSeconds: NOW }).reason).toBe('internal_error');
 		expect(verifyDelivery(config(), { rawBody: BODY, headers: null as never, nowSeconds: NOW }).reason).toBe('internal_error');
 		expect(verify(config({ secrets: [42 as never, SECRET] }), sign({ secret: SECRET, body: BODY })).ok).toBe(true);

@@ -1,0 +1,47 @@
+import type { Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
+
+/**
+ * Only what the Tenant API Trigger needs to verify deliveries: no API key, no Base URL. Tested by the
+ * trigger's `tenantWebhookApiTest` method (the secrets are checked locally: there is nothing to call).
+ */
+export class TenantWebhookApi implements ICredentialType {
+	name = 'tenantWebhookApi';
+
+	displayName = 'Tenant Webhook API';
+
+	icon: Icon = {
+		light: 'file:../nodes/TenantApiTrigger/tenantApiTrigger.svg',
+		dark: 'file:../nodes/TenantApiTrigger/tenantApiTrigger.dark.svg',
+	};
+
+	documentationUrl = 'https://github.com/n8n-nodes-tenant-api/n8n-nodes-tenant-api#webhook-credential';
+
+	properties: INodeProperties[] = [
+		{
+			displayName:
+				'Used by the Tenant API Trigger to check that deliveries really come from the sender. Paste the webhook signing secret exactly as the sender shows it (e.g. whsec_… for Standard Webhooks, the hex HMAC key for Adyen, the auth token for Twilio).',
+			name: 'webhookNotice',
+			type: 'notice',
+			default: '',
+		},
+		{
+			displayName: 'Signing Secret',
+			name: 'signingSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description:
+				'The webhook secret the sender signs deliveries with (the service dashboard: Webhook URL → Generate)',
+		},
+		{
+			displayName: 'Previous Signing Secret',
+			name: 'previousSigningSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'Optional. Also accepted: the old secret during a rotation, or the secret of a second webhook (e.g. one registered for the Test URL). Clear it once all deliveries use the new secret.',
+		},
+	];
+}

@@ -1,0 +1,83 @@
+import type { HmacAlgorithm, PresetName, SchemeSpec, SecretEncoding, SignatureEncoding, SignatureFormat, VerificationConfig } from './verification';
+import { DEFAULT_TOLERANCE_SECONDS, PRESETS, isPresetName } from './verification';
+
+/** Reads one node parameter (already resolved); `fallback` when it is not set. */
+export type ParameterReader = (name: string, fallback: unknown) => unknown;
+
+export type VerificationName = PresetName | 'customHmac' | 'secretHeader' | 'none';
+
+export function isVerificationName(value: unknown): value is VerificationName {
+	return value === 'customHmac' || value === 'secretHeader' || value === 'none' || isPresetName(value);
+}
+
+function text(read: ParameterReader, name: string, fallback: string): string {
+	const value = read(name, fallback);
+	return typeof value === 'string' && value.trim() !== '' ? value.trim() : fallback;
+}
+
+function tolerance(read: ParameterReader): number {
+	const value = Number(read('toleranceSeconds', DEFAULT_TOLERANCE_SECONDS));
+	return Number.isFinite(value) && value > 0 ? value : DEFAULT_TOLERANCE_SECONDS;
+}
+
+/** Comma-separated dot paths (`a.b, c`), blanks dropped. */
+export function pathList(value: unknown): string[] {
+	return typeof value === 'string' ? value.split(',').map((p) => p.trim()).filter((p) => p !== '') : [];
+}
+
+/** The Custom HMAC settings as a scheme: every field of a preset has a setting, so every preset can be written here. */
+export function customScheme(read: ParameterReader): SchemeSpec {
+	// Unlike the other fields, an empty label or separator can be meant: read them as typed.
+	const raw = (name: string, fallback: string) => {
+		const value = read(name, fallback);
+		return typeof value === 'string' ? value.trim() : fallback;
+	};
+	return {
+		algorithm: text(read, 'customAlgorithm', 'sha256') as HmacAlgorithm,
+		secretEncoding: text(read, 'customSecretEncoding', 'text') as SecretEncoding,
+		signedContent: raw('customSignedContent', '{timestamp}.{body}'),
+		signatureIn: read('customSignatureIn', 'header') === 'items' ? 'items' : 'header',
+		signatureHeader: text(read, 'customSignatureHeader', 'x-signature'),
+		signatureFormat: text(read, 'customSignatureFormat', 'plain') as SignatureFormat,
+		signatureEncoding: text(read, 'customSignatureEncoding', 'auto') as SignatureEncoding,
+		signatureLabel: raw('customSignatureLabel', 'v1'),
+		pairSeparator: raw('customPairSeparator', ',') || ',',
+		timestampKey: text(read, 'customTimestampKey', 't'),
+		idHeader: text(read, 'customIdHeader', 'webhook-id'),
+		timestampHeader: text(read, 'customTimestampHeader', 'x-timestamp'),
+		toleranceSeconds: tolerance(read),
+		itemsPath: text(read, 'customItemsPath', 'notificationItems.*.NotificationRequestItem'),
+		itemSignaturePath: text(read, 'customItemSignaturePath', 'additionalData.hmacSignature'),
+		bodyHashParameter: raw('customBodyHashParameter', ''),
+		idFields: ['id'],
+	};
+}
+
+/** A preset with the settings the node shows for it applied. */
+export function presetScheme(name: PresetName, read: ParameterReader): SchemeSpec {
+	const preset = { ...PRESETS[name] };
+	if (name === 'hmacSha256' || name === 'hmacSha512') {
+		preset.signatureHeader = text(read, 'signatureHeader', 'x-signature');
+		if (read('useTimestamp', false) === true) {
+			preset.signedContent = '{timestamp}.{body}';
+			preset.timestampHeader = text(read, 'timestampHeader', 'x-timestamp');
+		}
+	}
+	preset.toleranceSeconds = tolerance(read);
+	return preset;
+}
+
+/** The verifier's configuration for the node's settings and the secrets of its credential. */
+export function verificationConfig(name: VerificationName, read: ParameterReader, secrets: string[]): VerificationConfig {
+	if (name === 'none') return { mode: 'none' };
+	if (name === 'secretHeader') return { mode: 'secretHeader', secrets, secretHeader: text(read, 'sharedKeyHeader', 'x-webhook-secret') };
+	return { mode: 'hmac', scheme: name === 'customHmac' ? customScheme(read) : presetScheme(name, read), secrets };
+}
+
+/** Body fields that identify a delivery: the Delivery ID Fields option, else the scheme's, else `id`. */
+export function deliveryIdFields(config: VerificationConfig, read: ParameterReader): string[] {
+	const options = read('options', {}) as { idFields?: unknown } | undefined;
+	const chosen = pathList(options?.idFields);
+	if (chosen.length > 0) return chosen;
+	return config.mode === 'hmac' ? config.scheme.idFields : ['id'];
+}

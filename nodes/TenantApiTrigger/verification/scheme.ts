@@ -1,0 +1,187 @@
+/**
+ * One description of an HMAC signing scheme. Every preset is a value of this type, and the Custom HMAC
+ * settings build one too, so a single verifier (verify.ts) checks all of them.
+ */
+export type HmacAlgorithm = 'sha1' | 'sha256' | 'sha512';
+
+/** How the secret text becomes the HMAC key: its UTF-8 bytes, base64 (an optional `whsec_` prefix is dropped) or hex. */
+export type SecretEncoding = 'text' | 'base64' | 'hex';
+
+/** How a signature is written: hex, base64 (or base64url), or either. */
+export type SignatureEncoding = 'hex' | 'base64' | 'auto';
+
+/**
+ * - `plain`: the signature itself; several may be separated by commas or spaces; an `<algorithm>=` prefix naming
+ *   the scheme's algorithm is tolerated (`sha256=…`, GitHub).
+ * - `prefixed`: every signature starts with `label` (`v0=…`, Slack).
+ * - `keyValue`: `key=value` pairs separated by `pairSeparator`; signatures under the key `label`, the timestamp
+ *   under `timestampKey` (`t=…,v1=…`, Stripe; `ts=…;h1=…`, Paddle).
+ * - `versioned`: space-separated `<label>,<signature>` entries (`v1,…`, Standard Webhooks).
+ */
+export type SignatureFormat = 'plain' | 'prefixed' | 'keyValue' | 'versioned';
+
+export interface SchemeSpec {
+	algorithm: HmacAlgorithm;
+	secretEncoding: SecretEncoding;
+	/**
+	 * The signed bytes, as a template: `{id}`, `{timestamp}`, `{body}` (the raw bytes), `{url}` (the full URL the
+	 * sender called), `{formFields}` (form fields sorted by name, each name followed by its value),
+	 * `{item.<path>}` (a field of each body item, with `signatureIn: 'items'`); anything else is literal.
+	 */
+	signedContent: string;
+	/** Where the signature travels: a header, or a field inside each item of the JSON body (Adyen payments). */
+	signatureIn: 'header' | 'items';
+	/** Signature header; comma-separated alternatives, the first one present is read. */
+	signatureHeader: string;
+	signatureFormat: SignatureFormat;
+	signatureEncoding: SignatureEncoding;
+	/** Prefix (`prefixed`), version label (`versioned`) or signature key (`keyValue`). */
+	signatureLabel: string;
+	/** `keyValue` only: the separator between pairs and the key of the timestamp. */
+	pairSeparator: string;
+	timestampKey: string;
+	/** Header of the signed delivery id (`{id}`); comma-separated alternatives. */
+	idHeader: string;
+	/** Header of the signed timestamp (`{timestamp}`) unless the signature header carries it (`keyValue`). */
+	timestampHeader: string;
+	/** Deliveries whose signed timestamp is further than this from now, either way, are refused. */
+	toleranceSeconds: number;
+	/** `items` only: dot path of the item list (`*` = every element) and of the signature inside an item. */
+	itemsPath: string;
+	itemSignaturePath: string;
+	/** Query parameter holding the SHA-256 (hex) of the body when the signature covers only the URL (Twilio, JSON). */
+	bodyHashParameter: string;
+	/** Body fields that identify the delivery when no id is signed in a header (joined with ':'). */
+	idFields: string[];
+}
+
+export const DEFAULT_TOLERANCE_SECONDS = 300;
+
+const BASE: SchemeSpec = {
+	algorithm: 'sha256',
+	secretEncoding: 'text',
+	signedContent: '{body}',
+	signatureIn: 'header',
+	signatureHeader: 'x-signature',
+	signatureFormat: 'plain',
+	signatureEncoding: 'auto',
+	signatureLabel: '',
+	pairSeparator: ',',
+	timestampKey: 't',
+	idHeader: '',
+	timestampHeader: '',
+	toleranceSeconds: DEFAULT_TOLERANCE_SECONDS,
+	itemsPath: '',
+	itemSignaturePath: '',
+	bodyHashParameter: '',
+	idFields: ['id'],
+};
+
+const ADYEN_ITEM = 'notificationItems.0.NotificationRequestItem';
+
+export type PresetName =
+	| 'standardWebhooks'
+	| 'stripe'
+	| 'slack'
+	| 'paddle'
+	| 'hmacSha256'
+	| 'hmacSha512'
+	| 'square'
+	| 'adyenPlatform'
+	| 'adyenPayments'
+	| 'twilio';
+
+/** The named presets (the fields of `hmacSha256`/`hmacSha512` that the node lets the user change are set by it). */
+export const PRESETS: Record<PresetName, SchemeSpec> = {
+	standardWebhooks: {
+		...BASE,
+		secretEncoding: 'base64',
+		signedContent: '{id}.{timestamp}.{body}',
+		signatureHeader: 'webhook-signature, svix-signature',
+		signatureFormat: 'versioned',
+		signatureEncoding: 'base64',
+		signatureLabel: 'v1',
+		idHeader: 'webhook-id, svix-id',
+		timestampHeader: 'webhook-timestamp, svix-timestamp',
+		idFields: [],
+	},
+	stripe: {
+		...BASE,
+		signedContent: '{timestamp}.{body}',
+		signatureHeader: 'stripe-signature',
+		signatureFormat: 'keyValue',
+		signatureEncoding: 'hex',
+		signatureLabel: 'v1',
+		pairSeparator: ',',
+		timestampKey: 't',
+	},
+	slack: {
+		...BASE,
+		signedContent: 'v0:{timestamp}:{body}',
+		signatureHeader: 'x-slack-signature',
+		signatureFormat: 'prefixed',
+		signatureEncoding: 'hex',
+		signatureLabel: 'v0=',
+		timestampHeader: 'x-slack-request-timestamp',
+		idFields: ['event_id'],
+	},
+	paddle: {
+		...BASE,
+		signedContent: '{timestamp}:{body}',
+		signatureHeader: 'paddle-signature',
+		signatureFormat: 'keyValue',
+		signatureEncoding: 'hex',
+		signatureLabel: 'h1',
+		pairSeparator: ';',
+		timestampKey: 'ts',
+		idFields: ['event_id'],
+	},
+	hmacSha256: { ...BASE },
+	hmacSha512: { ...BASE, algorithm: 'sha512' },
+	square: {
+		...BASE,
+		signedContent: '{url}{body}',
+		signatureHeader: 'x-square-hmacsha256-signature',
+		signatureEncoding: 'base64',
+		idFields: ['event_id'],
+	},
+	adyenPlatform: {
+		...BASE,
+		secretEncoding: 'hex',
+		signatureHeader: 'hmacsignature',
+		signatureEncoding: 'base64',
+		idFields: [],
+	},
+	adyenPayments: {
+		...BASE,
+		secretEncoding: 'hex',
+		signedContent:
+			'{item.pspReference}:{item.originalReference}:{item.merchantAccountCode}:{item.merchantReference}:{item.amount.value}:{item.amount.currency}:{item.eventCode}:{item.success}',
+		signatureIn: 'items',
+		signatureHeader: '',
+		signatureEncoding: 'base64',
+		itemsPath: 'notificationItems.*.NotificationRequestItem',
+		itemSignaturePath: 'additionalData.hmacSignature',
+		idFields: [`${ADYEN_ITEM}.eventCode`, `${ADYEN_ITEM}.pspReference`, `${ADYEN_ITEM}.success`],
+	},
+	twilio: {
+		...BASE,
+		algorithm: 'sha1',
+		signedContent: '{url}{formFields}',
+		signatureHeader: 'x-twilio-signature',
+		signatureEncoding: 'base64',
+		bodyHashParameter: 'bodySHA256',
+		idFields: [],
+	},
+};
+
+export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];
+
+export function isPresetName(value: unknown): value is PresetName {
+	return typeof value === 'string' && Object.prototype.hasOwnProperty.call(PRESETS, value);
+}
+
+/** The placeholders a template uses. */
+export function templateUses(spec: SchemeSpec, placeholder: 'id' | 'timestamp' | 'body' | 'url' | 'formFields'): boolean {
+	return spec.signedContent.includes(`{${placeholder}}`);
+}

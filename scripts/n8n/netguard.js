@@ -1,0 +1,113 @@
+'use strict';
+/*
+ * A Node preload (`node --require scripts/n8n/netguard.js ...`, or NODE_OPTIONS=--require=...) that
+ * keeps a process on loopback and says what it tried to reach: every DNS query and every TCP/UDP
+ * connection to an address or host name outside loopback is **refused before any packet leaves**
+ * (ENOTFOUND / ECONNREFUSED to the caller) and written as one JSON line to
+ * $TENANT_API_NETGUARD_LOG: {pid, argv, kind, target, stack}; each process it loads into first writes a
+ * line of kind `loaded`. scripts/n8n/netguard-log.js sets it up and reads the log.
+ *
+ * The end-to-end suite runs n8n under it to prove that offlineEnv() (scripts/n8n/instance.js) keeps
+ * n8n off the network. $TENANT_API_NETGUARD_FLAG (comma-separated host names or addresses) treats
+ * those as outside too: that is how the suite checks the guard itself without leaving loopback.
+ */
+const fs = require('node:fs');
+const net = require('node:net');
+const dns = require('node:dns');
+const dgram = require('node:dgram');
+
+const LOG = process.env.TENANT_API_NETGUARD_LOG;
+const FLAGGED = new Set((process.env.TENANT_API_NETGUARD_FLAG || '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean));
+
+function isLoopback(host) {
+	if (host === undefined || host === null || host === '') return true; // Node's default: localhost
+	const h = String(host).toLowerCase().replace(/^\[|\]$/g, '');
+	if (FLAGGED.has(h)) return false;
+	if (h === 'localhost' || h.endsWith('.localhost')) return true;
+	if (h === '::1' || h === '::' || h === '0.0.0.0' || h === '0:0:0:0:0:0:0:1') return true;
+	if (/^(::ffff:)?127\.\d+\.\d+\.\d+$/.test(h)) return true;
+	return false;
+}
+
+/** One JSON line per event: `loaded` (this process runs under the guard), or a refused attempt. */
+function record(kind, target) {
+	const limit = Error.stackTraceLimit;
+	Error.stackTraceLimit = 40;
+	const stack = (new Error().stack || '').split('\n').slice(3).map((l) => l.trim());
+	Error.stackTraceLimit = limit;
+	const line = JSON.stringify({ pid: process.pid, argv: process.argv.slice(1, 3).join(' '), kind, target, stack }) + '\n';
+	if (LOG) fs.appendFileSync(LOG, line);
+	else if (kind !== 'loaded') process.stderr.write(`[netguard] ${line}`);
+}
+
+function refusal(code, what) {
+	const err = new Error(`netguard: ${what} refused (this process may only use loopback)`);
+	err.code = code;
+	return err;
+}
+
+/**
+ * Replace obj[name], a resolver function (callback style, or promise style when `promises`), by one
+ * that refuses names outside loopback.
+ */
+function guardResolver(obj, name, kind, promises) {
+	const original = obj[name];
+	if (typeof original !== 'function') return;
+	obj[name] = function guarded(hostname, ...rest) {
+		if (isLoopback(hostname)) return original.call(this, hostname, ...rest);
+		record(kind, String(hostname));
+		const err = refusal('ENOTFOUND', `DNS ${kind} of ${hostname}`);
+		if (promises) return Promise.reject(err);
+		const cb = rest.reverse().find((a) => typeof a === 'function');
+		if (cb) process.nextTick(cb, err);
+		return undefined;
+	};
+}
+
+const RESOLVERS = ['lookup', 'resolve', 'resolve4', 'resolve6', 'resolveAny', 'resolveCname', 'resolveMx', 'resolveNs', 'resolveSrv', 'resolveTxt', 'resolveCaa', 'resolveNaptr', 'resolvePtr', 'resolveSoa'];
+for (const name of RESOLVERS) {
+	const kind = name === 'lookup' ? 'dns.lookup' : `dns.${name}`;
+	guardResolver(dns, name, kind, false);
+	guardResolver(dns.Resolver.prototype, name, kind, false);
+	guardResolver(dns.promises, name, kind, true);
+	guardResolver(dns.promises.Resolver.prototype, name, kind, true);
+}
+
+/** host and port of Socket#connect's arguments (options object, port+host, or net's normalized array). */
+function connectTarget(args) {
+	const a = Array.isArray(args[0]) ? args[0] : args;
+	const first = a[0];
+	if (first && typeof first === 'object') {
+		if (first.path) return null; // a unix socket
+		return { host: first.host ?? first.hostname ?? 'localhost', port: first.port };
+	}
+	if (typeof first === 'string' && !/^\d+$/.test(first)) return null; // a unix socket path
+	return { host: typeof a[1] === 'string' ? a[1] : 'localhost', port: first };
+}
+
+const originalConnect = net.Socket.prototype.connect;
+net.Socket.prototype.connect = function guardedConnect(...args) {
+	const target = connectTarget(args);
+	if (!target || isLoopback(target.host)) return originalConnect.apply(this, args);
+	record('tcp.connect', `${target.host}:${target.port}`);
+	// The connect callback is never called: the connection does not happen.
+	this.connecting = true;
+	process.nextTick(() => this.destroy(refusal('ECONNREFUSED', `connection to ${target.host}:${target.port}`)));
+	return this;
+};
+
+for (const name of ['send', 'connect']) {
+	const original = dgram.Socket.prototype[name];
+	dgram.Socket.prototype[name] = function guardedUdp(...args) {
+		// send(msg, [offset, length,] port, address, cb) / connect(port, address, cb)
+		const address = args.find((x, i) => i > 0 && typeof x === 'string');
+		const port = args.find((x, i) => i > 0 && typeof x === 'number');
+		if (address === undefined || isLoopback(address)) return original.apply(this, args);
+		record(`udp.${name}`, `${address}:${port}`);
+		const cb = args.find((x) => typeof x === 'function');
+		if (cb) process.nextTick(cb, refusal('ECONNREFUSED', `UDP to ${address}`));
+		return undefined;
+	};
+}
+
+record('loaded', null);

@@ -1,0 +1,48 @@
+'use strict';
+/*
+ * What a built package must hold, derived from the sources (not from a list kept by hand):
+ * package.json's `main` and `n8n` entries, one compiled .js per .ts under nodes/ and credentials/, and
+ * the icons and codex files next to them. Used by the publish guard (on dist/) and the packaging test
+ * (on the tarball).
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+
+const SOURCE_FOLDERS = ['nodes', 'credentials'];
+
+function filesUnder(dir) {
+	if (!fs.existsSync(dir)) return [];
+	return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+		const full = path.join(dir, entry.name);
+		return entry.isDirectory() ? filesUnder(full) : [full];
+	});
+}
+
+/** Where a source file lands in the package, or undefined when it is not shipped. */
+function builtPathOf(relativeSource) {
+	if (/\.test\.ts$/.test(relativeSource) || relativeSource.endsWith('.d.ts')) return undefined;
+	if (relativeSource.endsWith('.ts')) return `dist/${relativeSource.replace(/\.ts$/, '.js')}`;
+	if (/\.(svg|png)$/.test(relativeSource) || relativeSource.endsWith('.node.json')) return `dist/${relativeSource}`;
+	return undefined;
+}
+
+/** Package-relative paths (forward slashes) every build of `root` must produce, sorted. */
+function expectedPackageFiles(root) {
+	const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+	const wanted = new Set([manifest.main, ...(manifest.n8n?.nodes ?? []), ...(manifest.n8n?.credentials ?? [])]);
+	for (const folder of SOURCE_FOLDERS) {
+		for (const file of filesUnder(path.join(root, folder))) {
+			const built = builtPathOf(path.relative(root, file).split(path.sep).join('/'));
+			if (built) wanted.add(built);
+		}
+	}
+	return [...wanted].filter(Boolean).sort();
+}
+
+/** The expected files missing from a list of package-relative paths. */
+function missingFiles(root, present) {
+	const have = new Set(present);
+	return expectedPackageFiles(root).filter((file) => !have.has(file));
+}
+
+module.exports = { expectedPackageFiles, missingFiles };

@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+/*
+ * prepublishOnly: `npm publish` packs a dist/ built right here, from the sources being published, and
+ * checked; a stale or missing dist/ cannot be published this way.
+ *
+ * npm skips lifecycle scripts under the project's ignore-scripts=true (.npmrc), prepublishOnly included.
+ * So the guard does not rely on it alone:
+ *   - publishConfig.provenance makes npm refuse any publish that cannot be signed, i.e. outside GitHub
+ *     Actions (a plain `npm publish` on a laptop fails before anything is uploaded);
+ *   - in GitHub Actions, `npm run release` (scripts/release.mjs) publishes with scripts switched on, and
+ *     the publish workflow switches them on for the whole job, so this guard runs.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const { expectedPackageFiles } = require('./package-contents.js');
+
+function say(message) {
+	process.stderr.write(`[prepublish] ${message}\n`);
+}
+
+function fail(message) {
+	say(`REFUSED: ${message}`);
+	process.exit(1);
+}
+
+function build() {
+	say('npm run build (dist/ is rebuilt from the sources being published)');
+	const res = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+	if (res.status !== 0) fail(`npm run build exited with ${res.status ?? res.signal}`);
+}
+
+function checkFiles() {
+	const missing = expectedPackageFiles(ROOT).filter((file) => !fs.existsSync(path.join(ROOT, file)));
+	if (missing.length > 0) fail(`the build did not produce ${missing.join(', ')}`);
+}
+
+/** index.js (main) loads and exports every node and credential class listed in the n8n block. */
+function checkMain() {
+	const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+	const main = require(path.join(ROOT, manifest.main));
+	const entries = [...manifest.n8n.nodes, ...manifest.n8n.credentials];
+	for (const entry of entries) {
+		for (const exported of Object.values(require(path.join(ROOT, entry)))) {
+			if (!Object.values(main).includes(exported)) fail(`${manifest.main} does not export the class of ${entry}`);
+		}
+	}
+	if (typeof main.verifyDelivery !== 'function') fail(`${manifest.main} does not export verifyDelivery`);
+}
+
+build();
+checkFiles();
+checkMain();
+say('dist/ is fresh and complete');

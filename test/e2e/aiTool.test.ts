@@ -1,0 +1,284 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node next to n8n, not in n8n Cloud */
+/**
+ * The node as an AI agent's tool in a real n8n (N8N_E2E_VERSION), installed the way the README's manual
+ * route says. n8n's AI Agent runs with its OpenAI Chat Model node pointed at a scripted model on loopback
+ * (fakeChatModel.ts): what that model receives is exactly what an agent is shown of our tools, and the
+ * tool calls it makes run through n8n's own $fromAI and tool machinery against the sandbox.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { INodeProperties, INodeTypeDescription, IWorkflowBase } from 'n8n-workflow';
+import type { Sandbox } from '../../sandbox/server';
+import type { N8nInstance } from '../../scripts/n8n/instance';
+import { type ChatTool, type FakeChatModel, startFakeChatModel, textOf } from './fakeChatModel';
+import { ROOT, VERSION, freePorts, instanceLib, nodeOutput, removeUnlessKept, sandboxLib, tarball, tempUserFolder } from './helpers';
+import { installedPackages, npmInstallOffline } from './manualInstall';
+
+const PACKAGE = 'n8n-nodes-tenant-api';
+const MAJOR = Number(VERSION.split('.')[0]);
+const TOOL_TYPE = `${PACKAGE}.tenantApiTool`;
+const TENANT_CREDENTIAL = { id: 'aiToolTenantApi', name: 'Tenant API (sandbox)' };
+const MODEL_CREDENTIAL = { id: 'aiToolModel', name: 'Scripted model (loopback)' };
+
+/** What the editor's "let the model define this parameter" button writes (key from the display name). */
+const fromAI = (key: string, type: string) => `={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('${key}', \`\`, '${type}') }}`;
+
+const PROMPTS = {
+	pay: 'Pay 42 for order A-2',
+	escape: 'Pay 7 through the other server',
+};
+
+/** The model's tool calls, per prompt: what a model that read our descriptions would send. */
+const SCRIPT = [
+	{ whenPromptHas: PROMPTS.pay, tool: 'Create_transfer', args: { Endpoint: '/transfers', Body: { order_id: 'A-2', amount: 42 }, Idempotency_Key: 'order-A-2' } },
+	{ whenPromptHas: PROMPTS.escape, tool: 'Create_transfer', args: { Endpoint: 'https://elsewhere.example/v1/transfers', Body: { amount: 7 }, Idempotency_Key: 'order-B-7' } },
+];
+
+/** A workflow file as `n8n import:workflow` reads it. */
+type WorkflowFile = Pick<IWorkflowBase, 'id' | 'name' | 'active' | 'nodes' | 'connections' | 'settings'>;
+
+/** Manual Trigger → AI Agent, with the scripted model and two Tenant API tools (list accounts, create a transfer). */
+function agentWorkflow(id: string, prompt: string): WorkflowFile {
+	const tenantApi = { tenantApi: TENANT_CREDENTIAL };
+	return {
+		id,
+		name: `AI tool: ${prompt}`,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			{ id: `${id}-1`, name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: `${id}-2`,
+				name: 'AI Agent',
+				type: '@n8n/n8n-nodes-langchain.agent',
+				typeVersion: 3,
+				position: [220, 0],
+				parameters: { promptType: 'define', text: prompt, options: {} },
+			},
+			{
+				id: `${id}-3`,
+				name: 'Model',
+				type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
+				typeVersion: 1.2,
+				position: [120, 220],
+				parameters: { model: { __rl: true, mode: 'id', value: 'scripted-model' }, options: {} },
+				credentials: { openAiApi: MODEL_CREDENTIAL },
+			},
+			{
+				id: `${id}-4`,
+				name: 'List accounts',
+				type: TOOL_TYPE,
+				typeVersion: 1,
+				position: [320, 220],
+				parameters: { resource: 'account', operation: 'getAll', returnAll: false, limit: 5 },
+				credentials: tenantApi,
+			},
+			{
+				id: `${id}-5`,
+				name: 'Create transfer',
+				type: TOOL_TYPE,
+				typeVersion: 1,
+				position: [520, 220],
+				parameters: {
+					resource: 'request',
+					operation: 'post',
+					endpoint: fromAI('Endpoint', 'string'),
+					body: fromAI('Body', 'json'),
+					options: { idempotencyKey: fromAI('Idempotency_Key', 'string') },
+				},
+				credentials: tenantApi,
+			},
+		],
+		connections: {
+			Start: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
+			Model: { ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]] },
+			'List accounts': { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
+			'Create transfer': { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
+		},
+	};
+}
+
+function toolShown(model: FakeChatModel, name: string): ChatTool['function'] {
+	const tool = model.requests[0]?.tools?.find((t) => t.function.name === name);
+	if (!tool) throw new Error(`the model was not shown a tool "${name}": ${JSON.stringify(model.requests[0]?.tools?.map((t) => t.function.name))}`);
+	return tool.function;
+}
+
+/** What the tool answered, as the model received it (the tool message of the conversation's last call). */
+function toolAnswer(model: FakeChatModel): string {
+	const last = model.requests[model.requests.length - 1];
+	const message = last?.messages.find((m) => m.role === 'tool');
+	if (!message) throw new Error('the model never received a tool result');
+	return textOf(message);
+}
+
+function saveLogs(userFolder: string): void {
+	const dest = path.join(ROOT, 'test-artifacts', 'e2e', VERSION);
+	fs.mkdirSync(dest, { recursive: true });
+	for (const file of ['n8n.log', 'cli.log']) {
+		const src = path.join(userFolder, file);
+		if (fs.existsSync(src)) fs.copyFileSync(src, path.join(dest, `ai-tool-${file}`));
+	}
+}
+
+describe(`n8n ${VERSION}: the node as an AI agent's tool`, () => {
+	let sandbox: Sandbox;
+	let model: FakeChatModel;
+	let n8n: N8nInstance;
+	let userFolder: string;
+
+	beforeAll(async () => {
+		sandbox = await sandboxLib.startSandbox({ port: 0 });
+		model = await startFakeChatModel(SCRIPT);
+		userFolder = tempUserFolder(`ai-tool-${VERSION}`);
+		const nodesFolder = path.join(userFolder, '.n8n', 'nodes');
+		const install = npmInstallOffline(nodesFolder, tarball());
+		if (install.status !== 0) throw new Error(`README install failed:\n${install.stderr}`);
+		expect(installedPackages(nodesFolder)).toEqual([PACKAGE]);
+
+		n8n = instanceLib.createInstance({ version: VERSION, userFolder, port: await freePorts() });
+		const credentials = [
+			{
+				...TENANT_CREDENTIAL,
+				type: 'tenantApi',
+				data: { environment: 'sandbox', baseUrl: sandbox.baseUrl, secretKey: sandbox.apiKey, tenantId: sandbox.tenantId },
+			},
+			{ ...MODEL_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'scripted-model-key', url: model.url } },
+		];
+		const workflows = [agentWorkflow('aiToolPay', PROMPTS.pay), agentWorkflow('aiToolEscape', PROMPTS.escape)];
+		const imports = path.join(userFolder, 'import');
+		fs.mkdirSync(path.join(imports, 'workflows'), { recursive: true });
+		fs.writeFileSync(path.join(imports, 'credentials.json'), JSON.stringify(credentials));
+		for (const wf of workflows) fs.writeFileSync(path.join(imports, 'workflows', `${wf.id}.json`), JSON.stringify(wf));
+		await n8n.cli(['import:credentials', `--input=${path.join(imports, 'credentials.json')}`]);
+		await n8n.cli(['import:workflow', '--separate', `--input=${path.join(imports, 'workflows')}`]);
+	});
+
+	afterAll(async () => {
+		await n8n?.stop();
+		await model?.close();
+		await sandbox?.close();
+		if (userFolder) {
+			saveLogs(userFolder);
+			removeUnlessKept(userFolder);
+		}
+	});
+
+	async function execute(workflowId: string) {
+		model.requests.length = 0;
+		return (await n8n.execute(workflowId)).data;
+	}
+
+	/** Runs the agent's workflow; returns the agent's final answer. */
+	async function runAgent(workflowId: string): Promise<string> {
+		const run = await execute(workflowId);
+		expect(run.data.resultData.error).toBeUndefined();
+		return String(nodeOutput(run, 'AI Agent')[0]?.output ?? '');
+	}
+
+	describe('a run of the AI Agent', () => {
+		let firstAnswer: string;
+
+		beforeAll(async () => {
+			sandbox.reset();
+			firstAnswer = await runAgent('aiToolPay');
+		});
+
+		test('the model is shown each tool with the description of its operation', () => {
+			const create = toolShown(model, 'Create_transfer');
+			expect(create.description).toMatch(/^Sends a POST request with a JSON body to the Tenant API/);
+			expect(create.description).toContain('Endpoint: a path below the API base URL, such as /transfers');
+			expect(create.description).toContain('never a full URL');
+			expect(create.description).toContain('Body: a JSON object (not an array, not text)');
+			expect(create.description).toContain('Writes are idempotent');
+			expect(create.description).toContain('pass a business key that names the operation');
+
+			const list = toolShown(model, 'List_accounts');
+			expect(list.description).toMatch(/^Lists the accounts of the tenant in the Tenant API\. Read-only/);
+		});
+
+		test('the parameters the user let the model fill are its arguments; the rest stays the user\'s', () => {
+			const create = toolShown(model, 'Create_transfer').parameters;
+			expect(Object.keys(create.properties ?? {}).sort()).toEqual(['Body', 'Endpoint', 'Idempotency_Key']);
+			expect(create.properties?.Endpoint.type).toBe('string');
+			expect(create.properties?.Idempotency_Key.type).toBe('string');
+			expect(Object.keys(toolShown(model, 'List_accounts').parameters.properties ?? {})).toEqual([]);
+		});
+
+		test("the model's call POSTs once with its business key, and the API's answer reaches the model", () => {
+			const records = sandbox.records();
+			expect(records).toHaveLength(1);
+			expect(records[0]).toEqual(expect.objectContaining({ endpoint: '/transfers', idempotency_key: 'order-A-2', order_id: 'A-2', amount: 42 }));
+			expect(toolAnswer(model)).toContain(records[0].id);
+			expect(firstAnswer).toContain(records[0].id);
+		});
+
+		test('the same call again (same business key) is answered from the first one, nothing is created twice', async () => {
+			const again = await runAgent('aiToolPay');
+			expect(sandbox.records()).toHaveLength(1);
+			expect(sandbox.stats().replays).toBeGreaterThanOrEqual(1);
+			expect(toolAnswer(model)).toContain(sandbox.records()[0].id);
+			expect(again).toContain(sandbox.records()[0].id);
+		});
+
+		test('an endpoint outside the Base URL is refused before anything is sent, with a message that says why', async () => {
+			const before = sandbox.stats().requests;
+			const run = await execute('aiToolEscape');
+			expect(sandbox.stats().requests).toBe(before);
+			expect(sandbox.records()).toHaveLength(1);
+			const refusal = 'must be a path relative to the Base URL (e.g. /transfers)';
+			if (MAJOR >= 2) {
+				// n8n 2.x hands a tool's error to the model, which can correct its call.
+				expect(run.data.resultData.error).toBeUndefined();
+				expect(toolAnswer(model)).toContain(refusal);
+			} else {
+				// n8n 1.x ends the execution with the tool node's error instead.
+				expect(run.data.resultData.error?.message).toContain(refusal);
+			}
+		});
+	});
+
+	describe('the tool variant in the running instance', () => {
+		let tool: INodeTypeDescription;
+
+		beforeAll(async () => {
+			await n8n.start();
+			const res = await n8n.request<INodeTypeDescription[]>('GET', '/types/nodes.json', { cookie: n8n.cookie });
+			expect(res.status).toBe(200);
+			const found = (res.json ?? []).find((t) => t.name === TOOL_TYPE);
+			if (!found) throw new Error(`${TOOL_TYPE} is not among the loaded node types`);
+			tool = found;
+		});
+
+		const property = (name: string, operation: string): INodeProperties => {
+			const found = tool.properties.find((p) => p.name === name && p.displayOptions?.show?.operation?.includes(operation));
+			if (!found) throw new Error(`no ${name} property for ${operation}`);
+			return found;
+		};
+
+		test('n8n generated tenantApiTool from usableAsTool: an AI tool, listed under AI → Tools', () => {
+			expect(tool.displayName).toBe('Tenant API Tool');
+			expect(tool.inputs).toEqual([]);
+			expect(tool.outputs).toEqual(['ai_tool']);
+			expect(tool.codex?.subcategories?.AI).toEqual(['Tools']);
+		});
+
+		test('one pre-filled Description per operation, shown only on the tool; no generic "Set Automatically" switch', () => {
+			const descriptions = tool.properties.filter((p) => p.name === 'toolDescription');
+			expect(descriptions.map((p) => p.displayOptions?.show?.operation?.[0]).sort()).toEqual(['getAll', 'post', 'send']);
+			for (const p of descriptions) expect(p.displayOptions?.show?.['@tool']).toEqual([true]);
+			expect(String(property('toolDescription', 'send').default)).toMatch(/GET, PUT, PATCH or DELETE.*path below the API base URL.*JSON object/s);
+			expect(tool.properties.some((p) => p.name === 'descriptionType')).toBe(false);
+		});
+
+		test('the parameters an agent may fill take $fromAI (plain types, expressions allowed)', () => {
+			expect(property('endpoint', 'post')).toEqual(expect.objectContaining({ type: 'string' }));
+			expect(property('body', 'post')).toEqual(expect.objectContaining({ type: 'json' }));
+			const idempotencyKey = property('options', 'post').options?.find((o) => 'name' in o && o.name === 'idempotencyKey');
+			expect(idempotencyKey).toEqual(expect.objectContaining({ type: 'string' }));
+			for (const p of [property('endpoint', 'post'), property('body', 'post'), property('endpoint', 'send')]) {
+				expect(p.noDataExpression).toBeFalsy();
+			}
+		});
+	});
+});

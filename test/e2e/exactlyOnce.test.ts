@@ -1,0 +1,241 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node next to n8n, not in n8n Cloud */
+/**
+ * Exactly-once writes beyond one execution (issue 11) in a real n8n (N8N_E2E_VERSION, default 2.40.7)
+ * with the packed package: "Retry execution" through n8n's REST API (`POST /rest/executions/<id>/retry`,
+ * loadWorkflow false and true, a retry of a retry), a control that a new execution writes again, and
+ * a Tenant API Trigger event delivered by the sandbox again and again (after n8n answered 500, after
+ * a success, with the upstream items in another order) → one record per intended write.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+import type { CreatedRecord, DeliveryResult, Sandbox } from '../../sandbox/server';
+import type { N8nInstance } from '../../scripts/n8n/instance';
+import { postScript } from '../harness/postScript';
+import { POST_NAME, eventWorkflow, listing, webhookItemsWorkflow } from './exactlyOnceWorkflows';
+import { VERSION, WEBHOOK_SECRET, freePorts, hmacHex, instanceLib, removeUnlessKept, sandboxLib, saveLogs, sleep, startLib, tarball, tempUserFolder } from './helpers';
+
+interface Execution {
+	id: string;
+	status: string;
+	mode: string;
+	data?: {
+		executionData?: { contextData: Record<string, Record<string, unknown>> };
+		resultData: { runData: Record<string, Array<{ data?: { main: Array<Array<{ json: Record<string, unknown> }>> }; error?: { message: string; description?: string } }>> };
+	};
+}
+
+interface Workflow {
+	id: string;
+	webhookPath: string;
+}
+
+describe(`n8n ${VERSION}: exactly-once writes across executions`, () => {
+	let sandbox: Sandbox;
+	let n8n: N8nInstance;
+	let userFolder: string;
+	let items: Workflow;
+	let byPosition: Workflow;
+	let byContent: Workflow;
+
+	async function createWorkflow(body: object, webhookPath: string): Promise<Workflow> {
+		const created = await n8n.api<{ id: string }>('POST', '/workflows', body);
+		if (created.status !== 200) throw new Error(`POST /workflows -> ${created.status}: ${created.text}`);
+		const id = created.json!.id;
+		// Answers once the production webhook is registered.
+		const activated = await n8n.api('POST', `/workflows/${id}/activate`);
+		if (activated.status !== 200) throw new Error(`activate -> ${activated.status}: ${activated.text}`);
+		return { id, webhookPath };
+	}
+
+	beforeAll(async () => {
+		const port = await freePorts();
+		sandbox = await sandboxLib.startSandbox({ port: 0 });
+		userFolder = tempUserFolder(`exactly-once-${VERSION}`);
+		n8n = instanceLib.createInstance({ version: VERSION, userFolder, port, tarball: tarball() });
+		await n8n.installPackage();
+		// Imported before the start, as `npm start` does (n8n 1.x's public API wants fields of its own on credentials).
+		const credentials: Array<{ id: string; name: string; type: string }> = startLib.credentialsFor(sandbox, WEBHOOK_SECRET);
+		const file = path.join(userFolder, 'credentials.json');
+		fs.writeFileSync(file, JSON.stringify(credentials));
+		await n8n.cli(['import:credentials', `--input=${file}`]);
+		await n8n.start();
+		const reference = (type: string) => {
+			const { id, name } = credentials.find((credential) => credential.type === type)!;
+			return { id, name };
+		};
+		const api = reference('tenantApi');
+		const webhook = reference('tenantWebhookApi');
+		items = await createWorkflow(webhookItemsWorkflow('Exactly once: Webhook items', 'exactly-once-items', api), '/webhook/exactly-once-items');
+		const position = eventWorkflow('Exactly once: events by item position', { api, webhook }, 'position');
+		byPosition = await createWorkflow(position.body, position.webhookPath);
+		const content = eventWorkflow('Exactly once: events by request content', { api, webhook }, 'content');
+		byContent = await createWorkflow(content.body, content.webhookPath);
+	});
+
+	afterAll(async () => {
+		if (n8n) await n8n.stop();
+		if (sandbox) await sandbox.close();
+		if (userFolder) {
+			saveLogs(userFolder);
+			removeUnlessKept(userFolder);
+		}
+	});
+
+	beforeEach(() => sandbox.setFaults([]));
+
+	const recordsOf = (refs: string[]): CreatedRecord[] => sandbox.records().filter((record) => refs.includes(String(record.ref)));
+	const countsOf = (refs: string[]) => refs.map((ref) => recordsOf([ref]).length);
+
+	async function executions(workflow: Workflow): Promise<Execution[]> {
+		const res = await n8n.api<{ data: Execution[] }>('GET', `/executions?workflowId=${workflow.id}&includeData=true&limit=100`);
+		if (res.status !== 200) throw new Error(`GET /executions -> ${res.status}: ${res.text}`);
+		return res.json?.data ?? [];
+	}
+
+	const isEnded = (e: Execution) => e.status === 'success' || e.status === 'error';
+
+	/** A mark in the executions of `workflow`; `since(mark, n)` waits for the n executions after it to end, newest first. */
+	async function mark(workflow: Workflow): Promise<{ workflow: Workflow; ids: Set<string> }> {
+		return { workflow, ids: new Set((await executions(workflow)).map((e) => e.id)) };
+	}
+
+	async function since({ workflow, ids }: { workflow: Workflow; ids: Set<string> }, count: number): Promise<Execution[]> {
+		for (let i = 0; i < 240; i++) {
+			const fresh = (await executions(workflow)).filter((e) => !ids.has(e.id));
+			if (fresh.length >= count && fresh.every(isEnded)) return fresh;
+			await sleep(500);
+		}
+		throw new Error(`fewer than ${count} new ended executions of workflow ${workflow.id}`);
+	}
+
+	/** "Retry" in the executions list: n8n's REST API with the owner's login cookie; it answers when the retry has ended. */
+	async function retry(executionId: string, loadWorkflow: boolean): Promise<Execution> {
+		const res = await n8n.request<{ data: Execution }>('POST', `/rest/executions/${executionId}/retry`, { cookie: n8n.cookie, body: { loadWorkflow } });
+		if (res.status !== 200) throw new Error(`retry ${executionId} -> ${res.status}: ${res.text}`);
+		return (await n8n.api<Execution>('GET', `/executions/${res.json!.data.id}?includeData=true`)).json!;
+	}
+
+	const postOutput = (execution: Execution) => {
+		const runs = execution.data?.resultData.runData[POST_NAME] ?? [];
+		return runs[runs.length - 1];
+	};
+	const keysOf = (execution: Execution) => (postOutput(execution)?.data?.main[0] ?? []).map((item) => item.json.idempotencyKey);
+
+	/** One signed delivery of event `id`, sent directly: n8n's answer as the sender sees it. */
+	async function postEvent(workflow: Workflow, id: string): Promise<{ status: number; text: string }> {
+		const body = JSON.stringify({ id, event: 'transfers.created', created_at: 1700000000, data: { object: { id: `tr_${id}` } } });
+		const answer = await fetch(n8n.url + workflow.webhookPath, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', 'x-signature': hmacHex(WEBHOOK_SECRET, body) },
+			body,
+		});
+		return { status: answer.status, text: await answer.text() };
+	}
+
+	async function deliverEvent(workflow: Workflow, id: string, maxAttempts: number): Promise<DeliveryResult> {
+		return await sandbox.deliver(
+			{ id, event: 'transfers.created', created_at: 1700000000, data: { object: { id: `tr_${id}` } } },
+			{ url: n8n.url + workflow.webhookPath, secrets: [WEBHOOK_SECRET], scheme: 'hmac-sha256-hex', maxAttempts, retryDelayMs: 200, timeoutMs: 60000 },
+		);
+	}
+
+	test('Retry execution (with the original workflow, then a retry of that retry with the saved workflow, then the first again): one record per item', async () => {
+		const refs = ['retry-a', 'retry-b'];
+		const start = await mark(items);
+		sandbox.setFaults(postScript('pass', 'drop'));
+		const answer = await fetch(n8n.url + items.webhookPath, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ items: refs.map((ref, i) => ({ ref, amount: i + 1 })) }),
+		});
+		expect(answer.status).toBe(200);
+		const [failed] = await since(start, 1);
+		expect(failed.status).toBe('error');
+		expect(postOutput(failed)?.error?.message).toMatch(/Could not reach the API/);
+		expect(countsOf(refs)).toEqual([1, 1]); // item 0 applied; item 1 committed, its answer lost
+		// n8n saved the scope the node recorded before it sent anything.
+		expect(failed.data?.executionData?.contextData[`node:${POST_NAME}`]).toEqual({
+			idempotencyKeyScope: expect.objectContaining({ kind: 'execution', executionId: String(failed.id) }),
+		});
+		const firstKeys = recordsOf(refs).map((record) => record.idempotency_key);
+
+		sandbox.setFaults(postScript('pass', '500'));
+		const retried = await retry(failed.id, false);
+		expect([retried.mode, retried.status]).toEqual(['retry', 'error']);
+
+		const retriedAgain = await retry(retried.id, true);
+		expect([retriedAgain.mode, retriedAgain.status]).toEqual(['retry', 'success']);
+		expect(keysOf(retriedAgain)).toEqual(firstKeys);
+		expect((postOutput(retriedAgain)?.data?.main[0] ?? []).map((item) => item.json.replayed)).toEqual([true, true]);
+
+		const firstAgain = await retry(failed.id, true);
+		expect(firstAgain.status).toBe('success');
+		expect(keysOf(firstAgain)).toEqual(firstKeys);
+		expect(countsOf(refs)).toEqual([1, 1]);
+	});
+
+	test('control: a second execution with the same input writes again (new automatic keys)', async () => {
+		const refs = ['control-a', 'control-b'];
+		const send = () =>
+			fetch(n8n.url + items.webhookPath, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ items: refs.map((ref) => ({ ref, amount: 1 })) }) });
+		const start = await mark(items);
+		expect((await send()).status).toBe(200);
+		await since(start, 1);
+		expect((await send()).status).toBe(200);
+		const [second, first] = await since(start, 2);
+		expect([first.status, second.status]).toEqual(['success', 'success']);
+		expect(keysOf(second).some((key) => keysOf(first).includes(key))).toBe(false);
+		expect(countsOf(refs)).toEqual([2, 2]);
+	});
+
+	test('an event whose first delivery failed (n8n answered 500) is delivered again by the sender: one record per write', async () => {
+		const refs = ['evt1-a', 'evt1-b'];
+		const start = await mark(byPosition);
+		sandbox.setFaults([listing(refs), ...postScript('pass', 'drop')]);
+		const result = await deliverEvent(byPosition, 'evt_e2e_1', 3);
+		expect(result).toMatchObject({ ok: true, status: 200, attempts: 2 });
+		expect(sandbox.deliveries().filter((entry) => entry.eventId === 'evt_e2e_1').map((entry) => entry.status)).toEqual([500, 200]);
+		const [second, first] = await since(start, 2);
+		expect([first.status, second.status]).toEqual(['error', 'success']);
+		expect(keysOf(second)).toEqual(recordsOf(refs).map((record) => record.idempotency_key));
+		expect(countsOf(refs)).toEqual([1, 1]);
+
+		// Delivered once more after it succeeded: replayed, nothing new.
+		expect(await deliverEvent(byPosition, 'evt_e2e_1', 1)).toMatchObject({ ok: true, attempts: 1 });
+		expect(countsOf(refs)).toEqual([1, 1]);
+		// Another event: its own writes.
+		sandbox.setFaults([listing(['evt2-a'])]);
+		expect(await deliverEvent(byPosition, 'evt_e2e_2', 1)).toMatchObject({ ok: true });
+		expect(countsOf(['evt2-a'])).toEqual([1]);
+	});
+
+	test('the same event again with the upstream items in another order: by item position n8n answers 500 with a clear 409, and nothing is written twice', async () => {
+		const refs = ['evt3-a', 'evt3-b'];
+		sandbox.setFaults([listing(refs)]);
+		expect(await deliverEvent(byPosition, 'evt_e2e_3', 1)).toMatchObject({ ok: true });
+		sandbox.setFaults([listing([...refs].reverse())]);
+		const start = await mark(byPosition);
+		// n8n's own answer for a workflow that failed (Respond: When the Workflow Finishes).
+		expect(await postEvent(byPosition, 'evt_e2e_3')).toEqual({ status: 500, text: '{"message":"Error in workflow"}' });
+		const [reordered] = await since(start, 1);
+		expect(reordered.status).toBe('error');
+		expect(postOutput(reordered)?.error?.message).toBe('Conflict (409): This Idempotency-Key was already used with a different request');
+		expect(JSON.stringify(postOutput(reordered)?.error)).toContain('The keys belong to event evt_e2e_3 (Tenant API Trigger), which was delivered or retried before.');
+		expect(countsOf(refs)).toEqual([1, 1]);
+	});
+
+	test('the same event again with the upstream items in another order, by request content: replayed, one record per write', async () => {
+		const refs = ['evt4-a', 'evt4-b'];
+		const start = await mark(byContent);
+		sandbox.setFaults([listing(refs)]);
+		expect(await deliverEvent(byContent, 'evt_e2e_4', 1)).toMatchObject({ ok: true });
+		sandbox.setFaults([listing([...refs].reverse())]);
+		// n8n's own answer once the workflow succeeded: 200 with an empty body.
+		expect(await postEvent(byContent, 'evt_e2e_4')).toEqual({ status: 200, text: '' });
+		const [second, first] = await since(start, 2);
+		expect([first.status, second.status]).toEqual(['success', 'success']);
+		expect(keysOf(second)).toEqual([...keysOf(first)].reverse());
+		expect(countsOf(refs)).toEqual([1, 1]);
+	});
+});

@@ -1,0 +1,90 @@
+/* Workflows and sandbox scripts for exactlyOnce.test.ts (n8n's export format, created through the public API). */
+import * as crypto from 'node:crypto';
+
+import type { FaultRule } from '../../sandbox/server';
+
+export const POST_NAME = 'Create transfer';
+export const TRIGGER_NAME = 'Tenant API Trigger';
+
+interface Credential {
+	id: string;
+	name: string;
+}
+
+/** The sandbox's answer to GET /v1/pending: the items an upstream listing gives the workflow, in this order (the same items in any order). */
+export function listing(refs: string[]): FaultRule {
+	return { method: 'GET', path: '/v1/pending', action: { status: 200, body: { data: refs.map((ref) => ({ ref, amount: 100 })) } } };
+}
+
+const node = (name: string, type: string, typeVersion: number, x: number, parameters: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+	id: crypto.randomUUID(),
+	name,
+	type,
+	typeVersion,
+	position: [x, 0],
+	parameters,
+	...extra,
+});
+
+/** One item per request, one at a time, one attempt each: what the API answers decides the run. */
+function postNode(credential: Credential, options: Record<string, unknown> = {}) {
+	return node(
+		POST_NAME,
+		'n8n-nodes-tenant-api.tenantApi',
+		1,
+		720,
+		{
+			resource: 'request',
+			operation: 'post',
+			endpoint: '/transfers',
+			body: '={{ JSON.stringify({ ref: $json.ref, amount: $json.amount }) }}',
+			options: { includeMetadata: true, maxAttempts: 1, concurrency: 1, ...options },
+		},
+		{ credentials: { tenantApi: credential } },
+	);
+}
+
+const splitOut = (field: string) => node('Split Out', 'n8n-nodes-base.splitOut', 1, 480, { fieldToSplitOut: field, include: 'noOtherFields' });
+
+function chain(...names: string[]) {
+	const connections: Record<string, { main: Array<Array<{ node: string; type: string; index: number }>> }> = {};
+	for (let i = 0; i < names.length - 1; i++) connections[names[i]] = { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] };
+	return connections;
+}
+
+/** n8n's own Webhook node → Split Out (body.items) → Create transfer: executions not started by the Tenant API Trigger. */
+export function webhookItemsWorkflow(name: string, path: string, credential: Credential) {
+	const webhook = node('Webhook', 'n8n-nodes-base.webhook', 2, 0, { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} }, { webhookId: crypto.randomUUID() });
+	return {
+		name,
+		nodes: [webhook, splitOut('body.items'), postNode(credential)],
+		connections: chain('Webhook', 'Split Out', POST_NAME),
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/**
+ * Tenant API Trigger (Respond: When the Workflow Finishes) → Look up (GET /pending, the upstream listing)
+ * → Split Out (data) → Create transfer.
+ */
+export function eventWorkflow(name: string, credentials: { api: Credential; webhook: Credential }, keyDerivation: 'position' | 'content') {
+	const webhookId = crypto.randomUUID();
+	const trigger = node(TRIGGER_NAME, 'n8n-nodes-tenant-api.tenantApiTrigger', 1, 0, { respond: 'whenFinished' }, { webhookId, credentials: { tenantWebhookApi: credentials.webhook } });
+	const lookUp = node(
+		'Look up',
+		'n8n-nodes-tenant-api.tenantApi',
+		1,
+		240,
+		{ resource: 'request', operation: 'send', method: 'GET', endpoint: '/pending', options: { maxAttempts: 1 } },
+		{ credentials: { tenantApi: credentials.api } },
+	);
+	return {
+		webhookPath: `/webhook/${webhookId}/webhook`,
+		body: {
+			name,
+			nodes: [trigger, lookUp, splitOut('data'), postNode(credentials.api, { keyDerivation })],
+			connections: chain(TRIGGER_NAME, 'Look up', 'Split Out', POST_NAME),
+			settings: { executionOrder: 'v1' },
+		},
+	};
+}

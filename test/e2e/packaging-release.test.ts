@@ -1,0 +1,202 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code: runs in Node next to n8n, not in n8n Cloud */
+/**
+ * What gets published and how: the tarball holds the built nodes, the build gives what `n8n-node build`
+ * gives, and no publish can pack a stale or missing dist/ (scripts/release.mjs, scripts/prepublish-guard.mjs,
+ * publishConfig.provenance). npm talks to a fake registry on loopback; nothing is uploaded anywhere.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ROOT, removeUnlessKept, tarball } from './helpers';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { expectedPackageFiles, missingFiles } = require('../../scripts/package-contents') as {
+	expectedPackageFiles: (root: string) => string[];
+	missingFiles: (root: string, present: string[]) => string[];
+};
+
+const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+const VERSION: string = manifest.version;
+
+/** What a build and a publish need; docs/ too, to show what `n8n-node build` would copy from it. */
+const PROJECT_FILES = [
+	'package.json',
+	'package-lock.json',
+	'.npmrc',
+	'tsconfig.json',
+	'gulpfile.js',
+	'eslint.config.mjs',
+	'index.js',
+	'README.md',
+	'LICENSE',
+	'CHANGELOG.md',
+	'nodes',
+	'credentials',
+	'scripts',
+	'docs',
+];
+
+/** A copy of the project (node_modules linked) where builds and publishes can run without touching it. */
+function projectCopy(dest: string): string {
+	for (const entry of PROJECT_FILES) fs.cpSync(path.join(ROOT, entry), path.join(dest, entry), { recursive: true });
+	fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dest, 'node_modules'), 'dir');
+	return dest;
+}
+
+/** Package-relative path → sha256 of every file under `dir`. */
+function hashTree(dir: string, base = dir): Map<string, string> {
+	const out = new Map<string, string>();
+	if (!fs.existsSync(dir)) return out;
+	for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+		const full = path.join(dir, entry.name);
+		if (entry.isDirectory()) for (const [k, v] of hashTree(full, base)) out.set(k, v);
+		else out.set(path.relative(base, full).split(path.sep).join('/'), crypto.createHash('sha256').update(fs.readFileSync(full)).digest('hex'));
+	}
+	return out;
+}
+
+/** The environment of a developer's machine: no CI, no OIDC token, lifecycle scripts as the .npmrc says. */
+function localEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+	const env = { ...process.env };
+	// NODE_ENV=test (set by jest) puts eslint-plugin-n8n-nodes-base into a test mode of its own.
+	for (const key of ['NODE_ENV', 'CI', 'GITHUB_ACTIONS', 'GITLAB_CI', 'CIRCLECI', 'ACTIONS_ID_TOKEN_REQUEST_URL', 'ACTIONS_ID_TOKEN_REQUEST_TOKEN', 'NPM_ID_TOKEN', 'GITHUB_REF_NAME', 'GITHUB_REF_TYPE']) {
+		delete env[key];
+	}
+	for (const key of Object.keys(env)) if (/^npm_config_(ignore_scripts|dry_run|registry|provenance)$/i.test(key)) delete env[key];
+	return { ...env, ...extra };
+}
+
+/** GitHub Actions on a pushed tag, without the id-token permission (so nothing could be signed or sent). */
+function ciEnv(tag: string, registry: string): NodeJS.ProcessEnv {
+	return localEnv({ GITHUB_ACTIONS: 'true', CI: 'true', GITHUB_REF_NAME: tag, GITHUB_REF_TYPE: 'tag', npm_config_registry: registry });
+}
+
+/** A child process, asynchronously: the fake registry lives in this process and must keep answering. */
+function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ status: number | null; output: string }> {
+	return new Promise((resolve, reject) => {
+		const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+		let output = '';
+		child.stdout.on('data', (chunk) => (output += chunk));
+		child.stderr.on('data', (chunk) => (output += chunk));
+		child.on('error', reject);
+		child.on('close', (status) => resolve({ status, output }));
+	});
+}
+
+/** A registry on loopback that knows no package and records every request (a publish is a PUT). */
+async function fakeRegistry() {
+	const requests: string[] = [];
+	const server = http.createServer((req, res) => {
+		requests.push(`${req.method} ${req.url}`);
+		req.resume();
+		req.on('end', () => {
+			res.writeHead(req.method === 'PUT' ? 201 : 404, { 'content-type': 'application/json' });
+			res.end(req.method === 'PUT' ? '{"ok":true}' : '{"error":"Not found"}');
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+	return { url, requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+function datedChangelog(copy: string, dated: boolean): void {
+	const file = path.join(copy, 'CHANGELOG.md');
+	const text = fs.readFileSync(file, 'utf8').replace(/^## \[[^\]]+\] - .*$/m, `## [${VERSION}] - ${dated ? '2026-05-01' : 'Unreleased'}`);
+	fs.writeFileSync(file, text);
+}
+
+/** dist/ as an old build could have left it: a node that no longer exists, an outdated credential. */
+function staleDist(copy: string): void {
+	fs.rmSync(path.join(copy, 'dist'), { recursive: true, force: true });
+	fs.mkdirSync(path.join(copy, 'dist', 'nodes', 'Stale'), { recursive: true });
+	fs.mkdirSync(path.join(copy, 'dist', 'credentials'), { recursive: true });
+	fs.writeFileSync(path.join(copy, 'dist', 'nodes', 'Stale', 'Stale.node.js'), 'module.exports = {}; // stale\n');
+	fs.writeFileSync(path.join(copy, 'dist', 'credentials', 'TenantApi.credentials.js'), 'module.exports = {}; // stale\n');
+}
+
+describe('what is published, and how', () => {
+	let work: string;
+	let copy: string;
+	let registry: Awaited<ReturnType<typeof fakeRegistry>>;
+
+	beforeAll(async () => {
+		work = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-release-'));
+		copy = projectCopy(path.join(work, 'project'));
+		registry = await fakeRegistry();
+	});
+	afterAll(async () => {
+		await registry?.close();
+		if (work) removeUnlessKept(work);
+	});
+
+	test('the tarball holds the built nodes: a compiled file for every source, icons, codex, main', () => {
+		const listing = spawnSync('tar', ['-tzf', tarball()], { encoding: 'utf8' }).stdout.split('\n').map((line) => line.replace(/^package\//, ''));
+		expect(expectedPackageFiles(ROOT)).toEqual(expect.arrayContaining([manifest.main, ...manifest.n8n.nodes, ...manifest.n8n.credentials]));
+		expect(missingFiles(ROOT, listing)).toEqual([]);
+	});
+
+	test('npm run build gives what n8n-node build gives, except the screenshots it would copy from docs/', async () => {
+		const viaCli = await run(path.join(copy, 'node_modules', '.bin', 'n8n-node'), ['build'], copy, localEnv());
+		expect(viaCli.output).toMatch(/Build successful/);
+		const theirs = hashTree(path.join(copy, 'dist'));
+		const ours = await run('npm', ['run', 'build'], copy, localEnv());
+		expect(ours.status).toBe(0);
+		const mine = hashTree(path.join(copy, 'dist'));
+
+		expect(mine.size).toBeGreaterThan(0);
+		const differing = [...mine].filter(([file, hash]) => theirs.get(file) !== hash).map(([file]) => file);
+		expect(differing).toEqual([]);
+		// n8n-node build copies every png/svg of the tree; the package ships only those of nodes/ and credentials/.
+		const onlyTheirs = [...theirs.keys()].filter((file) => !mine.has(file));
+		expect(onlyTheirs.filter((file) => !/^docs\/.*\.(png|svg)$/.test(file))).toEqual([]);
+		expect(onlyTheirs.length).toBeGreaterThan(0); // docs/screenshots exist: the difference is real
+	});
+
+	test('a plain npm publish outside GitHub Actions is refused before anything is uploaded (publishConfig.provenance)', async () => {
+		const userconfig = path.join(work, 'npmrc');
+		const host = registry.url.replace(/^http:/, '');
+		fs.writeFileSync(userconfig, `registry=${registry.url}\n${host}:_authToken=test-token-not-a-secret\n`);
+		registry.requests.length = 0;
+		const res = await run('npm', ['publish', `--userconfig=${userconfig}`], ROOT, localEnv());
+		expect(res.status).not.toBe(0);
+		expect(res.output).toMatch(/provenance generation not supported/i);
+		expect(registry.requests.some((r) => r.startsWith('GET '))).toBe(true); // npm did get as far as the registry
+		expect(registry.requests.filter((r) => r.startsWith('PUT '))).toEqual([]);
+	});
+
+	test('npm run release refuses a tag that does not name the version, before building anything', async () => {
+		datedChangelog(copy, true);
+		staleDist(copy);
+		const res = await run('node', ['scripts/release.mjs', '--dry-run'], copy, ciEnv('v99.0.0', registry.url));
+		expect(res.status).toBe(1);
+		expect(res.output).toContain(`the tag "v99.0.0" does not name the version in package.json (v${VERSION})`);
+		expect(fs.existsSync(path.join(copy, 'dist', 'nodes', 'Stale', 'Stale.node.js'))).toBe(true);
+	});
+
+	test('npm run release refuses a version whose CHANGELOG section is not dated', async () => {
+		datedChangelog(copy, false);
+		const res = await run('node', ['scripts/release.mjs', '--dry-run'], copy, ciEnv(`v${VERSION}`, registry.url));
+		expect(res.status).toBe(1);
+		expect(res.output).toContain(`CHANGELOG.md: date the section of ${VERSION}`);
+	});
+
+	test('in GitHub Actions, npm run release packs a dist/ rebuilt by the guard, never the stale one', async () => {
+		datedChangelog(copy, true);
+		staleDist(copy);
+		registry.requests.length = 0;
+		const res = await run('node', ['scripts/release.mjs', '--dry-run'], copy, ciEnv(`v${VERSION}`, registry.url));
+		if (res.status !== 0) throw new Error(`release --dry-run exited with ${res.status}:\n${res.output.slice(-4000)}`);
+		expect(res.output).toContain('[prepublish] dist/ is fresh and complete');
+		// npm's dry-run lists the tarball: the rebuilt files, not the stale node.
+		expect(res.output).toMatch(/npm notice .*dist\/credentials\/TenantApi\.credentials\.js/);
+		expect(res.output).not.toMatch(/Stale\.node\.js/);
+		expect(fs.readFileSync(path.join(copy, 'dist', 'credentials', 'TenantApi.credentials.js'), 'utf8')).not.toContain('stale');
+		const built = [...hashTree(path.join(copy, 'dist')).keys()].map((file) => `dist/${file}`);
+		expect(missingFiles(copy, [...built, manifest.main])).toEqual([]);
+		expect(registry.requests.filter((r) => r.startsWith('PUT '))).toEqual([]);
+	});
+});

@@ -1,0 +1,310 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: a fixture signing secret for the sandbox, not a real one */
+/**
+ * Exactly-once writes beyond one execution (issue 11), inside n8n-core's WorkflowExecute: "Retry
+ * execution" (both ways, and retries of retries) re-sends the first execution's keys; a Tenant API
+ * Trigger event gets the same keys on every delivery; new executions get new ones. The trigger's items
+ * come from its real webhook() (test/harness/webhook.ts), retries are built as n8n's
+ * ExecutionService.retry() builds them (test/harness/executions.ts). Needs `npm run build` first.
+ */
+import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
+
+import { startSandbox } from '../../sandbox/server';
+import type { Sandbox } from '../../sandbox/server';
+import { sign } from '../../sandbox/signing';
+import { ACTION_TYPE, EMIT_TYPE, ITEMS_TYPE, TEST_CREDENTIAL_ID, TRIGGER_TYPE, createHarness, sandboxCredential } from '../harness/engine';
+import type { Harness } from '../harness/engine';
+import { postScript } from '../harness/postScript';
+import type { Execution, WorkflowSpec } from '../harness/executions';
+import { lastRun, retryExecution, runManually, startExecution } from '../harness/executions';
+import type { TriggerServer } from '../harness/webhook';
+import { TRIGGER_NODE_NAME, WEBHOOK_ID, buildTriggerRig, startTriggerServer, webhookCredential } from '../harness/webhook';
+
+const SECRET = 'whsec_exactly_once_5d1c';
+const POST = 'Create transfer';
+const LISTING = 'Listing';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+
+const TWO = [
+	{ ref: 'a', amount: 1 },
+	{ ref: 'b', amount: 2 },
+];
+
+function postNode(options: IDataObject = {}, id = 'post-node-id'): INode {
+	return {
+		id,
+		name: POST,
+		type: ACTION_TYPE,
+		typeVersion: 1,
+		position: [400, 0],
+		parameters: {
+			resource: 'request',
+			operation: 'post',
+			endpoint: '/transfers',
+			body: '={{ JSON.stringify({ ref: $json.ref, amount: $json.amount }) }}',
+			options: { includeMetadata: true, maxAttempts: 1, concurrency: 1, ...options },
+		},
+		credentials: { tenantApi: { id: TEST_CREDENTIAL_ID, name: 'Tenant API test' } },
+	};
+}
+
+const link = (from: string, to: string) => ({ [from]: { main: [[{ node: to, type: 'main' as const, index: 0 }]] } });
+
+/** Items → Create transfer: a workflow not started by the Tenant API Trigger. */
+function itemsWorkflow(items: IDataObject[], post: INode = postNode()): WorkflowSpec {
+	const start: INode = { id: 'items-id', name: 'Items', type: ITEMS_TYPE, typeVersion: 1, position: [0, 0], parameters: { items: JSON.stringify(items) } };
+	return { id: 'wf-items', nodes: [start, post], connections: link('Items', POST) };
+}
+
+/** Tenant API Trigger → Listing (the items an upstream node produces for the event) → Create transfer. */
+function eventWorkflow(items: IDataObject[], post: INode = postNode()): WorkflowSpec {
+	const trigger: INode = { id: 'trigger-id', name: TRIGGER_NODE_NAME, type: TRIGGER_TYPE, typeVersion: 1, position: [0, 0], webhookId: WEBHOOK_ID, parameters: {} };
+	const listing: INode = { id: 'listing-id', name: LISTING, type: EMIT_TYPE, typeVersion: 1, position: [200, 0], parameters: { items: JSON.stringify(items) } };
+	return { id: 'wf-events', nodes: [trigger, listing, post], connections: { ...link(TRIGGER_NODE_NAME, LISTING), ...link(LISTING, POST) } };
+}
+
+const outputs = (execution: Execution) => (lastRun(execution, POST)?.data?.main?.[0] ?? []).map((item) => item.json);
+const keysOut = (execution: Execution) => outputs(execution).map((json) => json.idempotencyKey as string);
+const errorOf = (execution: Execution) => lastRun(execution, POST)?.error as (Error & { description?: string; context?: IDataObject }) | undefined;
+
+describe('Exactly-once writes across executions (WorkflowExecute)', () => {
+	let sandbox: Sandbox;
+	let harness: Harness;
+	let trigger: TriggerServer;
+
+	beforeAll(async () => {
+		sandbox = await startSandbox();
+		harness = await createHarness(sandboxCredential(sandbox.baseUrl));
+		trigger = await startTriggerServer({ credential: webhookCredential(SECRET) });
+	});
+	afterAll(async () => {
+		await trigger.close();
+		await sandbox.close();
+	});
+	beforeEach(() => sandbox.reset());
+
+	const recordKeys = () => sandbox.records().map((record) => record.idempotency_key);
+	const refs = () => sandbox.records().map((record) => record.ref);
+
+	/** The trigger's output for a signed delivery of `event` (its webhook() through n8n-core's WebhookContext). */
+	async function delivery(event: IDataObject): Promise<INodeExecutionData[][]> {
+		const body = JSON.stringify({ event: 'transfers.created', created_at: 1700000000, ...event });
+		const { status, call } = await trigger.post(body, sign({ secret: SECRET, scheme: 'hmac-sha256-hex', body }));
+		expect(status).toBe(200);
+		return call.result!.workflowData as INodeExecutionData[][];
+	}
+
+	describe('Retry execution', () => {
+		it('re-sends the failed run with the first execution keys: the applied item and the one whose answer was lost are replayed', async () => {
+			const workflow = itemsWorkflow(TWO);
+			sandbox.setFaults(postScript('pass', 'drop'));
+			const failed = await runManually(harness, workflow, 'Items');
+			expect(failed.run.status).toBe('error');
+			expect(errorOf(failed)?.message).toMatch(/Could not reach the API/);
+			expect(refs()).toEqual(['a', 'b']);
+			const firstKeys = recordKeys();
+			firstKeys.forEach((key) => expect(key).toMatch(UUID));
+			// Recorded before anything was sent, and saved with the failed execution.
+			expect(failed.saved.executionData?.contextData[`node:${POST}`]).toEqual({
+				idempotencyKeyScope: { kind: 'execution', scope: failed.executionId, nodeId: 'post-node-id', executionId: failed.executionId },
+			});
+
+			sandbox.setFaults([]);
+			const retry = await retryExecution(harness, workflow, failed);
+			expect(retry.run.status).toBe('success');
+			expect(retry.executionId).not.toBe(failed.executionId);
+			expect(keysOut(retry)).toEqual(firstKeys);
+			expect(outputs(retry).map((json) => json.replayed)).toEqual([true, true]);
+			expect(sandbox.records()).toHaveLength(2);
+		});
+
+		it('a retry of a retry, and a second retry "with the currently saved workflow", still use the first execution keys', async () => {
+			const workflow = itemsWorkflow(TWO);
+			sandbox.setFaults(postScript('pass', 'drop'));
+			const failed = await runManually(harness, workflow, 'Items');
+			const firstKeys = recordKeys();
+
+			sandbox.setFaults(postScript('pass', '500'));
+			const retry = await retryExecution(harness, workflow, failed);
+			expect(retry.run.status).toBe('error');
+			expect(errorOf(retry)?.context?.itemsApplied).toEqual([{ item: 0, idempotencyKey: firstKeys[0] }]);
+
+			sandbox.setFaults([]);
+			const retryOfRetry = await retryExecution(harness, workflow, retry);
+			expect(retryOfRetry.run.status).toBe('success');
+			expect(keysOut(retryOfRetry)).toEqual(firstKeys);
+
+			// The node was deleted and added again under the same name (a new id), then the first execution is retried with the saved workflow.
+			const edited = itemsWorkflow(TWO, postNode({}, 'post-node-id-readded'));
+			const secondRetry = await retryExecution(harness, workflow, failed, edited);
+			expect(secondRetry.run.status).toBe('success');
+			expect(keysOut(secondRetry)).toEqual(firstKeys);
+			expect(sandbox.records()).toHaveLength(2);
+			expect(sandbox.stats().conflicts).toBe(0);
+		});
+
+		it('Retry On Fail in the failed execution and Retry execution after it send the same keys', async () => {
+			const workflow = itemsWorkflow(TWO, { ...postNode(), retryOnFail: true, maxTries: 3, waitBetweenTries: 0 });
+			sandbox.setFaults(postScript('pass', 'drop', 'pass', '500', 'pass', '500'));
+			const failed = await runManually(harness, workflow, 'Items');
+			expect(failed.run.status).toBe('error');
+			expect(sandbox.stats().replays).toBe(2); // item 0 on the second and third try
+			const firstKeys = recordKeys();
+
+			const retry = await retryExecution(harness, workflow, failed);
+			expect(retry.run.status).toBe('success');
+			expect(keysOut(retry)).toEqual(firstKeys);
+			expect(sandbox.records()).toHaveLength(2);
+		});
+
+		it('a 409 for a body that changed since the first execution says whose key it is and that the first request was applied', async () => {
+			const workflow = itemsWorkflow(TWO);
+			sandbox.setFaults(postScript('pass', 'drop'));
+			const failed = await runManually(harness, workflow, 'Items');
+			sandbox.setFaults([]);
+			const post = postNode();
+			const edited = itemsWorkflow(TWO, { ...post, parameters: { ...post.parameters, body: '={{ JSON.stringify({ ref: $json.ref, amount: $json.amount * 100 }) }}' } });
+			const changed = await retryExecution(harness, workflow, failed, edited);
+			expect(changed.run.status).toBe('error');
+			const error = errorOf(changed)!;
+			expect(error.message).toBe('Conflict (409): This Idempotency-Key was already used with a different request');
+			expect(error.description).toContain(`The keys belong to execution ${failed.executionId}, which this execution retries.`);
+			expect(error.description).toContain('This node sent item 0 under the same key with a different request before, and that request was applied; this one was not.');
+			expect(sandbox.records()).toHaveLength(2);
+		});
+
+		it('a new execution with the same input writes again (new keys): the control', async () => {
+			const workflow = itemsWorkflow(TWO);
+			const first = await runManually(harness, workflow, 'Items');
+			const second = await runManually(harness, workflow, 'Items');
+			expect([first.run.status, second.run.status]).toEqual(['success', 'success']);
+			expect(keysOut(second).some((key) => keysOut(first).includes(key))).toBe(false);
+			expect(refs()).toEqual(['a', 'b', 'a', 'b']);
+		});
+	});
+
+	describe('Tenant API Trigger events', () => {
+		it('the same event delivered again writes nothing new; a different event writes', async () => {
+			const workflow = eventWorkflow(TWO);
+			const first = await startExecution(harness, workflow, TRIGGER_NODE_NAME, await delivery({ id: 'evt_same' }));
+			const again = await startExecution(harness, workflow, TRIGGER_NODE_NAME, await delivery({ id: 'evt_same' }));
+			expect([first.run.status, again.run.status]).toEqual(['success', 'success']);
+			expect(again.executionId).not.toBe(first.executionId);
+			expect(keysOut(again)).toEqual(keysOut(first));
+			expect(outputs(again).map((json) => json.replayed)).toEqual([true, true]);
+			expect(again.saved.executionData?.contextData[`node:${POST}`]?.idempotencyKeyScope).toMatchObject({ kind: 'event', eventId: 'evt_same', trigger: TRIGGER_NODE_NAME });
+
+			const other = await startExecution(harness, workflow, TRIGGER_NODE_NAME, await delivery({ id: 'evt_other' }));
+			expect(keysOut(other).some((key) => keysOut(first).includes(key))).toBe(false);
+			expect(refs()).toEqual(['a', 'b', 'a', 'b']);
+		});
+
+		it.each(['position', 'content'])('two identical requests in one run are two writes (%s)', async (keyDerivation) => {
+			const same = [
+				{ ref: 'x', amount: 5 },
+				{ ref: 'x', amount: 5 },
+			];
+			const workflow = eventWorkflow(same, postNode({ keyDerivation }));
+			const first = await startExecution(harness, workflow, TRIGGER_NODE_NAME, await delivery({ id: `evt_twins_${keyDerivation}` }));
+			expect(new Set(keysOut(first)).size).toBe(2);
+			await startExecution(harness, workflow, TRIGGER_NODE_NAME, await delivery({ id: `evt_twins_${keyDerivation}` }));
+			expect(refs()).toEqual(['x', 'x']);
+		});
+
+		it('items in another order on a redelivery, by item position: no second write, and a clear error that the first requests were applied', async () => {
+			await startExecution(harness, eventWorkflow(TWO), TRIGGER_NODE_NAME, await delivery({ id: 'evt_reorder' }));
+			const reordered = await startExecution(harness, eventWorkflow([...TWO].reverse()), TRIGGER_NODE_NAME, await delivery({ id: 'evt_reorder' }));
+			expect(reordered.run.status).toBe('error');
+			const error = errorOf(reordered)!;
+			expect(error.message).toBe('Conflict (409): This Idempotency-Key was already used with a different request');
+			expect(error.description).toContain(`The keys belong to event evt_reorder (${TRIGGER_NODE_NAME}), which was delivered or retried before.`);
+			expect(error.description).toContain('that request was applied; this one was not');
+			expect(error.description).toContain('set Options → Automatic Key Derivation to By Request Content');
+			expect(refs()).toEqual(['a', 'b']);
+		});
+
+		it('items in another order on a redelivery, by request content: the same writes, replayed', async () => {
+			const first = await startExecution(harness, eventWorkflow(TWO, postNode({ keyDerivation: 'content' })), TRIGGER_NODE_NAME, await delivery({ id: 'evt_reorder_c' }));
+			const reordered = await startExecution(
+				harness,
+				eventWorkflow([...TWO].reverse(), postNode({ keyDerivation: 'content' })),
+				TRIGGER_NODE_NAME,
+				await delivery({ id: 'evt_reorder_c' }),
+			);
+			expect(reordered.run.status).toBe('success');
+			expect(keysOut(reordered)).toEqual([...keysOut(first)].reverse());
+			expect(outputs(reordered).map((json) => json.replayed)).toEqual([true, true]);
+			expect(refs()).toEqual(['a', 'b']);
+		});
+
+		it('a failed delivery, then both "Retry execution" and a redelivery of the event: each item written once', async () => {
+			const workflow = eventWorkflow(TWO);
+			sandbox.setFaults(postScript('pass', 'drop'));
+			const failed = await startExecution(harness, workflow, TRIGGER_NODE_NAME, await delivery({ id: 'evt_fail' }));
+			expect(failed.run.status).toBe('error');
+			sandbox.setFaults([]);
+			const retry = await retryExecution(harness, workflow, failed);
+			const redelivered = await startExecution(harness, workflow, TRIGGER_NODE_NAME, await delivery({ id: 'evt_fail' }));
+			expect([retry.run.status, redelivered.run.status]).toEqual(['success', 'success']);
+			expect(keysOut(redelivered)).toEqual(keysOut(retry));
+			expect(refs()).toEqual(['a', 'b']);
+		});
+
+		it('when the node first runs in a retry (an earlier node failed), the retry still uses the event keys', async () => {
+			const listingFails = eventWorkflow(TWO);
+			const lookup: INode = {
+				id: 'lookup-id',
+				name: 'Look up',
+				type: ACTION_TYPE,
+				typeVersion: 1,
+				position: [100, 0],
+				parameters: { resource: 'request', operation: 'send', method: 'GET', endpoint: '/transfers', options: { maxAttempts: 1 } },
+				credentials: { tenantApi: { id: TEST_CREDENTIAL_ID, name: 'Tenant API test' } },
+			};
+			const workflow: WorkflowSpec = {
+				...listingFails,
+				nodes: [...listingFails.nodes, lookup],
+				connections: { ...link(TRIGGER_NODE_NAME, 'Look up'), ...link('Look up', LISTING), ...link(LISTING, POST) },
+			};
+			sandbox.setFaults([{ method: 'GET', times: 1, action: { status: 503 } }]);
+			const failed = await startExecution(harness, workflow, TRIGGER_NODE_NAME, await delivery({ id: 'evt_upstream' }));
+			expect(failed.run.data.resultData.lastNodeExecuted).toBe('Look up');
+			const retry = await retryExecution(harness, workflow, failed);
+			const redelivered = await startExecution(harness, workflow, TRIGGER_NODE_NAME, await delivery({ id: 'evt_upstream' }));
+			expect(keysOut(redelivered)).toEqual(keysOut(retry));
+			expect(refs()).toEqual(['a', 'b']);
+		});
+
+		it('an event without a delivery id, and a test delivery in the editor, get new keys on every delivery', async () => {
+			const workflow = eventWorkflow([{ ref: 'n', amount: 1 }]);
+			const noId = await delivery({ id: { nested: 'not an id' } });
+			expect((noId[0][0].json.webhookDelivery as IDataObject).id).toBeNull();
+			await startExecution(harness, workflow, TRIGGER_NODE_NAME, noId);
+			await startExecution(harness, workflow, TRIGGER_NODE_NAME, noId);
+			const test = await delivery({ id: 'evt_test' });
+			await startExecution(harness, workflow, TRIGGER_NODE_NAME, test, 'manual');
+			await startExecution(harness, workflow, TRIGGER_NODE_NAME, test, 'manual');
+			expect(refs()).toEqual(['n', 'n', 'n', 'n']);
+		});
+
+		it('a business key in Options → Idempotency Key still decides alone', async () => {
+			const workflow = eventWorkflow(TWO, postNode({ idempotencyKey: '={{ "order-" + $json.ref }}' }));
+			await startExecution(harness, workflow, TRIGGER_NODE_NAME, await delivery({ id: 'evt_business_1' }));
+			await startExecution(harness, workflow, TRIGGER_NODE_NAME, await delivery({ id: 'evt_business_2' }));
+			expect(recordKeys()).toEqual(['order-a', 'order-b']);
+		});
+	});
+
+	describe('Trigger option Respond', () => {
+		it.each([
+			[{}, 'onReceived'],
+			[{ respond: 'onReceipt' }, 'onReceived'],
+			[{ respond: 'whenFinished' }, 'lastNode'],
+			[{ respond: 'something a newer version saved' }, 'onReceived'],
+		])('%j gives n8n the response mode %s', async (parameters, mode) => {
+			const rig = await buildTriggerRig({ parameters, credential: webhookCredential(SECRET) });
+			const evaluated = rig.workflow.expression.getSimpleParameterValue(rig.node, rig.webhookDescription.responseMode, 'webhook', {}, undefined, 'onReceived');
+			expect(evaluated).toBe(mode);
+		});
+	});
+});

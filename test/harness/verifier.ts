@@ -1,0 +1,46 @@
+/**
+ * The product's verifier with the settings the trigger builds for a sandbox signing scheme (sandbox/signing.js
+ * `triggerParameters`): how tests and the benchmark check what the sandbox signs. Pure modules, no n8n.
+ */
+import type { ParameterReader } from '../../nodes/TenantApiTrigger/scheme';
+import { verificationConfig } from '../../nodes/TenantApiTrigger/scheme';
+import type { VerificationConfig, VerificationResult } from '../../nodes/TenantApiTrigger/verification';
+import { verifyDelivery } from '../../nodes/TenantApiTrigger/verification';
+import type { SigningScheme } from '../../sandbox/signing';
+import { triggerParameters } from '../../sandbox/signing';
+
+/** Reads node parameters from a plain object; what it lacks takes the node's default. */
+export const parameterReader =
+	(parameters: Record<string, unknown>): ParameterReader =>
+	(name, fallback) =>
+		parameters[name] === undefined ? fallback : parameters[name];
+
+/** The verifier configuration of the trigger set up for `scheme` (`parameters` override its settings). */
+export function configForScheme(scheme: SigningScheme, secrets: string[], parameters: Record<string, unknown> = {}): VerificationConfig {
+	const { verification, ...settings } = { ...triggerParameters(scheme), ...parameters };
+	return verificationConfig(verification as never, parameterReader(settings), secrets);
+}
+
+export interface ReceivedDelivery {
+	body: Buffer | string;
+	headers: Record<string, unknown>;
+	/** The full URL the sender signed against (Square, Twilio), query included. */
+	url?: string;
+	/** Seconds; now by default. */
+	now?: number;
+}
+
+/** Verifies a delivery as received; the media type comes from its content-type header. */
+export function verifyReceived(config: VerificationConfig, delivery: ReceivedDelivery): VerificationResult {
+	const contentType = delivery.headers['content-type'];
+	return verifyDelivery(config, {
+		rawBody: Buffer.from(delivery.body),
+		headers: delivery.headers as Record<string, string>,
+		nowSeconds: delivery.now ?? Math.floor(Date.now() / 1000),
+		url: delivery.url,
+		mediaType: typeof contentType === 'string' ? contentType.split(';')[0].trim().toLowerCase() : 'application/json',
+	});
+}
+
+/** The query string of a request path (`/hook?a=1` → `?a=1`), to rebuild the URL a sender signed. */
+export const queryOf = (path: string) => (path.includes('?') ? path.slice(path.indexOf('?')) : '');

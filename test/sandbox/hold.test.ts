@@ -1,0 +1,184 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
+import * as http from 'node:http';
+import { startSandbox, type HeldRequest, type Sandbox } from '../../sandbox/server';
+import { api, control, post } from './helpers';
+
+let sb: Sandbox;
+beforeAll(async () => {
+	sb = await startSandbox();
+});
+afterAll(() => sb.close());
+beforeEach(() => sb.reset());
+
+/** Resolves once `n` requests are held (the test sent them; the sandbox parks them as they arrive). */
+async function heldCount(n: number): Promise<HeldRequest[]> {
+	for (let i = 0; i < 400; i++) {
+		const held = sb.held();
+		if (held.length >= n) return held;
+		await new Promise((r) => setTimeout(r, 5));
+	}
+	throw new Error(`only ${sb.held().length} of ${n} requests held`);
+}
+
+/** A POST on a socket of its own, so the test can cut the connection while the sandbox holds it. */
+function rawPost(key: string, body: unknown) {
+	const text = JSON.stringify(body);
+	const req = http.request(`${sb.baseUrl}/transfers`, {
+		method: 'POST',
+		agent: false,
+		headers: { 'api-key': sb.apiKey, 'idempotency-key': key, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) },
+	});
+	const answered = new Promise<number>((resolve, reject) => {
+		req.on('response', (res) => {
+			res.resume();
+			resolve(res.statusCode ?? 0);
+		});
+		req.on('error', reject);
+	});
+	answered.catch(() => undefined);
+	req.end(text);
+	return { answered, cut: () => req.destroy() };
+}
+
+async function clientGone(id: number) {
+	for (let i = 0; i < 400; i++) {
+		if (sb.held().find((h) => h.id === id)?.clientGone) return;
+		await new Promise((r) => setTimeout(r, 5));
+	}
+	throw new Error(`the sandbox never saw the client of held request ${id} go`);
+}
+
+describe('fault action hold', () => {
+	it('{hold: true} parks a POST before the service processes it; release processes and answers it', async () => {
+		sb.setFaults([{ method: 'POST', path: '/v1/transfers', action: { hold: true } }]);
+		const pending = post(sb, '/transfers', 'h1', { amount: 1 });
+		const [held] = await heldCount(1);
+		expect(held).toMatchObject({ method: 'POST', path: '/v1/transfers', idempotencyKey: 'h1', body: { amount: 1 }, processed: false, recordId: null, clientGone: false });
+		expect(sb.stats().records).toBe(0);
+
+		expect(sb.releaseHeld()).toEqual([{ id: held.id, outcome: 'answered' }]);
+		const res = await pending;
+		expect(res.status).toBe(201);
+		expect(await res.json()).toMatchObject({ id: 'rec_1', amount: 1, idempotency_key: 'h1' });
+		expect(sb.held()).toEqual([]);
+		expect(sb.stats()).toMatchObject({ records: 1, faultsInjected: 1 });
+	});
+
+	it('{hold: true, commit: true} commits first and parks only the answer', async () => {
+		sb.setFaults([{ method: 'POST', action: { hold: true, commit: true } }]);
+		const pending = post(sb, '/transfers', 'h2', { amount: 2 });
+		const [held] = await heldCount(1);
+		expect(held).toMatchObject({ processed: true, recordId: 'rec_1', clientGone: false });
+		expect(sb.records()).toEqual([expect.objectContaining({ id: 'rec_1', idempotency_key: 'h2' })]);
+		sb.releaseHeld([held.id]);
+		expect((await pending).status).toBe(201);
+	});
+
+	it('commitHeld processes a parked request now and keeps holding its answer', async () => {
+		sb.setFaults([{ method: 'POST', action: { hold: true } }]);
+		const a = post(sb, '/transfers', 'ka', { n: 1 });
+		const b = post(sb, '/transfers', 'kb', { n: 2 });
+		const held = await heldCount(2);
+		const ofA = held.find((h) => h.idempotencyKey === 'ka') as HeldRequest;
+		expect(sb.commitHeld([ofA.id])).toEqual([ofA.id]);
+		expect(sb.commitHeld([ofA.id])).toEqual([]); // already processed
+		expect(sb.records().map((r) => r.idempotency_key)).toEqual(['ka']);
+		expect(sb.held().map((h) => [h.idempotencyKey, h.processed])).toEqual([
+			['ka', true],
+			['kb', false],
+		]);
+		sb.releaseHeld();
+		expect([(await a).status, (await b).status]).toEqual([201, 201]);
+		expect(sb.records().map((r) => r.idempotency_key).sort()).toEqual(['ka', 'kb']);
+	});
+
+	it('a client that goes away: an unprocessed request is discarded (no record), a committed one keeps its record', async () => {
+		sb.setFaults([{ method: 'POST', action: { hold: true } }]);
+		const never = rawPost('gone-1', { n: 1 });
+		const committed = rawPost('gone-2', { n: 2 });
+		const held = await heldCount(2);
+		const [first, second] = ['gone-1', 'gone-2'].map((k) => held.find((h) => h.idempotencyKey === k) as HeldRequest);
+		sb.commitHeld([second.id]);
+		never.cut();
+		committed.cut();
+		await clientGone(first.id);
+		await clientGone(second.id);
+		await expect(never.answered).rejects.toThrow();
+		expect(sb.releaseHeld()).toEqual([
+			{ id: first.id, outcome: 'discarded' },
+			{ id: second.id, outcome: 'clientGone' },
+		]);
+		expect(sb.records().map((r) => r.idempotency_key)).toEqual(['gone-2']);
+		// The same request again (a redelivery with the same key): the committed one is a replay.
+		sb.setFaults(null);
+		const again = await post(sb, '/transfers', 'gone-2', { n: 2 });
+		expect(again.headers.get('idempotent-replayed')).toBe('true');
+		expect((await post(sb, '/transfers', 'gone-1', { n: 1 })).headers.get('idempotent-replayed')).toBeNull();
+	});
+
+	it('a retry of a held committed POST with the same key is a replay (held too, while the rule applies)', async () => {
+		sb.setFaults([{ method: 'POST', action: { hold: true, commit: true } }]);
+		const first = post(sb, '/transfers', 'same', { n: 1 });
+		const retry = post(sb, '/transfers', 'same', { n: 1 });
+		const held = await heldCount(2);
+		expect(held.map((h) => h.recordId)).toEqual(['rec_1', 'rec_1']);
+		sb.releaseHeld();
+		const answers = await Promise.all([first, retry]);
+		expect(answers.map((r) => r.status)).toEqual([201, 201]);
+		expect(answers.map((r) => r.headers.get('idempotent-replayed'))).toEqual([null, 'true']);
+		expect(sb.stats()).toMatchObject({ records: 1, replays: 1 });
+	});
+
+	it('holds GETs too (their answer), and only what the rule matches', async () => {
+		sb.setFaults([{ method: 'GET', path: '/v1/accounts', times: 1, action: { hold: true } }]);
+		const listing = api(sb, '/accounts?limit=1');
+		await heldCount(1);
+		expect((await post(sb, '/transfers', 'free', { n: 1 })).status).toBe(201);
+		expect(sb.held()).toEqual([expect.objectContaining({ method: 'GET', path: '/v1/accounts?limit=1', processed: true })]);
+		sb.releaseHeld();
+		const res = await listing;
+		expect(res.status).toBe(200);
+		expect((await res.json()).data).toHaveLength(1);
+	});
+
+	it('reset drops held requests without an answer; unknown ids are refused', async () => {
+		sb.setFaults([{ method: 'POST', action: { hold: true } }]);
+		const pending = post(sb, '/transfers', 'r', { n: 1 });
+		await heldCount(1);
+		sb.reset();
+		await expect(pending).rejects.toThrow();
+		expect(sb.held()).toEqual([]);
+		expect(sb.stats().records).toBe(0);
+		expect(() => sb.releaseHeld([42])).toThrow(/no held request with id 42/);
+		expect(() => sb.commitHeld(['x'] as never)).toThrow(/ids must be an array/);
+	});
+
+	it('hold must be true', () => {
+		expect(() => sb.setFaults([{ action: { hold: 'yes' } } as never])).toThrow(/hold must be true/);
+	});
+});
+
+describe('/_sandbox/held control endpoints', () => {
+	it('GET lists held requests; POST commit and POST release act on them by id', async () => {
+		expect((await control(sb, 'faults', [{ method: 'POST', action: { hold: true } }])).status).toBe(200);
+		const a = post(sb, '/transfers', 'c1', { n: 1 });
+		const b = post(sb, '/transfers', 'c2', { n: 2 });
+		await heldCount(2);
+		const listed = (await (await control(sb, 'held')).json()).data as HeldRequest[];
+		expect(listed.map((h) => [h.idempotencyKey, h.processed, h.clientGone])).toEqual([
+			['c1', false, false],
+			['c2', false, false],
+		]);
+		const [one, two] = listed.map((h) => h.id);
+		expect(await (await control(sb, 'held/commit', { ids: [two] })).json()).toEqual({ committed: [two] });
+		expect(sb.records().map((r) => r.idempotency_key)).toEqual(['c2']);
+		expect(await (await control(sb, 'held/release', { ids: [one] })).json()).toEqual({ released: [{ id: one, outcome: 'answered' }] });
+		expect((await a).status).toBe(201);
+		expect(await (await control(sb, 'held/release', {})).json()).toEqual({ released: [{ id: two, outcome: 'answered' }] });
+		expect((await b).status).toBe(201);
+
+		const bad = await control(sb, 'held/release', { ids: [999] });
+		expect(bad.status).toBe(400);
+		expect((await bad.json()).error.message).toMatch(/no held request with id 999/);
+	});
+});
