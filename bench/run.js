@@ -1,19 +1,22 @@
 'use strict';
 /**
- * npm run bench [-- --items 2000 --accounts 50000 --rounds 3 --only node,raw,http,list,webhook]
+ * npm run bench [-- --items 2000 --accounts 50000 --rounds 3 --rl-rounds 1 --only node,floor,raw,http,rl,list,webhook]
  *
  * One process, one n8n engine (n8n-core's WorkflowExecute, as in the engine tests), one sandbox (in a
  * child process, so client and server each have a core), loopback only:
- *   - bulk POST of N items: this node at concurrency 1/4/16, n8n's HTTP Request node (n8n-nodes-base
- *     from the local n8n install) configured as a user would, a plain undici client (the floor);
+ *   - bulk POST of N items: this node at concurrency 1/4/16, the floor node (bench/floorNode.js: the
+ *     same request through httpRequestWithAuthentication and nothing else) at the same concurrencies,
+ *     n8n's HTTP Request node (n8n-nodes-base from the local n8n install) configured as a user would,
+ *     a plain undici client;
+ *   - the same POSTs against a rate-limited API (bench/rateLimited.js: 40 ms per answer, 50 requests/s,
+ *     bursts of 10), against the floor N / rate;
  *   - listing 50,000 accounts with Return All (and the undici floor);
  *   - webhook verification of a 10 KB delivery per signing scheme through the trigger's verifier (bench/webhook.js).
  * Prints items/s (median of the rounds), ratios and peak RSS; writes bench/results/latest.json.
  * Needs `npm run build` first (the npm script does it). `--profile` writes a CPU profile of the measured
  * rounds only (not start-up, not warm-up) to bench/results/<scenarios>.cpuprofile, e.g.
  *   node bench/run.js --only node-c16 --rounds 1 --profile
- * `--experiment-function-auth` adds rows for the node with the credential's `authenticate` swapped at run
- * time for a function (not shipped; see docs/benchmarks.md). Figures and analysis: docs/benchmarks.md.
+ * Figures and analysis: docs/benchmarks.md.
  */
 require('./register-ts');
 
@@ -30,20 +33,23 @@ process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
 const { Pool } = require('undici');
 const { ACTION_TYPE, TEST_CREDENTIAL_ID, createHarness, runNodeWorkflow, sandboxCredential } = require('../test/harness/engine.ts');
 const { BODY_EXPRESSION, httpRequestNode, nodeTypesWith } = require('./workflow');
+const { FLOOR_TYPE, floorNodeDefinition, setUpFloor } = require('./floorNode');
+const { LATENCY, RATE_LIMIT, rateLimitedScenarios } = require('./rateLimited');
 const { printWebhook, webhookBench } = require('./webhook');
 
 // ---------------------------------------------------------------------------------------------- args
 
 function parseArgs(argv) {
-	const args = { items: 2000, accounts: 50000, rounds: 3, concurrency: [1, 4, 16], only: [], profile: false, experimentFunctionAuth: false };
+	const args = { items: 2000, accounts: 50000, rounds: 3, rlRounds: 1, concurrency: [1, 4, 16], only: [], profile: false };
 	for (let i = 0; i < argv.length; i++) {
-		if (argv[i] === '--profile' || argv[i] === '--experiment-function-auth') {
-			args[argv[i] === '--profile' ? 'profile' : 'experimentFunctionAuth'] = true;
+		if (argv[i] === '--profile') {
+			args.profile = true;
 			continue;
 		}
 		const [name, inline] = argv[i].replace(/^--/, '').split('=');
 		const value = inline ?? argv[++i];
 		if (name === 'items' || name === 'accounts' || name === 'rounds') args[name] = Number(value);
+		else if (name === 'rl-rounds') args.rlRounds = Number(value);
 		else if (name === 'concurrency') args.concurrency = value.split(',').map(Number);
 		else if (name === 'only') args.only = value.split(',');
 		else throw new Error(`unknown option --${name}`);
@@ -154,25 +160,35 @@ function postScenarios(ctx) {
 		const { records, distinctRefs } = await sandbox.call('recordCount');
 		check(records === inputs.length && distinctRefs === inputs.length, `sandbox holds ${records} records for ${distinctRefs} refs`);
 	};
+	/** Runs Items → `node` in the engine and checks that every item created its record once. */
+	const runChecked = async (node) => {
+		const { items, error, executionTime: nodeMs } = await runNodeWorkflow(harness, node, { nodeTypes, inputItems: inputs, workflowId: 'wf-bench' });
+		await expectCreated(items, error);
+		return { nodeMs };
+	};
 
+	// Each node next to its floor, so that the two run one after the other in every round.
 	for (const concurrency of args.concurrency) {
 		scenarios.push({
 			name: `node-c${concurrency}`,
 			label: `Tenant API node, concurrency ${concurrency}`,
 			kind: 'node',
 			concurrency,
-			run: async () => {
-				const node = {
+			run: async () =>
+				await runChecked({
 					name: 'Tenant API',
 					type: ACTION_TYPE,
 					typeVersion: 1,
 					parameters: { resource: 'request', operation: 'post', endpoint: '/transfers', body: BODY_EXPRESSION, options: { concurrency } },
 					credentials: { tenantApi: { id: TEST_CREDENTIAL_ID, name: 'Tenant API' } },
-				};
-				const { items, error, executionTime: nodeMs } = await runNodeWorkflow(harness, node, { nodeTypes, inputItems: inputs, workflowId: 'wf-bench' });
-				await expectCreated(items, error);
-				return { nodeMs };
-			},
+				}),
+		});
+		scenarios.push({
+			name: `floor-c${concurrency}`,
+			label: `Floor node (the same request through httpRequestWithAuthentication), concurrency ${concurrency}`,
+			kind: 'floor',
+			concurrency,
+			run: async () => await runChecked(floorNodeDefinition(sandbox.baseUrl, BODY_EXPRESSION, concurrency)),
 		});
 	}
 
@@ -182,12 +198,7 @@ function postScenarios(ctx) {
 			label: `HTTP Request node ${httpRequest.version} (v4.5, defaults: all items at once)`,
 			kind: 'httpRequest',
 			concurrency: 'all',
-			run: async () => {
-				const node = httpRequestNode(sandbox.baseUrl, sandbox.tenantId, { id: 'cred-header-auth', name: 'Header Auth' });
-				const { items, error, executionTime: nodeMs } = await runNodeWorkflow(harness, node, { nodeTypes, inputItems: inputs, workflowId: 'wf-bench' });
-				await expectCreated(items, error);
-				return { nodeMs };
-			},
+			run: async () => await runChecked(httpRequestNode(sandbox.baseUrl, sandbox.tenantId, { id: 'cred-header-auth', name: 'Header Auth' })),
 		});
 	}
 
@@ -225,37 +236,6 @@ function postScenarios(ctx) {
 				return {};
 			},
 		});
-	}
-	if (args.experimentFunctionAuth) {
-		// Not shipped: what the node would cost if the credential's `authenticate` were a function
-		// (n8n calls it directly) instead of the declarative block whose two header values are n8n
-		// expressions, evaluated for every request.
-		const credentialType = harness.loader.getCredential('tenantApi').type;
-		const helper = harness.additionalData('bench', 'bench').credentialsHelper;
-		const declarative = credentialType.authenticate;
-		const viaFunction = async (credentials, options) => {
-			options.headers = { ...options.headers, 'Api-Key': credentials.secretKey, ...(credentials.tenantId ? { 'x-tenant-id': credentials.tenantId } : {}) };
-			return options;
-		};
-		const authenticate = helper.authenticate.bind(helper);
-		helper.authenticate = async (credentials, type, options, workflow, node) =>
-			typeof credentialType.authenticate === 'function' ? await credentialType.authenticate(credentials, options) : await authenticate(credentials, type, options, workflow, node);
-		for (const concurrency of args.concurrency) {
-			const base = scenarios.find((s) => s.name === `node-c${concurrency}`);
-			scenarios.push({
-				...base,
-				name: `fnauth-node-c${concurrency}`,
-				label: `${base.label} — experiment: function authenticate`,
-				run: async () => {
-					credentialType.authenticate = viaFunction;
-					try {
-						return await base.run();
-					} finally {
-						credentialType.authenticate = declarative;
-					}
-				},
-			});
-		}
 	}
 	return scenarios.filter((s) => wanted(s.name));
 }
@@ -368,8 +348,37 @@ async function runRoundsUnprofiled(scenarios, units, reset) {
 			cpuUsPerUnit: (median(runs.map((r) => r.cpuMs)) / units) * 1000,
 			peakRssMb: Math.max(...runs.map((r) => r.peakRssMb)),
 			allMs: runs.map((r) => Math.round(r.ms)),
+			allCpuUsPerUnit: runs.map((r) => (r.cpuMs / units) * 1000),
 		};
 	});
+}
+
+/** The rate-limited scenarios (bench/rateLimited.js): each round runs each once, time and CPU measured. */
+async function runRateLimited() {
+	const sandbox = await startSandboxProcess({ rateLimit: RATE_LIMIT, latency: LATENCY });
+	const harness = await createHarness(sandboxCredential(sandbox.baseUrl));
+	harness.credentials['cred-header-auth'] = { name: 'Api-Key', value: sandbox.apiKey };
+	const httpRequest = loadHttpRequestNode();
+	const nodeTypes = nodeTypesWith(harness, httpRequest ? { 'n8n-nodes-base.httpRequest': httpRequest.node } : {});
+	const inputs = Array.from({ length: args.items }, (_, i) => ({ ref: `bench-${i}`, amount: i + 1 }));
+	const scenarios = rateLimitedScenarios({ harness, nodeTypes, sandbox, inputs, httpRequest }, { Pool, pool }).filter((s) => wanted(s.name));
+	const floorMs = (args.items / RATE_LIMIT.perSecond) * 1000;
+	console.log(`bulk POST of ${args.items} items against ${RATE_LIMIT.perSecond} requests/s (burst ${RATE_LIMIT.burst}, ${LATENCY.fixedMs} ms per answer), floor ${floorMs / 1000} s, ${args.rlRounds} round(s):`);
+	const runs = [];
+	for (let round = 0; round < args.rlRounds; round++) {
+		for (const scenario of scenarios) {
+			await sandbox.call('reset');
+			await sandbox.call('setRateLimit', { ...RATE_LIMIT, headers: scenario.headers ? 'ietf' : false });
+			const loadBefore = os.loadavg()[0];
+			// Wall time only: over a run this long the process's CPU time is mostly the benchmark's own 5 ms RSS sampler.
+			const { ms, result } = await measured(() => scenario.run());
+			const run = { name: scenario.name, label: scenario.label, kind: scenario.kind, round, ms, vsFloor: ms / floorMs, load: [loadBefore, os.loadavg()[0]], ...result };
+			runs.push(run);
+			process.stderr.write(`  round ${round + 1} ${scenario.name.padEnd(22)} ${(ms / 1000).toFixed(1).padStart(6)} s  ${run.vsFloor.toFixed(3)}× floor  failed ${result.failed}  duplicates ${result.duplicates}  ${(result.requests / args.items).toFixed(3)} requests/item\n`);
+		}
+	}
+	await sandbox.call('close');
+	return { floorMs, rateLimit: RATE_LIMIT, latency: LATENCY, runs };
 }
 
 function machine() {
@@ -383,15 +392,24 @@ function machine() {
 	};
 }
 
+/**
+ * Median over the rounds of (this CPU per item / that CPU per item) in the same round: the two ran one
+ * shortly after the other, under about the same load from other jobs on the machine.
+ */
+function pairedRatio(a, b) {
+	return median(a.allCpuUsPerUnit.map((cpu, round) => cpu / b.allCpuUsPerUnit[round]));
+}
+
 function fmt(n, digits = 0) {
 	return Number.isFinite(n) ? n.toFixed(digits) : '–';
 }
 
 async function main() {
-	const report = { date: new Date().toISOString(), machine: machine(), args, post: [], list: [], webhook: undefined };
+	const report = { date: new Date().toISOString(), machine: machine(), args, post: [], rateLimited: undefined, list: [], webhook: undefined };
 	console.log(`machine: ${report.machine.cpu}, ${report.machine.memoryGb} GB, Node ${report.machine.node}, load ${report.machine.loadAverage}`);
 
-	const wantPost = args.only.length === 0 || args.only.some((p) => /^(node|raw|http|fnauth)/.test(p));
+	const wantPost = args.only.length === 0 || args.only.some((p) => /^(node|floor|raw|http)/.test(p));
+	const wantRateLimited = args.only.length === 0 || args.only.some((p) => p.startsWith('rl'));
 	const wantList = args.only.length === 0 || args.only.some((p) => p.startsWith('list'));
 	const wantWebhook = args.only.length === 0 || args.only.some((p) => p.startsWith('webhook'));
 
@@ -401,7 +419,10 @@ async function main() {
 		// The HTTP Request node's Header Auth credential, resolved by the same credentials helper.
 		harness.credentials['cred-header-auth'] = { name: 'Api-Key', value: sandbox.apiKey };
 		const httpRequest = loadHttpRequestNode();
-		const nodeTypes = nodeTypesWith(harness, httpRequest ? { 'n8n-nodes-base.httpRequest': httpRequest.node } : {});
+		const nodeTypes = nodeTypesWith(harness, {
+			[FLOOR_TYPE]: setUpFloor(harness, sandbox),
+			...(httpRequest ? { 'n8n-nodes-base.httpRequest': httpRequest.node } : {}),
+		});
 		const inputs = Array.from({ length: args.items }, (_, i) => ({ ref: `bench-${i}`, amount: i + 1 }));
 		const scenarios = postScenarios({ harness, nodeTypes, sandbox, inputs, httpRequest });
 		// Warm-up: every scenario once on a few items (JIT, module loading, connection pools).
@@ -415,6 +436,8 @@ async function main() {
 		report.httpRequestVersion = httpRequest?.version;
 		await sandbox.call('close');
 	}
+
+	if (wantRateLimited) report.rateLimited = await runRateLimited();
 
 	if (wantList) {
 		const listSandbox = await startSandboxProcess({ accounts: args.accounts, maxPageSize: 1000 });
@@ -441,15 +464,25 @@ function print(report) {
 	const byName = new Map(report.post.map((r) => [r.name, r]));
 	const http = byName.get('http-request');
 	if (report.post.length) {
-		console.log('\n| Scenario | items/s | median ms (runs) | client CPU µs/item | time vs raw Pool, same concurrency | time vs raw, new connection per request | speed vs HTTP Request | peak RSS MB |');
-		console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+		console.log('\n| Scenario | items/s | median ms (runs) | client CPU µs/item | CPU vs floor node, same concurrency | time vs raw Pool, same concurrency | time vs raw, new connection per request | speed vs HTTP Request | peak RSS MB |');
+		console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
 		for (const r of report.post) {
 			const raw = byName.get(`raw-c${r.concurrency}`);
 			const fresh = byName.get(`raw-fresh-c${r.concurrency}`);
+			const floor = byName.get(`floor-c${r.concurrency}`);
+			const vsFloor = r.kind === 'node' && floor ? `${fmt(pairedRatio(r, floor), 2)}×` : '';
 			const vsRaw = r.kind !== 'raw' && raw ? `${fmt(r.ms / raw.ms, 2)}×` : '';
-			const vsFresh = (r.kind === 'node' || r.kind === 'httpRequest') && fresh ? `${fmt(r.ms / fresh.ms, 2)}×` : '';
+			const vsFresh = (r.kind === 'node' || r.kind === 'floor' || r.kind === 'httpRequest') && fresh ? `${fmt(r.ms / fresh.ms, 2)}×` : '';
 			const vsHttp = r.kind !== 'httpRequest' && http ? `${fmt(r.perSecond / http.perSecond, 2)}×` : '';
-			console.log(`| ${r.label} | ${fmt(r.perSecond)} | ${fmt(r.ms)} (${r.allMs.join(', ')}) | ${fmt(r.cpuUsPerUnit)} | ${vsRaw} | ${vsFresh} | ${vsHttp} | ${fmt(r.peakRssMb)} |`);
+			console.log(`| ${r.label} | ${fmt(r.perSecond)} | ${fmt(r.ms)} (${r.allMs.join(', ')}) | ${fmt(r.cpuUsPerUnit)} | ${vsFloor} | ${vsRaw} | ${vsFresh} | ${vsHttp} | ${fmt(r.peakRssMb)} |`);
+		}
+	}
+	if (report.rateLimited) {
+		console.log(`\n| Against ${report.rateLimited.rateLimit.perSecond} requests/s (floor ${fmt(report.rateLimited.floorMs / 1000, 1)} s) | time s | × floor | failed items | records | duplicates | requests/item | 429s | load avg (start → end) |`);
+		console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+		for (const r of report.rateLimited.runs) {
+			const failed = r.error ? `${r.failed} (node error: ${r.error.slice(0, 80)})` : String(r.failed);
+			console.log(`| ${r.label} | ${fmt(r.ms / 1000, 1)} | ${fmt(r.vsFloor, 3)} | ${failed} | ${r.records} | ${r.duplicates} | ${fmt(r.requests / args.items, 3)} | ${r.rateLimited} | ${fmt(r.load[0], 2)} → ${fmt(r.load[1], 2)} |`);
 		}
 	}
 	if (report.list.length) {

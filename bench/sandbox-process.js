@@ -1,7 +1,7 @@
 'use strict';
 /**
  * The benchmark's sandbox, in its own process so that the client side (n8n's engine and the nodes)
- * has its own core. Driven over IPC: { id, cmd: 'reset'|'stats'|'recordCount'|'setPagination'|'close', arg }.
+ * has its own core. Driven over IPC: { id, cmd: 'reset'|'stats'|'recordCount'|'setPagination'|'setRateLimit'|'close', arg }.
  */
 const { startSandbox } = require('../sandbox/server');
 
@@ -17,6 +17,7 @@ const { startSandbox } = require('../sandbox/server');
 			return { records: records.length, distinctRefs: new Set(records.map((r) => r.ref)).size };
 		},
 		setPagination: (mode) => sandbox.setPagination(mode),
+		setRateLimit: (config) => sandbox.setRateLimit(config),
 		close: async () => {
 			await sandbox.close();
 			setImmediate(() => process.exit(0));

@@ -5,7 +5,7 @@ const { IdempotencyStore, fingerprint } = require('./idempotency');
 const { sendRaw, sendError, errorBody, readBody, parseJson, sendDripping, sendGzipBomb, BodyTooLargeError, JSON_TYPE } = require('./http-util');
 
 /**
- * The /v1 API: auth, tenant check, fault injection, accounts listing, idempotent POSTs.
+ * The /v1 API: latency, auth, tenant check, rate limit, fault injection, accounts listing, idempotent POSTs.
  *
  * @typedef {import('node:http').IncomingMessage} IncomingMessage
  * @typedef {import('node:http').ServerResponse} ServerResponse
@@ -108,6 +108,32 @@ function handleApi(state, ctx, req, res, rawPath, query) {
 	state.peakInFlight = Math.max(state.peakInFlight, state.inFlight);
 	res.on('close', () => state.inFlight--);
 
+	// The rate limit decides when the request arrives; the answer, whatever it is, comes after the latency.
+	const apiKey = req.headers['api-key'];
+	const verdict = apiKey === state.apiKey ? state.rateLimit.take(apiKey) : null;
+	if (verdict) for (const [name, value] of Object.entries(verdict.headers)) res.setHeader(name, value);
+	const answer = () => answerApi(state, ctx, req, res, method, segs, path, query, verdict);
+	const delayMs = state.latency.nextMs();
+	if (delayMs === 0) return answer();
+	const timer = setTimeout(() => {
+		ctx.delayTimers.delete(timer);
+		if (!res.destroyed) answer();
+	}, delayMs);
+	ctx.delayTimers.add(timer);
+}
+
+/**
+ * @param {SandboxState} state
+ * @param {ApiContext} ctx
+ * @param {IncomingMessage} req
+ * @param {ServerResponse} res
+ * @param {string} method
+ * @param {string[]} segs path segments after /v1
+ * @param {string} path
+ * @param {string} query
+ * @param {import('./rateLimit').Verdict|null} verdict the rate limit's decision, null without a limit
+ */
+function answerApi(state, ctx, req, res, method, segs, path, query, verdict) {
 	const headers = req.headers;
 	if (headers['api-key'] !== state.apiKey) {
 		sendError(res, 401, 'unauthorized', 'Invalid or missing API key');
@@ -116,6 +142,13 @@ function handleApi(state, ctx, req, res, rawPath, query) {
 	const tenantHeader = headers['x-tenant-id'];
 	if (tenantHeader !== undefined && tenantHeader !== state.tenantId) {
 		sendError(res, 403, 'tenant_mismatch', 'Unknown tenant');
+		return;
+	}
+	if (verdict && !verdict.ok) {
+		const limit = /** @type {import('./rateLimit').RateLimitConfig} */ (state.rateLimit.config);
+		sendError(res, 429, 'rate_limited', `Too many requests: ${limit.perSecond} per second are allowed for this key`, {
+			'retry-after': String(verdict.retryAfterSeconds),
+		});
 		return;
 	}
 	const idemKey = typeof headers['idempotency-key'] === 'string' ? headers['idempotency-key'] : undefined;

@@ -4,7 +4,8 @@
 /**
  * npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--accounts 120] [--pagination cursor]
  *   [--api-key sk_test_sandbox] [--tenant tenant_demo] [--webhook-url URL] [--webhook-secret S]...
- *   [--webhook-scheme hmac-sha256-hex] [--webhook-timestamp] [--webhook-signed-url URL] [--webhook-body json|form] [--verbose]
+ *   [--webhook-scheme hmac-sha256-hex] [--webhook-timestamp] [--webhook-signed-url URL] [--webhook-body json|form]
+ *   [--latency MS] [--latency-jitter MS] [--rate-limit PER_SECOND] [--burst N] [--rate-limit-headers[=ietf|x]] [--verbose]
  * node sandbox/cli.js deliver --to URL [--secret S] [--scheme ...] [--event TYPE|JSON] [--timestamp] [--attempts N]
  *   [--signed-url URL] [--body json|form]
  */
@@ -14,7 +15,7 @@ const { WebhookDispatcher } = require('./webhooks');
 const { ENDPOINTS } = require('./control');
 const { SCHEMES, demoSecret } = require('./signing');
 
-const BOOLEAN_FLAGS = new Set(['webhook-timestamp', 'timestamp', 'verbose', 'help']);
+const BOOLEAN_FLAGS = new Set(['webhook-timestamp', 'timestamp', 'verbose', 'help', 'rate-limit-headers']);
 
 /**
  * Parse `--name value`, `--name=value` and boolean flags. Repeated flags collect into arrays.
@@ -93,13 +94,25 @@ function list(v) {
 const USAGE = `Usage:
   node sandbox/cli.js [--port 4010] [--host 127.0.0.1] [--accounts 120] [--pagination cursor|page|nextUrl|array|loop|endless]
                       [--api-key KEY] [--tenant ID] [--webhook-url URL] [--webhook-secret S (repeatable; first signs)]
-                      [--webhook-scheme SCHEME] [--webhook-timestamp] [--webhook-signed-url URL] [--webhook-body json|form] [--verbose]
+                      [--webhook-scheme SCHEME] [--webhook-timestamp] [--webhook-signed-url URL] [--webhook-body json|form]
+                      [--latency MS] [--latency-jitter MS] [--rate-limit PER_SECOND] [--burst N (default 1)] [--rate-limit-headers[=ietf|x]] [--verbose]
   node sandbox/cli.js deliver --to URL [--secret S] [--scheme SCHEME] [--event TYPE|JSON] [--timestamp] [--attempts N]
                       [--signed-url URL] [--body json|form]
 Schemes: ${SCHEMES.join(', ')} (default hmac-sha256-hex).
   Without a secret, each scheme signs with a demo secret valid in its key format (printed at start).
   --signed-url: the URL Square/Twilio signatures cover when it is not the destination (e.g. n8n's public URL).
   --body: slack and twilio send form fields by default, the others JSON.`;
+
+/**
+ * `--rate-limit 50 --burst 10 --rate-limit-headers[=x]`
+ * @param {Record<string, string|boolean|string[]>} flags
+ */
+function rateLimitOf(flags) {
+	const perSecond = num(flags['rate-limit']);
+	if (perSecond === undefined) return undefined;
+	const style = flags['rate-limit-headers'];
+	return { perSecond, burst: num(flags.burst), headers: style === undefined ? false : style === true ? 'ietf' : /** @type {any} */ (str(style)) };
+}
 
 /** @param {Record<string, string|boolean|string[]>} flags */
 async function serve(flags) {
@@ -111,6 +124,8 @@ async function serve(flags) {
 		pagination: /** @type {any} */ (str(flags.pagination)),
 		apiKey: str(flags['api-key']),
 		tenantId: str(flags.tenant),
+		rateLimit: rateLimitOf(flags),
+		latency: { fixedMs: num(flags.latency) ?? 0, jitterMs: num(flags['latency-jitter']) ?? 0 },
 		webhook: webhookUrl
 			? {
 					url: webhookUrl,
@@ -128,6 +143,7 @@ async function serve(flags) {
 		`  base URL   ${sandbox.baseUrl}`,
 		`  Api-Key    ${sandbox.apiKey}`,
 		`  tenant id  ${sandbox.tenantId}  (x-tenant-id; other values get 403)`,
+		`  rate limit ${describeRateLimit(sandbox)}`,
 		webhookUrl ? `  webhook    ${webhookUrl}  ${describeWebhook(sandbox)}` : `  webhook    not configured (POST ${sandbox.url}/_sandbox/webhook)`,
 		`  try        curl -H 'Api-Key: ${sandbox.apiKey}' -H 'x-tenant-id: ${sandbox.tenantId}' ${sandbox.baseUrl}/accounts`,
 		`Control endpoints (no auth):`,
@@ -140,6 +156,18 @@ async function serve(flags) {
 	};
 	process.once('SIGINT', stop);
 	process.once('SIGTERM', stop);
+}
+
+/**
+ * @param {import('./server').Sandbox} sandbox
+ * @returns {string}
+ */
+function describeRateLimit(sandbox) {
+	const limit = sandbox.rateLimit();
+	const latency = sandbox.latency();
+	const timing = `answers after ${latency.fixedMs} ms${latency.jitterMs ? ` + up to ${latency.jitterMs} ms` : ''}`;
+	if (!limit) return `none; ${timing}`;
+	return `${limit.perSecond}/s per key, burst ${limit.burst}, 429 + Retry-After beyond${limit.headers ? `, ${limit.headers} rate-limit headers` : ''}; ${timing}`;
 }
 
 /**

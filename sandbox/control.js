@@ -6,6 +6,7 @@ const { WebhookConfigError } = require('./webhooks');
 const { InvalidOptionError } = require('./state');
 const { HoldIdsError } = require('./hold');
 const { PAGINATION_MODES } = require('./accounts');
+const { RateLimitConfigError } = require('./rateLimit');
 
 /**
  * Unauthenticated control endpoints under /_sandbox, so a separate process (a real n8n, a
@@ -17,11 +18,13 @@ const { PAGINATION_MODES } = require('./accounts');
  */
 
 const ENDPOINTS = {
-	'GET /_sandbox/stats': 'counters: requests, byRoute, records, distinctIdempotencyKeys, replays, conflicts, answersCutShort, postsInProgress, inFlight, peakInFlight, faultsInjected, deliveries',
+	'GET /_sandbox/stats': 'counters: requests, byRoute, records, distinctIdempotencyKeys, replays, conflicts, answersCutShort, postsInProgress, inFlight, peakInFlight, faultsInjected, rateLimited, deliveries',
 	'GET /_sandbox/records': 'records created by POSTs',
 	'POST /_sandbox/reset': 'forget records, idempotency keys, stats and faults',
 	'GET|POST /_sandbox/faults': 'read / replace fault rules (body: array of rules, or {random:{...}})',
 	'GET|POST /_sandbox/pagination': 'read / set {mode}: ' + PAGINATION_MODES.join('|'),
+	'GET|POST /_sandbox/rate-limit': 'read / set the per-key token bucket {perSecond, burst, headers: false|ietf|x} (null: off)',
+	'GET|POST /_sandbox/latency': 'read / set the delay before every answer {fixedMs, jitterMs}',
 	'GET|POST /_sandbox/webhook': 'read / replace webhook config {url, secrets, scheme, timestamp, maxAttempts, retryDelayMs}',
 	'POST /_sandbox/deliver': 'send one delivery now (optional body {event, ...config overrides}); answers with the destination status',
 	'GET /_sandbox/deliveries': 'recent delivery attempts',
@@ -78,6 +81,16 @@ async function handleControl(state, req, res, path) {
 			case 'POST /_sandbox/pagination':
 				state.setPagination(/** @type {any} */ (obj.mode));
 				return sendJson(res, 200, { ok: true, mode: state.pagination.mode });
+			case 'GET /_sandbox/rate-limit':
+				return sendJson(res, 200, { rateLimit: state.rateLimit.config });
+			case 'POST /_sandbox/rate-limit':
+				state.rateLimit.configure(body ?? null);
+				return sendJson(res, 200, { ok: true, rateLimit: state.rateLimit.config });
+			case 'GET /_sandbox/latency':
+				return sendJson(res, 200, state.latency.config);
+			case 'POST /_sandbox/latency':
+				state.latency.configure(body ?? null);
+				return sendJson(res, 200, { ok: true, latency: state.latency.config });
 			case 'GET /_sandbox/webhook':
 				return sendJson(res, 200, state.webhooks.config);
 			case 'POST /_sandbox/webhook':
@@ -103,7 +116,9 @@ async function handleControl(state, req, res, path) {
 				return sendError(res, 404, 'not_found', `No control endpoint ${route}`);
 		}
 	} catch (err) {
-		if (err instanceof FaultConfigError || err instanceof InvalidOptionError || err instanceof HoldIdsError) return sendError(res, 400, 'invalid_config', err.message);
+		if (err instanceof FaultConfigError || err instanceof InvalidOptionError || err instanceof HoldIdsError || err instanceof RateLimitConfigError) {
+			return sendError(res, 400, 'invalid_config', err.message);
+		}
 		if (err instanceof WebhookConfigError) return sendError(res, 400, 'invalid_webhook', err.message);
 		throw err;
 	}

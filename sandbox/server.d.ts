@@ -118,8 +118,27 @@ export interface StatsSnapshot {
 	/** The most API requests being answered at the same time since the last reset. */
 	peakInFlight: number;
 	faultsInjected: number;
+	/** Requests the per-key token bucket refused with 429 (see `rateLimit`). */
+	rateLimited: number;
 	/** pending = events still being delivered (not reset by reset()) */
 	deliveries: { attempts: number; succeeded: number; failed: number; pending: number };
+}
+
+/**
+ * A token bucket per API key: `burst` requests at once, refilled at `perSecond`; beyond it 429 with
+ * `Retry-After` (whole seconds, at least 1). `headers`: also send RateLimit-* (`'ietf'` or `true`) or
+ * X-RateLimit-* with a Unix-time Reset (`'x'`) on every answer.
+ */
+export interface RateLimitOptions {
+	perSecond: number;
+	burst?: number;
+	headers?: boolean | 'ietf' | 'x';
+}
+
+/** Delay before every /v1 answer: `fixedMs` plus up to `jitterMs` (seeded). */
+export interface LatencyOptions {
+	fixedMs?: number;
+	jitterMs?: number;
 }
 
 export interface HeldRequest {
@@ -155,6 +174,8 @@ export interface SandboxOptions {
 	webhook?: WebhookOptions | null;
 	faults?: FaultRule[] | { random: RandomFaults } | { rules: FaultRule[] };
 	maxBodyBytes?: number;
+	rateLimit?: RateLimitOptions | null;
+	latency?: LatencyOptions | null;
 	log?: (line: string) => void;
 }
 
@@ -168,6 +189,12 @@ export interface Sandbox {
 	reset(): void;
 	setFaults(rules: FaultRule[] | { random: RandomFaults } | { rules: FaultRule[] } | null): void;
 	setPagination(mode: PaginationMode): void;
+	/** Replaces the rate limit (buckets start full); null turns it off. */
+	setRateLimit(cfg: RateLimitOptions | null): void;
+	setLatency(cfg: LatencyOptions | null): void;
+	/** The effective rate limit (null: none) and latency. */
+	rateLimit(): { perSecond: number; burst: number; headers: 'ietf' | 'x' | null } | null;
+	latency(): { fixedMs: number; jitterMs: number };
 	configureWebhook(cfg: WebhookOptions | null): void;
 	deliver(event?: string | Partial<WebhookEvent>, overrides?: WebhookOptions): Promise<DeliveryResult>;
 	stats(): StatsSnapshot;

@@ -4,6 +4,7 @@ const { seedAccounts, isPaginationMode } = require('./accounts');
 const { IdempotencyStore } = require('./idempotency');
 const { FaultInjector } = require('./faults');
 const { WebhookDispatcher } = require('./webhooks');
+const { KeyRateLimit, Latency } = require('./rateLimit');
 const { HeldRequests } = require('./hold');
 
 /** Fields a request body can never set or change. */
@@ -19,11 +20,11 @@ const PROTECTED_FIELDS = new Set(['id', 'object', 'endpoint', 'idempotency_key',
  * @typedef {import('./webhooks').WebhookOptions} WebhookOptions
  * @typedef {Record<string, unknown> & { id: string, object: string, endpoint: string, idempotency_key: string, created_at: string }} CreatedRecord
  * @typedef {{ requests: number, byRoute: Record<string, number>, records: number, distinctIdempotencyKeys: number,
- *   replays: number, conflicts: number, answersCutShort: number, postsInProgress: number, inFlight: number, peakInFlight: number, faultsInjected: number,
+ *   replays: number, conflicts: number, answersCutShort: number, postsInProgress: number, inFlight: number, peakInFlight: number, faultsInjected: number, rateLimited: number,
  *   deliveries: { attempts: number, succeeded: number, failed: number, pending: number } }} StatsSnapshot
  * @typedef {{ apiKey?: string, tenantId?: string, accounts?: number, pagination?: PaginationMode,
  *   defaultPageSize?: number, maxPageSize?: number, webhook?: WebhookOptions|null,
- *   faults?: unknown, maxBodyBytes?: number }} StateOptions
+ *   faults?: unknown, maxBodyBytes?: number, rateLimit?: unknown, latency?: unknown }} StateOptions
  */
 
 class InvalidOptionError extends Error {}
@@ -69,6 +70,10 @@ class SandboxState {
 		this.inProgress = new Set();
 		this.faults = new FaultInjector();
 		if (options.faults !== undefined) this.faults.set(options.faults);
+		/** per-key token bucket ({perSecond, burst, headers}); off unless configured */
+		this.rateLimit = new KeyRateLimit(options.rateLimit);
+		/** delay before every /v1 answer ({fixedMs, jitterMs}) */
+		this.latency = new Latency(options.latency);
 		/** requests parked by the fault action `hold` until released */
 		this.held = new HeldRequests();
 
@@ -137,11 +142,12 @@ class SandboxState {
 	}
 
 	/**
-	 * Forget records, idempotency keys, stats and faults, and drop held requests without an answer
-	 * (pagination mode and webhook config stay).
+	 * Forget records, idempotency keys, stats and faults, drop held requests without an answer and refill
+	 * the rate-limit buckets (pagination mode, webhook config, rate-limit and latency settings stay).
 	 */
 	reset() {
 		this.held.dropAll();
+		this.rateLimit.reset();
 		this.records = [];
 		this.recordsById.clear();
 		this.recordSeq = 0;
@@ -174,6 +180,7 @@ class SandboxState {
 			inFlight: this.inFlight,
 			peakInFlight: this.peakInFlight,
 			faultsInjected: this.faults.injected,
+			rateLimited: this.rateLimit.refused,
 			deliveries: { ...this.deliveryStats, pending: this.webhooks.pending },
 		};
 	}

@@ -4,6 +4,9 @@
  * <userFolder>/.n8n/nodes the way n8n's community installer does, against the sandbox.
  */
 import * as fs from 'node:fs';
+import { createServer } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import type { INodeTypeDescription } from 'n8n-workflow';
 import type { Sandbox } from '../../sandbox/server';
@@ -147,6 +150,44 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 			const names = (res.json ?? []).map((t) => t.name);
 			expect(names).toEqual(expect.arrayContaining(['n8n-nodes-tenant-api.tenantApi', 'n8n-nodes-tenant-api.tenantApiTrigger']));
 			expect(names.some((n) => n.startsWith('CUSTOM.'))).toBe(false);
+		});
+
+		test("the credential's Test button goes through its authenticate function: Api-Key sent, x-tenant-id only when set", async () => {
+			const seen: Array<IncomingHttpHeaders & { url?: string }> = [];
+			let status = 200;
+			const recorder = createServer((req, res) => {
+				seen.push({ ...req.headers, url: req.url });
+				res.writeHead(status, { 'content-type': 'application/json' });
+				res.end(status === 200 ? '{"data":[],"has_more":false}' : '{"error":{"code":"unauthorized","message":"Invalid or missing API key"}}');
+			});
+			await new Promise<void>((resolve) => recorder.listen(0, '127.0.0.1', resolve));
+			const baseUrl = `http://127.0.0.1:${(recorder.address() as AddressInfo).port}/v1`;
+			// The stored example credential, tested with the values typed in the dialog (as the editor sends them).
+			const testWith = async (data: Record<string, string>) => {
+				const res = await n8n.request<{ data: { status: string; message: string } }>('POST', '/rest/credentials/test', {
+					cookie: n8n.cookie,
+					body: { credentials: { id: 'tenantApiDemo', name: 'Tenant API (sandbox)', type: 'tenantApi', data: { environment: 'sandbox', baseUrl, ...data } } },
+				});
+				expect(res.status).toBe(200);
+				if (!res.json) throw new Error(`POST /rest/credentials/test answered no JSON: ${res.text}`);
+				return res.json.data;
+			};
+			try {
+				expect(await testWith({ secretKey: 'sk_e2e_button', tenantId: 'tenant_e2e' })).toMatchObject({ status: 'OK' });
+				expect(await testWith({ secretKey: 'sk_e2e_button', tenantId: '' })).toMatchObject({ status: 'OK' });
+				status = 401;
+				expect(await testWith({ secretKey: 'sk_e2e_wrong', tenantId: '' })).toMatchObject({ status: 'Error' });
+				const sent = seen.map((headers) => [headers.url, headers['api-key'], headers['x-tenant-id']]);
+				expect(sent.slice(0, 2)).toEqual([
+					['/v1/accounts', 'sk_e2e_button', 'tenant_e2e'],
+					['/v1/accounts', 'sk_e2e_button', undefined],
+				]);
+				// n8n (1.x and 2.x) sends a request refused with 401 once more (its pre-authentication retry).
+				expect(sent.length).toBeGreaterThanOrEqual(3);
+				for (const request of sent.slice(2)) expect(request).toEqual(['/v1/accounts', 'sk_e2e_wrong', undefined]);
+			} finally {
+				await new Promise<void>((resolve) => recorder.close(() => resolve()));
+			}
 		});
 
 		test('the trigger workflow is active', async () => {

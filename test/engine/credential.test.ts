@@ -6,18 +6,20 @@ import type { AddressInfo, Server } from 'net';
 import type { ICredentialTestRequest, INode } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
-import { createHarness, loadPackage, PackageNodeTypes, runActionWorkflow, sandboxCredential } from '../harness/engine';
+import { createHarness, loadPackage, PackageNodeTypes, runActionWorkflow, runCredentialTest, sandboxCredential } from '../harness/engine';
 
 describe('Tenant API credential', () => {
 	let server: Server;
 	let seen: IncomingHttpHeaders[] = [];
 	let baseUrl = '';
+	let status = 200;
 
 	beforeAll(async () => {
 		server = createServer((req, res) => {
-			seen.push(req.headers);
+			seen.push({ ...req.headers, url: req.url });
+			res.statusCode = status;
 			res.setHeader('content-type', 'application/json');
-			res.end('[]');
+			res.end(status === 200 ? '[]' : '{"error":{"code":"unauthorized","message":"Invalid or missing API key"}}');
 		});
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 		baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/`;
@@ -25,6 +27,7 @@ describe('Tenant API credential', () => {
 	afterAll(async () => new Promise<void>((resolve) => server.close(() => resolve())));
 	beforeEach(() => {
 		seen = [];
+		status = 200;
 	});
 
 	const listOnce = async (overrides: Record<string, string>) => {
@@ -36,7 +39,7 @@ describe('Tenant API credential', () => {
 		return seen[0];
 	};
 
-	it('sends Api-Key and x-tenant-id through its authenticate block', async () => {
+	it('sends Api-Key and x-tenant-id through its authenticate function', async () => {
 		const headers = await listOnce({ secretKey: 'sk_header_check', tenantId: 'tenant_42' });
 		expect(headers['api-key']).toBe('sk_header_check');
 		expect(headers['x-tenant-id']).toBe('tenant_42');
@@ -46,6 +49,29 @@ describe('Tenant API credential', () => {
 		const headers = await listOnce({ tenantId: '' });
 		expect(headers['api-key']).toBe('sk_test_sandbox');
 		expect(headers).not.toHaveProperty('x-tenant-id');
+	});
+
+	describe('Test button (the test request through n8n-core\'s RoutingNode, as n8n\'s credential tester runs it)', () => {
+		const test = async (overrides: Record<string, string>) =>
+			await runCredentialTest(await createHarness(sandboxCredential(baseUrl)), 'tenantApi', sandboxCredential(baseUrl, overrides));
+
+		it('lists accounts with Api-Key and x-tenant-id, and passes on a 2xx answer', async () => {
+			await expect(test({ secretKey: 'sk_button', tenantId: 'tenant_7' })).resolves.toBeDefined();
+			expect(seen).toHaveLength(1);
+			expect(seen[0]).toMatchObject({ url: '/v1/accounts', 'api-key': 'sk_button', 'x-tenant-id': 'tenant_7' });
+		});
+
+		it('leaves x-tenant-id out when the Tenant ID is empty', async () => {
+			await test({ tenantId: '' });
+			expect(seen[0]['api-key']).toBe('sk_test_sandbox');
+			expect(seen[0]).not.toHaveProperty('x-tenant-id');
+		});
+
+		it('fails when the API refuses the key', async () => {
+			status = 401;
+			await expect(test({ secretKey: 'sk_wrong' })).rejects.toThrow();
+			expect(seen[0]['api-key']).toBe('sk_wrong');
+		});
 	});
 
 	describe('test request', () => {

@@ -12,10 +12,11 @@
 import { randomUUID } from 'crypto';
 import { join } from 'path';
 
-import { ExecutionLifecycleHooks, PackageDirectoryLoader, WorkflowExecute } from 'n8n-core';
+import { ExecuteContext, ExecutionLifecycleHooks, PackageDirectoryLoader, RoutingNode, WorkflowExecute } from 'n8n-core';
 import type {
 	IAuthenticateGeneric,
 	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
 	ICredentialType,
 	IDataObject,
 	IExecuteFunctions,
@@ -31,7 +32,7 @@ import type {
 	Workflow as WorkflowType,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { ICredentialsHelper, NodeConnectionTypes, NodeHelpers, Workflow } from 'n8n-workflow';
+import { createEmptyRunExecutionData, ICredentialsHelper, NodeConnectionTypes, NodeHelpers, Workflow } from 'n8n-workflow';
 
 export const PACKAGE_ROOT = join(__dirname, '..', '..');
 export const PACKAGE_NAME = 'n8n-nodes-tenant-api';
@@ -106,8 +107,16 @@ export class PackageNodeTypes implements INodeTypes {
 	}
 }
 
-/** Resolves credentials from a plain map and applies the credential type's generic `authenticate`. */
+/**
+ * Resolves credentials from a plain map and applies the credential type's `authenticate` the way n8n's
+ * CredentialsHelper does (packages/cli/src/credentials-helper.ts, same in 1.123 and 2.40): a function
+ * is called with the credential data and the request options and its result is sent; a generic block's
+ * values are resolved as expressions with `$credentials`.
+ */
 export class TestCredentialsHelper extends ICredentialsHelper {
+	/** Credential types beyond the package's (e.g. the benchmark's floor node's). */
+	readonly extraTypes: Record<string, ICredentialType> = {};
+
 	constructor(
 		private readonly loader: PackageDirectoryLoader,
 		private readonly data: Record<string, ICredentialDataDecryptedObject>,
@@ -116,7 +125,7 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	}
 
 	private type(name: string): ICredentialType {
-		return this.loader.getCredential(name).type;
+		return this.extraTypes[name] ?? this.loader.getCredential(name).type;
 	}
 
 	getParentTypes(): string[] {
@@ -134,8 +143,10 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		workflow?: WorkflowType,
 		node?: INode,
 	): Promise<IHttpRequestOptions> {
-		const authenticate = this.type(typeName).authenticate as IAuthenticateGeneric | undefined;
-		if (!authenticate || typeof authenticate === 'function' || authenticate.type !== 'generic') return requestOptions;
+		const credentialType = this.type(typeName);
+		if (typeof credentialType.authenticate === 'function') return await credentialType.authenticate(credentials, requestOptions);
+		const authenticate = credentialType.authenticate as IAuthenticateGeneric | undefined;
+		if (!authenticate || authenticate.type !== 'generic') return requestOptions;
 		const resolve = (value: unknown) =>
 			typeof value === 'string' && value.startsWith('=') && workflow && node
 				? workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials }, undefined, value)
@@ -183,6 +194,7 @@ export interface Harness {
 	loader: PackageDirectoryLoader;
 	nodeTypes: PackageNodeTypes;
 	credentials: Record<string, ICredentialDataDecryptedObject>;
+	credentialsHelper: TestCredentialsHelper;
 	additionalData(executionId: string, workflowId: string): IWorkflowExecuteAdditionalData;
 }
 
@@ -194,6 +206,7 @@ export async function createHarness(credential: ICredentialDataDecryptedObject):
 		loader,
 		nodeTypes: new PackageNodeTypes(loader),
 		credentials,
+		credentialsHelper: helper,
 		additionalData: (executionId, workflowId) =>
 			({
 				credentialsHelper: helper,
@@ -309,6 +322,14 @@ export async function runNodeWorkflow(
 	};
 }
 
+/** The body the soak, rate-limit and benchmark workflows send: each item's `ref` and `amount`. */
+export const REF_AMOUNT_BODY = '={{ JSON.stringify({ ref: $json.ref, amount: $json.amount }) }}';
+
+/** Request → POST to /transfers with REF_AMOUNT_BODY and the given options. */
+export function postTransfersParameters(options: IDataObject): IDataObject {
+	return { resource: 'request', operation: 'post', endpoint: '/transfers', body: REF_AMOUNT_BODY, options };
+}
+
 /** Executes Items → Tenant API and returns the action node's result. */
 export async function runActionWorkflow(harness: Harness, options: ActionWorkflowOptions): Promise<NodeRun> {
 	const node = {
@@ -324,4 +345,48 @@ export async function runActionWorkflow(harness: Harness, options: ActionWorkflo
 
 export function sandboxCredential(baseUrl: string, overrides: IDataObject = {}): ICredentialDataDecryptedObject {
 	return { environment: 'sandbox', baseUrl, secretKey: 'sk_test_sandbox', tenantId: 'tenant_demo', ...overrides };
+}
+
+/**
+ * The credential's Test button: n8n's CredentialsTester.runRequestTest (packages/cli, 1.123 and 2.40)
+ * puts the credential type's `test.request` as the routing of a temporary node's only property and runs
+ * it with n8n-core's RoutingNode, which sends it through the credentials helper's `authenticate`. This is
+ * that path with the harness's helper; a failing answer throws, as it does there.
+ */
+export async function runCredentialTest(harness: Harness, credentialTypeName: string, data: ICredentialDataDecryptedObject): Promise<unknown> {
+	const credentialType = harness.loader.getCredential(credentialTypeName).type;
+	const testRequest = credentialType.test as ICredentialTestRequest;
+	const nodeType: INodeType = {
+		description: {
+			...new ItemsNode().description,
+			credentials: [{ name: credentialTypeName, required: true }],
+			properties: [{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: testRequest.request }, default: '' }],
+		},
+	};
+	const credentialId = `test-${credentialTypeName}`;
+	const node: INode = {
+		id: 'temp',
+		name: 'Temp-Node',
+		type: ITEMS_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+		credentials: { [credentialTypeName]: { id: credentialId, name: 'Credential under test' } },
+	};
+	const onlyType: INodeTypes = { getByName: () => nodeType, getByNameAndVersion: () => nodeType, getKnownTypes: () => ({}) };
+	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: onlyType });
+	const context = new ExecuteContext(
+		workflow,
+		node,
+		harness.additionalData('credential-test', 'credential-test'),
+		'internal',
+		createEmptyRunExecutionData(),
+		0,
+		[],
+		{ main: [[{ json: {} }]] },
+		{ node, data: {}, source: null },
+		[],
+	);
+	const routingNode = new RoutingNode(context, nodeType, { id: credentialId, name: 'Credential under test', type: credentialTypeName, data });
+	return await routingNode.runNode();
 }

@@ -34,6 +34,23 @@ describe('sandbox CLI', () => {
 		expect(await p.exited).toBe(0);
 	});
 
+	it('serves with a rate limit and latency from the flags', async () => {
+		const p = run(['--port', '0', '--rate-limit', '0.01', '--burst', '1', '--rate-limit-headers=x', '--latency', '20', '--latency-jitter', '5']);
+		const deadline = Date.now() + 5000;
+		while (!/base URL\s+(\S+)/.test(p.output()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+		const baseUrl = /base URL\s+(\S+)/.exec(p.output())?.[1] as string;
+		expect(p.output()).toContain('rate limit 0.01/s per key, burst 1, 429 + Retry-After beyond, x rate-limit headers; answers after 20 ms + up to 5 ms');
+		const headers = { 'Api-Key': 'sk_test_sandbox' };
+		const first = await fetch(baseUrl + '/accounts', { headers });
+		expect(first.status).toBe(200);
+		expect(first.headers.get('x-ratelimit-remaining')).toBe('0');
+		const second = await fetch(baseUrl + '/accounts', { headers });
+		expect(second.status).toBe(429);
+		expect(second.headers.get('retry-after')).toBe('100');
+		p.child.kill('SIGTERM');
+		expect(await p.exited).toBe(0);
+	});
+
 	it('deliver subcommand sends one signed delivery and prints the status', async () => {
 		const receiver = await startReceiver([204]);
 		try {

@@ -36,6 +36,7 @@ describe('/_sandbox control endpoints (no auth)', () => {
 			inFlight: 0,
 			peakInFlight: 1,
 			faultsInjected: 0,
+			rateLimited: 0,
 			deliveries: { attempts: 0, succeeded: 0, failed: 0, pending: 0 },
 		});
 	});

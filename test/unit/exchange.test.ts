@@ -1,15 +1,15 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
  * The time and size bounds of one exchange, on plain Node streams (no n8n, no network): a body that
- * never ends is cut at the deadline, a body above the limit is cut at the limit, and no timer is left
- * behind once the exchange is over.
+ * never ends is cut at the deadline, a body above the limit is cut at the limit, one timer at most
+ * watches all deadlines, and none is left behind once the run is over.
  */
 import { Readable } from 'stream';
 import * as n8nWorkflow from 'n8n-workflow';
 import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { MAX_RESPONSE_BYTES, readBoundedBody } from '../../nodes/TenantApi/transport/boundedBody';
-import { DeadlineExceededError, pickAbortableSleep, startDeadline } from '../../nodes/TenantApi/transport/deadline';
+import { DeadlineExceededError, DeadlineWatch, pickAbortableSleep } from '../../nodes/TenantApi/transport/deadline';
 import { exchange } from '../../nodes/TenantApi/transport/exchange';
 
 /** A body that sends `chunk` forever, as fast as it is read (or every `everyMs`). */
@@ -21,6 +21,11 @@ function endless(chunk: Buffer, everyMs?: number): Readable {
 		},
 	});
 }
+
+/** A fresh watch per exchange test, disposed afterwards. */
+let watch: DeadlineWatch;
+const watchOf = (ms: number) => (watch = new DeadlineWatch(ms));
+afterEach(() => watch?.dispose());
 
 const answer = (body: unknown, headers: Record<string, string> = {}): IN8nHttpFullResponse => ({ statusCode: 200, headers, body: body as IN8nHttpFullResponse['body'] });
 
@@ -50,24 +55,72 @@ describe('pickAbortableSleep', () => {
 	});
 });
 
-describe('startDeadline', () => {
-	it('lets work that finishes in time through, and leaves no timer once cancelled', async () => {
+describe('DeadlineWatch', () => {
+	it('lets work that finishes in time through; one timer watches every deadline, and none is left after dispose', async () => {
 		const timers = countTimers();
-		const deadline = startDeadline(60_000);
+		const watch = new DeadlineWatch(60_000);
 		const onExpired = jest.fn();
-		expect(await deadline.race(Promise.resolve('done'), onExpired)).toBe('done');
+		const deadlines = Array.from({ length: 20 }, () => watch.start());
+		const results = await Promise.all(deadlines.map(async (deadline, i) => await deadline.race(Promise.resolve(i), onExpired)));
+		expect(results).toEqual(Array.from({ length: 20 }, (_, i) => i));
 		expect(timers()).toBe(1);
-		deadline.cancel();
+		deadlines.forEach((deadline) => deadline.cancel());
+		watch.dispose();
+		await new Promise((resolve) => setImmediate(resolve));
 		expect(timers()).toBe(0);
 		expect(onExpired).not.toHaveBeenCalled();
 	});
 
 	it('rejects work that outlives it and runs onExpired once', async () => {
-		const deadline = startDeadline(20);
+		const watch = new DeadlineWatch(20);
+		const deadline = watch.start();
 		const onExpired = jest.fn();
 		await expect(deadline.race(new Promise(() => undefined), onExpired)).rejects.toBeInstanceOf(DeadlineExceededError);
 		expect(onExpired).toHaveBeenCalledTimes(1);
 		deadline.cancel();
+		watch.dispose();
+	});
+
+	it('expires deadlines in the order they started, each when its own time is up', async () => {
+		let now = 0;
+		const sleeps: Array<{ ms: number; wake: () => void }> = [];
+		const sleep = async (ms: number) => await new Promise<void>((wake) => sleeps.push({ ms, wake }));
+		const watch = new DeadlineWatch(100, sleep, () => now);
+		const first = watch.start();
+		now = 30;
+		const second = watch.start();
+		const outcomes: string[] = [];
+		const never = new Promise<never>(() => undefined);
+		const racing = [first, second].map(async (deadline, i) =>
+			await deadline.race(never, () => outcomes.push(`closed ${i}`)).catch((error: Error) => outcomes.push(`${i}: ${error.message}`)),
+		);
+		expect(sleeps.map((s) => s.ms)).toEqual([100]);
+		now = 100;
+		sleeps[0].wake();
+		await racing[0];
+		expect(outcomes).toEqual(['closed 0', '0: No complete answer within 100 ms']);
+		// Then the watch sleeps until the second deadline, 30 ms later.
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(sleeps.map((s) => s.ms)).toEqual([100, 30]);
+		now = 130;
+		sleeps[1].wake();
+		await racing[1];
+		expect(outcomes.slice(2)).toEqual(['closed 1', '1: No complete answer within 100 ms']);
+	});
+
+	it('a finished exchange does not expire later, and the watch stops once nothing is open', async () => {
+		let now = 0;
+		const sleeps: Array<{ ms: number; wake: () => void }> = [];
+		const watch = new DeadlineWatch(100, async (ms) => await new Promise<void>((wake) => sleeps.push({ ms, wake })), () => now);
+		const onExpired = jest.fn();
+		const deadline = watch.start();
+		expect(await deadline.race(Promise.resolve('in time'), onExpired)).toBe('in time');
+		deadline.cancel();
+		now = 100;
+		sleeps[0].wake();
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(onExpired).not.toHaveBeenCalled();
+		expect(sleeps).toHaveLength(1);
 	});
 });
 
@@ -98,21 +151,23 @@ describe('readBoundedBody', () => {
 describe('exchange', () => {
 	it('returns status, headers and the whole body, and leaves no timer behind', async () => {
 		const timers = countTimers();
-		const result = await exchange(async () => answer(Readable.from([Buffer.from('[1]')]), { 'content-type': 'application/json' }), 60_000);
+		const result = await exchange(async () => answer(Readable.from([Buffer.from('[1]')]), { 'content-type': 'application/json' }), watchOf(60_000));
 		expect(result).toEqual({ statusCode: 200, headers: { 'content-type': 'application/json' }, body: { ok: true, bytes: Buffer.from('[1]') } });
+		watch.dispose();
+		await new Promise((resolve) => setImmediate(resolve));
 		expect(timers()).toBe(0);
 	});
 
 	it('gives up on a body that drips forever at the deadline, and closes it', async () => {
 		const body = endless(Buffer.from(' '), 5);
-		await expect(exchange(async () => answer(body), 100)).rejects.toMatchObject({ code: 'ETIMEDOUT', message: 'No complete answer within 100 ms' });
+		await expect(exchange(async () => answer(body), watchOf(100))).rejects.toMatchObject({ code: 'ETIMEDOUT', message: 'No complete answer within 100 ms' });
 		expect(body.destroyed).toBe(true);
 	});
 
 	it('gives up on headers that never come; an answer that arrives later is closed unread', async () => {
 		let deliver: (response: IN8nHttpFullResponse) => void = () => undefined;
 		const late = endless(Buffer.from(' '));
-		await expect(exchange(() => new Promise((resolve) => (deliver = resolve)), 20)).rejects.toBeInstanceOf(DeadlineExceededError);
+		await expect(exchange(() => new Promise((resolve) => (deliver = resolve)), watchOf(20))).rejects.toBeInstanceOf(DeadlineExceededError);
 		deliver(answer(late));
 		await new Promise((resolve) => setImmediate(resolve));
 		expect(late.destroyed).toBe(true);
@@ -120,6 +175,6 @@ describe('exchange', () => {
 
 	it('passes network errors through', async () => {
 		const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
-		await expect(exchange(async () => await Promise.reject(reset), 1000)).rejects.toBe(reset);
+		await expect(exchange(async () => await Promise.reject(reset), watchOf(1000))).rejects.toBe(reset);
 	});
 });

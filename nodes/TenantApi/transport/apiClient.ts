@@ -12,10 +12,15 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { apiErrorText, describeHttpError } from './apiErrorMessage';
 import type { ApiBase } from './apiUrl';
-import { assertWithinBase, parseBaseUrl } from './apiUrl';
+import { checkWithinBase, parseBaseUrl } from './apiUrl';
+import { DeadlineWatch } from './deadline';
 import type { RawAnswer } from './exchange';
 import { exchange } from './exchange';
 import { describeNetworkFailure, isAbortError, networkErrorCode } from './networkError';
+import { readRateLimitHeaders } from './rateLimit/headers';
+import type { RateLimitWaitExceeded } from './rateLimit/rateLimiter';
+import { RateLimiter } from './rateLimit/rateLimiter';
+import type { RateSignal, Ticket } from './rateLimit/rateLimitState';
 import type { DecodedBody } from './responseBody';
 import { decodeJsonBody } from './responseBody';
 import type { RetryPolicy } from './retryPolicy';
@@ -44,11 +49,24 @@ export interface ApiResult {
 	replayed: boolean;
 }
 
+export interface RateLimitOptions {
+	/** Requests in flight at most (the Concurrency option); the limiter may allow fewer after 429s. */
+	maxConcurrency: number;
+	/** The Max Requests per Second option; undefined: learned from the API. */
+	maxRequestsPerSecond?: number;
+	/** The most time the run may pause for the API's rate limit, in all. */
+	maxWaitMs: number;
+}
+
 export interface ApiClientOptions {
 	policy: RetryPolicy;
 	/** For one attempt as a whole: connecting, sending, and reading the answer to its last byte. */
 	timeoutMs: number;
+	rateLimit: RateLimitOptions;
 }
+
+/** Date.now and n8n's sleep: nodes may not set timers themselves. */
+const n8nClock = { now: () => Date.now(), sleep: async (ms: number) => await sleep(ms) };
 
 /** Whether the request took effect at the API, as far as the client can tell; shown with errors. */
 export type Applied = 'yes' | 'no' | 'unknown';
@@ -66,9 +84,20 @@ function checkCredentialField<T>(fn: IExecuteFunctions, field: string, check: ()
 	}
 }
 
-/** One per execute() call: credentials are read and the base URL checked once. */
+/** One per execute() call: credentials are read and the base URL checked once, and all items share one rate limit. */
 export class ApiClient {
 	private readonly secretForms: string[];
+
+	private readonly limiter: RateLimiter;
+
+	private readonly deadlines: DeadlineWatch;
+
+	/**
+	 * The credential read in create(), handed to n8n's helper so that it does not read it again for every
+	 * request: in n8n that is a database query, a decryption and an expression pass per request and retry.
+	 * A copy of its own: the helper may add refreshed values to it (expiring credentials; this one has none).
+	 */
+	private readonly decryptedCredentials: ICredentialsDecrypted;
 
 	private constructor(
 		private readonly fn: IExecuteFunctions,
@@ -77,6 +106,17 @@ export class ApiClient {
 		private readonly credentials: ICredentialDataDecryptedObject,
 	) {
 		this.secretForms = secretForms(this.credentials.secretKey as string);
+		const { policy, rateLimit } = options;
+		this.limiter = new RateLimiter({ ...rateLimit, basePauseMs: policy.baseDelayMs, maxPauseMs: policy.maxDelayMs }, n8nClock);
+		this.deadlines = new DeadlineWatch(options.timeoutMs);
+		// Read once: n8n's getNode() deep-copies the node on every call.
+		const reference = fn.getNode().credentials?.[CREDENTIAL_TYPE];
+		this.decryptedCredentials = { id: reference?.id ?? '', name: reference?.name ?? '', type: CREDENTIAL_TYPE, data: { ...credentials } };
+	}
+
+	/** Call when the run is over: stops the timer that watches the exchanges' deadlines. */
+	dispose(): void {
+		this.deadlines.dispose();
 	}
 
 	static async create(fn: IExecuteFunctions, options: ApiClientOptions): Promise<ApiClient> {
@@ -100,17 +140,44 @@ export class ApiClient {
 	}
 
 	/**
-	 * Sends with retries on network errors, timeouts, 429, 5xx and "still in progress" answers, always
-	 * with the same bytes and Idempotency-Key; throws NodeApiError otherwise.
+	 * Sends with retries on network errors, timeouts, 5xx and "still in progress" answers (up to Max
+	 * Attempts), and on 429 (until the run's rate-limit wait is used up), always with the same bytes and
+	 * Idempotency-Key; throws NodeApiError otherwise.
 	 */
 	async send(request: ApiRequest, itemIndex: number): Promise<ApiResult> {
-		assertWithinBase(this.base, request.url);
-		for (let attempt = 1; ; attempt++) {
+		checkWithinBase(this.base, request.url);
+		let sent = 0;
+		let failures = 0;
+		let mayHaveApplied = false;
+		for (;;) {
+			const ticket = await this.turn(sent > 0, request, sent, mayHaveApplied, itemIndex);
 			const outcome = await this.attempt(request);
-			const delay = this.retryDelay(outcome, attempt);
-			if (delay === undefined) return this.settle(outcome, request, attempt, itemIndex);
+			sent++;
+			this.limiter.release(ticket, this.rateSignal(outcome));
+			// The API asked to slow down: the limiter pauses the whole run; this is not a failed attempt.
+			if (!('failure' in outcome) && outcome.answer.statusCode === 429) continue;
+			const delay = this.retryDelay(outcome, ++failures);
+			if (delay === undefined) return this.settle(outcome, request, sent, itemIndex);
+			mayHaveApplied = true;
 			await sleep(delay);
 		}
+	}
+
+	/** Waits for this item's turn under the run's rate limit (the limiter only fails once the wait is used up). */
+	private async turn(retry: boolean, request: ApiRequest, sent: number, mayHaveApplied: boolean, itemIndex: number): Promise<Ticket> {
+		try {
+			return await this.limiter.acquire(retry);
+		} catch (error) {
+			throw this.rateLimitError(error as RateLimitWaitExceeded, request, sent, mayHaveApplied, itemIndex);
+		}
+	}
+
+	private rateSignal(outcome: Attempt): RateSignal {
+		if ('failure' in outcome) return { kind: 'unanswered' };
+		const { statusCode, headers } = outcome.answer;
+		const info = readRateLimitHeaders(headers, Date.now());
+		if (statusCode !== 429) return { kind: 'accepted', info };
+		return { kind: 'limited', retryAfterMs: parseRetryAfterMs(headers['retry-after']), info };
 	}
 
 	private async attempt(request: ApiRequest): Promise<Attempt> {
@@ -118,9 +185,9 @@ export class ApiClient {
 			const answer = await exchange(
 				async () =>
 					(await this.fn.helpers.httpRequestWithAuthentication.call(this.fn, CREDENTIAL_TYPE, this.httpOptions(request), {
-						credentialsDecrypted: this.decryptedCredentials(),
+						credentialsDecrypted: this.decryptedCredentials,
 					})) as IN8nHttpFullResponse,
-				this.options.timeoutMs,
+				this.deadlines,
 			);
 			const decoded: DecodedBody = answer.body.ok
 				? decodeJsonBody(answer.body.bytes, answer.headers['content-type'], this.secretForms)
@@ -132,14 +199,14 @@ export class ApiClient {
 	}
 
 	/** Milliseconds to wait before the next attempt, or undefined when this outcome is final. */
-	private retryDelay(outcome: Attempt, attempt: number): number | undefined {
+	private retryDelay(outcome: Attempt, failedAttempts: number): number | undefined {
 		const { policy } = this.options;
 		if ('failure' in outcome) {
-			return outcome.code && !isAbortError(outcome.failure) ? nextRetryDelayMs(policy, attempt) : undefined;
+			return outcome.code && !isAbortError(outcome.failure) ? nextRetryDelayMs(policy, failedAttempts) : undefined;
 		}
 		const { statusCode, headers } = outcome.answer;
-		if (!isRetryableStatus(statusCode) && !this.isInProgress(outcome)) return undefined;
-		return nextRetryDelayMs(policy, attempt, parseRetryAfterMs(headers['retry-after']));
+		if (statusCode < 400 || (!isRetryableStatus(statusCode) && !this.isInProgress(outcome))) return undefined;
+		return nextRetryDelayMs(policy, failedAttempts, parseRetryAfterMs(headers['retry-after']));
 	}
 
 	private isInProgress(outcome: { answer: RawAnswer; decoded: DecodedBody }): boolean {
@@ -147,15 +214,7 @@ export class ApiClient {
 		return isInProgressAnswer(this.options.policy.inProgress, outcome.answer.statusCode, apiText);
 	}
 
-	/**
-	 * The credential read in create(), handed to n8n's helper so that it does not read it again for every
-	 * request: in n8n that is a database query, a decryption and an expression pass per request and retry.
-	 * A copy each time, as the helper may add refreshed values to it.
-	 */
-	private decryptedCredentials(): ICredentialsDecrypted {
-		const reference = this.fn.getNode().credentials?.[CREDENTIAL_TYPE];
-		return { id: reference?.id ?? '', name: reference?.name ?? '', type: CREDENTIAL_TYPE, data: { ...this.credentials } };
-	}
+
 
 	private httpOptions(request: ApiRequest): IHttpRequestOptions {
 		const headers: IDataObject = { Accept: 'application/json' };
@@ -280,6 +339,34 @@ export class ApiClient {
 						? `The request may or may not have been applied; retrying with Idempotency-Key ${request.idempotencyKey} is safe.`
 						: ''
 			}`.trim(),
+			itemIndex,
+		});
+	}
+
+	private rateLimitError(
+		error: RateLimitWaitExceeded,
+		request: ApiRequest,
+		sent: number,
+		mayHaveApplied: boolean,
+		itemIndex: number,
+	): NodeApiError {
+		const path = new URL(request.url).pathname;
+		const details: JsonObject = {
+			statusCode: 429,
+			method: request.method,
+			path,
+			attempts: sent,
+			rateLimitWaitedSeconds: Math.round(error.waitedMs / 1000),
+			...(request.idempotencyKey ? { idempotencyKey: request.idempotencyKey } : {}),
+			applied: mayHaveApplied ? 'unknown' : 'no',
+		};
+		const sentText = sent === 0 ? 'This item was not sent.' : `This item was sent ${sent} time${sent === 1 ? '' : 's'} and refused with 429.`;
+		return new NodeApiError(this.fn.getNode(), details, {
+			message: `The API's rate limit needs more waiting than this run allows (429): ${error.message}`,
+			description: `${request.method} ${path} at ${this.baseUrl}. ${sentText} Raise Options → Max Rate-Limit Wait, lower Options → Max Requests per Second or Concurrency, or run fewer items at a time.${
+				request.idempotencyKey && mayHaveApplied ? ` Retrying with Idempotency-Key ${request.idempotencyKey} is safe.` : ''
+			}`,
+			httpCode: '429',
 			itemIndex,
 		});
 	}

@@ -86,10 +86,41 @@ function assertSegmentsStay(segments: string[], subject: string): void {
 }
 
 /**
+ * What was found safe for a base (one object per run), remembered: a run sends the same few URLs
+ * thousands of times, and parsing and checking them again is a few per cent of the node's CPU per
+ * request. Only successes are kept, and no more than `REMEMBERED` per base.
+ */
+const REMEMBERED = 1000;
+const resolvedEndpoints = new WeakMap<ApiBase, Map<string, string>>();
+const urlsWithinBase = new WeakMap<ApiBase, Set<string>>();
+
+function remembered<T extends Map<string, string> | Set<string>>(cache: WeakMap<ApiBase, T>, base: ApiBase, create: () => T): T {
+	let entries = cache.get(base);
+	if (!entries || entries.size >= REMEMBERED) cache.set(base, (entries = create()));
+	return entries;
+}
+
+/**
  * Resolves a user-given endpoint such as `/transfers` or `payouts/po_1/confirm?expand=x` to an absolute
  * URL below the base path. Anything that could leave it is refused rather than normalised.
  */
 export function resolveEndpoint(base: ApiBase, endpoint: unknown): string {
+	if (typeof endpoint !== 'string') return resolveNewEndpoint(base, endpoint);
+	const known = resolvedEndpoints.get(base)?.get(endpoint);
+	if (known !== undefined) return known;
+	const absolute = resolveNewEndpoint(base, endpoint);
+	remembered(resolvedEndpoints, base, () => new Map()).set(endpoint, absolute);
+	return absolute;
+}
+
+/** assertWithinBase for a URL about to be requested, remembered for the base. */
+export function checkWithinBase(base: ApiBase, absoluteUrl: string): void {
+	if (urlsWithinBase.get(base)?.has(absoluteUrl)) return;
+	assertWithinBase(base, absoluteUrl);
+	remembered(urlsWithinBase, base, () => new Set()).add(absoluteUrl);
+}
+
+function resolveNewEndpoint(base: ApiBase, endpoint: unknown): string {
 	const text = typeof endpoint === 'string' ? endpoint.trim() : '';
 	if (text === '') throw new UnsafeUrlError('The endpoint is empty; give a path such as /transfers');
 	if (/[\p{Cc}\s\\]/u.test(text)) {

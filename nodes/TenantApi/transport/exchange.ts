@@ -7,7 +7,7 @@ import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
 import type { BoundedBody } from './boundedBody';
 import { discard, readBoundedBody } from './boundedBody';
-import { startDeadline } from './deadline';
+import type { DeadlineWatch } from './deadline';
 
 export interface RawAnswer {
 	statusCode: number;
@@ -16,23 +16,25 @@ export interface RawAnswer {
 }
 
 /**
- * Sends with `send` (which must ask n8n for `encoding: 'stream'`) and reads the whole answer within
- * `timeoutMs`. Throws what `send` throws (network errors), or DeadlineExceededError; in both cases the
- * connection is closed.
+ * Sends with `send` (which must ask n8n for `encoding: 'stream'`) and reads the whole answer before the
+ * watch's deadline. Throws what `send` throws (network errors), or DeadlineExceededError; in both cases
+ * the connection is closed.
  */
-export async function exchange(send: () => Promise<IN8nHttpFullResponse>, timeoutMs: number, maxBytes?: number): Promise<RawAnswer> {
-	const deadline = startDeadline(timeoutMs);
+export async function exchange(send: () => Promise<IN8nHttpFullResponse>, deadlines: DeadlineWatch, maxBytes?: number): Promise<RawAnswer> {
+	const deadline = deadlines.start();
 	const pending = send();
+	let response: IN8nHttpFullResponse | undefined;
+	const whole = pending.then(async (answer) => {
+		response = answer;
+		const headers = (answer.headers ?? {}) as Record<string, unknown>;
+		return { statusCode: answer.statusCode, headers, body: await readBoundedBody(answer.body, headers['content-length'], maxBytes) };
+	});
 	try {
-		const response = await deadline.race(pending, () => {
+		return await deadline.race(whole, () => {
+			if (response) discard(response.body);
 			// The headers may still come; nobody will read that answer.
-			pending.then((late) => discard(late.body), () => undefined);
+			else pending.then((late) => discard(late.body), () => undefined);
 		});
-		const headers = (response.headers ?? {}) as Record<string, unknown>;
-		const body = await deadline.race(readBoundedBody(response.body, headers['content-length'], maxBytes), () =>
-			discard(response.body),
-		);
-		return { statusCode: response.statusCode, headers, body };
 	} finally {
 		deadline.cancel();
 	}

@@ -15,6 +15,9 @@ export function excerpt(text: string, max = 200): string {
 	return plain.length > max ? `${plain.slice(0, max)}…` : plain;
 }
 
+/** One decoder for every answer: building one per answer (an ICU converter each) costs more than decoding a small body. */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
 function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
 	try {
 		return { ok: true, value: JSON.parse(text) };
@@ -32,7 +35,7 @@ export function decodeJsonBody(bytes: Buffer | undefined, contentType: unknown, 
 	if (!bytes || bytes.length === 0) return { ok: true, empty: true, value: undefined };
 	let text: string;
 	try {
-		text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+		text = utf8.decode(bytes);
 	} catch {
 		return { ok: false, reason: 'The response body is not valid UTF-8 text, so it cannot be JSON' };
 	}

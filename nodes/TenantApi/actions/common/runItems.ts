@@ -52,6 +52,11 @@ function withProgress(error: Error, failedItem: number, results: ItemResult[], t
 	return error;
 }
 
+/** What `setup` gives every item; `dispose` runs once all items have settled (e.g. to stop a timer). */
+export interface SharedResources {
+	dispose?(): void;
+}
+
 /**
  * Runs `handle` for every input item, at most `concurrency` at once, and returns the outputs in input
  * order. With "Continue On Fail" a failed item becomes an error item; otherwise no new item starts
@@ -61,7 +66,7 @@ function withProgress(error: Error, failedItem: number, results: ItemResult[], t
  * `setup` (e.g. reading the credential) runs once, on the first item. Its failure is every item's
  * failure, so Continue On Fail gives error items rather than passing the input through as if sent.
  */
-export async function runItems<Shared>(
+export async function runItems<Shared extends SharedResources>(
 	fn: IExecuteFunctions,
 	concurrency: number,
 	setup: () => Promise<Shared>,
@@ -85,6 +90,7 @@ export async function runItems<Shared>(
 			return { ok: false, error: error as Error };
 		}
 	});
+	(await shared?.catch(() => undefined))?.dispose?.();
 	const returnData: INodeExecutionData[] = [];
 	for (const [itemIndex, result] of results.entries()) {
 		if (result.ok === 'skipped') continue;

@@ -6,6 +6,11 @@ import { DEFAULT_IN_PROGRESS, MAX_RETRY_AFTER_MS, MAX_RETRY_DELAY_MS, parseInPro
 import { clampWhole, wholeInRange } from './numberOption';
 
 export const MAX_ATTEMPTS = 10;
+/** Ten minutes: more than any per-second or per-minute limit needs for a large run, short of an hourly quota. */
+export const DEFAULT_MAX_RATE_LIMIT_WAIT_S = 600;
+/** A day: n8n's own execution timeouts end runs sooner. */
+export const MAX_RATE_LIMIT_WAIT_S = 86_400;
+export const MAX_REQUESTS_PER_SECOND = 10_000;
 /** Node's timers (and so n8n's sleep) cannot wait longer: a larger value would fire after 1 ms. */
 export const MAX_TIMEOUT_MS = 2_147_483_647;
 
@@ -18,7 +23,25 @@ export const transportOptionFields: INodeProperties[] = [
 		typeOptions: { minValue: 1, maxValue: MAX_ATTEMPTS },
 		default: 4,
 		description:
-			'How many times a request is sent at most when the network fails, the request times out, or the API answers 429 or 5xx. Retries reuse the same Idempotency-Key.',
+			'How many times a request is sent at most when the network fails, the request times out, or the API answers 5xx. Answers 429 (rate limited) do not count: see Max Rate-Limit Wait. Retries reuse the same Idempotency-Key.',
+	},
+	{
+		displayName: 'Max Rate-Limit Wait (S)',
+		name: 'maxRateLimitWait',
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: MAX_RATE_LIMIT_WAIT_S },
+		default: DEFAULT_MAX_RATE_LIMIT_WAIT_S,
+		description:
+			'How long in all the run may pause because the API answers 429 (rate limited) or says its quota is used up. All items pause together, for as long as the API asks (Retry-After, rate-limit headers). Past this, the items still waiting fail with an error that says so.',
+	},
+	{
+		displayName: 'Max Requests per Second',
+		name: 'maxRequestsPerSecond',
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: MAX_REQUESTS_PER_SECOND, numberPrecision: 2 },
+		default: 0,
+		description:
+			"Spaces the requests of the run so that no more than this many start per second, for APIs whose limit is known. 0: no fixed limit; the node learns the API's limit from its 429 answers and rate-limit headers.",
 	},
 	{
 		displayName: 'Retry Base Delay (Ms)',
@@ -26,7 +49,8 @@ export const transportOptionFields: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 0 },
 		default: 500,
-		description: 'First wait between attempts; it doubles each time (with jitter). A Retry-After header from the API takes precedence, up to 30 seconds.',
+		description:
+			'First wait between attempts; it doubles each time (with jitter). A Retry-After header on a 5xx answer takes precedence, up to 30 seconds. After a 429 the whole run pauses as long as the API asks.',
 	},
 	{
 		displayName: 'Timeout (Ms)',
@@ -67,9 +91,18 @@ interface TransportOptionValues {
 	timeout?: unknown;
 	inProgressStatus?: unknown;
 	inProgressMatch?: unknown;
+	maxRateLimitWait?: unknown;
+	maxRequestsPerSecond?: unknown;
 }
 
-export function readTransportOptions(fn: IExecuteFunctions): ApiClientOptions {
+function readMaxRequestsPerSecond(value: unknown): number | undefined {
+	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof number !== 'number' || !Number.isFinite(number) || number <= 0) return undefined;
+	return Math.min(MAX_REQUESTS_PER_SECOND, number);
+}
+
+/** `maxConcurrency`: how many items the operation sends at once (its Concurrency option, or 1). */
+export function readTransportOptions(fn: IExecuteFunctions, maxConcurrency = 1): ApiClientOptions {
 	const options = fn.getNodeParameter('options', 0, {}) as TransportOptionValues;
 	let timeoutMs: number;
 	try {
@@ -92,5 +125,10 @@ export function readTransportOptions(fn: IExecuteFunctions): ApiClientOptions {
 			},
 		},
 		timeoutMs,
+		rateLimit: {
+			maxConcurrency,
+			maxRequestsPerSecond: readMaxRequestsPerSecond(options.maxRequestsPerSecond),
+			maxWaitMs: clampWhole(options.maxRateLimitWait, 0, MAX_RATE_LIMIT_WAIT_S, DEFAULT_MAX_RATE_LIMIT_WAIT_S) * 1000,
+		},
 	};
 }

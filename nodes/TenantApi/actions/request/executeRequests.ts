@@ -8,6 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { ApiClient } from '../../transport/apiClient';
 import { resolveEndpoint } from '../../transport/apiUrl';
 import { asNodeError } from '../../helpers/asNodeError';
+import { itemParameter } from '../common/itemParameter';
 import { clampWhole } from '../common/numberOption';
 import { runItems } from '../common/runItems';
 import { inProgressOptionFields, readTransportOptions, transportOptionFields } from '../common/transportOptions';
@@ -131,7 +132,8 @@ export async function executeRequests(
 	const duplicates = findDuplicateKeys(plans.map((_plan, itemIndex) => keyOf(itemIndex)));
 	const firstDuplicate = duplicates.values().next().value;
 	if (firstDuplicate && !fn.continueOnFail()) refuseDuplicate(fn, firstDuplicate, true);
-	const setup = async () => await ApiClient.create(fn, readTransportOptions(fn));
+	const setup = async () => await ApiClient.create(fn, readTransportOptions(fn, concurrency));
+	const includeMetadataOf = itemParameter(fn, 'options.includeMetadata', false);
 
 	const handle = async (itemIndex: number, client: ApiClient): Promise<IDataObject[]> => {
 		const plan = plans[itemIndex];
@@ -143,7 +145,7 @@ export async function executeRequests(
 		const result = await client.send({ method, url, jsonBody, idempotencyKey }, itemIndex).catch((error: Error) => {
 			throw plan.keySource === 'automatic' && keyScope ? explainKeyConflict(fn, error, itemIndex, keyScope.lineage) : error;
 		});
-		const includeMetadata = fn.getNodeParameter('options.includeMetadata', itemIndex, false) as boolean;
+		const includeMetadata = includeMetadataOf(itemIndex);
 		const body = toOutputJson(result.body);
 		const json: IDataObject = includeMetadata
 			? {

@@ -7,6 +7,7 @@ import type { IExecuteFunctions, IHttpRequestMethods } from 'n8n-workflow';
 import type { RequestContent } from './keys/idempotencyKey';
 import { canonicalJson, deriveContentKey, deriveIdempotencyKey, validateIdempotencyKeyOverride } from './keys/idempotencyKey';
 import { asNodeError } from '../../helpers/asNodeError';
+import { itemParameter } from '../common/itemParameter';
 import { parseJsonObjectBody } from './jsonBody';
 import type { KeyScope } from './keys/keyScope';
 import { resolveKeyScope } from './keys/keyScope';
@@ -51,11 +52,12 @@ function draftItem(
 	fn: IExecuteFunctions,
 	methodFor: (itemIndex: number) => IHttpRequestMethods,
 	derivation: KeyDerivation,
+	endpointOf: (itemIndex: number) => unknown,
 	itemIndex: number,
 ): Draft {
 	const optionKey = fn.getNodeParameter('options.idempotencyKey', itemIndex, '') as unknown;
 	const method = asNodeError(fn, itemIndex, () => methodFor(itemIndex), NOTHING_SENT);
-	const endpoint = fn.getNodeParameter('endpoint', itemIndex);
+	const endpoint = endpointOf(itemIndex);
 	const bodyParameter = METHODS_WITH_BODY.has(method) ? fn.getNodeParameter('body', itemIndex, '{}') : undefined;
 	return asNodeError(
 		fn,
@@ -103,9 +105,10 @@ function automaticKeys(drafts: Array<Draft | Error>, scope: KeyScope, derivation
  */
 export function planRequests(fn: IExecuteFunctions, methodFor: (itemIndex: number) => IHttpRequestMethods): RequestPlans {
 	const derivation = readKeyDerivation(fn);
+	const endpointOf = itemParameter<unknown>(fn, 'endpoint', '');
 	const drafts = fn.getInputData().map((_item, itemIndex): Draft | Error => {
 		try {
-			return draftItem(fn, methodFor, derivation, itemIndex);
+			return draftItem(fn, methodFor, derivation, endpointOf, itemIndex);
 		} catch (error) {
 			return error as Error;
 		}

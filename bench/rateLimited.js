@@ -1,0 +1,120 @@
+'use strict';
+/**
+ * Bulk POST against a rate-limited API (issue 13): the sandbox answers 40 ms after each request and lets
+ * 50 requests/s per key through, in bursts of 10; beyond that 429 + Retry-After: 1. The floor is
+ * N / rate. Each scenario runs once per round (a run is rate-bound: ~40 s for 2,000 items).
+ *
+ * - Tenant API node with default options (Concurrency 5) and with Concurrency 16, without and with
+ *   rate-limit headers;
+ * - n8n's HTTP Request node as bench/workflow.js configures it, with Retry On Fail off and on (n8n's
+ *   defaults: 3 tries, 1 s apart);
+ * - undici at the node's concurrencies, honouring Retry-After (same key on every retry), for reference.
+ */
+const { randomUUID } = require('node:crypto');
+const { setTimeout: sleep } = require('node:timers/promises');
+
+const { ACTION_TYPE, TEST_CREDENTIAL_ID, runNodeWorkflow } = require('../test/harness/engine.ts');
+const { BODY_EXPRESSION, httpRequestNode } = require('./workflow');
+
+const RATE_LIMIT = { perSecond: 50, burst: 10 };
+const LATENCY = { fixedMs: 40, jitterMs: 0 };
+
+/** What happened to the N items: outputs that are successes, records, duplicates, requests and 429s. */
+async function outcome(sandbox, inputs, items, error) {
+	const { records, distinctRefs } = await sandbox.call('recordCount');
+	const stats = await sandbox.call('stats');
+	const succeeded = items.filter((item) => item.json && item.json.error === undefined).length;
+	return {
+		succeeded,
+		failed: inputs.length - succeeded,
+		records,
+		duplicates: records - distinctRefs,
+		requests: stats.requests,
+		rateLimited: stats.rateLimited,
+		error: error?.message,
+	};
+}
+
+function tenantApiScenario(ctx, concurrency, headers) {
+	const { harness, nodeTypes, sandbox, inputs } = ctx;
+	return {
+		name: `rl-node-c${concurrency}${headers ? '-headers' : ''}`,
+		label: `Tenant API node, ${concurrency === 5 ? 'default options (Concurrency 5)' : `Concurrency ${concurrency}`}${headers ? ', rate-limit headers on' : ''}`,
+		kind: 'node',
+		headers,
+		run: async () => {
+			const options = concurrency === 5 ? {} : { concurrency };
+			const node = {
+				name: 'Tenant API',
+				type: ACTION_TYPE,
+				typeVersion: 1,
+				parameters: { resource: 'request', operation: 'post', endpoint: '/transfers', body: BODY_EXPRESSION, options },
+				credentials: { tenantApi: { id: TEST_CREDENTIAL_ID, name: 'Tenant API' } },
+			};
+			const { items, error } = await runNodeWorkflow(harness, node, { nodeTypes, inputItems: inputs, workflowId: 'wf-bench-rl' });
+			return await outcome(sandbox, inputs, items, error);
+		},
+	};
+}
+
+function httpRequestScenario(ctx, retryOnFail) {
+	const { harness, nodeTypes, sandbox, inputs } = ctx;
+	return {
+		name: `rl-http-request${retryOnFail ? '-retry' : ''}`,
+		label: `HTTP Request node (v4.5, all items at once), Retry On Fail ${retryOnFail ? 'on (3 tries, 1 s apart)' : 'off'}`,
+		kind: 'httpRequest',
+		headers: false,
+		run: async () => {
+			const node = {
+				...httpRequestNode(sandbox.baseUrl, sandbox.tenantId, { id: 'cred-header-auth', name: 'Header Auth' }),
+				...(retryOnFail ? { retryOnFail: true } : {}),
+			};
+			const { items, error } = await runNodeWorkflow(harness, node, { nodeTypes, inputItems: inputs, workflowId: 'wf-bench-rl' });
+			return await outcome(sandbox, inputs, items, error);
+		},
+	};
+}
+
+/** undici honouring Retry-After: a refused request waits as long as the API says, then goes again with the same key. */
+function rawScenario(ctx, concurrency, { Pool, pool }) {
+	const { sandbox, inputs } = ctx;
+	return {
+		name: `rl-raw-c${concurrency}`,
+		label: `undici Pool, concurrency ${concurrency}, honouring Retry-After`,
+		kind: 'raw',
+		headers: false,
+		run: async () => {
+			const client = new Pool(new URL(sandbox.baseUrl).origin, { connections: concurrency });
+			const headers = { 'api-key': sandbox.apiKey, 'x-tenant-id': sandbox.tenantId, 'content-type': 'application/json', accept: 'application/json' };
+			const items = new Array(inputs.length);
+			await pool(inputs.length, concurrency, async (i) => {
+				const request = { method: 'POST', path: '/v1/transfers', headers: { ...headers, 'idempotency-key': randomUUID() }, body: JSON.stringify({ ref: inputs[i].ref, amount: inputs[i].amount }) };
+				for (;;) {
+					const { statusCode, headers: answerHeaders, body } = await client.request(request);
+					const json = await body.json();
+					if (statusCode !== 429) {
+						items[i] = { json: statusCode === 201 ? json : { error: statusCode } };
+						return;
+					}
+					await sleep(Number(answerHeaders['retry-after'] ?? 1) * 1000);
+				}
+			});
+			await client.close();
+			return await outcome(sandbox, inputs, items);
+		},
+	};
+}
+
+function rateLimitedScenarios(ctx, tools) {
+	return [
+		tenantApiScenario(ctx, 5, false),
+		tenantApiScenario(ctx, 16, false),
+		tenantApiScenario(ctx, 5, true),
+		tenantApiScenario(ctx, 16, true),
+		...(ctx.httpRequest ? [httpRequestScenario(ctx, false), httpRequestScenario(ctx, true)] : []),
+		rawScenario(ctx, 5, tools),
+		rawScenario(ctx, 16, tools),
+	];
+}
+
+module.exports = { RATE_LIMIT, LATENCY, rateLimitedScenarios };

@@ -1,0 +1,138 @@
+/**
+ * Rate limits inside n8n's engine: the built node in WorkflowExecute against the sandbox's token
+ * bucket (50 requests/s per key, bursts of 10, 40 ms + up to 10 ms per answer, 429 + Retry-After: 1).
+ * Claims checked are counts and states (items, records, 429s), never durations.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { startSandbox } from '../../sandbox/server';
+import type { CreatedRecord, Sandbox } from '../../sandbox/server';
+import { createHarness, postTransfersParameters, runActionWorkflow, sandboxCredential } from '../harness/engine';
+import type { ActionWorkflowOptions, Harness, NodeRun } from '../harness/engine';
+
+const RATE = { perSecond: 50, burst: 10 };
+
+const inputsOf = (count: number): IDataObject[] => Array.from({ length: count }, (_, i) => ({ ref: `rl-${i}`, amount: i + 1 }));
+
+/** Records per business reference: exactly one each, or the count of the odd ones out. */
+function duplicatesAndLost(records: CreatedRecord[], inputs: IDataObject[]) {
+	const byRef = new Map<string, number>();
+	for (const record of records) byRef.set(String(record.ref), (byRef.get(String(record.ref)) ?? 0) + 1);
+	return {
+		duplicates: [...byRef.values()].reduce((sum, count) => sum + count - 1, 0),
+		lost: inputs.filter((input) => !byRef.has(String(input.ref))).length,
+	};
+}
+
+describe('Tenant API node against a rate-limited API, inside WorkflowExecute', () => {
+	let sandbox: Sandbox;
+	let harness: Harness;
+
+	beforeAll(async () => {
+		sandbox = await startSandbox({ rateLimit: RATE, latency: { fixedMs: 40, jitterMs: 10 } });
+		harness = await createHarness(sandboxCredential(sandbox.baseUrl));
+	});
+	afterAll(async () => sandbox.close());
+	beforeEach(() => {
+		sandbox.reset();
+		sandbox.setRateLimit(RATE);
+	});
+
+	const post = async (inputs: IDataObject[], options: IDataObject, extra: Partial<ActionWorkflowOptions> = {}): Promise<NodeRun> =>
+		await runActionWorkflow(harness, { inputItems: inputs, ...extra, parameters: postTransfersParameters({ includeMetadata: true, ...options }) });
+
+	/** Every input a success carrying its own record, and each record keyed by the key the output reports. */
+	const expectAllCreatedOnce = (run: NodeRun, inputs: IDataObject[]) => {
+		expect(run.error).toBeUndefined();
+		expect(run.items).toHaveLength(inputs.length);
+		const keyOfRef = new Map(sandbox.records().map((record) => [String(record.ref), record.idempotency_key]));
+		run.items.forEach((item, index) => {
+			expect(item.json.error).toBeUndefined();
+			expect(item.json.statusCode).toBe(201);
+			expect((item.json.body as IDataObject).ref).toBe(inputs[index].ref);
+			expect(item.json.idempotencyKey).toBe(keyOfRef.get(String(inputs[index].ref)));
+		});
+		expect(duplicatesAndLost(sandbox.records(), inputs)).toEqual({ duplicates: 0, lost: 0 });
+		expect(sandbox.stats().records).toBe(inputs.length);
+	};
+
+	it('500 items at Concurrency 16 against 50 requests/s: every item created once, none failed, although the API answered 429', async () => {
+		const inputs = inputsOf(500);
+		const run = await post(inputs, { concurrency: 16 });
+		expectAllCreatedOnce(run, inputs);
+		const { rateLimited, requests } = sandbox.stats();
+		// The node cannot know the limit before the first 429s, so it met it; retried items say so.
+		expect(rateLimited).toBeGreaterThan(0);
+		expect(requests).toBe(500 + rateLimited);
+		const retried = run.items.filter((item) => (item.json.attempts as number) > 1);
+		expect(retried.length).toBeGreaterThan(0);
+		expect(retried.length).toBeLessThanOrEqual(rateLimited);
+	});
+
+	it.each([
+		{ headers: 'ietf', style: 'RateLimit-* headers' },
+		{ headers: 'x', style: 'X-RateLimit-* headers (Unix-time Reset)' },
+	] as const)('with $headers ($style) on, the same: every item created once', async ({ headers }) => {
+		sandbox.setRateLimit({ ...RATE, headers });
+		const inputs = inputsOf(200);
+		const run = await post(inputs, { concurrency: 16 });
+		expectAllCreatedOnce(run, inputs);
+	});
+
+	it('Max Requests per Second at the API limit: not a single 429', async () => {
+		const inputs = inputsOf(150);
+		const run = await post(inputs, { concurrency: 16, maxRequestsPerSecond: 50 });
+		expectAllCreatedOnce(run, inputs);
+		expect(sandbox.stats().rateLimited).toBe(0);
+	});
+
+	it('429s do not use up Max Attempts: with Max Attempts 1 every item still goes through', async () => {
+		// A burst of 5 against 16 requests at once: the first wave alone is refused 11 times.
+		sandbox.setRateLimit({ perSecond: 50, burst: 5 });
+		const inputs = inputsOf(48);
+		const run = await post(inputs, { concurrency: 16, maxAttempts: 1 });
+		expectAllCreatedOnce(run, inputs);
+		expect(sandbox.stats().rateLimited).toBeGreaterThan(0);
+	});
+
+	it('the same for Send Request (GET): rate-limited reads are retried too', async () => {
+		sandbox.setRateLimit({ perSecond: 50, burst: 5 });
+		const run = await runActionWorkflow(harness, {
+			inputItems: inputsOf(40),
+			parameters: { resource: 'request', operation: 'send', method: 'GET', endpoint: '/accounts', options: { concurrency: 16, maxAttempts: 1 } },
+		});
+		expect(run.error).toBeUndefined();
+		expect(run.items).toHaveLength(40);
+		expect(run.items.every((item) => Array.isArray(item.json.data))).toBe(true);
+		expect(sandbox.stats().rateLimited).toBeGreaterThan(0);
+	});
+
+	describe('past Max Rate-Limit Wait', () => {
+		// One request per 100 s after a burst of 2: the API asks for Retry-After: 100, more than the 5 s allowed.
+		beforeEach(() => sandbox.setRateLimit({ perSecond: 0.01, burst: 2 }));
+
+		it('stops with an error that says the run waited for the rate limit, naming the option', async () => {
+			const inputs = inputsOf(4);
+			const run = await post(inputs, { concurrency: 1, maxRateLimitWait: 5 });
+			expect(run.items).toHaveLength(0);
+			expect(run.error?.message).toBe(
+				"The API's rate limit needs more waiting than this run allows (429): 100 s more asked, 0 s waited, 5 s allowed",
+			);
+			expect(run.error?.description).toContain('This item was sent 1 time and refused with 429.');
+			expect(run.error?.description).toContain('Raise Options → Max Rate-Limit Wait');
+			expect(run.error?.description).toContain('Applied before the node stopped: items 0 (Idempotency-Key');
+			expect(run.error?.httpCode).toBe('429');
+			expect(sandbox.stats()).toMatchObject({ records: 2, rateLimited: 1, requests: 3 });
+		});
+
+		it('with Continue On Fail: the items past the cap become error items, the others keep their records', async () => {
+			const inputs = inputsOf(4);
+			const run = await post(inputs, { concurrency: 1, maxRateLimitWait: 5 }, { settings: { onError: 'continueRegularOutput' } });
+			expect(run.error).toBeUndefined();
+			expect(run.items.map((item) => item.json.statusCode)).toEqual([201, 201, 429, 429]);
+			expect(run.items[2].json.error).toBe("The API's rate limit needs more waiting than this run allows (429): 100 s more asked, 0 s waited, 5 s allowed");
+			expect(run.items[3].json.description).toContain('This item was not sent.');
+			expect(sandbox.stats()).toMatchObject({ records: 2, rateLimited: 1 });
+		});
+	});
+});

@@ -1,0 +1,100 @@
+/**
+ * Whole runs on a simulated clock: N items through one RateLimiter against a simulated token-bucket API
+ * (simulatedApi.ts, the sandbox's rules). Simulated time is exact and seeded, so the figures asserted
+ * here are the same on every machine.
+ */
+import { RateLimiter, RateLimitWaitExceeded } from '../../../nodes/TenantApi/transport/rateLimit/rateLimiter';
+import { FakeClock } from './fakeClock';
+import { DEFAULT_SETTINGS, simulate } from './simulation';
+
+/** The benchmark's API: 50 requests/s per key, bursts of 10, 40 ms to answer (+ up to 10 ms). */
+const BENCH_API = { perSecond: 50, burst: 10, latencyMs: 40, jitterMs: 10 };
+
+describe('rate limiter: whole runs against a simulated rate-limited API', () => {
+	describe.each([5, 16])('2,000 items at concurrency %i', (concurrency) => {
+		it.each([1, 2, 3])('without rate-limit headers it learns the rate: ≤ 1.10× the floor, ≤ 1.05 requests per item, no item fails (seed %i)', async (seed) => {
+			const run = await simulate(2000, concurrency, BENCH_API, {}, seed);
+			expect(run.failedItems).toBe(0);
+			expect(run.api.accepted).toBe(2000);
+			expect(run.requests / 2000).toBeLessThanOrEqual(1.05);
+			expect(run.elapsedMs / run.floorMs).toBeLessThanOrEqual(1.1);
+			expect(run.limiter.state.snapshot.estimate?.perSecond).toBeGreaterThan(48);
+			expect(run.limiter.state.snapshot.estimate?.perSecond).toBeLessThan(52);
+		});
+
+		it.each(['ietf', 'x'] as const)('with %s rate-limit headers: ≤ 1.05× the floor, ≤ 1.01 requests per item', async (headers) => {
+			const run = await simulate(2000, concurrency, { ...BENCH_API, headers });
+			expect(run.failedItems).toBe(0);
+			expect(run.requests / 2000).toBeLessThanOrEqual(1.01);
+			expect(run.elapsedMs / run.floorMs).toBeLessThanOrEqual(1.05);
+		});
+
+		it('with Max Requests per Second at the API limit: not a single 429', async () => {
+			const run = await simulate(2000, concurrency, BENCH_API, { maxRequestsPerSecond: 50 });
+			expect(run.refused).toBe(0);
+			expect(run.elapsedMs / run.floorMs).toBeLessThanOrEqual(1.01);
+		});
+	});
+
+	it('without a rate limit it adds no wait: the Concurrency option alone sets the pace', async () => {
+		const run = await simulate(300, 4, { perSecond: 1000, burst: 1000, latencyMs: 40 }, {}, 7);
+		expect(run.refused).toBe(0);
+		expect(run.api.peakInFlight).toBe(4);
+		// 300 items, 4 at a time, 40 ms each: exactly 75 rounds.
+		expect(run.elapsedMs).toBe(75 * 40);
+	});
+
+	it('after 429s, fewer requests in flight, never more than the Concurrency option', async () => {
+		const run = await simulate(2000, 16, BENCH_API, {}, 1);
+		expect(run.api.peakInFlight).toBe(16);
+		expect(run.limiter.state.snapshot.limit).toBeLessThanOrEqual(16);
+		const afterLimit = await simulate(40, 16, { perSecond: 1, burst: 16, latencyMs: 40 }, {}, 1);
+		expect(afterLimit.limiter.state.snapshot.limit).toBeLessThan(16);
+	});
+
+	it('no item fails while the API keeps answering, however slow its limit and with a burst of one', async () => {
+		const run = await simulate(100, 16, { perSecond: 2, burst: 1, latencyMs: 40 }, {}, 3);
+		expect(run.failedItems).toBe(0);
+		expect(run.api.accepted).toBe(100);
+		// Most 429s come from the first 16 requests, all sent at once against a burst of 1.
+		expect(run.requests).toBeLessThan(150);
+	});
+
+	it('ends the items still waiting once the run has waited the maximum, and says so', async () => {
+		// One request per minute: the second item waits a minute; the third would need another.
+		const run = await simulate(5, 1, { perSecond: 1 / 60, burst: 1, latencyMs: 40 }, { maxWaitMs: 90_000 }, 1);
+		expect(run.api.accepted).toBe(2);
+		expect(run.failedItems).toBe(3);
+		expect(run.elapsedMs).toBeLessThan(90_000);
+		const exhausted = run.limiter.state.exhausted;
+		expect(exhausted?.maxWaitMs).toBe(90_000);
+		expect(exhausted?.askedMs).toBeGreaterThan(30_000);
+	});
+
+	it('jitter: runs with different random draws resume after a 429 at different times', async () => {
+		const resumes = new Set<number>();
+		for (const seed of [1, 2, 3, 4, 5]) {
+			const run = await simulate(12, 12, { perSecond: 1, burst: 10, latencyMs: 40 }, {}, seed);
+			resumes.add(Math.round(run.limiter.state.snapshot.pausedUntil));
+		}
+		expect(resumes.size).toBe(5);
+	});
+
+	it('a retry after a 429 goes ahead of items that have not been sent yet', async () => {
+		const clock = new FakeClock();
+		const limiter = new RateLimiter({ ...DEFAULT_SETTINGS, maxConcurrency: 1 }, clock);
+		const order: string[] = [];
+		const first = await limiter.acquire();
+		const waiting = Promise.resolve(limiter.acquire()).then(() => order.push('new item'));
+		const retry = Promise.resolve(limiter.acquire(true)).then(() => order.push('retry'));
+		limiter.release(first, { kind: 'accepted' });
+		await retry;
+		expect(order).toEqual(['retry']);
+		void waiting;
+	});
+
+	it('the error says what the API asked, how long the run waited and the cap', () => {
+		expect(new RateLimitWaitExceeded(598_000, 60_000, 600_000).message).toBe('60 s more asked, 598 s waited, 600 s allowed');
+		expect(new RateLimitWaitExceeded(0, 1050, 600_000).message).toBe('1.1 s more asked, 0 s waited, 600 s allowed');
+	});
+});
