@@ -2,7 +2,7 @@
  * N items through one RateLimiter against a SimulatedApi, the way ApiClient.send uses it: wait for a
  * turn, send, report the answer; a 429 goes back for another turn without using up an attempt.
  */
-import { mapWithConcurrency } from '../../../nodes/TenantApi/transport/concurrency';
+import { mapWithConcurrency } from '../../../nodes/TenantApi/actions/common/mapWithConcurrency';
 import { RateLimiter } from '../../../nodes/TenantApi/transport/rateLimit/rateLimiter';
 import type { RateLimitSettings } from '../../../nodes/TenantApi/transport/rateLimit/rateLimitState';
 import { FakeClock, seededRandom } from './fakeClock';
