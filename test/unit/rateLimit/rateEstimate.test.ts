@@ -38,4 +38,40 @@ describe('learning the rate from 429s', () => {
 		];
 		expect(estimateRate(segments, 5000)).toEqual({ perSecond: 11, burst: 5, uncertainty: 11 });
 	});
+
+	it('leaves out a stretch the node paced itself from below the rate: the refused pace bounds the rate instead', () => {
+		// Two short stretches say ~34/s; then the node paced from 36/s upward (+1.8/s every second) until the
+		// API refused it at 55.6/s, after 508 accepted in 11 s. As a point on the line it would say 43/s.
+		const paced = { perSecond: 55.6, startPerSecond: 36, growth: 1.8, burst: 11.7 };
+		const segments = [
+			{ startedAt: 0, elapsedMs: 713, accepted: 37 },
+			{ startedAt: 1800, elapsedMs: 178, accepted: 18 },
+			{ startedAt: 3000, elapsedMs: 11_085, accepted: 508, paced },
+		];
+		expect(estimateRate(segments.slice(0, 2), 3000)?.perSecond).toBeCloseTo(35.5, 0);
+		const estimate = estimateRate(segments, 15_000);
+		// The higher of the two lower bounds: the refused pace less its overshoot sqrt(2 × 11.7 × 1.8) = 6.5.
+		expect(estimate?.perSecond).toBeCloseTo(55.6 - Math.sqrt(2 * 11.7 * 1.8), 6);
+		expect(estimate?.uncertainty).toBeCloseTo(Math.sqrt(2 * 11.7 * 1.8), 6);
+	});
+
+	it('a stretch paced from above the rate measures the API like any other', () => {
+		const segments = [
+			{ startedAt: 0, elapsedMs: 0, accepted: 10 },
+			{ startedAt: 1000, elapsedMs: 400, accepted: 30 },
+			{ startedAt: 2400, elapsedMs: 2000, accepted: 110, paced: { perSecond: 61, startPerSecond: 55, growth: 3, burst: 10 } },
+		];
+		expect(estimateRate(segments, 5400)?.perSecond).toBeCloseTo(50, 6);
+	});
+
+	it('keeps what a self-paced stretch showed when the next stretch is short, and counts its time and requests in a rough guess', () => {
+		// Seen in the benchmark: two stretches that draw no line, a long self-paced one, then a burst.
+		const segments = [
+			{ startedAt: 0, elapsedMs: 224, accepted: 19 },
+			{ startedAt: 1400, elapsedMs: 197, accepted: 19 },
+			{ startedAt: 2600, elapsedMs: 11_139, accepted: 424, paced: { perSecond: 58, startPerSecond: 18, growth: 3.6, burst: 19 } },
+			{ startedAt: 14_900, elapsedMs: 185, accepted: 19 },
+		];
+		expect(estimateRate(segments, 16_200)?.perSecond).toBeCloseTo(58 - Math.sqrt(2 * 19 * 3.6), 6);
+	});
 });

@@ -17,6 +17,8 @@ export interface SimulatedApiOptions {
 	jitterMs?: number;
 	/** `ietf`: RateLimit-Policy/Remaining/Reset; `x`: X-RateLimit-Limit/Remaining and a Unix-time Reset. */
 	headers?: 'ietf' | 'x';
+	/** The first `count` requests take `extraMs` longer to answer (a cold start: connections, JIT). */
+	coldStart?: { count: number; extraMs: number };
 	/** Share of requests refused at random, whatever the bucket holds (a flaky API). */
 	randomRefusals?: number;
 	random: () => number;
@@ -60,7 +62,8 @@ export class SimulatedApi {
 		if (ok) this.accepted++;
 		else this.refused++;
 		this.peakInFlight = Math.max(this.peakInFlight, ++this.inFlight);
-		await this.clock.sleep(latencyMs + random() * jitterMs);
+		const cold = this.accepted + this.refused <= (this.options.coldStart?.count ?? 0) ? (this.options.coldStart?.extraMs ?? 0) : 0;
+		await this.clock.sleep(latencyMs + cold + random() * jitterMs);
 		this.inFlight--;
 		const info = readRateLimitHeaders(headers, EPOCH + this.clock.now());
 		return ok

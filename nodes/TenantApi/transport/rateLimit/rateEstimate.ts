@@ -7,6 +7,14 @@
  * gets exactly `burst + perSecond × duration` requests through in such a segment; a client that sent
  * slower for a while gets fewer, so the fit errs on the slow side. A fixed window behaves like a bucket
  * whose burst is the window's quota. The line through the segments gives both figures.
+ *
+ * A segment the node paced itself, starting below the rate the API turned out to let through in it,
+ * measures the node, not the API: it stays out of the line. (One paced from above the rate measures the
+ * API as well as any.) It says something else: the node's pace had been rising slowly (rateLimitState.ts) and the
+ * API refused it once the burst ran out. A pace rising by `g` requests/s every second empties a full
+ * bucket of `burst` sqrt(2 × burst / g) seconds after passing the rate, by when it is sqrt(2 × burst × g)
+ * above it; a bucket not quite full empties sooner. And the API let through at least what the node sent,
+ * less the burst. The estimate is the higher of these two lower bounds; the refused pace is the upper one.
  */
 
 export interface Segment {
@@ -16,6 +24,17 @@ export interface Segment {
 	elapsedMs: number;
 	/** Requests the API accepted in between. */
 	accepted: number;
+	/** Set when the node held requests back for its own learned pace until the API refused one. */
+	paced?: {
+		/** The pace when the refused request went out (requests/s). */
+		perSecond: number;
+		/** The pace when the segment started. */
+		startPerSecond: number;
+		/** How fast that pace was rising (requests/s per second). */
+		growth: number;
+		/** The API's burst as the node estimated it then. */
+		burst: number;
+	};
 }
 
 export interface RateEstimate {
@@ -38,7 +57,30 @@ export const RECENT_SEGMENTS = 6;
 export function estimateRate(all: Segment[], nowMs: number): RateEstimate | undefined {
 	const segments = all.slice(-RECENT_SEGMENTS);
 	if (segments.length < 2) return undefined;
-	return fitLine(segments) ?? throughput(segments, nowMs);
+	const bounds = segments.filter(pacedBelowRate).map(belowRefusedPace);
+	const latest = segments[segments.length - 1];
+	if (pacedBelowRate(latest)) return belowRefusedPace(latest);
+	const measured = segments.filter((segment) => !pacedBelowRate(segment));
+	const estimate = (measured.length >= 2 ? fitLine(measured) : undefined) ?? throughput(segments, nowMs);
+	// Never below what a stretch the node paced itself showed the API lets through.
+	const bound = bounds.reduce<RateEstimate | undefined>((highest, next) => (next.perSecond > (highest?.perSecond ?? 0) ? next : highest), undefined);
+	return bound && bound.perSecond > (estimate?.perSecond ?? 0) ? bound : estimate;
+}
+
+/** The node's own pace started below what the API let through in the segment: the node, not the API, set its length. */
+export function pacedBelowRate(segment: Segment): segment is Segment & { paced: NonNullable<Segment['paced']> } {
+	return segment.paced !== undefined && segment.elapsedMs > 0 && segment.paced.startPerSecond < acceptedRate(segment as Segment & { paced: NonNullable<Segment['paced']> });
+}
+
+function belowRefusedPace(segment: Segment & { paced: NonNullable<Segment['paced']> }): RateEstimate {
+	const { perSecond: refused, growth, burst } = segment.paced;
+	const perSecond = Math.max(acceptedRate(segment), refused - Math.sqrt(2 * burst * growth), refused / 2);
+	return { perSecond, burst, uncertainty: refused - perSecond };
+}
+
+/** What the API let through per second in the segment, beyond the burst: never more than its rate. */
+function acceptedRate(segment: Segment & { paced: NonNullable<Segment['paced']> }): number {
+	return ((segment.accepted - segment.paced.burst) * 1000) / segment.elapsedMs;
 }
 
 function throughput(segments: Segment[], nowMs: number): RateEstimate | undefined {

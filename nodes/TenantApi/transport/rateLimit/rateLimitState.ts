@@ -6,7 +6,8 @@
  * - Shared pause: a 429 stops every item until its Retry-After (with jitter) has passed; `Remaining: 0`
  *   with a Reset does the same when the rate is not known.
  * - Pace: requests are spaced at the Max Requests per Second option, the rate of a `RateLimit-Policy`
- *   header, or the rate learned from the 429s (rateEstimate.ts), whichever is slowest.
+ *   header, or the rate learned from the 429s (rateEstimate.ts), whichever is slowest. The learned pace
+ *   keeps rising slowly while no 429 comes (additive increase), so a low estimate corrects itself.
  * - Adaptive concurrency: halved by a 429, back up by one for every `limit` answers, never above the
  *   Concurrency option.
  * - Headers: with `Remaining`, no more requests are in flight than the API has left.
@@ -14,7 +15,7 @@
  */
 import type { RateLimitInfo } from './headers';
 import type { RateEstimate, Segment } from './rateEstimate';
-import { estimateRate, RECENT_SEGMENTS } from './rateEstimate';
+import { estimateRate, pacedBelowRate, RECENT_SEGMENTS } from './rateEstimate';
 
 export interface RateLimitSettings {
 	/** The Concurrency option: never more requests in flight. */
@@ -39,6 +40,8 @@ export interface Ticket {
 	readonly seq: number;
 	readonly sentAt: number;
 	readonly segment: number;
+	/** The learned pace it went out at, where it started and how fast it rose, if that pace had been holding requests back. */
+	readonly paced?: NonNullable<Segment['paced']>;
 }
 
 /** Why the run stopped waiting: the API asked for more waiting than the cap leaves. */
@@ -50,6 +53,14 @@ export interface Exhaustion {
 
 /** Learned rates are probed above the estimate until they are this precise, then paced just below it. */
 const SETTLED_PRECISION = 0.025;
+/**
+ * Share of the learned rate by which its pace rises every second without a 429 (additive increase), so
+ * that an estimate on the low side corrects itself: fast while unsettled, slowly once settled (each probe
+ * that finds the limit costs a Retry-After).
+ */
+const PROBE_GROWTH = { unsettled: 0.05, settled: 0.001 };
+/** After the API refused the node's own rising pace: start again this share below the rate it implies. */
+const REFUSED_PACE_BACKOFF = 0.02;
 /** Jitter added to every pause: up to this share of it. */
 const PAUSE_JITTER = 0.1;
 /**
@@ -62,7 +73,9 @@ interface OpenSegment {
 	id: number;
 	start?: number;
 	/** The earliest request of this segment the API refused. */
-	firstRefused?: { seq: number; sentAt: number };
+	firstRefused?: { seq: number; sentAt: number; paced?: Ticket['paced'] };
+	/** The learned pace held a request of this segment back. */
+	paced?: boolean;
 	/** Sequence numbers of the latest accepted requests of this segment, and how many came before them. */
 	acceptedRecent: number[];
 	acceptedOlder: number;
@@ -104,6 +117,8 @@ export class RateLimitState {
 		const start = Math.max(now, this.pausedUntil);
 		const pace = this.pace(start);
 		const pacing = pace === undefined ? 0 : Math.max(0, (1 - this.tokensAt(start, pace.perSecond, pace.burst)) / pace.perSecond) * 1000;
+		const learned = this.learnedPace(start);
+		if (pacing > 0 && learned?.perSecond === pace?.perSecond) this.current.paced = true;
 		return start - now + pacing;
 	}
 
@@ -116,7 +131,9 @@ export class RateLimitState {
 			this.pacerAt = now;
 		}
 		this.current.start ??= now;
-		return { seq: ++this.lastSeq, sentAt: now, segment: this.current.id };
+		const learned = this.current.paced ? this.learnedPace(now) : undefined;
+		const paced = learned && this.estimate ? { perSecond: learned.perSecond, startPerSecond: learned.base, growth: learned.growth, burst: this.estimate.burst } : undefined;
+		return { seq: ++this.lastSeq, sentAt: now, segment: this.current.id, ...(paced ? { paced } : {}) };
 	}
 
 	answer(now: number, ticket: Ticket, signal: RateSignal): void {
@@ -156,13 +173,13 @@ export class RateLimitState {
 		const segment = this.segmentOf(ticket);
 		if (segment === this.current) {
 			// The first refusal of this stretch: a new episode.
-			segment.firstRefused = { seq: ticket.seq, sentAt: ticket.sentAt };
+			segment.firstRefused = { seq: ticket.seq, sentAt: ticket.sentAt, paced: ticket.paced };
 			this.closing = segment;
 			this.current = openSegment(segment.id + 1);
 			this.limit = Math.max(1, this.limit / 2);
 			this.limitedStreak++;
 		} else if (segment?.firstRefused && ticket.seq < segment.firstRefused.seq) {
-			segment.firstRefused = { seq: ticket.seq, sentAt: ticket.sentAt };
+			segment.firstRefused = { seq: ticket.seq, sentAt: ticket.sentAt, paced: ticket.paced };
 		}
 		const backoff = Math.min(this.settings.maxPauseMs, this.settings.basePauseMs * 2 ** Math.max(0, this.limitedStreak - 1));
 		const asked = retryAfterMs ?? backoff;
@@ -208,22 +225,30 @@ export class RateLimitState {
 		const paces: Array<{ perSecond: number; burst: number }> = [];
 		if (this.settings.maxRequestsPerSecond) paces.push({ perSecond: this.settings.maxRequestsPerSecond, burst: 1 });
 		if (this.policyRate) paces.push(this.policyRate);
-		if (this.estimate) {
-			const { perSecond, burst, uncertainty } = this.estimate;
-			const settled = uncertainty / perSecond <= SETTLED_PRECISION;
-			// Unsettled: just above the estimate, and a little faster every second without a 429, so that
-			// an estimate on the low side does not hold the run back.
-			const probing = perSecond + (uncertainty / 4) * (1 + Math.max(0, now - (this.current.start ?? now)) / 1000);
-			paces.push({
-				perSecond: settled ? perSecond - uncertainty / 4 : probing,
-				burst: Math.max(1, Math.floor(burst * 0.8)),
-			});
-		}
+		const learned = this.learnedPace(now);
+		if (learned) paces.push({ perSecond: learned.perSecond, burst: learned.burst });
 		if (paces.length === 0) return undefined;
 		return paces.reduce((slowest, pace) => ({
 			perSecond: Math.min(slowest.perSecond, pace.perSecond),
 			burst: Math.min(slowest.burst, pace.burst),
 		}));
+	}
+
+	/**
+	 * Unsettled: just above the estimate; settled: just below it (further below a pace the API refused).
+	 * Either way a little faster every second without a 429, so that an estimate on the low side does not
+	 * hold the run back for good; the next 429 pulls it back.
+	 */
+	private learnedPace(now: number) {
+		if (!this.estimate) return undefined;
+		const { perSecond, burst, uncertainty } = this.estimate;
+		const latest = this.segments[this.segments.length - 1];
+		const refusedPace = latest !== undefined && pacedBelowRate(latest);
+		const settled = refusedPace || uncertainty / perSecond <= SETTLED_PRECISION;
+		const growth = Math.max(settled ? 0 : uncertainty / 4, perSecond * PROBE_GROWTH[settled ? 'settled' : 'unsettled']);
+		const base = refusedPace ? perSecond * (1 - REFUSED_PACE_BACKOFF) : settled ? perSecond - uncertainty / 4 : perSecond + uncertainty / 4;
+		const seconds = Math.max(0, now - (this.current.start ?? now)) / 1000;
+		return { perSecond: base + growth * seconds, base, burst: Math.max(1, Math.floor(burst * 0.8)), growth };
 	}
 
 	private tokensAt(now: number, perSecond: number, burst: number): number {
@@ -246,6 +271,7 @@ export class RateLimitState {
 			startedAt: closing.start,
 			elapsedMs: refused.sentAt - closing.start,
 			accepted: closing.acceptedOlder + closing.acceptedRecent.filter((seq) => seq < refused.seq).length,
+			...(refused.paced ? { paced: refused.paced } : {}),
 		});
 		if (this.segments.length > RECENT_SEGMENTS) this.segments.shift();
 		this.estimate = estimateRate(this.segments, now) ?? this.estimate;
