@@ -40,10 +40,11 @@ export function tempUserFolder(tag: string): string {
 	return fs.mkdtempSync(path.join(os.tmpdir(), `tenant-api-e2e-${tag}-`));
 }
 
-export function removeUnlessKept(dir: string): void {
-	if (process.env.E2E_KEEP === '1') {
+/** Removes `dir`, unless `keep` (default: E2E_KEEP=1) says to leave it for a look. */
+export function removeUnlessKept(dir: string, keep = process.env.E2E_KEEP === '1'): void {
+	if (keep) {
 		// eslint-disable-next-line no-console
-		console.log(`E2E_KEEP: left ${dir}`);
+		console.log(`kept ${dir}`);
 		return;
 	}
 	fs.rmSync(dir, { recursive: true, force: true });
@@ -93,8 +94,8 @@ export interface SuiteSetUp {
 	sandbox: Sandbox;
 	n8n: N8nInstance;
 	userFolder: string;
-	/** n8n stopped, the sandbox closed, the logs saved, the user folder removed unless E2E_KEEP=1. */
-	tearDown(): Promise<void>;
+	/** n8n stopped, the sandbox closed, the logs saved, the user folder removed unless `keep` (default: E2E_KEEP=1). */
+	tearDown(options?: { keep?: boolean }): Promise<void>;
 }
 
 export interface SuiteOptions {
@@ -144,7 +145,7 @@ interface Made {
 	sandbox?: Sandbox;
 }
 
-function tearDown({ name, n8n, userFolder, sandbox }: Made): Promise<void> {
+function tearDown({ name, n8n, userFolder, sandbox }: Made, keep?: boolean): Promise<void> {
 	return releaseAll([
 		() => n8n.stop(),
 		() => sandbox?.close(),
@@ -153,7 +154,7 @@ function tearDown({ name, n8n, userFolder, sandbox }: Made): Promise<void> {
 			// eslint-disable-next-line no-console
 			console.log(`n8n ${VERSION} logs: ${logs}`);
 		},
-		() => removeUnlessKept(userFolder),
+		() => removeUnlessKept(userFolder, keep),
 	]);
 }
 
@@ -171,7 +172,7 @@ export async function setUpSuite({ name, webhookPath, env, install = installAsCo
 		made.sandbox = sandbox;
 		await install(n8n);
 		if (examples) await startLib.importExamples(n8n, sandbox, { scheme: EXAMPLES_SCHEME, secret: WEBHOOK_SECRET });
-		return { sandbox, n8n, userFolder, tearDown: () => tearDown(made) };
+		return { sandbox, n8n, userFolder, tearDown: (options) => tearDown(made, options?.keep) };
 	} catch (err) {
 		await tearDown(made).catch(() => undefined);
 		throw err;
