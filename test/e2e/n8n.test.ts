@@ -12,18 +12,7 @@ import type { INodeTypeDescription } from 'n8n-workflow';
 import type { Sandbox } from '../../sandbox/server';
 import { sign } from '../../sandbox/signing';
 import type { N8nInstance } from '../../scripts/n8n/instance';
-import {
-	type ApiExecution,
-	type SuiteSetUp,
-	VERSION,
-	WEBHOOK_SECRET,
-	hmacHex,
-	nodeOutput,
-	readExample,
-	setUpSuite,
-	sleep,
-	triggerWebhookPath,
-} from './helpers';
+import { type ApiExecution, type SuiteSetUp, VERSION, WEBHOOK_SECRET, hmacHex, nodeOutput, readExample, setUpSuite, sleep, triggerWebhookPath } from './helpers';
 
 const LIST = readExample('list-accounts');
 const POST = readExample('post-with-idempotency');

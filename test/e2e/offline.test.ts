@@ -10,20 +10,7 @@
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import type { N8nInstance } from '../../scripts/n8n/instance';
-import {
-	type ApiExecution,
-	type SuiteSetUp,
-	VERSION,
-	WEBHOOK_SECRET,
-	hmacHex,
-	nodeOutput,
-	readExample,
-	removeUnlessKept,
-	setUpSuite,
-	sleep,
-	tempUserFolder,
-	triggerWebhookPath,
-} from './helpers';
+import { type ApiExecution, type SuiteSetUp, VERSION, WEBHOOK_SECRET, hmacHex, nodeOutput, readExample, removeUnlessKept, setUpSuite, sleep, tempUserFolder, triggerWebhookPath } from './helpers';
 
 /* eslint-disable-next-line @typescript-eslint/no-require-imports */
 const { guardEnv, readGuardLog } = require('../../scripts/n8n/netguard-log');
