@@ -7,6 +7,9 @@
  *   UPDATE_SCREENSHOTS=1 npm run test:browser  # also copy the passing steps' PNGs to docs/screenshots/
  *   BROWSER_KEEP=1 npm run test:browser        # keep the temp n8n user folder (n8n.log, database)
  *
+ * The sandbox and n8n are set up and torn down by test/e2e/helpers.ts (setUpSuite); n8n's logs are copied
+ * to test-artifacts/e2e/<version>/browser-n8n.log and browser-cli.log.
+ *
  * Each step saves a screenshot into test-artifacts/browser/; with UPDATE_SCREENSHOTS=1 the screenshots
  * of the steps that passed are also copied into docs/screenshots/ (the ones the README shows).
  * Selectors are n8n's `data-test-id`s, checked against the 2.40.7 editor.
@@ -15,19 +18,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, selectors, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { startSandbox, type Sandbox } from '../../sandbox/server';
+import type { Sandbox } from '../../sandbox/server';
 import type { N8nInstance } from '../../scripts/n8n/instance';
-import { N8N_VERSION, tarball } from '../harness/realN8n';
+import { ROOT, type SuiteSetUp, VERSION, setUpSuite } from '../e2e/helpers';
 
-/* eslint-disable @typescript-eslint/no-require-imports */
-const instanceLib: typeof import('../../scripts/n8n/instance') = require('../../scripts/n8n/instance');
-const portsLib: typeof import('../../scripts/n8n/ports') = require('../../scripts/n8n/ports');
-/* eslint-enable @typescript-eslint/no-require-imports */
-
-const ROOT = path.resolve(__dirname, '..', '..');
 const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'browser');
 const DOCS_SCREENSHOTS = path.join(ROOT, 'docs', 'screenshots');
-const VERSION = N8N_VERSION;
 const PKG = 'n8n-nodes-tenant-api';
 const ACTION_TYPE = `${PKG}.tenantApi`;
 const TRIGGER_TYPE = `${PKG}.tenantApiTrigger`;
@@ -50,28 +46,24 @@ const CHROMIUM_ARGS = [
 selectors.setTestIdAttribute('data-test-id');
 
 describe(`n8n ${VERSION} editor in chromium`, () => {
+	let suite: SuiteSetUp | undefined;
 	let sandbox: Sandbox | undefined;
 	let n8n: N8nInstance | undefined;
 	let context: BrowserContext | undefined;
-	let userFolder: string | undefined;
 	let browserProfile: string | undefined;
 	let baseUrl = '';
 	let failed = false;
 
 	beforeAll(async () => {
-		failed = true; // until everything is up: keep the n8n logs if the set-up fails
+		failed = true; // until everything is up: keep the n8n user folder if the set-up fails after the install
 		fs.mkdirSync(ARTIFACTS, { recursive: true });
 		for (const f of fs.readdirSync(ARTIFACTS)) if (f.endsWith('.png')) fs.rmSync(path.join(ARTIFACTS, f));
 
-		sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
-		userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-browser-'));
-		// n8n start takes port and port + 1 (its task-runner broker), CLI commands port + 2.
-		const port = await portsLib.freePort({ run: 3 });
-		n8n = instanceLib.createInstance({ version: VERSION, userFolder, port, tarball: tarball() });
-		await n8n.installPackage();
+		suite = await setUpSuite({ name: 'browser' });
+		({ sandbox, n8n } = suite);
 
 		// The example credential, pointed at this sandbox; and the list-accounts example workflow.
-		const credFile = path.join(userFolder, 'credentials.json');
+		const credFile = path.join(n8n.userFolder, 'credentials.json');
 		const credential = {
 			...EXAMPLE_CREDENTIAL,
 			data: { ...EXAMPLE_CREDENTIAL.data, baseUrl: sandbox.baseUrl, secretKey: sandbox.apiKey, tenantId: sandbox.tenantId },
@@ -111,17 +103,8 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 			}
 		};
 		await attempt(() => context?.close());
-		await attempt(() => n8n?.stop());
-		await attempt(() => sandbox?.close());
+		await attempt(() => suite?.tearDown({ keep: failed || process.env.BROWSER_KEEP === '1' }));
 		if (browserProfile) fs.rmSync(browserProfile, { recursive: true, force: true });
-		if (userFolder) {
-			if (failed || process.env.BROWSER_KEEP === '1') {
-				// eslint-disable-next-line no-console
-				console.log(`kept ${userFolder} (n8n.log, cli.log)`);
-			} else {
-				fs.rmSync(userFolder, { recursive: true, force: true });
-			}
-		}
 		if (errors.length > 0) throw errors[0];
 	});
 

@@ -11,7 +11,7 @@ import type { INodeProperties, INodeTypeDescription, IWorkflowBase } from 'n8n-w
 import type { Sandbox } from '../../sandbox/server';
 import type { N8nInstance } from '../../scripts/n8n/instance';
 import { type ChatTool, type FakeChatModel, startFakeChatModel, textOf } from './fakeChatModel';
-import { ROOT, VERSION, freePorts, instanceLib, nodeOutput, removeUnlessKept, sandboxLib, tarball, tempUserFolder } from './helpers';
+import { type SuiteSetUp, VERSION, nodeOutput, setUpSuite, tarball } from './helpers';
 import { installedPackages, npmInstallOffline } from './manualInstall';
 
 const PACKAGE = 'n8n-nodes-tenant-api';
@@ -112,31 +112,24 @@ function toolAnswer(model: FakeChatModel): string {
 	return textOf(message);
 }
 
-function saveLogs(userFolder: string): void {
-	const dest = path.join(ROOT, 'test-artifacts', 'e2e', VERSION);
-	fs.mkdirSync(dest, { recursive: true });
-	for (const file of ['n8n.log', 'cli.log']) {
-		const src = path.join(userFolder, file);
-		if (fs.existsSync(src)) fs.copyFileSync(src, path.join(dest, `ai-tool-${file}`));
-	}
+/** The README's manual install into the n8n's nodes folder: our package and nothing else. */
+function installTheReadmeWay(n8n: N8nInstance): void {
+	const nodesFolder = path.join(n8n.userFolder, '.n8n', 'nodes');
+	const install = npmInstallOffline(nodesFolder, tarball());
+	if (install.status !== 0) throw new Error(`README install failed:\n${install.stderr}`);
+	expect(installedPackages(nodesFolder)).toEqual([PACKAGE]);
 }
 
 describe(`n8n ${VERSION}: the node as an AI agent's tool`, () => {
+	let suite: SuiteSetUp | undefined;
 	let sandbox: Sandbox;
 	let model: FakeChatModel;
 	let n8n: N8nInstance;
-	let userFolder: string;
 
 	beforeAll(async () => {
-		sandbox = await sandboxLib.startSandbox({ port: 0 });
+		suite = await setUpSuite({ name: 'ai-tool', install: installTheReadmeWay });
+		({ sandbox, n8n } = suite);
 		model = await startFakeChatModel(SCRIPT);
-		userFolder = tempUserFolder(`ai-tool-${VERSION}`);
-		const nodesFolder = path.join(userFolder, '.n8n', 'nodes');
-		const install = npmInstallOffline(nodesFolder, tarball());
-		if (install.status !== 0) throw new Error(`README install failed:\n${install.stderr}`);
-		expect(installedPackages(nodesFolder)).toEqual([PACKAGE]);
-
-		n8n = instanceLib.createInstance({ version: VERSION, userFolder, port: await freePorts() });
 		const credentials = [
 			{
 				...TENANT_CREDENTIAL,
@@ -146,7 +139,7 @@ describe(`n8n ${VERSION}: the node as an AI agent's tool`, () => {
 			{ ...MODEL_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'scripted-model-key', url: model.url } },
 		];
 		const workflows = [agentWorkflow('aiToolPay', PROMPTS.pay), agentWorkflow('aiToolEscape', PROMPTS.escape)];
-		const imports = path.join(userFolder, 'import');
+		const imports = path.join(n8n.userFolder, 'import');
 		fs.mkdirSync(path.join(imports, 'workflows'), { recursive: true });
 		fs.writeFileSync(path.join(imports, 'credentials.json'), JSON.stringify(credentials));
 		for (const wf of workflows) fs.writeFileSync(path.join(imports, 'workflows', `${wf.id}.json`), JSON.stringify(wf));
@@ -155,13 +148,8 @@ describe(`n8n ${VERSION}: the node as an AI agent's tool`, () => {
 	});
 
 	afterAll(async () => {
-		await n8n?.stop();
 		await model?.close();
-		await sandbox?.close();
-		if (userFolder) {
-			saveLogs(userFolder);
-			removeUnlessKept(userFolder);
-		}
+		await suite?.tearDown();
 	});
 
 	async function execute(workflowId: string) {

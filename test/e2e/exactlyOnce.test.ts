@@ -13,7 +13,7 @@ import type { CreatedRecord, DeliveryResult, Sandbox } from '../../sandbox/serve
 import type { N8nInstance } from '../../scripts/n8n/instance';
 import { postScript } from '../harness/postScript';
 import { POST_NAME, eventWorkflow, listing, webhookItemsWorkflow } from './exactlyOnceWorkflows';
-import { VERSION, WEBHOOK_SECRET, freePorts, hmacHex, instanceLib, removeUnlessKept, sandboxLib, saveLogs, sleep, startLib, tarball, tempUserFolder } from './helpers';
+import { type SuiteSetUp, VERSION, WEBHOOK_SECRET, hmacHex, setUpSuite, sleep, startLib } from './helpers';
 
 interface Execution {
 	id: string;
@@ -31,9 +31,9 @@ interface Workflow {
 }
 
 describe(`n8n ${VERSION}: exactly-once writes across executions`, () => {
+	let suite: SuiteSetUp | undefined;
 	let sandbox: Sandbox;
 	let n8n: N8nInstance;
-	let userFolder: string;
 	let items: Workflow;
 	let byPosition: Workflow;
 	let byContent: Workflow;
@@ -49,14 +49,11 @@ describe(`n8n ${VERSION}: exactly-once writes across executions`, () => {
 	}
 
 	beforeAll(async () => {
-		const port = await freePorts();
-		sandbox = await sandboxLib.startSandbox({ port: 0 });
-		userFolder = tempUserFolder(`exactly-once-${VERSION}`);
-		n8n = instanceLib.createInstance({ version: VERSION, userFolder, port, tarball: tarball() });
-		await n8n.installPackage();
+		suite = await setUpSuite({ name: 'exactly-once' });
+		({ sandbox, n8n } = suite);
 		// Imported before the start, as `npm start` does (n8n 1.x's public API wants fields of its own on credentials).
 		const credentials: Array<{ id: string; name: string; type: string }> = startLib.credentialsFor(sandbox, WEBHOOK_SECRET);
-		const file = path.join(userFolder, 'credentials.json');
+		const file = path.join(n8n.userFolder, 'credentials.json');
 		fs.writeFileSync(file, JSON.stringify(credentials));
 		await n8n.cli(['import:credentials', `--input=${file}`]);
 		await n8n.start();
@@ -73,14 +70,7 @@ describe(`n8n ${VERSION}: exactly-once writes across executions`, () => {
 		byContent = await createWorkflow(content.body, content.webhookPath);
 	});
 
-	afterAll(async () => {
-		if (n8n) await n8n.stop();
-		if (sandbox) await sandbox.close();
-		if (userFolder) {
-			saveLogs(userFolder);
-			removeUnlessKept(userFolder);
-		}
-	});
+	afterAll(() => suite?.tearDown());
 
 	beforeEach(() => sandbox.setFaults([]));
 

@@ -1,15 +1,17 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/require-node-api-error -- test code: runs in Node next to n8n, not in n8n Cloud */
 /* Shared helpers for the e2e suite (plain requires: the scripts are CommonJS; their .d.ts files type them). */
-import { N8N_VERSION } from '../harness/realN8n';
+import { N8N_VERSION, tarball } from '../harness/realN8n';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { IDataObject, IRun, IRunExecutionData, IWorkflowBase } from 'n8n-workflow';
-import { sign } from '../../sandbox/signing';
+import type { Sandbox } from '../../sandbox/server';
+import { type SigningScheme, sign } from '../../sandbox/signing';
+import type { N8nInstance } from '../../scripts/n8n/instance';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
-export { tarball } from '../harness/realN8n';
+export { tarball };
 /** The n8n version of this project (e2e-2x or e2e-1x in jest.config.js). */
 export const VERSION = N8N_VERSION;
 export const WEBHOOK_SECRET = 'whsec_e2e_' + crypto.randomBytes(6).toString('hex');
@@ -38,10 +40,11 @@ export function tempUserFolder(tag: string): string {
 	return fs.mkdtempSync(path.join(os.tmpdir(), `tenant-api-e2e-${tag}-`));
 }
 
-export function removeUnlessKept(dir: string): void {
-	if (process.env.E2E_KEEP === '1') {
+/** Removes `dir`, unless `keep` (default: E2E_KEEP=1) says to leave it for a look. */
+export function removeUnlessKept(dir: string, keep = process.env.E2E_KEEP === '1'): void {
+	if (keep) {
 		// eslint-disable-next-line no-console
-		console.log(`E2E_KEEP: left ${dir}`);
+		console.log(`kept ${dir}`);
 		return;
 	}
 	fs.rmSync(dir, { recursive: true, force: true });
@@ -52,13 +55,16 @@ export function freePorts(): Promise<number> {
 	return portsLib.freePort({ run: 3 });
 }
 
-/** Copy the instance's logs to test-artifacts/e2e/<version>/ (kept for CI and for a look after a failure). */
-export function saveLogs(userFolder: string): string {
+/**
+ * Copy the instance's logs to test-artifacts/e2e/<version>/ as <prefix>n8n.log and <prefix>cli.log (kept for
+ * CI and for a look after a failure).
+ */
+export function saveLogs(userFolder: string, prefix = ''): string {
 	const dest = path.join(ROOT, 'test-artifacts', 'e2e', VERSION);
 	fs.mkdirSync(dest, { recursive: true });
 	for (const f of ['n8n.log', 'cli.log']) {
 		const src = path.join(userFolder, f);
-		if (fs.existsSync(src)) fs.copyFileSync(src, path.join(dest, f));
+		if (fs.existsSync(src)) fs.copyFileSync(src, path.join(dest, prefix + f));
 	}
 	return dest;
 }
@@ -81,4 +87,94 @@ export function nodeOutput(run: IRun, nodeName: string): IDataObject[] {
 	const runs = run?.data?.resultData?.runData?.[nodeName];
 	if (!runs) throw new Error(`no run data for "${nodeName}": ${JSON.stringify(run?.data?.resultData?.error ?? {})}`);
 	return (runs[runs.length - 1].data?.main[0] ?? []).map((item) => item.json);
+}
+
+/** A suite's sandbox and n8n (VERSION, its own temp user folder, the packed package installed). */
+export interface SuiteSetUp {
+	sandbox: Sandbox;
+	n8n: N8nInstance;
+	userFolder: string;
+	/** n8n stopped, the sandbox closed, the logs saved, the user folder removed unless `keep` (default: E2E_KEEP=1). */
+	tearDown(options?: { keep?: boolean }): Promise<void>;
+}
+
+export interface SuiteOptions {
+	/** The suite's name ('' for the main suite): user folder tenant-api-e2e-<name>-<version>-…, logs <name>-n8n.log. */
+	name: string;
+	/** A production webhook path of this n8n: the sandbox delivers its events there, signed with WEBHOOK_SECRET. */
+	webhookPath?: string;
+	/** n8n settings of the suite (on top of offlineEnv()), given the user folder. */
+	env?: (userFolder: string) => Record<string, string>;
+	/** How the package gets into n8n; default: the tarball installed the way n8n's community installer does. */
+	install?: (n8n: N8nInstance) => unknown;
+	/** Import the examples as `npm start` does: credentials (webhook secret WEBHOOK_SECRET), workflows, the trigger published. */
+	examples?: boolean;
+}
+
+/** The signing scheme of the examples' trigger and of the sandbox's deliveries to it. */
+const EXAMPLES_SCHEME: SigningScheme = 'hmac-sha256-hex';
+
+/** The sandbox; with `webhookPath`, its webhook sender delivers to that path of the n8n on `n8nPort`. */
+function startSandboxFor(n8nPort: number, webhookPath?: string): Promise<Sandbox> {
+	const webhook = webhookPath ? { url: `http://127.0.0.1:${n8nPort}${webhookPath}`, secrets: [WEBHOOK_SECRET], scheme: EXAMPLES_SCHEME } : undefined;
+	return sandboxLib.startSandbox({ port: 0, ...(webhook ? { webhook } : {}) });
+}
+
+function installAsCommunityPackage(n8n: N8nInstance): Promise<string> {
+	return n8n.installPackage(tarball());
+}
+
+/** Runs every step, even after one fails; then throws the first failure. */
+async function releaseAll(steps: Array<() => unknown>): Promise<void> {
+	const failures: unknown[] = [];
+	for (const step of steps) {
+		try {
+			await step();
+		} catch (err) {
+			failures.push(err);
+		}
+	}
+	if (failures.length > 0) throw failures[0];
+}
+
+/** What setUpSuite has made so far (no sandbox when starting it failed). */
+interface Made {
+	name: string;
+	n8n: N8nInstance;
+	userFolder: string;
+	sandbox?: Sandbox;
+}
+
+function tearDown({ name, n8n, userFolder, sandbox }: Made, keep?: boolean): Promise<void> {
+	return releaseAll([
+		() => n8n.stop(),
+		() => sandbox?.close(),
+		() => {
+			const logs = saveLogs(userFolder, name ? `${name}-` : '');
+			// eslint-disable-next-line no-console
+			console.log(`n8n ${VERSION} logs: ${logs}`);
+		},
+		() => removeUnlessKept(userFolder, keep),
+	]);
+}
+
+/**
+ * Start the sandbox, make an n8n in a temp user folder, install the package (and import the examples when
+ * asked). n8n itself is not started. If a step fails, what was made is released before the error is thrown.
+ */
+export async function setUpSuite({ name, webhookPath, env, install = installAsCommunityPackage, examples = false }: SuiteOptions): Promise<SuiteSetUp> {
+	const port = await freePorts();
+	const userFolder = tempUserFolder([name, VERSION].filter(Boolean).join('-'));
+	const n8n = instanceLib.createInstance({ version: VERSION, userFolder, port, env: env?.(userFolder) });
+	const made: Made = { name, n8n, userFolder };
+	try {
+		const sandbox = await startSandboxFor(port, webhookPath);
+		made.sandbox = sandbox;
+		await install(n8n);
+		if (examples) await startLib.importExamples(n8n, sandbox, { scheme: EXAMPLES_SCHEME, secret: WEBHOOK_SECRET });
+		return { sandbox, n8n, userFolder, tearDown: (options) => tearDown(made, options?.keep) };
+	} catch (err) {
+		await tearDown(made).catch(() => undefined);
+		throw err;
+	}
 }

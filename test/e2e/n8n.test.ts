@@ -12,24 +12,7 @@ import type { INodeTypeDescription } from 'n8n-workflow';
 import type { Sandbox } from '../../sandbox/server';
 import { sign } from '../../sandbox/signing';
 import type { N8nInstance } from '../../scripts/n8n/instance';
-import {
-	type ApiExecution,
-	VERSION,
-	WEBHOOK_SECRET,
-	freePorts,
-	hmacHex,
-	instanceLib,
-	nodeOutput,
-	removeUnlessKept,
-	saveLogs,
-	sandboxLib,
-	sleep,
-	startLib,
-	tarball,
-	readExample,
-	triggerWebhookPath,
-	tempUserFolder,
-} from './helpers';
+import { type ApiExecution, type SuiteSetUp, VERSION, WEBHOOK_SECRET, hmacHex, nodeOutput, readExample, setUpSuite, sleep, triggerWebhookPath } from './helpers';
 
 const LIST = readExample('list-accounts');
 const POST = readExample('post-with-idempotency');
@@ -37,33 +20,17 @@ const TRIGGER = readExample('webhook-trigger');
 const WEBHOOK_PATH = triggerWebhookPath(TRIGGER);
 
 describe(`n8n ${VERSION} with the packed package`, () => {
+	let suite: SuiteSetUp | undefined;
 	let sandbox: Sandbox;
 	let n8n: N8nInstance;
 	let userFolder: string;
-	let port: number;
 
 	beforeAll(async () => {
-		port = await freePorts();
-		sandbox = await sandboxLib.startSandbox({
-			port: 0,
-			webhook: { url: `http://127.0.0.1:${port}${WEBHOOK_PATH}`, secrets: [WEBHOOK_SECRET], scheme: 'hmac-sha256-hex' },
-		});
-		userFolder = tempUserFolder(VERSION);
-		n8n = instanceLib.createInstance({ version: VERSION, userFolder, port, tarball: tarball() });
-		await n8n.installPackage();
-		await startLib.importExamples(n8n, sandbox, { secret: WEBHOOK_SECRET });
+		suite = await setUpSuite({ name: '', webhookPath: WEBHOOK_PATH, examples: true });
+		({ sandbox, n8n, userFolder } = suite);
 	});
 
-	afterAll(async () => {
-		if (n8n) await n8n.stop();
-		if (sandbox) await sandbox.close();
-		if (userFolder) {
-			const logs = saveLogs(userFolder);
-			// eslint-disable-next-line no-console
-			console.log(`n8n ${VERSION} logs: ${logs}`);
-			removeUnlessKept(userFolder);
-		}
-	});
+	afterAll(() => suite?.tearDown());
 
 	test('the tarball is installed as a community package (no dependencies pulled in)', () => {
 		const dir = path.join(userFolder, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-tenant-api');

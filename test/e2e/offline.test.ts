@@ -9,25 +9,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import type { Sandbox } from '../../sandbox/server';
 import type { N8nInstance } from '../../scripts/n8n/instance';
-import {
-	type ApiExecution,
-	VERSION,
-	WEBHOOK_SECRET,
-	freePorts,
-	hmacHex,
-	instanceLib,
-	nodeOutput,
-	readExample,
-	removeUnlessKept,
-	sandboxLib,
-	sleep,
-	startLib,
-	tarball,
-	tempUserFolder,
-	triggerWebhookPath,
-} from './helpers';
+import { type ApiExecution, type SuiteSetUp, VERSION, WEBHOOK_SECRET, hmacHex, nodeOutput, readExample, removeUnlessKept, setUpSuite, sleep, tempUserFolder, triggerWebhookPath } from './helpers';
 
 /* eslint-disable-next-line @typescript-eslint/no-require-imports */
 const { guardEnv, readGuardLog } = require('../../scripts/n8n/netguard-log');
@@ -35,6 +18,8 @@ const { guardEnv, readGuardLog } = require('../../scripts/n8n/netguard-log');
 const LIST = readExample('list-accounts');
 const TRIGGER = readExample('webhook-trigger');
 const WEBHOOK_PATH = triggerWebhookPath(TRIGGER);
+/** Where the loopback guard of the suite's n8n records what it loaded and refused. */
+const guardLogIn = (userFolder: string) => path.join(userFolder, 'netguard.jsonl');
 
 type Attempt = { pid: number; argv: string; kind: string; target: string; stack: string[] };
 const describeAttempts = (attempts: Attempt[]) => attempts.map((a) => `${a.kind} ${a.target} (${a.argv})\n    ${a.stack.slice(0, 12).join('\n    ')}`);
@@ -67,26 +52,17 @@ test('the guard refuses and records what leaves loopback, and lets loopback thro
 });
 
 describe(`n8n ${VERSION} with offlineEnv() stays on loopback`, () => {
-	let sandbox: Sandbox;
+	let suite: SuiteSetUp | undefined;
 	let n8n: N8nInstance;
-	let userFolder: string;
 	let guardLog: string;
 
 	beforeAll(async () => {
-		const port = await freePorts();
-		sandbox = await sandboxLib.startSandbox({ port: 0 });
-		userFolder = tempUserFolder(`offline-${VERSION}`);
-		guardLog = path.join(userFolder, 'netguard.jsonl');
-		n8n = instanceLib.createInstance({ version: VERSION, userFolder, port, tarball: tarball(), env: guardEnv(guardLog) });
-		await n8n.installPackage();
-		await startLib.importExamples(n8n, sandbox, { secret: WEBHOOK_SECRET });
+		suite = await setUpSuite({ name: 'offline', env: (userFolder) => guardEnv(guardLogIn(userFolder)), examples: true });
+		n8n = suite.n8n;
+		guardLog = guardLogIn(suite.userFolder);
 	});
 
-	afterAll(async () => {
-		if (n8n) await n8n.stop();
-		if (sandbox) await sandbox.close();
-		if (userFolder) removeUnlessKept(userFolder);
-	});
+	afterAll(() => suite?.tearDown());
 
 	test('set-up, start, two workflow runs, the editor start-up calls and stop: no attempt outside loopback', async () => {
 		const listed = await n8n.execute(LIST.id);
