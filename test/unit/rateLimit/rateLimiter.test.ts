@@ -41,6 +41,17 @@ describe('rate limiter: whole runs against a simulated rate-limited API', () => 
 			expect(run.limiter.state.snapshot.estimate?.perSecond).toBeGreaterThanOrEqual(0.95 * BENCH_API.perSecond);
 		});
 
+		it.each([1, 2, 3])('two first stretches alike draw no line: the rough guess still lands ≤ 1.10× the floor, ≤ 1.05 requests per item (seed %i)', async (seed) => {
+			// No latency jitter and the first 5 answers 40 ms late: at Concurrency 5 the first two stretches both
+			// end after 160 ms with 18 accepted. What got through per second, pauses included, said 14/s, and the
+			// stretches paced from there kept coming out alike: 1.76× the floor and 63 429s. The middle of that
+			// lower bound and the upper bound each stretch sets (≥ 1 request of burst) says ~60/s.
+			const run = await simulate(2000, concurrency, { ...BENCH_API, jitterMs: 0, coldStart: { count: 5, extraMs: 40 } }, {}, seed);
+			expect(run.failedItems).toBe(0);
+			expect(run.requests / 2000).toBeLessThanOrEqual(1.05);
+			expect(run.elapsedMs / run.floorMs).toBeLessThanOrEqual(1.1);
+		});
+
 		it('with Max Requests per Second at the API limit: not a single 429', async () => {
 			const run = await simulate(2000, concurrency, BENCH_API, { maxRequestsPerSecond: 50 });
 			expect(run.refused).toBe(0);

@@ -51,8 +51,8 @@ export const RECENT_SEGMENTS = 6;
 
 /**
  * Least squares through `accepted = burst + perSecond × seconds`. With two segments or more that do not
- * draw a line (all refused at once, say), what got through per second since the first of them, pauses
- * included, with that much uncertainty. Undefined before the second segment.
+ * draw a line (all refused at once, or all alike), a rough guess from bounds (see `throughput`).
+ * Undefined before the second segment.
  */
 export function estimateRate(all: Segment[], nowMs: number): RateEstimate | undefined {
 	const segments = all.slice(-RECENT_SEGMENTS);
@@ -83,12 +83,24 @@ function acceptedRate(segment: Segment & { paced: NonNullable<Segment['paced']> 
 	return ((segment.accepted - segment.paced.burst) * 1000) / segment.elapsedMs;
 }
 
+/**
+ * Without a line: what got through per second since the first segment, pauses included, is a lower bound
+ * on the rate; each segment that lasted bounds it from above (its burst was at least one request). Stretches
+ * alike in length (the same concurrency against the same latency) draw no line, and the lower bound alone
+ * can be a third of the rate: the estimate is the middle of the two bounds, as uncertain as they are apart.
+ */
 function throughput(segments: Segment[], nowMs: number): RateEstimate | undefined {
 	const seconds = (nowMs - segments[0].startedAt) / 1000;
 	const accepted = segments.reduce((sum, segment) => sum + segment.accepted, 0);
 	if (!(seconds > 0) || accepted === 0) return undefined;
-	const perSecond = accepted / seconds;
-	return { perSecond, burst: Math.max(1, Math.min(...segments.map((segment) => segment.accepted))), uncertainty: perSecond };
+	const lower = accepted / seconds;
+	const upper = Math.min(...segments.filter((segment) => segment.elapsedMs > 0).map((segment) => ((segment.accepted - 1) * 1000) / segment.elapsedMs));
+	if (!(upper > lower) || !Number.isFinite(upper)) {
+		return { perSecond: lower, burst: Math.max(1, Math.min(...segments.map((segment) => segment.accepted))), uncertainty: lower };
+	}
+	const perSecond = (lower + upper) / 2;
+	const burst = Math.max(1, Math.min(...segments.map((segment) => segment.accepted - (perSecond * segment.elapsedMs) / 1000)));
+	return { perSecond, burst, uncertainty: (upper - lower) / 2 };
 }
 
 function fitLine(segments: Segment[]): RateEstimate | undefined {
