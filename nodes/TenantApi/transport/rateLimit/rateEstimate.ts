@@ -63,6 +63,8 @@ const SETTLED_PRECISION = 0.025;
  * machine) and the bound says little.
  */
 const TIGHT_BOUND = 0.8;
+/** The bound holds only if the API's burst is no larger than estimated: the pace keeps this share below it. */
+const BOUND_MARGIN = 0.005;
 /** A single stretch shorter than this bounds the rate from above by little more than timer noise. */
 const MIN_SINGLE_STRETCH_MS = 50;
 
@@ -85,8 +87,9 @@ export function estimateRate(all: Segment[], nowMs: number): RateEstimate | unde
 	const warm = segments.filter((segment) => !setByNode(segment) && !segment.cold);
 	const measured = warm.length >= 2 ? warm : segments.filter((segment) => !setByNode(segment));
 	const line = measured.length >= 2 ? confirmedLine(measured) : undefined;
+	const guess = throughput(segments, nowMs);
 	// A line through the cold stretch may be far off however straight it looks: it guides the probing, never settles.
-	const estimate = mostPrecise(line && measured.some((segment) => segment.cold) ? { ...line, settled: false } : line, throughput(segments, nowMs));
+	const estimate = mostPrecise(line && measured.some((segment) => segment.cold) ? { ...line, settled: false } : line, guess);
 	// Never below what a stretch the node paced itself showed the API lets through.
 	const bound = bounds.reduce<RateEstimate | undefined>((highest, next) => (next.perSecond > (highest?.perSecond ?? 0) ? next : highest), undefined);
 	return bound && bound.perSecond > (estimate?.perSecond ?? 0) ? bound : estimate;
@@ -104,8 +107,9 @@ function setByNode(segment: Segment): segment is Segment & { paced: NonNullable<
 
 function belowRefusedPace(segment: Segment & { paced: NonNullable<Segment['paced']> }): RateEstimate {
 	const { perSecond: refused, burst } = segment.paced;
-	const perSecond = Math.max(acceptedRate(segment), windowedRate(segment.tailMs ?? [], burst), refused / 2);
-	return { perSecond, burst, uncertainty: Math.max(0, refused - perSecond), settled: perSecond >= TIGHT_BOUND * refused };
+	const bound = Math.max(acceptedRate(segment), windowedRate(segment.tailMs ?? [], burst), refused / 2);
+	const perSecond = bound * (1 - BOUND_MARGIN);
+	return { perSecond, burst, uncertainty: Math.max(0, refused - perSecond), settled: bound >= TIGHT_BOUND * refused };
 }
 
 /**
