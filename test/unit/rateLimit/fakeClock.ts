@@ -15,6 +15,12 @@ interface Timer {
 const settle = async () => await new Promise<void>((resolve) => setImmediate(resolve));
 
 export class FakeClock implements Clock {
+	/**
+	 * @param late how much later than asked a timer fires (ms), as on a loaded machine: `() => 0` for
+	 * ideal timers.
+	 */
+	constructor(private readonly late: () => number = () => 0) {}
+
 	private time = 0;
 	private order = 0;
 	private timers: Timer[] = [];
@@ -25,7 +31,7 @@ export class FakeClock implements Clock {
 
 	async sleep(ms: number): Promise<void> {
 		await new Promise<void>((resolve) => {
-			this.timers.push({ at: this.time + Math.max(0, ms), order: this.order++, resolve });
+			this.timers.push({ at: this.time + Math.max(0, ms) + this.late(), order: this.order++, resolve });
 		});
 	}
 

@@ -131,7 +131,7 @@ describe('rate-limit state of one run', () => {
 		expect(state.delayBeforeSend(10)).toBe(0);
 	});
 
-	it('learns burst and rate from the stretches between 429s, then paces just below the rate', () => {
+	it('learns burst and rate from the stretches between 429s, then paces at the rate', () => {
 		const state = new RateLimitState(settings(), () => 0);
 		// A token bucket of 10 refilled at 50/s lets 10 + 50 × t through before the first 429.
 		let now = 0;
@@ -147,15 +147,16 @@ describe('rate-limit state of one run', () => {
 			expect(state.delayBeforeSend(now)).toBeGreaterThanOrEqual(0);
 		};
 		stretch(20, 200);
-		expect(state.snapshot.estimate).toBeUndefined();
+		// One stretch: at least 20 in the 1.21 s since it began, at most 19 beyond the first in 200 ms.
+		expect(state.snapshot.estimate?.perSecond).toBeCloseTo((20 / 1.21 + 19 / 0.2) / 2, 6);
+		expect(state.snapshot.estimate?.uncertainty).toBeCloseTo((19 / 0.2 - 20 / 1.21) / 2, 6);
 		stretch(30, 400);
 		expect(state.snapshot.estimate?.perSecond).toBeCloseTo(50, 6);
 		stretch(110, 2000);
 		const { estimate, pace } = state.snapshot;
 		expect(estimate?.perSecond).toBeCloseTo(50, 6);
 		expect(estimate?.burst).toBeCloseTo(10, 6);
-		expect(pace?.perSecond).toBeLessThan(50);
-		expect(pace?.perSecond).toBeGreaterThan(49.5);
+		expect(pace?.perSecond).toBeCloseTo(50, 6);
 	});
 
 	it('counts every request accepted before the first refused one, however long the stretch, in flat memory', () => {
@@ -167,6 +168,10 @@ describe('rate-limit state of one run', () => {
 		state.answer(10_040, inFlight[9], limited(1000));
 		inFlight.slice(10).forEach((ticket) => state.answer(10_041, ticket, accepted));
 		state.delayBeforeSend(12_000);
-		expect(state.snapshot.segments).toEqual([{ startedAt: 0, elapsedMs: 10_000, accepted: 10_009 }]);
+		const [segment] = state.snapshot.segments;
+		expect(segment).toMatchObject({ startedAt: 0, elapsedMs: 10_000, accepted: 10_009, cold: true });
+		// The send times of the latest accepted requests, for the windows that end with the refused one.
+		expect(segment.tailMs?.slice(0, 11)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2]);
+		expect(segment.tailMs?.length).toBeLessThanOrEqual(1024);
 	});
 });

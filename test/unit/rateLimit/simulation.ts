@@ -31,9 +31,12 @@ export async function simulate(
 	api: Omit<SimulatedApiOptions, 'random'>,
 	settings: Partial<RateLimitSettings> = {},
 	seed = 1,
+	/** Timers fire up to this much late (ms, uniformly), as on a loaded machine. */
+	timerLateMs = 0,
 ): Promise<SimulationResult> {
-	const clock = new FakeClock();
 	const random = seededRandom(seed);
+	const lateness = seededRandom(seed + 1_000);
+	const clock = new FakeClock(() => lateness() * timerLateMs);
 	const server = new SimulatedApi(clock, { ...api, random });
 	const limiter = new RateLimiter({ ...DEFAULT_SETTINGS, maxConcurrency: concurrency, ...settings }, clock, random);
 	let failedItems = 0;

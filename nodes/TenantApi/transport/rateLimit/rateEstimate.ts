@@ -10,11 +10,11 @@
  *
  * A segment the node paced itself, starting below the rate the API turned out to let through in it,
  * measures the node, not the API: it stays out of the line. (One paced from above the rate measures the
- * API as well as any.) It says something else: the node's pace had been rising slowly (rateLimitState.ts) and the
- * API refused it once the burst ran out. A pace rising by `g` requests/s every second empties a full
- * bucket of `burst` sqrt(2 × burst / g) seconds after passing the rate, by when it is sqrt(2 × burst × g)
- * above it; a bucket not quite full empties sooner. And the API let through at least what the node sent,
- * less the burst. The estimate is the higher of these two lower bounds; the refused pace is the upper one.
+ * API as well as any.) It bounds the rate from below instead: in any window that ends with the refused
+ * request the API let through at most its burst plus the rate times the window, whatever the node did,
+ * so the rate is at least (accepted in the window − burst) / window. The windows are measured on the
+ * requests the node really sent (a loaded machine sends slower than its nominal pace); the best of them
+ * is the estimate, and the refused pace bounds it from above.
  */
 
 export interface Segment {
@@ -24,6 +24,13 @@ export interface Segment {
 	elapsedMs: number;
 	/** Requests the API accepted in between. */
 	accepted: number;
+	/**
+	 * The first stretch of a run: connections are still being opened, so its requests reach the API later
+	 * than they went out, the first of them most. It draws the line only until two later stretches can.
+	 */
+	cold?: boolean;
+	/** How long before the refused request each of the latest accepted ones went out (ms, ascending). */
+	tailMs?: number[];
 	/** Set when the node held requests back for its own learned pace until the API refused one. */
 	paced?: {
 		/** The pace when the refused request went out (requests/s). */
@@ -44,38 +51,81 @@ export interface RateEstimate {
 	burst: number;
 	/** How far off `perSecond` may be (requests per second): one request either way over the span measured. */
 	uncertainty: number;
+	/** Precise enough to pace at: no more probing above it (see rateLimitState.ts). */
+	settled: boolean;
 }
+
+/** A line this precise (share of the rate) is settled. */
+const SETTLED_PRECISION = 0.025;
+/**
+ * A lower bound from a stretch the node paced itself is settled when it is at least this share of the pace
+ * the API refused: the node kept its pace up to the refusal. Further below, the node fell behind (a loaded
+ * machine) and the bound says little.
+ */
+const TIGHT_BOUND = 0.8;
+/** The bound holds only if the API's burst is no larger than estimated: the pace keeps this share below it. */
+const BOUND_MARGIN = 0.005;
+/** A single stretch shorter than this bounds the rate from above by little more than timer noise. */
+const MIN_SINGLE_STRETCH_MS = 50;
 
 /** Only the latest segments count, so that the estimate follows an API whose limit changes. */
 export const RECENT_SEGMENTS = 6;
 
 /**
- * Least squares through `accepted = burst + perSecond × seconds`. With two segments or more that do not
- * draw a line (all refused at once, say), what got through per second since the first of them, pauses
- * included, with that much uncertainty. Undefined before the second segment.
+ * Least squares through `accepted = burst + perSecond × seconds`. With segments that do not draw a line
+ * (one segment, all refused at once, or all alike), a rough guess from bounds (see `throughput`).
+ * Undefined until a segment lasted long enough to bound the rate from above.
  */
 export function estimateRate(all: Segment[], nowMs: number): RateEstimate | undefined {
 	const segments = all.slice(-RECENT_SEGMENTS);
-	if (segments.length < 2) return undefined;
-	const bounds = segments.filter(pacedBelowRate).map(belowRefusedPace);
+	if (segments.length === 0) return undefined;
+	// One stretch draws no line, but once it lasted it bounds the rate from both sides.
+	if (segments.length === 1) return segments[0].elapsedMs >= MIN_SINGLE_STRETCH_MS ? throughput(segments, nowMs) : undefined;
+	const bounds = segments.filter(setByNode).map(belowRefusedPace);
 	const latest = segments[segments.length - 1];
-	if (pacedBelowRate(latest)) return belowRefusedPace(latest);
-	const measured = segments.filter((segment) => !pacedBelowRate(segment));
-	const estimate = (measured.length >= 2 ? fitLine(measured) : undefined) ?? throughput(segments, nowMs);
+	if (setByNode(latest)) return belowRefusedPace(latest);
+	const warm = segments.filter((segment) => !setByNode(segment) && !segment.cold);
+	const measured = warm.length >= 2 ? warm : segments.filter((segment) => !setByNode(segment));
+	const line = measured.length >= 2 ? confirmedLine(measured) : undefined;
+	const guess = throughput(segments, nowMs);
+	// A line through the cold stretch may be far off however straight it looks: it guides the probing, never settles.
+	const estimate = mostPrecise(line && measured.some((segment) => segment.cold) ? { ...line, settled: false } : line, guess);
 	// Never below what a stretch the node paced itself showed the API lets through.
 	const bound = bounds.reduce<RateEstimate | undefined>((highest, next) => (next.perSecond > (highest?.perSecond ?? 0) ? next : highest), undefined);
 	return bound && bound.perSecond > (estimate?.perSecond ?? 0) ? bound : estimate;
 }
 
+/** Stretches nearly alike draw a line, but one steeper and less certain than the rough guess. */
+function mostPrecise(...estimates: Array<RateEstimate | undefined>): RateEstimate | undefined {
+	return estimates.reduce((best, next) => (next && (!best || next.uncertainty < best.uncertainty) ? next : best), undefined);
+}
+
 /** The node's own pace started below what the API let through in the segment: the node, not the API, set its length. */
-export function pacedBelowRate(segment: Segment): segment is Segment & { paced: NonNullable<Segment['paced']> } {
+function setByNode(segment: Segment): segment is Segment & { paced: NonNullable<Segment['paced']> } {
 	return segment.paced !== undefined && segment.elapsedMs > 0 && segment.paced.startPerSecond < acceptedRate(segment as Segment & { paced: NonNullable<Segment['paced']> });
 }
 
 function belowRefusedPace(segment: Segment & { paced: NonNullable<Segment['paced']> }): RateEstimate {
-	const { perSecond: refused, growth, burst } = segment.paced;
-	const perSecond = Math.max(acceptedRate(segment), refused - Math.sqrt(2 * burst * growth), refused / 2);
-	return { perSecond, burst, uncertainty: refused - perSecond };
+	const { perSecond: refused, burst } = segment.paced;
+	const bound = Math.max(acceptedRate(segment), windowedRate(segment.tailMs ?? [], burst), refused / 2);
+	const perSecond = bound * (1 - BOUND_MARGIN);
+	return { perSecond, burst, uncertainty: Math.max(0, refused - perSecond), settled: bound >= TIGHT_BOUND * refused };
+}
+
+/**
+ * Windows shorter than this say more about timers than about the API; each window is taken this much
+ * longer than measured, for the time between the node sending a request and the API counting it.
+ */
+const MIN_WINDOW_MS = 250;
+const ARRIVAL_SLACK_MS = 5;
+
+/** The best lower bound of the windows that end with the refused request: (accepted − burst) / window. */
+function windowedRate(tailMs: number[], burst: number): number {
+	let best = 0;
+	tailMs.forEach((ms, index) => {
+		if (ms >= MIN_WINDOW_MS) best = Math.max(best, ((index + 1 - burst) * 1000) / (ms + ARRIVAL_SLACK_MS));
+	});
+	return best;
 }
 
 /** What the API let through per second in the segment, beyond the burst: never more than its rate. */
@@ -83,12 +133,40 @@ function acceptedRate(segment: Segment & { paced: NonNullable<Segment['paced']> 
 	return ((segment.accepted - segment.paced.burst) * 1000) / segment.elapsedMs;
 }
 
+/**
+ * Without a line: what got through per second since the first segment, pauses included, is a lower bound
+ * on the rate; each segment that lasted bounds it from above (its burst was at least one request). Stretches
+ * alike in length (the same concurrency against the same latency) draw no line, and the lower bound alone
+ * can be a third of the rate: the estimate is the middle of the two bounds, as uncertain as they are apart.
+ */
 function throughput(segments: Segment[], nowMs: number): RateEstimate | undefined {
 	const seconds = (nowMs - segments[0].startedAt) / 1000;
 	const accepted = segments.reduce((sum, segment) => sum + segment.accepted, 0);
 	if (!(seconds > 0) || accepted === 0) return undefined;
-	const perSecond = accepted / seconds;
-	return { perSecond, burst: Math.max(1, Math.min(...segments.map((segment) => segment.accepted))), uncertainty: perSecond };
+	const lower = accepted / seconds;
+	const upper = Math.min(...segments.filter((segment) => segment.elapsedMs > 0).map((segment) => ((segment.accepted - 1) * 1000) / segment.elapsedMs));
+	if (!(upper > lower) || !Number.isFinite(upper)) {
+		return { perSecond: lower, burst: Math.max(1, Math.min(...segments.map((segment) => segment.accepted))), uncertainty: lower, settled: false };
+	}
+	const perSecond = (lower + upper) / 2;
+	const burst = Math.max(1, Math.min(...segments.map((segment) => segment.accepted - (perSecond * segment.elapsedMs) / 1000)));
+	return { perSecond, burst, uncertainty: (upper - lower) / 2, settled: false };
+}
+
+/**
+ * Stretches of about the same length (the pace settles, so they do) leave the line's span, and with it
+ * `1 / span`, where it was; a line that the latest stretch moved by less than that is more certain than
+ * the span says: as certain as the move, and never more than this share of the rate.
+ */
+const LINE_AGREEMENT_FLOOR = 0.005;
+
+function confirmedLine(segments: Segment[]): RateEstimate | undefined {
+	const line = fitLine(segments);
+	const before = segments.length >= 3 ? fitLine(segments.slice(0, -1)) : undefined;
+	if (!line || !before) return line;
+	const moved = Math.max(Math.abs(line.perSecond - before.perSecond), line.perSecond * LINE_AGREEMENT_FLOOR);
+	const uncertainty = Math.min(line.uncertainty, moved);
+	return { ...line, uncertainty, settled: uncertainty / line.perSecond <= SETTLED_PRECISION };
 }
 
 function fitLine(segments: Segment[]): RateEstimate | undefined {
@@ -107,5 +185,6 @@ function fitLine(segments: Segment[]): RateEstimate | undefined {
 	const perSecond = sxy / sxx;
 	if (!(perSecond > 0)) return undefined;
 	const burst = Math.max(1, Math.min(Math.min(...ys), meanY - perSecond * meanX));
-	return { perSecond, burst, uncertainty: 1 / span };
+	const uncertainty = 1 / span;
+	return { perSecond, burst, uncertainty, settled: uncertainty / perSecond <= SETTLED_PRECISION };
 }

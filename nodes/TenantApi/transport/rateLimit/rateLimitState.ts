@@ -15,7 +15,7 @@
  */
 import type { RateLimitInfo } from './headers';
 import type { RateEstimate, Segment } from './rateEstimate';
-import { estimateRate, pacedBelowRate, RECENT_SEGMENTS } from './rateEstimate';
+import { estimateRate, RECENT_SEGMENTS } from './rateEstimate';
 
 export interface RateLimitSettings {
 	/** The Concurrency option: never more requests in flight. */
@@ -51,23 +51,20 @@ export interface Exhaustion {
 	maxWaitMs: number;
 }
 
-/** Learned rates are probed above the estimate until they are this precise, then paced just below it. */
-const SETTLED_PRECISION = 0.025;
 /**
  * Share of the learned rate by which its pace rises every second without a 429 (additive increase), so
- * that an estimate on the low side corrects itself: fast while unsettled, slowly once settled (each probe
- * that finds the limit costs a Retry-After).
+ * that an estimate on the low side corrects itself: fast while unsettled, slowly once settled: each probe
+ * that finds the limit costs the whole run a Retry-After, and at 0.01 % a second a settled pace takes
+ * 100 s to reach a limit 1 % above it.
  */
-const PROBE_GROWTH = { unsettled: 0.05, settled: 0.001 };
-/** After the API refused the node's own rising pace: start again this share below the rate it implies. */
-const REFUSED_PACE_BACKOFF = 0.02;
+const PROBE_GROWTH = { unsettled: 0.05, settled: 0.0001 };
 /** Jitter added to every pause: up to this share of it. */
 const PAUSE_JITTER = 0.1;
 /**
  * Accepted requests remembered one by one: more than can be in flight (64) when the first 429 of a
  * stretch arrives, so every request sent before the refused one is counted, and memory stays flat.
  */
-const RECENT_ACCEPTED = 256;
+const RECENT_ACCEPTED = 1024;
 
 interface OpenSegment {
 	id: number;
@@ -76,8 +73,8 @@ interface OpenSegment {
 	firstRefused?: { seq: number; sentAt: number; paced?: Ticket['paced'] };
 	/** The learned pace held a request of this segment back. */
 	paced?: boolean;
-	/** Sequence numbers of the latest accepted requests of this segment, and how many came before them. */
-	acceptedRecent: number[];
+	/** The latest accepted requests of this segment, and how many came before them. */
+	acceptedRecent: Array<{ seq: number; sentAt: number }>;
 	acceptedOlder: number;
 }
 
@@ -148,7 +145,7 @@ export class RateLimitState {
 			this.limit = Math.min(this.settings.maxConcurrency, this.limit + 1 / this.limit);
 			const segment = this.segmentOf(ticket);
 			if (segment) {
-				segment.acceptedRecent.push(ticket.seq);
+				segment.acceptedRecent.push({ seq: ticket.seq, sentAt: ticket.sentAt });
 				if (segment.acceptedRecent.length > RECENT_ACCEPTED) segment.acceptedOlder += segment.acceptedRecent.splice(0, RECENT_ACCEPTED / 2).length;
 			}
 			return;
@@ -235,18 +232,15 @@ export class RateLimitState {
 	}
 
 	/**
-	 * Unsettled: just above the estimate; settled: just below it (further below a pace the API refused).
-	 * Either way a little faster every second without a 429, so that an estimate on the low side does not
-	 * hold the run back for good; the next 429 pulls it back.
+	 * Unsettled: above the estimate, rising fast, to find the limit; settled (a precise estimate, or the
+	 * lower bound a refused pace left): at the estimate. Either way a little faster every second without a
+	 * 429, so that an estimate on the low side does not hold the run back for good; the next 429 pulls it back.
 	 */
 	private learnedPace(now: number) {
 		if (!this.estimate) return undefined;
-		const { perSecond, burst, uncertainty } = this.estimate;
-		const latest = this.segments[this.segments.length - 1];
-		const refusedPace = latest !== undefined && pacedBelowRate(latest);
-		const settled = refusedPace || uncertainty / perSecond <= SETTLED_PRECISION;
+		const { perSecond, burst, uncertainty, settled } = this.estimate;
 		const growth = Math.max(settled ? 0 : uncertainty / 4, perSecond * PROBE_GROWTH[settled ? 'settled' : 'unsettled']);
-		const base = refusedPace ? perSecond * (1 - REFUSED_PACE_BACKOFF) : settled ? perSecond - uncertainty / 4 : perSecond + uncertainty / 4;
+		const base = settled ? perSecond : perSecond + uncertainty / 4;
 		const seconds = Math.max(0, now - (this.current.start ?? now)) / 1000;
 		return { perSecond: base + growth * seconds, base, burst: Math.max(1, Math.floor(burst * 0.8)), growth };
 	}
@@ -267,10 +261,13 @@ export class RateLimitState {
 		if (!closing?.firstRefused || closing.start === undefined) return;
 		this.closing = undefined;
 		const refused = closing.firstRefused;
+		const before = closing.acceptedRecent.filter((accepted) => accepted.seq < refused.seq);
 		this.segments.push({
 			startedAt: closing.start,
 			elapsedMs: refused.sentAt - closing.start,
-			accepted: closing.acceptedOlder + closing.acceptedRecent.filter((seq) => seq < refused.seq).length,
+			accepted: closing.acceptedOlder + before.length,
+			tailMs: before.map((accepted) => refused.sentAt - accepted.sentAt).sort((a, b) => a - b),
+			...(closing.id === 0 ? { cold: true } : {}),
 			...(refused.paced ? { paced: refused.paced } : {}),
 		});
 		if (this.segments.length > RECENT_SEGMENTS) this.segments.shift();
