@@ -19,6 +19,8 @@ export interface SimulatedApiOptions {
 	headers?: 'ietf' | 'x';
 	/** The first `count` requests take `extraMs` longer to answer (a cold start: connections, JIT). */
 	coldStart?: { count: number; extraMs: number };
+	/** The first `count` requests reach the API `extraMs` after they were sent (connections being opened). */
+	coldArrival?: { count: number; extraMs: number };
 	/** Share of requests refused at random, whatever the bucket holds (a flaky API). */
 	randomRefusals?: number;
 	random: () => number;
@@ -31,6 +33,7 @@ export class SimulatedApi {
 	refused = 0;
 	inFlight = 0;
 	peakInFlight = 0;
+	private sent = 0;
 
 	constructor(
 		private readonly clock: FakeClock,
@@ -41,6 +44,7 @@ export class SimulatedApi {
 
 	/** Sends one request; resolves with what the node's client would make of the answer. */
 	async request(): Promise<{ status: number; signal: RateSignal }> {
+		if (this.sent++ < (this.options.coldArrival?.count ?? 0)) await this.clock.sleep(this.options.coldArrival?.extraMs ?? 0);
 		const now = this.clock.now();
 		const { perSecond, burst, latencyMs, jitterMs = 0, random } = this.options;
 		this.tokens = Math.min(burst, this.tokens + ((now - this.at) * perSecond) / 1000);
