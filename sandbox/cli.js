@@ -14,6 +14,7 @@ const { startSandbox } = require('./server');
 const { WebhookDispatcher } = require('./webhooks');
 const { ENDPOINTS } = require('./control');
 const { SCHEMES, demoSecret } = require('./signing');
+const { PAGINATION_MODES } = require('./accounts');
 
 const BOOLEAN_FLAGS = new Set(['webhook-timestamp', 'timestamp', 'verbose', 'help', 'rate-limit-headers']);
 
@@ -92,7 +93,7 @@ function list(v) {
 }
 
 const USAGE = `Usage:
-  node sandbox/cli.js [--port 4010] [--host 127.0.0.1] [--accounts 120] [--pagination cursor|page|nextUrl|array|loop|endless]
+  node sandbox/cli.js [--port 4010] [--host 127.0.0.1] [--accounts 120] [--pagination ${PAGINATION_MODES.join('|')}]
                       [--api-key KEY] [--tenant ID] [--webhook-url URL] [--webhook-secret S (repeatable; first signs)]
                       [--webhook-scheme SCHEME] [--webhook-timestamp] [--webhook-signed-url URL] [--webhook-body json|form]
                       [--latency MS] [--latency-jitter MS] [--rate-limit PER_SECOND] [--burst N (default 1)] [--rate-limit-headers[=ietf|x]] [--verbose]
