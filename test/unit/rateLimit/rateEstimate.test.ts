@@ -101,7 +101,7 @@ describe('learning the rate from 429s', () => {
 		// Two short stretches say ~34/s; then the node paced from 36/s upward until the API refused it, after
 		// 508 accepted in 11 s. As a point on the line it would say 43/s. In its last 4 s it really sent
 		// 50 requests a second (its nominal pace said 55.6: a loaded machine sends late).
-		const paced = { perSecond: 55.6, startPerSecond: 36, growth: 1.8, burst: 11.7 };
+		const paced = { perSecond: 55.6, startPerSecond: 36, burst: 11.7 };
 		const tailMs = Array.from({ length: 200 }, (_, i) => 20 * (i + 1));
 		const segments = [
 			{ startedAt: 0, elapsedMs: 713, accepted: 37 },
@@ -123,7 +123,7 @@ describe('learning the rate from 429s', () => {
 		const segments = [
 			{ startedAt: 0, elapsedMs: 224, accepted: 19 },
 			{ startedAt: 1400, elapsedMs: 197, accepted: 19 },
-			{ startedAt: 2600, elapsedMs: 11_139, accepted: 424, paced: { perSecond: 58, startPerSecond: 18, growth: 3.6, burst: 19 }, tailMs },
+			{ startedAt: 2600, elapsedMs: 11_139, accepted: 424, paced: { perSecond: 58, startPerSecond: 18, burst: 19 }, tailMs },
 			{ startedAt: 14_900, elapsedMs: 185, accepted: 19 },
 		];
 		expect(estimateRate(segments, 16_200)?.perSecond).toBeCloseTo((((150 - 19) * 1000) / 3005) * 0.995, 6);
@@ -133,7 +133,7 @@ describe('learning the rate from 429s', () => {
 		const segments = [
 			{ startedAt: 0, elapsedMs: 0, accepted: 10 },
 			{ startedAt: 1000, elapsedMs: 400, accepted: 30 },
-			{ startedAt: 2400, elapsedMs: 2000, accepted: 110, paced: { perSecond: 61, startPerSecond: 55, growth: 3, burst: 10 } },
+			{ startedAt: 2400, elapsedMs: 2000, accepted: 110, paced: { perSecond: 61, startPerSecond: 55, burst: 10 } },
 		];
 		expect(estimateRate(segments, 5400)?.perSecond).toBeCloseTo(50, 6);
 	});

@@ -69,7 +69,7 @@ describe('rate-limit state of one run', () => {
 		const state = new RateLimitState(settings(), () => 0);
 		expect(state.snapshot.pace).toBeUndefined();
 		state.answer(40, state.send(0), { kind: 'accepted', info: { remaining: 9, policy: { perSecond: 20, burst: 2 } } });
-		expect(state.snapshot.pace).toEqual({ perSecond: 20, burst: 2 });
+		expect(state.snapshot.pace).toEqual({ perSecond: 20, burst: 2, learned: false });
 		const sendTimes: number[] = [];
 		for (let now = 40; sendTimes.length < 6; now++) {
 			if (state.delayBeforeSend(now) !== 0) continue;

@@ -37,8 +37,6 @@ export interface Segment {
 		perSecond: number;
 		/** The pace when the segment started. */
 		startPerSecond: number;
-		/** How fast that pace was rising (requests/s per second). */
-		growth: number;
 		/** The API's burst as the node estimated it then. */
 		burst: number;
 	};

@@ -40,7 +40,7 @@ export interface Ticket {
 	readonly seq: number;
 	readonly sentAt: number;
 	readonly segment: number;
-	/** The learned pace it went out at, where it started and how fast it rose, if that pace had been holding requests back. */
+	/** The learned pace it went out at and where that pace started, if it had been holding requests back. */
 	readonly paced?: NonNullable<Segment['paced']>;
 }
 
@@ -114,8 +114,7 @@ export class RateLimitState {
 		const start = Math.max(now, this.pausedUntil);
 		const pace = this.pace(start);
 		const pacing = pace === undefined ? 0 : Math.max(0, (1 - this.tokensAt(start, pace.perSecond, pace.burst)) / pace.perSecond) * 1000;
-		const learned = this.learnedPace(start);
-		if (pacing > 0 && learned?.perSecond === pace?.perSecond) this.current.paced = true;
+		if (pacing > 0 && pace?.learned) this.current.paced = true;
 		return start - now + pacing;
 	}
 
@@ -129,7 +128,7 @@ export class RateLimitState {
 		}
 		this.current.start ??= now;
 		const learned = this.current.paced ? this.learnedPace(now) : undefined;
-		const paced = learned && this.estimate ? { perSecond: learned.perSecond, startPerSecond: learned.base, growth: learned.growth, burst: this.estimate.burst } : undefined;
+		const paced = learned && this.estimate ? { perSecond: learned.perSecond, startPerSecond: learned.base, burst: this.estimate.burst } : undefined;
 		return { seq: ++this.lastSeq, sentAt: now, segment: this.current.id, ...(paced ? { paced } : {}) };
 	}
 
@@ -217,18 +216,19 @@ export class RateLimitState {
 		this.remaining = undefined;
 	}
 
-	/** The slowest of the fixed pace (option, policy header) and the learned one; undefined: as fast as concurrency allows. */
-	private pace(now: number): { perSecond: number; burst: number } | undefined {
+	/**
+	 * The slowest of the fixed pace (option, policy header) and the learned one, and whether the learned one
+	 * is what holds requests back; undefined: as fast as concurrency allows.
+	 */
+	private pace(now: number): { perSecond: number; burst: number; learned: boolean } | undefined {
 		const paces: Array<{ perSecond: number; burst: number }> = [];
 		if (this.settings.maxRequestsPerSecond) paces.push({ perSecond: this.settings.maxRequestsPerSecond, burst: 1 });
 		if (this.policyRate) paces.push(this.policyRate);
 		const learned = this.learnedPace(now);
-		if (learned) paces.push({ perSecond: learned.perSecond, burst: learned.burst });
+		if (learned) paces.push(learned);
 		if (paces.length === 0) return undefined;
-		return paces.reduce((slowest, pace) => ({
-			perSecond: Math.min(slowest.perSecond, pace.perSecond),
-			burst: Math.min(slowest.burst, pace.burst),
-		}));
+		const perSecond = Math.min(...paces.map((pace) => pace.perSecond));
+		return { perSecond, burst: Math.min(...paces.map((pace) => pace.burst)), learned: learned?.perSecond === perSecond };
 	}
 
 	/**
@@ -242,7 +242,7 @@ export class RateLimitState {
 		const growth = Math.max(settled ? 0 : uncertainty / 4, perSecond * PROBE_GROWTH[settled ? 'settled' : 'unsettled']);
 		const base = settled ? perSecond : perSecond + uncertainty / 4;
 		const seconds = Math.max(0, now - (this.current.start ?? now)) / 1000;
-		return { perSecond: base + growth * seconds, base, burst: Math.max(1, Math.floor(burst * 0.8)), growth };
+		return { perSecond: base + growth * seconds, base, burst: Math.max(1, Math.floor(burst * 0.8)) };
 	}
 
 	private tokensAt(now: number, perSecond: number, burst: number): number {
