@@ -105,7 +105,7 @@ function setByNode(segment: Segment): segment is Segment & { paced: NonNullable<
 
 function belowRefusedPace(segment: Segment & { paced: NonNullable<Segment['paced']> }): RateEstimate {
 	const { perSecond: refused, burst } = segment.paced;
-	const bound = Math.max(acceptedRate(segment), windowedRate(segment.tailMs ?? [], burst), refused / 2);
+	const bound = Math.max(acceptedRate(segment), windowedRate(segment.tailMs ?? [], burst), replayedRate(segment, burst, refused), refused / 2);
 	const perSecond = bound * (1 - BOUND_MARGIN);
 	return { perSecond, burst, uncertainty: Math.max(0, refused - perSecond), settled: bound >= TIGHT_BOUND * refused };
 }
@@ -124,6 +124,41 @@ function windowedRate(tailMs: number[], burst: number): number {
 		if (ms >= MIN_WINDOW_MS) best = Math.max(best, ((index + 1 - burst) * 1000) / (ms + ARRIVAL_SLACK_MS));
 	});
 	return best;
+}
+
+/**
+ * With every accepted request of the stretch known: the slowest rate at which a bucket of `burst` tokens,
+ * full when the stretch began, had a token for each of them. Tighter than the windows when the node spent
+ * part of the bucket at the start (its own burst after a pause) and the bucket never filled up again.
+ */
+function replayedRate(segment: Segment, burst: number, refused: number): number {
+	const tailMs = segment.tailMs ?? [];
+	if (tailMs.length === 0 || tailMs.length < segment.accepted) return 0;
+	const sentMs = tailMs.map((ms) => segment.elapsedMs - ms).sort((a, b) => a - b);
+	let [low, high] = [0, refused];
+	if (!hadTokens(sentMs, burst, high)) return 0;
+	for (let step = 0; step < REPLAY_STEPS; step++) {
+		const middle = (low + high) / 2;
+		if (hadTokens(sentMs, burst, middle)) high = middle;
+		else low = middle;
+	}
+	return high;
+}
+
+/** Halving the range this often pins the rate to a millionth of the refused pace. */
+const REPLAY_STEPS = 20;
+
+/** Whether a bucket of `burst` tokens, full at 0 ms and refilled at `perSecond`, had one for each request. */
+function hadTokens(sentMs: number[], burst: number, perSecond: number): boolean {
+	let tokens = burst;
+	let at = 0;
+	for (const ms of sentMs) {
+		tokens = Math.min(burst, tokens + ((ms - at) * perSecond) / 1000);
+		at = ms;
+		if (tokens < 1) return false;
+		tokens -= 1;
+	}
+	return true;
 }
 
 /** What the API let through per second in the segment, beyond the burst: never more than its rate. */
@@ -164,7 +199,9 @@ function confirmedLine(segments: Segment[]): RateEstimate | undefined {
 	if (!line || !before) return line;
 	const moved = Math.max(Math.abs(line.perSecond - before.perSecond), line.perSecond * LINE_AGREEMENT_FLOOR);
 	const uncertainty = Math.min(line.uncertainty, moved);
-	return { ...line, uncertainty, settled: uncertainty / line.perSecond <= SETTLED_PRECISION };
+	const settled = uncertainty / line.perSecond <= SETTLED_PRECISION;
+	// Settled, the node paces at the estimate for the rest of the run: at its lower side, not above the API.
+	return { ...line, perSecond: settled ? line.perSecond - uncertainty / 2 : line.perSecond, uncertainty, settled };
 }
 
 function fitLine(segments: Segment[]): RateEstimate | undefined {
