@@ -155,6 +155,25 @@ describe('learning the rate from 429s', () => {
 		expect(partial?.perSecond).toBeLessThan(50 * 0.99);
 	});
 
+	it('drops a bound the API contradicts: a later stretch begun at its pace was refused with less let through', () => {
+		// Seen in the simulation: a burst estimated too small (6.7 against 10) put a self-paced stretch's bound
+		// at 51/s, settled; paced there, the API refused every stretch after ~2.2 s, and the bound held until
+		// it fell out of the latest six.
+		const cold = { startedAt: 0, elapsedMs: 0, accepted: 10, cold: true };
+		const selfPaced = { startedAt: 1300, elapsedMs: 1419, accepted: 80, paced: { perSecond: 63.1, startPerSecond: 49.4, burst: 6.7 } };
+		const bound = estimateRate([cold, selfPaced], 3800);
+		expect(bound).toMatchObject({ settled: true });
+		expect(bound?.perSecond).toBeGreaterThan(51);
+		const atTheBound = { startedAt: 3800, elapsedMs: 2180, accepted: 118, paced: { perSecond: (bound?.perSecond ?? 0) * 1.0002, startPerSecond: bound?.perSecond ?? 0, burst: 6.7 } };
+		const estimate = estimateRate([cold, selfPaced, atTheBound], 7000);
+		// What is left: the line through the cold stretch and the refused one, (118 - 10) / 2.18 s, unsettled.
+		expect(estimate?.perSecond).toBeCloseTo(108 / 2.18, 6);
+		expect(estimate?.settled).toBe(false);
+		// A later stretch begun faster than the bound does not contradict it.
+		const faster = { ...atTheBound, paced: { ...atTheBound.paced, startPerSecond: (bound?.perSecond ?? 0) * 1.01 } };
+		expect(estimateRate([cold, selfPaced, faster], 7000)?.perSecond).toBeCloseTo(bound?.perSecond ?? 0, 6);
+	});
+
 	it('keeps what a self-paced stretch showed when the next stretch is short', () => {
 		// Seen in the benchmark: two stretches that draw no line, a long self-paced one, then a burst.
 		const tailMs = Array.from({ length: 150 }, (_, i) => 20 * (i + 1));

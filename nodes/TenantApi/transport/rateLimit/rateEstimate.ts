@@ -79,7 +79,7 @@ export function estimateRate(all: Segment[], nowMs: number): RateEstimate | unde
 	if (segments.length === 0) return undefined;
 	// One stretch draws no line, but once it lasted it bounds the rate from both sides.
 	if (segments.length === 1) return segments[0].elapsedMs >= MIN_SINGLE_STRETCH_MS ? throughput(segments, nowMs) : undefined;
-	const bounds = segments.filter(setByNode).map(belowRefusedPace);
+	const bounds = segments.flatMap((segment, index) => (setByNode(segment) && !refusedLater(segment, segments.slice(index + 1)) ? [belowRefusedPace(segment)] : []));
 	const latest = segments[segments.length - 1];
 	if (setByNode(latest)) return belowRefusedPace(latest);
 	const warm = segments.filter((segment) => !setByNode(segment) && !segment.cold);
@@ -92,6 +92,19 @@ export function estimateRate(all: Segment[], nowMs: number): RateEstimate | unde
 	const bound = bounds.reduce<RateEstimate | undefined>((highest, next) => (next.perSecond > (highest?.perSecond ?? 0) ? next : highest), undefined);
 	return bound && bound.perSecond > (estimate?.perSecond ?? 0) ? bound : estimate;
 }
+
+/**
+ * A bound rests on the burst estimated when it was drawn: too small a burst makes it too high. The API
+ * refusing a later stretch that the node began at the bound's pace, and that let through less than that
+ * pace, says so: the bound no longer counts.
+ */
+function refusedLater(segment: Segment & { paced: NonNullable<Segment['paced']> }, later: Segment[]): boolean {
+	const bound = belowRefusedPace(segment).perSecond;
+	return later.some((next) => next.paced !== undefined && !setByNode(next) && next.paced.startPerSecond <= bound * (1 + SAME_PACE));
+}
+
+/** Paces this close (share) count as the same: the settled pace creeps up while it holds. */
+const SAME_PACE = 0.001;
 
 /** Stretches nearly alike draw a line, but one steeper and less certain than the rough guess. */
 function mostPrecise(...estimates: Array<RateEstimate | undefined>): RateEstimate | undefined {
