@@ -35,7 +35,8 @@ describe('learning the rate from 429s', () => {
 		];
 		// Through the cold stretch the line guides the probing but does not settle, however precise it looks.
 		expect(estimateRate(segments.slice(0, 2), 3690)).toMatchObject({ perSecond: expect.closeTo(53 / 1.017, 6), settled: false });
-		expect(estimateRate(segments, 7170)).toMatchObject({ perSecond: expect.closeTo(54 / 1.087, 6), settled: true });
+		// Settled on the two later ones (54 more in 1.087 s more, ± 1 / 1.087 s), paced a quarter of that below.
+		expect(estimateRate(segments, 7170)).toMatchObject({ perSecond: expect.closeTo(54 / 1.087 - 1 / 1.087 / 4, 6), settled: true });
 	});
 
 	it('without a line (every stretch ends at once), takes what got through per second, pauses included, as a rough guess', () => {
@@ -69,9 +70,9 @@ describe('learning the rate from 429s', () => {
 		expect(estimateRate(segments.slice(0, 2), 2400)?.uncertainty).toBeCloseTo(2.5, 6);
 		// The third did not move the line: as certain as the floor, 0.5 % of the rate (the span alone says 0.5/s).
 		expect(estimate?.uncertainty).toBeCloseTo(0.25, 6);
-		// Settled: the node paces at the line's lower side, half its uncertainty below.
+		// Settled: the node paces at the line's lower side, a quarter of its uncertainty below.
 		expect(estimate).toMatchObject({ settled: true });
-		expect(estimate?.perSecond).toBeCloseTo(50 - 0.25 / 2, 6);
+		expect(estimate?.perSecond).toBeCloseTo(50 - 0.25 / 4, 6);
 	});
 
 	it('a line the latest stretch moved is as uncertain as the move', () => {
@@ -88,8 +89,8 @@ describe('learning the rate from 429s', () => {
 
 	it('follows the latest stretches when the limit changes', () => {
 		const stretches = (perSecond: number) => Array.from({ length: 6 }, (_, i) => ({ startedAt: 0, elapsedMs: 1000 * i, accepted: 10 + perSecond * i }));
-		// Settled at 20/s, paced half its uncertainty (0.5 % of the rate) below.
-		expect(estimateRate([...stretches(100), ...stretches(20)], 0)?.perSecond).toBeCloseTo(20 * (1 - 0.005 / 2), 6);
+		// Settled at 20/s, paced a quarter of its uncertainty (0.5 % of the rate) below.
+		expect(estimateRate([...stretches(100), ...stretches(20)], 0)?.perSecond).toBeCloseTo(20 * (1 - 0.005 / 4), 6);
 	});
 
 	it('falls back to the rough guess when the line makes no sense (more accepted in less time)', () => {
@@ -192,7 +193,7 @@ describe('learning the rate from 429s', () => {
 			{ startedAt: 1000, elapsedMs: 400, accepted: 30 },
 			{ startedAt: 2400, elapsedMs: 2000, accepted: 110, paced: { perSecond: 61, startPerSecond: 55, burst: 10 } },
 		];
-		expect(estimateRate(segments, 5400)?.perSecond).toBeCloseTo(50 - 0.25 / 2, 6);
+		expect(estimateRate(segments, 5400)?.perSecond).toBeCloseTo(50 - 0.25 / 4, 6);
 	});
 
 });

@@ -87,7 +87,7 @@ export function estimateRate(all: Segment[], nowMs: number): RateEstimate | unde
 	const line = measured.length >= 2 ? confirmedLine(measured) : undefined;
 	const guess = throughput(segments, nowMs);
 	// A line through the cold stretch may be far off however straight it looks: it guides the probing, never settles.
-	const estimate = mostPrecise(line && measured.some((segment) => segment.cold) ? { ...line, settled: false } : line, guess);
+	const estimate = mostPrecise(line && measured.some((segment) => segment.cold) ? { ...line, settled: false } : line && onLowerSide(line), guess);
 	// Never below what a stretch the node paced itself showed the API lets through.
 	const bound = bounds.reduce<RateEstimate | undefined>((highest, next) => (next.perSecond > (highest?.perSecond ?? 0) ? next : highest), undefined);
 	return bound && bound.perSecond > (estimate?.perSecond ?? 0) ? bound : estimate;
@@ -105,6 +105,11 @@ function refusedLater(segment: Segment & { paced: NonNullable<Segment['paced']> 
 
 /** Paces this close (share) count as the same: the settled pace creeps up while it holds. */
 const SAME_PACE = 0.001;
+
+/** Settled, the node paces at a line for the rest of the run: on its lower side, so as not to run above the API. */
+function onLowerSide(line: RateEstimate): RateEstimate {
+	return line.settled ? { ...line, perSecond: line.perSecond - line.uncertainty / 4 } : line;
+}
 
 /** Stretches nearly alike draw a line, but one steeper and less certain than the rough guess. */
 function mostPrecise(...estimates: Array<RateEstimate | undefined>): RateEstimate | undefined {
@@ -208,13 +213,11 @@ const LINE_AGREEMENT_FLOOR = 0.005;
 
 function confirmedLine(segments: Segment[]): RateEstimate | undefined {
 	const line = fitLine(segments);
+	if (!line) return undefined;
 	const before = segments.length >= 3 ? fitLine(segments.slice(0, -1)) : undefined;
-	if (!line || !before) return line;
-	const moved = Math.max(Math.abs(line.perSecond - before.perSecond), line.perSecond * LINE_AGREEMENT_FLOOR);
-	const uncertainty = Math.min(line.uncertainty, moved);
-	const settled = uncertainty / line.perSecond <= SETTLED_PRECISION;
-	// Settled, the node paces at the estimate for the rest of the run: at its lower side, not above the API.
-	return { ...line, perSecond: settled ? line.perSecond - uncertainty / 2 : line.perSecond, uncertainty, settled };
+	const moved = before && Math.max(Math.abs(line.perSecond - before.perSecond), line.perSecond * LINE_AGREEMENT_FLOOR);
+	const uncertainty = Math.min(line.uncertainty, moved ?? line.uncertainty);
+	return { ...line, uncertainty, settled: uncertainty / line.perSecond <= SETTLED_PRECISION };
 }
 
 function fitLine(segments: Segment[]): RateEstimate | undefined {
