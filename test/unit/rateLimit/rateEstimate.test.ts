@@ -35,7 +35,8 @@ describe('learning the rate from 429s', () => {
 		];
 		// Through the cold stretch the line guides the probing but does not settle, however precise it looks.
 		expect(estimateRate(segments.slice(0, 2), 3690)).toMatchObject({ perSecond: expect.closeTo(53 / 1.017, 6), settled: false });
-		expect(estimateRate(segments, 7170)).toMatchObject({ perSecond: expect.closeTo(54 / 1.087, 6), settled: true });
+		// Settled on the two later ones (54 more in 1.087 s more, ± 1 / 1.087 s), paced a quarter of that below.
+		expect(estimateRate(segments, 7170)).toMatchObject({ perSecond: expect.closeTo(54 / 1.087 - 1 / 1.087 / 4, 6), settled: true });
 	});
 
 	it('without a line (every stretch ends at once), takes what got through per second, pauses included, as a rough guess', () => {
@@ -64,12 +65,14 @@ describe('learning the rate from 429s', () => {
 			{ startedAt: 2400, elapsedMs: 2000, accepted: 110 },
 		];
 		const estimate = estimateRate(segments, 5400);
-		expect(estimate?.perSecond).toBeCloseTo(50, 6);
 		expect(estimate?.burst).toBeCloseTo(10, 6);
 		// Two stretches: one request either way over the 400 ms between them.
 		expect(estimateRate(segments.slice(0, 2), 2400)?.uncertainty).toBeCloseTo(2.5, 6);
 		// The third did not move the line: as certain as the floor, 0.5 % of the rate (the span alone says 0.5/s).
 		expect(estimate?.uncertainty).toBeCloseTo(0.25, 6);
+		// Settled: the node paces at the line's lower side, a quarter of its uncertainty below.
+		expect(estimate).toMatchObject({ settled: true });
+		expect(estimate?.perSecond).toBeCloseTo(50 - 0.25 / 4, 6);
 	});
 
 	it('a line the latest stretch moved is as uncertain as the move', () => {
@@ -86,7 +89,8 @@ describe('learning the rate from 429s', () => {
 
 	it('follows the latest stretches when the limit changes', () => {
 		const stretches = (perSecond: number) => Array.from({ length: 6 }, (_, i) => ({ startedAt: 0, elapsedMs: 1000 * i, accepted: 10 + perSecond * i }));
-		expect(estimateRate([...stretches(100), ...stretches(20)], 0)?.perSecond).toBeCloseTo(20, 6);
+		// Settled at 20/s, paced a quarter of its uncertainty (0.5 % of the rate) below.
+		expect(estimateRate([...stretches(100), ...stretches(20)], 0)?.perSecond).toBeCloseTo(20 * (1 - 0.005 / 4), 6);
 	});
 
 	it('falls back to the rough guess when the line makes no sense (more accepted in less time)', () => {
@@ -117,6 +121,60 @@ describe('learning the rate from 429s', () => {
 		expect(estimate?.uncertainty).toBeCloseTo(55.6 - (estimate?.perSecond ?? 0), 6);
 	});
 
+	it('replays a self-paced stretch it knows whole through a bucket: the node\'s own burst at the start does not pull the bound down', () => {
+		// The API: 50/s, burst 10. After a pause the node sends 8 at once, then paces from 43/s upward (4.8/s
+		// more every second) until the API refuses one. Its 8 left the bucket short, and the slow start did not
+		// fill it again before the pace passed 50/s: no window that ends with the refusal holds burst + rate × window.
+		const bucket = { perSecond: 50, burst: 10 };
+		const sentMs: number[] = Array.from({ length: 8 }, () => 0);
+		for (let at = 0, pace = 43; sentMs.length < 1000; pace = 43 + 4.8 * (at / 1000)) sentMs.push((at += 1000 / pace));
+		let tokens = bucket.burst;
+		let last = 0;
+		const refusedAt = sentMs.findIndex((ms) => {
+			tokens = Math.min(bucket.burst, tokens + ((ms - last) * bucket.perSecond) / 1000);
+			last = ms;
+			if (tokens < 1) return true;
+			tokens -= 1;
+			return false;
+		});
+		const elapsedMs = sentMs[refusedAt];
+		const pacedAt = 43 + 4.8 * (elapsedMs / 1000);
+		const stretch = {
+			startedAt: 1000,
+			elapsedMs,
+			accepted: refusedAt,
+			paced: { perSecond: pacedAt, startPerSecond: 43, burst: 10 },
+			tailMs: sentMs.slice(0, refusedAt).map((ms) => elapsedMs - ms).reverse(),
+		};
+		const estimate = estimateRate([{ startedAt: 0, elapsedMs: 0, accepted: 10 }, stretch], 1000 + elapsedMs);
+		// What the windows alone bound it by (the previous estimate) is 2 % below: ~49/s.
+		expect(estimate?.perSecond).toBeGreaterThan(50 * 0.99);
+		expect(estimate?.perSecond).toBeLessThanOrEqual(50);
+		expect(estimate?.settled).toBe(true);
+		// A stretch remembered only in part (its oldest sends forgotten) gives no replay: the windows decide.
+		const partial = estimateRate([{ startedAt: 0, elapsedMs: 0, accepted: 10 }, { ...stretch, tailMs: stretch.tailMs.slice(0, 100) }], 1000 + elapsedMs);
+		expect(partial?.perSecond).toBeLessThan(50 * 0.99);
+	});
+
+	it('drops a bound the API contradicts: a later stretch begun at its pace was refused with less let through', () => {
+		// Seen in the simulation: a burst estimated too small (6.7 against 10) put a self-paced stretch's bound
+		// at 51/s, settled; paced there, the API refused every stretch after ~2.2 s, and the bound held until
+		// it fell out of the latest six.
+		const cold = { startedAt: 0, elapsedMs: 0, accepted: 10, cold: true };
+		const selfPaced = { startedAt: 1300, elapsedMs: 1419, accepted: 80, paced: { perSecond: 63.1, startPerSecond: 49.4, burst: 6.7 } };
+		const bound = estimateRate([cold, selfPaced], 3800);
+		expect(bound).toMatchObject({ settled: true });
+		expect(bound?.perSecond).toBeGreaterThan(51);
+		const atTheBound = { startedAt: 3800, elapsedMs: 2180, accepted: 118, paced: { perSecond: (bound?.perSecond ?? 0) * 1.0002, startPerSecond: bound?.perSecond ?? 0, burst: 6.7 } };
+		const estimate = estimateRate([cold, selfPaced, atTheBound], 7000);
+		// What is left: the line through the cold stretch and the refused one, (118 - 10) / 2.18 s, unsettled.
+		expect(estimate?.perSecond).toBeCloseTo(108 / 2.18, 6);
+		expect(estimate?.settled).toBe(false);
+		// A later stretch begun faster than the bound does not contradict it.
+		const faster = { ...atTheBound, paced: { ...atTheBound.paced, startPerSecond: (bound?.perSecond ?? 0) * 1.01 } };
+		expect(estimateRate([cold, selfPaced, faster], 7000)?.perSecond).toBeCloseTo(bound?.perSecond ?? 0, 6);
+	});
+
 	it('keeps what a self-paced stretch showed when the next stretch is short', () => {
 		// Seen in the benchmark: two stretches that draw no line, a long self-paced one, then a burst.
 		const tailMs = Array.from({ length: 150 }, (_, i) => 20 * (i + 1));
@@ -135,7 +193,7 @@ describe('learning the rate from 429s', () => {
 			{ startedAt: 1000, elapsedMs: 400, accepted: 30 },
 			{ startedAt: 2400, elapsedMs: 2000, accepted: 110, paced: { perSecond: 61, startPerSecond: 55, burst: 10 } },
 		];
-		expect(estimateRate(segments, 5400)?.perSecond).toBeCloseTo(50, 6);
+		expect(estimateRate(segments, 5400)?.perSecond).toBeCloseTo(50 - 0.25 / 4, 6);
 	});
 
 });

@@ -77,15 +77,15 @@ describe('rate limiter: whole runs against a simulated rate-limited API', () => 
 			expect(run.elapsedMs / run.floorMs).toBeLessThanOrEqual(1.1);
 		});
 
-		it.each([5, 16])('the first requests reach the API late, as on the benchmark (concurrency %i): ≤ 1.12× the floor, no item fails', async (concurrency) => {
+		it.each([5, 16])('the first requests reach the API late, as on the benchmark (concurrency %i): ≤ 1.10× the floor, no item fails', async (concurrency) => {
 			// The first 5 requests arrive 50 ms after they went out (connections being opened): the first stretch
-			// tilts the first line (steep, small burst) and learning takes a fourth 429 in most seeds, as in the
-			// benchmark runs over 1.10× (docs/benchmarks.md, issue 13, runs G-I).
+			// tilts the first line (steep, small burst) and learning takes a fourth 429, as in the benchmark runs
+			// over 1.10× (docs/benchmarks.md, issue 13, runs G-I); a fifth, late in the run, is what took them over.
 			for (const seed of [1, 2, 3]) {
 				const run = await simulate(2000, concurrency, { ...BENCH_API, coldArrival: { count: 5, extraMs: 50 } }, {}, seed);
 				expect(run.failedItems).toBe(0);
 				expect(run.requests / 2000).toBeLessThanOrEqual(1.05);
-				expect(run.elapsedMs / run.floorMs).toBeLessThanOrEqual(1.12);
+				expect(run.elapsedMs / run.floorMs).toBeLessThanOrEqual(1.1);
 			}
 		});
 

@@ -79,7 +79,7 @@ export function estimateRate(all: Segment[], nowMs: number): RateEstimate | unde
 	if (segments.length === 0) return undefined;
 	// One stretch draws no line, but once it lasted it bounds the rate from both sides.
 	if (segments.length === 1) return segments[0].elapsedMs >= MIN_SINGLE_STRETCH_MS ? throughput(segments, nowMs) : undefined;
-	const bounds = segments.filter(setByNode).map(belowRefusedPace);
+	const bounds = segments.flatMap((segment, index) => (setByNode(segment) && !refusedLater(segment, segments.slice(index + 1)) ? [belowRefusedPace(segment)] : []));
 	const latest = segments[segments.length - 1];
 	if (setByNode(latest)) return belowRefusedPace(latest);
 	const warm = segments.filter((segment) => !setByNode(segment) && !segment.cold);
@@ -87,10 +87,28 @@ export function estimateRate(all: Segment[], nowMs: number): RateEstimate | unde
 	const line = measured.length >= 2 ? confirmedLine(measured) : undefined;
 	const guess = throughput(segments, nowMs);
 	// A line through the cold stretch may be far off however straight it looks: it guides the probing, never settles.
-	const estimate = mostPrecise(line && measured.some((segment) => segment.cold) ? { ...line, settled: false } : line, guess);
+	const estimate = mostPrecise(line && measured.some((segment) => segment.cold) ? { ...line, settled: false } : line && onLowerSide(line), guess);
 	// Never below what a stretch the node paced itself showed the API lets through.
 	const bound = bounds.reduce<RateEstimate | undefined>((highest, next) => (next.perSecond > (highest?.perSecond ?? 0) ? next : highest), undefined);
 	return bound && bound.perSecond > (estimate?.perSecond ?? 0) ? bound : estimate;
+}
+
+/**
+ * A bound rests on the burst estimated when it was drawn: too small a burst makes it too high. The API
+ * refusing a later stretch that the node began at the bound's pace, and that let through less than that
+ * pace, says so: the bound no longer counts.
+ */
+function refusedLater(segment: Segment & { paced: NonNullable<Segment['paced']> }, later: Segment[]): boolean {
+	const bound = belowRefusedPace(segment).perSecond;
+	return later.some((next) => next.paced !== undefined && !setByNode(next) && next.paced.startPerSecond <= bound * (1 + SAME_PACE));
+}
+
+/** Paces this close (share) count as the same: the settled pace creeps up while it holds. */
+const SAME_PACE = 0.001;
+
+/** Settled, the node paces at a line for the rest of the run: on its lower side, so as not to run above the API. */
+function onLowerSide(line: RateEstimate): RateEstimate {
+	return line.settled ? { ...line, perSecond: line.perSecond - line.uncertainty / 4 } : line;
 }
 
 /** Stretches nearly alike draw a line, but one steeper and less certain than the rough guess. */
@@ -105,7 +123,7 @@ function setByNode(segment: Segment): segment is Segment & { paced: NonNullable<
 
 function belowRefusedPace(segment: Segment & { paced: NonNullable<Segment['paced']> }): RateEstimate {
 	const { perSecond: refused, burst } = segment.paced;
-	const bound = Math.max(acceptedRate(segment), windowedRate(segment.tailMs ?? [], burst), refused / 2);
+	const bound = Math.max(acceptedRate(segment), windowedRate(segment.tailMs ?? [], burst), replayedRate(segment, burst, refused), refused / 2);
 	const perSecond = bound * (1 - BOUND_MARGIN);
 	return { perSecond, burst, uncertainty: Math.max(0, refused - perSecond), settled: bound >= TIGHT_BOUND * refused };
 }
@@ -124,6 +142,41 @@ function windowedRate(tailMs: number[], burst: number): number {
 		if (ms >= MIN_WINDOW_MS) best = Math.max(best, ((index + 1 - burst) * 1000) / (ms + ARRIVAL_SLACK_MS));
 	});
 	return best;
+}
+
+/**
+ * With every accepted request of the stretch known: the slowest rate at which a bucket of `burst` tokens,
+ * full when the stretch began, had a token for each of them. Tighter than the windows when the node spent
+ * part of the bucket at the start (its own burst after a pause) and the bucket never filled up again.
+ */
+function replayedRate(segment: Segment, burst: number, refused: number): number {
+	const tailMs = segment.tailMs ?? [];
+	if (tailMs.length === 0 || tailMs.length < segment.accepted) return 0;
+	const sentMs = tailMs.map((ms) => segment.elapsedMs - ms).sort((a, b) => a - b);
+	let [low, high] = [0, refused];
+	if (!hadTokens(sentMs, burst, high)) return 0;
+	for (let step = 0; step < REPLAY_STEPS; step++) {
+		const middle = (low + high) / 2;
+		if (hadTokens(sentMs, burst, middle)) high = middle;
+		else low = middle;
+	}
+	return high;
+}
+
+/** Halving the range this often pins the rate to a millionth of the refused pace. */
+const REPLAY_STEPS = 20;
+
+/** Whether a bucket of `burst` tokens, full at 0 ms and refilled at `perSecond`, had one for each request. */
+function hadTokens(sentMs: number[], burst: number, perSecond: number): boolean {
+	let tokens = burst;
+	let at = 0;
+	for (const ms of sentMs) {
+		tokens = Math.min(burst, tokens + ((ms - at) * perSecond) / 1000);
+		at = ms;
+		if (tokens < 1) return false;
+		tokens -= 1;
+	}
+	return true;
 }
 
 /** What the API let through per second in the segment, beyond the burst: never more than its rate. */
@@ -160,10 +213,10 @@ const LINE_AGREEMENT_FLOOR = 0.005;
 
 function confirmedLine(segments: Segment[]): RateEstimate | undefined {
 	const line = fitLine(segments);
+	if (!line) return undefined;
 	const before = segments.length >= 3 ? fitLine(segments.slice(0, -1)) : undefined;
-	if (!line || !before) return line;
-	const moved = Math.max(Math.abs(line.perSecond - before.perSecond), line.perSecond * LINE_AGREEMENT_FLOOR);
-	const uncertainty = Math.min(line.uncertainty, moved);
+	const moved = before && Math.max(Math.abs(line.perSecond - before.perSecond), line.perSecond * LINE_AGREEMENT_FLOOR);
+	const uncertainty = Math.min(line.uncertainty, moved ?? line.uncertainty);
 	return { ...line, uncertainty, settled: uncertainty / line.perSecond <= SETTLED_PRECISION };
 }
 
