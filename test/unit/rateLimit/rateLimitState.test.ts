@@ -160,6 +160,28 @@ describe('rate-limit state of one run', () => {
 		expect(pace?.perSecond).toBeCloseTo(50 - 1 / 1.6 / 4, 6);
 	});
 
+	it('after a pause taken while the learned rate was not settled, the next stretch starts without a burst', () => {
+		const state = new RateLimitState(settings(), () => 0);
+		const stretch = (from: number, count: number, spacingMs: number) => {
+			const tickets = Array.from({ length: count + 1 }, (_, i) => state.send(from + i * spacingMs));
+			const answeredAt = from + count * spacingMs + 40;
+			tickets.slice(0, count).forEach((ticket) => state.answer(answeredAt, ticket, accepted));
+			state.answer(answeredAt, tickets[count], limited(1000));
+			return answeredAt + 1000;
+		};
+		// First stretch: 20 accepted in 200 ms. Its pause ends before anything is learned from it.
+		const firstPauseEnd = stretch(0, 20, 10);
+		expect(state.delayBeforeSend(firstPauseEnd)).toBe(0);
+		// A rough guess now, not settled, with a burst of ~9; the second stretch is taken while it holds.
+		expect(state.snapshot.estimate).toMatchObject({ settled: false, burst: expect.any(Number) });
+		expect(state.snapshot.estimate?.burst).toBeGreaterThan(5);
+		const secondPauseEnd = stretch(firstPauseEnd, 30, 13);
+		expect(state.delayBeforeSend(secondPauseEnd)).toBe(0);
+		state.send(secondPauseEnd);
+		// The second request waits for the pace: no burst of 0.8 × the estimated one at the stretch's start.
+		expect(state.delayBeforeSend(secondPauseEnd)).toBeGreaterThan(0);
+	});
+
 	it('counts every request accepted before the first refused one, however long the stretch, in flat memory', () => {
 		const state = new RateLimitState(settings({ maxConcurrency: 64 }), () => 0);
 		// 10,000 accepted, answered in order; then 64 in flight, the 10th of which is refused first.

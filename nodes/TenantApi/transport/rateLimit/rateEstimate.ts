@@ -13,8 +13,9 @@
  * API as well as any.) It bounds the rate from below instead: in any window that ends with the refused
  * request the API let through at most its burst plus the rate times the window, whatever the node did,
  * so the rate is at least (accepted in the window − burst) / window. The windows are measured on the
- * requests the node really sent (a loaded machine sends slower than its nominal pace); the best of them
- * is the estimate, and the refused pace bounds it from above.
+ * requests the node really sent (a loaded machine sends slower than its nominal pace); when the whole
+ * stretch is remembered, replaying it through a bucket full at its start bounds the rate more tightly.
+ * The best bound is the estimate, and the refused pace bounds it from above.
  */
 
 export interface Segment {

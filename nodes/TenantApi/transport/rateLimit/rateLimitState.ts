@@ -209,9 +209,9 @@ export class RateLimitState {
 		}
 		this.waitedMs += added;
 		this.pausedUntil = end;
-		// After the pause the API's quota is full again, and so is the pacer's; but a stretch that probes for a
-		// rate not yet settled starts without a burst: the API's full bucket makes it last, and a longer stretch
-		// measures the rate better.
+		// After the pause the API's quota is full again, and so is the pacer's; but while the learned rate is not
+		// settled (as of this pause) the next stretch starts without a burst: the API's full bucket makes it last,
+		// and a longer stretch measures the rate better.
 		const pace = this.pace(end);
 		this.pacerTokens = pace?.learned && !this.estimate?.settled ? 1 : (pace?.burst ?? 1);
 		this.pacerAt = end;
