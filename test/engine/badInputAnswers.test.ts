@@ -13,9 +13,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { startSandbox } from '../../sandbox/server';
 import type { FaultRule, Sandbox } from '../../sandbox/server';
-import { createHarness, runActionWorkflow, sandboxCredential } from '../harness/engine';
+import { createHarness, postTransfer, runActionWorkflow, sandboxCredential } from '../harness/engine';
 import type { Harness, NodeRun } from '../harness/engine';
-import { postTransfer, until, useSandbox } from './badInputSetup';
+import { until, useSandbox } from './badInputSetup';
 
 const SECRET = 'sk_test_sandbox';
 const IN_USE = { code: 'idempotency_key_in_use', message: 'There is currently another in-progress request using this Idempotent Key. Please try again later.' };

@@ -7,9 +7,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { ranges } from '../../nodes/TenantApi/actions/common/progressReport';
-import { createHarness, runActionWorkflow, sandboxCredential } from '../harness/engine';
+import { createHarness, postTransfer, runActionWorkflow, sandboxCredential } from '../harness/engine';
 import type { ActionWorkflowOptions } from '../harness/engine';
-import { postTransfer, useSandbox } from './badInputSetup';
+import { useSandbox } from './badInputSetup';
 
 const NOTHING_SENT = 'Nothing was sent. Fix the parameter and run again.';
 

@@ -1,11 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
-/** Set-up shared by the badInput* engine suites: one sandbox and harness per suite, and the POST under test. */
-import type { IDataObject } from 'n8n-workflow';
-
+/** Set-up shared by the badInput* engine suites: one sandbox and harness per suite, reset once no answer is still closing. */
 import { startSandbox } from '../../sandbox/server';
 import type { Sandbox, SandboxOptions } from '../../sandbox/server';
-import { createHarness, runActionWorkflow, sandboxCredential } from '../harness/engine';
-import type { ActionWorkflowOptions, Harness, NodeRun } from '../harness/engine';
+import { createHarness, sandboxCredential } from '../harness/engine';
+import type { Harness } from '../harness/engine';
 
 export interface Suite {
 	sandbox: Sandbox;
@@ -33,20 +31,4 @@ export function useSandbox(options: SandboxOptions = {}): Suite {
 		suite.sandbox.reset();
 	});
 	return suite;
-}
-
-/** Request → POST to /transfers with `{ amount }` from each input item (one item by default). */
-export async function postTransfer(harness: Harness, parameters: IDataObject, extra: Partial<ActionWorkflowOptions> = {}): Promise<NodeRun> {
-	return await runActionWorkflow(harness, {
-		inputItems: [{ amount: 1 }],
-		...extra,
-		parameters: {
-			resource: 'request',
-			operation: 'post',
-			endpoint: '/transfers',
-			body: '={{ JSON.stringify({ amount: $json.amount }) }}',
-			...parameters,
-			options: { retryBaseDelay: 1, ...(parameters.options as IDataObject) },
-		},
-	});
 }

@@ -2,9 +2,11 @@
 import { createServer } from 'http';
 import type { AddressInfo, Server } from 'net';
 
+import type { IDataObject } from 'n8n-workflow';
+
 import { startSandbox } from '../../sandbox/server';
 import type { Sandbox } from '../../sandbox/server';
-import { createHarness, runActionWorkflow, sandboxCredential } from '../harness/engine';
+import { createHarness, postTransfer, runActionWorkflow, sandboxCredential } from '../harness/engine';
 import type { ActionWorkflowOptions, Harness } from '../harness/engine';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -20,19 +22,12 @@ describe('Tenant API node: Request → POST, inside WorkflowExecute', () => {
 	afterAll(async () => sandbox.close());
 	beforeEach(() => sandbox.reset());
 
-	const post = (parameters: Record<string, unknown>, extra: Partial<ActionWorkflowOptions> = {}) =>
-		runActionWorkflow(harness, {
-			inputItems: [{ amount: 1 }, { amount: 2 }, { amount: 3 }],
-			...extra,
-			parameters: {
-				resource: 'request',
-				operation: 'post',
-				endpoint: '/transfers',
-				body: '={{ JSON.stringify({ amount: $json.amount }) }}',
-				...parameters,
-				options: { retryBaseDelay: 10, includeMetadata: true, ...(parameters.options as object) },
-			},
-		});
+	const post = (parameters: IDataObject, extra: Partial<ActionWorkflowOptions> = {}) =>
+		postTransfer(
+			harness,
+			{ ...parameters, options: { retryBaseDelay: 10, includeMetadata: true, ...(parameters.options as IDataObject) } },
+			{ inputItems: [{ amount: 1 }, { amount: 2 }, { amount: 3 }], ...extra },
+		);
 
 	it('creates one record per item with a derived UUID-shaped key, in input order', async () => {
 		const { items, error } = await post({});

@@ -330,6 +330,19 @@ export function postTransfersParameters(options: IDataObject): IDataObject {
 	return { resource: 'request', operation: 'post', endpoint: '/transfers', body: REF_AMOUNT_BODY, options };
 }
 
+/**
+ * Items → Tenant API Request → POST to /transfers with REF_AMOUNT_BODY (one item `{ amount: 1 }` by
+ * default); `parameters` go on top, their `options` on top of a 1 ms retry delay.
+ */
+export async function postTransfer(harness: Harness, parameters: IDataObject, extra: Partial<ActionWorkflowOptions> = {}): Promise<NodeRun> {
+	const { options, ...rest } = parameters;
+	return await runActionWorkflow(harness, {
+		inputItems: [{ amount: 1 }],
+		...extra,
+		parameters: { ...postTransfersParameters({ retryBaseDelay: 1, ...(options as IDataObject) }), ...rest },
+	});
+}
+
 /** Executes Items → Tenant API and returns the action node's result. */
 export async function runActionWorkflow(harness: Harness, options: ActionWorkflowOptions): Promise<NodeRun> {
 	const node = {
