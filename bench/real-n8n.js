@@ -16,13 +16,14 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { createHmac } = require('node:crypto');
 
 const installer = require('../scripts/n8n/install');
 const { createInstance } = require('../scripts/n8n/instance');
+const { freePort } = require('../scripts/n8n/ports');
 const { buildAndPack } = require('../scripts/pack');
 const { importExamples } = require('../scripts/start');
 const { startSandbox } = require('../sandbox/server');
+const { sign } = require('../sandbox/signing');
 const { BODY_EXPRESSION, httpRequestNode } = require('./workflow');
 
 function parseArgs(argv) {
@@ -42,16 +43,6 @@ function parseArgs(argv) {
 const args = parseArgs(process.argv.slice(2));
 const CRED_ID = 'tenantApiDemo';
 const HEADER_CRED_ID = 'benchHeaderAuth';
-
-function freePort() {
-	return new Promise((resolve) => {
-		const srv = require('node:net').createServer();
-		srv.listen(0, '127.0.0.1', () => {
-			const { port } = srv.address();
-			srv.close(() => resolve(port));
-		});
-	});
-}
 
 function workflow(id, nodeUnderTest) {
 	const start = { id: `${id}-1`, name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
@@ -133,9 +124,8 @@ async function payloadLimit(n8n, webhookPath, workflowId, secret) {
 		const before = await triggerExecutions();
 		const head = JSON.stringify({ id: `evt_${mib}mib`, event: 'transfers.created', filler: '' });
 		const body = head.replace('"filler":""', `"filler":"${'x'.repeat(mib * 1048576 - Buffer.byteLength(head))}"`);
-		const signature = createHmac('sha256', secret).update(body).digest('hex');
 		const started = Date.now();
-		const res = await fetch(n8n.url + webhookPath, { method: 'POST', headers: { 'content-type': 'application/json', 'x-signature': signature }, body });
+		const res = await fetch(n8n.url + webhookPath, { method: 'POST', headers: { 'content-type': 'application/json', ...sign({ secret, body }) }, body });
 		const text = await res.text();
 		const ms = Date.now() - started;
 		await new Promise((r) => setTimeout(r, 3000));
@@ -157,7 +147,8 @@ async function main() {
 	// Packed into a folder of our own: the shared pack folder may be rewritten by a concurrent e2e run.
 	const tarball = args.tarball ?? buildAndPack({ dest: fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bench-pack-')) });
 	installer.ensureN8n(version);
-	const port = await freePort();
+	// n8n start takes port + 1 for its task-runner broker, `n8n execute` port + 2.
+	const port = await freePort({ run: 3 });
 	const secret = 'whsec_bench_payload';
 	const sandbox = await startSandbox({ port: 0 });
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bench-n8n-'));
