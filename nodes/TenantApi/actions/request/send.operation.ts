@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, IHttpRequestMethods, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { executeRequests, requestFields } from './executeRequests';
+import { executeRequests } from './executeRequests';
+import { requestFields } from './requestFields';
 
 export const description: INodeProperties[] = [
 	{
