@@ -34,8 +34,8 @@ function realN8nProject(displayName, root, { n8nVersion, minutes, slowTestThresh
 }
 
 const fast = [
-	project('unit', ['<rootDir>/test/unit', '<rootDir>/test/sandbox'], { setupFiles: ['<rootDir>/test/harness/setupEnv.ts'] }),
-	project('engine', ['<rootDir>/test/engine'], { setupFiles: ['<rootDir>/test/harness/setupEnv.ts'] }),
+	project('unit', ['<rootDir>/test/unit', '<rootDir>/test/sandbox'], { setupFilesAfterEnv: ['<rootDir>/test/harness/setupEnv.ts'] }),
+	project('engine', ['<rootDir>/test/engine'], { setupFilesAfterEnv: ['<rootDir>/test/harness/setupEnv.ts'] }),
 ];
 
 const realN8n = [
