@@ -145,7 +145,8 @@ async function payloadLimit(n8n, webhookPath, workflowId, secret) {
 async function main() {
 	const version = installer.DEFAULT_VERSION;
 	// Packed into a folder of our own: the shared pack folder may be rewritten by a concurrent e2e run.
-	const tarball = args.tarball ?? buildAndPack({ dest: fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bench-pack-')) });
+	const packDir = args.tarball ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bench-pack-'));
+	const tarball = args.tarball ?? buildAndPack({ dest: packDir });
 	installer.ensureN8n(version);
 	// n8n start takes port + 1 for its task-runner broker, `n8n execute` port + 2.
 	const port = await freePort({ run: 3 });
@@ -172,8 +173,9 @@ async function main() {
 		const out = path.join(__dirname, 'results');
 		fs.mkdirSync(out, { recursive: true });
 		fs.writeFileSync(path.join(out, 'real-n8n.json'), JSON.stringify(report, null, 2));
-		if (process.env.BENCH_KEEP !== '1') fs.rmSync(userFolder, { recursive: true, force: true });
-		else console.log(`kept ${userFolder}`);
+		const made = [userFolder, packDir].filter(Boolean);
+		if (process.env.BENCH_KEEP === '1') console.log(`kept ${made.join(' and ')}`);
+		else for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
 	}
 	const http = report.post?.find((r) => r.name === 'benchHttpRequest');
 	for (const r of report.post ?? []) if (r !== http) console.log(`  ${r.label}: ${(r.perSecond / http.perSecond).toFixed(2)}× the speed of HTTP Request`);

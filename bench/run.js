@@ -26,7 +26,12 @@ const path = require('node:path');
 const { fork } = require('node:child_process');
 const { randomUUID } = require('node:crypto');
 
-process.env.N8N_USER_FOLDER ??= fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bench-'));
+// n8n-core writes to the user folder: one of the benchmark's own unless given, removed at exit.
+if (!process.env.N8N_USER_FOLDER) {
+	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bench-'));
+	process.env.N8N_USER_FOLDER = userFolder;
+	process.on('exit', () => fs.rmSync(userFolder, { recursive: true, force: true }));
+}
 process.env.N8N_LOG_LEVEL ??= 'silent';
 process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
 
