@@ -240,6 +240,7 @@ async function main() {
  */
 async function queueMain() {
 	const clusterLib = require('../scripts/queue/cluster');
+	require('../scripts/queue/services').ensurePackages();
 	const packDir = args.tarball ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bench-pack-'));
 	const tarball = args.tarball ?? buildAndPack({ dest: packDir });
 	const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bench-queue-'));
