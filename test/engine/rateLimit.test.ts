@@ -6,6 +6,7 @@
  * records, 429s, requests), never durations.
  */
 import type { IDataObject } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { startSandbox } from '../../sandbox/server';
 import type { CreatedRecord, Sandbox } from '../../sandbox/server';
@@ -33,7 +34,7 @@ describe('Tenant API node against a rate-limited API, inside WorkflowExecute', (
 	const opened: Sandbox[] = [];
 
 	/** A sandbox on a new port (a new origin: a governor of its own), and the credential pointing at it. */
-	const freshApi = async (rate: IDataObject = RATE): Promise<Sandbox> => {
+	const freshApi = async (rate: { perSecond: number; burst: number } = RATE): Promise<Sandbox> => {
 		const api = await startSandbox({ rateLimit: rate, latency: LATENCY });
 		opened.push(api);
 		harness.credentials[TEST_CREDENTIAL_ID] = sandboxCredential(api.baseUrl);
@@ -85,7 +86,7 @@ describe('Tenant API node against a rate-limited API, inside WorkflowExecute', (
 		expectAllCreatedOnce(await post(first, { concurrency: 16 }), first);
 		expect(sandbox.stats().rateLimited).toBeGreaterThan(0);
 		// The API's bucket fills up again (10 requests at 50/s: 0.2 s); the governor keeps the pace it found.
-		await new Promise((resolve) => setTimeout(resolve, 500));
+		await sleep(500);
 		sandbox.reset();
 		const second = inputsOf(30, 'second');
 		expectAllCreatedOnce(await post(second, { concurrency: 16 }), second);
