@@ -153,7 +153,7 @@ describe('rate governor', () => {
 		expect(governor.delay(100_000)).toBeGreaterThan(0);
 	});
 
-	it('429s with nothing accepted for a second pause everything: Retry-After, or a floor that doubles while it lasts', () => {
+	it('429s at the lower pace with nothing accepted in between pause everything: Retry-After, or a floor that doubles while it lasts', () => {
 		const governor = afterFirstContact(0);
 		// Retry-After: 0, again and again.
 		let now = 2000;
@@ -166,7 +166,7 @@ describe('rate governor', () => {
 		expect(pauses).toEqual([100, 200, 400, 800]);
 		governor.answer(now, governor.send(now), limited(3000));
 		expect(governor.delay(now)).toBe(3000);
-		// With something accepted in the last second, a 429 cuts the pace but pauses nothing.
+		// Once something was accepted, the next 429 cuts the pace but pauses nothing.
 		now = governor.pausedUntil;
 		governor.answer(now, governor.send(now), accepted);
 		const paused = governor.pausedUntil;

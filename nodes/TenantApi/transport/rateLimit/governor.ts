@@ -80,6 +80,8 @@ export class RateGovernor {
 	/** When the accepted answers of the last second came in (from `head` on). */
 	private acceptedAt: number[] = [];
 	private head = 0;
+	/** Cuts since the last accepted answer, and pauses of everything since then. */
+	private cutsInARow = 0;
 	private pausesInARow = 0;
 	pausedUntil = 0;
 	private policy?: RatePolicy;
@@ -127,6 +129,7 @@ export class RateGovernor {
 		if (signal.kind === 'accepted') {
 			this.acceptedAt.push(now);
 			if (ticket.seq > this.cutSeq) this.acceptedSinceCut++;
+			this.cutsInARow = 0;
 			this.pausesInARow = 0;
 			// Slow start begins at what the API let through in the last second, the first wave's late answers included.
 			if (this.slowStart && this.growthS === 0) this.wMax = Math.max(this.wMax ?? 0, this.acceptedLastSecond(now));
@@ -153,6 +156,7 @@ export class RateGovernor {
 	/** The first 429 of a request sent after the last cut. */
 	private cut(now: number, refused: Ticket, retryAfterMs: number | undefined): void {
 		const acceptedLastSecond = this.acceptedLastSecond(now);
+		const inARow = ++this.cutsInARow;
 		if (this.wMax === undefined) {
 			this.wMax = Math.max(MIN_RATE, acceptedLastSecond);
 			this.slowStart = true;
@@ -166,8 +170,8 @@ export class RateGovernor {
 			// Leaving slow start, W_max is what got through while the pace was still climbing: probe above it as fast.
 			this.probeC = this.slowStart ? (this.wMax * (1 - BETA)) / this.k ** 3 : CUBIC_C;
 			this.slowStart = false;
-			// 429s keep coming and nothing got through for a second: everything waits.
-			if (acceptedLastSecond === 0) this.pauseAll(now, retryAfterMs);
+			// 429s keep coming at the lower pace, nothing accepted in between: everything waits.
+			if (inARow > 1) this.pauseAll(now, retryAfterMs);
 		}
 		this.growthS = 0;
 		this.busyS = 0;
