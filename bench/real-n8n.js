@@ -187,6 +187,17 @@ async function payloadLimit(n8n, webhookPath, workflowId, secret) {
 	return results;
 }
 
+/** Writes bench/results/<file> and removes the folders the run made (BENCH_KEEP=1 keeps them). */
+function finish(report, file, folders) {
+	report.loadAverageEnd = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+	const out = path.join(__dirname, 'results');
+	fs.mkdirSync(out, { recursive: true });
+	fs.writeFileSync(path.join(out, file), JSON.stringify(report, null, 2));
+	const made = folders.filter(Boolean);
+	if (process.env.BENCH_KEEP === '1') console.log(`kept ${made.join(' and ')}`);
+	else for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+}
+
 async function main() {
 	const version = installer.DEFAULT_VERSION;
 	// Packed into a folder of our own: the shared pack folder may be rewritten by a concurrent e2e run.
@@ -222,13 +233,7 @@ async function main() {
 	} finally {
 		if (n8n.running) await n8n.stop().catch(() => undefined);
 		await sandbox.close();
-		report.loadAverageEnd = os.loadavg().map((l) => l.toFixed(2)).join(' ');
-		const out = path.join(__dirname, 'results');
-		fs.mkdirSync(out, { recursive: true });
-		fs.writeFileSync(path.join(out, 'real-n8n.json'), JSON.stringify(report, null, 2));
-		const made = [userFolder, packDir].filter(Boolean);
-		if (process.env.BENCH_KEEP === '1') console.log(`kept ${made.join(' and ')}`);
-		else for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+		finish(report, 'real-n8n.json', [userFolder, packDir]);
 	}
 	const http = report.post?.find((r) => r.name === 'benchHttpRequest');
 	for (const r of report.post ?? []) if (r !== http) console.log(`  ${r.label}: ${(r.perSecond / http.perSecond).toFixed(2)}× the speed of HTTP Request`);
@@ -275,13 +280,7 @@ async function queueMain() {
 	} finally {
 		if (cluster) await cluster.stop().catch((error) => console.error(`cluster stop: ${error.message}`));
 		await sandbox.close();
-		report.loadAverageEnd = os.loadavg().map((l) => l.toFixed(2)).join(' ');
-		const out = path.join(__dirname, 'results');
-		fs.mkdirSync(out, { recursive: true });
-		fs.writeFileSync(path.join(out, 'queue-n8n.json'), JSON.stringify(report, null, 2));
-		const made = [runDir, packDir].filter(Boolean);
-		if (process.env.BENCH_KEEP === '1') console.log(`kept ${made.join(' and ')}`);
-		else for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+		finish(report, 'queue-n8n.json', [runDir, packDir]);
 	}
 }
 

@@ -26,6 +26,12 @@ function sendPaced(governor: RateGovernor, from: number, to: number, answer: (ti
 	return sent;
 }
 
+/** Sends at the pace from `from` to `to`, everything accepted, and the API refuses the last request (at `to`). */
+function refuseLast(governor: RateGovernor, from: number, to: number) {
+	const [last] = sendPaced(governor, from, to).slice(-1);
+	governor.answer(to, last.ticket, limited(1000));
+}
+
 /** A governor that has just had its first 429, after `acceptedFirst` accepted answers. */
 function afterFirstContact(acceptedFirst: number, at = 100) {
 	const governor = new RateGovernor(() => 0);
@@ -86,8 +92,7 @@ describe('rate governor', () => {
 	it('W_max is what the API accepted between two 429s (its bucket empty at both), measured over a second or more of sending', () => {
 		const governor = afterFirstContact(10);
 		// Slow start ends with a 429; then 3 s at the pace, all accepted, then one refused.
-		const [end] = sendPaced(governor, 100, 700).slice(-1);
-		governor.answer(700, end.ticket, limited(1000));
+		refuseLast(governor, 100, 700);
 		expect(governor.snapshot(700).slowStart).toBe(false);
 		const accepted3s = sendPaced(governor, 700, 3700).length;
 		const pace = governor.snapshot(3700).rate as number;
@@ -100,10 +105,8 @@ describe('rate governor', () => {
 
 	it('CUBIC: back to W_max after K = ∛(W_max × (1 − β) / C) seconds of sending at the pace, flat around it, then above it', () => {
 		const governor = afterFirstContact(10);
-		const [end] = sendPaced(governor, 100, 700).slice(-1);
-		governor.answer(700, end.ticket, limited(1000));
-		const [second] = sendPaced(governor, 700, 2000).slice(-1);
-		governor.answer(2000, second.ticket, limited(1000));
+		refuseLast(governor, 100, 700);
+		refuseLast(governor, 700, 2000);
 		const { wMax, rate } = governor.snapshot(2000);
 		expect(rate).toBeCloseTo(BETA * (wMax as number), 6);
 		const w = wMax as number;
@@ -121,10 +124,8 @@ describe('rate governor', () => {
 
 	it('a W_max that is only the pace the API refused (429s less than a second apart) is reached again sooner', () => {
 		const governor = afterFirstContact(10);
-		const [end] = sendPaced(governor, 100, 700).slice(-1);
-		governor.answer(700, end.ticket, limited(1000));
-		const [quick] = sendPaced(governor, 700, 1200).slice(-1);
-		governor.answer(1200, quick.ticket, limited(1000));
+		refuseLast(governor, 100, 700);
+		refuseLast(governor, 700, 1200);
 		const w = governor.snapshot(1200).wMax as number;
 		const quickS = recoveryS(w) * QUICK_RECOVERY;
 		sendPaced(governor, 1200, 1200 + quickS * 1000);
@@ -133,8 +134,7 @@ describe('rate governor', () => {
 
 	it('the pace grows only while it holds requests back: not between runs', () => {
 		const governor = afterFirstContact(10);
-		const [end] = sendPaced(governor, 100, 700).slice(-1);
-		governor.answer(700, end.ticket, limited(1000));
+		refuseLast(governor, 100, 700);
 		const right = governor.snapshot(700).rate;
 		// An hour without requests.
 		expect(governor.snapshot(3_600_700).rate).toBe(right);
