@@ -5,11 +5,11 @@
  *
  * Nothing is held back until the API first answers 429. From then on requests go out at a pace that
  * follows CUBIC (RFC 9438), as in the AWS SDKs' adaptive retry mode: a 429 cuts the pace to β × W_max,
- * and the pace grows back along W(t) = W_max × (1 + C × (t − K)³), quickly at first, flat near W_max,
- * then probing above it; t counts only time in which the pace held requests back (RFC 9438 §5.8).
- * W_max is what the API let through since the previous 429 (its bucket was empty at both), but never
- * more than the pace it refused. The first 429 says little: the pace starts at what the API let through
- * in the last second and doubles every quarter of a second until the next one (TCP's slow start).
+ * and the pace grows back along W(t) = W_max + C × (t − K)³, quickly at first, flat near W_max, then
+ * probing above it; t counts only time in which the pace held requests back (RFC 9438 §5.8). W_max is
+ * what the API let through since the previous 429 (its bucket was empty at both), but never more than
+ * the pace it refused. The first 429 says little: the pace starts at what the API let through in the
+ * last second and doubles every quarter of a second until the next one (TCP's slow start).
  */
 import type { RateLimitInfo, RatePolicy } from './headers';
 
@@ -34,9 +34,9 @@ export const BETA = 0.9;
  * depend on W_max, so two processes sharing a key even out their shares.
  */
 export const CUBIC_C = 0.005;
-/** A W_max that is only the pace the API refused, or a guess at the end of slow start, is reached this much sooner. */
+/** Leaving slow start, W_max is only a guess: the pace gets back to it, and above it, this much sooner. */
 export const QUICK_RECOVERY = 0.3;
-/** A 429 after less sending than this since the last cut measured too little: W_max is the pace refused. */
+/** A 429 after less sending than this since the last cut measured too little: W_max is what got through in the last second. */
 const MEASURED_S = 1;
 /** Slow start doubles the pace after this much sending held back by it. */
 const DOUBLING_S = 0.25;
@@ -166,8 +166,9 @@ export class RateGovernor {
 			// The API's bucket was empty at both 429s: what it accepted in between is its rate (or our share of it).
 			const apiRate = measured ? Math.max(this.acceptedSinceCut / refused.busyS, BETA * pace) : acceptedLastSecond;
 			this.wMax = Math.max(MIN_RATE, Math.min(pace, apiRate));
-			this.k = Math.cbrt((this.wMax * (1 - BETA)) / CUBIC_C) * (measured ? 1 : QUICK_RECOVERY);
-			// Leaving slow start, W_max is what got through while the pace was still climbing: probe above it as fast.
+			// Leaving slow start, W_max is what got through while the pace was still climbing: back to it and
+			// above it sooner.
+			this.k = Math.cbrt((this.wMax * (1 - BETA)) / CUBIC_C) * (this.slowStart ? QUICK_RECOVERY : 1);
 			this.probeC = this.slowStart ? (this.wMax * (1 - BETA)) / this.k ** 3 : CUBIC_C;
 			this.slowStart = false;
 			// 429s keep coming at the lower pace, nothing accepted in between: everything waits.
