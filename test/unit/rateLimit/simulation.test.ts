@@ -19,21 +19,27 @@ const CONDITIONS = [
 	{ name: 'first 5 requests 50 ms late, timers up to 10 ms late', api: { jitterMs: 0, coldArrival: { count: 5, extraMs: 50 } }, timerLateMs: 10 },
 ];
 
-/** `count` executions of one item each, `atOnce` at a time, spread over one process per governor (queue mode: one per worker). */
-async function executions(simulation: Simulation, count: number, atOnce: number, governors: RateGovernor[]) {
+/**
+ * `count` executions of one item each, `atOnce` at a time, spread over one process per governor (queue
+ * mode: one per worker). Also counts, per worker, the executions that ended in the second half.
+ */
+async function executions(simulation: Simulation, count: number, atOnce: number, governors: RateGovernor[], perSecond: number) {
 	let next = 0;
 	let failed = 0;
 	const startedAt = simulation.clock.now();
+	const secondHalf = governors.map(() => 0);
+	const halfMs = (count / perSecond / 2) * 1000;
 	// A worker takes the next execution when one of its slots is free, as n8n's queue hands out jobs.
-	const worker = async (governor: RateGovernor) =>
+	const worker = async (governor: RateGovernor, index: number) =>
 		await mapWithConcurrency(Math.ceil(atOnce / governors.length), Math.ceil(atOnce / governors.length), async () => {
 			while (next < count) {
 				next++;
 				failed += (await simulation.run(1, 1, {}, governor)).failedItems;
+				if (simulation.clock.now() - startedAt > halfMs) secondHalf[index]++;
 			}
 		});
 	await simulation.settle(Promise.all(governors.map(worker)));
-	return { elapsedMs: simulation.clock.now() - startedAt, failed };
+	return { elapsedMs: simulation.clock.now() - startedAt, failed, secondHalf };
 }
 
 describe('rate limit: whole runs against a simulated rate-limited API', () => {
@@ -98,7 +104,7 @@ describe('rate limit: whole runs against a simulated rate-limited API', () => {
 
 	it.each([1, 2, 3])('300 executions of one item, 25 at once, against 10 requests/s: ≤ 1.15× the floor, ≤ 1.10 requests per item (seed %i)', async (seed) => {
 		const simulation = new Simulation({ perSecond: 10, burst: 10, latencyMs: 60, jitterMs: 20 }, seed);
-		const { elapsedMs, failed } = await executions(simulation, 300, 25, [simulation.governor]);
+		const { elapsedMs, failed } = await executions(simulation, 300, 25, [simulation.governor], 10);
 		expect(failed).toBe(0);
 		expect(simulation.requests / 300).toBeLessThanOrEqual(1.1);
 		expect(elapsedMs / 30_000).toBeLessThanOrEqual(1.15);
@@ -107,12 +113,12 @@ describe('rate limit: whole runs against a simulated rate-limited API', () => {
 	it.each([1, 2, 3])('queue mode, two workers with a governor each, the same executions: ≤ 1.3× the floor, ≤ 1.3 requests per item, both get a share (seed %i)', async (seed) => {
 		const simulation = new Simulation({ perSecond: 10, burst: 10, latencyMs: 60, jitterMs: 20 }, seed);
 		const governors = [simulation.governor, new RateGovernor(simulation.random)];
-		const { elapsedMs, failed } = await executions(simulation, 300, 25, governors);
+		const { elapsedMs, failed, secondHalf } = await executions(simulation, 300, 25, governors, 10);
 		expect(failed).toBe(0);
 		expect(simulation.requests / 300).toBeLessThanOrEqual(1.3);
 		expect(elapsedMs / 30_000).toBeLessThanOrEqual(1.3);
-		const rates = governors.map((governor) => governor.snapshot(simulation.clock.now()).rate as number);
-		expect(Math.min(...rates) / Math.max(...rates)).toBeGreaterThan(0.4);
+		// Neither worker is starved: each ran at least a quarter of the executions of the second half.
+		expect(Math.min(...secondHalf) / (secondHalf[0] + secondHalf[1])).toBeGreaterThanOrEqual(0.25);
 	});
 
 	it('the hot loop (every answer 429 with Retry-After: 0, Retry Base Delay 0) ends by Max Rate-Limit Wait, at a handful of requests per second', async () => {

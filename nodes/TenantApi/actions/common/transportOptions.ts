@@ -32,7 +32,7 @@ export const transportOptionFields: INodeProperties[] = [
 		typeOptions: { minValue: 0, maxValue: MAX_RATE_LIMIT_WAIT_S },
 		default: DEFAULT_MAX_RATE_LIMIT_WAIT_S,
 		description:
-			'How long in all the run may be held back by the API\'s rate limit: time in which nothing of the run was on its way while a request waited out a 429 (rate limited), or everything paused because the API said its quota is used up. Past this, the items still waiting fail with an error that says so.',
+			'How long in all the run may be held back by the API\'s rate limit: time in which nothing of the run was on its way while a request waited out a 429 (rate limited), or everything paused because the API said its quota is used up or refused every request. Past this, the items still waiting fail with an error that says so.',
 	},
 	{
 		displayName: 'Max Requests per Second',

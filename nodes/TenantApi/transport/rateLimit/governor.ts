@@ -163,8 +163,9 @@ export class RateGovernor {
 		} else {
 			const pace = this.cubicRate(now);
 			const measured = !this.slowStart && refused.busyS >= MEASURED_S;
-			// The API's bucket was empty at both 429s: what it accepted in between is its rate (or our share of it).
-			const apiRate = measured ? Math.max(this.acceptedSinceCut / refused.busyS, BETA * pace) : acceptedLastSecond;
+			// The API's bucket was empty at both 429s: what it accepted in between is its rate (or our share of it);
+			// at least β × the pace refused, unless less got through in the last second (a pace far above the rate).
+			const apiRate = measured ? Math.max(this.acceptedSinceCut / refused.busyS, Math.min(BETA * pace, acceptedLastSecond)) : acceptedLastSecond;
 			this.wMax = Math.max(MIN_RATE, Math.min(pace, apiRate));
 			// Leaving slow start, W_max is what got through while the pace was still climbing: back to it and
 			// above it sooner.
