@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
  * Deliveries that verify but could be read as something other than what was signed, through the built trigger
  * behind a real HTTP server and n8n-core's WebhookContext (test/harness/webhook.ts). Each case is one way a

@@ -2,6 +2,8 @@
  * The product's verifier with the settings the trigger builds for a sandbox signing scheme (sandbox/signing.js
  * `triggerParameters`): how tests and the benchmark check what the sandbox signs. Pure modules, no n8n.
  */
+import type { IDataObject } from 'n8n-workflow';
+
 import type { ParameterReader } from '../../nodes/TenantApiTrigger/scheme';
 import { verificationConfig } from '../../nodes/TenantApiTrigger/scheme';
 import type { VerificationConfig, VerificationResult } from '../../nodes/TenantApiTrigger/verification';
@@ -46,3 +48,10 @@ export function verifyReceived(config: VerificationConfig, delivery: ReceivedDel
 
 /** The query string of a request path (`/hook?a=1` → `?a=1`), to rebuild the URL a sender signed. */
 export const queryOf = (path: string) => (path.includes('?') ? path.slice(path.indexOf('?')) : '');
+
+/** An output item's body: its fields without the trigger's `webhookDelivery`. */
+export function withoutDelivery(json: IDataObject): IDataObject {
+	const body = { ...json };
+	delete body.webhookDelivery;
+	return body;
+}

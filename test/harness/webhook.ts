@@ -44,6 +44,7 @@ import { Workflow } from 'n8n-workflow';
 
 import type { Harness } from './engine';
 import { TEST_CREDENTIAL_ID, TRIGGER_TYPE, createHarness } from './engine';
+import { withoutDelivery } from './verifier';
 
 export const TRIGGER_NODE_NAME = 'Tenant API Trigger';
 
@@ -366,7 +367,7 @@ export function captureLogs(): { entries: LogEntry[]; text(): string; restore():
 /** The bodies of the items a call started (without the trigger's `webhookDelivery`). */
 export function startedBodies(call: WebhookCall): IDataObject[] {
 	const data = call.result?.workflowData as Array<Array<{ json: IDataObject }>> | undefined;
-	return data ? data[0].map(({ json: { webhookDelivery: _identity, ...body } }) => body) : [];
+	return data ? data[0].map(({ json }) => withoutDelivery(json)) : [];
 }
 
 /**

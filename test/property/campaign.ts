@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- a command-line script: process */
 /**
  * npm run fuzz [-- --cases 1000000] [--seed <n>] [--only <scheme>]
  *
@@ -32,9 +32,12 @@ function parseOptions(argv: string[]): Options {
 
 type Outcomes = Map<string, number>;
 
+const say = (line: string) => process.stdout.write(`${line}\n`);
+const complain = (line: string) => process.stderr.write(`${line}\n`);
+
 function count(outcomes: Outcomes, verdict: Verdict): boolean {
 	outcomes.set(verdict.outcome, (outcomes.get(verdict.outcome) ?? 0) + 1);
-	if (!verdict.ok) console.error(`\nbroken: ${verdict.outcome}: ${verdict.why}`);
+	if (!verdict.ok) complain(`\nbroken: ${verdict.outcome}: ${verdict.why}`);
 	return verdict.ok;
 }
 
@@ -59,7 +62,7 @@ function main(): number {
 	const combinations = COMBINATIONS.filter(([scheme]) => options.only === undefined || scheme === options.only);
 	if (combinations.length === 0) throw new Error(`--only ${options.only}: no such scheme`);
 	const perCombination = Math.ceil(options.cases / combinations.length);
-	console.log(`fuzz: seed ${options.seed}, ${perCombination * combinations.length} cases over ${combinations.length} scheme/format pairs`);
+	say(`fuzz: seed ${options.seed}, ${perCombination * combinations.length} cases over ${combinations.length} scheme/format pairs`);
 	const totals: Outcomes = new Map();
 	const started = Date.now();
 	for (const [index, [scheme, format]] of combinations.entries()) {
@@ -67,16 +70,16 @@ function main(): number {
 		const failure = campaign(scheme, format, options.seed + index * 3, perCombination, outcomes);
 		const cases = [...outcomes.values()].reduce((a, b) => a + b, 0);
 		const summary = [...outcomes].sort((a, b) => b[1] - a[1]).map(([outcome, n]) => `${n} ${outcome}`).join('; ');
-		console.log(`${scheme} (${format}): ${cases} cases: ${summary}`);
+		say(`${scheme} (${format}): ${cases} cases: ${summary}`);
 		for (const [outcome, n] of outcomes) totals.set(outcome, (totals.get(outcome) ?? 0) + n);
 		if (failure) {
-			console.error(`\nFAILED on ${scheme} (${format}), campaign seed ${options.seed}:\n${failure}`);
+			complain(`\nFAILED on ${scheme} (${format}), campaign seed ${options.seed}:\n${failure}`);
 			return 1;
 		}
 	}
 	const all = [...totals.values()].reduce((a, b) => a + b, 0);
-	console.log(`\ntotal: ${all} cases in ${Math.round((Date.now() - started) / 1000)} s, seed ${options.seed}, no case broke the rule`);
-	for (const [outcome, n] of [...totals].sort((a, b) => b[1] - a[1])) console.log(`  ${String(n).padStart(8)}  ${outcome}`);
+	say(`\ntotal: ${all} cases in ${Math.round((Date.now() - started) / 1000)} s, seed ${options.seed}, no case broke the rule`);
+	for (const [outcome, n] of [...totals].sort((a, b) => b[1] - a[1])) say(`  ${String(n).padStart(8)}  ${outcome}`);
 	return 0;
 }
 

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-hardcoded-secrets -- test code: runs in Node next to n8n, not in n8n Cloud */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
  * Property-based model of the trigger's trust boundary: genuine deliveries of every signing scheme, and mutations
  * of them (bytes, Content-Type, JSON shape and types, form encoding, headers, query string), fed to the trigger's
@@ -25,7 +25,7 @@ import { verificationConfig } from '../../nodes/TenantApiTrigger/scheme';
 import { mediaType, mediaTypeFits } from '../../nodes/TenantApiTrigger/verification';
 import type { SigningScheme } from '../../sandbox/signing';
 import { SCHEMES, demoSecret, sign, signAdyenPayments, triggerParameters } from '../../sandbox/signing';
-import { parameterReader } from '../harness/verifier';
+import { parameterReader, withoutDelivery } from '../harness/verifier';
 
 export const NOW = 1_700_000_000;
 export const BASE_URL = 'https://n8n.example.com/webhook/5b0c7e1a/webhook';
@@ -276,7 +276,8 @@ function editJson(body: Buffer, m: Extract<Mutation, { kind: 'json' }>): Buffer 
 	if (op === 'set') setOwn(parent, last, value);
 	else if (op === 'retype') setOwn(parent, last, retype(current));
 	else if (op === 'wrap') setOwn(parent, last, [current]);
-	else if (op === 'dropKey') Array.isArray(parent) ? parent.splice(Number(last), 1) : delete parent[last];
+	else if (op === 'dropKey' && Array.isArray(parent)) parent.splice(Number(last), 1);
+	else if (op === 'dropKey') delete parent[last];
 	else if (op === 'addKey' && !Array.isArray(parent)) setOwn(parent, typeof value === 'string' ? value : 'extra', value);
 	else if (op === 'literalTwin' || op === 'literalTwinKeepSigned') {
 		// `a.b` written as one key beside `a: { b }`, the real value changed (or the literal one), at the top or in between.
@@ -400,11 +401,6 @@ export function referenceReading(format: Format, body: Buffer): IDataObject | un
 		setOwn(out, name, before === undefined ? value : Array.isArray(before) ? [...before, value] : [before, value]);
 	}
 	return out;
-}
-
-function withoutDelivery(json: IDataObject): IDataObject {
-	const { webhookDelivery: _identity, ...body } = json;
-	return body;
 }
 
 export type Verdict = { ok: true; outcome: string } | { ok: false; outcome: string; why: string };

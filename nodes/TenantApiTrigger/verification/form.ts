@@ -22,10 +22,10 @@ const SPACE = 0x20;
 /** ignoreBOM: the standard's "UTF-8 decode without BOM" keeps a leading U+FEFF as data. */
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-function hexValue(byte: number): number {
-	if (byte >= 0x30 && byte <= 0x39) return byte - 0x30;
-	const lower = byte | 0x20;
-	return lower >= 0x61 && lower <= 0x66 ? lower - 0x57 : -1;
+/** The value of each byte as a hex digit, -1 for bytes that are not one. */
+const HEX_VALUE = new Int8Array(256).fill(-1);
+for (const [digits, base] of [['0123456789', 0], ['abcdef', 10], ['ABCDEF', 10]] as const) {
+	for (let i = 0; i < digits.length; i++) HEX_VALUE[digits.charCodeAt(i)] = base + i;
 }
 
 /** `+` → space, then percent-decoding (a `%` without two hex digits stays as it is), then strict UTF-8. */
@@ -34,16 +34,19 @@ function decodeComponent(bytes: Buffer): string | undefined {
 	if (bytes.includes(PLUS) || bytes.includes(PERCENT)) {
 		decoded = Buffer.allocUnsafe(bytes.length);
 		let length = 0;
+		const last = bytes.length - 2;
 		for (let i = 0; i < bytes.length; i++) {
 			const byte = bytes[i];
-			const high = byte === PERCENT && i + 2 < bytes.length ? hexValue(bytes[i + 1]) : -1;
-			const low = high === -1 ? -1 : hexValue(bytes[i + 2]);
-			if (low !== -1) {
-				decoded[length++] = high * 16 + low;
-				i += 2;
-			} else {
-				decoded[length++] = byte === PLUS ? SPACE : byte;
+			if (byte === PERCENT && i < last) {
+				const high = HEX_VALUE[bytes[i + 1]];
+				const low = HEX_VALUE[bytes[i + 2]];
+				if (high !== -1 && low !== -1) {
+					decoded[length++] = (high << 4) | low;
+					i += 2;
+					continue;
+				}
 			}
+			decoded[length++] = byte === PLUS ? SPACE : byte;
 		}
 		decoded = decoded.subarray(0, length);
 	}
