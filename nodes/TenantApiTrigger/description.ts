@@ -394,7 +394,7 @@ export const properties: INodeProperties[] = [
 				default: '',
 				placeholder: 'data.eventId',
 				description:
-					'Body fields (dot paths, separated by commas) that identify the delivery in webhookDelivery.ID, when the scheme signs no ID header. Empty: the preset\'s field (see the README).',
+					'Body fields (dot paths, separated by commas) that identify the delivery in webhookDelivery.ID, when the scheme signs no ID header. Empty: the preset\'s (see the trigger docs, Delivery identity).',
 			},
 			{
 				displayName: 'Event Path',
