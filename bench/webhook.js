@@ -88,7 +88,22 @@ function unsignedCost({ iterations = 3, rounds = 3 } = {}) {
 		const opts = { iterations, rounds };
 		rows.push({ scheme, without: measure(`${scheme}: no signature`, config, none, { ...opts, refused: refusedWith(none) }), forged: measure(`${scheme}: another key`, config, forged, { ...opts, refused: refusedWith(forged) }) });
 	}
-	return { bytes: LARGE_BYTES, readBeforeVerifying: MAX_BODY_READ_BEFORE_VERIFYING, iterations, rounds, rows };
+	return { bytes: LARGE_BYTES, readBeforeVerifying: MAX_BODY_READ_BEFORE_VERIFYING, iterations, rounds, rows, readBefore: readBeforeCost({ iterations: 20, rounds }) };
+}
+
+/**
+ * The most a request nobody signed can make the schemes that read the body before verifying do: a body of exactly
+ * the cap, signed with another key (Twilio: a form of one field of '+', the slowest to decode).
+ */
+function readBeforeCost({ iterations, rounds }) {
+	const bytes = MAX_BODY_READ_BEFORE_VERIFYING;
+	const twilioBody = Buffer.from(`a=${'+'.repeat(bytes - 2)}`);
+	const twilio = { body: twilioBody, headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': Buffer.alloc(20, 1).toString('base64') }, url: URL_ };
+	const adyen = deliveryOfSize('adyen-payments', OTHER_KEY, bytes);
+	return [
+		measure(`twilio, a ${bytes}-byte form of '+', another key`, configFor('twilio', [demoSecret('twilio')]), twilio, { iterations, rounds, refused: 401 }),
+		measure(`adyen-payments, a ${bytes}-byte notification, another key`, configFor('adyen-payments', [demoSecret('adyen-payments')]), adyen, { iterations, rounds, refused: 401 }),
+	];
 }
 
 function webhookBench({ iterations = 20000, rounds = 5 } = {}) {
@@ -120,6 +135,7 @@ function printWebhook(report) {
 	console.log(`\n| A request nobody signed, ${unsigned.bytes} bytes (median of ${unsigned.rounds} × ${unsigned.iterations} calls; bodies read before verifying: at most ${unsigned.readBeforeVerifying} bytes) | CPU, no signature | CPU, signed with another key |`);
 	console.log('|---|---:|---:|');
 	for (const row of unsigned.rows) console.log(`| ${row.scheme} | ${ms(row.without)} | ${ms(row.forged)} |`);
+	for (const r of unsigned.readBefore) console.log(`| ${r.name} | – | ${ms(r)} |`);
 }
 
 module.exports = { webhookBench, printWebhook };
