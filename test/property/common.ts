@@ -15,7 +15,7 @@ export interface CaseProperty {
 	name: string;
 	/** The part of its group's cases it gets. */
 	share: number;
-	property(judge: (verdict: Verdict) => boolean | void): fc.IRawProperty<[unknown]>;
+	property(judge: (verdict: Verdict) => boolean | void): fc.IProperty<[unknown]>;
 }
 
 export function caseProperty<T>(name: string, share: number, arbitrary: fc.Arbitrary<T>, check: (value: T) => Verdict): CaseProperty {
