@@ -486,29 +486,26 @@ export const anyBase: fc.Arbitrary<unknown> = fc.oneof(
 
 // ---- the properties ----
 
-/** The URL properties by kind of input, each with its part of the cases (test/unit/urlProperties.test.ts, `npm run fuzz`). */
+/** Hostile, mutated and plain inputs of one kind (45 %, 45 %, 10 % of the group's cases). */
+function inputGroup<T>(key: string, noun: string, cases: Record<'hostile' | 'mutated' | 'plain', fc.Arbitrary<T>>, check: (c: T) => Verdict, checkPlain: (c: T) => Verdict): PropertyGroup {
+	return {
+		key,
+		label: `${noun}s`,
+		properties: [
+			caseProperty(`each ${noun} from hostile pieces is refused, or stays within the base`, 0.45, cases.hostile, check),
+			caseProperty(`each mutated ${noun} is refused, or stays within the base`, 0.45, cases.mutated, check),
+			caseProperty(`each plain ${noun} is taken as written`, 0.1, cases.plain, checkPlain),
+		],
+	};
+}
+
+/** The URL properties by kind of input (test/unit/urlProperties.test.ts, `npm run fuzz`). */
 export const URL_GROUPS: PropertyGroup[] = [
-	{
-		key: 'endpoints',
-		label: 'endpoints',
-		properties: [
-			caseProperty('an endpoint from hostile pieces is refused, or resolves within the base', 0.45, hostileEndpointCase, checkEndpoint),
-			caseProperty('a mutated endpoint is refused, or resolves within the base', 0.45, mutatedEndpointCase, checkEndpoint),
-			caseProperty('a plain endpoint resolves below the base path, as written', 0.1, plainEndpointCase, checkPlainEndpoint),
-		],
-	},
-	{
-		key: 'next-links',
-		label: 'next-page links',
-		properties: [
-			caseProperty('a next-page link from hostile pieces is refused, or stays within the base', 0.45, hostileLinkCase, checkLink),
-			caseProperty('a mutated next-page link is refused, or stays within the base', 0.45, mutatedLinkCase, checkLink),
-			caseProperty('a plain next-page link on the base is followed', 0.1, plainLinkCase, checkPlainLink),
-		],
-	},
+	inputGroup('endpoints', 'endpoint', { hostile: hostileEndpointCase, mutated: mutatedEndpointCase, plain: plainEndpointCase }, checkEndpoint, checkPlainEndpoint),
+	inputGroup('next-links', 'next-page link', { hostile: hostileLinkCase, mutated: mutatedLinkCase, plain: plainLinkCase }, checkLink, checkPlainLink),
 	{
 		key: 'base-urls',
 		label: 'base URLs',
-		properties: [caseProperty('a base URL is refused, or https (plain http on loopback) read as WHATWG reads it', 1, anyBase, checkBaseUrl)],
+		properties: [caseProperty('each base URL is refused, or https (plain http on loopback) read as WHATWG reads it', 1, anyBase, checkBaseUrl)],
 	},
 ];
