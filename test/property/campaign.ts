@@ -104,7 +104,7 @@ function runTarget(name: string, options: Options, totals: Outcomes): boolean {
 	const perGroup = Math.ceil(options.cases / chosen.length);
 	const outcomesOfTarget: Outcomes = new Map();
 	const started = Date.now();
-	say(`\n${name}: ${perGroup * chosen.length} cases over ${chosen.length} group(s), each ${eachGroupIs}`);
+	say(`\n${name}: ${chosen.length} group(s), each ${eachGroupIs}, about ${perGroup} cases each`);
 	for (const { group, index } of chosen) {
 		const outcomes: Outcomes = new Map();
 		const failure = runGroup(group, options.seed + index * SEEDS_PER_GROUP, perGroup, outcomes);
