@@ -27,6 +27,11 @@ import type { SigningScheme } from '../../sandbox/signing';
 import { SCHEMES, demoSecret, sign, signAdyenPayments, triggerParameters } from '../../sandbox/signing';
 import { parameterReader, withoutDelivery } from '../harness/verifier';
 
+import type { Verdict } from './common';
+import { fraction } from './common';
+
+export type { Verdict } from './common';
+
 export const NOW = 1_700_000_000;
 export const BASE_URL = 'https://n8n.example.com/webhook/5b0c7e1a/webhook';
 const FORM_TYPE = 'application/x-www-form-urlencoded';
@@ -156,8 +161,6 @@ export type Mutation =
 	| { kind: 'header'; op: 'drop' | 'replace' | 'repeat' | 'shiftTimestamp'; at: number; text: string; shift: number }
 	| { kind: 'query'; op: 'add' | 'drop' | 'toBody' | 'fromBody'; at: number; text: string };
 
-/** A position in [0, 1), uniform: fast-check's doubles lean towards 0, which would always pick the first byte or path. */
-const fraction = fc.noBias(fc.integer({ min: 0, max: 999_999 })).map((n) => n / 1_000_000);
 const CONTENT_TYPES = ['application/json', FORM_TYPE, 'text/plain', '', 'multipart/form-data; boundary=x', 'Application/X-WWW-Form-Urlencoded; charset=utf-8', 'application/json; charset=latin1', 'application/vnd.api+json'];
 
 const byteEdits = fc.record({
@@ -402,8 +405,6 @@ export function referenceReading(format: Format, body: Buffer): IDataObject | un
 	}
 	return out;
 }
-
-export type Verdict = { ok: true; outcome: string } | { ok: false; outcome: string; why: string };
 
 /**
  * What a mutated delivery did, and whether it kept the rule: refused or acknowledged, or started with exactly what
