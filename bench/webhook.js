@@ -1,23 +1,28 @@
 'use strict';
 /**
- * Webhook verification per signing scheme: a 10,240-byte delivery signed by the sandbox in each scheme, verified
- * by the trigger's verifier (dist/nodes/TenantApiTrigger/verification) with the settings the node builds for it
- * (scheme.ts). µs per call = median of `rounds` timed loops of `iterations` calls each, after a warm-up, as wall
- * time and as CPU time of this process (the steadier figure when other jobs share the cores).
- * Also: two secrets (signed with the previous one), a forged signature (refused), and parsing the verified body.
+ * Webhook deliveries per signing scheme, read the way the trigger reads them (readDelivery in
+ * dist/nodes/TenantApiTrigger/verification: the signature checked, the Content-Type checked, the body read once),
+ * with the settings the node builds for each scheme (scheme.ts). µs per call = median of `rounds` timed loops of
+ * `iterations` calls each, after a warm-up, as wall time and as CPU time of this process (the steadier figure when
+ * other jobs share the cores).
+ * 1. A 10,240-byte delivery in each scheme; two secrets (signed with the previous one); a forged signature.
+ * 2. What a request nobody signed costs, at n8n's default payload limit (16 MiB): without a signature, and with a
+ *    well-formed signature made with another key (the HMAC over the whole body is then computed).
  * Run through `npm run bench` (all of it) or `npm run bench -- --only webhook`.
  */
-const { verifyDelivery } = require('../dist/nodes/TenantApiTrigger/verification');
+const { MAX_BODY_READ_BEFORE_VERIFYING, readDelivery } = require('../dist/nodes/TenantApiTrigger/verification');
 const { verificationConfig } = require('../dist/nodes/TenantApiTrigger/scheme');
-const { parseJsonBody, parseFormBody } = require('../dist/nodes/TenantApiTrigger/body');
 const { adyenNotification, demoSecret, signAdyenPayments, signedDelivery, triggerParameters, SCHEMES } = require('../sandbox/signing');
 
 const BYTES = 10240;
+/** n8n's default N8N_PAYLOAD_SIZE_MAX (16 MiB), less room for the headers. */
+const LARGE_BYTES = 16 * 1024 * 1024 - 1024;
 const URL_ = 'https://n8n.example.com/webhook/5b0c7e1a/webhook';
 const TARGET_US = 50;
+const OTHER_KEY = 'ab'.repeat(32);
 
-/** The sandbox's event with a filler that brings the delivery of `scheme` to exactly BYTES bytes. */
-function deliveryOfSize(scheme, secret) {
+/** The sandbox's event in `scheme` with a filler that brings the delivery to exactly `bytes` bytes, signed with `secret`. */
+function deliveryOfSize(scheme, secret, bytes = BYTES) {
 	const make = (filler) => {
 		const event = { id: 'evt_bench', event: 'transfers.created', created_at: Math.floor(Date.now() / 1000), data: { object: { id: 'tr_1', amount: 1250, currency: 'EUR', filler } } };
 		if (scheme !== 'adyen-payments') return signedDelivery({ secret, scheme, event, url: URL_ });
@@ -27,8 +32,8 @@ function deliveryOfSize(scheme, secret) {
 		return { body, headers: { 'content-type': 'application/json' }, url: URL_ };
 	};
 	const base = make('').body.length;
-	const sent = make('x'.repeat(BYTES - base));
-	if (sent.body.length !== BYTES) throw new Error(`${scheme}: delivery is ${sent.body.length} bytes, not ${BYTES}`);
+	const sent = make('x'.repeat(bytes - base));
+	if (sent.body.length !== bytes) throw new Error(`${scheme}: delivery is ${sent.body.length} bytes, not ${bytes}`);
 	return sent;
 }
 
@@ -54,12 +59,51 @@ function timePerCall(fn, iterations, rounds) {
 	return { usPerCall: median(wall), cpuUsPerCall: median(cpu) };
 }
 
-/** One case: verify `sent` with `config`, check the outcome once, then time it. */
-function measure(name, config, sent, { iterations, rounds, refused = false }) {
-	const input = { rawBody: sent.body, headers: sent.headers, nowSeconds: Math.floor(Date.now() / 1000), url: sent.url, mediaType: sent.headers['content-type'] };
-	const result = verifyDelivery(config, input);
-	if (result.ok === refused) throw new Error(`${name}: expected ${refused ? 'a refusal' : 'acceptance'}, got ${result.reason}`);
-	return { name, bytes: sent.body.length, ...timePerCall(() => verifyDelivery(config, input), iterations, rounds) };
+/** One case: read `sent` with `config`, check the outcome once (`refused`: the expected status), then time it. */
+function measure(name, config, sent, { iterations, rounds, refused }) {
+	const input = { rawBody: sent.body, headers: sent.headers, nowSeconds: Math.floor(Date.now() / 1000), url: sent.url };
+	const reading = readDelivery(config, input);
+	const outcome = reading.ok ? 'started' : `${reading.status} ${reading.reason}`;
+	if (refused === undefined ? !reading.ok : reading.ok || reading.status !== refused) throw new Error(`${name}: unexpected ${outcome}`);
+	return { name, bytes: sent.body.length, outcome, ...timePerCall(() => readDelivery(config, input), iterations, rounds) };
+}
+
+/** The signed delivery with its signature taken away: only the Content-Type stays (Adyen payments: items unsigned). */
+function withoutSignature(scheme, sent) {
+	if (scheme !== 'adyen-payments') return { ...sent, headers: { 'content-type': sent.headers['content-type'] } };
+	return { ...sent, body: Buffer.from(sent.body.toString().replace(/"hmacSignature":"[^"]*"/, '"x":""')) };
+}
+
+/** What requests nobody signed cost at LARGE_BYTES, per scheme: no signature, and a well-formed one made with another key. */
+function unsignedCost({ iterations = 3, rounds = 3 } = {}) {
+	const rows = [];
+	for (const scheme of SCHEMES.filter((s) => s !== 'none')) {
+		const config = configFor(scheme, [demoSecret(scheme)]);
+		const forged = deliveryOfSize(scheme, scheme === 'standard-webhooks' || scheme === 'svix' ? demoSecret('hmac-sha256-hex') : OTHER_KEY, LARGE_BYTES);
+		const refusedWith = (sent) => {
+			const reading = readDelivery(config, { rawBody: sent.body, headers: sent.headers, nowSeconds: Math.floor(Date.now() / 1000), url: sent.url });
+			return reading.ok ? undefined : reading.status;
+		};
+		const none = withoutSignature(scheme, forged);
+		const opts = { iterations, rounds };
+		rows.push({ scheme, without: measure(`${scheme}: no signature`, config, none, { ...opts, refused: refusedWith(none) }), forged: measure(`${scheme}: another key`, config, forged, { ...opts, refused: refusedWith(forged) }) });
+	}
+	return { bytes: LARGE_BYTES, readBeforeVerifying: MAX_BODY_READ_BEFORE_VERIFYING, iterations, rounds, rows, readBefore: readBeforeCost({ iterations: 20, rounds }) };
+}
+
+/**
+ * The most a request nobody signed can make the schemes that read the body before verifying do: a body of exactly
+ * the cap, signed with another key (Twilio: a form of one field of '+', the slowest to decode).
+ */
+function readBeforeCost({ iterations, rounds }) {
+	const bytes = MAX_BODY_READ_BEFORE_VERIFYING;
+	const twilioBody = Buffer.from(`a=${'+'.repeat(bytes - 2)}`);
+	const twilio = { body: twilioBody, headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': Buffer.alloc(20, 1).toString('base64') }, url: URL_ };
+	const adyen = deliveryOfSize('adyen-payments', OTHER_KEY, bytes);
+	return [
+		measure(`twilio, a ${bytes}-byte form of '+', another key`, configFor('twilio', [demoSecret('twilio')]), twilio, { iterations, rounds, refused: 401 }),
+		measure(`adyen-payments, a ${bytes}-byte notification, another key`, configFor('adyen-payments', [demoSecret('adyen-payments')]), adyen, { iterations, rounds, refused: 401 }),
+	];
 }
 
 function webhookBench({ iterations = 20000, rounds = 5 } = {}) {
@@ -76,21 +120,22 @@ function webhookBench({ iterations = 20000, rounds = 5 } = {}) {
 		measure('standard-webhooks, two secrets, signed with the previous one', configFor('standard-webhooks', [`whsec_${Buffer.from('new key').toString('base64')}`, std]), deliveryOfSize('standard-webhooks', std), opts),
 	);
 	const forged = deliveryOfSize('hmac-sha256-hex', secret);
-	results.push(measure('hmac-sha256-hex, forged signature (refused)', configFor('hmac-sha256-hex', [secret]), { ...forged, headers: { ...forged.headers, 'x-signature': 'f'.repeat(64) } }, { ...opts, refused: true }));
-	const json = deliveryOfSize('hmac-sha256-hex', secret).body;
-	const form = deliveryOfSize('slack', demoSecret('slack')).body;
-	results.push({ name: 'then: parse the verified 10 KB JSON body (parseJsonBody)', bytes: json.length, ...timePerCall(() => parseJsonBody(json), iterations, rounds), parse: true });
-	results.push({ name: 'then: parse the verified 10 KB form body (parseFormBody)', bytes: form.length, ...timePerCall(() => parseFormBody(form), iterations, rounds), parse: true });
-	return { bytes: BYTES, iterations, rounds, targetUs: TARGET_US, results };
+	results.push(measure('hmac-sha256-hex, forged signature (refused)', configFor('hmac-sha256-hex', [secret]), { ...forged, headers: { ...forged.headers, 'x-signature': 'f'.repeat(64) } }, { ...opts, refused: 401 }));
+	return { bytes: BYTES, iterations, rounds, targetUs: TARGET_US, results, unsigned: unsignedCost() };
 }
 
 function printWebhook(report) {
-	console.log(`\n| Webhook verification, ${report.bytes}-byte delivery (median of ${report.rounds} × ${report.iterations} calls) | µs per call (wall) | CPU µs per call | target < ${report.targetUs} µs (CPU) |`);
-	console.log('|---|---:|---:|---|');
+	console.log(`\n| Webhook delivery read by the trigger, ${report.bytes} bytes (median of ${report.rounds} × ${report.iterations} calls) | outcome | µs per call (wall) | CPU µs per call | target < ${report.targetUs} µs (CPU) |`);
+	console.log('|---|---|---:|---:|---|');
 	for (const r of report.results) {
-		const verdict = r.parse ? '–' : r.cpuUsPerCall < report.targetUs ? 'met' : '**missed**';
-		console.log(`| ${r.name} | ${r.usPerCall.toFixed(1)} | ${r.cpuUsPerCall.toFixed(1)} | ${verdict} |`);
+		console.log(`| ${r.name} | ${r.outcome} | ${r.usPerCall.toFixed(1)} | ${r.cpuUsPerCall.toFixed(1)} | ${r.cpuUsPerCall < report.targetUs ? 'met' : '**missed**'} |`);
 	}
+	const { unsigned } = report;
+	const ms = (r) => `${(r.cpuUsPerCall / 1000).toFixed(2)} ms (${r.outcome})`;
+	console.log(`\n| A request nobody signed, ${unsigned.bytes} bytes (median of ${unsigned.rounds} × ${unsigned.iterations} calls; bodies read before verifying: at most ${unsigned.readBeforeVerifying} bytes) | CPU, no signature | CPU, signed with another key |`);
+	console.log('|---|---:|---:|');
+	for (const row of unsigned.rows) console.log(`| ${row.scheme} | ${ms(row.without)} | ${ms(row.forged)} |`);
+	for (const r of unsigned.readBefore) console.log(`| ${r.name} | – | ${ms(r)} |`);
 }
 
 module.exports = { webhookBench, printWebhook };

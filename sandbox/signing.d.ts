@@ -68,5 +68,5 @@ export declare function signedDelivery(opts: {
 /** A secret valid in the scheme's key format. */
 export declare function demoSecret(scheme: SigningScheme): string;
 /** The Tenant API Trigger parameters that verify deliveries of `scheme`. */
-export declare function triggerParameters(scheme: SigningScheme): Record<string, unknown>;
+export declare function triggerParameters(scheme: SigningScheme, bodyFormat?: 'json' | 'form'): Record<string, unknown>;
 export declare function isScheme(scheme: unknown): scheme is SigningScheme;

@@ -274,11 +274,14 @@ function demoSecret(scheme) {
 }
 
 /**
- * The Tenant API Trigger settings that verify deliveries of `scheme` (what `npm start --scheme` and the tests use).
+ * The Tenant API Trigger settings that verify deliveries of `scheme` (what `npm start --scheme` and the tests use),
+ * for bodies in `bodyFormat` (by default, what signedDelivery sends: form fields for Slack and Twilio, else JSON;
+ * the trigger reads Twilio's JSON by the body hash in the URL, and has no Body Format for the JSON-only presets).
  * @param {SigningScheme} scheme
+ * @param {'json'|'form'} [bodyFormat]
  * @returns {Record<string, unknown>}
  */
-function triggerParameters(scheme) {
+function triggerParameters(scheme, bodyFormat) {
 	/** @type {Record<string, Record<string, unknown>>} */
 	const settings = {
 		'hmac-sha256-hex': { verification: 'hmacSha256' },
@@ -299,7 +302,9 @@ function triggerParameters(scheme) {
 		'adyen-payments': { verification: 'adyenPayments' },
 		twilio: { verification: 'twilio' },
 	};
-	return { ...settings[scheme] };
+	const verification = settings[scheme].verification;
+	const hasBodyFormat = ['hmacSha256', 'hmacSha512', 'secretHeader', 'none', 'slack'].includes(String(verification));
+	return hasBodyFormat && bodyFormat !== undefined ? { ...settings[scheme], bodyFormat } : { ...settings[scheme] };
 }
 
 module.exports = {

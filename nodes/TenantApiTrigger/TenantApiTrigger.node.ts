@@ -11,14 +11,15 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { bodyKind, mediaType, parseBody } from './body';
-import { WEBHOOK_DELIVERY_FIELD, deliveryIdentity, eventAccepted, eventType, parseEventList, safeHeaders } from './delivery';
+import { parseEventList } from './delivery';
 import { properties } from './description';
-import type { ParameterReader } from './scheme';
-import { deliveryIdFields, isVerificationName, verificationConfig } from './scheme';
+import type { TriggerSettings } from './receive';
+import { receiveDelivery } from './receive';
+import type { ParameterReader, VerificationName } from './scheme';
+import { chosenIdFields, isVerificationName, verificationConfig } from './scheme';
 import { signedUrl } from './url';
 import type { HeaderBag } from './verification';
-import { usableSecrets, verifyDelivery } from './verification';
+import { usableSecrets } from './verification';
 
 const WEBHOOK_CREDENTIAL_TYPE = 'tenantWebhookApi';
 
@@ -36,13 +37,6 @@ interface JsonResponse {
 }
 
 const INVALID_SIGNATURE = 'Invalid signature';
-
-/** The 400 answer for a verified body that cannot be read. */
-function bodyMessage(kind: 'json' | 'form', reason: string): string {
-	if (reason === 'empty_body') return 'Empty body';
-	if (kind === 'form') return reason === 'not_utf8' ? 'Body must be UTF-8 form fields' : 'Body must be form fields (at most 1,000)';
-	return reason === 'not_utf8' ? 'Body must be UTF-8 JSON' : 'Body must be a JSON object';
-}
 
 /** Answers the request directly and tells n8n not to answer again and not to start the workflow. */
 function respond(context: IWebhookFunctions, status: number, message: string): IWebhookResponseData {
@@ -78,6 +72,22 @@ async function readSigningSecrets(context: IWebhookFunctions): Promise<unknown[]
 		const selected = context.getNode().credentials?.[WEBHOOK_CREDENTIAL_TYPE] !== undefined;
 		return { status: selected ? 503 : 401, reason: selected ? 'credential_unavailable' : 'no_credential_selected', error: (error as Error).message };
 	}
+}
+
+/** The trigger's settings from its parameters and the credential's secrets. */
+function triggerSettings(context: IWebhookFunctions, verification: VerificationName, secrets: unknown[]): TriggerSettings {
+	const read: ParameterReader = (name, fallback) => context.getNodeParameter(name, fallback as never);
+	const options = context.getNodeParameter('options', {}) as IDataObject;
+	return {
+		verification,
+		config: verificationConfig(verification, read, secrets),
+		events: parseEventList(context.getNodeParameter('events', '') as string),
+		eventPath: typeof options.eventPath === 'string' ? options.eventPath : 'event',
+		idFields: chosenIdFields(read),
+		includeHeaders: options.includeHeaders === true,
+		includeQuery: options.includeQuery === true,
+		redactedHeaders: verification === 'secretHeader' ? [read('sharedKeyHeader', 'x-webhook-secret') as string] : [],
+	};
 }
 
 export class TenantApiTrigger implements INodeType {
@@ -165,9 +175,7 @@ export class TenantApiTrigger implements INodeType {
 		const log = (reason: string, extra: IDataObject = {}) =>
 			this.logger.warn('Tenant API Trigger refused a delivery', { reason, node, workflowId, ...extra });
 
-		let verified = false;
 		try {
-			const read: ParameterReader = (name, fallback) => this.getNodeParameter(name, fallback as never);
 			const verification = this.getNodeParameter('verification', 'hmacSha256');
 			if (!isVerificationName(verification)) {
 				// E.g. saved by a newer version of this package: a set-up error, answered like a refusal (final, not 5xx).
@@ -179,59 +187,35 @@ export class TenantApiTrigger implements INodeType {
 				});
 				return respond(this, 401, INVALID_SIGNATURE);
 			}
-			const headers = this.getHeaderData() as HeaderBag;
-			const type = mediaType(headers['content-type']);
-			const rawBody = await readRawBody(this);
-			if (rawBody === undefined) {
-				log('raw_body_unavailable', { contentType: type });
-				if (verification !== 'none') return respond(this, 401, INVALID_SIGNATURE);
-				return bodyKind(type) === undefined ? respond(this, 415, 'Unsupported content type') : respond(this, 400, 'Could not read the request body');
-			}
-
 			const secrets = verification === 'none' ? [] : await readSigningSecrets(this);
 			if (!Array.isArray(secrets)) {
 				log(secrets.reason, { error: secrets.error });
 				return secrets.status === 503 ? respond(this, 503, 'Temporarily unable to verify the delivery') : respond(this, 401, INVALID_SIGNATURE);
 			}
-			const config = verificationConfig(verification, read, secrets);
-			const url = config.mode === 'hmac' ? signedUrl(this, read('signedUrl', '')) : undefined;
-			const result = verifyDelivery(config, { rawBody, headers, nowSeconds: Math.floor(Date.now() / 1000), url, mediaType: type });
-			if (!result.ok) {
-				log(result.reason, { verification });
-				return respond(this, 401, INVALID_SIGNATURE);
+			const settings = triggerSettings(this, verification, secrets);
+			const reception = receiveDelivery(settings, {
+				rawBody: await readRawBody(this),
+				headers: this.getHeaderData() as HeaderBag,
+				query: this.getQueryData() as IDataObject,
+				url: settings.config.mode === 'hmac' ? signedUrl(this, this.getNodeParameter('signedUrl', '')) : undefined,
+				nowSeconds: Math.floor(Date.now() / 1000),
+			});
+			if (reception.action === 'refuse') {
+				log(reception.reason, { verification });
+				return respond(this, reception.status, reception.message);
 			}
-			verified = true;
-			if (result.secretIndex === 1) {
-				this.logger.debug('Tenant API Trigger: delivery verified with the previous signing secret', { node, workflowId });
-			}
-
-			const kind = bodyKind(type);
-			if (kind === undefined) {
-				log('unsupported_media_type', { contentType: type });
-				return respond(this, 415, 'Unsupported content type: send application/json or application/x-www-form-urlencoded');
-			}
-			const parsed = parseBody(kind, rawBody);
-			if (!parsed.ok) {
-				log(parsed.reason);
-				return respond(this, 400, bodyMessage(kind, parsed.reason));
-			}
-
-			const options = this.getNodeParameter('options', {}) as IDataObject;
-			const event = eventType(parsed.body, typeof options.eventPath === 'string' ? options.eventPath : 'event');
-			if (!eventAccepted(parseEventList(this.getNodeParameter('events', '') as string), event)) {
-				this.logger.debug('Tenant API Trigger: delivery acknowledged but filtered out', { node, workflowId, event: event ?? null });
+			if (reception.action === 'acknowledge') {
+				this.logger.debug('Tenant API Trigger: delivery acknowledged but filtered out', { node, workflowId, event: reception.event ?? null });
 				return {};
 			}
-
-			const json: IDataObject = { ...parsed.body };
-			if (options.includeHeaders === true) json.webhookHeaders = safeHeaders(headers, [read('sharedKeyHeader', 'x-webhook-secret') as string]);
-			if (options.includeQuery === true) json.webhookQuery = { ...(this.getQueryData() as IDataObject) };
-			json[WEBHOOK_DELIVERY_FIELD] = deliveryIdentity(config, result, headers, parsed.body, deliveryIdFields(config, read), verification, kind);
-			return { workflowData: [[{ json }]] };
+			if (reception.secretIndex === 1) {
+				this.logger.debug('Tenant API Trigger: delivery verified with the previous signing secret', { node, workflowId });
+			}
+			return { workflowData: [[{ json: reception.json }]] };
 		} catch (error) {
-			this.logger.error('Tenant API Trigger could not process a delivery', { node, workflowId, verified, error: (error as Error).message });
-			// Only a verified delivery may make the sender retry; anything else is refused.
-			return verified ? respond(this, 500, 'Could not process the delivery') : respond(this, 401, INVALID_SIGNATURE);
+			// receiveDelivery never throws: this is n8n failing to give the request or the settings. Nothing was verified.
+			this.logger.error('Tenant API Trigger could not process a delivery', { node, workflowId, error: (error as Error).message });
+			return respond(this, 401, INVALID_SIGNATURE);
 		}
 	}
 }

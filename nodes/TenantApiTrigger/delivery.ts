@@ -1,9 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { BodyKind } from './body';
-import { valueAtPath } from './body';
-import type { HeaderBag, VerificationConfig, VerificationResult } from './verification';
-import { headerValue } from './verification';
+import type { BodyFormat, HeaderBag, VerificationConfig, VerificationResult } from './verification';
+import { headerValue, valueAtPath } from './verification';
 
 export const DEFAULT_EVENT_PATH = 'event';
 export const FALLBACK_EVENT_PATH = 'type';
@@ -61,7 +59,7 @@ export const WEBHOOK_DELIVERY_FIELD = 'webhookDelivery';
 export interface WebhookDelivery extends IDataObject {
 	/** The delivery's id, or null when the scheme signs none and the body has none. */
 	id: string | null;
-	/** Where `id` was read: `header:<name>` (a signed header) or `body:<path>[,<path>]`; null with `id`. */
+	/** Where `id` was read: `header:<name>` (a signed header), `body:<path>[,<path>]` or `items:<field>,…`; null with `id`. */
 	idSource: string | null;
 	/** The signed timestamp (unix seconds), or null when the scheme signs none. */
 	timestamp: number | null;
@@ -70,7 +68,7 @@ export interface WebhookDelivery extends IDataObject {
 	/** Which credential secret matched: `current`, `previous`, or null without verification. */
 	secret: 'current' | 'previous' | null;
 	/** How the body was read: `json` or `form`. */
-	bodyType: BodyKind;
+	bodyType: BodyFormat;
 }
 
 /** A scalar body field as id text; undefined for anything else (objects, arrays, blanks). */
@@ -89,32 +87,36 @@ function presentHeader(headers: HeaderBag, names: string): string | undefined {
 		.find((name) => name !== '' && headerValue(headers, name) !== undefined);
 }
 
+/** The id made of body fields (all must hold a scalar; several are joined with ':'), with its source. */
+function bodyFieldsId(body: IDataObject, paths: string[]): [string, string] | undefined {
+	const parts = paths.map((path) => idText(valueAtPath(body, path)));
+	if (parts.length === 0 || !parts.every((part): part is string => part !== undefined)) return undefined;
+	return [parts.join(':'), `body:${paths.join(',')}`];
+}
+
 /**
  * The rule: a signed id header when the scheme signs one (Standard Webhooks: `webhook-id` / `svix-id`);
- * otherwise the body fields `idFields` (all must hold a scalar; several are joined with ':');
- * otherwise null.
+ * otherwise the body fields `chosenIdFields` (Delivery ID Fields) when set; otherwise the signed items' ids
+ * (Adyen payments); otherwise the scheme's body fields (`id` without a scheme). Undefined: none.
  */
+function identify(config: VerificationConfig, result: VerificationResult, headers: HeaderBag, body: IDataObject, chosenIdFields: string[]): [string, string] | undefined {
+	if (config.mode !== 'hmac') return bodyFieldsId(body, chosenIdFields.length > 0 ? chosenIdFields : ['id']);
+	const { scheme } = config;
+	if (result.id !== undefined) return [result.id, `header:${presentHeader(headers, scheme.idHeader) ?? scheme.idHeader}`];
+	if (chosenIdFields.length > 0) return bodyFieldsId(body, chosenIdFields);
+	if (result.itemsId !== undefined) return [result.itemsId, `items:${scheme.itemIdFields.join(',')}`];
+	return bodyFieldsId(body, scheme.idFields);
+}
+
 export function deliveryIdentity(
 	config: VerificationConfig,
 	result: VerificationResult,
 	headers: HeaderBag,
 	body: IDataObject,
-	idFields: string[],
+	chosenIdFields: string[],
 	verification: string,
-	bodyType: BodyKind,
 ): WebhookDelivery {
-	let id: string | null = null;
-	let idSource: string | null = null;
-	if (result.id !== undefined && config.mode === 'hmac') {
-		id = result.id;
-		idSource = `header:${presentHeader(headers, config.scheme.idHeader) ?? config.scheme.idHeader}`;
-	} else if (idFields.length > 0) {
-		const parts = idFields.map((path) => idText(valueAtPath(body, path)));
-		if (parts.every((part): part is string => part !== undefined)) {
-			id = parts.join(':');
-			idSource = `body:${idFields.join(',')}`;
-		}
-	}
+	const [id, idSource] = identify(config, result, headers, body, chosenIdFields) ?? [null, null];
 	const secret = result.secretIndex === undefined ? null : result.secretIndex === 0 ? 'current' : 'previous';
-	return { id, idSource, timestamp: result.timestamp ?? null, verification, secret, bodyType };
+	return { id, idSource, timestamp: result.timestamp ?? null, verification, secret, bodyType: result.bodyFormat ?? 'json' };
 }

@@ -4,6 +4,8 @@ const BODY_HMAC = ['hmacSha256', 'hmacSha512'];
 /** Presets whose signature always covers a timestamp. */
 const TIMESTAMPED = ['standardWebhooks', 'stripe', 'slack', 'paddle', 'customHmac'];
 const URL_SIGNED = ['square', 'twilio', 'customHmac'];
+/** Settings whose senders may send either JSON or form fields (the other presets say which). */
+const EITHER_FORMAT = ['hmacSha256', 'hmacSha512', 'customHmac', 'secretHeader', 'none'];
 const custom = (extra: Record<string, string[]> = {}) => ({ show: { verification: ['customHmac'], ...extra } });
 
 const verificationOptions: INodeProperties = {
@@ -75,7 +77,7 @@ const verificationOptions: INodeProperties = {
 		{
 			name: 'Twilio-Style',
 			value: 'twilio',
-			description: 'X-Twilio-Signature: HMAC-SHA1 of the URL and the sorted form fields (JSON: bodySHA256 in the URL)',
+			description: 'X-Twilio-Signature: HMAC-SHA1 of the URL and the sorted form fields; JSON when the URL carries bodySHA256',
 		},
 	],
 	default: 'hmacSha256',
@@ -229,6 +231,35 @@ const customScheme: INodeProperties[] = [
 	},
 ];
 
+const bodyFormatOptions = [
+	{ name: 'JSON', value: 'json', description: 'A JSON object; Content-Type JSON, +JSON, text/plain or none' },
+	{ name: 'Form Fields', value: 'form', description: 'Content-Type application/x-www-form-urlencoded' },
+];
+const BODY_FORMAT_DESCRIPTION =
+	'How the body is read. A delivery whose Content-Type says otherwise is refused with 415: the Content-Type is not signed, so the same signed bytes must never be read another way.';
+
+/** The Body Format setting: JSON by default; Slack-style (slash commands, interactivity) sends form fields. */
+const bodyFormatFields: INodeProperties[] = [
+	{
+		displayName: 'Body Format',
+		name: 'bodyFormat',
+		type: 'options',
+		options: bodyFormatOptions,
+		default: 'form',
+		displayOptions: { show: { verification: ['slack'] } },
+		description: BODY_FORMAT_DESCRIPTION,
+	},
+	{
+		displayName: 'Body Format',
+		name: 'bodyFormat',
+		type: 'options',
+		options: bodyFormatOptions,
+		default: 'json',
+		displayOptions: { show: { verification: EITHER_FORMAT } },
+		description: BODY_FORMAT_DESCRIPTION,
+	},
+];
+
 export const properties: INodeProperties[] = [
 	{
 		displayName:
@@ -311,6 +342,7 @@ export const properties: INodeProperties[] = [
 		description:
 			'The URL registered at the sender, when it differs from the Webhook URL n8n shows (e.g. behind a proxy that rewrites it). Empty: the Webhook URL of this node. The query string of each request is appended as received.',
 	},
+	...bodyFormatFields,
 	{
 		displayName: 'Events',
 		name: 'events',
@@ -362,7 +394,7 @@ export const properties: INodeProperties[] = [
 				default: '',
 				placeholder: 'data.eventId',
 				description:
-					'Body fields (dot paths, separated by commas) that identify the delivery in webhookDelivery.ID, when the scheme signs no ID header. Empty: the preset\'s field (see the README).',
+					'Body fields (dot paths, separated by commas) that identify the delivery in webhookDelivery.ID, when the scheme signs no ID header. Empty: the preset\'s (see the trigger docs, Delivery identity).',
 			},
 			{
 				displayName: 'Event Path',

@@ -1,4 +1,4 @@
-import type { HmacAlgorithm, PresetName, SchemeSpec, SecretEncoding, SignatureEncoding, SignatureFormat, VerificationConfig } from './verification';
+import type { BodyFormat, HmacAlgorithm, PresetName, SchemeSpec, SecretEncoding, SignatureEncoding, SignatureFormat, VerificationConfig } from './verification';
 import { DEFAULT_TOLERANCE_SECONDS, PRESETS, isPresetName } from './verification';
 
 /** Reads one node parameter (already resolved); `fallback` when it is not set. */
@@ -20,6 +20,12 @@ function tolerance(read: ParameterReader): number {
 	return Number.isFinite(value) && value > 0 ? value : DEFAULT_TOLERANCE_SECONDS;
 }
 
+/** The Body Format setting, where the node shows one (generic presets, Slack, Custom HMAC). */
+function bodyFormat(read: ParameterReader, fallback: BodyFormat): BodyFormat {
+	const value = read('bodyFormat', fallback);
+	return value === 'form' || value === 'json' ? value : fallback;
+}
+
 /** Comma-separated dot paths (`a.b, c`), blanks dropped. */
 export function pathList(value: unknown): string[] {
 	return typeof value === 'string' ? value.split(',').map((p) => p.trim()).filter((p) => p !== '') : [];
@@ -33,6 +39,7 @@ export function customScheme(read: ParameterReader): SchemeSpec {
 		return typeof value === 'string' ? value.trim() : fallback;
 	};
 	return {
+		bodyFormat: bodyFormat(read, 'json'),
 		algorithm: text(read, 'customAlgorithm', 'sha256') as HmacAlgorithm,
 		secretEncoding: text(read, 'customSecretEncoding', 'text') as SecretEncoding,
 		signedContent: raw('customSignedContent', '{timestamp}.{body}'),
@@ -48,6 +55,9 @@ export function customScheme(read: ParameterReader): SchemeSpec {
 		toleranceSeconds: tolerance(read),
 		itemsPath: text(read, 'customItemsPath', 'notificationItems.*.NotificationRequestItem'),
 		itemSignaturePath: text(read, 'customItemSignaturePath', 'additionalData.hmacSignature'),
+		itemFieldTypes: {},
+		bodyKeys: [],
+		itemIdFields: [],
 		bodyHashParameter: raw('customBodyHashParameter', ''),
 		idFields: ['id'],
 	};
@@ -56,6 +66,7 @@ export function customScheme(read: ParameterReader): SchemeSpec {
 /** A preset with the settings the node shows for it applied. */
 export function presetScheme(name: PresetName, read: ParameterReader): SchemeSpec {
 	const preset = { ...PRESETS[name] };
+	if (name === 'hmacSha256' || name === 'hmacSha512' || name === 'slack') preset.bodyFormat = bodyFormat(read, preset.bodyFormat as BodyFormat);
 	if (name === 'hmacSha256' || name === 'hmacSha512') {
 		preset.signatureHeader = text(read, 'signatureHeader', 'x-signature');
 		if (read('useTimestamp', false) === true) {
@@ -69,15 +80,13 @@ export function presetScheme(name: PresetName, read: ParameterReader): SchemeSpe
 
 /** The verifier's configuration for the node's settings and the secrets of its credential. */
 export function verificationConfig(name: VerificationName, read: ParameterReader, secrets: unknown[]): VerificationConfig {
-	if (name === 'none') return { mode: 'none' };
-	if (name === 'secretHeader') return { mode: 'secretHeader', secrets, secretHeader: text(read, 'sharedKeyHeader', 'x-webhook-secret') };
+	if (name === 'none') return { mode: 'none', bodyFormat: bodyFormat(read, 'json') };
+	if (name === 'secretHeader') return { mode: 'secretHeader', secrets, secretHeader: text(read, 'sharedKeyHeader', 'x-webhook-secret'), bodyFormat: bodyFormat(read, 'json') };
 	return { mode: 'hmac', scheme: name === 'customHmac' ? customScheme(read) : presetScheme(name, read), secrets };
 }
 
-/** Body fields that identify a delivery: the Delivery ID Fields option, else the scheme's, else `id`. */
-export function deliveryIdFields(config: VerificationConfig, read: ParameterReader): string[] {
+/** The Delivery ID Fields option: body fields that identify a delivery instead of the scheme's (empty: not set). */
+export function chosenIdFields(read: ParameterReader): string[] {
 	const options = read('options', {}) as { idFields?: unknown } | undefined;
-	const chosen = pathList(options?.idFields);
-	if (chosen.length > 0) return chosen;
-	return config.mode === 'hmac' ? config.scheme.idFields : ['id'];
+	return pathList(options?.idFields);
 }

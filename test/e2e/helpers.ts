@@ -89,6 +89,37 @@ export function nodeOutput(run: IRun, nodeName: string): IDataObject[] {
 	return (runs[runs.length - 1].data?.main[0] ?? []).map((item) => item.json);
 }
 
+/**
+ * A one-node Tenant API Trigger workflow created and activated through n8n's public API; resolves with its id and
+ * production webhook path once n8n serves it.
+ */
+export async function publishTrigger(
+	n8n: N8nInstance,
+	{ name, webhookId, parameters, credential }: { name: string; webhookId: string; parameters: IDataObject; credential: { id?: string; name?: string } },
+): Promise<{ workflowId: string; path: string }> {
+	const node = { id: crypto.randomUUID(), name: 'Tenant API Trigger', type: 'n8n-nodes-tenant-api.tenantApiTrigger', typeVersion: 1, position: [0, 0], webhookId };
+	const workflow = { name, nodes: [{ ...node, parameters, credentials: { tenantWebhookApi: credential } }], connections: {}, settings: { executionOrder: 'v1' } };
+	const created = await n8n.api<{ id: string }>('POST', '/workflows', workflow);
+	if (created.status !== 200 || !created.json?.id) throw new Error(`creating "${name}" answered ${created.status}`);
+	const workflowId = created.json.id;
+	const activated = await n8n.api('POST', `/workflows/${workflowId}/activate`);
+	if (activated.status !== 200) throw new Error(`activating "${name}" answered ${activated.status}`);
+	const path = `/webhook/${webhookId}/webhook`;
+	await n8n.waitForWebhook(path);
+	return { workflowId, path };
+}
+
+/** The first successful execution of a workflow, with its data (public API), waiting up to 30 s for it. */
+export async function successfulExecution(n8n: N8nInstance, workflowId: string): Promise<ApiExecution> {
+	for (let i = 0; i < 60; i++) {
+		const list = (await n8n.api<{ data: ApiExecution[] }>('GET', `/executions?workflowId=${workflowId}&includeData=true`)).json?.data ?? [];
+		const run = list.find((e) => e.status === 'success');
+		if (run) return run;
+		await sleep(500);
+	}
+	throw new Error(`no successful execution of workflow ${workflowId}`);
+}
+
 /** A suite's sandbox and n8n (VERSION, its own temp user folder, the packed package installed). */
 export interface SuiteSetUp {
 	sandbox: Sandbox;

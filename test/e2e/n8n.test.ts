@@ -12,7 +12,7 @@ import type { INodeTypeDescription } from 'n8n-workflow';
 import type { Sandbox } from '../../sandbox/server';
 import { sign } from '../../sandbox/signing';
 import type { N8nInstance } from '../../scripts/n8n/instance';
-import { type ApiExecution, type SuiteSetUp, VERSION, WEBHOOK_SECRET, hmacHex, nodeOutput, readExample, setUpSuite, sleep, triggerWebhookPath } from './helpers';
+import { type ApiExecution, type SuiteSetUp, VERSION, WEBHOOK_SECRET, hmacHex, nodeOutput, publishTrigger, readExample, setUpSuite, sleep, successfulExecution, triggerWebhookPath } from './helpers';
 
 const LIST = readExample('list-accounts');
 const POST = readExample('post-with-idempotency');
@@ -220,7 +220,7 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 			expect(JSON.stringify(after)).not.toContain('evt_forged');
 		});
 
-		test('form-urlencoded: n8n keeps the raw bytes, the trigger verifies them and outputs the fields', async () => {
+		test('form-urlencoded: the JSON trigger answers a signed form 415 and starts nothing (Body Format decides, never the Content-Type)', async () => {
 			const before = (await executions()).length;
 			const body = Buffer.from('id=evt_form_1&event=transfer.created&amount=1250&note=caf%C3%A9+au+lait');
 			const res = await fetch(url + WEBHOOK_PATH, {
@@ -228,10 +228,20 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 				headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-signature': hmacHex(WEBHOOK_SECRET, body) },
 				body,
 			});
-			expect(res.status).toBe(200);
-			const list = await waitForExecutions(before + 1);
-			const json = list[0].data.resultData.runData['Tenant API Trigger'][0].data?.main[0]?.[0]?.json;
-			expect(json).toEqual({
+			expect(res.status).toBe(415);
+			await sleep(1000);
+			expect(await executions()).toHaveLength(before);
+		});
+
+		test('form-urlencoded with Body Format Form Fields: n8n keeps the raw bytes, the trigger verifies them and outputs the fields', async () => {
+			const credential = { id: 'tenantWebhookDemo', name: 'Tenant Webhook (sandbox)' };
+			const parameters = { verification: 'hmacSha256', bodyFormat: 'form' };
+			const { workflowId, path } = await publishTrigger(n8n, { name: 'Tenant API: form trigger', webhookId: '3e5a7c9b-1d2f-4a6b-8c0d-2e4f6a8b0c1d', parameters, credential });
+			const body = Buffer.from('id=evt_form_1&event=transfer.created&amount=1250&note=caf%C3%A9+au+lait');
+			const headers = { 'content-type': 'application/x-www-form-urlencoded', 'x-signature': hmacHex(WEBHOOK_SECRET, body) };
+			expect((await fetch(url + path, { method: 'POST', headers, body })).status).toBe(200);
+			const run = await successfulExecution(n8n, workflowId);
+			expect(run.data.resultData.runData['Tenant API Trigger'][0].data?.main[0]?.[0]?.json).toEqual({
 				id: 'evt_form_1',
 				event: 'transfer.created',
 				amount: '1250',
@@ -263,43 +273,19 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 			const cred = await n8n.api<{ id: string; name: string }>('POST', '/credentials', { name: 'Tenant Webhook (Standard Webhooks)', type: 'tenantWebhookApi', data: { signingSecret: secret, previousSigningSecret: '' } });
 			expect(cred.status).toBe(200);
 			const credential = { id: cred.json?.id, name: cred.json?.name };
-			const webhookId = '7d1f3c2a-4b5e-4f60-8a71-92b3c4d5e6f7';
-			const workflow = {
+			const { workflowId, path } = await publishTrigger(n8n, {
 				name: 'Tenant API: Standard Webhooks trigger',
-				nodes: [
-					{
-						id: 'b3c1f2e4-0000-4000-8000-000000000001',
-						name: 'Tenant API Trigger',
-						type: 'n8n-nodes-tenant-api.tenantApiTrigger',
-						typeVersion: 1,
-						position: [0, 0],
-						webhookId,
-						parameters: { verification: 'standardWebhooks' },
-						credentials: { tenantWebhookApi: credential },
-					},
-				],
-				connections: {},
-				settings: { executionOrder: 'v1' },
-			};
-			const created = await n8n.api<{ id: string }>('POST', '/workflows', workflow);
-			expect(created.status).toBe(200);
-			const workflowId = created.json?.id;
-			expect((await n8n.api('POST', `/workflows/${workflowId}/activate`)).status).toBe(200);
-			const path = `/webhook/${webhookId}/webhook`;
+				webhookId: '7d1f3c2a-4b5e-4f60-8a71-92b3c4d5e6f7',
+				parameters: { verification: 'standardWebhooks' },
+				credential,
+			});
 			const event = { id: 'evt_std_1', type: 'transfer.created', data: { amount: 1250 } };
 			const body = Buffer.from(JSON.stringify(event));
 			const ts = Math.floor(Date.now() / 1000);
 			const headers = { 'content-type': 'application/json', ...sign({ secret, scheme: 'standard-webhooks', body, timestamp: ts, id: 'msg_e2e_1' }) };
-			await n8n.waitForWebhook(path);
 			expect((await fetch(url + path, { method: 'POST', headers, body })).status).toBe(200);
 			expect((await fetch(url + path, { method: 'POST', headers: { ...headers, 'webhook-id': 'msg_e2e_2' }, body })).status).toBe(401);
-			let run: ApiExecution | undefined;
-			for (let i = 0; i < 60 && !run; i++) {
-				const list = (await n8n.api<{ data: ApiExecution[] }>('GET', `/executions?workflowId=${workflowId}&includeData=true`)).json?.data ?? [];
-				run = list.find((e: ApiExecution) => e.status === 'success');
-				if (!run) await sleep(500);
-			}
-			if (!run) throw new Error('no successful execution of the Standard Webhooks workflow');
+			const run = await successfulExecution(n8n, workflowId);
 			const json = run.data.resultData.runData['Tenant API Trigger'][0].data?.main[0]?.[0]?.json;
 			expect(json?.webhookDelivery).toEqual({ id: 'msg_e2e_1', idSource: 'header:webhook-id', timestamp: ts, verification: 'standardWebhooks', secret: 'current', bodyType: 'json' });
 		});

@@ -45,6 +45,9 @@ const body = Buffer.from('{"id":"evt_1","event":"transfers.created"}');
 const signature = crypto.createHmac('sha256', 'whsec_probe').update(body).digest('hex');
 result.signed = main.verifyDelivery(config, { rawBody: body, headers: { 'X-Signature': signature }, nowSeconds: 0 });
 result.forged = main.verifyDelivery(config, { rawBody: Buffer.from(body.toString().replace('1', '2')), headers: { 'x-signature': signature }, nowSeconds: 0 });
+const reading = main.readDelivery(config, { rawBody: body, headers: { 'content-type': 'application/json', 'x-signature': signature }, nowSeconds: 0 });
+result.read = reading.ok ? reading.body.object : reading;
+result.readAsForm = main.readDelivery(config, { rawBody: body, headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-signature': signature }, nowSeconds: 0 });
 try {
 	const exported = new Set(Object.values(main));
 	result.entries = {};
@@ -62,6 +65,9 @@ interface ProbeResult {
 	exports: string[];
 	signed: { ok: boolean; reason: string };
 	forged: { ok: boolean; reason: string };
+	/** readDelivery of the signed body: the JSON read once, or the refusal. */
+	read: unknown;
+	readAsForm: { ok: boolean; status?: number; reason: string };
 	entries?: Record<string, Array<string | undefined>>;
 	classError?: string;
 }
@@ -108,7 +114,9 @@ describe('the packed tarball, installed as the README says', () => {
 		fs.symlinkSync(path.join(ROOT, 'node_modules', 'n8n-workflow'), path.join(app, 'node_modules', 'n8n-workflow'), 'dir');
 		const result = probe(app);
 		expect(result.classError).toBeUndefined();
-		expect(result.exports).toEqual(expect.arrayContaining(['PRESETS', 'PRESET_NAMES', 'TenantApi', 'TenantApiCredentials', 'TenantApiTrigger', 'TenantWebhookApiCredentials', 'verifyDelivery']));
+		expect(result.exports).toEqual(
+			expect.arrayContaining(['PRESETS', 'PRESET_NAMES', 'TenantApi', 'TenantApiCredentials', 'TenantApiTrigger', 'TenantWebhookApiCredentials', 'readDelivery', 'verifyDelivery']),
+		);
 		// Every class behind an n8n entry is exported by index.js (undefined marks one that is not).
 		const entries = result.entries ?? {};
 		expect(Object.keys(entries).sort()).toEqual([...manifest.n8n.nodes, ...manifest.n8n.credentials].sort());
@@ -116,8 +124,10 @@ describe('the packed tarball, installed as the README says', () => {
 		expect(entries['dist/nodes/TenantApi/TenantApi.node.js']).toEqual(['tenantApi']);
 		expect(entries['dist/nodes/TenantApiTrigger/TenantApiTrigger.node.js']).toEqual(['tenantApiTrigger']);
 		expect(entries['dist/credentials/TenantApi.credentials.js']).toEqual(['tenantApi']);
-		expect(result.signed).toEqual({ ok: true, reason: 'ok', secretIndex: 0 });
+		expect(result.signed).toEqual({ ok: true, reason: 'ok', bodyFormat: 'json', secretIndex: 0 });
 		expect(result.forged).toEqual({ ok: false, reason: 'signature_mismatch' });
+		expect(result.read).toEqual({ id: 'evt_1', event: 'transfers.created' });
+		expect(result.readAsForm).toMatchObject({ ok: false, status: 415, reason: 'unsupported_media_type' });
 	});
 
 	test('without n8n-workflow the webhook verifier still works; the n8n classes need it', () => {

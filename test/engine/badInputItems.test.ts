@@ -24,6 +24,11 @@ describe('bad input from the workflow', () => {
 			['/..%3b/admin', '..%3b'],
 			['/..%20/admin', '..%20'],
 			['/transfers/...;x=1', '...;x=1'],
+			['/．．/admin', '．．'],
+			['/‥/admin', '‥'],
+			['/..%3F/admin', '..%3F'],
+			['/..%23/admin', '..%23'],
+			['/..+/admin', '..+'],
 		])('%s', async (endpoint, segment) => {
 			const { error } = await post({ endpoint });
 			expect(error?.message).toBe(`The endpoint must stay below the Base URL: segment "${segment}" is not allowed`);

@@ -350,7 +350,7 @@ describe('every signing scheme, delivered by the sandbox over HTTP, verified ins
 		svix: ['evt_1', 'header:svix-id'],
 		'adyen-payments': [
 			'transfers.created:evt_1:true',
-			'body:notificationItems.0.NotificationRequestItem.eventCode,notificationItems.0.NotificationRequestItem.pspReference,notificationItems.0.NotificationRequestItem.success',
+			'items:eventCode,pspReference,success',
 		],
 		slack: [null, null],
 		paddle: [null, null],

@@ -2,10 +2,12 @@
  * The product's verifier with the settings the trigger builds for a sandbox signing scheme (sandbox/signing.js
  * `triggerParameters`): how tests and the benchmark check what the sandbox signs. Pure modules, no n8n.
  */
+import type { IDataObject } from 'n8n-workflow';
+
 import type { ParameterReader } from '../../nodes/TenantApiTrigger/scheme';
 import { verificationConfig } from '../../nodes/TenantApiTrigger/scheme';
 import type { VerificationConfig, VerificationResult } from '../../nodes/TenantApiTrigger/verification';
-import { verifyDelivery } from '../../nodes/TenantApiTrigger/verification';
+import { readDelivery } from '../../nodes/TenantApiTrigger/verification';
 import type { SigningScheme } from '../../sandbox/signing';
 import { triggerParameters } from '../../sandbox/signing';
 
@@ -30,17 +32,26 @@ export interface ReceivedDelivery {
 	now?: number;
 }
 
-/** Verifies a delivery as received; the media type comes from its content-type header. */
-export function verifyReceived(config: VerificationConfig, delivery: ReceivedDelivery): VerificationResult {
-	const contentType = delivery.headers['content-type'];
-	return verifyDelivery(config, {
+/**
+ * Reads a delivery as the trigger does (verified, Content-Type checked, body read): the verification result when it
+ * can be read, else `ok: false` with the reason (a verification reason, `unsupported_media_type` or a body reason).
+ */
+export function verifyReceived(config: VerificationConfig, delivery: ReceivedDelivery): Omit<VerificationResult, 'reason'> & { reason: string } {
+	const reading = readDelivery(config, {
 		rawBody: Buffer.from(delivery.body),
 		headers: delivery.headers as Record<string, string>,
 		nowSeconds: delivery.now ?? Math.floor(Date.now() / 1000),
 		url: delivery.url,
-		mediaType: typeof contentType === 'string' ? contentType.split(';')[0].trim().toLowerCase() : 'application/json',
 	});
+	return reading.ok ? reading.verification : { ok: false, reason: reading.reason };
 }
 
 /** The query string of a request path (`/hook?a=1` → `?a=1`), to rebuild the URL a sender signed. */
 export const queryOf = (path: string) => (path.includes('?') ? path.slice(path.indexOf('?')) : '');
+
+/** An output item's body: its fields without the trigger's `webhookDelivery`. */
+export function withoutDelivery(json: IDataObject): IDataObject {
+	const body = { ...json };
+	delete body.webhookDelivery;
+	return body;
+}

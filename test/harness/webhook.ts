@@ -44,6 +44,7 @@ import { Workflow } from 'n8n-workflow';
 
 import type { Harness } from './engine';
 import { TEST_CREDENTIAL_ID, TRIGGER_TYPE, createHarness } from './engine';
+import { withoutDelivery } from './verifier';
 
 export const TRIGGER_NODE_NAME = 'Tenant API Trigger';
 
@@ -361,4 +362,31 @@ export function captureLogs(): { entries: LogEntry[]; text(): string; restore():
 		text: () => JSON.stringify(entries),
 		restore: () => spies.forEach((spy) => spy.mockRestore()),
 	};
+}
+
+/** The bodies of the items a call started (without the trigger's `webhookDelivery`). */
+export function startedBodies(call: WebhookCall): IDataObject[] {
+	const data = call.result?.workflowData as Array<Array<{ json: IDataObject }>> | undefined;
+	return data ? data[0].map(({ json }) => withoutDelivery(json)) : [];
+}
+
+/**
+ * A refusal: the status and message, nothing started, the reason in the log (when given), and none of
+ * `mustNotShow` (secrets) in the answer or the log.
+ */
+export async function expectRefusal(
+	logs: ReturnType<typeof captureLogs>,
+	post: Promise<{ status: number; text: string; call: WebhookCall }>,
+	expected: { status: number; message: string; reason?: string; mustNotShow?: string[] },
+): Promise<void> {
+	const { status, text, call } = await post;
+	expect(status).toBe(expected.status);
+	expect(JSON.parse(text)).toEqual({ message: expected.message });
+	expect(call.result).toEqual({ noWebhookResponse: true });
+	expect(startedBodies(call)).toEqual([]);
+	if (expected.reason) expect(logs.entries.map((e) => (e.metadata as IDataObject | undefined)?.reason)).toContain(expected.reason);
+	for (const secret of expected.mustNotShow ?? []) {
+		expect(text).not.toContain(secret);
+		expect(logs.text()).not.toContain(secret);
+	}
 }

@@ -56,7 +56,7 @@ describe('webhook deliveries', () => {
 		expect(headers['x-timestamp']).toBeUndefined();
 		expect(headers['x-signature']).toMatch(SIGNATURE_FORMAT['hmac-sha256-hex']);
 		// Signed with the first secret only: the product verifier accepts it with that one alone, not with the other.
-		expect(productVerifies('hmac-sha256-hex', [SECRET], got, receiver.url)).toEqual({ ok: true, reason: 'ok', secretIndex: 0 });
+		expect(productVerifies('hmac-sha256-hex', [SECRET], got, receiver.url)).toEqual({ ok: true, reason: 'ok', bodyFormat: 'json', secretIndex: 0 });
 		expect(productVerifies('hmac-sha256-hex', ['whsec_old'], got, receiver.url)).toMatchObject({ ok: false, reason: 'signature_mismatch' });
 		await sb.settle();
 		expect(sb.stats().deliveries).toEqual({ attempts: 1, succeeded: 1, failed: 0, pending: 0 });
@@ -76,7 +76,7 @@ describe('webhook deliveries', () => {
 		} else expect(ts).toBeUndefined();
 		const verify = (secrets: string[], useTimestamp = timestamp) => productVerifies(scheme, secrets, got, receiver.url, { useTimestamp });
 		if (scheme === 'none') {
-			expect(verify([SECRET])).toEqual({ ok: true, reason: 'verification_disabled' });
+			expect(verify([SECRET])).toEqual({ ok: true, reason: 'verification_disabled', bodyFormat: 'json' });
 		} else {
 			expect(verify([SECRET])).toMatchObject({ ok: true, secretIndex: 0 });
 			expect(verify(['whsec_other']).ok).toBe(false);

@@ -87,6 +87,30 @@ describe('resolveEndpoint', () => {
 	it('keeps path parameters and dotted names that do not climb', () => {
 		expect(resolveEndpoint(base, '/files;v=2/a..b')).toBe('https://api.example.com/v1/files;v=2/a..b');
 	});
+
+	// Found by the property-based tests (test/unit/urlProperties.test.ts): dots a server reads after Unicode
+	// NFKC normalisation, a decoded `?` or `#` it splits the path at, `+` it reads as a space.
+	it.each([
+		'/．．/admin',
+		'/%EF%BC%8E%EF%BC%8E/admin',
+		'/‥/admin',
+		'/…/admin',
+		'/.․/admin',
+		'/％２ｅ％２ｅ/admin',
+		'/..＼admin',
+		'/..；/admin',
+		'/..%3F/admin',
+		'/..%23/admin',
+		'/...%253f/admin',
+		'/..+/admin',
+		'/%2b%2e./admin',
+	])('refuses %p, which a lenient server reads as ..', (endpoint) => {
+		expect(() => resolveEndpoint(base, endpoint)).toThrow(/^The endpoint (must stay below the Base URL|contains an invalid)/);
+	});
+
+	it('keeps + signs, encoded ? and # and compatibility characters in names that do not climb', () => {
+		expect(resolveEndpoint(base, '/files/a+b/%3Fq/%23x/ﬁle')).toBe('https://api.example.com/v1/files/a+b/%3Fq/%23x/ﬁle');
+	});
 });
 
 describe('assertWithinBase', () => {
@@ -116,6 +140,9 @@ describe('assertWithinBase', () => {
 		'/v1/accounts/..%3b/..%3b/admin',
 		'https://api.example.com/v1/..%20/admin',
 		'https://api.example.com/v1/a%00b',
+		'https://api.example.com/v1/..%3F/admin',
+		'https://api.example.com/v1/%EF%BC%8E%EF%BC%8E/admin',
+		'/v1/..+/admin',
 	])('refuses the next link %s', (url) => {
 		expect(() => assertWithinBase(base, url, "The API's next-page link")).toThrow(/^The API's next-page link must stay below the Base URL: segment ".*" is not allowed$/);
 	});

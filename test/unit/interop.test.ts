@@ -36,7 +36,6 @@ interface Delivery {
 	body: string | Buffer;
 	headers: Record<string, string>;
 	url?: string;
-	mediaType?: string;
 	now?: number;
 }
 
@@ -46,7 +45,6 @@ function verify(verification: VerificationName, secrets: string[], delivery: Del
 		headers: delivery.headers,
 		nowSeconds: delivery.now ?? NOW,
 		url: delivery.url,
-		mediaType: delivery.mediaType ?? 'application/json',
 	});
 }
 

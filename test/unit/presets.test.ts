@@ -160,8 +160,12 @@ describe('delivery identity from the verifier', () => {
 	});
 });
 
-describe('Custom HMAC expresses every preset', () => {
-	/** The Custom HMAC settings a user enters for each preset (README, "Custom HMAC"). */
+describe("Custom HMAC expresses every preset's signature", () => {
+	/**
+	 * The Custom HMAC settings a user enters for each preset (README, "Custom HMAC"). What a preset adds beyond the
+	 * signature stays with the preset: Twilio reads JSON when the signed URL carries bodySHA256; Adyen payments
+	 * types its signed fields, allows only its own top-level keys and names its items by their ids.
+	 */
 	const CUSTOM: Record<PresetName, Record<string, unknown>> = {
 		standardWebhooks: {
 			customSecretEncoding: 'base64',
@@ -181,6 +185,7 @@ describe('Custom HMAC expresses every preset', () => {
 			customSignatureLabel: 'v0=',
 			customSignatureEncoding: 'hex',
 			customTimestampHeader: 'x-slack-request-timestamp',
+			bodyFormat: 'form',
 		},
 		paddle: {
 			customSignedContent: '{timestamp}:{body}',
@@ -209,6 +214,7 @@ describe('Custom HMAC expresses every preset', () => {
 			customSignatureHeader: 'x-twilio-signature',
 			customSignatureEncoding: 'base64',
 			customBodyHashParameter: 'bodySHA256',
+			bodyFormat: 'form',
 		},
 	};
 
@@ -217,6 +223,10 @@ describe('Custom HMAC expresses every preset', () => {
 		const uses = (p: string) => spec.signedContent.includes(`{${p}}`);
 		return {
 			...spec,
+			bodyFormat: spec.bodyFormat === 'formUnlessBodyHash' ? 'form' : spec.bodyFormat,
+			itemFieldTypes: {},
+			bodyKeys: [],
+			itemIdFields: [],
 			idFields: [],
 			idHeader: uses('id') ? spec.idHeader : '',
 			timestampHeader: uses('timestamp') && spec.signatureFormat !== 'keyValue' ? spec.timestampHeader : '',
@@ -270,7 +280,7 @@ describe('body coverage and URLs', () => {
 
 	it('a signature over the URL alone does not vouch for a JSON body without a body hash', () => {
 		const json = signedDelivery({ secret: demoSecret('twilio'), scheme: 'twilio', event: EVENT, url: URL_, bodyFormat: 'json' });
-		const config: VerificationConfig = { mode: 'hmac', secrets: [demoSecret('twilio')], scheme: { ...PRESETS.twilio, bodyHashParameter: '' } };
+		const config: VerificationConfig = { mode: 'hmac', secrets: [demoSecret('twilio')], scheme: { ...PRESETS.twilio, bodyFormat: 'json', bodyHashParameter: '' } };
 		expect(check(config, json)).toEqual({ ok: false, reason: 'missing_body_hash' });
 	});
 

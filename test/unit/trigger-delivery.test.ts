@@ -1,55 +1,104 @@
-import { bodyKind, formFields, mediaType, parseFormBody, parseJsonBody, valueAtPath, valuesAtPath } from '../../nodes/TenantApiTrigger/body';
 import { eventAccepted, eventType, parseEventList, safeHeaders } from '../../nodes/TenantApiTrigger/delivery';
+import { itemsAtPath, mediaType, mediaTypeFits, parseBody, parseForm, valueAtPath } from '../../nodes/TenantApiTrigger/verification';
 
-describe('parseJsonBody', () => {
+const json = (text: string | Buffer) => parseBody('json', Buffer.from(text));
+const form = (text: string | Buffer) => parseBody('form', Buffer.from(text));
+
+describe('JSON bodies', () => {
 	it('parses a JSON object from the raw bytes (BOM tolerated)', () => {
-		expect(parseJsonBody(Buffer.from('{"a":1}'))).toEqual({ ok: true, body: { a: 1 } });
-		expect(parseJsonBody(Buffer.from('\ufeff{"a":"é"}'))).toEqual({ ok: true, body: { a: 'é' } });
+		expect(json('{"a":1}')).toEqual({ ok: true, body: { format: 'json', object: { a: 1 } } });
+		expect(json('\ufeff{"a":"é"}')).toEqual({ ok: true, body: { format: 'json', object: { a: 'é' } } });
 	});
 
-	it('gives a reason for empty, broken and non-object bodies', () => {
-		expect(parseJsonBody(Buffer.alloc(0))).toEqual({ ok: false, reason: 'empty_body' });
-		expect(parseJsonBody(Buffer.from(' \n '))).toEqual({ ok: false, reason: 'empty_body' });
-		expect(parseJsonBody(Buffer.from('{"a":'))).toEqual({ ok: false, reason: 'invalid_json' });
-		expect(parseJsonBody(Buffer.from('a=1&b=2'))).toEqual({ ok: false, reason: 'invalid_json' });
-		expect(parseJsonBody(Buffer.from('[1,2]'))).toEqual({ ok: false, reason: 'not_an_object' });
-		expect(parseJsonBody(Buffer.from('null'))).toEqual({ ok: false, reason: 'not_an_object' });
-		expect(parseJsonBody(Buffer.from('"text"'))).toEqual({ ok: false, reason: 'not_an_object' });
+	it('gives a reason for empty, broken, non-UTF-8 and non-object bodies', () => {
+		expect(json(Buffer.alloc(0))).toEqual({ ok: false, reason: 'empty_body' });
+		expect(json(' \n ')).toEqual({ ok: false, reason: 'empty_body' });
+		expect(json('{"a":')).toEqual({ ok: false, reason: 'invalid_json' });
+		expect(json('a=1&b=2')).toEqual({ ok: false, reason: 'invalid_json' });
+		expect(json(Buffer.from([0x7b, 0x7d, 0xe9]))).toEqual({ ok: false, reason: 'not_utf8' });
+		expect(json('[1,2]')).toEqual({ ok: false, reason: 'not_an_object' });
+		expect(json('null')).toEqual({ ok: false, reason: 'not_an_object' });
+		expect(json('"text"')).toEqual({ ok: false, reason: 'not_an_object' });
 	});
 });
 
-describe('parseFormBody and content types', () => {
-	it('reads form fields from the raw bytes; a repeated name keeps every value', () => {
-		expect(parseFormBody(Buffer.from('a=1&b=x+y%21&a=2&c='))).toEqual({ ok: true, body: { a: ['1', '2'], b: 'x y!', c: '' } });
-		expect(parseFormBody(Buffer.from('__proto__=x')).ok && Object.keys((parseFormBody(Buffer.from('__proto__=x')) as { body: object }).body)).toEqual(['__proto__']);
-		expect(parseFormBody(Buffer.from(''))).toEqual({ ok: false, reason: 'empty_body' });
-		expect(parseFormBody(Buffer.from([0x61, 0x3d, 0xe9]))).toEqual({ ok: false, reason: 'not_utf8' });
-		expect(parseFormBody(Buffer.from(Array.from({ length: 1001 }, (_, i) => `f${i}=1`).join('&')))).toEqual({ ok: false, reason: 'invalid_form' });
+describe('form bodies (the WHATWG urlencoded parser, strict)', () => {
+	it('reads fields from the raw bytes; a repeated name keeps every value in order', () => {
+		const parsed = form('a=1&b=x+y%21&a=2&c=');
+		expect(parsed).toMatchObject({ ok: true, body: { format: 'form', object: { a: ['1', '2'], b: 'x y!', c: '' } } });
+		expect(parsed.ok && [...parsed.body.format === 'form' ? parsed.body.fields : []]).toEqual([['a', ['1', '2']], ['b', ['x y!']], ['c', ['']]]);
+		const proto = form('__proto__=x');
+		expect(proto.ok && Object.keys(proto.body.object)).toEqual(['__proto__']);
 	});
 
-	it('maps content types to a parser: JSON by default, form fields, nothing else', () => {
+	it.each([
+		'a=1&b=2',
+		'a=1&a=2&&b',
+		'x=caf%C3%A9+au+lait&y=%2B%26%3D',
+		'bad=%ZZ%&ok=1%2',
+		'k%20ey=v%20al+ue',
+		'lone=%&half=%4&bom=%EF%BB%BFx',
+	])('decodes %s exactly as URLSearchParams does', (text) => {
+		const expected = new Map<string, string[]>();
+		for (const [name, value] of new URLSearchParams(text)) expected.set(name, [...(expected.get(name) ?? []), value]);
+		expect(parseForm(Buffer.from(text))).toEqual({ ok: true, fields: expected });
+	});
+
+	it('refuses what no sender sends: bytes that are not UTF-8, raw or escaped; a field without a name; over 1,000 fields', () => {
+		expect(form(Buffer.from([0x61, 0x3d, 0xe9]))).toEqual({ ok: false, reason: 'not_utf8' });
+		expect(form('latin1=%E9')).toEqual({ ok: false, reason: 'not_utf8' });
+		expect(form('a=%C3')).toEqual({ ok: false, reason: 'not_utf8' });
+		expect(form('=empty-name&name=')).toEqual({ ok: false, reason: 'invalid_form' });
+		expect(form('a=1&=')).toEqual({ ok: false, reason: 'invalid_form' });
+		expect(form(Array.from({ length: 1001 }, (_, i) => `f${i}=1`).join('&'))).toEqual({ ok: false, reason: 'invalid_form' });
+		expect(form('')).toEqual({ ok: false, reason: 'empty_body' });
+		expect(form('&&')).toEqual({ ok: false, reason: 'empty_body' });
+	});
+});
+
+describe('content types against the configured body format', () => {
+	it('JSON takes JSON types, text/plain and none; form takes only application/x-www-form-urlencoded', () => {
 		expect(mediaType('Application/JSON; charset=utf-8')).toBe('application/json');
 		expect(mediaType(undefined)).toBe('');
-		expect(['', 'application/json', 'application/cloudevents+json', 'text/plain'].map(bodyKind)).toEqual(['json', 'json', 'json', 'json']);
-		expect(bodyKind('application/x-www-form-urlencoded')).toBe('form');
-		expect(['multipart/form-data', 'application/xml', 'application/octet-stream'].map(bodyKind)).toEqual([undefined, undefined, undefined]);
+		expect(['', 'application/json', 'application/cloudevents+json', 'text/plain'].map((t) => mediaTypeFits('json', t))).toEqual([true, true, true, true]);
+		expect(['application/x-www-form-urlencoded', 'multipart/form-data', 'application/xml'].map((t) => mediaTypeFits('json', t))).toEqual([false, false, false]);
+		expect(['application/x-www-form-urlencoded', '', 'application/json', 'text/plain'].map((t) => mediaTypeFits('form', t))).toEqual([true, false, false, false]);
+	});
+});
+
+describe('dot paths walk objects only', () => {
+	it('reads nested keys and list indexes, never a literal key containing dots', () => {
+		const body = { event: 'transfers.created', data: { object: { kind: 'k' } }, 'data.object.kind': 'forged', a: [{ b: 1 }] };
+		expect(valueAtPath(body, 'data.object.kind')).toBe('k');
+		expect(valueAtPath({ 'a.b': 'literal' }, 'a.b')).toBeUndefined();
+		expect(valueAtPath(body, 'a.0.b')).toBe(1);
+		expect(valueAtPath(body, 'a.00.b')).toBeUndefined();
+		expect(valueAtPath(body, 'a.x.b')).toBeUndefined();
+		expect(valueAtPath({}, 'constructor')).toBeUndefined();
+		expect(valueAtPath(body, '')).toBeUndefined();
+	});
+
+	it('items: every list entry must lead to an item and hold nothing beside it', () => {
+		const item = (v: number) => ({ i: { v } });
+		expect(itemsAtPath({ n: [item(1), item(2)] }, 'n.*.i')).toEqual([{ v: 1 }, { v: 2 }]);
+		expect(itemsAtPath({ n: [item(1), { j: 3 }] }, 'n.*.i')).toBeUndefined();
+		expect(itemsAtPath({ n: [item(1), { i: { v: 2 }, extra: 1 }] }, 'n.*.i')).toBeUndefined();
+		expect(itemsAtPath({ n: { 0: item(1) } }, 'n.*.i')).toBeUndefined();
+		expect(itemsAtPath({ n: [] }, 'n.*.i')).toEqual([]);
+		expect(itemsAtPath({ 'n.0.i': { v: 1 } }, 'n.*.i')).toBeUndefined();
 	});
 });
 
 describe('event type', () => {
-	it('reads a dot path, a literal dotted key, and falls back to "type"', () => {
-		const body = { event: 'transfers.created', type: 'other', data: { object: { kind: 'k' } }, 'a.b': 'literal' };
+	it('reads a dot path and falls back to "type"', () => {
+		const body = { event: 'transfers.created', type: 'other', data: { object: { kind: 'k' } } };
 		expect(eventType(body, 'event')).toBe('transfers.created');
 		expect(eventType(body, 'data.object.kind')).toBe('k');
-		expect(valueAtPath(body, 'a.b')).toBe('literal');
+		expect(eventType({ 'data.object.kind': 'forged' }, 'data.object.kind')).toBeUndefined();
 		expect(eventType({ type: 'accounts.updated' }, 'event')).toBe('accounts.updated');
 		expect(eventType({ event: '', type: 'x' }, 'event')).toBe('x');
 		expect(eventType({ event: 5 }, 'event')).toBeUndefined();
 		expect(eventType({}, '')).toBeUndefined();
-		expect(valueAtPath({ a: [{ b: 1 }] }, 'a.0.b')).toBe(1);
-		expect(valueAtPath({ a: [{ b: 1 }] }, 'a.x.b')).toBeUndefined();
-		expect(valuesAtPath({ n: [{ i: { v: 1 } }, { i: { v: 2 } }, { j: 3 }] }, 'n.*.i')).toEqual([{ v: 1 }, { v: 2 }]);
-		expect(valueAtPath({}, 'constructor')).toBeUndefined();
 	});
 });
 
@@ -77,21 +126,5 @@ describe('safeHeaders', () => {
 	it('drops credential-bearing headers and the configured secret header', () => {
 		const headers = { 'content-type': 'application/json', authorization: 'Bearer x', cookie: 'a=b', 'x-webhook-secret': 's', 'x-signature': 'sig', skipped: undefined };
 		expect(safeHeaders(headers, ['X-Webhook-Secret'])).toEqual({ 'content-type': 'application/json', 'x-signature': 'sig' });
-	});
-});
-
-describe('formFields', () => {
-	it.each([
-		'a=1&b=2',
-		'a=1&a=2&&b',
-		'x=caf%C3%A9+au+lait&y=%2B%26%3D',
-		'bad=%ZZ%&ok=1%2',
-		'=empty-name&name=',
-		'k%20ey=v%20al+ue',
-		'latin1=%E9&lone=%&half=%4&mixed=%C3%A9%E9+%41',
-	])('decodes %s exactly as URLSearchParams does', (text) => {
-		const expected = new Map<string, string[]>();
-		for (const [name, value] of new URLSearchParams(text)) expected.set(name, [...(expected.get(name) ?? []), value]);
-		expect(formFields(Buffer.from(text))).toEqual(expected);
 	});
 });

@@ -147,7 +147,7 @@ describe('constantTimeStringEqual', () => {
 
 describe('verifyDelivery with signatures made by the sandbox signer', () => {
 	it.each(['hmac-sha256-hex', 'hmac-sha256-base64', 'hmac-sha256-prefixed'] as const)('accepts %s', (scheme) => {
-		expect(verify(config(), sign({ secret: SECRET, scheme, body: BODY }))).toEqual({ ok: true, reason: 'ok', secretIndex: 0 });
+		expect(verify(config(), sign({ secret: SECRET, scheme, body: BODY }))).toEqual({ ok: true, reason: 'ok', bodyFormat: 'json', secretIndex: 0 });
 	});
 
 	it('accepts SHA-512 only in SHA-512 mode', () => {
@@ -177,16 +177,16 @@ describe('verifyDelivery with signatures made by the sandbox signer', () => {
 
 	it('accepts the previous secret and reports which one matched', () => {
 		const headers = sign({ secret: PREVIOUS, body: BODY });
-		expect(verify(config({ secrets: [SECRET, PREVIOUS] }), headers)).toEqual({ ok: true, reason: 'ok', secretIndex: 1 });
+		expect(verify(config({ secrets: [SECRET, PREVIOUS] }), headers)).toEqual({ ok: true, reason: 'ok', bodyFormat: 'json', secretIndex: 1 });
 		expect(verify(config({ secrets: [SECRET] }), headers).ok).toBe(false);
 	});
 
 	it('skips a blank or non-text secret but keeps its place, so secretIndex still points into the configured list', () => {
 		const headers = sign({ secret: PREVIOUS, body: BODY });
-		expect(verify(config({ secrets: ['  ', PREVIOUS] }), headers)).toEqual({ ok: true, reason: 'ok', secretIndex: 1 });
-		expect(verify(config({ secrets: [undefined, PREVIOUS] }), headers)).toEqual({ ok: true, reason: 'ok', secretIndex: 1 });
+		expect(verify(config({ secrets: ['  ', PREVIOUS] }), headers)).toEqual({ ok: true, reason: 'ok', bodyFormat: 'json', secretIndex: 1 });
+		expect(verify(config({ secrets: [undefined, PREVIOUS] }), headers)).toEqual({ ok: true, reason: 'ok', bodyFormat: 'json', secretIndex: 1 });
 		const header = sign({ secret: PREVIOUS, scheme: 'secret-header', body: BODY });
-		expect(verify(config({ mode: 'secretHeader', secrets: ['', PREVIOUS] }), header)).toEqual({ ok: true, reason: 'ok', secretIndex: 1 });
+		expect(verify(config({ mode: 'secretHeader', secrets: ['', PREVIOUS] }), header)).toEqual({ ok: true, reason: 'ok', bodyFormat: 'json', secretIndex: 1 });
 	});
 
 	it('accepts a header that carries several signatures when one matches', () => {
@@ -265,7 +265,7 @@ describe('verifyDelivery in secret-in-header mode', () => {
 
 describe('verifyDelivery never throws', () => {
 	it('returns reason codes for odd input', () => {
-		expect(verify(config({ mode: 'none' }), {})).toEqual({ ok: true, reason: 'verification_disabled' });
+		expect(verify(config({ mode: 'none' }), {})).toEqual({ ok: true, reason: 'verification_disabled', bodyFormat: 'json' });
 		expect(verify({ mode: 'bogus' } as never, {}).reason).toBe('unknown_mode');
 		expect(verify({ mode: 'hmac', secrets: [SECRET], scheme: { ...PRESETS.hmacSha256, signedContent: '{boby}' } }, {}).reason).toBe('invalid_scheme');
 		expect(verify({ mode: 'hmac', secrets: [SECRET], scheme: PRESETS.adyenPlatform }, {}).reason).toBe('invalid_secret');

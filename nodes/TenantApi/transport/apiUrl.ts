@@ -52,11 +52,15 @@ function tryDecode(text: string): string | undefined {
 
 const MAX_DECODING_ROUNDS = 5;
 
-/** Decodes percent-escapes until stable, so `%252e%252e` is seen as `..` too. */
+/**
+ * Decodes percent-escapes until stable, so `%252e%252e` is seen as `..` too, normalising to Unicode NFKC
+ * after each round as applications that normalise paths do (`．．` and `‥` are `..`, `／` is `/`,
+ * `％２ｅ` is `%2e`).
+ */
 function fullyDecode(segment: string, subject: string): string {
 	let current = segment;
 	for (let round = 0; round <= MAX_DECODING_ROUNDS; round++) {
-		const next = tryDecode(current);
+		const next = tryDecode(current)?.normalize('NFKC');
 		if (next === undefined) {
 			throw new UnsafeUrlError(`${subject} contains an invalid percent-encoding: "${segment}"`);
 		}
@@ -68,12 +72,14 @@ function fullyDecode(segment: string, subject: string): string {
 
 /**
  * Whether a decoded path segment could lead a server above its parent: it hides a separator or a
- * control character, or it is `.`/`..` (any number of dots) once path parameters (`..;x`, which
- * Tomcat-style servers read as `..`) and surrounding whitespace (`..%20`) are removed.
+ * control character, or it is `.`/`..` (any number of dots) once what servers cut off or ignore is
+ * removed: path parameters (`..;x`, which Tomcat-style servers read as `..`), a query or fragment
+ * delimiter (`..%3F`, which a server that decodes before it splits off the query reads as `..`), and
+ * surrounding whitespace (`..%20`, and `..+` where a path is decoded as a form field).
  */
 function segmentCouldClimb(decoded: string): boolean {
 	if (/[\\/\p{Cc}]/u.test(decoded)) return true;
-	return /^\.+$/.test(decoded.split(';')[0].trim());
+	return /^\.+$/.test(decoded.split(/[;?#]/)[0].replace(/\+/g, ' ').trim());
 }
 
 /** The one rule for every path the Api-Key is sent to: each segment, fully decoded, stays put. */

@@ -1,3 +1,5 @@
+import type { BodyFormat } from './body';
+
 /**
  * One description of an HMAC signing scheme. Every preset is a value of this type, and the Custom HMAC
  * settings build one too, so a single verifier (verify.ts) checks all of them.
@@ -20,7 +22,20 @@ export type SignatureEncoding = 'hex' | 'base64' | 'auto';
  */
 export type SignatureFormat = 'plain' | 'prefixed' | 'keyValue' | 'versioned';
 
+/**
+ * The JSON type a signed item field must have (`{item.<path>}`), so that one signed text cannot be sent as another
+ * type: `text` (a string, or absent), `textWithoutColon` (the same without `:`, so that fields joined by `:` split
+ * one way only), `wholeNumber` (a safe integer, present). Fields without a type may be a string, a finite number,
+ * a boolean, null or absent; objects and lists are refused.
+ */
+export type ItemFieldType = 'text' | 'textWithoutColon' | 'wholeNumber';
+
 export interface SchemeSpec {
+	/**
+	 * How the body is read, whatever the request's Content-Type says: JSON, form fields, or `formUnlessBodyHash`
+	 * (Twilio: JSON when the signed URL carries the body hash parameter, form fields otherwise).
+	 */
+	bodyFormat: BodyFormat | 'formUnlessBodyHash';
 	algorithm: HmacAlgorithm;
 	secretEncoding: SecretEncoding;
 	/**
@@ -49,7 +64,16 @@ export interface SchemeSpec {
 	/** `items` only: dot path of the item list (`*` = every element) and of the signature inside an item. */
 	itemsPath: string;
 	itemSignaturePath: string;
-	/** Query parameter holding the SHA-256 (hex) of the body when the signature covers only the URL (Twilio, JSON). */
+	/** `items` only: the type each signed field must have (see ItemFieldType). */
+	itemFieldTypes: Record<string, ItemFieldType>;
+	/** `items` only: the only top-level keys the body may have (empty: any). */
+	bodyKeys: string[];
+	/** `items` only: fields of each item that identify it; the delivery id joins the items' ids, sorted. */
+	itemIdFields: string[];
+	/**
+	 * Query parameter holding the SHA-256 (hex) of the body (Twilio, JSON). When the signed URL carries it, the body
+	 * must match it; a signature that covers neither the body nor the form fields needs it.
+	 */
 	bodyHashParameter: string;
 	/** Body fields that identify the delivery when no id is signed in a header (joined with ':'). */
 	idFields: string[];
@@ -58,6 +82,7 @@ export interface SchemeSpec {
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
 const BASE: SchemeSpec = {
+	bodyFormat: 'json',
 	algorithm: 'sha256',
 	secretEncoding: 'text',
 	signedContent: '{body}',
@@ -73,11 +98,12 @@ const BASE: SchemeSpec = {
 	toleranceSeconds: DEFAULT_TOLERANCE_SECONDS,
 	itemsPath: '',
 	itemSignaturePath: '',
+	itemFieldTypes: {},
+	bodyKeys: [],
+	itemIdFields: [],
 	bodyHashParameter: '',
 	idFields: ['id'],
 };
-
-const ADYEN_ITEM = 'notificationItems.0.NotificationRequestItem';
 
 export type PresetName =
 	| 'standardWebhooks'
@@ -117,6 +143,7 @@ export const PRESETS: Record<PresetName, SchemeSpec> = {
 	},
 	slack: {
 		...BASE,
+		bodyFormat: 'form',
 		signedContent: 'v0:{timestamp}:{body}',
 		signatureHeader: 'x-slack-signature',
 		signatureFormat: 'prefixed',
@@ -162,10 +189,25 @@ export const PRESETS: Record<PresetName, SchemeSpec> = {
 		signatureEncoding: 'base64',
 		itemsPath: 'notificationItems.*.NotificationRequestItem',
 		itemSignaturePath: 'additionalData.hmacSignature',
-		idFields: [`${ADYEN_ITEM}.eventCode`, `${ADYEN_ITEM}.pspReference`, `${ADYEN_ITEM}.success`],
+		// What Adyen sends: references, codes and flags are text without ':' (merchantReference is free text), the
+		// amount a whole number of minor units, so that the ':'-joined signed text splits into fields one way only.
+		itemFieldTypes: {
+			pspReference: 'textWithoutColon',
+			originalReference: 'textWithoutColon',
+			merchantAccountCode: 'textWithoutColon',
+			merchantReference: 'text',
+			'amount.value': 'wholeNumber',
+			'amount.currency': 'textWithoutColon',
+			eventCode: 'textWithoutColon',
+			success: 'textWithoutColon',
+		},
+		bodyKeys: ['live', 'notificationItems'],
+		itemIdFields: ['eventCode', 'pspReference', 'success'],
+		idFields: [],
 	},
 	twilio: {
 		...BASE,
+		bodyFormat: 'formUnlessBodyHash',
 		algorithm: 'sha1',
 		signedContent: '{url}{formFields}',
 		signatureHeader: 'x-twilio-signature',

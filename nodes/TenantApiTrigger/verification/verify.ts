@@ -1,6 +1,9 @@
 import { createHash, createHmac } from 'crypto';
 
-import { formFields, parseJsonBody, valueAtPath, valuesAtPath } from '../body';
+import type { BodyFormat, ParsedBody } from './body';
+import { parseBody } from './body';
+import type { SignedItem } from './items';
+import { itemsId, signedItems } from './items';
 import type { SchemeSpec } from './scheme';
 import {
 	MAX_SIGNATURE_HEADER_LENGTH,
@@ -16,11 +19,12 @@ import { checkTimestamp } from './timestamp';
 
 /**
  * `secrets` in order of preference (current, previous) as configured: blank or non-text entries are skipped but keep
- * their place, so `secretIndex` in the result always points into this list.
+ * their place, so `secretIndex` in the result always points into this list. `bodyFormat` (JSON by default) is how
+ * the body is read in the modes without a scheme; a scheme has its own.
  */
 export type VerificationConfig =
-	| { mode: 'none' }
-	| { mode: 'secretHeader'; secrets: unknown[]; secretHeader: string }
+	| { mode: 'none'; bodyFormat?: BodyFormat }
+	| { mode: 'secretHeader'; secrets: unknown[]; secretHeader: string; bodyFormat?: BodyFormat }
 	| { mode: 'hmac'; scheme: SchemeSpec; secrets: unknown[] };
 
 export type VerificationReason =
@@ -41,6 +45,11 @@ export type VerificationReason =
 	| 'missing_body_hash'
 	| 'body_hash_mismatch'
 	| 'unreadable_body'
+	| 'body_too_large'
+	| 'unexpected_field'
+	| 'malformed_items'
+	| 'invalid_item_field'
+	| 'duplicate_item'
 	| 'missing_secret_header'
 	| 'secret_mismatch'
 	| 'internal_error';
@@ -48,12 +57,18 @@ export type VerificationReason =
 export interface VerificationResult {
 	ok: boolean;
 	reason: VerificationReason;
+	/** How the body is read (the configuration decides; for Twilio, whether the signed URL carries the body hash). */
+	bodyFormat?: BodyFormat;
 	/** Index into the configured `secrets` of the secret that matched (the trigger: 0 = current, 1 = previous). */
 	secretIndex?: number;
 	/** The signed delivery id (`{id}`), as sent. */
 	id?: string;
 	/** The signed timestamp (`{timestamp}`), in unix seconds. */
 	timestamp?: number;
+	/** Signed items only: the delivery id made of the items' ids (sorted, so it does not depend on their order). */
+	itemsId?: string;
+	/** The body, when verifying had to read it (form fields, signed items): read once, reused by the caller. */
+	body?: ParsedBody;
 }
 
 export type HeaderBag = Record<string, string | string[] | undefined>;
@@ -66,12 +81,16 @@ export interface DeliveryInput {
 	nowSeconds: number;
 	/** The full URL the sender called, query string included (for `{url}` and a body hash parameter). */
 	url?: string;
-	/** Lower-case media type, e.g. `application/x-www-form-urlencoded` (for `{formFields}`). */
-	mediaType?: string;
 }
 
 /** Longest delivery id accepted from a header. */
 export const MAX_ID_LENGTH = 256;
+
+/**
+ * Largest body read before its signature is checked (form fields signed one by one, signed items inside a JSON
+ * body): reading costs CPU, and a request nobody signed must cost little. Twilio's and Adyen's are a few KiB.
+ */
+export const MAX_BODY_READ_BEFORE_VERIFYING = 128 * 1024;
 
 /**
  * Case-insensitive header lookup. `names` may list alternatives separated by commas: the first one present
@@ -103,39 +122,83 @@ function fail(reason: VerificationReason): VerificationResult {
 	return { ok: false, reason };
 }
 
-/** Twilio's form rule: names sorted, each name followed by its value (a repeated name: its distinct values, sorted). */
-function sortedFormFields(rawBody: Buffer): string[] | undefined {
-	const fields = formFields(rawBody);
-	if (fields === undefined) return undefined;
-	return [...fields.keys()].sort().flatMap((name) => {
-		const values = fields.get(name) ?? [];
-		// Hashing and sorting large values costs time: only a repeated name needs it.
-		return (values.length === 1 ? values : [...new Set(values)].sort()).flatMap((value) => [name, value]);
-	});
+/** The body hash the signed URL carries (`bodySHA256=…`), or null; undefined when the URL cannot be read. */
+function bodyHashInUrl(scheme: SchemeSpec, url: string | undefined): string | null | undefined {
+	if (scheme.bodyHashParameter === '' || url === undefined) return null;
+	try {
+		return new URL(url).searchParams.get(scheme.bodyHashParameter);
+	} catch {
+		return undefined;
+	}
 }
 
-/** What the signature must cover besides the template: the body, through a hash in the URL when the template does not. */
-function checkBodyCoverage(scheme: SchemeSpec, parts: TemplatePart[], input: DeliveryInput): VerificationReason | undefined {
+/** How a delivery's body is read under a configuration. */
+export function deliveryFormat(config: VerificationConfig, url: string | undefined): BodyFormat {
+	if (config.mode !== 'hmac') return config.bodyFormat ?? 'json';
+	const format = config.scheme.bodyFormat;
+	if (format !== 'formUnlessBodyHash') return format;
+	const hash = bodyHashInUrl(config.scheme, url);
+	return typeof hash === 'string' ? 'json' : 'form';
+}
+
+/**
+ * The body hash is checked whenever the signed URL carries one; and it is required when the signature covers
+ * neither the body nor (for a form) its fields, so that nothing unsigned reaches the workflow.
+ */
+function checkBodyCoverage(scheme: SchemeSpec, parts: TemplatePart[], input: DeliveryInput, format: BodyFormat): VerificationReason | undefined {
+	const hash = usesPart(parts, 'url') ? bodyHashInUrl(scheme, input.url) : null;
+	if (hash === undefined) return 'missing_url';
+	if (hash !== null) {
+		const actual = createHash('sha256').update(input.rawBody).digest('hex');
+		if (!constantTimeStringEqual(hash.toLowerCase(), actual)) return 'body_hash_mismatch';
+		return undefined;
+	}
 	if (scheme.signatureIn === 'items' || usesPart(parts, 'body')) return undefined;
-	if (usesPart(parts, 'formFields') && input.mediaType === 'application/x-www-form-urlencoded') return undefined;
-	if (input.rawBody.length === 0) return undefined;
-	const hash = scheme.bodyHashParameter && input.url ? new URL(input.url).searchParams.get(scheme.bodyHashParameter) : null;
-	if (hash === null || !usesPart(parts, 'url')) return 'missing_body_hash';
-	const actual = createHash('sha256').update(input.rawBody).digest('hex');
-	return constantTimeStringEqual(hash.toLowerCase(), actual) ? undefined : 'body_hash_mismatch';
+	if (format === 'form' && usesPart(parts, 'formFields')) return undefined;
+	return 'missing_body_hash';
+}
+
+/** Twilio's form rule: names sorted, each name followed by its value; a repeated name, its values sorted. */
+function sortedFormFields(body: ParsedBody): string[] | VerificationReason {
+	if (body.format !== 'form') return [];
+	const signed: string[] = [];
+	for (const name of [...body.fields.keys()].sort()) {
+		const values = body.fields.get(name) ?? [];
+		// The sender signs each distinct value once: a repeated name=value pair would be unsigned extra data.
+		if (values.length > 1 && new Set(values).size !== values.length) return 'unreadable_body';
+		for (const value of values.length === 1 ? values : [...values].sort()) signed.push(name, value);
+	}
+	return signed;
+}
+
+/** The body read in `format` before the signature is checked, when verifying needs it (capped: see the constant). */
+function readBeforeVerifying(input: DeliveryInput, format: BodyFormat): ParsedBody | VerificationReason {
+	if (input.rawBody.length > MAX_BODY_READ_BEFORE_VERIFYING) return 'body_too_large';
+	const parsed = parseBody(format, input.rawBody);
+	return parsed.ok ? parsed.body : 'unreadable_body';
 }
 
 interface Signed {
 	values: TemplateValues;
-	signatures: string[];
+	signatures: Buffer[];
 }
 
-/** Signatures and template values when the signature travels in a header; a reason when something is missing. */
-function fromHeader(scheme: SchemeSpec, parts: TemplatePart[], input: DeliveryInput): Signed | VerificationReason {
+/** The signatures a unit carries, decoded; a reason when none is a digest of the scheme's algorithm and encoding. */
+function decodedSignatures(scheme: SchemeSpec, signatures: string[]): Buffer[] | VerificationReason {
+	const decoded = signatures
+		.map((signature) => decodeSignature(signature, scheme.algorithm, scheme.signatureEncoding))
+		.filter((bytes): bytes is Buffer => bytes !== undefined);
+	return decoded.length === 0 ? 'malformed_signature' : decoded;
+}
+
+/** The signed unit when the signature travels in a header: cheap checks first, the body read last. */
+function fromHeader(scheme: SchemeSpec, parts: TemplatePart[], input: DeliveryInput, format: BodyFormat): { unit: Signed; body?: ParsedBody } | VerificationReason {
 	const header = headerValue(input.headers, scheme.signatureHeader);
 	if (header === undefined || header.trim() === '') return 'missing_signature';
 	if (header.length > MAX_SIGNATURE_HEADER_LENGTH) return 'malformed_signature';
 	const parsed = parseSignatureHeader(header, scheme);
+	const signatures = decodedSignatures(scheme, parsed.signatures);
+	if (!Array.isArray(signatures)) return signatures;
 	const values: TemplateValues = { body: input.rawBody };
 	if (usesPart(parts, 'timestamp')) {
 		const timestamp = (scheme.signatureFormat === 'keyValue' ? parsed.timestamp : headerValue(input.headers, scheme.timestampHeader))?.trim();
@@ -153,39 +216,33 @@ function fromHeader(scheme: SchemeSpec, parts: TemplatePart[], input: DeliveryIn
 		if (!input.url) return 'missing_url';
 		values.url = input.url;
 	}
-	if (usesPart(parts, 'formFields')) {
-		const form = input.mediaType === 'application/x-www-form-urlencoded' ? sortedFormFields(input.rawBody) : [];
-		if (form === undefined) return 'unreadable_body';
-		values.formFields = form;
-	}
-	return { values, signatures: parsed.signatures };
+	if (!usesPart(parts, 'formFields') || format !== 'form') return { unit: { values, signatures } };
+	const body = readBeforeVerifying(input, format);
+	if (typeof body === 'string') return body;
+	const fields = sortedFormFields(body);
+	if (typeof fields === 'string') return fields;
+	values.formFields = fields;
+	return { unit: { values, signatures }, body };
 }
 
 /** One signed unit per body item (Adyen payments: every NotificationRequestItem carries its own signature). */
-function fromItems(scheme: SchemeSpec, input: DeliveryInput): Signed[] | VerificationReason {
-	const parsed = parseJsonBody(input.rawBody);
-	if (!parsed.ok) return 'unreadable_body';
-	const items = valuesAtPath(parsed.body, scheme.itemsPath);
-	if (items.length === 0) return 'missing_signature';
+function fromItems(scheme: SchemeSpec, parts: TemplatePart[], input: DeliveryInput, format: BodyFormat): { units: Signed[]; items: SignedItem[]; body: ParsedBody } | VerificationReason {
+	if (format !== 'json') return 'invalid_scheme';
+	const body = readBeforeVerifying(input, format);
+	if (typeof body === 'string') return body;
+	const items = signedItems(scheme, parts, body.object);
+	if (typeof items === 'string') return items;
 	const units: Signed[] = [];
 	for (const item of items) {
-		const signature = valueAtPath(item, scheme.itemSignaturePath);
-		if (typeof signature !== 'string' || signature.trim() === '') return 'missing_signature';
-		const field = (path: string) => {
-			const value = valueAtPath(item, path);
-			return value === undefined || value === null ? '' : String(value);
-		};
-		units.push({ values: { body: input.rawBody, item: field }, signatures: [signature.trim()] });
+		const signatures = decodedSignatures(scheme, [item.signature]);
+		if (!Array.isArray(signatures)) return signatures;
+		units.push({ values: { body: input.rawBody, item: (path) => item.fields.get(path) ?? '' }, signatures });
 	}
-	return units;
+	return { units, items, body };
 }
 
 /** Index of the first key whose HMAC of the unit matches one of its signatures, or undefined. Compares every pair. */
 function matchingKey(scheme: SchemeSpec, parts: TemplatePart[], keys: Array<Buffer | undefined>, unit: Signed): number | undefined {
-	const candidates = unit.signatures
-		.map((signature) => decodeSignature(signature, scheme.algorithm, scheme.signatureEncoding))
-		.filter((bytes): bytes is Buffer => bytes !== undefined);
-	if (candidates.length === 0) return -1;
 	const content = renderParts(parts, unit.values);
 	let matched: number | undefined;
 	keys.forEach((key, index) => {
@@ -193,7 +250,7 @@ function matchingKey(scheme: SchemeSpec, parts: TemplatePart[], keys: Array<Buff
 		const hmac = createHmac(scheme.algorithm, key);
 		for (const part of content) hmac.update(part);
 		const expected = hmac.digest();
-		for (const candidate of candidates) {
+		for (const candidate of unit.signatures) {
 			if (constantTimeEqual(candidate, expected) && matched === undefined) matched = index;
 		}
 	});
@@ -205,24 +262,29 @@ function verifyHmac(scheme: SchemeSpec, secrets: Array<string | undefined>, inpu
 	if (parts === undefined) return fail('invalid_scheme');
 	const keys = secrets.map((secret) => (secret === undefined ? undefined : secretKey(secret, scheme.secretEncoding)));
 	if (keys.every((key) => key === undefined)) return fail('invalid_secret');
-	const units = scheme.signatureIn === 'items' ? fromItems(scheme, input) : fromHeader(scheme, parts, input);
-	if (typeof units === 'string') return fail(units);
+	const format = deliveryFormat({ mode: 'hmac', scheme, secrets }, input.url);
+	const signed = scheme.signatureIn === 'items' ? fromItems(scheme, parts, input, format) : fromHeader(scheme, parts, input, format);
+	if (typeof signed === 'string') return fail(signed);
+	const units = 'units' in signed ? signed.units : [signed.unit];
 	let secretIndex: number | undefined;
-	for (const unit of Array.isArray(units) ? units : [units]) {
+	for (const unit of units) {
 		const matched = matchingKey(scheme, parts, keys, unit);
-		if (matched === -1) return fail('malformed_signature');
 		if (matched === undefined) return fail('signature_mismatch');
 		secretIndex ??= matched;
 	}
-	const coverage = checkBodyCoverage(scheme, parts, input);
+	const coverage = checkBodyCoverage(scheme, parts, input, format);
 	if (coverage !== undefined) return fail(coverage);
-	const first = Array.isArray(units) ? undefined : units.values;
+	const header = 'unit' in signed ? signed.unit.values : undefined;
+	const itemsDeliveryId = 'items' in signed ? itemsId(signed.items) : undefined;
 	return {
 		ok: true,
 		reason: 'ok',
+		bodyFormat: format,
 		secretIndex,
-		...(first?.id === undefined ? {} : { id: first.id }),
-		...(first?.timestamp === undefined ? {} : { timestamp: Number(first.timestamp) }),
+		...(header?.id === undefined ? {} : { id: header.id }),
+		...(header?.timestamp === undefined ? {} : { timestamp: Number(header.timestamp) }),
+		...(itemsDeliveryId === undefined ? {} : { itemsId: itemsDeliveryId }),
+		...(signed.body === undefined ? {} : { body: signed.body }),
 	};
 }
 
@@ -238,16 +300,20 @@ function verifySecretHeader(secretHeader: string, secrets: Array<string | undefi
 
 /**
  * Verifies one delivery against the configuration. Never throws: every outcome is a reason code.
- * Nothing in the result contains a secret or an expected signature.
+ * Nothing in the result contains a secret or an expected signature. It checks the signature only: readDelivery
+ * (read.ts) also checks the Content-Type and reads the body, and is what a receiver should call.
  */
 export function verifyDelivery(config: VerificationConfig, input: DeliveryInput): VerificationResult {
 	try {
-		if (config.mode === 'none') return { ok: true, reason: 'verification_disabled' };
+		if (config.mode === 'none') return { ok: true, reason: 'verification_disabled', bodyFormat: deliveryFormat(config, input.url) };
 		if (config.mode !== 'hmac' && config.mode !== 'secretHeader') return fail('unknown_mode');
 		const secrets = config.secrets.map(usableSecret);
 		if (secrets.every((secret) => secret === undefined)) return fail('no_secret_configured');
 		if (!Buffer.isBuffer(input.rawBody)) return fail('internal_error');
-		if (config.mode === 'secretHeader') return verifySecretHeader(config.secretHeader, secrets, input);
+		if (config.mode === 'secretHeader') {
+			const result = verifySecretHeader(config.secretHeader, secrets, input);
+			return result.ok ? { ...result, bodyFormat: deliveryFormat(config, input.url) } : result;
+		}
 		return verifyHmac(config.scheme, secrets, input);
 	} catch {
 		return fail('internal_error');

@@ -1,0 +1,88 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { WEBHOOK_DELIVERY_FIELD, deliveryIdentity, eventAccepted, eventType, safeHeaders } from './delivery';
+import type { BodyFailure, BodyFormat, HeaderBag, VerificationConfig } from './verification';
+import { deliveryFormat, headerValue, mediaType, mediaTypeFits, readDelivery } from './verification';
+
+/** The trigger's settings, as read from the node. */
+export interface TriggerSettings {
+	/** The Verification setting's value (reported in `webhookDelivery.verification`). */
+	verification: string;
+	config: VerificationConfig;
+	/** Accepted event types (empty: all). */
+	events: string[];
+	eventPath: string;
+	/** Delivery ID Fields (empty: the scheme's). */
+	idFields: string[];
+	includeHeaders: boolean;
+	includeQuery: boolean;
+	/** Headers never copied into the output besides the credential-bearing ones (the secret header). */
+	redactedHeaders: string[];
+}
+
+export interface ReceivedRequest {
+	/** The exact request bytes; undefined when n8n kept none (multipart). */
+	rawBody: Buffer | undefined;
+	headers: HeaderBag;
+	query: IDataObject;
+	/** The URL the sender signed (Square, Twilio, `{url}`). */
+	url?: string;
+	nowSeconds: number;
+}
+
+/** What to do with a request: answer it and start nothing, acknowledge it (filtered out), or start the workflow. */
+export type Reception =
+	| { action: 'refuse'; status: 400 | 401 | 413 | 415; reason: string; message: string }
+	| { action: 'acknowledge'; event: string | undefined }
+	| { action: 'start'; json: IDataObject; secretIndex: number | undefined };
+
+const INVALID_SIGNATURE = 'Invalid signature';
+
+const MEDIA_TYPE_OF: Record<BodyFormat, string> = { json: 'application/json', form: 'application/x-www-form-urlencoded' };
+
+function refuse(status: 400 | 401 | 413 | 415, reason: string, message: string): Reception {
+	return { action: 'refuse', status, reason, message };
+}
+
+function unsupported(format: BodyFormat): Reception {
+	return refuse(415, 'unsupported_media_type', `Unsupported content type: this trigger reads ${MEDIA_TYPE_OF[format]} bodies (Body Format)`);
+}
+
+/** The 400 answer for a verified body that cannot be read. */
+function bodyMessage(format: BodyFormat, reason: BodyFailure): string {
+	if (reason === 'empty_body') return 'Empty body';
+	if (format === 'form') return reason === 'not_utf8' ? 'Body must be UTF-8 form fields' : 'Body must be form fields with names (at most 1,000)';
+	return reason === 'not_utf8' ? 'Body must be UTF-8 JSON' : 'Body must be a JSON object';
+}
+
+/** A request without bytes (n8n parsed multipart itself): nothing can be verified or read. */
+function withoutBytes(settings: TriggerSettings, request: ReceivedRequest): Reception {
+	if (settings.config.mode !== 'none') return refuse(401, 'raw_body_unavailable', INVALID_SIGNATURE);
+	const format = deliveryFormat(settings.config, request.url);
+	if (!mediaTypeFits(format, mediaType(headerValue(request.headers, 'content-type')))) return unsupported(format);
+	return refuse(400, 'raw_body_unavailable', 'Could not read the request body');
+}
+
+/**
+ * One delivery, from the request to what the workflow receives: verified, read once in the configured format,
+ * filtered by event type, and given its identity. Pure: the node only wires n8n's request and answer to it.
+ */
+export function receiveDelivery(settings: TriggerSettings, request: ReceivedRequest): Reception {
+	if (request.rawBody === undefined) return withoutBytes(settings, request);
+	const reading = readDelivery(settings.config, { rawBody: request.rawBody, headers: request.headers, nowSeconds: request.nowSeconds, url: request.url });
+	if (!reading.ok) {
+		if (reading.status === 415) return unsupported(reading.bodyFormat);
+		if (reading.status === 400) return refuse(400, reading.reason, bodyMessage(reading.bodyFormat, reading.reason));
+		if (reading.status === 413) return refuse(413, reading.reason, 'Body too large to verify');
+		return refuse(401, reading.reason, INVALID_SIGNATURE);
+	}
+	const body = reading.body.object;
+	const event = eventType(body, settings.eventPath);
+	if (!eventAccepted(settings.events, event)) return { action: 'acknowledge', event };
+
+	const json: IDataObject = { ...body };
+	if (settings.includeHeaders) json.webhookHeaders = safeHeaders(request.headers, settings.redactedHeaders);
+	if (settings.includeQuery) json.webhookQuery = { ...request.query };
+	json[WEBHOOK_DELIVERY_FIELD] = deliveryIdentity(settings.config, reading.verification, request.headers, body, settings.idFields, settings.verification);
+	return { action: 'start', json, secretIndex: reading.verification.secretIndex };
+}

@@ -1,0 +1,75 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { FormFields } from './form';
+import { parseForm } from './form';
+
+/**
+ * How a delivery's bytes are read. The configuration decides, never the request: Content-Type is not signed, so
+ * a signed JSON body sent again as a form would otherwise be read as other data under the same signature.
+ */
+export type BodyFormat = 'json' | 'form';
+
+/** A body read once: the output object, and for forms the fields as sent (what `{formFields}` signs). */
+export type ParsedBody = { format: 'json'; object: IDataObject } | { format: 'form'; object: IDataObject; fields: FormFields };
+
+export type BodyFailure = 'empty_body' | 'not_utf8' | 'invalid_json' | 'not_an_object' | 'invalid_form';
+
+export type BodyParseResult = { ok: true; body: ParsedBody } | { ok: false; reason: BodyFailure };
+
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Lower-case media type without parameters (`application/json; charset=utf-8` → `application/json`). */
+export function mediaType(contentType: unknown): string {
+	const value = Array.isArray(contentType) ? contentType[0] : contentType;
+	return typeof value === 'string' ? value.split(';')[0].trim().toLowerCase() : '';
+}
+
+/**
+ * Whether a request's media type agrees with the format the trigger reads. JSON: `application/json`, `+json`
+ * types, `text/plain` and none (senders that label JSON loosely); form: `application/x-www-form-urlencoded` only.
+ */
+export function mediaTypeFits(format: BodyFormat, type: string): boolean {
+	if (format === 'form') return type === 'application/x-www-form-urlencoded';
+	return type === '' || type === 'application/json' || type.endsWith('+json') || type === 'text/plain';
+}
+
+/** A UTF-8 JSON object (RFC 8259: JSON is UTF-8; a leading BOM is tolerated). */
+function parseJson(rawBody: Buffer): BodyParseResult {
+	let text: string;
+	try {
+		text = STRICT_UTF8.decode(rawBody);
+	} catch {
+		return { ok: false, reason: 'not_utf8' };
+	}
+	if (text.trim() === '') return { ok: false, reason: 'empty_body' };
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(text);
+	} catch {
+		return { ok: false, reason: 'invalid_json' };
+	}
+	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return { ok: false, reason: 'not_an_object' };
+	return { ok: true, body: { format: 'json', object: parsed as IDataObject } };
+}
+
+/** Form fields as an output object: one value as a string, a repeated name as an array of strings. */
+function formObject(fields: FormFields): IDataObject {
+	const object: IDataObject = {};
+	for (const [name, values] of fields) {
+		// defineProperty: a field named __proto__ must stay a plain field.
+		Object.defineProperty(object, name, { value: values.length === 1 ? values[0] : values, enumerable: true, writable: true, configurable: true });
+	}
+	return object;
+}
+
+function parseFormBody(rawBody: Buffer): BodyParseResult {
+	const parsed = parseForm(rawBody);
+	if (!parsed.ok) return parsed;
+	if (parsed.fields.size === 0) return { ok: false, reason: 'empty_body' };
+	return { ok: true, body: { format: 'form', object: formObject(parsed.fields), fields: parsed.fields } };
+}
+
+/** The one reading of a delivery's bytes in the configured format. */
+export function parseBody(format: BodyFormat, rawBody: Buffer): BodyParseResult {
+	return format === 'form' ? parseFormBody(rawBody) : parseJson(rawBody);
+}

@@ -1,0 +1,135 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-globals -- a command-line script: process */
+/**
+ * npm run fuzz [-- --target deliveries|urls|all] [--cases 1000000] [--seed <n>] [--only <group>]
+ *
+ * The long property-based campaign over the trust boundaries: `--cases` generated and mutated cases for each target
+ * (all of them unless `--target` names one), spread evenly over its groups.
+ * - deliveries: the trigger's (test/property/deliveries.ts), a group per signing scheme and body format (80 %
+ *   mutations of genuine deliveries, 10 % genuine ones, 10 % arbitrary requests); `--only <scheme>`.
+ * - urls: the action node's URL confinement (test/property/urls.ts), a group per kind of input (endpoints and
+ *   next-page links from hostile pieces, mutated and plain; base URLs); `--only endpoints|next-links|base-urls`.
+ * Prints the seed (random unless given: a failure is reproduced with the same seed, with or without `--only`), what
+ * happened to the cases of each group, and the totals; exits 1 with the counterexample when a case breaks the rule.
+ */
+import fc from 'fast-check';
+
+import type { PropertyGroup, Verdict } from './common';
+import { caseProperty } from './common';
+import type { Case, Delivery, Mutation } from './deliveries';
+import { COMBINATIONS, anyRequest, caseOf, checkGenuine, checkMutation, checkNeverThrows, mutation } from './deliveries';
+import { URL_GROUPS } from './urls';
+
+function deliveryGroups(): PropertyGroup[] {
+	return COMBINATIONS.map(([scheme, format]) => {
+		const cases = caseOf(scheme, format);
+		return {
+			key: scheme,
+			label: `${scheme} (${format})`,
+			properties: [
+				caseProperty('mutated deliveries', 0.8, fc.tuple(cases, mutation), ([c, m]: [Case, Mutation]) => checkMutation(c, m)),
+				caseProperty('genuine deliveries', 0.1, cases, checkGenuine),
+				caseProperty('arbitrary requests', 0.1, anyRequest, (request: Delivery) => checkNeverThrows(scheme, format, request)),
+			],
+		};
+	});
+}
+
+interface Target {
+	groups: () => PropertyGroup[];
+	/** What each of its groups is, for the heading. */
+	eachGroupIs: string;
+}
+
+const TARGETS: Record<string, Target> = {
+	deliveries: { groups: deliveryGroups, eachGroupIs: 'a signing scheme and body format' },
+	urls: { groups: () => URL_GROUPS, eachGroupIs: 'a kind of URL input' },
+};
+
+/** Seeds a group's properties get: its place in the whole target, so that `--only` replays the same cases. */
+const SEEDS_PER_GROUP = 3;
+
+interface Options {
+	targets: string[];
+	cases: number;
+	seed: number;
+	only?: string;
+}
+
+const USAGE = 'usage: npm run fuzz [-- --target deliveries|urls|all] [--cases <n>] [--seed <n>] [--only <group>]';
+
+function parseOptions(argv: string[]): Options {
+	const value = (name: string) => {
+		const at = argv.indexOf(`--${name}`);
+		return at === -1 ? undefined : argv[at + 1];
+	};
+	const target = value('target') ?? 'all';
+	const cases = Number(value('cases') ?? 1_000_000);
+	const seed = Number(value('seed') ?? Math.floor(Math.random() * 2 ** 31));
+	if (!Number.isSafeInteger(cases) || cases < 1 || !Number.isSafeInteger(seed) || !(target === 'all' || target in TARGETS)) throw new Error(USAGE);
+	return { targets: target === 'all' ? Object.keys(TARGETS) : [target], cases, seed, only: value('only') };
+}
+
+type Outcomes = Map<string, number>;
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+const complain = (line: string) => process.stderr.write(`${line}\n`);
+
+function count(outcomes: Outcomes, verdict: Verdict): boolean {
+	outcomes.set(verdict.outcome, (outcomes.get(verdict.outcome) ?? 0) + 1);
+	if (!verdict.ok) complain(`\nbroken: ${verdict.outcome}: ${verdict.why}`);
+	return verdict.ok;
+}
+
+const sum = (outcomes: Outcomes) => [...outcomes.values()].reduce((a, b) => a + b, 0);
+const byCount = (outcomes: Outcomes) => [...outcomes].sort((a, b) => b[1] - a[1]);
+
+/** Runs each property of a group on its share of `runs`; the first failure report (with fast-check's seed and path) or undefined. */
+function runGroup(group: PropertyGroup, seed: number, runs: number, outcomes: Outcomes): string | undefined {
+	if (group.properties.length > SEEDS_PER_GROUP) throw new Error(`${group.label}: more properties than seeds`);
+	for (const [index, property] of group.properties.entries()) {
+		const numRuns = Math.max(1, Math.round(runs * property.share));
+		const details = fc.check(property.property((verdict) => count(outcomes, verdict)), { seed: seed + index, numRuns, endOnFailure: true });
+		if (details.failed) return `${property.name}: ${fc.defaultReportMessage(details)}`;
+	}
+	return undefined;
+}
+
+/** One target's groups (those `--only` keeps); false when a case broke the rule. */
+function runTarget(name: string, options: Options, totals: Outcomes): boolean {
+	const { groups, eachGroupIs } = TARGETS[name];
+	const chosen = groups()
+		.map((group, index) => ({ group, index }))
+		.filter(({ group }) => options.only === undefined || group.key === options.only);
+	if (chosen.length === 0) return true;
+	const perGroup = Math.ceil(options.cases / chosen.length);
+	const outcomesOfTarget: Outcomes = new Map();
+	const started = Date.now();
+	say(`\n${name}: ${chosen.length} group(s), each ${eachGroupIs}, about ${perGroup} cases each`);
+	for (const { group, index } of chosen) {
+		const outcomes: Outcomes = new Map();
+		const failure = runGroup(group, options.seed + index * SEEDS_PER_GROUP, perGroup, outcomes);
+		say(`${group.label}: ${sum(outcomes)} cases: ${byCount(outcomes).map(([outcome, n]) => `${n} ${outcome}`).join('; ')}`);
+		for (const [outcome, n] of outcomes) outcomesOfTarget.set(outcome, (outcomesOfTarget.get(outcome) ?? 0) + n);
+		if (failure) {
+			complain(`\nFAILED on ${name}: ${group.label}, campaign seed ${options.seed}:\n${failure}`);
+			return false;
+		}
+	}
+	say(`${name}: ${sum(outcomesOfTarget)} cases in ${Math.round((Date.now() - started) / 1000)} s, no case broke the rule`);
+	for (const [outcome, n] of byCount(outcomesOfTarget)) say(`  ${String(n).padStart(8)}  ${outcome}`);
+	for (const [outcome, n] of outcomesOfTarget) totals.set(outcome, (totals.get(outcome) ?? 0) + n);
+	return true;
+}
+
+function main(): number {
+	const options = parseOptions(process.argv.slice(2));
+	say(`fuzz: seed ${options.seed}, ${options.cases} cases per target (${options.targets.join(', ')})${options.only ? `, only ${options.only}` : ''}`);
+	const totals: Outcomes = new Map();
+	const started = Date.now();
+	for (const target of options.targets) if (!runTarget(target, options, totals)) return 1;
+	if (totals.size === 0) throw new Error(`--only ${options.only}: no such group in ${options.targets.join(', ')}`);
+	say(`\ntotal: ${sum(totals)} cases in ${Math.round((Date.now() - started) / 1000)} s, seed ${options.seed}, no case broke the rule`);
+	return 0;
+}
+
+process.exitCode = main();

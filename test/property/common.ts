@@ -1,0 +1,31 @@
+/**
+ * What the property-based models share (test/property/deliveries.ts, test/property/urls.ts): the verdict on one case,
+ * a uniform position, and properties that report every verdict, so that the unit tests and `npm run fuzz` run the
+ * same ones.
+ */
+import fc from 'fast-check';
+
+export type Verdict = { ok: true; outcome: string } | { ok: false; outcome: string; why: string };
+
+/** A position in [0, 1), uniform: fast-check's doubles lean towards 0, which would always pick the first byte or path. */
+export const fraction = fc.noBias(fc.integer({ min: 0, max: 999_999 })).map((n) => n / 1_000_000);
+
+/** A property whose every verdict goes to `judge`, which says whether the case kept the rule (or throws when it did not). */
+export interface CaseProperty {
+	name: string;
+	/** The part of its group's cases it gets. */
+	share: number;
+	property(judge: (verdict: Verdict) => boolean | void): fc.IProperty<[unknown]>;
+}
+
+export function caseProperty<T>(name: string, share: number, arbitrary: fc.Arbitrary<T>, check: (value: T) => Verdict): CaseProperty {
+	return { name, share, property: (judge) => fc.property(arbitrary as fc.Arbitrary<unknown>, (value) => judge(check(value as T))) };
+}
+
+/** Properties reported together: a scheme and body format of the trigger, a kind of URL of the action node. */
+export interface PropertyGroup {
+	/** What `npm run fuzz -- --only <key>` selects. */
+	key: string;
+	label: string;
+	properties: CaseProperty[];
+}

@@ -1,0 +1,199 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-require-imports -- test code: reads the documentation and the node sources from disk */
+/**
+ * The documentation check of `npm test`. In README.md, CONTRIBUTING.md, CHANGELOG.md, docs/*.md and the
+ * READMEs of sandbox/ and examples/: every relative link (and link to this repository on GitHub) leads to
+ * a file, and every #anchor to a heading of that file, by GitHub's anchor rules; every `npm run <script>`
+ * exists in package.json; every option named as **Options → Name** is an option of the nodes (by display
+ * name, read from the node classes). The documentation links the package hands to n8n (credential
+ * documentationUrl, codex resources) lead to real sections. The checker is shown failing on broken
+ * samples first.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { ICredentialType, INodeProperties, INodeType } from 'n8n-workflow';
+
+import type { Repository } from './checks';
+import { brokenLinks, linkProblem, optionDisplayNames, unknownOptions, unknownScripts } from './checks';
+import { headingAnchors } from './markdown';
+
+const ROOT = path.join(__dirname, '..', '..', '..');
+const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+const REPOSITORY = 'https://github.com/n8n-nodes-tenant-api/n8n-nodes-tenant-api';
+
+const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
+
+/** The project's Markdown, as paths relative to the repository root. */
+const MANUAL = fs
+	.readdirSync(path.join(ROOT, 'docs'))
+	.filter((name) => name.endsWith('.md'))
+	.map((name) => `docs/${name}`);
+const PRODUCT_DOCS = ['README.md', 'CONTRIBUTING.md', ...MANUAL, 'sandbox/README.md'];
+const CHECKED = [...PRODUCT_DOCS, 'CHANGELOG.md', 'examples/README.md'];
+
+const repository: Repository = {
+	url: REPOSITORY,
+	kind(file) {
+		if (!fs.existsSync(path.join(ROOT, file))) return undefined;
+		return fs.statSync(path.join(ROOT, file)).isDirectory() ? 'directory' : 'file';
+	},
+	read,
+};
+
+/** An in-memory repository for the checker's own tests. */
+function sampleRepository(files: Record<string, string>): Repository {
+	return {
+		url: REPOSITORY,
+		kind: (file) => (file in files ? 'file' : Object.keys(files).some((name) => name.startsWith(`${file}/`)) ? 'directory' : undefined),
+		read: (file) => files[file],
+	};
+}
+
+/** The source file of a dist/ entry of package.json's n8n block. */
+const sourceOf = (entry: string) => path.join(ROOT, entry.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
+
+function classesOf<T>(entries: string[]): T[] {
+	return entries.flatMap((entry) => Object.values(require(sourceOf(entry)) as Record<string, new () => T>).map((Class) => new Class()));
+}
+
+const nodeProperties = (): INodeProperties[] => classesOf<INodeType>(manifest.n8n.nodes).flatMap((node) => node.description.properties);
+
+function credentialDocumentationUrls(): Array<[string, string]> {
+	return classesOf<ICredentialType>(manifest.n8n.credentials).map((credential): [string, string] => [
+		`${credential.name}: documentationUrl`,
+		String(credential.documentationUrl),
+	]);
+}
+
+function codexUrls(): Array<[string, string]> {
+	return (manifest.n8n.nodes as string[]).flatMap((entry) => {
+		const codexFile = sourceOf(entry).replace(/\.ts$/, '.json');
+		const codex = JSON.parse(fs.readFileSync(codexFile, 'utf8'));
+		return Object.entries(codex.resources as Record<string, Array<{ url: string }>>).flatMap(([kind, links]) =>
+			links.map((link): [string, string] => [`${path.relative(ROOT, codexFile)}: ${kind}`, link.url]),
+		);
+	});
+}
+
+describe('the documentation checker', () => {
+	const sample = sampleRepository({
+		'README.md': [
+			'# Tenant API',
+			'## Account → Get Many',
+			'## Idempotency: which retries are safe',
+			'## Trigger',
+			'## Trigger',
+			'```md',
+			'## Not a heading',
+			'[in a code block](docs/missing.md)',
+			'```',
+			'See [the manual](docs/trigger.md#set-up), [get many](#account--get-many), [again](#trigger-1).',
+			'Broken: [a file](docs/missing.md), [a heading](docs/trigger.md#no-such-heading), [here](#not-here).',
+			'Also [out](../outside.md), [a folder anchor](docs#x), [a script anchor](index.js#main), [a line](index.js#L3).',
+			'Not links: `[code](docs/missing.md)`, [a site](https://example.com/x.md#y).',
+			`Repository: [front page](${REPOSITORY}#trigger), [a page](${REPOSITORY}/blob/main/docs/trigger.md#nowhere).`,
+			'![a screenshot](docs/screenshots/x.png) <img src="docs/screenshots/gone.png">',
+			'Run `npm run build`, npm start, `npm test` and `npm run no-such-script`.',
+			'Set **Options → Concurrency** and **Options → Concurency**.',
+		].join('\n'),
+		'docs/trigger.md': '# Trigger\n\n## Set-up\n\nBack to [the README](../README.md#trigger).',
+		'docs/screenshots/x.png': '',
+		'index.js': '',
+	});
+
+	test("GitHub's anchor rules: punctuation dropped, spaces to hyphens, repeats numbered, code blocks skipped", () => {
+		expect(headingAnchors(sample.read('README.md'))).toEqual(
+			new Set(['tenant-api', 'account--get-many', 'idempotency-which-retries-are-safe', 'trigger', 'trigger-1']),
+		);
+		expect(headingAnchors('## `npm start` and **Options → Event Path**\n### [Pagination](docs/pagination.md) (1.x)')).toEqual(
+			new Set(['npm-start-and-options--event-path', 'pagination-1x']),
+		);
+	});
+
+	test('reports every link to a missing file, folder or heading, and nothing else', () => {
+		expect(brokenLinks('README.md', sample)).toEqual([
+			'README.md:11: docs/missing.md: no file docs/missing.md',
+			'README.md:11: docs/trigger.md#no-such-heading: docs/trigger.md has no heading with the anchor #no-such-heading',
+			'README.md:11: #not-here: README.md has no heading with the anchor #not-here',
+			'README.md:12: ../outside.md: leads outside the repository',
+			'README.md:12: docs#x: docs is a folder, it has no anchors',
+			'README.md:12: index.js#main: index.js is not Markdown, only line anchors (#L10) work there',
+			`README.md:14: ${REPOSITORY}/blob/main/docs/trigger.md#nowhere: docs/trigger.md has no heading with the anchor #nowhere`,
+			'README.md:15: docs/screenshots/gone.png: no file docs/screenshots/gone.png',
+		]);
+		expect(brokenLinks('docs/trigger.md', sample)).toEqual([]);
+		expect(linkProblem('docs/trigger.md', '../README.md#trigger-2', sample)).toBe(
+			'../README.md#trigger-2: README.md has no heading with the anchor #trigger-2',
+		);
+	});
+
+	test('reports an npm script that package.json does not have', () => {
+		expect(unknownScripts('README.md', sample.read('README.md'), { build: '', start: '', test: '' })).toEqual([
+			'README.md:16: npm script "no-such-script" is not in package.json',
+		]);
+		expect(unknownScripts('x.md', 'npm start', {})).toEqual(['x.md:1: npm script "start" is not in package.json']);
+	});
+
+	test('reports an option that no node has', () => {
+		const options = optionDisplayNames(nodeProperties());
+		expect(unknownOptions('README.md', sample.read('README.md'), options)).toEqual([
+			'README.md:17: "Options → Concurency" is no option of the nodes',
+		]);
+	});
+
+	test('reads the option names of both nodes from their descriptions', () => {
+		const options = optionDisplayNames(nodeProperties());
+		for (const name of ['Idempotency Key', 'Automatic Key Derivation', 'Page Size', 'Max Rate-Limit Wait (S)', 'Delivery ID Fields', 'Event Path']) {
+			expect(options).toContain(name);
+		}
+		expect(options).not.toContain('Endpoint');
+	});
+});
+
+describe('the documentation', () => {
+	const options = optionDisplayNames(nodeProperties());
+
+	test('has a README, a CONTRIBUTING guide and a manual in docs/', () => {
+		expect(CHECKED.filter((file) => !fs.existsSync(path.join(ROOT, file)))).toEqual([]);
+		expect(MANUAL.length).toBeGreaterThan(3);
+	});
+
+	test.each(CHECKED)('%s: every relative link and anchor resolves', (file) => {
+		expect(brokenLinks(file, repository)).toEqual([]);
+	});
+
+	test.each(CHECKED)('%s: every npm script it names is in package.json', (file) => {
+		expect(unknownScripts(file, read(file), manifest.scripts)).toEqual([]);
+	});
+
+	test.each(CHECKED)('%s: every **Options → Name** is an option of the nodes', (file) => {
+		expect(unknownOptions(file, read(file), options)).toEqual([]);
+	});
+
+	test('the README is read in ten minutes: at most 300 lines', () => {
+		expect(read('README.md').split('\n').length).toBeLessThanOrEqual(300);
+	});
+
+	test.each(PRODUCT_DOCS)('%s: no internal issue numbers or benchmark run letters (history goes to CHANGELOG.md)', (file) => {
+		const internal = read(file)
+			.split('\n')
+			.map((text, index) => `${index + 1}: ${text}`)
+			.filter((line) => /[Ii]ssue [0-9]|\brun [A-O]\b|runs [A-O]/.test(line));
+		expect(internal).toEqual([]);
+	});
+});
+
+describe('documentation links the package hands to n8n', () => {
+	const links = [...credentialDocumentationUrls(), ...codexUrls()];
+
+	test('the credentials and every node have documentation links', () => {
+		expect(links.filter(([where]) => where.includes('documentationUrl'))).toHaveLength(manifest.n8n.credentials.length);
+		expect(links.filter(([where]) => where.includes('primaryDocumentation'))).toHaveLength(manifest.n8n.nodes.length);
+		expect(manifest.homepage.split('#')[0]).toBe(REPOSITORY);
+	});
+
+	test.each(links)('%s → %s is a section of the documentation in the repository', (_where, url) => {
+		expect(url.startsWith(`${REPOSITORY}#`) || url.startsWith(`${REPOSITORY}/blob/`)).toBe(true);
+		expect(url).toContain('#');
+		expect(linkProblem('README.md', url, repository)).toBeUndefined();
+	});
+});
