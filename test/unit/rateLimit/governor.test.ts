@@ -1,6 +1,6 @@
 /** The governor's decisions, one answer at a time, with time given by the test. */
 import type { RateSignal, Ticket } from '../../../nodes/TenantApi/transport/rateLimit/governor';
-import { BETA, CUBIC_C, QUICK_RECOVERY, RateGovernor } from '../../../nodes/TenantApi/transport/rateLimit/governor';
+import { BETA, CUBIC_C, QUICK_RECOVERY, RECOVERY, RateGovernor } from '../../../nodes/TenantApi/transport/rateLimit/governor';
 
 /** CUBIC's K for a W_max: seconds of sending back to it. */
 const recoveryS = (wMax: number) => Math.cbrt((wMax * (1 - BETA)) / CUBIC_C);
@@ -103,7 +103,7 @@ describe('rate governor', () => {
 		expect(wMax).toBeGreaterThanOrEqual(BETA * pace);
 	});
 
-	it('CUBIC: back to W_max after K = ∛(W_max × (1 − β) / C) seconds of sending at the pace, flat around it, then above it', () => {
+	it('CUBIC: back to W_max after RECOVERY × K seconds of sending at the pace (K = ∛(W_max × (1 − β) / C)), flat until K, then above it', () => {
 		const governor = afterFirstContact(10);
 		refuseLast(governor, 100, 700);
 		refuseLast(governor, 700, 2000);
@@ -117,8 +117,10 @@ describe('rate governor', () => {
 			at = 2000 + seconds * 1000;
 			return governor.snapshot(at).rate as number;
 		};
-		expect(rateAfter(k / 2)).toBeGreaterThan(0.98 * w);
-		expect(rateAfter(k)).toBeCloseTo(w, 0);
+		expect(rateAfter((RECOVERY * k) / 2)).toBeLessThan(w);
+		expect(rateAfter((RECOVERY * k) / 2)).toBeGreaterThan(0.98 * w);
+		expect(rateAfter(RECOVERY * k)).toBeCloseTo(w, 6);
+		expect(rateAfter(k)).toBeCloseTo(w, 6);
 		expect(rateAfter(k + 3)).toBeGreaterThan(w);
 	});
 

@@ -5,8 +5,8 @@
  *
  * Nothing is held back until the API first answers 429. From then on requests go out at a pace that
  * follows CUBIC (RFC 9438), as in the AWS SDKs' adaptive retry mode: a 429 cuts the pace to β × W_max,
- * and the pace grows back along W(t) = W_max + C × (t − K)³, quickly at first, flat near W_max, then
- * probing above it; t counts only time in which the pace held requests back (RFC 9438 §5.8). W_max is
+ * the pace climbs back to W_max (sooner than CUBIC: RECOVERY), stays there until K, then probes above it
+ * along W(t) = W_max + C × (t − K)³; t counts only time in which the pace held requests back (RFC 9438 §5.8). W_max is
  * what the API let through since the previous 429 (its bucket was empty at both), but never more than
  * the pace it refused. The first 429 says little: the pace starts at what the API let through in the
  * last second and doubles every quarter of a second until the next one (TCP's slow start).
@@ -34,6 +34,11 @@ export const BETA = 0.9;
  * depend on W_max, so two processes sharing a key even out their shares.
  */
 export const CUBIC_C = 0.005;
+/**
+ * After a cut the pace is back at W_max in this share of K, and stays there until K, when probing above it
+ * begins: a run that starts right after a cut (the previous run's last 429) loses little to the climb.
+ */
+export const RECOVERY = 0.6;
 /** Leaving slow start, W_max is only a guess: the pace gets back to it, and above it, this much sooner. */
 export const QUICK_RECOVERY = 0.3;
 /** A 429 after less sending than this since the last cut measured too little: W_max is what got through in the last second. */
@@ -61,9 +66,10 @@ export class RateGovernor {
 	/** CUBIC's W_max (in slow start, the pace it started from); undefined until the first 429. */
 	private wMax?: number;
 	private slowStart = false;
-	/** CUBIC's K: seconds of sending from the last cut back to W_max. */
+	/** Seconds of sending from the last cut back to W_max. */
 	private k = 1;
-	/** CUBIC's C after K. */
+	/** CUBIC's K: when probing above W_max begins, and its C. */
+	private probeAt = 1;
 	private probeC = CUBIC_C;
 	/** Seconds in which the pace held requests back since the last cut: CUBIC's t. */
 	private growthS = 0;
@@ -169,7 +175,9 @@ export class RateGovernor {
 			this.wMax = Math.max(MIN_RATE, Math.min(pace, apiRate));
 			// Leaving slow start, W_max is what got through while the pace was still climbing: back to it and
 			// above it sooner.
-			this.k = Math.cbrt((this.wMax * (1 - BETA)) / CUBIC_C) * (this.slowStart ? QUICK_RECOVERY : 1);
+			const k = Math.cbrt((this.wMax * (1 - BETA)) / CUBIC_C);
+			this.k = k * (this.slowStart ? QUICK_RECOVERY : RECOVERY);
+			this.probeAt = this.slowStart ? this.k : k;
 			this.probeC = this.slowStart ? (this.wMax * (1 - BETA)) / this.k ** 3 : CUBIC_C;
 			this.slowStart = false;
 			// 429s keep coming at the lower pace, nothing accepted in between: everything waits.
@@ -214,9 +222,10 @@ export class RateGovernor {
 	private cubicRate(now: number): number {
 		const wMax = this.wMax ?? MIN_RATE;
 		if (this.slowStart) return Math.min(wMax * 2 ** (this.growthS / DOUBLING_S), 2 * Math.max(wMax, this.acceptedLastSecond(now)));
-		// W_max + C × (t − K)³; before K with the C that makes W(0) = β × W_max (another C only when K was shortened).
-		const c = this.growthS < this.k ? (wMax * (1 - BETA)) / this.k ** 3 : this.probeC;
-		return Math.max(MIN_RATE, wMax + c * (this.growthS - this.k) ** 3);
+		// Back to W_max by k along a cubic from β × W_max, flat until K, then W_max + C × (t − K)³.
+		const t = this.growthS;
+		if (t < this.k) return Math.max(MIN_RATE, wMax - ((wMax * (1 - BETA)) / this.k ** 3) * (this.k - t) ** 3);
+		return Math.max(MIN_RATE, wMax + this.probeC * Math.max(0, t - this.probeAt) ** 3);
 	}
 
 	/** The slower of the CUBIC pace and a `RateLimit-Policy` header's; undefined: as fast as requests come. */
