@@ -6,9 +6,9 @@
  * Nothing is held back until the API first answers 429. From then on requests go out at a pace that
  * follows CUBIC (RFC 9438), as in the AWS SDKs' adaptive retry mode: a 429 cuts the pace to β × W_max,
  * the pace climbs back to W_max (sooner than CUBIC: RECOVERY), stays there until K, then probes above it
- * along W(t) = W_max + C × (t − K)³; t counts only time in which the pace held requests back (RFC 9438 §5.8). W_max is
- * what the API let through since the previous 429 (its bucket was empty at both), but never more than
- * the pace it refused. The first 429 says little: the pace starts at what the API let through in the
+ * along W(t) = W_max + C × (t − K)³; t counts only time in which the pace held requests back (RFC 9438
+ * §5.8). W_max is what the API let through since the previous 429 (its bucket was empty at both), but
+ * never more than the pace it refused. The first 429 says little: the pace starts at what the API let through in the
  * last second and doubles every quarter of a second until the next one (TCP's slow start).
  */
 import type { RateLimitInfo, RatePolicy } from './headers';
