@@ -1,6 +1,7 @@
 'use strict';
 /**
- * npm run bench:n8n [-- --items 2000 --concurrency 1,4,16 --tarball path.tgz --skip-post --skip-payload]
+ * npm run bench:n8n [-- --items 2000 --concurrency 1,4,16 --tarball path.tgz --skip-post --skip-payload
+ *                      --executions 300 --at-once 25 --exec-rounds 1 --skip-executions --queue]
  *
  * The same bulk POST in a real n8n (2.40.7 from the cache of scripts/n8n/install.js, SQLite, the packed
  * package installed as a community package): Manual Trigger → Code (N items) → Tenant API node at
@@ -9,9 +10,16 @@
  * and the Code node are not counted. Real n8n reads credentials from its database and decrypts them,
  * which the in-process benchmark (npm run bench) does not.
  *
- * Then (unless --skip-payload) `n8n start` with the trigger example published, and signed deliveries of
- * 15 MiB and 17 MiB: the second is above N8N_PAYLOAD_SIZE_MAX (16 MiB by default), so n8n turns it away
+ * Then `n8n start`, and (unless --skip-executions) many short executions against a rate-limited API
+ * (bench/executions.js: 300 webhook calls, 25 at once, each an execution that POSTs one item; the API at
+ * 10 requests/s), through the Tenant API node and through n8n's HTTP Request node with Retry On Fail,
+ * --exec-rounds times each. Then (unless --skip-payload) signed deliveries of 15 MiB and 17 MiB to the
+ * trigger example: the second is above N8N_PAYLOAD_SIZE_MAX (16 MiB by default), so n8n turns it away
  * before the trigger runs. Writes bench/results/real-n8n.json.
+ *
+ * --queue: instead of all that, the same executions on a queue-mode cluster (scripts/queue/cluster.js:
+ * Redis and PostgreSQL from Debian packages, a main, two workers, a webhook processor), each worker with
+ * a rate governor of its own. Writes bench/results/queue-n8n.json.
  */
 const fs = require('node:fs');
 const os = require('node:os');
@@ -20,18 +28,25 @@ const path = require('node:path');
 const installer = require('../scripts/n8n/install');
 const { createInstance } = require('../scripts/n8n/instance');
 const { freePort } = require('../scripts/n8n/ports');
+const { waitForWebhook } = require('../scripts/n8n/session');
 const { buildAndPack } = require('../scripts/pack');
 const { importExamples } = require('../scripts/start');
 const { startSandbox } = require('../sandbox/server');
 const { sign } = require('../sandbox/signing');
+const { executionWorkflows, printExecutions, runExecutions } = require('./executions');
 const { BODY_EXPRESSION, httpRequestNode } = require('./workflow');
 
 function parseArgs(argv) {
-	const args = { items: 2000, tarball: undefined, skipPayload: false, skipPost: false, concurrency: [1, 4, 16] };
+	const args = { items: 2000, tarball: undefined, skipPayload: false, skipPost: false, skipExecutions: false, queue: false, executions: 300, atOnce: 25, execRounds: 1, concurrency: [1, 4, 16] };
 	for (let i = 0; i < argv.length; i++) {
 		const name = argv[i].replace(/^--/, '');
 		if (name === 'skip-payload') args.skipPayload = true;
 		else if (name === 'skip-post') args.skipPost = true;
+		else if (name === 'skip-executions') args.skipExecutions = true;
+		else if (name === 'queue') args.queue = true;
+		else if (name === 'executions') args.executions = Number(argv[++i]);
+		else if (name === 'at-once') args.atOnce = Number(argv[++i]);
+		else if (name === 'exec-rounds') args.execRounds = Number(argv[++i]);
 		else if (name === 'items') args.items = Number(argv[++i]);
 		else if (name === 'tarball') args.tarball = path.resolve(argv[++i]);
 		else if (name === 'concurrency') args.concurrency = argv[++i].split(',').map(Number);
@@ -80,14 +95,45 @@ function tenantApiNode(concurrency) {
 }
 
 
-async function postBenchmarks(n8n, sandbox) {
+/** The HTTP Request node's credential (Header Auth with the Api-Key); the Tenant API one comes with the examples. */
+async function importHeaderCredential(n8n, sandbox) {
 	const tmp = path.join(n8n.userFolder, 'bench-import');
-	fs.mkdirSync(path.join(tmp, 'workflows'), { recursive: true });
+	fs.mkdirSync(tmp, { recursive: true });
 	fs.writeFileSync(
 		path.join(tmp, 'credentials.json'),
 		JSON.stringify([{ id: HEADER_CRED_ID, name: 'Header Auth (bench)', type: 'httpHeaderAuth', data: { name: 'Api-Key', value: sandbox.apiKey } }]),
 	);
 	await n8n.cli(['import:credentials', `--input=${path.join(tmp, 'credentials.json')}`]);
+}
+
+/** The executions' two webhook workflows, imported and published (active once n8n starts). */
+async function importExecutionWorkflows(n8n, sandbox) {
+	const flows = executionWorkflows(sandbox, { tenantApi: { id: CRED_ID, name: 'Tenant API (sandbox)' }, headerAuth: { id: HEADER_CRED_ID, name: 'Header Auth (bench)' } });
+	const dir = path.join(n8n.userFolder, 'bench-import', 'executions');
+	fs.mkdirSync(dir, { recursive: true });
+	for (const flow of flows) fs.writeFileSync(path.join(dir, `${flow.name}.json`), JSON.stringify(flow.workflow));
+	await n8n.cli(['import:workflow', '--separate', `--input=${dir}`]);
+	for (const flow of flows) await n8n.publish(flow.workflow.id);
+	return flows;
+}
+
+/** Each flow --exec-rounds times, one after the other; every run's figures are reported. */
+async function executionBenchmarks(base, sandbox, flows, waitForWebhook) {
+	const results = [];
+	for (const flow of flows) await waitForWebhook(flow.path);
+	for (let round = 0; round < args.execRounds; round++) {
+		for (const flow of flows) {
+			const result = await runExecutions(sandbox, base + flow.path, { count: args.executions, atOnce: args.atOnce, tag: `${flow.name}-${round}` });
+			results.push({ name: flow.name, label: flow.label, round, ...result });
+			console.log(`  round ${round + 1} ${flow.label.padEnd(58)} ${(result.ms / 1000).toFixed(1)} s  ${result.vsFloor.toFixed(3)}× floor  failed ${result.failed}  duplicates ${result.duplicates}  ${result.requestsPerItem.toFixed(3)} requests/item  ${result.rateLimited} 429s`);
+		}
+	}
+	return results;
+}
+
+async function postBenchmarks(n8n, sandbox) {
+	const tmp = path.join(n8n.userFolder, 'bench-import');
+	fs.mkdirSync(path.join(tmp, 'workflows'), { recursive: true });
 	const scenarios = [
 		...args.concurrency.map((c) => ({ id: `benchNodeC${c}`, label: `Tenant API node, concurrency ${c}`, node: tenantApiNode(c) })),
 		{ id: 'benchHttpRequest', label: 'HTTP Request node (v4.5, defaults: all items at once)', node: httpRequestNode(sandbox.baseUrl, sandbox.tenantId, { id: HEADER_CRED_ID, name: 'Header Auth (bench)' }) },
@@ -116,7 +162,6 @@ async function postBenchmarks(n8n, sandbox) {
 }
 
 async function payloadLimit(n8n, webhookPath, workflowId, secret) {
-	await n8n.start();
 	await n8n.waitForWebhook(webhookPath);
 	const triggerExecutions = async () => (await n8n.api('GET', `/executions?workflowId=${workflowId}&limit=50`)).json?.data?.length ?? NaN;
 	const results = [];
@@ -142,6 +187,17 @@ async function payloadLimit(n8n, webhookPath, workflowId, secret) {
 	return results;
 }
 
+/** Writes bench/results/<file> and removes the folders the run made (BENCH_KEEP=1 keeps them). */
+function finish(report, file, folders) {
+	report.loadAverageEnd = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+	const out = path.join(__dirname, 'results');
+	fs.mkdirSync(out, { recursive: true });
+	fs.writeFileSync(path.join(out, file), JSON.stringify(report, null, 2));
+	const made = folders.filter(Boolean);
+	if (process.env.BENCH_KEEP === '1') console.log(`kept ${made.join(' and ')}`);
+	else for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+}
+
 async function main() {
 	const version = installer.DEFAULT_VERSION;
 	// Packed into a folder of our own: the shared pack folder may be rewritten by a concurrent e2e run.
@@ -158,9 +214,17 @@ async function main() {
 	try {
 		await n8n.installPackage();
 		const { webhookPath, workflows } = await importExamples(n8n, sandbox, { secret });
+		await importHeaderCredential(n8n, sandbox);
+		const flows = args.skipExecutions ? [] : await importExecutionWorkflows(n8n, sandbox);
 		if (!args.skipPost) {
 			console.log(`real n8n ${version}: bulk POST of ${args.items} items (node executionTime)`);
 			report.post = await postBenchmarks(n8n, sandbox);
+		}
+		if (!args.skipExecutions || !args.skipPayload) await n8n.start();
+		if (!args.skipExecutions) {
+			console.log(`real n8n ${version}: ${args.executions} webhook-started executions of one item, ${args.atOnce} at once, API at 10 requests/s`);
+			report.executions = await executionBenchmarks(n8n.url, sandbox, flows, async (p) => await n8n.waitForWebhook(p));
+			printExecutions(`real n8n ${version}, ${args.executions} executions, ${args.atOnce} at once (floor ${args.executions / 10} s)`, report.executions);
 		}
 		if (!args.skipPayload) {
 			console.log(`real n8n ${version}: payload limit (N8N_PAYLOAD_SIZE_MAX default 16 MiB)`);
@@ -169,19 +233,58 @@ async function main() {
 	} finally {
 		if (n8n.running) await n8n.stop().catch(() => undefined);
 		await sandbox.close();
-		report.loadAverageEnd = os.loadavg().map((l) => l.toFixed(2)).join(' ');
-		const out = path.join(__dirname, 'results');
-		fs.mkdirSync(out, { recursive: true });
-		fs.writeFileSync(path.join(out, 'real-n8n.json'), JSON.stringify(report, null, 2));
-		const made = [userFolder, packDir].filter(Boolean);
-		if (process.env.BENCH_KEEP === '1') console.log(`kept ${made.join(' and ')}`);
-		else for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+		finish(report, 'real-n8n.json', [userFolder, packDir]);
 	}
 	const http = report.post?.find((r) => r.name === 'benchHttpRequest');
 	for (const r of report.post ?? []) if (r !== http) console.log(`  ${r.label}: ${(r.perSecond / http.perSecond).toFixed(2)}× the speed of HTTP Request`);
 }
 
-main().catch((error) => {
+/**
+ * --queue: the executions on n8n's queue mode, two workers (each its own process, so its own rate
+ * governor) and a webhook processor; credentials and workflows through the public API, as test/queue does.
+ */
+async function queueMain() {
+	const clusterLib = require('../scripts/queue/cluster');
+	require('../scripts/queue/services').ensurePackages();
+	const packDir = args.tarball ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bench-pack-'));
+	const tarball = args.tarball ?? buildAndPack({ dest: packDir });
+	const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bench-queue-'));
+	const sandbox = await startSandbox({ port: 0 });
+	const report = { date: new Date().toISOString(), n8n: installer.DEFAULT_VERSION, mode: 'queue', workers: 2, cpu: `${os.cpus().length} × ${os.cpus()[0]?.model}`, loadAverage: os.loadavg().map((l) => l.toFixed(2)).join(' ') };
+	let cluster;
+	try {
+		// Enough slots on the two workers for every execution of the burst to run at once.
+		cluster = await clusterLib.startCluster({ tarball, runDir, workers: 2, concurrency: Math.ceil(args.atOnce / 2) });
+		const created = async (what, body) => {
+			const res = await cluster.api('POST', what, body);
+			if (res.status !== 200 || !res.json) throw new Error(`POST /api/v1${what} -> ${res.status}: ${res.text}`);
+			return { id: res.json.id, name: res.json.name };
+		};
+		const tenantApi = await created('/credentials', {
+			name: 'Tenant API (bench sandbox)',
+			type: 'tenantApi',
+			data: { environment: 'sandbox', baseUrl: sandbox.baseUrl, secretKey: sandbox.apiKey, tenantId: sandbox.tenantId },
+		});
+		const headerAuth = await created('/credentials', { name: 'Header Auth (bench)', type: 'httpHeaderAuth', data: { name: 'Api-Key', value: sandbox.apiKey } });
+		const flows = executionWorkflows(sandbox, { tenantApi, headerAuth }).filter((flow) => flow.name === 'exec-tenant-api');
+		for (const flow of flows) {
+			const { nodes, connections, settings, name } = flow.workflow;
+			const { id } = await created('/workflows', { name, nodes, connections, settings });
+			const activated = await cluster.api('POST', `/workflows/${id}/activate`);
+			if (activated.status !== 200) throw new Error(`activate -> ${activated.status}: ${activated.text}`);
+		}
+		await cluster.startProcessors();
+		console.log(`n8n ${installer.DEFAULT_VERSION} in queue mode (2 workers): ${args.executions} webhook-started executions of one item, ${args.atOnce} at once, API at 10 requests/s`);
+		report.executions = await executionBenchmarks(cluster.webhookBase, sandbox, flows, async (p) => await waitForWebhook(cluster.webhookBase, p));
+		printExecutions(`queue mode, 2 workers, ${args.executions} executions, ${args.atOnce} at once (floor ${args.executions / 10} s)`, report.executions);
+	} finally {
+		if (cluster) await cluster.stop().catch((error) => console.error(`cluster stop: ${error.message}`));
+		await sandbox.close();
+		finish(report, 'queue-n8n.json', [runDir, packDir]);
+	}
+}
+
+(args.queue ? queueMain() : main()).catch((error) => {
 	console.error(error);
 	process.exit(1);
 });

@@ -17,10 +17,11 @@ import { DeadlineWatch } from './deadline';
 import type { RawAnswer } from './exchange';
 import { exchange } from './exchange';
 import { describeNetworkFailure, isAbortError, networkErrorCode } from './networkError';
+import type { RateSignal } from './rateLimit/governor';
+import { governorFor } from './rateLimit/governors';
 import { readRateLimitHeaders } from './rateLimit/headers';
-import type { RateLimitWaitExceeded } from './rateLimit/rateLimiter';
-import { RateLimiter } from './rateLimit/rateLimiter';
-import type { RateSignal, Ticket } from './rateLimit/rateLimitState';
+import type { RateLimitWaitExceeded } from './rateLimit/runLimiter';
+import { RunLimiter } from './rateLimit/runLimiter';
 import type { DecodedBody } from './responseBody';
 import { decodeJsonBody } from './responseBody';
 import type { RetryPolicy } from './retryPolicy';
@@ -50,11 +51,9 @@ export interface ApiResult {
 }
 
 export interface RateLimitOptions {
-	/** Requests in flight at most (the Concurrency option); the limiter may allow fewer after 429s. */
-	maxConcurrency: number;
-	/** The Max Requests per Second option; undefined: learned from the API. */
+	/** The Max Requests per Second option; undefined: no fixed pace for the run. */
 	maxRequestsPerSecond?: number;
-	/** The most time the run may pause for the API's rate limit, in all. */
+	/** The Max Rate-Limit Wait option: how long the run may be held back by the API's rate limit, in all. */
 	maxWaitMs: number;
 }
 
@@ -84,11 +83,14 @@ function checkCredentialField<T>(fn: IExecuteFunctions, field: string, check: ()
 	}
 }
 
-/** One per execute() call: credentials are read and the base URL checked once, and all items share one rate limit. */
+/**
+ * One per execute() call: credentials are read and the base URL checked once. The rate limit is the API
+ * key's, shared with every other run in the process (transport/rateLimit, docs/rate-limits.md).
+ */
 export class ApiClient {
 	private readonly secretForms: string[];
 
-	private readonly limiter: RateLimiter;
+	private readonly limiter: RunLimiter;
 
 	private readonly deadlines: DeadlineWatch;
 
@@ -107,7 +109,8 @@ export class ApiClient {
 	) {
 		this.secretForms = secretForms(this.credentials.secretKey as string);
 		const { policy, rateLimit } = options;
-		this.limiter = new RateLimiter({ ...rateLimit, basePauseMs: policy.baseDelayMs, maxPauseMs: policy.maxDelayMs }, n8nClock);
+		const governor = governorFor(base.origin, this.credentials.secretKey as string);
+		this.limiter = new RunLimiter(governor, { ...rateLimit, basePauseMs: policy.baseDelayMs, maxPauseMs: policy.maxDelayMs }, n8nClock);
 		this.deadlines = new DeadlineWatch(options.timeoutMs);
 		// Read once: n8n's getNode() deep-copies the node on every call.
 		const reference = fn.getNode().credentials?.[CREDENTIAL_TYPE];
@@ -148,14 +151,21 @@ export class ApiClient {
 		checkWithinBase(this.base, request.url);
 		let sent = 0;
 		let failures = 0;
+		let refusedInARow = 0;
 		let mayHaveApplied = false;
 		for (;;) {
-			const ticket = await this.turn(sent > 0, request, sent, mayHaveApplied, itemIndex);
+			const ticket = await this.rateLimited(async () => await this.limiter.acquire(sent > 0), request, sent, mayHaveApplied, itemIndex);
 			const outcome = await this.attempt(request);
 			sent++;
-			this.limiter.release(ticket, this.rateSignal(outcome));
-			// The API asked to slow down: the limiter pauses the whole run; this is not a failed attempt.
-			if (!('failure' in outcome) && outcome.answer.statusCode === 429) continue;
+			const signal = this.rateSignal(outcome);
+			this.limiter.release(ticket, signal);
+			// The API asked to slow down: this request waits, the others go on; it is not a failed attempt.
+			if (signal.kind === 'limited') {
+				const [retryAfterMs, refused] = [signal.retryAfterMs, ++refusedInARow];
+				await this.rateLimited(async () => await this.limiter.waitOut(retryAfterMs, refused), request, sent, mayHaveApplied, itemIndex);
+				continue;
+			}
+			refusedInARow = 0;
 			const delay = this.retryDelay(outcome, ++failures);
 			if (delay === undefined) return this.settle(outcome, request, sent, itemIndex);
 			mayHaveApplied = true;
@@ -163,10 +173,10 @@ export class ApiClient {
 		}
 	}
 
-	/** Waits for this item's turn under the run's rate limit (the limiter only fails once the wait is used up). */
-	private async turn(retry: boolean, request: ApiRequest, sent: number, mayHaveApplied: boolean, itemIndex: number): Promise<Ticket> {
+	/** Waits under the rate limit (which fails only once Max Rate-Limit Wait is used up). */
+	private async rateLimited<T>(wait: () => Promise<T>, request: ApiRequest, sent: number, mayHaveApplied: boolean, itemIndex: number): Promise<T> {
 		try {
-			return await this.limiter.acquire(retry);
+			return await wait();
 		} catch (error) {
 			throw this.rateLimitError(error as RateLimitWaitExceeded, request, sent, mayHaveApplied, itemIndex);
 		}

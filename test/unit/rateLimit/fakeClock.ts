@@ -4,7 +4,7 @@
  * every promise chain settle in between. Simulated minutes take milliseconds, and the same seed gives
  * the same run.
  */
-import type { Clock } from '../../../nodes/TenantApi/transport/rateLimit/rateLimiter';
+import type { Clock } from '../../../nodes/TenantApi/transport/rateLimit/runLimiter';
 
 interface Timer {
 	at: number;

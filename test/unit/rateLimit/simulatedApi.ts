@@ -3,7 +3,7 @@
  * per key decides when a request arrives, the answer comes after the latency; refused requests get 429
  * with `Retry-After` in whole seconds, and optionally the rate-limit headers.
  */
-import type { RateSignal } from '../../../nodes/TenantApi/transport/rateLimit/rateLimitState';
+import type { RateSignal } from '../../../nodes/TenantApi/transport/rateLimit/governor';
 import { readRateLimitHeaders } from '../../../nodes/TenantApi/transport/rateLimit/headers';
 import type { FakeClock } from './fakeClock';
 
@@ -23,6 +23,8 @@ export interface SimulatedApiOptions {
 	coldArrival?: { count: number; extraMs: number };
 	/** Share of requests refused at random, whatever the bucket holds (a flaky API). */
 	randomRefusals?: number;
+	/** Every request refused, with this Retry-After in seconds (0: "now"; a hot loop for a careless client). */
+	refuseAllWithRetryAfterS?: number;
 	random: () => number;
 }
 
@@ -33,6 +35,8 @@ export class SimulatedApi {
 	refused = 0;
 	inFlight = 0;
 	peakInFlight = 0;
+	/** When each request reached the API. */
+	readonly arrivals: number[] = [];
 	private sent = 0;
 
 	constructor(
@@ -46,13 +50,15 @@ export class SimulatedApi {
 	async request(): Promise<{ status: number; signal: RateSignal }> {
 		if (this.sent++ < (this.options.coldArrival?.count ?? 0)) await this.clock.sleep(this.options.coldArrival?.extraMs ?? 0);
 		const now = this.clock.now();
+		this.arrivals.push(now);
 		const { perSecond, burst, latencyMs, jitterMs = 0, random } = this.options;
 		this.tokens = Math.min(burst, this.tokens + ((now - this.at) * perSecond) / 1000);
 		this.at = now;
-		const ok = this.tokens >= 1 && !(random() < (this.options.randomRefusals ?? 0));
+		const refuseAll = this.options.refuseAllWithRetryAfterS;
+		const ok = refuseAll === undefined && this.tokens >= 1 && !(random() < (this.options.randomRefusals ?? 0));
 		if (ok) this.tokens -= 1;
 		const headers: Record<string, string> = {};
-		if (!ok) headers['retry-after'] = String(Math.max(1, Math.ceil((1 - this.tokens) / perSecond)));
+		if (!ok) headers['retry-after'] = String(refuseAll ?? Math.max(1, Math.ceil((1 - this.tokens) / perSecond)));
 		const secondsToFull = Math.ceil((burst - this.tokens) / perSecond);
 		if (this.options.headers === 'ietf') {
 			headers['ratelimit-policy'] = `${perSecond};w=1;burst=${burst}`;

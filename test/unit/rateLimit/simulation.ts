@@ -1,68 +1,92 @@
 /**
- * N items through one RateLimiter against a SimulatedApi, the way ApiClient.send uses it: wait for a
- * turn, send, report the answer; a 429 goes back for another turn without using up an attempt.
+ * Node runs on a fake clock against a SimulatedApi, the way ApiClient.send uses the rate limit: wait for
+ * a turn, send, report the answer; after a 429, wait it out and go again (429s use up no attempt). One
+ * Simulation is one n8n process: its runs share one governor per API key, as the node's do.
  */
 import { mapWithConcurrency } from '../../../nodes/TenantApi/actions/common/mapWithConcurrency';
-import { RateLimiter } from '../../../nodes/TenantApi/transport/rateLimit/rateLimiter';
-import type { RateLimitSettings } from '../../../nodes/TenantApi/transport/rateLimit/rateLimitState';
+import { RateGovernor } from '../../../nodes/TenantApi/transport/rateLimit/governor';
+import type { RunLimitSettings } from '../../../nodes/TenantApi/transport/rateLimit/runLimiter';
+import { RunLimiter } from '../../../nodes/TenantApi/transport/rateLimit/runLimiter';
 import { FakeClock, seededRandom } from './fakeClock';
 import type { SimulatedApiOptions } from './simulatedApi';
 import { SimulatedApi } from './simulatedApi';
 
-export interface SimulationResult {
+export interface RunResult {
 	elapsedMs: number;
-	floorMs: number;
 	requests: number;
 	refused: number;
 	failedItems: number;
-	limiter: RateLimiter;
-	api: SimulatedApi;
+	heldBackMs: number;
+	errors: Error[];
 }
 
-export const DEFAULT_SETTINGS: Omit<RateLimitSettings, 'maxConcurrency'> = {
-	maxWaitMs: 600_000,
-	basePauseMs: 500,
-	maxPauseMs: 10_000,
-};
+export const DEFAULT_SETTINGS: RunLimitSettings = { maxWaitMs: 600_000, basePauseMs: 500, maxPauseMs: 10_000 };
 
+export class Simulation {
+	readonly clock: FakeClock;
+	readonly api: SimulatedApi;
+	readonly governor: RateGovernor;
+	readonly random: () => number;
+
+	constructor(api: Omit<SimulatedApiOptions, 'random'>, seed = 1, timerLateMs = 0) {
+		this.random = seededRandom(seed);
+		const lateness = seededRandom(seed + 1_000);
+		this.clock = new FakeClock(() => lateness() * timerLateMs);
+		this.api = new SimulatedApi(this.clock, { ...api, random: this.random });
+		this.governor = new RateGovernor(this.random);
+	}
+
+	/** One run of the node: `items` requests, `concurrency` at once; `governor` stands for another process's. */
+	async run(items: number, concurrency: number, settings: Partial<RunLimitSettings> = {}, governor = this.governor): Promise<RunResult> {
+		const limiter = new RunLimiter(governor, { ...DEFAULT_SETTINGS, ...settings }, this.clock, this.random);
+		const [startedAt, requestsBefore, refusedBefore] = [this.clock.now(), this.requests, this.api.refused];
+		const errors: Error[] = [];
+		const sendItem = async () => {
+			for (let refused = 0; ; ) {
+				const ticket = await limiter.acquire(refused > 0);
+				const answer = await this.api.request();
+				limiter.release(ticket, answer.signal);
+				if (answer.status !== 429) return;
+				await limiter.waitOut(answer.signal.kind === 'limited' ? answer.signal.retryAfterMs : undefined, ++refused);
+			}
+		};
+		await mapWithConcurrency(items, concurrency, async () => await sendItem().catch((error: Error) => void errors.push(error)));
+		return {
+			elapsedMs: this.clock.now() - startedAt,
+			requests: this.requests - requestsBefore,
+			refused: this.api.refused - refusedBefore,
+			failedItems: errors.length,
+			heldBackMs: limiter.heldBackMs,
+			errors,
+		};
+	}
+
+	/** Runs `work` on the fake clock to its end. */
+	async settle<T>(work: Promise<T>): Promise<T> {
+		return await this.clock.runUntilSettled(work);
+	}
+
+	/** Waits `ms` of simulated time (between runs). */
+	async idle(ms: number): Promise<void> {
+		await this.settle(this.clock.sleep(ms));
+	}
+
+	get requests(): number {
+		return this.api.accepted + this.api.refused;
+	}
+}
+
+/** One run in a fresh process. */
 export async function simulate(
 	items: number,
 	concurrency: number,
 	api: Omit<SimulatedApiOptions, 'random'>,
-	settings: Partial<RateLimitSettings> = {},
+	settings: Partial<RunLimitSettings> = {},
 	seed = 1,
 	/** Timers fire up to this much late (ms, uniformly), as on a loaded machine. */
 	timerLateMs = 0,
-): Promise<SimulationResult> {
-	const random = seededRandom(seed);
-	const lateness = seededRandom(seed + 1_000);
-	const clock = new FakeClock(() => lateness() * timerLateMs);
-	const server = new SimulatedApi(clock, { ...api, random });
-	const limiter = new RateLimiter({ ...DEFAULT_SETTINGS, maxConcurrency: concurrency, ...settings }, clock, random);
-	let failedItems = 0;
-	const sendItem = async () => {
-		for (let retry = false; ; retry = true) {
-			const ticket = await limiter.acquire(retry);
-			const answer = await server.request();
-			limiter.release(ticket, answer.signal);
-			if (answer.status !== 429) return;
-		}
-	};
-	const run = mapWithConcurrency(items, concurrency, async () => {
-		try {
-			await sendItem();
-		} catch {
-			failedItems++;
-		}
-	});
-	await clock.runUntilSettled(run);
-	return {
-		elapsedMs: clock.now(),
-		floorMs: (items / api.perSecond) * 1000,
-		requests: server.accepted + server.refused,
-		refused: server.refused,
-		failedItems,
-		limiter,
-		api: server,
-	};
+) {
+	const simulation = new Simulation(api, seed, timerLateMs);
+	const run = await simulation.settle(simulation.run(items, concurrency, settings));
+	return { ...run, floorMs: (items / api.perSecond) * 1000, simulation };
 }

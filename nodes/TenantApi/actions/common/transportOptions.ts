@@ -32,7 +32,7 @@ export const transportOptionFields: INodeProperties[] = [
 		typeOptions: { minValue: 0, maxValue: MAX_RATE_LIMIT_WAIT_S },
 		default: DEFAULT_MAX_RATE_LIMIT_WAIT_S,
 		description:
-			'How long in all the run may pause because the API answers 429 (rate limited) or says its quota is used up. All items pause together, for as long as the API asks (Retry-After, rate-limit headers). Past this, the items still waiting fail with an error that says so.',
+			'How long in all the run may be held back by the API\'s rate limit: time in which nothing of the run was on its way while a request waited out a 429 (rate limited), or everything paused because the API said its quota is used up or refused every request. Past this, the items still waiting fail with an error that says so.',
 	},
 	{
 		displayName: 'Max Requests per Second',
@@ -41,7 +41,7 @@ export const transportOptionFields: INodeProperties[] = [
 		typeOptions: { minValue: 0, maxValue: MAX_REQUESTS_PER_SECOND, numberPrecision: 2 },
 		default: 0,
 		description:
-			"Spaces the requests of the run so that no more than this many start per second, for APIs whose limit is known. 0: no fixed limit; the node learns the API's limit from its 429 answers and rate-limit headers.",
+			"Spaces the requests of this run so that no more than this many start per second, for APIs whose limit is known. 0: no fixed limit; the node paces the API key's requests by its 429 answers and rate-limit headers, for all runs in this n8n process together.",
 	},
 	{
 		displayName: 'Retry Base Delay (Ms)',
@@ -50,7 +50,7 @@ export const transportOptionFields: INodeProperties[] = [
 		typeOptions: { minValue: 0 },
 		default: 500,
 		description:
-			'First wait between attempts; it doubles each time (with jitter). A Retry-After header on a 5xx answer takes precedence, up to 30 seconds. After a 429 the whole run pauses as long as the API asks.',
+			'First wait between attempts; it doubles each time (with jitter). A Retry-After header on a 5xx answer takes precedence, up to 30 seconds. After a 429 only the refused request waits, as long as the API asks (at least 100 ms, doubling while it is refused again); the others go on at a lower pace.',
 	},
 	{
 		displayName: 'Timeout (Ms)',
@@ -101,8 +101,7 @@ function readMaxRequestsPerSecond(value: unknown): number | undefined {
 	return Math.min(MAX_REQUESTS_PER_SECOND, number);
 }
 
-/** `maxConcurrency`: how many items the operation sends at once (its Concurrency option, or 1). */
-export function readTransportOptions(fn: IExecuteFunctions, maxConcurrency = 1): ApiClientOptions {
+export function readTransportOptions(fn: IExecuteFunctions): ApiClientOptions {
 	const options = fn.getNodeParameter('options', 0, {}) as TransportOptionValues;
 	let timeoutMs: number;
 	try {
@@ -126,7 +125,6 @@ export function readTransportOptions(fn: IExecuteFunctions, maxConcurrency = 1):
 		},
 		timeoutMs,
 		rateLimit: {
-			maxConcurrency,
 			maxRequestsPerSecond: readMaxRequestsPerSecond(options.maxRequestsPerSecond),
 			maxWaitMs: clampWhole(options.maxRateLimitWait, 0, MAX_RATE_LIMIT_WAIT_S, DEFAULT_MAX_RATE_LIMIT_WAIT_S) * 1000,
 		},

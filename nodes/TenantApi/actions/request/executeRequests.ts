@@ -45,7 +45,7 @@ export async function executeRequests(
 	const duplicates = findDuplicateKeys(plans.map((_plan, itemIndex) => keyOf(itemIndex)));
 	const firstDuplicate = duplicates.values().next().value;
 	if (firstDuplicate && !fn.continueOnFail()) refuseDuplicate(fn, firstDuplicate, true);
-	const setup = async () => await ApiClient.create(fn, readTransportOptions(fn, concurrency));
+	const setup = async () => await ApiClient.create(fn, readTransportOptions(fn));
 	const includeMetadataOf = itemParameter(fn, 'options.includeMetadata', false);
 
 	const handle = async (itemIndex: number, client: ApiClient): Promise<IDataObject[]> => {

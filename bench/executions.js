@@ -1,0 +1,126 @@
+'use strict';
+/**
+ * Many short executions against a rate-limited API, as real n8n work arrives: one execution per webhook
+ * call, each posting one item. A Webhook node (Respond: when the last node finishes) → the Tenant API
+ * node (POST /transfers, default options), or → n8n's HTTP Request node with Retry On Fail (n8n's
+ * defaults: 3 tries, 1 s apart) for comparison. `count` calls, `atOnce` at a time; the sandbox lets
+ * RATE.perSecond requests per second through (bursts of RATE.burst), so the floor is count / rate.
+ * Used by bench/real-n8n.js, on a regular instance and (--queue) on a queue-mode cluster.
+ */
+const crypto = require('node:crypto');
+const os = require('node:os');
+
+const { httpRequestNode } = require('./workflow');
+
+const RATE = { perSecond: 10, burst: 10 };
+const LATENCY = { fixedMs: 40, jitterMs: 0 };
+const BODY_FROM_WEBHOOK = '={{ JSON.stringify({ ref: $json.body.ref, amount: $json.body.amount }) }}';
+
+/** Webhook → `node`, answering the call with the last node's first item once the execution has finished. */
+function webhookWorkflow(id, name, node) {
+	const webhookId = crypto.randomUUID();
+	const webhook = {
+		id: `${id}-webhook`,
+		name: 'Webhook',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position: [0, 0],
+		webhookId,
+		parameters: { httpMethod: 'POST', path: webhookId, responseMode: 'lastNode', options: {} },
+	};
+	return {
+		path: `/webhook/${webhookId}`,
+		workflow: {
+			id,
+			name,
+			active: false,
+			nodes: [webhook, { id: `${id}-node`, position: [240, 0], ...node }],
+			connections: { Webhook: { main: [[{ node: node.name, type: 'main', index: 0 }]] } },
+			settings: { executionOrder: 'v1' },
+			pinData: {},
+		},
+	};
+}
+
+/** The two workflows of the scenario, for a sandbox and the credentials' ids and names. */
+function executionWorkflows(sandbox, { tenantApi, headerAuth }) {
+	const tenant = {
+		name: 'Tenant API',
+		type: 'n8n-nodes-tenant-api.tenantApi',
+		typeVersion: 1,
+		parameters: { resource: 'request', operation: 'post', endpoint: '/transfers', body: BODY_FROM_WEBHOOK, options: {} },
+		credentials: { tenantApi },
+	};
+	const base = httpRequestNode(sandbox.baseUrl, sandbox.tenantId, headerAuth);
+	const http = { ...base, retryOnFail: true, parameters: { ...base.parameters, jsonBody: BODY_FROM_WEBHOOK } };
+	return [
+		{ name: 'exec-tenant-api', label: 'Tenant API node (default options)', ...webhookWorkflow('benchExecTenantApi', 'bench: webhook → Tenant API', tenant) },
+		{ name: 'exec-http-request', label: 'HTTP Request node, Retry On Fail on (3 tries, 1 s apart)', ...webhookWorkflow('benchExecHttpRequest', 'bench: webhook → HTTP Request', http) },
+	];
+}
+
+/** Calls `url` `count` times, `atOnce` at a time, each with its own ref; resolves the answers' statuses and the time. */
+async function fire(url, count, atOnce, tag) {
+	const statuses = new Array(count);
+	let next = 0;
+	const started = Date.now();
+	const caller = async () => {
+		while (next < count) {
+			const i = next++;
+			try {
+				const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ref: `${tag}-${i}`, amount: i + 1 }) });
+				await res.arrayBuffer();
+				statuses[i] = res.status;
+			} catch (error) {
+				statuses[i] = `error: ${error.message}`;
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: atOnce }, caller));
+	return { ms: Date.now() - started, statuses };
+}
+
+/**
+ * One scenario: the sandbox reset with the rate limit on, `count` calls to `url`, then what the API saw.
+ * `sandbox` is the in-process sandbox (sandbox/server.js).
+ */
+async function runExecutions(sandbox, url, { count, atOnce, tag }) {
+	sandbox.reset();
+	sandbox.setRateLimit(RATE);
+	sandbox.setLatency(LATENCY);
+	const loadBefore = os.loadavg()[0];
+	const { ms, statuses } = await fire(url, count, atOnce, tag);
+	const records = sandbox.records();
+	const refs = new Set(records.map((record) => record.ref));
+	const stats = sandbox.stats();
+	sandbox.setRateLimit(null);
+	sandbox.setLatency(null);
+	const succeeded = statuses.filter((status) => status === 200).length;
+	return {
+		ms,
+		floorMs: (count / RATE.perSecond) * 1000,
+		vsFloor: ms / ((count / RATE.perSecond) * 1000),
+		failed: count - succeeded,
+		answers: Object.fromEntries([...new Set(statuses)].map((status) => [status, statuses.filter((s) => s === status).length])),
+		records: records.length,
+		lost: count - refs.size,
+		duplicates: records.length - refs.size,
+		requests: stats.requests,
+		requestsPerItem: stats.requests / count,
+		rateLimited: stats.rateLimited,
+		load: [loadBefore, os.loadavg()[0]],
+	};
+}
+
+function printExecutions(title, results) {
+	console.log(`\n${title}`);
+	console.log('| Scenario | time s | × floor | failed | records | lost | duplicates | requests/item | 429s | load avg (start → end) |');
+	console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+	for (const r of results) {
+		console.log(
+			`| ${r.label} | ${(r.ms / 1000).toFixed(1)} | ${r.vsFloor.toFixed(3)} | ${r.failed} | ${r.records} | ${r.lost} | ${r.duplicates} | ${r.requestsPerItem.toFixed(3)} | ${r.rateLimited} | ${r.load[0].toFixed(2)} → ${r.load[1].toFixed(2)} |`,
+		);
+	}
+}
+
+module.exports = { RATE, LATENCY, executionWorkflows, runExecutions, printExecutions };

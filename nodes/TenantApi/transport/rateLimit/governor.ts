@@ -1,0 +1,259 @@
+/**
+ * The rate governor of one API origin + key, shared by every run and execution in this n8n process
+ * (governors.ts). Pure: time comes in as an argument, randomness through `random`. The algorithm is
+ * explained in docs/rate-limits.md.
+ *
+ * Nothing is held back until the API first answers 429. From then on requests go out at a pace that
+ * follows CUBIC (RFC 9438), as in the AWS SDKs' adaptive retry mode: a 429 cuts the pace to β × W_max,
+ * the pace climbs back to W_max (sooner than CUBIC: RECOVERY), stays there until K, then probes above it
+ * along W(t) = W_max + C × (t − K)³; t counts only time in which the pace held requests back (RFC 9438
+ * §5.8). W_max is what the API let through since the previous 429 (its bucket was empty at both), but
+ * never more than the pace it refused. The first 429 says little: the pace starts at what the API let through in the
+ * last second and doubles every quarter of a second until the next one (TCP's slow start).
+ */
+import type { RateLimitInfo, RatePolicy } from './headers';
+
+/** What one attempt's answer says about the rate limit. */
+export type RateSignal =
+	| { kind: 'limited'; retryAfterMs?: number; info?: RateLimitInfo }
+	| { kind: 'accepted'; info?: RateLimitInfo }
+	/** No answer (network error, timeout): says nothing about the rate limit. */
+	| { kind: 'unanswered' };
+
+export interface Ticket {
+	readonly seq: number;
+	/** Seconds of sending since the last cut when it went out. */
+	readonly busyS: number;
+}
+
+/** Share of W_max the pace is cut to by a 429. */
+export const BETA = 0.9;
+/**
+ * CUBIC's C, in requests per second per second³: the pace takes K = ∛(W_max × (1 − β) / C) seconds of
+ * sending to grow back to W_max (10 s at 50 requests/s, 5.8 s at 10/s). Growth beyond W_max does not
+ * depend on W_max, so two processes sharing a key even out their shares.
+ */
+export const CUBIC_C = 0.005;
+/**
+ * After a cut the pace is back at W_max in this share of K, and stays there until K, when probing above it
+ * begins: a run that starts right after a cut (the previous run's last 429) loses little to the climb.
+ */
+export const RECOVERY = 0.6;
+/** Leaving slow start, W_max is only a guess: the pace gets back to it, and above it, this much sooner. */
+export const QUICK_RECOVERY = 0.3;
+/** A 429 after less sending than this since the last cut measured too little: W_max is what got through in the last second. */
+const MEASURED_S = 1;
+/** Slow start doubles the pace after this much sending held back by it. */
+const DOUBLING_S = 0.25;
+/** Requests per second at the least (as in the AWS SDKs). */
+export const MIN_RATE = 0.5;
+/** A pause of everything lasts at least this, doubled for each one in a row. */
+export const PAUSE_FLOOR_MS = 100;
+export const MAX_PAUSE_FLOOR_MS = 10_000;
+/** Random extra on every pause and wait: up to this share of it. */
+export const JITTER = 0.1;
+/** A request that waited for its turn may make up for this many turns its timer missed (a loaded machine). */
+const LATE_TURNS = 1;
+
+interface Pace {
+	perSecond: number;
+	burst: number;
+}
+
+export class RateGovernor {
+	private seq = 0;
+	private inFlight = 0;
+	/** CUBIC's W_max (in slow start, the pace it started from); undefined until the first 429. */
+	private wMax?: number;
+	private slowStart = false;
+	/** Seconds of sending from the last cut back to W_max. */
+	private k = 1;
+	/** CUBIC's K: when probing above W_max begins, and its C. */
+	private probeAt = 1;
+	private probeC = CUBIC_C;
+	/** Seconds in which the pace held requests back since the last cut: CUBIC's t. */
+	private growthS = 0;
+	/** Seconds spent sending since the last cut (a longer gap than two turns counts as two). */
+	private busyS = 0;
+	private lastSendAt?: number;
+	/** When the pace last made a request wait. */
+	private heldBackAt = Number.NEGATIVE_INFINITY;
+	/** Requests up to this sequence number went out before the last cut: their 429s cut nothing more. */
+	private cutSeq = 0;
+	private acceptedSinceCut = 0;
+	private tokens = 1;
+	private tokensAt = 0;
+	/** When the accepted answers of the last second came in (from `head` on). */
+	private acceptedAt: number[] = [];
+	private head = 0;
+	/** Cuts since the last accepted answer, and pauses of everything since then. */
+	private cutsInARow = 0;
+	private pausesInARow = 0;
+	pausedUntil = 0;
+	private policy?: RatePolicy;
+	/** The API's latest `Remaining`, as of the request with sequence number `asOf`. */
+	private remaining?: { value: number; asOf: number };
+	private answered?: { promise: Promise<void>; resolve: () => void };
+
+	constructor(private readonly random: () => number = Math.random) {}
+
+	/** Milliseconds until the next request may go (0: now); undefined: not before another answer comes in. */
+	delay(now: number): number | undefined {
+		if (now < this.pausedUntil) return this.pausedUntil - now;
+		const remaining = this.remaining === undefined ? Number.POSITIVE_INFINITY : this.remaining.value - (this.seq - this.remaining.asOf);
+		if (remaining <= 0 && this.inFlight > 0) return undefined;
+		const pace = this.pace(now);
+		const wait = pace === undefined ? 0 : Math.max(0, ((1 - this.tokensNow(now, pace)) / pace.perSecond) * 1000);
+		if (wait > 0) this.heldBackAt = now;
+		return wait;
+	}
+
+	/** Records a request going out now; call only when delay(now) is 0. */
+	send(now: number): Ticket {
+		const pace = this.pace(now);
+		if (pace) {
+			this.tokens = this.tokensNow(now, pace) - 1;
+			this.tokensAt = now;
+			const sending = this.lastSendAt === undefined ? 0 : Math.min(now - this.lastSendAt, 2000 / pace.perSecond) / 1000;
+			this.busyS += sending;
+			if (this.heldBack(now, pace)) this.growthS += sending;
+		}
+		this.lastSendAt = now;
+		this.inFlight++;
+		return { seq: ++this.seq, busyS: this.busyS };
+	}
+
+	answer(now: number, ticket: Ticket, signal: RateSignal): void {
+		this.inFlight--;
+		this.answered?.resolve();
+		this.answered = undefined;
+		if (signal.kind === 'unanswered') {
+			if (ticket.seq > (this.remaining?.asOf ?? 0)) this.remaining = undefined;
+			return;
+		}
+		this.readHeaders(now, ticket, signal.info);
+		if (signal.kind === 'accepted') {
+			this.acceptedAt.push(now);
+			if (ticket.seq > this.cutSeq) this.acceptedSinceCut++;
+			this.cutsInARow = 0;
+			this.pausesInARow = 0;
+			// Slow start begins at what the API let through in the last second, the first wave's late answers included.
+			if (this.slowStart && this.growthS === 0) this.wMax = Math.max(this.wMax ?? 0, this.acceptedLastSecond(now));
+		} else if (ticket.seq > this.cutSeq) {
+			this.cut(now, ticket, signal.retryAfterMs);
+		}
+	}
+
+	/** Resolves with the next answer of any run (for a run waiting for `Remaining` to come back). */
+	async nextAnswer(): Promise<void> {
+		if (!this.answered) {
+			let resolve = () => {};
+			const promise = new Promise<void>((done) => (resolve = done));
+			this.answered = { promise, resolve };
+		}
+		await this.answered.promise;
+	}
+
+	/** For reports and tests. */
+	snapshot(now: number) {
+		return { rate: this.pace(now)?.perSecond, wMax: this.wMax, slowStart: this.slowStart, growthS: this.growthS, pausedUntil: this.pausedUntil };
+	}
+
+	/** The first 429 of a request sent after the last cut. */
+	private cut(now: number, refused: Ticket, retryAfterMs: number | undefined): void {
+		const acceptedLastSecond = this.acceptedLastSecond(now);
+		const inARow = ++this.cutsInARow;
+		if (this.wMax === undefined) {
+			this.wMax = Math.max(MIN_RATE, acceptedLastSecond);
+			this.slowStart = true;
+		} else {
+			const pace = this.cubicRate(now);
+			const measured = !this.slowStart && refused.busyS >= MEASURED_S;
+			// The API's bucket was empty at both 429s: what it accepted in between is its rate (or our share of it);
+			// at least β × the pace refused, unless less got through in the last second (a pace far above the rate).
+			const apiRate = measured ? Math.max(this.acceptedSinceCut / refused.busyS, Math.min(BETA * pace, acceptedLastSecond)) : acceptedLastSecond;
+			this.wMax = Math.max(MIN_RATE, Math.min(pace, apiRate));
+			// Leaving slow start, W_max is what got through while the pace was still climbing: back to it and
+			// above it sooner.
+			const k = Math.cbrt((this.wMax * (1 - BETA)) / CUBIC_C);
+			this.k = k * (this.slowStart ? QUICK_RECOVERY : RECOVERY);
+			this.probeAt = this.slowStart ? this.k : k;
+			this.probeC = this.slowStart ? (this.wMax * (1 - BETA)) / this.k ** 3 : CUBIC_C;
+			this.slowStart = false;
+			// 429s keep coming at the lower pace, nothing accepted in between: everything waits.
+			if (inARow > 1) this.pauseAll(now, retryAfterMs);
+		}
+		this.growthS = 0;
+		this.busyS = 0;
+		this.acceptedSinceCut = 0;
+		this.cutSeq = this.seq;
+		this.lastSendAt = now;
+		this.tokens = 0;
+		this.tokensAt = now;
+	}
+
+	/** Longer each time in a row, whatever Retry-After says: never a hot loop. */
+	private pauseAll(now: number, retryAfterMs: number | undefined): void {
+		const floor = Math.min(MAX_PAUSE_FLOOR_MS, PAUSE_FLOOR_MS * 2 ** this.pausesInARow++);
+		this.pauseUntil(now + Math.max(retryAfterMs ?? 0, floor) * (1 + JITTER * this.random()));
+	}
+
+	private pauseUntil(until: number): void {
+		if (until <= this.pausedUntil) return;
+		this.pausedUntil = until;
+		this.tokens = 1;
+		this.tokensAt = until;
+		this.remaining = undefined;
+	}
+
+	private readHeaders(now: number, ticket: Ticket, info: RateLimitInfo | undefined): void {
+		if (info?.policy) this.policy = info.policy;
+		if (ticket.seq <= (this.remaining?.asOf ?? 0)) return;
+		if (info?.remaining === undefined) {
+			this.remaining = undefined;
+			return;
+		}
+		this.remaining = { value: info.remaining, asOf: ticket.seq };
+		// Nothing left and no pace known: everything waits for the quota to come back, as the API says.
+		if (info.remaining <= 0 && info.resetMs !== undefined && this.pace(now) === undefined) this.pauseUntil(now + info.resetMs * (1 + JITTER * this.random()));
+	}
+
+	/** Slow start: doubling, at most twice what the API let through in the last second. Then CUBIC's W(t). */
+	private cubicRate(now: number): number {
+		const wMax = this.wMax ?? MIN_RATE;
+		if (this.slowStart) return Math.min(wMax * 2 ** (this.growthS / DOUBLING_S), 2 * Math.max(wMax, this.acceptedLastSecond(now)));
+		// Back to W_max by k along a cubic from β × W_max, flat until K, then W_max + C × (t − K)³.
+		const t = this.growthS;
+		if (t < this.k) return Math.max(MIN_RATE, wMax - ((wMax * (1 - BETA)) / this.k ** 3) * (this.k - t) ** 3);
+		return Math.max(MIN_RATE, wMax + this.probeC * Math.max(0, t - this.probeAt) ** 3);
+	}
+
+	/** The slower of the CUBIC pace and a `RateLimit-Policy` header's; undefined: as fast as requests come. */
+	private pace(now: number): Pace | undefined {
+		const cubic = this.wMax === undefined ? undefined : this.cubicRate(now);
+		if (!this.policy) return cubic === undefined ? undefined : { perSecond: cubic, burst: 1 };
+		return cubic === undefined
+			? { perSecond: this.policy.perSecond, burst: this.policy.burst ?? 1 }
+			: { perSecond: Math.min(cubic, this.policy.perSecond), burst: 1 };
+	}
+
+	/** Whether a request is waiting for the pace now (it was made to wait within the last two turns). */
+	private heldBack(now: number, pace: Pace): boolean {
+		return now - this.heldBackAt <= 2000 / pace.perSecond;
+	}
+
+	/** A token bucket; a request that waited for its turn may use turns its timer missed, an idle pace saves none. */
+	private tokensNow(now: number, pace: Pace): number {
+		const burst = pace.burst + (this.heldBack(now, pace) ? LATE_TURNS : 0);
+		return Math.min(burst, this.tokens + (Math.max(0, now - this.tokensAt) * pace.perSecond) / 1000);
+	}
+
+	private acceptedLastSecond(now: number): number {
+		while (this.head < this.acceptedAt.length && this.acceptedAt[this.head] <= now - 1000) this.head++;
+		if (this.head > 1024) {
+			this.acceptedAt = this.acceptedAt.slice(this.head);
+			this.head = 0;
+		}
+		return this.acceptedAt.length - this.head;
+	}
+}
