@@ -8,8 +8,8 @@
  * the pace climbs back to W_max (sooner than CUBIC: RECOVERY), stays there until K, then probes above it
  * along W(t) = W_max + C × (t − K)³; t counts only time in which the pace held requests back (RFC 9438
  * §5.8). W_max is what the API let through since the previous 429 (its bucket was empty at both), but
- * never more than the pace it refused. The first 429 says little: the pace starts at what the API let through in the
- * last second and doubles every quarter of a second until the next one (TCP's slow start).
+ * never more than the pace it refused. The first 429 says little: the pace starts at what the API let
+ * through in the last second and doubles every quarter of a second until the next one (TCP's slow start).
  */
 import type { RateLimitInfo, RatePolicy } from './headers';
 
@@ -48,8 +48,13 @@ const DOUBLING_S = 0.25;
 /** Requests per second at the least (as in the AWS SDKs). */
 export const MIN_RATE = 0.5;
 /** A pause of everything lasts at least this, doubled for each one in a row. */
-export const PAUSE_FLOOR_MS = 100;
-export const MAX_PAUSE_FLOOR_MS = 10_000;
+const PAUSE_FLOOR_MS = 100;
+const MAX_PAUSE_FLOOR_MS = 10_000;
+
+/** The least a wait after a 429 lasts: PAUSE_FLOOR_MS doubled `doublings` times, at most MAX_PAUSE_FLOOR_MS. */
+export function waitFloorMs(doublings: number): number {
+	return Math.min(MAX_PAUSE_FLOOR_MS, PAUSE_FLOOR_MS * 2 ** doublings);
+}
 /** Random extra on every pause and wait: up to this share of it. */
 export const JITTER = 0.1;
 /** A request that waited for its turn may make up for this many turns its timer missed (a loaded machine). */
@@ -86,9 +91,8 @@ export class RateGovernor {
 	/** When the accepted answers of the last second came in (from `head` on). */
 	private acceptedAt: number[] = [];
 	private head = 0;
-	/** Cuts since the last accepted answer, and pauses of everything since then. */
+	/** Cuts since the last accepted answer (every one after the first paused everything). */
 	private cutsInARow = 0;
-	private pausesInARow = 0;
 	pausedUntil = 0;
 	private policy?: RatePolicy;
 	/** The API's latest `Remaining`, as of the request with sequence number `asOf`. */
@@ -136,7 +140,6 @@ export class RateGovernor {
 			this.acceptedAt.push(now);
 			if (ticket.seq > this.cutSeq) this.acceptedSinceCut++;
 			this.cutsInARow = 0;
-			this.pausesInARow = 0;
 			// Slow start begins at what the API let through in the last second, the first wave's late answers included.
 			if (this.slowStart && this.growthS === 0) this.wMax = Math.max(this.wMax ?? 0, this.acceptedLastSecond(now));
 		} else if (ticket.seq > this.cutSeq) {
@@ -181,7 +184,7 @@ export class RateGovernor {
 			this.probeC = this.slowStart ? (this.wMax * (1 - BETA)) / this.k ** 3 : CUBIC_C;
 			this.slowStart = false;
 			// 429s keep coming at the lower pace, nothing accepted in between: everything waits.
-			if (inARow > 1) this.pauseAll(now, retryAfterMs);
+			if (inARow > 1) this.pauseAll(now, retryAfterMs, inARow - 2);
 		}
 		this.growthS = 0;
 		this.busyS = 0;
@@ -193,8 +196,8 @@ export class RateGovernor {
 	}
 
 	/** Longer each time in a row, whatever Retry-After says: never a hot loop. */
-	private pauseAll(now: number, retryAfterMs: number | undefined): void {
-		const floor = Math.min(MAX_PAUSE_FLOOR_MS, PAUSE_FLOOR_MS * 2 ** this.pausesInARow++);
+	private pauseAll(now: number, retryAfterMs: number | undefined, pausesBefore: number): void {
+		const floor = waitFloorMs(pausesBefore);
 		this.pauseUntil(now + Math.max(retryAfterMs ?? 0, floor) * (1 + JITTER * this.random()));
 	}
 

@@ -5,7 +5,7 @@
  * one loop per run hands out turns, so the items never wake in a crowd.
  */
 import type { RateGovernor, RateSignal, Ticket } from './governor';
-import { JITTER, MAX_PAUSE_FLOOR_MS, PAUSE_FLOOR_MS } from './governor';
+import { JITTER, waitFloorMs } from './governor';
 
 export interface Clock {
 	now(): number;
@@ -95,9 +95,8 @@ export class RunLimiter {
 	 */
 	async waitOut(retryAfterMs: number | undefined, refusedInARow: number): Promise<void> {
 		const { basePauseMs, maxPauseMs, maxWaitMs } = this.settings;
-		const doubling = 2 ** Math.max(0, refusedInARow - 1);
-		const floor = Math.min(MAX_PAUSE_FLOOR_MS, PAUSE_FLOOR_MS * doubling);
-		const askedMs = Math.max(retryAfterMs ?? Math.min(maxPauseMs, basePauseMs * doubling), floor);
+		const doublings = Math.max(0, refusedInARow - 1);
+		const askedMs = Math.max(retryAfterMs ?? Math.min(maxPauseMs, basePauseMs * 2 ** doublings), waitFloorMs(doublings));
 		const waitedMs = this.heldAt(this.clock.now());
 		if (this.exhausted) throw this.exhausted;
 		if (waitedMs + askedMs > maxWaitMs) throw new RateLimitWaitExceeded(waitedMs, askedMs, maxWaitMs);
