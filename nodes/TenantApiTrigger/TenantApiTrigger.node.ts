@@ -11,12 +11,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { parseEventList } from './delivery';
+import { DEFAULT_EVENT_PATH, parseEventList } from './delivery';
 import { properties } from './description';
 import type { TriggerSettings } from './receive';
 import { receiveDelivery } from './receive';
 import type { ParameterReader, VerificationName } from './scheme';
-import { chosenIdFields, isVerificationName, verificationConfig } from './scheme';
+import { isVerificationName, pathList, verificationConfig } from './scheme';
 import { signedUrl } from './url';
 import type { HeaderBag } from './verification';
 import { usableSecrets } from './verification';
@@ -82,11 +82,10 @@ function triggerSettings(context: IWebhookFunctions, verification: VerificationN
 		verification,
 		config: verificationConfig(verification, read, secrets),
 		events: parseEventList(context.getNodeParameter('events', '') as string),
-		eventPath: typeof options.eventPath === 'string' ? options.eventPath : 'event',
-		idFields: chosenIdFields(read),
+		eventPath: typeof options.eventPath === 'string' ? options.eventPath : DEFAULT_EVENT_PATH,
+		idFields: pathList(options.idFields),
 		includeHeaders: options.includeHeaders === true,
 		includeQuery: options.includeQuery === true,
-		redactedHeaders: verification === 'secretHeader' ? [read('sharedKeyHeader', 'x-webhook-secret') as string] : [],
 	};
 }
 

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { WEBHOOK_DELIVERY_FIELD, deliveryIdentity, eventAccepted, eventType, safeHeaders } from './delivery';
 import type { BodyFailure, BodyFormat, HeaderBag, VerificationConfig } from './verification';
-import { deliveryFormat, headerValue, mediaType, mediaTypeFits, readDelivery } from './verification';
+import { deliveryFormat, mismatchedMediaType, readDelivery } from './verification';
 
 /** The trigger's settings, as read from the node. */
 export interface TriggerSettings {
@@ -16,8 +16,6 @@ export interface TriggerSettings {
 	idFields: string[];
 	includeHeaders: boolean;
 	includeQuery: boolean;
-	/** Headers never copied into the output besides the credential-bearing ones (the secret header). */
-	redactedHeaders: string[];
 }
 
 export interface ReceivedRequest {
@@ -59,7 +57,7 @@ function bodyMessage(format: BodyFormat, reason: BodyFailure): string {
 function withoutBytes(settings: TriggerSettings, request: ReceivedRequest): Reception {
 	if (settings.config.mode !== 'none') return refuse(401, 'raw_body_unavailable', INVALID_SIGNATURE);
 	const format = deliveryFormat(settings.config, request.url);
-	if (!mediaTypeFits(format, mediaType(headerValue(request.headers, 'content-type')))) return unsupported(format);
+	if (mismatchedMediaType(format, request.headers) !== undefined) return unsupported(format);
 	return refuse(400, 'raw_body_unavailable', 'Could not read the request body');
 }
 
@@ -81,7 +79,8 @@ export function receiveDelivery(settings: TriggerSettings, request: ReceivedRequ
 	if (!eventAccepted(settings.events, event)) return { action: 'acknowledge', event };
 
 	const json: IDataObject = { ...body };
-	if (settings.includeHeaders) json.webhookHeaders = safeHeaders(request.headers, settings.redactedHeaders);
+	// Besides the credential-bearing headers, the one that carries the shared secret, as the verifier reads it.
+	if (settings.includeHeaders) json.webhookHeaders = safeHeaders(request.headers, settings.config.mode === 'secretHeader' ? [settings.config.secretHeader] : []);
 	if (settings.includeQuery) json.webhookQuery = { ...request.query };
 	json[WEBHOOK_DELIVERY_FIELD] = deliveryIdentity(settings.config, reading.verification, request.headers, body, settings.idFields, settings.verification);
 	return { action: 'start', json, secretIndex: reading.verification.secretIndex };

@@ -85,8 +85,3 @@ export function verificationConfig(name: VerificationName, read: ParameterReader
 	return { mode: 'hmac', scheme: name === 'customHmac' ? customScheme(read) : presetScheme(name, read), secrets };
 }
 
-/** The Delivery ID Fields option: body fields that identify a delivery instead of the scheme's (empty: not set). */
-export function chosenIdFields(read: ParameterReader): string[] {
-	const options = read('options', {}) as { idFields?: unknown } | undefined;
-	return pathList(options?.idFields);
-}

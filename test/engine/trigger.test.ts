@@ -161,6 +161,15 @@ describe('secret in header', () => {
 		expect(json.webhookHeaders).not.toHaveProperty('x-webhook-secret');
 	});
 
+	it('with the header name left blank, the header the secret is then read from is not copied either', async () => {
+		await use({ parameters: { verification: 'secretHeader', sharedKeyHeader: '', options: { includeHeaders: true } } });
+		const { status, call } = await server.post(BODY, signed('secret-header'));
+		expect(status).toBe(200);
+		const json = (call.result!.workflowData![0][0].json ?? {}) as IDataObject;
+		expect(JSON.stringify(json)).not.toContain(SECRET);
+		expect(json.webhookHeaders).not.toHaveProperty('x-webhook-secret');
+	});
+
 	it('refuses a wrong or missing secret header', async () => {
 		await expectRefused(server.post(BODY, { 'x-webhook-secret': 'whsec_wrong' }));
 		await expectRefused(server.post(BODY, signed()));

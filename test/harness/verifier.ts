@@ -4,6 +4,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { WEBHOOK_DELIVERY_FIELD } from '../../nodes/TenantApiTrigger/delivery';
 import type { ParameterReader } from '../../nodes/TenantApiTrigger/scheme';
 import { verificationConfig } from '../../nodes/TenantApiTrigger/scheme';
 import type { VerificationConfig, VerificationResult } from '../../nodes/TenantApiTrigger/verification';
@@ -52,6 +53,6 @@ export const queryOf = (path: string) => (path.includes('?') ? path.slice(path.i
 /** An output item's body: its fields without the trigger's `webhookDelivery`. */
 export function withoutDelivery(json: IDataObject): IDataObject {
 	const body = { ...json };
-	delete body.webhookDelivery;
+	delete body[WEBHOOK_DELIVERY_FIELD];
 	return body;
 }

@@ -70,7 +70,6 @@ export function settingsFor(scheme: SigningScheme, format: Format): TriggerSetti
 		idFields: [],
 		includeHeaders: false,
 		includeQuery: false,
-		redactedHeaders: [],
 	};
 }
 

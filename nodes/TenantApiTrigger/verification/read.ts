@@ -26,12 +26,18 @@ export function readDelivery(config: VerificationConfig, input: DeliveryInput): 
 	}
 }
 
+/** The request's media type when it disagrees with the body format (undefined when it fits). */
+export function mismatchedMediaType(format: BodyFormat, headers: DeliveryInput['headers']): string | undefined {
+	const type = mediaType(headerValue(headers, 'content-type'));
+	return mediaTypeFits(format, type) ? undefined : type;
+}
+
 function read(config: VerificationConfig, input: DeliveryInput): DeliveryReading {
 	const verification = verifyDelivery(config, input);
 	if (!verification.ok) return { ok: false, status: verification.reason === 'body_too_large' ? 413 : 401, reason: verification.reason };
 	const bodyFormat = verification.bodyFormat ?? 'json';
-	const type = mediaType(headerValue(input.headers, 'content-type'));
-	if (!mediaTypeFits(bodyFormat, type)) return { ok: false, status: 415, reason: 'unsupported_media_type', bodyFormat, mediaType: type };
+	const type = mismatchedMediaType(bodyFormat, input.headers);
+	if (type !== undefined) return { ok: false, status: 415, reason: 'unsupported_media_type', bodyFormat, mediaType: type };
 	if (verification.body !== undefined) return { ok: true, body: verification.body, verification };
 	const parsed = parseBody(bodyFormat, input.rawBody);
 	return parsed.ok ? { ok: true, body: parsed.body, verification } : { ok: false, status: 400, reason: parsed.reason, bodyFormat };
