@@ -73,9 +73,8 @@ export class RateGovernor {
 	private slowStart = false;
 	/** Seconds of sending from the last cut back to W_max. */
 	private k = 1;
-	/** CUBIC's K: when probing above W_max begins, and its C. */
+	/** CUBIC's K: when probing above W_max begins, with C = W_max × (1 − β) / K³ (CUBIC's C after a cut; steeper after slow start). */
 	private probeAt = 1;
-	private probeC = CUBIC_C;
 	/** Seconds in which the pace held requests back since the last cut: CUBIC's t. */
 	private growthS = 0;
 	/** Seconds spent sending since the last cut (a longer gap than two turns counts as two). */
@@ -181,7 +180,6 @@ export class RateGovernor {
 			const k = Math.cbrt((this.wMax * (1 - BETA)) / CUBIC_C);
 			this.k = k * (this.slowStart ? QUICK_RECOVERY : RECOVERY);
 			this.probeAt = this.slowStart ? this.k : k;
-			this.probeC = this.slowStart ? (this.wMax * (1 - BETA)) / this.k ** 3 : CUBIC_C;
 			this.slowStart = false;
 			// 429s keep coming at the lower pace, nothing accepted in between: everything waits.
 			if (inARow > 1) this.pauseAll(now, retryAfterMs, inARow - 2);
@@ -228,7 +226,8 @@ export class RateGovernor {
 		// Back to W_max by k along a cubic from β × W_max, flat until K, then W_max + C × (t − K)³.
 		const t = this.growthS;
 		if (t < this.k) return Math.max(MIN_RATE, wMax - ((wMax * (1 - BETA)) / this.k ** 3) * (this.k - t) ** 3);
-		return Math.max(MIN_RATE, wMax + this.probeC * Math.max(0, t - this.probeAt) ** 3);
+		const probeC = (wMax * (1 - BETA)) / this.probeAt ** 3;
+		return Math.max(MIN_RATE, wMax + probeC * Math.max(0, t - this.probeAt) ** 3);
 	}
 
 	/** The slower of the CUBIC pace and a `RateLimit-Policy` header's; undefined: as fast as requests come. */
