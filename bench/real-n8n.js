@@ -33,7 +33,7 @@ const { buildAndPack } = require('../scripts/pack');
 const { importExamples } = require('../scripts/start');
 const { startSandbox } = require('../sandbox/server');
 const { sign } = require('../sandbox/signing');
-const { executionWorkflows, printExecutions, runExecutions } = require('./executions');
+const { RATE, executionWorkflows, printExecutions, runExecutions } = require('./executions');
 const { BODY_EXPRESSION, httpRequestNode } = require('./workflow');
 
 function parseArgs(argv) {
@@ -222,9 +222,9 @@ async function main() {
 		}
 		if (!args.skipExecutions || !args.skipPayload) await n8n.start();
 		if (!args.skipExecutions) {
-			console.log(`real n8n ${version}: ${args.executions} webhook-started executions of one item, ${args.atOnce} at once, API at 10 requests/s`);
+			console.log(`real n8n ${version}: ${args.executions} webhook-started executions of one item, ${args.atOnce} at once, API at ${RATE.perSecond} requests/s`);
 			report.executions = await executionBenchmarks(n8n.url, sandbox, flows, async (p) => await n8n.waitForWebhook(p));
-			printExecutions(`real n8n ${version}, ${args.executions} executions, ${args.atOnce} at once (floor ${args.executions / 10} s)`, report.executions);
+			printExecutions(`real n8n ${version}, ${args.executions} executions, ${args.atOnce} at once (floor ${args.executions / RATE.perSecond} s)`, report.executions);
 		}
 		if (!args.skipPayload) {
 			console.log(`real n8n ${version}: payload limit (N8N_PAYLOAD_SIZE_MAX default 16 MiB)`);
@@ -274,9 +274,9 @@ async function queueMain() {
 			if (activated.status !== 200) throw new Error(`activate -> ${activated.status}: ${activated.text}`);
 		}
 		await cluster.startProcessors();
-		console.log(`n8n ${installer.DEFAULT_VERSION} in queue mode (2 workers): ${args.executions} webhook-started executions of one item, ${args.atOnce} at once, API at 10 requests/s`);
+		console.log(`n8n ${installer.DEFAULT_VERSION} in queue mode (2 workers): ${args.executions} webhook-started executions of one item, ${args.atOnce} at once, API at ${RATE.perSecond} requests/s`);
 		report.executions = await executionBenchmarks(cluster.webhookBase, sandbox, flows, async (p) => await waitForWebhook(cluster.webhookBase, p));
-		printExecutions(`queue mode, 2 workers, ${args.executions} executions, ${args.atOnce} at once (floor ${args.executions / 10} s)`, report.executions);
+		printExecutions(`queue mode, 2 workers, ${args.executions} executions, ${args.atOnce} at once (floor ${args.executions / RATE.perSecond} s)`, report.executions);
 	} finally {
 		if (cluster) await cluster.stop().catch((error) => console.error(`cluster stop: ${error.message}`));
 		await sandbox.close();

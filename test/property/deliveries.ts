@@ -20,12 +20,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Reception, ReceivedRequest, TriggerSettings } from '../../nodes/TenantApiTrigger/receive';
 import { receiveDelivery } from '../../nodes/TenantApiTrigger/receive';
-import type { VerificationName } from '../../nodes/TenantApiTrigger/scheme';
-import { verificationConfig } from '../../nodes/TenantApiTrigger/scheme';
 import { mediaType, mediaTypeFits } from '../../nodes/TenantApiTrigger/verification';
 import type { SigningScheme } from '../../sandbox/signing';
 import { SCHEMES, demoSecret, sign, signAdyenPayments, triggerParameters } from '../../sandbox/signing';
-import { parameterReader, withoutDelivery } from '../harness/verifier';
+import { configForScheme, withoutDelivery } from '../harness/verifier';
 
 import type { Verdict } from './common';
 import { fraction } from './common';
@@ -60,17 +58,19 @@ export const COMBINATIONS: Array<[SigningScheme, Format]> = SCHEMES.flatMap((sch
 	(JSON_ONLY.has(scheme) ? (['json'] as const) : (['json', 'form'] as const)).map((format): [SigningScheme, Format] => [scheme, format]),
 );
 
+/** The trigger's settings per scheme and body format, built once: the campaign reads them for every case. */
+const SETTINGS = new Map<string, TriggerSettings>();
+
 export function settingsFor(scheme: SigningScheme, format: Format): TriggerSettings {
-	const { verification, ...parameters } = triggerParameters(scheme, format) as { verification: VerificationName } & Record<string, unknown>;
-	return {
-		verification,
-		config: verificationConfig(verification, parameterReader(parameters), [demoSecret(scheme)]),
-		events: [],
-		eventPath: 'event',
-		idFields: [],
-		includeHeaders: false,
-		includeQuery: false,
-	};
+	const key = `${scheme} ${format}`;
+	let settings = SETTINGS.get(key);
+	if (!settings) {
+		const parameters = triggerParameters(scheme, format);
+		const config = configForScheme(scheme, [demoSecret(scheme)], parameters);
+		settings = { verification: String(parameters.verification), config, events: [], eventPath: 'event', idFields: [], includeHeaders: false, includeQuery: false };
+		SETTINGS.set(key, settings);
+	}
+	return settings;
 }
 
 export function requestOf(delivery: Delivery): ReceivedRequest {
