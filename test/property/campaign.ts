@@ -14,25 +14,8 @@
 import fc from 'fast-check';
 
 import type { PropertyGroup, Verdict } from './common';
-import { caseProperty } from './common';
-import type { Case, Delivery, Mutation } from './deliveries';
-import { COMBINATIONS, anyRequest, caseOf, checkGenuine, checkMutation, checkNeverThrows, mutation } from './deliveries';
+import { deliveryGroups } from './deliveries';
 import { URL_GROUPS } from './urls';
-
-function deliveryGroups(): PropertyGroup[] {
-	return COMBINATIONS.map(([scheme, format]) => {
-		const cases = caseOf(scheme, format);
-		return {
-			key: scheme,
-			label: `${scheme} (${format})`,
-			properties: [
-				caseProperty('mutated deliveries', 0.8, fc.tuple(cases, mutation), ([c, m]: [Case, Mutation]) => checkMutation(c, m)),
-				caseProperty('genuine deliveries', 0.1, cases, checkGenuine),
-				caseProperty('arbitrary requests', 0.1, anyRequest, (request: Delivery) => checkNeverThrows(scheme, format, request)),
-			],
-		};
-	});
-}
 
 interface Target {
 	groups: () => PropertyGroup[];

@@ -10,6 +10,11 @@ export type Verdict = { ok: true; outcome: string } | { ok: false; outcome: stri
 /** A position in [0, 1), uniform: fast-check's doubles lean towards 0, which would always pick the first byte or path. */
 export const fraction = fc.noBias(fc.integer({ min: 0, max: 999_999 })).map((n) => n / 1_000_000);
 
+/** A judge for a unit test: throws on a verdict that broke the rule. */
+export function holds(verdict: Verdict): void {
+	if (!verdict.ok) throw new Error(`${verdict.outcome}: ${verdict.why}`);
+}
+
 /** A property whose every verdict goes to `judge`, which says whether the case kept the rule (or throws when it did not). */
 export interface CaseProperty {
 	name: string;

@@ -25,25 +25,24 @@ import type { SigningScheme } from '../../sandbox/signing';
 import { SCHEMES, demoSecret, sign, signAdyenPayments, triggerParameters } from '../../sandbox/signing';
 import { configForScheme, withoutDelivery } from '../harness/verifier';
 
-import type { Verdict } from './common';
-import { fraction } from './common';
+import type { PropertyGroup, Verdict } from './common';
+import { caseProperty, fraction } from './common';
 
-export type { Verdict } from './common';
 
-export const NOW = 1_700_000_000;
-export const BASE_URL = 'https://n8n.example.com/webhook/5b0c7e1a/webhook';
+const NOW = 1_700_000_000;
+const BASE_URL = 'https://n8n.example.com/webhook/5b0c7e1a/webhook';
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 
-export type Format = 'json' | 'form';
+type Format = 'json' | 'form';
 
 /** A request as the trigger receives it; `query` is the raw query string ('' or '?…'). */
-export interface Delivery {
+interface Delivery {
 	body: Buffer;
 	headers: Record<string, string | string[]>;
 	query: string;
 }
 
-export interface Case {
+interface Case {
 	scheme: SigningScheme;
 	format: Format;
 	genuine: Delivery;
@@ -54,14 +53,14 @@ const TIMESTAMPED = new Set<SigningScheme>(['standard-webhooks', 'svix', 'stripe
 const UNSIGNED = new Set<SigningScheme>(['none', 'secret-header']);
 
 /** Every scheme with every body format its trigger can be set to. */
-export const COMBINATIONS: Array<[SigningScheme, Format]> = SCHEMES.flatMap((scheme) =>
+const COMBINATIONS: Array<[SigningScheme, Format]> = SCHEMES.flatMap((scheme) =>
 	(JSON_ONLY.has(scheme) ? (['json'] as const) : (['json', 'form'] as const)).map((format): [SigningScheme, Format] => [scheme, format]),
 );
 
 /** The trigger's settings per scheme and body format, built once: the campaign reads them for every case. */
 const SETTINGS = new Map<string, TriggerSettings>();
 
-export function settingsFor(scheme: SigningScheme, format: Format): TriggerSettings {
+function settingsFor(scheme: SigningScheme, format: Format): TriggerSettings {
 	const key = `${scheme} ${format}`;
 	let settings = SETTINGS.get(key);
 	if (!settings) {
@@ -73,14 +72,14 @@ export function settingsFor(scheme: SigningScheme, format: Format): TriggerSetti
 	return settings;
 }
 
-export function requestOf(delivery: Delivery): ReceivedRequest {
+function requestOf(delivery: Delivery): ReceivedRequest {
 	return { rawBody: delivery.body, headers: delivery.headers, query: {}, url: BASE_URL + delivery.query, nowSeconds: NOW };
 }
 
 const sha256Hex = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 /** A delivery of `body` signed by the sandbox the way each provider signs. */
-export function signed(scheme: SigningScheme, format: Format, body: Buffer, query: string, id = 'msg_1'): Delivery {
+function signed(scheme: SigningScheme, format: Format, body: Buffer, query: string, id = 'msg_1'): Delivery {
 	const contentType = format === 'form' ? FORM_TYPE : 'application/json';
 	const signedQuery = scheme === 'twilio' && format === 'json' ? `${query}${query === '' ? '?' : '&'}bodySHA256=${sha256Hex(body)}` : query;
 	if (scheme === 'adyen-payments') return { body, headers: { 'content-type': contentType }, query: signedQuery };
@@ -135,7 +134,7 @@ const query = fc.oneof(
 	fc.array(fc.tuple(fc.string({ minLength: 1, maxLength: 4 }), fc.string({ maxLength: 4 })), { minLength: 1, maxLength: 2 }).map((pairs) => `?${new URLSearchParams(pairs)}`),
 );
 
-export function caseOf(scheme: SigningScheme, format: Format): fc.Arbitrary<Case> {
+function caseOf(scheme: SigningScheme, format: Format): fc.Arbitrary<Case> {
 	const body = scheme === 'adyen-payments' ? adyenBody : format === 'form' ? formBody(scheme === 'twilio') : eventBody;
 	return fc.record({ body, query, id: fc.stringMatching(/^msg_[a-z0-9]{1,8}$/) }).map(({ body: bytes, query: q, id }) => ({
 		scheme,
@@ -151,7 +150,7 @@ type JsonOp = 'set' | 'retype' | 'wrap' | 'literalTwin' | 'literalTwinKeepSigned
 type ItemOp = 'duplicateItem' | 'reverseItems' | 'unsignedItem' | 'retypeSignedField' | 'literalSignedField';
 type FormOp = 'reencode' | 'reorder' | 'duplicatePair' | 'emptyName' | 'moveBoundary';
 
-export type Mutation =
+type Mutation =
 	| { kind: 'bytes'; edits: Array<{ op: 'flip' | 'insert' | 'delete'; at: number; byte: number }> }
 	| { kind: 'splice'; at: number; length: number; text: string }
 	| { kind: 'contentType'; value: string }
@@ -185,7 +184,7 @@ const headerEdit = fc.record({
 const queryEdit = fc.record({ kind: fc.constant('query' as const), op: fc.constantFrom('add' as const, 'drop' as const, 'toBody' as const, 'fromBody' as const), at: fraction, text });
 
 /** Structural edits weigh more than byte edits, most of which only make the body unreadable. */
-export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
+const mutation: fc.Arbitrary<Mutation> = fc.oneof(
 	{ arbitrary: byteEdits, weight: 2 },
 	{ arbitrary: splice, weight: 1 },
 	{ arbitrary: contentType, weight: 2 },
@@ -339,7 +338,7 @@ function editQuery(delivery: Delivery, m: Extract<Mutation, { kind: 'query' }>):
 	return { ...delivery, query: (q === '' ? '?' : q) + moved, body: body.subarray(n) };
 }
 
-export function applyMutation(delivery: Delivery, m: Mutation): Delivery {
+function applyMutation(delivery: Delivery, m: Mutation): Delivery {
 	switch (m.kind) {
 		case 'bytes':
 			return { ...delivery, body: editBytes(delivery.body, m.edits) };
@@ -391,7 +390,7 @@ function twilioSignedText(body: Buffer): string {
 }
 
 /** The body as an independent reader reads it: JSON.parse, or WHATWG's URLSearchParams (one value, or a list). */
-export function referenceReading(format: Format, body: Buffer): IDataObject | undefined {
+function referenceReading(format: Format, body: Buffer): IDataObject | undefined {
 	try {
 		if (format === 'json') return JSON.parse(body.toString('utf8').replace(/^\ufeff/, '')) as IDataObject;
 	} catch {
@@ -409,7 +408,7 @@ export function referenceReading(format: Format, body: Buffer): IDataObject | un
  * What a mutated delivery did, and whether it kept the rule: refused or acknowledged, or started with exactly what
  * the genuine delivery started with, or (where a scheme cannot protect it) within the named class.
  */
-export function judge(c: Case, genuine: Extract<Reception, { action: 'start' }>, sent: Delivery, got: Reception): Verdict {
+function judge(c: Case, genuine: Extract<Reception, { action: 'start' }>, sent: Delivery, got: Reception): Verdict {
 	if (got.action === 'refuse') return { ok: true, outcome: `refused ${got.status} ${got.reason}` };
 	if (got.action === 'acknowledge') return { ok: true, outcome: 'acknowledged' };
 	if (isDeepStrictEqual(got.json, genuine.json)) return { ok: true, outcome: 'started as signed' };
@@ -433,7 +432,7 @@ export function judge(c: Case, genuine: Extract<Reception, { action: 'start' }>,
 }
 
 /** One mutation case, end to end: the genuine delivery must start; the mutated one must keep the rule. */
-export function checkMutation(c: Case, m: Mutation): Verdict {
+function checkMutation(c: Case, m: Mutation): Verdict {
 	const settings = settingsFor(c.scheme, c.format);
 	const genuine = receiveDelivery(settings, requestOf(c.genuine));
 	if (genuine.action !== 'start') return { ok: false, outcome: `genuine ${genuine.action}`, why: `a genuine delivery was not started: ${JSON.stringify(genuine)}` };
@@ -442,7 +441,7 @@ export function checkMutation(c: Case, m: Mutation): Verdict {
 }
 
 /** A genuine delivery starts the workflow with the body as an independent reader reads it. */
-export function checkGenuine(c: Case): Verdict {
+function checkGenuine(c: Case): Verdict {
 	const got = receiveDelivery(settingsFor(c.scheme, c.format), requestOf(c.genuine));
 	if (got.action !== 'start') return { ok: false, outcome: got.action, why: JSON.stringify(got) };
 	const expected = referenceReading(c.format, c.genuine.body);
@@ -450,7 +449,7 @@ export function checkGenuine(c: Case): Verdict {
 }
 
 /** Any request at all: the trigger answers without throwing, with a well-formed reception. */
-export const anyRequest = fc.record({
+const anyRequest = fc.record({
 	body: fc.oneof(fc.uint8Array({ maxLength: 64 }).map((a) => Buffer.from(a)), text.map((t) => Buffer.from(t))),
 	headers: fc.dictionary(
 		fc.constantFrom('content-type', 'x-signature', 'stripe-signature', 'webhook-id', 'webhook-timestamp', 'webhook-signature', 'x-twilio-signature', 'x-slack-signature', 'x-slack-request-timestamp', 'paddle-signature', 'hmacsignature', 'x-square-hmacsha256-signature', 'x-webhook-secret', 'x-timestamp'),
@@ -459,7 +458,7 @@ export const anyRequest = fc.record({
 	query: fc.oneof(fc.constant(''), text.map((t) => `?${t}`)),
 });
 
-export function checkNeverThrows(scheme: SigningScheme, format: Format, request: Delivery): Verdict {
+function checkNeverThrows(scheme: SigningScheme, format: Format, request: Delivery): Verdict {
 	try {
 		const got = receiveDelivery(settingsFor(scheme, format), requestOf(request));
 		const wellFormed = got.action === 'start' ? typeof got.json === 'object' : got.action === 'refuse' ? [400, 401, 413, 415].includes(got.status) : true;
@@ -468,4 +467,20 @@ export function checkNeverThrows(scheme: SigningScheme, format: Format, request:
 	} catch (error) {
 		return { ok: false, outcome: 'threw', why: (error as Error).stack ?? String(error) };
 	}
+}
+
+/** A group per signing scheme and body format: mutations of genuine deliveries, genuine ones, arbitrary requests. */
+export function deliveryGroups(): PropertyGroup[] {
+	return COMBINATIONS.map(([scheme, format]) => {
+		const cases = caseOf(scheme, format);
+		return {
+			key: scheme,
+			label: `${scheme} (${format})`,
+			properties: [
+				caseProperty('mutated deliveries', 0.8, fc.tuple(cases, mutation), ([c, m]: [Case, Mutation]) => checkMutation(c, m)),
+				caseProperty('genuine deliveries', 0.1, cases, checkGenuine),
+				caseProperty('arbitrary requests', 0.1, anyRequest, (request: Delivery) => checkNeverThrows(scheme, format, request)),
+			],
+		};
+	});
 }

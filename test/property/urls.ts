@@ -31,12 +31,12 @@ import { caseProperty, fraction } from './common';
 // ---- the oracle ----
 
 /** The base URL as the WHATWG URL parser reads the credential field (trimmed): the origin and the path without trailing slashes. */
-export interface ExpectedBase {
+interface ExpectedBase {
 	origin: string;
 	path: string;
 }
 
-export function expectedBase(raw: string): ExpectedBase {
+function expectedBase(raw: string): ExpectedBase {
 	const url = new URL(raw.trim());
 	return { origin: url.origin, path: url.pathname.replace(/\/+$/, '') };
 }
@@ -133,7 +133,7 @@ function isLoopback(hostname: string): boolean {
 }
 
 /** Why an accepted base URL should have been refused (or was read wrongly), or undefined. */
-export function baseBreach(raw: unknown, got: { origin: string; path: string }): string | undefined {
+function baseBreach(raw: unknown, got: { origin: string; path: string }): string | undefined {
 	let url: URL;
 	try {
 		url = new URL(typeof raw === 'string' ? raw.trim() : '');
@@ -204,29 +204,29 @@ function judgeUrl(rawBase: string, resolve: (base: ApiBase) => string, expected?
 	return { ok: true, outcome: expected ? 'plain input resolved as written' : 'resolved within the base' };
 }
 
-export interface EndpointCase {
+interface EndpointCase {
 	base: string;
 	endpoint: unknown;
 }
 
-export interface LinkCase {
+interface LinkCase {
 	base: string;
 	link: string;
 }
 
-export const checkEndpoint = ({ base, endpoint }: EndpointCase): Verdict => judgeUrl(base, (b) => resolveEndpoint(b, endpoint));
+const checkEndpoint = ({ base, endpoint }: EndpointCase): Verdict => judgeUrl(base, (b) => resolveEndpoint(b, endpoint));
 
-export const checkPlainEndpoint = ({ base, endpoint }: EndpointCase): Verdict =>
+const checkPlainEndpoint = ({ base, endpoint }: EndpointCase): Verdict =>
 	judgeUrl(base, (b) => resolveEndpoint(b, endpoint), ({ origin, path }) => `${origin}${path}/${String(endpoint).replace(/^\/+/, '')}`);
 
 const followed = (link: string) => (b: ApiBase) => assertWithinBase(b, link, "The API's next-page link").toString();
 
-export const checkLink = ({ base, link }: LinkCase): Verdict => judgeUrl(base, followed(link));
+const checkLink = ({ base, link }: LinkCase): Verdict => judgeUrl(base, followed(link));
 
-export const checkPlainLink = ({ base, link }: LinkCase): Verdict => judgeUrl(base, followed(link), ({ origin }) => new URL(link, `${origin}/`).href);
+const checkPlainLink = ({ base, link }: LinkCase): Verdict => judgeUrl(base, followed(link), ({ origin }) => new URL(link, `${origin}/`).href);
 
 /** A base URL (any value in the credential field): refused, or https (http only on loopback) read as WHATWG reads it. */
-export function checkBaseUrl(raw: unknown): Verdict {
+function checkBaseUrl(raw: unknown): Verdict {
 	let got: ApiBase;
 	try {
 		got = parseBaseUrl(raw);
@@ -251,7 +251,7 @@ const basePath = fc
 	.map(([segments, trailing]) => (segments.length > 0 ? `/${segments.join('/')}` : '') + trailing);
 
 /** Valid base URLs: https hosts, plain http on loopback, paths with and without trailing slashes, blanks around. */
-export const validBase: fc.Arbitrary<string> = fc
+const validBase: fc.Arbitrary<string> = fc
 	.tuple(
 		fc.oneof(fc.constantFrom(...HTTPS_HOSTS).map((host) => `https://${host}`), fc.constantFrom(...LOOPBACK_HOSTS).map((host) => `http://${host}`)),
 		port,
@@ -297,7 +297,7 @@ const plainSegment = fc.oneof(
 );
 const plainQuery = fc.oneof(fc.constant(''), fc.constantFrom('?expand=fees', '?a=1&b=%2F..', '?cursor=..%2F..', '?q=a+b'));
 /** Endpoints as users write them: `/transfers`, `payouts/po_1/confirm?expand=x`. */
-export const plainEndpoint: fc.Arbitrary<string> = fc
+const plainEndpoint: fc.Arbitrary<string> = fc
 	.tuple(fc.constantFrom('', '/'), fc.array(plainSegment, { minLength: 1, maxLength: 4 }), plainQuery)
 	.map(([lead, segments, query]) => lead + segments.join('/') + query);
 
@@ -310,7 +310,7 @@ function percentEncoded(character: string, rounds: number, upper: boolean): stri
 
 type EditOp = 'insert' | 'replace' | 'encode' | 'delete' | 'slash' | 'case';
 
-export interface Edit {
+interface Edit {
 	op: EditOp;
 	at: number;
 	length: number;
@@ -327,10 +327,10 @@ const edit: fc.Arbitrary<Edit> = fc.record({
 	rounds: fc.integer({ min: 1, max: 3 }),
 	upper: fc.boolean(),
 });
-export const edits = fc.array(edit, { minLength: 1, maxLength: 3 });
+const edits = fc.array(edit, { minLength: 1, maxLength: 3 });
 
 /** One edit at a uniform position: a piece put in or over the text, a character encoded or cut, a slash replaced, escapes re-cased. */
-export function applyEdit(input: string, e: Edit): string {
+function applyEdit(input: string, e: Edit): string {
 	const characters = [...input];
 	const i = Math.floor(e.at * (characters.length + 1));
 	const before = characters.slice(0, i).join('');
@@ -358,7 +358,7 @@ export function applyEdit(input: string, e: Edit): string {
 const mutated = (plain: fc.Arbitrary<string>) => fc.tuple(plain, edits).map(([input, list]) => list.reduce(applyEdit, input));
 
 /** Endpoints from hostile pieces, and now and then not a string at all. */
-export const hostileEndpoint: fc.Arbitrary<unknown> = fc.oneof(
+const hostileEndpoint: fc.Arbitrary<unknown> = fc.oneof(
 	{ arbitrary: hostilePath, weight: 10 },
 	{ arbitrary: fc.anything({ maxDepth: 1 }), weight: 1 },
 );
@@ -413,7 +413,7 @@ interface LinkShape {
 }
 
 /** A next-page link on the base's origin, its path below the base path, as APIs write them (absolute or from the root). */
-export const plainLink = (base: string): fc.Arbitrary<string> =>
+const plainLink = (base: string): fc.Arbitrary<string> =>
 	fc.tuple(fc.boolean(), plainEndpoint).map(([absolute, endpoint]) => {
 		const { origin, path } = expectedBase(base);
 		return `${absolute ? origin : ''}${path}/${endpoint.replace(/^\/+/, '')}`;
@@ -433,13 +433,13 @@ function linkOf(base: string, shape: LinkShape): string {
 
 const withBase = <T>(of: (base: string) => fc.Arbitrary<T>) => validBase.chain((base) => of(base).map((value) => ({ base, value })));
 
-export const hostileLinkCase: fc.Arbitrary<LinkCase> = fc.tuple(validBase, linkShape).map(([base, shape]) => ({ base, link: linkOf(base, shape) }));
-export const mutatedLinkCase: fc.Arbitrary<LinkCase> = withBase((base) => mutated(plainLink(base))).map(({ base, value }) => ({ base, link: value }));
-export const plainLinkCase: fc.Arbitrary<LinkCase> = withBase(plainLink).map(({ base, value }) => ({ base, link: value }));
+const hostileLinkCase: fc.Arbitrary<LinkCase> = fc.tuple(validBase, linkShape).map(([base, shape]) => ({ base, link: linkOf(base, shape) }));
+const mutatedLinkCase: fc.Arbitrary<LinkCase> = withBase((base) => mutated(plainLink(base))).map(({ base, value }) => ({ base, link: value }));
+const plainLinkCase: fc.Arbitrary<LinkCase> = withBase(plainLink).map(({ base, value }) => ({ base, link: value }));
 
-export const hostileEndpointCase: fc.Arbitrary<EndpointCase> = fc.record({ base: validBase, endpoint: hostileEndpoint });
-export const mutatedEndpointCase: fc.Arbitrary<EndpointCase> = fc.record({ base: validBase, endpoint: mutated(plainEndpoint) });
-export const plainEndpointCase: fc.Arbitrary<EndpointCase> = fc.record({ base: validBase, endpoint: plainEndpoint });
+const hostileEndpointCase: fc.Arbitrary<EndpointCase> = fc.record({ base: validBase, endpoint: hostileEndpoint });
+const mutatedEndpointCase: fc.Arbitrary<EndpointCase> = fc.record({ base: validBase, endpoint: mutated(plainEndpoint) });
+const plainEndpointCase: fc.Arbitrary<EndpointCase> = fc.record({ base: validBase, endpoint: plainEndpoint });
 
 // ---- generators: base URLs that must be refused, or read right ----
 
@@ -472,7 +472,7 @@ const BASE_HOSTS = [
 ];
 
 /** Base URLs put together from hostile schemes, hosts, paths and suffixes, mutated valid ones, and values that are not text. */
-export const anyBase: fc.Arbitrary<unknown> = fc.oneof(
+const anyBase: fc.Arbitrary<unknown> = fc.oneof(
 	{
 		arbitrary: fc
 			.tuple(fc.constantFrom(...SCHEMES), fc.constantFrom(...BASE_HOSTS), port, fc.oneof(basePath, hostilePath.map((p) => `/${p}`)), fc.constantFrom('', '?x=1', '#f', '?', '#'))

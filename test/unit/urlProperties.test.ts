@@ -6,16 +6,12 @@
  */
 import fc from 'fast-check';
 
-import type { Verdict } from '../property/common';
+import { holds } from '../property/common';
 import { URL_GROUPS, confinementBreach, serverClimb } from '../property/urls';
 
 const SEED = 20261124;
 /** Cases per group, shared out among its properties. */
 const RUNS = 2_000;
-
-const holds = (verdict: Verdict) => {
-	if (!verdict.ok) throw new Error(`${verdict.outcome}: ${verdict.why}`);
-};
 
 describe('the oracle', () => {
 	it.each([
