@@ -28,7 +28,7 @@ const path = require('node:path');
 const installer = require('../scripts/n8n/install');
 const { createInstance } = require('../scripts/n8n/instance');
 const { freePort } = require('../scripts/n8n/ports');
-const { waitForWebhook } = require('../scripts/n8n/session');
+const { createActiveWorkflow, waitForWebhook } = require('../scripts/n8n/session');
 const { buildAndPack } = require('../scripts/pack');
 const { importExamples } = require('../scripts/start');
 const { startSandbox } = require('../sandbox/server');
@@ -269,9 +269,7 @@ async function queueMain() {
 		const flows = executionWorkflows(sandbox, { tenantApi, headerAuth }).filter((flow) => flow.name === 'exec-tenant-api');
 		for (const flow of flows) {
 			const { nodes, connections, settings, name } = flow.workflow;
-			const { id } = await created('/workflows', { name, nodes, connections, settings });
-			const activated = await cluster.api('POST', `/workflows/${id}/activate`);
-			if (activated.status !== 200) throw new Error(`activate -> ${activated.status}: ${activated.text}`);
+			await createActiveWorkflow(cluster, { name, nodes, connections, settings });
 		}
 		await cluster.startProcessors();
 		console.log(`n8n ${installer.DEFAULT_VERSION} in queue mode (2 workers): ${args.executions} webhook-started executions of one item, ${args.atOnce} at once, API at ${RATE.perSecond} requests/s`);

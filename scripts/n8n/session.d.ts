@@ -41,3 +41,5 @@ export declare function waitForWebhook(
 	webhookPath: string,
 	options?: { timeoutMs?: number; context?: () => string },
 ): Promise<void>;
+/** Creates a workflow through n8n's public API and activates it; resolves with its id. */
+export declare function createActiveWorkflow(n8n: { api: ApiCall }, workflow: { name: string } & Record<string, unknown>): Promise<string>;

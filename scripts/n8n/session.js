@@ -133,6 +133,18 @@ async function waitForWebhook(baseUrl, webhookPath, { timeoutMs = 60000, context
 	}
 }
 
+/**
+ * Creates a workflow through n8n's public API and activates it (publishes it); resolves with its id.
+ * `n8n` is anything with the public API's `api(method, path, body)`: an instance, a queue-mode cluster.
+ */
+async function createActiveWorkflow(n8n, workflow) {
+	const created = await n8n.api('POST', '/workflows', workflow);
+	if (created.status !== 200 || !created.json?.id) throw new Error(`creating "${workflow.name}" answered ${created.status}: ${created.text}`);
+	const activated = await n8n.api('POST', `/workflows/${created.json.id}/activate`);
+	if (activated.status !== 200) throw new Error(`activating "${workflow.name}" answered ${activated.status}: ${activated.text}`);
+	return created.json.id;
+}
+
 module.exports = {
 	DEFAULT_OWNER,
 	httpJson,
@@ -146,4 +158,5 @@ module.exports = {
 	publicApi,
 	restApi,
 	waitForWebhook,
+	createActiveWorkflow,
 };

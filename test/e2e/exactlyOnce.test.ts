@@ -13,7 +13,7 @@ import type { CreatedRecord, DeliveryResult, Sandbox } from '../../sandbox/serve
 import type { N8nInstance } from '../../scripts/n8n/instance';
 import { postScript } from '../harness/postScript';
 import { POST_NAME, eventWorkflow, listing, webhookItemsWorkflow } from './exactlyOnceWorkflows';
-import { type SuiteSetUp, VERSION, WEBHOOK_SECRET, hmacHex, setUpSuite, sleep, startLib } from './helpers';
+import { type SuiteSetUp, VERSION, WEBHOOK_SECRET, hmacHex, sessionLib, setUpSuite, sleep, startLib } from './helpers';
 
 interface Execution {
 	id: string;
@@ -38,14 +38,9 @@ describe(`n8n ${VERSION}: exactly-once writes across executions`, () => {
 	let byPosition: Workflow;
 	let byContent: Workflow;
 
-	async function createWorkflow(body: object, webhookPath: string): Promise<Workflow> {
-		const created = await n8n.api<{ id: string }>('POST', '/workflows', body);
-		if (created.status !== 200) throw new Error(`POST /workflows -> ${created.status}: ${created.text}`);
-		const id = created.json!.id;
-		// Answers once the production webhook is registered.
-		const activated = await n8n.api('POST', `/workflows/${id}/activate`);
-		if (activated.status !== 200) throw new Error(`activate -> ${activated.status}: ${activated.text}`);
-		return { id, webhookPath };
+	async function createWorkflow(body: { name: string } & Record<string, unknown>, webhookPath: string): Promise<Workflow> {
+		// Activation answers once the production webhook is registered.
+		return { id: await sessionLib.createActiveWorkflow(n8n, body), webhookPath };
 	}
 
 	beforeAll(async () => {

@@ -19,6 +19,7 @@ export const WEBHOOK_SECRET = 'whsec_e2e_' + crypto.randomBytes(6).toString('hex
 /* eslint-disable @typescript-eslint/no-require-imports */
 export const instanceLib: typeof import('../../scripts/n8n/instance') = require('../../scripts/n8n/instance');
 const portsLib: typeof import('../../scripts/n8n/ports') = require('../../scripts/n8n/ports');
+export const sessionLib: typeof import('../../scripts/n8n/session') = require('../../scripts/n8n/session');
 export const startLib = require('../../scripts/start');
 export const sandboxLib: typeof import('../../sandbox/server') = require('../../sandbox/server');
 /* eslint-enable @typescript-eslint/no-require-imports */
@@ -99,11 +100,7 @@ export async function publishTrigger(
 ): Promise<{ workflowId: string; path: string }> {
 	const node = { id: crypto.randomUUID(), name: 'Tenant API Trigger', type: 'n8n-nodes-tenant-api.tenantApiTrigger', typeVersion: 1, position: [0, 0], webhookId };
 	const workflow = { name, nodes: [{ ...node, parameters, credentials: { tenantWebhookApi: credential } }], connections: {}, settings: { executionOrder: 'v1' } };
-	const created = await n8n.api<{ id: string }>('POST', '/workflows', workflow);
-	if (created.status !== 200 || !created.json?.id) throw new Error(`creating "${name}" answered ${created.status}`);
-	const workflowId = created.json.id;
-	const activated = await n8n.api('POST', `/workflows/${workflowId}/activate`);
-	if (activated.status !== 200) throw new Error(`activating "${name}" answered ${activated.status}`);
+	const workflowId = await sessionLib.createActiveWorkflow(n8n, workflow);
 	const path = `/webhook/${webhookId}/webhook`;
 	await n8n.waitForWebhook(path);
 	return { workflowId, path };

@@ -7,6 +7,7 @@ import type { QueueCluster } from '../../scripts/queue/cluster';
 /* eslint-disable @typescript-eslint/no-require-imports */
 export const clusterLib: typeof import('../../scripts/queue/cluster') = require('../../scripts/queue/cluster');
 export const sandboxLib: typeof import('../../sandbox/server') = require('../../sandbox/server');
+export const sessionLib: typeof import('../../scripts/n8n/session') = require('../../scripts/n8n/session');
 const signing: typeof import('../../sandbox/signing') = require('../../sandbox/signing');
 /* eslint-enable @typescript-eslint/no-require-imports */
 

@@ -46,6 +46,7 @@ import {
 	inBatches,
 	listExecutions,
 	sandboxLib,
+	sessionLib,
 	sleep,
 	transferWorkflow,
 	waitFor,
@@ -168,11 +169,7 @@ describe(`n8n ${VERSION} in queue mode with the packed package`, () => {
 
 		const activeFlow = async (tag: Flow['tag'], respond: Respond): Promise<Flow> => {
 			const wf = transferWorkflow(`Queue: transfer per delivery (${tag} key, respond ${respond})`, credential, tag === 'business', webhookCredential, respond);
-			const created = await cluster.api<Created>('POST', '/workflows', wf.body);
-			if (created.status !== 200 || !created.json) throw new Error(`POST /api/v1/workflows -> ${created.status}: ${created.text}`);
-			const activated = await cluster.api('POST', `/workflows/${created.json.id}/activate`);
-			if (activated.status !== 200) throw new Error(`activate -> ${activated.status}: ${activated.text}`);
-			return { tag, id: created.json.id, webhookId: wf.webhookId, path: `/webhook/${wf.webhookId}/webhook` };
+			return { tag, id: await sessionLib.createActiveWorkflow(cluster, wf.body), webhookId: wf.webhookId, path: `/webhook/${wf.webhookId}/webhook` };
 		};
 		for (const tag of ['business', 'default'] as const) {
 			flows[tag] = await activeFlow(tag, 'onReceipt');
