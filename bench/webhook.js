@@ -59,12 +59,12 @@ function timePerCall(fn, iterations, rounds) {
 	return { usPerCall: median(wall), cpuUsPerCall: median(cpu) };
 }
 
-/** One case: read `sent` with `config`, check the outcome once (`refused`: the expected status), then time it. */
+/** One case: read `sent` with `config`, check the outcome once (`refused`: the expected status, or true for any refusal), then time it. */
 function measure(name, config, sent, { iterations, rounds, refused }) {
 	const input = { rawBody: sent.body, headers: sent.headers, nowSeconds: Math.floor(Date.now() / 1000), url: sent.url };
 	const reading = readDelivery(config, input);
 	const outcome = reading.ok ? 'started' : `${reading.status} ${reading.reason}`;
-	if (refused === undefined ? !reading.ok : reading.ok || reading.status !== refused) throw new Error(`${name}: unexpected ${outcome}`);
+	if (refused === undefined ? !reading.ok : reading.ok || (refused !== true && reading.status !== refused)) throw new Error(`${name}: unexpected ${outcome}`);
 	return { name, bytes: sent.body.length, outcome, ...timePerCall(() => readDelivery(config, input), iterations, rounds) };
 }
 
@@ -80,13 +80,9 @@ function unsignedCost({ iterations = 3, rounds = 3 } = {}) {
 	for (const scheme of SCHEMES.filter((s) => s !== 'none')) {
 		const config = configFor(scheme, [demoSecret(scheme)]);
 		const forged = deliveryOfSize(scheme, scheme === 'standard-webhooks' || scheme === 'svix' ? demoSecret('hmac-sha256-hex') : OTHER_KEY, LARGE_BYTES);
-		const refusedWith = (sent) => {
-			const reading = readDelivery(config, { rawBody: sent.body, headers: sent.headers, nowSeconds: Math.floor(Date.now() / 1000), url: sent.url });
-			return reading.ok ? undefined : reading.status;
-		};
 		const none = withoutSignature(scheme, forged);
-		const opts = { iterations, rounds };
-		rows.push({ scheme, without: measure(`${scheme}: no signature`, config, none, { ...opts, refused: refusedWith(none) }), forged: measure(`${scheme}: another key`, config, forged, { ...opts, refused: refusedWith(forged) }) });
+		const opts = { iterations, rounds, refused: true };
+		rows.push({ scheme, without: measure(`${scheme}: no signature`, config, none, opts), forged: measure(`${scheme}: another key`, config, forged, opts) });
 	}
 	return { bytes: LARGE_BYTES, readBeforeVerifying: MAX_BODY_READ_BEFORE_VERIFYING, iterations, rounds, rows, readBefore: readBeforeCost({ iterations: 20, rounds }) };
 }
