@@ -41,7 +41,16 @@ export class TenantWebhookApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			description:
-				'Optional. Also accepted: the old secret during a rotation, or the secret of a second webhook (e.g. one registered for the Test URL). Clear it once all deliveries use the new secret.',
+				'Optional. Also accepted: the old secret during a rotation. Clear it once all deliveries use the new secret.',
+		},
+		{
+			displayName: 'Test URL Signing Secret',
+			name: 'testSigningSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'Optional. The secret of a webhook registered for the trigger\'s Test URL. Accepted only for deliveries to the Test URL while the editor listens, never in production.',
 		},
 	];
 }

@@ -59,15 +59,22 @@ async function readRawBody(context: IWebhookFunctions): Promise<Buffer | undefin
 	return Buffer.isBuffer(req.rawBody) ? req.rawBody : undefined;
 }
 
+/** Whether n8n runs this webhook for the editor's Test URL (it runs test webhooks in manual mode). */
+function isTestDelivery(context: IWebhookFunctions): boolean {
+	return context.getMode() === 'manual';
+}
+
 /**
- * The credential's secrets, current then previous, as stored (the verifier skips blank ones), or why there are
- * none: no credential selected is a set-up error (refused like a bad signature); a selected one that cannot be
- * read now (e.g. the database is busy) is temporary (503: the sender retries).
+ * The credential's secrets in the order of SECRET_NAMES, as stored (the verifier skips blank ones): current,
+ * previous, and for the Test URL only, the test secret. Or why there are none: no credential selected is a set-up
+ * error (refused like a bad signature); a selected one that cannot be read now (e.g. the database is busy) is
+ * temporary (503: the sender retries).
  */
 async function readSigningSecrets(context: IWebhookFunctions): Promise<unknown[] | { status: 401 | 503; reason: string; error: string }> {
 	try {
 		const credentials = await context.getCredentials(WEBHOOK_CREDENTIAL_TYPE);
-		return [credentials.signingSecret, credentials.previousSigningSecret];
+		const secrets = [credentials.signingSecret, credentials.previousSigningSecret];
+		return isTestDelivery(context) ? [...secrets, credentials.testSigningSecret] : secrets;
 	} catch (error) {
 		const selected = context.getNode().credentials?.[WEBHOOK_CREDENTIAL_TYPE] !== undefined;
 		return { status: selected ? 503 : 401, reason: selected ? 'credential_unavailable' : 'no_credential_selected', error: (error as Error).message };
@@ -131,11 +138,14 @@ export class TenantApiTrigger implements INodeType {
 			// Nothing can be called with a signing secret: check it locally, say what will happen.
 			async tenantWebhookApiTest(this: ICredentialTestFunctions, credential: ICredentialsDecrypted): Promise<INodeCredentialTestResult> {
 				const data = credential.data ?? {};
-				const secrets = usableSecrets([data.signingSecret, data.previousSigningSecret]);
 				if (usableSecrets([data.signingSecret]).length === 0) return { status: 'Error', message: 'The Signing Secret is empty' };
+				const also = [
+					usableSecrets([data.previousSigningSecret]).length > 0 ? 'the previous secret' : '',
+					usableSecrets([data.testSigningSecret]).length > 0 ? 'the test secret (Test URL only)' : '',
+				].filter((name) => name !== '');
 				return {
 					status: 'OK',
-					message: `${secrets.length === 2 ? 'Both secrets are' : 'The secret is'} set. Each delivery is checked when it arrives; a refused one is answered 401 and logged with its reason.`,
+					message: `The Signing Secret${also.length > 0 ? ` and ${also.join(' and ')} are` : ' is'} set. Each delivery is checked when it arrives; a refused one is answered 401 and logged with its reason.`,
 				};
 			},
 		},

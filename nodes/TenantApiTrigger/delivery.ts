@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { BodyFormat, HeaderBag, VerificationConfig, VerificationResult } from './verification';
-import { headerValue, valueAtPath } from './verification';
+import { headerNames, headerValue, joinIdParts, usableSecrets, valueAtPath } from './verification';
 
 export const DEFAULT_EVENT_PATH = 'event';
 export const FALLBACK_EVENT_PATH = 'type';
@@ -38,19 +38,38 @@ export function eventAccepted(accepted: string[], type: string | undefined): boo
 /** Headers never copied into the output: they can carry credentials. */
 const ALWAYS_REDACTED = ['authorization', 'proxy-authorization', 'cookie'];
 
-/** A copy of the headers without credential-bearing ones (and without the secret-in-header header). */
-export function safeHeaders(headers: HeaderBag, extraRedacted: string[]): IDataObject {
-	const redacted = new Set([...ALWAYS_REDACTED, ...extraRedacted.map((h) => h.trim().toLowerCase()).filter((h) => h !== '')]);
+/** Whether a name or value holds one of the secrets (the shared key of Secret in Header, or one sent by mistake). */
+function holdsSecret(secrets: string[], ...texts: unknown[]): boolean {
+	return texts.some((text) => secrets.some((secret) => (Array.isArray(text) ? text : [text]).some((t) => String(t).includes(secret))));
+}
+
+/** The request headers without those that carry credentials: `secretHeaders` (a setting's list) and any holding a secret. */
+export function safeHeaders(headers: HeaderBag, secretHeaders: string, secrets: unknown[]): IDataObject {
+	const redacted = new Set([...ALWAYS_REDACTED, ...headerNames(secretHeaders)]);
+	const usable = usableSecrets(secrets);
 	const out: IDataObject = {};
 	for (const [key, value] of Object.entries(headers)) {
-		if (value === undefined || redacted.has(key.toLowerCase())) continue;
+		if (value === undefined || redacted.has(key.toLowerCase()) || holdsSecret(usable, key, value)) continue;
 		out[key] = value;
 	}
 	return out;
 }
 
-/** The output field that holds the delivery's identity (README "Delivery identity"). */
+/** The query parameters without any that hold a secret. */
+export function safeQuery(query: IDataObject, secrets: unknown[]): IDataObject {
+	const usable = usableSecrets(secrets);
+	const out: IDataObject = {};
+	for (const [key, value] of Object.entries(query)) {
+		if (!holdsSecret(usable, key, value)) Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+	}
+	return out;
+}
+
+/** The output field that holds the delivery's identity (docs/trigger.md, Delivery identity). */
 export const WEBHOOK_DELIVERY_FIELD = 'webhookDelivery';
+
+/** The credential's secrets in the order the trigger tries them; `webhookDelivery.secret` names the one that matched. */
+export const SECRET_NAMES = ['current', 'previous', 'test'] as const;
 
 /**
  * `webhookDelivery` on every output item: who the delivery is, in one place later nodes can rely on.
@@ -65,15 +84,19 @@ export interface WebhookDelivery extends IDataObject {
 	timestamp: number | null;
 	/** The Verification setting that accepted the delivery. */
 	verification: string;
-	/** Which credential secret matched: `current`, `previous`, or null without verification. */
-	secret: 'current' | 'previous' | null;
+	/** Which credential secret matched, or null without verification. */
+	secret: (typeof SECRET_NAMES)[number] | null;
 	/** How the body was read: `json` or `form`. */
 	bodyType: BodyFormat;
+	/** Include Headers: the request headers, which no scheme signs (credential-bearing ones left out). */
+	unsignedHeaders?: IDataObject;
+	/** Include Query Parameters: the query parameters, as sent; not covered by the signature of most schemes. */
+	unsignedQuery?: IDataObject;
 }
 
-/** A scalar body field as id text; undefined for anything else (objects, arrays, blanks). */
+/** A scalar field as id text, exactly as signed; undefined for anything else (objects, lists, empty text). */
 function idText(value: unknown): string | undefined {
-	if (typeof value === 'string') return value.trim() === '' ? undefined : value.trim();
+	if (typeof value === 'string') return value === '' ? undefined : value;
 	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
 	if (typeof value === 'boolean') return String(value);
 	return undefined;
@@ -81,17 +104,20 @@ function idText(value: unknown): string | undefined {
 
 /** The name of the header alternative that is present (for `idSource`). */
 function presentHeader(headers: HeaderBag, names: string): string | undefined {
-	return names
-		.split(',')
-		.map((n) => n.trim().toLowerCase())
-		.find((name) => name !== '' && headerValue(headers, name) !== undefined);
+	return headerNames(names).find((name) => headerValue(headers, name) !== undefined);
 }
 
-/** The id made of body fields (all must hold a scalar; several are joined with ':'), with its source. */
-function bodyFieldsId(body: IDataObject, paths: string[]): [string, string] | undefined {
-	const parts = paths.map((path) => idText(valueAtPath(body, path)));
+/** A delivery id field that is missing or not in the shape the sender gives ids (Twilio's SIDs). */
+export const MALFORMED_ID = 'malformed_id';
+
+type Identity = [string, string] | undefined | typeof MALFORMED_ID;
+
+/** The id made of signed body fields (all must hold a scalar; several are joined by joinIdParts), with its source. */
+function bodyFieldsId(signed: IDataObject, paths: string[], pattern: string): Identity {
+	const parts = paths.map((path) => idText(valueAtPath(signed, path)));
+	if (pattern !== '' && paths.length > 0 && !parts.every((part) => part !== undefined && new RegExp(pattern).test(part))) return MALFORMED_ID;
 	if (parts.length === 0 || !parts.every((part): part is string => part !== undefined)) return undefined;
-	return [parts.join(':'), `body:${paths.join(',')}`];
+	return [joinIdParts(parts), `body:${paths.join(',')}`];
 }
 
 /**
@@ -99,24 +125,30 @@ function bodyFieldsId(body: IDataObject, paths: string[]): [string, string] | un
  * otherwise the body fields `chosenIdFields` (Delivery ID Fields) when set; otherwise the signed items' ids
  * (Adyen payments); otherwise the scheme's body fields (`id` without a scheme). Undefined: none.
  */
-function identify(config: VerificationConfig, result: VerificationResult, headers: HeaderBag, body: IDataObject, chosenIdFields: string[]): [string, string] | undefined {
-	if (config.mode !== 'hmac') return bodyFieldsId(body, chosenIdFields.length > 0 ? chosenIdFields : ['id']);
+function identify(config: VerificationConfig, result: VerificationResult, headers: HeaderBag, signed: IDataObject, chosenIdFields: string[]): Identity {
+	if (config.mode !== 'hmac') return bodyFieldsId(signed, chosenIdFields.length > 0 ? chosenIdFields : ['id'], '');
 	const { scheme } = config;
 	if (result.id !== undefined) return [result.id, `header:${presentHeader(headers, scheme.idHeader) ?? scheme.idHeader}`];
-	if (chosenIdFields.length > 0) return bodyFieldsId(body, chosenIdFields);
+	if (chosenIdFields.length > 0) return bodyFieldsId(signed, chosenIdFields, scheme.idPattern);
 	if (result.itemsId !== undefined) return [result.itemsId, `items:${scheme.itemIdFields.join(',')}`];
-	return bodyFieldsId(body, scheme.idFields);
+	return bodyFieldsId(signed, scheme.idFields, scheme.idPattern);
 }
 
+/**
+ * The delivery's identity, read from what the signature covers (`signed`), or MALFORMED_ID when the scheme's id
+ * fields do not have the shape its sender gives them.
+ */
 export function deliveryIdentity(
 	config: VerificationConfig,
 	result: VerificationResult,
 	headers: HeaderBag,
-	body: IDataObject,
+	signed: IDataObject,
 	chosenIdFields: string[],
 	verification: string,
-): WebhookDelivery {
-	const [id, idSource] = identify(config, result, headers, body, chosenIdFields) ?? [null, null];
-	const secret = result.secretIndex === undefined ? null : result.secretIndex === 0 ? 'current' : 'previous';
+): WebhookDelivery | typeof MALFORMED_ID {
+	const identity = identify(config, result, headers, signed, chosenIdFields);
+	if (identity === MALFORMED_ID) return MALFORMED_ID;
+	const [id, idSource] = identity ?? [null, null];
+	const secret = result.secretIndex === undefined ? null : (SECRET_NAMES[result.secretIndex] ?? null);
 	return { id, idSource, timestamp: result.timestamp ?? null, verification, secret, bodyType: result.bodyFormat ?? 'json' };
 }

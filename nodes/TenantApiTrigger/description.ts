@@ -118,7 +118,7 @@ const customScheme: INodeProperties[] = [
 		required: true,
 		displayOptions: custom(),
 		description:
-			'What the sender signs. Placeholders: {body} (the raw bytes), {timestamp}, {ID} (the delivery ID), {URL} (the URL called), {formFields} (form fields sorted by name, name then value), {item.path} (a field of each body item). Anything else is literal.',
+			'What the sender signs. Placeholders: {body} (the raw bytes), {timestamp}, {ID} (the delivery ID), {URL} (the URL called), {formFields} (form fields sorted by name, name then value), {item.path} (a field of each body item, with Signature Location inside each item; fields must be separated by literal text they do not contain). Anything else is literal.',
 	},
 	{
 		displayName: 'Signature Location',
@@ -130,6 +130,8 @@ const customScheme: INodeProperties[] = [
 		],
 		default: 'header',
 		displayOptions: custom(),
+		description:
+			'Inside each item: every item must carry a valid signature, nothing else may sit beside the items, and the workflow gets only the signed fields of each item, as the text that was signed',
 	},
 	{
 		displayName: 'Signature Header',
@@ -263,7 +265,7 @@ const bodyFormatFields: INodeProperties[] = [
 export const properties: INodeProperties[] = [
 	{
 		displayName:
-			'Set-up: copy the Production URL above into the sender\'s webhook settings (for the Tenant API: the dashboard\'s Webhook URL field, then Generate), then put the signing secret it shows into a Tenant Webhook API credential. The Test URL is a different URL: a webhook registered for it gets its own secret — put that one into Previous Signing Secret so both are accepted.',
+			'Set-up: copy the Production URL above into the sender\'s webhook settings (for the Tenant API: the dashboard\'s Webhook URL field, then Generate), then put the signing secret it shows into a Tenant Webhook API credential. The Test URL is a different URL: a webhook registered for it gets its own secret — put that one into the credential\'s Test URL Signing Secret, which is accepted only while the editor listens.',
 		name: 'setupNotice',
 		type: 'notice',
 		default: '',
@@ -293,7 +295,7 @@ export const properties: INodeProperties[] = [
 		default: 'x-webhook-secret',
 		required: true,
 		displayOptions: { show: { verification: ['secretHeader'] } },
-		description: 'Request header that carries the webhook secret (case-insensitive). It is never copied into the output.',
+		description: 'Request header that carries the webhook secret (case-insensitive; several names separated by commas are tried in order). It is never copied into the output.',
 	},
 	{
 		displayName: 'Use Timestamp',
@@ -394,7 +396,7 @@ export const properties: INodeProperties[] = [
 				default: '',
 				placeholder: 'data.eventId',
 				description:
-					'Body fields (dot paths, separated by commas) that identify the delivery in webhookDelivery.ID, when the scheme signs no ID header. Empty: the preset\'s (see the trigger docs, Delivery identity).',
+					'Body fields (dot paths, separated by commas) that identify the delivery in webhookDelivery.ID, when the scheme signs no ID header. Empty: the preset\'s (see the trigger docs, Delivery identity). Twilio-Style: fields holding Twilio SIDs (e.g. MessageSid), present in every delivery.',
 			},
 			{
 				displayName: 'Event Path',
@@ -409,14 +411,14 @@ export const properties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to add the request headers to the output as "webhookHeaders" (Authorization, Cookie and the secret header are left out)',
+					'Whether to add the request headers to the output as webhookDelivery.unsignedHeaders (no signature covers them; Authorization, Cookie, the secret header and any header holding a secret are left out)',
 			},
 			{
 				displayName: 'Include Query Parameters',
 				name: 'includeQuery',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to add the URL query parameters to the output as "webhookQuery"',
+				description: 'Whether to add the URL query parameters to the output as webhookDelivery.unsignedQuery (not covered by the signature of most schemes)',
 			},
 		],
 	},

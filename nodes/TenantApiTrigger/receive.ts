@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { WEBHOOK_DELIVERY_FIELD, deliveryIdentity, eventAccepted, eventType, safeHeaders } from './delivery';
+import type { WebhookDelivery } from './delivery';
+import { MALFORMED_ID, WEBHOOK_DELIVERY_FIELD, deliveryIdentity, eventAccepted, eventType, safeHeaders, safeQuery } from './delivery';
 import type { BodyFailure, BodyFormat, HeaderBag, VerificationConfig } from './verification';
 import { deliveryFormat, mismatchedMediaType, readDelivery } from './verification';
 
@@ -71,17 +72,32 @@ export function receiveDelivery(settings: TriggerSettings, request: ReceivedRequ
 	if (!reading.ok) {
 		if (reading.status === 415) return unsupported(reading.bodyFormat);
 		if (reading.status === 400) return refuse(400, reading.reason, bodyMessage(reading.bodyFormat, reading.reason));
-		if (reading.status === 413) return refuse(413, reading.reason, 'Body too large to verify');
+			if (reading.status === 413) return refuse(413, reading.reason, 'Body too large to verify');
 		return refuse(401, reading.reason, INVALID_SIGNATURE);
 	}
 	const body = reading.body.object;
-	const event = eventType(body, settings.eventPath);
+	if (Object.prototype.hasOwnProperty.call(body, WEBHOOK_DELIVERY_FIELD)) return refuse(400, 'reserved_field', `Body must not have a top-level ${WEBHOOK_DELIVERY_FIELD} field`);
+	const delivery = deliveryIdentity(settings.config, reading.verification, request.headers, reading.signed, settings.idFields, settings.verification);
+	if (delivery === MALFORMED_ID) return refuse(401, MALFORMED_ID, INVALID_SIGNATURE);
+	const event = eventType(reading.signed, settings.eventPath);
 	if (!eventAccepted(settings.events, event)) return { action: 'acknowledge', event };
+	return { action: 'start', json: outputItem(settings, request, body, delivery), secretIndex: reading.verification.secretIndex };
+}
 
-	const json: IDataObject = { ...body };
-	// Besides the credential-bearing headers, the one that carries the shared secret, as the verifier reads it.
-	if (settings.includeHeaders) json.webhookHeaders = safeHeaders(request.headers, settings.config.mode === 'secretHeader' ? [settings.config.secretHeader] : []);
-	if (settings.includeQuery) json.webhookQuery = { ...request.query };
-	json[WEBHOOK_DELIVERY_FIELD] = deliveryIdentity(settings.config, reading.verification, request.headers, body, settings.idFields, settings.verification);
-	return { action: 'start', json, secretIndex: reading.verification.secretIndex };
+/** The secrets a configuration holds (to keep them out of the unsigned request data). */
+function secretsOf(config: VerificationConfig): unknown[] {
+	return config.mode === 'none' ? [] : config.secrets;
+}
+
+/**
+ * The one output rule: the body as read from the verified bytes, and beside it only `webhookDelivery` (a name the
+ * body may not use), which carries the request data no signature covers under names that say so. No secret, and
+ * the header carrying Secret in Header's shared key, ever reach it.
+ */
+function outputItem(settings: TriggerSettings, request: ReceivedRequest, body: IDataObject, delivery: WebhookDelivery): IDataObject {
+	const { config } = settings;
+	const secrets = secretsOf(config);
+	if (settings.includeHeaders) delivery.unsignedHeaders = safeHeaders(request.headers, config.mode === 'secretHeader' ? config.secretHeader : '', secrets);
+	if (settings.includeQuery) delivery.unsignedQuery = safeQuery(request.query, secrets);
+	return { ...body, [WEBHOOK_DELIVERY_FIELD]: delivery };
 }

@@ -1,5 +1,5 @@
 import type { BodyFormat, HmacAlgorithm, PresetName, SchemeSpec, SecretEncoding, SignatureEncoding, SignatureFormat, VerificationConfig } from './verification';
-import { DEFAULT_TOLERANCE_SECONDS, PRESETS, isPresetName } from './verification';
+import { DEFAULT_TOLERANCE_SECONDS, PRESETS, headerNames, isPresetName } from './verification';
 
 /** Reads one node parameter (already resolved); `fallback` when it is not set. */
 export type ParameterReader = (name: string, fallback: unknown) => unknown;
@@ -13,6 +13,12 @@ export function isVerificationName(value: unknown): value is VerificationName {
 function text(read: ParameterReader, name: string, fallback: string): string {
 	const value = read(name, fallback);
 	return typeof value === 'string' && value.trim() !== '' ? value.trim() : fallback;
+}
+
+/** A header setting (names separated by commas); the fallback when it names none, so the verifier and the output read the same names. */
+function headers(read: ParameterReader, name: string, fallback: string): string {
+	const value = text(read, name, fallback);
+	return headerNames(value).length > 0 ? value : fallback;
 }
 
 function tolerance(read: ParameterReader): number {
@@ -44,22 +50,24 @@ export function customScheme(read: ParameterReader): SchemeSpec {
 		secretEncoding: text(read, 'customSecretEncoding', 'text') as SecretEncoding,
 		signedContent: raw('customSignedContent', '{timestamp}.{body}'),
 		signatureIn: read('customSignatureIn', 'header') === 'items' ? 'items' : 'header',
-		signatureHeader: text(read, 'customSignatureHeader', 'x-signature'),
+		signatureHeader: headers(read, 'customSignatureHeader', 'x-signature'),
 		signatureFormat: text(read, 'customSignatureFormat', 'plain') as SignatureFormat,
 		signatureEncoding: text(read, 'customSignatureEncoding', 'auto') as SignatureEncoding,
 		signatureLabel: raw('customSignatureLabel', 'v1'),
 		pairSeparator: raw('customPairSeparator', ',') || ',',
 		timestampKey: text(read, 'customTimestampKey', 't'),
-		idHeader: text(read, 'customIdHeader', 'webhook-id'),
-		timestampHeader: text(read, 'customTimestampHeader', 'x-timestamp'),
+		idHeader: headers(read, 'customIdHeader', 'webhook-id'),
+		timestampHeader: headers(read, 'customTimestampHeader', 'x-timestamp'),
 		toleranceSeconds: tolerance(read),
 		itemsPath: text(read, 'customItemsPath', 'notificationItems.*.NotificationRequestItem'),
 		itemSignaturePath: text(read, 'customItemSignaturePath', 'additionalData.hmacSignature'),
 		itemFieldTypes: {},
 		bodyKeys: [],
 		itemIdFields: [],
+		itemsOutput: 'signedFields',
 		bodyHashParameter: raw('customBodyHashParameter', ''),
 		idFields: ['id'],
+		idPattern: '',
 	};
 }
 
@@ -68,10 +76,10 @@ export function presetScheme(name: PresetName, read: ParameterReader): SchemeSpe
 	const preset = { ...PRESETS[name] };
 	if (name === 'hmacSha256' || name === 'hmacSha512' || name === 'slack') preset.bodyFormat = bodyFormat(read, preset.bodyFormat as BodyFormat);
 	if (name === 'hmacSha256' || name === 'hmacSha512') {
-		preset.signatureHeader = text(read, 'signatureHeader', 'x-signature');
+		preset.signatureHeader = headers(read, 'signatureHeader', 'x-signature');
 		if (read('useTimestamp', false) === true) {
 			preset.signedContent = '{timestamp}.{body}';
-			preset.timestampHeader = text(read, 'timestampHeader', 'x-timestamp');
+			preset.timestampHeader = headers(read, 'timestampHeader', 'x-timestamp');
 		}
 	}
 	preset.toleranceSeconds = tolerance(read);
@@ -81,7 +89,7 @@ export function presetScheme(name: PresetName, read: ParameterReader): SchemeSpe
 /** The verifier's configuration for the node's settings and the secrets of its credential. */
 export function verificationConfig(name: VerificationName, read: ParameterReader, secrets: unknown[]): VerificationConfig {
 	if (name === 'none') return { mode: 'none', bodyFormat: bodyFormat(read, 'json') };
-	if (name === 'secretHeader') return { mode: 'secretHeader', secrets, secretHeader: text(read, 'sharedKeyHeader', 'x-webhook-secret'), bodyFormat: bodyFormat(read, 'json') };
+	if (name === 'secretHeader') return { mode: 'secretHeader', secrets, secretHeader: headers(read, 'sharedKeyHeader', 'x-webhook-secret'), bodyFormat: bodyFormat(read, 'json') };
 	return { mode: 'hmac', scheme: name === 'customHmac' ? customScheme(read) : presetScheme(name, read), secrets };
 }
 

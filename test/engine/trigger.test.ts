@@ -156,9 +156,9 @@ describe('secret in header', () => {
 		expect(status).toBe(200);
 		const json = (call.result!.workflowData![0][0].json ?? {}) as IDataObject;
 		expect(json.id).toBe('evt_1');
-		expect(json.webhookHeaders).toBeDefined();
+		expect((json.webhookDelivery as IDataObject).unsignedHeaders).toBeDefined();
 		expect(JSON.stringify(json)).not.toContain(SECRET);
-		expect(json.webhookHeaders).not.toHaveProperty('x-webhook-secret');
+		expect((json.webhookDelivery as IDataObject).unsignedHeaders).not.toHaveProperty('x-webhook-secret');
 	});
 
 	it('with the header name left blank, the header the secret is then read from is not copied either', async () => {
@@ -167,7 +167,7 @@ describe('secret in header', () => {
 		expect(status).toBe(200);
 		const json = (call.result!.workflowData![0][0].json ?? {}) as IDataObject;
 		expect(JSON.stringify(json)).not.toContain(SECRET);
-		expect(json.webhookHeaders).not.toHaveProperty('x-webhook-secret');
+		expect((json.webhookDelivery as IDataObject).unsignedHeaders).not.toHaveProperty('x-webhook-secret');
 	});
 
 	it('refuses a wrong or missing secret header', async () => {
@@ -215,9 +215,11 @@ describe('bodies', () => {
 		await use({ parameters: { options: { includeHeaders: true, includeQuery: true } } });
 		const { call } = await server.post(BODY, { ...signed(), authorization: 'Bearer nope' }, '?source=sandbox');
 		const json = call.result!.workflowData![0][0].json as IDataObject;
-		expect(json.webhookQuery).toEqual({ source: 'sandbox' });
-		expect((json.webhookHeaders as IDataObject)['x-signature']).toBe(signed()['x-signature']);
-		expect(json.webhookHeaders).not.toHaveProperty('authorization');
+		const { unsignedHeaders, unsignedQuery } = json.webhookDelivery as IDataObject;
+		expect(unsignedQuery).toEqual({ source: 'sandbox' });
+		expect((unsignedHeaders as IDataObject)['x-signature']).toBe(signed()['x-signature']);
+		expect(unsignedHeaders).not.toHaveProperty('authorization');
+		expect(Object.keys(json).filter((key) => key.startsWith('webhook'))).toEqual(['webhookDelivery']);
 	});
 });
 
@@ -463,10 +465,11 @@ describe('webhookDelivery', () => {
 		expect(open).toEqual({ id: 'evt_1', idSource: 'body:id', timestamp: null, verification: 'none', secret: null, bodyType: 'json' });
 	});
 
-	it('replaces a body field of the same name (the trigger\'s identity wins)', async () => {
+	it('refuses a body with a field of the same name: it would replace signed data, or pass for the trigger\'s', async () => {
 		const raw = JSON.stringify({ id: 'evt_9', event: 'transfers.created', webhookDelivery: { id: 'forged' } });
-		const { call } = await server.post(raw, signed('hmac-sha256-hex', SECRET, raw));
-		expect(call.result!.workflowData![0][0].json.webhookDelivery).toMatchObject({ id: 'evt_9', idSource: 'body:id' });
+		const answer = await expectRefused(server.post(raw, signed('hmac-sha256-hex', SECRET, raw)), 400);
+		expect(answer.message).toBe('Body must not have a top-level webhookDelivery field');
+		expect(logs.text()).toContain('reserved_field');
 	});
 });
 

@@ -16,7 +16,7 @@ async function runCredentialTest(data: Record<string, string>): Promise<INodeCre
 }
 
 describe('Tenant Webhook API credential', () => {
-	it('holds only what verification needs: two password fields, no API key, no Base URL', async () => {
+	it('holds only what verification needs: three password fields, no API key, no Base URL', async () => {
 		const type = (await loadPackage()).getCredential('tenantWebhookApi').type;
 		expect(type.displayName).toBe('Tenant Webhook API');
 		expect(type.authenticate).toBeUndefined();
@@ -24,6 +24,7 @@ describe('Tenant Webhook API credential', () => {
 		expect(fields.map((p) => [p.name, p.typeOptions?.password])).toEqual([
 			['signingSecret', true],
 			['previousSigningSecret', true],
+			['testSigningSecret', true],
 		]);
 	});
 
@@ -34,8 +35,15 @@ describe('Tenant Webhook API credential', () => {
 	it('the trigger uses it, and tests it locally', async () => {
 		const trigger = (await loadPackage()).getNode('tenantApiTrigger').type.description as { credentials?: unknown };
 		expect(trigger.credentials).toEqual([expect.objectContaining({ name: 'tenantWebhookApi', required: true, testedBy: 'tenantWebhookApiTest' })]);
-		expect(await runCredentialTest({ signingSecret: 'whsec_x', previousSigningSecret: '' })).toEqual({ status: 'OK', message: expect.stringMatching(/^The secret is set/) });
-		expect(await runCredentialTest({ signingSecret: 'whsec_x', previousSigningSecret: 'whsec_y' })).toEqual({ status: 'OK', message: expect.stringMatching(/^Both secrets are set/) });
+		expect(await runCredentialTest({ signingSecret: 'whsec_x', previousSigningSecret: '' })).toEqual({ status: 'OK', message: expect.stringMatching(/^The Signing Secret is set/) });
+		expect(await runCredentialTest({ signingSecret: 'whsec_x', previousSigningSecret: 'whsec_y' })).toEqual({
+			status: 'OK',
+			message: expect.stringMatching(/^The Signing Secret and the previous secret are set/),
+		});
+		expect(await runCredentialTest({ signingSecret: 'whsec_x', previousSigningSecret: '', testSigningSecret: 'whsec_t' })).toEqual({
+			status: 'OK',
+			message: expect.stringMatching(/^The Signing Secret and the test secret \(Test URL only\) are set/),
+		});
 		const empty = await runCredentialTest({ signingSecret: '  ', previousSigningSecret: 'whsec_y' });
 		expect(empty).toEqual({ status: 'Error', message: 'The Signing Secret is empty' });
 		expect(JSON.stringify(empty)).not.toContain('whsec_y');

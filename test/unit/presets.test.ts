@@ -218,7 +218,10 @@ describe("Custom HMAC expresses every preset's signature", () => {
 		},
 	};
 
-	/** Fields that differ only where they have no effect for that preset (e.g. the id header of a scheme without {id}). */
+	/**
+	 * Fields that differ only where they have no effect for that preset (e.g. the id header of a scheme without {id}),
+	 * or that a preset adds beyond the signature (body and id rules).
+	 */
 	const effective = (spec: typeof PRESETS.stripe) => {
 		const uses = (p: string) => spec.signedContent.includes(`{${p}}`);
 		return {
@@ -227,7 +230,9 @@ describe("Custom HMAC expresses every preset's signature", () => {
 			itemFieldTypes: {},
 			bodyKeys: [],
 			itemIdFields: [],
+			itemsOutput: 'signedFields',
 			idFields: [],
+			idPattern: '',
 			idHeader: uses('id') ? spec.idHeader : '',
 			timestampHeader: uses('timestamp') && spec.signatureFormat !== 'keyValue' ? spec.timestampHeader : '',
 			signatureLabel: spec.signatureFormat === 'plain' || spec.signatureIn === 'items' ? '' : spec.signatureLabel,
@@ -259,8 +264,11 @@ describe("Custom HMAC expresses every preset's signature", () => {
 	] as Array<[SigningScheme, PresetName]>)('a %s delivery is accepted by the Custom HMAC settings of %s', (scheme, preset) => {
 		const parameters = { ...CUSTOM[preset], ...(scheme === 'github' ? { customSignatureHeader: 'x-hub-signature-256' } : {}) };
 		const config = verificationConfig('customHmac', reader(parameters), [demoSecret(scheme)]);
-		expect(check(config, deliver(scheme))).toMatchObject({ ok: true });
+		// Custom HMAC takes nothing unsigned beside signed items: Adyen's top-level `live` is a rule of its preset.
+		const sent = scheme === 'adyen-payments' ? replaceInBody(deliver(scheme), '"live":"false",', '') : deliver(scheme);
+		expect(check(config, sent)).toMatchObject({ ok: true });
 		expect(check(config, deliver(scheme, otherSecret(scheme))).ok).toBe(false);
+		if (scheme === 'adyen-payments') expect(check(config, deliver(scheme))).toEqual({ ok: false, reason: 'unexpected_field' });
 	});
 });
 

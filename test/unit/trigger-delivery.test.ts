@@ -1,4 +1,4 @@
-import { eventAccepted, eventType, parseEventList, safeHeaders } from '../../nodes/TenantApiTrigger/delivery';
+import { eventAccepted, eventType, parseEventList, safeHeaders, safeQuery } from '../../nodes/TenantApiTrigger/delivery';
 import { itemsAtPath, mediaType, mediaTypeFits, parseBody, parseForm, valueAtPath } from '../../nodes/TenantApiTrigger/verification';
 
 const json = (text: string | Buffer) => parseBody('json', Buffer.from(text));
@@ -125,6 +125,13 @@ describe('event filter', () => {
 describe('safeHeaders', () => {
 	it('drops credential-bearing headers and the configured secret header', () => {
 		const headers = { 'content-type': 'application/json', authorization: 'Bearer x', cookie: 'a=b', 'x-webhook-secret': 's', 'x-signature': 'sig', skipped: undefined };
-		expect(safeHeaders(headers, ['X-Webhook-Secret'])).toEqual({ 'content-type': 'application/json', 'x-signature': 'sig' });
+		expect(safeHeaders(headers, 'X-Webhook-Secret', [])).toEqual({ 'content-type': 'application/json', 'x-signature': 'sig' });
+	});
+
+	it('drops every header a list names, and any header or query parameter that holds a secret', () => {
+		const headers = { 'x-callback-token': 'tok', 'x-webhook-secret': 'shh-1234', 'x-forwarded': 'via shh-1234', 'x-other': 'ok' };
+		expect(safeHeaders(headers, 'x-callback-token, x-webhook-secret,', ['shh-1234'])).toEqual({ 'x-other': 'ok' });
+		expect(safeHeaders(headers, ' , ', ['shh-1234', ''])).toEqual({ 'x-callback-token': 'tok', 'x-other': 'ok' });
+		expect(safeQuery({ token: 'shh-1234', list: ['a', 'shh-1234'], shh1234: 'x', keep: '1' }, [' shh-1234 '])).toEqual({ shh1234: 'x', keep: '1' });
 	});
 });

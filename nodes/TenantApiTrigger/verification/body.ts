@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { FormFields } from './form';
 import { parseForm } from './form';
+import { parseJsonExactly } from './json';
 
 /**
  * How a delivery's bytes are read. The configuration decides, never the request: Content-Type is not signed, so
@@ -33,7 +34,7 @@ export function mediaTypeFits(format: BodyFormat, type: string): boolean {
 	return type === '' || type === 'application/json' || type.endsWith('+json') || type === 'text/plain';
 }
 
-/** A UTF-8 JSON object (RFC 8259: JSON is UTF-8; a leading BOM is tolerated). */
+/** A UTF-8 JSON object (RFC 8259: JSON is UTF-8; a leading BOM is tolerated), its numbers unchanged (json.ts). */
 function parseJson(rawBody: Buffer): BodyParseResult {
 	let text: string;
 	try {
@@ -44,7 +45,7 @@ function parseJson(rawBody: Buffer): BodyParseResult {
 	if (text.trim() === '') return { ok: false, reason: 'empty_body' };
 	let parsed: unknown;
 	try {
-		parsed = JSON.parse(text);
+		parsed = parseJsonExactly(text);
 	} catch {
 		return { ok: false, reason: 'invalid_json' };
 	}

@@ -1,76 +1,117 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { itemsAtPath, valueAtPath } from './paths';
+import { joinItemIds } from './idText';
+import { itemsAtPath, pathSegments, valueAtPath } from './paths';
 import type { ItemFieldType, SchemeSpec } from './scheme';
 import type { TemplatePart } from './template';
 
 /**
  * Signed items inside a JSON body (Adyen payments: each NotificationRequestItem carries the HMAC of some of its
- * fields). Every item must be signed, each signed field must have its type, and no item may repeat.
+ * fields; Custom HMAC with the signature inside each item). The body holds the items and nothing else on the way to
+ * them, every item is signed, each signed field is read one way, and no item repeats.
  */
 export interface SignedItem {
-	/** The text of each `{item.<path>}` of the template. */
+	/** The text of each `{item.<path>}` of the template, as signed. */
 	fields: Map<string, string>;
 	signature: string;
-	/** The item's id (`itemIdFields` joined with ':'), or undefined when one of them is empty. */
-	id?: string;
+	/** The item's id (`itemIdFields`, each non-empty text), or undefined. */
+	id?: string[];
+	/** The signed fields as the workflow reads them: the JSON value of a typed field, the signed text of any other. */
+	view: IDataObject;
 }
 
-export type ItemsFailure = 'unexpected_field' | 'malformed_items' | 'invalid_item_field' | 'duplicate_item' | 'missing_signature';
+export type ItemsFailure = 'unexpected_field' | 'malformed_items' | 'invalid_item_field' | 'missing_signature';
 
-/** The text a field is signed as, or undefined when its JSON type is not the one the scheme allows. */
-function fieldText(value: unknown, type: ItemFieldType | undefined): string | undefined {
+/**
+ * Where each `{item.<path>}` meets the rest of the signed text: the characters of the literal text on either side.
+ * A field without a type must not contain them, so that the text splits into fields one way only (`a:b` + `c` and
+ * `a` + `b:c` both sign `a:b:c`). Undefined when a field touches another placeholder with nothing between them.
+ */
+export function itemBoundaries(parts: TemplatePart[]): Map<string, string> | undefined {
+	const boundaries = new Map<string, string>();
+	for (const [index, part] of parts.entries()) {
+		if (part.kind !== 'item') continue;
+		const neighbours = [parts[index - 1], parts[index + 1]];
+		if (neighbours.some((n) => n !== undefined && n.kind !== 'literal')) return undefined;
+		const literal = neighbours.map((n) => (n?.kind === 'literal' ? n.text : '')).join('');
+		boundaries.set(part.path, (boundaries.get(part.path) ?? '') + literal);
+	}
+	return boundaries;
+}
+
+/** The signed text of a typed field, or undefined when its JSON type is not the one the scheme allows. */
+function typedText(value: unknown, type: ItemFieldType): string | undefined {
 	if (type === 'wholeNumber') return Number.isSafeInteger(value) ? String(value) : undefined;
-	if (type !== undefined) {
-		if (value === undefined) return '';
-		if (typeof value !== 'string') return undefined;
-		return type === 'textWithoutColon' && value.includes(':') ? undefined : value;
-	}
-	if (value === undefined || value === null) return '';
-	if (typeof value === 'string' || typeof value === 'boolean') return String(value);
-	return typeof value === 'number' && Number.isFinite(value) ? String(value) : undefined;
+	if (value === undefined) return '';
+	if (typeof value !== 'string') return undefined;
+	return type === 'textWithoutColon' && value.includes(':') ? undefined : value;
 }
 
-function itemFields(scheme: SchemeSpec, parts: TemplatePart[], item: unknown): Map<string, string> | undefined {
+/** The signed text of a field without a type: any scalar, none of the characters around it in the template. */
+function untypedText(value: unknown, boundary: string): string | undefined {
+	let text: string;
+	if (value === undefined || value === null) text = '';
+	else if (typeof value === 'string' || typeof value === 'boolean') text = String(value);
+	else if (typeof value === 'number' && Number.isFinite(value)) text = String(value);
+	else return undefined;
+	return [...boundary].some((character) => text.includes(character)) ? undefined : text;
+}
+
+function setAtPath(target: IDataObject, path: string, value: unknown): void {
+	const keys = path.split('.');
+	let current = target;
+	for (const key of keys.slice(0, -1)) {
+		if (!Object.prototype.hasOwnProperty.call(current, key)) Object.defineProperty(current, key, { value: {}, enumerable: true, writable: true, configurable: true });
+		current = current[key] as IDataObject;
+	}
+	Object.defineProperty(current, keys[keys.length - 1], { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** One item read: its signature, and each signed field as text; a failure when anything is not as the scheme says. */
+export function readItem(scheme: SchemeSpec, boundaries: Map<string, string>, item: unknown): SignedItem | ItemsFailure {
+	if (item === null || typeof item !== 'object' || Array.isArray(item)) return 'malformed_items';
+	const signature = valueAtPath(item, scheme.itemSignaturePath);
+	if (typeof signature !== 'string' || signature.trim() === '') return 'missing_signature';
 	const fields = new Map<string, string>();
-	for (const part of parts) {
-		if (part.kind !== 'item' || fields.has(part.path)) continue;
-		const text = fieldText(valueAtPath(item, part.path), scheme.itemFieldTypes[part.path]);
-		if (text === undefined) return undefined;
-		fields.set(part.path, text);
+	const view: IDataObject = {};
+	for (const [path, boundary] of boundaries) {
+		const value = valueAtPath(item, path);
+		const type = scheme.itemFieldTypes[path];
+		const text = type === undefined ? untypedText(value, boundary) : typedText(value, type);
+		if (text === undefined) return 'invalid_item_field';
+		fields.set(path, text);
+		setAtPath(view, path, type === undefined || value === undefined ? text : value);
 	}
-	return fields;
+	const id = scheme.itemIdFields.map((path) => valueAtPath(item, path));
+	const hasId = id.length > 0 && id.every((part) => typeof part === 'string' && part !== '');
+	return { fields, signature: signature.trim(), view, ...(hasId ? { id: id as string[] } : {}) };
 }
 
-function itemId(scheme: SchemeSpec, item: unknown): string | undefined {
-	if (scheme.itemIdFields.length === 0) return undefined;
-	const parts = scheme.itemIdFields.map((path) => valueAtPath(item, path));
-	return parts.every((part): part is string => typeof part === 'string' && part !== '') ? parts.join(':') : undefined;
+/** The items a body holds at the scheme's path: undefined when it holds anything else on the way (see itemsAtPath). */
+export function bodyItems(scheme: SchemeSpec, body: IDataObject): unknown[] | ItemsFailure {
+	const items = itemsAtPath(body, scheme.itemsPath, scheme.bodyKeys);
+	if (items === undefined) return 'unexpected_field';
+	return items.length === 0 ? 'missing_signature' : items;
 }
 
-export function signedItems(scheme: SchemeSpec, parts: TemplatePart[], body: IDataObject): SignedItem[] | ItemsFailure {
-	if (scheme.bodyKeys.length > 0 && Object.keys(body).some((key) => !scheme.bodyKeys.includes(key))) return 'unexpected_field';
-	const items = itemsAtPath(body, scheme.itemsPath);
-	if (items === undefined) return 'malformed_items';
-	if (items.length === 0) return 'missing_signature';
-	const seen = new Set<string>();
-	const signed: SignedItem[] = [];
-	for (const item of items) {
-		if (item === null || typeof item !== 'object' || Array.isArray(item)) return 'malformed_items';
-		const signature = valueAtPath(item, scheme.itemSignaturePath);
-		if (typeof signature !== 'string' || signature.trim() === '') return 'missing_signature';
-		const fields = itemFields(scheme, parts, item);
-		if (fields === undefined) return 'invalid_item_field';
-		const identity = JSON.stringify([...fields.values()]);
-		if (seen.has(identity)) return 'duplicate_item';
-		seen.add(identity);
-		signed.push({ fields, signature: signature.trim(), id: itemId(scheme, item) });
-	}
-	return signed;
+/**
+ * The body as the signed items show it: the path to the items kept, each item reduced to its signed fields (the
+ * unsigned top-level keys a scheme allows left out). What the delivery id and the event type are read from, and the
+ * whole output where the scheme keeps no unsigned field.
+ */
+export function signedView(scheme: SchemeSpec, body: IDataObject, items: SignedItem[]): IDataObject {
+	let next = 0;
+	const build = (value: unknown, keys: string[]): unknown => {
+		if (keys.length === 0) return items[next++].view;
+		const [key, ...rest] = keys;
+		if (key === '*') return (value as unknown[]).map((element) => build(element, rest));
+		return { [key]: build((value as IDataObject)[key], rest) };
+	};
+	return build(body, pathSegments(scheme.itemsPath)) as IDataObject;
 }
 
-/** The delivery id of signed items: their ids sorted and joined with ','; undefined when an item has none. */
+/** The delivery id of signed items: their ids, sorted (see joinItemIds); undefined when an item has none. */
 export function itemsId(items: SignedItem[]): string | undefined {
 	const ids = items.map((item) => item.id);
-	return ids.every((id): id is string => id !== undefined) && ids.length > 0 ? [...ids].sort().join(',') : undefined;
+	return ids.every((id): id is string[] => id !== undefined) ? joinItemIds(ids) : undefined;
 }

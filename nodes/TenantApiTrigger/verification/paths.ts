@@ -10,14 +10,15 @@ function child(current: unknown, key: string): unknown {
 	return Object.prototype.hasOwnProperty.call(current, key) ? (current as Record<string, unknown>)[key] : undefined;
 }
 
-function segments(path: string): string[] {
+/** The segments of a dot path. */
+export function pathSegments(path: string): string[] {
 	const trimmed = path.trim();
 	return trimmed === '' ? [] : trimmed.split('.');
 }
 
 /** The value at a dot path, or undefined. */
 export function valueAtPath(body: unknown, path: string): unknown {
-	const keys = segments(path);
+	const keys = pathSegments(path);
 	if (keys.length === 0) return undefined;
 	let current = body;
 	for (const key of keys) {
@@ -27,20 +28,15 @@ export function valueAtPath(body: unknown, path: string): unknown {
 	return current;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-	return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /**
  * Every item a path with `*` segments reaches (`notificationItems.*.NotificationRequestItem`), or undefined when
  * the body holds anything the path does not account for: a `*` that is not a list, an element that does not lead
- * to an item, or, after a `*`, an object with keys beside the one the path takes. So no entry of the list can
- * carry unsigned data next to the signed items.
+ * to an item, or an object on the way with keys beside the one the path takes (at the top, `otherTopKeys` may be
+ * there too). So no unsigned data can sit next to the signed items.
  */
-export function itemsAtPath(body: unknown, path: string): unknown[] | undefined {
+export function itemsAtPath(body: unknown, path: string, otherTopKeys: string[] = []): unknown[] | undefined {
 	let current: unknown[] = [body];
-	let insideList = false;
-	for (const key of segments(path)) {
+	for (const [depth, key] of pathSegments(path).entries()) {
 		const next: unknown[] = [];
 		for (const value of current) {
 			if (key === '*') {
@@ -48,12 +44,13 @@ export function itemsAtPath(body: unknown, path: string): unknown[] | undefined 
 				next.push(...value);
 				continue;
 			}
-			if (insideList && !(isPlainObject(value) && Object.keys(value).length === 1)) return undefined;
+			if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+			const allowed = depth === 0 ? [key, ...otherTopKeys] : [key];
+			if (Object.keys(value).some((k) => !allowed.includes(k))) return undefined;
 			const found = child(value, key);
 			if (found === undefined) return undefined;
 			next.push(found);
 		}
-		insideList ||= key === '*';
 		current = next;
 	}
 	return current;

@@ -66,10 +66,18 @@ export interface SchemeSpec {
 	itemSignaturePath: string;
 	/** `items` only: the type each signed field must have (see ItemFieldType). */
 	itemFieldTypes: Record<string, ItemFieldType>;
-	/** `items` only: the only top-level keys the body may have (empty: any). */
+	/**
+	 * `items` only: top-level keys the body may have beside the first key of `itemsPath` (Adyen's unsigned `live`).
+	 * Nothing else may sit on the way to the items.
+	 */
 	bodyKeys: string[];
 	/** `items` only: fields of each item that identify it; the delivery id joins the items' ids, sorted. */
 	itemIdFields: string[];
+	/**
+	 * `items` only: what the workflow gets: the whole body (Adyen, whose unsigned item fields are documented), or
+	 * the signed fields alone (signedView), each as the text that was signed.
+	 */
+	itemsOutput: 'body' | 'signedFields';
 	/**
 	 * Query parameter holding the SHA-256 (hex) of the body (Twilio, JSON). When the signed URL carries it, the body
 	 * must match it; a signature that covers neither the body nor the form fields needs it.
@@ -77,6 +85,11 @@ export interface SchemeSpec {
 	bodyHashParameter: string;
 	/** Body fields that identify the delivery when no id is signed in a header (joined with ':'). */
 	idFields: string[];
+	/**
+	 * A regular expression every delivery id field must match (Twilio's SIDs), or ''. With it, a Delivery ID Field
+	 * that is missing or has another shape refuses the delivery: the signature cannot tell where a field ends.
+	 */
+	idPattern: string;
 }
 
 export const DEFAULT_TOLERANCE_SECONDS = 300;
@@ -101,8 +114,10 @@ const BASE: SchemeSpec = {
 	itemFieldTypes: {},
 	bodyKeys: [],
 	itemIdFields: [],
+	itemsOutput: 'signedFields',
 	bodyHashParameter: '',
 	idFields: ['id'],
+	idPattern: '',
 };
 
 export type PresetName =
@@ -201,8 +216,9 @@ export const PRESETS: Record<PresetName, SchemeSpec> = {
 			eventCode: 'textWithoutColon',
 			success: 'textWithoutColon',
 		},
-		bodyKeys: ['live', 'notificationItems'],
+		bodyKeys: ['live'],
 		itemIdFields: ['eventCode', 'pspReference', 'success'],
+		itemsOutput: 'body',
 		idFields: [],
 	},
 	twilio: {
@@ -214,6 +230,8 @@ export const PRESETS: Record<PresetName, SchemeSpec> = {
 		signatureEncoding: 'base64',
 		bodyHashParameter: 'bodySHA256',
 		idFields: [],
+		// Two letters and 32 hex digits (MessageSid, CallSid, …).
+		idPattern: '^[A-Z]{2}[0-9a-fA-F]{32}$',
 	},
 };
 
@@ -223,7 +241,3 @@ export function isPresetName(value: unknown): value is PresetName {
 	return typeof value === 'string' && Object.prototype.hasOwnProperty.call(PRESETS, value);
 }
 
-/** The placeholders a template uses. */
-export function templateUses(spec: SchemeSpec, placeholder: 'id' | 'timestamp' | 'body' | 'url' | 'formFields'): boolean {
-	return spec.signedContent.includes(`{${placeholder}}`);
-}

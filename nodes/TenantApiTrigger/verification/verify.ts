@@ -1,9 +1,11 @@
 import { createHash, createHmac } from 'crypto';
 
+import type { IDataObject } from 'n8n-workflow';
+
 import type { BodyFormat, ParsedBody } from './body';
 import { parseBody } from './body';
 import type { SignedItem } from './items';
-import { itemsId, signedItems } from './items';
+import { bodyItems, itemBoundaries, itemsId, readItem, signedView } from './items';
 import type { SchemeSpec } from './scheme';
 import {
 	MAX_SIGNATURE_HEADER_LENGTH,
@@ -69,6 +71,8 @@ export interface VerificationResult {
 	itemsId?: string;
 	/** The body, when verifying had to read it (form fields, signed items): read once, reused by the caller. */
 	body?: ParsedBody;
+	/** Signed items only: the body reduced to what the items' signatures cover (see signedView). */
+	signedView?: IDataObject;
 }
 
 export type HeaderBag = Record<string, string | string[] | undefined>;
@@ -92,14 +96,20 @@ export const MAX_ID_LENGTH = 256;
  */
 export const MAX_BODY_READ_BEFORE_VERIFYING = 128 * 1024;
 
+/** The header names of a setting that may list several, separated by commas (lower case, blanks dropped). */
+export function headerNames(names: string): string[] {
+	return names
+		.split(',')
+		.map((name) => name.trim().toLowerCase())
+		.filter((name) => name !== '');
+}
+
 /**
  * Case-insensitive header lookup. `names` may list alternatives separated by commas: the first one present
  * wins. Repeated headers are joined with ', ' the way Node joins them.
  */
 export function headerValue(headers: HeaderBag, names: string): string | undefined {
-	for (const name of names.split(',')) {
-		const wanted = name.trim().toLowerCase();
-		if (wanted === '') continue;
+	for (const wanted of headerNames(names)) {
 		for (const [key, value] of Object.entries(headers)) {
 			if (key.toLowerCase() !== wanted || value === undefined) continue;
 			return Array.isArray(value) ? value.join(', ') : String(value);
@@ -225,22 +235,6 @@ function fromHeader(scheme: SchemeSpec, parts: TemplatePart[], input: DeliveryIn
 	return { unit: { values, signatures }, body };
 }
 
-/** One signed unit per body item (Adyen payments: every NotificationRequestItem carries its own signature). */
-function fromItems(scheme: SchemeSpec, parts: TemplatePart[], input: DeliveryInput, format: BodyFormat): { units: Signed[]; items: SignedItem[]; body: ParsedBody } | VerificationReason {
-	if (format !== 'json') return 'invalid_scheme';
-	const body = readBeforeVerifying(input, format);
-	if (typeof body === 'string') return body;
-	const items = signedItems(scheme, parts, body.object);
-	if (typeof items === 'string') return items;
-	const units: Signed[] = [];
-	for (const item of items) {
-		const signatures = decodedSignatures(scheme, [item.signature]);
-		if (!Array.isArray(signatures)) return signatures;
-		units.push({ values: { body: input.rawBody, item: (path) => item.fields.get(path) ?? '' }, signatures });
-	}
-	return { units, items, body };
-}
-
 /** Index of the first key whose HMAC of the unit matches one of its signatures, or undefined. Compares every pair. */
 function matchingKey(scheme: SchemeSpec, parts: TemplatePart[], keys: Array<Buffer | undefined>, unit: Signed): number | undefined {
 	const content = renderParts(parts, unit.values);
@@ -257,34 +251,75 @@ function matchingKey(scheme: SchemeSpec, parts: TemplatePart[], keys: Array<Buff
 	return matched;
 }
 
+/** What a verified signature covers: the secret that matched, the signed header values, the body when it was read. */
+interface Verified {
+	secretIndex: number;
+	values?: TemplateValues;
+	body?: ParsedBody;
+	items?: SignedItem[];
+}
+
+function verifyHeaderSignature(scheme: SchemeSpec, parts: TemplatePart[], keys: Array<Buffer | undefined>, input: DeliveryInput, format: BodyFormat): Verified | VerificationReason {
+	if (usesPart(parts, 'item')) return 'invalid_scheme';
+	const signed = fromHeader(scheme, parts, input, format);
+	if (typeof signed === 'string') return signed;
+	const secretIndex = matchingKey(scheme, parts, keys, signed.unit);
+	if (secretIndex === undefined) return 'signature_mismatch';
+	return { secretIndex, values: signed.unit.values, body: signed.body };
+}
+
+/**
+ * Every body item carries its own signature (Adyen payments). Each is checked as soon as it is read, so a body nobody
+ * signed costs its parse and one item.
+ */
+function verifyItemSignatures(scheme: SchemeSpec, parts: TemplatePart[], keys: Array<Buffer | undefined>, input: DeliveryInput, format: BodyFormat): Verified | VerificationReason {
+	const boundaries = itemBoundaries(parts);
+	if (format !== 'json' || boundaries === undefined) return 'invalid_scheme';
+	const body = readBeforeVerifying(input, format);
+	if (typeof body === 'string') return body;
+	const entries = bodyItems(scheme, body.object);
+	if (typeof entries === 'string') return entries;
+	const items: SignedItem[] = [];
+	const seen = new Set<string>();
+	let secretIndex: number | undefined;
+	for (const entry of entries) {
+		const item = readItem(scheme, boundaries, entry);
+		if (typeof item === 'string') return item;
+		const signatures = decodedSignatures(scheme, [item.signature]);
+		if (!Array.isArray(signatures)) return signatures;
+		const matched = matchingKey(scheme, parts, keys, { values: { body: input.rawBody, item: (path) => item.fields.get(path) ?? '' }, signatures });
+		if (matched === undefined) return 'signature_mismatch';
+		const identity = JSON.stringify([...item.fields.values()]);
+		if (seen.has(identity)) return 'duplicate_item';
+		seen.add(identity);
+		secretIndex ??= matched;
+		items.push(item);
+	}
+	return { secretIndex: secretIndex ?? 0, body, items };
+}
+
 function verifyHmac(scheme: SchemeSpec, secrets: Array<string | undefined>, input: DeliveryInput): VerificationResult {
 	const parts = parseTemplate(scheme.signedContent);
 	if (parts === undefined) return fail('invalid_scheme');
 	const keys = secrets.map((secret) => (secret === undefined ? undefined : secretKey(secret, scheme.secretEncoding)));
 	if (keys.every((key) => key === undefined)) return fail('invalid_secret');
 	const format = deliveryFormat({ mode: 'hmac', scheme, secrets }, input.url);
-	const signed = scheme.signatureIn === 'items' ? fromItems(scheme, parts, input, format) : fromHeader(scheme, parts, input, format);
-	if (typeof signed === 'string') return fail(signed);
-	const units = 'units' in signed ? signed.units : [signed.unit];
-	let secretIndex: number | undefined;
-	for (const unit of units) {
-		const matched = matchingKey(scheme, parts, keys, unit);
-		if (matched === undefined) return fail('signature_mismatch');
-		secretIndex ??= matched;
-	}
+	const verified = (scheme.signatureIn === 'items' ? verifyItemSignatures : verifyHeaderSignature)(scheme, parts, keys, input, format);
+	if (typeof verified === 'string') return fail(verified);
 	const coverage = checkBodyCoverage(scheme, parts, input, format);
 	if (coverage !== undefined) return fail(coverage);
-	const header = 'unit' in signed ? signed.unit.values : undefined;
-	const itemsDeliveryId = 'items' in signed ? itemsId(signed.items) : undefined;
+	const { values, body, items } = verified;
+	const itemsDeliveryId = items === undefined ? undefined : itemsId(items);
 	return {
 		ok: true,
 		reason: 'ok',
 		bodyFormat: format,
-		secretIndex,
-		...(header?.id === undefined ? {} : { id: header.id }),
-		...(header?.timestamp === undefined ? {} : { timestamp: Number(header.timestamp) }),
+		secretIndex: verified.secretIndex,
+		...(values?.id === undefined ? {} : { id: values.id }),
+		...(values?.timestamp === undefined ? {} : { timestamp: Number(values.timestamp) }),
 		...(itemsDeliveryId === undefined ? {} : { itemsId: itemsDeliveryId }),
-		...(signed.body === undefined ? {} : { body: signed.body }),
+		...(body === undefined ? {} : { body }),
+		...(items === undefined || body === undefined ? {} : { signedView: signedView(scheme, body.object, items) }),
 	};
 }
 
