@@ -49,8 +49,8 @@ import { withoutDelivery } from './verifier';
 export const TRIGGER_NODE_NAME = 'Tenant API Trigger';
 
 /** Data of a Tenant Webhook API credential. */
-export function webhookCredential(signingSecret: string, previousSigningSecret = ''): ICredentialDataDecryptedObject {
-	return { signingSecret, previousSigningSecret };
+export function webhookCredential(signingSecret: string, previousSigningSecret = '', testSigningSecret = ''): ICredentialDataDecryptedObject {
+	return { signingSecret, previousSigningSecret, testSigningSecret };
 }
 export const WEBHOOK_ID = '5b0c7e1a-5f2e-4d67-9a51-3c0f9d1e2a77';
 export const WORKFLOW_ID = 'wf-trigger';

@@ -1,0 +1,188 @@
+/**
+ * What the workflow sees is exactly what was signed, read one way, or nothing, for the settings a first property
+ * campaign never generated. Through the built trigger behind a real HTTP server and n8n-core's WebhookContext
+ * (test/harness/webhook.ts). Each case is a forged, replayed or colliding delivery that reached a workflow before.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { PRESETS } from '../../nodes/TenantApiTrigger/verification';
+import { demoSecret, sign, signAdyenPayments } from '../../sandbox/signing';
+import type { TriggerServer, WebhookCall } from '../harness/webhook';
+import { WEBHOOK_ID, captureLogs, expectRefusal, startTriggerServer, webhookCredential } from '../harness/webhook';
+
+const PUBLIC_URL = `http://127.0.0.1:5678/webhook/${WEBHOOK_ID}/webhook`;
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+const INVALID = 'Invalid signature';
+const SECRET = 'whsec_integrity';
+
+let server: TriggerServer;
+let logs: ReturnType<typeof captureLogs>;
+
+beforeAll(async () => {
+	server = await startTriggerServer({ credential: webhookCredential(SECRET) });
+});
+afterAll(async () => server.close());
+beforeEach(() => {
+	logs = captureLogs();
+});
+afterEach(() => logs.restore());
+
+const refused = (post: Promise<{ status: number; text: string; call: WebhookCall }>, status: number, message: string, reason: string) =>
+	expectRefusal(logs, post, { status, message, reason });
+const started = (call: WebhookCall): IDataObject => call.result!.workflowData![0][0].json;
+const deliveryOf = (call: WebhookCall) => started(call).webhookDelivery as IDataObject;
+const hmacDelivery = (body: string) => ({ 'content-type': 'application/json', ...sign({ secret: SECRET, body }) });
+
+describe('Custom HMAC with the signature inside each item', () => {
+	const KEY = demoSecret('adyen-payments');
+	const parameters = {
+		verification: 'customHmac',
+		customSecretEncoding: 'hex',
+		customSignedContent: PRESETS.adyenPayments.signedContent,
+		customSignatureIn: 'items',
+		customSignatureEncoding: 'base64',
+	};
+	const item = (over: IDataObject = {}) => ({
+		pspReference: 'PSP1',
+		originalReference: '',
+		merchantAccountCode: 'Acct',
+		merchantReference: 'order-1',
+		amount: { value: 1999, currency: 'EUR' },
+		eventCode: 'AUTHORISATION',
+		success: 'true',
+		eventDate: '2026-11-24T10:00:00+01:00',
+		...over,
+	});
+	const signedBody = (...items: IDataObject[]) => signAdyenPayments({ notificationItems: items.map((i) => ({ NotificationRequestItem: i })) }, KEY);
+	const post = (body: unknown) => server.post(JSON.stringify(body), { 'content-type': 'application/json' });
+	const useCustom = (extra: IDataObject = {}) => server.configure({ credential: webhookCredential(KEY), parameters: { ...parameters, ...extra } });
+
+	it('a genuine delivery starts the workflow with the signed fields only, as the text that was signed', async () => {
+		await useCustom();
+		const { status, call } = await post(signedBody(item()));
+		expect(status).toBe(200);
+		const json = started(call);
+		expect(json.notificationItems).toEqual([
+			{
+				NotificationRequestItem: {
+					pspReference: 'PSP1',
+					originalReference: '',
+					merchantAccountCode: 'Acct',
+					merchantReference: 'order-1',
+					amount: { value: '1999', currency: 'EUR' },
+					eventCode: 'AUTHORISATION',
+					success: 'true',
+				},
+			},
+		]);
+		expect(Object.keys(json)).toEqual(['notificationItems', 'webhookDelivery']);
+	});
+
+	it('unsigned top-level data beside a genuine item (a new event, id and payout) is refused, also past an Events filter', async () => {
+		await useCustom({ events: 'payout.approved' });
+		const forged = { ...signedBody(item()), event: 'payout.approved', id: 'evt_new', payout: { amount: 99999999, iban: 'DE89370400440532013000' } };
+		await refused(post(forged), 401, INVALID, 'unexpected_field');
+	});
+
+	it('a colon moved from one signed field into the next is refused', async () => {
+		await useCustom();
+		const [entry] = signedBody(item({ merchantAccountCode: 'Acct', merchantReference: 'ref:1' })).notificationItems;
+		await refused(post(signedBody(item({ merchantAccountCode: 'Acct', merchantReference: 'ref:1' }))), 401, INVALID, 'invalid_item_field');
+		const moved = { ...entry.NotificationRequestItem, merchantAccountCode: 'Acct:ref', merchantReference: '1' };
+		await refused(post({ notificationItems: [{ NotificationRequestItem: moved }] }), 401, INVALID, 'invalid_item_field');
+	});
+
+	it('a signed field sent as another JSON type is read the same way: "1999" and 1999, "true" and true', async () => {
+		await useCustom();
+		const [entry] = signedBody(item()).notificationItems;
+		const retyped = { ...entry.NotificationRequestItem, amount: { value: '1999', currency: 'EUR' }, success: true };
+		const genuine = await post(signedBody(item()));
+		const other = await post({ notificationItems: [{ NotificationRequestItem: retyped }] });
+		expect([genuine.status, other.status]).toEqual([200, 200]);
+		expect(started(other.call)).toEqual(started(genuine.call));
+	});
+});
+
+describe('Secret in Header: the shared secret never reaches the output', () => {
+	it.each(['x-callback-token, x-webhook-secret', 'x-webhook-secret,', ' X-Webhook-Secret '])('header setting "%s"', async (sharedKeyHeader) => {
+		await server.configure({ credential: webhookCredential(SECRET), parameters: { verification: 'secretHeader', sharedKeyHeader, options: { includeHeaders: true, includeQuery: true } } });
+		const { status, call } = await server.post('{"id":"evt_1"}', { 'x-webhook-secret': SECRET, 'x-request-id': 'r1' }, `?copy=${SECRET}`);
+		expect(status).toBe(200);
+		expect(JSON.stringify(started(call))).not.toContain(SECRET);
+		expect(deliveryOf(call).unsignedHeaders).toMatchObject({ 'x-request-id': 'r1' });
+	});
+});
+
+describe('request data no signature covers', () => {
+	it('never replaces a signed body field: it sits under webhookDelivery, named unsigned', async () => {
+		await server.configure({ credential: webhookCredential(SECRET), parameters: { options: { includeQuery: true, includeHeaders: true } } });
+		const body = JSON.stringify({ id: 'evt_1', webhookQuery: { approved: 'false' }, webhookHeaders: { role: 'user' } });
+		const { status, call } = await server.post(body, { ...hmacDelivery(body), role: 'admin' }, '?approved=true');
+		expect(status).toBe(200);
+		const json = started(call);
+		expect(json.webhookQuery).toEqual({ approved: 'false' });
+		expect(json.webhookHeaders).toEqual({ role: 'user' });
+		expect(deliveryOf(call)).toMatchObject({ unsignedQuery: { approved: 'true' }, unsignedHeaders: expect.objectContaining({ role: 'admin' }) });
+	});
+});
+
+describe('exact identities and numbers', () => {
+	beforeEach(() => server.configure({ credential: webhookCredential(SECRET), parameters: {} }));
+	const idOf = async (body: string) => {
+		const { status, call } = await server.post(body, hmacDelivery(body));
+		expect(status).toBe(200);
+		return deliveryOf(call).id;
+	};
+
+	it('ids beyond 2^53 stay different, and signed numbers arrive as signed', async () => {
+		expect(await idOf('{"id":9007199254740993}')).toBe('9007199254740993');
+		expect(await idOf('{"id":9007199254740992}')).toBe('9007199254740992');
+		const body = '{"id":"evt_1","amount":12345678901234567891,"rate":1e400,"small":0.1,"count":42}';
+		const { call } = await server.post(body, hmacDelivery(body));
+		expect(started(call)).toMatchObject({ amount: '12345678901234567891', rate: '1e400', small: 0.1, count: 42 });
+	});
+
+	it('ids of several fields split one way only', async () => {
+		await server.configure({ credential: webhookCredential(SECRET), parameters: { options: { idFields: 'customer, order' } } });
+		const first = await idOf('{"customer":"acme:42","order":"7"}');
+		const second = await idOf('{"customer":"acme","order":"42:7"}');
+		expect(first).not.toBe(second);
+		expect(await idOf('{"customer":"acme","order":7}')).toBe('acme:7');
+	});
+
+	it('an id is the exact signed text: " evt_1" is not "evt_1"', async () => {
+		expect(await idOf('{"id":" evt_1"}')).toBe(' evt_1');
+	});
+});
+
+describe('Twilio-Style form with Delivery ID Fields', () => {
+	const TOKEN = demoSecret('twilio');
+	const SM = `SM${'0123456789abcdef'.repeat(2)}`;
+	const MG = `MG${'fedcba9876543210'.repeat(2)}`;
+
+	it('a replay with the field boundaries moved cannot take a fresh id: the id field must be a SID', async () => {
+		await server.configure({ credential: webhookCredential(TOKEN), parameters: { verification: 'twilio', options: { idFields: 'MessageSid' } } });
+		const genuine = `MessageSid=${SM}&MessagingServiceSid=${MG}`;
+		const headers = { ...FORM, ...sign({ secret: TOKEN, scheme: 'twilio', body: genuine, url: PUBLIC_URL, contentType: FORM['content-type'] }) };
+		const first = await server.post(genuine, headers);
+		expect(first.status).toBe(200);
+		expect(deliveryOf(first.call)).toMatchObject({ id: SM, idSource: 'body:MessageSid' });
+		await refused(server.post(`MessageSid=${SM}MessagingServiceSid${MG}`, headers), 401, INVALID, 'malformed_id');
+	});
+});
+
+describe('the Test URL secret', () => {
+	const TEST = 'whsec_test_url';
+	const body = '{"id":"evt_1"}';
+	const signedWith = (secret: string) => ({ 'content-type': 'application/json', ...sign({ secret, body }) });
+
+	it('is accepted for deliveries to the Test URL, never to the Production URL', async () => {
+		await server.configure({ credential: webhookCredential(SECRET, '', TEST), parameters: {}, mode: 'manual' });
+		const test = await server.post(body, signedWith(TEST));
+		expect([test.status, deliveryOf(test.call).secret]).toEqual([200, 'test']);
+		await server.configure({ credential: webhookCredential(SECRET, '', TEST), parameters: {}, mode: 'webhook' });
+		await refused(server.post(body, signedWith(TEST)), 401, INVALID, 'signature_mismatch');
+		const production = await server.post(body, signedWith(SECRET));
+		expect([production.status, deliveryOf(production.call).secret]).toEqual([200, 'current']);
+	});
+});
