@@ -11,12 +11,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { DEFAULT_EVENT_PATH, parseEventList } from './delivery';
 import { properties } from './description';
 import type { TriggerSettings } from './receive';
 import { receiveDelivery } from './receive';
 import type { ParameterReader, VerificationName } from './scheme';
-import { isVerificationName, pathList, verificationConfig } from './scheme';
+import { isVerificationName, settingsFromParameters, signingSecrets } from './scheme';
 import { signedUrl } from './url';
 import type { HeaderBag } from './verification';
 import { usableSecrets } from './verification';
@@ -65,16 +64,13 @@ function isTestDelivery(context: IWebhookFunctions): boolean {
 }
 
 /**
- * The credential's secrets in the order of SECRET_NAMES, as stored (the verifier skips blank ones): current,
- * previous, and for the Test URL only, the test secret. Or why there are none: no credential selected is a set-up
- * error (refused like a bad signature); a selected one that cannot be read now (e.g. the database is busy) is
- * temporary (503: the sender retries).
+ * The credential's secrets (signingSecrets), or why there are none: no credential selected is a set-up error
+ * (refused like a bad signature); a selected one that cannot be read now (e.g. the database is busy) is temporary
+ * (503: the sender retries).
  */
 async function readSigningSecrets(context: IWebhookFunctions): Promise<unknown[] | { status: 401 | 503; reason: string; error: string }> {
 	try {
-		const credentials = await context.getCredentials(WEBHOOK_CREDENTIAL_TYPE);
-		const secrets = [credentials.signingSecret, credentials.previousSigningSecret];
-		return isTestDelivery(context) ? [...secrets, credentials.testSigningSecret] : secrets;
+		return signingSecrets(await context.getCredentials(WEBHOOK_CREDENTIAL_TYPE), isTestDelivery(context));
 	} catch (error) {
 		const selected = context.getNode().credentials?.[WEBHOOK_CREDENTIAL_TYPE] !== undefined;
 		return { status: selected ? 503 : 401, reason: selected ? 'credential_unavailable' : 'no_credential_selected', error: (error as Error).message };
@@ -84,16 +80,7 @@ async function readSigningSecrets(context: IWebhookFunctions): Promise<unknown[]
 /** The trigger's settings from its parameters and the credential's secrets. */
 function triggerSettings(context: IWebhookFunctions, verification: VerificationName, secrets: unknown[]): TriggerSettings {
 	const read: ParameterReader = (name, fallback) => context.getNodeParameter(name, fallback as never);
-	const options = context.getNodeParameter('options', {}) as IDataObject;
-	return {
-		verification,
-		config: verificationConfig(verification, read, secrets),
-		events: parseEventList(context.getNodeParameter('events', '') as string),
-		eventPath: typeof options.eventPath === 'string' ? options.eventPath : DEFAULT_EVENT_PATH,
-		idFields: pathList(options.idFields),
-		includeHeaders: options.includeHeaders === true,
-		includeQuery: options.includeQuery === true,
-	};
+	return settingsFromParameters(verification, read, secrets);
 }
 
 export class TenantApiTrigger implements INodeType {

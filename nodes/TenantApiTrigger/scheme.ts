@@ -1,3 +1,7 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { DEFAULT_EVENT_PATH, parseEventList } from './delivery';
+import type { TriggerSettings } from './receive';
 import type { BodyFormat, HmacAlgorithm, PresetName, SchemeSpec, SecretEncoding, SignatureEncoding, SignatureFormat, VerificationConfig } from './verification';
 import { DEFAULT_TOLERANCE_SECONDS, PRESETS, headerNames, isPresetName } from './verification';
 
@@ -93,3 +97,26 @@ export function verificationConfig(name: VerificationName, read: ParameterReader
 	return { mode: 'hmac', scheme: name === 'customHmac' ? customScheme(read) : presetScheme(name, read), secrets };
 }
 
+
+/** The trigger's settings from its parameters (as n8n resolves them) and the credential's secrets. */
+export function settingsFromParameters(verification: VerificationName, read: ParameterReader, secrets: unknown[]): TriggerSettings {
+	const options = (read('options', {}) ?? {}) as IDataObject;
+	return {
+		verification,
+		config: verificationConfig(verification, read, secrets),
+		events: parseEventList(read('events', '') as string),
+		eventPath: typeof options.eventPath === 'string' ? options.eventPath : DEFAULT_EVENT_PATH,
+		idFields: pathList(options.idFields),
+		includeHeaders: options.includeHeaders === true,
+		includeQuery: options.includeQuery === true,
+	};
+}
+
+/**
+ * The secrets of a Tenant Webhook API credential in the order of SECRET_NAMES, as stored (the verifier skips blank
+ * ones): current, previous, and for a delivery to the Test URL only, the test secret.
+ */
+export function signingSecrets(credential: IDataObject, testDelivery: boolean): unknown[] {
+	const secrets = [credential.signingSecret, credential.previousSigningSecret];
+	return testDelivery ? [...secrets, credential.testSigningSecret] : secrets;
+}
