@@ -1,8 +1,9 @@
 /**
  * JSON read without changing a number. JSON.parse turns every number into the nearest double, so a signed
  * `12345678901234567891` would reach the workflow as 12345678901234567000, and `1e400` as Infinity (null once n8n
- * stores it). Here a number whose double does not denote the same decimal value is kept as its JSON text, a string;
- * every other value is JSON.parse's.
+ * stores it). Here a number is kept as its JSON text, a string, when its double does not print as the same decimal,
+ * or when it is a whole number beyond Number.MAX_SAFE_INTEGER (2^53 - 1: next to one, other whole numbers read as
+ * the same double, so the type of an id would depend on its value); every other value is JSON.parse's.
  */
 
 /**
@@ -28,11 +29,11 @@ function canonical(text: string): string | undefined {
 	return `${sign}${digits}e${Number(exponent) - fraction.length + all.length - digits.length}`;
 }
 
-/** Whether JSON.parse reads the token as a number of the same decimal value. */
+/** Whether JSON.parse reads the token as a number of the same decimal value, and a safe one if it is whole. */
 function readsExactly(token: string): boolean {
 	if (token.length < 16 && !token.includes('e') && !token.includes('E')) return true;
 	const number = Number(token);
-	if (!Number.isFinite(number)) return false;
+	if (!Number.isFinite(number) || (Number.isInteger(number) && !Number.isSafeInteger(number))) return false;
 	// Zero is exact only when every digit is zero (1e-400 also reads as 0); a nonzero double has a finite exponent.
 	if (number === 0) return /^-?[0.]+(?:[eE]|$)/.test(token);
 	const printed = String(number);
