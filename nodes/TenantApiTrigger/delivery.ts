@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { BodyFormat, HeaderBag, VerificationConfig, VerificationResult } from './verification';
-import { headerNames, headerValue, joinIdParts, usableSecrets, valueAtPath } from './verification';
+import { headerNames, headerValue, itemBoundaries, itemIdFields, joinIdParts, parseTemplate, usableSecrets, valueAtPath } from './verification';
 
 export const DEFAULT_EVENT_PATH = 'event';
 export const FALLBACK_EVENT_PATH = 'type';
@@ -107,15 +107,18 @@ function presentHeader(headers: HeaderBag, names: string): string | undefined {
 	return headerNames(names).find((name) => headerValue(headers, name) !== undefined);
 }
 
-/** A delivery id field that is missing or not in the shape the sender gives ids (Twilio's SIDs). */
-export const MALFORMED_ID = 'malformed_id';
+/**
+ * Why a delivery's id fields cannot name it: a field missing or not in the shape the sender gives ids (Twilio's
+ * SIDs), or Delivery ID Fields under a signature that does not say where a field ends (Custom `{formFields}`).
+ */
+export type IdRefusal = 'malformed_id' | 'unprotected_id';
 
-type Identity = [string, string] | undefined | typeof MALFORMED_ID;
+type Identity = [string, string] | undefined | IdRefusal;
 
 /** The id made of signed body fields (all must hold a scalar; several are joined by joinIdParts), with its source. */
 function bodyFieldsId(signed: IDataObject, paths: string[], pattern: string): Identity {
 	const parts = paths.map((path) => idText(valueAtPath(signed, path)));
-	if (pattern !== '' && paths.length > 0 && !parts.every((part) => part !== undefined && new RegExp(pattern).test(part))) return MALFORMED_ID;
+	if (pattern !== '' && paths.length > 0 && !parts.every((part) => part !== undefined && new RegExp(pattern).test(part))) return 'malformed_id';
 	if (parts.length === 0 || !parts.every((part): part is string => part !== undefined)) return undefined;
 	return [joinIdParts(parts), `body:${paths.join(',')}`];
 }
@@ -129,15 +132,13 @@ function identify(config: VerificationConfig, result: VerificationResult, header
 	if (config.mode !== 'hmac') return bodyFieldsId(signed, chosenIdFields.length > 0 ? chosenIdFields : ['id'], '');
 	const { scheme } = config;
 	if (result.id !== undefined) return [result.id, `header:${presentHeader(headers, scheme.idHeader) ?? scheme.idHeader}`];
+	if (chosenIdFields.length > 0 && result.unboundedFields === true && scheme.idPattern === '') return 'unprotected_id';
 	if (chosenIdFields.length > 0) return bodyFieldsId(signed, chosenIdFields, scheme.idPattern);
-	if (result.itemsId !== undefined) return [result.itemsId, `items:${scheme.itemIdFields.join(',')}`];
+	if (result.itemsId !== undefined) return [result.itemsId, `items:${itemIdFields(scheme, itemBoundaries(parseTemplate(scheme.signedContent) ?? []) ?? new Map()).join(',')}`];
 	return bodyFieldsId(signed, scheme.idFields, scheme.idPattern);
 }
 
-/**
- * The delivery's identity, read from what the signature covers (`signed`), or MALFORMED_ID when the scheme's id
- * fields do not have the shape its sender gives them.
- */
+/** The delivery's identity, read from what the signature covers (`signed`), or why its id fields cannot name it. */
 export function deliveryIdentity(
 	config: VerificationConfig,
 	result: VerificationResult,
@@ -145,9 +146,9 @@ export function deliveryIdentity(
 	signed: IDataObject,
 	chosenIdFields: string[],
 	verification: string,
-): WebhookDelivery | typeof MALFORMED_ID {
+): WebhookDelivery | IdRefusal {
 	const identity = identify(config, result, headers, signed, chosenIdFields);
-	if (identity === MALFORMED_ID) return MALFORMED_ID;
+	if (typeof identity === 'string') return identity;
 	const [id, idSource] = identity ?? [null, null];
 	const secret = result.secretIndex === undefined ? null : (SECRET_NAMES[result.secretIndex] ?? null);
 	return { id, idSource, timestamp: result.timestamp ?? null, verification, secret, bodyType: result.bodyFormat ?? 'json' };

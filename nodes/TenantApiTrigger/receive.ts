@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { WebhookDelivery } from './delivery';
-import { MALFORMED_ID, WEBHOOK_DELIVERY_FIELD, deliveryIdentity, eventAccepted, eventType, safeHeaders, safeQuery } from './delivery';
+import { WEBHOOK_DELIVERY_FIELD, deliveryIdentity, eventAccepted, eventType, safeHeaders, safeQuery } from './delivery';
 import type { BodyFailure, BodyFormat, HeaderBag, VerificationConfig } from './verification';
 import { deliveryFormat, mismatchedMediaType, readDelivery } from './verification';
 
@@ -78,7 +78,7 @@ export function receiveDelivery(settings: TriggerSettings, request: ReceivedRequ
 	const body = reading.body.object;
 	if (Object.prototype.hasOwnProperty.call(body, WEBHOOK_DELIVERY_FIELD)) return refuse(400, 'reserved_field', `Body must not have a top-level ${WEBHOOK_DELIVERY_FIELD} field`);
 	const delivery = deliveryIdentity(settings.config, reading.verification, request.headers, reading.signed, settings.idFields, settings.verification);
-	if (delivery === MALFORMED_ID) return refuse(401, MALFORMED_ID, INVALID_SIGNATURE);
+	if (typeof delivery === 'string') return refuse(401, delivery, INVALID_SIGNATURE);
 	const event = eventType(reading.signed, settings.eventPath);
 	if (!eventAccepted(settings.events, event)) return { action: 'acknowledge', event };
 	return { action: 'start', json: outputItem(settings, request, body, delivery), secretIndex: reading.verification.secretIndex };

@@ -4,8 +4,9 @@
  *
  * The long property-based campaign over the trust boundaries: `--cases` generated and mutated cases for each target
  * (all of them unless `--target` names one), spread evenly over its groups.
- * - deliveries: the trigger's (test/property/deliveries.ts), a group per signing scheme and body format (80 %
- *   mutations of genuine deliveries, 10 % genuine ones, 10 % arbitrary requests); `--only <scheme>`.
+ * - deliveries: the trigger's (test/property/deliveries.ts), a group per Verification over all of its settings (75 %
+ *   mutations of genuine deliveries, 15 % genuine ones, 10 % arbitrary requests); `--only <verification>`, e.g.
+ *   `--only customHmac`. Also prints how many cases each setting value got.
  * - urls: the action node's URL confinement (test/property/urls.ts), a group per kind of input (endpoints and
  *   next-page links from hostile pieces, mutated and plain; base URLs); `--only endpoints|next-links|base-urls`.
  * Prints the seed (random unless given: a failure is reproduced with the same seed, with or without `--only`), what
@@ -24,7 +25,7 @@ interface Target {
 }
 
 const TARGETS: Record<string, Target> = {
-	deliveries: { groups: deliveryGroups, eachGroupIs: 'a signing scheme and body format' },
+	deliveries: { groups: deliveryGroups, eachGroupIs: 'a Verification with all its settings' },
 	urls: { groups: () => URL_GROUPS, eachGroupIs: 'a kind of URL input' },
 };
 
@@ -53,12 +54,15 @@ function parseOptions(argv: string[]): Options {
 }
 
 type Outcomes = Map<string, number>;
+/** Cases per setting value (`dimension: value`), for the coverage report. */
+type Coverage = Map<string, number>;
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const complain = (line: string) => process.stderr.write(`${line}\n`);
 
-function count(outcomes: Outcomes, verdict: Verdict): boolean {
+function count(outcomes: Outcomes, coverage: Coverage, verdict: Verdict): boolean {
 	outcomes.set(verdict.outcome, (outcomes.get(verdict.outcome) ?? 0) + 1);
+	for (const [dimension, value] of verdict.dims ?? []) coverage.set(`${dimension}: ${value}`, (coverage.get(`${dimension}: ${value}`) ?? 0) + 1);
 	if (!verdict.ok) complain(`\nbroken: ${verdict.outcome}: ${verdict.why}`);
 	return verdict.ok;
 }
@@ -67,11 +71,11 @@ const sum = (outcomes: Outcomes) => [...outcomes.values()].reduce((a, b) => a + 
 const byCount = (outcomes: Outcomes) => [...outcomes].sort((a, b) => b[1] - a[1]);
 
 /** Runs each property of a group on its share of `runs`; the first failure report (with fast-check's seed and path) or undefined. */
-function runGroup(group: PropertyGroup, seed: number, runs: number, outcomes: Outcomes): string | undefined {
+function runGroup(group: PropertyGroup, seed: number, runs: number, outcomes: Outcomes, coverage: Coverage): string | undefined {
 	if (group.properties.length > SEEDS_PER_GROUP) throw new Error(`${group.label}: more properties than seeds`);
 	for (const [index, property] of group.properties.entries()) {
 		const numRuns = Math.max(1, Math.round(runs * property.share));
-		const details = fc.check(property.property((verdict) => count(outcomes, verdict)), { seed: seed + index, numRuns, endOnFailure: true });
+		const details = fc.check(property.property((verdict) => count(outcomes, coverage, verdict)), { seed: seed + index, numRuns, endOnFailure: true });
 		if (details.failed) return `${property.name}: ${fc.defaultReportMessage(details)}`;
 	}
 	return undefined;
@@ -86,11 +90,12 @@ function runTarget(name: string, options: Options, totals: Outcomes): boolean {
 	if (chosen.length === 0) return true;
 	const perGroup = Math.ceil(options.cases / chosen.length);
 	const outcomesOfTarget: Outcomes = new Map();
+	const coverage: Coverage = new Map();
 	const started = Date.now();
 	say(`\n${name}: ${chosen.length} group(s), each ${eachGroupIs}, about ${perGroup} cases each`);
 	for (const { group, index } of chosen) {
 		const outcomes: Outcomes = new Map();
-		const failure = runGroup(group, options.seed + index * SEEDS_PER_GROUP, perGroup, outcomes);
+		const failure = runGroup(group, options.seed + index * SEEDS_PER_GROUP, perGroup, outcomes, coverage);
 		say(`${group.label}: ${sum(outcomes)} cases: ${byCount(outcomes).map(([outcome, n]) => `${n} ${outcome}`).join('; ')}`);
 		for (const [outcome, n] of outcomes) outcomesOfTarget.set(outcome, (outcomesOfTarget.get(outcome) ?? 0) + n);
 		if (failure) {
@@ -100,6 +105,10 @@ function runTarget(name: string, options: Options, totals: Outcomes): boolean {
 	}
 	say(`${name}: ${sum(outcomesOfTarget)} cases in ${Math.round((Date.now() - started) / 1000)} s, no case broke the rule`);
 	for (const [outcome, n] of byCount(outcomesOfTarget)) say(`  ${String(n).padStart(8)}  ${outcome}`);
+	if (coverage.size > 0) {
+		say(`${name}: cases per setting value (a case counts once for each setting it has)`);
+		for (const [setting, n] of [...coverage].sort((a, b) => a[0].localeCompare(b[0]))) say(`  ${String(n).padStart(8)}  ${setting}`);
+	}
 	for (const [outcome, n] of outcomesOfTarget) totals.set(outcome, (totals.get(outcome) ?? 0) + n);
 	return true;
 }

@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 
-export type Verdict = { ok: true; outcome: string } | { ok: false; outcome: string; why: string };
+/** What happened to one case; `dims` are the setting values it exercised (for the coverage report). */
+export type Verdict = ({ ok: true; outcome: string } | { ok: false; outcome: string; why: string }) & { dims?: Array<[string, string]> };
 
 /** A position in [0, 1), uniform: fast-check's doubles lean towards 0, which would always pick the first byte or path. */
 export const fraction = fc.noBias(fc.integer({ min: 0, max: 999_999 })).map((n) => n / 1_000_000);

@@ -1,20 +1,58 @@
 /**
- * The trigger's trust boundary, property-based (test/property/deliveries.ts): for every signing scheme and body
- * format, genuine deliveries start the workflow with what was signed; mutated ones (body, Content-Type, JSON shape,
- * form encoding, header or query changed) are refused or read exactly as signed; arbitrary requests never make it
- * throw. The same properties as `npm run fuzz`, with a fixed seed and fewer cases.
+ * The trigger's trust boundary, property-based (test/property/deliveries.ts): for every Verification and every
+ * setting it shows, genuine deliveries do what the documented rules say; mutated ones are refused, or read exactly as
+ * signed; arbitrary requests never make it throw. The same properties as `npm run fuzz`, with a fixed seed and fewer
+ * cases. Then the generators' reach: every setting of the trigger and its credential is generated.
  */
 import fc from 'fast-check';
+import type { INodeProperties } from 'n8n-workflow';
 
+import { TenantWebhookApi } from '../../credentials/TenantWebhookApi.credentials';
+import { properties } from '../../nodes/TenantApiTrigger/description';
 import { holds } from '../property/common';
 import { deliveryGroups } from '../property/deliveries';
+import { VERIFICATIONS, setups } from '../property/settings';
 
-const SEED = 20261124;
-/** Cases per property. */
-const RUNS: Record<string, number> = { 'genuine deliveries': 40, 'mutated deliveries': 150, 'arbitrary requests': 40 };
+const SEED = 20261125;
+/** Cases per property and Verification. */
+const RUNS: Record<string, number> = { 'genuine deliveries': 80, 'mutated deliveries': 300, 'arbitrary requests': 30 };
 
 describe.each(deliveryGroups().map((group) => [group.label, group] as const))('%s', (_label, group) => {
 	it.each(group.properties.map((property) => [property.name, property] as const))('%s', (_name, property) => {
 		fc.assert(property.property(holds), { seed: SEED, numRuns: RUNS[property.name] });
+	});
+});
+
+describe('the generators reach every setting', () => {
+	/** Every value each parameter took in a sample of the generated set-ups, options' fields by their own name. */
+	const seen = new Map<string, Set<string>>();
+	const record = (name: string, value: unknown) => seen.set(name, (seen.get(name) ?? new Set()).add(JSON.stringify(value)));
+	for (const verification of VERIFICATIONS) {
+		for (const setup of fc.sample(setups(verification), { numRuns: 300, seed: SEED })) {
+			for (const [name, value] of Object.entries(setup.parameters)) {
+				if (name === 'options') for (const [option, chosen] of Object.entries(value as object)) record(option, chosen);
+				else record(name, value);
+			}
+			for (const [name, value] of Object.entries(setup.credential)) if (value !== '') record(name, value);
+		}
+	}
+	const settings = (list: INodeProperties[]): INodeProperties[] =>
+		list.flatMap((p) => (p.type === 'notice' ? [] : p.type === 'collection' ? settings((p.options ?? []) as INodeProperties[]) : [p]));
+	const nodeSettings = [...new Map(settings(properties).map((p) => [p.name, p])).values()];
+
+	it.each(nodeSettings.map((p) => [p.name, p] as const))('%s', (name, setting) => {
+		const values = seen.get(name) ?? new Set();
+		if (setting.type === 'options') {
+			const all = (setting.options ?? []).map((o) => JSON.stringify((o as { value: unknown }).value));
+			expect(all.filter((v) => !values.has(v))).toEqual([]);
+		} else if (setting.type === 'boolean') {
+			expect([...values].sort()).toEqual(['false', 'true']);
+		} else {
+			expect([...values].filter((v) => v !== JSON.stringify(setting.default)).length).toBeGreaterThan(0);
+		}
+	});
+
+	it.each(new TenantWebhookApi().properties.filter((p) => p.type !== 'notice').map((p) => [p.name] as const))('credential: %s', (name) => {
+		expect(seen.get(name)?.size ?? 0).toBeGreaterThan(0);
 	});
 });

@@ -14,8 +14,8 @@ export interface SignedItem {
 	/** The text of each `{item.<path>}` of the template, as signed. */
 	fields: Map<string, string>;
 	signature: string;
-	/** The item's id (`itemIdFields`, each non-empty text), or undefined. */
-	id?: string[];
+	/** The item's id: the signed text of its id fields (itemIdFields). */
+	id: string[];
 	/** The signed fields as the workflow reads them: the JSON value of a typed field, the signed text of any other. */
 	view: IDataObject;
 }
@@ -23,19 +23,26 @@ export interface SignedItem {
 export type ItemsFailure = 'unexpected_field' | 'malformed_items' | 'invalid_item_field' | 'missing_signature';
 
 /**
- * Where each `{item.<path>}` meets the rest of the signed text: the characters of the literal text on either side.
- * A field without a type must not contain them, so that the text splits into fields one way only (`a:b` + `c` and
- * `a` + `b:c` both sign `a:b:c`). Undefined when a field touches another placeholder with nothing between them.
+ * Where each `{item.<path>}` meets the next field: the characters of the literal text between them. A field without
+ * a type must not contain the separators on either side of it, so that the signed text splits into fields one way
+ * only (`a:b` + `c` and `a` + `b:c` both sign `a:b:c`); text before the first field or after the last is fixed and
+ * costs nothing. Undefined when a field touches another placeholder with nothing between them.
  */
 export function itemBoundaries(parts: TemplatePart[]): Map<string, string> | undefined {
 	const boundaries = new Map<string, string>();
+	const add = (path: string, text: string) => boundaries.set(path, (boundaries.get(path) ?? '') + text);
 	for (const [index, part] of parts.entries()) {
 		if (part.kind !== 'item') continue;
-		const neighbours = [parts[index - 1], parts[index + 1]];
-		if (neighbours.some((n) => n !== undefined && n.kind !== 'literal')) return undefined;
-		const literal = neighbours.map((n) => (n?.kind === 'literal' ? n.text : '')).join('');
-		boundaries.set(part.path, (boundaries.get(part.path) ?? '') + literal);
+		add(part.path, '');
+		const next = parts[index + 1];
+		if (next === undefined) continue;
+		if (next.kind !== 'literal') return undefined;
+		const following = parts[index + 2];
+		if (following?.kind !== 'item') continue;
+		add(part.path, next.text);
+		add(following.path, next.text);
 	}
+	if (parts.some((part, index) => part.kind === 'item' && index > 0 && parts[index - 1].kind !== 'literal')) return undefined;
 	return boundaries;
 }
 
@@ -82,9 +89,7 @@ export function readItem(scheme: SchemeSpec, boundaries: Map<string, string>, it
 		fields.set(path, text);
 		setAtPath(view, path, type === undefined || value === undefined ? text : value);
 	}
-	const id = scheme.itemIdFields.map((path) => valueAtPath(item, path));
-	const hasId = id.length > 0 && id.every((part) => typeof part === 'string' && part !== '');
-	return { fields, signature: signature.trim(), view, ...(hasId ? { id: id as string[] } : {}) };
+	return { fields, signature: signature.trim(), view, id: itemIdFields(scheme, boundaries).map((path) => fields.get(path) ?? '') };
 }
 
 /** The items a body holds at the scheme's path: undefined when it holds anything else on the way (see itemsAtPath). */
@@ -110,8 +115,12 @@ export function signedView(scheme: SchemeSpec, body: IDataObject, items: SignedI
 	return build(body, pathSegments(scheme.itemsPath)) as IDataObject;
 }
 
-/** The delivery id of signed items: their ids, sorted (see joinItemIds); undefined when an item has none. */
-export function itemsId(items: SignedItem[]): string | undefined {
-	const ids = items.map((item) => item.id);
-	return ids.every((id): id is string[] => id !== undefined) ? joinItemIds(ids) : undefined;
+/** The fields that identify an item: the scheme's (Adyen: eventCode, pspReference, success), else every signed field. */
+export function itemIdFields(scheme: SchemeSpec, boundaries: Map<string, string>): string[] {
+	return scheme.itemIdFields.length > 0 ? scheme.itemIdFields : [...boundaries.keys()];
+}
+
+/** The delivery id of signed items: their ids, sorted, so that it does not depend on their order (see joinItemIds). */
+export function itemsId(items: SignedItem[]): string {
+	return joinItemIds(items.map((item) => item.id));
 }

@@ -71,7 +71,7 @@ export interface SchemeSpec {
 	 * Nothing else may sit on the way to the items.
 	 */
 	bodyKeys: string[];
-	/** `items` only: fields of each item that identify it; the delivery id joins the items' ids, sorted. */
+	/** `items` only: signed fields of each item that identify it (empty: all signed fields); the delivery id joins the items' ids, sorted. */
 	itemIdFields: string[];
 	/**
 	 * `items` only: what the workflow gets: the whole body (Adyen, whose unsigned item fields are documented), or

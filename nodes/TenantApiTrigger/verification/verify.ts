@@ -73,6 +73,8 @@ export interface VerificationResult {
 	body?: ParsedBody;
 	/** Signed items only: the body reduced to what the items' signatures cover (see signedView). */
 	signedView?: IDataObject;
+	/** The signature covers the form fields without marking where each ends (`{formFields}`), and nothing else covers the body. */
+	unboundedFields?: boolean;
 }
 
 export type HeaderBag = Record<string, string | string[] | undefined>;
@@ -274,7 +276,8 @@ function verifyHeaderSignature(scheme: SchemeSpec, parts: TemplatePart[], keys: 
  */
 function verifyItemSignatures(scheme: SchemeSpec, parts: TemplatePart[], keys: Array<Buffer | undefined>, input: DeliveryInput, format: BodyFormat): Verified | VerificationReason {
 	const boundaries = itemBoundaries(parts);
-	if (format !== 'json' || boundaries === undefined) return 'invalid_scheme';
+	// Signed items sign their fields and literal text, nothing from the headers, the URL or the whole body.
+	if (format !== 'json' || boundaries === undefined || parts.some((part) => part.kind !== 'item' && part.kind !== 'literal')) return 'invalid_scheme';
 	const body = readBeforeVerifying(input, format);
 	if (typeof body === 'string') return body;
 	const entries = bodyItems(scheme, body.object);
@@ -309,7 +312,8 @@ function verifyHmac(scheme: SchemeSpec, secrets: Array<string | undefined>, inpu
 	const coverage = checkBodyCoverage(scheme, parts, input, format);
 	if (coverage !== undefined) return fail(coverage);
 	const { values, body, items } = verified;
-	const itemsDeliveryId = items === undefined ? undefined : itemsId(items);
+	// Twilio's rule signs each name followed by its value, nothing between: where one field ends is not signed.
+	const unbounded = format === 'form' && usesPart(parts, 'formFields') && !usesPart(parts, 'body') && bodyHashInUrl(scheme, input.url) === null;
 	return {
 		ok: true,
 		reason: 'ok',
@@ -317,7 +321,8 @@ function verifyHmac(scheme: SchemeSpec, secrets: Array<string | undefined>, inpu
 		secretIndex: verified.secretIndex,
 		...(values?.id === undefined ? {} : { id: values.id }),
 		...(values?.timestamp === undefined ? {} : { timestamp: Number(values.timestamp) }),
-		...(itemsDeliveryId === undefined ? {} : { itemsId: itemsDeliveryId }),
+		...(items === undefined ? {} : { itemsId: itemsId(items) }),
+		...(unbounded ? { unboundedFields: true } : {}),
 		...(body === undefined ? {} : { body }),
 		...(items === undefined || body === undefined ? {} : { signedView: signedView(scheme, body.object, items) }),
 	};
