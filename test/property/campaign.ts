@@ -7,7 +7,8 @@
  * - deliveries: the trigger's (test/property/deliveries.ts), a group per signing scheme and body format (80 %
  *   mutations of genuine deliveries, 10 % genuine ones, 10 % arbitrary requests); `--only <scheme>`.
  * - urls: the action node's URL confinement (test/property/urls.ts), a group per kind of input (endpoints and
- *   next-page links from hostile pieces, mutated and plain; base URLs); `--only endpoints|next-links|base-urls`.
+ *   next-page links from hostile pieces, mutated and plain; base URLs; a Get Many's endpoints);
+ *   `--only endpoints|next-links|base-urls|listing-endpoints`.
  * Prints the seed (random unless given: a failure is reproduced with the same seed, with or without `--only`), what
  * happened to the cases of each group, and the totals; exits 1 with the counterexample when a case breaks the rule.
  */
