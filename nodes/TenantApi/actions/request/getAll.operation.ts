@@ -2,21 +2,15 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { executeListing } from '../common/executeListing';
 import { listingFields } from '../common/listingFields';
+import { endpointField } from './requestFields';
 
 const show = { resource: ['request'], operation: ['getAll'] };
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Endpoint',
-		name: 'endpoint',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: '/transfers',
-		description:
-			'Path of the collection below the Base URL of the credential, e.g. /transfers or /accounts/acc_1/transfers. Absolute URLs and paths that climb above the Base URL are refused.',
-		displayOptions: { show },
-	},
+	endpointField(
+		show,
+		'Path of the collection below the Base URL of the credential, e.g. /transfers or /accounts/acc_1/transfers. Absolute URLs and paths that climb above the Base URL are refused.',
+	),
 	...listingFields(show),
 ];
 
