@@ -1,7 +1,8 @@
 'use strict';
 
 /**
- * Deterministic account seed and the seven listing shapes ("pagination modes").
+ * Deterministic account seed and the seven listing shapes ("pagination modes"), which other collections
+ * use too (collections.js).
  */
 
 /**
@@ -89,9 +90,10 @@ function intParam(q, name, fallback, min) {
 
 /**
  * Filter by equality on record fields, for any non-paging query param naming an existing field.
- * @param {Account[]} accounts
+ * @template {object} T
+ * @param {T[]} accounts
  * @param {URLSearchParams} q
- * @returns {Account[]}
+ * @returns {T[]}
  */
 function applyFilters(accounts, q) {
 	if (accounts.length === 0) return accounts;
@@ -110,15 +112,16 @@ function applyFilters(accounts, q) {
 
 /**
  * Produce the listing response for the configured mode.
- * @param {Account[]} all
+ * @param {object[]} all the records, in listing order
  * @param {URLSearchParams} q
  * @param {PaginationConfig} cfg
  * @param {string} origin e.g. http://127.0.0.1:4010 (used for absolute next URLs)
+ * @param {string} [path] the listing's path, for next URLs
  * @returns {ListResult}
  */
-function listAccounts(all, q, cfg, origin) {
+function listRecords(all, q, cfg, origin, path = '/v1/accounts') {
 	try {
-		return { status: 200, body: listInner(all, q, cfg, origin) };
+		return { status: 200, body: listInner(all, q, cfg, `${origin}${path}`) };
 	} catch (err) {
 		if (err instanceof QueryError) {
 			return { status: 400, body: { error: { code: err.code, message: err.message } } };
@@ -128,13 +131,13 @@ function listAccounts(all, q, cfg, origin) {
 }
 
 /**
- * @param {Account[]} all
+ * @param {object[]} all
  * @param {URLSearchParams} q
  * @param {PaginationConfig} cfg
- * @param {string} origin
+ * @param {string} listingUrl absolute URL of the listing, without query
  * @returns {unknown}
  */
-function listInner(all, q, cfg, origin) {
+function listInner(all, q, cfg, listingUrl) {
 	const items = applyFilters(all, q);
 	const clamp = (/** @type {number} */ n) => Math.min(n, cfg.maxPageSize);
 	const limit = clamp(intParam(q, 'limit', cfg.defaultPageSize, 1));
@@ -184,7 +187,7 @@ function listInner(all, q, cfg, origin) {
 				for (const [k, v] of q) if (k !== 'offset' && k !== 'limit') nq.append(k, v);
 				nq.set('offset', String(end));
 				nq.set('limit', String(limit));
-				next = `${origin}/v1/accounts?${nq.toString()}`;
+				next = `${listingUrl}?${nq.toString()}`;
 			}
 			return { results: items.slice(offset, end), next };
 		}
@@ -206,4 +209,4 @@ function isPaginationMode(mode) {
 	return typeof mode === 'string' && /** @type {readonly string[]} */ (PAGINATION_MODES).includes(mode);
 }
 
-module.exports = { seedAccounts, listAccounts, isPaginationMode, PAGINATION_MODES, encodeCursor, decodeCursor };
+module.exports = { seedAccounts, listRecords, isPaginationMode, PAGINATION_MODES, encodeCursor, decodeCursor };

@@ -1,11 +1,12 @@
 'use strict';
 
-const { listAccounts } = require('./accounts');
+const { listRecords } = require('./accounts');
+const { listingModeOf } = require('./collections');
 const { IdempotencyStore, fingerprint } = require('./idempotency');
 const { sendRaw, sendError, errorBody, readBody, parseJson, sendDripping, sendGzipBomb, BodyTooLargeError, JSON_TYPE } = require('./http-util');
 
 /**
- * The /v1 API: latency, auth, tenant check, rate limit, fault injection, accounts listing, idempotent POSTs.
+ * The /v1 API: latency, auth, tenant check, rate limit, fault injection, listings, idempotent POSTs.
  *
  * @typedef {import('node:http').IncomingMessage} IncomingMessage
  * @typedef {import('node:http').ServerResponse} ServerResponse
@@ -187,7 +188,7 @@ function handleGet(state, ctx, req, res, fault, segs, query) {
 		const listingCache = state.listingCache;
 		let hit = listingCache.get(cacheKey);
 		if (hit === undefined) {
-			const out = listAccounts(state.accounts, new URLSearchParams(query), p, host ? `http://${host}` : ctx.origin);
+			const out = listRecords(state.accounts, new URLSearchParams(query), p, host ? `http://${host}` : ctx.origin);
 			hit = { status: out.status, text: JSON.stringify(out.body) };
 			if (listingCache.size >= LISTING_CACHE_MAX) listingCache.clear();
 			listingCache.set(cacheKey, hit);
@@ -196,15 +197,19 @@ function handleGet(state, ctx, req, res, fault, segs, query) {
 	}
 	if (segs.length === 2) {
 		const [collection, id] = segs;
-		const found = collection === 'accounts' ? state.accountsById.get(id) : state.recordsById.get(id);
+		const found = collection === 'accounts' ? state.accountsById.get(id) : (state.recordsById.get(id) ?? state.seededById.get(id));
 		if (found && (collection === 'accounts' || found.object === collection)) {
 			return respond(ctx, req, res, fault, 200, JSON.stringify(found));
 		}
 		return respond(ctx, req, res, fault, 404, JSON.stringify({ error: { code: 'not_found', message: `No such ${collection}: ${id}` } }));
 	}
 	if (segs.length === 1 && segs[0] !== '') {
-		const data = state.records.filter((r) => r.object === segs[0]);
-		return respond(ctx, req, res, fault, 200, JSON.stringify({ data, has_more: false, next_cursor: null }));
+		const collection = segs[0];
+		const records = [...(state.seeded[collection] ?? []), ...state.records.filter((r) => r.object === collection)];
+		const host = req.headers.host;
+		const cfg = { ...state.pagination, mode: listingModeOf(collection) };
+		const out = listRecords(records, new URLSearchParams(query), cfg, host ? `http://${host}` : ctx.origin, `/v1/${collection}`);
+		return respond(ctx, req, res, fault, out.status, JSON.stringify(out.body));
 	}
 	respond(ctx, req, res, fault, 404, JSON.stringify({ error: { code: 'not_found', message: 'No such route' } }));
 }
@@ -340,6 +345,10 @@ function commitPost(state, segs, path, idemKey, tenant, body) {
  */
 async function handleChange(state, ctx, req, res, fault, method, segs) {
 	const [collection, id] = segs;
+	if (state.seededById.get(id)?.object === collection) {
+		sendError(res, 405, 'read_only', `Seeded ${collection} are read-only: ${id}`, { allow: 'GET' });
+		return;
+	}
 	const found = state.recordsById.get(id);
 	if (!found || found.object !== collection) {
 		sendError(res, 404, 'not_found', `No such ${collection}: ${id}`);

@@ -2,7 +2,7 @@
 'use strict';
 
 /**
- * npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--accounts 120] [--pagination cursor]
+ * npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--accounts 120] [--pagination cursor] [--transfers N] [--payouts N]
  *   [--api-key sk_test_sandbox] [--tenant tenant_demo] [--webhook-url URL] [--webhook-secret S]...
  *   [--webhook-scheme hmac-sha256-hex] [--webhook-timestamp] [--webhook-signed-url URL] [--webhook-body json|form]
  *   [--latency MS] [--latency-jitter MS] [--rate-limit PER_SECOND] [--burst N] [--rate-limit-headers[=ietf|x]] [--verbose]
@@ -94,6 +94,7 @@ function list(v) {
 
 const USAGE = `Usage:
   node sandbox/cli.js [--port 4010] [--host 127.0.0.1] [--accounts 120] [--pagination ${PAGINATION_MODES.join('|')}]
+                      [--transfers N] [--payouts N] (seeded records: /v1/transfers in cursor pages, /v1/payouts in next links)
                       [--api-key KEY] [--tenant ID] [--webhook-url URL] [--webhook-secret S (repeatable; first signs)]
                       [--webhook-scheme SCHEME] [--webhook-timestamp] [--webhook-signed-url URL] [--webhook-body json|form]
                       [--latency MS] [--latency-jitter MS] [--rate-limit PER_SECOND] [--burst N (default 1)] [--rate-limit-headers[=ietf|x]] [--verbose]
@@ -122,6 +123,8 @@ async function serve(flags) {
 		port: num(flags.port) ?? 4010,
 		host: str(flags.host),
 		accounts: num(flags.accounts),
+		transfers: num(flags.transfers),
+		payouts: num(flags.payouts),
 		pagination: /** @type {any} */ (str(flags.pagination)),
 		apiKey: str(flags['api-key']),
 		tenantId: str(flags.tenant),

@@ -168,6 +168,9 @@ export interface SandboxOptions {
 	apiKey?: string;
 	tenantId?: string;
 	accounts?: number;
+	/** Seeded, read-only records of GET /v1/transfers (cursor pages) and GET /v1/payouts (next links); default 0. */
+	transfers?: number;
+	payouts?: number;
 	pagination?: PaginationMode;
 	defaultPageSize?: number;
 	maxPageSize?: number;

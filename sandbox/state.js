@@ -1,6 +1,7 @@
 'use strict';
 
 const { seedAccounts, isPaginationMode } = require('./accounts');
+const { SEEDED_COLLECTIONS, seedCollection } = require('./collections');
 const { IdempotencyStore } = require('./idempotency');
 const { FaultInjector } = require('./faults');
 const { WebhookDispatcher } = require('./webhooks');
@@ -22,7 +23,8 @@ const PROTECTED_FIELDS = new Set(['id', 'object', 'endpoint', 'idempotency_key',
  * @typedef {{ requests: number, byRoute: Record<string, number>, records: number, distinctIdempotencyKeys: number,
  *   replays: number, conflicts: number, answersCutShort: number, postsInProgress: number, inFlight: number, peakInFlight: number, faultsInjected: number, rateLimited: number,
  *   deliveries: { attempts: number, succeeded: number, failed: number, pending: number } }} StatsSnapshot
- * @typedef {{ apiKey?: string, tenantId?: string, accounts?: number, pagination?: PaginationMode,
+ * @typedef {import('./collections').SeededRecord} SeededRecord
+ * @typedef {{ apiKey?: string, tenantId?: string, accounts?: number, transfers?: number, payouts?: number, pagination?: PaginationMode,
  *   defaultPageSize?: number, maxPageSize?: number, webhook?: WebhookOptions|null,
  *   faults?: unknown, maxBodyBytes?: number, rateLimit?: unknown, latency?: unknown }} StateOptions
  */
@@ -52,6 +54,14 @@ class SandboxState {
 		this.accounts = seedAccounts(intOption(options.accounts, 120, 'accounts', 0));
 		/** @type {Map<string, Account>} */
 		this.accountsById = new Map(this.accounts.map((a) => [a.id, a]));
+		/** @type {Record<string, SeededRecord[]>} read-only records listed before the created ones (collections.js) */
+		this.seeded = {};
+		for (const collection of SEEDED_COLLECTIONS) {
+			const count = intOption(options[/** @type {'transfers'|'payouts'} */ (collection)], 0, collection, 0);
+			this.seeded[collection] = seedCollection(collection, count);
+		}
+		/** @type {Map<string, SeededRecord>} */
+		this.seededById = new Map(Object.values(this.seeded).flatMap((records) => records.map((r) => [r.id, r])));
 		const mode = options.pagination ?? 'cursor';
 		if (!isPaginationMode(mode)) throw new InvalidOptionError(`unknown pagination mode: ${String(mode)}`);
 		const maxPageSize = intOption(options.maxPageSize, 100, 'maxPageSize', 1);

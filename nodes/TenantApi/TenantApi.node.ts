@@ -14,8 +14,8 @@ export class TenantApi implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle:
-			'={{ $parameter["resource"] === "request" ? ($parameter["operation"] === "send" ? $parameter["method"] : "POST") + " " + $parameter["endpoint"] : "Get many accounts" }}',
-		description: 'List accounts and send idempotent JSON requests to endpoints of the Tenant API',
+			'={{ $parameter["resource"] === "request" ? ($parameter["operation"] === "getAll" ? "Get many" : $parameter["operation"] === "send" ? $parameter["method"] : "POST") + " " + $parameter["endpoint"] : "Get many accounts" }}',
+		description: 'List accounts or any collection, and send idempotent JSON requests to endpoints of the Tenant API',
 		defaults: { name: 'Tenant API' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

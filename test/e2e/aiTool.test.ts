@@ -26,18 +26,22 @@ const fromAI = (key: string, type: string) => `={{ /*n8n-auto-generated-fromAI-o
 const PROMPTS = {
 	pay: 'Pay 42 for order A-2',
 	escape: 'Pay 7 through the other server',
+	payouts: 'Which payouts were made?',
 };
 
 /** The model's tool calls, per prompt: what a model that read our descriptions would send. */
 const SCRIPT = [
 	{ whenPromptHas: PROMPTS.pay, tool: 'Create_transfer', args: { Endpoint: '/transfers', Body: { order_id: 'A-2', amount: 42 }, Idempotency_Key: 'order-A-2' } },
 	{ whenPromptHas: PROMPTS.escape, tool: 'Create_transfer', args: { Endpoint: 'https://elsewhere.example/v1/transfers', Body: { amount: 7 }, Idempotency_Key: 'order-B-7' } },
+	{ whenPromptHas: PROMPTS.payouts, tool: 'List_collection', args: { Endpoint: '/payouts' } },
 ];
+/** Seeded payouts of the sandbox (po_0001…), listed in next-link pages. */
+const PAYOUTS = 12;
 
 /** A workflow file as `n8n import:workflow` reads it. */
 type WorkflowFile = Pick<IWorkflowBase, 'id' | 'name' | 'active' | 'nodes' | 'connections' | 'settings'>;
 
-/** Manual Trigger → AI Agent, with the scripted model and two Tenant API tools (list accounts, create a transfer). */
+/** Manual Trigger → AI Agent, with the scripted model and three Tenant API tools (list accounts, list a collection, create a transfer). */
 function agentWorkflow(id: string, prompt: string): WorkflowFile {
 	const tenantApi = { tenantApi: TENANT_CREDENTIAL };
 	return {
@@ -74,6 +78,15 @@ function agentWorkflow(id: string, prompt: string): WorkflowFile {
 				credentials: tenantApi,
 			},
 			{
+				id: `${id}-6`,
+				name: 'List collection',
+				type: TOOL_TYPE,
+				typeVersion: 1,
+				position: [420, 220],
+				parameters: { resource: 'request', operation: 'getAll', endpoint: fromAI('Endpoint', 'string'), returnAll: true, options: { pageSize: 5 } },
+				credentials: tenantApi,
+			},
+			{
 				id: `${id}-5`,
 				name: 'Create transfer',
 				type: TOOL_TYPE,
@@ -93,6 +106,7 @@ function agentWorkflow(id: string, prompt: string): WorkflowFile {
 			Start: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
 			Model: { ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]] },
 			'List accounts': { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
+			'List collection': { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
 			'Create transfer': { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
 		},
 	};
@@ -127,7 +141,7 @@ describe(`n8n ${VERSION}: the node as an AI agent's tool`, () => {
 	let n8n: N8nInstance;
 
 	beforeAll(async () => {
-		suite = await setUpSuite({ name: 'ai-tool', install: installTheReadmeWay });
+		suite = await setUpSuite({ name: 'ai-tool', install: installTheReadmeWay, sandbox: { payouts: PAYOUTS } });
 		({ sandbox, n8n } = suite);
 		model = await startFakeChatModel(SCRIPT);
 		const credentials = [
@@ -138,7 +152,7 @@ describe(`n8n ${VERSION}: the node as an AI agent's tool`, () => {
 			},
 			{ ...MODEL_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'scripted-model-key', url: model.url } },
 		];
-		const workflows = [agentWorkflow('aiToolPay', PROMPTS.pay), agentWorkflow('aiToolEscape', PROMPTS.escape)];
+		const workflows = [agentWorkflow('aiToolPay', PROMPTS.pay), agentWorkflow('aiToolEscape', PROMPTS.escape), agentWorkflow('aiToolPayouts', PROMPTS.payouts)];
 		const imports = path.join(n8n.userFolder, 'import');
 		fs.mkdirSync(path.join(imports, 'workflows'), { recursive: true });
 		fs.writeFileSync(path.join(imports, 'credentials.json'), JSON.stringify(credentials));
@@ -183,6 +197,11 @@ describe(`n8n ${VERSION}: the node as an AI agent's tool`, () => {
 
 			const list = toolShown(model, 'List_accounts');
 			expect(list.description).toMatch(/^Lists the accounts of the tenant in the Tenant API\. Read-only/);
+
+			const collection = toolShown(model, 'List_collection');
+			expect(collection.description).toMatch(/^Lists the records of one collection of the Tenant API \(for example transfers or payouts\), following its pages\. Read-only/);
+			expect(collection.description).toContain('Endpoint: the path of the collection below the API base URL, such as /transfers');
+			expect(collection.description).toContain('never a full URL');
 		});
 
 		test('the parameters the user let the model fill are its arguments; the rest stays the user\'s', () => {
@@ -191,6 +210,9 @@ describe(`n8n ${VERSION}: the node as an AI agent's tool`, () => {
 			expect(create.properties?.Endpoint.type).toBe('string');
 			expect(create.properties?.Idempotency_Key.type).toBe('string');
 			expect(Object.keys(toolShown(model, 'List_accounts').parameters.properties ?? {})).toEqual([]);
+			const collection = toolShown(model, 'List_collection').parameters;
+			expect(Object.keys(collection.properties ?? {})).toEqual(['Endpoint']);
+			expect(collection.properties?.Endpoint.type).toBe('string');
 		});
 
 		test("the model's call POSTs once with its business key, and the API's answer reaches the model", () => {
@@ -207,6 +229,16 @@ describe(`n8n ${VERSION}: the node as an AI agent's tool`, () => {
 			expect(sandbox.stats().replays).toBeGreaterThanOrEqual(1);
 			expect(toolAnswer(model)).toContain(sandbox.records()[0].id);
 			expect(again).toContain(sandbox.records()[0].id);
+		});
+
+		test("the model's choice of collection is listed whole, every page, one record each, and reaches the model", async () => {
+			const before = sandbox.stats().byRoute['GET /v1/payouts'] ?? 0;
+			const answer = await runAgent('aiToolPayouts');
+			// 12 payouts in next-link pages of 5: 3 pages.
+			expect((sandbox.stats().byRoute['GET /v1/payouts'] ?? 0) - before).toBe(3);
+			const shown = toolAnswer(model);
+			for (let i = 1; i <= PAYOUTS; i++) expect(shown).toContain(`po_${String(i).padStart(4, '0')}`);
+			expect(answer).toContain(`po_${String(PAYOUTS).padStart(4, '0')}`);
 		});
 
 		test('an endpoint outside the Base URL is refused before anything is sent, with a message that says why', async () => {
@@ -253,7 +285,12 @@ describe(`n8n ${VERSION}: the node as an AI agent's tool`, () => {
 
 		test('one pre-filled Description per operation, shown only on the tool; no generic "Set Automatically" switch', () => {
 			const descriptions = tool.properties.filter((p) => p.name === 'toolDescription');
-			expect(descriptions.map((p) => p.displayOptions?.show?.operation?.[0]).sort()).toEqual(['getAll', 'post', 'send']);
+			expect(descriptions.map((p) => `${p.displayOptions?.show?.resource?.[0]} ${p.displayOptions?.show?.operation?.[0]}`).sort()).toEqual([
+				'account getAll',
+				'request getAll',
+				'request post',
+				'request send',
+			]);
 			for (const p of descriptions) expect(p.displayOptions?.show?.['@tool']).toEqual([true]);
 			expect(String(property('toolDescription', 'send').default)).toMatch(/GET, PUT, PATCH or DELETE.*path below the API base URL.*JSON object/s);
 			expect(tool.properties.some((p) => p.name === 'descriptionType')).toBe(false);
@@ -264,7 +301,7 @@ describe(`n8n ${VERSION}: the node as an AI agent's tool`, () => {
 			expect(property('body', 'post')).toEqual(expect.objectContaining({ type: 'json' }));
 			const idempotencyKey = property('options', 'post').options?.find((o) => 'name' in o && o.name === 'idempotencyKey');
 			expect(idempotencyKey).toEqual(expect.objectContaining({ type: 'string' }));
-			for (const p of [property('endpoint', 'post'), property('body', 'post'), property('endpoint', 'send')]) {
+			for (const p of [property('endpoint', 'post'), property('body', 'post'), property('endpoint', 'send'), property('endpoint', 'getAll')]) {
 				expect(p.noDataExpression).toBeFalsy();
 			}
 		});

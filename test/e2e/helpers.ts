@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { IDataObject, IRun, IRunExecutionData, IWorkflowBase } from 'n8n-workflow';
-import type { Sandbox } from '../../sandbox/server';
+import type { Sandbox, SandboxOptions } from '../../sandbox/server';
 import { type SigningScheme, sign } from '../../sandbox/signing';
 import type { N8nInstance } from '../../scripts/n8n/instance';
 
@@ -137,15 +137,17 @@ export interface SuiteOptions {
 	install?: (n8n: N8nInstance) => unknown;
 	/** Import the examples as `npm start` does: credentials (webhook secret WEBHOOK_SECRET), workflows, the trigger published. */
 	examples?: boolean;
+	/** Sandbox settings of the suite, e.g. seeded collections `{ transfers: 130 }`. */
+	sandbox?: Pick<SandboxOptions, 'transfers' | 'payouts'>;
 }
 
 /** The signing scheme of the examples' trigger and of the sandbox's deliveries to it. */
 const EXAMPLES_SCHEME: SigningScheme = 'hmac-sha256-hex';
 
 /** The sandbox; with `webhookPath`, its webhook sender delivers to that path of the n8n on `n8nPort`. */
-function startSandboxFor(n8nPort: number, webhookPath?: string): Promise<Sandbox> {
+function startSandboxFor(n8nPort: number, webhookPath?: string, settings: SuiteOptions['sandbox'] = {}): Promise<Sandbox> {
 	const webhook = webhookPath ? { url: `http://127.0.0.1:${n8nPort}${webhookPath}`, secrets: [WEBHOOK_SECRET], scheme: EXAMPLES_SCHEME } : undefined;
-	return sandboxLib.startSandbox({ port: 0, ...(webhook ? { webhook } : {}) });
+	return sandboxLib.startSandbox({ port: 0, ...settings, ...(webhook ? { webhook } : {}) });
 }
 
 function installAsCommunityPackage(n8n: N8nInstance): Promise<string> {
@@ -190,13 +192,13 @@ function tearDown({ name, n8n, userFolder, sandbox }: Made, keep?: boolean): Pro
  * Start the sandbox, make an n8n in a temp user folder, install the package (and import the examples when
  * asked). n8n itself is not started. If a step fails, what was made is released before the error is thrown.
  */
-export async function setUpSuite({ name, webhookPath, env, install = installAsCommunityPackage, examples = false }: SuiteOptions): Promise<SuiteSetUp> {
+export async function setUpSuite({ name, webhookPath, env, install = installAsCommunityPackage, examples = false, sandbox: sandboxSettings }: SuiteOptions): Promise<SuiteSetUp> {
 	const port = await freePorts();
 	const userFolder = tempUserFolder([name, VERSION].filter(Boolean).join('-'));
 	const n8n = instanceLib.createInstance({ version: VERSION, userFolder, port, env: env?.(userFolder) });
 	const made: Made = { name, n8n, userFolder };
 	try {
-		const sandbox = await startSandboxFor(port, webhookPath);
+		const sandbox = await startSandboxFor(port, webhookPath, sandboxSettings);
 		made.sandbox = sandbox;
 		await install(n8n);
 		if (examples) await startLib.importExamples(n8n, sandbox, { scheme: EXAMPLES_SCHEME, secret: WEBHOOK_SECRET });

@@ -221,14 +221,14 @@ const cases: Case[] = [
 		name: 'Listing answered 200 with an empty body',
 		op: 'list',
 		faults: [{ method: 'GET', action: { rawBody: '', status: 200 } }],
-		message: 'Expected a JSON list of accounts (a top-level array, or an array under data/items/accounts/results) but got an empty body',
+		message: 'Expected a JSON list of records (a top-level array, or an array under data/items/accounts/results) but got an empty body',
 		requests: 1,
 	},
 	{
 		name: 'Listing answered 200 with an object that has no list',
 		op: 'list',
 		faults: [{ method: 'GET', action: { rawBody: '{"total":3,"next":null}', status: 200 } }],
-		message: 'Expected a JSON list of accounts (a top-level array, or an array under data/items/accounts/results) but got an object with keys total, next',
+		message: 'Expected a JSON list of records (a top-level array, or an array under data/items/accounts/results) but got an object with keys total, next. Name the field that holds them in Options → Records Field.',
 		requests: 1,
 	},
 	{

@@ -187,7 +187,7 @@ describe('hostile answers', () => {
 			const { error, items } = await list({}, [{ method: 'GET', action: { rawBody: page } }]);
 			expect(items).toHaveLength(0);
 			expect(error?.message).toBe(
-				'The API says more accounts follow (has_more is true) but its answer has no next cursor or next link, so the rest cannot be fetched. Nothing is output rather than a partial list. Set Pagination Style and Cursor Parameter to match the API.',
+				'The API says more records follow (has_more is true) but its answer has no next cursor or next link, so the rest cannot be fetched. Nothing is output rather than a partial list. Set Pagination Style and Cursor Parameter to match the API.',
 			);
 		});
 

@@ -182,7 +182,7 @@ describe('bad input from the workflow', () => {
 		it('a listing answered with null', async () => {
 			suite.sandbox.setFaults([{ method: 'GET', action: { rawBody: 'null' } }]);
 			const { error } = await runActionWorkflow(suite.harness, { parameters: { resource: 'account', operation: 'getAll', returnAll: true } });
-			expect(error?.message).toBe('Expected a JSON list of accounts (a top-level array, or an array under data/items/accounts/results) but got null');
+			expect(error?.message).toBe('Expected a JSON list of records (a top-level array, or an array under data/items/accounts/results) but got null');
 			expect(suite.sandbox.stats().requests).toBe(1);
 		});
 	});

@@ -8,7 +8,8 @@
  *   mutations of genuine deliveries, 15 % genuine ones, 10 % arbitrary requests); `--only <verification>`, e.g.
  *   `--only customHmac`. Also prints how many cases each setting value got.
  * - urls: the action node's URL confinement (test/property/urls.ts), a group per kind of input (endpoints and
- *   next-page links from hostile pieces, mutated and plain; base URLs); `--only endpoints|next-links|base-urls`.
+ *   next-page links from hostile pieces, mutated and plain; base URLs; a Get Many's endpoints);
+ *   `--only endpoints|next-links|base-urls|listing-endpoints`.
  * Prints the seed (random unless given: a failure is reproduced with the same seed, with or without `--only`), what
  * happened to the cases of each group, and the totals; exits 1 with the counterexample when a case breaks the rule.
  */

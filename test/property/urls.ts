@@ -1,7 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: node:net's BlockList is the oracle's reading of loopback addresses */
 /**
  * Property-based model of the action node's URL confinement (nodes/TenantApi/transport/apiUrl.ts): the Api-Key only
- * ever goes to the Base URL's origin, at or below its base path. Generated base URLs; endpoints (user input) and
+ * ever goes to the Base URL's origin, at or below its base path. Generated base URLs; endpoints (user input, sent alone
+ * and as the pages of a Get Many, without the query parameters the node sends itself) and
  * next-page links (the API's answer) from a grammar of hostile pieces and as mutations of plain ones. The rule: each
  * is refused with UnsafeUrlError, or resolves to a URL that keeps the base's origin and path both as the WHATWG URL
  * parser (the HTTP client) reads it and as the most lenient server below reads it; nothing throws anything else.
@@ -24,7 +25,8 @@ import { BlockList } from 'net';
 import fc from 'fast-check';
 
 import type { ApiBase } from '../../nodes/TenantApi/transport/apiUrl';
-import { UnsafeUrlError, assertWithinBase, checkWithinBase, parseBaseUrl, resolveEndpoint } from '../../nodes/TenantApi/transport/apiUrl';
+import { UnsafeUrlError, checkWithinBase, parseBaseUrl, resolveEndpoint, resolveNextLink } from '../../nodes/TenantApi/transport/apiUrl';
+import { withoutQueryParameters } from '../../nodes/TenantApi/transport/pagination/fetchListing';
 import type { PropertyGroup, Verdict } from './common';
 import { caseProperty, fraction } from './common';
 
@@ -219,7 +221,15 @@ const checkEndpoint = ({ base, endpoint }: EndpointCase): Verdict => judgeUrl(ba
 const checkPlainEndpoint = ({ base, endpoint }: EndpointCase): Verdict =>
 	judgeUrl(base, (b) => resolveEndpoint(b, endpoint), ({ origin, path }) => `${origin}${path}/${String(endpoint).replace(/^\/+/, '')}`);
 
-const followed = (link: string) => (b: ApiBase) => assertWithinBase(b, link, "The API's next-page link").toString();
+/**
+ * A Get Many's request for a page of the Endpoint: the resolved endpoint without the query parameters the node sends
+ * itself (names the generated queries use too).
+ */
+const PAGE_PARAMETERS = ['limit', 'cursor', 'page', 'a', 'expand', 'transfers'];
+const checkListingEndpoint = ({ base, endpoint }: EndpointCase): Verdict =>
+	judgeUrl(base, (b) => withoutQueryParameters(resolveEndpoint(b, endpoint), PAGE_PARAMETERS));
+
+const followed = (link: string) => (b: ApiBase) => resolveNextLink(b, link);
 
 const checkLink = ({ base, link }: LinkCase): Verdict => judgeUrl(base, followed(link));
 
@@ -507,5 +517,13 @@ export const URL_GROUPS: PropertyGroup[] = [
 		key: 'base-urls',
 		label: 'base URLs',
 		properties: [caseProperty('each base URL is refused, or https (plain http on loopback) read as WHATWG reads it', 1, anyBase, checkBaseUrl)],
+	},
+	{
+		key: 'listing-endpoints',
+		label: 'Get Many endpoints',
+		properties: [
+			caseProperty('each endpoint of a Get Many from hostile pieces is refused, or its pages stay within the base', 0.5, hostileEndpointCase, checkListingEndpoint),
+			caseProperty('each mutated endpoint of a Get Many is refused, or its pages stay within the base', 0.5, mutatedEndpointCase, checkListingEndpoint),
+		],
 	},
 ];

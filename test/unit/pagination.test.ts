@@ -1,11 +1,12 @@
 import { PaginationGuard } from '../../nodes/TenantApi/transport/pagination/paginationGuard';
 import { readPage } from '../../nodes/TenantApi/transport/pagination/readPage';
+import { withoutQueryParameters } from '../../nodes/TenantApi/transport/pagination/fetchListing';
 
 const accounts = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `acc_${i}` }));
 
 describe('readPage', () => {
-	it.each(['data', 'items', 'accounts', 'results'])('finds the list under %s', (key) => {
-		expect(readPage({ [key]: accounts(2) }, 'auto', 1).items).toHaveLength(2);
+	it.each(['data', 'items', 'accounts', 'results'])('finds the list of /accounts under %s', (key) => {
+		expect(readPage({ [key]: accounts(2) }, 'auto', 1, undefined, { collection: 'accounts' }).items).toHaveLength(2);
 	});
 
 	it('detects a next cursor (snake, camel, token, nested) and stops on has_more=false', () => {
@@ -55,7 +56,7 @@ describe('readPage', () => {
 	});
 
 	it('refuses an answer that says more follow but cannot be followed', () => {
-		const message = /says more accounts follow \(has_more is true\) but its answer has no next cursor or next link/;
+		const message = /says more records follow \(has_more is true\) but its answer has no next cursor or next link/;
 		expect(() => readPage({ data: accounts(3), has_more: true }, 'auto', 1)).toThrow(message);
 		expect(() => readPage({ data: accounts(3), hasMore: true, next_cursor: null }, 'auto', 1)).toThrow(message);
 		expect(() => readPage({ data: accounts(3), has_more: true }, 'cursor', 1)).toThrow(message);
@@ -78,9 +79,43 @@ describe('readPage', () => {
 	it('wraps non-object list entries and explains unknown shapes', () => {
 		expect(readPage([1, 'a'], 'auto', 1).items).toEqual([{ value: 1 }, { value: 'a' }]);
 		expect(() => readPage({ accountz: [] }, 'auto', 1)).toThrow(/Expected a JSON list.*accountz/);
-		expect(() => readPage(undefined, 'auto', 1)).toThrow(/empty body/);
-		expect(() => readPage('text', 'auto', 1)).toThrow(/string/);
-		expect(() => readPage(null, 'auto', 1)).toThrow(/Expected a JSON list of accounts .* but got null$/);
+		expect(() => readPage(undefined, 'auto', 1)).toThrow(/empty body$/);
+		expect(() => readPage('text', 'auto', 1)).toThrow(/string$/);
+		expect(() => readPage(null, 'auto', 1)).toThrow(/^Expected a JSON list of records \(a top-level array, or an array under data\/items\/results\) but got null$/);
+	});
+
+	it("also finds the list under the collection's name, between items and results", () => {
+		const where = { collection: 'transfers' };
+		expect(readPage({ transfers: accounts(2), has_more: false }, 'auto', 1, undefined, where).items).toHaveLength(2);
+		expect(readPage({ results: [{ id: 'r' }], transfers: [{ id: 't' }] }, 'auto', 1, undefined, where).items).toEqual([{ id: 't' }]);
+		expect(readPage({ items: [{ id: 'i' }], transfers: [{ id: 't' }] }, 'auto', 1, undefined, where).items).toEqual([{ id: 'i' }]);
+		expect(() => readPage({ transfers: accounts(2) }, 'auto', 1)).toThrow(
+			'Expected a JSON list of records (a top-level array, or an array under data/items/results) but got an object with keys transfers. Name the field that holds them in Options → Records Field.',
+		);
+		expect(() => readPage({ total: 3 }, 'auto', 1, undefined, { collection: 'accounts' })).toThrow(/array under data\/items\/accounts\/results\) but got an object with keys total\./);
+	});
+
+	it('reads the records only from the Records Field when one is named, nested fields too', () => {
+		const body = { data: [{ id: 'not these' }], result: { entries: accounts(3), next_cursor: 'ignored' }, next_cursor: 'c2' };
+		const reading = readPage(body, 'auto', 1, undefined, { field: 'result.entries', collection: 'data' });
+		expect(reading.items.map((item) => item.id)).toEqual(['acc_0', 'acc_1', 'acc_2']);
+		expect(reading.next).toEqual({ kind: 'cursor', cursor: 'c2' });
+		expect(readPage({ rows: [] }, 'auto', 1, undefined, { field: 'rows' })).toEqual({ items: [] });
+		expect(() => readPage({ data: accounts(1) }, 'auto', 1, undefined, { field: 'rows' })).toThrow(
+			'Expected the records as a JSON array in the field "rows" (Records Field) but got an object with keys data, without that field',
+		);
+		expect(() => readPage({ rows: { a: 1 } }, 'auto', 1, undefined, { field: 'rows' })).toThrow(/field "rows" \(Records Field\) but got an object with keys a$/);
+		expect(() => readPage(accounts(2), 'auto', 1, undefined, { field: 'rows' })).toThrow(/field "rows".*without that field/);
+	});
+});
+
+describe('withoutQueryParameters', () => {
+	it("drops only the names the node sends itself, and leaves the path and the rest of the query as they are", () => {
+		const url = 'https://api.example.com/v1/caf%C3%A9/transfers';
+		expect(withoutQueryParameters(url, ['limit'])).toBe(url);
+		expect(withoutQueryParameters(`${url}?status=pending`, ['limit', 'cursor'])).toBe(`${url}?status=pending`);
+		expect(withoutQueryParameters(`${url}?limit=10&status=a%20b&limit=5`, ['limit'])).toBe(`${url}?status=a+b`);
+		expect(withoutQueryParameters(`${url}?limit=10`, ['limit', 'status'])).toBe(url);
 	});
 });
 

@@ -16,6 +16,16 @@ const TOOL_DESCRIPTIONS: Array<{ resource: string; operation: string; text: stri
 	},
 	{
 		resource: 'request',
+		operation: 'getAll',
+		text:
+			'Lists the records of one collection of the Tenant API (for example transfers or payouts), following its pages. ' +
+			'Read-only: it changes nothing. ' +
+			'Endpoint: the path of the collection below the API base URL, such as /transfers or /accounts/acc_123/transfers; ' +
+			'never a full URL (paths that leave the base URL are refused). ' +
+			"Returns one JSON object per record, in the API's order, with the fields the API sends.",
+	},
+	{
+		resource: 'request',
 		operation: 'post',
 		text:
 			'Sends a POST request with a JSON body to the Tenant API, to create something or start an action ' +

@@ -148,6 +148,11 @@ function resolveNewEndpoint(base: ApiBase, endpoint: unknown): string {
 	return absolute;
 }
 
+/** A next-page link from the API's answer (absolute, or from the origin's root), confined like an endpoint. */
+export function resolveNextLink(base: ApiBase, link: string): string {
+	return assertWithinBase(base, link, "The API's next-page link").toString();
+}
+
 /**
  * Checks a URL the Api-Key is about to be sent to (a resolved endpoint, a next-page link from the
  * API): the API's origin, below the base path, and no segment that a server could read as a climb.

@@ -1,9 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import * as getAll from './getAll.operation';
 import * as post from './post.operation';
 import * as send from './send.operation';
 
-export { post, send };
+export { getAll, post, send };
 
 export const description: INodeProperties[] = [
 	{
@@ -13,6 +14,12 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['request'] } },
 		options: [
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'List a collection below the Base URL (e.g. /transfers), following pages, one item per record',
+				action: 'Get many records from an endpoint',
+			},
 			{
 				name: 'POST to Endpoint',
 				value: 'post',
@@ -28,6 +35,7 @@ export const description: INodeProperties[] = [
 		],
 		default: 'post',
 	},
+	...getAll.description,
 	...post.description,
 	...send.description,
 ];

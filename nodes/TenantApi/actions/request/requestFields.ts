@@ -4,21 +4,29 @@ import { inProgressOptionFields, transportOptionFields } from '../common/transpo
 
 export type RequestOperation = 'post' | 'send';
 
+const ENDPOINT_DESCRIPTION =
+	'Path below the Base URL of the credential, e.g. /transfers. Absolute URLs and paths that climb above the Base URL are refused.';
+
+/** The Endpoint of a Request operation: a path below the Base URL, confined by transport/apiUrl.ts. */
+export function endpointField(show: { resource: string[]; operation: string[] }, description = ENDPOINT_DESCRIPTION): INodeProperties {
+	return {
+		displayName: 'Endpoint',
+		name: 'endpoint',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: '/transfers',
+		description,
+		displayOptions: { show },
+	};
+}
+
 /** Endpoint, Body and Options of an operation that sends one request per item. */
 export function requestFields(operation: RequestOperation): INodeProperties[] {
 	const showFor = { resource: ['request'], operation: [operation] };
 	const bodyShowFor = operation === 'send' ? { ...showFor, method: ['PUT', 'PATCH'] } : showFor;
 	return [
-		{
-			displayName: 'Endpoint',
-			name: 'endpoint',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: '/transfers',
-			description: 'Path below the Base URL of the credential, e.g. /transfers. Absolute URLs and paths that climb above the Base URL are refused.',
-			displayOptions: { show: showFor },
-		},
+		endpointField(showFor),
 		{
 			displayName: 'Body',
 			name: 'body',

@@ -18,7 +18,15 @@ export interface PageReading {
 
 export class PaginationError extends Error {}
 
-const LIST_KEYS = ['data', 'items', 'accounts', 'results'];
+/** Where a page keeps its records. */
+export interface RecordsLocation {
+	/** The field the user named (dot notation for nested fields); when set, nothing is guessed. */
+	field?: string;
+	/** The collection's name (the endpoint's last segment, e.g. `transfers`), tried as a field too. */
+	collection?: string;
+}
+
+const COMMON_LIST_KEYS = ['data', 'items', 'results'];
 const CURSOR_PATHS = [['next_cursor'], ['nextCursor'], ['next_page_token'], ['nextPageToken'], ['meta', 'next_cursor'], ['pagination', 'next_cursor'], ['cursor', 'next']];
 const NEXT_URL_PATHS = [['next'], ['next_url'], ['nextUrl'], ['links', 'next'], ['_links', 'next', 'href'], ['paging', 'next']];
 const TOTAL_PAGES_KEYS = ['total_pages', 'totalPages', 'last_page', 'pages'];
@@ -48,17 +56,40 @@ function describeShape(body: unknown): string {
 	return typeof body;
 }
 
-function listOf(body: unknown): IDataObject[] {
+/** The fields tried in turn: `data`, `items`, the collection's name, `results`. */
+function listKeys(collection: string | undefined): string[] {
+	const keys = collection ? ['data', 'items', collection, 'results'] : COMMON_LIST_KEYS;
+	return [...new Set(keys)];
+}
+
+function namedList(body: unknown, field: string): unknown[] {
+	const list = at(body as IDataObject, field.split('.'));
+	if (!Array.isArray(list)) {
+		throw new PaginationError(
+			`Expected the records as a JSON array in the field "${field}" (Records Field) but got ${list === undefined ? `${describeShape(body)}, without that field` : describeShape(list)}`,
+		);
+	}
+	return list;
+}
+
+function detectedList(body: unknown, collection: string | undefined): unknown[] {
+	const keys = listKeys(collection);
 	const list = Array.isArray(body)
 		? body
 		: body && typeof body === 'object'
-			? LIST_KEYS.map((key) => (body as IDataObject)[key]).find(Array.isArray)
+			? keys.map((key) => (body as IDataObject)[key]).find(Array.isArray)
 			: undefined;
 	if (!list) {
+		const hint = body && typeof body === 'object' ? '. Name the field that holds them in Options → Records Field.' : '';
 		throw new PaginationError(
-			`Expected a JSON list of accounts (a top-level array, or an array under ${LIST_KEYS.join('/')}) but got ${describeShape(body)}`,
+			`Expected a JSON list of records (a top-level array, or an array under ${keys.join('/')}) but got ${describeShape(body)}${hint}`,
 		);
 	}
+	return list;
+}
+
+function listOf(body: unknown, where: RecordsLocation): IDataObject[] {
+	const list = where.field ? namedList(body, where.field) : detectedList(body, where.collection);
 	return list.map((entry) => (entry && typeof entry === 'object' && !Array.isArray(entry) ? (entry as IDataObject) : { value: entry as IDataObject[keyof IDataObject] }));
 }
 
@@ -113,7 +144,7 @@ function probeNext(currentPage: number): NextPage {
 
 function refuseUnfollowable(): never {
 	throw new PaginationError(
-		'The API says more accounts follow (has_more is true) but its answer has no next cursor or next link, so the rest cannot be fetched. Nothing is output rather than a partial list. Set Pagination Style and Cursor Parameter to match the API.',
+		'The API says more records follow (has_more is true) but its answer has no next cursor or next link, so the rest cannot be fetched. Nothing is output rather than a partial list. Set Pagination Style and Cursor Parameter to match the API.',
 	);
 }
 
@@ -139,10 +170,11 @@ function readEnvelope(body: IDataObject, style: PaginationStyle, currentPage: nu
  * Reads one page: its items, and where the next page is (none when this is the last). Return All
  * relies on this never ending a listing early: an answer that signals more but cannot be followed is
  * an error, and a listing without end markers is read until an empty page. `via` is how this page was
- * reached: once a listing has handed out cursors (or links), a page without one is its last.
+ * reached: once a listing has handed out cursors (or links), a page without one is its last. `where`
+ * says where the records are (default: detected).
  */
-export function readPage(body: unknown, style: PaginationStyle, currentPage: number, via?: NextPage['kind']): PageReading {
-	const items = listOf(body);
+export function readPage(body: unknown, style: PaginationStyle, currentPage: number, via?: NextPage['kind'], where: RecordsLocation = {}): PageReading {
+	const items = listOf(body, where);
 	if (items.length === 0 || style === 'none') return { items };
 	const effective: PaginationStyle = style !== 'auto' ? style : via === 'cursor' ? 'cursor' : via === 'url' ? 'nextUrl' : 'auto';
 	if (Array.isArray(body)) {
