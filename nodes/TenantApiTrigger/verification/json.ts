@@ -10,9 +10,9 @@
  * A number token of at most 15 characters without an exponent has at most 15 significant digits and lies between
  * 1e-13 and 1e15: its double prints back as the same decimal (IEEE 754 doubles keep 15 decimal digits, DBL_DIG).
  * Only longer tokens, or tokens with an exponent, can change; this finds where one may start (or a string that
- * looks like one, which only costs the exact pass).
+ * looks like one, which only costs the exact pass). JSON's four whitespace characters, not \s: Unicode's class is slower.
  */
-const MAY_CHANGE = /[:,[]\s*-?(?:[\d.]{16}|[\d.]+[eE])/;
+const MAY_CHANGE = /[:,[][ \t\r\n]*-?(?:\d[\d.]{15}|[\d.]+[eE])/;
 
 /** Strings (Friedl's "unrolling the loop", linear) and number tokens of a text JSON.parse accepted. */
 const TOKENS = /"[^"\\]*(?:\\[\s\S][^"\\]*)*"|-?\d[\d.eE+-]*/g;
