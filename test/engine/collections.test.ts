@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
  * Request → Get Many inside WorkflowExecute, against the sandbox's collections: /v1/transfers in cursor pages
  * ({data, has_more, next_cursor}), /v1/payouts in next links ({results, next}), and /v1/accounts in the sandbox's
