@@ -132,7 +132,8 @@ function identify(config: VerificationConfig, result: VerificationResult, header
 	if (config.mode !== 'hmac') return bodyFieldsId(signed, chosenIdFields.length > 0 ? chosenIdFields : ['id'], '');
 	const { scheme } = config;
 	if (result.id !== undefined) return [result.id, `header:${presentHeader(headers, scheme.idHeader) ?? scheme.idHeader}`];
-	if (chosenIdFields.length > 0 && result.unboundedFields === true && scheme.idPattern === '') return 'unprotected_id';
+	// Fields signed without boundaries (Custom `{formFields}`) can be re-cut into any id: none is taken from them.
+	if (result.unboundedFields === true && scheme.idPattern === '') return chosenIdFields.length > 0 ? 'unprotected_id' : undefined;
 	if (chosenIdFields.length > 0) return bodyFieldsId(signed, chosenIdFields, scheme.idPattern);
 	if (result.itemsId !== undefined) return [result.itemsId, `items:${itemIdFields(scheme, itemBoundaries(parseTemplate(scheme.signedContent) ?? []) ?? new Map()).join(',')}`];
 	return bodyFieldsId(signed, scheme.idFields, scheme.idPattern);

@@ -3,6 +3,8 @@
  * campaign never generated. Through the built trigger behind a real HTTP server and n8n-core's WebhookContext
  * (test/harness/webhook.ts). Each case is a forged, replayed or colliding delivery that reached a workflow before.
  */
+import { createHmac } from 'crypto';
+
 import type { IDataObject } from 'n8n-workflow';
 
 import { PRESETS } from '../../nodes/TenantApiTrigger/verification';
@@ -184,5 +186,26 @@ describe('the Test URL secret', () => {
 		await refused(server.post(body, signedWith(TEST)), 401, INVALID, 'signature_mismatch');
 		const production = await server.post(body, signedWith(SECRET));
 		expect([production.status, deliveryOf(production.call).secret]).toEqual([200, 'current']);
+	});
+});
+
+describe('Custom HMAC placeholders that meet without a boundary', () => {
+	it('{url}{body} with form fields: the end of the query could move into the first field, so every delivery is refused', async () => {
+		const parameters = { verification: 'customHmac', customSignedContent: '{url}{body}', customSignatureHeader: 'x-signature', bodyFormat: 'form' };
+		await server.configure({ credential: webhookCredential(SECRET), parameters });
+		const body = 'b=2';
+		const headers = { ...FORM, 'x-signature': createHmac('sha256', SECRET).update(`${PUBLIC_URL}?a=1${body}`).digest('hex') };
+		await refused(server.post(body, headers, '?a=1'), 401, INVALID, 'invalid_scheme');
+		await refused(server.post(`1${body}`, headers, '?a='), 401, INVALID, 'invalid_scheme');
+	});
+
+	it('{formFields} without {body}: no id is taken from a field, which a replay could re-cut', async () => {
+		const parameters = { verification: 'customHmac', customSignedContent: '{formFields}', customSignatureHeader: 'x-signature', bodyFormat: 'form' };
+		await server.configure({ credential: webhookCredential(SECRET), parameters });
+		const body = 'id=evt_1&note=x';
+		const { status, call } = await server.post(body, { ...FORM, 'x-signature': createHmac('sha256', SECRET).update('idevt_1notex').digest('hex') });
+		expect([status, deliveryOf(call).id]).toEqual([200, null]);
+		await server.configure({ credential: webhookCredential(SECRET), parameters: { ...parameters, options: { idFields: 'id' } } });
+		await refused(server.post(body, { ...FORM, 'x-signature': createHmac('sha256', SECRET).update('idevt_1notex').digest('hex') }), 401, INVALID, 'unprotected_id');
 	});
 });

@@ -146,7 +146,7 @@ function identity(setup: Setup, delivery: Delivery, signed: IDataObject): Identi
 		if (paths.length === 0 || parts.some((p) => p === undefined)) return { id: null, idSource: null };
 		return { id: joinParts(parts as string[]), idSource: `body:${paths.join(',')}` };
 	};
-	if (chosen.length > 0 && setup.verification === 'customHmac' && unboundedFields(setup, delivery)) return 'unprotected';
+	if (setup.verification === 'customHmac' && unboundedFields(setup, delivery)) return chosen.length > 0 ? 'unprotected' : { id: null, idSource: null };
 	if (chosen.length > 0) return fromFields(chosen);
 	const items = itemIds(setup, signed);
 	if (items !== undefined) return { id: items.ids.map((parts) => parts.map(escapePart).join(':')).sort().join(','), idSource: `items:${items.fields.join(',')}` };
@@ -204,11 +204,28 @@ function unsignedQuery(setup: Setup, delivery: Delivery): IDataObject {
 	return out;
 }
 
+/**
+ * A Custom template whose placeholders meet without literal text between them, where bytes could move across the
+ * join (docs: Custom HMAC): every delivery is refused.
+ */
+function ambiguousTemplate(setup: Setup): boolean {
+	const { sender } = setup;
+	if (sender.kind !== 'custom' || sender.spec.signatureIn !== 'header') return false;
+	const pieces = sender.spec.template;
+	return pieces.some((piece, i) => {
+		const next = pieces[i + 1];
+		if (next === undefined || !('placeholder' in piece) || !('placeholder' in next)) return false;
+		const pinned = next.placeholder === 'url' || (setup.format === 'json' && (piece.placeholder === 'body' || next.placeholder === 'body'));
+		return !pinned && !(piece.placeholder === 'url' && next.placeholder === 'formFields');
+	});
+}
+
 // ---- the expectation ----
 
 /** What the trigger must do with a request, by the documented rules, taking the request as the sender's own. */
 export function expected(setup: Setup, delivery: Delivery): Expected {
 	if (setup.signWith === 'test' && !setup.testUrl) return { action: 'refuse', why: 'the test secret outside the Test URL' };
+	if (ambiguousTemplate(setup)) return { action: 'refuse', why: 'placeholders that meet without a boundary' };
 	const read = reading(setup, delivery.body);
 	if (read === undefined) return { action: 'refuse', why: 'unreadable body' };
 	if (Object.prototype.hasOwnProperty.call(read.output, 'webhookDelivery')) return { action: 'refuse', why: 'reserved field' };

@@ -64,3 +64,20 @@ export function renderParts(parts: TemplatePart[], values: TemplateValues): Arra
 export function usesPart(parts: TemplatePart[], kind: TemplatePart['kind']): boolean {
 	return parts.some((part) => part.kind === kind);
 }
+
+/**
+ * Whether the signed text splits back into its parts one way only where two placeholders meet with no literal text
+ * between them. A sender's bytes could otherwise move from one part to the next under the same signature
+ * (`{url}{body}` with form fields: the end of the query string into the first field). Allowed: a part followed by
+ * `{url}` (it starts with the webhook's own address), a JSON body on either side (one object: `{` … `}`), and
+ * `{url}{formFields}` (Twilio's rule, whose limits are documented).
+ */
+export function partsSplitOneWay(parts: TemplatePart[], bodyFormat: 'json' | 'form'): boolean {
+	return parts.every((part, index) => {
+		const next = parts[index + 1];
+		if (next === undefined || part.kind === 'literal' || next.kind === 'literal') return true;
+		if (next.kind === 'url') return true;
+		if (bodyFormat === 'json' && (part.kind === 'body' || next.kind === 'body')) return true;
+		return part.kind === 'url' && next.kind === 'formFields';
+	});
+}

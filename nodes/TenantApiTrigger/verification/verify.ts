@@ -16,7 +16,7 @@ import {
 	secretKey,
 } from './signature';
 import type { TemplatePart, TemplateValues } from './template';
-import { parseTemplate, renderParts, usesPart } from './template';
+import { parseTemplate, partsSplitOneWay, renderParts, usesPart } from './template';
 import { checkTimestamp } from './timestamp';
 
 /**
@@ -262,7 +262,7 @@ interface Verified {
 }
 
 function verifyHeaderSignature(scheme: SchemeSpec, parts: TemplatePart[], keys: Array<Buffer | undefined>, input: DeliveryInput, format: BodyFormat): Verified | VerificationReason {
-	if (usesPart(parts, 'item')) return 'invalid_scheme';
+	if (usesPart(parts, 'item') || !partsSplitOneWay(parts, format)) return 'invalid_scheme';
 	const signed = fromHeader(scheme, parts, input, format);
 	if (typeof signed === 'string') return signed;
 	const secretIndex = matchingKey(scheme, parts, keys, signed.unit);
