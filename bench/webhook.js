@@ -145,7 +145,8 @@ function readBeforeCost({ iterations, rounds }) {
 	const itemsCustom = customConfig(CUSTOM_ITEMS, [demoSecret('adyen-payments')]);
 	for (const [shape, body] of Object.entries(items)) {
 		rows.push(measure(`adyen-payments, ${shape}`, adyen, json(body), options));
-		const custom = shape === 'one item' ? Buffer.from(body.toString().replace('"live":"false",', '               ')) : body;
+		// Custom HMAC takes nothing beside the items: the same body without Adyen's `live` (same size, spaces instead).
+		const custom = Buffer.from(body.toString().replace('"live":"false",', ' '.repeat(15)));
 		rows.push(measure(`Custom HMAC with signed items, ${shape}`, itemsCustom, json(custom), options));
 	}
 	return rows;
