@@ -11,7 +11,7 @@
  * Run through `npm run bench` (all of it) or `npm run bench -- --only webhook`.
  */
 const { MAX_BODY_READ_BEFORE_VERIFYING, readDelivery } = require('../dist/nodes/TenantApiTrigger/verification');
-const { verificationConfig } = require('../dist/nodes/TenantApiTrigger/scheme');
+const { verificationConfig } = require('../dist/nodes/TenantApiTrigger/settings');
 const { adyenNotification, demoSecret, signAdyenPayments, signedDelivery, triggerParameters, SCHEMES } = require('../sandbox/signing');
 
 const BYTES = 10240;

@@ -11,11 +11,17 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { TRIGGER_NODE_NAME } from '../shared/webhookDelivery';
+
 import { properties } from './description';
-import type { TriggerSettings } from './receive';
-import { receiveDelivery } from './receive';
-import type { ParameterReader, VerificationName } from './scheme';
-import { isVerificationName, settingsFromParameters, signingSecrets } from './scheme';
+import type { RefusalFacts } from './diagnosis';
+import { diagnose } from './diagnosis';
+import type { Reception } from './receive';
+import { INVALID_SIGNATURE, receiveDelivery, refusal } from './receive';
+import { admitRefusal } from './refusalRecords';
+import type { ParameterReader } from './settings';
+import { settingsFromParameters, signingSecrets } from './settings';
+import { isVerificationName } from './verifications';
 import { signedUrl } from './url';
 import type { HeaderBag } from './verification';
 import { usableSecrets } from './verification';
@@ -35,15 +41,6 @@ interface JsonResponse {
 	json(body: IDataObject): unknown;
 }
 
-const INVALID_SIGNATURE = 'Invalid signature';
-
-/** Answers the request directly and tells n8n not to answer again and not to start the workflow. */
-function respond(context: IWebhookFunctions, status: number, message: string): IWebhookResponseData {
-	const res = context.getResponseObject() as unknown as JsonResponse;
-	res.status(status).json({ message });
-	return { noWebhookResponse: true };
-}
-
 /**
  * The exact request bytes as n8n's body reader captured them (read now if not read yet). Undefined when n8n
  * consumed the stream itself (multipart/form-data, which it parses before the node runs) or reading failed.
@@ -58,35 +55,83 @@ async function readRawBody(context: IWebhookFunctions): Promise<Buffer | undefin
 	return Buffer.isBuffer(req.rawBody) ? req.rawBody : undefined;
 }
 
-/** Whether n8n runs this webhook for the editor's Test URL (it runs test webhooks in manual mode). */
+/** Whether n8n runs this webhook for the editor's Test URL (it runs test webhooks in manual mode, production ones in webhook mode). */
 function isTestDelivery(context: IWebhookFunctions): boolean {
 	return context.getMode() === 'manual';
 }
 
 /**
- * The credential's secrets (signingSecrets), or why there are none: no credential selected is a set-up error
- * (refused like a bad signature); a selected one that cannot be read now (e.g. the database is busy) is temporary
- * (503: the sender retries).
+ * The credential's secrets (signingSecrets), or the refusal when there are none: no credential selected is a set-up
+ * error (refused like a bad signature); a selected one that cannot be read now (e.g. the database is busy) is
+ * temporary (503: the sender retries).
  */
-async function readSigningSecrets(context: IWebhookFunctions): Promise<unknown[] | { status: 401 | 503; reason: string; error: string }> {
+async function readSigningSecrets(context: IWebhookFunctions, testUrl: boolean): Promise<unknown[] | Refused> {
 	try {
-		return signingSecrets(await context.getCredentials(WEBHOOK_CREDENTIAL_TYPE), isTestDelivery(context));
-	} catch (error) {
+		return signingSecrets(await context.getCredentials(WEBHOOK_CREDENTIAL_TYPE), testUrl);
+	} catch {
 		const selected = context.getNode().credentials?.[WEBHOOK_CREDENTIAL_TYPE] !== undefined;
-		return { status: selected ? 503 : 401, reason: selected ? 'credential_unavailable' : 'no_credential_selected', error: (error as Error).message };
+		return selected ? refusal(503, 'credential_unavailable', 'Temporarily unable to verify the delivery') : refusal(401, 'no_credential_selected', INVALID_SIGNATURE);
 	}
 }
 
-/** The trigger's settings from its parameters and the credential's secrets. */
-function triggerSettings(context: IWebhookFunctions, verification: VerificationName, secrets: unknown[]): TriggerSettings {
-	const read: ParameterReader = (name, fallback) => context.getNodeParameter(name, fallback as never);
-	return settingsFromParameters(verification, read, secrets);
+type Refused = Extract<Reception, { action: 'refuse' }>;
+
+/** The delivery read against the node's settings, and what a refusal can be explained from. Never throws. */
+async function receive(context: IWebhookFunctions, testUrl: boolean, nowSeconds: number): Promise<{ reception: Reception; facts: RefusalFacts }> {
+	const facts: RefusalFacts = { verification: undefined, headers: {}, testUrl, nowSeconds };
+	try {
+		facts.headers = context.getHeaderData() as HeaderBag;
+		facts.rawBody = await readRawBody(context);
+		const verification = (facts.verification = context.getNodeParameter('verification', 'hmacSha256'));
+		// E.g. saved by a newer version of this package: a set-up error, answered like a refusal (final, not 5xx).
+		if (!isVerificationName(verification)) return { reception: refusal(401, 'unknown_verification', INVALID_SIGNATURE), facts };
+		const secrets = verification === 'none' ? [] : await readSigningSecrets(context, testUrl);
+		if (!Array.isArray(secrets)) return { reception: secrets, facts };
+		const read: ParameterReader = (name, fallback) => context.getNodeParameter(name, fallback as never);
+		const settings = settingsFromParameters(verification, read, secrets);
+		facts.config = settings.config;
+		const reception = receiveDelivery(settings, {
+			rawBody: facts.rawBody,
+			headers: facts.headers,
+			query: context.getQueryData() as IDataObject,
+			url: settings.config.mode === 'hmac' ? signedUrl(context, context.getNodeParameter('signedUrl', '')) : undefined,
+			nowSeconds,
+		});
+		return { reception, facts };
+	} catch {
+		// receiveDelivery never throws: this is n8n failing to give the request or the settings. Nothing was verified.
+		return { reception: refusal(401, 'internal_error', INVALID_SIGNATURE), facts };
+	}
+}
+
+/**
+ * A refused delivery: the sender gets its answer, and nothing runs from the main output. The Refused output carries
+ * the diagnosis at the Test URL (the editor shows it), and in production with Record Refused Deliveries, at most once
+ * per reason and window (refusalRecords.ts). The log holds the same diagnosis.
+ */
+function refuseDelivery(context: IWebhookFunctions, refused: Refused, facts: RefusalFacts): IWebhookResponseData {
+	const node = context.getNode().name;
+	const workflowId = context.getWorkflow().id ?? '';
+	const diagnosis = diagnose(refused, facts);
+	// A setting no delivery can pass (or n8n failing the node) is an error in the log; a refused delivery a warning.
+	const level = refused.reason === 'unknown_verification' || refused.reason === 'internal_error' ? 'error' : 'warn';
+	context.logger[level](`Tenant API Trigger refused a delivery: ${String(diagnosis.summary)}`, { reason: refused.reason, node, workflowId, verification: String(facts.verification) });
+	const res = context.getResponseObject() as unknown as JsonResponse;
+	res.status(refused.status).json({ message: refused.message });
+	const options = (facts.config === undefined ? {} : context.getNodeParameter('options', {})) as IDataObject;
+	if (!facts.testUrl) {
+		if (options.recordRefusals !== true) return { noWebhookResponse: true };
+		const decision = admitRefusal(workflowId, node, refused.reason, facts.nowSeconds * 1000);
+		if (!decision.record) return { noWebhookResponse: true };
+		diagnosis.unrecordedBefore = decision.unrecordedBefore;
+	}
+	return { noWebhookResponse: true, workflowData: [[], [{ json: diagnosis }]] };
 }
 
 export class TenantApiTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Tenant API Trigger',
-		name: 'tenantApiTrigger',
+		name: TRIGGER_NODE_NAME,
 		icon: { light: 'file:tenantApiTrigger.svg', dark: 'file:tenantApiTrigger.dark.svg' },
 		group: ['trigger'],
 		version: 1,
@@ -96,7 +141,8 @@ export class TenantApiTrigger implements INodeType {
 		eventTriggerDescription: 'Waiting for a delivery to the Test URL',
 		activationMessage: 'Deliveries to the Production URL now start this workflow.',
 		inputs: [],
-		outputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main, NodeConnectionTypes.Main],
+		outputNames: ['Verified', 'Refused'],
 		credentials: [
 			{
 				name: 'tenantWebhookApi',
@@ -132,7 +178,7 @@ export class TenantApiTrigger implements INodeType {
 				].filter((name) => name !== '');
 				return {
 					status: 'OK',
-					message: `The Signing Secret${also.length > 0 ? ` and ${also.join(' and ')} are` : ' is'} set. Each delivery is checked when it arrives; a refused one is answered 401 and logged with its reason.`,
+					message: `The Signing Secret${also.length > 0 ? ` and ${also.join(' and ')} are` : ' is'} set. Each delivery is checked when it arrives; a refused one is answered 401, and the trigger's Refused output says why (at the Test URL, and in production with Options → Record Refused Deliveries).`,
 				};
 			},
 		},
@@ -166,52 +212,13 @@ export class TenantApiTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const node = this.getNode().name;
-		const workflowId = this.getWorkflow().id;
-		const log = (reason: string, extra: IDataObject = {}) =>
-			this.logger.warn('Tenant API Trigger refused a delivery', { reason, node, workflowId, ...extra });
-
-		try {
-			const verification = this.getNodeParameter('verification', 'hmacSha256');
-			if (!isVerificationName(verification)) {
-				// E.g. saved by a newer version of this package: a set-up error, answered like a refusal (final, not 5xx).
-				this.logger.error('Tenant API Trigger: unknown Verification setting; every delivery is refused until it is changed', {
-					reason: 'unknown_verification',
-					verification: String(verification),
-					node,
-					workflowId,
-				});
-				return respond(this, 401, INVALID_SIGNATURE);
-			}
-			const secrets = verification === 'none' ? [] : await readSigningSecrets(this);
-			if (!Array.isArray(secrets)) {
-				log(secrets.reason, { error: secrets.error });
-				return secrets.status === 503 ? respond(this, 503, 'Temporarily unable to verify the delivery') : respond(this, 401, INVALID_SIGNATURE);
-			}
-			const settings = triggerSettings(this, verification, secrets);
-			const reception = receiveDelivery(settings, {
-				rawBody: await readRawBody(this),
-				headers: this.getHeaderData() as HeaderBag,
-				query: this.getQueryData() as IDataObject,
-				url: settings.config.mode === 'hmac' ? signedUrl(this, this.getNodeParameter('signedUrl', '')) : undefined,
-				nowSeconds: Math.floor(Date.now() / 1000),
-			});
-			if (reception.action === 'refuse') {
-				log(reception.reason, { verification });
-				return respond(this, reception.status, reception.message);
-			}
-			if (reception.action === 'acknowledge') {
-				this.logger.debug('Tenant API Trigger: delivery acknowledged but filtered out', { node, workflowId, event: reception.event ?? null });
-				return {};
-			}
-			if (reception.secretIndex === 1) {
-				this.logger.debug('Tenant API Trigger: delivery verified with the previous signing secret', { node, workflowId });
-			}
-			return { workflowData: [[{ json: reception.json }]] };
-		} catch (error) {
-			// receiveDelivery never throws: this is n8n failing to give the request or the settings. Nothing was verified.
-			this.logger.error('Tenant API Trigger could not process a delivery', { node, workflowId, error: (error as Error).message });
-			return respond(this, 401, INVALID_SIGNATURE);
+		const testUrl = isTestDelivery(this);
+		const { reception, facts } = await receive(this, testUrl, Math.floor(Date.now() / 1000));
+		if (reception.action === 'refuse') return refuseDelivery(this, reception, facts);
+		if (reception.action === 'acknowledge') {
+			this.logger.debug('Tenant API Trigger: delivery acknowledged but filtered out', { node: this.getNode().name, event: reception.event ?? null });
+			return {};
 		}
+		return { workflowData: [[{ json: reception.json }], []] };
 	}
 }

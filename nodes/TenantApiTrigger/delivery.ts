@@ -1,6 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { BodyFormat, HeaderBag, VerificationConfig, VerificationResult } from './verification';
+import type { WebhookDelivery } from '../shared/webhookDelivery';
+import { SECRET_NAMES } from '../shared/webhookDelivery';
+
+import type { HeaderBag, VerificationConfig, VerificationResult } from './verification';
 import { headerNames, headerValue, itemBoundaries, itemIdFields, joinIdParts, parseTemplate, usableSecrets, valueAtPath } from './verification';
 
 export const DEFAULT_EVENT_PATH = 'event';
@@ -63,35 +66,6 @@ export function safeQuery(query: IDataObject, secrets: unknown[]): IDataObject {
 		if (!holdsSecret(usable, key, value)) Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
 	}
 	return out;
-}
-
-/** The output field that holds the delivery's identity (docs/trigger.md, Delivery identity). */
-export const WEBHOOK_DELIVERY_FIELD = 'webhookDelivery';
-
-/** The credential's secrets in the order the trigger tries them; `webhookDelivery.secret` names the one that matched. */
-export const SECRET_NAMES = ['current', 'previous', 'test'] as const;
-
-/**
- * `webhookDelivery` on every output item: who the delivery is, in one place later nodes can rely on.
- * `id` comes only from signed data, so a replayed delivery cannot be given a fresh identity.
- */
-export interface WebhookDelivery extends IDataObject {
-	/** The delivery's id, or null when the scheme signs none and the body has none. */
-	id: string | null;
-	/** Where `id` was read: `header:<name>` (a signed header), `body:<path>[,<path>]` or `items:<field>,…`; null with `id`. */
-	idSource: string | null;
-	/** The signed timestamp (unix seconds), or null when the scheme signs none. */
-	timestamp: number | null;
-	/** The Verification setting that accepted the delivery. */
-	verification: string;
-	/** Which credential secret matched, or null without verification. */
-	secret: (typeof SECRET_NAMES)[number] | null;
-	/** How the body was read: `json` or `form`. */
-	bodyType: BodyFormat;
-	/** Include Headers: the request headers, which no scheme signs (credential-bearing ones left out). */
-	unsignedHeaders?: IDataObject;
-	/** Include Query Parameters: the query parameters, as sent; not covered by the signature of most schemes. */
-	unsignedQuery?: IDataObject;
 }
 
 /** A scalar field as id text, exactly as signed; undefined for anything else (objects, lists, empty text). */

@@ -1,90 +1,22 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-const BODY_HMAC = ['hmacSha256', 'hmacSha512'];
-/** Presets whose signature always covers a timestamp. */
-const TIMESTAMPED = ['standardWebhooks', 'stripe', 'slack', 'paddle', 'customHmac'];
-const URL_SIGNED = ['square', 'twilio', 'customHmac'];
-/** Settings whose senders may send either JSON or form fields (the other presets say which). */
-const EITHER_FORMAT = ['hmacSha256', 'hmacSha512', 'customHmac', 'secretHeader', 'none'];
-const custom = (extra: Record<string, string[]> = {}) => ({ show: { verification: ['customHmac'], ...extra } });
+import { DEFAULT_TOLERANCE_SECONDS } from './verification';
+import { VERIFICATIONS, VERIFICATION_NAMES, bodyFormatDefaulting, showing, signingTimestamps } from './verifications';
+
+const USE_TIMESTAMP = showing('useTimestamp');
+const custom = (extra: Record<string, string[]> = {}) => ({ show: { verification: showing('custom'), ...extra } });
 
 const verificationOptions: INodeProperties = {
 	displayName: 'Verification',
 	name: 'verification',
 	type: 'options',
 	noDataExpression: true,
-	options: [
-		{
-			name: 'Adyen (Payments Webhooks)',
-			value: 'adyenPayments',
-			description: 'HMAC-SHA256 (hex key) of the documented fields of each NotificationRequestItem; additionalData.hmacSignature',
-		},
-		{
-			name: 'Adyen (Platform Webhooks)',
-			value: 'adyenPlatform',
-			description: 'HMAC-SHA256 (hex key) of the raw body, base64 in the HmacSignature header',
-		},
-		{
-			name: 'Custom HMAC',
-			value: 'customHmac',
-			description: 'Choose the algorithm, secret encoding, signed content, signature header and format yourself',
-		},
-		{
-			name: 'HMAC-SHA256 of the Body (GitHub, Shopify, Plain)',
-			value: 'hmacSha256',
-			description: 'HMAC-SHA256 of the exact request bytes, hex or base64, optional sha256= prefix',
-		},
-		{
-			name: 'HMAC-SHA512 of the Body',
-			value: 'hmacSha512',
-			description: 'HMAC-SHA512 of the exact request bytes, hex or base64, optional sha512= prefix',
-		},
-		{
-			name: 'None (Insecure)',
-			value: 'none',
-			description: 'Accept every request without checking who sent it',
-		},
-		{
-			name: 'Paddle-Style',
-			value: 'paddle',
-			description: 'Paddle-Signature: ts=…;h1=… over "{ts}:{body}"',
-		},
-		{
-			name: 'Secret in Header',
-			value: 'secretHeader',
-			description: 'The sender puts the secret itself in a header; weaker than a signature',
-		},
-		{
-			name: 'Slack-Style',
-			value: 'slack',
-			description: 'X-Slack-Signature: v0=… over "v0:{timestamp}:{body}", X-Slack-Request-Timestamp',
-		},
-		{
-			name: 'Square-Style',
-			value: 'square',
-			description: 'Base64 HMAC-SHA256 of the notification URL followed by the body, x-square-hmacsha256-signature',
-		},
-		{
-			name: 'Standard Webhooks (Svix)',
-			value: 'standardWebhooks',
-			description: 'Headers webhook-ID, webhook-timestamp, webhook-signature: v1,… (or the svix-* ones); whsec_ secret',
-		},
-		{
-			name: 'Stripe-Style',
-			value: 'stripe',
-			description: 'Stripe-Signature: t=…,v1=… over "{t}.{body}"',
-		},
-		{
-			name: 'Twilio-Style',
-			value: 'twilio',
-			description: 'X-Twilio-Signature: HMAC-SHA1 of the URL and the sorted form fields; JSON when the URL carries bodySHA256',
-		},
-	],
+	options: VERIFICATION_NAMES.map((value) => ({ name: VERIFICATIONS[value].name, value, description: VERIFICATIONS[value].description })),
 	default: 'hmacSha256',
-	description: 'How each delivery is checked before the workflow starts. Refused deliveries get a 401 and start nothing.',
+	description: 'How each delivery is checked before the workflow starts. Refused deliveries get a 401 and start nothing from the Verified output; the Refused output says why.',
 };
 
-const customScheme: INodeProperties[] = [
+const customHmacFields: INodeProperties[] = [
 	{
 		displayName: 'Algorithm',
 		name: 'customAlgorithm',
@@ -248,7 +180,7 @@ const bodyFormatFields: INodeProperties[] = [
 		type: 'options',
 		options: bodyFormatOptions,
 		default: 'form',
-		displayOptions: { show: { verification: ['slack'] } },
+		displayOptions: { show: { verification: bodyFormatDefaulting('form') } },
 		description: BODY_FORMAT_DESCRIPTION,
 	},
 	{
@@ -257,7 +189,7 @@ const bodyFormatFields: INodeProperties[] = [
 		type: 'options',
 		options: bodyFormatOptions,
 		default: 'json',
-		displayOptions: { show: { verification: EITHER_FORMAT } },
+		displayOptions: { show: { verification: bodyFormatDefaulting('json') } },
 		description: BODY_FORMAT_DESCRIPTION,
 	},
 ];
@@ -285,7 +217,7 @@ export const properties: INodeProperties[] = [
 		type: 'string',
 		default: 'x-signature',
 		required: true,
-		displayOptions: { show: { verification: BODY_HMAC } },
+		displayOptions: { show: { verification: showing('signatureHeader') } },
 		description: 'Request header that carries the signature (case-insensitive), e.g. X-Hub-Signature-256 (GitHub) or X-Shopify-Hmac-Sha256',
 	},
 	{
@@ -294,7 +226,7 @@ export const properties: INodeProperties[] = [
 		type: 'string',
 		default: 'x-webhook-secret',
 		required: true,
-		displayOptions: { show: { verification: ['secretHeader'] } },
+		displayOptions: { show: { verification: showing('sharedKeyHeader') } },
 		description: 'Request header that carries the webhook secret (case-insensitive; several names separated by commas are tried in order). It is never copied into the output.',
 	},
 	{
@@ -302,7 +234,7 @@ export const properties: INodeProperties[] = [
 		name: 'useTimestamp',
 		type: 'boolean',
 		default: false,
-		displayOptions: { show: { verification: BODY_HMAC } },
+		displayOptions: { show: { verification: USE_TIMESTAMP } },
 		description:
 			'Whether the sender signs the timestamp, a dot and the raw body, and sends the timestamp in a header. Deliveries outside the tolerance window are refused, so a captured delivery cannot be replayed later.',
 	},
@@ -312,26 +244,26 @@ export const properties: INodeProperties[] = [
 		type: 'string',
 		default: 'x-timestamp',
 		required: true,
-		displayOptions: { show: { verification: BODY_HMAC, useTimestamp: [true] } },
+		displayOptions: { show: { verification: USE_TIMESTAMP, useTimestamp: [true] } },
 		description: 'Request header that carries the timestamp, in unix seconds',
 	},
-	...customScheme,
+	...customHmacFields,
 	{
 		displayName: 'Tolerance (Seconds)',
 		name: 'toleranceSeconds',
 		type: 'number',
-		default: 300,
+		default: DEFAULT_TOLERANCE_SECONDS,
 		typeOptions: { minValue: 1 },
-		displayOptions: { show: { verification: BODY_HMAC, useTimestamp: [true] } },
+		displayOptions: { show: { verification: USE_TIMESTAMP, useTimestamp: [true] } },
 		description: 'How far the signed timestamp may be from the current time, in either direction',
 	},
 	{
 		displayName: 'Tolerance (Seconds)',
 		name: 'toleranceSeconds',
 		type: 'number',
-		default: 300,
+		default: DEFAULT_TOLERANCE_SECONDS,
 		typeOptions: { minValue: 1 },
-		displayOptions: { show: { verification: TIMESTAMPED } },
+		displayOptions: { show: { verification: signingTimestamps() } },
 		description: 'How far the signed timestamp may be from the current time, in either direction',
 	},
 	{
@@ -340,7 +272,7 @@ export const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'https://n8n.example.com/webhook/…/webhook',
-		displayOptions: { show: { verification: URL_SIGNED } },
+		displayOptions: { show: { verification: showing('signedUrl') } },
 		description:
 			'The URL registered at the sender, when it differs from the Webhook URL n8n shows (e.g. behind a proxy that rewrites it). Empty: the Webhook URL of this node. The query string of each request is appended as received.',
 	},
@@ -419,6 +351,14 @@ export const properties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description: 'Whether to add the URL query parameters to the output as webhookDelivery.unsignedQuery (not covered by the signature of most schemes)',
+			},
+			{
+				displayName: 'Record Refused Deliveries',
+				name: 'recordRefusals',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether a delivery refused at the Production URL also starts an execution whose Refused output says why (at most one per reason every 5 minutes, so forged requests cannot flood the executions list). The sender still gets its refusal and nothing runs from the Verified output. At the Test URL the editor always shows why.',
 			},
 		],
 	},

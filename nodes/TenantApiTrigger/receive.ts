@@ -1,8 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { WebhookDelivery } from './delivery';
-import { WEBHOOK_DELIVERY_FIELD, deliveryIdentity, eventAccepted, eventType, safeHeaders, safeQuery } from './delivery';
-import type { BodyFailure, BodyFormat, HeaderBag, VerificationConfig } from './verification';
+import type { WebhookDelivery } from '../shared/webhookDelivery';
+import { WEBHOOK_DELIVERY_FIELD } from '../shared/webhookDelivery';
+
+import { deliveryIdentity, eventAccepted, eventType, safeHeaders, safeQuery } from './delivery';
+import type { BodyFailure, BodyFormat, DeliveryReading, HeaderBag, VerificationConfig } from './verification';
 import { deliveryFormat, mismatchedMediaType, readDelivery } from './verification';
 
 /** The trigger's settings, as read from the node. */
@@ -31,20 +33,25 @@ export interface ReceivedRequest {
 
 /** What to do with a request: answer it and start nothing, acknowledge it (filtered out), or start the workflow. */
 export type Reception =
-	| { action: 'refuse'; status: 400 | 401 | 413 | 415; reason: string; message: string }
+	| { action: 'refuse'; status: 400 | 401 | 413 | 415 | 503; reason: string; message: string }
 	| { action: 'acknowledge'; event: string | undefined }
 	| { action: 'start'; json: IDataObject; secretIndex: number | undefined };
 
-const INVALID_SIGNATURE = 'Invalid signature';
+/** What every refusal that is not about the body's format tells the sender: nothing that helps a forger. */
+export const INVALID_SIGNATURE = 'Invalid signature';
 
 const MEDIA_TYPE_OF: Record<BodyFormat, string> = { json: 'application/json', form: 'application/x-www-form-urlencoded' };
 
-function refuse(status: 400 | 401 | 413 | 415, reason: string, message: string): Reception {
+/** A refusal: the status and message the sender gets, and the reason (diagnosis.ts explains each). */
+export function refusal(status: 400 | 401 | 413 | 415 | 503, reason: string, message: string): Extract<Reception, { action: 'refuse' }> {
 	return { action: 'refuse', status, reason, message };
 }
 
+
+const unsupportedMessage = (format: BodyFormat) => `Unsupported content type: this trigger reads ${MEDIA_TYPE_OF[format]} bodies (Body Format)`;
+
 function unsupported(format: BodyFormat): Reception {
-	return refuse(415, 'unsupported_media_type', `Unsupported content type: this trigger reads ${MEDIA_TYPE_OF[format]} bodies (Body Format)`);
+	return refusal(415, 'unsupported_media_type', unsupportedMessage(format));
 }
 
 /** The 400 answer for a verified body that cannot be read. */
@@ -54,12 +61,19 @@ function bodyMessage(format: BodyFormat, reason: BodyFailure): string {
 	return reason === 'not_utf8' ? 'Body must be UTF-8 JSON' : 'Body must be a JSON object';
 }
 
+/** What the sender is told for a reading's refusal (its status is the reading's). */
+function refusalMessage(reading: Extract<DeliveryReading, { ok: false }>): string {
+	if (reading.status === 415) return unsupportedMessage(reading.bodyFormat);
+	if (reading.status === 400) return bodyMessage(reading.bodyFormat, reading.reason);
+	return reading.status === 413 ? 'Body too large to verify' : INVALID_SIGNATURE;
+}
+
 /** A request without bytes (n8n parsed multipart itself): nothing can be verified or read. */
 function withoutBytes(settings: TriggerSettings, request: ReceivedRequest): Reception {
-	if (settings.config.mode !== 'none') return refuse(401, 'raw_body_unavailable', INVALID_SIGNATURE);
+	if (settings.config.mode !== 'none') return refusal(401, 'raw_body_unavailable', INVALID_SIGNATURE);
 	const format = deliveryFormat(settings.config, request.url);
 	if (mismatchedMediaType(format, request.headers) !== undefined) return unsupported(format);
-	return refuse(400, 'raw_body_unavailable', 'Could not read the request body');
+	return refusal(400, 'raw_body_unavailable', 'Could not read the request body');
 }
 
 /**
@@ -69,16 +83,11 @@ function withoutBytes(settings: TriggerSettings, request: ReceivedRequest): Rece
 export function receiveDelivery(settings: TriggerSettings, request: ReceivedRequest): Reception {
 	if (request.rawBody === undefined) return withoutBytes(settings, request);
 	const reading = readDelivery(settings.config, { rawBody: request.rawBody, headers: request.headers, nowSeconds: request.nowSeconds, url: request.url });
-	if (!reading.ok) {
-		if (reading.status === 415) return unsupported(reading.bodyFormat);
-		if (reading.status === 400) return refuse(400, reading.reason, bodyMessage(reading.bodyFormat, reading.reason));
-			if (reading.status === 413) return refuse(413, reading.reason, 'Body too large to verify');
-		return refuse(401, reading.reason, INVALID_SIGNATURE);
-	}
+	if (!reading.ok) return refusal(reading.status, reading.reason, refusalMessage(reading));
 	const body = reading.body.object;
-	if (Object.prototype.hasOwnProperty.call(body, WEBHOOK_DELIVERY_FIELD)) return refuse(400, 'reserved_field', `Body must not have a top-level ${WEBHOOK_DELIVERY_FIELD} field`);
+	if (Object.prototype.hasOwnProperty.call(body, WEBHOOK_DELIVERY_FIELD)) return refusal(400, 'reserved_field', `Body must not have a top-level ${WEBHOOK_DELIVERY_FIELD} field`);
 	const delivery = deliveryIdentity(settings.config, reading.verification, request.headers, reading.signed, settings.idFields, settings.verification);
-	if (typeof delivery === 'string') return refuse(401, delivery, INVALID_SIGNATURE);
+	if (typeof delivery === 'string') return refusal(401, delivery, INVALID_SIGNATURE);
 	const event = eventType(reading.signed, settings.eventPath);
 	if (!eventAccepted(settings.events, event)) return { action: 'acknowledge', event };
 	return { action: 'start', json: outputItem(settings, request, body, delivery), secretIndex: reading.verification.secretIndex };

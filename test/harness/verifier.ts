@@ -4,9 +4,9 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { WEBHOOK_DELIVERY_FIELD } from '../../nodes/TenantApiTrigger/delivery';
-import type { ParameterReader } from '../../nodes/TenantApiTrigger/scheme';
-import { verificationConfig } from '../../nodes/TenantApiTrigger/scheme';
+import { WEBHOOK_DELIVERY_FIELD } from '../../nodes/shared/webhookDelivery';
+import type { ParameterReader } from '../../nodes/TenantApiTrigger/settings';
+import { verificationConfig } from '../../nodes/TenantApiTrigger/settings';
 import type { VerificationConfig, VerificationResult } from '../../nodes/TenantApiTrigger/verification';
 import { readDelivery } from '../../nodes/TenantApiTrigger/verification';
 import type { SigningScheme } from '../../sandbox/signing';

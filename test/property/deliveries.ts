@@ -9,7 +9,7 @@ import fc from 'fast-check';
 
 import type { Reception, ReceivedRequest } from '../../nodes/TenantApiTrigger/receive';
 import { receiveDelivery } from '../../nodes/TenantApiTrigger/receive';
-import { settingsFromParameters, signingSecrets } from '../../nodes/TenantApiTrigger/scheme';
+import { settingsFromParameters, signingSecrets } from '../../nodes/TenantApiTrigger/settings';
 import { signedUrlOf } from '../../nodes/TenantApiTrigger/url';
 import { parameterReader } from '../harness/verifier';
 

@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
-import type { VerificationName } from '../../nodes/TenantApiTrigger/scheme';
+import type { VerificationName } from '../../nodes/TenantApiTrigger/verifications';
 import type { HmacAlgorithm, SecretEncoding, SignatureFormat } from '../../nodes/TenantApiTrigger/verification';
 import type { SigningScheme } from '../../sandbox/signing';
 import { demoSecret } from '../../sandbox/signing';
@@ -314,6 +314,8 @@ const options = (verification: VerificationName, part: SchemePart) =>
 		includeQuery: maybe(fc.boolean()),
 		idFields: maybe(pick(...idFieldChoices(verification, part))),
 		eventPath: maybe(pick(...EVENT_PATHS)),
+		// The node's own (refused deliveries become executions); the reading does not change with it.
+		recordRefusals: maybe(fc.boolean()),
 	});
 
 const secretsAndUrl = fc.record({ previous: fc.boolean(), test: fc.boolean(), testUrl: fc.boolean(), signWith: pick<SecretName>('current', 'previous', 'test') });

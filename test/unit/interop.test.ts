@@ -19,8 +19,8 @@ import Stripe from 'stripe';
 import { Webhook as SvixWebhook } from 'svix';
 import twilio from 'twilio';
 
-import type { VerificationName } from '../../nodes/TenantApiTrigger/scheme';
-import { verificationConfig } from '../../nodes/TenantApiTrigger/scheme';
+import type { VerificationName } from '../../nodes/TenantApiTrigger/verifications';
+import { verificationConfig } from '../../nodes/TenantApiTrigger/settings';
 import type { VerificationResult } from '../../nodes/TenantApiTrigger/verification';
 import { verifyDelivery } from '../../nodes/TenantApiTrigger/verification';
 import type { WebhookEvent } from '../../sandbox/signing';

@@ -4,7 +4,7 @@
  * stale and future timestamps, changed id and changed timestamp refused, two secrets, several signatures. Then the
  * Custom HMAC settings that express each preset.
  */
-import { customScheme, verificationConfig } from '../../nodes/TenantApiTrigger/scheme';
+import { customScheme, verificationConfig } from '../../nodes/TenantApiTrigger/settings';
 import type { PresetName, VerificationConfig } from '../../nodes/TenantApiTrigger/verification';
 import { PRESETS, verifyDelivery } from '../../nodes/TenantApiTrigger/verification';
 import type { SigningScheme, WebhookEvent } from '../../sandbox/signing';

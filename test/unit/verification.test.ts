@@ -1,7 +1,7 @@
 import { createHmac } from 'crypto';
 
-import type { ParameterReader } from '../../nodes/TenantApiTrigger/scheme';
-import { verificationConfig } from '../../nodes/TenantApiTrigger/scheme';
+import type { ParameterReader } from '../../nodes/TenantApiTrigger/settings';
+import { verificationConfig } from '../../nodes/TenantApiTrigger/settings';
 import {
 	PRESETS,
 	checkTimestamp,

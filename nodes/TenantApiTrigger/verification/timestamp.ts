@@ -1,3 +1,5 @@
+import { DEFAULT_TOLERANCE_SECONDS } from './scheme';
+
 /** Timestamps are unix seconds, as decimal digits (at most 12, so the value stays exact). */
 const UNIX_SECONDS = /^\d{1,12}$/;
 
@@ -12,11 +14,11 @@ export function parseTimestamp(value: string): number | undefined {
 
 /**
  * Checks a timestamp header against `nowSeconds` with a symmetric tolerance (clock skew either way).
- * A tolerance that is not a positive finite number falls back to 300 s rather than disabling the check.
+ * A tolerance that is not a positive finite number falls back to the default rather than disabling the check.
  */
 export function checkTimestamp(value: string, nowSeconds: number, toleranceSeconds: number): TimestampCheck {
 	const ts = parseTimestamp(value);
 	if (ts === undefined) return 'invalid_timestamp';
-	const tolerance = Number.isFinite(toleranceSeconds) && toleranceSeconds > 0 ? toleranceSeconds : 300;
+	const tolerance = Number.isFinite(toleranceSeconds) && toleranceSeconds > 0 ? toleranceSeconds : DEFAULT_TOLERANCE_SECONDS;
 	return Math.abs(nowSeconds - ts) <= tolerance ? 'ok' : 'timestamp_out_of_window';
 }

@@ -5,11 +5,12 @@
  */
 import { createHash } from 'crypto';
 
+import { lruEntry } from '../../../shared/lru';
+
 import { RateGovernor } from './governor';
 
 export const MAX_GOVERNORS = 1000;
 
-/** Map order is insertion order: a governor used again moves to the end, the first is the least recent. */
 const governors = new Map<string, RateGovernor>();
 
 export function governorKey(origin: string, apiKey: string): string {
@@ -17,12 +18,7 @@ export function governorKey(origin: string, apiKey: string): string {
 }
 
 export function governorFor(origin: string, apiKey: string): RateGovernor {
-	const key = governorKey(origin, apiKey);
-	const governor = governors.get(key) ?? new RateGovernor();
-	governors.delete(key);
-	governors.set(key, governor);
-	if (governors.size > MAX_GOVERNORS) governors.delete(governors.keys().next().value as string);
-	return governor;
+	return lruEntry(governors, governorKey(origin, apiKey), () => new RateGovernor(), MAX_GOVERNORS);
 }
 
 /** The map's keys, oldest first; for tests. */

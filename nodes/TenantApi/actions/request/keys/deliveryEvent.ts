@@ -1,22 +1,12 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { WEBHOOK_DELIVERY_FIELD } from '../../../../TenantApiTrigger/delivery';
-
-/** Node types end in `.<description name>`: `n8n-nodes-tenant-api.tenantApiTrigger` when installed from npm. */
-const TRIGGER_TYPE_SUFFIX = '.tenantApiTrigger';
+import { deliveryIdOf, isTriggerType } from '../../../../shared/webhookDelivery';
 
 export interface DeliveryEvent {
 	/** The trigger node that received the delivery. */
 	trigger: string;
 	/** Its `webhookDelivery.id`: from signed data only, the same on every delivery of the event. */
 	id: string;
-}
-
-/** The delivery id on the trigger's output item, when it has one. */
-function eventIdOf(json: IDataObject | undefined): string | undefined {
-	const delivery = json?.[WEBHOOK_DELIVERY_FIELD] as IDataObject | undefined;
-	const id = delivery && typeof delivery === 'object' ? delivery.id : undefined;
-	return typeof id === 'string' && id !== '' ? id : undefined;
 }
 
 /**
@@ -29,7 +19,7 @@ export function deliveryEvent(fn: IExecuteFunctions): DeliveryEvent | undefined 
 	try {
 		triggers = fn
 			.getParentNodes(fn.getNode().name)
-			.filter((parent) => parent.type.endsWith(TRIGGER_TYPE_SUFFIX))
+			.filter((parent) => isTriggerType(parent.type))
 			.map((parent) => parent.name);
 	} catch {
 		return undefined;
@@ -41,7 +31,7 @@ export function deliveryEvent(fn: IExecuteFunctions): DeliveryEvent | undefined 
 		try {
 			const node = proxy.$(trigger);
 			if (!node.isExecuted) continue;
-			const id = eventIdOf((node.first() as { json?: IDataObject } | undefined)?.json);
+			const id = deliveryIdOf((node.first() as { json?: IDataObject } | undefined)?.json);
 			if (id !== undefined) events.push({ trigger, id });
 		} catch {
 			// Not readable (e.g. no output): not the trigger of this execution.

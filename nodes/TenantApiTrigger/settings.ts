@@ -2,17 +2,13 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { DEFAULT_EVENT_PATH, parseEventList } from './delivery';
 import type { TriggerSettings } from './receive';
-import type { BodyFormat, HmacAlgorithm, PresetName, SchemeSpec, SecretEncoding, SignatureEncoding, SignatureFormat, VerificationConfig } from './verification';
+import type { BodyFormat, HmacAlgorithm, SchemeSpec, SecretEncoding, SignatureEncoding, SignatureFormat, VerificationConfig } from './verification';
 import { DEFAULT_TOLERANCE_SECONDS, PRESETS, headerNames, isPresetName } from './verification';
+import type { VerificationName, VerificationSetting } from './verifications';
+import { verificationOf } from './verifications';
 
 /** Reads one node parameter (already resolved); `fallback` when it is not set. */
 export type ParameterReader = (name: string, fallback: unknown) => unknown;
-
-export type VerificationName = PresetName | 'customHmac' | 'secretHeader' | 'none';
-
-export function isVerificationName(value: unknown): value is VerificationName {
-	return value === 'customHmac' || value === 'secretHeader' || value === 'none' || isPresetName(value);
-}
 
 function text(read: ParameterReader, name: string, fallback: string): string {
 	const value = read(name, fallback);
@@ -75,16 +71,17 @@ export function customScheme(read: ParameterReader): SchemeSpec {
 	};
 }
 
-/** A preset with the settings the node shows for it applied. */
-export function presetScheme(name: PresetName, read: ParameterReader): SchemeSpec {
-	const preset = { ...PRESETS[name] };
-	if (name === 'hmacSha256' || name === 'hmacSha512' || name === 'slack') preset.bodyFormat = bodyFormat(read, preset.bodyFormat as BodyFormat);
-	if (name === 'hmacSha256' || name === 'hmacSha512') {
-		preset.signatureHeader = headers(read, 'signatureHeader', 'x-signature');
-		if (read('useTimestamp', false) === true) {
-			preset.signedContent = '{timestamp}.{body}';
-			preset.timestampHeader = headers(read, 'timestampHeader', 'x-timestamp');
-		}
+/** An HMAC preset with the settings the node shows for it (verifications.ts) applied. */
+function presetScheme(name: VerificationName, read: ParameterReader): SchemeSpec {
+	const { verifies, settings, bodyFormat: defaultFormat } = verificationOf(name);
+	if (!isPresetName(verifies)) throw new Error(`${name} is not an HMAC preset`);
+	const preset = { ...PRESETS[verifies] };
+	const shows = (setting: VerificationSetting) => settings.includes(setting);
+	if (shows('bodyFormat')) preset.bodyFormat = bodyFormat(read, defaultFormat ?? 'json');
+	if (shows('signatureHeader')) preset.signatureHeader = headers(read, 'signatureHeader', preset.signatureHeader);
+	if (shows('useTimestamp') && read('useTimestamp', false) === true) {
+		preset.signedContent = `{timestamp}.${preset.signedContent}`;
+		preset.timestampHeader = headers(read, 'timestampHeader', 'x-timestamp');
 	}
 	preset.toleranceSeconds = tolerance(read);
 	return preset;
@@ -92,11 +89,11 @@ export function presetScheme(name: PresetName, read: ParameterReader): SchemeSpe
 
 /** The verifier's configuration for the node's settings and the secrets of its credential. */
 export function verificationConfig(name: VerificationName, read: ParameterReader, secrets: unknown[]): VerificationConfig {
-	if (name === 'none') return { mode: 'none', bodyFormat: bodyFormat(read, 'json') };
-	if (name === 'secretHeader') return { mode: 'secretHeader', secrets, secretHeader: headers(read, 'sharedKeyHeader', 'x-webhook-secret'), bodyFormat: bodyFormat(read, 'json') };
-	return { mode: 'hmac', scheme: name === 'customHmac' ? customScheme(read) : presetScheme(name, read), secrets };
+	const { verifies } = verificationOf(name);
+	if (verifies === 'none') return { mode: 'none', bodyFormat: bodyFormat(read, 'json') };
+	if (verifies === 'secretHeader') return { mode: 'secretHeader', secrets, secretHeader: headers(read, 'sharedKeyHeader', 'x-webhook-secret'), bodyFormat: bodyFormat(read, 'json') };
+	return { mode: 'hmac', scheme: verifies === 'customHmac' ? customScheme(read) : presetScheme(name, read), secrets };
 }
-
 
 /** The trigger's settings from its parameters (as n8n resolves them) and the credential's secrets. */
 export function settingsFromParameters(verification: VerificationName, read: ParameterReader, secrets: unknown[]): TriggerSettings {

@@ -1,0 +1,200 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { SECRET_NAMES } from '../shared/webhookDelivery';
+
+import type { HeaderBag, VerificationConfig } from './verification';
+import { MAX_BODY_READ_BEFORE_VERIFYING, headerNames, headerValue, mediaType, parseSignatureHeader, parseTimestamp, usableSecrets } from './verification';
+import type { VerificationName } from './verifications';
+import { isVerificationName, verificationOf, verificationOfSender } from './verifications';
+
+/** Everything a refusal can be explained from; never the body's content or a header's value. */
+export interface RefusalFacts {
+	/** The Verification setting as saved (may be a value this version does not know). */
+	verification: unknown;
+	/** The verifier's configuration, when the settings could be read. */
+	config?: VerificationConfig;
+	headers: HeaderBag;
+	rawBody?: Buffer;
+	testUrl: boolean;
+	nowSeconds: number;
+}
+
+export interface Refusal {
+	status: number;
+	reason: string;
+}
+
+/** Words that mark a header as one that carries a signature, a timestamp or a shared secret. */
+const SIGNATURE_LIKE = /signature|hmac|token|secret|timestamp|webhook-id|svix-id/;
+
+/** What a refused request showed: the facts a diagnosis is written from. */
+interface Seen {
+	verificationName: string;
+	/** The header(s) the setting reads the signature from. */
+	expected: string[];
+	/** Signature-like headers the request carried (names only). */
+	carried: string[];
+	contentType: string;
+	bodyBytes: number;
+	secrets: string[];
+	/** Another Verification the request's headers (or Adyen's items) point to. */
+	suggested?: string;
+	/** Seconds the signed timestamp is ahead (+) or behind (-) n8n's clock, when it could be read. */
+	skew?: number;
+	tolerance?: number;
+	/** A secret that looks like the wrong kind. */
+	secretHint?: string;
+}
+
+const list = (names: string[]) => (names.length === 0 ? 'none' : names.map((n) => `"${n}"`).join(', '));
+
+function expectedHeaders(config: VerificationConfig | undefined): string[] {
+	if (config === undefined || config.mode === 'none') return [];
+	if (config.mode === 'secretHeader') return headerNames(config.secretHeader);
+	return config.scheme.signatureIn === 'items' ? [] : headerNames(config.scheme.signatureHeader);
+}
+
+/** The signed timestamp as the scheme reads it, against n8n's clock. */
+function timestampSkew(config: VerificationConfig | undefined, headers: HeaderBag, nowSeconds: number): number | undefined {
+	if (config?.mode !== 'hmac') return undefined;
+	const { scheme } = config;
+	const signature = headerValue(headers, scheme.signatureHeader);
+	const text = scheme.signatureFormat === 'keyValue' ? (signature && parseSignatureHeader(signature, scheme).timestamp) : headerValue(headers, scheme.timestampHeader);
+	const seconds = text === undefined ? undefined : parseTimestamp(text);
+	return seconds === undefined ? undefined : seconds - nowSeconds;
+}
+
+/** Another Verification the request points to: a sender's own header, or signatures inside Adyen's items. */
+function suggestion(current: unknown, carried: string[], rawBody: Buffer | undefined): string | undefined {
+	const byHeader = verificationOfSender(carried);
+	const adyenItems = rawBody !== undefined && rawBody.subarray(0, MAX_BODY_READ_BEFORE_VERIFYING).includes('"hmacSignature"') && rawBody.includes('NotificationRequestItem');
+	const name: VerificationName | undefined = byHeader ?? (adyenItems ? 'adyenPayments' : undefined);
+	return name === undefined || name === current ? undefined : verificationOf(name).name;
+}
+
+/** A secret that looks like the wrong kind for the setting (its text is never shown). */
+function secretHint(verification: unknown, secrets: unknown[]): string | undefined {
+	const [secret] = usableSecrets(secrets);
+	if (secret === undefined) return undefined;
+	if (/^(pk|sk|rk)_/.test(secret)) {
+		return 'The Signing Secret looks like an API key (it starts with pk_, sk_ or rk_). The webhook has a secret of its own: the dashboard shows it when the Webhook URL is generated.';
+	}
+	if (secret.startsWith('whsec_') && verification !== 'standardWebhooks' && verification !== 'stripe' && verification !== 'customHmac') {
+		return 'The Signing Secret starts with whsec_, as Standard Webhooks (Svix) and Stripe secrets do: if the sender is one of those, choose that Verification.';
+	}
+	if ((verification === 'adyenPayments' || verification === 'adyenPlatform') && !/^([0-9a-f]{2})+$/i.test(secret)) {
+		return "Adyen's HMAC key is hex (0-9, a-f): copy the HMAC key, not a password or an API key.";
+	}
+	return undefined;
+}
+
+function see(facts: RefusalFacts): Seen {
+	const { config, headers, rawBody, verification } = facts;
+	const expected = expectedHeaders(config);
+	const carried = Object.keys(headers)
+		.map((name) => name.toLowerCase())
+		.filter((name) => headers[name] !== undefined && (SIGNATURE_LIKE.test(name) || expected.includes(name) || verificationOfSender([name]) !== undefined));
+	const secrets = config === undefined || config.mode === 'none' ? [] : config.secrets;
+	const tried = secrets.flatMap((secret, index) => (usableSecrets([secret]).length > 0 ? [SECRET_NAMES[index] ?? `secret ${index + 1}`] : []));
+	return {
+		verificationName: isVerificationName(verification) ? verificationOf(verification).name : String(verification),
+		expected,
+		carried: [...new Set(carried)].sort(),
+		contentType: mediaType(headerValue(headers, 'content-type')) || 'none',
+		bodyBytes: rawBody?.length ?? 0,
+		secrets: tried,
+		suggested: suggestion(verification, carried, rawBody),
+		skew: timestampSkew(config, headers, facts.nowSeconds),
+		tolerance: config?.mode === 'hmac' ? config.scheme.toleranceSeconds : undefined,
+		secretHint: secretHint(verification, secrets),
+	};
+}
+
+type Explanation = [summary: string, action: string];
+
+const chooseSuggested = (seen: Seen, otherwise: string) => (seen.suggested ? `Set Verification to ${seen.suggested}: the request carries that sender's header.` : otherwise);
+const secretsPhrase = (seen: Seen) => (seen.secrets.length === 0 ? 'no secret' : `the ${seen.secrets.join(' and the ')} secret${seen.secrets.length > 1 ? 's' : ''}`);
+
+/** What was checked, what was found, and the one thing to change, for each refusal reason. */
+const EXPLAIN: Record<string, (seen: Seen, facts: RefusalFacts) => Explanation> = {
+	missing_signature: (seen) => [
+		`No signature: the request carries none of the headers ${seen.verificationName} reads (${list(seen.expected)}). Signature-like headers it carries: ${list(seen.carried)}.`,
+		chooseSuggested(seen, 'Check which header the sender signs in and set the Signature Header (or the Verification) to match.'),
+	],
+	malformed_signature: (seen) => [
+		`The signature header (${list(seen.expected)}) does not hold a signature in the form ${seen.verificationName} expects (algorithm, hex or base64, prefix or label).`,
+		chooseSuggested(seen, 'Check that the Verification matches what the sender sends.'),
+	],
+	signature_mismatch: (seen, facts) => [
+		`The signature does not match the ${seen.bodyBytes}-byte body signed with ${secretsPhrase(seen)}.`,
+		seen.suggested
+			? chooseSuggested(seen, '')
+			: (seen.secretHint ??
+				(facts.testUrl && !seen.secrets.includes('test')
+					? "A webhook registered for the Test URL has its own secret: put it into the credential's Test URL Signing Secret."
+					: 'Put the secret the sender signs this webhook with into the credential\'s Signing Secret (after "Rotate API Key", the new one).')),
+	],
+	missing_timestamp: (seen) => [`The signed timestamp is missing: ${seen.verificationName} needs it beside the signature.`, chooseSuggested(seen, 'Check that the Verification matches the sender (and the Timestamp Header).')],
+	invalid_timestamp: () => ['The signed timestamp is not unix seconds.', 'Check that the sender sends unix seconds in the timestamp (not milliseconds or a date).'],
+	timestamp_out_of_window: (seen) => [
+		seen.skew === undefined
+			? `The signed timestamp is further than ${seen.tolerance ?? 'the tolerance of'} s from n8n's clock.`
+			: `The signed timestamp is ${Math.abs(seen.skew)} s ${seen.skew < 0 ? 'behind' : 'ahead of'} n8n's clock; the tolerance is ${seen.tolerance} s.`,
+		"A fresh delivery this far off means a clock is wrong: correct n8n's (or the sender's) clock. An old delivery sent again is refused on purpose.",
+	],
+	missing_id: () => ['The signed delivery id header is missing, or longer than 256 characters.', 'Check that the sender is a Standard Webhooks sender (or set the ID Header).'],
+	missing_url: () => ['The URL the sender signed is not known to the trigger.', 'Set Signed URL to the URL registered at the sender.'],
+	body_hash_mismatch: () => ['The body does not match the hash in the signed URL (bodySHA256).', 'Deliveries must arrive with the body the sender hashed: check for a proxy that rewrites bodies.'],
+	missing_body_hash: () => ['The signature covers neither the body nor its form fields, and the signed URL carries no body hash.', 'Add {body} to Signed Content, or set the Body Hash Query Parameter the sender uses.'],
+	unreadable_body: (seen) => [`The ${seen.bodyBytes}-byte body could not be read to find what is signed (not JSON, or form fields the sender never sends).`, chooseSuggested(seen, 'Check the Verification and the Body Format.')],
+	body_too_large: (seen) => [`The body is ${seen.bodyBytes} bytes, over the ${MAX_BODY_READ_BEFORE_VERIFYING} bytes this scheme reads before checking its signature.`, 'Senders of this scheme send small deliveries: check that the Verification matches the sender.'],
+	unexpected_field: () => ['The body holds data beside the signed items, which their signatures do not cover.', 'Check the Items Path (Custom HMAC) or that the sender is Adyen.'],
+	malformed_items: () => ['An entry of the items list is not an item of the shape the scheme signs.', 'Check the Items Path (Custom HMAC) or that the sender is Adyen.'],
+	invalid_item_field: () => ["A signed field of an item has another JSON type than the scheme's, or holds the text that separates the signed fields.", 'Check Signed Content against what the sender signs.'],
+	duplicate_item: () => ['The same signed item appears twice.', 'A sender never repeats an item: this delivery was altered.'],
+	missing_secret_header: (seen) => [`The header carrying the shared key (${list(seen.expected)}) is missing. Signature-like headers present: ${list(seen.carried)}.`, chooseSuggested(seen, 'Set Header Carrying the Shared Key to the header the sender uses.')],
+	secret_mismatch: (seen) => [`The shared key in ${list(seen.expected)} is not ${secretsPhrase(seen)}.`, 'Put the key the sender sends into the credential\'s Signing Secret.'],
+	no_secret_configured: () => ['The Tenant Webhook API credential holds no Signing Secret.', 'Paste the webhook secret into the credential.'],
+	no_credential_selected: () => ['No Tenant Webhook API credential is selected.', 'Select (or create) the credential in the trigger.'],
+	invalid_secret: (seen) => [`The Signing Secret is not valid for ${seen.verificationName} (Standard Webhooks: whsec_ and base64; Adyen: hex).`, seen.secretHint ?? 'Copy the secret exactly as the sender shows it.'],
+	invalid_scheme: () => ['The Custom HMAC settings cannot be checked: Signed Content names an unknown placeholder, or puts two of them side by side where bytes could move from one to the other, or signed items use other placeholders.', 'Fix Signed Content (a separator between placeholders).'],
+	unknown_verification: (seen) => [`The Verification "${seen.verificationName}" is not one this version of the package knows (saved by a newer version?).`, 'Choose a Verification in the trigger.'],
+	credential_unavailable: () => ["n8n could not read the credential right now (its database is busy); the sender was answered 503 and retries.", 'Nothing to change if it passes; in queue mode, raise DB_POSTGRESDB_POOL_SIZE on webhook processors.'],
+	raw_body_unavailable: () => ['The request is multipart/form-data: n8n parses it before the trigger runs and keeps no bytes, so nothing can be verified.', 'Senders of signed webhooks post JSON or form fields: check the sender.'],
+	unsupported_media_type: (seen, facts) => [
+		`The signature is valid, but the Content-Type is ${seen.contentType}, which the Body Format (${facts.config?.mode === 'hmac' ? facts.config.scheme.bodyFormat : (facts.config?.bodyFormat ?? 'json')}) does not read.`,
+		'Set Body Format to what the sender posts (Form Fields for application/x-www-form-urlencoded, JSON otherwise).',
+	],
+	empty_body: () => ['The signature is valid, but the body is empty.', 'Check the sender: it sent no data.'],
+	not_utf8: () => ['The signature is valid, but the body is not UTF-8.', 'Check the sender: JSON and form fields are UTF-8.'],
+	invalid_json: () => ['The signature is valid, but the body is not JSON.', 'Set Body Format to Form Fields if the sender posts form fields.'],
+	not_an_object: () => ['The signature is valid, but the body is a JSON list, text or number, not an object.', 'Check the sender: the trigger reads one JSON object per delivery.'],
+	invalid_form: () => ['The signature is valid, but the form fields cannot be read (a field without a name, or more than 1,000).', 'Check the sender.'],
+	reserved_field: () => ['The signature is valid, but the body has a top-level webhookDelivery field, the name the trigger gives the delivery\'s identity.', 'Rename that field at the sender.'],
+	malformed_id: () => ['A Delivery ID Field is missing or does not hold a Twilio SID (two letters and 32 hex digits).', 'Set Delivery ID Fields to fields that hold SIDs in every delivery (e.g. MessageSid), or clear it.'],
+	unprotected_id: () => ['Delivery ID Fields are set, but the signature does not say where a form field ends, so any field could be re-cut into a new id.', 'Clear Delivery ID Fields, or sign {id} (ID Header) or {body}.'],
+	internal_error: () => ['n8n did not hand the trigger the request or its settings.', 'Deliver again; if it repeats, check the n8n log.'],
+};
+
+/**
+ * The Refused output's item: what was checked, what was found, the one thing to change. It holds no secret, no
+ * expected signature and nothing of the body but its size and Content-Type.
+ */
+export function diagnose(refusal: Refusal, facts: RefusalFacts): IDataObject {
+	const seen = see(facts);
+	const explain = EXPLAIN[refusal.reason] ?? EXPLAIN.internal_error;
+	const [summary, action] = explain(seen, facts);
+	return {
+		reason: refusal.reason,
+		answered: refusal.status,
+		summary,
+		action,
+		verification: seen.verificationName,
+		url: facts.testUrl ? 'Test URL' : 'Production URL',
+		request: { contentType: seen.contentType, bodyBytes: seen.bodyBytes, signatureHeaders: seen.carried },
+		secretsTried: seen.secrets,
+		...(seen.skew === undefined ? {} : { timestampSkewSeconds: seen.skew }),
+		...(seen.suggested === undefined ? {} : { suggestedVerification: seen.suggested }),
+		refusedAt: new Date(facts.nowSeconds * 1000).toISOString(),
+	};
+}
