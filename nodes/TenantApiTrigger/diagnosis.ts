@@ -37,7 +37,7 @@ interface Seen {
 	contentType: string;
 	bodyBytes: number;
 	secrets: string[];
-	/** Another Verification the request's headers (or Adyen's items) point to. */
+	/** The setting the request points to (suggestion()). */
 	suggested?: string;
 	/** Seconds the signed timestamp is ahead (+) or behind (-) n8n's clock, when it could be read. */
 	skew?: number;
@@ -64,12 +64,19 @@ function timestampSkew(config: VerificationConfig | undefined, headers: HeaderBa
 	return seconds === undefined ? undefined : seconds - nowSeconds;
 }
 
-/** Another Verification the request points to: a sender's own header, or signatures inside Adyen's items. */
-function suggestion(current: unknown, carried: string[], rawBody: Buffer | undefined): string | undefined {
+/**
+ * The setting the request points to: another Verification (a sender's own header, or signatures inside Adyen's
+ * items), or, for the chosen one, the Signature Header its sender uses (GitHub's on HMAC-SHA256 of the Body).
+ */
+function suggestion(current: unknown, carried: string[], expected: string[], rawBody: Buffer | undefined): string | undefined {
 	const byHeader = verificationOfSender(carried);
-	const adyenItems = rawBody !== undefined && rawBody.subarray(0, MAX_BODY_READ_BEFORE_VERIFYING).includes('"hmacSignature"') && rawBody.includes('NotificationRequestItem');
+	const prefix = rawBody?.subarray(0, MAX_BODY_READ_BEFORE_VERIFYING);
+	const adyenItems = prefix !== undefined && prefix.includes('"hmacSignature"') && prefix.includes('NotificationRequestItem');
 	const name: VerificationName | undefined = byHeader ?? (adyenItems ? 'adyenPayments' : undefined);
-	return name === undefined || name === current ? undefined : verificationOf(name).name;
+	if (name === undefined) return undefined;
+	if (name !== current) return `Set Verification to ${verificationOf(name).name}: the request carries what that sender sends.`;
+	const header = carried.find((h) => verificationOf(name).senderHeaders.includes(h) && !expected.includes(h));
+	return header !== undefined && verificationOf(name).settings.includes('signatureHeader') ? `Set Signature Header to ${header}: the request carries its signature there.` : undefined;
 }
 
 /** A secret that looks like the wrong kind for the setting (its text is never shown). */
@@ -91,9 +98,10 @@ function secretHint(verification: unknown, secrets: unknown[]): string | undefin
 function see(facts: RefusalFacts): Seen {
 	const { config, headers, rawBody, verification } = facts;
 	const expected = expectedHeaders(config);
-	const carried = Object.keys(headers)
-		.map((name) => name.toLowerCase())
-		.filter((name) => headers[name] !== undefined && (SIGNATURE_LIKE.test(name) || expected.includes(name) || verificationOfSender([name]) !== undefined));
+	const carried = Object.entries(headers)
+		.filter(([, value]) => value !== undefined)
+		.map(([name]) => name.toLowerCase())
+		.filter((name) => SIGNATURE_LIKE.test(name) || expected.includes(name) || verificationOfSender([name]) !== undefined);
 	const secrets = config === undefined || config.mode === 'none' ? [] : config.secrets;
 	const tried = secrets.flatMap((secret, index) => (usableSecrets([secret]).length > 0 ? [SECRET_NAMES[index] ?? `secret ${index + 1}`] : []));
 	return {
@@ -103,7 +111,7 @@ function see(facts: RefusalFacts): Seen {
 		contentType: mediaType(headerValue(headers, 'content-type')) || 'none',
 		bodyBytes: rawBody?.length ?? 0,
 		secrets: tried,
-		suggested: suggestion(verification, carried, rawBody),
+		suggested: suggestion(verification, carried, expected, rawBody),
 		skew: timestampSkew(config, headers, facts.nowSeconds),
 		tolerance: config?.mode === 'hmac' ? config.scheme.toleranceSeconds : undefined,
 		secretHint: secretHint(verification, secrets),
@@ -112,7 +120,10 @@ function see(facts: RefusalFacts): Seen {
 
 type Explanation = [summary: string, action: string];
 
-const chooseSuggested = (seen: Seen, otherwise: string) => (seen.suggested ? `Set Verification to ${seen.suggested}: the request carries that sender's header.` : otherwise);
+/** Refusals a wrong kind of secret explains. */
+const SECRET_REASONS = ['signature_mismatch', 'invalid_secret', 'secret_mismatch', 'malformed_signature'];
+
+const chooseSuggested = (seen: Seen, otherwise: string) => seen.suggested ?? otherwise;
 const secretsPhrase = (seen: Seen) => (seen.secrets.length === 0 ? 'no secret' : `the ${seen.secrets.join(' and the ')} secret${seen.secrets.length > 1 ? 's' : ''}`);
 
 /** What was checked, what was found, and the one thing to change, for each refusal reason. */
@@ -127,12 +138,10 @@ const EXPLAIN: Record<string, (seen: Seen, facts: RefusalFacts) => Explanation> 
 	],
 	signature_mismatch: (seen, facts) => [
 		`The signature does not match the ${seen.bodyBytes}-byte body signed with ${secretsPhrase(seen)}.`,
-		seen.suggested
-			? chooseSuggested(seen, '')
-			: (seen.secretHint ??
-				(facts.testUrl && !seen.secrets.includes('test')
-					? "A webhook registered for the Test URL has its own secret: put it into the credential's Test URL Signing Secret."
-					: 'Put the secret the sender signs this webhook with into the credential\'s Signing Secret (after "Rotate API Key", the new one).')),
+		seen.suggested ??
+			(facts.testUrl && !seen.secrets.includes('test')
+				? "Put the secret of the webhook registered for the Test URL into the credential's Test URL Signing Secret (a webhook for the Test URL has its own)."
+				: 'Put the secret the sender signs this webhook with into the credential\'s Signing Secret (after "Rotate API Key", the new one).'),
 	],
 	missing_timestamp: (seen) => [`The signed timestamp is missing: ${seen.verificationName} needs it beside the signature.`, chooseSuggested(seen, 'Check that the Verification matches the sender (and the Timestamp Header).')],
 	invalid_timestamp: () => ['The signed timestamp is not unix seconds.', 'Check that the sender sends unix seconds in the timestamp (not milliseconds or a date).'],
@@ -156,7 +165,7 @@ const EXPLAIN: Record<string, (seen: Seen, facts: RefusalFacts) => Explanation> 
 	secret_mismatch: (seen) => [`The shared key in ${list(seen.expected)} is not ${secretsPhrase(seen)}.`, 'Put the key the sender sends into the credential\'s Signing Secret.'],
 	no_secret_configured: () => ['The Tenant Webhook API credential holds no Signing Secret.', 'Paste the webhook secret into the credential.'],
 	no_credential_selected: () => ['No Tenant Webhook API credential is selected.', 'Select (or create) the credential in the trigger.'],
-	invalid_secret: (seen) => [`The Signing Secret is not valid for ${seen.verificationName} (Standard Webhooks: whsec_ and base64; Adyen: hex).`, seen.secretHint ?? 'Copy the secret exactly as the sender shows it.'],
+	invalid_secret: (seen) => [`The Signing Secret is not valid for ${seen.verificationName} (Standard Webhooks: whsec_ and base64; Adyen: hex).`, 'Copy the secret exactly as the sender shows it.'],
 	invalid_scheme: () => ['The Custom HMAC settings cannot be checked: Signed Content names an unknown placeholder, or puts two of them side by side where bytes could move from one to the other, or signed items use other placeholders.', 'Fix Signed Content (a separator between placeholders).'],
 	unknown_verification: (seen) => [`The Verification "${seen.verificationName}" is not one this version of the package knows (saved by a newer version?).`, 'Choose a Verification in the trigger.'],
 	credential_unavailable: () => ["n8n could not read the credential right now (its database is busy); the sender was answered 503 and retries.", 'Nothing to change if it passes; in queue mode, raise DB_POSTGRESDB_POOL_SIZE on webhook processors.'],
@@ -194,7 +203,7 @@ export function diagnose(refusal: Refusal, facts: RefusalFacts): IDataObject {
 		request: { contentType: seen.contentType, bodyBytes: seen.bodyBytes, signatureHeaders: seen.carried },
 		secretsTried: seen.secrets,
 		...(seen.skew === undefined ? {} : { timestampSkewSeconds: seen.skew }),
-		...(seen.suggested === undefined ? {} : { suggestedVerification: seen.suggested }),
+		...(seen.secretHint === undefined || !SECRET_REASONS.includes(refusal.reason) ? {} : { likelyCause: seen.secretHint }),
 		refusedAt: new Date(facts.nowSeconds * 1000).toISOString(),
 	};
 }

@@ -64,6 +64,8 @@ export interface TriggerSetup {
 	credentialUnreadable?: boolean;
 	/** 'webhook' = production URL, 'manual' = test URL. */
 	mode?: WorkflowExecuteMode;
+	/** The workflow's id (WORKFLOW_ID by default): state a node keeps per workflow is apart for another id. */
+	workflowId?: string;
 }
 
 export interface WebhookCall {
@@ -194,10 +196,11 @@ export async function buildTriggerRig(setup: TriggerSetup = {}): Promise<Trigger
 			? {}
 			: { credentials: { tenantWebhookApi: { id: setup.credentialUnreadable ? 'unreadable' : TEST_CREDENTIAL_ID, name: 'Tenant Webhook test' } } }),
 	};
-	const workflow = new Workflow({ id: WORKFLOW_ID, nodes: [node], connections: {}, active: true, nodeTypes: harness.nodeTypes });
+	const workflowId = setup.workflowId ?? WORKFLOW_ID;
+	const workflow = new Workflow({ id: workflowId, nodes: [node], connections: {}, active: true, nodeTypes: harness.nodeTypes });
 	// Resolve the node's parameters with their defaults, as n8n stores them.
 	const resolved = workflow.getNode(TRIGGER_NODE_NAME)!;
-	const additionalData = harness.additionalData(randomUUID(), WORKFLOW_ID);
+	const additionalData = harness.additionalData(randomUUID(), workflowId);
 	const webhookDescription = nodeType.description.webhooks![0];
 	return {
 		harness,
@@ -211,7 +214,7 @@ export async function buildTriggerRig(setup: TriggerSetup = {}): Promise<Trigger
 			node: TRIGGER_NODE_NAME,
 			path: `${WEBHOOK_ID}/webhook`,
 			webhookDescription,
-			workflowId: WORKFLOW_ID,
+			workflowId,
 			workflowExecuteAdditionalData: additionalData,
 			webhookId: WEBHOOK_ID,
 			isTest,
