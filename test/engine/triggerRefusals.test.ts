@@ -7,9 +7,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { demoSecret, sign, signAdyenPayments } from '../../sandbox/signing';
-import type { TriggerSetup, WebhookCall } from '../harness/webhook';
+import type { TriggerServer, TriggerSetup, WebhookCall } from '../harness/webhook';
 import { captureLogs, startTriggerServer, webhookCredential } from '../harness/webhook';
-import type { TriggerServer } from '../harness/webhook';
 
 const SECRET = 'whsec_refusals';
 const MARKER = 'BODY-MARKER-never-shown';
