@@ -20,6 +20,7 @@ import * as path from 'node:path';
 import { chromium, selectors, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import type { Sandbox } from '../../sandbox/server';
 import type { N8nInstance } from '../../scripts/n8n/instance';
+import { sign } from '../../sandbox/signing';
 import { ROOT, type SuiteSetUp, VERSION, setUpSuite } from '../e2e/helpers';
 
 const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'browser');
@@ -334,12 +335,43 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 			await expectFieldLabels(dialog, [
 				['signingSecret', 'Signing Secret'],
 				['previousSigningSecret', 'Previous Signing Secret'],
+				['testSigningSecret', 'Test URL Signing Secret'],
 			]);
-			for (const name of ['signingSecret', 'previousSigningSecret']) {
+			for (const name of ['signingSecret', 'previousSigningSecret', 'testSigningSecret']) {
 				await expect(dialog.getByTestId('parameter-input-' + name).locator('input').getAttribute('type')).resolves.toBe('password');
 			}
 			for (const absent of ['baseUrl', 'secretKey', 'tenantId', 'environment']) await expect(dialog.getByTestId(absent).count()).resolves.toBe(0);
 			await shot(page, 'webhook-credential');
+		});
+	});
+
+	test('a refused test delivery: the editor stops listening and the trigger\'s Refused output says why', async () => {
+		await step('trigger-refused', async (page) => {
+			await page.setViewportSize({ width: 1280, height: 900 });
+			const credential = await n8n!.api<{ id: string; name: string }>('POST', '/credentials', { name: 'Tenant Webhook (browser)', type: 'tenantWebhookApi', data: { signingSecret: 'whsec_browser', previousSigningSecret: '' } });
+			const webhookId = '0c9d6f3e-5a7b-4c1d-9e2f-3a4b5c6d7e8f';
+			const trigger = { id: 'refused-trigger', name: 'Tenant API Trigger', type: TRIGGER_TYPE, typeVersion: 1, position: [0, 0], webhookId, parameters: {}, credentials: { tenantWebhookApi: { id: credential.json!.id, name: credential.json!.name } } };
+			const created = await n8n!.api<{ id: string }>('POST', '/workflows', { name: 'Refused delivery', nodes: [trigger], connections: {}, settings: { executionOrder: 'v1' } });
+			await page.goto(`${baseUrl}/workflow/${created.json!.id}`);
+			const node = page.locator('[data-test-id="canvas-node"][data-node-name="Tenant API Trigger"]');
+			await expect(node).toBeVisibleSoon();
+			await node.dblclick();
+			const ndv = page.getByTestId('ndv');
+			await expect(ndv).toBeVisibleSoon();
+			await ndv.getByTestId('node-execute-button').first().click();
+			// The trigger's eventTriggerDescription: the editor now listens on the Test URL.
+			await expect(ndv.getByText('Waiting for a delivery to the Test URL').first()).toBeVisibleSoon();
+			// A delivery signed with another secret, as after a "Rotate API Key" not copied into the credential.
+			const body = JSON.stringify({ id: 'evt_browser', event: 'transfers.created' });
+			const answer = await fetch(`${baseUrl}/webhook-test/${webhookId}/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-signature': sign({ secret: 'whsec_rotated', body })['x-signature'] }, body });
+			expect(answer.status).toBe(401);
+			const output = ndv.locator('[data-test-id="output-panel"], [data-test-id="ndv-output-panel"]').first();
+			const refusedTab = output.getByText(/^Refused Branch/).first();
+			await expect(refusedTab).toBeVisibleSoon();
+			await refusedTab.click();
+			await expect(output.getByText('signature_mismatch').first()).toBeVisibleSoon();
+			await expect(output.getByText(/The signature does not match the \d+-byte body signed with the current secret\./).first()).toBeVisibleSoon();
+			await shot(page, 'trigger-refused');
 		});
 	});
 
