@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
  * A refused delivery tells the user why, in a real n8n (2.x and 1.x) with the packed package: at the Test URL the
  * editor's run records the diagnosis on the trigger's Refused output and nothing runs from the Verified output; in
@@ -112,6 +111,18 @@ test('production without it: the sender gets the same 401 and nothing is recorde
 	const answer = await forged(path);
 	expect([answer.status, await answer.json()]).toEqual([401, { message: 'Invalid signature' }]);
 	expect((await genuine(path, 'evt_marker')).status).toBe(200);
+	const executions = await finishedExecutions(workflowId, 1);
+	expect(executions.map((e) => [ran(e, 'Verified'), ran(e, 'Refused')])).toEqual([[true, false]]);
+});
+
+test('n8n itself answers 422 to invalid JSON sent as application/json, before the trigger runs: nothing is recorded', async () => {
+	const webhookId = crypto.randomUUID();
+	const workflowId = await sessionLib.createActiveWorkflow(n8n, workflow('Invalid JSON', webhookId, { recordRefusals: true }));
+	const path = `/webhook/${webhookId}/webhook`;
+	await n8n.waitForWebhook(path);
+	const answer = await post(path, '{"event":', { 'x-signature': hmacHex(SECRET, '{"event":') });
+	expect(answer.status).toBe(422);
+	expect((await genuine(path, 'evt_marker_422')).status).toBe(200);
 	const executions = await finishedExecutions(workflowId, 1);
 	expect(executions.map((e) => [ran(e, 'Verified'), ran(e, 'Refused')])).toEqual([[true, false]]);
 });

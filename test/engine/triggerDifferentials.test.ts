@@ -2,7 +2,7 @@
  * Deliveries that verify but could be read as something other than what was signed, through the built trigger
  * behind a real HTTP server and n8n-core's WebhookContext (test/harness/webhook.ts). Each case is one way a
  * changed or re-read delivery could reach the workflow; each now ends in a refusal, or in the workflow reading
- * exactly what was signed. The property-based campaign (test/unit/fuzz) generalises these.
+ * exactly what was signed. The property-based tests (test/property/) generalise these.
  */
 import { createHash } from 'crypto';
 

@@ -1,24 +1,17 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
- * Runs the built Tenant API Trigger the way n8n's webhook server runs it: a real local HTTP server reads
- * the request bytes (as n8n's raw body reader does), sets `rawBody`, `body`, `query`, `headers` on the
- * real `http.IncomingMessage`, gives the real `http.ServerResponse` the two express methods the node
- * uses (`status`, `json`), and calls the node's `webhook()` through n8n-core's `WebhookContext`.
- * Afterwards it answers like n8n's webhook helpers do: nothing when the node answered itself
- * (`noWebhookResponse`), 200 "Webhook call received" when no workflow data came back, otherwise 200 with
- * an empty body (the node's `responseData: 'noData'`) or "Workflow was started". The lifecycle methods run through n8n-core's `HookContext`.
+ * Runs the built Tenant API Trigger the way n8n's webhook server runs it: a real local HTTP server reads the
+ * request, and the node's `webhook()` runs through n8n-core's `WebhookContext` (the lifecycle methods through its
+ * `HookContext`).
  *
- * Re-implemented from n8n's server package (packages/cli, not a library the tests can load without installing
- * n8n), kept minimal:
- * - its raw body reader and body parser (`middlewares/body-parser`): gzip/deflate decoding, `rawBody`, JSON, form
- *   and text bodies, 422 for JSON that does not parse (n8n's answer carries a hint too);
- * - its multipart handling (`webhooks/webhook-helpers` parses multipart/form-data itself before the node runs, so
- *   the stream is consumed and `req.readRawBody()` throws "Request body stream was aborted or is not readable");
- * - the answer of `executeWebhook` (`webhooks/webhook-helpers`) after `webhook()` returned, for response mode
- *   onReceived only: the cases listed above. A node that throws gets 500 with its message (n8n says "Workflow
- *   Webhook Error: Workflow could not be started!"), and `noWebhookResponse` without an answer is flagged with a
- *   500 (n8n would leave the request open). Respond "When the Workflow Finishes" (lastNode) is left to the
- *   end-to-end suites, where n8n answers itself.
+ * What this rebuilds of n8n's server package (packages/cli, which the engine tests cannot load without an n8n
+ * install), and only what the trigger reads: the raw body reader (`rawBody`, gzip/deflate decoded; for
+ * multipart/form-data, n8n parses the stream itself and `readRawBody()` then throws), the request's query, two
+ * express response methods (`status`, `json`), and `executeWebhook`'s answer once `webhook()` returned (nothing
+ * when the node answered itself; `200 {"message":"Webhook call received"}` without workflow data; `200` with an
+ * empty body for `responseData: 'noData'`). n8n's body parser (the trigger reads only the raw bytes), its 422 for
+ * JSON that does not parse, its payload limit and Respond "When the Workflow Finishes" are left to the end-to-end
+ * suites, which run n8n itself.
  */
 import { randomUUID } from 'crypto';
 import * as http from 'http';
@@ -125,49 +118,28 @@ function readBytes(req: http.IncomingMessage): Promise<Buffer> {
 	});
 }
 
-/** Like n8n's raw body reader + body parser: decompress, keep the bytes, parse JSON/form/text by content type. */
-async function prepareRequest(req: http.IncomingMessage, res: ExpressLikeResponse): Promise<boolean> {
+/** Like n8n's raw body reader: decompress and keep the bytes; multipart consumed as n8n consumes it. */
+async function prepareRequest(req: http.IncomingMessage): Promise<void> {
 	const r = req as ExpressLikeRequest;
 	r.contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
 	const url = new URL(req.url ?? '/', 'http://localhost');
+	r.query = {};
+	for (const key of new Set(url.searchParams.keys())) {
+		const all = url.searchParams.getAll(key);
+		r.query[key] = all.length === 1 ? all[0] : all;
+	}
+	r.params = {};
+	r.body = {};
+	const raw = await readBytes(req);
 	if (r.contentType === 'multipart/form-data') {
 		// n8n parses multipart itself (formidable) and never keeps the bytes; the node's read then fails.
-		await readBytes(req);
-		r.body = {};
-		r.query = Object.fromEntries(url.searchParams);
-		r.params = {};
 		r.readRawBody = async () => {
 			throw new Error('Request body stream was aborted or is not readable');
 		};
-		return true;
+		return;
 	}
-	let raw = await readBytes(req);
 	const encoding = req.headers['content-encoding'];
-	if (encoding === 'gzip') raw = gunzipSync(raw);
-	else if (encoding === 'deflate') raw = inflateSync(raw);
-	r.rawBody = raw;
-	const query: Record<string, string | string[]> = {};
-	for (const key of new Set(url.searchParams.keys())) {
-		const all = url.searchParams.getAll(key);
-		query[key] = all.length === 1 ? all[0] : all;
-	}
-	r.query = query;
-	r.params = {};
-	r.body = {};
-	if (raw.length && r.contentType === 'application/json') {
-		try {
-			r.body = JSON.parse(raw.toString('utf8'));
-		} catch {
-			// n8n answers 422 itself before any node runs.
-			res.status(422).json({ code: 422, message: 'Failed to parse request body' });
-			return false;
-		}
-	} else if (raw.length && r.contentType === 'application/x-www-form-urlencoded') {
-		r.body = Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
-	} else if (raw.length && r.contentType === 'text/plain') {
-		r.body = raw.toString('utf8');
-	}
-	return true;
+	r.rawBody = encoding === 'gzip' ? gunzipSync(raw) : encoding === 'deflate' ? inflateSync(raw) : raw;
 }
 
 export interface TriggerRig {
@@ -265,31 +237,30 @@ export async function startTriggerServer(initial: TriggerSetup = {}): Promise<Tr
 				return originalEnd(chunk);
 			};
 			try {
-				if (await prepareRequest(req, res)) {
-					call.rawBody = (req as ExpressLikeRequest).rawBody ?? Buffer.alloc(0);
-					const additionalData = { ...rig.additionalData, httpRequest: req, httpResponse: res } as IWorkflowExecuteAdditionalData;
-					const isTest = setup.mode === 'manual';
-					const context = new WebhookContext(
-						rig.workflow,
-						rig.node,
-						additionalData,
-						setup.mode ?? 'webhook',
-						{ ...rig.webhookData(isTest), workflowExecuteAdditionalData: additionalData },
-						[],
-						null,
-					);
-					try {
-						call.result = await rig.nodeType.webhook!.call(context);
-					} catch (error) {
-						call.error = error as Error;
-					}
-					if (!rawRes.writableEnded) {
-						if (call.error) res.status(500).json({ code: 0, message: call.error.message });
-						else if (call.result?.noWebhookResponse === true) res.status(500).json({ message: 'noWebhookResponse without a response' });
-						else if (call.result?.workflowData === undefined) res.status(200).json(call.result?.webhookResponse ?? { message: 'Webhook call received' });
-						else if (rig.webhookDescription.responseData === 'noData') rawRes.writeHead(200).end();
-						else res.status(200).json({ message: 'Workflow was started' });
-					}
+				await prepareRequest(req);
+				call.rawBody = (req as ExpressLikeRequest).rawBody ?? Buffer.alloc(0);
+				const additionalData = { ...rig.additionalData, httpRequest: req, httpResponse: res } as IWorkflowExecuteAdditionalData;
+				const isTest = setup.mode === 'manual';
+				const context = new WebhookContext(
+					rig.workflow,
+					rig.node,
+					additionalData,
+					setup.mode ?? 'webhook',
+					{ ...rig.webhookData(isTest), workflowExecuteAdditionalData: additionalData },
+					[],
+					null,
+				);
+				try {
+					call.result = await rig.nodeType.webhook!.call(context);
+				} catch (error) {
+					call.error = error as Error;
+				}
+				if (!rawRes.writableEnded) {
+					if (call.error) res.status(500).json({ code: 0, message: call.error.message });
+					else if (call.result?.noWebhookResponse === true) res.status(500).json({ message: 'noWebhookResponse without a response' });
+					else if (call.result?.workflowData === undefined) res.status(200).json(call.result?.webhookResponse ?? { message: 'Webhook call received' });
+					else if (rig.webhookDescription.responseData === 'noData') rawRes.writeHead(200).end();
+					else res.status(200).json({ message: 'Workflow was started' });
 				}
 			} catch (error) {
 				call.error = error as Error;
