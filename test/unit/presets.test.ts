@@ -8,7 +8,8 @@ import { customScheme, verificationConfig } from '../../nodes/TenantApiTrigger/s
 import type { PresetName, VerificationConfig } from '../../nodes/TenantApiTrigger/verification';
 import { PRESETS, verifyDelivery } from '../../nodes/TenantApiTrigger/verification';
 import type { SigningScheme, WebhookEvent } from '../../sandbox/signing';
-import { SCHEMES, demoSecret, signedDelivery } from '../../sandbox/signing';
+import { SCHEMES, demoSecret, signedDelivery, triggerParameters } from '../../sandbox/signing';
+import { VERIFICATION_NAMES } from '../../nodes/TenantApiTrigger/verifications';
 import { configForScheme, parameterReader as reader, verifyReceived } from '../harness/verifier';
 
 const URL_ = 'https://n8n.example.com/webhook/5b0c7e1a/webhook';
@@ -313,5 +314,11 @@ describe('body coverage and URLs', () => {
 		const config = configFor('adyen-payments', [demoSecret('adyen-payments')]);
 		expect(check(config, { ...sent, body: Buffer.from(JSON.stringify(notification)) })).toEqual({ ok: false, reason: 'signature_mismatch' });
 		expect(check(config, { ...sent, body: Buffer.from('{"live":"false","notificationItems":[]}') })).toEqual({ ok: false, reason: 'missing_signature' });
+	});
+});
+
+describe('the sandbox signs for every preset of the Verification table', () => {
+	it.each(VERIFICATION_NAMES.filter((name) => name !== 'customHmac'))('%s', (name) => {
+		expect(SCHEMES.filter((scheme) => triggerParameters(scheme).verification === name)).not.toEqual([]);
 	});
 });
