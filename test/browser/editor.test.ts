@@ -359,8 +359,8 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 			const ndv = page.getByTestId('ndv');
 			await expect(ndv).toBeVisibleSoon();
 			await ndv.getByTestId('node-execute-button').first().click();
-			// The trigger's eventTriggerDescription: the editor now listens on the Test URL.
-			await expect(ndv.getByText('Waiting for a delivery to the Test URL').first()).toBeVisibleSoon();
+			// The editor now listens on the Test URL.
+			await expect(ndv.getByText('Listening for test event').first()).toBeVisibleSoon();
 			// A delivery signed with another secret, as after a "Rotate API Key" not copied into the credential.
 			const body = JSON.stringify({ id: 'evt_browser', event: 'transfers.created' });
 			const answer = await fetch(`${baseUrl}/webhook-test/${webhookId}/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-signature': sign({ secret: 'whsec_rotated', body })['x-signature'] }, body });
