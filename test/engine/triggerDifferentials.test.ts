@@ -10,32 +10,22 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { SigningScheme } from '../../sandbox/signing';
 import { demoSecret, sign, signAdyenPayments, triggerParameters } from '../../sandbox/signing';
-import type { TriggerServer, TriggerSetup, WebhookCall } from '../harness/webhook';
-import { WEBHOOK_ID, captureLogs, expectRefusal, startTriggerServer, startedBodies, webhookCredential } from '../harness/webhook';
+import type { TriggerSetup, WebhookCall } from '../harness/webhook';
+import { WEBHOOK_ID, expectRefusal, startedBodies, useTriggerServer, webhookCredential } from '../harness/webhook';
 
 const PUBLIC_URL = `http://127.0.0.1:5678/webhook/${WEBHOOK_ID}/webhook`;
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const JSON_TYPE = { 'content-type': 'application/json' };
 
-let server: TriggerServer;
-let logs: ReturnType<typeof captureLogs>;
-
-beforeAll(async () => {
-	server = await startTriggerServer({ credential: webhookCredential('whsec_differentials') });
-});
-afterAll(async () => server.close());
-beforeEach(() => {
-	logs = captureLogs();
-});
-afterEach(() => logs.restore());
+const rig = useTriggerServer({ credential: webhookCredential('whsec_differentials') });
 
 /** The trigger set up for a sandbox signing scheme with its demo secret. */
 function useScheme(scheme: SigningScheme, parameters: IDataObject = {}, setup: TriggerSetup = {}) {
-	return server.configure({ credential: webhookCredential(demoSecret(scheme)), parameters: { ...(triggerParameters(scheme) as IDataObject), ...parameters }, ...setup });
+	return rig.server.configure({ credential: webhookCredential(demoSecret(scheme)), parameters: { ...(triggerParameters(scheme) as IDataObject), ...parameters }, ...setup });
 }
 
 const refused = (post: Promise<{ status: number; text: string; call: WebhookCall }>, status: number, message: string, reason: string) =>
-	expectRefusal(logs, post, { status, message, reason });
+	expectRefusal(rig.logs, post, { status, message, reason });
 const INVALID = 'Invalid signature';
 
 function deliveryOf(call: WebhookCall): IDataObject {
@@ -56,7 +46,7 @@ describe('Adyen payments: signed fields are read one way, every item is signed',
 	});
 	const notification = (...items: IDataObject[]) => ({ live: 'false', notificationItems: items.map((i) => ({ NotificationRequestItem: i })) });
 	const signedItems = (...items: IDataObject[]) => signAdyenPayments(notification(...items), KEY).notificationItems;
-	const post = (body: unknown) => server.post(JSON.stringify(body), JSON_TYPE);
+	const post = (body: unknown) => rig.server.post(JSON.stringify(body), JSON_TYPE);
 
 	beforeEach(() => useScheme('adyen-payments'));
 
@@ -112,11 +102,11 @@ describe('dot paths (Event Path, Delivery ID Fields) walk objects only', () => {
 
 	it('a literal dotted key in the body neither passes the Events filter nor names the delivery', async () => {
 		const parameters = { verification: 'hmacSha256', events: 'payout.approved', options: { eventPath: 'data.type' } };
-		await server.configure({ credential: webhookCredential(SECRET), parameters });
-		const filtered = await server.post(body, sign({ secret: SECRET, body }));
+		await rig.server.configure({ credential: webhookCredential(SECRET), parameters });
+		const filtered = await rig.server.post(body, sign({ secret: SECRET, body }));
 		expect([filtered.status, startedBodies(filtered.call)]).toEqual([200, []]);
-		await server.configure({ credential: webhookCredential(SECRET), parameters: { verification: 'hmacSha256', options: { idFields: 'data.ref' } } });
-		const named = await server.post(body, sign({ secret: SECRET, body }));
+		await rig.server.configure({ credential: webhookCredential(SECRET), parameters: { verification: 'hmacSha256', options: { idFields: 'data.ref' } } });
+		const named = await rig.server.post(body, sign({ secret: SECRET, body }));
 		expect(deliveryOf(named.call)).toMatchObject({ id: 'r1', idSource: 'body:data.ref' });
 	});
 });
@@ -132,19 +122,19 @@ describe('signed JSON re-sent as a form', () => {
 	it.each(JSON_SCHEMES)('%s: the same signed bytes with a form Content-Type get 415 and start nothing', async (scheme) => {
 		await useScheme(scheme);
 		const headers = sign({ secret: demoSecret(scheme), scheme, body: injected, id: 'evt_1', url: PUBLIC_URL });
-		expect((await server.post(injected, { ...JSON_TYPE, ...headers })).status).toBe(200);
-		await refused(server.post(injected, { ...FORM, ...headers }), 415, 'Unsupported content type: this trigger reads application/json bodies (Body Format)', 'unsupported_media_type');
+		expect((await rig.server.post(injected, { ...JSON_TYPE, ...headers })).status).toBe(200);
+		await refused(rig.server.post(injected, { ...FORM, ...headers }), 415, 'Unsupported content type: this trigger reads application/json bodies (Body Format)', 'unsupported_media_type');
 	});
 
 	it('none: the Body Format decides too', async () => {
-		await server.configure({ credential: null, parameters: { verification: 'none' } });
-		await refused(server.post(injected, FORM), 415, 'Unsupported content type: this trigger reads application/json bodies (Body Format)', 'unsupported_media_type');
+		await rig.server.configure({ credential: null, parameters: { verification: 'none' } });
+		await refused(rig.server.post(injected, FORM), 415, 'Unsupported content type: this trigger reads application/json bodies (Body Format)', 'unsupported_media_type');
 	});
 
 	it('a form trigger (Slack-style) refuses signed JSON', async () => {
 		await useScheme('slack');
 		const json = '{"command":"/pay","text":"10"}';
-		await refused(server.post(json, { ...JSON_TYPE, ...sign({ secret: demoSecret('slack'), scheme: 'slack', body: json }) }), 415, 'Unsupported content type: this trigger reads application/x-www-form-urlencoded bodies (Body Format)', 'unsupported_media_type');
+		await refused(rig.server.post(json, { ...JSON_TYPE, ...sign({ secret: demoSecret('slack'), scheme: 'slack', body: json }) }), 415, 'Unsupported content type: this trigger reads application/x-www-form-urlencoded bodies (Body Format)', 'unsupported_media_type');
 	});
 });
 
@@ -157,22 +147,22 @@ describe('Twilio', () => {
 		const json = '{"CallSid":"CA1"}';
 		const query = `?bodySHA256=${createHash('sha256').update(json).digest('hex')}`;
 		const headers = twilioSign(PUBLIC_URL + query);
-		expect((await server.post(json, { ...JSON_TYPE, ...headers }, query)).status).toBe(200);
-		await refused(server.post('=', { ...FORM, ...headers }, query), 401, INVALID, 'body_hash_mismatch');
-		await refused(server.post('', { ...FORM, ...headers }, query), 401, INVALID, 'body_hash_mismatch');
-		await refused(server.post(json, { ...FORM, ...headers }, query), 415, 'Unsupported content type: this trigger reads application/json bodies (Body Format)', 'unsupported_media_type');
+		expect((await rig.server.post(json, { ...JSON_TYPE, ...headers }, query)).status).toBe(200);
+		await refused(rig.server.post('=', { ...FORM, ...headers }, query), 401, INVALID, 'body_hash_mismatch');
+		await refused(rig.server.post('', { ...FORM, ...headers }, query), 401, INVALID, 'body_hash_mismatch');
+		await refused(rig.server.post(json, { ...FORM, ...headers }, query), 415, 'Unsupported content type: this trigger reads application/json bodies (Body Format)', 'unsupported_media_type');
 	});
 
 	it('form fields the sender never sends are refused: an empty name, a repeated pair', async () => {
 		const form = 'CallSid=CA1&From=%2B15550001';
 		const headers = twilioSign(PUBLIC_URL, form, FORM['content-type']);
-		expect((await server.post(form, { ...FORM, ...headers })).status).toBe(200);
-		await refused(server.post(`${form}&=`, { ...FORM, ...headers }), 401, INVALID, 'unreadable_body');
-		await refused(server.post(`${form}&CallSid=CA1`, { ...FORM, ...headers }), 401, INVALID, 'unreadable_body');
+		expect((await rig.server.post(form, { ...FORM, ...headers })).status).toBe(200);
+		await refused(rig.server.post(`${form}&=`, { ...FORM, ...headers }), 401, INVALID, 'unreadable_body');
+		await refused(rig.server.post(`${form}&CallSid=CA1`, { ...FORM, ...headers }), 401, INVALID, 'unreadable_body');
 	});
 
 	it('an unsigned form larger than what is read before verifying is answered 413 without being read', async () => {
 		const big = `a=${'+'.repeat(200 * 1024)}`;
-		await refused(server.post(big, { ...FORM, 'x-twilio-signature': 'AAAAAAAAAAAAAAAAAAAAAAAAAAA=' }), 413, 'Body too large to verify', 'body_too_large');
+		await refused(rig.server.post(big, { ...FORM, 'x-twilio-signature': 'AAAAAAAAAAAAAAAAAAAAAAAAAAA=' }), 413, 'Body too large to verify', 'body_too_large');
 	});
 });

@@ -9,28 +9,18 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { PRESETS } from '../../nodes/TenantApiTrigger/verification';
 import { demoSecret, sign, signAdyenPayments } from '../../sandbox/signing';
-import type { TriggerServer, WebhookCall } from '../harness/webhook';
-import { WEBHOOK_ID, captureLogs, expectRefusal, startTriggerServer, webhookCredential } from '../harness/webhook';
+import type { WebhookCall } from '../harness/webhook';
+import { WEBHOOK_ID, expectRefusal, useTriggerServer, webhookCredential } from '../harness/webhook';
 
 const PUBLIC_URL = `http://127.0.0.1:5678/webhook/${WEBHOOK_ID}/webhook`;
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const INVALID = 'Invalid signature';
 const SECRET = 'whsec_integrity';
 
-let server: TriggerServer;
-let logs: ReturnType<typeof captureLogs>;
-
-beforeAll(async () => {
-	server = await startTriggerServer({ credential: webhookCredential(SECRET) });
-});
-afterAll(async () => server.close());
-beforeEach(() => {
-	logs = captureLogs();
-});
-afterEach(() => logs.restore());
+const rig = useTriggerServer({ credential: webhookCredential(SECRET) });
 
 const refused = (post: Promise<{ status: number; text: string; call: WebhookCall }>, status: number, message: string, reason: string) =>
-	expectRefusal(logs, post, { status, message, reason });
+	expectRefusal(rig.logs, post, { status, message, reason });
 const started = (call: WebhookCall): IDataObject => call.result!.workflowData![0][0].json;
 const deliveryOf = (call: WebhookCall) => started(call).webhookDelivery as IDataObject;
 const hmacDelivery = (body: string) => ({ 'content-type': 'application/json', ...sign({ secret: SECRET, body }) });
@@ -56,8 +46,8 @@ describe('Custom HMAC with the signature inside each item', () => {
 		...over,
 	});
 	const signedBody = (...items: IDataObject[]) => signAdyenPayments({ notificationItems: items.map((i) => ({ NotificationRequestItem: i })) }, KEY);
-	const post = (body: unknown) => server.post(JSON.stringify(body), { 'content-type': 'application/json' });
-	const useCustom = (extra: IDataObject = {}) => server.configure({ credential: webhookCredential(KEY), parameters: { ...parameters, ...extra } });
+	const post = (body: unknown) => rig.server.post(JSON.stringify(body), { 'content-type': 'application/json' });
+	const useCustom = (extra: IDataObject = {}) => rig.server.configure({ credential: webhookCredential(KEY), parameters: { ...parameters, ...extra } });
 
 	it('a genuine delivery starts the workflow with the signed fields only, as the text that was signed', async () => {
 		await useCustom();
@@ -107,8 +97,8 @@ describe('Custom HMAC with the signature inside each item', () => {
 
 describe('Secret in Header: the shared secret never reaches the output', () => {
 	it.each(['x-callback-token, x-webhook-secret', 'x-webhook-secret,', ' X-Webhook-Secret '])('header setting "%s"', async (sharedKeyHeader) => {
-		await server.configure({ credential: webhookCredential(SECRET), parameters: { verification: 'secretHeader', sharedKeyHeader, options: { includeHeaders: true, includeQuery: true } } });
-		const { status, call } = await server.post('{"id":"evt_1"}', { 'x-webhook-secret': SECRET, 'x-request-id': 'r1' }, `?copy=${SECRET}`);
+		await rig.server.configure({ credential: webhookCredential(SECRET), parameters: { verification: 'secretHeader', sharedKeyHeader, options: { includeHeaders: true, includeQuery: true } } });
+		const { status, call } = await rig.server.post('{"id":"evt_1"}', { 'x-webhook-secret': SECRET, 'x-request-id': 'r1' }, `?copy=${SECRET}`);
 		expect(status).toBe(200);
 		expect(JSON.stringify(started(call))).not.toContain(SECRET);
 		expect(deliveryOf(call).unsignedHeaders).toMatchObject({ 'x-request-id': 'r1' });
@@ -117,9 +107,9 @@ describe('Secret in Header: the shared secret never reaches the output', () => {
 
 describe('request data no signature covers', () => {
 	it('never replaces a signed body field: it sits under webhookDelivery, named unsigned', async () => {
-		await server.configure({ credential: webhookCredential(SECRET), parameters: { options: { includeQuery: true, includeHeaders: true } } });
+		await rig.server.configure({ credential: webhookCredential(SECRET), parameters: { options: { includeQuery: true, includeHeaders: true } } });
 		const body = JSON.stringify({ id: 'evt_1', webhookQuery: { approved: 'false' }, webhookHeaders: { role: 'user' } });
-		const { status, call } = await server.post(body, { ...hmacDelivery(body), role: 'admin' }, '?approved=true');
+		const { status, call } = await rig.server.post(body, { ...hmacDelivery(body), role: 'admin' }, '?approved=true');
 		expect(status).toBe(200);
 		const json = started(call);
 		expect(json.webhookQuery).toEqual({ approved: 'false' });
@@ -129,9 +119,9 @@ describe('request data no signature covers', () => {
 });
 
 describe('exact identities and numbers', () => {
-	beforeEach(() => server.configure({ credential: webhookCredential(SECRET), parameters: {} }));
+	beforeEach(() => rig.server.configure({ credential: webhookCredential(SECRET), parameters: {} }));
 	const idOf = async (body: string) => {
-		const { status, call } = await server.post(body, hmacDelivery(body));
+		const { status, call } = await rig.server.post(body, hmacDelivery(body));
 		expect(status).toBe(200);
 		return deliveryOf(call).id;
 	};
@@ -140,12 +130,12 @@ describe('exact identities and numbers', () => {
 		expect(await idOf('{"id":9007199254740993}')).toBe('9007199254740993');
 		expect(await idOf('{"id":9007199254740992}')).toBe('9007199254740992');
 		const body = '{"id":"evt_1","amount":12345678901234567891,"rate":1e400,"small":0.1,"count":42}';
-		const { call } = await server.post(body, hmacDelivery(body));
+		const { call } = await rig.server.post(body, hmacDelivery(body));
 		expect(started(call)).toMatchObject({ amount: '12345678901234567891', rate: '1e400', small: 0.1, count: 42 });
 	});
 
 	it('ids of several fields split one way only', async () => {
-		await server.configure({ credential: webhookCredential(SECRET), parameters: { options: { idFields: 'customer, order' } } });
+		await rig.server.configure({ credential: webhookCredential(SECRET), parameters: { options: { idFields: 'customer, order' } } });
 		const first = await idOf('{"customer":"acme:42","order":"7"}');
 		const second = await idOf('{"customer":"acme","order":"42:7"}');
 		expect(first).not.toBe(second);
@@ -163,13 +153,13 @@ describe('Twilio-Style form with Delivery ID Fields', () => {
 	const MG = `MG${'fedcba9876543210'.repeat(2)}`;
 
 	it('a replay with the field boundaries moved cannot take a fresh id: the id field must be a SID', async () => {
-		await server.configure({ credential: webhookCredential(TOKEN), parameters: { verification: 'twilio', options: { idFields: 'MessageSid' } } });
+		await rig.server.configure({ credential: webhookCredential(TOKEN), parameters: { verification: 'twilio', options: { idFields: 'MessageSid' } } });
 		const genuine = `MessageSid=${SM}&MessagingServiceSid=${MG}`;
 		const headers = { ...FORM, ...sign({ secret: TOKEN, scheme: 'twilio', body: genuine, url: PUBLIC_URL, contentType: FORM['content-type'] }) };
-		const first = await server.post(genuine, headers);
+		const first = await rig.server.post(genuine, headers);
 		expect(first.status).toBe(200);
 		expect(deliveryOf(first.call)).toMatchObject({ id: SM, idSource: 'body:MessageSid' });
-		await refused(server.post(`MessageSid=${SM}MessagingServiceSid${MG}`, headers), 401, INVALID, 'malformed_id');
+		await refused(rig.server.post(`MessageSid=${SM}MessagingServiceSid${MG}`, headers), 401, INVALID, 'malformed_id');
 	});
 });
 
@@ -179,12 +169,12 @@ describe('the Test URL secret', () => {
 	const signedWith = (secret: string) => ({ 'content-type': 'application/json', ...sign({ secret, body }) });
 
 	it('is accepted for deliveries to the Test URL, never to the Production URL', async () => {
-		await server.configure({ credential: webhookCredential(SECRET, '', TEST), parameters: {}, mode: 'manual' });
-		const test = await server.post(body, signedWith(TEST));
+		await rig.server.configure({ credential: webhookCredential(SECRET, '', TEST), parameters: {}, mode: 'manual' });
+		const test = await rig.server.post(body, signedWith(TEST));
 		expect([test.status, deliveryOf(test.call).secret]).toEqual([200, 'test']);
-		await server.configure({ credential: webhookCredential(SECRET, '', TEST), parameters: {}, mode: 'webhook' });
-		await refused(server.post(body, signedWith(TEST)), 401, INVALID, 'signature_mismatch');
-		const production = await server.post(body, signedWith(SECRET));
+		await rig.server.configure({ credential: webhookCredential(SECRET, '', TEST), parameters: {}, mode: 'webhook' });
+		await refused(rig.server.post(body, signedWith(TEST)), 401, INVALID, 'signature_mismatch');
+		const production = await rig.server.post(body, signedWith(SECRET));
 		expect([production.status, deliveryOf(production.call).secret]).toEqual([200, 'current']);
 	});
 });
@@ -192,20 +182,20 @@ describe('the Test URL secret', () => {
 describe('Custom HMAC placeholders that meet without a boundary', () => {
 	it('{url}{body} with form fields: the end of the query could move into the first field, so every delivery is refused', async () => {
 		const parameters = { verification: 'customHmac', customSignedContent: '{url}{body}', customSignatureHeader: 'x-signature', bodyFormat: 'form' };
-		await server.configure({ credential: webhookCredential(SECRET), parameters });
+		await rig.server.configure({ credential: webhookCredential(SECRET), parameters });
 		const body = 'b=2';
 		const headers = { ...FORM, 'x-signature': createHmac('sha256', SECRET).update(`${PUBLIC_URL}?a=1${body}`).digest('hex') };
-		await refused(server.post(body, headers, '?a=1'), 401, INVALID, 'invalid_scheme');
-		await refused(server.post(`1${body}`, headers, '?a='), 401, INVALID, 'invalid_scheme');
+		await refused(rig.server.post(body, headers, '?a=1'), 401, INVALID, 'invalid_scheme');
+		await refused(rig.server.post(`1${body}`, headers, '?a='), 401, INVALID, 'invalid_scheme');
 	});
 
 	it('{formFields} without {body}: no id is taken from a field, which a replay could re-cut', async () => {
 		const parameters = { verification: 'customHmac', customSignedContent: '{formFields}', customSignatureHeader: 'x-signature', bodyFormat: 'form' };
-		await server.configure({ credential: webhookCredential(SECRET), parameters });
+		await rig.server.configure({ credential: webhookCredential(SECRET), parameters });
 		const body = 'id=evt_1&note=x';
-		const { status, call } = await server.post(body, { ...FORM, 'x-signature': createHmac('sha256', SECRET).update('idevt_1notex').digest('hex') });
+		const { status, call } = await rig.server.post(body, { ...FORM, 'x-signature': createHmac('sha256', SECRET).update('idevt_1notex').digest('hex') });
 		expect([status, deliveryOf(call).id]).toEqual([200, null]);
-		await server.configure({ credential: webhookCredential(SECRET), parameters: { ...parameters, options: { idFields: 'id' } } });
-		await refused(server.post(body, { ...FORM, 'x-signature': createHmac('sha256', SECRET).update('idevt_1notex').digest('hex') }), 401, INVALID, 'unprotected_id');
+		await rig.server.configure({ credential: webhookCredential(SECRET), parameters: { ...parameters, options: { idFields: 'id' } } });
+		await refused(rig.server.post(body, { ...FORM, 'x-signature': createHmac('sha256', SECRET).update('idevt_1notex').digest('hex') }), 401, INVALID, 'unprotected_id');
 	});
 });

@@ -7,28 +7,18 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { demoSecret, sign, signAdyenPayments } from '../../sandbox/signing';
-import type { TriggerServer, TriggerSetup, WebhookCall } from '../harness/webhook';
-import { captureLogs, startTriggerServer, webhookCredential } from '../harness/webhook';
+import type { TriggerSetup, WebhookCall } from '../harness/webhook';
+import { useTriggerServer, webhookCredential } from '../harness/webhook';
 
 const SECRET = 'whsec_refusals';
 const MARKER = 'BODY-MARKER-never-shown';
 const BODY = JSON.stringify({ id: 'evt_1', event: 'transfers.created', note: MARKER });
 const JSON_TYPE = { 'content-type': 'application/json' };
 
-let server: TriggerServer;
-let logs: ReturnType<typeof captureLogs>;
-
-beforeAll(async () => {
-	server = await startTriggerServer({ credential: webhookCredential(SECRET) });
-});
-afterAll(async () => server.close());
-beforeEach(() => {
-	logs = captureLogs();
-});
-afterEach(() => logs.restore());
+const rig = useTriggerServer({ credential: webhookCredential(SECRET) });
 
 /** The trigger at the Test URL (n8n runs test webhooks in manual mode). */
-const atTestUrl = (setup: TriggerSetup = {}) => server.configure({ credential: webhookCredential(SECRET), mode: 'manual', ...setup });
+const atTestUrl = (setup: TriggerSetup = {}) => rig.server.configure({ credential: webhookCredential(SECRET), mode: 'manual', ...setup });
 
 /** A refused call's diagnosis: the sender got `status`, the Verified output is empty, the Refused output holds one item. */
 function diagnosisOf(result: { status: number; text: string; call: WebhookCall }, status = 401): IDataObject {
@@ -45,7 +35,7 @@ describe('at the Test URL, every refusal reaches the editor', () => {
 	it('says what was checked and what to change, without the body, a header value or a secret', async () => {
 		await atTestUrl({ credential: webhookCredential(SECRET, 'whsec_old') });
 		const forged = sign({ secret: 'whsec_other', body: BODY });
-		const result = await server.post(BODY, { ...JSON_TYPE, ...forged });
+		const result = await rig.server.post(BODY, { ...JSON_TYPE, ...forged });
 		expect(JSON.parse(result.text)).toEqual({ message: 'Invalid signature' });
 		const diagnosis = diagnosisOf(result);
 		expect(diagnosis).toMatchObject({
@@ -74,20 +64,20 @@ describe('at the Test URL, every refusal reaches the editor', () => {
 	] as const)('a %s delivery to the default trigger names the Verification to choose', async (scheme, name) => {
 		await atTestUrl();
 		const headers = sign({ secret: demoSecret(scheme), scheme, body: BODY, url: 'https://n8n.example.com/webhook/x/webhook' });
-		const diagnosis = diagnosisOf(await server.post(BODY, { ...JSON_TYPE, ...headers }));
+		const diagnosis = diagnosisOf(await rig.server.post(BODY, { ...JSON_TYPE, ...headers }));
 		expect(diagnosis).toMatchObject({ reason: 'missing_signature', action: `Set Verification to ${name}: the request carries what that sender sends.` });
 	});
 
 	it("Adyen's signatures inside the items name the Adyen payments preset", async () => {
 		await atTestUrl();
 		const notification = signAdyenPayments({ live: 'false', notificationItems: [{ NotificationRequestItem: { pspReference: 'P1', eventCode: 'AUTHORISATION', success: 'true', amount: { value: 1, currency: 'EUR' } } }] }, demoSecret('adyen-payments'));
-		const diagnosis = diagnosisOf(await server.post(JSON.stringify(notification), JSON_TYPE));
+		const diagnosis = diagnosisOf(await rig.server.post(JSON.stringify(notification), JSON_TYPE));
 		expect(diagnosis.action).toBe('Set Verification to Adyen (Payments Webhooks): the request carries what that sender sends.');
 	});
 
 	it("GitHub's header on HMAC-SHA256 of the Body names the Signature Header to set", async () => {
 		await atTestUrl();
-		const diagnosis = diagnosisOf(await server.post(BODY, { ...JSON_TYPE, ...sign({ secret: SECRET, scheme: 'github', body: BODY }) }));
+		const diagnosis = diagnosisOf(await rig.server.post(BODY, { ...JSON_TYPE, ...sign({ secret: SECRET, scheme: 'github', body: BODY }) }));
 		expect(diagnosis).toMatchObject({ reason: 'missing_signature', action: 'Set Signature Header to x-hub-signature-256: the request carries its signature there.' });
 	});
 
@@ -96,7 +86,7 @@ describe('at the Test URL, every refusal reaches the editor', () => {
 		['whsec_sandbox', /starts with whsec_, as Standard Webhooks \(Svix\) and Stripe secrets do/],
 	])('a Signing Secret like %s is named as the likely cause', async (secret, hint) => {
 		await atTestUrl({ credential: webhookCredential(secret, '', 'whsec_test_url') });
-		const diagnosis = diagnosisOf(await server.post(BODY, { ...JSON_TYPE, ...sign({ secret: 'whsec_other', body: BODY }) }));
+		const diagnosis = diagnosisOf(await rig.server.post(BODY, { ...JSON_TYPE, ...sign({ secret: 'whsec_other', body: BODY }) }));
 		expect(diagnosis.likelyCause).toMatch(hint);
 		expect(JSON.stringify(diagnosis)).not.toContain(secret);
 	});
@@ -104,7 +94,7 @@ describe('at the Test URL, every refusal reaches the editor', () => {
 	it('says how far the signed timestamp is from the clock, and the tolerance', async () => {
 		await atTestUrl({ parameters: { verification: 'stripe' } });
 		const stale = Math.floor(Date.now() / 1000) - 3600;
-		const diagnosis = diagnosisOf(await server.post(BODY, { ...JSON_TYPE, ...sign({ secret: SECRET, scheme: 'stripe', body: BODY, timestamp: stale }) }));
+		const diagnosis = diagnosisOf(await rig.server.post(BODY, { ...JSON_TYPE, ...sign({ secret: SECRET, scheme: 'stripe', body: BODY, timestamp: stale }) }));
 		expect(diagnosis.reason).toBe('timestamp_out_of_window');
 		expect(diagnosis.timestampSkewSeconds as number).toBeLessThanOrEqual(-3600);
 		expect(diagnosis.summary).toMatch(/^The signed timestamp is 36\d\d s behind n8n's clock; the tolerance is 300 s\.$/);
@@ -116,34 +106,34 @@ describe('at the Test URL, every refusal reaches the editor', () => {
 		['a body with webhookDelivery', JSON_TYPE, '{"webhookDelivery":{}}', 400, 'reserved_field', /Rename that field/],
 	] as const)('a verified delivery that cannot be read: %s', async (_name, headers, body, status, reason, action) => {
 		await atTestUrl();
-		const diagnosis = diagnosisOf(await server.post(body, { ...headers, ...sign({ secret: SECRET, body }) }), status);
+		const diagnosis = diagnosisOf(await rig.server.post(body, { ...headers, ...sign({ secret: SECRET, body }) }), status);
 		expect(diagnosis).toMatchObject({ reason, answered: status });
 		expect(diagnosis.action).toMatch(action);
 	});
 
 	it('set-up errors: no credential, an unknown Verification, an unreadable credential (503)', async () => {
 		await atTestUrl({ credential: null });
-		expect(diagnosisOf(await server.post(BODY, JSON_TYPE))).toMatchObject({ reason: 'no_credential_selected', action: 'Select (or create) the credential in the trigger.' });
+		expect(diagnosisOf(await rig.server.post(BODY, JSON_TYPE))).toMatchObject({ reason: 'no_credential_selected', action: 'Select (or create) the credential in the trigger.' });
 		await atTestUrl({ parameters: { verification: 'ed25519FromTheFuture' } });
-		expect(diagnosisOf(await server.post(BODY, JSON_TYPE))).toMatchObject({ reason: 'unknown_verification', verification: 'ed25519FromTheFuture' });
+		expect(diagnosisOf(await rig.server.post(BODY, JSON_TYPE))).toMatchObject({ reason: 'unknown_verification', verification: 'ed25519FromTheFuture' });
 		await atTestUrl({ credentialUnreadable: true });
-		expect(diagnosisOf(await server.post(BODY, JSON_TYPE), 503)).toMatchObject({ reason: 'credential_unavailable' });
+		expect(diagnosisOf(await rig.server.post(BODY, JSON_TYPE), 503)).toMatchObject({ reason: 'credential_unavailable' });
 	});
 });
 
 describe('in production', () => {
-	const forged = () => server.post(BODY, { ...JSON_TYPE, ...sign({ secret: 'whsec_other', body: BODY }) });
-	const unsigned = () => server.post(BODY, JSON_TYPE);
+	const forged = () => rig.server.post(BODY, { ...JSON_TYPE, ...sign({ secret: 'whsec_other', body: BODY }) });
+	const unsigned = () => rig.server.post(BODY, JSON_TYPE);
 
 	it('answers the same and records nothing without Record Refused Deliveries', async () => {
-		await server.configure({ credential: webhookCredential(SECRET), parameters: {} });
+		await rig.server.configure({ credential: webhookCredential(SECRET), parameters: {} });
 		const result = await forged();
 		expect([result.status, JSON.parse(result.text), result.call.result]).toEqual([401, { message: 'Invalid signature' }, { noWebhookResponse: true }]);
-		expect(logs.entries.some((e) => e.level === 'warn' && /^Tenant API Trigger refused a delivery: The signature does not match/.test(e.message))).toBe(true);
+		expect(rig.logs.entries.some((e) => e.level === 'warn' && /^Tenant API Trigger refused a delivery: The signature does not match/.test(e.message))).toBe(true);
 	});
 
 	it('with it, records one refusal per reason within the window; the deliveries share the count', async () => {
-		await server.configure({ credential: webhookCredential(SECRET), parameters: { options: { recordRefusals: true } }, workflowId: 'wf-record-window' });
+		await rig.server.configure({ credential: webhookCredential(SECRET), parameters: { options: { recordRefusals: true } }, workflowId: 'wf-record-window' });
 		const first = diagnosisOf(await forged());
 		expect(first).toMatchObject({ reason: 'signature_mismatch', url: 'Production URL', unrecordedBefore: 0 });
 		for (let i = 0; i < 20; i++) {

@@ -321,6 +321,20 @@ export async function startTriggerServer(initial: TriggerSetup = {}): Promise<Tr
 	return server_;
 }
 
+/** A test file's trigger server: started before its tests and closed after them; n8n's log captured around each test. */
+export function useTriggerServer(initial: TriggerSetup = {}): { readonly server: TriggerServer; readonly logs: ReturnType<typeof captureLogs> } {
+	const state = {} as { server: TriggerServer; logs: ReturnType<typeof captureLogs> };
+	beforeAll(async () => {
+		state.server = await startTriggerServer(initial);
+	});
+	afterAll(async () => state.server.close());
+	beforeEach(() => {
+		state.logs = captureLogs();
+	});
+	afterEach(() => state.logs.restore());
+	return state;
+}
+
 /** Records what nodes log through n8n's Logger (the one `this.logger` returns) until `restore()`. */
 export function captureLogs(): { entries: LogEntry[]; text(): string; restore(): void } {
 	const logger = Container.get(Logger);
