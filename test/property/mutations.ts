@@ -103,7 +103,8 @@ const objects = (root: unknown): Container[] => [root, ...paths(root).map((p) =>
 
 function retype(value: unknown): unknown {
 	if (value instanceof LosslessNumber) return value.value;
-	if (typeof value === 'string') return /^-?\d+(\.\d+)?$/.test(value) ? new LosslessNumber(value) : value === 'true' ? true : [value];
+	// A JSON number's grammar (no leading zero): LosslessNumber takes nothing else.
+	if (typeof value === 'string') return /^-?(0|[1-9]\d*)(\.\d+)?$/.test(value) ? new LosslessNumber(value) : value === 'true' ? true : [value];
 	if (typeof value === 'boolean') return String(value);
 	if (value === null) return '';
 	return [value];
