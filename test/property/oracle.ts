@@ -81,6 +81,27 @@ export function unboundedFields(setup: Setup, delivery: Delivery): boolean {
 
 const customItemPaths = (spec: CustomSpec) => [...new Set(spec.template.flatMap((piece) => ('item' in piece ? [piece.item] : [])))];
 
+/** Every item's signed fields hold none of the literal text between them and their neighbouring fields (docs: Custom HMAC). */
+function splitsOneWay(spec: CustomSpec, view: IDataObject): boolean {
+	const pieces = spec.template;
+	const separators = new Map<string, string>();
+	pieces.forEach((piece, i) => {
+		const [literal, next] = [pieces[i + 1], pieces[i + 2]];
+		if (!('item' in piece) || literal === undefined || !('literal' in literal) || next === undefined || !('item' in next)) return;
+		for (const field of [piece.item, next.item]) separators.set(field, (separators.get(field) ?? '') + literal.literal);
+	});
+	const [before, after] = spec.itemsPath.split('.*');
+	const items = (valueAt(view, before) as unknown[]).map((entry) => (after ? valueAt(entry, after.slice(1)) : entry));
+	return items.every((item) => [...separators].every(([field, chars]) => ![...chars].some((c) => String(valueAt(item, field)).includes(c))));
+}
+
+/** What the workflow gets of signed items: Adyen's whole body, Custom HMAC's signed fields. */
+function signedItemsOutput(setup: Setup, read: IDataObject): IDataObject {
+	const { sender } = setup;
+	if (sender.kind !== 'custom' || sender.spec.signatureIn !== 'items') return read;
+	return signedFieldsView(read, sender.spec.itemsPath, customItemPaths(sender.spec), new Set());
+}
+
 /** The body as read (what the workflow gets) and what the signature covers (where the id and the event come from). */
 function reading(setup: Setup, body: Buffer): { output: IDataObject; signed: IDataObject } | undefined {
 	const read = referenceReading(setup.format, body);
@@ -89,7 +110,7 @@ function reading(setup: Setup, body: Buffer): { output: IDataObject; signed: IDa
 	if (sender.kind === 'adyenPayments') return { output: read, signed: signedFieldsView(read, 'notificationItems.*.NotificationRequestItem', ADYEN_PATHS, ADYEN_TYPED) };
 	if (sender.kind === 'custom' && sender.spec.signatureIn === 'items') {
 		const view = signedFieldsView(read, sender.spec.itemsPath, customItemPaths(sender.spec), new Set());
-		return { output: view, signed: view };
+		return splitsOneWay(sender.spec, view) ? { output: view, signed: view } : undefined;
 	}
 	return { output: read, signed: read };
 }
@@ -304,8 +325,16 @@ export function judge(setup: Setup, genuine: Delivery, sent: Delivery, got: Rece
 			? { ok: true, outcome: "started: form fields signed by Twilio's rule, signed text unchanged (where the query, names and values meet, and field order, are not signed)" }
 			: { ok: false, outcome: 'started', why: 'a replay with moved field boundaries got a fresh delivery id' };
 	}
+	// Beside the signed items Adyen's body holds only `live`; every entry of the list only its item.
+	const adyenShape = (json: IDataObject) =>
+		Object.keys(json).every((k) => ['live', 'notificationItems', 'webhookDelivery'].includes(k)) &&
+		((json.notificationItems ?? []) as IDataObject[]).every((entry) => Object.keys(entry).join() === 'NotificationRequestItem');
+	if (setup.verification === 'adyenPayments' && !adyenShape(got.json)) return { ok: false, outcome: 'started', why: 'unsigned data beside the signed items' };
 	const seen = itemProjection(setup, got.json);
-	const signedItems = want.action === 'start' ? itemProjection(setup, want.json) : undefined;
+	// The items the sender signed, each on its own, whether or not the whole genuine delivery was accepted.
+	const genuineRead = referenceReading(setup.format, genuine.body);
+	const genuineItems = genuineRead === undefined ? undefined : itemProjection(setup, signedItemsOutput(setup, genuineRead));
+	const signedItems = genuineItems;
 	if (seen !== undefined && signedItems !== undefined) {
 		if (isDeepStrictEqual(seen, signedItems)) return { ok: true, outcome: 'started: the signed items, in another order or with other unsigned fields (each item is signed on its own)' };
 		if (seen.every((item) => signedItems.includes(item))) return { ok: true, outcome: 'started: some of the signed items (each is signed on its own)' };
