@@ -17,8 +17,7 @@ import { duplicateKeyDescription, duplicateKeyMessage, findDuplicateKeys } from 
 import { toOutputJson } from './jsonBody';
 import { explainKeyConflict } from './keys/keyConflict';
 import { NOTHING_SENT, planRequests } from './planRequests';
-
-const MAX_CONCURRENCY = 64;
+import { MAX_CONCURRENCY } from './requestFields';
 
 function refuseDuplicate(fn: IExecuteFunctions, duplicate: DuplicateKey, nothingSent: boolean): never {
 	throw new NodeOperationError(fn.getNode(), duplicateKeyMessage(duplicate), {
