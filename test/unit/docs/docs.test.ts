@@ -74,14 +74,15 @@ const CODE = FILES.filter((file) => /^(nodes|credentials|scripts|sandbox|bench|t
 
 /**
  * Pointers the check finds in trigger files that the trigger's restructuring (preset table, scheme.ts,
- * test/engine/trigger*.ts) rewrites; asserted as they are, so that nothing is skipped silently and an entry
- * fails once its pointer is fixed. Everywhere else, no stale pointer at all.
+ * test/engine/trigger*.ts) rewrites; asserted as they are (without line numbers, which that work moves),
+ * so that nothing is skipped silently and an entry fails once its pointer is fixed. Everywhere else, no
+ * stale pointer at all.
  */
 const STALE_IN_TRIGGER_REWRITE: Record<string, string[]> = {
-	'test/engine/trigger.test.ts': ['test/engine/trigger.test.ts:358: README "Delivery identity": README.md has no heading "Delivery identity" (#delivery-identity)'],
-	'test/engine/triggerDifferentials.test.ts': ['test/engine/triggerDifferentials.test.ts:5: test/unit/fuzz: no file or folder test/unit/fuzz'],
-	'test/unit/presets.test.ts': ['test/unit/presets.test.ts:165: README "Custom HMAC": README.md has no heading "Custom HMAC" (#custom-hmac)'],
-	'test/unit/verification.test.ts': ['test/unit/verification.test.ts:29: verification.ts: no file of that name in the repository'],
+	'test/engine/trigger.test.ts': ['README "Delivery identity": README.md has no heading "Delivery identity" (#delivery-identity)'],
+	'test/engine/triggerDifferentials.test.ts': ['test/unit/fuzz: no file or folder test/unit/fuzz'],
+	'test/unit/presets.test.ts': ['README "Custom HMAC": README.md has no heading "Custom HMAC" (#custom-hmac)'],
+	'test/unit/verification.test.ts': ['verification.ts: no file of that name in the repository'],
 };
 
 /** The source file of a dist/ entry of package.json's n8n block. */
@@ -252,7 +253,9 @@ describe('the documentation', () => {
 	});
 
 	test.each(CODE)('%s: every file, folder and README or docs section its comments name exists', (file) => {
-		expect(stalePointers(file, repository)).toEqual(STALE_IN_TRIGGER_REWRITE[file] ?? []);
+		const problems = stalePointers(file, repository);
+		if (!(file in STALE_IN_TRIGGER_REWRITE)) expect(problems).toEqual([]);
+		else expect(problems.map((problem) => problem.slice(problem.indexOf(': ') + 2))).toEqual(STALE_IN_TRIGGER_REWRITE[file]);
 	});
 
 	test('the stale pointers left to the trigger\'s rewrite are in files that exist', () => {
