@@ -38,7 +38,7 @@ function unpackWithoutDevDependencies(tarball, dir) {
 /**
  * Unpack the tarball into <userFolder>/.n8n/nodes/node_modules/<name>, `npm install --ignore-scripts`
  * inside it (installs runtime dependencies: none for this package), and record `<name>: <version>` in
- * nodes/package.json. Resolves the package folder.
+ * <userFolder>/.n8n/nodes/package.json. Resolves the package folder.
  */
 function installPackage(userFolder, tarball, { log = () => {} } = {}) {
 	const nodesDir = path.join(userFolder, '.n8n', 'nodes');

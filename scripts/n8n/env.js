@@ -22,7 +22,7 @@ function majorOf(version) {
 
 /**
  * THE environment that keeps n8n on loopback and quiet; every n8n the project starts gets it.
- * See README "What `npm start` and the tests set".
+ * See CONTRIBUTING "What `npm start` and the tests set".
  * @param {string} version n8n version, e.g. 2.40.7
  */
 function offlineEnv(version) {

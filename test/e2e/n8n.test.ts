@@ -37,7 +37,7 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 		const installed = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
 		expect(installed.name).toBe('n8n-nodes-tenant-api');
 		for (const f of installed.n8n.nodes) expect(fs.existsSync(path.join(dir, f))).toBe(true);
-		// Only our package under nodes/node_modules (n8n-workflow is a peer and not installed).
+		// Only our package under .n8n/nodes/node_modules (n8n-workflow is a peer and not installed).
 		const modules = fs.readdirSync(path.join(userFolder, '.n8n', 'nodes', 'node_modules')).filter((d) => !d.startsWith('.'));
 		expect(modules).toEqual(['n8n-nodes-tenant-api']);
 	});
@@ -180,7 +180,7 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 			expect(triggerOut).toContain(event.id);
 			expect(triggerOut).toContain('transfer.created');
 			expect(JSON.stringify(runData['Received'][0].data?.main[0])).toContain(event.id);
-			// The delivery identity later nodes read (README "Delivery identity").
+			// The delivery identity later nodes read (docs/trigger.md "Delivery identity").
 			expect(runData['Tenant API Trigger'][0].data?.main[0]?.[0]?.json.webhookDelivery).toEqual({
 				id: event.id,
 				idSource: 'body:id',

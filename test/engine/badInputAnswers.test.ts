@@ -15,7 +15,8 @@ import { startSandbox } from '../../sandbox/server';
 import type { FaultRule, Sandbox } from '../../sandbox/server';
 import { createHarness, postTransfer, runActionWorkflow, sandboxCredential } from '../harness/engine';
 import type { Harness, NodeRun } from '../harness/engine';
-import { until, useSandbox } from './badInputSetup';
+import { until } from '../harness/until';
+import { useSandbox } from './badInputSetup';
 
 const SECRET = 'sk_test_sandbox';
 const IN_USE = { code: 'idempotency_key_in_use', message: 'There is currently another in-progress request using this Idempotent Key. Please try again later.' };

@@ -15,7 +15,7 @@ import { ACTION_TYPE, EMIT_TYPE, ITEMS_TYPE, TEST_CREDENTIAL_ID, TRIGGER_TYPE, c
 import type { Harness } from '../harness/engine';
 import { postScript } from '../harness/postScript';
 import type { Execution, WorkflowSpec } from '../harness/executions';
-import { lastRun, retryExecution, runManually, startExecution } from '../harness/executions';
+import { retryExecution, runManually, startExecution } from '../harness/executions';
 import type { TriggerServer } from '../harness/webhook';
 import { TRIGGER_NODE_NAME, WEBHOOK_ID, buildTriggerRig, startTriggerServer, webhookCredential } from '../harness/webhook';
 
@@ -61,6 +61,12 @@ function eventWorkflow(items: IDataObject[], post: INode = postNode()): Workflow
 	const trigger: INode = { id: 'trigger-id', name: TRIGGER_NODE_NAME, type: TRIGGER_TYPE, typeVersion: 1, position: [0, 0], webhookId: WEBHOOK_ID, parameters: {} };
 	const listing: INode = { id: 'listing-id', name: LISTING, type: EMIT_TYPE, typeVersion: 1, position: [200, 0], parameters: { items: JSON.stringify(items) } };
 	return { id: 'wf-events', nodes: [trigger, listing, post], connections: { ...link(TRIGGER_NODE_NAME, LISTING), ...link(LISTING, POST) } };
+}
+
+/** The node's task data of its last run in an execution. */
+function lastRun(execution: Execution, node: string) {
+	const runs = execution.run.data.resultData.runData[node] ?? [];
+	return runs[runs.length - 1];
 }
 
 const outputs = (execution: Execution) => (lastRun(execution, POST)?.data?.main?.[0] ?? []).map((item) => item.json);
@@ -110,7 +116,7 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 			});
 
 			sandbox.setFaults([]);
-			const retry = await retryExecution(harness, workflow, failed);
+			const retry = await retryExecution(harness, failed);
 			expect(retry.run.status).toBe('success');
 			expect(retry.executionId).not.toBe(failed.executionId);
 			expect(keysOut(retry)).toEqual(firstKeys);
@@ -125,18 +131,18 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 			const firstKeys = recordKeys();
 
 			sandbox.setFaults(postScript('pass', '500'));
-			const retry = await retryExecution(harness, workflow, failed);
+			const retry = await retryExecution(harness, failed);
 			expect(retry.run.status).toBe('error');
 			expect(errorOf(retry)?.context?.itemsApplied).toEqual([{ item: 0, idempotencyKey: firstKeys[0] }]);
 
 			sandbox.setFaults([]);
-			const retryOfRetry = await retryExecution(harness, workflow, retry);
+			const retryOfRetry = await retryExecution(harness, retry);
 			expect(retryOfRetry.run.status).toBe('success');
 			expect(keysOut(retryOfRetry)).toEqual(firstKeys);
 
 			// The node was deleted and added again under the same name (a new id), then the first execution is retried with the saved workflow.
 			const edited = itemsWorkflow(TWO, postNode({}, 'post-node-id-readded'));
-			const secondRetry = await retryExecution(harness, workflow, failed, edited);
+			const secondRetry = await retryExecution(harness, failed, edited);
 			expect(secondRetry.run.status).toBe('success');
 			expect(keysOut(secondRetry)).toEqual(firstKeys);
 			expect(sandbox.records()).toHaveLength(2);
@@ -151,7 +157,7 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 			expect(sandbox.stats().replays).toBe(2); // item 0 on the second and third try
 			const firstKeys = recordKeys();
 
-			const retry = await retryExecution(harness, workflow, failed);
+			const retry = await retryExecution(harness, failed);
 			expect(retry.run.status).toBe('success');
 			expect(keysOut(retry)).toEqual(firstKeys);
 			expect(sandbox.records()).toHaveLength(2);
@@ -164,7 +170,7 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 			sandbox.setFaults([]);
 			const post = postNode();
 			const edited = itemsWorkflow(TWO, { ...post, parameters: { ...post.parameters, body: '={{ JSON.stringify({ ref: $json.ref, amount: $json.amount * 100 }) }}' } });
-			const changed = await retryExecution(harness, workflow, failed, edited);
+			const changed = await retryExecution(harness, failed, edited);
 			expect(changed.run.status).toBe('error');
 			const error = errorOf(changed)!;
 			expect(error.message).toBe('Conflict (409): This Idempotency-Key was already used with a different request');
@@ -243,7 +249,7 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 			const failed = await startExecution(harness, workflow, TRIGGER_NODE_NAME, await delivery({ id: 'evt_fail' }));
 			expect(failed.run.status).toBe('error');
 			sandbox.setFaults([]);
-			const retry = await retryExecution(harness, workflow, failed);
+			const retry = await retryExecution(harness, failed);
 			const redelivered = await startExecution(harness, workflow, TRIGGER_NODE_NAME, await delivery({ id: 'evt_fail' }));
 			expect([retry.run.status, redelivered.run.status]).toEqual(['success', 'success']);
 			expect(keysOut(redelivered)).toEqual(keysOut(retry));
@@ -269,7 +275,7 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 			sandbox.setFaults([{ method: 'GET', times: 1, action: { status: 503 } }]);
 			const failed = await startExecution(harness, workflow, TRIGGER_NODE_NAME, await delivery({ id: 'evt_upstream' }));
 			expect(failed.run.data.resultData.lastNodeExecuted).toBe('Look up');
-			const retry = await retryExecution(harness, workflow, failed);
+			const retry = await retryExecution(harness, failed);
 			const redelivered = await startExecution(harness, workflow, TRIGGER_NODE_NAME, await delivery({ id: 'evt_upstream' }));
 			expect(keysOut(redelivered)).toEqual(keysOut(retry));
 			expect(refs()).toEqual(['a', 'b']);

@@ -1,16 +1,22 @@
 /**
- * Whole executions the way n8n's server starts and retries them, on workflows of any shape:
+ * Executions as n8n's server starts and retries them, for the engine tests of keys across executions
+ * (test/engine/exactlyOnce.test.ts).
  *
+ * What it rebuilds, and why: two pieces of n8n's server package (packages/cli, not a library the engine
+ * tests can load without installing n8n), each only as far as the node's automatic keys depend on it.
  * - `startExecution`: a production webhook execution. n8n's webhook helpers put the trigger's output on
- *   the node execution stack (`prepareExecutionData`), and WorkflowRunner runs
- *   `new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(workflow)`;
- *   this does the same. Manual runs start from a start node with `WorkflowExecute.run()`.
- * - `retryExecution`: re-implements, kept minimal, the part of n8n's `ExecutionService.retry()`
- *   (packages/cli/src/executions/execution.service.ts, the same in 2.40.7 and 1.123.81) that decides
- *   what a retry runs: the failed execution's saved run data (node context included; a JSON round trip
- *   stands for the database), its error removed, the failed node's last task popped (so the node gets
- *   the same $runIndex), mode 'retry', a new execution id. "Retry with the currently saved workflow"
- *   (`loadWorkflow: true`) runs the current workflow and swaps the node objects on the stack by name.
+ *   the node execution stack (`prepareExecutionData`) and WorkflowRunner runs
+ *   `new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(workflow)`.
+ * - `retryExecution`: what `ExecutionService.retry()` (packages/cli/src/executions/execution.service.ts,
+ *   the same in 2.40.7 and 1.123.81) makes a retry run: the execution's saved data (its node context
+ *   holds the keys' scope; a JSON round trip stands for the database), its error removed, the failed
+ *   node's last task popped (so the node runs with the same $runIndex, part of the keys), mode 'retry', a
+ *   new execution id; with "the currently saved workflow", the nodes on the stack swapped for the new
+ *   workflow's by name (how a node deleted and added again, or a changed Body, gets the first keys).
+ * Not rebuilt: the checks and bookkeeping around it (permissions, refused statuses, `retryOf`, the
+ * database, queue mode). The real ones run in test/e2e/exactlyOnce.test.ts ("Retry execution" through
+ * n8n's REST API, with the original and the saved workflow, a retry of a retry, redeliveries) and
+ * test/queue (workers).
  */
 import { randomUUID } from 'crypto';
 
@@ -31,7 +37,8 @@ export interface Execution {
 	executionId: string;
 	mode: WorkflowExecuteMode;
 	run: IRun;
-	/** The run data as n8n saves it with the execution (what a retry starts from). */
+	/** What n8n saves with the execution: the workflow it ran, and its run data (what a retry starts from). */
+	workflow: WorkflowSpec;
 	saved: IRunExecutionData;
 }
 
@@ -46,19 +53,23 @@ function workflowOf(harness: Harness, spec: WorkflowSpec): Workflow {
 	});
 }
 
+const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
 async function execute(
 	harness: Harness,
-	workflow: Workflow,
+	spec: WorkflowSpec,
 	mode: WorkflowExecuteMode,
-	runExecutionData: IRunExecutionData | undefined,
+	runExecutionData: IRunExecutionData | ((workflow: Workflow) => IRunExecutionData) | undefined,
 	startNode?: string,
 ): Promise<Execution> {
+	const workflow = workflowOf(harness, spec);
 	const executionId = randomUUID();
 	const additionalData = executionData(harness, mode, executionId, workflow);
-	const run = runExecutionData
-		? await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(workflow)
+	const data = typeof runExecutionData === 'function' ? runExecutionData(workflow) : runExecutionData;
+	const run = data
+		? await new WorkflowExecute(additionalData, mode, data).processRunExecutionData(workflow)
 		: await new WorkflowExecute(additionalData, mode).run({ workflow, startNode: workflow.getNode(startNode!)! });
-	return { executionId, mode, run, saved: JSON.parse(JSON.stringify(run.data)) as IRunExecutionData };
+	return { executionId, mode, run, workflow: spec, saved: copy(run.data) };
 }
 
 /** A production delivery: `items` are what the trigger node's webhook() returned (`workflowData`). */
@@ -69,40 +80,27 @@ export async function startExecution(
 	items: INodeExecutionData[][],
 	mode: WorkflowExecuteMode = 'webhook',
 ): Promise<Execution> {
-	const workflow = workflowOf(harness, spec);
-	const runExecutionData = createRunExecutionData({
-		executionData: { nodeExecutionStack: [{ node: workflow.getNode(trigger)!, data: { main: items }, source: null }] },
-	});
-	return await execute(harness, workflow, mode, runExecutionData);
+	return await execute(harness, spec, mode, (workflow) =>
+		createRunExecutionData({ executionData: { nodeExecutionStack: [{ node: workflow.getNode(trigger)!, data: { main: items }, source: null }] } }),
+	);
 }
 
-/** A manual run from a start node (the editor's "Execute workflow"). */
+/** A manual run from a start node (the editor's "Execute workflow"): n8n-core's own WorkflowExecute.run(). */
 export async function runManually(harness: Harness, spec: WorkflowSpec, startNode: string): Promise<Execution> {
-	return await execute(harness, workflowOf(harness, spec), 'manual', undefined, startNode);
+	return await execute(harness, spec, 'manual', undefined, startNode);
 }
 
-/** "Retry execution" of a failed execution; `currentWorkflow` = "with the currently saved workflow". */
-export async function retryExecution(harness: Harness, original: WorkflowSpec, failed: Execution, currentWorkflow?: WorkflowSpec): Promise<Execution> {
-	const data = JSON.parse(JSON.stringify(failed.saved)) as IRunExecutionData;
-	const { lastNodeExecuted } = data.resultData;
-	if (lastNodeExecuted) {
-		delete data.resultData.error;
-		const nodeRunData = data.resultData.runData?.[lastNodeExecuted];
-		if (nodeRunData && nodeRunData.length > 0 && nodeRunData[nodeRunData.length - 1].error !== undefined) nodeRunData.pop();
-	}
-	const workflow = workflowOf(harness, currentWorkflow ?? original);
-	if (currentWorkflow) {
-		for (const stack of data.executionData!.nodeExecutionStack) {
-			const node = workflow.getNode(stack.node.name);
-			if (!node) throw new Error(`Could not find the node "${stack.node.name}" in workflow`);
-			stack.node = node;
+/** "Retry execution" of a failed execution: with its own workflow, or `currentWorkflow` ("with the currently saved workflow"). */
+export async function retryExecution(harness: Harness, failed: Execution, currentWorkflow?: WorkflowSpec): Promise<Execution> {
+	return await execute(harness, currentWorkflow ?? failed.workflow, 'retry', (workflow) => {
+		const data = copy(failed.saved);
+		const { lastNodeExecuted } = data.resultData;
+		if (lastNodeExecuted) {
+			delete data.resultData.error;
+			const tasks = data.resultData.runData[lastNodeExecuted] ?? [];
+			if (tasks.length > 0 && tasks[tasks.length - 1].error !== undefined) tasks.pop();
 		}
-	}
-	return await execute(harness, workflow, 'retry', data);
-}
-
-/** The node's task data of its last run in an execution. */
-export function lastRun(execution: Execution, node: string) {
-	const runs = execution.run.data.resultData.runData[node] ?? [];
-	return runs[runs.length - 1];
+		if (currentWorkflow) for (const entry of data.executionData!.nodeExecutionStack) entry.node = workflow.getNode(entry.node.name)!;
+		return data;
+	});
 }

@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
  * The sandbox's hostile answers (used by the action node's bad-input tests): drip-fed bodies, gzip
  * bombs, slow commits that hold a key "in progress", echoed request headers, and a listing with no
@@ -8,6 +8,7 @@ import * as http from 'node:http';
 import { gunzipSync } from 'node:zlib';
 
 import { startSandbox, type Sandbox } from '../../sandbox/server';
+import { until } from '../harness/until';
 import { api, post } from './helpers';
 
 let sb: Sandbox;
@@ -45,10 +46,6 @@ function rawGet(path: string, stopAfter = Number.POSITIVE_INFINITY): Promise<Raw
 		});
 		req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
 	});
-}
-
-async function until(condition: () => boolean): Promise<void> {
-	while (!condition()) await new Promise((resolve) => setImmediate(resolve));
 }
 
 describe('hostile answers', () => {

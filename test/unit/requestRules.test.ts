@@ -1,6 +1,6 @@
 import { clampWhole, wholeInRange } from '../../nodes/TenantApi/actions/common/numberOption';
 import { duplicateKeyDescription, duplicateKeyMessage, findDuplicateKeys } from '../../nodes/TenantApi/actions/request/keys/duplicateKeys';
-import { normaliseMethod } from '../../nodes/TenantApi/actions/request/send.operation';
+import { acceptedMethod } from '../../nodes/TenantApi/actions/request/send.operation';
 import { checkTenantId, MAX_TENANT_ID_LENGTH } from '../../nodes/TenantApi/transport/tenantId';
 
 describe('findDuplicateKeys', () => {
@@ -22,12 +22,12 @@ describe('findDuplicateKeys', () => {
 	});
 });
 
-describe('normaliseMethod', () => {
+describe('acceptedMethod', () => {
 	it('accepts any case and refuses other methods', () => {
-		expect(normaliseMethod('post')).toBe('POST');
-		expect(normaliseMethod(' Patch ')).toBe('PATCH');
-		expect(() => normaliseMethod('TRACE')).toThrow('The Method must be one of DELETE, GET, PATCH, POST, PUT, not "TRACE"');
-		expect(() => normaliseMethod(undefined)).toThrow(/not undefined/);
+		expect(acceptedMethod('post')).toBe('POST');
+		expect(acceptedMethod(' Patch ')).toBe('PATCH');
+		expect(() => acceptedMethod('TRACE')).toThrow('The Method must be one of DELETE, GET, PATCH, POST, PUT, not "TRACE"');
+		expect(() => acceptedMethod(undefined)).toThrow(/not undefined/);
 	});
 });
 

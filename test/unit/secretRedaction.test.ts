@@ -1,5 +1,5 @@
 import { decodeJsonBody } from '../../nodes/TenantApi/transport/responseBody';
-import { REDACTED, redactParsed, redactSecret, redactText, secretForms } from '../../nodes/TenantApi/transport/secretRedaction';
+import { REDACTED, redactParsed, redactText, secretForms } from '../../nodes/TenantApi/transport/secretRedaction';
 
 const SECRET = 'sk_live/4eC39"HqLy+jW=';
 
@@ -20,8 +20,8 @@ describe('secretForms', () => {
 describe('redaction', () => {
 	it('replaces every form in text', () => {
 		const text = `plain ${SECRET} json ${JSON.stringify(SECRET)} url ?key=${encodeURIComponent(SECRET)}`;
-		expect(redactSecret(text, SECRET)).toBe(`plain ${REDACTED} json "${REDACTED}" url ?key=${REDACTED}`);
-		expect(redactSecret('key sk_abc123 echoed sk_abc123', 'sk_abc123')).toBe(`key ${REDACTED} echoed ${REDACTED}`);
+		expect(redactText(text, secretForms(SECRET))).toBe(`plain ${REDACTED} json "${REDACTED}" url ?key=${REDACTED}`);
+		expect(redactText('key sk_abc123 echoed sk_abc123', secretForms('sk_abc123'))).toBe(`key ${REDACTED} echoed ${REDACTED}`);
 	});
 
 	it('walks parsed values and keys in place, at any depth, without touching prototypes', () => {

@@ -10,6 +10,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
+import { asNodeError } from '../helpers/asNodeError';
 import { apiErrorText, describeHttpError } from './apiErrorMessage';
 import type { ApiBase } from './apiUrl';
 import { checkWithinBase, parseBaseUrl } from './apiUrl';
@@ -74,13 +75,7 @@ export type Applied = 'yes' | 'no' | 'unknown';
 type Attempt = { answer: RawAnswer; decoded: DecodedBody } | { failure: unknown; code: string | undefined };
 
 function checkCredentialField<T>(fn: IExecuteFunctions, field: string, check: () => T): T {
-	try {
-		return check();
-	} catch (error) {
-		throw new NodeOperationError(fn.getNode(), (error as Error).message, {
-			description: `Fix the ${field} in the Tenant API credential. Nothing was sent.`,
-		});
-	}
+	return asNodeError(fn, undefined, check, `Fix the ${field} in the Tenant API credential. Nothing was sent.`);
 }
 
 /**

@@ -51,10 +51,11 @@ function chunkBuffer(chunk: unknown): Buffer {
 }
 
 /**
- * The body's bytes, at most `maxBytes`. A declared Content-Length above the limit is refused without
- * reading; otherwise bytes are counted as they arrive (after decompression) and reading stops there.
+ * The body's bytes, at most MAX_RESPONSE_BYTES. A declared Content-Length above the limit is refused
+ * without reading; otherwise bytes are counted as they arrive (after decompression) and reading stops there.
  */
-export async function readBoundedBody(body: unknown, contentLength: unknown, maxBytes = MAX_RESPONSE_BYTES): Promise<BoundedBody> {
+export async function readBoundedBody(body: unknown, contentLength: unknown): Promise<BoundedBody> {
+	const maxBytes = MAX_RESPONSE_BYTES;
 	if (body === undefined || body === null) return { ok: true, bytes: Buffer.alloc(0) };
 	const declared = Number(contentLength);
 	if (Number.isFinite(declared) && declared > maxBytes) {

@@ -23,8 +23,11 @@ export interface RetryPolicy {
 export const MAX_RETRY_DELAY_MS = 10_000;
 export const MAX_RETRY_AFTER_MS = 30_000;
 
-/** Statuses retried with the same request and key. 501 and 505 are left out: they never get better. */
-export const RETRYABLE_STATUSES: readonly number[] = [408, 425, 429, 500, 502, 503, 504];
+/**
+ * Statuses retried with the same request and key, using up Max Attempts. 501 and 505 are left out: they
+ * never get better. 429 is not here: the rate limiter waits it out without using up an attempt.
+ */
+export const RETRYABLE_STATUSES: readonly number[] = [408, 425, 500, 502, 503, 504];
 
 export const DEFAULT_IN_PROGRESS: InProgressRule = { status: 409, matches: ['in progress', 'key in use'] };
 

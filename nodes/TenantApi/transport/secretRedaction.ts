@@ -31,11 +31,6 @@ export function redactText(text: string, forms: string[]): string {
 	return result;
 }
 
-/** Shorthand for messages: redacts one secret in one text. */
-export function redactSecret(text: string, secret: string | undefined): string {
-	return redactText(text, secretForms(secret));
-}
-
 /**
  * Redacts every string and key of a parsed JSON value in place. Iterative, so any nesting depth is
  * fine. Only needed when the JSON text could hide the secret behind `\u` escapes: the text-level

@@ -1,19 +1,22 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @typescript-eslint/no-require-imports -- test code: reads the documentation and the node sources from disk */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, @typescript-eslint/no-require-imports -- test code: reads the documentation and the node sources from disk, and asks git which files the repository has */
 /**
  * The documentation check of `npm test`. In README.md, CONTRIBUTING.md, CHANGELOG.md, docs/*.md and the
  * READMEs of sandbox/ and examples/: every relative link (and link to this repository on GitHub) leads to
  * a file, and every #anchor to a heading of that file, by GitHub's anchor rules; every `npm run <script>`
  * exists in package.json; every option named as **Options → Name** is an option of the nodes (by display
  * name, read from the node classes). The documentation links the package hands to n8n (credential
- * documentationUrl, codex resources) lead to real sections. The checker is shown failing on broken
- * samples first.
+ * documentationUrl, codex resources) lead to real sections. In the code's comments (nodes/, credentials/,
+ * scripts/, sandbox/, bench/, test/), every repository file or folder named exists, and every README or
+ * docs section named (`README "Rate limits"`, `docs/trigger.md#answers`) is a heading of that file. The checker is
+ * shown failing on broken samples first.
  */
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ICredentialType, INodeProperties, INodeType } from 'n8n-workflow';
 
 import type { Repository } from './checks';
-import { brokenLinks, linkProblem, optionDisplayNames, unknownOptions, unknownScripts } from './checks';
+import { brokenLinks, linkProblem, optionDisplayNames, stalePointers, unknownOptions, unknownScripts } from './checks';
 import { headingAnchors } from './markdown';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
@@ -30,6 +33,13 @@ const MANUAL = fs
 const PRODUCT_DOCS = ['README.md', 'CONTRIBUTING.md', ...MANUAL, 'sandbox/README.md'];
 const CHECKED = [...PRODUCT_DOCS, 'CHANGELOG.md', 'examples/README.md'];
 
+const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: 'pipe' });
+
+/** The repository's files as git sees them: tracked, and new ones it does not ignore. */
+const FILES = git('ls-files', '--cached', '--others', '--exclude-standard')
+	.split('\n')
+	.filter((file) => file !== '' && fs.existsSync(path.join(ROOT, file)));
+
 const repository: Repository = {
 	url: REPOSITORY,
 	kind(file) {
@@ -37,16 +47,43 @@ const repository: Repository = {
 		return fs.statSync(path.join(ROOT, file)).isDirectory() ? 'directory' : 'file';
 	},
 	read,
+	files: () => FILES,
+	ignored(file) {
+		try {
+			git('check-ignore', '--no-index', file, `${file}/`);
+			return true;
+		} catch {
+			return false;
+		}
+	},
 };
 
-/** An in-memory repository for the checker's own tests. */
-function sampleRepository(files: Record<string, string>): Repository {
+/** An in-memory repository for the checker's own tests; git would ignore what is under `ignoredFolders`. */
+function sampleRepository(files: Record<string, string>, ignoredFolders: string[] = []): Repository {
 	return {
 		url: REPOSITORY,
 		kind: (file) => (file in files ? 'file' : Object.keys(files).some((name) => name.startsWith(`${file}/`)) ? 'directory' : undefined),
 		read: (file) => files[file],
+		files: () => Object.keys(files),
+		ignored: (file) => ignoredFolders.some((folder) => file === folder || file.startsWith(`${folder}/`)),
 	};
 }
+
+/** The code whose comments are checked. */
+const CODE = FILES.filter((file) => /^(nodes|credentials|scripts|sandbox|bench|test)\//.test(file) && /\.(ts|js|mjs|cjs|sh)$/.test(file));
+
+/**
+ * Pointers the check finds in trigger files that the trigger's restructuring (preset table, scheme.ts,
+ * test/engine/trigger*.ts) rewrites; asserted as they are (without line numbers, which that work moves),
+ * so that nothing is skipped silently and an entry fails once its pointer is fixed. Everywhere else, no
+ * stale pointer at all.
+ */
+const STALE_IN_TRIGGER_REWRITE: Record<string, string[]> = {
+	'test/engine/trigger.test.ts': ['README "Delivery identity": README.md has no heading "Delivery identity" (#delivery-identity)'],
+	'test/engine/triggerDifferentials.test.ts': ['test/unit/fuzz: no file or folder test/unit/fuzz'],
+	'test/unit/presets.test.ts': ['README "Custom HMAC": README.md has no heading "Custom HMAC" (#custom-hmac)'],
+	'test/unit/verification.test.ts': ['verification.ts: no file of that name in the repository'],
+};
 
 /** The source file of a dist/ entry of package.json's n8n block. */
 const sourceOf = (entry: string) => path.join(ROOT, entry.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
@@ -140,6 +177,48 @@ describe('the documentation checker', () => {
 		]);
 	});
 
+	test('reports files, folders and README or docs sections that code comments name but the repository does not have', () => {
+		const code = sampleRepository(
+			{
+				'README.md': '# Tenant API\n## Rate limits\n',
+				'CONTRIBUTING.md': '# Contributing\n## What `npm start` and the tests set\n',
+				'docs/pagination.md': '# Pagination\n## What Auto-Detect recognises\n## How the end is found\n',
+				'nodes/TenantApi/transport/apiUrl.ts': '',
+				'nodes/TenantApi/transport/pagination/readPage.ts': [
+					'/**',
+					' * Found: (docs/pagination.md, "What Auto-Detect recognises"), README "Rate limits", CONTRIBUTING "What `npm start`",',
+					' * (docs/pagination.md, How the end is found), README.md#rate-limits, transport/apiUrl.ts, ../apiUrl.ts, ./readPage.',
+					' * Gone: README "Pagination", docs/pagination.md#no-such-anchor, (docs/pagination.md, Where it stops).',
+					' * Gone too: fetchListing.ts, test/unit/fuzz, docs/gone.md, pagination/gone.ts, ./gone, `test/harness/*.ts`.',
+					" * Not ours or no path: n8n's packages/cli/src/webhooks/webhook-helpers.ts, @n8n/node-cli, /v1/transfers, .n8n/nodes,",
+					' * application/json, https://example.com/docs/x.md, "Test.node.ts", report.json, bench/results/latest.json.',
+					' */',
+					"const url = 'http://127.0.0.1/docs/missing.md'; // a URL in a string is no comment; test/unit/docs exists",
+				].join('\n'),
+				'sandbox/README.md': '# Sandbox\n## Faults\n',
+				'sandbox/api.js': '// Faults (README "Faults") and limits (README "Rate limits") in ./state and ./limits.\n',
+				'sandbox/state.js': '',
+				'scripts/setup.sh': '#!/bin/sh\n# See docs/setup.md.\necho "docs/also-missing.md"\n',
+				'bench/run.js': '',
+				'test/unit/docs/docs.test.ts': '',
+			},
+			['bench/results'],
+		);
+		expect(stalePointers('nodes/TenantApi/transport/pagination/readPage.ts', code)).toEqual([
+			'nodes/TenantApi/transport/pagination/readPage.ts:4: README "Pagination": README.md has no heading "Pagination" (#pagination)',
+			'nodes/TenantApi/transport/pagination/readPage.ts:4: docs/pagination.md "Where it stops": docs/pagination.md has no heading "Where it stops" (#where-it-stops)',
+			'nodes/TenantApi/transport/pagination/readPage.ts:4: docs/pagination.md#no-such-anchor: docs/pagination.md has no heading with the anchor #no-such-anchor',
+			'nodes/TenantApi/transport/pagination/readPage.ts:5: fetchListing.ts: no file of that name in the repository',
+			'nodes/TenantApi/transport/pagination/readPage.ts:5: test/unit/fuzz: no file or folder test/unit/fuzz',
+			'nodes/TenantApi/transport/pagination/readPage.ts:5: docs/gone.md: no file or folder docs/gone.md',
+			'nodes/TenantApi/transport/pagination/readPage.ts:5: pagination/gone.ts: no file or folder nodes/TenantApi/transport/pagination/gone.ts',
+			'nodes/TenantApi/transport/pagination/readPage.ts:5: ./gone: no file or folder nodes/TenantApi/transport/pagination/gone',
+			'nodes/TenantApi/transport/pagination/readPage.ts:5: test/harness/*.ts: no file or folder test/harness',
+		]);
+		expect(stalePointers('sandbox/api.js', code)).toEqual(['sandbox/api.js:1: ./limits: no file or folder sandbox/limits']);
+		expect(stalePointers('scripts/setup.sh', code)).toEqual(['scripts/setup.sh:2: docs/setup.md: no file or folder docs/setup.md']);
+	});
+
 	test('reads the option names of both nodes from their descriptions', () => {
 		const options = optionDisplayNames(nodeProperties());
 		for (const name of ['Idempotency Key', 'Automatic Key Derivation', 'Page Size', 'Max Rate-Limit Wait (S)', 'Delivery ID Fields', 'Event Path']) {
@@ -167,6 +246,20 @@ describe('the documentation', () => {
 
 	test.each(CHECKED)('%s: every **Options → Name** is an option of the nodes', (file) => {
 		expect(unknownOptions(file, read(file), options)).toEqual([]);
+	});
+
+	test('the code has comments to check', () => {
+		expect(CODE.length).toBeGreaterThan(100);
+	});
+
+	test.each(CODE)('%s: every file, folder and README or docs section its comments name exists', (file) => {
+		const problems = stalePointers(file, repository);
+		if (!(file in STALE_IN_TRIGGER_REWRITE)) expect(problems).toEqual([]);
+		else expect(problems.map((problem) => problem.slice(problem.indexOf(': ') + 2))).toEqual(STALE_IN_TRIGGER_REWRITE[file]);
+	});
+
+	test('the stale pointers left to the trigger\'s rewrite are in files that exist', () => {
+		expect(Object.keys(STALE_IN_TRIGGER_REWRITE).filter((file) => !CODE.includes(file))).toEqual([]);
 	});
 
 	test('the README is read in ten minutes: at most 300 lines', () => {

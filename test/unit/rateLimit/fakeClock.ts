@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
- * A clock the test moves: `sleep` registers a timer, `runUntilIdle` jumps from timer to timer, letting
+ * A clock the test moves: `sleep` registers a timer, `runUntilSettled` jumps from timer to timer, letting
  * every promise chain settle in between. Simulated minutes take milliseconds, and the same seed gives
  * the same run.
  */
@@ -58,16 +58,4 @@ export class FakeClock implements Clock {
 		}
 		return await result;
 	}
-}
-
-/** Deterministic randomness (mulberry32). */
-export function seededRandom(seed: number): () => number {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
 }

@@ -2,8 +2,8 @@
 import type { RateSignal, Ticket } from '../../../nodes/TenantApi/transport/rateLimit/governor';
 import { BETA, CUBIC_C, QUICK_RECOVERY, RECOVERY, RateGovernor } from '../../../nodes/TenantApi/transport/rateLimit/governor';
 
-/** CUBIC's K for a W_max: seconds of sending back to it. */
-const recoveryS = (wMax: number) => Math.cbrt((wMax * (1 - BETA)) / CUBIC_C);
+/** CUBIC's K for a W_max: seconds of growth until probing above it (back at it after RECOVERY × K). */
+const cubicK = (wMax: number) => Math.cbrt((wMax * (1 - BETA)) / CUBIC_C);
 
 const accepted: RateSignal = { kind: 'accepted' };
 const limited = (retryAfterMs?: number): RateSignal => ({ kind: 'limited', retryAfterMs });
@@ -110,7 +110,7 @@ describe('rate governor', () => {
 		const { wMax, rate } = governor.snapshot(2000);
 		expect(rate).toBeCloseTo(BETA * (wMax as number), 6);
 		const w = wMax as number;
-		const k = recoveryS(w);
+		const k = cubicK(w);
 		let at = 2000;
 		const rateAfter = (seconds: number) => {
 			sendPaced(governor, at, 2000 + seconds * 1000);
@@ -128,7 +128,7 @@ describe('rate governor', () => {
 		const governor = afterFirstContact(10);
 		refuseLast(governor, 100, 700);
 		const w = governor.snapshot(700).wMax as number;
-		const quickS = recoveryS(w) * QUICK_RECOVERY;
+		const quickS = cubicK(w) * QUICK_RECOVERY;
 		sendPaced(governor, 700, 700 + quickS * 1000);
 		expect(governor.snapshot(700 + quickS * 1000).rate).toBeCloseTo(w, 0);
 	});

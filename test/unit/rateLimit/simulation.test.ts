@@ -6,7 +6,7 @@
 import { mapWithConcurrency } from '../../../nodes/TenantApi/actions/common/mapWithConcurrency';
 import { RateGovernor } from '../../../nodes/TenantApi/transport/rateLimit/governor';
 import { RateLimitWaitExceeded } from '../../../nodes/TenantApi/transport/rateLimit/runLimiter';
-import { seededRandom } from './fakeClock';
+import { createPrng } from '../../../sandbox/prng';
 import type { SimulatedApiOptions } from './simulatedApi';
 import { Simulation, simulate } from './simulation';
 
@@ -135,7 +135,7 @@ describe('rate limit: whole runs against a simulated rate-limited API', () => {
 	});
 
 	it('over seeded limits, bursts, latencies and concurrencies: every item goes through, refused requests stay bounded, the next run in the same process within 1.25× the floor', async () => {
-		const draw = seededRandom(2024);
+		const draw = createPrng(2024);
 		const pick = <T>(values: T[]): T => values[Math.floor(draw() * values.length)];
 		for (let i = 0; i < 40; i++) {
 			const api: Omit<SimulatedApiOptions, 'random'> = { perSecond: pick([1, 2, 5, 10, 20, 50, 100, 200]), burst: pick([1, 2, 5, 10, 20, 50]), latencyMs: pick([20, 40, 100, 300]) };

@@ -7,7 +7,8 @@ import { mapWithConcurrency } from '../../../nodes/TenantApi/actions/common/mapW
 import { RateGovernor } from '../../../nodes/TenantApi/transport/rateLimit/governor';
 import type { RunLimitSettings } from '../../../nodes/TenantApi/transport/rateLimit/runLimiter';
 import { RunLimiter } from '../../../nodes/TenantApi/transport/rateLimit/runLimiter';
-import { FakeClock, seededRandom } from './fakeClock';
+import { createPrng } from '../../../sandbox/prng';
+import { FakeClock } from './fakeClock';
 import type { SimulatedApiOptions } from './simulatedApi';
 import { SimulatedApi } from './simulatedApi';
 
@@ -29,8 +30,8 @@ export class Simulation {
 	readonly random: () => number;
 
 	constructor(api: Omit<SimulatedApiOptions, 'random'>, seed = 1, timerLateMs = 0) {
-		this.random = seededRandom(seed);
-		const lateness = seededRandom(seed + 1_000);
+		this.random = createPrng(seed);
+		const lateness = createPrng(seed + 1_000);
 		this.clock = new FakeClock(() => lateness() * timerLateMs);
 		this.api = new SimulatedApi(this.clock, { ...api, random: this.random });
 		this.governor = new RateGovernor(this.random);

@@ -1,23 +1,17 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { Applied } from '../../transport/apiClient';
+import type { NodeErrorFields } from '../../helpers/errorFields';
+import { appendToDescription, appliedOf } from '../../helpers/errorFields';
 import { mapWithConcurrency } from './mapWithConcurrency';
 import type { ItemProgress } from './progressReport';
 import { describeProgress } from './progressReport';
 
 type ItemResult = { ok: true; items: INodeExecutionData[] } | { ok: false; error: Error } | { ok: 'skipped' };
 
-type ErrorWithExtras = Error & {
-	description?: string | null;
-	httpCode?: string | null;
-	errorResponse?: IDataObject;
-	context?: IDataObject;
-};
-
 /** Error details shown on an error item; never a secret, never request headers. */
 function errorItemJson(error: Error): IDataObject {
-	const withExtras = error as ErrorWithExtras;
+	const withExtras = error as NodeErrorFields;
 	return {
 		error: error.message,
 		...(withExtras.description ? { description: withExtras.description } : {}),
@@ -37,7 +31,7 @@ function progressOf(results: ItemResult[], tracking: WriteTracking): ItemProgres
 		const key = tracking.keyOf(item);
 		if (result.ok) return { item, state: 'applied', key };
 		// Errors from the API client say whether the request took effect; any other error came before sending.
-		const applied = ((result.error as ErrorWithExtras).errorResponse?.applied as Applied | undefined) ?? 'no';
+		const applied = appliedOf(result.error) ?? 'no';
 		return { item, state: 'failed', key, applied };
 	});
 }
@@ -46,8 +40,8 @@ function progressOf(results: ItemResult[], tracking: WriteTracking): ItemProgres
 function withProgress(error: Error, failedItem: number, results: ItemResult[], tracking: WriteTracking): Error {
 	const report = describeProgress(progressOf(results, tracking), failedItem);
 	if (!report) return error;
-	const target = error as ErrorWithExtras;
-	target.description = target.description ? `${target.description} ${report.text}` : report.text;
+	appendToDescription(error, report.text);
+	const target = error as NodeErrorFields;
 	target.context = { ...(target.context ?? {}), ...report.context };
 	return error;
 }

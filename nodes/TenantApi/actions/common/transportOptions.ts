@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
+import { asNodeError } from '../../helpers/asNodeError';
 import type { ApiClientOptions } from '../../transport/apiClient';
 import { DEFAULT_IN_PROGRESS, MAX_RETRY_AFTER_MS, MAX_RETRY_DELAY_MS, parseInProgressMatches } from '../../transport/retryPolicy';
-import { clampWhole, wholeInRange } from './numberOption';
+import { clampWhole, numberFrom, wholeInRange } from './numberOption';
 
 export const MAX_ATTEMPTS = 10;
 /** Ten minutes: more than any per-second or per-minute limit needs for a large run, short of an hourly quota. */
@@ -96,22 +96,19 @@ interface TransportOptionValues {
 }
 
 function readMaxRequestsPerSecond(value: unknown): number | undefined {
-	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	if (typeof number !== 'number' || !Number.isFinite(number) || number <= 0) return undefined;
+	const number = numberFrom(value);
+	if (!Number.isFinite(number) || number <= 0) return undefined;
 	return Math.min(MAX_REQUESTS_PER_SECOND, number);
 }
 
 export function readTransportOptions(fn: IExecuteFunctions): ApiClientOptions {
 	const options = fn.getNodeParameter('options', 0, {}) as TransportOptionValues;
-	let timeoutMs: number;
-	try {
-		timeoutMs = wholeInRange(options.timeout ?? defaultOf('timeout'), 1, MAX_TIMEOUT_MS, 'Timeout (Ms)');
-	} catch (error) {
-		throw new NodeOperationError(fn.getNode(), (error as Error).message, {
-			itemIndex: 0,
-			description: 'Nothing was sent. Fix the option and run again.',
-		});
-	}
+	const timeoutMs = asNodeError(
+		fn,
+		0,
+		() => wholeInRange(options.timeout ?? defaultOf('timeout'), 1, MAX_TIMEOUT_MS, 'Timeout (Ms)'),
+		'Nothing was sent. Fix the option and run again.',
+	);
 	return {
 		policy: {
 			maxAttempts: clampWhole(options.maxAttempts, 1, MAX_ATTEMPTS, defaultOf('maxAttempts')),

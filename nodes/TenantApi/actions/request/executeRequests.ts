@@ -8,7 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { ApiClient } from '../../transport/apiClient';
 import { resolveEndpoint } from '../../transport/apiUrl';
 import { asNodeError } from '../../helpers/asNodeError';
-import { itemParameter } from '../common/itemParameter';
+import { cachedParameterReader } from '../common/cachedParameterReader';
 import { clampWhole } from '../common/numberOption';
 import { runItems } from '../common/runItems';
 import { readTransportOptions } from '../common/transportOptions';
@@ -17,8 +17,7 @@ import { duplicateKeyDescription, duplicateKeyMessage, findDuplicateKeys } from 
 import { toOutputJson } from './jsonBody';
 import { explainKeyConflict } from './keys/keyConflict';
 import { NOTHING_SENT, planRequests } from './planRequests';
-
-const MAX_CONCURRENCY = 64;
+import { MAX_CONCURRENCY } from './requestFields';
 
 function refuseDuplicate(fn: IExecuteFunctions, duplicate: DuplicateKey, nothingSent: boolean): never {
 	throw new NodeOperationError(fn.getNode(), duplicateKeyMessage(duplicate), {
@@ -46,7 +45,7 @@ export async function executeRequests(
 	const firstDuplicate = duplicates.values().next().value;
 	if (firstDuplicate && !fn.continueOnFail()) refuseDuplicate(fn, firstDuplicate, true);
 	const setup = async () => await ApiClient.create(fn, readTransportOptions(fn));
-	const includeMetadataOf = itemParameter(fn, 'options.includeMetadata', false);
+	const includeMetadataOf = cachedParameterReader(fn, 'options.includeMetadata', false);
 
 	const handle = async (itemIndex: number, client: ApiClient): Promise<IDataObject[]> => {
 		const plan = plans[itemIndex];

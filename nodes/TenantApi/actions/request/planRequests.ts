@@ -7,7 +7,7 @@ import type { IExecuteFunctions, IHttpRequestMethods } from 'n8n-workflow';
 import type { RequestContent } from './keys/idempotencyKey';
 import { canonicalJson, deriveContentKey, deriveIdempotencyKey, validateIdempotencyKeyOverride } from './keys/idempotencyKey';
 import { asNodeError } from '../../helpers/asNodeError';
-import { itemParameter } from '../common/itemParameter';
+import { cachedParameterReader } from '../common/cachedParameterReader';
 import { parseJsonObjectBody } from './jsonBody';
 import type { KeyScope } from './keys/keyScope';
 import { resolveKeyScope } from './keys/keyScope';
@@ -105,7 +105,7 @@ function automaticKeys(drafts: Array<Draft | Error>, scope: KeyScope, derivation
  */
 export function planRequests(fn: IExecuteFunctions, methodFor: (itemIndex: number) => IHttpRequestMethods): RequestPlans {
 	const derivation = readKeyDerivation(fn);
-	const endpointOf = itemParameter<unknown>(fn, 'endpoint', '');
+	const endpointOf = cachedParameterReader<unknown>(fn, 'endpoint', '');
 	const drafts = fn.getInputData().map((_item, itemIndex): Draft | Error => {
 		try {
 			return draftItem(fn, methodFor, derivation, endpointOf, itemIndex);

@@ -4,6 +4,9 @@ import { inProgressOptionFields, transportOptionFields } from '../common/transpo
 
 export type RequestOperation = 'post' | 'send';
 
+/** Options → Concurrency's maximum: items in flight at once. */
+export const MAX_CONCURRENCY = 64;
+
 const ENDPOINT_DESCRIPTION =
 	'Path below the Base URL of the credential, e.g. /transfers. Absolute URLs and paths that climb above the Base URL are refused.';
 
@@ -69,7 +72,7 @@ export function requestFields(operation: RequestOperation): INodeProperties[] {
 					displayName: 'Concurrency',
 					name: 'concurrency',
 					type: 'number',
-					typeOptions: { minValue: 1, maxValue: 64 },
+					typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
 					default: 5,
 					description: 'How many items are sent at the same time. Output order always follows input order.',
 				},

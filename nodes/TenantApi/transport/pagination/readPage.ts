@@ -1,6 +1,6 @@
 /**
  * Reads one page of a listing and says where the next one is. The spec does not show the listing's
- * shape, so the common ones are recognised (see README "Pagination"); the style can be forced.
+ * shape, so the common ones are recognised (docs/pagination.md, "What Auto-Detect recognises"); the style can be forced.
  */
 import type { IDataObject } from 'n8n-workflow';
 

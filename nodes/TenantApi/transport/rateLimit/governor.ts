@@ -71,8 +71,8 @@ export class RateGovernor {
 	/** CUBIC's W_max (in slow start, the pace it started from); undefined until the first 429. */
 	private wMax?: number;
 	private slowStart = false;
-	/** Seconds of sending from the last cut back to W_max. */
-	private k = 1;
+	/** Seconds of growth from the last cut back to W_max: RECOVERY (or QUICK_RECOVERY) × K. */
+	private recoveredAt = 1;
 	/** CUBIC's K: when probing above W_max begins, with C = W_max × (1 − β) / K³ (CUBIC's C after a cut; steeper after slow start). */
 	private probeAt = 1;
 	/** Seconds in which the pace held requests back since the last cut: CUBIC's t. */
@@ -177,9 +177,9 @@ export class RateGovernor {
 			this.wMax = Math.max(MIN_RATE, Math.min(pace, apiRate));
 			// Leaving slow start, W_max is what got through while the pace was still climbing: back to it and
 			// above it sooner.
-			const k = Math.cbrt((this.wMax * (1 - BETA)) / CUBIC_C);
-			this.k = k * (this.slowStart ? QUICK_RECOVERY : RECOVERY);
-			this.probeAt = this.slowStart ? this.k : k;
+			const cubicK = Math.cbrt((this.wMax * (1 - BETA)) / CUBIC_C);
+			this.recoveredAt = cubicK * (this.slowStart ? QUICK_RECOVERY : RECOVERY);
+			this.probeAt = this.slowStart ? this.recoveredAt : cubicK;
 			this.slowStart = false;
 			// 429s keep coming at the lower pace, nothing accepted in between: everything waits.
 			if (inARow > 1) this.pauseAll(now, retryAfterMs, inARow - 2);
@@ -223,9 +223,10 @@ export class RateGovernor {
 	private cubicRate(now: number): number {
 		const wMax = this.wMax ?? MIN_RATE;
 		if (this.slowStart) return Math.min(wMax * 2 ** (this.growthS / DOUBLING_S), 2 * Math.max(wMax, this.acceptedLastSecond(now)));
-		// Back to W_max by k along a cubic from β × W_max, flat until K, then W_max + C × (t − K)³.
+		// Back to W_max by recoveredAt along a cubic from β × W_max, flat until K (probeAt), then W_max + C × (t − K)³.
 		const t = this.growthS;
-		if (t < this.k) return Math.max(MIN_RATE, wMax - ((wMax * (1 - BETA)) / this.k ** 3) * (this.k - t) ** 3);
+		const back = this.recoveredAt;
+		if (t < back) return Math.max(MIN_RATE, wMax - ((wMax * (1 - BETA)) / back ** 3) * (back - t) ** 3);
 		const probeC = (wMax * (1 - BETA)) / this.probeAt ** 3;
 		return Math.max(MIN_RATE, wMax + probeC * Math.max(0, t - this.probeAt) ** 3);
 	}

@@ -7,11 +7,12 @@ function rawParameter(fn: IExecuteFunctions, path: string): unknown {
 }
 
 /**
- * Reads a parameter for an item, but only once when it is not an expression: then it is the same for
- * every item, and n8n's getNodeParameter checks the value against the node's description on every
- * call, a few per cent of the node's CPU per request for nothing.
+ * A reader of the parameter at `path` for any item that remembers the first value it read when the
+ * parameter is not an expression: then it is the same for every item, and n8n's getNodeParameter checks
+ * the value against the node's description on every call, a few per cent of the node's CPU per request
+ * for nothing. An expression is read for every item.
  */
-export function itemParameter<T>(fn: IExecuteFunctions, path: string, fallback: T): (itemIndex: number) => T {
+export function cachedParameterReader<T>(fn: IExecuteFunctions, path: string, fallback: T): (itemIndex: number) => T {
 	const raw = rawParameter(fn, path);
 	if (typeof raw === 'string' && raw.startsWith('=')) return (itemIndex) => fn.getNodeParameter(path, itemIndex, fallback) as T;
 	let value: { read: T } | undefined;
