@@ -357,7 +357,7 @@ describe('every signing scheme, delivered by the sandbox over HTTP, verified ins
 	afterAll(() => sandbox.close());
 	beforeEach(() => sandbox.reset());
 
-	/** What webhookDelivery says for each scheme's sandbox delivery (`evt_1`): the rule of README "Delivery identity". */
+	/** What webhookDelivery says for each scheme's sandbox delivery (`evt_1`): the rule of docs/trigger.md "Delivery identity". */
 	const IDENTITY: Partial<Record<SigningScheme, [string | null, string | null]>> = {
 		'standard-webhooks': ['evt_1', 'header:webhook-id'],
 		svix: ['evt_1', 'header:svix-id'],

@@ -163,7 +163,7 @@ describe('delivery identity from the verifier', () => {
 
 describe("Custom HMAC expresses every preset's signature", () => {
 	/**
-	 * The Custom HMAC settings a user enters for each preset (README, "Custom HMAC"). What a preset adds beyond the
+	 * The Custom HMAC settings a user enters for each preset (docs/trigger.md, "Custom HMAC"). What a preset adds beyond the
 	 * signature stays with the preset: Twilio reads JSON when the signed URL carries bodySHA256; Adyen payments
 	 * types its signed fields, allows only its own top-level keys and names its items by their ids.
 	 */

@@ -26,7 +26,7 @@ interface Settings {
 	[parameter: string]: unknown;
 }
 
-/** The verifier configuration the node builds from these settings (verification.ts + scheme.ts, no n8n). */
+/** The verifier configuration the node builds from these settings (nodes/TenantApiTrigger/settings.ts, no n8n). */
 const config = ({ mode = 'hmacSha256', secrets = [SECRET], ...parameters }: Settings = {}): VerificationConfig => {
 	const read: ParameterReader = (name, fallback) => (parameters[name] === undefined ? fallback : parameters[name]);
 	return verificationConfig(mode as never, read, secrets);

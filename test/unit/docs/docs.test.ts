@@ -72,18 +72,6 @@ function sampleRepository(files: Record<string, string>, ignoredFolders: string[
 /** The code whose comments are checked. */
 const CODE = FILES.filter((file) => /^(nodes|credentials|scripts|sandbox|bench|test)\//.test(file) && /\.(ts|js|mjs|cjs|sh)$/.test(file));
 
-/**
- * Pointers the check finds in trigger files that the trigger's restructuring (preset table, scheme.ts,
- * test/engine/trigger*.ts) rewrites; asserted as they are (without line numbers, which that work moves),
- * so that nothing is skipped silently and an entry fails once its pointer is fixed. Everywhere else, no
- * stale pointer at all.
- */
-const STALE_IN_TRIGGER_REWRITE: Record<string, string[]> = {
-	'test/engine/trigger.test.ts': ['README "Delivery identity": README.md has no heading "Delivery identity" (#delivery-identity)'],
-	'test/engine/triggerDifferentials.test.ts': ['test/unit/fuzz: no file or folder test/unit/fuzz'],
-	'test/unit/presets.test.ts': ['README "Custom HMAC": README.md has no heading "Custom HMAC" (#custom-hmac)'],
-	'test/unit/verification.test.ts': ['verification.ts: no file of that name in the repository'],
-};
 
 /** The source file of a dist/ entry of package.json's n8n block. */
 const sourceOf = (entry: string) => path.join(ROOT, entry.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
@@ -254,12 +242,7 @@ describe('the documentation', () => {
 
 	test.each(CODE)('%s: every file, folder and README or docs section its comments name exists', (file) => {
 		const problems = stalePointers(file, repository);
-		if (!(file in STALE_IN_TRIGGER_REWRITE)) expect(problems).toEqual([]);
-		else expect(problems.map((problem) => problem.slice(problem.indexOf(': ') + 2))).toEqual(STALE_IN_TRIGGER_REWRITE[file]);
-	});
-
-	test('the stale pointers left to the trigger\'s rewrite are in files that exist', () => {
-		expect(Object.keys(STALE_IN_TRIGGER_REWRITE).filter((file) => !CODE.includes(file))).toEqual([]);
+		expect(problems).toEqual([]);
 	});
 
 	test('the README is read in ten minutes: at most 300 lines', () => {
