@@ -104,6 +104,15 @@ async function receive(context: IWebhookFunctions, testUrl: boolean, nowSeconds:
 	}
 }
 
+/** Options → Record Refused Deliveries (false when n8n cannot give the options). */
+function recordsRefusals(context: IWebhookFunctions): boolean {
+	try {
+		return (context.getNodeParameter('options', {}) as IDataObject).recordRefusals === true;
+	} catch {
+		return false;
+	}
+}
+
 /**
  * A refused delivery: the sender gets its answer, and nothing runs from the main output. The Refused output carries
  * the diagnosis at the Test URL (the editor shows it), and in production with Record Refused Deliveries, at most once
@@ -118,9 +127,8 @@ function refuseDelivery(context: IWebhookFunctions, refused: Refused, facts: Ref
 	context.logger[level](`Tenant API Trigger refused a delivery: ${String(diagnosis.summary)}`, { reason: refused.reason, node, workflowId, verification: String(facts.verification) });
 	const res = context.getResponseObject() as unknown as JsonResponse;
 	res.status(refused.status).json({ message: refused.message });
-	const options = (facts.config === undefined ? {} : context.getNodeParameter('options', {})) as IDataObject;
 	if (!facts.testUrl) {
-		if (options.recordRefusals !== true) return { noWebhookResponse: true };
+		if (!recordsRefusals(context)) return { noWebhookResponse: true };
 		const decision = admitRefusal(workflowId, node, refused.reason, facts.nowSeconds * 1000);
 		if (!decision.record) return { noWebhookResponse: true };
 		diagnosis.unrecordedBefore = decision.unrecordedBefore;

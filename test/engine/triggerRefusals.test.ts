@@ -144,3 +144,8 @@ describe('in production', () => {
 		expect((await unsigned()).call.result).toEqual({ noWebhookResponse: true });
 	});
 });
+
+it('in production, a refusal before the settings are read (no credential selected) is recorded too', async () => {
+	await rig.server.configure({ credential: null, parameters: { options: { recordRefusals: true } }, workflowId: 'wf-no-credential' });
+	expect(diagnosisOf(await rig.server.post(BODY, JSON_TYPE))).toMatchObject({ reason: 'no_credential_selected', url: 'Production URL' });
+});
