@@ -112,10 +112,13 @@ export function cloneJson(json: string): unknown {
 	return parseLossless(json);
 }
 
-/** JSON read losslessly (numbers as LosslessNumber), or undefined when it is not a JSON object (or repeats a key). */
+/**
+ * JSON read losslessly (numbers as LosslessNumber), or undefined when it is not a JSON object. A name an object
+ * repeats (only mutations make such bodies) keeps its last value, in its first place, as JavaScript's JSON.parse reads it.
+ */
 export function losslessObject(body: Buffer): IDataObject | undefined {
 	try {
-		const value = parseLossless(body.toString('utf8').replace(/^\ufeff/, ''));
+		const value = parseLossless(body.toString('utf8').replace(/^\ufeff/, ''), undefined, { onDuplicateKey: ({ newValue }) => newValue });
 		return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : undefined;
 	} catch {
 		return undefined;

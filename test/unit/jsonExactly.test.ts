@@ -32,6 +32,12 @@ it('digits inside strings are left alone; numbers beside them are still checked'
 	expect(read('{"s":"\\"x: 12345678901234567891","n":[1, 2.5, 1e400]}')).toEqual({ s: '"x: 12345678901234567891', n: [1, 2.5, '1e400'] });
 });
 
+it('a repeated name keeps its last value in its first place, as JSON.parse reads it, numbers still exact', () => {
+	const text = '{"id":"evt_1","n":1,"id":"evt_2","big":1,"big":12345678901234567891}';
+	expect(Object.entries(read(text))).toEqual([['id', 'evt_2'], ['n', 1], ['big', '12345678901234567891']]);
+	expect(read(text)).toEqual(referenceReading('json', Buffer.from(text)));
+});
+
 it('throws on what JSON.parse throws on', () => {
 	expect(() => parseJsonExactly('{"a":1,}')).toThrow(SyntaxError);
 });
