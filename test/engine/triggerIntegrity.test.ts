@@ -198,4 +198,13 @@ describe('Custom HMAC placeholders that meet without a boundary', () => {
 		await rig.server.configure({ credential: webhookCredential(SECRET), parameters: { ...parameters, options: { idFields: 'id' } } });
 		await refused(rig.server.post(body, { ...FORM, 'x-signature': createHmac('sha256', SECRET).update('idevt_1notex').digest('hex') }), 401, INVALID, 'unprotected_id');
 	});
+
+	it('{formFields} with a Body Hash Parameter: a hash in a URL the signature does not cover bounds no field', async () => {
+		const parameters = { verification: 'customHmac', customSignedContent: '{formFields}', customSignatureHeader: 'x-signature', customBodyHashParameter: 'bodySHA256', bodyFormat: 'form', options: { idFields: 'a' } };
+		await rig.server.configure({ credential: webhookCredential(SECRET), parameters });
+		const headers = { ...FORM, 'x-signature': createHmac('sha256', SECRET).update('a12b3').digest('hex') };
+		await refused(rig.server.post('a=12&b=3', headers), 401, INVALID, 'unprotected_id');
+		await refused(rig.server.post('a=12&b=3', headers, '?bodySHA256=anything'), 401, INVALID, 'unprotected_id');
+		await refused(rig.server.post('a=12b3', headers, '?bodySHA256=anything'), 401, INVALID, 'unprotected_id');
+	});
 });

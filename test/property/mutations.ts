@@ -30,7 +30,7 @@ export type Mutation =
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 const CONTENT_TYPES = ['application/json', FORM_TYPE, 'text/plain', '', 'multipart/form-data; boundary=x', 'Application/X-WWW-Form-Urlencoded; charset=utf-8', 'application/json; charset=latin1', 'application/vnd.api+json'];
 /** Names that mean something to the trigger, to n8n or to a workflow. */
-const NAMES = ['event', 'id', 'type', 'event_id', 'webhookDelivery', 'webhookQuery', 'webhookHeaders', 'unsignedHeaders', 'payout', 'live', 'notificationItems', 'approved', '__proto__', 'a.b'];
+const NAMES = ['event', 'id', 'type', 'event_id', 'webhookDelivery', 'webhookQuery', 'webhookHeaders', 'unsignedHeaders', 'payout', 'live', 'notificationItems', 'approved', '__proto__', 'a.b', 'bodySHA256'];
 
 const name = fc.oneof(fc.constantFrom(...NAMES), fc.string({ minLength: 1, maxLength: 5 }));
 const byteEdits = fc.record({

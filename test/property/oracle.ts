@@ -76,7 +76,9 @@ export function unboundedFields(setup: Setup, delivery: Delivery): boolean {
 	const { sender } = setup;
 	if (sender.kind !== 'custom' || sender.spec.signatureIn !== 'header') return false;
 	const signs = (p: string) => sender.spec.template.some((piece) => 'placeholder' in piece && piece.placeholder === p);
-	return signs('formFields') && !signs('body') && !new URLSearchParams(delivery.query).has('bodySHA256');
+	// A body hash counts only in a signed URL, under the configured parameter.
+	const hashed = signs('url') && sender.spec.bodyHashParameter !== '' && new URLSearchParams(delivery.query).has(sender.spec.bodyHashParameter);
+	return signs('formFields') && !signs('body') && !hashed;
 }
 
 const customItemPaths = (spec: CustomSpec) => [...new Set(spec.template.flatMap((piece) => ('item' in piece ? [piece.item] : [])))];

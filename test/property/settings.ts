@@ -204,6 +204,8 @@ const custom: fc.Arbitrary<SchemePart> = fc
 		timestampHeader: headerSetting('x-custom-timestamp'),
 		itemsPath: pick(...ITEMS_PATHS),
 		itemSignaturePath: pick('additionalData.hmacSignature', 'sig'),
+		// Body Hash Parameter filled in where the template does not need it (the sender then sends the hash anyway).
+		hashParameterSet: fc.boolean(),
 		tolerance,
 	})
 	.chain((c) => (c.signatureIn === 'items' ? itemTemplate.map((template) => ({ ...c, template, bodyHash: false, format: 'json' as Format })) : headerTemplate(c.format).map((t) => ({ ...c, ...t }))))
@@ -223,7 +225,7 @@ const custom: fc.Arbitrary<SchemePart> = fc
 			idHeader: c.idHeader.sent,
 			itemsPath: c.itemsPath,
 			itemSignaturePath: c.itemSignaturePath,
-			bodyHashParameter: c.bodyHash ? 'bodySHA256' : '',
+			bodyHashParameter: c.bodyHash || c.hashParameterSet ? 'bodySHA256' : '',
 		};
 		const parameters: IDataObject = withTolerance(
 			{
@@ -260,6 +262,7 @@ const custom: fc.Arbitrary<SchemePart> = fc
 				['signature location', spec.signatureIn],
 				...(spec.signatureIn === 'header' ? ([['signature format', spec.signatureFormat]] as Array<[string, string]>) : [['items path', spec.itemsPath] as [string, string]]),
 				['signature encoding', `${c.encodingSetting === 'auto' ? 'auto' : 'exact'} ${spec.signatureEncoding}`],
+				['body hash parameter', spec.bodyHashParameter === '' ? 'empty' : c.bodyHash ? 'needed' : 'set, not needed'],
 				...[...new Set(placeholders)].map((p): [string, string] => ['signs', p]),
 			],
 		};

@@ -157,8 +157,7 @@ export function deliveryFormat(config: VerificationConfig, url: string | undefin
  * The body hash is checked whenever the signed URL carries one; and it is required when the signature covers
  * neither the body nor (for a form) its fields, so that nothing unsigned reaches the workflow.
  */
-function checkBodyCoverage(scheme: SchemeSpec, parts: TemplatePart[], input: DeliveryInput, format: BodyFormat): VerificationReason | undefined {
-	const hash = usesPart(parts, 'url') ? bodyHashInUrl(scheme, input.url) : null;
+function checkBodyCoverage(scheme: SchemeSpec, parts: TemplatePart[], input: DeliveryInput, format: BodyFormat, hash: string | null | undefined): VerificationReason | undefined {
 	if (hash === undefined) return 'missing_url';
 	if (hash !== null) {
 		const actual = createHash('sha256').update(input.rawBody).digest('hex');
@@ -309,11 +308,13 @@ function verifyHmac(scheme: SchemeSpec, secrets: Array<string | undefined>, inpu
 	const format = deliveryFormat({ mode: 'hmac', scheme, secrets }, input.url);
 	const verified = (scheme.signatureIn === 'items' ? verifyItemSignatures : verifyHeaderSignature)(scheme, parts, keys, input, format);
 	if (typeof verified === 'string') return fail(verified);
-	const coverage = checkBodyCoverage(scheme, parts, input, format);
+	// Only a signed URL's body hash counts: a hash in a URL the signature does not cover is anyone's.
+	const signedHash = usesPart(parts, 'url') ? bodyHashInUrl(scheme, input.url) : null;
+	const coverage = checkBodyCoverage(scheme, parts, input, format, signedHash);
 	if (coverage !== undefined) return fail(coverage);
 	const { values, body, items } = verified;
 	// Twilio's rule signs each name followed by its value, nothing between: where one field ends is not signed.
-	const unbounded = format === 'form' && usesPart(parts, 'formFields') && !usesPart(parts, 'body') && bodyHashInUrl(scheme, input.url) === null;
+	const unbounded = format === 'form' && usesPart(parts, 'formFields') && !usesPart(parts, 'body') && signedHash === null;
 	return {
 		ok: true,
 		reason: 'ok',
