@@ -16,7 +16,7 @@ import { TRIGGER_NODE_NAME } from '../shared/webhookDelivery';
 import { properties } from './description';
 import type { RefusalFacts } from './diagnosis';
 import { diagnose } from './diagnosis';
-import type { Reception } from './receive';
+import type { Reception, Refusal } from './receive';
 import { INVALID_SIGNATURE, receiveDelivery, refusal } from './receive';
 import { admitRefusal } from './refusalRecords';
 import type { ParameterReader } from './settings';
@@ -65,7 +65,7 @@ function isTestDelivery(context: IWebhookFunctions): boolean {
  * error (refused like a bad signature); a selected one that cannot be read now (e.g. the database is busy) is
  * temporary (503: the sender retries).
  */
-async function readSigningSecrets(context: IWebhookFunctions, testUrl: boolean): Promise<unknown[] | Refused> {
+async function readSigningSecrets(context: IWebhookFunctions, testUrl: boolean): Promise<unknown[] | Refusal> {
 	try {
 		return signingSecrets(await context.getCredentials(WEBHOOK_CREDENTIAL_TYPE), testUrl);
 	} catch {
@@ -74,7 +74,6 @@ async function readSigningSecrets(context: IWebhookFunctions, testUrl: boolean):
 	}
 }
 
-type Refused = Extract<Reception, { action: 'refuse' }>;
 
 /** The delivery read against the node's settings, and what a refusal can be explained from. Never throws. */
 async function receive(context: IWebhookFunctions, testUrl: boolean, nowSeconds: number): Promise<{ reception: Reception; facts: RefusalFacts }> {
@@ -118,7 +117,7 @@ function recordsRefusals(context: IWebhookFunctions): boolean {
  * the diagnosis at the Test URL (the editor shows it), and in production with Record Refused Deliveries, at most once
  * per reason and window (refusalRecords.ts). The log holds the same diagnosis.
  */
-function refuseDelivery(context: IWebhookFunctions, refused: Refused, facts: RefusalFacts): IWebhookResponseData {
+function refuseDelivery(context: IWebhookFunctions, refused: Refusal, facts: RefusalFacts): IWebhookResponseData {
 	const node = context.getNode().name;
 	const workflowId = context.getWorkflow().id ?? '';
 	const diagnosis = diagnose(refused, facts);

@@ -1,10 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { WebhookDelivery } from '../shared/webhookDelivery';
+import { setOwn } from '../shared/ownProperty';
 import { SECRET_NAMES } from '../shared/webhookDelivery';
 
 import type { HeaderBag, VerificationConfig, VerificationResult } from './verification';
-import { headerNames, headerValue, itemBoundaries, itemIdFields, joinIdParts, parseTemplate, usableSecrets, valueAtPath } from './verification';
+import { headerNames, headerValue, joinIdParts, usableSecrets, valueAtPath } from './verification';
 
 export const DEFAULT_EVENT_PATH = 'event';
 export const FALLBACK_EVENT_PATH = 'type';
@@ -63,7 +64,7 @@ export function safeQuery(query: IDataObject, secrets: unknown[]): IDataObject {
 	const usable = usableSecrets(secrets);
 	const out: IDataObject = {};
 	for (const [key, value] of Object.entries(query)) {
-		if (!holdsSecret(usable, key, value)) Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+		if (!holdsSecret(usable, key, value)) setOwn(out, key, value);
 	}
 	return out;
 }
@@ -109,7 +110,7 @@ function identify(config: VerificationConfig, result: VerificationResult, header
 	// Fields signed without boundaries (Custom `{formFields}`) can be re-cut into any id: none is taken from them.
 	if (result.unboundedFields === true && scheme.idPattern === '') return chosenIdFields.length > 0 ? 'unprotected_id' : undefined;
 	if (chosenIdFields.length > 0) return bodyFieldsId(signed, chosenIdFields, scheme.idPattern);
-	if (result.itemsId !== undefined) return [result.itemsId, `items:${itemIdFields(scheme, itemBoundaries(parseTemplate(scheme.signedContent) ?? []) ?? new Map()).join(',')}`];
+	if (result.itemsId !== undefined) return [result.itemsId, `items:${(result.itemIdFields ?? []).join(',')}`];
 	return bodyFieldsId(signed, scheme.idFields, scheme.idPattern);
 }
 

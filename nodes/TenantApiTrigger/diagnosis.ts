@@ -3,7 +3,9 @@ import type { IDataObject } from 'n8n-workflow';
 import { SECRET_NAMES } from '../shared/webhookDelivery';
 
 import type { HeaderBag, VerificationConfig } from './verification';
-import { MAX_BODY_READ_BEFORE_VERIFYING, headerNames, headerValue, mediaType, parseSignatureHeader, parseTimestamp, usableSecrets } from './verification';
+import { MAX_BODY_READ_BEFORE_VERIFYING, headerNames, headerValue, mediaType, parseSignatureHeader, parseTimestamp, signedTimestampText, usableSecrets } from './verification';
+import type { Refusal } from './receive';
+import { secretsOf } from './receive';
 import type { VerificationName } from './verifications';
 import { isVerificationName, verificationOf, verificationOfSender } from './verifications';
 
@@ -17,11 +19,6 @@ export interface RefusalFacts {
 	rawBody?: Buffer;
 	testUrl: boolean;
 	nowSeconds: number;
-}
-
-export interface Refusal {
-	status: number;
-	reason: string;
 }
 
 /** Words that mark a header as one that carries a signature, a timestamp or a shared secret. */
@@ -59,7 +56,7 @@ function timestampSkew(config: VerificationConfig | undefined, headers: HeaderBa
 	if (config?.mode !== 'hmac') return undefined;
 	const { scheme } = config;
 	const signature = headerValue(headers, scheme.signatureHeader);
-	const text = scheme.signatureFormat === 'keyValue' ? (signature && parseSignatureHeader(signature, scheme).timestamp) : headerValue(headers, scheme.timestampHeader);
+	const text = signedTimestampText(scheme, headers, signature === undefined ? undefined : parseSignatureHeader(signature, scheme));
 	const seconds = text === undefined ? undefined : parseTimestamp(text);
 	return seconds === undefined ? undefined : seconds - nowSeconds;
 }
@@ -102,7 +99,7 @@ function see(facts: RefusalFacts): Seen {
 		.filter(([, value]) => value !== undefined)
 		.map(([name]) => name.toLowerCase())
 		.filter((name) => SIGNATURE_LIKE.test(name) || expected.includes(name) || verificationOfSender([name]) !== undefined);
-	const secrets = config === undefined || config.mode === 'none' ? [] : config.secrets;
+	const secrets = config === undefined ? [] : secretsOf(config);
 	const tried = secrets.flatMap((secret, index) => (usableSecrets([secret]).length > 0 ? [SECRET_NAMES[index] ?? `secret ${index + 1}`] : []));
 	return {
 		verificationName: isVerificationName(verification) ? verificationOf(verification).name : String(verification),
@@ -189,7 +186,7 @@ const EXPLAIN: Record<string, (seen: Seen, facts: RefusalFacts) => Explanation> 
  * The Refused output's item: what was checked, what was found, the one thing to change. It holds no secret, no
  * expected signature and nothing of the body but its size and Content-Type.
  */
-export function diagnose(refusal: Refusal, facts: RefusalFacts): IDataObject {
+export function diagnose(refusal: Pick<Refusal, 'status' | 'reason'>, facts: RefusalFacts): IDataObject {
 	const seen = see(facts);
 	const explain = EXPLAIN[refusal.reason] ?? EXPLAIN.internal_error;
 	const [summary, action] = explain(seen, facts);

@@ -35,7 +35,9 @@ export interface ReceivedRequest {
 export type Reception =
 	| { action: 'refuse'; status: 400 | 401 | 413 | 415 | 503; reason: string; message: string }
 	| { action: 'acknowledge'; event: string | undefined }
-	| { action: 'start'; json: IDataObject; secretIndex: number | undefined };
+	| { action: 'start'; json: IDataObject };
+
+export type Refusal = Extract<Reception, { action: 'refuse' }>;
 
 /** What every refusal that is not about the body's format tells the sender: nothing that helps a forger. */
 export const INVALID_SIGNATURE = 'Invalid signature';
@@ -43,7 +45,7 @@ export const INVALID_SIGNATURE = 'Invalid signature';
 const MEDIA_TYPE_OF: Record<BodyFormat, string> = { json: 'application/json', form: 'application/x-www-form-urlencoded' };
 
 /** A refusal: the status and message the sender gets, and the reason (diagnosis.ts explains each). */
-export function refusal(status: 400 | 401 | 413 | 415 | 503, reason: string, message: string): Extract<Reception, { action: 'refuse' }> {
+export function refusal(status: Refusal['status'], reason: string, message: string): Refusal {
 	return { action: 'refuse', status, reason, message };
 }
 
@@ -90,11 +92,11 @@ export function receiveDelivery(settings: TriggerSettings, request: ReceivedRequ
 	if (typeof delivery === 'string') return refusal(401, delivery, INVALID_SIGNATURE);
 	const event = eventType(reading.signed, settings.eventPath);
 	if (!eventAccepted(settings.events, event)) return { action: 'acknowledge', event };
-	return { action: 'start', json: outputItem(settings, request, body, delivery), secretIndex: reading.verification.secretIndex };
+	return { action: 'start', json: outputItem(settings, request, body, delivery) };
 }
 
 /** The secrets a configuration holds (to keep them out of the unsigned request data). */
-function secretsOf(config: VerificationConfig): unknown[] {
+export function secretsOf(config: VerificationConfig): unknown[] {
 	return config.mode === 'none' ? [] : config.secrets;
 }
 

@@ -4,6 +4,8 @@
  * `[redacted]` in the forms it travels in: plain, inside a JSON string, and URL-encoded.
  */
 
+import { setOwn } from '../../shared/ownProperty';
+
 export const REDACTED = '[redacted]';
 
 /** Shorter values would match ordinary text; the credential never holds such a key in practice. */
@@ -56,7 +58,3 @@ export function redactParsed(value: unknown, forms: string[]): unknown {
 	return value;
 }
 
-/** Plain assignment would call the `__proto__` setter for a key of that name; JSON.parse makes it an own key. */
-function setOwn(record: Record<string, unknown>, key: string, value: unknown): void {
-	Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });
-}

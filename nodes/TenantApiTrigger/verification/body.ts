@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { setOwn } from '../../shared/ownProperty';
+
 import type { FormFields } from './form';
 import { parseForm } from './form';
 import { parseJsonExactly } from './json';
@@ -57,8 +59,7 @@ function parseJson(rawBody: Buffer): BodyParseResult {
 function formObject(fields: FormFields): IDataObject {
 	const object: IDataObject = {};
 	for (const [name, values] of fields) {
-		// defineProperty: a field named __proto__ must stay a plain field.
-		Object.defineProperty(object, name, { value: values.length === 1 ? values[0] : values, enumerable: true, writable: true, configurable: true });
+		setOwn(object, name, values.length === 1 ? values[0] : values);
 	}
 	return object;
 }

@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { setOwn } from '../../shared/ownProperty';
+
 import { joinItemIds } from './idText';
 import { itemsAtPath, pathSegments, valueAtPath } from './paths';
 import type { ItemFieldType, SchemeSpec } from './scheme';
@@ -65,17 +67,17 @@ function untypedText(value: unknown, boundary: string): string | undefined {
 }
 
 function setAtPath(target: IDataObject, path: string, value: unknown): void {
-	const keys = path.split('.');
+	const keys = pathSegments(path);
 	let current = target;
 	for (const key of keys.slice(0, -1)) {
-		if (!Object.prototype.hasOwnProperty.call(current, key)) Object.defineProperty(current, key, { value: {}, enumerable: true, writable: true, configurable: true });
+		if (!Object.prototype.hasOwnProperty.call(current, key)) setOwn(current, key, {});
 		current = current[key] as IDataObject;
 	}
-	Object.defineProperty(current, keys[keys.length - 1], { value, enumerable: true, writable: true, configurable: true });
+	setOwn(current, keys[keys.length - 1], value);
 }
 
 /** One item read: its signature, and each signed field as text; a failure when anything is not as the scheme says. */
-export function readItem(scheme: SchemeSpec, boundaries: Map<string, string>, item: unknown): SignedItem | ItemsFailure {
+export function readItem(scheme: SchemeSpec, boundaries: Map<string, string>, idFields: string[], item: unknown): SignedItem | ItemsFailure {
 	if (item === null || typeof item !== 'object' || Array.isArray(item)) return 'malformed_items';
 	const signature = valueAtPath(item, scheme.itemSignaturePath);
 	if (typeof signature !== 'string' || signature.trim() === '') return 'missing_signature';
@@ -89,7 +91,7 @@ export function readItem(scheme: SchemeSpec, boundaries: Map<string, string>, it
 		fields.set(path, text);
 		setAtPath(view, path, type === undefined || value === undefined ? text : value);
 	}
-	return { fields, signature: signature.trim(), view, id: itemIdFields(scheme, boundaries).map((path) => fields.get(path) ?? '') };
+	return { fields, signature: signature.trim(), view, id: idFields.map((path) => fields.get(path) ?? '') };
 }
 
 /** The items a body holds at the scheme's path: undefined when it holds anything else on the way (see itemsAtPath). */

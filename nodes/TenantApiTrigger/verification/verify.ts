@@ -5,8 +5,9 @@ import type { IDataObject } from 'n8n-workflow';
 import type { BodyFormat, ParsedBody } from './body';
 import { parseBody } from './body';
 import type { SignedItem } from './items';
-import { bodyItems, itemBoundaries, itemsId, readItem, signedView } from './items';
+import { bodyItems, itemBoundaries, itemIdFields, itemsId, readItem, signedView } from './items';
 import type { SchemeSpec } from './scheme';
+import type { ParsedSignatureHeader } from './signature';
 import {
 	MAX_SIGNATURE_HEADER_LENGTH,
 	constantTimeEqual,
@@ -69,6 +70,8 @@ export interface VerificationResult {
 	timestamp?: number;
 	/** Signed items only: the delivery id made of the items' ids (sorted, so it does not depend on their order). */
 	itemsId?: string;
+	/** Signed items only: the item fields each item's id is made of. */
+	itemIdFields?: string[];
 	/** The body, when verifying had to read it (form fields, signed items): read once, reused by the caller. */
 	body?: ParsedBody;
 	/** Signed items only: the body reduced to what the items' signatures cover (see signedView). */
@@ -202,6 +205,11 @@ function decodedSignatures(scheme: SchemeSpec, signatures: string[]): Buffer[] |
 	return decoded.length === 0 ? 'malformed_signature' : decoded;
 }
 
+/** The timestamp text a scheme signs: among the signature header's key=value pairs, or in its own header. */
+export function signedTimestampText(scheme: SchemeSpec, headers: HeaderBag, signatureHeader: ParsedSignatureHeader | undefined): string | undefined {
+	return scheme.signatureFormat === 'keyValue' ? signatureHeader?.timestamp : headerValue(headers, scheme.timestampHeader);
+}
+
 /** The signed unit when the signature travels in a header: cheap checks first, the body read last. */
 function fromHeader(scheme: SchemeSpec, parts: TemplatePart[], input: DeliveryInput, format: BodyFormat): { unit: Signed; body?: ParsedBody } | VerificationReason {
 	const header = headerValue(input.headers, scheme.signatureHeader);
@@ -212,7 +220,7 @@ function fromHeader(scheme: SchemeSpec, parts: TemplatePart[], input: DeliveryIn
 	if (!Array.isArray(signatures)) return signatures;
 	const values: TemplateValues = { body: input.rawBody };
 	if (usesPart(parts, 'timestamp')) {
-		const timestamp = (scheme.signatureFormat === 'keyValue' ? parsed.timestamp : headerValue(input.headers, scheme.timestampHeader))?.trim();
+		const timestamp = signedTimestampText(scheme, input.headers, parsed)?.trim();
 		if (timestamp === undefined || timestamp === '') return 'missing_timestamp';
 		const window = checkTimestamp(timestamp, input.nowSeconds, scheme.toleranceSeconds);
 		if (window !== 'ok') return window;
@@ -258,6 +266,7 @@ interface Verified {
 	values?: TemplateValues;
 	body?: ParsedBody;
 	items?: SignedItem[];
+	itemIdFields?: string[];
 }
 
 function verifyHeaderSignature(scheme: SchemeSpec, parts: TemplatePart[], keys: Array<Buffer | undefined>, input: DeliveryInput, format: BodyFormat): Verified | VerificationReason {
@@ -281,11 +290,12 @@ function verifyItemSignatures(scheme: SchemeSpec, parts: TemplatePart[], keys: A
 	if (typeof body === 'string') return body;
 	const entries = bodyItems(scheme, body.object);
 	if (typeof entries === 'string') return entries;
+	const idFields = itemIdFields(scheme, boundaries);
 	const items: SignedItem[] = [];
 	const seen = new Set<string>();
 	let secretIndex: number | undefined;
 	for (const entry of entries) {
-		const item = readItem(scheme, boundaries, entry);
+		const item = readItem(scheme, boundaries, idFields, entry);
 		if (typeof item === 'string') return item;
 		const signatures = decodedSignatures(scheme, [item.signature]);
 		if (!Array.isArray(signatures)) return signatures;
@@ -297,7 +307,7 @@ function verifyItemSignatures(scheme: SchemeSpec, parts: TemplatePart[], keys: A
 		secretIndex ??= matched;
 		items.push(item);
 	}
-	return { secretIndex: secretIndex ?? 0, body, items };
+	return { secretIndex: secretIndex ?? 0, body, items, itemIdFields: idFields };
 }
 
 function verifyHmac(scheme: SchemeSpec, secrets: Array<string | undefined>, input: DeliveryInput): VerificationResult {
@@ -312,7 +322,7 @@ function verifyHmac(scheme: SchemeSpec, secrets: Array<string | undefined>, inpu
 	const signedHash = usesPart(parts, 'url') ? bodyHashInUrl(scheme, input.url) : null;
 	const coverage = checkBodyCoverage(scheme, parts, input, format, signedHash);
 	if (coverage !== undefined) return fail(coverage);
-	const { values, body, items } = verified;
+	const { values, body, items, itemIdFields } = verified;
 	// Twilio's rule signs each name followed by its value, nothing between: where one field ends is not signed.
 	const unbounded = format === 'form' && usesPart(parts, 'formFields') && !usesPart(parts, 'body') && signedHash === null;
 	return {
@@ -322,7 +332,7 @@ function verifyHmac(scheme: SchemeSpec, secrets: Array<string | undefined>, inpu
 		secretIndex: verified.secretIndex,
 		...(values?.id === undefined ? {} : { id: values.id }),
 		...(values?.timestamp === undefined ? {} : { timestamp: Number(values.timestamp) }),
-		...(items === undefined ? {} : { itemsId: itemsId(items) }),
+		...(items === undefined ? {} : { itemsId: itemsId(items), itemIdFields }),
 		...(unbounded ? { unboundedFields: true } : {}),
 		...(body === undefined ? {} : { body }),
 		...(items === undefined || body === undefined ? {} : { signedView: signedView(scheme, body.object, items) }),
