@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { DEFAULT_EVENT_PATH, parseEventList } from './delivery';
 import type { TriggerSettings } from './receive';
-import type { BodyFormat, HmacAlgorithm, SchemeSpec, SecretEncoding, SignatureEncoding, SignatureFormat, VerificationConfig } from './verification';
+import type { BodyFormat, HmacAlgorithm, PresetName, SchemeSpec, SecretEncoding, SignatureEncoding, SignatureFormat, VerificationConfig } from './verification';
 import { DEFAULT_TOLERANCE_SECONDS, PRESETS, headerNames, isPresetName } from './verification';
 import type { VerificationName, VerificationSetting } from './verifications';
 import { verificationOf } from './verifications';
@@ -26,8 +26,9 @@ function tolerance(read: ParameterReader): number {
 	return Number.isFinite(value) && value > 0 ? value : DEFAULT_TOLERANCE_SECONDS;
 }
 
-/** The Body Format setting, where the node shows one (generic presets, Slack, Custom HMAC). */
-function bodyFormat(read: ParameterReader, fallback: BodyFormat): BodyFormat {
+/** The Body Format setting of a Verification that shows one (verifications.ts), its default when unset. */
+function bodyFormat(read: ParameterReader, name: VerificationName): BodyFormat {
+	const fallback = verificationOf(name).bodyFormat ?? 'json';
 	const value = read('bodyFormat', fallback);
 	return value === 'form' || value === 'json' ? value : fallback;
 }
@@ -45,7 +46,7 @@ export function customScheme(read: ParameterReader): SchemeSpec {
 		return typeof value === 'string' ? value.trim() : fallback;
 	};
 	return {
-		bodyFormat: bodyFormat(read, 'json'),
+		bodyFormat: bodyFormat(read, 'customHmac'),
 		algorithm: text(read, 'customAlgorithm', 'sha256') as HmacAlgorithm,
 		secretEncoding: text(read, 'customSecretEncoding', 'text') as SecretEncoding,
 		signedContent: raw('customSignedContent', '{timestamp}.{body}'),
@@ -72,12 +73,10 @@ export function customScheme(read: ParameterReader): SchemeSpec {
 }
 
 /** An HMAC preset with the settings the node shows for it (verifications.ts) applied. */
-function presetScheme(name: VerificationName, read: ParameterReader): SchemeSpec {
-	const { verifies, settings, bodyFormat: defaultFormat } = verificationOf(name);
-	if (!isPresetName(verifies)) throw new Error(`${name} is not an HMAC preset`);
-	const preset = { ...PRESETS[verifies] };
-	const shows = (setting: VerificationSetting) => settings.includes(setting);
-	if (shows('bodyFormat')) preset.bodyFormat = bodyFormat(read, defaultFormat ?? 'json');
+function presetScheme(name: VerificationName & PresetName, read: ParameterReader): SchemeSpec {
+	const preset = { ...PRESETS[name] };
+	const shows = (setting: VerificationSetting) => verificationOf(name).settings.includes(setting);
+	if (shows('bodyFormat')) preset.bodyFormat = bodyFormat(read, name);
 	if (shows('signatureHeader')) preset.signatureHeader = headers(read, 'signatureHeader', preset.signatureHeader);
 	if (shows('useTimestamp') && read('useTimestamp', false) === true) {
 		preset.signedContent = `{timestamp}.${preset.signedContent}`;
@@ -89,10 +88,10 @@ function presetScheme(name: VerificationName, read: ParameterReader): SchemeSpec
 
 /** The verifier's configuration for the node's settings and the secrets of its credential. */
 export function verificationConfig(name: VerificationName, read: ParameterReader, secrets: unknown[]): VerificationConfig {
-	const { verifies } = verificationOf(name);
-	if (verifies === 'none') return { mode: 'none', bodyFormat: bodyFormat(read, 'json') };
-	if (verifies === 'secretHeader') return { mode: 'secretHeader', secrets, secretHeader: headers(read, 'sharedKeyHeader', 'x-webhook-secret'), bodyFormat: bodyFormat(read, 'json') };
-	return { mode: 'hmac', scheme: verifies === 'customHmac' ? customScheme(read) : presetScheme(name, read), secrets };
+	if (isPresetName(name)) return { mode: 'hmac', scheme: presetScheme(name, read), secrets };
+	if (name === 'customHmac') return { mode: 'hmac', scheme: customScheme(read), secrets };
+	if (name === 'none') return { mode: 'none', bodyFormat: bodyFormat(read, name) };
+	return { mode: 'secretHeader', secrets, secretHeader: headers(read, 'sharedKeyHeader', 'x-webhook-secret'), bodyFormat: bodyFormat(read, name) };
 }
 
 /** The trigger's settings from its parameters (as n8n resolves them) and the credential's secrets. */

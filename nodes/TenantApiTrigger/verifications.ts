@@ -1,21 +1,21 @@
-import type { BodyFormat, PresetName } from './verification';
-import { PRESETS, parseTemplate, usesPart } from './verification';
+import type { BodyFormat } from './verification';
+import { PRESETS, headerNames, isPresetName, parseTemplate, usesPart } from './verification';
 
 /** A setting of the node that only some Verifications show. */
 export type VerificationSetting = 'signatureHeader' | 'useTimestamp' | 'signedUrl' | 'bodyFormat' | 'sharedKeyHeader' | 'custom';
 
 /**
- * One value of the Verification setting: how the node shows it, what it verifies with, which settings it shows,
- * and the headers that give its senders away (for the refusal diagnosis). The node's description, the verifier's
- * configuration and the diagnoses are derived from this table; the property tests generate every entry
- * (test/property/settings.ts) and fail on a setting they do not generate.
+ * One value of the Verification setting: how the node shows it, which settings it shows, and the headers that give
+ * its senders away (for the refusal diagnosis). What it verifies with follows from its key: an HMAC preset of the
+ * verifier (verification/scheme.ts) of the same name, the Custom HMAC settings (customHmac), a secret in a header
+ * (secretHeader) or nothing (none). The node's description, the verifier's configuration and the diagnoses are
+ * derived from this table; the property tests generate every entry (test/property/settings.ts) and fail on a
+ * setting they do not generate.
  */
 export interface Verification {
 	/** The option's name in the node. */
 	name: string;
 	description: string;
-	/** An HMAC preset of the verifier (verification/scheme.ts), the Custom HMAC settings, or no HMAC. */
-	verifies: PresetName | 'customHmac' | 'secretHeader' | 'none';
 	/** The settings the node shows for it (Tolerance is shown wherever a timestamp is signed). */
 	settings: VerificationSetting[];
 	/** Body Format's default, where the node shows the setting. */
@@ -24,105 +24,98 @@ export interface Verification {
 	senderHeaders: string[];
 }
 
+/**
+ * A row of VERIFICATIONS, without what a preset already says: a preset's Body Format default is its scheme's, and a
+ * preset whose Signature Header is not a setting gives its senders away by that header (verificationOf adds both).
+ */
+type VerificationRow = Omit<Verification, 'senderHeaders'> & {
+	/** The sender's headers beside a preset's fixed signature header. */
+	otherSenderHeaders: string[];
+};
+
 export const VERIFICATIONS = {
 	adyenPayments: {
 		name: 'Adyen (Payments Webhooks)',
 		description: 'HMAC-SHA256 (hex key) of the documented fields of each NotificationRequestItem; additionalData.hmacSignature',
-		verifies: 'adyenPayments',
 		settings: [],
-		senderHeaders: [],
+		otherSenderHeaders: [],
 	},
 	adyenPlatform: {
 		name: 'Adyen (Platform Webhooks)',
 		description: 'HMAC-SHA256 (hex key) of the raw body, base64 in the HmacSignature header',
-		verifies: 'adyenPlatform',
 		settings: [],
-		senderHeaders: ['hmacsignature'],
+		otherSenderHeaders: [],
 	},
 	customHmac: {
 		name: 'Custom HMAC',
 		description: 'Choose the algorithm, secret encoding, signed content, signature header and format yourself',
-		verifies: 'customHmac',
 		settings: ['custom', 'signedUrl', 'bodyFormat'],
 		bodyFormat: 'json',
-		senderHeaders: [],
+		otherSenderHeaders: [],
 	},
 	hmacSha256: {
 		name: 'HMAC-SHA256 of the Body (GitHub, Shopify, Plain)',
 		description: 'HMAC-SHA256 of the exact request bytes, hex or base64, optional sha256= prefix',
-		verifies: 'hmacSha256',
 		settings: ['signatureHeader', 'useTimestamp', 'bodyFormat'],
-		bodyFormat: 'json',
-		senderHeaders: ['x-hub-signature-256', 'x-shopify-hmac-sha256'],
+		otherSenderHeaders: ['x-hub-signature-256', 'x-shopify-hmac-sha256'],
 	},
 	hmacSha512: {
 		name: 'HMAC-SHA512 of the Body',
 		description: 'HMAC-SHA512 of the exact request bytes, hex or base64, optional sha512= prefix',
-		verifies: 'hmacSha512',
 		settings: ['signatureHeader', 'useTimestamp', 'bodyFormat'],
-		bodyFormat: 'json',
-		senderHeaders: ['x-paystack-signature'],
+		otherSenderHeaders: ['x-paystack-signature'],
 	},
 	none: {
 		name: 'None (Insecure)',
 		description: 'Accept every request without checking who sent it',
-		verifies: 'none',
 		settings: ['bodyFormat'],
 		bodyFormat: 'json',
-		senderHeaders: [],
+		otherSenderHeaders: [],
 	},
 	paddle: {
 		name: 'Paddle-Style',
 		description: 'Paddle-Signature: ts=…;h1=… over "{ts}:{body}"',
-		verifies: 'paddle',
 		settings: [],
-		senderHeaders: ['paddle-signature'],
+		otherSenderHeaders: [],
 	},
 	secretHeader: {
 		name: 'Secret in Header',
 		description: 'The sender puts the secret itself in a header; weaker than a signature',
-		verifies: 'secretHeader',
 		settings: ['sharedKeyHeader', 'bodyFormat'],
 		bodyFormat: 'json',
-		senderHeaders: ['x-callback-token'],
+		otherSenderHeaders: ['x-callback-token'],
 	},
 	slack: {
 		name: 'Slack-Style',
 		description: 'X-Slack-Signature: v0=… over "v0:{timestamp}:{body}", X-Slack-Request-Timestamp',
-		verifies: 'slack',
 		settings: ['bodyFormat'],
-		bodyFormat: 'form',
-		senderHeaders: ['x-slack-signature'],
+		otherSenderHeaders: [],
 	},
 	square: {
 		name: 'Square-Style',
 		description: 'Base64 HMAC-SHA256 of the notification URL followed by the body, x-square-hmacsha256-signature',
-		verifies: 'square',
 		settings: ['signedUrl'],
-		senderHeaders: ['x-square-hmacsha256-signature'],
+		otherSenderHeaders: [],
 	},
 	standardWebhooks: {
 		name: 'Standard Webhooks (Svix)',
 		description: 'Headers webhook-ID, webhook-timestamp, webhook-signature: v1,… (or the svix-* ones); whsec_ secret',
-		verifies: 'standardWebhooks',
 		settings: [],
-		senderHeaders: ['webhook-signature', 'svix-signature'],
+		otherSenderHeaders: [],
 	},
 	stripe: {
 		name: 'Stripe-Style',
 		description: 'Stripe-Signature: t=…,v1=… over "{t}.{body}"',
-		verifies: 'stripe',
 		settings: [],
-		senderHeaders: ['stripe-signature'],
+		otherSenderHeaders: [],
 	},
 	twilio: {
 		name: 'Twilio-Style',
 		description: 'X-Twilio-Signature: HMAC-SHA1 of the URL and the sorted form fields; JSON when the URL carries bodySHA256',
-		verifies: 'twilio',
 		settings: ['signedUrl'],
-		senderHeaders: ['x-twilio-signature'],
+		otherSenderHeaders: [],
 	},
-} satisfies Record<string, Verification>;
+} satisfies Record<string, VerificationRow>;
 
 export type VerificationName = keyof typeof VERIFICATIONS;
 
@@ -132,8 +125,22 @@ export function isVerificationName(value: unknown): value is VerificationName {
 	return typeof value === 'string' && Object.prototype.hasOwnProperty.call(VERIFICATIONS, value);
 }
 
-/** One entry of the table, typed as a Verification. */
-export const verificationOf = (name: VerificationName): Verification => VERIFICATIONS[name];
+/** A row with what its preset says added. */
+function withPreset(name: VerificationName): Verification {
+	const { otherSenderHeaders, ...row }: VerificationRow = VERIFICATIONS[name];
+	if (!isPresetName(name)) return { ...row, senderHeaders: otherSenderHeaders };
+	const preset = PRESETS[name];
+	const shows = (setting: VerificationSetting) => row.settings.includes(setting);
+	// 'formUnlessBodyHash' is Twilio's, which shows no Body Format.
+	const format = shows('bodyFormat') && preset.bodyFormat !== 'formUnlessBodyHash' ? { bodyFormat: preset.bodyFormat } : {};
+	const signatureHeaders = shows('signatureHeader') ? [] : headerNames(preset.signatureHeader);
+	return { ...row, ...format, senderHeaders: [...signatureHeaders, ...otherSenderHeaders] };
+}
+
+const ENTRIES = Object.fromEntries(VERIFICATION_NAMES.map((name) => [name, withPreset(name)])) as Record<VerificationName, Verification>;
+
+/** One entry of the table, with what its preset says. */
+export const verificationOf = (name: VerificationName): Verification => ENTRIES[name];
 
 /** The Verifications that show a setting. */
 export function showing(setting: VerificationSetting): VerificationName[] {
@@ -142,12 +149,7 @@ export function showing(setting: VerificationSetting): VerificationName[] {
 
 /** The Verifications whose signature always covers a timestamp (Custom HMAC: its template may). */
 export function signingTimestamps(): VerificationName[] {
-	return VERIFICATION_NAMES.filter((name) => {
-		const { verifies } = verificationOf(name);
-		if (verifies === 'customHmac') return true;
-		if (verifies === 'secretHeader' || verifies === 'none') return false;
-		return usesPart(parseTemplate(PRESETS[verifies].signedContent) ?? [], 'timestamp');
-	});
+	return VERIFICATION_NAMES.filter((name) => (isPresetName(name) ? usesPart(parseTemplate(PRESETS[name].signedContent) ?? [], 'timestamp') : name === 'customHmac'));
 }
 
 /** The Verifications with a Body Format setting whose default is `format`. */
