@@ -158,6 +158,6 @@ export function bodyFormatDefaulting(format: BodyFormat): VerificationName[] {
 }
 
 /** The Verification whose senders send one of these headers (names, lower case), if any. */
-export function verificationOfSender(headerNames: string[]): VerificationName | undefined {
-	return VERIFICATION_NAMES.find((name) => verificationOf(name).senderHeaders.some((header) => headerNames.includes(header)));
+export function verificationOfSender(carried: string[]): VerificationName | undefined {
+	return VERIFICATION_NAMES.find((name) => verificationOf(name).senderHeaders.some((header) => carried.includes(header)));
 }
