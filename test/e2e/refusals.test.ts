@@ -56,14 +56,16 @@ async function executionsOf(workflowId: string): Promise<ApiExecution[]> {
 	return (await n8n.api<{ data: ApiExecution[] }>('GET', `/executions?workflowId=${workflowId}&includeData=true`)).json?.data ?? [];
 }
 
-/** The workflow's finished executions once `done` says they are all there (up to 30 s). */
-async function executionsUntil(workflowId: string, done: (finished: ApiExecution[]) => boolean): Promise<ApiExecution[]> {
+const settled = (execution: ApiExecution) => execution.finished || execution.status === 'success' || execution.status === 'error';
+
+/** The workflow's executions once every one listed has ended and `done` says those waited for are there (up to 30 s). */
+async function executionsUntil(workflowId: string, done: (ended: ApiExecution[]) => boolean): Promise<ApiExecution[]> {
 	for (let i = 0; i < 60; i++) {
-		const list = (await executionsOf(workflowId)).filter((e) => e.finished);
-		if (done(list)) return list;
+		const list = await executionsOf(workflowId);
+		if (list.every(settled) && done(list)) return list;
 		await sleep(500);
 	}
-	throw new Error(`workflow ${workflowId}: the executions waited for did not finish`);
+	throw new Error(`workflow ${workflowId}: the executions waited for did not end`);
 }
 
 const finishedExecutions = (workflowId: string, count: number) => executionsUntil(workflowId, (list) => list.length >= count);
@@ -98,11 +100,13 @@ test('production with Record Refused Deliveries: one recorded refusal per reason
 	await n8n.waitForWebhook(path);
 	for (let i = 0; i < 25; i++) expect((await forged(path)).status).toBe(401);
 	expect((await genuine(path, 'evt_after_burst')).status).toBe(200);
-	const executions = await executionsUntil(workflowId, (list) => list.some((e) => ran(e, 'Verified')));
+	// The recorded refusal's execution and the genuine one run side by side: wait for both.
+	const recordedRefusal = (e: ApiExecution) => ran(e, 'Refused') && refusedItem(e).reason === 'signature_mismatch';
+	const executions = await executionsUntil(workflowId, (list) => list.some((e) => ran(e, 'Verified')) && list.some(recordedRefusal));
 	const reasons = executions.filter((e) => ran(e, 'Refused')).map((e) => refusedItem(e).reason);
 	expect(reasons.filter((reason) => reason === 'signature_mismatch')).toHaveLength(1);
 	expect(new Set(reasons).size).toBe(reasons.length);
-	const recorded = executions.find((e) => ran(e, 'Refused') && refusedItem(e).reason === 'signature_mismatch')!;
+	const recorded = executions.find(recordedRefusal)!;
 	expect(refusedItem(recorded)).toMatchObject({ url: 'Production URL', unrecordedBefore: 0, answered: 401 });
 	expect(executions.filter((e) => ran(e, 'Verified'))).toHaveLength(1);
 });
