@@ -72,8 +72,11 @@ export function saveLogs(userFolder: string, prefix = ''): string {
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** A workflow as n8n's public API takes it, with a Tenant API Trigger among its nodes. */
+export type WorkflowBody = { name: string; nodes: Array<{ type: string; webhookId?: string }> } & Record<string, unknown>;
+
 /** Production webhook path of the Tenant API Trigger in a workflow. */
-export function triggerWebhookPath(workflow: IWorkflowBase): string {
+export function triggerWebhookPath(workflow: Pick<WorkflowBody, 'nodes'>): string {
 	const trigger = workflow.nodes.find((n) => n.type === 'n8n-nodes-tenant-api.tenantApiTrigger');
 	return `/webhook/${trigger?.webhookId}/webhook`;
 }
@@ -90,18 +93,24 @@ export function nodeOutput(run: IRun, nodeName: string): IDataObject[] {
 	return (runs[runs.length - 1].data?.main[0] ?? []).map((item) => item.json);
 }
 
+function oneNodeTrigger({ name, webhookId, parameters, credential }: { name: string; webhookId: string; parameters: IDataObject; credential: { id?: string; name?: string } }): WorkflowBody {
+	const node = { id: crypto.randomUUID(), name: 'Tenant API Trigger', type: 'n8n-nodes-tenant-api.tenantApiTrigger', typeVersion: 1, position: [0, 0], webhookId };
+	const nodes = [{ ...node, parameters, credentials: { tenantWebhookApi: credential } }];
+	return { name, nodes, connections: {}, settings: { executionOrder: 'v1' } };
+}
+
 /**
- * A one-node Tenant API Trigger workflow created and activated through n8n's public API; resolves with its id and
- * production webhook path once n8n serves it.
+ * A workflow with a Tenant API Trigger created and activated through n8n's public API: the whole workflow given, or a
+ * one-node one from the trigger's `name`, `webhookId`, `parameters` and `credential`. Resolves with its id and the
+ * trigger's production webhook path once n8n serves it.
  */
 export async function publishTrigger(
 	n8n: N8nInstance,
-	{ name, webhookId, parameters, credential }: { name: string; webhookId: string; parameters: IDataObject; credential: { id?: string; name?: string } },
+	trigger: WorkflowBody | Parameters<typeof oneNodeTrigger>[0],
 ): Promise<{ workflowId: string; path: string }> {
-	const node = { id: crypto.randomUUID(), name: 'Tenant API Trigger', type: 'n8n-nodes-tenant-api.tenantApiTrigger', typeVersion: 1, position: [0, 0], webhookId };
-	const workflow = { name, nodes: [{ ...node, parameters, credentials: { tenantWebhookApi: credential } }], connections: {}, settings: { executionOrder: 'v1' } };
+	const workflow = 'nodes' in trigger ? trigger : oneNodeTrigger(trigger);
 	const workflowId = await sessionLib.createActiveWorkflow(n8n, workflow);
-	const path = `/webhook/${webhookId}/webhook`;
+	const path = triggerWebhookPath(workflow);
 	await n8n.waitForWebhook(path);
 	return { workflowId, path };
 }

@@ -10,7 +10,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { N8nInstance } from '../../scripts/n8n/instance';
 import type { ApiExecution, SuiteSetUp } from './helpers';
-import { VERSION, hmacHex, sessionLib, setUpSuite, sleep } from './helpers';
+import { VERSION, hmacHex, publishTrigger, setUpSuite, sleep } from './helpers';
 
 const SECRET = `whsec_refusals_${crypto.randomBytes(4).toString('hex')}`;
 const BODY = JSON.stringify({ id: 'evt_refusals_1', event: 'transfers.created', note: 'never in a diagnosis' });
@@ -94,10 +94,8 @@ test('the Test URL: the refusal is answered 401, recorded on the Refused output 
 
 test('production with Record Refused Deliveries: one recorded refusal per reason, a burst of forged requests adds none', async () => {
 	const webhookId = crypto.randomUUID();
-	const workflowId = await sessionLib.createActiveWorkflow(n8n, workflow('Refusals recorded', webhookId, { recordRefusals: true }));
-	const path = `/webhook/${webhookId}/webhook`;
 	// Its probe is an unsigned delivery, refused (missing_signature) and recorded like any other.
-	await n8n.waitForWebhook(path);
+	const { workflowId, path } = await publishTrigger(n8n, workflow('Refusals recorded', webhookId, { recordRefusals: true }));
 	for (let i = 0; i < 25; i++) expect((await forged(path)).status).toBe(401);
 	expect((await genuine(path, 'evt_after_burst')).status).toBe(200);
 	// The recorded refusal's execution and the genuine one run side by side: wait for both.
@@ -113,9 +111,7 @@ test('production with Record Refused Deliveries: one recorded refusal per reason
 
 test('production without it: the sender gets the same 401 and nothing is recorded', async () => {
 	const webhookId = crypto.randomUUID();
-	const workflowId = await sessionLib.createActiveWorkflow(n8n, workflow('Refusals not recorded', webhookId, {}));
-	const path = `/webhook/${webhookId}/webhook`;
-	await n8n.waitForWebhook(path);
+	const { workflowId, path } = await publishTrigger(n8n, workflow('Refusals not recorded', webhookId, {}));
 	const answer = await forged(path);
 	expect([answer.status, await answer.json()]).toEqual([401, { message: 'Invalid signature' }]);
 	expect((await genuine(path, 'evt_marker')).status).toBe(200);
@@ -125,9 +121,7 @@ test('production without it: the sender gets the same 401 and nothing is recorde
 
 test('n8n itself answers 422 to invalid JSON sent as application/json, before the trigger runs: nothing is recorded', async () => {
 	const webhookId = crypto.randomUUID();
-	const workflowId = await sessionLib.createActiveWorkflow(n8n, workflow('Invalid JSON', webhookId, {}));
-	const path = `/webhook/${webhookId}/webhook`;
-	await n8n.waitForWebhook(path);
+	const { workflowId, path } = await publishTrigger(n8n, workflow('Invalid JSON', webhookId, {}));
 	const answer = await post(path, '{"event":', { 'x-signature': hmacHex(SECRET, '{"event":') });
 	expect(answer.status).toBe(422);
 	expect((await genuine(path, 'evt_marker_422')).status).toBe(200);

@@ -9,8 +9,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { SCHEMES, demoSecret, sign, triggerParameters, type SigningScheme } from '../../sandbox/signing';
-import type { TriggerServer, TriggerSetup, WebhookCall } from '../harness/webhook';
-import { WEBHOOK_ID, buildTriggerRig, captureLogs, runHookMethod, startTriggerServer, webhookCredential } from '../harness/webhook';
+import type { TriggerSetup, WebhookCall } from '../harness/webhook';
+import { WEBHOOK_ID, buildTriggerRig, runHookMethod, useTriggerServer, webhookCredential } from '../harness/webhook';
 
 const SECRET = 'whsec_current_3f9a7c';
 const PREVIOUS = 'whsec_previous_81d2e4';
@@ -24,24 +24,13 @@ const signed = (scheme: SigningScheme = 'hmac-sha256-hex', secret = SECRET, body
 
 const now = () => Math.floor(Date.now() / 1000);
 
-let server: TriggerServer;
-let logs: ReturnType<typeof captureLogs>;
+const rig = useTriggerServer({ credential: credential() });
 
 async function use(setup: TriggerSetup) {
-	await server.configure({ credential: credential(), ...setup });
+	await rig.server.configure({ credential: credential(), ...setup });
 }
 
-beforeAll(async () => {
-	server = await startTriggerServer({ credential: credential() });
-});
-afterAll(async () => {
-	await server.close();
-});
-beforeEach(async () => {
-	logs = captureLogs();
-	await use({});
-});
-afterEach(() => logs.restore());
+beforeEach(() => use({}));
 
 /** One item started: the body as sent, plus `webhookDelivery` (returned for more checks). */
 function expectStarted(call: { result?: { workflowData?: unknown[][] } }, json: IDataObject = EVENT): IDataObject {
@@ -66,7 +55,7 @@ async function expectRefused(post: Promise<{ status: number; text: string; call:
 
 describe('HMAC-SHA256 (default)', () => {
 	it.each(['hmac-sha256-hex', 'hmac-sha256-base64', 'hmac-sha256-prefixed'] as const)('accepts a valid %s signature', async (scheme) => {
-		const { status, text, call } = await server.post(BODY, signed(scheme));
+		const { status, text, call } = await rig.server.post(BODY, signed(scheme));
 		expect(status).toBe(200);
 		expect(text).toBe('');
 		expect(call.rawBody.toString()).toBe(BODY);
@@ -74,45 +63,45 @@ describe('HMAC-SHA256 (default)', () => {
 	});
 
 	it('refuses a signature made with another secret', async () => {
-		expect(await expectRefused(server.post(BODY, signed('hmac-sha256-hex', 'whsec_wrong')))).toEqual({ message: 'Invalid signature' });
-		expect(logs.entries.some((e) => e.level === 'warn' && (e.metadata as IDataObject).reason === 'signature_mismatch')).toBe(true);
+		expect(await expectRefused(rig.server.post(BODY, signed('hmac-sha256-hex', 'whsec_wrong')))).toEqual({ message: 'Invalid signature' });
+		expect(rig.logs.entries.some((e) => e.level === 'warn' && (e.metadata as IDataObject).reason === 'signature_mismatch')).toBe(true);
 	});
 
 	it('refuses when one byte of the body changed', async () => {
 		const tampered = BODY.replace('1250', '1251');
 		expect(tampered).not.toBe(BODY);
-		await expectRefused(server.post(tampered, signed()));
+		await expectRefused(rig.server.post(tampered, signed()));
 	});
 
 	it('refuses the same JSON re-formatted with whitespace under the original signature', async () => {
 		const reformatted = JSON.stringify(EVENT, null, 2);
 		expect(JSON.parse(reformatted)).toEqual(EVENT);
-		await expectRefused(server.post(reformatted, signed()));
+		await expectRefused(rig.server.post(reformatted, signed()));
 	});
 
 	it('refuses a missing signature header', async () => {
-		await expectRefused(server.post(BODY, {}));
-		expect(logs.text()).toContain('missing_signature');
+		await expectRefused(rig.server.post(BODY, {}));
+		expect(rig.logs.text()).toContain('missing_signature');
 	});
 
 	it('accepts the previous webhook secret', async () => {
 		await use({ credential: credential({ previousSigningSecret: PREVIOUS }) });
-		expectStarted((await server.post(BODY, signed('hmac-sha256-hex', PREVIOUS))).call);
+		expectStarted((await rig.server.post(BODY, signed('hmac-sha256-hex', PREVIOUS))).call);
 		await use({});
-		await expectRefused(server.post(BODY, signed('hmac-sha256-hex', PREVIOUS)));
+		await expectRefused(rig.server.post(BODY, signed('hmac-sha256-hex', PREVIOUS)));
 	});
 
 	it('reads the signature from a custom header', async () => {
 		await use({ parameters: { signatureHeader: 'X-Tenant-Signature' } });
 		const sig = signed()['x-signature'];
-		expectStarted((await server.post(BODY, { 'x-tenant-signature': sig })).call);
-		await expectRefused(server.post(BODY, { 'x-signature': sig }));
+		expectStarted((await rig.server.post(BODY, { 'x-tenant-signature': sig })).call);
+		await expectRefused(rig.server.post(BODY, { 'x-signature': sig }));
 	});
 
 	it('works the same on the test URL (manual mode)', async () => {
 		await use({ mode: 'manual' });
-		expectStarted((await server.post(BODY, signed())).call);
-		const { status, call } = await server.post(BODY, signed('hmac-sha256-hex', 'whsec_wrong'));
+		expectStarted((await rig.server.post(BODY, signed())).call);
+		const { status, call } = await rig.server.post(BODY, signed('hmac-sha256-hex', 'whsec_wrong'));
 		// At the Test URL a refusal also reaches the editor, on the Refused output (test/engine/triggerRefusals.test.ts).
 		expect([status, call.result?.noWebhookResponse, call.result?.workflowData?.map((output) => output.length)]).toEqual([401, true, [0, 1]]);
 	});
@@ -121,8 +110,8 @@ describe('HMAC-SHA256 (default)', () => {
 describe('HMAC-SHA512', () => {
 	it('accepts a SHA-512 signature and refuses a SHA-256 one', async () => {
 		await use({ parameters: { verification: 'hmacSha512' } });
-		expectStarted((await server.post(BODY, signed('hmac-sha512-hex'))).call);
-		await expectRefused(server.post(BODY, signed('hmac-sha256-hex')));
+		expectStarted((await rig.server.post(BODY, signed('hmac-sha512-hex'))).call);
+		await expectRefused(rig.server.post(BODY, signed('hmac-sha256-hex')));
 	});
 });
 
@@ -130,23 +119,23 @@ describe('timestamp', () => {
 	beforeEach(() => use({ parameters: { useTimestamp: true } }));
 
 	it('accepts a signed timestamp inside the window', async () => {
-		expectStarted((await server.post(BODY, signed('hmac-sha256-hex', SECRET, BODY, now() - 60))).call);
+		expectStarted((await rig.server.post(BODY, signed('hmac-sha256-hex', SECRET, BODY, now() - 60))).call);
 	});
 
 	it('refuses a timestamp outside the window although the signature is valid', async () => {
-		await expectRefused(server.post(BODY, signed('hmac-sha256-hex', SECRET, BODY, now() - 301 - 5)));
-		await expectRefused(server.post(BODY, signed('hmac-sha256-hex', SECRET, BODY, now() + 400)));
-		expect(logs.text()).toContain('timestamp_out_of_window');
+		await expectRefused(rig.server.post(BODY, signed('hmac-sha256-hex', SECRET, BODY, now() - 301 - 5)));
+		await expectRefused(rig.server.post(BODY, signed('hmac-sha256-hex', SECRET, BODY, now() + 400)));
+		expect(rig.logs.text()).toContain('timestamp_out_of_window');
 	});
 
 	it('honours a custom tolerance', async () => {
 		await use({ parameters: { useTimestamp: true, toleranceSeconds: 3600 } });
-		expectStarted((await server.post(BODY, signed('hmac-sha256-hex', SECRET, BODY, now() - 1800))).call);
+		expectStarted((await rig.server.post(BODY, signed('hmac-sha256-hex', SECRET, BODY, now() - 1800))).call);
 	});
 
 	it('refuses a missing timestamp header', async () => {
-		await expectRefused(server.post(BODY, signed()));
-		expect(logs.text()).toContain('missing_timestamp');
+		await expectRefused(rig.server.post(BODY, signed()));
+		expect(rig.logs.text()).toContain('missing_timestamp');
 	});
 });
 
@@ -154,7 +143,7 @@ describe('secret in header', () => {
 	beforeEach(() => use({ parameters: { verification: 'secretHeader', options: { includeHeaders: true } } }));
 
 	it('accepts the secret in x-webhook-secret and never copies it into the output', async () => {
-		const { status, call } = await server.post(BODY, signed('secret-header'));
+		const { status, call } = await rig.server.post(BODY, signed('secret-header'));
 		expect(status).toBe(200);
 		const json = (call.result!.workflowData![0][0].json ?? {}) as IDataObject;
 		expect(json.id).toBe('evt_1');
@@ -165,7 +154,7 @@ describe('secret in header', () => {
 
 	it('with the header name left blank, the header the secret is then read from is not copied either', async () => {
 		await use({ parameters: { verification: 'secretHeader', sharedKeyHeader: '', options: { includeHeaders: true } } });
-		const { status, call } = await server.post(BODY, signed('secret-header'));
+		const { status, call } = await rig.server.post(BODY, signed('secret-header'));
 		expect(status).toBe(200);
 		const json = (call.result!.workflowData![0][0].json ?? {}) as IDataObject;
 		expect(JSON.stringify(json)).not.toContain(SECRET);
@@ -173,49 +162,49 @@ describe('secret in header', () => {
 	});
 
 	it('refuses a wrong or missing secret header', async () => {
-		await expectRefused(server.post(BODY, { 'x-webhook-secret': 'whsec_wrong' }));
-		await expectRefused(server.post(BODY, signed()));
+		await expectRefused(rig.server.post(BODY, { 'x-webhook-secret': 'whsec_wrong' }));
+		await expectRefused(rig.server.post(BODY, signed()));
 	});
 });
 
 describe('verification none', () => {
 	it('accepts an unsigned delivery, without any credential', async () => {
-		await server.configure({ credential: null, parameters: { verification: 'none' } });
-		expectStarted((await server.post(BODY)).call);
+		await rig.server.configure({ credential: null, parameters: { verification: 'none' } });
+		expectStarted((await rig.server.post(BODY)).call);
 	});
 
 	it('still refuses bodies that are not JSON objects', async () => {
-		await server.configure({ credential: null, parameters: { verification: 'none' } });
-		await expectRefused(server.post('hello', { 'content-type': 'text/plain' }), 400);
-		await expectRefused(server.post('', {}), 400);
+		await rig.server.configure({ credential: null, parameters: { verification: 'none' } });
+		await expectRefused(rig.server.post('hello', { 'content-type': 'text/plain' }), 400);
+		await expectRefused(rig.server.post('', {}), 400);
 	});
 });
 
 describe('bodies', () => {
 	it('answers 400 for a correctly signed body that is not JSON', async () => {
 		const text = 'event=transfers.created';
-		const body = await expectRefused(server.post(text, { 'content-type': 'text/plain', ...signed('hmac-sha256-hex', SECRET, text) }), 400);
+		const body = await expectRefused(rig.server.post(text, { 'content-type': 'text/plain', ...signed('hmac-sha256-hex', SECRET, text) }), 400);
 		expect(body.message).toBe('Body must be a JSON object');
 	});
 
 	it('answers 400 for a correctly signed empty body', async () => {
-		const body = await expectRefused(server.post('', signed('hmac-sha256-hex', SECRET, '')), 400);
+		const body = await expectRefused(rig.server.post('', signed('hmac-sha256-hex', SECRET, '')), 400);
 		expect(body.message).toBe('Empty body');
 	});
 
 	it('checks the signature before looking at the body (unsigned garbage gets 401, not 400)', async () => {
-		await expectRefused(server.post('not json', { 'content-type': 'text/plain' }), 401);
+		await expectRefused(rig.server.post('not json', { 'content-type': 'text/plain' }), 401);
 	});
 
 	it('outputs the parsed raw bytes, not a re-serialization (key order and numbers as sent)', async () => {
 		const raw = '{"z":1,"event":"transfers.created","a":{"n":1.50}}';
-		const { call } = await server.post(raw, signed('hmac-sha256-hex', SECRET, raw));
+		const { call } = await rig.server.post(raw, signed('hmac-sha256-hex', SECRET, raw));
 		expect(Object.keys(call.result!.workflowData![0][0].json)).toEqual(['z', 'event', 'a', 'webhookDelivery']);
 	});
 
 	it('adds headers and query when asked', async () => {
 		await use({ parameters: { options: { includeHeaders: true, includeQuery: true } } });
-		const { call } = await server.post(BODY, { ...signed(), authorization: 'Bearer nope' }, '?source=sandbox');
+		const { call } = await rig.server.post(BODY, { ...signed(), authorization: 'Bearer nope' }, '?source=sandbox');
 		const json = call.result!.workflowData![0][0].json as IDataObject;
 		const { unsignedHeaders, unsignedQuery } = json.webhookDelivery as IDataObject;
 		expect(unsignedQuery).toEqual({ source: 'sandbox' });
@@ -228,7 +217,7 @@ describe('bodies', () => {
 describe('event filter', () => {
 	it('acknowledges filtered-out events with 200 and starts nothing', async () => {
 		await use({ parameters: { events: 'accounts.updated, payouts.*' } });
-		const { status, text, call } = await server.post(BODY, signed());
+		const { status, text, call } = await rig.server.post(BODY, signed());
 		expect(status).toBe(200);
 		expect(call.result).toEqual({});
 		expect(JSON.parse(text)).toEqual({ message: 'Webhook call received' });
@@ -236,21 +225,21 @@ describe('event filter', () => {
 
 	it('starts the workflow for listed types and prefixes', async () => {
 		await use({ parameters: { events: 'accounts.updated, transfers.*' } });
-		expectStarted((await server.post(BODY, signed())).call);
+		expectStarted((await rig.server.post(BODY, signed())).call);
 	});
 
 	it('falls back to "type" and honours a custom event path', async () => {
 		await use({ parameters: { events: 'transfers.created' } });
 		const typed = JSON.stringify({ id: 'evt_2', type: 'transfers.created' });
-		expectStarted((await server.post(typed, signed('hmac-sha256-hex', SECRET, typed))).call, { id: 'evt_2', type: 'transfers.created' });
+		expectStarted((await rig.server.post(typed, signed('hmac-sha256-hex', SECRET, typed))).call, { id: 'evt_2', type: 'transfers.created' });
 		await use({ parameters: { events: 'transfers.created', options: { eventPath: 'meta.kind' } } });
 		const nested = JSON.stringify({ id: 'evt_3', meta: { kind: 'transfers.created' } });
-		expectStarted((await server.post(nested, signed('hmac-sha256-hex', SECRET, nested))).call, { id: 'evt_3', meta: { kind: 'transfers.created' } });
+		expectStarted((await rig.server.post(nested, signed('hmac-sha256-hex', SECRET, nested))).call, { id: 'evt_3', meta: { kind: 'transfers.created' } });
 	});
 
 	it('filters after verification: an unsigned filtered-out event still gets 401', async () => {
 		await use({ parameters: { events: 'accounts.updated' } });
-		await expectRefused(server.post(BODY, {}));
+		await expectRefused(rig.server.post(BODY, {}));
 	});
 });
 
@@ -259,47 +248,47 @@ describe('refusals leak nothing', () => {
 		await use({ credential: credential({ previousSigningSecret: PREVIOUS }) });
 		const expectedHex = createHmac('sha256', SECRET).update(BODY).digest('hex');
 		const expectedB64 = createHmac('sha256', SECRET).update(BODY).digest('base64');
-		const { text } = await server.post(BODY, { 'x-signature': 'sha256=' + '0'.repeat(64) });
+		const { text } = await rig.server.post(BODY, { 'x-signature': 'sha256=' + '0'.repeat(64) });
 		expect(text).toBe('{"message":"Invalid signature"}');
 		for (const leak of [SECRET, PREVIOUS, expectedHex, expectedB64]) {
 			expect(text).not.toContain(leak);
-			expect(logs.text()).not.toContain(leak);
+			expect(rig.logs.text()).not.toContain(leak);
 		}
-		expect(logs.text()).toContain('signature_mismatch');
+		expect(rig.logs.text()).toContain('signature_mismatch');
 	});
 
 	it('refuses with 401 when verification is on but no secret is configured', async () => {
 		await use({ credential: credential({ signingSecret: '', previousSigningSecret: '' }) });
-		expect(await expectRefused(server.post(BODY, signed()))).toEqual({ message: 'Invalid signature' });
-		expect(logs.text()).toContain('no_secret_configured');
+		expect(await expectRefused(rig.server.post(BODY, signed()))).toEqual({ message: 'Invalid signature' });
+		expect(rig.logs.text()).toContain('no_secret_configured');
 	});
 
 	it('refuses with 401 when verification is on but no credential is selected', async () => {
-		await server.configure({ credential: null });
-		await expectRefused(server.post(BODY, signed()));
-		expect(logs.text()).toContain('no_credential_selected');
+		await rig.server.configure({ credential: null });
+		await expectRefused(rig.server.post(BODY, signed()));
+		expect(rig.logs.text()).toContain('no_credential_selected');
 	});
 
 	it('answers 503 (the sender retries) when the selected credential cannot be read right now', async () => {
-		await server.configure({ credential: credential(), credentialUnreadable: true });
-		const { status, text, call } = await server.post(BODY, signed());
+		await rig.server.configure({ credential: credential(), credentialUnreadable: true });
+		const { status, text, call } = await rig.server.post(BODY, signed());
 		expect(status).toBe(503);
 		expect(JSON.parse(text)).toEqual({ message: 'Temporarily unable to verify the delivery' });
 		expect(call.result).toEqual({ noWebhookResponse: true });
-		expect(logs.text()).toContain('credential_unavailable');
+		expect(rig.logs.text()).toContain('credential_unavailable');
 	});
 });
 
 describe('lifecycle methods through HookContext', () => {
 	it('checkExists/create/delete are logged no-ops', async () => {
-		const rig = await buildTriggerRig({ credential: credential() });
-		expect(await runHookMethod(rig, 'checkExists')).toBe(false);
-		expect(await runHookMethod(rig, 'create')).toBe(true);
-		expect(await runHookMethod(rig, 'delete', 'manual')).toBe(true);
-		const create = logs.entries.find((e) => e.message.includes('register this URL'));
+		const hookRig = await buildTriggerRig({ credential: credential() });
+		expect(await runHookMethod(hookRig, 'checkExists')).toBe(false);
+		expect(await runHookMethod(hookRig, 'create')).toBe(true);
+		expect(await runHookMethod(hookRig, 'delete', 'manual')).toBe(true);
+		const create = rig.logs.entries.find((e) => e.message.includes('register this URL'));
 		expect((create?.metadata as IDataObject).url).toBe('http://127.0.0.1:5678/webhook/5b0c7e1a-5f2e-4d67-9a51-3c0f9d1e2a77/webhook');
-		expect(logs.entries.filter((e) => e.message.startsWith('Tenant API Trigger'))).toHaveLength(3);
-		expect(logs.text()).not.toContain(SECRET);
+		expect(rig.logs.entries.filter((e) => e.message.startsWith('Tenant API Trigger'))).toHaveLength(3);
+		expect(rig.logs.text()).not.toContain(SECRET);
 	});
 });
 
@@ -319,12 +308,12 @@ describe('real deliveries from the sandbox', () => {
 
 	it('a POST that creates a record delivers a signed, timestamped event that starts the workflow', async () => {
 		await use({ parameters: { useTimestamp: true, events: 'transfers.created' } });
-		sandbox = await startSandbox({ port: 0, webhook: { url: server.url, secrets: [SECRET], scheme: 'hmac-sha256-prefixed', timestamp: true } });
-		const before = server.calls.length;
+		sandbox = await startSandbox({ port: 0, webhook: { url: rig.server.url, secrets: [SECRET], scheme: 'hmac-sha256-prefixed', timestamp: true } });
+		const before = rig.server.calls.length;
 		const res = await createTransfer(sandbox, 'idem-trigger-1');
 		expect(res.status).toBeLessThan(300);
-		await server.waitForCalls(before + 1);
-		const call = server.calls[before];
+		await rig.server.waitForCalls(before + 1);
+		const call = rig.server.calls[before];
 		expect(call.status).toBe(200);
 		const json = call.result!.workflowData![0][0].json as IDataObject;
 		expect(json.event).toBe('transfers.created');
@@ -337,13 +326,13 @@ describe('real deliveries from the sandbox', () => {
 
 	it('sandbox.deliver() with a rotated secret is accepted through the previous secret; an unknown secret is refused on every retry', async () => {
 		await use({ credential: credential({ signingSecret: 'whsec_new', previousSigningSecret: SECRET }) });
-		sandbox = await startSandbox({ port: 0, webhook: { url: server.url, secrets: [SECRET], scheme: 'hmac-sha256-base64', maxAttempts: 2, retryDelayMs: 1 } });
+		sandbox = await startSandbox({ port: 0, webhook: { url: rig.server.url, secrets: [SECRET], scheme: 'hmac-sha256-base64', maxAttempts: 2, retryDelayMs: 1 } });
 		const ok = await sandbox.deliver('accounts.updated');
 		expect(ok).toMatchObject({ ok: true, status: 200, attempts: 1 });
-		const before = server.calls.length;
+		const before = rig.server.calls.length;
 		const refused = await sandbox.deliver('accounts.updated', { secrets: ['whsec_unknown'] });
 		expect(refused).toMatchObject({ ok: false, status: 401, attempts: 2 });
-		expect(server.calls.slice(before).every((c) => c.status === 401 && c.result?.workflowData === undefined)).toBe(true);
+		expect(rig.server.calls.slice(before).every((c) => c.status === 401 && c.result?.workflowData === undefined)).toBe(true);
 	});
 });
 
@@ -376,10 +365,10 @@ describe('every signing scheme, delivered by the sandbox over HTTP, verified ins
 	it.each(SCHEMES.filter((s) => s !== 'none'))('%s: accepted, one item with its webhookDelivery; another secret gets 401', async (scheme) => {
 		const secret = demoSecret(scheme);
 		await use({ credential: webhookCredential(secret), parameters: triggerParameters(scheme) as IDataObject });
-		sandbox.configureWebhook({ url: server.url, scheme, signedUrl: PUBLIC_URL, maxAttempts: 1 });
-		const before = server.calls.length;
+		sandbox.configureWebhook({ url: rig.server.url, scheme, signedUrl: PUBLIC_URL, maxAttempts: 1 });
+		const before = rig.server.calls.length;
 		expect(await sandbox.deliver({ event: 'transfers.created', data: { object: { id: 'tr_1', amount: 1250, currency: 'EUR' } } })).toMatchObject({ ok: true, status: 200 });
-		const call = server.calls[before];
+		const call = rig.server.calls[before];
 		expect(call.responseBody).toBe('');
 		const [item] = call.result!.workflowData![0];
 		const delivery = item.json.webhookDelivery as IDataObject;
@@ -398,31 +387,31 @@ describe('every signing scheme, delivered by the sandbox over HTTP, verified ins
 
 	it('form deliveries (Slack) output their fields, parsed from the verified bytes', async () => {
 		await use({ credential: webhookCredential(demoSecret('slack')), parameters: { verification: 'slack', events: 'transfers.created' } });
-		sandbox.configureWebhook({ url: server.url, scheme: 'slack', maxAttempts: 1 });
-		const before = server.calls.length;
+		sandbox.configureWebhook({ url: rig.server.url, scheme: 'slack', maxAttempts: 1 });
+		const before = rig.server.calls.length;
 		await sandbox.deliver({ event: 'transfers.created', data: { object: { amount: 1250 } } });
-		const { webhookDelivery, ...fields } = server.calls[before].result!.workflowData![0][0].json;
+		const { webhookDelivery, ...fields } = rig.server.calls[before].result!.workflowData![0][0].json;
 		expect(fields).toEqual({ id: 'evt_1', event: 'transfers.created', created_at: expect.any(String), data: '{"object":{"amount":1250}}' });
 		expect(webhookDelivery).toMatchObject({ bodyType: 'form', verification: 'slack' });
 	});
 
 	it('the signed URL is n8n\'s public webhook URL (or the Signed URL setting), with the query as received', async () => {
 		await use({ credential: webhookCredential(demoSecret('square')), parameters: { verification: 'square' } });
-		sandbox.configureWebhook({ url: server.url, scheme: 'square', maxAttempts: 1 });
+		sandbox.configureWebhook({ url: rig.server.url, scheme: 'square', maxAttempts: 1 });
 		expect(await sandbox.deliver('transfers.created', { signedUrl: PUBLIC_URL })).toMatchObject({ status: 200 });
 		// Signed over the URL the sender itself called (the local listener): not what n8n publishes.
-		expect(await sandbox.deliver('transfers.created', { signedUrl: server.url })).toMatchObject({ status: 401 });
-		expect(logs.text()).toContain('signature_mismatch');
+		expect(await sandbox.deliver('transfers.created', { signedUrl: rig.server.url })).toMatchObject({ status: 401 });
+		expect(rig.logs.text()).toContain('signature_mismatch');
 		await use({ credential: webhookCredential(demoSecret('square')), parameters: { verification: 'square', signedUrl: 'https://proxy.example/hooks/tenant' } });
 		expect(await sandbox.deliver('transfers.created', { signedUrl: 'https://proxy.example/hooks/tenant' })).toMatchObject({ status: 200 });
 		await use({ credential: webhookCredential(demoSecret('twilio')), parameters: { verification: 'twilio' } });
-		sandbox.configureWebhook({ url: `${server.url}?source=sandbox`, scheme: 'twilio', signedUrl: `${PUBLIC_URL}?source=sandbox`, bodyFormat: 'json', maxAttempts: 1 });
+		sandbox.configureWebhook({ url: `${rig.server.url}?source=sandbox`, scheme: 'twilio', signedUrl: `${PUBLIC_URL}?source=sandbox`, bodyFormat: 'json', maxAttempts: 1 });
 		expect(await sandbox.deliver('transfers.created')).toMatchObject({ status: 200 });
 	});
 
 	it('on the Test URL (manual mode) the Test URL is the signed one', async () => {
 		await use({ mode: 'manual', credential: webhookCredential(demoSecret('square')), parameters: { verification: 'square' } });
-		sandbox.configureWebhook({ url: server.url, scheme: 'square', maxAttempts: 1 });
+		sandbox.configureWebhook({ url: rig.server.url, scheme: 'square', maxAttempts: 1 });
 		expect(await sandbox.deliver('transfers.created', { signedUrl: PUBLIC_URL.replace('/webhook/', '/webhook-test/') })).toMatchObject({ status: 200 });
 		expect(await sandbox.deliver('transfers.created', { signedUrl: PUBLIC_URL })).toMatchObject({ status: 401 });
 	});
@@ -438,56 +427,56 @@ describe('every signing scheme, delivered by the sandbox over HTTP, verified ins
 			customSignatureEncoding: 'hex',
 		};
 		await use({ credential: webhookCredential('whsec_stripe_custom'), parameters });
-		sandbox.configureWebhook({ url: server.url, scheme: 'stripe', secrets: ['whsec_stripe_custom'], maxAttempts: 1 });
-		const before = server.calls.length;
+		sandbox.configureWebhook({ url: rig.server.url, scheme: 'stripe', secrets: ['whsec_stripe_custom'], maxAttempts: 1 });
+		const before = rig.server.calls.length;
 		expect(await sandbox.deliver('transfers.created')).toMatchObject({ status: 200 });
-		expect(server.calls[before].result!.workflowData![0][0].json.webhookDelivery).toMatchObject({ id: 'evt_1', idSource: 'body:id', timestamp: expect.any(Number), verification: 'customHmac' });
+		expect(rig.server.calls[before].result!.workflowData![0][0].json.webhookDelivery).toMatchObject({ id: 'evt_1', idSource: 'body:id', timestamp: expect.any(Number), verification: 'customHmac' });
 	});
 });
 
 describe('webhookDelivery', () => {
 	it('says which secret matched, and follows the Delivery ID Fields option', async () => {
 		await use({ credential: credential({ previousSigningSecret: PREVIOUS }), parameters: { options: { idFields: 'data.object.id, event' } } });
-		const delivery = expectStarted((await server.post(BODY, signed('hmac-sha256-hex', PREVIOUS))).call);
+		const delivery = expectStarted((await rig.server.post(BODY, signed('hmac-sha256-hex', PREVIOUS))).call);
 		expect(delivery).toEqual({ id: 'tr_1:transfers.created', idSource: 'body:data.object.id,event', timestamp: null, verification: 'hmacSha256', secret: 'previous', bodyType: 'json' });
 	});
 
 	it('says "previous" when only the Previous Signing Secret is filled in and matched', async () => {
 		await use({ credential: credential({ signingSecret: '  ', previousSigningSecret: PREVIOUS }) });
-		const delivery = expectStarted((await server.post(BODY, signed('hmac-sha256-hex', PREVIOUS))).call);
+		const delivery = expectStarted((await rig.server.post(BODY, signed('hmac-sha256-hex', PREVIOUS))).call);
 		expect(delivery).toMatchObject({ verification: 'hmacSha256', secret: 'previous' });
 	});
 
 	it('is null when the fields are missing or not scalars, and comes from the body without verification', async () => {
 		await use({ parameters: { options: { idFields: 'data.object' } } });
-		const { call } = await server.post(BODY, signed());
+		const { call } = await rig.server.post(BODY, signed());
 		expect(call.result!.workflowData![0][0].json.webhookDelivery).toMatchObject({ id: null, idSource: null });
-		await server.configure({ credential: null, parameters: { verification: 'none' } });
-		const open = expectStarted((await server.post(BODY)).call);
+		await rig.server.configure({ credential: null, parameters: { verification: 'none' } });
+		const open = expectStarted((await rig.server.post(BODY)).call);
 		expect(open).toEqual({ id: 'evt_1', idSource: 'body:id', timestamp: null, verification: 'none', secret: null, bodyType: 'json' });
 	});
 
 	it('refuses a body with a field of the same name: it would replace signed data, or pass for the trigger\'s', async () => {
 		const raw = JSON.stringify({ id: 'evt_9', event: 'transfers.created', webhookDelivery: { id: 'forged' } });
-		const answer = await expectRefused(server.post(raw, signed('hmac-sha256-hex', SECRET, raw)), 400);
+		const answer = await expectRefused(rig.server.post(raw, signed('hmac-sha256-hex', SECRET, raw)), 400);
 		expect(answer.message).toBe('Body must not have a top-level webhookDelivery field');
-		expect(logs.text()).toContain('reserved_field');
+		expect(rig.logs.text()).toContain('reserved_field');
 	});
 });
 
 describe('content types and set-up errors', () => {
 	it('a verified body of another content type gets 415 after verification; an unsigned one 401', async () => {
 		const xml = '<event>transfers.created</event>';
-		const answer = await expectRefused(server.post(xml, { 'content-type': 'application/xml', ...signed('hmac-sha256-hex', SECRET, xml) }), 415);
+		const answer = await expectRefused(rig.server.post(xml, { 'content-type': 'application/xml', ...signed('hmac-sha256-hex', SECRET, xml) }), 415);
 		expect(answer.message).toMatch(/^Unsupported content type/);
-		expect(logs.text()).toContain('unsupported_media_type');
-		await expectRefused(server.post(xml, { 'content-type': 'application/xml' }), 401);
+		expect(rig.logs.text()).toContain('unsupported_media_type');
+		await expectRefused(rig.server.post(xml, { 'content-type': 'application/xml' }), 401);
 	});
 
 	it('an unknown Verification value (e.g. saved by a newer version) answers a final 401 and logs why, even with a credential', async () => {
 		await use({ parameters: { verification: 'ed25519FromTheFuture' } });
-		expect(await expectRefused(server.post(BODY, signed()), 401)).toEqual({ message: 'Invalid signature' });
-		const entry = logs.entries.find((e) => (e.metadata as IDataObject | undefined)?.reason === 'unknown_verification');
+		expect(await expectRefused(rig.server.post(BODY, signed()), 401)).toEqual({ message: 'Invalid signature' });
+		const entry = rig.logs.entries.find((e) => (e.metadata as IDataObject | undefined)?.reason === 'unknown_verification');
 		expect(entry).toMatchObject({ level: 'error', metadata: expect.objectContaining({ verification: 'ed25519FromTheFuture' }) });
 	});
 });

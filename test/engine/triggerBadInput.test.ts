@@ -12,8 +12,8 @@ import { createHmac } from 'crypto';
 import { gzipSync } from 'zlib';
 
 import { sign, type SigningScheme } from '../../sandbox/signing';
-import type { TriggerServer, TriggerSetup, WebhookCall } from '../harness/webhook';
-import { WEBHOOK_ID, captureLogs, expectRefusal, startTriggerServer, startedBodies, webhookCredential } from '../harness/webhook';
+import type { TriggerSetup, WebhookCall } from '../harness/webhook';
+import { WEBHOOK_ID, expectRefusal, startedBodies, useTriggerServer, webhookCredential } from '../harness/webhook';
 
 const SECRET = 'whsec_badinput_5d1e9b';
 const API_SECRET = 'sk_test_sandbox';
@@ -26,22 +26,13 @@ const signed = (body: string | Buffer = BODY, scheme: SigningScheme = 'hmac-sha2
 const hmacHex = (payload: string | Buffer, secret = SECRET, algorithm = 'sha256') => createHmac(algorithm, secret).update(payload).digest('hex');
 const now = () => Math.floor(Date.now() / 1000);
 
-let server: TriggerServer;
-let logs: ReturnType<typeof captureLogs>;
+const rig = useTriggerServer({ credential: credential() });
 
 async function use(setup: TriggerSetup = {}) {
-	await server.configure({ credential: credential(), ...setup });
+	await rig.server.configure({ credential: credential(), ...setup });
 }
 
-beforeAll(async () => {
-	server = await startTriggerServer({ credential: credential() });
-});
-afterAll(async () => server.close());
-beforeEach(async () => {
-	logs = captureLogs();
-	await use();
-});
-afterEach(() => logs.restore());
+beforeEach(() => use());
 
 const started = startedBodies;
 
@@ -53,7 +44,7 @@ function expectRefused(
 	reason?: string,
 	mustNotShow: string[] = [SECRET, API_SECRET],
 ) {
-	return expectRefusal(logs, post, { status, message, reason, mustNotShow });
+	return expectRefusal(rig.logs, post, { status, message, reason, mustNotShow });
 }
 
 describe('forged signatures', () => {
@@ -73,18 +64,18 @@ describe('forged signatures', () => {
 	];
 
 	it.each(forged)('refuses %s', async (_name, headers, reason) => {
-		await expectRefused(server.post(BODY, headers), 401, 'Invalid signature', reason);
+		await expectRefused(rig.server.post(BODY, headers), 401, 'Invalid signature', reason);
 	});
 
 	it('refuses any signature when verification is on and the credential has only blank secrets', async () => {
 		await use({ credential: credential({ signingSecret: '   ', previousSigningSecret: '' }) });
-		await expectRefused(server.post(BODY, signed(BODY, 'hmac-sha256-hex', undefined, '   ')), 401, 'Invalid signature', 'no_secret_configured');
+		await expectRefused(rig.server.post(BODY, signed(BODY, 'hmac-sha256-hex', undefined, '   ')), 401, 'Invalid signature', 'no_secret_configured');
 	});
 
 	it('secret in header: refuses a near miss (trailing character) and a case change', async () => {
 		await use({ parameters: { verification: 'secretHeader' } });
-		await expectRefused(server.post(BODY, { 'x-webhook-secret': `${SECRET}x` }), 401, 'Invalid signature', 'secret_mismatch');
-		await expectRefused(server.post(BODY, { 'x-webhook-secret': SECRET.toUpperCase() }), 401, 'Invalid signature', 'secret_mismatch', [SECRET, API_SECRET]);
+		await expectRefused(rig.server.post(BODY, { 'x-webhook-secret': `${SECRET}x` }), 401, 'Invalid signature', 'secret_mismatch');
+		await expectRefused(rig.server.post(BODY, { 'x-webhook-secret': SECRET.toUpperCase() }), 401, 'Invalid signature', 'secret_mismatch', [SECRET, API_SECRET]);
 	});
 });
 
@@ -97,17 +88,17 @@ describe('tampered deliveries', () => {
 		['a second JSON document appended', `${BODY}{"event":"payouts.created"}`],
 	])('refuses the original signature over %s', async (_name, body) => {
 		// Sent as text/plain: as application/json, n8n itself answers 422 to bodies that do not parse.
-		await expectRefused(server.post(body, { ...signed(BODY), 'content-type': 'text/plain' }), 401, 'Invalid signature', 'signature_mismatch');
+		await expectRefused(rig.server.post(body, { ...signed(BODY), 'content-type': 'text/plain' }), 401, 'Invalid signature', 'signature_mismatch');
 	});
 
 	it('refuses a signed timestamp swapped for a fresh one (the signature covers "<timestamp>.<body>")', async () => {
 		await use({ parameters: { useTimestamp: true } });
 		const old = signed(BODY, 'hmac-sha256-hex', now() - 60);
-		await expectRefused(server.post(BODY, { ...old, 'x-timestamp': String(now()) }), 401, 'Invalid signature', 'signature_mismatch');
+		await expectRefused(rig.server.post(BODY, { ...old, 'x-timestamp': String(now()) }), 401, 'Invalid signature', 'signature_mismatch');
 	});
 
 	it('accepts a gzip-compressed delivery whose signature covers the JSON: n8n verifies the decompressed bytes', async () => {
-		const { status, call } = await server.post(gzipSync(BODY), { ...signed(BODY), 'content-encoding': 'gzip' });
+		const { status, call } = await rig.server.post(gzipSync(BODY), { ...signed(BODY), 'content-encoding': 'gzip' });
 		expect(status).toBe(200);
 		expect(started(call)).toEqual([EVENT]);
 	});
@@ -122,15 +113,15 @@ describe('re-serialized deliveries (same JSON value, other bytes)', () => {
 	])('refuses the original signature over %s', async (_name, body) => {
 		expect(JSON.parse(body.replace(/^\ufeff/, ''))).toEqual(EVENT);
 		// text/plain: n8n strips a BOM before parsing JSON, the test harness does not.
-		await expectRefused(server.post(body, { ...signed(BODY), 'content-type': 'text/plain' }), 401, 'Invalid signature', 'signature_mismatch');
+		await expectRefused(rig.server.post(body, { ...signed(BODY), 'content-type': 'text/plain' }), 401, 'Invalid signature', 'signature_mismatch');
 	});
 });
 
 describe('replayed deliveries', () => {
 	it('without Use Timestamp, an identical copy is accepted again: the trigger does not remember deliveries (dedupe on the event id downstream)', async () => {
 		const headers = signed();
-		const first = await server.post(BODY, headers);
-		const second = await server.post(BODY, headers);
+		const first = await rig.server.post(BODY, headers);
+		const second = await rig.server.post(BODY, headers);
 		expect([first.status, second.status]).toEqual([200, 200]);
 		expect(started(first.call)).toEqual([EVENT]);
 		expect(started(second.call)).toEqual([EVENT]);
@@ -139,10 +130,10 @@ describe('replayed deliveries', () => {
 	it('with Use Timestamp, a copy is accepted only while its timestamp is inside the tolerance, then refused', async () => {
 		await use({ parameters: { useTimestamp: true, toleranceSeconds: 60 } });
 		const fresh = signed(BODY, 'hmac-sha256-hex', now() - 30);
-		expect((await server.post(BODY, fresh)).status).toBe(200);
-		expect((await server.post(BODY, fresh)).status).toBe(200);
+		expect((await rig.server.post(BODY, fresh)).status).toBe(200);
+		expect((await rig.server.post(BODY, fresh)).status).toBe(200);
 		const captured = signed(BODY, 'hmac-sha256-hex', now() - 61 - 2);
-		await expectRefused(server.post(BODY, captured), 401, 'Invalid signature', 'timestamp_out_of_window');
+		await expectRefused(rig.server.post(BODY, captured), 401, 'Invalid signature', 'timestamp_out_of_window');
 	});
 
 	it.each([
@@ -153,17 +144,17 @@ describe('replayed deliveries', () => {
 		await use({ parameters: { useTimestamp: true } });
 		const ts = value();
 		const headers = { 'x-timestamp': ts, 'x-signature': hmacHex(`${ts}.${BODY}`) };
-		await expectRefused(server.post(BODY, headers), 401, 'Invalid signature', 'invalid_timestamp');
+		await expectRefused(rig.server.post(BODY, headers), 401, 'Invalid signature', 'invalid_timestamp');
 	});
 });
 
 describe('empty and non-JSON deliveries', () => {
 	it('an unsigned empty body gets 401 (the signature is checked first)', async () => {
-		await expectRefused(server.post('', {}), 401, 'Invalid signature', 'missing_signature');
+		await expectRefused(rig.server.post('', {}), 401, 'Invalid signature', 'missing_signature');
 	});
 
 	it('a signed body of spaces gets 400 "Empty body"', async () => {
-		await expectRefused(server.post('   ', { ...signed('   '), 'content-type': 'text/plain' }), 400, 'Empty body', 'empty_body');
+		await expectRefused(rig.server.post('   ', { ...signed('   '), 'content-type': 'text/plain' }), 400, 'Empty body', 'empty_body');
 	});
 
 	it.each([
@@ -172,13 +163,13 @@ describe('empty and non-JSON deliveries', () => {
 		['JSON null', 'null'],
 		['form data', 'event=transfers.created&id=evt_1'],
 	])('a signed %s gets 400 "Body must be a JSON object"', async (_name, body) => {
-		await expectRefused(server.post(body, { ...signed(body), 'content-type': 'text/plain' }), 400, 'Body must be a JSON object', undefined);
+		await expectRefused(rig.server.post(body, { ...signed(body), 'content-type': 'text/plain' }), 400, 'Body must be a JSON object', undefined);
 	});
 
 	it('a signed body that is not UTF-8 (ISO-8859-1 é) gets 400 instead of a silently altered payload', async () => {
 		const latin1 = Buffer.from(BODY, 'latin1');
 		expect(latin1.equals(Buffer.from(BODY))).toBe(false);
-		await expectRefused(server.post(latin1, { ...signed(latin1), 'content-type': 'text/plain' }), 400, 'Body must be UTF-8 JSON', 'not_utf8');
+		await expectRefused(rig.server.post(latin1, { ...signed(latin1), 'content-type': 'text/plain' }), 400, 'Body must be UTF-8 JSON', 'not_utf8');
 	});
 });
 
@@ -193,7 +184,7 @@ describe('large deliveries (n8n refuses bodies above N8N_PAYLOAD_SIZE_MAX, 16 Mi
 		const body = eventOf(15 * 1024 * 1024);
 		expect(Buffer.byteLength(body)).toBe(15 * 1024 * 1024);
 		const started15 = Date.now();
-		const { status, call } = await server.post(body, signed(body));
+		const { status, call } = await rig.server.post(body, signed(body));
 		expect(status).toBe(200);
 		expect(started(call)[0].id).toBe(EVENT.id);
 		expect(Date.now() - started15).toBeLessThan(10_000);
@@ -202,7 +193,7 @@ describe('large deliveries (n8n refuses bodies above N8N_PAYLOAD_SIZE_MAX, 16 Mi
 	it('a 15 MiB delivery with one byte changed at the very end is refused', async () => {
 		const body = eventOf(15 * 1024 * 1024);
 		const tampered = `${body.slice(0, -3)}y"}`;
-		await expectRefused(server.post(tampered, signed(body)), 401, 'Invalid signature', 'signature_mismatch');
+		await expectRefused(rig.server.post(tampered, signed(body)), 401, 'Invalid signature', 'signature_mismatch');
 	});
 });
 
@@ -212,16 +203,16 @@ describe('multipart/form-data (n8n consumes the stream before the trigger runs: 
 	const contentType = `multipart/form-data; boundary=${boundary}`;
 
 	it('unsigned gets 401 (never a 5xx that makes senders retry)', async () => {
-		await expectRefused(server.post(multipart, { 'content-type': contentType }), 401, 'Invalid signature', 'raw_body_unavailable');
+		await expectRefused(rig.server.post(multipart, { 'content-type': contentType }), 401, 'Invalid signature', 'raw_body_unavailable');
 	});
 
 	it('signed over the bytes gets 401 too: the bytes never reach the trigger', async () => {
-		await expectRefused(server.post(multipart, { 'content-type': contentType, ...signed(multipart) }), 401, 'Invalid signature', 'raw_body_unavailable');
+		await expectRefused(rig.server.post(multipart, { 'content-type': contentType, ...signed(multipart) }), 401, 'Invalid signature', 'raw_body_unavailable');
 	});
 
 	it('with verification off it gets 415', async () => {
-		await server.configure({ credential: null, parameters: { verification: 'none' } });
-		await expectRefused(server.post(multipart, { 'content-type': contentType }), 415, 'Unsupported content type: this trigger reads application/json bodies (Body Format)', 'unsupported_media_type');
+		await rig.server.configure({ credential: null, parameters: { verification: 'none' } });
+		await expectRefused(rig.server.post(multipart, { 'content-type': contentType }), 415, 'Unsupported content type: this trigger reads application/json bodies (Body Format)', 'unsupported_media_type');
 	});
 });
 
@@ -233,17 +224,17 @@ describe('form-urlencoded deliveries (Slack-style)', () => {
 		['an empty form', '', 'Empty body', 'empty_body'],
 		['more than 1,000 fields', Array.from({ length: 1001 }, (_, i) => `f${i}=1`).join('&'), 'Body must be form fields with names (at most 1,000)', 'invalid_form'],
 	])('a signed %s gets 400', async (_name, body, message, reason) => {
-		await expectRefused(server.post(body, form(body)), 400, message, reason);
+		await expectRefused(rig.server.post(body, form(body)), 400, message, reason);
 	});
 
 	it('a signed form that is not UTF-8 gets 400', async () => {
 		const latin1 = Buffer.from('text=café', 'latin1');
-		await expectRefused(server.post(latin1, form(latin1 as unknown as string)), 400, 'Body must be UTF-8 form fields', 'not_utf8');
+		await expectRefused(rig.server.post(latin1, form(latin1 as unknown as string)), 400, 'Body must be UTF-8 form fields', 'not_utf8');
 	});
 
 	it('a form field changed after signing is refused', async () => {
 		const body = 'event=transfers.created&amount=1250';
-		await expectRefused(server.post(body.replace('1250', '9250'), form(body)), 401, 'Invalid signature', 'signature_mismatch');
+		await expectRefused(rig.server.post(body.replace('1250', '9250'), form(body)), 401, 'Invalid signature', 'signature_mismatch');
 	});
 });
 
@@ -251,7 +242,7 @@ describe('set-up mistakes per scheme (all 401, reason in the log, no secret anyw
 	it('Standard Webhooks with a secret that is not whsec_<base64>', async () => {
 		await use({ credential: webhookCredential('whsec_not base64!'), parameters: { verification: 'standardWebhooks' } });
 		const headers = sign({ secret: `whsec_${Buffer.from('k').toString('base64')}`, scheme: 'standard-webhooks', body: BODY, id: 'evt_9' });
-		await expectRefused(server.post(BODY, headers), 401, 'Invalid signature', 'invalid_secret', ['whsec_not base64!', API_SECRET]);
+		await expectRefused(rig.server.post(BODY, headers), 401, 'Invalid signature', 'invalid_secret', ['whsec_not base64!', API_SECRET]);
 	});
 
 	it('Standard Webhooks without webhook-id, or with a 300-character id', async () => {
@@ -260,27 +251,27 @@ describe('set-up mistakes per scheme (all 401, reason in the log, no secret anyw
 		const headers = sign({ secret, scheme: 'standard-webhooks', body: BODY, id: 'evt_9' });
 		const withoutId = { ...headers };
 		delete withoutId['webhook-id'];
-		await expectRefused(server.post(BODY, withoutId), 401, 'Invalid signature', 'missing_id', [secret]);
+		await expectRefused(rig.server.post(BODY, withoutId), 401, 'Invalid signature', 'missing_id', [secret]);
 		const long = 'i'.repeat(300);
-		await expectRefused(server.post(BODY, sign({ secret, scheme: 'standard-webhooks', body: BODY, id: long })), 401, 'Invalid signature', 'missing_id', [secret]);
+		await expectRefused(rig.server.post(BODY, sign({ secret, scheme: 'standard-webhooks', body: BODY, id: long })), 401, 'Invalid signature', 'missing_id', [secret]);
 	});
 
 	it('Adyen payments whose body is not JSON', async () => {
 		const key = 'ab'.repeat(32);
 		await use({ credential: webhookCredential(key), parameters: { verification: 'adyenPayments' } });
-		await expectRefused(server.post('not json', { 'content-type': 'text/plain' }), 401, 'Invalid signature', 'unreadable_body', [key]);
+		await expectRefused(rig.server.post('not json', { 'content-type': 'text/plain' }), 401, 'Invalid signature', 'unreadable_body', [key]);
 	});
 
 	it('Twilio with a JSON body and no bodySHA256 in the URL (read as form fields, which the signature does not cover)', async () => {
 		await use({ credential: webhookCredential('twilio_token'), parameters: { verification: 'twilio' } });
 		const url = `http://127.0.0.1:5678/webhook/${WEBHOOK_ID}/webhook`;
-		await expectRefused(server.post(BODY, sign({ secret: 'twilio_token', scheme: 'twilio', body: BODY, url })), 401, 'Invalid signature', 'signature_mismatch', [
+		await expectRefused(rig.server.post(BODY, sign({ secret: 'twilio_token', scheme: 'twilio', body: BODY, url })), 401, 'Invalid signature', 'signature_mismatch', [
 			'twilio_token',
 		]);
 	});
 
 	it('Custom HMAC with a typo in the signed content', async () => {
 		await use({ parameters: { verification: 'customHmac', customSignedContent: '{timestamp}.{boby}' } });
-		await expectRefused(server.post(BODY, signed()), 401, 'Invalid signature', 'invalid_scheme');
+		await expectRefused(rig.server.post(BODY, signed()), 401, 'Invalid signature', 'invalid_scheme');
 	});
 });

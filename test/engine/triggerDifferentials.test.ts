@@ -10,8 +10,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { SigningScheme } from '../../sandbox/signing';
 import { demoSecret, sign, signAdyenPayments, triggerParameters } from '../../sandbox/signing';
-import type { TriggerSetup, WebhookCall } from '../harness/webhook';
-import { WEBHOOK_ID, expectRefusal, startedBodies, useTriggerServer, webhookCredential } from '../harness/webhook';
+import type { TriggerSetup } from '../harness/webhook';
+import { WEBHOOK_ID, deliveryOf, startedBodies, useTriggerServer, webhookCredential } from '../harness/webhook';
 
 const PUBLIC_URL = `http://127.0.0.1:5678/webhook/${WEBHOOK_ID}/webhook`;
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -24,13 +24,8 @@ function useScheme(scheme: SigningScheme, parameters: IDataObject = {}, setup: T
 	return rig.server.configure({ credential: webhookCredential(demoSecret(scheme)), parameters: { ...(triggerParameters(scheme) as IDataObject), ...parameters }, ...setup });
 }
 
-const refused = (post: Promise<{ status: number; text: string; call: WebhookCall }>, status: number, message: string, reason: string) =>
-	expectRefusal(rig.logs, post, { status, message, reason });
+const { refused } = rig;
 const INVALID = 'Invalid signature';
-
-function deliveryOf(call: WebhookCall): IDataObject {
-	return (call.result!.workflowData![0][0].json.webhookDelivery ?? {}) as IDataObject;
-}
 
 describe('Adyen payments: signed fields are read one way, every item is signed', () => {
 	const KEY = demoSecret('adyen-payments');

@@ -321,9 +321,19 @@ export async function startTriggerServer(initial: TriggerSetup = {}): Promise<Tr
 	return server_;
 }
 
+export interface TriggerServerInTests {
+	readonly server: TriggerServer;
+	/** n8n's log during the current test. */
+	readonly logs: ReturnType<typeof captureLogs>;
+	/** `expectRefusal` with this test's log: the status, the message and the logged reason. */
+	refused(post: ReturnType<TriggerServer['post']>, status: number, message: string, reason: string): Promise<void>;
+}
+
 /** A test file's trigger server: started before its tests and closed after them; n8n's log captured around each test. */
-export function useTriggerServer(initial: TriggerSetup = {}): { readonly server: TriggerServer; readonly logs: ReturnType<typeof captureLogs> } {
-	const state = {} as { server: TriggerServer; logs: ReturnType<typeof captureLogs> };
+export function useTriggerServer(initial: TriggerSetup = {}): TriggerServerInTests {
+	const state = {
+		refused: (post, status, message, reason) => expectRefusal(state.logs, post, { status, message, reason }),
+	} as TriggerServerInTests & { server: TriggerServer; logs: ReturnType<typeof captureLogs> };
 	beforeAll(async () => {
 		state.server = await startTriggerServer(initial);
 	});
@@ -356,6 +366,11 @@ export function captureLogs(): { entries: LogEntry[]; text(): string; restore():
 export function startedBodies(call: WebhookCall): IDataObject[] {
 	const data = call.result?.workflowData as Array<Array<{ json: IDataObject }>> | undefined;
 	return data ? data[0].map(({ json }) => withoutDelivery(json)) : [];
+}
+
+/** The `webhookDelivery` of the first item a call started ({} when there is none). */
+export function deliveryOf(call: WebhookCall): IDataObject {
+	return (call.result!.workflowData![0][0].json.webhookDelivery ?? {}) as IDataObject;
 }
 
 /**

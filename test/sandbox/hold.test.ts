@@ -1,6 +1,7 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node next to n8n, not in n8n Cloud */
 import * as http from 'node:http';
 import { startSandbox, type HeldRequest, type Sandbox } from '../../sandbox/server';
+import { until } from '../harness/until';
 import { api, control, post } from './helpers';
 
 let sb: Sandbox;
@@ -12,12 +13,8 @@ beforeEach(() => sb.reset());
 
 /** Resolves once `n` requests are held (the test sent them; the sandbox parks them as they arrive). */
 async function heldCount(n: number): Promise<HeldRequest[]> {
-	for (let i = 0; i < 400; i++) {
-		const held = sb.held();
-		if (held.length >= n) return held;
-		await new Promise((r) => setTimeout(r, 5));
-	}
-	throw new Error(`only ${sb.held().length} of ${n} requests held`);
+	await until(() => sb.held().length >= n);
+	return sb.held();
 }
 
 /** A POST on a socket of its own, so the test can cut the connection while the sandbox holds it. */
@@ -40,12 +37,9 @@ function rawPost(key: string, body: unknown) {
 	return { answered, cut: () => req.destroy() };
 }
 
+/** Resolves once the sandbox has seen the client of held request `id` go. */
 async function clientGone(id: number) {
-	for (let i = 0; i < 400; i++) {
-		if (sb.held().find((h) => h.id === id)?.clientGone) return;
-		await new Promise((r) => setTimeout(r, 5));
-	}
-	throw new Error(`the sandbox never saw the client of held request ${id} go`);
+	await until(() => sb.held().find((h) => h.id === id)?.clientGone === true);
 }
 
 describe('fault action hold', () => {
