@@ -3,12 +3,12 @@
  * sandbox (sandbox/signing.js, checked against the providers' own libraries); Custom HMAC through `signCustom`
  * below, the settings as a sender implements them, written apart from the product's verifier.
  */
-import { createHash, createHmac } from 'crypto';
+import { createHash } from 'crypto';
 
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
-import { sign, signAdyenPayments } from '../../sandbox/signing';
+import { base64Key, fieldText, hexKey, hmac, sign, signAdyenPayments, sortedFormFields } from '../../sandbox/signing';
 
 import type { Format } from './bodies';
 import { eventBody, formBody, jsonText, text, twilioForm } from './bodies';
@@ -100,7 +100,7 @@ function customItemsBody(spec: CustomSpec): fc.Arbitrary<IDataObject> {
 		for (const [path, value] of Object.entries(fields)) setPath(object, path, value);
 		return object;
 	});
-	return fc.uniqueArray(item, { minLength: 1, maxLength: 3, selector: (i) => JSON.stringify(itemPaths(spec).map((p) => fieldText(valueAt(i, p)))) }).map((items) => itemsBody(spec, items));
+	return fc.uniqueArray(item, { minLength: 1, maxLength: 3, selector: (i) => JSON.stringify(itemPaths(spec).map((p) => fieldText(i, p))) }).map((items) => itemsBody(spec, items));
 }
 
 /** The body a set-up's sender posts, before it is signed (items are signed inside the body, by `deliver`). */
@@ -127,25 +127,10 @@ export function valueAt(object: unknown, path: string): unknown {
 	return current;
 }
 
-/** A scalar as a sender writes it into the signed text. */
-function fieldText(value: unknown): string {
-	return value === undefined || value === null ? '' : String(value);
-}
-
 function hmacKey(spec: CustomSpec, secret: string): Buffer {
-	if (spec.secretEncoding === 'hex') return Buffer.from(secret, 'hex');
-	if (spec.secretEncoding === 'base64') return Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+	if (spec.secretEncoding === 'hex') return hexKey(secret);
+	if (spec.secretEncoding === 'base64') return base64Key(secret);
 	return Buffer.from(secret, 'utf8');
-}
-
-/** Twilio's rule for `{formFields}`: names sorted, each followed by its distinct values sorted. */
-function sortedFields(body: Buffer): string {
-	const fields = new Map<string, string[]>();
-	for (const [name, value] of new URLSearchParams(body.toString('utf8'))) fields.set(name, [...(fields.get(name) ?? []), value]);
-	return [...fields.keys()]
-		.sort()
-		.map((name) => [...new Set(fields.get(name))].sort().map((value) => name + value).join(''))
-		.join('');
 }
 
 interface Signing {
@@ -160,17 +145,15 @@ interface Signing {
 function renderTemplate(template: TemplatePiece[], signing: Signing): Array<string | Buffer> {
 	return template.map((piece) => {
 		if ('literal' in piece) return piece.literal;
-		if ('item' in piece) return fieldText(valueAt(signing.item, piece.item));
+		if ('item' in piece) return fieldText(signing.item, piece.item);
 		if (piece.placeholder === 'body') return signing.body;
-		if (piece.placeholder === 'formFields') return signing.format === 'form' ? sortedFields(signing.body) : '';
+		if (piece.placeholder === 'formFields') return signing.format === 'form' ? sortedFormFields(signing.body) : '';
 		return { timestamp: signing.timestamp, id: signing.id, url: signing.url }[piece.placeholder];
 	});
 }
 
 function signature(spec: CustomSpec, secret: string, parts: Array<string | Buffer>): string {
-	const mac = createHmac(spec.algorithm, hmacKey(spec, secret));
-	for (const part of parts) mac.update(part);
-	return mac.digest(spec.signatureEncoding);
+	return hmac(spec.algorithm, hmacKey(spec, secret), parts).toString(spec.signatureEncoding);
 }
 
 /** The signature header of Custom HMAC in its format. */
