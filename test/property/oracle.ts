@@ -10,12 +10,13 @@ import { isDeepStrictEqual } from 'util';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Reception } from '../../nodes/TenantApiTrigger/receive';
+import { ADYEN_SIGNED_FIELDS, fieldText } from '../../sandbox/signing';
 
 import type { Format } from './bodies';
 import { referenceReading, setOwn, whatwgPairs } from './bodies';
 import type { Verdict } from './common';
 import type { Delivery } from './sender';
-import { NOW, adyenSignedFields, valueAt } from './sender';
+import { NOW, valueAt } from './sender';
 import type { CustomSpec, Setup } from './settings';
 
 export type Expected = { action: 'refuse'; why: string } | { action: 'acknowledge' } | { action: 'start'; json: IDataObject };
@@ -24,7 +25,6 @@ const TIMESTAMPED = ['standardWebhooks', 'stripe', 'slack', 'paddle'];
 /** The body fields each Verification names the delivery by, when nothing else does (docs: Delivery identity). */
 const ID_FIELDS: Record<string, string[]> = { slack: ['event_id'], paddle: ['event_id'], square: ['event_id'], adyenPlatform: [], twilio: [], standardWebhooks: [], adyenPayments: [] };
 const ADYEN_TYPED = new Set(['amount.value']);
-const ADYEN_PATHS = ['pspReference', 'originalReference', 'merchantAccountCode', 'merchantReference', 'amount.value', 'amount.currency', 'eventCode', 'success'];
 const TWILIO_SID = /^[A-Z]{2}[0-9a-fA-F]{32}$/;
 const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie'];
 
@@ -51,12 +51,12 @@ function setPath(target: IDataObject, path: string, value: unknown): void {
 }
 
 /** Each item reduced to its signed fields (text, or the JSON value of a typed field), on the path to the items. */
-function signedFieldsView(body: IDataObject, itemsPath: string, paths: string[], typed: Set<string>): IDataObject {
+function signedFieldsView(body: IDataObject, itemsPath: string, paths: readonly string[], typed: Set<string>): IDataObject {
 	const reduce = (item: unknown) => {
 		const view: IDataObject = {};
 		for (const path of paths) {
 			const value = valueAt(item, path);
-			setPath(view, path, typed.has(path) && value !== undefined ? value : value === undefined || value === null ? '' : String(value));
+			setPath(view, path, typed.has(path) && value !== undefined ? value : fieldText(item, path));
 		}
 		return view;
 	};
@@ -109,7 +109,7 @@ function reading(setup: Setup, body: Buffer): { output: IDataObject; signed: IDa
 	const read = referenceReading(setup.format, body);
 	if (read === undefined) return undefined;
 	const { sender } = setup;
-	if (sender.kind === 'adyenPayments') return { output: read, signed: signedFieldsView(read, 'notificationItems.*.NotificationRequestItem', ADYEN_PATHS, ADYEN_TYPED) };
+	if (sender.kind === 'adyenPayments') return { output: read, signed: signedFieldsView(read, 'notificationItems.*.NotificationRequestItem', ADYEN_SIGNED_FIELDS, ADYEN_TYPED) };
 	if (sender.kind === 'custom' && sender.spec.signatureIn === 'items') {
 		const view = signedFieldsView(read, sender.spec.itemsPath, customItemPaths(sender.spec), new Set());
 		return splitsOneWay(sender.spec, view) ? { output: view, signed: view } : undefined;
@@ -156,7 +156,7 @@ function itemIds(setup: Setup, signed: IDataObject): { fields: string[]; ids: st
 	if (scheme === undefined) return undefined;
 	const [before, after] = scheme.itemsPath.split('.*');
 	const items = (valueAt(signed, before) as unknown[]).map((entry) => (after ? valueAt(entry, after.slice(1)) : entry));
-	return { fields: scheme.fields, ids: items.map((item) => scheme.fields.map((field) => { const v = valueAt(item, field); return v === undefined || v === null ? '' : String(v); })) };
+	return { fields: scheme.fields, ids: items.map((item) => scheme.fields.map((field) => fieldText(item, field))) };
 }
 
 function identity(setup: Setup, delivery: Delivery, signed: IDataObject): Identity {
@@ -289,7 +289,7 @@ function itemProjection(setup: Setup, json: IDataObject): string[] | undefined {
 	const { sender } = setup;
 	if (sender.kind === 'adyenPayments') {
 		const items = (json.notificationItems ?? []) as Array<{ NotificationRequestItem: IDataObject }>;
-		return items.map((entry) => JSON.stringify(adyenSignedFields(entry.NotificationRequestItem).map((v) => v ?? ''))).sort();
+		return items.map((entry) => JSON.stringify(ADYEN_SIGNED_FIELDS.map((path) => valueAt(entry.NotificationRequestItem, path) ?? ''))).sort();
 	}
 	if (sender.kind !== 'custom' || sender.spec.signatureIn !== 'items') return undefined;
 	const [before, after] = sender.spec.itemsPath.split('.*');

@@ -8,7 +8,7 @@ import { createHash } from 'crypto';
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
-import { base64Key, fieldText, hexKey, hmac, sign, signAdyenPayments, sortedFormFields } from '../../sandbox/signing';
+import { ADYEN_SIGNED_FIELDS, base64Key, fieldText, hexKey, hmac, sign, signAdyenPayments, sortedFormFields } from '../../sandbox/signing';
 
 import type { Format } from './bodies';
 import { eventBody, formBody, jsonText, text, twilioForm } from './bodies';
@@ -45,14 +45,8 @@ const adyenItem = fc.record(
 	{ requiredKeys: ['pspReference', 'merchantAccountCode', 'merchantReference', 'amount', 'eventCode', 'success'] },
 );
 
-/** Adyen's signed fields of one item (what the HMAC and the type rules cover). */
-export function adyenSignedFields(item: IDataObject): unknown[] {
-	const amount = (item.amount ?? {}) as IDataObject;
-	return [item.pspReference, item.originalReference, item.merchantAccountCode, item.merchantReference, amount.value, amount.currency, item.eventCode, item.success];
-}
-
 const adyenBody = fc
-	.uniqueArray(adyenItem, { minLength: 1, maxLength: 3, selector: (item) => JSON.stringify(adyenSignedFields(item).map((v) => (v === undefined ? '' : String(v)))) })
+	.uniqueArray(adyenItem, { minLength: 1, maxLength: 3, selector: (item) => JSON.stringify(ADYEN_SIGNED_FIELDS.map((path) => fieldText(item, path))) })
 	.map((items) => ({ live: 'false', notificationItems: items.map((item) => ({ NotificationRequestItem: item })) }));
 
 /** The item paths and separators of a Custom template. */
