@@ -131,8 +131,13 @@ export function referenceReading(format: Format, body: Buffer): IDataObject | un
 		const object = losslessObject(body);
 		return object === undefined ? undefined : (plainNumbers(object) as IDataObject);
 	}
+	return pairsObject(whatwgPairs(body));
+}
+
+/** Name-value pairs as one object: a name's one value, or the list of its values when it repeats. */
+export function pairsObject(pairs: Iterable<[string, string]>): IDataObject {
 	const out: IDataObject = {};
-	for (const [name, value] of whatwgPairs(body)) {
+	for (const [name, value] of pairs) {
 		const before = Object.prototype.hasOwnProperty.call(out, name) ? out[name] : undefined;
 		setOwn(out, name, before === undefined ? value : Array.isArray(before) ? [...before, value] : [before, value]);
 	}

@@ -13,10 +13,10 @@ import type { Reception } from '../../nodes/TenantApiTrigger/receive';
 import { ADYEN_SIGNED_FIELDS, fieldText } from '../../sandbox/signing';
 
 import type { Format } from './bodies';
-import { referenceReading, setOwn, whatwgPairs } from './bodies';
+import { pairsObject, referenceReading, setOwn, whatwgPairs } from './bodies';
 import type { Verdict } from './common';
 import type { Delivery } from './sender';
-import { NOW, valueAt } from './sender';
+import { NOW, itemPaths, itemsAt, setPath, valueAt } from './sender';
 import type { CustomSpec, Setup } from './settings';
 
 export type Expected = { action: 'refuse'; why: string } | { action: 'acknowledge' } | { action: 'start'; json: IDataObject };
@@ -39,16 +39,6 @@ export function configuredSecrets(setup: Setup): string[] {
 }
 
 // ---- what the signature covers ----
-
-function setPath(target: IDataObject, path: string, value: unknown): void {
-	const keys = path.split('.');
-	let current = target;
-	for (const key of keys.slice(0, -1)) {
-		if (!Object.prototype.hasOwnProperty.call(current, key)) setOwn(current, key, {});
-		current = current[key] as IDataObject;
-	}
-	setOwn(current, keys[keys.length - 1], value);
-}
 
 /** Each item reduced to its signed fields (text, or the JSON value of a typed field), on the path to the items. */
 function signedFieldsView(body: IDataObject, itemsPath: string, paths: readonly string[], typed: Set<string>): IDataObject {
@@ -81,8 +71,6 @@ export function unboundedFields(setup: Setup, delivery: Delivery): boolean {
 	return signs('formFields') && !signs('body') && !hashed;
 }
 
-const customItemPaths = (spec: CustomSpec) => [...new Set(spec.template.flatMap((piece) => ('item' in piece ? [piece.item] : [])))];
-
 /** Every item's signed fields hold none of the literal text between them and their neighbouring fields (docs: Custom HMAC). */
 function splitsOneWay(spec: CustomSpec, view: IDataObject): boolean {
 	const pieces = spec.template;
@@ -92,8 +80,7 @@ function splitsOneWay(spec: CustomSpec, view: IDataObject): boolean {
 		if (!('item' in piece) || literal === undefined || !('literal' in literal) || next === undefined || !('item' in next)) return;
 		for (const field of [piece.item, next.item]) separators.set(field, (separators.get(field) ?? '') + literal.literal);
 	});
-	const [before, after] = spec.itemsPath.split('.*');
-	const items = (valueAt(view, before) as unknown[]).map((entry) => (after ? valueAt(entry, after.slice(1)) : entry));
+	const items = itemsAt(view, spec.itemsPath) as unknown[];
 	return items.every((item) => [...separators].every(([field, chars]) => ![...chars].some((c) => String(valueAt(item, field)).includes(c))));
 }
 
@@ -101,7 +88,7 @@ function splitsOneWay(spec: CustomSpec, view: IDataObject): boolean {
 function signedItemsOutput(setup: Setup, read: IDataObject): IDataObject {
 	const { sender } = setup;
 	if (sender.kind !== 'custom' || sender.spec.signatureIn !== 'items') return read;
-	return signedFieldsView(read, sender.spec.itemsPath, customItemPaths(sender.spec), new Set());
+	return signedFieldsView(read, sender.spec.itemsPath, itemPaths(sender.spec), new Set());
 }
 
 /** The body as read (what the workflow gets) and what the signature covers (where the id and the event come from). */
@@ -111,7 +98,7 @@ function reading(setup: Setup, body: Buffer): { output: IDataObject; signed: IDa
 	const { sender } = setup;
 	if (sender.kind === 'adyenPayments') return { output: read, signed: signedFieldsView(read, 'notificationItems.*.NotificationRequestItem', ADYEN_SIGNED_FIELDS, ADYEN_TYPED) };
 	if (sender.kind === 'custom' && sender.spec.signatureIn === 'items') {
-		const view = signedFieldsView(read, sender.spec.itemsPath, customItemPaths(sender.spec), new Set());
+		const view = signedFieldsView(read, sender.spec.itemsPath, itemPaths(sender.spec), new Set());
 		return splitsOneWay(sender.spec, view) ? { output: view, signed: view } : undefined;
 	}
 	return { output: read, signed: read };
@@ -151,11 +138,10 @@ function itemIds(setup: Setup, signed: IDataObject): { fields: string[]; ids: st
 		sender.kind === 'adyenPayments'
 			? { itemsPath: 'notificationItems.*.NotificationRequestItem', fields: ['eventCode', 'pspReference', 'success'] }
 			: sender.kind === 'custom' && sender.spec.signatureIn === 'items'
-				? { itemsPath: sender.spec.itemsPath, fields: customItemPaths(sender.spec) }
+				? { itemsPath: sender.spec.itemsPath, fields: itemPaths(sender.spec) }
 				: undefined;
 	if (scheme === undefined) return undefined;
-	const [before, after] = scheme.itemsPath.split('.*');
-	const items = (valueAt(signed, before) as unknown[]).map((entry) => (after ? valueAt(entry, after.slice(1)) : entry));
+	const items = itemsAt(signed, scheme.itemsPath) as unknown[];
 	return { fields: scheme.fields, ids: items.map((item) => scheme.fields.map((field) => fieldText(item, field))) };
 }
 
@@ -203,12 +189,7 @@ function accepted(filter: string, type: string | undefined): boolean {
 
 /** The query as n8n hands it to the trigger: one value, or a list for a repeated name. */
 export function queryObject(query: string): IDataObject {
-	const out: IDataObject = {};
-	for (const [name, value] of new URLSearchParams(query)) {
-		const before = Object.prototype.hasOwnProperty.call(out, name) ? out[name] : undefined;
-		setOwn(out, name, before === undefined ? value : Array.isArray(before) ? [...before, value] : [before, value]);
-	}
-	return out;
+	return pairsObject(new URLSearchParams(query));
 }
 
 const holdsSecret = (secrets: string[], ...texts: unknown[]) => texts.some((t) => secrets.some((s) => JSON.stringify(t).includes(JSON.stringify(s).slice(1, -1))));
@@ -292,10 +273,7 @@ function itemProjection(setup: Setup, json: IDataObject): string[] | undefined {
 		return items.map((entry) => JSON.stringify(ADYEN_SIGNED_FIELDS.map((path) => valueAt(entry.NotificationRequestItem, path) ?? ''))).sort();
 	}
 	if (sender.kind !== 'custom' || sender.spec.signatureIn !== 'items') return undefined;
-	const [before, after] = sender.spec.itemsPath.split('.*');
-	const list = valueAt(json, before);
-	if (!Array.isArray(list)) return [];
-	return list.map((entry) => JSON.stringify(after ? valueAt(entry, after.slice(1)) : entry)).sort();
+	return (itemsAt(json, sender.spec.itemsPath) ?? []).map((item) => JSON.stringify(item)).sort();
 }
 
 const withoutUnsigned = (json: IDataObject) => {

@@ -11,7 +11,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { ADYEN_SIGNED_FIELDS, base64Key, fieldText, hexKey, hmac, sign, signAdyenPayments, sortedFormFields } from '../../sandbox/signing';
 
 import type { Format } from './bodies';
-import { eventBody, formBody, jsonText, text, twilioForm } from './bodies';
+import { eventBody, formBody, jsonText, setOwn, text, twilioForm } from './bodies';
 import type { CustomSpec, Setup, TemplatePiece } from './settings';
 import { BASE_URL, SIGNED_URL_OVERRIDE } from './settings';
 
@@ -49,8 +49,8 @@ const adyenBody = fc
 	.uniqueArray(adyenItem, { minLength: 1, maxLength: 3, selector: (item) => JSON.stringify(ADYEN_SIGNED_FIELDS.map((path) => fieldText(item, path))) })
 	.map((items) => ({ live: 'false', notificationItems: items.map((item) => ({ NotificationRequestItem: item })) }));
 
-/** The item paths and separators of a Custom template. */
-const itemPaths = (spec: CustomSpec) => spec.template.flatMap((piece) => ('item' in piece ? [piece.item] : []));
+/** The item paths (each once) and separators of a Custom template. */
+export const itemPaths = (spec: CustomSpec) => [...new Set(spec.template.flatMap((piece) => ('item' in piece ? [piece.item] : [])))];
 const separatorChars = (spec: CustomSpec) => spec.template.flatMap((piece) => ('literal' in piece ? [...piece.literal] : []));
 
 /**
@@ -70,11 +70,15 @@ function fieldValue(spec: CustomSpec): fc.Arbitrary<unknown> {
 	);
 }
 
-function setPath(target: IDataObject, path: string, value: unknown): void {
+/** Sets the value at a dotted path as an own key, making the objects on the way; an undefined value is left out. */
+export function setPath(target: IDataObject, path: string, value: unknown): void {
 	const keys = path.split('.');
 	let current = target;
-	for (const key of keys.slice(0, -1)) current = (current[key] ??= {}) as IDataObject;
-	if (value !== undefined) current[keys[keys.length - 1]] = value as IDataObject[string];
+	for (const key of keys.slice(0, -1)) {
+		if (!Object.prototype.hasOwnProperty.call(current, key)) setOwn(current, key, {});
+		current = current[key] as IDataObject;
+	}
+	if (value !== undefined) setOwn(current, keys[keys.length - 1], value);
 }
 
 /**
@@ -121,6 +125,13 @@ export function valueAt(object: unknown, path: string): unknown {
 	return current;
 }
 
+/** The items an items path finds (`list.*`, or `list.*.inner` for the object inside each entry); undefined without a list there. */
+export function itemsAt(body: unknown, itemsPath: string): unknown[] | undefined {
+	const [before, after] = itemsPath.split('.*');
+	const list = valueAt(body, before);
+	return Array.isArray(list) ? list.map((entry) => (after ? valueAt(entry, after.slice(1)) : entry)) : undefined;
+}
+
 function hmacKey(spec: CustomSpec, secret: string): Buffer {
 	if (spec.secretEncoding === 'hex') return hexKey(secret);
 	if (spec.secretEncoding === 'base64') return base64Key(secret);
@@ -159,7 +170,8 @@ function signatureHeader(spec: CustomSpec, sig: string, timestamp: string): stri
 }
 
 const sha256Hex = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-const withParameter = (query: string, name: string, value: string) => `${query}${query === '' ? '?' : '&'}${name}=${value}`;
+/** The raw query string with `name=value` appended (both as given, already encoded where needed). */
+export const withParameter = (query: string, name: string, value: string) => `${query}${query === '' ? '?' : '&'}${name}=${value}`;
 
 /** A genuine delivery of `body` for the set-up: signed by its sender with the secret the set-up names. */
 export function deliver(setup: Setup, body: Buffer | IDataObject, query: string, id: string): Delivery {
@@ -199,10 +211,7 @@ function useTimestamp(setup: Setup): boolean {
 /** Every item of the body signed in its Signature Path in Item (the items found as the items path says). */
 function signCustomItems(spec: CustomSpec, secret: string, body: IDataObject): IDataObject {
 	const copy = JSON.parse(JSON.stringify(body)) as IDataObject;
-	const [before, after] = spec.itemsPath.split('.*');
-	const list = valueAt(copy, before) as IDataObject[];
-	for (const entry of list) {
-		const item = (after ? valueAt(entry, after.slice(1)) : entry) as IDataObject;
+	for (const item of itemsAt(copy, spec.itemsPath) as IDataObject[]) {
 		setPath(item, spec.itemSignaturePath, signature(spec, secret, renderTemplate(spec.template, { body: Buffer.alloc(0), format: 'json', timestamp: '', id: '', url: '', item })));
 	}
 	return copy;
