@@ -12,14 +12,13 @@ import type { IDataObject } from 'n8n-workflow';
 import type { Reception } from '../../nodes/TenantApiTrigger/receive';
 import { ADYEN_SIGNED_FIELDS, fieldText } from '../../sandbox/signing';
 
-import type { Format } from './bodies';
 import { pairsObject, referenceReading, setOwn, whatwgPairs } from './bodies';
 import type { Verdict } from './common';
 import type { Delivery } from './sender';
 import { NOW, itemPaths, itemsAt, setPath, valueAt } from './sender';
 import type { CustomSpec, Setup } from './settings';
 
-export type Expected = { action: 'refuse'; why: string } | { action: 'acknowledge' } | { action: 'start'; json: IDataObject };
+type Expected = { action: 'refuse'; why: string } | { action: 'acknowledge' } | { action: 'start'; json: IDataObject };
 
 const TIMESTAMPED = ['standardWebhooks', 'stripe', 'slack', 'paddle'];
 /** The body fields each Verification names the delivery by, when nothing else does (docs: Delivery identity). */
@@ -60,7 +59,7 @@ function signedFieldsView(body: IDataObject, itemsPath: string, paths: readonly 
 }
 
 /** The signature covers form fields by Twilio's rule (no boundaries between them), and nothing else covers the body. */
-export function unboundedFields(setup: Setup, delivery: Delivery): boolean {
+function unboundedFields(setup: Setup, delivery: Delivery): boolean {
 	if (setup.format !== 'form') return false;
 	if (setup.verification === 'twilio') return true;
 	const { sender } = setup;
@@ -313,13 +312,10 @@ export function judge(setup: Setup, genuine: Delivery, sent: Delivery, got: Rece
 	const seen = itemProjection(setup, got.json);
 	// The items the sender signed, each on its own, whether or not the whole genuine delivery was accepted.
 	const genuineRead = referenceReading(setup.format, genuine.body);
-	const genuineItems = genuineRead === undefined ? undefined : itemProjection(setup, signedItemsOutput(setup, genuineRead));
-	const signedItems = genuineItems;
+	const signedItems = genuineRead === undefined ? undefined : itemProjection(setup, signedItemsOutput(setup, genuineRead));
 	if (seen !== undefined && signedItems !== undefined) {
 		if (isDeepStrictEqual(seen, signedItems)) return { ok: true, outcome: 'started: the signed items, in another order or with other unsigned fields (each item is signed on its own)' };
 		if (seen.every((item) => signedItems.includes(item))) return { ok: true, outcome: 'started: some of the signed items (each is signed on its own)' };
 	}
 	return { ok: false, outcome: 'started', why: 'the workflow would see something that was not signed' };
 }
-
-export type { Format };
