@@ -34,6 +34,19 @@ export declare const SCHEMES: readonly SigningScheme[];
 export declare const SIGNATURE_HEADER: 'x-signature';
 export declare const TIMESTAMP_HEADER: 'x-timestamp';
 export declare const SECRET_HEADER: 'x-webhook-secret';
+/** The fields of an Adyen payments notification item that are signed, in order (paths, `amount.value`). */
+export declare const ADYEN_SIGNED_FIELDS: readonly string[];
+
+/** The HMAC of the parts, in order (text as UTF-8). */
+export declare function hmac(algorithm: 'sha1' | 'sha256' | 'sha512', key: Buffer | string, parts: Array<Buffer | string>): Buffer;
+/** The key bytes of a `whsec_<base64>` (or bare base64) secret. */
+export declare function base64Key(secret: string): Buffer;
+/** The key bytes of a hex secret; throws on one that is not hex. */
+export declare function hexKey(secret: string): Buffer;
+/** Twilio's text of form fields: names sorted, each followed by its distinct values sorted. */
+export declare function sortedFormFields(body: Buffer): string;
+/** The value at a dotted path as signed text ('' for none or null). */
+export declare function fieldText(item: unknown, path: string): string;
 
 /**
  * Signature headers (lower-case names) for one delivery whose signature travels in headers. `timestamp: true` means

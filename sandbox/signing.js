@@ -310,6 +310,12 @@ function triggerParameters(scheme, bodyFormat) {
 module.exports = {
 	sign,
 	signAdyenPayments,
+	hmac,
+	base64Key,
+	hexKey,
+	sortedFormFields,
+	fieldText,
+	ADYEN_SIGNED_FIELDS,
 	adyenNotification,
 	signedDelivery,
 	demoSecret,

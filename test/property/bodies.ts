@@ -47,7 +47,7 @@ const idValue = fc.oneof(
 );
 
 /** A webhook event: an id, an event type, fields; one in twenty has the reserved `webhookDelivery` field. */
-export const eventObject: fc.Arbitrary<IDataObject> = fc
+const eventObject: fc.Arbitrary<IDataObject> = fc
 	.tuple(
 		fc.record(
 			{
@@ -67,7 +67,7 @@ export const eventObject: fc.Arbitrary<IDataObject> = fc
 export const eventBody = fc.tuple(eventObject, fc.constantFrom(undefined, 2)).map(([event, space]) => Buffer.from(jsonText(event, space)));
 
 const fieldName = fc.oneof(fc.string({ minLength: 1, maxLength: 6 }), fc.constantFrom('event', 'id', 'a.b', 'payload', 'From', 'webhookDelivery'));
-export const formPairs = fc.array(fc.tuple(fieldName, text), { minLength: 1, maxLength: 6 });
+const formPairs = fc.array(fc.tuple(fieldName, text), { minLength: 1, maxLength: 6 });
 
 /** Form bodies; Twilio's may not repeat a pair (it signs each distinct value once). */
 export function formBody(distinctPairs: boolean): fc.Arbitrary<Buffer> {
@@ -98,7 +98,7 @@ export function setOwn(target: Record<string | number, unknown>, k: string | num
 }
 
 /** lossless-json's numbers as the trigger must deliver them: a number where JavaScript holds it, else the token's text. */
-export function plainNumbers(value: unknown): unknown {
+function plainNumbers(value: unknown): unknown {
 	if (value instanceof LosslessNumber) return isSafeNumber(value.value) ? Number.parseFloat(value.value) : value.value;
 	if (Array.isArray(value)) return value.map(plainNumbers);
 	if (value === null || typeof value !== 'object') return value;
@@ -131,8 +131,13 @@ export function referenceReading(format: Format, body: Buffer): IDataObject | un
 		const object = losslessObject(body);
 		return object === undefined ? undefined : (plainNumbers(object) as IDataObject);
 	}
+	return pairsObject(whatwgPairs(body));
+}
+
+/** Name-value pairs as one object: a name's one value, or the list of its values when it repeats. */
+export function pairsObject(pairs: Iterable<[string, string]>): IDataObject {
 	const out: IDataObject = {};
-	for (const [name, value] of whatwgPairs(body)) {
+	for (const [name, value] of pairs) {
 		const before = Object.prototype.hasOwnProperty.call(out, name) ? out[name] : undefined;
 		setOwn(out, name, before === undefined ? value : Array.isArray(before) ? [...before, value] : [before, value]);
 	}

@@ -12,6 +12,7 @@ import { LosslessNumber } from 'lossless-json';
 import { cloneJson, jsonText, jsonValue, losslessObject, setOwn, text, whatwgPairs } from './bodies';
 import { fraction } from './common';
 import type { Delivery } from './sender';
+import { withParameter } from './sender';
 
 type JsonOp = 'set' | 'retype' | 'wrap' | 'literalTwin' | 'literalTwinKeepSigned' | 'reserialize' | 'dropKey' | 'addKey' | 'renameKey' | 'moveKey' | 'addTopLevel' | 'bigNumber' | ItemOp;
 /** Edits of signed items: their list, and their fields. */
@@ -215,9 +216,8 @@ function editHeader(headers: Delivery['headers'], m: Extract<Mutation, { kind: '
 
 function editQuery(delivery: Delivery, m: Extract<Mutation, { kind: 'query' }>, secret: string): Delivery {
 	const { body, query: q } = delivery;
-	const join = (pair: string) => `${q}${q === '' ? '?' : '&'}${pair}`;
-	if (m.op === 'add') return { ...delivery, query: join(`${encodeURIComponent(pick(NAMES, m.at) ?? 'x')}=${encodeURIComponent(m.text)}`) };
-	if (m.op === 'addSecret') return { ...delivery, query: join(`token=${encodeURIComponent(secret)}`) };
+	if (m.op === 'add') return { ...delivery, query: withParameter(q, encodeURIComponent(pick(NAMES, m.at) ?? 'x'), encodeURIComponent(m.text)) };
+	if (m.op === 'addSecret') return { ...delivery, query: withParameter(q, 'token', encodeURIComponent(secret)) };
 	if (m.op === 'drop') return { ...delivery, query: q.includes('&') ? q.slice(0, q.lastIndexOf('&')) : '' };
 	// Bytes moved across the join of `{url}{body}` (Square signs the two concatenated).
 	const n = 1 + Math.floor(m.at * 4);

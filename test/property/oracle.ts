@@ -10,21 +10,20 @@ import { isDeepStrictEqual } from 'util';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Reception } from '../../nodes/TenantApiTrigger/receive';
+import { ADYEN_SIGNED_FIELDS, fieldText } from '../../sandbox/signing';
 
-import type { Format } from './bodies';
-import { referenceReading, setOwn, whatwgPairs } from './bodies';
+import { pairsObject, referenceReading, setOwn, whatwgPairs } from './bodies';
 import type { Verdict } from './common';
 import type { Delivery } from './sender';
-import { NOW, adyenSignedFields, valueAt } from './sender';
+import { NOW, itemPaths, itemsAt, setPath, valueAt } from './sender';
 import type { CustomSpec, Setup } from './settings';
 
-export type Expected = { action: 'refuse'; why: string } | { action: 'acknowledge' } | { action: 'start'; json: IDataObject };
+type Expected = { action: 'refuse'; why: string } | { action: 'acknowledge' } | { action: 'start'; json: IDataObject };
 
 const TIMESTAMPED = ['standardWebhooks', 'stripe', 'slack', 'paddle'];
 /** The body fields each Verification names the delivery by, when nothing else does (docs: Delivery identity). */
 const ID_FIELDS: Record<string, string[]> = { slack: ['event_id'], paddle: ['event_id'], square: ['event_id'], adyenPlatform: [], twilio: [], standardWebhooks: [], adyenPayments: [] };
 const ADYEN_TYPED = new Set(['amount.value']);
-const ADYEN_PATHS = ['pspReference', 'originalReference', 'merchantAccountCode', 'merchantReference', 'amount.value', 'amount.currency', 'eventCode', 'success'];
 const TWILIO_SID = /^[A-Z]{2}[0-9a-fA-F]{32}$/;
 const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie'];
 
@@ -40,23 +39,13 @@ export function configuredSecrets(setup: Setup): string[] {
 
 // ---- what the signature covers ----
 
-function setPath(target: IDataObject, path: string, value: unknown): void {
-	const keys = path.split('.');
-	let current = target;
-	for (const key of keys.slice(0, -1)) {
-		if (!Object.prototype.hasOwnProperty.call(current, key)) setOwn(current, key, {});
-		current = current[key] as IDataObject;
-	}
-	setOwn(current, keys[keys.length - 1], value);
-}
-
 /** Each item reduced to its signed fields (text, or the JSON value of a typed field), on the path to the items. */
-function signedFieldsView(body: IDataObject, itemsPath: string, paths: string[], typed: Set<string>): IDataObject {
+function signedFieldsView(body: IDataObject, itemsPath: string, paths: readonly string[], typed: Set<string>): IDataObject {
 	const reduce = (item: unknown) => {
 		const view: IDataObject = {};
 		for (const path of paths) {
 			const value = valueAt(item, path);
-			setPath(view, path, typed.has(path) && value !== undefined ? value : value === undefined || value === null ? '' : String(value));
+			setPath(view, path, typed.has(path) && value !== undefined ? value : fieldText(item, path));
 		}
 		return view;
 	};
@@ -70,7 +59,7 @@ function signedFieldsView(body: IDataObject, itemsPath: string, paths: string[],
 }
 
 /** The signature covers form fields by Twilio's rule (no boundaries between them), and nothing else covers the body. */
-export function unboundedFields(setup: Setup, delivery: Delivery): boolean {
+function unboundedFields(setup: Setup, delivery: Delivery): boolean {
 	if (setup.format !== 'form') return false;
 	if (setup.verification === 'twilio') return true;
 	const { sender } = setup;
@@ -81,8 +70,6 @@ export function unboundedFields(setup: Setup, delivery: Delivery): boolean {
 	return signs('formFields') && !signs('body') && !hashed;
 }
 
-const customItemPaths = (spec: CustomSpec) => [...new Set(spec.template.flatMap((piece) => ('item' in piece ? [piece.item] : [])))];
-
 /** Every item's signed fields hold none of the literal text between them and their neighbouring fields (docs: Custom HMAC). */
 function splitsOneWay(spec: CustomSpec, view: IDataObject): boolean {
 	const pieces = spec.template;
@@ -92,8 +79,7 @@ function splitsOneWay(spec: CustomSpec, view: IDataObject): boolean {
 		if (!('item' in piece) || literal === undefined || !('literal' in literal) || next === undefined || !('item' in next)) return;
 		for (const field of [piece.item, next.item]) separators.set(field, (separators.get(field) ?? '') + literal.literal);
 	});
-	const [before, after] = spec.itemsPath.split('.*');
-	const items = (valueAt(view, before) as unknown[]).map((entry) => (after ? valueAt(entry, after.slice(1)) : entry));
+	const items = itemsAt(view, spec.itemsPath) as unknown[];
 	return items.every((item) => [...separators].every(([field, chars]) => ![...chars].some((c) => String(valueAt(item, field)).includes(c))));
 }
 
@@ -101,7 +87,7 @@ function splitsOneWay(spec: CustomSpec, view: IDataObject): boolean {
 function signedItemsOutput(setup: Setup, read: IDataObject): IDataObject {
 	const { sender } = setup;
 	if (sender.kind !== 'custom' || sender.spec.signatureIn !== 'items') return read;
-	return signedFieldsView(read, sender.spec.itemsPath, customItemPaths(sender.spec), new Set());
+	return signedFieldsView(read, sender.spec.itemsPath, itemPaths(sender.spec), new Set());
 }
 
 /** The body as read (what the workflow gets) and what the signature covers (where the id and the event come from). */
@@ -109,9 +95,9 @@ function reading(setup: Setup, body: Buffer): { output: IDataObject; signed: IDa
 	const read = referenceReading(setup.format, body);
 	if (read === undefined) return undefined;
 	const { sender } = setup;
-	if (sender.kind === 'adyenPayments') return { output: read, signed: signedFieldsView(read, 'notificationItems.*.NotificationRequestItem', ADYEN_PATHS, ADYEN_TYPED) };
+	if (sender.kind === 'adyenPayments') return { output: read, signed: signedFieldsView(read, 'notificationItems.*.NotificationRequestItem', ADYEN_SIGNED_FIELDS, ADYEN_TYPED) };
 	if (sender.kind === 'custom' && sender.spec.signatureIn === 'items') {
-		const view = signedFieldsView(read, sender.spec.itemsPath, customItemPaths(sender.spec), new Set());
+		const view = signedFieldsView(read, sender.spec.itemsPath, itemPaths(sender.spec), new Set());
 		return splitsOneWay(sender.spec, view) ? { output: view, signed: view } : undefined;
 	}
 	return { output: read, signed: read };
@@ -151,12 +137,11 @@ function itemIds(setup: Setup, signed: IDataObject): { fields: string[]; ids: st
 		sender.kind === 'adyenPayments'
 			? { itemsPath: 'notificationItems.*.NotificationRequestItem', fields: ['eventCode', 'pspReference', 'success'] }
 			: sender.kind === 'custom' && sender.spec.signatureIn === 'items'
-				? { itemsPath: sender.spec.itemsPath, fields: customItemPaths(sender.spec) }
+				? { itemsPath: sender.spec.itemsPath, fields: itemPaths(sender.spec) }
 				: undefined;
 	if (scheme === undefined) return undefined;
-	const [before, after] = scheme.itemsPath.split('.*');
-	const items = (valueAt(signed, before) as unknown[]).map((entry) => (after ? valueAt(entry, after.slice(1)) : entry));
-	return { fields: scheme.fields, ids: items.map((item) => scheme.fields.map((field) => { const v = valueAt(item, field); return v === undefined || v === null ? '' : String(v); })) };
+	const items = itemsAt(signed, scheme.itemsPath) as unknown[];
+	return { fields: scheme.fields, ids: items.map((item) => scheme.fields.map((field) => fieldText(item, field))) };
 }
 
 function identity(setup: Setup, delivery: Delivery, signed: IDataObject): Identity {
@@ -203,12 +188,7 @@ function accepted(filter: string, type: string | undefined): boolean {
 
 /** The query as n8n hands it to the trigger: one value, or a list for a repeated name. */
 export function queryObject(query: string): IDataObject {
-	const out: IDataObject = {};
-	for (const [name, value] of new URLSearchParams(query)) {
-		const before = Object.prototype.hasOwnProperty.call(out, name) ? out[name] : undefined;
-		setOwn(out, name, before === undefined ? value : Array.isArray(before) ? [...before, value] : [before, value]);
-	}
-	return out;
+	return pairsObject(new URLSearchParams(query));
 }
 
 const holdsSecret = (secrets: string[], ...texts: unknown[]) => texts.some((t) => secrets.some((s) => JSON.stringify(t).includes(JSON.stringify(s).slice(1, -1))));
@@ -289,13 +269,10 @@ function itemProjection(setup: Setup, json: IDataObject): string[] | undefined {
 	const { sender } = setup;
 	if (sender.kind === 'adyenPayments') {
 		const items = (json.notificationItems ?? []) as Array<{ NotificationRequestItem: IDataObject }>;
-		return items.map((entry) => JSON.stringify(adyenSignedFields(entry.NotificationRequestItem).map((v) => v ?? ''))).sort();
+		return items.map((entry) => JSON.stringify(ADYEN_SIGNED_FIELDS.map((path) => valueAt(entry.NotificationRequestItem, path) ?? ''))).sort();
 	}
 	if (sender.kind !== 'custom' || sender.spec.signatureIn !== 'items') return undefined;
-	const [before, after] = sender.spec.itemsPath.split('.*');
-	const list = valueAt(json, before);
-	if (!Array.isArray(list)) return [];
-	return list.map((entry) => JSON.stringify(after ? valueAt(entry, after.slice(1)) : entry)).sort();
+	return (itemsAt(json, sender.spec.itemsPath) ?? []).map((item) => JSON.stringify(item)).sort();
 }
 
 const withoutUnsigned = (json: IDataObject) => {
@@ -335,13 +312,10 @@ export function judge(setup: Setup, genuine: Delivery, sent: Delivery, got: Rece
 	const seen = itemProjection(setup, got.json);
 	// The items the sender signed, each on its own, whether or not the whole genuine delivery was accepted.
 	const genuineRead = referenceReading(setup.format, genuine.body);
-	const genuineItems = genuineRead === undefined ? undefined : itemProjection(setup, signedItemsOutput(setup, genuineRead));
-	const signedItems = genuineItems;
+	const signedItems = genuineRead === undefined ? undefined : itemProjection(setup, signedItemsOutput(setup, genuineRead));
 	if (seen !== undefined && signedItems !== undefined) {
 		if (isDeepStrictEqual(seen, signedItems)) return { ok: true, outcome: 'started: the signed items, in another order or with other unsigned fields (each item is signed on its own)' };
 		if (seen.every((item) => signedItems.includes(item))) return { ok: true, outcome: 'started: some of the signed items (each is signed on its own)' };
 	}
 	return { ok: false, outcome: 'started', why: 'the workflow would see something that was not signed' };
 }
-
-export type { Format };

@@ -3,15 +3,15 @@
  * sandbox (sandbox/signing.js, checked against the providers' own libraries); Custom HMAC through `signCustom`
  * below, the settings as a sender implements them, written apart from the product's verifier.
  */
-import { createHash, createHmac } from 'crypto';
+import { createHash } from 'crypto';
 
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
-import { sign, signAdyenPayments } from '../../sandbox/signing';
+import { ADYEN_SIGNED_FIELDS, base64Key, fieldText, hexKey, hmac, sign, signAdyenPayments, sortedFormFields } from '../../sandbox/signing';
 
 import type { Format } from './bodies';
-import { eventBody, formBody, jsonText, text, twilioForm } from './bodies';
+import { eventBody, formBody, jsonText, setOwn, text, twilioForm } from './bodies';
 import type { CustomSpec, Setup, TemplatePiece } from './settings';
 import { BASE_URL, SIGNED_URL_OVERRIDE } from './settings';
 
@@ -45,18 +45,12 @@ const adyenItem = fc.record(
 	{ requiredKeys: ['pspReference', 'merchantAccountCode', 'merchantReference', 'amount', 'eventCode', 'success'] },
 );
 
-/** Adyen's signed fields of one item (what the HMAC and the type rules cover). */
-export function adyenSignedFields(item: IDataObject): unknown[] {
-	const amount = (item.amount ?? {}) as IDataObject;
-	return [item.pspReference, item.originalReference, item.merchantAccountCode, item.merchantReference, amount.value, amount.currency, item.eventCode, item.success];
-}
-
 const adyenBody = fc
-	.uniqueArray(adyenItem, { minLength: 1, maxLength: 3, selector: (item) => JSON.stringify(adyenSignedFields(item).map((v) => (v === undefined ? '' : String(v)))) })
+	.uniqueArray(adyenItem, { minLength: 1, maxLength: 3, selector: (item) => JSON.stringify(ADYEN_SIGNED_FIELDS.map((path) => fieldText(item, path))) })
 	.map((items) => ({ live: 'false', notificationItems: items.map((item) => ({ NotificationRequestItem: item })) }));
 
-/** The item paths and separators of a Custom template. */
-const itemPaths = (spec: CustomSpec) => spec.template.flatMap((piece) => ('item' in piece ? [piece.item] : []));
+/** The item paths (each once) and separators of a Custom template. */
+export const itemPaths = (spec: CustomSpec) => [...new Set(spec.template.flatMap((piece) => ('item' in piece ? [piece.item] : [])))];
 const separatorChars = (spec: CustomSpec) => spec.template.flatMap((piece) => ('literal' in piece ? [...piece.literal] : []));
 
 /**
@@ -76,11 +70,15 @@ function fieldValue(spec: CustomSpec): fc.Arbitrary<unknown> {
 	);
 }
 
-function setPath(target: IDataObject, path: string, value: unknown): void {
+/** Sets the value at a dotted path as an own key, making the objects on the way; an undefined value is left out. */
+export function setPath(target: IDataObject, path: string, value: unknown): void {
 	const keys = path.split('.');
 	let current = target;
-	for (const key of keys.slice(0, -1)) current = (current[key] ??= {}) as IDataObject;
-	if (value !== undefined) current[keys[keys.length - 1]] = value as IDataObject[string];
+	for (const key of keys.slice(0, -1)) {
+		if (!Object.prototype.hasOwnProperty.call(current, key)) setOwn(current, key, {});
+		current = current[key] as IDataObject;
+	}
+	if (value !== undefined) setOwn(current, keys[keys.length - 1], value);
 }
 
 /**
@@ -100,7 +98,7 @@ function customItemsBody(spec: CustomSpec): fc.Arbitrary<IDataObject> {
 		for (const [path, value] of Object.entries(fields)) setPath(object, path, value);
 		return object;
 	});
-	return fc.uniqueArray(item, { minLength: 1, maxLength: 3, selector: (i) => JSON.stringify(itemPaths(spec).map((p) => fieldText(valueAt(i, p)))) }).map((items) => itemsBody(spec, items));
+	return fc.uniqueArray(item, { minLength: 1, maxLength: 3, selector: (i) => JSON.stringify(itemPaths(spec).map((p) => fieldText(i, p))) }).map((items) => itemsBody(spec, items));
 }
 
 /** The body a set-up's sender posts, before it is signed (items are signed inside the body, by `deliver`). */
@@ -127,25 +125,17 @@ export function valueAt(object: unknown, path: string): unknown {
 	return current;
 }
 
-/** A scalar as a sender writes it into the signed text. */
-function fieldText(value: unknown): string {
-	return value === undefined || value === null ? '' : String(value);
+/** The items an items path finds (`list.*`, or `list.*.inner` for the object inside each entry); undefined without a list there. */
+export function itemsAt(body: unknown, itemsPath: string): unknown[] | undefined {
+	const [before, after] = itemsPath.split('.*');
+	const list = valueAt(body, before);
+	return Array.isArray(list) ? list.map((entry) => (after ? valueAt(entry, after.slice(1)) : entry)) : undefined;
 }
 
 function hmacKey(spec: CustomSpec, secret: string): Buffer {
-	if (spec.secretEncoding === 'hex') return Buffer.from(secret, 'hex');
-	if (spec.secretEncoding === 'base64') return Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+	if (spec.secretEncoding === 'hex') return hexKey(secret);
+	if (spec.secretEncoding === 'base64') return base64Key(secret);
 	return Buffer.from(secret, 'utf8');
-}
-
-/** Twilio's rule for `{formFields}`: names sorted, each followed by its distinct values sorted. */
-function sortedFields(body: Buffer): string {
-	const fields = new Map<string, string[]>();
-	for (const [name, value] of new URLSearchParams(body.toString('utf8'))) fields.set(name, [...(fields.get(name) ?? []), value]);
-	return [...fields.keys()]
-		.sort()
-		.map((name) => [...new Set(fields.get(name))].sort().map((value) => name + value).join(''))
-		.join('');
 }
 
 interface Signing {
@@ -160,17 +150,15 @@ interface Signing {
 function renderTemplate(template: TemplatePiece[], signing: Signing): Array<string | Buffer> {
 	return template.map((piece) => {
 		if ('literal' in piece) return piece.literal;
-		if ('item' in piece) return fieldText(valueAt(signing.item, piece.item));
+		if ('item' in piece) return fieldText(signing.item, piece.item);
 		if (piece.placeholder === 'body') return signing.body;
-		if (piece.placeholder === 'formFields') return signing.format === 'form' ? sortedFields(signing.body) : '';
+		if (piece.placeholder === 'formFields') return signing.format === 'form' ? sortedFormFields(signing.body) : '';
 		return { timestamp: signing.timestamp, id: signing.id, url: signing.url }[piece.placeholder];
 	});
 }
 
 function signature(spec: CustomSpec, secret: string, parts: Array<string | Buffer>): string {
-	const mac = createHmac(spec.algorithm, hmacKey(spec, secret));
-	for (const part of parts) mac.update(part);
-	return mac.digest(spec.signatureEncoding);
+	return hmac(spec.algorithm, hmacKey(spec, secret), parts).toString(spec.signatureEncoding);
 }
 
 /** The signature header of Custom HMAC in its format. */
@@ -182,7 +170,8 @@ function signatureHeader(spec: CustomSpec, sig: string, timestamp: string): stri
 }
 
 const sha256Hex = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-const withParameter = (query: string, name: string, value: string) => `${query}${query === '' ? '?' : '&'}${name}=${value}`;
+/** The raw query string with `name=value` appended (both as given, already encoded where needed). */
+export const withParameter = (query: string, name: string, value: string) => `${query}${query === '' ? '?' : '&'}${name}=${value}`;
 
 /** A genuine delivery of `body` for the set-up: signed by its sender with the secret the set-up names. */
 export function deliver(setup: Setup, body: Buffer | IDataObject, query: string, id: string): Delivery {
@@ -222,10 +211,7 @@ function useTimestamp(setup: Setup): boolean {
 /** Every item of the body signed in its Signature Path in Item (the items found as the items path says). */
 function signCustomItems(spec: CustomSpec, secret: string, body: IDataObject): IDataObject {
 	const copy = JSON.parse(JSON.stringify(body)) as IDataObject;
-	const [before, after] = spec.itemsPath.split('.*');
-	const list = valueAt(copy, before) as IDataObject[];
-	for (const entry of list) {
-		const item = (after ? valueAt(entry, after.slice(1)) : entry) as IDataObject;
+	for (const item of itemsAt(copy, spec.itemsPath) as IDataObject[]) {
 		setPath(item, spec.itemSignaturePath, signature(spec, secret, renderTemplate(spec.template, { body: Buffer.alloc(0), format: 'json', timestamp: '', id: '', url: '', item })));
 	}
 	return copy;

@@ -38,14 +38,14 @@ export interface CustomSpec {
 	bodyHashParameter: string;
 }
 
-export type Sender =
+type Sender =
 	| { kind: 'preset'; scheme: SigningScheme; rename: Record<string, string> }
 	| { kind: 'adyenPayments' }
 	| { kind: 'custom'; spec: CustomSpec }
 	| { kind: 'secretHeader'; header: string }
 	| { kind: 'none' };
 
-export type SecretName = 'current' | 'previous' | 'test';
+type SecretName = 'current' | 'previous' | 'test';
 
 export interface Setup {
 	verification: VerificationName;
@@ -142,7 +142,7 @@ const ITEM_FIELDS = ['ref', 'amount.value', 'amount.currency', 'code', 'ok'];
 const ITEMS_PATHS = ['notificationItems.*.NotificationRequestItem', 'events.*', 'data.items.*', 'batch.*.entry'];
 
 /** Signed Content as the user types it. */
-export function templateText(template: TemplatePiece[]): string {
+function templateText(template: TemplatePiece[]): string {
 	return template
 		.map((piece) => {
 			if ('literal' in piece) return piece.literal;
@@ -277,7 +277,7 @@ const secretHeader: fc.Arbitrary<SchemePart> = fc.record({ header: headerSetting
 }));
 
 /** The settings part of each Verification value of the node. */
-export const SCHEME_PARTS: Record<VerificationName, fc.Arbitrary<SchemePart>> = {
+const SCHEME_PARTS: Record<VerificationName, fc.Arbitrary<SchemePart>> = {
 	hmacSha256: bodyHmac('hmacSha256'),
 	hmacSha512: bodyHmac('hmacSha512'),
 	standardWebhooks: fc.oneof(preset('standard-webhooks', ['json']), preset('svix', ['json'])),
