@@ -20,7 +20,7 @@ import type { Reception, Refusal } from './receive';
 import { INVALID_SIGNATURE, receiveDelivery, refusal } from './receive';
 import { admitRefusal } from './refusalRecords';
 import type { ParameterReader } from './settings';
-import { settingsFromParameters, signingSecrets } from './settings';
+import { credentialSecrets, settingsFromParameters, signingSecrets } from './settings';
 import { isVerificationName } from './verifications';
 import { signedUrl } from './url';
 import type { HeaderBag } from './verification';
@@ -60,20 +60,27 @@ function isTestDelivery(context: IWebhookFunctions): boolean {
 	return context.getMode() === 'manual';
 }
 
+interface Secrets {
+	/** The secrets this delivery may be signed with (signingSecrets). */
+	accepted: unknown[];
+	/** Every secret of the credential: none may reach the output. */
+	all: unknown[];
+}
+
 /**
- * The credential's secrets (signingSecrets), or the refusal when there are none: no credential selected is a set-up
- * error (refused like a bad signature); a selected one that cannot be read now (e.g. the database is busy) is
- * temporary (503: the sender retries).
+ * The credential's secrets, or the refusal when there are none: no credential selected is a set-up error (refused
+ * like a bad signature); a selected one that cannot be read now (e.g. the database is busy) is temporary (503: the
+ * sender retries).
  */
-async function readSigningSecrets(context: IWebhookFunctions, testUrl: boolean): Promise<unknown[] | Refusal> {
+async function readSecrets(context: IWebhookFunctions, testUrl: boolean): Promise<Secrets | Refusal> {
 	try {
-		return signingSecrets(await context.getCredentials(WEBHOOK_CREDENTIAL_TYPE), testUrl);
+		const credential = await context.getCredentials(WEBHOOK_CREDENTIAL_TYPE);
+		return { accepted: signingSecrets(credential, testUrl), all: credentialSecrets(credential) };
 	} catch {
 		const selected = context.getNode().credentials?.[WEBHOOK_CREDENTIAL_TYPE] !== undefined;
 		return selected ? refusal(503, 'credential_unavailable', 'Temporarily unable to verify the delivery') : refusal(401, 'no_credential_selected', INVALID_SIGNATURE);
 	}
 }
-
 
 /** The delivery read against the node's settings, and what a refusal can be explained from. Never throws. */
 async function receive(context: IWebhookFunctions, testUrl: boolean, nowSeconds: number): Promise<{ reception: Reception; facts: RefusalFacts }> {
@@ -84,10 +91,10 @@ async function receive(context: IWebhookFunctions, testUrl: boolean, nowSeconds:
 		const verification = (facts.verification = context.getNodeParameter('verification', 'hmacSha256'));
 		// E.g. saved by a newer version of this package: a set-up error, answered like a refusal (final, not 5xx).
 		if (!isVerificationName(verification)) return { reception: refusal(401, 'unknown_verification', INVALID_SIGNATURE), facts };
-		const secrets = verification === 'none' ? [] : await readSigningSecrets(context, testUrl);
-		if (!Array.isArray(secrets)) return { reception: secrets, facts };
+		const secrets = verification === 'none' ? { accepted: [], all: [] } : await readSecrets(context, testUrl);
+		if ('action' in secrets) return { reception: secrets, facts };
 		const read: ParameterReader = (name, fallback) => context.getNodeParameter(name, fallback as never);
-		const settings = settingsFromParameters(verification, read, secrets);
+		const settings = settingsFromParameters(verification, read, secrets.accepted, secrets.all);
 		facts.config = settings.config;
 		const reception = receiveDelivery(settings, {
 			rawBody: facts.rawBody,
@@ -226,6 +233,6 @@ export class TenantApiTrigger implements INodeType {
 			this.logger.debug('Tenant API Trigger: delivery acknowledged but filtered out', { node: this.getNode().name, event: reception.event ?? null });
 			return {};
 		}
-		return { workflowData: [[{ json: reception.json }], []] };
+		return { workflowData: [reception.items.map((json) => ({ json })), []] };
 	}
 }

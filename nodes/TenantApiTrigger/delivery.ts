@@ -4,8 +4,8 @@ import type { WebhookDelivery } from '../shared/webhookDelivery';
 import { setOwn } from '../shared/ownProperty';
 import { SECRET_NAMES } from '../shared/webhookDelivery';
 
-import type { HeaderBag, VerificationConfig, VerificationResult } from './verification';
-import { headerNames, headerValue, joinIdParts, usableSecrets, valueAtPath } from './verification';
+import type { HeaderBag, SignedUnit, VerificationConfig, VerificationResult } from './verification';
+import { headerNames, headerValue, joinIdParts, joinItemIds, usableSecrets, valueAtPath } from './verification';
 
 export const DEFAULT_EVENT_PATH = 'event';
 export const FALLBACK_EVENT_PATH = 'type';
@@ -83,47 +83,49 @@ function presentHeader(headers: HeaderBag, names: string): string | undefined {
 }
 
 /**
- * Why a delivery's id fields cannot name it: a field missing or not in the shape the sender gives ids (Twilio's
- * SIDs), or Delivery ID Fields under a signature that does not say where a field ends (Custom `{formFields}`).
+ * Why a delivery cannot be named: Delivery ID Fields under a signature that does not say where a form field ends
+ * (Twilio's rule, Custom `{formFields}`), where any field could be re-cut into another id.
  */
-export type IdRefusal = 'malformed_id' | 'unprotected_id';
+export type IdRefusal = 'unprotected_id';
 
 type Identity = [string, string] | undefined | IdRefusal;
 
 /** The id made of signed body fields (all must hold a scalar; several are joined by joinIdParts), with its source. */
-function bodyFieldsId(signed: IDataObject, paths: string[], pattern: string): Identity {
+function bodyFieldsId(signed: IDataObject, paths: string[]): Identity {
 	const parts = paths.map((path) => idText(valueAtPath(signed, path)));
-	if (pattern !== '' && paths.length > 0 && !parts.every((part) => part !== undefined && new RegExp(pattern).test(part))) return 'malformed_id';
 	if (parts.length === 0 || !parts.every((part): part is string => part !== undefined)) return undefined;
 	return [joinIdParts(parts), `body:${paths.join(',')}`];
 }
 
 /**
- * The rule: a signed id header when the scheme signs one (Standard Webhooks: `webhook-id` / `svix-id`);
- * otherwise the body fields `chosenIdFields` (Delivery ID Fields) when set; otherwise the signed items' ids
- * (Adyen payments); otherwise the scheme's body fields (`id` without a scheme). Undefined: none.
+ * The rule: a signed id header when the scheme signs one (Standard Webhooks: `webhook-id` / `svix-id`); the digest of
+ * the signed text where the signature leaves field boundaries open (Delivery ID Fields refused there); otherwise the
+ * body fields `chosenIdFields` (Delivery ID Fields) when set; otherwise a signed item's id fields (Adyen payments);
+ * otherwise the scheme's body fields (`id` without a scheme). Undefined: none.
  */
-function identify(config: VerificationConfig, result: VerificationResult, headers: HeaderBag, signed: IDataObject, chosenIdFields: string[]): Identity {
-	if (config.mode !== 'hmac') return bodyFieldsId(signed, chosenIdFields.length > 0 ? chosenIdFields : ['id'], '');
+function identify(config: VerificationConfig, result: VerificationResult, headers: HeaderBag, unit: SignedUnit, chosenIdFields: string[]): Identity {
+	if (config.mode !== 'hmac') return bodyFieldsId(unit.signed, chosenIdFields.length > 0 ? chosenIdFields : ['id']);
 	const { scheme } = config;
 	if (result.id !== undefined) return [result.id, `header:${presentHeader(headers, scheme.idHeader) ?? scheme.idHeader}`];
-	// Fields signed without boundaries (Custom `{formFields}`) can be re-cut into any id: none is taken from them.
-	if (result.unboundedFields === true && scheme.idPattern === '') return chosenIdFields.length > 0 ? 'unprotected_id' : undefined;
-	if (chosenIdFields.length > 0) return bodyFieldsId(signed, chosenIdFields, scheme.idPattern);
-	if (result.itemsId !== undefined) return [result.itemsId, `items:${(result.itemIdFields ?? []).join(',')}`];
-	return bodyFieldsId(signed, scheme.idFields, scheme.idPattern);
+	if (result.signedTextSha256 !== undefined) return chosenIdFields.length > 0 ? 'unprotected_id' : [result.signedTextSha256, SIGNED_TEXT_ID_SOURCE];
+	if (chosenIdFields.length > 0) return bodyFieldsId(unit.signed, chosenIdFields);
+	if (unit.itemId !== undefined) return [joinItemIds([unit.itemId]), `items:${(result.itemIdFields ?? []).join(',')}`];
+	return bodyFieldsId(unit.signed, scheme.idFields);
 }
 
-/** The delivery's identity, read from what the signature covers (`signed`), or why its id fields cannot name it. */
+/** `idSource` of an id that is the SHA-256 of the signed text. */
+export const SIGNED_TEXT_ID_SOURCE = 'signedText:sha256';
+
+/** A unit's identity, read from what the signature covers, or why its id fields cannot name it. */
 export function deliveryIdentity(
 	config: VerificationConfig,
 	result: VerificationResult,
 	headers: HeaderBag,
-	signed: IDataObject,
+	unit: SignedUnit,
 	chosenIdFields: string[],
 	verification: string,
 ): WebhookDelivery | IdRefusal {
-	const identity = identify(config, result, headers, signed, chosenIdFields);
+	const identity = identify(config, result, headers, unit, chosenIdFields);
 	if (typeof identity === 'string') return identity;
 	const [id, idSource] = identity ?? [null, null];
 	const secret = result.secretIndex === undefined ? null : (SECRET_NAMES[result.secretIndex] ?? null);

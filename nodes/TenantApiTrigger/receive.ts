@@ -4,7 +4,7 @@ import type { WebhookDelivery } from '../shared/webhookDelivery';
 import { WEBHOOK_DELIVERY_FIELD } from '../shared/webhookDelivery';
 
 import { deliveryIdentity, eventAccepted, eventType, safeHeaders, safeQuery } from './delivery';
-import type { BodyFailure, BodyFormat, DeliveryReading, HeaderBag, VerificationConfig } from './verification';
+import type { BodyFailure, BodyFormat, DeliveryReading, HeaderBag, SignedUnit, VerificationConfig } from './verification';
 import { deliveryFormat, mismatchedMediaType, readDelivery } from './verification';
 
 /** The trigger's settings, as read from the node. */
@@ -19,6 +19,8 @@ export interface TriggerSettings {
 	idFields: string[];
 	includeHeaders: boolean;
 	includeQuery: boolean;
+	/** Every secret of the credential, accepted here or not: none may reach the output. */
+	credentialSecrets: unknown[];
 }
 
 export interface ReceivedRequest {
@@ -35,7 +37,7 @@ export interface ReceivedRequest {
 export type Reception =
 	| { action: 'refuse'; status: 400 | 401 | 413 | 415 | 503; reason: string; message: string }
 	| { action: 'acknowledge'; event: string | undefined }
-	| { action: 'start'; json: IDataObject };
+	| { action: 'start'; items: IDataObject[] };
 
 export type Refusal = Extract<Reception, { action: 'refuse' }>;
 
@@ -78,21 +80,41 @@ function withoutBytes(settings: TriggerSettings, request: ReceivedRequest): Rece
 	return refusal(400, 'raw_body_unavailable', 'Could not read the request body');
 }
 
+type Started = { json: IDataObject; event: string | undefined; id: string | null };
+
+/** One signed unit as the workflow gets it, or why the delivery is refused. */
+function startUnit(settings: TriggerSettings, request: ReceivedRequest, reading: Extract<DeliveryReading, { ok: true }>, unit: SignedUnit): Started | Refusal {
+	if (Object.prototype.hasOwnProperty.call(unit.object, WEBHOOK_DELIVERY_FIELD)) return refusal(400, 'reserved_field', `Body must not have a top-level ${WEBHOOK_DELIVERY_FIELD} field`);
+	const delivery = deliveryIdentity(settings.config, reading.verification, request.headers, unit, settings.idFields, settings.verification);
+	if (typeof delivery === 'string') return refusal(401, delivery, INVALID_SIGNATURE);
+	return { json: outputItem(settings, request, unit.object, delivery), event: eventType(unit.signed, settings.eventPath), id: delivery.id };
+}
+
+/** Whether two units of one delivery name the same event: a sender never sends an event twice in one delivery. */
+function repeatsAnEvent(units: Started[]): boolean {
+	const ids = units.map((unit) => unit.id).filter((id) => id !== null);
+	return new Set(ids).size !== ids.length;
+}
+
 /**
- * One delivery, from the request to what the workflow receives: verified, read once in the configured format,
- * filtered by event type, and given its identity. Pure: the node only wires n8n's request and answer to it.
+ * One delivery, from the request to what the workflow receives: verified, read once in the configured format, each
+ * signed unit (the body, or each signed item) given its identity and filtered by event type. Pure: the node only
+ * wires n8n's request and answer to it.
  */
 export function receiveDelivery(settings: TriggerSettings, request: ReceivedRequest): Reception {
 	if (request.rawBody === undefined) return withoutBytes(settings, request);
 	const reading = readDelivery(settings.config, { rawBody: request.rawBody, headers: request.headers, nowSeconds: request.nowSeconds, url: request.url });
 	if (!reading.ok) return refusal(reading.status, reading.reason, refusalMessage(reading));
-	const body = reading.body.object;
-	if (Object.prototype.hasOwnProperty.call(body, WEBHOOK_DELIVERY_FIELD)) return refusal(400, 'reserved_field', `Body must not have a top-level ${WEBHOOK_DELIVERY_FIELD} field`);
-	const delivery = deliveryIdentity(settings.config, reading.verification, request.headers, reading.signed, settings.idFields, settings.verification);
-	if (typeof delivery === 'string') return refusal(401, delivery, INVALID_SIGNATURE);
-	const event = eventType(reading.signed, settings.eventPath);
-	if (!eventAccepted(settings.events, event)) return { action: 'acknowledge', event };
-	return { action: 'start', json: outputItem(settings, request, body, delivery) };
+	const units: Started[] = [];
+	for (const unit of reading.units) {
+		const started = startUnit(settings, request, reading, unit);
+		if ('action' in started) return started;
+		units.push(started);
+	}
+	if (repeatsAnEvent(units)) return refusal(401, 'duplicate_item', INVALID_SIGNATURE);
+	const accepted = units.filter((unit) => eventAccepted(settings.events, unit.event));
+	if (accepted.length === 0) return { action: 'acknowledge', event: units[0]?.event };
+	return { action: 'start', items: accepted.map((unit) => unit.json) };
 }
 
 /** The secrets a configuration holds (to keep them out of the unsigned request data). */
@@ -102,13 +124,12 @@ export function secretsOf(config: VerificationConfig): unknown[] {
 
 /**
  * The one output rule: the body as read from the verified bytes, and beside it only `webhookDelivery` (a name the
- * body may not use), which carries the request data no signature covers under names that say so. No secret, and
- * the header carrying Secret in Header's shared key, ever reach it.
+ * body may not use), which carries the request data no signature covers under names that say so. No secret of the
+ * credential (accepted here or not), and no header carrying Secret in Header's shared key, ever reach it.
  */
 function outputItem(settings: TriggerSettings, request: ReceivedRequest, body: IDataObject, delivery: WebhookDelivery): IDataObject {
-	const { config } = settings;
-	const secrets = secretsOf(config);
-	if (settings.includeHeaders) delivery.unsignedHeaders = safeHeaders(request.headers, config.mode === 'secretHeader' ? config.secretHeader : '', secrets);
-	if (settings.includeQuery) delivery.unsignedQuery = safeQuery(request.query, secrets);
+	const { config, credentialSecrets } = settings;
+	if (settings.includeHeaders) delivery.unsignedHeaders = safeHeaders(request.headers, config.mode === 'secretHeader' ? config.secretHeader : '', credentialSecrets);
+	if (settings.includeQuery) delivery.unsignedQuery = safeQuery(request.query, credentialSecrets);
 	return { ...body, [WEBHOOK_DELIVERY_FIELD]: delivery };
 }

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { DEFAULT_EVENT_PATH, parseEventList } from './delivery';
 import type { TriggerSettings } from './receive';
 import type { BodyFormat, HmacAlgorithm, PresetName, SchemeSpec, SecretEncoding, SignatureEncoding, SignatureFormat, VerificationConfig } from './verification';
-import { DEFAULT_TOLERANCE_SECONDS, PRESETS, headerNames, isPresetName } from './verification';
+import { DEFAULT_TOLERANCE_SECONDS, PRESETS, headerNames, isPresetName, usableSecrets } from './verification';
 import type { VerificationName, VerificationSetting } from './verifications';
 import { verificationOf } from './verifications';
 
@@ -68,7 +68,6 @@ export function customScheme(read: ParameterReader): SchemeSpec {
 		itemsOutput: 'signedFields',
 		bodyHashParameter: raw('customBodyHashParameter', ''),
 		idFields: ['id'],
-		idPattern: '',
 	};
 }
 
@@ -94,12 +93,16 @@ export function verificationConfig(name: VerificationName, read: ParameterReader
 	return { mode: 'secretHeader', secrets, secretHeader: headers(read, 'sharedKeyHeader', 'x-webhook-secret'), bodyFormat: bodyFormat(read, name) };
 }
 
-/** The trigger's settings from its parameters (as n8n resolves them) and the credential's secrets. */
-export function settingsFromParameters(verification: VerificationName, read: ParameterReader, secrets: unknown[]): TriggerSettings {
+/**
+ * The trigger's settings from its parameters (as n8n resolves them), the secrets this delivery may be signed with
+ * (signingSecrets) and every secret of the credential (kept out of the output).
+ */
+export function settingsFromParameters(verification: VerificationName, read: ParameterReader, secrets: unknown[], credentialSecrets: unknown[]): TriggerSettings {
 	const options = (read('options', {}) ?? {}) as IDataObject;
 	return {
 		verification,
 		config: verificationConfig(verification, read, secrets),
+		credentialSecrets,
 		events: parseEventList(read('events', '') as string),
 		eventPath: typeof options.eventPath === 'string' ? options.eventPath : DEFAULT_EVENT_PATH,
 		idFields: pathList(options.idFields),
@@ -108,11 +111,19 @@ export function settingsFromParameters(verification: VerificationName, read: Par
 	};
 }
 
+/** Every secret of a Tenant Webhook API credential, in the order of SECRET_NAMES, as stored. */
+export function credentialSecrets(credential: IDataObject): unknown[] {
+	return [credential.signingSecret, credential.previousSigningSecret, credential.testSigningSecret];
+}
+
 /**
- * The secrets of a Tenant Webhook API credential in the order of SECRET_NAMES, as stored (the verifier skips blank
- * ones): current, previous, and for a delivery to the Test URL only, the test secret.
+ * The secrets a delivery may be signed with, in the places of SECRET_NAMES (the verifier skips blank ones, and
+ * `webhookDelivery.secret` names the place that matched): at the Production URL the current and the previous secret;
+ * at the Test URL the test secret alone when it is set (so that a captured production delivery cannot be replayed
+ * there), else the same two as in production.
  */
 export function signingSecrets(credential: IDataObject, testDelivery: boolean): unknown[] {
-	const secrets = [credential.signingSecret, credential.previousSigningSecret];
-	return testDelivery ? [...secrets, credential.testSigningSecret] : secrets;
+	const [current, previous, test] = credentialSecrets(credential);
+	if (testDelivery && usableSecrets([test]).length > 0) return [undefined, undefined, test];
+	return [current, previous];
 }

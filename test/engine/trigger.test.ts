@@ -347,7 +347,7 @@ describe('every signing scheme, delivered by the sandbox over HTTP, verified ins
 	beforeEach(() => sandbox.reset());
 
 	/** What webhookDelivery says for each scheme's sandbox delivery (`evt_1`): the rule of docs/trigger.md "Delivery identity". */
-	const IDENTITY: Partial<Record<SigningScheme, [string | null, string | null]>> = {
+	const IDENTITY: Partial<Record<SigningScheme, [unknown, string | null]>> = {
 		'standard-webhooks': ['evt_1', 'header:webhook-id'],
 		svix: ['evt_1', 'header:svix-id'],
 		'adyen-payments': [
@@ -358,7 +358,8 @@ describe('every signing scheme, delivered by the sandbox over HTTP, verified ins
 		paddle: [null, null],
 		square: [null, null],
 		'adyen-platform': [null, null],
-		twilio: [null, null],
+		// Twilio's signature does not mark where a form field ends: the id is the digest of the signed text.
+		twilio: [expect.stringMatching(/^[0-9a-f]{64}$/), 'signedText:sha256'],
 	};
 	const TIMESTAMPED = ['standard-webhooks', 'svix', 'stripe', 'slack', 'paddle'];
 

@@ -3,14 +3,14 @@
  * campaign never generated. Through the built trigger behind a real HTTP server and n8n-core's WebhookContext
  * (test/harness/webhook.ts). Each case is a forged, replayed or colliding delivery that reached a workflow before.
  */
-import { createHmac } from 'crypto';
+import { createHash, createHmac } from 'crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
 import { PRESETS } from '../../nodes/TenantApiTrigger/verification';
 import { demoSecret, sign, signAdyenPayments } from '../../sandbox/signing';
 import type { WebhookCall } from '../harness/webhook';
-import { WEBHOOK_ID, deliveryOf, useTriggerServer, webhookCredential } from '../harness/webhook';
+import { WEBHOOK_ID, deliveryOf, startedItems, useTriggerServer, webhookCredential } from '../harness/webhook';
 
 const PUBLIC_URL = `http://127.0.0.1:5678/webhook/${WEBHOOK_ID}/webhook`;
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -94,6 +94,64 @@ describe('Custom HMAC with the signature inside each item', () => {
 	});
 });
 
+describe('signed items: one output item per signed item, each with the identity it has alone', () => {
+	const KEY = demoSecret('adyen-payments');
+	const item = (pspReference: string, eventCode = 'AUTHORISATION') => ({
+		pspReference,
+		originalReference: '',
+		merchantAccountCode: 'Acct',
+		merchantReference: `order-${pspReference}`,
+		amount: { value: 1999, currency: 'EUR' },
+		eventCode,
+		success: 'true',
+		reason: 'unsigned text',
+	});
+	/** Entries signed one by one, as Adyen signs them: any of them can be cut out of a delivery and put into another. */
+	const [A, B, C] = signAdyenPayments({ notificationItems: [item('PSPA'), item('PSPB', 'REFUND'), item('PSPC', 'CAPTURE')].map((i) => ({ NotificationRequestItem: i })) }, KEY).notificationItems;
+	/** Adyen's body has `live` beside the items; a Custom HMAC sender's holds the items alone. */
+	let withLive = true;
+	const body = (...entries: IDataObject[]) => ({ ...(withLive ? { live: 'false' } : {}), notificationItems: entries });
+	const customItems = {
+		verification: 'customHmac',
+		customSecretEncoding: 'hex',
+		customSignedContent: PRESETS.adyenPayments.signedContent,
+		customSignatureIn: 'items',
+		customSignatureEncoding: 'base64',
+	};
+	const itemsOf = async (entries: IDataObject[]) => {
+		const { status, call } = await rig.server.post(JSON.stringify(body(...entries)), { 'content-type': 'application/json' });
+		expect(status).toBe(200);
+		return startedItems(call);
+	};
+
+	it.each([
+		['Adyen (Payments Webhooks)', { verification: 'adyenPayments' }],
+		['Custom HMAC, signature inside items', customItems],
+	])('%s: merged, reordered, cut down or split, every item arrives as it does alone, with its own id', async (_name, parameters) => {
+		await rig.server.configure({ credential: webhookCredential(KEY), parameters });
+		withLive = parameters.verification === 'adyenPayments';
+		const alone = new Map<unknown, IDataObject>();
+		for (const entry of [A, B, C]) {
+			const [single] = await itemsOf([entry]);
+			alone.set((single.webhookDelivery as IDataObject).id, single);
+		}
+		expect(alone.size).toBe(3);
+		for (const replay of [[A, B], [B, A], [C, A, B], [B]]) {
+			const got = await itemsOf(replay);
+			expect(got).toHaveLength(replay.length);
+			for (const json of got) expect(json).toEqual(alone.get((json.webhookDelivery as IDataObject).id));
+		}
+	});
+
+	it('an item keeps its id and the shape of a delivery of its own: Event Path and Delivery ID Fields read index 0', async () => {
+		const parameters = { verification: 'adyenPayments', events: 'REFUND', options: { eventPath: 'notificationItems.0.NotificationRequestItem.eventCode', idFields: 'notificationItems.0.NotificationRequestItem.pspReference' } };
+		await rig.server.configure({ credential: webhookCredential(KEY), parameters });
+		withLive = true;
+		const [refund] = await itemsOf([A, B, C]);
+		expect(refund).toEqual({ live: 'false', notificationItems: [B], webhookDelivery: expect.objectContaining({ id: 'PSPB', idSource: 'body:notificationItems.0.NotificationRequestItem.pspReference' }) });
+	});
+});
+
 describe('Secret in Header: the shared secret never reaches the output', () => {
 	it.each(['x-callback-token, x-webhook-secret', 'x-webhook-secret,', ' X-Webhook-Secret '])('header setting "%s"', async (sharedKeyHeader) => {
 		await rig.server.configure({ credential: webhookCredential(SECRET), parameters: { verification: 'secretHeader', sharedKeyHeader, options: { includeHeaders: true, includeQuery: true } } });
@@ -146,19 +204,37 @@ describe('exact identities and numbers', () => {
 	});
 });
 
-describe('Twilio-Style form with Delivery ID Fields', () => {
+describe("Twilio-Style form: fields re-cut under the same signature keep the original's id", () => {
 	const TOKEN = demoSecret('twilio');
-	const SM = `SM${'0123456789abcdef'.repeat(2)}`;
-	const MG = `MG${'fedcba9876543210'.repeat(2)}`;
+	const sid = (prefix: string, digit: string) => `${prefix}${digit.repeat(32)}`;
+	const [ACCOUNT, CHILD, PARENT, REAL, FAKE] = [sid('AC', 'a'), sid('CA', 'c'), sid('CA', 'p'), sid('SM', '1'), sid('SM', '2')];
+	const signedFor = (body: string) => ({ ...FORM, ...sign({ secret: TOKEN, scheme: 'twilio', body, url: PUBLIC_URL, contentType: FORM['content-type'] }) });
+	const form = (fields: Array<[string, string]>) => new URLSearchParams(fields).toString();
+	/** A child call's status callback, and the same signed text re-cut so that CallSid holds the parent call's SID. */
+	const childCall = form([['AccountSid', ACCOUNT], ['ApiVersion', '2010-04-01'], ['CallSid', CHILD], ['CallStatus', 'completed'], ['ParentCallSid', PARENT]]);
+	const childCallRecut = form([['AccountSid', ACCOUNT], ['ApiVersion', `2010-04-01CallSid${CHILD}CallStatuscompletedParent`], ['CallSid', PARENT]]);
+	/** An SMS whose Body holds a SID-shaped text, re-cut so that MessageSid is that text. */
+	const sms = form([['AccountSid', ACCOUNT], ['Body', `hi MessageSid${FAKE}Mz`], ['MessageSid', REAL]]);
+	const smsRecut = form([['AccountSid', ACCOUNT], ['Body', 'hi '], ['MessageSid', FAKE], ['Mz', `MessageSid${REAL}`]]);
 
-	it('a replay with the field boundaries moved cannot take a fresh id: the id field must be a SID', async () => {
-		await rig.server.configure({ credential: webhookCredential(TOKEN), parameters: { verification: 'twilio', options: { idFields: 'MessageSid' } } });
-		const genuine = `MessageSid=${SM}&MessagingServiceSid=${MG}`;
-		const headers = { ...FORM, ...sign({ secret: TOKEN, scheme: 'twilio', body: genuine, url: PUBLIC_URL, contentType: FORM['content-type'] }) };
+	it.each([
+		['a child call re-cut to name its parent', childCall, childCallRecut],
+		['an SMS re-cut to take a SID from its Body', sms, smsRecut],
+	])('%s: both verify, and both get the id of the signed text', async (_name, genuine, recut) => {
+		await rig.server.configure({ credential: webhookCredential(TOKEN), parameters: { verification: 'twilio' } });
+		const headers = signedFor(genuine);
 		const first = await rig.server.post(genuine, headers);
-		expect(first.status).toBe(200);
-		expect(deliveryOf(first.call)).toMatchObject({ id: SM, idSource: 'body:MessageSid' });
-		await refused(rig.server.post(`MessageSid=${SM}MessagingServiceSid${MG}`, headers), 401, INVALID, 'malformed_id');
+		const replay = await rig.server.post(recut, headers);
+		expect([first.status, replay.status]).toEqual([200, 200]);
+		expect(deliveryOf(first.call)).toMatchObject({ id: expect.stringMatching(/^[0-9a-f]{64}$/), idSource: 'signedText:sha256' });
+		expect(deliveryOf(replay.call).id).toBe(deliveryOf(first.call).id);
+	});
+
+	it('Delivery ID Fields cannot name such a delivery: refused, genuine or re-cut', async () => {
+		await rig.server.configure({ credential: webhookCredential(TOKEN), parameters: { verification: 'twilio', options: { idFields: 'CallSid' } } });
+		const headers = signedFor(childCall);
+		await refused(rig.server.post(childCall, headers), 401, INVALID, 'unprotected_id');
+		await refused(rig.server.post(childCallRecut, headers), 401, INVALID, 'unprotected_id');
 	});
 });
 
@@ -176,6 +252,34 @@ describe('the Test URL secret', () => {
 		const production = await rig.server.post(body, signedWith(SECRET));
 		expect([production.status, deliveryOf(production.call).secret]).toEqual([200, 'current']);
 	});
+
+	it('once set, is the only secret the Test URL accepts: a captured production delivery replayed there is refused', async () => {
+		await rig.server.configure({ credential: webhookCredential(SECRET, 'whsec_previous', TEST), parameters: {}, mode: 'manual' });
+		for (const production of [SECRET, 'whsec_previous']) {
+			const { status, call } = await rig.server.post(body, signedWith(production));
+			expect(status).toBe(401);
+			// At the Test URL a refusal goes to the Refused output only (the editor shows it).
+			expect(call.result?.workflowData?.[0]).toEqual([]);
+			expect(call.result?.workflowData?.[1][0].json).toMatchObject({ reason: 'signature_mismatch', secretsTried: ['test'] });
+		}
+		// Without one, the Test URL takes the production secrets (the keys of the event then stay the event's: exactlyOnce.test.ts).
+		await rig.server.configure({ credential: webhookCredential(SECRET), parameters: {}, mode: 'manual' });
+		const { status, call } = await rig.server.post(body, signedWith(SECRET));
+		expect([status, deliveryOf(call).id, deliveryOf(call).secret]).toEqual([200, 'evt_1', 'current']);
+	});
+
+	it('never reaches the output, at either URL: a header or query parameter holding it is left out', async () => {
+		const parameters = { options: { includeHeaders: true, includeQuery: true } };
+		for (const mode of ['webhook', 'manual'] as const) {
+			await rig.server.configure({ credential: webhookCredential(SECRET, '', TEST), parameters, mode });
+			const secret = mode === 'manual' ? TEST : SECRET;
+			const { status, call } = await rig.server.post(body, { ...signedWith(secret), 'x-forwarded-note': `token ${TEST}` }, `?note=${TEST}&keep=1`);
+			expect(status).toBe(200);
+			const { unsignedHeaders, unsignedQuery } = deliveryOf(call);
+			expect(JSON.stringify([unsignedHeaders, unsignedQuery])).not.toContain(TEST);
+			expect(unsignedQuery).toEqual({ keep: '1' });
+		}
+	});
 });
 
 describe('Custom HMAC placeholders that meet without a boundary', () => {
@@ -188,13 +292,16 @@ describe('Custom HMAC placeholders that meet without a boundary', () => {
 		await refused(rig.server.post(`1${body}`, headers, '?a='), 401, INVALID, 'invalid_scheme');
 	});
 
-	it('{formFields} without {body}: no id is taken from a field, which a replay could re-cut', async () => {
+	it('{formFields} without {body}: no id is taken from a field, which a replay could re-cut; the signed text names the delivery', async () => {
 		const parameters = { verification: 'customHmac', customSignedContent: '{formFields}', customSignatureHeader: 'x-signature', bodyFormat: 'form' };
 		await rig.server.configure({ credential: webhookCredential(SECRET), parameters });
 		const body = 'id=evt_1&note=x';
 		const signed = { ...FORM, 'x-signature': createHmac('sha256', SECRET).update('idevt_1notex').digest('hex') };
 		const { status, call } = await rig.server.post(body, signed);
-		expect([status, deliveryOf(call).id]).toEqual([200, null]);
+		const digest = createHash('sha256').update('idevt_1notex').digest('hex');
+		expect([status, deliveryOf(call).id, deliveryOf(call).idSource]).toEqual([200, digest, 'signedText:sha256']);
+		const recut = await rig.server.post('id=evt_1no&te=x', signed);
+		expect([recut.status, deliveryOf(recut.call).id]).toEqual([200, digest]);
 		await rig.server.configure({ credential: webhookCredential(SECRET), parameters: { ...parameters, options: { idFields: 'id' } } });
 		await refused(rig.server.post(body, signed), 401, INVALID, 'unprotected_id');
 	});

@@ -85,7 +85,7 @@ describe('at the Test URL, every refusal reaches the editor', () => {
 		['pk_live_abc123', /looks like an API key/],
 		['whsec_sandbox', /starts with whsec_, as Standard Webhooks \(Svix\) and Stripe secrets do/],
 	])('a Signing Secret like %s is named as the likely cause', async (secret, hint) => {
-		await atTestUrl({ credential: webhookCredential(secret, '', 'whsec_test_url') });
+		await atTestUrl({ credential: webhookCredential(secret) });
 		const diagnosis = diagnosisOf(await rig.server.post(BODY, { ...JSON_TYPE, ...sign({ secret: 'whsec_other', body: BODY }) }));
 		expect(diagnosis.likelyCause).toMatch(hint);
 		expect(JSON.stringify(diagnosis)).not.toContain(secret);

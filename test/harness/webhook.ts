@@ -362,10 +362,15 @@ export function captureLogs(): { entries: LogEntry[]; text(): string; restore():
 	};
 }
 
+/** The items a call started on the Verified output, as the workflow gets them. */
+export function startedItems(call: WebhookCall): IDataObject[] {
+	const data = call.result?.workflowData as Array<Array<{ json: IDataObject }>> | undefined;
+	return data ? data[0].map(({ json }) => json) : [];
+}
+
 /** The bodies of the items a call started (without the trigger's `webhookDelivery`). */
 export function startedBodies(call: WebhookCall): IDataObject[] {
-	const data = call.result?.workflowData as Array<Array<{ json: IDataObject }>> | undefined;
-	return data ? data[0].map(({ json }) => withoutDelivery(json)) : [];
+	return startedItems(call).map(withoutDelivery);
 }
 
 /** The `webhookDelivery` of the first item a call started ({} when there is none). */

@@ -20,7 +20,7 @@ const SECRET = 'whsec_diagnosis_secret';
 const BODY = Buffer.from('{"id":"evt_1","card":"4111111111111111"}');
 const facts = {
 	verification: 'hmacSha256',
-	config: settingsFromParameters('hmacSha256', parameterReader({}), [SECRET]).config,
+	config: settingsFromParameters('hmacSha256', parameterReader({}), [SECRET], [SECRET]).config,
 	headers: { 'content-type': 'application/json', 'x-signature': 'ab'.repeat(32) },
 	rawBody: BODY,
 	testUrl: false,

@@ -2,7 +2,6 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { setOwn } from '../../shared/ownProperty';
 
-import { joinItemIds } from './idText';
 import { itemsAtPath, pathSegments, valueAtPath } from './paths';
 import type { ItemFieldType, SchemeSpec } from './scheme';
 import type { TemplatePart } from './template';
@@ -13,6 +12,8 @@ import type { TemplatePart } from './template';
  * them, every item is signed, each signed field is read one way, and no item repeats.
  */
 export interface SignedItem {
+	/** The item as the body holds it, signed and unsigned fields alike. */
+	entry: IDataObject;
 	/** The text of each `{item.<path>}` of the template, as signed. */
 	fields: Map<string, string>;
 	signature: string;
@@ -91,7 +92,7 @@ export function readItem(scheme: SchemeSpec, boundaries: Map<string, string>, id
 		fields.set(path, text);
 		setAtPath(view, path, type === undefined || value === undefined ? text : value);
 	}
-	return { fields, signature: signature.trim(), view, id: idFields.map((path) => fields.get(path) ?? '') };
+	return { entry: item as IDataObject, fields, signature: signature.trim(), view, id: idFields.map((path) => fields.get(path) ?? '') };
 }
 
 /** The items a body holds at the scheme's path: undefined when it holds anything else on the way (see itemsAtPath). */
@@ -102,27 +103,27 @@ export function bodyItems(scheme: SchemeSpec, body: IDataObject): unknown[] | It
 }
 
 /**
- * The body as the signed items show it: the path to the items kept, each item reduced to its signed fields (the
- * unsigned top-level keys a scheme allows left out). What the delivery id and the event type are read from, and the
- * whole output where the scheme keeps no unsigned field.
+ * One signed item as a delivery of its own would hold it: the path to it with one element at each `*`, and at the top
+ * the keys the scheme allows beside the items (`withTopKeys`, Adyen's `live`). A batch reaches the workflow as one
+ * such body per item, so each item is read, named and filtered exactly as if it had come alone.
  */
-export function signedView(scheme: SchemeSpec, body: IDataObject, items: SignedItem[]): IDataObject {
-	let next = 0;
-	const build = (value: unknown, keys: string[]): unknown => {
-		if (keys.length === 0) return items[next++].view;
+export function itemAlone(scheme: SchemeSpec, body: IDataObject, leaf: IDataObject, withTopKeys: boolean): IDataObject {
+	const wrap = (keys: string[]): unknown => {
+		if (keys.length === 0) return leaf;
 		const [key, ...rest] = keys;
-		if (key === '*') return (value as unknown[]).map((element) => build(element, rest));
-		return { [key]: build((value as IDataObject)[key], rest) };
+		if (key === '*') return [wrap(rest)];
+		const object: IDataObject = {};
+		setOwn(object, key, wrap(rest));
+		return object;
 	};
-	return build(body, pathSegments(scheme.itemsPath)) as IDataObject;
+	const alone = wrap(pathSegments(scheme.itemsPath)) as IDataObject;
+	if (!withTopKeys) return alone;
+	const top: IDataObject = {};
+	for (const key of scheme.bodyKeys) if (Object.prototype.hasOwnProperty.call(body, key)) setOwn(top, key, body[key]);
+	return { ...top, ...alone };
 }
 
 /** The fields that identify an item: the scheme's (Adyen: eventCode, pspReference, success), else every signed field. */
 export function itemIdFields(scheme: SchemeSpec, boundaries: Map<string, string>): string[] {
 	return scheme.itemIdFields.length > 0 ? scheme.itemIdFields : [...boundaries.keys()];
-}
-
-/** The delivery id of signed items: their ids, sorted, so that it does not depend on their order (see joinItemIds). */
-export function itemsId(items: SignedItem[]): string {
-	return joinItemIds(items.map((item) => item.id));
 }

@@ -85,11 +85,6 @@ export interface SchemeSpec {
 	bodyHashParameter: string;
 	/** Body fields that identify the delivery when no id is signed in a header (joined with ':'). */
 	idFields: string[];
-	/**
-	 * A regular expression every delivery id field must match (Twilio's SIDs), or ''. With it, a Delivery ID Field
-	 * that is missing or has another shape refuses the delivery: the signature cannot tell where a field ends.
-	 */
-	idPattern: string;
 }
 
 export const DEFAULT_TOLERANCE_SECONDS = 300;
@@ -117,7 +112,6 @@ const BASE: SchemeSpec = {
 	itemsOutput: 'signedFields',
 	bodyHashParameter: '',
 	idFields: ['id'],
-	idPattern: '',
 };
 
 export type PresetName =
@@ -230,8 +224,6 @@ export const PRESETS: Record<PresetName, SchemeSpec> = {
 		signatureEncoding: 'base64',
 		bodyHashParameter: 'bodySHA256',
 		idFields: [],
-		// Two letters and 32 hex digits (MessageSid, CallSid, …).
-		idPattern: '^[A-Z]{2}[0-9a-fA-F]{32}$',
 	},
 };
 

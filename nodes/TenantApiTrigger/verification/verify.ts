@@ -1,11 +1,9 @@
 import { createHash, createHmac } from 'crypto';
 
-import type { IDataObject } from 'n8n-workflow';
-
 import type { BodyFormat, ParsedBody } from './body';
 import { parseBody } from './body';
 import type { SignedItem } from './items';
-import { bodyItems, itemBoundaries, itemIdFields, itemsId, readItem, signedView } from './items';
+import { bodyItems, itemBoundaries, itemIdFields, readItem } from './items';
 import type { SchemeSpec } from './scheme';
 import type { ParsedSignatureHeader } from './signature';
 import {
@@ -68,16 +66,18 @@ export interface VerificationResult {
 	id?: string;
 	/** The signed timestamp (`{timestamp}`), in unix seconds. */
 	timestamp?: number;
-	/** Signed items only: the delivery id made of the items' ids (sorted, so it does not depend on their order). */
-	itemsId?: string;
+	/** Signed items only: every item, each verified on its own. */
+	items?: SignedItem[];
 	/** Signed items only: the item fields each item's id is made of. */
 	itemIdFields?: string[];
 	/** The body, when verifying had to read it (form fields, signed items): read once, reused by the caller. */
 	body?: ParsedBody;
-	/** Signed items only: the body reduced to what the items' signatures cover (see signedView). */
-	signedView?: IDataObject;
-	/** The signature covers the form fields without marking where each ends (`{formFields}`), and nothing else covers the body. */
-	unboundedFields?: boolean;
+	/**
+	 * The SHA-256 (hex) of the signed text, when the signature covers form fields without marking where each ends
+	 * (`{formFields}`, Twilio's rule) and nothing else covers the body: bytes can move from one field to another under
+	 * the same signature, so no field can name the delivery; the signed text can.
+	 */
+	signedTextSha256?: string;
 }
 
 export type HeaderBag = Record<string, string | string[] | undefined>;
@@ -292,7 +292,6 @@ function verifyItemSignatures(scheme: SchemeSpec, parts: TemplatePart[], keys: A
 	if (typeof entries === 'string') return entries;
 	const idFields = itemIdFields(scheme, boundaries);
 	const items: SignedItem[] = [];
-	const seen = new Set<string>();
 	let secretIndex: number | undefined;
 	for (const entry of entries) {
 		const item = readItem(scheme, boundaries, idFields, entry);
@@ -301,9 +300,6 @@ function verifyItemSignatures(scheme: SchemeSpec, parts: TemplatePart[], keys: A
 		if (!Array.isArray(signatures)) return signatures;
 		const matched = matchingKey(scheme, parts, keys, { values: { body: input.rawBody, item: (path) => item.fields.get(path) ?? '' }, signatures });
 		if (matched === undefined) return 'signature_mismatch';
-		const identity = JSON.stringify([...item.fields.values()]);
-		if (seen.has(identity)) return 'duplicate_item';
-		seen.add(identity);
 		secretIndex ??= matched;
 		items.push(item);
 	}
@@ -332,11 +328,16 @@ function verifyHmac(scheme: SchemeSpec, secrets: Array<string | undefined>, inpu
 		secretIndex: verified.secretIndex,
 		...(values?.id === undefined ? {} : { id: values.id }),
 		...(values?.timestamp === undefined ? {} : { timestamp: Number(values.timestamp) }),
-		...(items === undefined ? {} : { itemsId: itemsId(items), itemIdFields }),
-		...(unbounded ? { unboundedFields: true } : {}),
+		...(items === undefined ? {} : { items, itemIdFields }),
+		...(unbounded && values !== undefined ? { signedTextSha256: sha256Of(renderParts(parts, values)) } : {}),
 		...(body === undefined ? {} : { body }),
-		...(items === undefined || body === undefined ? {} : { signedView: signedView(scheme, body.object, items) }),
 	};
+}
+
+function sha256Of(parts: Array<Buffer | string>): string {
+	const hash = createHash('sha256');
+	for (const part of parts) hash.update(part);
+	return hash.digest('hex');
 }
 
 function verifySecretHeader(secretHeader: string, secrets: Array<string | undefined>, input: DeliveryInput): VerificationResult {

@@ -36,7 +36,7 @@ export async function executeRequests(
 	methodFor: (itemIndex: number) => IHttpRequestMethods,
 ): Promise<INodeExecutionData[]> {
 	const concurrency = clampWhole(fn.getNodeParameter('options.concurrency', 0, 5), 1, MAX_CONCURRENCY, 5);
-	const { plans, keyScope } = planRequests(fn, methodFor);
+	const { plans, keys } = planRequests(fn, methodFor);
 	const keyOf = (itemIndex: number) => {
 		const plan = plans[itemIndex];
 		return plan instanceof Error ? undefined : plan.idempotencyKey;
@@ -44,6 +44,9 @@ export async function executeRequests(
 	const duplicates = findDuplicateKeys(plans.map((_plan, itemIndex) => keyOf(itemIndex)));
 	const firstDuplicate = duplicates.values().next().value;
 	if (firstDuplicate && !fn.continueOnFail()) refuseDuplicate(fn, firstDuplicate, true);
+	// An item whose event cannot be told has no safe key: stop before anything is sent (Continue On Fail: that item fails).
+	const untraced = keys?.places.find((place) => place instanceof Error);
+	if (untraced && !fn.continueOnFail()) throw untraced;
 	const setup = async () => await ApiClient.create(fn, readTransportOptions(fn));
 	const includeMetadataOf = cachedParameterReader(fn, 'options.includeMetadata', false);
 
@@ -55,7 +58,7 @@ export async function executeRequests(
 		const { method, idempotencyKey, jsonBody } = plan;
 		const url = asNodeError(fn, itemIndex, () => resolveEndpoint(client.base, plan.endpoint), NOTHING_SENT);
 		const result = await client.send({ method, url, jsonBody, idempotencyKey }, itemIndex).catch((error: Error) => {
-			throw plan.keySource === 'automatic' && keyScope ? explainKeyConflict(fn, error, itemIndex, keyScope.lineage) : error;
+			throw plan.keySource === 'automatic' && keys ? explainKeyConflict(fn, error, itemIndex, keys) : error;
 		});
 		const includeMetadata = includeMetadataOf(itemIndex);
 		const body = toOutputJson(result.body);

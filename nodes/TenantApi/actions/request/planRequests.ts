@@ -9,8 +9,8 @@ import { canonicalJson, deriveContentKey, deriveIdempotencyKey, validateIdempote
 import { asNodeError } from '../../helpers/asNodeError';
 import { cachedParameterReader } from '../common/cachedParameterReader';
 import { parseJsonObjectBody } from './jsonBody';
-import type { KeyScope } from './keys/keyScope';
-import { resolveKeyScope } from './keys/keyScope';
+import type { KeyPlaces } from './keys/keyPlaces';
+import { resolveKeyPlaces } from './keys/keyPlaces';
 
 export const NOTHING_SENT = 'Nothing was sent. Fix the parameter and run again.';
 
@@ -33,8 +33,8 @@ export interface ItemPlan {
 
 export interface RequestPlans {
 	plans: Array<ItemPlan | Error>;
-	/** The scope of the automatic keys, when some item has one. */
-	keyScope?: KeyScope;
+	/** Where the automatic keys live, when some item has one. */
+	keys?: KeyPlaces;
 }
 
 interface Draft extends ItemPlan {
@@ -80,23 +80,31 @@ function draftItem(
 
 const needsAutomaticKey = (draft: Draft | Error): draft is Draft => !(draft instanceof Error) && draft.method !== 'GET' && draft.override === undefined;
 
-/** Derived keys: by position, or by content with a count of identical requests so that each one gets its own key. */
-function automaticKeys(drafts: Array<Draft | Error>, scope: KeyScope, derivation: KeyDerivation): Map<number, string> {
-	const keys = new Map<number, string>();
+/**
+ * Derived keys: by position, or by content with a count of identical requests so that each one gets its own key; in
+ * either case within the item's scope (its event, or the execution). An item without a place gets its error.
+ */
+function automaticKeys(drafts: Array<Draft | Error>, keys: KeyPlaces, derivation: KeyDerivation): Map<number, string | Error> {
+	const derived = new Map<number, string | Error>();
 	const seen = new Map<string, number>();
 	drafts.forEach((draft, itemIndex) => {
 		if (!needsAutomaticKey(draft)) return;
+		const place = keys.places[itemIndex];
+		if (place instanceof Error) {
+			derived.set(itemIndex, place);
+			return;
+		}
 		if (derivation === 'position' || !draft.content) {
-			keys.set(itemIndex, deriveIdempotencyKey(scope, itemIndex));
+			derived.set(itemIndex, deriveIdempotencyKey(place.scope, place.position));
 			return;
 		}
 		const { method, endpoint, canonicalBody } = draft.content;
-		const identity = [method, endpoint, canonicalBody].join('\u0000');
+		const identity = [place.scope.scope, method, endpoint, canonicalBody].join('\u0000');
 		const occurrence = (seen.get(identity) ?? 0) + 1;
 		seen.set(identity, occurrence);
-		keys.set(itemIndex, deriveContentKey(scope, draft.content, occurrence));
+		derived.set(itemIndex, deriveContentKey(place.scope, draft.content, occurrence));
 	});
-	return keys;
+	return derived;
 }
 
 /**
@@ -113,14 +121,15 @@ export function planRequests(fn: IExecuteFunctions, methodFor: (itemIndex: numbe
 			return error as Error;
 		}
 	});
-	const keyScope = drafts.some(needsAutomaticKey) ? resolveKeyScope(fn) : undefined;
-	const derived = keyScope ? automaticKeys(drafts, keyScope, derivation) : new Map<number, string>();
+	const keys = drafts.some(needsAutomaticKey) ? resolveKeyPlaces(fn, drafts.length) : undefined;
+	const derived = keys ? automaticKeys(drafts, keys, derivation) : new Map<number, string | Error>();
 	const plans = drafts.map((draft, itemIndex): ItemPlan | Error => {
 		if (draft instanceof Error) return draft;
 		const { method, endpoint, jsonBody, override } = draft;
 		if (override !== undefined) return { method, endpoint, jsonBody, idempotencyKey: override, keySource: 'option' };
 		const automatic = derived.get(itemIndex);
+		if (automatic instanceof Error) return automatic;
 		return automatic === undefined ? { method, endpoint, jsonBody } : { method, endpoint, jsonBody, idempotencyKey: automatic, keySource: 'automatic' };
 	});
-	return { plans, keyScope };
+	return { plans, keys };
 }

@@ -2,7 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { NodeErrorFields } from '../../../helpers/errorFields';
 import { appendToDescription, appliedOf } from '../../../helpers/errorFields';
-import type { KeyLineage } from './keyLineage';
+import type { KeyPlaces } from './keyPlaces';
 import { conflictExplanation } from './keyLineage';
 
 /**
@@ -10,9 +10,11 @@ import { conflictExplanation } from './keyLineage';
  * different request), for an automatic key that an earlier execution or delivery used first: says so
  * in the error's description. Any other error is returned unchanged.
  */
-export function explainKeyConflict(fn: IExecuteFunctions, error: Error, itemIndex: number, lineage: KeyLineage): Error {
+export function explainKeyConflict(fn: IExecuteFunctions, error: Error, itemIndex: number, keys: KeyPlaces): Error {
 	if ((error as NodeErrorFields).httpCode !== '409' || appliedOf(error) !== 'no') return error;
-	const sentence = conflictExplanation(lineage, String(fn.getExecutionId() ?? ''), itemIndex);
+	const place = keys.places[itemIndex];
+	const event = place instanceof Error ? undefined : place?.event;
+	const sentence = conflictExplanation(keys.lineage, event, String(fn.getExecutionId() ?? ''), itemIndex);
 	if (sentence) appendToDescription(error, sentence);
 	return error;
 }
