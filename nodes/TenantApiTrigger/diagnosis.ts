@@ -3,11 +3,25 @@ import type { IDataObject } from 'n8n-workflow';
 import { SECRET_NAMES } from '../shared/webhookDelivery';
 
 import type { HeaderBag, VerificationConfig } from './verification';
-import { MAX_BODY_READ_BEFORE_VERIFYING, headerNames, headerValue, mediaType, parseSignatureHeader, parseTimestamp, signedTimestampText, usableSecrets } from './verification';
+import {
+	MAX_BODY_READ_BEFORE_VERIFYING,
+	PRESETS,
+	PRESET_NAMES,
+	headerNames,
+	headerValue,
+	mediaType,
+	parseSignatureHeader,
+	parseTemplate,
+	parseTimestamp,
+	signedTimestampText,
+	usableSecrets,
+	usesPart,
+} from './verification';
 import type { Refusal } from './receive';
 import { secretsOf } from './receive';
+import { verificationConfig } from './settings';
 import type { VerificationName } from './verifications';
-import { isVerificationName, verificationOf, verificationOfSender } from './verifications';
+import { VERIFICATION_NAMES, isVerificationName, verificationOf, verificationsOfSender } from './verifications';
 
 /** Everything a refusal can be explained from; never the body's content or a header's value. */
 export interface RefusalFacts {
@@ -21,16 +35,66 @@ export interface RefusalFacts {
 	nowSeconds: number;
 }
 
+/**
+ * The size of the item, bounded by construction (docs/trigger.md "When a delivery is refused": at most 2 KiB):
+ * nothing the sender wrote is shown, a list shows at most MAX_LISTED names, and a setting's text at most
+ * MAX_SHOWN_CHARS printable ASCII characters.
+ */
+const MAX_LISTED = 6;
+const MAX_SHOWN_CHARS = 40;
+
 /** Words that mark a header as one that carries a signature, a timestamp or a shared secret. */
 const SIGNATURE_LIKE = /signature|hmac|token|secret|timestamp|webhook-id|svix-id/;
 
-/** What a refused request showed: the facts a diagnosis is written from. */
+/** Header names the tables use: every preset's signature, timestamp and id headers, every Verification's sender headers. */
+const TABLE_HEADERS: ReadonlySet<string> = new Set([
+	...PRESET_NAMES.flatMap((name) => [PRESETS[name].signatureHeader, PRESETS[name].timestampHeader, PRESETS[name].idHeader].flatMap(headerNames)),
+	...VERIFICATION_NAMES.flatMap((name) => verificationOf(name).senderHeaders),
+]);
+
+/** Media types the trigger reads or names in its answers (body.ts mediaTypeFits, receive.ts); `+json` types as one class. */
+const KNOWN_MEDIA_TYPES = ['application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data'];
+
+/**
+ * What a Verification proves about a delivery: that the sender knows the secret, that it signed the request (the
+ * secret never travels), that it signed a timestamp (a captured delivery expires) or the URL (it cannot be sent
+ * to another endpoint). A Verification is suggested only when it proves a signature and all the chosen one proves.
+ */
+type Proof = 'secret' | 'signature' | 'timestamp' | 'url';
+
+function proofs(config: VerificationConfig): Proof[] {
+	if (config.mode === 'none') return [];
+	if (config.mode === 'secretHeader') return ['secret'];
+	const parts = parseTemplate(config.scheme.signedContent) ?? [];
+	const signed = (['timestamp', 'url'] as const).filter((part) => usesPart(parts, part));
+	return ['secret', 'signature', ...signed];
+}
+
+/** What each Verification proves with its defaults (its preset, or the settings' defaults). */
+const PROOFS_BY_DEFAULT = Object.fromEntries(
+	VERIFICATION_NAMES.map((name) => [name, proofs(verificationConfig(name, (_setting, fallback) => fallback, []))]),
+) as Record<VerificationName, Proof[]>;
+
+function provesAtLeast(candidate: VerificationName, chosen: Proof[]): boolean {
+	const offered = PROOFS_BY_DEFAULT[candidate];
+	return offered.includes('signature') && chosen.every((proof) => offered.includes(proof));
+}
+
+/** What the chosen Verification proves: its settings, else its defaults; undefined (nothing is suggested) when unknown. */
+function chosenProofs(facts: RefusalFacts): Proof[] | undefined {
+	if (facts.config !== undefined) return proofs(facts.config);
+	return isVerificationName(facts.verification) ? PROOFS_BY_DEFAULT[facts.verification] : undefined;
+}
+
+/** What a refused request showed: the facts a diagnosis is written from, in the trigger's own words. */
 interface Seen {
 	verificationName: string;
 	/** The header(s) the setting reads the signature from. */
 	expected: string[];
-	/** Signature-like headers the request carried (names only). */
+	/** Headers of the request whose names a preset or the settings use (lower case), sorted. */
 	carried: string[];
+	/** Signature-like headers not listed (a name no preset or setting uses, or beyond the first MAX_LISTED): only counted. */
+	others: number;
 	contentType: string;
 	bodyBytes: number;
 	secrets: string[];
@@ -43,12 +107,48 @@ interface Seen {
 	secretHint?: string;
 }
 
-const list = (names: string[]) => (names.length === 0 ? 'none' : names.map((n) => `"${n}"`).join(', '));
+/** A setting's text as shown: printable ASCII (quotes and backslashes replaced), cut at MAX_SHOWN_CHARS. */
+function shown(text: string): string {
+	const printable = text.replace(/[^\x20\x21\x23-\x5b\x5d-\x7e]/g, '?');
+	return printable.length > MAX_SHOWN_CHARS ? `${printable.slice(0, MAX_SHOWN_CHARS - 1)}…` : printable;
+}
+
+const quoted = (names: string[]) => names.map((name) => `"${shown(name)}"`);
+
+/** Names of a setting, at most MAX_LISTED of them. */
+function list(names: string[]): string {
+	if (names.length === 0) return 'none';
+	const more = names.length > MAX_LISTED ? [`${names.length - MAX_LISTED} more`] : [];
+	return [...quoted(names.slice(0, MAX_LISTED)), ...more].join(', ');
+}
+
+/** The signature-like headers a request carried: the names a preset or the settings use, the others counted. */
+function carriedList(seen: Seen): string {
+	const named = quoted(seen.carried.slice(0, MAX_LISTED));
+	if (seen.others === 0) return named.length === 0 ? 'none' : named.join(', ');
+	const others = `${seen.others} other${seen.others === 1 ? '' : 's'}`;
+	return named.length === 0 ? `${others}, none of them named by a preset or the settings` : [...named, `and ${others}`].join(', ');
+}
+
+/** The request's media type when the trigger knows it, `none` without one, else `other` (the sender's text is never shown). */
+function knownMediaType(headers: HeaderBag): string {
+	const type = mediaType(headerValue(headers, 'content-type'));
+	if (type === '') return 'none';
+	if (type.startsWith('application/') && type.endsWith('+json')) return 'application/*+json';
+	return KNOWN_MEDIA_TYPES.includes(type) ? type : 'other';
+}
 
 function expectedHeaders(config: VerificationConfig | undefined): string[] {
 	if (config === undefined || config.mode === 'none') return [];
 	if (config.mode === 'secretHeader') return headerNames(config.secretHeader);
 	return config.scheme.signatureIn === 'items' ? [] : headerNames(config.scheme.signatureHeader);
+}
+
+/** The header names the settings configure: they are settings, so they may be shown. */
+function configuredHeaders(config: VerificationConfig | undefined): string[] {
+	if (config?.mode !== 'hmac') return expectedHeaders(config);
+	const { scheme } = config;
+	return [scheme.signatureHeader, scheme.timestampHeader, scheme.idHeader].flatMap(headerNames);
 }
 
 /** The signed timestamp as the scheme reads it, against n8n's clock. */
@@ -61,19 +161,30 @@ function timestampSkew(config: VerificationConfig | undefined, headers: HeaderBa
 	return seconds === undefined ? undefined : seconds - nowSeconds;
 }
 
-/**
- * The setting the request points to: another Verification (a sender's own header, or signatures inside Adyen's
- * items), or, for the chosen one, the Signature Header its sender uses (GitHub's on HMAC-SHA256 of the Body).
- */
-function suggestion(current: unknown, carried: string[], expected: string[], rawBody: Buffer | undefined): string | undefined {
-	const byHeader = verificationOfSender(carried);
+/** The Verifications the request points to: its headers' senders, else Adyen payments for signatures inside Adyen's items. */
+function pointedTo(carried: string[], rawBody: Buffer | undefined): VerificationName[] {
+	const byHeaders = verificationsOfSender(carried);
+	if (byHeaders.length > 0) return byHeaders;
 	const prefix = rawBody?.subarray(0, MAX_BODY_READ_BEFORE_VERIFYING);
-	const adyenItems = prefix !== undefined && prefix.includes('"hmacSignature"') && prefix.includes('NotificationRequestItem');
-	const name: VerificationName | undefined = byHeader ?? (adyenItems ? 'adyenPayments' : undefined);
-	if (name === undefined) return undefined;
-	if (name !== current) return `Set Verification to ${verificationOf(name).name}: the request carries what that sender sends.`;
-	const header = carried.find((h) => verificationOf(name).senderHeaders.includes(h) && !expected.includes(h));
-	return header !== undefined && verificationOf(name).settings.includes('signatureHeader') ? `Set Signature Header to ${header}: the request carries its signature there.` : undefined;
+	return prefix !== undefined && prefix.includes('"hmacSignature"') && prefix.includes('NotificationRequestItem') ? ['adyenPayments'] : [];
+}
+
+/**
+ * The setting the request points to: another Verification that proves at least what the chosen one proves (a
+ * sender's own header, or signatures inside Adyen's items), or, for the chosen one, the Signature Header its sender
+ * uses (GitHub's on HMAC-SHA256 of the Body). Anyone can send any header: one that points to a Verification that
+ * proves less suggests nothing, and the reason's own advice stands.
+ */
+function suggestion(facts: RefusalFacts, carried: string[], expected: string[]): string | undefined {
+	const current = facts.verification;
+	const names = pointedTo(carried, facts.rawBody);
+	if (isVerificationName(current) && names.includes(current)) {
+		const header = carried.find((h) => verificationOf(current).senderHeaders.includes(h) && !expected.includes(h));
+		return header !== undefined && verificationOf(current).settings.includes('signatureHeader') ? `Set Signature Header to ${header}: the request carries its signature there.` : undefined;
+	}
+	const chosen = chosenProofs(facts);
+	const stronger = chosen === undefined ? undefined : names.find((name) => provesAtLeast(name, chosen));
+	return stronger === undefined ? undefined : `Set Verification to ${verificationOf(stronger).name}: the request carries what that sender sends.`;
 }
 
 /** A secret that looks like the wrong kind for the setting (its text is never shown). */
@@ -92,23 +203,34 @@ function secretHint(verification: unknown, secrets: unknown[]): string | undefin
 	return undefined;
 }
 
+/** The request's header names (lower case, once each): those a preset or the settings use, and how many other signature-like ones. */
+function signatureHeaders(headers: HeaderBag, config: VerificationConfig | undefined): { carried: string[]; others: number } {
+	const known = new Set([...TABLE_HEADERS, ...configuredHeaders(config)]);
+	const names = new Set(
+		Object.entries(headers)
+			.filter(([, value]) => value !== undefined)
+			.map(([name]) => name.toLowerCase()),
+	);
+	const carried = [...names].filter((name) => known.has(name)).sort();
+	const unknown = [...names].filter((name) => !known.has(name) && SIGNATURE_LIKE.test(name)).length;
+	return { carried, others: unknown + Math.max(0, carried.length - MAX_LISTED) };
+}
+
 function see(facts: RefusalFacts): Seen {
 	const { config, headers, rawBody, verification } = facts;
 	const expected = expectedHeaders(config);
-	const carried = Object.entries(headers)
-		.filter(([, value]) => value !== undefined)
-		.map(([name]) => name.toLowerCase())
-		.filter((name) => SIGNATURE_LIKE.test(name) || expected.includes(name) || verificationOfSender([name]) !== undefined);
+	const { carried, others } = signatureHeaders(headers, config);
 	const secrets = config === undefined ? [] : secretsOf(config);
 	const tried = secrets.flatMap((secret, index) => (usableSecrets([secret]).length > 0 ? [SECRET_NAMES[index] ?? `secret ${index + 1}`] : []));
 	return {
-		verificationName: isVerificationName(verification) ? verificationOf(verification).name : String(verification),
+		verificationName: isVerificationName(verification) ? verificationOf(verification).name : shown(String(verification)),
 		expected,
-		carried: [...new Set(carried)].sort(),
-		contentType: mediaType(headerValue(headers, 'content-type')) || 'none',
+		carried,
+		others,
+		contentType: knownMediaType(headers),
 		bodyBytes: rawBody?.length ?? 0,
 		secrets: tried,
-		suggested: suggestion(verification, carried, expected, rawBody),
+		suggested: suggestion(facts, carried, expected),
 		skew: timestampSkew(config, headers, facts.nowSeconds),
 		tolerance: config?.mode === 'hmac' ? config.scheme.toleranceSeconds : undefined,
 		secretHint: secretHint(verification, secrets),
@@ -126,7 +248,7 @@ const secretsPhrase = (seen: Seen) => (seen.secrets.length === 0 ? 'no secret' :
 /** What was checked, what was found, and the one thing to change, for each refusal reason. */
 const EXPLAIN: Record<string, (seen: Seen, facts: RefusalFacts) => Explanation> = {
 	missing_signature: (seen) => [
-		`No signature: the request carries none of the headers ${seen.verificationName} reads (${list(seen.expected)}). Signature-like headers it carries: ${list(seen.carried)}.`,
+		`No signature: the request carries none of the headers ${seen.verificationName} reads (${list(seen.expected)}). Signature-like headers it carries: ${carriedList(seen)}.`,
 		chooseSuggested(seen, 'Check which header the sender signs in and set the Signature Header (or the Verification) to match.'),
 	],
 	malformed_signature: (seen) => [
@@ -158,7 +280,7 @@ const EXPLAIN: Record<string, (seen: Seen, facts: RefusalFacts) => Explanation> 
 	malformed_items: () => ['An entry of the items list is not an item of the shape the scheme signs.', 'Check the Items Path (Custom HMAC) or that the sender is Adyen.'],
 	invalid_item_field: () => ["A signed field of an item has another JSON type than the scheme's, or holds the text that separates the signed fields.", 'Check Signed Content against what the sender signs.'],
 	duplicate_item: () => ['The same signed item appears twice.', 'A sender never repeats an item: this delivery was altered.'],
-	missing_secret_header: (seen) => [`The header carrying the shared key (${list(seen.expected)}) is missing. Signature-like headers present: ${list(seen.carried)}.`, chooseSuggested(seen, 'Set Header Carrying the Shared Key to the header the sender uses.')],
+	missing_secret_header: (seen) => [`The header carrying the shared key (${list(seen.expected)}) is missing. Signature-like headers present: ${carriedList(seen)}.`, chooseSuggested(seen, 'Set Header Carrying the Shared Key to the header the sender uses.')],
 	secret_mismatch: (seen) => [`The shared key in ${list(seen.expected)} is not ${secretsPhrase(seen)}.`, 'Put the key the sender sends into the credential\'s Signing Secret.'],
 	no_secret_configured: () => ['The Tenant Webhook API credential holds no Signing Secret.', 'Paste the webhook secret into the credential.'],
 	no_credential_selected: () => ['No Tenant Webhook API credential is selected.', 'Select (or create) the credential in the trigger.'],
@@ -183,8 +305,9 @@ const EXPLAIN: Record<string, (seen: Seen, facts: RefusalFacts) => Explanation> 
 };
 
 /**
- * The Refused output's item: what was checked, what was found, the one thing to change. It holds no secret, no
- * expected signature and nothing of the body but its size and Content-Type.
+ * The Refused output's item: what was checked, what was found, the one thing to change, in the trigger's own words
+ * and the node's settings only (reason codes, counts, sizes, known media types and header names). It holds no
+ * secret, no expected signature, no header value and nothing of the body but its size.
  */
 export function diagnose(refusal: Pick<Refusal, 'status' | 'reason'>, facts: RefusalFacts): IDataObject {
 	const seen = see(facts);
@@ -197,7 +320,12 @@ export function diagnose(refusal: Pick<Refusal, 'status' | 'reason'>, facts: Ref
 		action,
 		verification: seen.verificationName,
 		url: facts.testUrl ? 'Test URL' : 'Production URL',
-		request: { contentType: seen.contentType, bodyBytes: seen.bodyBytes, signatureHeaders: seen.carried },
+		request: {
+			contentType: seen.contentType,
+			bodyBytes: seen.bodyBytes,
+			signatureHeaders: seen.carried.slice(0, MAX_LISTED).map(shown),
+			otherSignatureLikeHeaders: seen.others,
+		},
 		secretsTried: seen.secrets,
 		...(seen.skew === undefined ? {} : { timestampSkewSeconds: seen.skew }),
 		...(seen.secretHint === undefined || !SECRET_REASONS.includes(refusal.reason) ? {} : { likelyCause: seen.secretHint }),

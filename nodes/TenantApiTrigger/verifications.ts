@@ -157,7 +157,7 @@ export function bodyFormatDefaulting(format: BodyFormat): VerificationName[] {
 	return showing('bodyFormat').filter((name) => verificationOf(name).bodyFormat === format);
 }
 
-/** The Verification whose senders send one of these headers (names, lower case), if any. */
-export function verificationOfSender(carried: string[]): VerificationName | undefined {
-	return VERIFICATION_NAMES.find((name) => verificationOf(name).senderHeaders.some((header) => carried.includes(header)));
+/** The Verifications whose senders send one of these headers (names, lower case), in the table's order. */
+export function verificationsOfSender(carried: string[]): VerificationName[] {
+	return VERIFICATION_NAMES.filter((name) => verificationOf(name).senderHeaders.some((header) => carried.includes(header)));
 }
