@@ -239,6 +239,15 @@ function see(facts: RefusalFacts): Seen {
 
 type Explanation = [summary: string, action: string];
 
+/** Which secret to change when the signature does not match: at the Test URL, its own secret once set, or the one to set. */
+function signatureMismatchAction(seen: Seen, facts: RefusalFacts): string {
+	if (!facts.testUrl) return 'Put the secret the sender signs this webhook with into the credential\'s Signing Secret (after "Rotate API Key", the new one).';
+	if (seen.secrets.includes('test')) {
+		return 'Once a Test URL Signing Secret is set, the Test URL accepts it alone (a delivery signed for the Production URL is refused here): deliver from the webhook registered for the Test URL, or clear that secret to test with the production ones.';
+	}
+	return "Put the secret of the webhook registered for the Test URL into the credential's Test URL Signing Secret (a webhook for the Test URL has its own).";
+}
+
 /** Refusals a wrong kind of secret explains. */
 const SECRET_REASONS = ['signature_mismatch', 'invalid_secret', 'secret_mismatch', 'malformed_signature'];
 
@@ -257,10 +266,7 @@ const EXPLAIN: Record<string, (seen: Seen, facts: RefusalFacts) => Explanation> 
 	],
 	signature_mismatch: (seen, facts) => [
 		`The signature does not match the ${seen.bodyBytes}-byte body signed with ${secretsPhrase(seen)}.`,
-		seen.suggested ??
-			(facts.testUrl && !seen.secrets.includes('test')
-				? "Put the secret of the webhook registered for the Test URL into the credential's Test URL Signing Secret (a webhook for the Test URL has its own)."
-				: 'Put the secret the sender signs this webhook with into the credential\'s Signing Secret (after "Rotate API Key", the new one).'),
+		seen.suggested ?? signatureMismatchAction(seen, facts),
 	],
 	missing_timestamp: (seen) => [`The signed timestamp is missing: ${seen.verificationName} needs it beside the signature.`, chooseSuggested(seen, 'Check that the Verification matches the sender (and the Timestamp Header).')],
 	invalid_timestamp: () => ['The signed timestamp is not unix seconds.', 'Check that the sender sends unix seconds in the timestamp (not milliseconds or a date).'],
@@ -279,7 +285,10 @@ const EXPLAIN: Record<string, (seen: Seen, facts: RefusalFacts) => Explanation> 
 	unexpected_field: () => ['The body holds data beside the signed items, which their signatures do not cover.', 'Check the Items Path (Custom HMAC) or that the sender is Adyen.'],
 	malformed_items: () => ['An entry of the items list is not an item of the shape the scheme signs.', 'Check the Items Path (Custom HMAC) or that the sender is Adyen.'],
 	invalid_item_field: () => ["A signed field of an item has another JSON type than the scheme's, or holds the text that separates the signed fields.", 'Check Signed Content against what the sender signs.'],
-	duplicate_item: () => ['The same signed item appears twice.', 'A sender never repeats an item: this delivery was altered.'],
+	duplicate_item: () => [
+		'Two signed items of the delivery name the same event (the same item twice, or items whose delivery ids are equal).',
+		'A sender never sends an event twice in one delivery: if Delivery ID Fields name a field two events share, choose fields that name one event; otherwise this delivery was altered.',
+	],
 	missing_secret_header: (seen) => [`The header carrying the shared key (${list(seen.expected)}) is missing. Signature-like headers present: ${carriedList(seen)}.`, chooseSuggested(seen, 'Set Header Carrying the Shared Key to the header the sender uses.')],
 	secret_mismatch: (seen) => [`The shared key in ${list(seen.expected)} is not ${secretsPhrase(seen)}.`, 'Put the key the sender sends into the credential\'s Signing Secret.'],
 	no_secret_configured: () => ['The Tenant Webhook API credential holds no Signing Secret.', 'Paste the webhook secret into the credential.'],
@@ -299,8 +308,10 @@ const EXPLAIN: Record<string, (seen: Seen, facts: RefusalFacts) => Explanation> 
 	not_an_object: () => ['The signature is valid, but the body is a JSON list, text or number, not an object.', 'Check the sender: the trigger reads one JSON object per delivery.'],
 	invalid_form: () => ['The signature is valid, but the form fields cannot be read (a field without a name, or more than 1,000).', 'Check the sender.'],
 	reserved_field: () => ['The signature is valid, but the body has a top-level webhookDelivery field, the name the trigger gives the delivery\'s identity.', 'Rename that field at the sender.'],
-	malformed_id: () => ['A Delivery ID Field is missing or does not hold a Twilio SID (two letters and 32 hex digits).', 'Set Delivery ID Fields to fields that hold SIDs in every delivery (e.g. MessageSid), or clear it.'],
-	unprotected_id: () => ['Delivery ID Fields are set, but the signature does not say where a form field ends, so any field could be re-cut into a new id.', 'Clear Delivery ID Fields, or sign {id} (ID Header) or {body}.'],
+	unprotected_id: () => [
+		"Delivery ID Fields are set, but the signature does not say where a form field ends (Twilio's rule, or {formFields} without {body}), so a replay could re-cut any field into a new id.",
+		'Clear Delivery ID Fields: such a delivery is named by the SHA-256 of its signed text, which no re-cut changes. With Custom HMAC, signing {id} (ID Header) or {body} lets fields name it.',
+	],
 	internal_error: () => ['n8n did not hand the trigger the request or its settings.', 'Deliver again; if it repeats, check the n8n log.'],
 };
 

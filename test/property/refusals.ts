@@ -13,7 +13,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { SECRET_NAMES } from '../../nodes/shared/webhookDelivery';
 import type { RefusalFacts } from '../../nodes/TenantApiTrigger/diagnosis';
 import { diagnose } from '../../nodes/TenantApiTrigger/diagnosis';
-import { settingsFromParameters, signingSecrets } from '../../nodes/TenantApiTrigger/settings';
+import { signingSecrets, verificationConfig } from '../../nodes/TenantApiTrigger/settings';
 import type { HeaderBag, VerificationConfig } from '../../nodes/TenantApiTrigger/verification';
 import { PRESETS, PRESET_NAMES } from '../../nodes/TenantApiTrigger/verification';
 import type { VerificationName } from '../../nodes/TenantApiTrigger/verifications';
@@ -35,7 +35,7 @@ export const REASONS = [
 	'missing_id', 'missing_url', 'missing_body_hash', 'body_hash_mismatch', 'unreadable_body', 'body_too_large', 'unexpected_field',
 	'malformed_items', 'invalid_item_field', 'duplicate_item', 'missing_secret_header', 'secret_mismatch', 'no_secret_configured',
 	'invalid_secret', 'invalid_scheme', 'internal_error', 'unsupported_media_type', 'empty_body', 'not_utf8', 'invalid_json',
-	'not_an_object', 'invalid_form', 'raw_body_unavailable', 'reserved_field', 'malformed_id', 'unprotected_id',
+	'not_an_object', 'invalid_form', 'raw_body_unavailable', 'reserved_field', 'unprotected_id',
 	'unknown_verification', 'no_credential_selected', 'credential_unavailable',
 ];
 
@@ -177,7 +177,7 @@ interface Case {
 	withoutConfig: boolean;
 }
 
-const configOf = (setup: Setup) => settingsFromParameters(setup.verification, parameterReader(setup.parameters), signingSecrets(setup.credential, setup.testUrl)).config;
+const configOf = (setup: Setup) => verificationConfig(setup.verification, parameterReader(setup.parameters), signingSecrets(setup.credential, setup.testUrl));
 
 function checkCase(c: Case): Verdict {
 	const config = c.withoutConfig ? undefined : configOf(c.setup);
@@ -219,7 +219,7 @@ const anySettingsCases: fc.Arbitrary<AnySettingsCase> = fc.record({
 /** Settings of any text: the bound and the sender's absence still hold (names of any text are shown cut and escaped). */
 function checkAnySettings(c: AnySettingsCase): Verdict {
 	const known = (VERIFICATION_NAMES as string[]).includes(c.verification);
-	const config = known ? settingsFromParameters(c.verification as VerificationName, parameterReader(c.parameters), ['whsec_any', 'pk_previous']).config : undefined;
+	const config = known ? verificationConfig(c.verification as VerificationName, parameterReader(c.parameters), ['whsec_any', 'pk_previous']) : undefined;
 	const facts: RefusalFacts = { verification: c.verification, config, headers: c.request.headers, rawBody: bodyOf(c.request.body), testUrl: c.testUrl, nowSeconds: NOW };
 	const item = diagnose(c.refused, facts);
 	// The canary is the sender's; a setting that happens to hold it is the user's, and may be shown.

@@ -5,7 +5,7 @@
  * (for any request: test/unit/refusalProperties.test.ts).
  */
 import { diagnose } from '../../nodes/TenantApiTrigger/diagnosis';
-import { settingsFromParameters } from '../../nodes/TenantApiTrigger/settings';
+import { verificationConfig } from '../../nodes/TenantApiTrigger/settings';
 import { VERIFICATION_NAMES } from '../../nodes/TenantApiTrigger/verifications';
 import { parameterReader } from '../harness/verifier';
 import { ITEM_BOUND_BYTES, REASONS, TABLE_HEADERS } from '../property/refusals';
@@ -14,7 +14,7 @@ const SECRET = 'whsec_diagnosis_secret';
 const BODY = Buffer.from('{"id":"evt_1","card":"4111111111111111"}');
 const facts = {
 	verification: 'hmacSha256',
-	config: settingsFromParameters('hmacSha256', parameterReader({}), [SECRET], [SECRET]).config,
+	config: verificationConfig('hmacSha256', parameterReader({}), [SECRET]),
 	headers: { 'content-type': 'application/json', 'x-signature': 'ab'.repeat(32) },
 	rawBody: BODY,
 	testUrl: false,
@@ -35,7 +35,7 @@ describe('the item holds only the trigger\'s own vocabulary', () => {
 	const hmacFacts = (verification: string, parameters: Record<string, unknown>, headers: Record<string, string>) => ({
 		...facts,
 		verification,
-		config: settingsFromParameters(verification as never, parameterReader(parameters), [SECRET]).config,
+		config: verificationConfig(verification as never, parameterReader(parameters), [SECRET]),
 		headers,
 	});
 
@@ -80,7 +80,7 @@ describe('advice never points to a weaker Verification because of what the sende
 	const withSettings = (verification: string, parameters: Record<string, unknown>, headers: Record<string, string | undefined>, rawBody: Buffer = BODY) => ({
 		...facts,
 		verification,
-		config: settingsFromParameters(verification as never, parameterReader(parameters), [SECRET]).config,
+		config: verificationConfig(verification as never, parameterReader(parameters), [SECRET]),
 		headers: { 'content-type': 'application/json', ...headers },
 		rawBody,
 	});
@@ -131,7 +131,7 @@ it('the largest item: every reason and Verification, the longest settings, every
 	for (let i = 0; i < 2000; i++) headers[`x-signature-${i}`] = 'v';
 	const sizes = [...VERIFICATION_NAMES, 'x'.repeat(3000)].flatMap((verification) =>
 		[['pk_live_1', 'b', 'c'], ['whsec_a', 'b', 'c']].flatMap((secrets) => {
-			const config = (VERIFICATION_NAMES as string[]).includes(verification) ? settingsFromParameters(verification as never, parameterReader(parameters), secrets).config : undefined;
+			const config = (VERIFICATION_NAMES as string[]).includes(verification) ? verificationConfig(verification as never, parameterReader(parameters), secrets) : undefined;
 			return REASONS.flatMap((reason) =>
 				[true, false].map((testUrl) => {
 					const item = diagnose({ status: 503, reason }, { verification, config, headers, rawBody: BODY, testUrl, nowSeconds: 0 });
