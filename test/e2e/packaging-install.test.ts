@@ -46,7 +46,7 @@ const signature = crypto.createHmac('sha256', 'whsec_probe').update(body).digest
 result.signed = main.verifyDelivery(config, { rawBody: body, headers: { 'X-Signature': signature }, nowSeconds: 0 });
 result.forged = main.verifyDelivery(config, { rawBody: Buffer.from(body.toString().replace('1', '2')), headers: { 'x-signature': signature }, nowSeconds: 0 });
 const reading = main.readDelivery(config, { rawBody: body, headers: { 'content-type': 'application/json', 'x-signature': signature }, nowSeconds: 0 });
-result.read = reading.ok ? reading.body.object : reading;
+result.read = reading.ok ? reading.units[0].object : reading;
 result.readAsForm = main.readDelivery(config, { rawBody: body, headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-signature': signature }, nowSeconds: 0 });
 try {
 	const exported = new Set(Object.values(main));
