@@ -18,10 +18,12 @@ import type { RefusalFacts } from './diagnosis';
 import { diagnose } from './diagnosis';
 import type { Reception, Refusal } from './receive';
 import { INVALID_SIGNATURE, receiveDelivery, refusal } from './receive';
+import type { Answer } from './answers';
+import { EMPTY_OK } from './answers';
 import { admitRefusal } from './refusalRecords';
 import type { ParameterReader } from './settings';
 import { credentialSecrets, settingsFromParameters, signingSecrets } from './settings';
-import { isVerificationName } from './verifications';
+import { finishedStatuses, isVerificationName, verificationOf } from './verifications';
 import { signedUrl } from './url';
 import type { HeaderBag } from './verification';
 import { usableSecrets } from './verification';
@@ -31,14 +33,23 @@ const WEBHOOK_CREDENTIAL_TYPE = 'tenantWebhookApi';
 /** n8n's response mode for the Respond parameter, evaluated by n8n for each request. */
 const RESPONSE_MODE = '={{ $parameter["respond"] === "whenFinished" ? "lastNode" : "onReceived" }}';
 
+/**
+ * The status of n8n's own answer, which it sends only with Respond When the Workflow Finishes once the workflow
+ * succeeded (every other answer the trigger sends itself): 200, or the status the Verification's sender expects.
+ */
+const RESPONSE_CODE = `={{ ${finishedStatuses()
+	.map(([name, status]) => `$parameter["verification"] === ${JSON.stringify(name)} ? ${status} : `)
+	.join('')}200 }}`;
+
 interface RequestWithRawBody {
 	rawBody?: unknown;
 	readRawBody?: () => Promise<void>;
 }
 
-interface JsonResponse {
-	status(code: number): JsonResponse;
-	json(body: IDataObject): unknown;
+/** The part of n8n's response object (an express response, a Node ServerResponse) the trigger answers with. */
+interface RawResponse {
+	writeHead(status: number, headers: Record<string, string>): unknown;
+	end(body: string): unknown;
 }
 
 /**
@@ -119,6 +130,28 @@ function recordsRefusals(context: IWebhookFunctions): boolean {
 	}
 }
 
+/** Answers the request now (n8n then sends nothing of its own: the caller returns `noWebhookResponse`). */
+function send(context: IWebhookFunctions, answer: Answer): void {
+	const res = context.getResponseObject() as unknown as RawResponse;
+	res.writeHead(answer.status, answer.contentType === undefined ? {} : { 'content-type': answer.contentType });
+	res.end(answer.body ?? '');
+}
+
+/** What the Verification's sender expects back for a verified delivery (answers.ts); 200 and nothing for a value this version does not know. */
+function acknowledgement(context: IWebhookFunctions): Answer {
+	const verification = context.getNodeParameter('verification', 'hmacSha256');
+	return isVerificationName(verification) ? verificationOf(verification).acknowledgement : EMPTY_OK;
+}
+
+/** Respond: When the Workflow Finishes (n8n answers once the workflow ends), else On Receipt. */
+function respondsWhenFinished(context: IWebhookFunctions): boolean {
+	try {
+		return context.getNodeParameter('respond', 'onReceipt') === 'whenFinished';
+	} catch {
+		return false;
+	}
+}
+
 /**
  * A refused delivery: the sender gets its answer, and nothing runs from the main output. The Refused output carries
  * the diagnosis at the Test URL (the editor shows it), and in production with Record Refused Deliveries, at most once
@@ -131,8 +164,7 @@ function refuseDelivery(context: IWebhookFunctions, refused: Refusal, facts: Ref
 	// A setting no delivery can pass (or n8n failing the node) is an error in the log; a refused delivery a warning.
 	const level = refused.reason === 'unknown_verification' || refused.reason === 'internal_error' ? 'error' : 'warn';
 	context.logger[level](`Tenant API Trigger refused a delivery: ${String(diagnosis.summary)}`, { reason: refused.reason, node, workflowId, verification: String(facts.verification) });
-	const res = context.getResponseObject() as unknown as JsonResponse;
-	res.status(refused.status).json({ message: refused.message });
+	send(context, { status: refused.status, contentType: 'application/json; charset=utf-8', body: JSON.stringify({ message: refused.message }) });
 	if (!facts.testUrl) {
 		if (!recordsRefusals(context)) return { noWebhookResponse: true };
 		const decision = admitRefusal(workflowId, node, refused.reason, facts.nowSeconds * 1000);
@@ -169,10 +201,11 @@ export class TenantApiTrigger implements INodeType {
 			{
 				name: 'default',
 				httpMethod: 'POST',
-				// n8n answers: onReceived → 200 once webhook() returns; lastNode → 200 when the execution
-				// succeeded, 500 "Error in workflow" when it failed. Any other saved value answers on receipt.
+				// n8n answers only with lastNode (When the Workflow Finishes): RESPONSE_CODE with an empty body when the
+				// execution succeeded, 500 "Error in workflow" when it failed. Any other saved value answers on receipt.
 				responseMode: RESPONSE_MODE,
-				// 200 with an empty body (n8n's default for onReceived would send the text "firstEntryJson").
+				responseCode: RESPONSE_CODE,
+				// An empty body (n8n's default would send the text "firstEntryJson").
 				responseData: 'noData',
 				path: 'webhook',
 			},
@@ -225,14 +258,27 @@ export class TenantApiTrigger implements INodeType {
 		},
 	};
 
+	/**
+	 * Every answer but one is sent here, at once: refusals, handshakes, filtered-out events, and verified deliveries
+	 * with Respond On Receipt. With Respond When the Workflow Finishes, n8n answers once the workflow ends.
+	 */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const testUrl = isTestDelivery(this);
 		const { reception, facts } = await receive(this, testUrl, Math.floor(Date.now() / 1000));
 		if (reception.action === 'refuse') return refuseDelivery(this, reception, facts);
+		if (reception.action === 'handshake') {
+			this.logger.debug('Tenant API Trigger: answered the sender\'s handshake', { node: this.getNode().name, handshake: reception.handshake });
+			send(this, reception.answer);
+			return { noWebhookResponse: true };
+		}
 		if (reception.action === 'acknowledge') {
 			this.logger.debug('Tenant API Trigger: delivery acknowledged but filtered out', { node: this.getNode().name, event: reception.event ?? null });
-			return {};
+			send(this, acknowledgement(this));
+			return { noWebhookResponse: true };
 		}
-		return { workflowData: [reception.items.map((json) => ({ json })), []] };
+		const workflowData = [reception.items.map((json) => ({ json })), []];
+		if (respondsWhenFinished(this)) return { workflowData };
+		send(this, acknowledgement(this));
+		return { noWebhookResponse: true, workflowData };
 	}
 }

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { SECRET_NAMES } from '../shared/webhookDelivery';
 
+import { HANDSHAKES } from './answers';
 import type { HeaderBag, VerificationConfig } from './verification';
 import {
 	MAX_BODY_READ_BEFORE_VERIFYING,
@@ -323,13 +324,17 @@ const EXPLAIN: Record<string, (seen: Seen, facts: RefusalFacts) => Explanation> 
 export function diagnose(refusal: Pick<Refusal, 'status' | 'reason'>, facts: RefusalFacts): IDataObject {
 	const seen = see(facts);
 	const explain = EXPLAIN[refusal.reason] ?? EXPLAIN.internal_error;
-	const [summary, action] = explain(seen, facts);
+	const [found, change] = explain(seen, facts);
+	const handshake = Object.values(HANDSHAKES).find((candidate) => candidate.looksLike(facts.headers, facts.rawBody));
+	const summary = handshake === undefined ? found : `${handshake.label} was refused. ${found}`;
+	const action = handshake === undefined ? change : `${change} ${handshake.whileRefused}`;
 	return {
 		reason: refusal.reason,
 		answered: refusal.status,
 		summary,
 		action,
 		verification: seen.verificationName,
+		...(handshake === undefined ? {} : { handshake: handshake.label }),
 		url: facts.testUrl ? 'Test URL' : 'Production URL',
 		request: {
 			contentType: seen.contentType,

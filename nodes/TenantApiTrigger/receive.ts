@@ -3,6 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 import type { WebhookDelivery } from '../shared/webhookDelivery';
 import { WEBHOOK_DELIVERY_FIELD } from '../shared/webhookDelivery';
 
+import type { Answer, HandshakeName } from './answers';
+import { HANDSHAKES } from './answers';
 import { deliveryIdentity, eventAccepted, eventType, safeHeaders, safeQuery } from './delivery';
 import type { BodyFailure, BodyFormat, DeliveryReading, HeaderBag, SignedUnit, VerificationConfig } from './verification';
 import { deliveryFormat, mismatchedMediaType, readDelivery } from './verification';
@@ -21,6 +23,8 @@ export interface TriggerSettings {
 	includeQuery: boolean;
 	/** Every secret of the credential, accepted here or not: none may reach the output. */
 	credentialSecrets: unknown[];
+	/** The handshake the Verification's sender makes before it delivers events, if any. */
+	handshake?: HandshakeName;
 }
 
 export interface ReceivedRequest {
@@ -33,9 +37,13 @@ export interface ReceivedRequest {
 	nowSeconds: number;
 }
 
-/** What to do with a request: answer it and start nothing, acknowledge it (filtered out), or start the workflow. */
+/**
+ * What to do with a request: refuse it, answer a sender's handshake, acknowledge it (filtered out), or start the
+ * workflow. Only a refusal or a start ever runs anything.
+ */
 export type Reception =
 	| { action: 'refuse'; status: 400 | 401 | 413 | 415 | 503; reason: string; message: string }
+	| { action: 'handshake'; handshake: HandshakeName; answer: Answer }
 	| { action: 'acknowledge'; event: string | undefined }
 	| { action: 'start'; items: IDataObject[] };
 
@@ -97,14 +105,17 @@ function repeatsAnEvent(units: Started[]): boolean {
 }
 
 /**
- * One delivery, from the request to what the workflow receives: verified, read once in the configured format, each
- * signed unit (the body, or each signed item) given its identity and filtered by event type. Pure: the node only
- * wires n8n's request and answer to it.
+ * One delivery, from the request to what the workflow receives: verified, read once in the configured format, a
+ * sender's handshake answered, each signed unit (the body, or each signed item) given its identity and filtered by
+ * event type. Pure: the node only wires n8n's request and answer to it.
  */
 export function receiveDelivery(settings: TriggerSettings, request: ReceivedRequest): Reception {
 	if (request.rawBody === undefined) return withoutBytes(settings, request);
 	const reading = readDelivery(settings.config, { rawBody: request.rawBody, headers: request.headers, nowSeconds: request.nowSeconds, url: request.url });
 	if (!reading.ok) return refusal(reading.status, reading.reason, refusalMessage(reading));
+	const handshake = settings.handshake;
+	const answer = handshake === undefined ? undefined : HANDSHAKES[handshake].answer(reading.units[0].signed, request.headers);
+	if (handshake !== undefined && answer !== undefined) return { action: 'handshake', handshake, answer };
 	const units: Started[] = [];
 	for (const unit of reading.units) {
 		const started = startUnit(settings, request, reading, unit);

@@ -108,6 +108,7 @@ export function settingsFromParameters(verification: VerificationName, read: Par
 		idFields: pathList(options.idFields),
 		includeHeaders: options.includeHeaders === true,
 		includeQuery: options.includeQuery === true,
+		...(verificationOf(verification).handshake === undefined ? {} : { handshake: verificationOf(verification).handshake }),
 	};
 }
 

@@ -1,3 +1,5 @@
+import type { Answer, HandshakeName } from './answers';
+import { ADYEN_ACCEPTED, EMPTY_OK, EMPTY_TWIML } from './answers';
 import type { BodyFormat } from './verification';
 import { PRESETS, headerNames, isPresetName, parseTemplate, usesPart } from './verification';
 
@@ -22,15 +24,25 @@ export interface Verification {
 	bodyFormat?: BodyFormat;
 	/** Headers only this kind of sender sends (lower case): one of them on a refused request names the Verification to choose. */
 	senderHeaders: string[];
+	/** What the sender gets back for a verified delivery with Respond On Receipt (and for one filtered out by Events). */
+	acknowledgement: Answer;
+	/** The status of n8n's answer with Respond When the Workflow Finishes, once the workflow succeeded (n8n sends no body then). */
+	finishedStatus: number;
+	/** A request the sender makes before it delivers events (answers.ts): answered as the sender expects, never started. */
+	handshake?: HandshakeName;
 }
 
 /**
  * A row of VERIFICATIONS, without what a preset already says: a preset's Body Format default is its scheme's, and a
  * preset whose Signature Header is not a setting gives its senders away by that header (verificationOf adds both).
  */
-type VerificationRow = Omit<Verification, 'senderHeaders'> & {
+type VerificationRow = Omit<Verification, 'senderHeaders' | 'acknowledgement' | 'finishedStatus'> & {
 	/** The sender's headers beside a preset's fixed signature header. */
 	otherSenderHeaders: string[];
+	/** Default: 200 with an empty body. */
+	acknowledgement?: Answer;
+	/** Default: 200. */
+	finishedStatus?: number;
 };
 
 export const VERIFICATIONS = {
@@ -39,12 +51,14 @@ export const VERIFICATIONS = {
 		description: 'HMAC-SHA256 (hex key) of the documented fields of each NotificationRequestItem; additionalData.hmacSignature',
 		settings: [],
 		otherSenderHeaders: [],
+		acknowledgement: ADYEN_ACCEPTED,
 	},
 	adyenPlatform: {
 		name: 'Adyen (Platform Webhooks)',
 		description: 'HMAC-SHA256 (hex key) of the raw body, base64 in the HmacSignature header',
 		settings: [],
 		otherSenderHeaders: [],
+		acknowledgement: ADYEN_ACCEPTED,
 	},
 	customHmac: {
 		name: 'Custom HMAC',
@@ -58,6 +72,7 @@ export const VERIFICATIONS = {
 		description: 'HMAC-SHA256 of the exact request bytes, hex or base64, optional sha256= prefix',
 		settings: ['signatureHeader', 'useTimestamp', 'bodyFormat'],
 		otherSenderHeaders: ['x-hub-signature-256', 'x-shopify-hmac-sha256'],
+		handshake: 'githubPing',
 	},
 	hmacSha512: {
 		name: 'HMAC-SHA512 of the Body',
@@ -90,6 +105,7 @@ export const VERIFICATIONS = {
 		description: 'X-Slack-Signature: v0=… over "v0:{timestamp}:{body}", X-Slack-Request-Timestamp',
 		settings: ['bodyFormat'],
 		otherSenderHeaders: [],
+		handshake: 'slackUrlVerification',
 	},
 	square: {
 		name: 'Square-Style',
@@ -114,6 +130,8 @@ export const VERIFICATIONS = {
 		description: 'X-Twilio-Signature: HMAC-SHA1 of the URL and the sorted form fields; JSON when the URL carries bodySHA256',
 		settings: ['signedUrl'],
 		otherSenderHeaders: [],
+		acknowledgement: EMPTY_TWIML,
+		finishedStatus: 204,
 	},
 } satisfies Record<string, VerificationRow>;
 
@@ -127,7 +145,8 @@ export function isVerificationName(value: unknown): value is VerificationName {
 
 /** A row with what its preset says added. */
 function withPreset(name: VerificationName): Verification {
-	const { otherSenderHeaders, ...row }: VerificationRow = VERIFICATIONS[name];
+	const { otherSenderHeaders, acknowledgement = EMPTY_OK, finishedStatus = 200, ...rest }: VerificationRow = VERIFICATIONS[name];
+	const row = { ...rest, acknowledgement, finishedStatus };
 	if (!isPresetName(name)) return { ...row, senderHeaders: otherSenderHeaders };
 	const preset = PRESETS[name];
 	const shows = (setting: VerificationSetting) => row.settings.includes(setting);
@@ -155,6 +174,11 @@ export function signingTimestamps(): VerificationName[] {
 /** The Verifications with a Body Format setting whose default is `format`. */
 export function bodyFormatDefaulting(format: BodyFormat): VerificationName[] {
 	return showing('bodyFormat').filter((name) => verificationOf(name).bodyFormat === format);
+}
+
+/** The Verifications whose answer with Respond When the Workflow Finishes is not 200, with that status. */
+export function finishedStatuses(): Array<[VerificationName, number]> {
+	return VERIFICATION_NAMES.filter((name) => verificationOf(name).finishedStatus !== 200).map((name) => [name, verificationOf(name).finishedStatus]);
 }
 
 /** The Verifications whose senders send one of these headers (names, lower case), in the table's order. */

@@ -206,6 +206,15 @@ export async function runHookMethod(
 	return await fn.call(context);
 }
 
+/** The HTTP answer the sender got, and the recorded call. */
+export interface Answered {
+	status: number;
+	/** The answer's Content-Type header ('' without one). */
+	contentType: string;
+	text: string;
+	call: WebhookCall;
+}
+
 export interface TriggerServer {
 	/** URL to POST deliveries to (shaped like n8n's production URL). */
 	url: string;
@@ -213,7 +222,7 @@ export interface TriggerServer {
 	/** Replace the node parameters / credential used for the next requests. */
 	configure(setup: TriggerSetup): Promise<void>;
 	/** POST exact bytes; resolves with the HTTP answer and the recorded call. */
-	post(body: string | Buffer, headers?: Record<string, string>, query?: string): Promise<{ status: number; text: string; call: WebhookCall }>;
+	post(body: string | Buffer, headers?: Record<string, string>, query?: string): Promise<Answered>;
 	/** Resolves once `n` calls have been handled. */
 	waitForCalls(n: number, ms?: number): Promise<void>;
 	close(): Promise<void>;
@@ -280,13 +289,13 @@ export async function startTriggerServer(initial: TriggerSetup = {}): Promise<Tr
 	const url = `http://127.0.0.1:${port}/webhook/${WEBHOOK_ID}/webhook`;
 
 	const send = (body: string | Buffer, headers: Record<string, string>, query: string) =>
-		new Promise<{ status: number; text: string }>((resolve, reject) => {
+		new Promise<Omit<Answered, 'call'>>((resolve, reject) => {
 			const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8');
 			const req = http.request(
 				url + query,
 				{ method: 'POST', headers: { 'content-type': 'application/json', ...headers, 'content-length': String(bytes.length) } },
 				(res) => {
-					readBytes(res).then((data) => resolve({ status: res.statusCode ?? 0, text: data.toString('utf8') }), reject);
+					readBytes(res).then((data) => resolve({ status: res.statusCode ?? 0, contentType: res.headers['content-type'] ?? '', text: data.toString('utf8') }), reject);
 				},
 			);
 			req.on('error', reject);
@@ -302,9 +311,9 @@ export async function startTriggerServer(initial: TriggerSetup = {}): Promise<Tr
 		},
 		async post(body, headers = {}, query = '') {
 			const before = calls.length;
-			const { status, text } = await send(body, headers, query);
+			const answer = await send(body, headers, query);
 			await server_.waitForCalls(before + 1);
-			return { status, text, call: calls[before] };
+			return { ...answer, call: calls[before] };
 		},
 		waitForCalls(n, ms = 5000) {
 			if (calls.length >= n) return Promise.resolve();

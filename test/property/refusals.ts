@@ -12,6 +12,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { SECRET_NAMES } from '../../nodes/shared/webhookDelivery';
 import type { RefusalFacts } from '../../nodes/TenantApiTrigger/diagnosis';
+import { HANDSHAKES } from '../../nodes/TenantApiTrigger/answers';
 import { diagnose } from '../../nodes/TenantApiTrigger/diagnosis';
 import { signingSecrets, verificationConfig } from '../../nodes/TenantApiTrigger/settings';
 import type { HeaderBag, VerificationConfig } from '../../nodes/TenantApiTrigger/verification';
@@ -50,10 +51,11 @@ export const TABLE_HEADERS = [
 	].flatMap(names)),
 ];
 
-/** Text the trigger's own sentences quote beside header names. */
-const QUOTED_WORDS = ['Rotate API Key'];
+/** Text the trigger's own sentences quote beside header names (what a sender shows while its handshake is refused, too). */
+const QUOTED_WORDS = ['Rotate API Key', ...Object.values(HANDSHAKES).flatMap((handshake) => [...handshake.whileRefused.matchAll(/"([^"]*)"/g)].map((match) => match[1]))];
 const LIKELY_CAUSES = [/^The Signing Secret looks like an API key/, /^The Signing Secret starts with whsec_/, /^Adyen's HMAC key is hex/];
-const ITEM_KEYS = ['reason', 'answered', 'summary', 'action', 'verification', 'url', 'request', 'secretsTried', 'timestampSkewSeconds', 'likelyCause', 'refusedAt'];
+const ITEM_KEYS = ['reason', 'answered', 'summary', 'action', 'verification', 'handshake', 'url', 'request', 'secretsTried', 'timestampSkewSeconds', 'likelyCause', 'refusedAt'];
+const HANDSHAKE_LABELS = Object.values(HANDSHAKES).map((handshake) => handshake.label);
 
 export const CANARY = 'zqj';
 const SENDER_TEXT = 'holds what the sender wrote';
@@ -103,18 +105,23 @@ const contentType = fc.oneof(
 	fc.constant(undefined),
 );
 
-/** A body (described, built by bodyOf): sizes around the limits that matter, filled with the canary; Adyen's markers around it; none (multipart). */
-type BodySpec = { size: number } | { adyen: string } | null;
+/**
+ * A body (described, built by bodyOf): sizes around the limits that matter, filled with the canary; Adyen's markers
+ * around it; Slack's URL verification with the canary as its challenge; none (multipart).
+ */
+type BodySpec = { size: number } | { adyen: string } | { slackChallenge: string } | null;
 
 const body: fc.Arbitrary<BodySpec> = fc.oneof(
 	fc.oneof(fc.nat(2000), fc.integer({ min: 128 * 1024 - 2, max: 128 * 1024 + 2 }), fc.nat(300_000)).map((size) => ({ size })),
 	hostile.map((text) => ({ adyen: text })),
+	hostile.map((text) => ({ slackChallenge: text })),
 	fc.constant(null),
 );
 
 function bodyOf(spec: BodySpec): Buffer | undefined {
 	if (spec === null) return undefined;
 	if ('size' in spec) return Buffer.alloc(spec.size, CANARY);
+	if ('slackChallenge' in spec) return Buffer.from(JSON.stringify({ token: CANARY, challenge: spec.slackChallenge, type: 'url_verification' }));
 	return Buffer.from(JSON.stringify({ notificationItems: [{ NotificationRequestItem: { additionalData: { hmacSignature: spec.adyen } } }] }));
 }
 
@@ -129,7 +136,9 @@ interface HostileRequest {
 function hostileRequest(config: VerificationConfig | undefined): fc.Arbitrary<HostileRequest> {
 	return fc
 		.record({
-			headers: fc.array(fc.tuple(headerName(configuredHeaders(config)), headerValue), { maxLength: 200, size: 'max' }),
+			headers: fc
+				.tuple(fc.array(fc.tuple(headerName(configuredHeaders(config)), headerValue), { maxLength: 200, size: 'max' }), fc.constantFrom([], [['X-GitHub-Event', 'ping']]))
+				.map(([generated, ping]) => [...ping, ...generated]),
 			contentTypeName: fc.constantFrom('content-type', 'Content-Type'),
 			contentType,
 			body,
@@ -157,6 +166,7 @@ function problems(item: IDataObject, facts: RefusalFacts, refused: { reason: str
 	check((item.secretsTried as string[]).every((name) => (SECRET_NAMES as readonly string[]).includes(name)), 'secretsTried');
 	check(item.timestampSkewSeconds === undefined || Number.isSafeInteger(item.timestampSkewSeconds), 'timestampSkewSeconds');
 	check(item.likelyCause === undefined || LIKELY_CAUSES.some((cause) => cause.test(String(item.likelyCause))), 'likelyCause');
+	check(item.handshake === undefined || HANDSHAKE_LABELS.includes(String(item.handshake)), 'handshake');
 	const verificationNames = VERIFICATION_NAMES.map((name) => verificationOf(name).name);
 	// With settings as the property generates them (header names, a Verification's key), each name is shown whole.
 	if (settingsNames !== undefined) {
