@@ -294,17 +294,17 @@ export const properties: INodeProperties[] = [
 			{
 				name: 'On Receipt',
 				value: 'onReceipt',
-				description: 'Answer 200 as soon as the delivery is verified. The sender never waits, but an event is lost if the workflow fails or its worker dies.',
+				description: 'Answer as soon as the delivery is verified, with what the sender expects (200; Adyen: [accepted]; Twilio: empty TwiML). The sender never waits, but an event is lost if the workflow fails or its worker dies.',
 			},
 			{
 				name: 'When the Workflow Finishes',
 				value: 'whenFinished',
 				description:
-					'Answer 200 only after the workflow succeeded, and 500 when it failed, so the sender delivers the event again',
+					'Answer 200 (Twilio: 204) only after the workflow succeeded, and 500 when it failed, so the sender delivers the event again',
 			},
 		],
 		default: 'onReceipt',
-		description: 'When the sender gets its answer. Refused deliveries are answered at once either way (401, 400, 415).',
+		description: "When the sender gets its answer. Refused deliveries, and a sender's URL check (Slack's url_verification, GitHub's ping), are answered at once either way.",
 	},
 	{
 		displayName:
@@ -328,7 +328,7 @@ export const properties: INodeProperties[] = [
 				default: '',
 				placeholder: 'data.eventId',
 				description:
-					'Body fields (dot paths, separated by commas) that identify the delivery in webhookDelivery.ID, when the scheme signs no ID header. Empty: the preset\'s (see the trigger docs, Delivery identity). Twilio-Style: fields holding Twilio SIDs (e.g. MessageSid), present in every delivery.',
+					'Body fields (dot paths, separated by commas) that identify the delivery in webhookDelivery.ID, when the scheme signs no ID header. Empty: the preset\'s (see the trigger docs, Delivery identity). Not with Twilio-Style form deliveries or Custom HMAC {formFields} without {body}: their signature does not say where a field ends, so they are named by the SHA-256 of the signed text and a delivery is refused while this is set.',
 			},
 			{
 				displayName: 'Event Path',

@@ -2,7 +2,7 @@
  * What each sender gets back (nodes/TenantApiTrigger/answers.ts, the Verification table): the answer to a verified
  * delivery with each Respond setting, and the handshakes some senders make before they deliver events, through the
  * built trigger behind a real HTTP server and n8n-core's WebhookContext (test/harness/webhook.ts). What n8n itself
- * sends with Respond "When the Workflow Finishes" is read in a real n8n (test/e2e/senders.test.ts).
+ * sends with Respond "When the Workflow Finishes" is read in a real n8n by the end-to-end suites (test/e2e).
  */
 import type { IDataObject } from 'n8n-workflow';
 
