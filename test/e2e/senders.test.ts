@@ -34,6 +34,8 @@ type Sender = keyof typeof SECRETS;
 const CHALLENGE = `3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P${suffix}`;
 const TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response/>';
 const TRIGGER = 'Tenant API Trigger';
+/** The Content-Type of n8n's own answer with Respond When the Workflow Finishes (its body is empty). */
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 let suite: SuiteSetUp;
 let n8n: N8nInstance;
@@ -129,7 +131,8 @@ describe("Slack's URL verification (Event Subscriptions)", () => {
 		const { workflowId, path } = await publishTrigger(n8n, senderWorkflow('slack', 'whenFinished'));
 		actAs('slack', path);
 		expect(await sandbox.register()).toMatchObject({ ok: true, status: 200, contentType: 'text/plain; charset=utf-8', verdict: 'URL verified' });
-		expect(await sandbox.deliver({ id: 'Ev_when_finished', event: 'app_mention' })).toMatchObject({ ok: true, status: 200, body: '', verdict: 'accepted' });
+		// n8n's own answer once the workflow succeeded: 200, no body, yet a JSON Content-Type.
+		expect(await sandbox.deliver({ id: 'Ev_when_finished', event: 'app_mention' })).toMatchObject({ ok: true, status: 200, contentType: JSON_TYPE, body: '', verdict: 'accepted' });
 		expect(await startedIds(workflowId)).toEqual([['success', ['Ev_when_finished']]]);
 	});
 
@@ -166,7 +169,7 @@ describe('Twilio: an incoming SMS', () => {
 		const { workflowId, path } = await publishTrigger(n8n, senderWorkflow('twilio', 'whenFinished'));
 		const sms = incomingSms(path, 'Hello when finished');
 		const answer = await wire(path, sms.body, sms.headers);
-		expect([answer.status, answer.body]).toEqual([204, '']);
+		expect(answer).toEqual({ status: 204, contentType: null, body: '' });
 		expect(judgeAnswer('twilio', answer)).toEqual({ accepted: true, final: true, verdict: 'accepted: 204 No Content' });
 		const listed = await executions(workflowId, 1);
 		expect(listed.map((execution) => [execution.status, triggerItems(execution).map((item) => item.Body)])).toEqual([['success', ['Hello when finished']]]);
@@ -189,7 +192,7 @@ describe('Adyen: a payments notification', () => {
 	test('Respond When the Workflow Finishes: an empty 200, which Adyen accepts without [accepted]', async () => {
 		const { workflowId, path } = await publishTrigger(n8n, senderWorkflow('adyen-payments', 'whenFinished'));
 		actAs('adyen-payments', path);
-		expect(await sandbox.deliver(notification)).toMatchObject({ ok: true, status: 200, body: '', verdict: 'accepted: 2xx without [accepted]' });
+		expect(await sandbox.deliver(notification)).toMatchObject({ ok: true, status: 200, contentType: JSON_TYPE, body: '', verdict: 'accepted: 2xx without [accepted]' });
 		expect((await executions(workflowId, 1)).map((execution) => execution.status)).toEqual(['success']);
 	});
 });
@@ -198,7 +201,7 @@ describe("GitHub's ping", () => {
 	test('a signed ping is answered 200 with nothing, GitHub marks it delivered, no execution; a push after it starts the workflow', async () => {
 		const { workflowId, path } = await publishTrigger(n8n, senderWorkflow('github'));
 		actAs('github', path);
-		expect(await sandbox.register()).toMatchObject({ handshake: 'github-ping', ok: true, status: 200, body: '', verdict: 'Last delivery was successful.' });
+		expect(await sandbox.register()).toMatchObject({ handshake: 'github-ping', ok: true, status: 200, contentType: null, body: '', verdict: 'Last delivery was successful.' });
 		expect(await startLib.senderCheck(sandbox, 'github')).toMatch(/^GitHub ping: passed: Last delivery was successful\. \[answer: 200, /);
 		expect(await sandbox.deliver({ id: 'push_after_ping', event: 'push' })).toMatchObject({ ok: true, status: 200 });
 		expect(await startedIds(workflowId)).toEqual([['success', ['push_after_ping']]]);
