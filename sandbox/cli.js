@@ -8,12 +8,15 @@
  *   [--latency MS] [--latency-jitter MS] [--rate-limit PER_SECOND] [--burst N] [--rate-limit-headers[=ietf|x]] [--verbose]
  * node sandbox/cli.js deliver --to URL [--secret S] [--scheme ...] [--event TYPE|JSON] [--timestamp] [--attempts N]
  *   [--signed-url URL] [--body json|form]
+ * node sandbox/cli.js register --to URL --scheme slack|github [--secret S]
  */
 
 const { startSandbox } = require('./server');
 const { WebhookDispatcher } = require('./webhooks');
 const { ENDPOINTS } = require('./control');
 const { SCHEMES, demoSecret } = require('./signing');
+const { describeDelivery } = require('./senders');
+const { describeRegistration, HANDSHAKE_SCHEMES } = require('./handshakes');
 const { PAGINATION_MODES } = require('./accounts');
 
 const BOOLEAN_FLAGS = new Set(['webhook-timestamp', 'timestamp', 'verbose', 'help', 'rate-limit-headers']);
@@ -100,10 +103,13 @@ const USAGE = `Usage:
                       [--latency MS] [--latency-jitter MS] [--rate-limit PER_SECOND] [--burst N (default 1)] [--rate-limit-headers[=ietf|x]] [--verbose]
   node sandbox/cli.js deliver --to URL [--secret S] [--scheme SCHEME] [--event TYPE|JSON] [--timestamp] [--attempts N]
                       [--signed-url URL] [--body json|form]
+  node sandbox/cli.js register --to URL --scheme ${HANDSHAKE_SCHEMES.join('|')} [--secret S]
+                      (the sender's handshake: Slack's url_verification, GitHub's ping; exit 0 when the URL passes)
 Schemes: ${SCHEMES.join(', ')} (default hmac-sha256-hex).
   Without a secret, each scheme signs with a demo secret valid in its key format (printed at start).
   --signed-url: the URL Square/Twilio signatures cover when it is not the destination (e.g. n8n's public URL).
-  --body: slack and twilio send form fields by default, the others JSON.`;
+  --body: slack and twilio send form fields by default, the others JSON.
+  Each answer is judged as the scheme's sender does: Twilio wants TwiML or 204, Adyen notes [accepted], others any 2xx.`;
 
 /**
  * `--rate-limit 50 --burst 10 --rate-limit-headers[=x]`
@@ -183,13 +189,15 @@ function describeWebhook(sandbox) {
 	return `(scheme ${cfg.scheme}, signing secret ${cfg.secrets[0] ?? '-'}${cfg.timestamp ? ', x-timestamp' : ''})`;
 }
 
-/** @param {Record<string, string|boolean|string[]>} flags */
-async function deliver(flags) {
+/**
+ * A one-off dispatcher for `deliver` and `register`, set up from the command's flags (one attempt unless --attempts).
+ * @param {Record<string, string|boolean|string[]>} flags
+ */
+function dispatcherFor(flags) {
 	const url = str(flags.to);
-	if (!url) throw new Error('deliver needs --to <url>');
-	const stats = { attempts: 0, succeeded: 0, failed: 0 };
+	if (!url) throw new Error('deliver and register need --to <url>');
 	const scheme = /** @type {any} */ (str(flags.scheme) ?? 'hmac-sha256-hex');
-	const dispatcher = new WebhookDispatcher(
+	return new WebhookDispatcher(
 		{
 			url,
 			secrets: list(flags.secret) ?? (SCHEMES.includes(scheme) ? [demoSecret(scheme)] : []),
@@ -199,18 +207,46 @@ async function deliver(flags) {
 			bodyFormat: /** @type {any} */ (str(flags.body)),
 			maxAttempts: num(flags.attempts) ?? 1,
 		},
-		stats,
+		{ attempts: 0, succeeded: 0, failed: 0 },
 	);
-	const eventArg = str(flags.event);
-	const event = eventArg && eventArg.trim().startsWith('{') ? JSON.parse(eventArg) : eventArg;
+}
+
+/**
+ * Runs `command` with a one-off dispatcher; prints its line, exit code 0 when it went through.
+ * @param {Record<string, string|boolean|string[]>} flags
+ * @param {(dispatcher: WebhookDispatcher) => Promise<{ ok: boolean, line: string }>} command
+ */
+async function withDispatcher(flags, command) {
+	const dispatcher = dispatcherFor(flags);
 	try {
-		const result = await dispatcher.deliver(event);
-		process.stdout.write(`${result.eventId}: ${result.status ?? 'no response'}${result.error ? ` (${result.error})` : ''} after ${result.attempts} attempt(s)\n`);
-		process.exitCode = result.ok ? 0 : 1;
+		const { ok, line } = await command(dispatcher);
+		process.stdout.write(line + '\n');
+		process.exitCode = ok ? 0 : 1;
 	} finally {
 		dispatcher.close();
 	}
 }
+
+/** @param {Record<string, string|boolean|string[]>} flags */
+function deliver(flags) {
+	const eventArg = str(flags.event);
+	const event = eventArg && eventArg.trim().startsWith('{') ? JSON.parse(eventArg) : eventArg;
+	return withDispatcher(flags, async (dispatcher) => {
+		const result = await dispatcher.deliver(event);
+		return { ok: result.ok, line: describeDelivery(result) };
+	});
+}
+
+/** @param {Record<string, string|boolean|string[]>} flags */
+function register(flags) {
+	return withDispatcher(flags, async (dispatcher) => {
+		const result = await dispatcher.register();
+		return { ok: result.ok, line: describeRegistration(result) };
+	});
+}
+
+/** @type {Record<string, (flags: Record<string, string|boolean|string[]>) => Promise<void>>} */
+const COMMANDS = { deliver, register };
 
 async function main() {
 	const { positional, flags } = parseArgs(process.argv.slice(2));
@@ -218,8 +254,11 @@ async function main() {
 		process.stdout.write(USAGE + '\n');
 		return;
 	}
-	if (positional[0] === 'deliver') return deliver(flags);
-	if (positional.length > 0) throw new Error(`unknown command: ${positional[0]}`);
+	if (positional.length > 0) {
+		const command = COMMANDS[positional[0]];
+		if (!command) throw new Error(`unknown command: ${positional[0]}`);
+		return command(flags);
+	}
 	return serve(flags);
 }
 

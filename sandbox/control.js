@@ -26,7 +26,8 @@ const ENDPOINTS = {
 	'GET|POST /_sandbox/rate-limit': 'read / set the per-key token bucket {perSecond, burst, headers: false|ietf|x} (null: off)',
 	'GET|POST /_sandbox/latency': 'read / set the delay before every answer {fixedMs, jitterMs}',
 	'GET|POST /_sandbox/webhook': 'read / replace webhook config {url, secrets, scheme, timestamp, maxAttempts, retryDelayMs}',
-	'POST /_sandbox/deliver': 'send one delivery now (optional body {event, ...config overrides}); answers with the destination status',
+	'POST /_sandbox/deliver': 'send one delivery now (optional body {event, ...config overrides}); answers with what the sender saw: status, contentType, body, verdict',
+	'POST /_sandbox/register': 'register the URL the way the scheme\'s sender does (slack: url_verification, github: ping; optional body: config overrides); answers with the outcome',
 	'GET /_sandbox/deliveries': 'recent delivery attempts',
 	'GET /_sandbox/held': 'requests held by the fault action {hold: true}: id, method, path, idempotencyKey, body, processed, recordId, clientGone',
 	'POST /_sandbox/held/commit': 'process held requests now (commit their records), keep holding the answers (body {ids}, default all)',
@@ -42,6 +43,20 @@ async function optionalJson(req) {
 	const raw = await readBody(req, 16 * 1024 * 1024);
 	if (raw.length === 0) return { ok: true, value: undefined };
 	return parseJson(raw);
+}
+
+/**
+ * Whether a delivery or registration has somewhere to go: `overrides.url`, or the configured one.
+ * @param {SandboxState} state
+ * @param {Record<string, unknown>} overrides
+ */
+function hasUrl(state, overrides) {
+	return Boolean(overrides.url ?? state.webhooks.config.url);
+}
+
+/** @param {ServerResponse} res */
+function noUrl(res) {
+	return sendError(res, 409, 'webhook_not_configured', 'No webhook url configured (POST /_sandbox/webhook first, or pass {url})');
 }
 
 /**
@@ -98,12 +113,13 @@ async function handleControl(state, req, res, path) {
 				return sendJson(res, 200, { ok: true, config: state.webhooks.config });
 			case 'POST /_sandbox/deliver': {
 				const { event, ...overrides } = obj;
-				if (!(overrides.url ?? state.webhooks.config.url)) {
-					return sendError(res, 409, 'webhook_not_configured', 'No webhook url configured (POST /_sandbox/webhook first, or pass {url})');
-				}
+				if (!hasUrl(state, overrides)) return noUrl(res);
 				const result = await state.webhooks.deliver(/** @type {any} */ (event), Object.keys(overrides).length ? overrides : undefined);
 				return sendJson(res, 200, result);
 			}
+			case 'POST /_sandbox/register':
+				if (!hasUrl(state, obj)) return noUrl(res);
+				return sendJson(res, 200, await state.webhooks.register(Object.keys(obj).length ? obj : undefined));
 			case 'GET /_sandbox/deliveries':
 				return sendJson(res, 200, { data: state.webhooks.log });
 			case 'GET /_sandbox/held':

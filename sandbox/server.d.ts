@@ -44,18 +44,47 @@ export interface WebhookEvent {
 	data: { object: unknown };
 }
 
-export interface DeliveryResult {
-	eventId: string;
-	ok: boolean;
+/** What the sender saw of an answer, and what it made of it (sandbox/senders.js, sandbox/handshakes.js). */
+export interface SenderView {
+	/** null: no answer (see `error`). */
 	status: number | null;
+	/** The answer's Content-Type header, as sent (null: none). */
+	contentType: string | null;
+	/** The first 256 characters of the answer's body ('' for none). */
+	body: string;
+	/**
+	 * The sender's verdict in a few words: `accepted`, `not accepted (HTTP 500)`, `no answer (…)`; Twilio
+	 * `accepted: TwiML`, `accepted: 204 No Content`, `Twilio error 12300 Invalid Content-Type`, …; Adyen
+	 * `accepted: [accepted]`, `accepted: 2xx without [accepted]`; a handshake's as the sender says it.
+	 */
+	verdict: string;
+}
+
+export interface DeliveryResult extends SenderView {
+	eventId: string;
+	/** The sender counts the event as delivered (senders.js: any 2xx, or what Twilio accepts). */
+	ok: boolean;
 	attempts: number;
 	error?: string;
 }
 
-export interface AttemptLog {
+export interface AttemptLog extends SenderView {
 	eventId: string;
 	attempt: number;
-	status: number | null;
+	error?: string;
+	at: string;
+}
+
+export type HandshakeName = 'slack-url-verification' | 'github-ping';
+
+/** One registration: the handshake the scheme's sender makes, and whether the URL passed it. */
+export interface RegistrationResult extends SenderView {
+	scheme: SigningScheme;
+	handshake: HandshakeName;
+	/** How the sender names it: `Slack URL verification`, `GitHub ping`. */
+	label: string;
+	/** Slack: a 200 whose body is the challenge; GitHub: any 2xx. */
+	ok: boolean;
 	error?: string;
 	at: string;
 }
@@ -200,6 +229,8 @@ export interface Sandbox {
 	latency(): { fixedMs: number; jitterMs: number };
 	configureWebhook(cfg: WebhookOptions | null): void;
 	deliver(event?: string | Partial<WebhookEvent>, overrides?: WebhookOptions): Promise<DeliveryResult>;
+	/** Register the webhook URL the way the scheme's sender does (slack, github); rejects for a scheme without a handshake. */
+	register(overrides?: WebhookOptions): Promise<RegistrationResult>;
 	stats(): StatsSnapshot;
 	records(): CreatedRecord[];
 	/** Recent delivery attempts (last 1000). */

@@ -17,6 +17,7 @@ const { sendError } = require('./http-util');
  * @typedef {import('./webhooks').WebhookEvent} WebhookEvent
  * @typedef {import('./webhooks').DeliveryResult} DeliveryResult
  * @typedef {import('./webhooks').AttemptLog} AttemptLog
+ * @typedef {import('./webhooks').RegistrationResult} RegistrationResult
  * @typedef {import('./hold').HeldRequest} HeldRequest
  * @typedef {import('./hold').ReleaseOutcome} ReleaseOutcome
  *
@@ -32,6 +33,7 @@ const { sendError } = require('./http-util');
  *   latency(): import('./rateLimit').LatencyConfig,
  *   configureWebhook(cfg: WebhookOptions|null): void,
  *   deliver(event?: string|Partial<WebhookEvent>, overrides?: WebhookOptions): Promise<DeliveryResult>,
+ *   register(overrides?: WebhookOptions): Promise<RegistrationResult>,
  *   stats(): StatsSnapshot,
  *   records(): CreatedRecord[],
  *   deliveries(): AttemptLog[],
@@ -126,6 +128,7 @@ async function startSandbox(options = {}) {
 		latency: () => ({ ...state.latency.config }),
 		configureWebhook: (cfg) => state.webhooks.configure(cfg),
 		deliver: (event, overrides) => state.webhooks.deliver(event, overrides),
+		register: (overrides) => state.webhooks.register(overrides),
 		stats: () => state.stats(),
 		records: () => state.records.map((r) => ({ ...r })),
 		deliveries: () => state.webhooks.log.slice(),

@@ -3,19 +3,27 @@
 const http = require('node:http');
 const https = require('node:https');
 const { signedDelivery, demoSecret, isScheme } = require('./signing');
+const { judgeAnswer, BODY_EXCERPT } = require('./senders');
+const { handshakeOf, HANDSHAKE_SCHEMES } = require('./handshakes');
 
 /**
- * Outgoing webhook deliveries: one event per created record, signed, retried with backoff.
+ * Outgoing webhook deliveries: one event per created record, signed, retried with backoff, each answer taken the way
+ * the scheme's sender takes it (senders.js); and the handshake a sender makes when a URL is registered (handshakes.js).
  *
  * @typedef {import('./signing').SigningScheme} SigningScheme
+ * @typedef {import('./senders').Answer} Answer
+ * @typedef {import('./handshakes').HandshakeName} HandshakeName
  * @typedef {{ url?: string|null, secrets?: string[], secret?: string, scheme?: SigningScheme, timestamp?: boolean,
  *   signedUrl?: string|null, bodyFormat?: 'json'|'form'|null, maxAttempts?: number, retryDelayMs?: number, timeoutMs?: number }} WebhookOptions
  * @typedef {{ url: string|null, secrets: string[], scheme: SigningScheme, timestamp: boolean, signedUrl: string|null,
  *   bodyFormat: 'json'|'form'|null, maxAttempts: number, retryDelayMs: number, timeoutMs: number }} WebhookConfig
  * @typedef {{ id: string, event: string, created_at: number, data: { object: unknown } }} WebhookEvent
  * @typedef {{ attempts: number, succeeded: number, failed: number }} DeliveryStats
- * @typedef {{ eventId: string, attempt: number, status: number|null, error?: string, at: string }} AttemptLog
- * @typedef {{ eventId: string, ok: boolean, status: number|null, attempts: number, error?: string }} DeliveryResult
+ * @typedef {{ status: number|null, contentType: string|null, body: string, verdict: string }} SenderView what the
+ *   sender saw (`body`: the first BODY_EXCERPT characters) and made of it (senders.js)
+ * @typedef {{ eventId: string, attempt: number, error?: string, at: string } & SenderView} AttemptLog
+ * @typedef {{ eventId: string, ok: boolean, attempts: number, error?: string } & SenderView} DeliveryResult
+ * @typedef {{ scheme: SigningScheme, handshake: HandshakeName, label: string, ok: boolean, error?: string, at: string } & SenderView} RegistrationResult
  */
 
 const USER_AGENT = 'tenant-api-sandbox';
@@ -70,15 +78,19 @@ function normalizeWebhookConfig(cfg, base) {
 	};
 }
 
+/** How much of an answer is read (the rest is drained unread). */
+const ANSWER_LIMIT = 64 * 1024;
+
 /**
- * POST bytes once. Never rejects: network errors come back as `{ status: null, error }`.
+ * POST bytes once; resolves with the answer: status, Content-Type and the body as text (its first ANSWER_LIMIT
+ * bytes). Never rejects: network errors come back as `{ status: null, error }`.
  * @param {{ url: string, body: Buffer, headers: Record<string, string>, timeoutMs: number, agent?: http.Agent }} o
- * @returns {Promise<{ status: number|null, error?: string }>}
+ * @returns {Promise<Answer>}
  */
 function postOnce({ url, body, headers, timeoutMs, agent }) {
 	return new Promise((resolve) => {
 		let done = false;
-		const finish = (/** @type {{ status: number|null, error?: string }} */ r) => {
+		const finish = (/** @type {Answer} */ r) => {
 			if (!done) {
 				done = true;
 				resolve(r);
@@ -91,18 +103,35 @@ function postOnce({ url, body, headers, timeoutMs, agent }) {
 				u,
 				{ method: 'POST', headers: { ...headers, 'content-length': String(body.length) }, agent },
 				(res) => {
-					res.resume();
-					res.on('end', () => finish({ status: res.statusCode ?? null }));
-					res.on('error', (err) => finish({ status: res.statusCode ?? null, error: err.message }));
+					/** @type {Buffer[]} */
+					const chunks = [];
+					let kept = 0;
+					res.on('data', (/** @type {Buffer} */ chunk) => {
+						if (kept < ANSWER_LIMIT) chunks.push(chunk.subarray(0, ANSWER_LIMIT - kept));
+						kept += chunk.length;
+					});
+					const answer = () => ({ status: res.statusCode ?? null, contentType: res.headers['content-type'] ?? null, body: Buffer.concat(chunks).toString('utf8') });
+					res.on('end', () => finish(answer()));
+					res.on('error', (err) => finish({ ...answer(), error: err.message }));
 				},
 			);
 			req.setTimeout(timeoutMs, () => req.destroy(new Error(`timeout after ${timeoutMs} ms`)));
-			req.on('error', (err) => finish({ status: null, error: err.message }));
+			req.on('error', (err) => finish({ status: null, contentType: null, body: '', error: err.message }));
 			req.end(body);
 		} catch (err) {
-			finish({ status: null, error: err instanceof Error ? err.message : String(err) });
+			finish({ status: null, contentType: null, body: '', error: err instanceof Error ? err.message : String(err) });
 		}
 	});
+}
+
+/**
+ * What the sender saw of an answer, and its verdict.
+ * @param {Answer} answer
+ * @param {string} verdict
+ * @returns {SenderView & { error?: string }}
+ */
+function senderView(answer, verdict) {
+	return { status: answer.status, contentType: answer.contentType, body: answer.body.slice(0, BODY_EXCERPT), verdict, ...(answer.error ? { error: answer.error } : {}) };
 }
 
 /**
@@ -237,24 +266,47 @@ class WebhookDispatcher {
 	async attemptAll(event, cfg) {
 		const generation = this.generation;
 		const counting = () => generation === this.generation;
-		const agent = /** @type {string} */ (cfg.url).startsWith('https:') ? this.httpsAgent : this.agent;
-		/** @type {{ status: number|null, error?: string }} */
-		let last = { status: null, error: 'not attempted' };
+		/** @type {SenderView & { error?: string }} */
+		let seen = senderView({ status: null, contentType: null, body: '', error: 'not attempted' }, 'not attempted');
 		let attempt = 0;
 		while (attempt < cfg.maxAttempts && !this.closed) {
 			attempt++;
 			if (attempt > 1) await this.sleep(cfg.retryDelayMs * 2 ** (attempt - 2));
 			if (this.closed) break;
 			if (counting()) this.stats.attempts++;
-			last = await postOnce({ ...attemptRequest(cfg, event, attempt), timeoutMs: cfg.timeoutMs, agent });
-			if (counting()) this.pushLog({ eventId: event.id, attempt, status: last.status, ...(last.error ? { error: last.error } : {}), at: new Date().toISOString() });
-			if (last.status !== null && last.status >= 200 && last.status < 300) {
+			const answer = await postOnce({ ...attemptRequest(cfg, event, attempt), timeoutMs: cfg.timeoutMs, agent: this.agentFor(cfg.url) });
+			const judgement = judgeAnswer(cfg.scheme, answer);
+			seen = senderView(answer, judgement.verdict);
+			if (counting()) this.pushLog({ eventId: event.id, attempt, ...seen, at: new Date().toISOString() });
+			if (judgement.accepted) {
 				if (counting()) this.stats.succeeded++;
-				return { eventId: event.id, ok: true, status: last.status, attempts: attempt };
+				return { eventId: event.id, ok: true, attempts: attempt, ...seen };
 			}
+			if (judgement.final) break;
 		}
 		if (counting()) this.stats.failed++;
-		return { eventId: event.id, ok: false, status: last.status, attempts: attempt, ...(last.error ? { error: last.error } : {}) };
+		return { eventId: event.id, ok: false, attempts: attempt, ...seen };
+	}
+
+	/**
+	 * Register the URL the way the scheme's sender does: its handshake (handshakes.js), once, and its verdict.
+	 * @param {WebhookOptions} [overrides] e.g. { url, scheme } for this registration only
+	 * @returns {Promise<RegistrationResult>}
+	 */
+	async register(overrides) {
+		const cfg = overrides ? normalizeWebhookConfig(overrides, this.config) : this.config;
+		if (!cfg.url) throw new WebhookConfigError('no webhook url configured');
+		const handshake = handshakeOf(cfg.scheme);
+		if (!handshake) throw new WebhookConfigError(`the ${cfg.scheme} sender makes no handshake (those that do: ${HANDSHAKE_SCHEMES.join(', ')}): send a delivery instead`);
+		const request = handshake.request({ secret: cfg.secrets[0] ?? '', url: cfg.url });
+		const answer = await postOnce({ url: request.url, body: request.body, headers: { 'user-agent': USER_AGENT, ...request.headers }, timeoutMs: cfg.timeoutMs, agent: this.agentFor(cfg.url) });
+		const { ok, verdict } = handshake.judge(answer, request);
+		return { scheme: cfg.scheme, handshake: handshake.name, label: handshake.label, ok, ...senderView(answer, verdict), at: new Date().toISOString() };
+	}
+
+	/** @param {string|null} url */
+	agentFor(url) {
+		return url?.startsWith('https:') ? this.httpsAgent : this.agent;
 	}
 
 	/** @param {AttemptLog} entry */

@@ -11,8 +11,11 @@
  * 4. installs the tarball into <cache>/demo-user/.n8n/nodes the way n8n's community installer does,
  *    imports the sandbox credentials (API and webhook) and examples/*.json, publishes the trigger workflow
  * 5. points the sandbox's signed webhook deliveries at the trigger's production URL, signed in --scheme
- *    (the trigger workflow is imported with the Verification that checks that scheme)
- * 6. starts n8n on http://localhost:5678 and prints the login; Ctrl-C stops everything
+ *    (the trigger workflow is imported with the Verification that checks that scheme; for a sender that registers
+ *    with a handshake, with the body format of the events that follow it: Slack's Events API posts JSON)
+ * 6. starts n8n on http://localhost:5678; then the sandbox acts like the scheme's sender once: it registers the URL
+ *    when the sender makes a handshake (Slack's url_verification, GitHub's ping), else, for a sender that wants a
+ *    particular answer (Twilio, Adyen), sends a first delivery; prints the outcome and the login. Ctrl-C stops everything
  *
  * Options: --port 5678  --sandbox-port 4010  --n8n 2.40.7|1.123.81  --no-build  --fresh (new user folder)
  *          (one user folder per n8n version and --scheme: <cache>/demo-user[-<version>][-<scheme>])
@@ -26,6 +29,8 @@ const { createInstance } = require('./n8n/instance');
 const { buildAndPack, ROOT } = require('./pack');
 
 const signing = require(path.join(ROOT, 'sandbox', 'signing'));
+const { handshakeOf, describeRegistration } = require(path.join(ROOT, 'sandbox', 'handshakes'));
+const { hasAnswerRule, describeDelivery } = require(path.join(ROOT, 'sandbox', 'senders'));
 
 const EXAMPLES = path.join(ROOT, 'examples');
 const SIGNING_SCHEME = 'hmac-sha256-hex';
@@ -57,14 +62,36 @@ function credentialsFor(sandbox, secret) {
 	});
 }
 
-/** The example trigger workflow with the Verification that checks `scheme` (sandbox/signing.js triggerParameters). */
-function triggerWorkflowFor(workflow, scheme) {
+/**
+ * The body format of the scheme's deliveries in the demo: that of the events that follow the sender's handshake
+ * (Slack's Events API posts JSON), else the sandbox's default for the scheme (undefined).
+ */
+function demoBodyFormat(scheme) {
+	return handshakeOf(scheme)?.eventsBodyFormat;
+}
+
+/**
+ * The example trigger workflow with the Verification that checks `scheme` (sandbox/signing.js triggerParameters), for
+ * bodies in `bodyFormat` (default: the demo's, demoBodyFormat).
+ */
+function triggerWorkflowFor(workflow, scheme, bodyFormat = demoBodyFormat(scheme)) {
 	return {
 		...workflow,
 		nodes: workflow.nodes.map((node) =>
-			node.type.endsWith('.tenantApiTrigger') ? { ...node, parameters: { ...node.parameters, ...signing.triggerParameters(scheme) } } : node,
+			node.type.endsWith('.tenantApiTrigger') ? { ...node, parameters: { ...node.parameters, ...signing.triggerParameters(scheme, bodyFormat) } } : node,
 		),
 	};
+}
+
+/**
+ * What the scheme's sender does first, done once by the sandbox against its configured webhook URL, in one line:
+ * the registration handshake when the sender makes one (`Slack URL verification: passed: …`), else, for a sender
+ * that wants a particular answer, a first delivery and how the sender took its answer; undefined for other senders.
+ */
+async function senderCheck(sandbox, scheme) {
+	if (handshakeOf(scheme)) return describeRegistration(await sandbox.register());
+	if (hasAnswerRule(scheme)) return `first delivery ${describeDelivery(await sandbox.deliver())}`;
+	return undefined;
 }
 
 /**
@@ -149,15 +176,18 @@ async function main() {
 		await n8n.installPackage(tarball);
 		const { webhookPath, secret } = await importExamples(n8n, sandbox, { scheme });
 		const webhookUrl = `http://localhost:${port}${webhookPath}`;
-		sandbox.configureWebhook({ url: webhookUrl, secrets: [secret], scheme });
+		sandbox.configureWebhook({ url: webhookUrl, secrets: [secret], scheme, bodyFormat: demoBodyFormat(scheme) ?? null });
 		say(`sandbox delivers ${scheme}-signed webhooks to ${webhookUrl}`);
 
 		await n8n.start();
+		await n8n.waitForWebhook(webhookPath);
 	} catch (err) {
 		say(`FAILED: ${err.message}`);
 		await shutdown(1);
 		return;
 	}
+	const firstContact = await senderCheck(sandbox, scheme).catch((err) => `the sandbox could not act like the ${scheme} sender: ${err.message}`);
+	if (firstContact) say(firstContact);
 
 	const url = `http://localhost:${port}`;
 	process.stdout.write(
@@ -172,6 +202,8 @@ async function main() {
 			`             "Tenant API: signed webhook trigger" (published, Verification: ${signing.triggerParameters(scheme).verification})`,
 			`  deliveries signed in: ${scheme} (another: npm start -- --scheme stripe; list: node sandbox/cli.js --help)`,
 			`  send a signed delivery: curl -X POST ${sandbox.url}/_sandbox/deliver`,
+			...(handshakeOf(scheme) ? [`  register the URL again (${handshakeOf(scheme).label}): curl -X POST ${sandbox.url}/_sandbox/register`] : []),
+			...(firstContact ? [`  ${firstContact}`] : []),
 			`  n8n log:  ${n8n.logFile}`,
 			'',
 			'  Ctrl-C stops everything.',
@@ -180,7 +212,7 @@ async function main() {
 	);
 }
 
-module.exports = { importExamples, credentialsFor, triggerWorkflowFor, WEBHOOK_SECRET, SIGNING_SCHEME };
+module.exports = { importExamples, credentialsFor, triggerWorkflowFor, senderCheck, demoBodyFormat, WEBHOOK_SECRET, SIGNING_SCHEME };
 
 if (require.main === module) {
 	main().catch((err) => {

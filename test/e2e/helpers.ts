@@ -118,12 +118,28 @@ export async function publishTrigger(
 /** The first successful execution of a workflow, with its data (public API), waiting up to 30 s for it. */
 export async function successfulExecution(n8n: N8nInstance, workflowId: string): Promise<ApiExecution> {
 	for (let i = 0; i < 60; i++) {
-		const list = (await n8n.api<{ data: ApiExecution[] }>('GET', `/executions?workflowId=${workflowId}&includeData=true`)).json?.data ?? [];
-		const run = list.find((e) => e.status === 'success');
+		const run = (await executionsOf(n8n, workflowId)).find((e) => e.status === 'success');
 		if (run) return run;
 		await sleep(500);
 	}
 	throw new Error(`no successful execution of workflow ${workflowId}`);
+}
+
+/** A workflow's executions as n8n's public API lists them, with their data. */
+export async function executionsOf(n8n: N8nInstance, workflowId: string): Promise<ApiExecution[]> {
+	return (await n8n.api<{ data: ApiExecution[] }>('GET', `/executions?workflowId=${workflowId}&includeData=true`)).json?.data ?? [];
+}
+
+const settled = (execution: ApiExecution) => execution.finished || execution.status === 'success' || execution.status === 'error';
+
+/** The workflow's executions once every one listed has ended and `done` says those waited for are there (up to 30 s). */
+export async function executionsUntil(n8n: N8nInstance, workflowId: string, done: (ended: ApiExecution[]) => boolean): Promise<ApiExecution[]> {
+	for (let i = 0; i < 60; i++) {
+		const list = await executionsOf(n8n, workflowId);
+		if (list.every(settled) && done(list)) return list;
+		await sleep(500);
+	}
+	throw new Error(`workflow ${workflowId}: the executions waited for did not end`);
 }
 
 /** A suite's sandbox and n8n (VERSION, its own temp user folder, the packed package installed). */

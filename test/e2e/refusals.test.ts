@@ -10,7 +10,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { N8nInstance } from '../../scripts/n8n/instance';
 import type { ApiExecution, SuiteSetUp } from './helpers';
-import { VERSION, hmacHex, publishTrigger, setUpSuite, sleep } from './helpers';
+import * as helpers from './helpers';
+import { VERSION, hmacHex, publishTrigger, setUpSuite } from './helpers';
 
 const SECRET = `whsec_refusals_${crypto.randomBytes(4).toString('hex')}`;
 const BODY = JSON.stringify({ id: 'evt_refusals_1', event: 'transfers.created', note: 'never in a diagnosis' });
@@ -52,21 +53,7 @@ const genuine = (path: string, id: string) => {
 	return post(path, body, { 'x-signature': hmacHex(SECRET, body) });
 };
 
-async function executionsOf(workflowId: string): Promise<ApiExecution[]> {
-	return (await n8n.api<{ data: ApiExecution[] }>('GET', `/executions?workflowId=${workflowId}&includeData=true`)).json?.data ?? [];
-}
-
-const settled = (execution: ApiExecution) => execution.finished || execution.status === 'success' || execution.status === 'error';
-
-/** The workflow's executions once every one listed has ended and `done` says those waited for are there (up to 30 s). */
-async function executionsUntil(workflowId: string, done: (ended: ApiExecution[]) => boolean): Promise<ApiExecution[]> {
-	for (let i = 0; i < 60; i++) {
-		const list = await executionsOf(workflowId);
-		if (list.every(settled) && done(list)) return list;
-		await sleep(500);
-	}
-	throw new Error(`workflow ${workflowId}: the executions waited for did not end`);
-}
+const executionsUntil = (workflowId: string, done: (ended: ApiExecution[]) => boolean) => helpers.executionsUntil(n8n, workflowId, done);
 
 const finishedExecutions = (workflowId: string, count: number) => executionsUntil(workflowId, (list) => list.length >= count);
 

@@ -68,7 +68,8 @@ describe('sandbox CLI', () => {
 	});
 
 	it.each(['standard-webhooks', 'twilio', 'adyen-payments'] as const)('deliver --scheme %s signs with the scheme\'s demo secret; the product verifier accepts it', async (scheme) => {
-		const receiver = await startReceiver([200]);
+		// 204: an answer every sender accepts (Twilio wants TwiML or 204).
+		const receiver = await startReceiver([204]);
 		try {
 			const p = run(['deliver', '--to', receiver.url, '--scheme', scheme, '--event', 'payouts.created']);
 			expect(await p.exited).toBe(0);
@@ -78,6 +79,40 @@ describe('sandbox CLI', () => {
 		} finally {
 			await receiver.close();
 		}
+	});
+
+	it('deliver prints what the sender made of the answer: a Twilio delivery answered with JSON fails as Twilio error 12300, once', async () => {
+		const receiver = await startReceiver([{ status: 200, headers: { 'content-type': 'application/json' }, body: '{}' }, 200]);
+		try {
+			const p = run(['deliver', '--to', receiver.url, '--scheme', 'twilio', '--attempts', '3']);
+			expect(await p.exited).toBe(1);
+			expect(p.output()).toBe('evt_1: 200 after 1 attempt(s): Twilio error 12300 Invalid Content-Type [answer: 200, application/json, "{}"]\n');
+			expect(receiver.received).toHaveLength(1);
+		} finally {
+			await receiver.close();
+		}
+	});
+
+	it('register --scheme slack sends the signed url_verification and prints the outcome; exit 0 only when the URL passes', async () => {
+		const challengeOf = (body: Buffer) => String(JSON.parse(body.toString('utf8')).challenge);
+		const receiver = await startReceiver([(got) => ({ status: 200, headers: { 'content-type': 'text/plain' }, body: challengeOf(got.body) }), { status: 200, body: 'ok' }]);
+		try {
+			const passed = run(['register', '--to', receiver.url, '--scheme', 'slack', '--secret', 's3cret']);
+			expect(await passed.exited).toBe(0);
+			expect(passed.output()).toMatch(/^Slack URL verification: passed: URL verified \[answer: 200, text\/plain, "[^"]+"\]\n$/);
+			expect(verifyReceived(configForScheme('slack', ['s3cret'], { bodyFormat: 'json' }), receiver.received[0])).toMatchObject({ ok: true });
+			const failed = run(['register', '--to', receiver.url, '--scheme', 'slack']);
+			expect(await failed.exited).toBe(1);
+			expect(failed.output()).toBe('Slack URL verification: failed: Your URL didn\'t respond with the value of the challenge parameter. [answer: 200, no Content-Type, "ok"]\n');
+		} finally {
+			await receiver.close();
+		}
+	});
+
+	it('register with a scheme whose sender makes no handshake is a usage error', async () => {
+		const p = run(['register', '--to', 'http://127.0.0.1:9/hook', '--scheme', 'stripe']);
+		expect(await p.exited).toBe(2);
+		expect(p.output()).toContain('the stripe sender makes no handshake (those that do: slack, github)');
 	});
 
 	it('exits non-zero on bad flags', async () => {

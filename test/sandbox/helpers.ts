@@ -32,18 +32,24 @@ export interface Received {
 	url: string;
 }
 
-/** A webhook destination on loopback that records requests and answers with scripted statuses. */
-export async function startReceiver(statuses: number[] = []) {
+/** An answer of the receiver: a status (then the body "ok"), or the whole answer, or one made from the request. */
+export type ScriptedAnswer = number | { status: number; headers?: Record<string, string>; body?: string } | ((got: Received) => { status: number; headers?: Record<string, string>; body?: string });
+
+/** A webhook destination on loopback that records requests and answers as scripted, one answer per request (then 200 "ok"). */
+export async function startReceiver(answers: ScriptedAnswer[] = []) {
 	const received: Received[] = [];
 	let waiters: Array<{ n: number; resolve: () => void }> = [];
-	const queue = statuses.slice();
+	const queue = answers.slice();
 	const server = http.createServer((req, res) => {
 		const chunks: Buffer[] = [];
 		req.on('data', (c: Buffer) => chunks.push(c));
 		req.on('end', () => {
-			received.push({ headers: req.headers, body: Buffer.concat(chunks), url: req.url ?? '' });
-			res.statusCode = queue.length ? (queue.shift() as number) : 200;
-			res.end('ok');
+			const got = { headers: req.headers, body: Buffer.concat(chunks), url: req.url ?? '' };
+			received.push(got);
+			const next = queue.length ? (queue.shift() as ScriptedAnswer) : 200;
+			const answer = typeof next === 'number' ? { status: next } : typeof next === 'function' ? next(got) : next;
+			res.writeHead(answer.status, answer.headers ?? {});
+			res.end(answer.body ?? 'ok');
 			waiters = waiters.filter((w) => {
 				if (received.length >= w.n) w.resolve();
 				return received.length < w.n;

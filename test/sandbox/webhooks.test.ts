@@ -123,7 +123,7 @@ describe('webhook deliveries', () => {
 		receiver = await startReceiver([500, 500, 500, 500]);
 		sb.configureWebhook({ url: receiver.url, secrets: [SECRET], maxAttempts: 2, retryDelayMs: 5 });
 		const result = await sb.deliver('transfers.created');
-		expect(result).toEqual({ eventId: 'evt_1', ok: false, status: 500, attempts: 2 });
+		expect(result).toEqual({ eventId: 'evt_1', ok: false, status: 500, contentType: null, body: 'ok', verdict: 'not accepted (HTTP 500)', attempts: 2 });
 		expect(sb.stats().deliveries).toEqual({ attempts: 2, succeeded: 0, failed: 1, pending: 0 });
 	});
 
@@ -155,7 +155,7 @@ describe('webhook deliveries', () => {
 		expect(cfg.status).toBe(200);
 		const res = await control(sb, 'deliver', { event: { event: 'account.updated', data: { object: { id: 'acc_0001' } } } });
 		expect(res.status).toBe(200);
-		expect(await res.json()).toEqual({ eventId: 'evt_1', ok: true, status: 200, attempts: 1 });
+		expect(await res.json()).toEqual({ eventId: 'evt_1', ok: true, status: 200, contentType: null, body: 'ok', verdict: 'accepted', attempts: 1 });
 		const got = receiver.received[0];
 		expect(JSON.parse(got.body.toString())).toMatchObject({ id: 'evt_1', event: 'account.updated', data: { object: { id: 'acc_0001' } } });
 		expect(got.headers['x-signature']).toMatch(SIGNATURE_FORMAT['hmac-sha256-prefixed']);
