@@ -1,8 +1,9 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: Slack's documented example token, not a secret */
 /**
  * What each sender gets back (nodes/TenantApiTrigger/answers.ts, the Verification table): the answer to a verified
  * delivery with each Respond setting, and the handshakes some senders make before they deliver events, through the
  * built trigger behind a real HTTP server and n8n-core's WebhookContext (test/harness/webhook.ts). What n8n itself
- * sends with Respond "When the Workflow Finishes" is read in a real n8n by the end-to-end suites (test/e2e).
+ * sends with Respond "When the Workflow Finishes" is read in a real n8n (test/e2e/senders.test.ts).
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -25,8 +26,8 @@ function useScheme(scheme: SigningScheme, parameters: IDataObject = {}, mode: 'w
 }
 
 /** A genuine delivery of the sandbox's event in `scheme`, posted to the trigger. */
-function deliver(scheme: SigningScheme, event: IDataObject = { event: 'transfers.created' }): Promise<Answered> {
-	const { body, headers } = signedDelivery({ secret: demoSecret(scheme), scheme, event: { id: 'evt_1', created_at: 1700000000, data: {}, ...event }, url: PUBLIC_URL });
+function deliver(scheme: SigningScheme, event: IDataObject = {}): Promise<Answered> {
+	const { body, headers } = signedDelivery({ secret: demoSecret(scheme), scheme, event: { id: 'evt_1', event: 'transfers.created', created_at: 1700000000, data: { object: {} }, ...event }, url: PUBLIC_URL });
 	return rig.server.post(body, headers);
 }
 
