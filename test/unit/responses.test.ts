@@ -1,5 +1,5 @@
-import { apiErrorText, describeHttpError } from '../../nodes/TenantApi/transport/apiErrorMessage';
-import { networkErrorCode, isAbortError } from '../../nodes/TenantApi/transport/networkError';
+import { apiErrorText, describeHttpError } from '../../nodes/TenantApi/transport/errors';
+import { networkErrorCode, isAbortError } from '../../nodes/TenantApi/transport/retryPolicy';
 import { decodeJsonBody, excerpt } from '../../nodes/TenantApi/transport/responseBody';
 import { jsonTextDepth, MAX_BODY_DEPTH, parseJsonObjectBody, toOutputJson, valueDepth } from '../../nodes/TenantApi/actions/request/jsonBody';
 

@@ -6,18 +6,16 @@ import type {
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
-	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
-import { asNodeError } from '../helpers/asNodeError';
-import { apiErrorText, describeHttpError } from './apiErrorMessage';
 import type { ApiBase } from './apiUrl';
 import { checkWithinBase, parseBaseUrl } from './apiUrl';
 import { DeadlineWatch } from './deadline';
+import type { FailedSend } from './errors';
+import { answerFailure, apiErrorText, asFailure, networkFailure, rateLimitFailure, TenantApiFailure } from './errors';
 import type { RawAnswer } from './exchange';
 import { exchange } from './exchange';
-import { describeNetworkFailure, isAbortError, networkErrorCode } from './networkError';
 import type { RateSignal } from './rateLimit/governor';
 import { governorFor } from './rateLimit/governors';
 import { readRateLimitHeaders } from './rateLimit/headers';
@@ -26,7 +24,7 @@ import { RunLimiter } from './rateLimit/runLimiter';
 import type { DecodedBody } from './responseBody';
 import { decodeJsonBody } from './responseBody';
 import type { RetryPolicy } from './retryPolicy';
-import { isInProgressAnswer, isRetryableStatus, nextRetryDelayMs, parseRetryAfterMs } from './retryPolicy';
+import { isAbortError, isInProgressAnswer, isRetryableStatus, networkErrorCode, nextRetryDelayMs, parseRetryAfterMs } from './retryPolicy';
 import { redactText, secretForms } from './secretRedaction';
 import { checkTenantId } from './tenantId';
 
@@ -68,14 +66,11 @@ export interface ApiClientOptions {
 /** Date.now and n8n's sleep: nodes may not set timers themselves. */
 const n8nClock = { now: () => Date.now(), sleep: async (ms: number) => await sleep(ms) };
 
-/** Whether the request took effect at the API, as far as the client can tell; shown with errors. */
-export type Applied = 'yes' | 'no' | 'unknown';
-
 /** One attempt: an answer read in full (and decoded), or a failure before that. */
 type Attempt = { answer: RawAnswer; decoded: DecodedBody } | { failure: unknown; code: string | undefined };
 
-function checkCredentialField<T>(fn: IExecuteFunctions, field: string, check: () => T): T {
-	return asNodeError(fn, undefined, check, `Fix the ${field} in the Tenant API credential. Nothing was sent.`);
+function checkCredentialField<T>(field: string, check: () => T): T {
+	return asFailure(undefined, check, `Fix the ${field} in the Tenant API credential. Nothing was sent.`);
 }
 
 /**
@@ -120,12 +115,12 @@ export class ApiClient {
 	static async create(fn: IExecuteFunctions, options: ApiClientOptions): Promise<ApiClient> {
 		const credentials = await fn.getCredentials(CREDENTIAL_TYPE);
 		if (typeof credentials.secretKey !== 'string' || credentials.secretKey.trim() === '') {
-			throw new NodeOperationError(fn.getNode(), 'The Tenant API credential has no Secret Key', {
+			throw new TenantApiFailure('The Tenant API credential has no Secret Key', {
 				description: 'Open the credential and paste the Secret Key from the dashboard (Manage → Configure → API keys).',
 			});
 		}
-		const base = checkCredentialField(fn, 'Base URL', () => parseBaseUrl(credentials.baseUrl));
-		checkCredentialField(fn, 'Tenant ID', () => checkTenantId(credentials.tenantId));
+		const base = checkCredentialField('Base URL', () => parseBaseUrl(credentials.baseUrl));
+		checkCredentialField('Tenant ID', () => checkTenantId(credentials.tenantId));
 		return new ApiClient(fn, base, options, credentials);
 	}
 
@@ -140,7 +135,7 @@ export class ApiClient {
 	/**
 	 * Sends with retries on network errors, timeouts, 5xx and "still in progress" answers (up to Max
 	 * Attempts), and on 429 (until the run's rate-limit wait is used up), always with the same bytes and
-	 * Idempotency-Key; throws NodeApiError otherwise.
+	 * Idempotency-Key; throws a TenantApiFailure otherwise.
 	 */
 	async send(request: ApiRequest, itemIndex: number): Promise<ApiResult> {
 		checkWithinBase(this.base, request.url);
@@ -173,7 +168,7 @@ export class ApiClient {
 		try {
 			return await wait();
 		} catch (error) {
-			throw this.rateLimitError(error as RateLimitWaitExceeded, request, sent, mayHaveApplied, itemIndex);
+			throw rateLimitFailure(this.failedSend(request, sent, itemIndex), error as RateLimitWaitExceeded, mayHaveApplied);
 		}
 	}
 
@@ -219,8 +214,6 @@ export class ApiClient {
 		return isInProgressAnswer(this.options.policy.inProgress, outcome.answer.statusCode, apiText);
 	}
 
-
-
 	private httpOptions(request: ApiRequest): IHttpRequestOptions {
 		const headers: IDataObject = { Accept: 'application/json' };
 		if (request.idempotencyKey !== undefined) headers['Idempotency-Key'] = request.idempotencyKey;
@@ -242,11 +235,12 @@ export class ApiClient {
 	}
 
 	private settle(outcome: Attempt, request: ApiRequest, attempts: number, itemIndex: number): ApiResult {
-		if ('failure' in outcome) throw this.transportError(outcome.failure, outcome.code, request, attempts, itemIndex);
+		const failed = () => this.failedSend(request, attempts, itemIndex);
+		if ('failure' in outcome) throw networkFailure(failed(), outcome.failure, outcome.code, this.options.timeoutMs);
 		const { answer, decoded } = outcome;
 		const { statusCode: status, headers } = answer;
 		if (status >= 200 && status < 300) {
-			if (!decoded.ok) throw this.apiError(status, decoded.reason, undefined, request, attempts, itemIndex);
+			if (!decoded.ok) throw answerFailure(failed(), status, { message: decoded.reason });
 			return {
 				statusCode: status,
 				headers,
@@ -257,122 +251,24 @@ export class ApiClient {
 		}
 		if (status >= 300 && status < 400) {
 			const location = typeof headers.location === 'string' ? headers.location : 'another address';
-			throw this.apiError(
-				status,
-				`The API answered with a redirect to ${location}, which is not followed so that the API key never goes elsewhere`,
-				undefined,
-				request,
-				attempts,
-				itemIndex,
-			);
+			throw answerFailure(failed(), status, {
+				message: `The API answered with a redirect to ${location}, which is not followed so that the API key never goes elsewhere`,
+			});
 		}
 		const apiText = decoded.ok ? apiErrorText(decoded.value) : {};
-		const fallback = decoded.ok ? undefined : decoded.reason;
-		const inProgress = this.isInProgress(outcome);
-		throw this.apiError(status, apiText.message ?? fallback, apiText.code, request, attempts, itemIndex, inProgress);
+		const message = apiText.message ?? (decoded.ok ? undefined : decoded.reason);
+		throw answerFailure(failed(), status, { code: apiText.code, message }, this.isInProgress(outcome));
 	}
 
-	private redact(text: string): string {
-		return redactText(text, this.secretForms);
-	}
-
-	private apiError(
-		status: number,
-		apiMessage: string | undefined,
-		apiCode: string | undefined,
-		request: ApiRequest,
-		attempts: number,
-		itemIndex: number,
-		inProgress = false,
-	): NodeApiError {
-		const safeApiMessage = apiMessage === undefined ? undefined : this.redact(apiMessage);
-		const path = new URL(request.url).pathname;
-		const { message, description } = describeHttpError(status, safeApiMessage, {
-			method: request.method,
-			path,
+	/** What the failure of `request` names: the request (its path only), the item, the attempts, the credential's Base URL. */
+	private failedSend(request: ApiRequest, attempts: number, itemIndex: number): FailedSend {
+		return {
+			request: { method: request.method, path: new URL(request.url).pathname, idempotencyKey: request.idempotencyKey },
+			itemIndex,
+			attempts,
 			baseUrl: this.baseUrl,
 			environment: this.environment,
-			idempotencyKey: request.idempotencyKey,
-			inProgress,
-		});
-		const retried = attempts > 1 ? ` (after ${attempts} attempts)` : '';
-		const applied: Applied = status < 300 ? 'yes' : inProgress || status >= 500 ? 'unknown' : 'no';
-		const details: JsonObject = {
-			statusCode: status,
-			method: request.method,
-			path,
-			attempts,
-			...(apiCode ? { apiErrorCode: this.redact(apiCode) } : {}),
-			...(safeApiMessage ? { apiErrorMessage: safeApiMessage } : {}),
-			...(request.idempotencyKey ? { idempotencyKey: request.idempotencyKey } : {}),
-			applied,
+			redact: (text) => redactText(text, this.secretForms),
 		};
-		return new NodeApiError(this.fn.getNode(), details, {
-			message: `${message}${retried}`,
-			description,
-			httpCode: String(status),
-			itemIndex,
-		});
-	}
-
-	private transportError(
-		error: unknown,
-		code: string | undefined,
-		request: ApiRequest,
-		attempts: number,
-		itemIndex: number,
-	): NodeApiError {
-		const path = new URL(request.url).pathname;
-		const where = `${request.method} ${path}`;
-		const reached = code !== 'ECONNREFUSED' && code !== 'EAI_AGAIN';
-		// Codes stay out of the message: n8n replaces messages that contain them with generic text.
-		const reason = code ? describeNetworkFailure(code, this.options.timeoutMs) : this.redact(String((error as Error)?.message ?? error));
-		const details: JsonObject = {
-			method: request.method,
-			path,
-			attempts,
-			...(code ? { networkErrorCode: code } : {}),
-			...(request.idempotencyKey ? { idempotencyKey: request.idempotencyKey } : {}),
-			applied: reached ? 'unknown' : 'no',
-		};
-		return new NodeApiError(this.fn.getNode(), details, {
-			message: `Could not reach the API: ${reason} (after ${attempts} attempt${attempts === 1 ? '' : 's'})`,
-			description: `${where} at ${this.baseUrl}. ${
-				!reached
-					? 'The request did not reach the API.'
-					: request.idempotencyKey
-						? `The request may or may not have been applied; retrying with Idempotency-Key ${request.idempotencyKey} is safe.`
-						: ''
-			}`.trim(),
-			itemIndex,
-		});
-	}
-
-	private rateLimitError(
-		error: RateLimitWaitExceeded,
-		request: ApiRequest,
-		sent: number,
-		mayHaveApplied: boolean,
-		itemIndex: number,
-	): NodeApiError {
-		const path = new URL(request.url).pathname;
-		const details: JsonObject = {
-			statusCode: 429,
-			method: request.method,
-			path,
-			attempts: sent,
-			rateLimitWaitedSeconds: Math.round(error.waitedMs / 1000),
-			...(request.idempotencyKey ? { idempotencyKey: request.idempotencyKey } : {}),
-			applied: mayHaveApplied ? 'unknown' : 'no',
-		};
-		const sentText = sent === 0 ? 'This item was not sent.' : `This item was sent ${sent} time${sent === 1 ? '' : 's'} and refused with 429.`;
-		return new NodeApiError(this.fn.getNode(), details, {
-			message: `The API's rate limit needs more waiting than this run allows (429): ${error.message}`,
-			description: `${request.method} ${path} at ${this.baseUrl}. ${sentText} Raise Options → Max Rate-Limit Wait, lower Options → Max Requests per Second or Concurrency, or run fewer items at a time.${
-				request.idempotencyKey && mayHaveApplied ? ` Retrying with Idempotency-Key ${request.idempotencyKey} is safe.` : ''
-			}`,
-			httpCode: '429',
-			itemIndex,
-		});
 	}
 }

@@ -1,4 +1,7 @@
-/** When and how long to wait before trying a request again. Pure: the caller sleeps and re-sends. */
+/**
+ * When and how long to wait before trying a request again, and which failures are worth it (statuses, "still in
+ * progress" answers, network failures behind n8n's error wrappers). Pure: the caller sleeps and re-sends.
+ */
 
 /**
  * How the API says "a request with this Idempotency-Key is still being processed" (Stripe: 409
@@ -49,6 +52,60 @@ export function isInProgressAnswer(rule: InProgressRule, status: number, apiText
 	if (status !== rule.status || rule.matches.length === 0) return false;
 	const said = normalise(`${apiText.code ?? ''} ${apiText.message ?? ''}`);
 	return rule.matches.some((word) => said.includes(normalise(word)));
+}
+
+/** Transport failures (no HTTP response) that are retried. */
+const NETWORK_CODES = new Set([
+	'ECONNRESET',
+	'ECONNREFUSED',
+	'ECONNABORTED',
+	'ETIMEDOUT',
+	'ESOCKETTIMEDOUT',
+	'EPIPE',
+	'EAI_AGAIN',
+	'ENETUNREACH',
+	'EHOSTUNREACH',
+	'UND_ERR_SOCKET',
+	'ERR_SOCKET_CONNECTION_TIMEOUT',
+	'ERR_STREAM_PREMATURE_CLOSE',
+]);
+
+interface ErrorLike {
+	code?: unknown;
+	message?: unknown;
+	cause?: unknown;
+	name?: unknown;
+}
+
+function* errorChain(error: unknown): Generator<ErrorLike> {
+	let current: unknown = error;
+	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+		yield current as ErrorLike;
+		current = (current as ErrorLike).cause;
+	}
+}
+
+/** The network error code (e.g. ECONNRESET, ETIMEDOUT) if the error is a transport failure. */
+export function networkErrorCode(error: unknown): string | undefined {
+	for (const link of errorChain(error)) {
+		if (typeof link.code === 'string' && NETWORK_CODES.has(link.code)) {
+			return link.code === 'ECONNABORTED' ? 'ETIMEDOUT' : link.code;
+		}
+		const message = typeof link.message === 'string' ? link.message : '';
+		if (/socket hang up/i.test(message)) return 'ECONNRESET';
+		if (/timeout of \d+ms exceeded|timed out/i.test(message)) return 'ETIMEDOUT';
+	}
+	return undefined;
+}
+
+/** The request was aborted (e.g. the execution was cancelled): not retried. */
+export function isAbortError(error: unknown): boolean {
+	for (const link of errorChain(error)) {
+		if (link.name === 'AbortError' || link.code === 'ERR_CANCELED' || link.name === 'CanceledError') {
+			return true;
+		}
+	}
+	return false;
 }
 
 /** Seconds or an HTTP date, as RFC 9110 allows; undefined when absent or unreadable. */

@@ -46,6 +46,6 @@ export async function executeListing(fn: IExecuteFunctions, endpointOf: (itemInd
 		const returnAll = fn.getNodeParameter('returnAll', itemIndex, false) as boolean;
 		const wanted = returnAll ? Number.POSITIVE_INFINITY : clampWhole(fn.getNodeParameter('limit', itemIndex, 50), 1, Number.MAX_SAFE_INTEGER, 50);
 		const listing = { endpoint: endpointOf(itemIndex), settings: readSettings(fn, itemIndex), query: readQuery(fn, itemIndex), wanted };
-		return await fetchListing(fn, client, listing, itemIndex);
+		return await fetchListing(client, listing, itemIndex);
 	});
 }

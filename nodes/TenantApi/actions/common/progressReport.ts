@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Applied } from '../../transport/apiClient';
+import type { Applied } from '../../transport/errors';
 
 export type ItemProgress =
 	| { item: number; state: 'applied'; key?: string }

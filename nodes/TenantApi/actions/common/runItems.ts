@@ -1,8 +1,6 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeError } from 'n8n-workflow';
 
-import type { NodeErrorFields } from '../../helpers/errorFields';
-import { appendToDescription, appliedOf } from '../../helpers/errorFields';
+import { addToDescription, nodeError, TenantApiFailure } from '../../transport/errors';
 import { mapWithConcurrency } from './mapWithConcurrency';
 import type { ItemProgress } from './progressReport';
 import { describeProgress } from './progressReport';
@@ -10,13 +8,21 @@ import { describeProgress } from './progressReport';
 type ItemResult = { ok: true; items: INodeExecutionData[] } | { ok: false; error: Error } | { ok: 'skipped' };
 
 /** Error details shown on an error item; never a secret, never request headers. */
-function errorItemJson(error: Error): IDataObject {
-	const withExtras = error as NodeErrorFields;
+function errorItemJson(fn: IExecuteFunctions, error: Error): IDataObject {
+	if (error instanceof TenantApiFailure) {
+		// The message and description as n8n shows them (it rewrites messages that name some error codes).
+		const shown = nodeError(fn, error);
+		return {
+			error: shown.message,
+			...(shown.description ? { description: shown.description } : {}),
+			...(error.httpCode ? { statusCode: error.httpCode } : {}),
+			...(error.idempotencyKey ? { idempotencyKey: error.idempotencyKey } : {}),
+		};
+	}
 	return {
 		error: error.message,
-		...(withExtras.description ? { description: withExtras.description } : {}),
-		...(withExtras.httpCode ? { statusCode: Number(withExtras.httpCode) } : {}),
-		...(withExtras.errorResponse?.idempotencyKey ? { idempotencyKey: withExtras.errorResponse.idempotencyKey } : {}),
+		...('description' in error && typeof error.description === 'string' && error.description ? { description: error.description } : {}),
+		...('httpCode' in error && error.httpCode ? { statusCode: Number(error.httpCode) } : {}),
 	};
 }
 
@@ -30,19 +36,18 @@ function progressOf(results: ItemResult[], tracking: WriteTracking): ItemProgres
 		if (result.ok === 'skipped') return { item, state: 'notSent' };
 		const key = tracking.keyOf(item);
 		if (result.ok) return { item, state: 'applied', key };
-		// Errors from the API client say whether the request took effect; any other error came before sending.
-		const applied = appliedOf(result.error) ?? 'no';
+		// Failures of a request say whether it took effect; any other error came before sending.
+		const applied = result.error instanceof TenantApiFailure ? result.error.applied : 'no';
 		return { item, state: 'failed', key, applied };
 	});
 }
 
 /** Adds to the error what had happened to every item, so the user knows what a new run would repeat. */
-function withProgress(error: Error, failedItem: number, results: ItemResult[], tracking: WriteTracking): Error {
+function withProgress(error: NodeError, failedItem: number, results: ItemResult[], tracking: WriteTracking): NodeError {
 	const report = describeProgress(progressOf(results, tracking), failedItem);
 	if (!report) return error;
-	appendToDescription(error, report.text);
-	const target = error as NodeErrorFields;
-	target.context = { ...(target.context ?? {}), ...report.context };
+	addToDescription(error, report.text);
+	error.context = { ...(error.context ?? {}), ...report.context };
 	return error;
 }
 
@@ -78,7 +83,7 @@ export async function runItems<Shared extends SharedResources>(
 			return { ok: true, items: outputs.map((json) => ({ json, pairedItem: { item: itemIndex } })) };
 		} catch (error) {
 			if (fn.continueOnFail()) {
-				return { ok: true, items: [{ json: errorItemJson(error as Error), pairedItem: { item: itemIndex } }] };
+				return { ok: true, items: [{ json: errorItemJson(fn, error as Error), pairedItem: { item: itemIndex } }] };
 			}
 			failed = true;
 			return { ok: false, error: error as Error };
@@ -89,10 +94,7 @@ export async function runItems<Shared extends SharedResources>(
 	for (const [itemIndex, result] of results.entries()) {
 		if (result.ok === 'skipped') continue;
 		if (!result.ok) {
-			const error =
-				result.error instanceof NodeOperationError || 'node' in result.error
-					? result.error
-					: new NodeOperationError(fn.getNode(), result.error, { itemIndex });
+			const error = nodeError(fn, result.error, itemIndex);
 			throw writes ? withProgress(error, itemIndex, results, writes) : error;
 		}
 		// One by one: spreading a page of 100,000+ items into push() overflows the call stack.

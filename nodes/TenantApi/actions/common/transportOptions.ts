@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { asNodeError } from '../../helpers/asNodeError';
 import type { ApiClientOptions } from '../../transport/apiClient';
+import { asFailure } from '../../transport/errors';
 import { DEFAULT_IN_PROGRESS, MAX_RETRY_AFTER_MS, MAX_RETRY_DELAY_MS, parseInProgressMatches } from '../../transport/retryPolicy';
 import { clampWhole, numberFrom, wholeInRange } from './numberOption';
 
@@ -103,8 +103,7 @@ function readMaxRequestsPerSecond(value: unknown): number | undefined {
 
 export function readTransportOptions(fn: IExecuteFunctions): ApiClientOptions {
 	const options = fn.getNodeParameter('options', 0, {}) as TransportOptionValues;
-	const timeoutMs = asNodeError(
-		fn,
+	const timeoutMs = asFailure(
 		0,
 		() => wholeInRange(options.timeout ?? defaultOf('timeout'), 1, MAX_TIMEOUT_MS, 'Timeout (Ms)'),
 		'Nothing was sent. Fix the option and run again.',

@@ -3,11 +3,10 @@
  * send.operation.ts): one request per item. Their fields: requestFields.ts.
  */
 import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { ApiClient } from '../../transport/apiClient';
 import { resolveEndpoint } from '../../transport/apiUrl';
-import { asNodeError } from '../../helpers/asNodeError';
+import { asFailure, nodeError, TenantApiFailure } from '../../transport/errors';
 import { cachedParameterReader } from '../common/cachedParameterReader';
 import { clampWhole } from '../common/numberOption';
 import { runItems } from '../common/runItems';
@@ -19,8 +18,8 @@ import { explainKeyConflict } from './keys/keyConflict';
 import { NOTHING_SENT, planRequests } from './planRequests';
 import { MAX_CONCURRENCY } from './requestFields';
 
-function refuseDuplicate(fn: IExecuteFunctions, duplicate: DuplicateKey, nothingSent: boolean): never {
-	throw new NodeOperationError(fn.getNode(), duplicateKeyMessage(duplicate), {
+function duplicateFailure(duplicate: DuplicateKey, nothingSent: boolean): TenantApiFailure {
+	return new TenantApiFailure(duplicateKeyMessage(duplicate), {
 		itemIndex: duplicate.item,
 		description: duplicateKeyDescription(duplicate, nothingSent),
 	});
@@ -43,10 +42,10 @@ export async function executeRequests(
 	};
 	const duplicates = findDuplicateKeys(plans.map((_plan, itemIndex) => keyOf(itemIndex)));
 	const firstDuplicate = duplicates.values().next().value;
-	if (firstDuplicate && !fn.continueOnFail()) refuseDuplicate(fn, firstDuplicate, true);
+	if (firstDuplicate && !fn.continueOnFail()) throw nodeError(fn, duplicateFailure(firstDuplicate, true));
 	// An item whose event cannot be told has no safe key: stop before anything is sent (Continue On Fail: that item fails).
 	const untraced = keys?.places.find((place) => place instanceof Error);
-	if (untraced && !fn.continueOnFail()) throw untraced;
+	if (untraced && !fn.continueOnFail()) throw nodeError(fn, untraced);
 	const setup = async () => await ApiClient.create(fn, readTransportOptions(fn));
 	const includeMetadataOf = cachedParameterReader(fn, 'options.includeMetadata', false);
 
@@ -54,9 +53,9 @@ export async function executeRequests(
 		const plan = plans[itemIndex];
 		if (plan instanceof Error) throw plan;
 		const duplicate = duplicates.get(itemIndex);
-		if (duplicate) refuseDuplicate(fn, duplicate, false);
+		if (duplicate) throw duplicateFailure(duplicate, false);
 		const { method, idempotencyKey, jsonBody } = plan;
-		const url = asNodeError(fn, itemIndex, () => resolveEndpoint(client.base, plan.endpoint), NOTHING_SENT);
+		const url = asFailure(itemIndex, () => resolveEndpoint(client.base, plan.endpoint), NOTHING_SENT);
 		const result = await client.send({ method, url, jsonBody, idempotencyKey }, itemIndex).catch((error: Error) => {
 			throw plan.keySource === 'automatic' && keys ? explainKeyConflict(fn, error, itemIndex, keys) : error;
 		});

@@ -6,8 +6,8 @@ import type { IExecuteFunctions, IHttpRequestMethods } from 'n8n-workflow';
 
 import type { RequestContent } from './keys/idempotencyKey';
 import { canonicalJson, deriveContentKey, deriveIdempotencyKey, validateIdempotencyKeyOverride } from './keys/idempotencyKey';
-import { asNodeError } from '../../helpers/asNodeError';
 import { cachedParameterReader } from '../common/cachedParameterReader';
+import { asFailure } from '../../transport/errors';
 import { parseJsonObjectBody } from './jsonBody';
 import type { KeyPlaces } from './keys/keyPlaces';
 import { resolveKeyPlaces } from './keys/keyPlaces';
@@ -56,11 +56,10 @@ function draftItem(
 	itemIndex: number,
 ): Draft {
 	const optionKey = fn.getNodeParameter('options.idempotencyKey', itemIndex, '') as unknown;
-	const method = asNodeError(fn, itemIndex, () => methodFor(itemIndex), NOTHING_SENT);
+	const method = asFailure(itemIndex, () => methodFor(itemIndex), NOTHING_SENT);
 	const endpoint = endpointOf(itemIndex);
 	const bodyParameter = METHODS_WITH_BODY.has(method) ? fn.getNodeParameter('body', itemIndex, '{}') : undefined;
-	return asNodeError(
-		fn,
+	return asFailure(
 		itemIndex,
 		() => {
 			const draft: Draft = { method, endpoint };

@@ -1,8 +1,8 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { asNodeError } from '../../helpers/asNodeError';
 import type { ApiClient } from '../apiClient';
 import { resolveEndpoint, resolveNextLink } from '../apiUrl';
+import { asFailure } from '../errors';
 import { PaginationGuard } from './paginationGuard';
 import type { NextPage, PaginationStyle, RecordsLocation } from './readPage';
 import { readPage } from './readPage';
@@ -60,9 +60,9 @@ function collectionOf(endpoint: unknown): string | undefined {
  * GETs a listing page by page until it ends or `wanted` items are in, following cursors, next links
  * (only below the base URL) or page numbers.
  */
-export async function fetchListing(fn: IExecuteFunctions, client: ApiClient, listing: Listing, itemIndex: number): Promise<IDataObject[]> {
+export async function fetchListing(client: ApiClient, listing: Listing, itemIndex: number): Promise<IDataObject[]> {
 	const { settings, query, wanted } = listing;
-	const guarded = <T>(step: () => T) => asNodeError(fn, itemIndex, step);
+	const guarded = <T>(step: () => T) => asFailure(itemIndex, step);
 	const guard = new PaginationGuard(settings.maxPages);
 	const collected: IDataObject[] = [];
 	// One size for every page: page-numbered APIs compute offsets from it, so it must not change.

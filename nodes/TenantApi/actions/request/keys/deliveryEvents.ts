@@ -1,7 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
-
 import { deliveryIdOf, isTriggerType } from '../../../../shared/webhookDelivery';
+import { TenantApiFailure } from '../../../transport/errors';
 
 export interface DeliveryEvent {
 	/** The trigger node that received the delivery. */
@@ -50,8 +49,8 @@ function triggerOutput(fn: IExecuteFunctions): TriggerOutput | undefined {
 	return ran.length === 1 ? ran[0] : undefined;
 }
 
-function untraced(fn: IExecuteFunctions, trigger: string, itemIndex: number, cause: string): NodeOperationError {
-	return new NodeOperationError(fn.getNode(), `Item ${itemIndex} cannot be traced to one event of "${trigger}"`, {
+function untraced(trigger: string, itemIndex: number, cause: string): TenantApiFailure {
+	return new TenantApiFailure(`Item ${itemIndex} cannot be traced to one event of "${trigger}"`, {
 		itemIndex,
 		description:
 			`The delivery held several events (signed items), and the automatic Idempotency-Key of a write follows the event its item comes from, through n8n's item linking. n8n: ${cause} ` +
@@ -65,7 +64,7 @@ function untraced(fn: IExecuteFunctions, trigger: string, itemIndex: number, cau
  * items is several events: each input item is traced to its own through n8n's item linking (paired items), or gets
  * an error when it cannot be.
  */
-export function itemEvents(fn: IExecuteFunctions, itemCount: number): Array<ItemEvent | NodeOperationError> {
+export function itemEvents(fn: IExecuteFunctions, itemCount: number): Array<ItemEvent | TenantApiFailure> {
 	const output = triggerOutput(fn);
 	const none = () => new Array<ItemEvent>(itemCount).fill(undefined);
 	if (output === undefined) return none();
@@ -80,7 +79,7 @@ export function itemEvents(fn: IExecuteFunctions, itemCount: number): Array<Item
 		try {
 			return eventOf(output.itemMatching(itemIndex).json);
 		} catch (error) {
-			return untraced(fn, trigger, itemIndex, (error as Error).message);
+			return untraced(trigger, itemIndex, (error as Error).message);
 		}
 	});
 }

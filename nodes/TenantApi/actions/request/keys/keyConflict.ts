@@ -1,7 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import type { NodeErrorFields } from '../../../helpers/errorFields';
-import { appendToDescription, appliedOf } from '../../../helpers/errorFields';
+import { addToDescription, TenantApiFailure } from '../../../transport/errors';
 import type { KeyPlaces } from './keyPlaces';
 import { conflictExplanation } from './keyLineage';
 
@@ -11,10 +10,10 @@ import { conflictExplanation } from './keyLineage';
  * in the error's description. Any other error is returned unchanged.
  */
 export function explainKeyConflict(fn: IExecuteFunctions, error: Error, itemIndex: number, keys: KeyPlaces): Error {
-	if ((error as NodeErrorFields).httpCode !== '409' || appliedOf(error) !== 'no') return error;
+	if (!(error instanceof TenantApiFailure) || error.httpCode !== 409 || error.applied !== 'no') return error;
 	const place = keys.places[itemIndex];
 	const event = place instanceof Error ? undefined : place?.event;
 	const sentence = conflictExplanation(keys.lineage, event, String(fn.getExecutionId() ?? ''), itemIndex);
-	if (sentence) appendToDescription(error, sentence);
+	if (sentence) addToDescription(error, sentence);
 	return error;
 }

@@ -1,4 +1,6 @@
-import type { IContextObject, IExecuteFunctions, NodeOperationError } from 'n8n-workflow';
+import type { IContextObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { TenantApiFailure } from '../../../transport/errors';
 
 import type { IdempotencyScope } from './idempotencyKey';
 import { eventScope } from './idempotencyKey';
@@ -18,7 +20,7 @@ export interface KeyPlace {
 export interface KeyPlaces {
 	lineage: KeyLineage;
 	/** Per input item: its place, or why it has none (an item that cannot be traced to one event). */
-	places: Array<KeyPlace | NodeOperationError>;
+	places: Array<KeyPlace | TenantApiFailure>;
 }
 
 function nodeContext(fn: IExecuteFunctions): IContextObject | undefined {
@@ -54,7 +56,7 @@ export function resolveKeyPlaces(fn: IExecuteFunctions, itemCount: number): KeyP
 	const lineage = resolveLineage(fn);
 	const base = { workflowId: String(fn.getWorkflow().id ?? ''), nodeId: lineage.nodeId, runIndex: Number(fn.getWorkflowDataProxy(0).$runIndex ?? 0) };
 	const seen = new Map<string, number>();
-	const places = itemEvents(fn, itemCount).map((event): KeyPlace | NodeOperationError => {
+	const places = itemEvents(fn, itemCount).map((event): KeyPlace | TenantApiFailure => {
 		if (event instanceof Error) return event;
 		const scope = event === undefined ? lineage.executionId : eventScope(event.trigger, event.id);
 		const position = seen.get(scope) ?? 0;
