@@ -1,26 +1,6 @@
 import { clampWhole, wholeInRange } from '../../nodes/TenantApi/actions/common/numberOption';
-import { duplicateKeyDescription, duplicateKeyMessage, findDuplicateKeys } from '../../nodes/TenantApi/actions/request/keys/duplicateKeys';
 import { acceptedMethod } from '../../nodes/TenantApi/actions/request/send.operation';
 import { checkTenantId, MAX_TENANT_ID_LENGTH } from '../../nodes/TenantApi/transport/tenantId';
-
-describe('findDuplicateKeys', () => {
-	it('finds every later item that repeats a key, and ignores items without one', () => {
-		const duplicates = findDuplicateKeys(['a', 'b', undefined, 'a', undefined, 'b', 'a']);
-		expect([...duplicates.values()]).toEqual([
-			{ item: 3, firstItem: 0, key: 'a' },
-			{ item: 5, firstItem: 1, key: 'b' },
-			{ item: 6, firstItem: 0, key: 'a' },
-		]);
-		expect(findDuplicateKeys(['a', 'b', undefined, undefined]).size).toBe(0);
-	});
-
-	it('explains what would go wrong', () => {
-		const duplicate = { item: 3, firstItem: 0, key: 'order-1' };
-		expect(duplicateKeyMessage(duplicate)).toBe('Items 0 and 3 have the same Idempotency Key "order-1"');
-		expect(duplicateKeyDescription(duplicate, true)).toMatch(/one of the two would silently not happen\. Nothing was sent\./);
-		expect(duplicateKeyDescription(duplicate, false)).toMatch(/Item 3 was not sent\./);
-	});
-});
 
 describe('acceptedMethod', () => {
 	it('accepts any case and refuses other methods', () => {

@@ -11,10 +11,10 @@ import { cachedParameterReader } from '../common/cachedParameterReader';
 import { clampWhole } from '../common/numberOption';
 import { runItems } from '../common/runItems';
 import { readTransportOptions } from '../common/transportOptions';
-import type { DuplicateKey } from './keys/duplicateKeys';
-import { duplicateKeyDescription, duplicateKeyMessage, findDuplicateKeys } from './keys/duplicateKeys';
+import type { DuplicateKey } from './idempotencyKeys';
+import { duplicateKeyDescription, duplicateKeyMessage, findDuplicateKeys } from './idempotencyKeys';
 import { toOutputJson } from './jsonBody';
-import { explainKeyConflict } from './keys/keyConflict';
+import { explainKeyConflict } from './keyPlaces';
 import { NOTHING_SENT, planRequests } from './planRequests';
 import { MAX_CONCURRENCY } from './requestFields';
 

@@ -4,13 +4,13 @@
  */
 import type { IExecuteFunctions, IHttpRequestMethods } from 'n8n-workflow';
 
-import type { RequestContent } from './keys/idempotencyKey';
-import { canonicalJson, deriveContentKey, deriveIdempotencyKey, validateIdempotencyKeyOverride } from './keys/idempotencyKey';
+import type { RequestContent } from './idempotencyKeys';
+import { canonicalJson, deriveContentKey, deriveIdempotencyKey, validateIdempotencyKeyOverride } from './idempotencyKeys';
 import { cachedParameterReader } from '../common/cachedParameterReader';
 import { asFailure } from '../../transport/errors';
 import { parseJsonObjectBody } from './jsonBody';
-import type { KeyPlaces } from './keys/keyPlaces';
-import { resolveKeyPlaces } from './keys/keyPlaces';
+import type { KeyPlaces } from './keyPlaces';
+import { resolveKeyPlaces } from './keyPlaces';
 
 export const NOTHING_SENT = 'Nothing was sent. Fix the parameter and run again.';
 
