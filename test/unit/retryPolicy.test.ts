@@ -1,4 +1,4 @@
-import { inProgressOptionFields } from '../../nodes/TenantApi/actions/common/transportOptions';
+import { inProgressOptionFields } from '../../nodes/TenantApi/actions/common/parameters';
 import {
 	DEFAULT_IN_PROGRESS,
 	isInProgressAnswer,

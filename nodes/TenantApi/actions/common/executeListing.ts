@@ -9,9 +9,8 @@ import { ApiClient } from '../../transport/apiClient';
 import type { ListingSettings } from '../../transport/pagination/fetchListing';
 import { fetchListing } from '../../transport/pagination/fetchListing';
 import type { PaginationStyle } from '../../transport/pagination/readPage';
-import { clampWhole } from './numberOption';
+import { clampWhole, readTransportOptions } from './parameters';
 import { runItems } from './runItems';
-import { readTransportOptions } from './transportOptions';
 
 /** Far above any real listing; only stops expressions that return nonsense. */
 const MAX_PAGE_SIZE = 1_000_000;

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { transportOptionFields } from './transportOptions';
+import { transportOptionFields } from './parameters';
 
 /** Return All, Limit, Query Parameters and Options of a Get Many operation (Account and Request). */
 export function listingFields(show: { resource: string[]; operation: string[] }): INodeProperties[] {

@@ -7,10 +7,8 @@ import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, INodeExecutio
 import { ApiClient } from '../../transport/apiClient';
 import { resolveEndpoint } from '../../transport/apiUrl';
 import { asFailure, nodeError, TenantApiFailure } from '../../transport/errors';
-import { cachedParameterReader } from '../common/cachedParameterReader';
-import { clampWhole } from '../common/numberOption';
+import { cachedParameterReader, clampWhole, readTransportOptions } from '../common/parameters';
 import { runItems } from '../common/runItems';
-import { readTransportOptions } from '../common/transportOptions';
 import type { DuplicateKey } from './idempotencyKeys';
 import { duplicateKeyDescription, duplicateKeyMessage, findDuplicateKeys } from './idempotencyKeys';
 import { toOutputJson } from './jsonBody';

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { executeListing } from '../common/executeListing';
 import { listingFields } from '../common/listingFields';
-import { endpointField } from './requestFields';
+import { endpointField } from '../common/parameters';
 
 const show = { resource: ['request'], operation: ['getAll'] };
 

@@ -6,7 +6,7 @@ import type { IExecuteFunctions, IHttpRequestMethods } from 'n8n-workflow';
 
 import type { RequestContent } from './idempotencyKeys';
 import { canonicalJson, deriveContentKey, deriveIdempotencyKey, validateIdempotencyKeyOverride } from './idempotencyKeys';
-import { cachedParameterReader } from '../common/cachedParameterReader';
+import { cachedParameterReader } from '../common/parameters';
 import { asFailure } from '../../transport/errors';
 import { parseJsonObjectBody } from './jsonBody';
 import type { KeyPlaces } from './keyPlaces';

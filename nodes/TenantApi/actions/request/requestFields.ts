@@ -1,28 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { inProgressOptionFields, transportOptionFields } from '../common/transportOptions';
+import { endpointField, inProgressOptionFields, transportOptionFields } from '../common/parameters';
 
 export type RequestOperation = 'post' | 'send';
 
 /** Options → Concurrency's maximum: items in flight at once. */
 export const MAX_CONCURRENCY = 64;
-
-const ENDPOINT_DESCRIPTION =
-	'Path below the Base URL of the credential, e.g. /transfers. Absolute URLs and paths that climb above the Base URL are refused.';
-
-/** The Endpoint of a Request operation: a path below the Base URL, confined by transport/apiUrl.ts. */
-export function endpointField(show: { resource: string[]; operation: string[] }, description = ENDPOINT_DESCRIPTION): INodeProperties {
-	return {
-		displayName: 'Endpoint',
-		name: 'endpoint',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: '/transfers',
-		description,
-		displayOptions: { show },
-	};
-}
 
 /** Endpoint, Body and Options of an operation that sends one request per item. */
 export function requestFields(operation: RequestOperation): INodeProperties[] {

@@ -1,9 +1,75 @@
+/**
+ * The parameters several operations share (Endpoint, and the retry, timeout and rate-limit Options) and the reading
+ * of parameter values. The editor enforces min/max on typed values, but an expression can return anything (2000, -1,
+ * "abc"), so every number is checked again where it is read.
+ */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { ApiClientOptions } from '../../transport/apiClient';
 import { asFailure } from '../../transport/errors';
 import { DEFAULT_IN_PROGRESS, MAX_RETRY_AFTER_MS, MAX_RETRY_DELAY_MS, parseInProgressMatches } from '../../transport/retryPolicy';
-import { clampWhole, numberFrom, wholeInRange } from './numberOption';
+
+const ENDPOINT_DESCRIPTION =
+	'Path below the Base URL of the credential, e.g. /transfers. Absolute URLs and paths that climb above the Base URL are refused.';
+
+/** The Endpoint of a Request operation: a path below the Base URL, confined by transport/apiUrl.ts. */
+export function endpointField(show: { resource: string[]; operation: string[] }, description = ENDPOINT_DESCRIPTION): INodeProperties {
+	return {
+		displayName: 'Endpoint',
+		name: 'endpoint',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: '/transfers',
+		description,
+		displayOptions: { show },
+	};
+}
+
+// ------------------------------------------------------------------------------------------ reading values
+
+/** A number as given, or a non-blank string read as one (what an expression may return); NaN for anything else. */
+export function numberFrom(value: unknown): number {
+	if (typeof value === 'number') return value;
+	return typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
+}
+
+/** A whole number within [min, max]; values outside are clamped, anything that is not a number gives `fallback`. */
+export function clampWhole(value: unknown, min: number, max: number, fallback: number): number {
+	const number = numberFrom(value);
+	if (!Number.isFinite(number)) return fallback;
+	return Math.min(max, Math.max(min, Math.floor(number)));
+}
+
+/** A whole number within [min, max], or an Error that says what is allowed (for settings where a guess would be wrong). */
+export function wholeInRange(value: unknown, min: number, max: number, label: string): number {
+	const number = numberFrom(value);
+	if (!Number.isInteger(number) || number < min || number > max) {
+		throw new Error(`${label} must be a whole number from ${min} to ${max}, not ${JSON.stringify(value) ?? String(value)}`);
+	}
+	return number;
+}
+
+function rawParameter(fn: IExecuteFunctions, path: string): unknown {
+	let value: unknown = fn.getNode().parameters;
+	for (const key of path.split('.')) value = value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+	return value;
+}
+
+/**
+ * A reader of the parameter at `path` for any item that remembers the first value it read when the
+ * parameter is not an expression: then it is the same for every item, and n8n's getNodeParameter checks
+ * the value against the node's description on every call, a few per cent of the node's CPU per request
+ * for nothing. An expression is read for every item.
+ */
+export function cachedParameterReader<T>(fn: IExecuteFunctions, path: string, fallback: T): (itemIndex: number) => T {
+	const raw = rawParameter(fn, path);
+	if (typeof raw === 'string' && raw.startsWith('=')) return (itemIndex) => fn.getNodeParameter(path, itemIndex, fallback) as T;
+	let value: { read: T } | undefined;
+	return (itemIndex) => (value ??= { read: fn.getNodeParameter(path, itemIndex, fallback) as T }).read;
+}
+
+// --------------------------------------------------------------------------------------- transport options
 
 export const MAX_ATTEMPTS = 10;
 /** Ten minutes: more than any per-second or per-minute limit needs for a large run, short of an hourly quota. */

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { cachedParameterReader } from '../../nodes/TenantApi/actions/common/cachedParameterReader';
+import { cachedParameterReader, clampWhole, wholeInRange } from '../../nodes/TenantApi/actions/common/parameters';
 
 /** Just what cachedParameterReader uses of the execute context: the node's raw parameters and the reads. */
 function context(parameters: Record<string, unknown>) {
@@ -42,5 +42,24 @@ describe('cachedParameterReader', () => {
 		of(0);
 		of(1);
 		expect(reads).toHaveLength(1);
+	});
+});
+
+describe('numbers from parameters', () => {
+	it('clamps to the range and falls back on non-numbers', () => {
+		expect(clampWhole(2000, 1, 10, 4)).toBe(10);
+		expect(clampWhole(-3, 1, 64, 5)).toBe(1);
+		expect(clampWhole('7', 1, 64, 5)).toBe(7);
+		expect(clampWhole(2.9, 1, 64, 5)).toBe(2);
+		expect(clampWhole('abc', 1, 64, 5)).toBe(5);
+		expect(clampWhole(undefined, 1, 64, 5)).toBe(5);
+		expect(clampWhole(Number.POSITIVE_INFINITY, 1, 64, 5)).toBe(5);
+	});
+
+	it('refuses what a guess would get wrong', () => {
+		expect(wholeInRange(30000, 1, 2 ** 31 - 1, 'Timeout (Ms)')).toBe(30000);
+		expect(() => wholeInRange(2 ** 31, 1, 2 ** 31 - 1, 'Timeout (Ms)')).toThrow('Timeout (Ms) must be a whole number from 1 to 2147483647, not 2147483648');
+		expect(() => wholeInRange(0, 1, 10, 'X')).toThrow(/not 0/);
+		expect(() => wholeInRange('soon', 1, 10, 'X')).toThrow(/not "soon"/);
 	});
 });
