@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
-import { mapWithConcurrency } from '../../nodes/TenantApi/actions/common/mapWithConcurrency';
+import { mapWithConcurrency } from '../../nodes/TenantApi/actions/common/runItems';
 
 describe('mapWithConcurrency', () => {
 	it('keeps order and never exceeds the limit', async () => {

@@ -1,4 +1,4 @@
-import { acceptedMethod } from '../../nodes/TenantApi/actions/request/send.operation';
+import { acceptedMethod } from '../../nodes/TenantApi/actions/sendRequests.operation';
 import { checkTenantId, MAX_TENANT_ID_LENGTH } from '../../nodes/TenantApi/transport/tenantId';
 
 describe('acceptedMethod', () => {

@@ -3,7 +3,7 @@
  * rules): one process's governor shared by its runs, as in n8n. Simulated time is exact and seeded, so
  * the figures asserted here are the same on every machine; timing on a real machine is the benchmarks'.
  */
-import { mapWithConcurrency } from '../../../nodes/TenantApi/actions/common/mapWithConcurrency';
+import { mapWithConcurrency } from '../../../nodes/TenantApi/actions/common/runItems';
 import { RateGovernor } from '../../../nodes/TenantApi/transport/rateLimit/governor';
 import { RateLimitWaitExceeded } from '../../../nodes/TenantApi/transport/rateLimit/runLimiter';
 import { createPrng } from '../../../sandbox/prng';

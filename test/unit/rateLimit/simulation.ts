@@ -3,7 +3,7 @@
  * a turn, send, report the answer; after a 429, wait it out and go again (429s use up no attempt). One
  * Simulation is one n8n process: its runs share one governor per API key, as the node's do.
  */
-import { mapWithConcurrency } from '../../../nodes/TenantApi/actions/common/mapWithConcurrency';
+import { mapWithConcurrency } from '../../../nodes/TenantApi/actions/common/runItems';
 import { RateGovernor } from '../../../nodes/TenantApi/transport/rateLimit/governor';
 import type { RunLimitSettings } from '../../../nodes/TenantApi/transport/rateLimit/runLimiter';
 import { RunLimiter } from '../../../nodes/TenantApi/transport/rateLimit/runLimiter';

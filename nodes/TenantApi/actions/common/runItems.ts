@@ -1,7 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeError } from 'n8n-workflow';
 
 import { addToDescription, nodeError, TenantApiFailure } from '../../transport/errors';
-import { mapWithConcurrency } from './mapWithConcurrency';
 import type { ItemProgress } from './progressReport';
 import { describeProgress } from './progressReport';
 
@@ -49,6 +48,25 @@ function withProgress(error: NodeError, failedItem: number, results: ItemResult[
 	addToDescription(error, report.text);
 	error.context = { ...(error.context ?? {}), ...report.context };
 	return error;
+}
+
+/** Runs `task(0..count-1)` with at most `limit` in flight; results keep index order. */
+export async function mapWithConcurrency<T>(
+	count: number,
+	limit: number,
+	task: (index: number) => Promise<T>,
+): Promise<T[]> {
+	const results = new Array<T>(count);
+	let nextIndex = 0;
+	const worker = async () => {
+		while (nextIndex < count) {
+			const index = nextIndex++;
+			results[index] = await task(index);
+		}
+	};
+	const workers = Array.from({ length: Math.max(1, Math.min(limit, count)) }, worker);
+	await Promise.all(workers);
+	return results;
 }
 
 /** What `setup` gives every item; `dispose` runs once all items have settled (e.g. to stop a timer). */

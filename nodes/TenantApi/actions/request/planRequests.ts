@@ -4,10 +4,10 @@
  */
 import type { IExecuteFunctions, IHttpRequestMethods } from 'n8n-workflow';
 
+import { asFailure } from '../../transport/errors';
+import { cachedParameterReader } from '../common/parameters';
 import type { RequestContent } from './idempotencyKeys';
 import { canonicalJson, deriveContentKey, deriveIdempotencyKey, validateIdempotencyKeyOverride } from './idempotencyKeys';
-import { cachedParameterReader } from '../common/parameters';
-import { asFailure } from '../../transport/errors';
 import { parseJsonObjectBody } from './jsonBody';
 import type { KeyPlaces } from './keyPlaces';
 import { resolveKeyPlaces } from './keyPlaces';
