@@ -2,23 +2,24 @@
  * Property-based model of the trigger's trust boundary: a group per Verification, each over the whole space of
  * its settings (settings.ts), genuine deliveries signed by the sender (sender.ts), mutations of them (mutations.ts),
  * fed to the trigger's pure reading (receiveDelivery, with the settings and secrets the node builds) and judged by
- * the one oracle (oracle.ts): the workflow sees exactly what was signed, read one way, or nothing. Used by
+ * the one oracle (oracle.ts, judge.ts): the workflow sees exactly what was signed, read one way, or nothing. Used by
  * test/unit/deliveryProperties.test.ts (a fixed seed) and by `npm run fuzz` (test/property/campaign.ts).
  */
 import fc from 'fast-check';
 
 import type { Reception, ReceivedRequest } from '../../nodes/TenantApiTrigger/receive';
 import { receiveDelivery } from '../../nodes/TenantApiTrigger/receive';
-import { settingsFromParameters, signingSecrets } from '../../nodes/TenantApiTrigger/settings';
+import { credentialSecrets as secretsOfCredential, settingsFromParameters, signingSecrets } from '../../nodes/TenantApiTrigger/settings';
 import { signedUrlOf } from '../../nodes/TenantApiTrigger/url';
 import { parameterReader } from '../harness/verifier';
 
 import { text } from './bodies';
 import type { PropertyGroup, Verdict } from './common';
-import { caseProperty } from './common';
+import { caseProperty, fraction } from './common';
+import { judge } from './judge';
 import type { Mutation } from './mutations';
 import { applyMutation, mutation, mutationName } from './mutations';
-import { configuredSecrets, expected, judge, queryObject, sameOutcome } from './oracle';
+import { credentialSecrets, expected, queryObject, sameOutcome } from './oracle';
 import type { Delivery } from './sender';
 import { NOW, bodies, deliver, queries } from './sender';
 import type { Setup } from './settings';
@@ -31,10 +32,14 @@ interface Case {
 
 const REQUEST_PATH = '/webhook/5b0c7e1a/webhook';
 
-/** The trigger's reading of a request under a set-up, as the node wires it (settings, secrets, signed URL). */
+/**
+ * The trigger's reading of a request under a set-up, as the node wires it: the secrets the URL accepts, every secret
+ * of the credential (none without verification, which selects no credential), the signed URL.
+ */
 export function receive(setup: Setup, delivery: Delivery): Reception {
 	const read = parameterReader(setup.parameters);
-	const settings = settingsFromParameters(setup.verification, read, signingSecrets(setup.credential, setup.testUrl));
+	const [accepted, all] = setup.verification === 'none' ? [[], []] : [signingSecrets(setup.credential, setup.testUrl), secretsOfCredential(setup.credential)];
+	const settings = settingsFromParameters(setup.verification, read, accepted, all);
 	const request: ReceivedRequest = {
 		rawBody: delivery.body,
 		headers: delivery.headers,
@@ -55,20 +60,28 @@ const cases = (verification: Setup['verification']): fc.Arbitrary<Case> =>
 
 const withDims = (verdict: Verdict, setup: Setup, extra: Array<[string, string]> = []): Verdict => ({ ...verdict, dims: [...setup.dims, ...extra] });
 
-/** A genuine delivery does exactly what the documented rules say: started with the body as read independently, or refused / acknowledged where they say so. */
-function checkGenuine(c: Case): Verdict {
-	const want = expected(c.setup, c.genuine);
-	const got = receive(c.setup, c.genuine);
+/** What the trigger did with a genuine delivery, against the documented rules. */
+function genuineVerdict(setup: Setup, delivery: Delivery): Verdict {
+	const want = expected(setup, delivery);
+	const got = receive(setup, delivery);
 	const outcome = got.action === 'refuse' ? `refused ${got.status} ${got.reason}` : got.action === 'start' ? 'started as signed' : 'acknowledged';
-	if (sameOutcome(want, got)) return withDims({ ok: true, outcome }, c.setup);
-	return withDims({ ok: false, outcome, why: `expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}` }, c.setup);
+	return sameOutcome(want, got) ? { ok: true, outcome } : { ok: false, outcome, why: `genuine: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}` };
 }
 
-/** A mutated delivery is refused, acknowledged, or read as the genuine one (or within a scheme's documented limit). */
-function checkMutation(c: Case, m: Mutation): Verdict {
-	const genuine = receive(c.setup, c.genuine);
-	if (!sameOutcome(expected(c.setup, c.genuine), genuine)) return withDims({ ok: false, outcome: 'genuine not as expected', why: JSON.stringify(genuine) }, c.setup);
-	const sent = applyMutation(c.genuine, m, configuredSecrets(c.setup)[0] ?? 'no-secret');
+/** A genuine delivery does exactly what the documented rules say: started with the body as read independently, or refused / acknowledged where they say so. */
+function checkGenuine(c: Case): Verdict {
+	return withDims(genuineVerdict(c.setup, c.genuine), c.setup);
+}
+
+/**
+ * A mutated delivery is refused, acknowledged, or read as the genuine one (or within a scheme's documented limit).
+ * Mutations that copy a secret take one of the credential's, chosen by `secretAt`.
+ */
+function checkMutation(c: Case, m: Mutation, secretAt: number): Verdict {
+	const genuine = genuineVerdict(c.setup, c.genuine);
+	if (!genuine.ok) return withDims(genuine, c.setup);
+	const secrets = credentialSecrets(c.setup);
+	const sent = applyMutation(c.genuine, m, secrets[Math.floor(secretAt * secrets.length)] ?? 'no-secret');
 	return withDims(judge(c.setup, c.genuine, sent, receive(c.setup, sent)), c.setup, [['mutation', mutationName(m)]]);
 }
 
@@ -85,7 +98,7 @@ const anyRequest = fc.record({
 function checkNeverThrows(setup: Setup, request: Delivery): Verdict {
 	try {
 		const got = receive(setup, request);
-		const wellFormed = got.action === 'start' ? typeof got.json === 'object' : got.action === 'refuse' ? [400, 401, 413, 415].includes(got.status) : true;
+		const wellFormed = got.action === 'start' ? got.items.length > 0 && got.items.every((item) => typeof item === 'object') : got.action === 'refuse' ? [400, 401, 413, 415].includes(got.status) : true;
 		const verb = { refuse: 'refused', start: 'started', acknowledge: 'acknowledged' }[got.action];
 		return withDims(wellFormed ? { ok: true, outcome: `arbitrary request ${verb}` } : { ok: false, outcome: got.action, why: 'malformed reception' }, setup);
 	} catch (error) {
@@ -101,7 +114,7 @@ export function deliveryGroups(): PropertyGroup[] {
 			key: verification,
 			label: verification,
 			properties: [
-				caseProperty('mutated deliveries', 0.75, fc.tuple(generated, mutation), ([c, m]: [Case, Mutation]) => checkMutation(c, m)),
+				caseProperty('mutated deliveries', 0.75, fc.tuple(generated, mutation, fraction), ([c, m, secretAt]: [Case, Mutation, number]) => checkMutation(c, m, secretAt)),
 				caseProperty('genuine deliveries', 0.15, generated, checkGenuine),
 				caseProperty('arbitrary requests', 0.1, fc.tuple(setups(verification), anyRequest), ([setup, request]: [Setup, Delivery]) => checkNeverThrows(setup, request)),
 			],

@@ -226,7 +226,7 @@ function editQuery(delivery: Delivery, m: Extract<Mutation, { kind: 'query' }>, 
 	return { ...delivery, query: (q === '' ? '?' : q) + moved, body: body.subarray(n) };
 }
 
-/** The mutated request; `secret` is one the trigger holds (copied into headers or the query by some mutations). */
+/** The mutated request; `secret` is one of the credential's (copied into headers or the query by some mutations). */
 export function applyMutation(delivery: Delivery, m: Mutation, secret: string): Delivery {
 	switch (m.kind) {
 		case 'bytes':

@@ -2,9 +2,11 @@
 /**
  * The rule, written apart from the trigger: the workflow sees exactly what was signed, read one way, or nothing.
  * `expected` is what the documented behaviour gives for a request (docs/trigger.md: answers, bodies, delivery
- * identity, events, output), from the body as an independent reader reads it (bodies.ts); `judge` says whether what
- * the trigger did with a mutated request keeps the rule.
+ * identity, signed items, events, output), from the body as an independent reader reads it (bodies.ts), taking the
+ * request as the sender's own; judge.ts says whether what the trigger did with a request that is not (a mutation,
+ * a replay) keeps the rule.
  */
+import { createHash } from 'crypto';
 import { isDeepStrictEqual } from 'util';
 
 import type { IDataObject } from 'n8n-workflow';
@@ -13,53 +15,73 @@ import type { Reception } from '../../nodes/TenantApiTrigger/receive';
 import { ADYEN_SIGNED_FIELDS, fieldText } from '../../sandbox/signing';
 
 import { pairsObject, referenceReading, setOwn, whatwgPairs } from './bodies';
-import type { Verdict } from './common';
 import type { Delivery } from './sender';
-import { NOW, itemPaths, itemsAt, setPath, valueAt } from './sender';
-import type { CustomSpec, Setup } from './settings';
+import { NOW, itemPaths, itemsAt, renderTemplate, setPath, signedBase, valueAt } from './sender';
+import type { CustomSpec, Setup, TemplatePiece } from './settings';
 
-type Expected = { action: 'refuse'; why: string } | { action: 'acknowledge' } | { action: 'start'; json: IDataObject };
+type Refusal = { action: 'refuse'; why: string };
+export type Expected = Refusal | { action: 'acknowledge' } | { action: 'start'; items: IDataObject[] };
+
+/** What one signed unit (the body, or one signed item) gives the workflow, before Events and the duplicate check. */
+export interface Unit {
+	json: IDataObject;
+	id: string | null;
+	event: string | undefined;
+}
 
 const TIMESTAMPED = ['standardWebhooks', 'stripe', 'slack', 'paddle'];
 /** The body fields each Verification names the delivery by, when nothing else does (docs: Delivery identity). */
 const ID_FIELDS: Record<string, string[]> = { slack: ['event_id'], paddle: ['event_id'], square: ['event_id'], adyenPlatform: [], twilio: [], standardWebhooks: [], adyenPayments: [] };
+const ADYEN_ITEMS = 'notificationItems.*.NotificationRequestItem';
+const ADYEN_ID_FIELDS = ['eventCode', 'pspReference', 'success'];
 const ADYEN_TYPED = new Set(['amount.value']);
-const TWILIO_SID = /^[A-Z]{2}[0-9a-fA-F]{32}$/;
+/** Twilio's signature as a Custom HMAC template (docs: Verification presets). */
+const TWILIO_TEMPLATE: TemplatePiece[] = [{ placeholder: 'url' }, { placeholder: 'formFields' }];
 const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie'];
 
 const options = (setup: Setup) => (setup.parameters.options ?? {}) as IDataObject;
 const names = (list: string) => list.split(',').map((n) => n.trim().toLowerCase()).filter((n) => n !== '');
+const hasOwn = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key);
+const refuse = (why: string): Refusal => ({ action: 'refuse', why });
 
-/** The secrets the trigger holds for this request: current and previous, the test secret only at the Test URL. */
-export function configuredSecrets(setup: Setup): string[] {
+// ---- secrets ----
+
+/** Every secret of the credential (current, previous, Test URL), none without verification: none may reach the output, at either URL. */
+export function credentialSecrets(setup: Setup): string[] {
 	if (setup.verification === 'none') return [];
-	const { signingSecret, previousSigningSecret, testSigningSecret } = setup.credential;
-	return [signingSecret, previousSigningSecret, ...(setup.testUrl ? [testSigningSecret] : [])].map((s) => s.trim()).filter((s) => s !== '');
+	return Object.values(setup.credential).map((s) => s.trim()).filter((s) => s !== '');
+}
+
+/**
+ * Why the secret the sender signed with is not accepted where the request goes: the Production URL takes the current
+ * and previous secrets; the Test URL takes the Test URL Signing Secret alone once it is set, else those two.
+ */
+export function secretRefused(setup: Setup): string | undefined {
+	if (setup.signWith === null) return undefined;
+	if (!setup.testUrl) return setup.signWith === 'test' ? 'the test secret at the Production URL' : undefined;
+	const testSecretSet = setup.credential.testSigningSecret.trim() !== '';
+	return testSecretSet && setup.signWith !== 'test' ? 'a production secret at the Test URL, which takes only its own secret once set' : undefined;
 }
 
 // ---- what the signature covers ----
 
-/** Each item reduced to its signed fields (text, or the JSON value of a typed field), on the path to the items. */
-function signedFieldsView(body: IDataObject, itemsPath: string, paths: readonly string[], typed: Set<string>): IDataObject {
-	const reduce = (item: unknown) => {
-		const view: IDataObject = {};
-		for (const path of paths) {
-			const value = valueAt(item, path);
-			setPath(view, path, typed.has(path) && value !== undefined ? value : fieldText(item, path));
-		}
-		return view;
-	};
-	const walk = (value: unknown, keys: string[]): unknown => {
-		if (keys.length === 0) return reduce(value);
-		const [key, ...rest] = keys;
-		if (key === '*') return (value as unknown[]).map((element) => walk(element, rest));
-		return { [key]: walk((value as IDataObject)[key], rest) };
-	};
-	return walk(body, itemsPath.split('.')) as IDataObject;
+/** An item reduced to its signed fields (text, or the JSON value of a typed field). */
+function signedFields(item: unknown, paths: readonly string[], typed: Set<string>): IDataObject {
+	const view: IDataObject = {};
+	for (const path of paths) {
+		const value = valueAt(item, path);
+		setPath(view, path, typed.has(path) && value !== undefined ? value : fieldText(item, path));
+	}
+	return view;
+}
+
+/** A signed item as a delivery of that item alone holds it: the path to it, with one element at each `*`. */
+function alone(itemsPath: string, leaf: unknown): IDataObject {
+	return itemsPath.split('.').reduceRight<unknown>((inner, key) => (key === '*' ? [inner] : { [key]: inner }), leaf) as IDataObject;
 }
 
 /** The signature covers form fields by Twilio's rule (no boundaries between them), and nothing else covers the body. */
-function unboundedFields(setup: Setup, delivery: Delivery): boolean {
+export function openBoundaries(setup: Setup, delivery: Delivery): boolean {
 	if (setup.format !== 'form') return false;
 	if (setup.verification === 'twilio') return true;
 	const { sender } = setup;
@@ -70,8 +92,38 @@ function unboundedFields(setup: Setup, delivery: Delivery): boolean {
 	return signs('formFields') && !signs('body') && !hashed;
 }
 
-/** Every item's signed fields hold none of the literal text between them and their neighbouring fields (docs: Custom HMAC). */
-function splitsOneWay(spec: CustomSpec, view: IDataObject): boolean {
+/** Form fields in Twilio's signed order: names sorted, each followed by its distinct values sorted. */
+export function signedPairs(body: Buffer): Array<[string, string]> {
+	const fields = new Map<string, string[]>();
+	for (const [name, value] of whatwgPairs(body)) fields.set(name, [...(fields.get(name) ?? []), value]);
+	return [...fields.keys()].sort().flatMap((name) => [...new Set(fields.get(name))].sort().map((value): [string, string] => [name, value]));
+}
+
+/** A header as one text (a repeated one joined as Node joins it), trimmed. */
+function headerText(delivery: Delivery, name: string): string {
+	const value = delivery.headers[name];
+	return (Array.isArray(value) ? value.join(', ') : (value ?? '')).trim();
+}
+
+/**
+ * The signed text of a delivery whose signature leaves field boundaries open: Twilio's URL followed by its sorted
+ * fields, or Custom HMAC's template with the delivery's values.
+ */
+export function signedText(setup: Setup, delivery: Delivery): Buffer {
+	const { sender } = setup;
+	const template = sender.kind === 'custom' ? sender.spec.template : TWILIO_TEMPLATE;
+	const values = {
+		body: delivery.body,
+		formFields: signedPairs(delivery.body).map(([name, value]) => name + value).join(''),
+		timestamp: String(NOW),
+		id: sender.kind === 'custom' ? headerText(delivery, sender.spec.idHeader) : '',
+		url: signedBase(setup) + delivery.query,
+	};
+	return Buffer.concat(renderTemplate(template, values).map((part) => (Buffer.isBuffer(part) ? part : Buffer.from(part))));
+}
+
+/** Each item's signed fields hold none of the literal text between them and their neighbouring fields (docs: Custom HMAC). */
+function splitsOneWay(spec: CustomSpec, item: IDataObject): boolean {
 	const pieces = spec.template;
 	const separators = new Map<string, string>();
 	pieces.forEach((piece, i) => {
@@ -79,28 +131,45 @@ function splitsOneWay(spec: CustomSpec, view: IDataObject): boolean {
 		if (!('item' in piece) || literal === undefined || !('literal' in literal) || next === undefined || !('item' in next)) return;
 		for (const field of [piece.item, next.item]) separators.set(field, (separators.get(field) ?? '') + literal.literal);
 	});
-	const items = itemsAt(view, spec.itemsPath) as unknown[];
-	return items.every((item) => [...separators].every(([field, chars]) => ![...chars].some((c) => String(valueAt(item, field)).includes(c))));
+	return [...separators].every(([field, chars]) => ![...chars].some((c) => String(valueAt(item, field)).includes(c)));
 }
 
-/** What the workflow gets of signed items: Adyen's whole body, Custom HMAC's signed fields. */
-function signedItemsOutput(setup: Setup, read: IDataObject): IDataObject {
-	const { sender } = setup;
-	if (sender.kind !== 'custom' || sender.spec.signatureIn !== 'items') return read;
-	return signedFieldsView(read, sender.spec.itemsPath, itemPaths(sender.spec), new Set());
+/** One signed unit as read: what the workflow gets, what the signature covers of it, and a signed item's id fields. */
+interface Reading {
+	object: IDataObject;
+	signed: IDataObject;
+	item?: { fields: string[]; parts: string[] };
 }
 
-/** The body as read (what the workflow gets) and what the signature covers (where the id and the event come from). */
-function reading(setup: Setup, body: Buffer): { output: IDataObject; signed: IDataObject } | undefined {
+/** Adyen: each entry with `live` beside it, as the workflow gets it; its eight signed fields are what names it. */
+function adyenReadings(read: IDataObject): Reading[] {
+	const entries = Array.isArray(read.notificationItems) ? (read.notificationItems as IDataObject[]) : [];
+	const top = hasOwn(read, 'live') ? { live: read.live } : {};
+	return entries.map((entry) => {
+		const item = entry?.NotificationRequestItem;
+		const signed = alone(ADYEN_ITEMS, signedFields(item, ADYEN_SIGNED_FIELDS, ADYEN_TYPED));
+		return { object: { ...top, notificationItems: [entry] }, signed, item: { fields: ADYEN_ID_FIELDS, parts: ADYEN_ID_FIELDS.map((f) => fieldText(item, f)) } };
+	});
+}
+
+/** Custom HMAC with signed items: each item's signed fields alone, each as the text that was signed. */
+function customItemReadings(spec: CustomSpec, read: IDataObject): Reading[] | undefined {
+	const views = (itemsAt(read, spec.itemsPath) ?? []).map((item) => signedFields(item, itemPaths(spec), new Set()));
+	if (!views.every((view) => splitsOneWay(spec, view))) return undefined;
+	return views.map((view) => {
+		const unit = alone(spec.itemsPath, view);
+		return { object: unit, signed: unit, item: { fields: itemPaths(spec), parts: itemPaths(spec).map((p) => fieldText(view, p)) } };
+	});
+}
+
+/** The units of a body: one per signed item, else the body itself; undefined when it cannot be read one way. */
+function readings(setup: Setup, body: Buffer): Reading[] | undefined {
 	const read = referenceReading(setup.format, body);
 	if (read === undefined) return undefined;
 	const { sender } = setup;
-	if (sender.kind === 'adyenPayments') return { output: read, signed: signedFieldsView(read, 'notificationItems.*.NotificationRequestItem', ADYEN_SIGNED_FIELDS, ADYEN_TYPED) };
-	if (sender.kind === 'custom' && sender.spec.signatureIn === 'items') {
-		const view = signedFieldsView(read, sender.spec.itemsPath, itemPaths(sender.spec), new Set());
-		return splitsOneWay(sender.spec, view) ? { output: view, signed: view } : undefined;
-	}
-	return { output: read, signed: read };
+	if (sender.kind === 'adyenPayments') return adyenReadings(read);
+	if (sender.kind === 'custom' && sender.spec.signatureIn === 'items') return customItemReadings(sender.spec, read);
+	return [{ object: read, signed: read }];
 }
 
 // ---- identity ----
@@ -128,37 +197,40 @@ function signedIdHeader(setup: Setup, delivery: Delivery): [string, string] | un
 	return undefined;
 }
 
-type Identity = { id: string | null; idSource: string | null } | 'malformed' | 'unprotected';
+type Identity = { id: string | null; idSource: string | null } | 'unprotected';
 
-/** Signed items' ids: the signed text of their id fields (Adyen: eventCode, pspReference, success; Custom HMAC: every signed field). */
-function itemIds(setup: Setup, signed: IDataObject): { fields: string[]; ids: string[][] } | undefined {
-	const { sender } = setup;
-	const scheme =
-		sender.kind === 'adyenPayments'
-			? { itemsPath: 'notificationItems.*.NotificationRequestItem', fields: ['eventCode', 'pspReference', 'success'] }
-			: sender.kind === 'custom' && sender.spec.signatureIn === 'items'
-				? { itemsPath: sender.spec.itemsPath, fields: itemPaths(sender.spec) }
-				: undefined;
-	if (scheme === undefined) return undefined;
-	const items = itemsAt(signed, scheme.itemsPath) as unknown[];
-	return { fields: scheme.fields, ids: items.map((item) => scheme.fields.map((field) => fieldText(item, field))) };
+/** The SHA-256 of the signed text where the signature leaves field boundaries open (docs: Delivery identity, 2). */
+function signedTextId(setup: Setup, delivery: Delivery): string | undefined {
+	return openBoundaries(setup, delivery) ? createHash('sha256').update(signedText(setup, delivery)).digest('hex') : undefined;
 }
 
-function identity(setup: Setup, delivery: Delivery, signed: IDataObject): Identity {
+/**
+ * The id the signature itself fixes, whatever the body reads as: a signed id header, else the signed text's SHA-256
+ * where field boundaries are open. Every re-cut of a delivery keeps it.
+ */
+export function signatureFixedId(setup: Setup, delivery: Delivery): string | undefined {
+	return signedIdHeader(setup, delivery)?.[0] ?? signedTextId(setup, delivery);
+}
+
+function fromFields(signed: IDataObject, paths: string[]): Identity {
+	const parts = paths.map((path) => idText(valueAt(signed, path)));
+	if (paths.length === 0 || parts.some((p) => p === undefined)) return { id: null, idSource: null };
+	return { id: joinParts(parts as string[]), idSource: `body:${paths.join(',')}` };
+}
+
+/**
+ * docs: Delivery identity, in order: a signed id header; the SHA-256 of the signed text where field boundaries are
+ * open (Delivery ID Fields refused there); Delivery ID Fields; a signed item's id fields; the scheme's body fields.
+ */
+function identity(setup: Setup, delivery: Delivery, unit: Reading): Identity {
 	const header = signedIdHeader(setup, delivery);
 	if (header !== undefined) return { id: header[0], idSource: `header:${header[1]}` };
 	const chosen = typeof options(setup).idFields === 'string' ? (options(setup).idFields as string).split(',').map((p) => p.trim()).filter((p) => p !== '') : [];
-	const fromFields = (paths: string[]): Identity => {
-		const parts = paths.map((path) => idText(valueAt(signed, path)));
-		if (setup.verification === 'twilio' && paths.length > 0 && !parts.every((p) => p !== undefined && TWILIO_SID.test(p))) return 'malformed';
-		if (paths.length === 0 || parts.some((p) => p === undefined)) return { id: null, idSource: null };
-		return { id: joinParts(parts as string[]), idSource: `body:${paths.join(',')}` };
-	};
-	if (setup.verification === 'customHmac' && unboundedFields(setup, delivery)) return chosen.length > 0 ? 'unprotected' : { id: null, idSource: null };
-	if (chosen.length > 0) return fromFields(chosen);
-	const items = itemIds(setup, signed);
-	if (items !== undefined) return { id: items.ids.map((parts) => parts.map(escapePart).join(':')).sort().join(','), idSource: `items:${items.fields.join(',')}` };
-	return fromFields(ID_FIELDS[setup.verification] ?? ['id']);
+	const digest = signedTextId(setup, delivery);
+	if (digest !== undefined) return chosen.length > 0 ? 'unprotected' : { id: digest, idSource: 'signedText:sha256' };
+	if (chosen.length > 0) return fromFields(unit.signed, chosen);
+	if (unit.item !== undefined) return { id: unit.item.parts.map(escapePart).join(':'), idSource: `items:${unit.item.fields.join(',')}` };
+	return fromFields(unit.signed, ID_FIELDS[setup.verification] ?? ['id']);
 }
 
 function signedTimestamp(setup: Setup): number | null {
@@ -191,17 +263,17 @@ export function queryObject(query: string): IDataObject {
 	return pairsObject(new URLSearchParams(query));
 }
 
-const holdsSecret = (secrets: string[], ...texts: unknown[]) => texts.some((t) => secrets.some((s) => JSON.stringify(t).includes(JSON.stringify(s).slice(1, -1))));
+export const holdsSecret = (secrets: string[], ...texts: unknown[]) => texts.some((t) => secrets.some((s) => JSON.stringify(t).includes(JSON.stringify(s).slice(1, -1))));
 
 function unsignedHeaders(setup: Setup, delivery: Delivery): IDataObject {
 	const secretHeader = setup.verification === 'secretHeader' ? names(String(setup.parameters.sharedKeyHeader ?? 'x-webhook-secret')) : [];
 	const redacted = [...CREDENTIAL_HEADERS, ...(secretHeader.length > 0 ? secretHeader : setup.verification === 'secretHeader' ? ['x-webhook-secret'] : [])];
-	const secrets = configuredSecrets(setup);
+	const secrets = credentialSecrets(setup);
 	return Object.fromEntries(Object.entries(delivery.headers).filter(([name, value]) => !redacted.includes(name.toLowerCase()) && !holdsSecret(secrets, name, value)));
 }
 
 function unsignedQuery(setup: Setup, delivery: Delivery): IDataObject {
-	const secrets = configuredSecrets(setup);
+	const secrets = credentialSecrets(setup);
 	const out: IDataObject = {};
 	for (const [name, value] of Object.entries(queryObject(delivery.query))) if (!holdsSecret(secrets, name, value)) setOwn(out, name, value);
 	return out;
@@ -225,19 +297,8 @@ function ambiguousTemplate(setup: Setup): boolean {
 
 // ---- the expectation ----
 
-/** What the trigger must do with a request, by the documented rules, taking the request as the sender's own. */
-export function expected(setup: Setup, delivery: Delivery): Expected {
-	if (setup.signWith === 'test' && !setup.testUrl) return { action: 'refuse', why: 'the test secret outside the Test URL' };
-	if (ambiguousTemplate(setup)) return { action: 'refuse', why: 'placeholders that meet without a boundary' };
-	const read = reading(setup, delivery.body);
-	if (read === undefined) return { action: 'refuse', why: 'unreadable body' };
-	if (Object.prototype.hasOwnProperty.call(read.output, 'webhookDelivery')) return { action: 'refuse', why: 'reserved field' };
-	const id = identity(setup, delivery, read.signed);
-	if (id === 'malformed') return { action: 'refuse', why: 'Twilio id not a SID' };
-	if (id === 'unprotected') return { action: 'refuse', why: 'Delivery ID Fields under a signature without field boundaries' };
-	const eventPath = typeof options(setup).eventPath === 'string' ? (options(setup).eventPath as string) : 'event';
-	if (!accepted(String(setup.parameters.events ?? ''), eventType(read.signed, eventPath || 'event'))) return { action: 'acknowledge' };
-	const webhookDelivery: IDataObject = {
+function webhookDelivery(setup: Setup, delivery: Delivery, id: Exclude<Identity, 'unprotected'>): IDataObject {
+	return {
 		...id,
 		timestamp: signedTimestamp(setup),
 		verification: setup.verification,
@@ -246,76 +307,43 @@ export function expected(setup: Setup, delivery: Delivery): Expected {
 		...(options(setup).includeHeaders === true ? { unsignedHeaders: unsignedHeaders(setup, delivery) } : {}),
 		...(options(setup).includeQuery === true ? { unsignedQuery: unsignedQuery(setup, delivery) } : {}),
 	};
-	return { action: 'start', json: { ...read.output, webhookDelivery } };
+}
+
+/**
+ * Each signed unit of a request as the workflow would get it, taking the request as the sender's own (every item as
+ * a delivery of that item alone gives it), or why the whole request is refused. Neither the URL's secrets, Events
+ * nor the duplicate check applied: the identities the sender gave.
+ */
+export function expectedUnits(setup: Setup, delivery: Delivery): Unit[] | Refusal {
+	if (ambiguousTemplate(setup)) return refuse('placeholders that meet without a boundary');
+	const units = readings(setup, delivery.body);
+	if (units === undefined) return refuse('unreadable body');
+	if (units.length === 0) return refuse('no signed item');
+	const eventPath = typeof options(setup).eventPath === 'string' && options(setup).eventPath !== '' ? (options(setup).eventPath as string) : 'event';
+	const out: Unit[] = [];
+	for (const unit of units) {
+		if (hasOwn(unit.object, 'webhookDelivery')) return refuse('reserved field');
+		const id = identity(setup, delivery, unit);
+		if (id === 'unprotected') return refuse('Delivery ID Fields under a signature without field boundaries');
+		out.push({ json: { ...unit.object, webhookDelivery: webhookDelivery(setup, delivery, id) }, id: id.id, event: eventType(unit.signed, eventPath) });
+	}
+	return out;
+}
+
+/** What the trigger must do with a request, by the documented rules, taking the request as the sender's own. */
+export function expected(setup: Setup, delivery: Delivery): Expected {
+	const secret = secretRefused(setup);
+	if (secret !== undefined) return refuse(secret);
+	const units = expectedUnits(setup, delivery);
+	if (!Array.isArray(units)) return units;
+	const ids = units.map((unit) => unit.id).filter((id) => id !== null);
+	if (new Set(ids).size !== ids.length) return refuse('two signed items with the same id');
+	const started = units.filter((unit) => accepted(String(setup.parameters.events ?? ''), unit.event));
+	return started.length === 0 ? { action: 'acknowledge' } : { action: 'start', items: started.map((unit) => unit.json) };
 }
 
 /** Whether what the trigger did is what was expected (a refusal may have any reason the docs list). */
 export function sameOutcome(want: Expected, got: Reception): boolean {
 	if (want.action !== got.action) return false;
-	return want.action !== 'start' || (got.action === 'start' && isDeepStrictEqual(got.json, want.json));
-}
-
-// ---- judging a mutated request ----
-
-/** Twilio's signed text of a form: names sorted, each followed by its distinct values sorted. */
-function twilioSignedText(body: Buffer): string {
-	const fields = new Map<string, string[]>();
-	for (const [name, value] of whatwgPairs(body)) fields.set(name, [...(fields.get(name) ?? []), value]);
-	return [...fields.keys()].sort().map((name) => [...new Set(fields.get(name))].sort().map((value) => name + value).join('')).join('');
-}
-
-/** The signed fields of each signed item, as a sorted list (each item is signed on its own, so order is not signed). */
-function itemProjection(setup: Setup, json: IDataObject): string[] | undefined {
-	const { sender } = setup;
-	if (sender.kind === 'adyenPayments') {
-		const items = (json.notificationItems ?? []) as Array<{ NotificationRequestItem: IDataObject }>;
-		return items.map((entry) => JSON.stringify(ADYEN_SIGNED_FIELDS.map((path) => valueAt(entry.NotificationRequestItem, path) ?? ''))).sort();
-	}
-	if (sender.kind !== 'custom' || sender.spec.signatureIn !== 'items') return undefined;
-	return (itemsAt(json, sender.spec.itemsPath) ?? []).map((item) => JSON.stringify(item)).sort();
-}
-
-const withoutUnsigned = (json: IDataObject) => {
-	const delivery = { ...(json.webhookDelivery as IDataObject) };
-	delete delivery.unsignedHeaders;
-	delete delivery.unsignedQuery;
-	return { ...json, webhookDelivery: delivery };
-};
-
-/**
- * A mutated request kept the rule when it was refused or acknowledged, or started the workflow with exactly what the
- * genuine one started with (the unsigned request data as this request carried it), or, where a scheme cannot
- * protect something (docs: Limits of each scheme), within the named class. No secret is ever in the output.
- */
-export function judge(setup: Setup, genuine: Delivery, sent: Delivery, got: Reception): Verdict {
-	if (got.action === 'refuse') return { ok: true, outcome: `refused ${got.status} ${got.reason}` };
-	if (got.action === 'acknowledge') return { ok: true, outcome: 'acknowledged' };
-	if (holdsSecret(configuredSecrets(setup), got.json)) return { ok: false, outcome: 'started', why: 'a secret reached the output' };
-	const asSent = expected(setup, sent);
-	const want = expected(setup, genuine);
-	if (want.action === 'start' && isDeepStrictEqual(withoutUnsigned(got.json), withoutUnsigned(want.json))) {
-		return sameOutcome(asSent, got) ? { ok: true, outcome: 'started as signed' } : { ok: false, outcome: 'started', why: 'the unsigned request data is not as sent' };
-	}
-	if (!sameOutcome(asSent, got)) return { ok: false, outcome: 'started', why: 'the workflow would see something that was not signed, or not read one way' };
-	if (setup.verification === 'none' || setup.verification === 'secretHeader') return { ok: true, outcome: 'started unsigned (nothing is signed), read one way' };
-	if (unboundedFields(setup, genuine) && sent.query + twilioSignedText(sent.body) === genuine.query + twilioSignedText(genuine.body)) {
-		const sameId = want.action !== 'start' || (want.json.webhookDelivery as IDataObject).id === null || isDeepStrictEqual((got.json.webhookDelivery as IDataObject).id, (want.json.webhookDelivery as IDataObject).id);
-		return sameId
-			? { ok: true, outcome: "started: form fields signed by Twilio's rule, signed text unchanged (where the query, names and values meet, and field order, are not signed)" }
-			: { ok: false, outcome: 'started', why: 'a replay with moved field boundaries got a fresh delivery id' };
-	}
-	// Beside the signed items Adyen's body holds only `live`; every entry of the list only its item.
-	const adyenShape = (json: IDataObject) =>
-		Object.keys(json).every((k) => ['live', 'notificationItems', 'webhookDelivery'].includes(k)) &&
-		((json.notificationItems ?? []) as IDataObject[]).every((entry) => Object.keys(entry).join() === 'NotificationRequestItem');
-	if (setup.verification === 'adyenPayments' && !adyenShape(got.json)) return { ok: false, outcome: 'started', why: 'unsigned data beside the signed items' };
-	const seen = itemProjection(setup, got.json);
-	// The items the sender signed, each on its own, whether or not the whole genuine delivery was accepted.
-	const genuineRead = referenceReading(setup.format, genuine.body);
-	const signedItems = genuineRead === undefined ? undefined : itemProjection(setup, signedItemsOutput(setup, genuineRead));
-	if (seen !== undefined && signedItems !== undefined) {
-		if (isDeepStrictEqual(seen, signedItems)) return { ok: true, outcome: 'started: the signed items, in another order or with other unsigned fields (each item is signed on its own)' };
-		if (seen.every((item) => signedItems.includes(item))) return { ok: true, outcome: 'started: some of the signed items (each is signed on its own)' };
-	}
-	return { ok: false, outcome: 'started', why: 'the workflow would see something that was not signed' };
+	return want.action !== 'start' || (got.action === 'start' && isDeepStrictEqual(got.items, want.items));
 }

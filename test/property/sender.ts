@@ -10,7 +10,6 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { ADYEN_SIGNED_FIELDS, base64Key, fieldText, hexKey, hmac, sign, signAdyenPayments, sortedFormFields } from '../../sandbox/signing';
 
-import type { Format } from './bodies';
 import { eventBody, formBody, jsonText, setOwn, text, twilioForm } from './bodies';
 import type { CustomSpec, Setup, TemplatePiece } from './settings';
 import { BASE_URL, SIGNED_URL_OVERRIDE } from './settings';
@@ -67,6 +66,8 @@ function fieldValue(spec: CustomSpec): fc.Arbitrary<unknown> {
 		{ arbitrary: fc.integer({ min: 0, max: 100_000 }), weight: 2 },
 		{ arbitrary: fc.integer({ min: 0, max: 10_000 }).map((n) => (clean(String(n / 100)) === String(n / 100) ? n / 100 : n)), weight: 1 },
 		{ arbitrary: fc.constantFrom(true, false, null, undefined), weight: 1 },
+		// Event types some set-ups filter on (Events, with Event Path on an item field).
+		{ arbitrary: fc.constantFrom('AUTHORISATION', 'CAPTURE'), weight: 1 },
 	);
 }
 
@@ -138,24 +139,28 @@ function hmacKey(spec: CustomSpec, secret: string): Buffer {
 	return Buffer.from(secret, 'utf8');
 }
 
-interface Signing {
+/** The value of each placeholder for one delivery (or one item); `formFields` already in Twilio's order. */
+export interface TemplateValues {
 	body: Buffer;
-	format: Format;
+	formFields: string;
 	timestamp: string;
 	id: string;
 	url: string;
 	item?: IDataObject;
 }
 
-function renderTemplate(template: TemplatePiece[], signing: Signing): Array<string | Buffer> {
+/** The signed content: each piece of the template with its value. */
+export function renderTemplate(template: TemplatePiece[], values: TemplateValues): Array<string | Buffer> {
 	return template.map((piece) => {
 		if ('literal' in piece) return piece.literal;
-		if ('item' in piece) return fieldText(signing.item, piece.item);
-		if (piece.placeholder === 'body') return signing.body;
-		if (piece.placeholder === 'formFields') return signing.format === 'form' ? sortedFormFields(signing.body) : '';
-		return { timestamp: signing.timestamp, id: signing.id, url: signing.url }[piece.placeholder];
+		if ('item' in piece) return fieldText(values.item, piece.item);
+		if (piece.placeholder === 'body') return values.body;
+		return { formFields: values.formFields, timestamp: values.timestamp, id: values.id, url: values.url }[piece.placeholder];
 	});
 }
+
+/** The URL a set-up's sender signs, before the query string: Signed URL when set, else the webhook's. */
+export const signedBase = (setup: Setup) => (typeof setup.parameters.signedUrl === 'string' ? SIGNED_URL_OVERRIDE : BASE_URL);
 
 function signature(spec: CustomSpec, secret: string, parts: Array<string | Buffer>): string {
 	return hmac(spec.algorithm, hmacKey(spec, secret), parts).toString(spec.signatureEncoding);
@@ -177,7 +182,7 @@ export const withParameter = (query: string, name: string, value: string) => `${
 export function deliver(setup: Setup, body: Buffer | IDataObject, query: string, id: string): Delivery {
 	const secret = setup.signWith === null ? '' : setup.credential[`${setup.signWith === 'current' ? 'signing' : setup.signWith === 'previous' ? 'previousSigning' : 'testSigning'}Secret`];
 	const contentType = setup.format === 'form' ? FORM_TYPE : 'application/json';
-	const base = typeof setup.parameters.signedUrl === 'string' ? SIGNED_URL_OVERRIDE : BASE_URL;
+	const base = signedBase(setup);
 	const { sender } = setup;
 	if (sender.kind === 'adyenPayments') return { body: Buffer.from(jsonText(signAdyenPayments(body as never, secret))), headers: { 'content-type': contentType }, query };
 	if (sender.kind === 'custom' && sender.spec.signatureIn === 'items') {
@@ -191,7 +196,8 @@ export function deliver(setup: Setup, body: Buffer | IDataObject, query: string,
 		const { spec } = sender;
 		const signedQuery = spec.bodyHashParameter === '' ? query : withParameter(query, spec.bodyHashParameter, sha256Hex(bytes));
 		const timestamp = String(NOW);
-		const sig = signature(spec, secret, renderTemplate(spec.template, { body: bytes, format: setup.format, timestamp, id, url: base + signedQuery }));
+		const formFields = setup.format === 'form' ? sortedFormFields(bytes) : '';
+		const sig = signature(spec, secret, renderTemplate(spec.template, { body: bytes, formFields, timestamp, id, url: base + signedQuery }));
 		const headers: Record<string, string> = { 'content-type': contentType, [spec.signatureHeader]: signatureHeader(spec, sig, timestamp), [spec.idHeader]: id };
 		if (spec.signatureFormat !== 'keyValue') headers[spec.timestampHeader] = timestamp;
 		return { body: bytes, headers, query: signedQuery };
@@ -212,7 +218,7 @@ function useTimestamp(setup: Setup): boolean {
 function signCustomItems(spec: CustomSpec, secret: string, body: IDataObject): IDataObject {
 	const copy = JSON.parse(JSON.stringify(body)) as IDataObject;
 	for (const item of itemsAt(copy, spec.itemsPath) as IDataObject[]) {
-		setPath(item, spec.itemSignaturePath, signature(spec, secret, renderTemplate(spec.template, { body: Buffer.alloc(0), format: 'json', timestamp: '', id: '', url: '', item })));
+		setPath(item, spec.itemSignaturePath, signature(spec, secret, renderTemplate(spec.template, { body: Buffer.alloc(0), formFields: '', timestamp: '', id: '', url: '', item })));
 	}
 	return copy;
 }

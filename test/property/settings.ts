@@ -309,14 +309,20 @@ function idFieldChoices(verification: VerificationName, part: SchemePart): strin
 }
 
 const EVENT_FILTERS = ['transfers.created', 'transfers.*', '*', 'payout.approved, accounts.*', 'AUTHORISATION'];
-const EVENT_PATHS = ['type', 'data.kind', 'event_id'];
+
+/** Event Path values: fields of event bodies, and for signed items a field of the item (read at index 0, as alone). */
+function eventPathChoices(verification: VerificationName, part: SchemePart): string[] {
+	if (verification === 'adyenPayments') return ['type', 'notificationItems.0.NotificationRequestItem.eventCode'];
+	if (part.sender.kind === 'custom' && part.sender.spec.signatureIn === 'items') return ['type', `${part.sender.spec.itemsPath.replace('*', '0')}.code`];
+	return ['type', 'data.kind', 'event_id'];
+}
 
 const options = (verification: VerificationName, part: SchemePart) =>
 	fc.record({
 		includeHeaders: maybe(fc.boolean()),
 		includeQuery: maybe(fc.boolean()),
 		idFields: maybe(pick(...idFieldChoices(verification, part))),
-		eventPath: maybe(pick(...EVENT_PATHS)),
+		eventPath: maybe(pick(...eventPathChoices(verification, part))),
 		// The node's own (refused deliveries become executions); the reading does not change with it.
 		recordRefusals: maybe(fc.boolean()),
 	});
