@@ -4,9 +4,10 @@
  *
  * The long property-based campaign over the trust boundaries: `--cases` generated and mutated cases for each target
  * (all of them unless `--target` names one), spread evenly over its groups.
- * - deliveries: the trigger's (test/property/deliveries.ts), a group per Verification over all of its settings (75 %
- *   mutations of genuine deliveries, 15 % genuine ones, 10 % arbitrary requests); `--only <verification>`, e.g.
- *   `--only customHmac`. Also prints how many cases each setting value got.
+ * - deliveries: the trigger's (test/property/deliveries.ts), a group per Verification over all of its settings (60 %
+ *   mutations of genuine deliveries, 15 % genuine ones, 15 % replays built from several genuine ones, 10 % arbitrary
+ *   requests); `--only <verification>`, e.g. `--only customHmac`. Also prints how many cases each setting value, each
+ *   kind of mutation and each kind of replay got.
  * - urls: the action node's URL confinement (test/property/urls.ts), a group per kind of input (endpoints and
  *   next-page links from hostile pieces, mutated and plain; base URLs; a Get Many's endpoints);
  *   `--only endpoints|next-links|base-urls|listing-endpoints`.
@@ -31,7 +32,7 @@ const TARGETS: Record<string, Target> = {
 };
 
 /** Seeds a group's properties get: its place in the whole target, so that `--only` replays the same cases. */
-const SEEDS_PER_GROUP = 3;
+const SEEDS_PER_GROUP = 4;
 
 interface Options {
 	targets: string[];

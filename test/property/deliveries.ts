@@ -1,8 +1,9 @@
 /**
  * Property-based model of the trigger's trust boundary: a group per Verification, each over the whole space of
- * its settings (settings.ts), genuine deliveries signed by the sender (sender.ts), mutations of them (mutations.ts),
- * fed to the trigger's pure reading (receiveDelivery, with the settings and secrets the node builds) and judged by
- * the one oracle (oracle.ts, judge.ts): the workflow sees exactly what was signed, read one way, or nothing. Used by
+ * its settings (settings.ts), genuine deliveries signed by the sender (sender.ts), mutations of them (mutations.ts)
+ * and replays built from several of them (replays.ts), fed to the trigger's pure reading (receiveDelivery, with the
+ * settings and secrets the node builds) and judged by the one oracle (oracle.ts, judge.ts): the workflow sees exactly
+ * what was signed, read one way, or nothing, and a replay never gets an identity no genuine delivery had. Used by
  * test/unit/deliveryProperties.test.ts (a fixed seed) and by `npm run fuzz` (test/property/campaign.ts).
  */
 import fc from 'fast-check';
@@ -16,10 +17,12 @@ import { parameterReader } from '../harness/verifier';
 import { text } from './bodies';
 import type { PropertyGroup, Verdict } from './common';
 import { caseProperty, fraction } from './common';
-import { judge } from './judge';
+import { judge, judgeReplay } from './judge';
 import type { Mutation } from './mutations';
 import { applyMutation, mutation, mutationName } from './mutations';
-import { credentialSecrets, expected, queryObject, sameOutcome } from './oracle';
+import { credentialSecrets, expected, queryObject, sameOutcome, secretRefused } from './oracle';
+import type { ReplayPlan } from './replays';
+import { buildReplay, replayPlans } from './replays';
 import type { Delivery } from './sender';
 import { NOW, bodies, deliver, queries } from './sender';
 import type { Setup } from './settings';
@@ -85,6 +88,43 @@ function checkMutation(c: Case, m: Mutation, secretAt: number): Verdict {
 	return withDims(judge(c.setup, c.genuine, sent, receive(c.setup, sent)), c.setup, [['mutation', mutationName(m)]]);
 }
 
+/** Several genuine deliveries of one set-up and sender (2 or 3, different bodies), and a replay to build from them. */
+interface Captures {
+	setup: Setup;
+	captures: Delivery[];
+	plan: ReplayPlan;
+}
+
+const bodyKey = (body: Buffer | object) => (Buffer.isBuffer(body) ? body.toString('latin1') : JSON.stringify(body));
+
+/** A capture is a delivery its URL accepted: the set-up sent to the URL that takes the secret it signs with. */
+function sentWhereAccepted(setup: Setup): Setup {
+	if (secretRefused(setup) === undefined) return setup;
+	const testUrl = !setup.testUrl;
+	return { ...setup, testUrl, dims: setup.dims.map(([dimension, value]): [string, string] => [dimension, dimension === 'url' ? (testUrl ? 'test' : 'production') : value]) };
+}
+
+const captured = (verification: Setup['verification']): fc.Arbitrary<Captures> =>
+	setups(verification).map(sentWhereAccepted).chain((setup) =>
+		fc
+			.uniqueArray(fc.record({ body: bodies(setup), query: queries, id: messageId }), { minLength: 2, maxLength: 3, selector: ({ body }) => bodyKey(body) })
+			.map((list) => list.map(({ body, query, id }) => deliver(setup, body, query, id)))
+			.chain((captures) => replayPlans(setup, captures).map((plan) => ({ setup, captures, plan }))),
+	);
+
+/** The identity property: each capture does what the rules say, and the replay built from them never gets an identity none of them had. */
+function checkReplay(c: Captures): Verdict {
+	for (const capture of c.captures) {
+		const genuine = genuineVerdict(c.setup, capture);
+		if (!genuine.ok) return withDims(genuine, c.setup);
+	}
+	const replay = buildReplay(c.setup, c.captures, c.plan, credentialSecrets(c.setup));
+	return withDims(judgeReplay(c.setup, c.captures, replay, receive(replay.setup, replay.request)), c.setup, [
+		['replay', c.plan.kind],
+		['replay variant', replay.label],
+	]);
+}
+
 /** Any request at all: the trigger answers without throwing, with a well-formed reception. */
 const anyRequest = fc.record({
 	body: fc.oneof(fc.uint8Array({ maxLength: 64 }).map((a) => Buffer.from(a)), text.map((t) => Buffer.from(t))),
@@ -106,7 +146,7 @@ function checkNeverThrows(setup: Setup, request: Delivery): Verdict {
 	}
 }
 
-/** A group per Verification: mutations of genuine deliveries, genuine ones, arbitrary requests, over all its settings. */
+/** A group per Verification: mutations of genuine deliveries, genuine ones, replays of them, arbitrary requests, over all its settings. */
 export function deliveryGroups(): PropertyGroup[] {
 	return VERIFICATIONS.map((verification) => {
 		const generated = cases(verification);
@@ -114,8 +154,9 @@ export function deliveryGroups(): PropertyGroup[] {
 			key: verification,
 			label: verification,
 			properties: [
-				caseProperty('mutated deliveries', 0.75, fc.tuple(generated, mutation, fraction), ([c, m, secretAt]: [Case, Mutation, number]) => checkMutation(c, m, secretAt)),
+				caseProperty('mutated deliveries', 0.6, fc.tuple(generated, mutation, fraction), ([c, m, secretAt]: [Case, Mutation, number]) => checkMutation(c, m, secretAt)),
 				caseProperty('genuine deliveries', 0.15, generated, checkGenuine),
+				caseProperty('replayed deliveries', 0.15, captured(verification), checkReplay),
 				caseProperty('arbitrary requests', 0.1, fc.tuple(setups(verification), anyRequest), ([setup, request]: [Setup, Delivery]) => checkNeverThrows(setup, request)),
 			],
 		};

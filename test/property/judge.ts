@@ -1,9 +1,10 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
- * Judging what the trigger did with a request that is not a sender's own: a mutation of a genuine delivery. It must
- * keep the rule of oracle.ts, and every item started must be one a sender signed (its `webhookDelivery.id` and content
- * are a genuine unit's), except where docs/trigger.md "Limits of each scheme" says a scheme cannot protect something.
- * No secret of the credential ever reaches the output.
+ * Judging what the trigger did with a request that is not a sender's own: a mutation of a genuine delivery, or a
+ * replay built from captured ones (replays.ts). Both must keep the rule of oracle.ts, and every item started must be
+ * one a sender signed: **a request in any shape never gets an identity that no genuine delivery had** (its
+ * `webhookDelivery.id` and content are a genuine unit's), except where docs/trigger.md "Limits of each scheme" says
+ * a scheme cannot protect something. No secret of the credential ever reaches the output.
  */
 import { isDeepStrictEqual } from 'util';
 
@@ -14,8 +15,9 @@ import { ADYEN_SIGNED_FIELDS, fieldText } from '../../sandbox/signing';
 
 import { oneItemEach, signsItems } from './batches';
 import type { Verdict } from './common';
-import type { Unit } from './oracle';
+import type { Expected, Unit } from './oracle';
 import { credentialSecrets, expected, expectedUnits, holdsSecret, openBoundaries, sameOutcome, signatureFixedId } from './oracle';
+import type { Replay } from './replays';
 import type { Delivery } from './sender';
 import type { Setup } from './settings';
 
@@ -83,6 +85,8 @@ function fromGenuine(setup: Setup, genuine: Delivery[], items: IDataObject[], la
 	return { ok: true, outcome: `${label}started, ${[...new Set(classes)].join('; ')}` };
 }
 
+const described = (outcome: Expected | Reception) => JSON.stringify(outcome);
+
 /**
  * A mutated request kept the rule when it was refused or acknowledged, or started the workflow with what the rules
  * give for it (the unsigned request data as this request carried it), every item a genuine unit or within a scheme's
@@ -98,4 +102,19 @@ export function judge(setup: Setup, genuine: Delivery, sent: Delivery, got: Rece
 		return { ok: false, outcome: 'started', why: asSigned ? 'the unsigned request data is not as sent' : 'the workflow would see something that was not signed, or not read one way' };
 	}
 	return fromGenuine(setup, [genuine], got.items, '');
+}
+
+/**
+ * The identity property: a replay does what the rules say for it (it is made of what a sender signed, so they decide
+ * exactly), and every item it starts has the id and content of a unit of the genuine deliveries (`captureSetup`'s),
+ * or it is refused or acknowledged. No secret reaches the output.
+ */
+export function judgeReplay(captureSetup: Setup, genuine: Delivery[], replay: Replay, got: Reception): Verdict {
+	const label = `${replay.label}: `;
+	if (got.action === 'start' && holdsSecret(credentialSecrets(replay.setup), got.items)) return { ok: false, outcome: `${label}started`, why: 'a secret reached the output' };
+	const want = expected(replay.setup, replay.request);
+	if (!sameOutcome(want, got)) return { ok: false, outcome: `${label}${got.action}`, why: `expected ${described(want)}, got ${described(got)}` };
+	if (got.action === 'refuse') return { ok: true, outcome: `${label}refused ${got.reason}` };
+	if (got.action === 'acknowledge') return { ok: true, outcome: `${label}acknowledged` };
+	return fromGenuine(captureSetup, genuine, got.items, label);
 }

@@ -1,7 +1,8 @@
 /**
  * The trigger's trust boundary, property-based (test/property/deliveries.ts): for every Verification and every
  * setting it shows, genuine deliveries do what the documented rules say; mutated ones are refused, or read exactly as
- * signed; arbitrary requests never make it throw. The same properties as `npm run fuzz`, with a fixed seed and fewer
+ * signed; replays built from several genuine ones never get an identity none of them had; arbitrary requests never
+ * make it throw. The same properties as `npm run fuzz`, with a fixed seed and fewer
  * cases. Then the generators' reach: every setting of the trigger and its credential is generated.
  */
 import fc from 'fast-check';
@@ -9,17 +10,34 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { TenantWebhookApi } from '../../credentials/TenantWebhookApi.credentials';
 import { properties } from '../../nodes/TenantApiTrigger/description';
+import type { Verdict } from '../property/common';
 import { holds } from '../property/common';
 import { deliveryGroups } from '../property/deliveries';
+import { REPLAY_KINDS } from '../property/replays';
 import { VERIFICATIONS, setups } from '../property/settings';
 
 const SEED = 20261125;
 /** Cases per property and Verification. */
-const RUNS: Record<string, number> = { 'genuine deliveries': 80, 'mutated deliveries': 300, 'arbitrary requests': 30 };
+const RUNS: Record<string, number> = { 'genuine deliveries': 60, 'mutated deliveries': 240, 'replayed deliveries': 40, 'arbitrary requests': 30 };
+
+/** The outcomes each kind of replay had in the runs above. */
+const replayOutcomes = new Map<string, string[]>();
+
+function holdsAndCount(verdict: Verdict): void {
+	const kind = verdict.dims?.find(([dimension]) => dimension === 'replay')?.[1];
+	if (kind !== undefined) replayOutcomes.set(kind, [...(replayOutcomes.get(kind) ?? []), verdict.outcome]);
+	holds(verdict);
+}
 
 describe.each(deliveryGroups().map((group) => [group.label, group] as const))('%s', (_label, group) => {
 	it.each(group.properties.map((property) => [property.name, property] as const))('%s', (_name, property) => {
-		fc.assert(property.property(holds), { seed: SEED, numRuns: RUNS[property.name] });
+		fc.assert(property.property(holdsAndCount), { seed: SEED, numRuns: RUNS[property.name] });
+	});
+});
+
+describe('every kind of replay', () => {
+	it.each(REPLAY_KINDS.map((kind) => [kind] as const))('%s: started the workflow at least once above', (kind) => {
+		expect((replayOutcomes.get(kind) ?? []).filter((outcome) => outcome.includes(': started')).length).toBeGreaterThan(0);
 	});
 });
 
