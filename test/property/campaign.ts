@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- a command-line script: process */
 /**
- * npm run fuzz [-- --target deliveries|urls|all] [--cases 1000000] [--seed <n>] [--only <group>]
+ * npm run fuzz [-- --target deliveries|urls|all] [--cases 1000000] [--seed <n>] [--only <group>] [--property <name>]
  *
  * The long property-based campaign over the trust boundaries: `--cases` generated and mutated cases for each target
  * (all of them unless `--target` names one), spread evenly over its groups.
@@ -11,12 +11,14 @@
  * - urls: the action node's URL confinement (test/property/urls.ts), a group per kind of input (endpoints and
  *   next-page links from hostile pieces, mutated and plain; base URLs; a Get Many's endpoints);
  *   `--only endpoints|next-links|base-urls|listing-endpoints`.
+ * `--property` runs one property of each group (the first word of its name: `mutated`, `genuine`, `replayed`,
+ * `arbitrary`; `npm run mutants` uses it), on the share of the cases it has in the whole campaign.
  * Prints the seed (random unless given: a failure is reproduced with the same seed, with or without `--only`), what
  * happened to the cases of each group, and the totals; exits 1 with the counterexample when a case breaks the rule.
  */
 import fc from 'fast-check';
 
-import type { PropertyGroup, Verdict } from './common';
+import type { CaseProperty, PropertyGroup, Verdict } from './common';
 import { deliveryGroups } from './deliveries';
 import { URL_GROUPS } from './urls';
 
@@ -39,9 +41,10 @@ interface Options {
 	cases: number;
 	seed: number;
 	only?: string;
+	property?: string;
 }
 
-const USAGE = 'usage: npm run fuzz [-- --target deliveries|urls|all] [--cases <n>] [--seed <n>] [--only <group>]';
+const USAGE = 'usage: npm run fuzz [-- --target deliveries|urls|all] [--cases <n>] [--seed <n>] [--only <group>] [--property <name>]';
 
 function parseOptions(argv: string[]): Options {
 	const value = (name: string) => {
@@ -52,7 +55,7 @@ function parseOptions(argv: string[]): Options {
 	const cases = Number(value('cases') ?? 1_000_000);
 	const seed = Number(value('seed') ?? Math.floor(Math.random() * 2 ** 31));
 	if (!Number.isSafeInteger(cases) || cases < 1 || !Number.isSafeInteger(seed) || !(target === 'all' || target in TARGETS)) throw new Error(USAGE);
-	return { targets: target === 'all' ? Object.keys(TARGETS) : [target], cases, seed, only: value('only') };
+	return { targets: target === 'all' ? Object.keys(TARGETS) : [target], cases, seed, only: value('only'), property: value('property') };
 }
 
 type Outcomes = Map<string, number>;
@@ -72,10 +75,14 @@ function count(outcomes: Outcomes, coverage: Coverage, verdict: Verdict): boolea
 const sum = (outcomes: Outcomes) => [...outcomes.values()].reduce((a, b) => a + b, 0);
 const byCount = (outcomes: Outcomes) => [...outcomes].sort((a, b) => b[1] - a[1]);
 
-/** Runs each property of a group on its share of `runs`; the first failure report (with fast-check's seed and path) or undefined. */
-function runGroup(group: PropertyGroup, seed: number, runs: number, outcomes: Outcomes, coverage: Coverage): string | undefined {
+/** Whether `--property` keeps a property: by the first word of its name. */
+const kept = (property: CaseProperty, chosen: string | undefined) => chosen === undefined || property.name.split(' ')[0] === chosen;
+
+/** Runs each (kept) property of a group on its share of `runs`; the first failure report (with fast-check's seed and path) or undefined. */
+function runGroup(group: PropertyGroup, seed: number, runs: number, outcomes: Outcomes, coverage: Coverage, chosen?: string): string | undefined {
 	if (group.properties.length > SEEDS_PER_GROUP) throw new Error(`${group.label}: more properties than seeds`);
 	for (const [index, property] of group.properties.entries()) {
+		if (!kept(property, chosen)) continue;
 		const numRuns = Math.max(1, Math.round(runs * property.share));
 		const details = fc.check(property.property((verdict) => count(outcomes, coverage, verdict)), { seed: seed + index, numRuns, endOnFailure: true });
 		if (details.failed) return `${property.name}: ${fc.defaultReportMessage(details)}`;
@@ -88,7 +95,7 @@ function runTarget(name: string, options: Options, totals: Outcomes): boolean {
 	const { groups, eachGroupIs } = TARGETS[name];
 	const chosen = groups()
 		.map((group, index) => ({ group, index }))
-		.filter(({ group }) => options.only === undefined || group.key === options.only);
+		.filter(({ group }) => (options.only === undefined || group.key === options.only) && group.properties.some((property) => kept(property, options.property)));
 	if (chosen.length === 0) return true;
 	const perGroup = Math.ceil(options.cases / chosen.length);
 	const outcomesOfTarget: Outcomes = new Map();
@@ -97,7 +104,7 @@ function runTarget(name: string, options: Options, totals: Outcomes): boolean {
 	say(`\n${name}: ${chosen.length} group(s), each ${eachGroupIs}, about ${perGroup} cases each`);
 	for (const { group, index } of chosen) {
 		const outcomes: Outcomes = new Map();
-		const failure = runGroup(group, options.seed + index * SEEDS_PER_GROUP, perGroup, outcomes, coverage);
+		const failure = runGroup(group, options.seed + index * SEEDS_PER_GROUP, perGroup, outcomes, coverage, options.property);
 		say(`${group.label}: ${sum(outcomes)} cases: ${byCount(outcomes).map(([outcome, n]) => `${n} ${outcome}`).join('; ')}`);
 		for (const [outcome, n] of outcomes) outcomesOfTarget.set(outcome, (outcomesOfTarget.get(outcome) ?? 0) + n);
 		if (failure) {
@@ -121,7 +128,7 @@ function main(): number {
 	const totals: Outcomes = new Map();
 	const started = Date.now();
 	for (const target of options.targets) if (!runTarget(target, options, totals)) return 1;
-	if (totals.size === 0) throw new Error(`--only ${options.only}: no such group in ${options.targets.join(', ')}`);
+	if (totals.size === 0) throw new Error(`--only ${options.only} --property ${options.property}: no such group or property in ${options.targets.join(', ')}`);
 	say(`\ntotal: ${sum(totals)} cases in ${Math.round((Date.now() - started) / 1000)} s, seed ${options.seed}, no case broke the rule`);
 	return 0;
 }
