@@ -79,7 +79,7 @@ function plain(setup: Setup, capture: Delivery, plan: ReplayPlan, secrets: strin
 }
 
 function otherUrl(setup: Setup, capture: Delivery): Replay {
-	const testSecret = setup.credential.testSigningSecret.trim() !== '' ? 'test secret set' : 'no test secret';
+	const testSecret = setup.verification === 'none' ? 'no credential' : setup.credential.testSigningSecret.trim() !== '' ? 'test secret set' : 'no test secret';
 	const label = setup.testUrl ? `a Test URL capture at the Production URL (${testSecret})` : `a production capture at the Test URL (${testSecret})`;
 	return { setup: { ...setup, testUrl: !setup.testUrl }, request: capture, label };
 }
