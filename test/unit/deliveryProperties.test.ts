@@ -2,8 +2,9 @@
  * The trigger's trust boundary, property-based (test/property/deliveries.ts): for every Verification and every
  * setting it shows, genuine deliveries do what the documented rules say; mutated ones are refused, or read exactly as
  * signed; replays built from several genuine ones never get an identity none of them had; arbitrary requests never
- * make it throw. The same properties as `npm run fuzz`, with a fixed seed and fewer
- * cases. Then the generators' reach: every setting of the trigger and its credential is generated.
+ * make it throw. The same properties as `npm run fuzz`, with a fixed seed and fewer cases; every kind of replay
+ * must reach a workflow in them. Then the generators' reach: every setting of the trigger and its credential is
+ * generated.
  */
 import fc from 'fast-check';
 import type { INodeProperties } from 'n8n-workflow';
