@@ -66,6 +66,16 @@ const eventObject: fc.Arbitrary<IDataObject> = fc
 
 export const eventBody = fc.tuple(eventObject, fc.constantFrom(undefined, 2)).map(([event, space]) => Buffer.from(jsonText(event, space)));
 
+/** Slack's URL verification (its challenge printable text, now and then text Slack never sends: blanks, too long, none). */
+export const slackUrlVerification = fc
+	.record({ token: fc.stringMatching(/^[A-Za-z0-9]{1,24}$/), challenge: fc.oneof({ arbitrary: fc.stringMatching(/^[\x21-\x7e]{1,64}$/), weight: 4 }, fc.constantFrom('', 'a b', 'x'.repeat(513), 42)) })
+	.map((fields) => Buffer.from(JSON.stringify({ ...fields, type: 'url_verification' })));
+
+/** GitHub's ping: `zen` and the hook's id (the sender marks it with `X-GitHub-Event: ping`). */
+export const githubPing = fc
+	.record({ zen: fc.constantFrom('Keep it logically awesome.', 'Design for failure.', ''), hook_id: fc.integer({ min: 1, max: 1e9 }) })
+	.map((fields) => Buffer.from(JSON.stringify(fields)));
+
 const fieldName = fc.oneof(fc.string({ minLength: 1, maxLength: 6 }), fc.constantFrom('event', 'id', 'a.b', 'payload', 'From', 'webhookDelivery'));
 const formPairs = fc.array(fc.tuple(fieldName, text), { minLength: 1, maxLength: 6 });
 

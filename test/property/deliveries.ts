@@ -67,7 +67,7 @@ const withDims = (verdict: Verdict, setup: Setup, extra: Array<[string, string]>
 function genuineVerdict(setup: Setup, delivery: Delivery): Verdict {
 	const want = expected(setup, delivery);
 	const got = receive(setup, delivery);
-	const outcome = got.action === 'refuse' ? `refused ${got.status} ${got.reason}` : got.action === 'start' ? 'started as signed' : 'acknowledged';
+	const outcome = got.action === 'refuse' ? `refused ${got.status} ${got.reason}` : { start: 'started as signed', acknowledge: 'acknowledged', handshake: 'a handshake answered' }[got.action];
 	return sameOutcome(want, got) ? { ok: true, outcome } : { ok: false, outcome, why: `genuine: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}` };
 }
 
@@ -139,7 +139,7 @@ function checkNeverThrows(setup: Setup, request: Delivery): Verdict {
 	try {
 		const got = receive(setup, request);
 		const wellFormed = got.action === 'start' ? got.items.length > 0 && got.items.every((item) => typeof item === 'object') : got.action === 'refuse' ? [400, 401, 413, 415].includes(got.status) : true;
-		const verb = { refuse: 'refused', start: 'started', acknowledge: 'acknowledged' }[got.action];
+		const verb = { refuse: 'refused', start: 'started', acknowledge: 'acknowledged', handshake: 'answered as a handshake' }[got.action];
 		return withDims(wellFormed ? { ok: true, outcome: `arbitrary request ${verb}` } : { ok: false, outcome: got.action, why: 'malformed reception' }, setup);
 	} catch (error) {
 		return withDims({ ok: false, outcome: 'threw', why: (error as Error).stack ?? String(error) }, setup);

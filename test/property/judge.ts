@@ -88,13 +88,14 @@ function fromGenuine(setup: Setup, genuine: Delivery[], items: IDataObject[], la
 const described = (outcome: Expected | Reception) => JSON.stringify(outcome);
 
 /**
- * A mutated request kept the rule when it was refused or acknowledged, or started the workflow with what the rules
+ * A mutated request kept the rule when it was refused, acknowledged or answered as a handshake, or started the workflow with what the rules
  * give for it (the unsigned request data as this request carried it), every item a genuine unit or within a scheme's
  * documented limit.
  */
 export function judge(setup: Setup, genuine: Delivery, sent: Delivery, got: Reception): Verdict {
 	if (got.action === 'refuse') return { ok: true, outcome: `refused ${got.status} ${got.reason}` };
 	if (got.action === 'acknowledge') return { ok: true, outcome: 'acknowledged' };
+	if (got.action === 'handshake') return { ok: true, outcome: `a handshake answered (${got.handshake})` };
 	if (holdsSecret(credentialSecrets(setup), got.items)) return { ok: false, outcome: 'started', why: 'a secret reached the output' };
 	if (!sameOutcome(expected(setup, sent), got)) {
 		const units = genuineUnits(setup, [genuine]);
@@ -107,7 +108,7 @@ export function judge(setup: Setup, genuine: Delivery, sent: Delivery, got: Rece
 /**
  * The identity property: a replay does what the rules say for it (it is made of what a sender signed, so they decide
  * exactly), and every item it starts has the id and content of a unit of the genuine deliveries (`captureSetup`'s),
- * or it is refused or acknowledged. No secret reaches the output.
+ * or it is refused, acknowledged or answered as a handshake. No secret reaches the output.
  */
 export function judgeReplay(captureSetup: Setup, genuine: Delivery[], replay: Replay, got: Reception): Verdict {
 	const label = `${replay.label}: `;
@@ -116,5 +117,6 @@ export function judgeReplay(captureSetup: Setup, genuine: Delivery[], replay: Re
 	if (!sameOutcome(want, got)) return { ok: false, outcome: `${label}${got.action}`, why: `expected ${described(want)}, got ${described(got)}` };
 	if (got.action === 'refuse') return { ok: true, outcome: `${label}refused ${got.reason}` };
 	if (got.action === 'acknowledge') return { ok: true, outcome: `${label}acknowledged` };
+	if (got.action === 'handshake') return { ok: true, outcome: `${label}a handshake answered` };
 	return fromGenuine(captureSetup, genuine, got.items, label);
 }

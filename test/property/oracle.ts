@@ -1,8 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
  * The rule, written apart from the trigger: the workflow sees exactly what was signed, read one way, or nothing.
- * `expected` is what the documented behaviour gives for a request (docs/trigger.md: answers, bodies, delivery
- * identity, signed items, events, output), from the body as an independent reader reads it (bodies.ts), taking the
+ * `expected` is what the documented behaviour gives for a request (docs/trigger.md: answers, handshakes, bodies,
+ * delivery identity, signed items, events, output), from the body as an independent reader reads it (bodies.ts), taking the
  * request as the sender's own; judge.ts says whether what the trigger did with a request that is not (a mutation,
  * a replay) keeps the rule.
  */
@@ -20,7 +20,9 @@ import { NOW, itemPaths, itemsAt, renderTemplate, setPath, signedBase, valueAt }
 import type { CustomSpec, Setup, TemplatePiece } from './settings';
 
 type Refusal = { action: 'refuse'; why: string };
-export type Expected = Refusal | { action: 'acknowledge' } | { action: 'start'; items: IDataObject[] };
+/** A sender's handshake answered: the status, and the text echoed as `text/plain` (none: an empty body). */
+type Handshake = { action: 'handshake'; status: number; body?: string };
+export type Expected = Refusal | Handshake | { action: 'acknowledge' } | { action: 'start'; items: IDataObject[] };
 
 /** What one signed unit (the body, or one signed item) gives the workflow, before Events and the duplicate check. */
 export interface Unit {
@@ -295,6 +297,26 @@ function ambiguousTemplate(setup: Setup): boolean {
 	});
 }
 
+// ---- handshakes ----
+
+/** Slack's challenge as the trigger echoes it: printable text without blanks, up to 512 characters. */
+const SLACK_CHALLENGE = /^[\x21-\x7e]{1,512}$/;
+
+/**
+ * A sender's check of the URL before it delivers events (docs: What the sender gets back): Slack's `url_verification`
+ * with its challenge, GitHub's ping (`X-GitHub-Event: ping`, a signed body with `zen`). Verified, answered, never started.
+ */
+function handshake(setup: Setup, delivery: Delivery): Handshake | undefined {
+	if (setup.verification !== 'slack' && setup.verification !== 'hmacSha256') return undefined;
+	const read = referenceReading(setup.format, delivery.body);
+	if (read === undefined) return undefined;
+	if (setup.verification === 'slack') {
+		const { type, challenge } = read;
+		return type === 'url_verification' && typeof challenge === 'string' && SLACK_CHALLENGE.test(challenge) ? { action: 'handshake', status: 200, body: challenge } : undefined;
+	}
+	return headerText(delivery, 'x-github-event') === 'ping' && typeof read.zen === 'string' ? { action: 'handshake', status: 200 } : undefined;
+}
+
 // ---- the expectation ----
 
 function webhookDelivery(setup: Setup, delivery: Delivery, id: Exclude<Identity, 'unprotected'>): IDataObject {
@@ -334,6 +356,8 @@ export function expectedUnits(setup: Setup, delivery: Delivery): Unit[] | Refusa
 export function expected(setup: Setup, delivery: Delivery): Expected {
 	const secret = secretRefused(setup);
 	if (secret !== undefined) return refuse(secret);
+	const answered = handshake(setup, delivery);
+	if (answered !== undefined) return answered;
 	const units = expectedUnits(setup, delivery);
 	if (!Array.isArray(units)) return units;
 	const ids = units.map((unit) => unit.id).filter((id) => id !== null);
@@ -344,6 +368,10 @@ export function expected(setup: Setup, delivery: Delivery): Expected {
 
 /** Whether what the trigger did is what was expected (a refusal may have any reason the docs list). */
 export function sameOutcome(want: Expected, got: Reception): boolean {
-	if (want.action !== got.action) return false;
-	return want.action !== 'start' || (got.action === 'start' && isDeepStrictEqual(got.items, want.items));
+	if (want.action === 'start') return got.action === 'start' && isDeepStrictEqual(got.items, want.items);
+	if (want.action === 'handshake') {
+		const { answer } = got.action === 'handshake' ? got : { answer: undefined };
+		return answer?.status === want.status && answer.body === want.body && (want.body === undefined ? answer.contentType === undefined : /^text\/plain\b/.test(answer.contentType ?? ''));
+	}
+	return want.action === got.action;
 }

@@ -10,7 +10,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { ADYEN_SIGNED_FIELDS, base64Key, fieldText, hexKey, hmac, sign, signAdyenPayments, sortedFormFields } from '../../sandbox/signing';
 
-import { eventBody, formBody, jsonText, setOwn, text, twilioForm } from './bodies';
+import { eventBody, formBody, githubPing, jsonText, losslessObject, setOwn, slackUrlVerification, text, twilioForm } from './bodies';
 import type { CustomSpec, Setup, TemplatePiece } from './settings';
 import { BASE_URL, SIGNED_URL_OVERRIDE } from './settings';
 
@@ -106,6 +106,8 @@ function customItemsBody(spec: CustomSpec): fc.Arbitrary<IDataObject> {
 export function bodies(setup: Setup): fc.Arbitrary<Buffer | IDataObject> {
 	if (setup.sender.kind === 'adyenPayments') return adyenBody;
 	if (setup.sender.kind === 'custom' && setup.sender.spec.signatureIn === 'items') return customItemsBody(setup.sender.spec);
+	if (setup.format === 'json' && setup.verification === 'slack') return fc.oneof({ arbitrary: eventBody, weight: 9 }, { arbitrary: slackUrlVerification, weight: 1 });
+	if (setup.format === 'json' && setup.verification === 'hmacSha256') return fc.oneof({ arbitrary: eventBody, weight: 9 }, { arbitrary: githubPing, weight: 1 });
 	if (setup.format === 'json') return eventBody;
 	if (setup.verification === 'twilio') return fc.oneof(twilioForm, formBody(true));
 	// Twilio's rule for form fields signs each distinct pair once: a sender that follows it repeats none.
@@ -204,10 +206,13 @@ export function deliver(setup: Setup, body: Buffer | IDataObject, query: string,
 	}
 	const signedQuery = sender.scheme === 'twilio' && setup.format === 'json' ? withParameter(query, 'bodySHA256', sha256Hex(bytes)) : query;
 	const signedHeaders = sign({ secret, scheme: sender.scheme, body: bytes, id, url: base + signedQuery, contentType, timestamp: useTimestamp(setup) ? NOW : undefined });
-	const headers: Record<string, string> = { 'content-type': contentType };
+	const headers: Record<string, string> = { 'content-type': contentType, ...(isGithubPing(setup, bytes) ? { 'x-github-event': 'ping' } : {}) };
 	for (const [name, value] of Object.entries(signedHeaders)) headers[sender.rename[name] ?? name] = value;
 	return { body: bytes, headers, query: signedQuery };
 }
+
+/** GitHub sends its ping (a body with `zen`) with `X-GitHub-Event: ping`. */
+const isGithubPing = (setup: Setup, body: Buffer) => setup.verification === 'hmacSha256' && setup.format === 'json' && typeof losslessObject(body)?.zen === 'string';
 
 /** Whether the sender signs a timestamp (the presets that always do, and the body HMAC with Use Timestamp). */
 function useTimestamp(setup: Setup): boolean {
