@@ -88,20 +88,23 @@ function withoutBytes(settings: TriggerSettings, request: ReceivedRequest): Rece
 	return refusal(400, 'raw_body_unavailable', 'Could not read the request body');
 }
 
-type Started = { json: IDataObject; event: string | undefined; id: string | null };
+type Started = { json: IDataObject; event: string | undefined; id: string | null; signed: IDataObject };
 
 /** One signed unit as the workflow gets it, or why the delivery is refused. */
 function startUnit(settings: TriggerSettings, request: ReceivedRequest, reading: Extract<DeliveryReading, { ok: true }>, unit: SignedUnit): Started | Refusal {
 	if (Object.prototype.hasOwnProperty.call(unit.object, WEBHOOK_DELIVERY_FIELD)) return refusal(400, 'reserved_field', `Body must not have a top-level ${WEBHOOK_DELIVERY_FIELD} field`);
 	const delivery = deliveryIdentity(settings.config, reading.verification, request.headers, unit, settings.idFields, settings.verification);
 	if (typeof delivery === 'string') return refusal(401, delivery, INVALID_SIGNATURE);
-	return { json: outputItem(settings, request, unit.object, delivery), event: eventType(unit.signed, settings.eventPath), id: delivery.id };
+	return { json: outputItem(settings, request, unit.object, delivery), event: eventType(unit.signed, settings.eventPath), id: delivery.id, signed: unit.signed };
 }
 
-/** Whether two units of one delivery name the same event: a sender never sends an event twice in one delivery. */
+/**
+ * Whether two units of one delivery name the same event (the same id, or without an id the same signed content): a
+ * sender never sends an event twice in one delivery.
+ */
 function repeatsAnEvent(units: Started[]): boolean {
-	const ids = units.map((unit) => unit.id).filter((id) => id !== null);
-	return new Set(ids).size !== ids.length;
+	const events = units.map((unit) => (unit.id !== null ? `id ${unit.id}` : `signed ${JSON.stringify(unit.signed)}`));
+	return new Set(events).size !== events.length;
 }
 
 /**

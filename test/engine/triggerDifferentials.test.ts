@@ -78,6 +78,9 @@ describe('Adyen payments: signed fields are read one way, every item is signed',
 		const [a, sameEvent] = signedItems(item(), item({ amount: { value: 5, currency: 'EUR' } }));
 		await refused(post({ live: 'false', notificationItems: [a, a] }), 401, INVALID, 'duplicate_item');
 		await refused(post({ live: 'false', notificationItems: [a, sameEvent] }), 401, INVALID, 'duplicate_item');
+		// Also when Delivery ID Fields find no id: the same signed item twice is still one event.
+		await useScheme('adyen-payments', { options: { idFields: 'notificationItems.0.NotificationRequestItem.eventDate' } });
+		await refused(post({ live: 'false', notificationItems: [a, a] }), 401, INVALID, 'duplicate_item');
 	});
 
 	it('a colon moved between merchantAccountCode and merchantReference is refused', async () => {

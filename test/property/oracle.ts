@@ -29,6 +29,8 @@ export interface Unit {
 	json: IDataObject;
 	id: string | null;
 	event: string | undefined;
+	/** What the signature covers of it: two units without an id name the same event when it is the same. */
+	signed: IDataObject;
 }
 
 const TIMESTAMPED = ['standardWebhooks', 'stripe', 'slack', 'paddle'];
@@ -347,7 +349,7 @@ export function expectedUnits(setup: Setup, delivery: Delivery): Unit[] | Refusa
 		if (hasOwn(unit.object, 'webhookDelivery')) return refuse('reserved field');
 		const id = identity(setup, delivery, unit);
 		if (id === 'unprotected') return refuse('Delivery ID Fields under a signature without field boundaries');
-		out.push({ json: { ...unit.object, webhookDelivery: webhookDelivery(setup, delivery, id) }, id: id.id, event: eventType(unit.signed, eventPath) });
+		out.push({ json: { ...unit.object, webhookDelivery: webhookDelivery(setup, delivery, id) }, id: id.id, event: eventType(unit.signed, eventPath), signed: unit.signed });
 	}
 	return out;
 }
@@ -360,8 +362,8 @@ export function expected(setup: Setup, delivery: Delivery): Expected {
 	if (answered !== undefined) return answered;
 	const units = expectedUnits(setup, delivery);
 	if (!Array.isArray(units)) return units;
-	const ids = units.map((unit) => unit.id).filter((id) => id !== null);
-	if (new Set(ids).size !== ids.length) return refuse('two signed items with the same id');
+	const events = units.map((unit) => (unit.id !== null ? `id ${unit.id}` : `signed ${JSON.stringify(unit.signed)}`));
+	if (new Set(events).size !== events.length) return refuse('two signed items naming the same event (the same id, or without one the same signed fields)');
 	const started = units.filter((unit) => accepted(String(setup.parameters.events ?? ''), unit.event));
 	return started.length === 0 ? { action: 'acknowledge' } : { action: 'start', items: started.map((unit) => unit.json) };
 }
