@@ -11,7 +11,7 @@ const { sendRaw, sendError, errorBody, readBody, parseJson, sendDripping, sendGz
  * @typedef {import('node:http').IncomingMessage} IncomingMessage
  * @typedef {import('node:http').ServerResponse} ServerResponse
  * @typedef {import('./state').SandboxState} SandboxState
- * @typedef {import('./faults').FaultAction} FaultAction
+ * @typedef {import('./faults').CompiledAction} CompiledAction
  * @typedef {import('./hold').HeldAnswer} HeldAnswer
  * @typedef {{ delayTimers: Set<NodeJS.Timeout>, origin: string, state: SandboxState, held: import('./hold').HeldRequests }} ApiContext
  */
@@ -47,7 +47,7 @@ function withEcho(req, body) {
  * @param {ApiContext} ctx
  * @param {IncomingMessage} req
  * @param {ServerResponse} res
- * @param {FaultAction|null} fault
+ * @param {CompiledAction|null} fault
  * @param {number} status
  * @param {string} body JSON text
  * @param {Record<string, string>} [headers]
@@ -175,7 +175,7 @@ function answerApi(state, ctx, req, res, method, segs, path, query, verdict) {
  * @param {ApiContext} ctx
  * @param {IncomingMessage} req
  * @param {ServerResponse} res
- * @param {FaultAction|null} fault
+ * @param {CompiledAction|null} fault
  * @param {string[]} segs
  * @param {string} query
  */
@@ -219,7 +219,7 @@ function handleGet(state, ctx, req, res, fault, segs, query) {
  * @param {ApiContext} ctx
  * @param {IncomingMessage} req
  * @param {ServerResponse} res
- * @param {FaultAction|null} fault
+ * @param {CompiledAction|null} fault
  * @param {string[]} segs
  * @param {string} path
  * @param {string|undefined} idemKey
@@ -339,7 +339,7 @@ function commitPost(state, segs, path, idemKey, tenant, body) {
  * @param {ApiContext} ctx
  * @param {IncomingMessage} req
  * @param {ServerResponse} res
- * @param {FaultAction|null} fault
+ * @param {CompiledAction|null} fault
  * @param {'PUT'|'PATCH'|'DELETE'} method
  * @param {string[]} segs
  */
@@ -370,7 +370,7 @@ async function handleChange(state, ctx, req, res, fault, method, segs) {
 		sendError(res, 400, 'invalid_body', 'The request body must be a JSON object');
 		return;
 	}
-	respond(ctx, req, res, fault, 200, JSON.stringify(state.updateRecord(id, parsed.value, method === 'PUT')));
+	respond(ctx, req, res, fault, 200, JSON.stringify(state.updateRecord(id, /** @type {Record<string, unknown>} */ (parsed.value), method === 'PUT')));
 }
 
 module.exports = { handleApi };

@@ -11,6 +11,8 @@
  * node sandbox/cli.js register --to URL --scheme slack|github [--secret S]
  */
 
+/** @import { SigningScheme } from './signing' */
+
 const { startSandbox } = require('./server');
 const { WebhookDispatcher } = require('./webhooks');
 const { ENDPOINTS } = require('./control');
@@ -119,7 +121,7 @@ function rateLimitOf(flags) {
 	const perSecond = num(flags['rate-limit']);
 	if (perSecond === undefined) return undefined;
 	const style = flags['rate-limit-headers'];
-	return { perSecond, burst: num(flags.burst), headers: style === undefined ? false : style === true ? 'ietf' : /** @type {any} */ (str(style)) };
+	return { perSecond, burst: num(flags.burst), headers: style === undefined ? false : style === true ? 'ietf' : /** @type {import('./rateLimit').HeaderStyle} */ (str(style)) };
 }
 
 /** @param {Record<string, string|boolean|string[]>} flags */
@@ -131,7 +133,7 @@ async function serve(flags) {
 		accounts: num(flags.accounts),
 		transfers: num(flags.transfers),
 		payouts: num(flags.payouts),
-		pagination: /** @type {any} */ (str(flags.pagination)),
+		pagination: /** @type {import('./accounts').PaginationMode|undefined} */ (str(flags.pagination)),
 		apiKey: str(flags['api-key']),
 		tenantId: str(flags.tenant),
 		rateLimit: rateLimitOf(flags),
@@ -140,10 +142,10 @@ async function serve(flags) {
 			? {
 					url: webhookUrl,
 					secrets: list(flags['webhook-secret']),
-					scheme: /** @type {any} */ (str(flags['webhook-scheme'])),
+					scheme: /** @type {SigningScheme|undefined} */ (str(flags['webhook-scheme'])),
 					timestamp: bool(flags['webhook-timestamp']),
 					signedUrl: str(flags['webhook-signed-url']),
-					bodyFormat: /** @type {any} */ (str(flags['webhook-body'])),
+					bodyFormat: /** @type {'json'|'form'|undefined} */ (str(flags['webhook-body'])),
 				}
 			: undefined,
 		log: bool(flags.verbose) ? (line) => process.stdout.write(line + '\n') : undefined,
@@ -196,7 +198,7 @@ function describeWebhook(sandbox) {
 function dispatcherFor(flags) {
 	const url = str(flags.to);
 	if (!url) throw new Error('deliver and register need --to <url>');
-	const scheme = /** @type {any} */ (str(flags.scheme) ?? 'hmac-sha256-hex');
+	const scheme = /** @type {SigningScheme} */ (str(flags.scheme) ?? 'hmac-sha256-hex');
 	return new WebhookDispatcher(
 		{
 			url,
@@ -204,7 +206,7 @@ function dispatcherFor(flags) {
 			scheme,
 			timestamp: bool(flags.timestamp),
 			signedUrl: str(flags['signed-url']),
-			bodyFormat: /** @type {any} */ (str(flags.body)),
+			bodyFormat: /** @type {'json'|'form'|undefined} */ (str(flags.body)),
 			maxAttempts: num(flags.attempts) ?? 1,
 		},
 		{ attempts: 0, succeeded: 0, failed: 0 },

@@ -11,6 +11,9 @@ const { createPrng } = require('./prng');
  * GitHub sends them).
  *
  * @typedef {'ietf'|'x'} HeaderStyle
+ * @typedef {{ perSecond: number, burst?: number, headers?: boolean|HeaderStyle|null }} RateLimitOptions what a test
+ *   or a control request gives (`burst` default 1; `headers: true` is `'ietf'`)
+ * @typedef {{ fixedMs?: number, jitterMs?: number }} LatencyOptions
  * @typedef {{ perSecond: number, burst: number, headers: HeaderStyle|null }} RateLimitConfig
  * @typedef {{ fixedMs: number, jitterMs: number }} LatencyConfig
  * @typedef {{ ok: boolean, retryAfterSeconds: number, headers: Record<string, string> }} Verdict

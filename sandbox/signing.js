@@ -24,6 +24,7 @@ const crypto = require('node:crypto');
  * @typedef {'hmac-sha256-hex'|'hmac-sha256-base64'|'hmac-sha256-prefixed'|'hmac-sha512-hex'|'secret-header'|'none'
  *   |'standard-webhooks'|'svix'|'stripe'|'slack'|'paddle'|'github'|'shopify'|'square'|'adyen-platform'|'adyen-payments'|'twilio'} SigningScheme
  * @typedef {{ id: string, event: string, created_at: number, data: { object: unknown } }} WebhookEvent
+ * @typedef {{ notificationItems: Array<{ NotificationRequestItem: Record<string, unknown> }> } & Record<string, unknown>} AdyenNotification
  */
 
 /** @type {readonly SigningScheme[]} */
@@ -177,16 +178,17 @@ function sign({ secret, scheme = 'hmac-sha256-hex', body, timestamp, id = 'msg_s
  * @returns {string}
  */
 function fieldText(item, path) {
-	/** @type {any} */
 	let value = item;
-	for (const key of path.split('.')) value = value === null || typeof value !== 'object' ? undefined : value[key];
+	for (const key of path.split('.')) value = value === null || typeof value !== 'object' ? undefined : /** @type {Record<string, unknown>} */ (value)[key];
 	return value === undefined || value === null ? '' : String(value);
 }
 
 /**
  * An Adyen payments notification with `additionalData.hmacSignature` set in every item (a copy; the input is kept).
- * @param {{ notificationItems: Array<{ NotificationRequestItem: Record<string, any> }> } & Record<string, unknown>} notification
+ * @template {AdyenNotification} T
+ * @param {T} notification
  * @param {string} secret hex HMAC key
+ * @returns {T}
  */
 function signAdyenPayments(notification, secret) {
 	const key = hexKey(secret);
@@ -195,7 +197,8 @@ function signAdyenPayments(notification, secret) {
 		notificationItems: notification.notificationItems.map(({ NotificationRequestItem: item }) => {
 			const signed = ADYEN_SIGNED_FIELDS.map((path) => fieldText(item, path)).join(':');
 			const hmacSignature = hmac('sha256', key, [signed]).toString('base64');
-			return { NotificationRequestItem: { ...item, additionalData: { ...(item.additionalData ?? {}), hmacSignature } } };
+			const additionalData = /** @type {Record<string, unknown>|undefined} */ (item.additionalData);
+			return { NotificationRequestItem: { ...item, additionalData: { ...(additionalData ?? {}), hmacSignature } } };
 		}),
 	};
 }

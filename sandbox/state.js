@@ -26,7 +26,8 @@ const PROTECTED_FIELDS = new Set(['id', 'object', 'endpoint', 'idempotency_key',
  * @typedef {import('./collections').SeededRecord} SeededRecord
  * @typedef {{ apiKey?: string, tenantId?: string, accounts?: number, transfers?: number, payouts?: number, pagination?: PaginationMode,
  *   defaultPageSize?: number, maxPageSize?: number, webhook?: WebhookOptions|null,
- *   faults?: unknown, maxBodyBytes?: number, rateLimit?: unknown, latency?: unknown }} StateOptions
+ *   faults?: import('./faults').FaultRules, maxBodyBytes?: number,
+ *   rateLimit?: import('./rateLimit').RateLimitOptions|null, latency?: import('./rateLimit').LatencyOptions|null }} StateOptions
  */
 
 class InvalidOptionError extends Error {}
