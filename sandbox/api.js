@@ -8,11 +8,10 @@ const { sendRaw, sendError, errorBody, readBody, parseJson, sendDripping, sendGz
 /**
  * The /v1 API: latency, auth, tenant check, rate limit, fault injection, listings, idempotent POSTs.
  *
- * @typedef {import('node:http').IncomingMessage} IncomingMessage
- * @typedef {import('node:http').ServerResponse} ServerResponse
- * @typedef {import('./state').SandboxState} SandboxState
- * @typedef {import('./faults').CompiledAction} CompiledAction
- * @typedef {import('./hold').HeldAnswer} HeldAnswer
+ * @import { IncomingMessage, ServerResponse } from 'node:http'
+ * @import { SandboxState } from './state'
+ * @import { CompiledAction } from './faults'
+ * @import { HeldAnswer } from './hold'
  * @typedef {{ delayTimers: Set<NodeJS.Timeout>, origin: string, state: SandboxState, held: import('./hold').HeldRequests }} ApiContext
  */
 
@@ -34,7 +33,6 @@ function drop(req) {
  * some APIs really send.
  * @param {IncomingMessage} req
  * @param {string} body JSON text
- * @returns {string}
  */
 function withEcho(req, body) {
 	const parsed = JSON.parse(body);
@@ -83,7 +81,6 @@ function respond(ctx, req, res, fault, status, body, headers) {
  * @param {string} method
  * @param {string[]} segs path segments after /v1
  * @param {string} path
- * @returns {string}
  */
 function routeKey(method, segs, path) {
 	if (method !== 'POST' && segs.length === 2) return `${method} /v1/${segs[0]}/:id`;

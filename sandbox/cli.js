@@ -26,7 +26,6 @@ const BOOLEAN_FLAGS = new Set(['webhook-timestamp', 'timestamp', 'verbose', 'hel
 /**
  * Parse `--name value`, `--name=value` and boolean flags. Repeated flags collect into arrays.
  * @param {string[]} argv
- * @returns {{ positional: string[], flags: Record<string, string|boolean|string[]> }}
  */
 function parseArgs(argv) {
 	/** @type {string[]} */
@@ -61,7 +60,6 @@ function parseArgs(argv) {
 
 /**
  * @param {string|boolean|string[]|undefined} v
- * @returns {string|undefined}
  */
 function str(v) {
 	if (v === undefined || typeof v === 'boolean') return undefined;
@@ -70,7 +68,6 @@ function str(v) {
 
 /**
  * @param {string|boolean|string[]|undefined} v
- * @returns {boolean}
  */
 function bool(v) {
 	return v === true || v === 'true' || v === '1';
@@ -78,7 +75,6 @@ function bool(v) {
 
 /**
  * @param {string|boolean|string[]|undefined} v
- * @returns {number|undefined}
  */
 function num(v) {
 	const s = str(v);
@@ -90,7 +86,6 @@ function num(v) {
 
 /**
  * @param {string|boolean|string[]|undefined} v
- * @returns {string[]|undefined}
  */
 function list(v) {
 	if (v === undefined || typeof v === 'boolean') return undefined;
@@ -172,7 +167,6 @@ async function serve(flags) {
 
 /**
  * @param {import('./server').Sandbox} sandbox
- * @returns {string}
  */
 function describeRateLimit(sandbox) {
 	const limit = sandbox.rateLimit();
@@ -184,7 +178,6 @@ function describeRateLimit(sandbox) {
 
 /**
  * @param {import('./server').Sandbox} sandbox
- * @returns {string}
  */
 function describeWebhook(sandbox) {
 	const cfg = /** @type {{ scheme: string, secrets: string[], timestamp: boolean }} */ (sandbox.webhookConfig());

@@ -12,9 +12,8 @@ const { RateLimitConfigError } = require('./rateLimit');
  * Unauthenticated control endpoints under /_sandbox, so a separate process (a real n8n, a
  * benchmark) can steer the sandbox exactly like in-process tests do.
  *
- * @typedef {import('node:http').IncomingMessage} IncomingMessage
- * @typedef {import('node:http').ServerResponse} ServerResponse
- * @typedef {import('./state').SandboxState} SandboxState
+ * @import { IncomingMessage, ServerResponse } from 'node:http'
+ * @import { SandboxState } from './state'
  */
 
 const ENDPOINTS = {
@@ -114,7 +113,7 @@ async function handleControl(state, req, res, path) {
 			case 'POST /_sandbox/deliver': {
 				const { event, ...overrides } = obj;
 				if (!hasUrl(state, overrides)) return noUrl(res);
-				const result = await state.webhooks.deliver(/** @type {string|Partial<import('./webhooks').WebhookEvent>|undefined} */ (event), Object.keys(overrides).length ? overrides : undefined);
+				const result = await state.webhooks.deliver(/** @type {string|Partial<import('./signing').WebhookEvent>|undefined} */ (event), Object.keys(overrides).length ? overrides : undefined);
 				return sendJson(res, 200, result);
 			}
 			case 'POST /_sandbox/register':

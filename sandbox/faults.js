@@ -66,7 +66,6 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * @param {number} status
- * @returns {string}
  */
 function htmlPage(status) {
 	return `<!DOCTYPE html>\n<html><head><title>${status} Error</title></head><body><center><h1>${status} Error</h1></center><hr><center>sandbox-proxy</center></body></html>\n`;
@@ -75,7 +74,6 @@ function htmlPage(status) {
 /**
  * @param {unknown} v
  * @param {string} what
- * @returns {number}
  */
 function statusOf(v, what) {
 	const n = Number(v);
@@ -85,7 +83,6 @@ function statusOf(v, what) {
 
 /**
  * @param {unknown} h
- * @returns {Record<string, string>}
  */
 function headersOf(h) {
 	/** @type {Record<string, string>} */
@@ -175,7 +172,6 @@ function compileAction(a) {
  * @param {unknown} v
  * @param {number} min
  * @param {string} name
- * @returns {number}
  */
 function numberAtLeast(v, min, name) {
 	const n = Number(v);
@@ -186,7 +182,6 @@ function numberAtLeast(v, min, name) {
 /**
  * @param {unknown} p
  * @param {string} name
- * @returns {number}
  */
 function probabilityOf(p, name) {
 	if (p === undefined) return 0;
@@ -291,7 +286,6 @@ class FaultInjector {
 	 * @param {string} method upper-case
 	 * @param {string} path pathname
 	 * @param {string|undefined} idempotencyKey
-	 * @returns {CompiledAction|null}
 	 */
 	match(method, path, idempotencyKey) {
 		const rules = this.compiled;

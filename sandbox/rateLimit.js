@@ -27,7 +27,6 @@ const HEADER_STYLES = ['ietf', 'x'];
  * @param {unknown} value
  * @param {string} name
  * @param {number} min
- * @returns {number}
  */
 function numberAtLeast(value, name, min) {
 	const n = Number(value);
@@ -75,7 +74,7 @@ class Latency {
 		this.config = parseLatency(config);
 	}
 
-	/** @returns {number} milliseconds before this answer goes out */
+	/** Milliseconds before this answer goes out. */
 	nextMs() {
 		const { fixedMs, jitterMs } = this.config;
 		return jitterMs === 0 ? fixedMs : fixedMs + this.prng() * jitterMs;

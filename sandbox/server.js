@@ -20,7 +20,7 @@ const { sendError } = require('./http-util');
  * @typedef {import('./rateLimit').RateLimitOptions} RateLimitOptions
  * @typedef {import('./rateLimit').LatencyOptions} LatencyOptions
  * @typedef {import('./webhooks').WebhookOptions} WebhookOptions
- * @typedef {import('./webhooks').WebhookEvent} WebhookEvent
+ * @typedef {import('./signing').WebhookEvent} WebhookEvent
  * @typedef {import('./webhooks').DeliveryResult} DeliveryResult
  * @typedef {import('./webhooks').AttemptLog} AttemptLog
  * @typedef {import('./webhooks').RegistrationResult} RegistrationResult
@@ -60,7 +60,6 @@ const { sendError } = require('./http-util');
 /**
  * Start a sandbox server. Resolves once it is listening.
  * @param {SandboxOptions} [options]
- * @returns {Promise<Sandbox>}
  */
 async function startSandbox(options = {}) {
 	const state = new SandboxState(options);

@@ -102,7 +102,7 @@ function sortedFormFields(body) {
 		.join('');
 }
 
-/** @param {number|string|boolean|undefined|null} timestamp @returns {string|undefined} */
+/** @param {number|string|boolean|undefined|null} timestamp */
 function timestampText(timestamp) {
 	if (timestamp === true) return String(Math.floor(Date.now() / 1000));
 	if (timestamp === false || timestamp === undefined || timestamp === null) return undefined;
@@ -115,7 +115,6 @@ function timestampText(timestamp) {
  * `id` is the message id (Standard Webhooks, Svix); `url` the URL the delivery is sent to (Square, Twilio);
  * `contentType` tells Twilio whether the body is form fields.
  * @param {{ secret: string, scheme?: SigningScheme, body: Buffer|string, timestamp?: number|string|boolean, id?: string, url?: string, contentType?: string }} opts
- * @returns {Record<string, string>}
  */
 function sign({ secret, scheme = 'hmac-sha256-hex', body, timestamp, id = 'msg_sandbox', url, contentType }) {
 	if (!isScheme(scheme)) throw new Error(`unknown signing scheme: ${String(scheme)}`);
@@ -175,7 +174,6 @@ function sign({ secret, scheme = 'hmac-sha256-hex', body, timestamp, id = 'msg_s
 /**
  * @param {unknown} item
  * @param {string} path
- * @returns {string}
  */
 function fieldText(item, path) {
 	let value = item;

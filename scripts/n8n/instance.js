@@ -156,7 +156,6 @@ class N8nInstance {
 
 	/**
 	 * `n8n start` in its own process group; resolves once the owner can log in and has an API key.
-	 * @returns {Promise<this>}
 	 */
 	async start({ timeoutMs = 180000 } = {}) {
 		if (this.child) throw new Error('already started');

@@ -127,7 +127,6 @@ async function login(baseUrl, owner) {
  * @param {string} baseUrl
  * @param {string} cookie
  * @param {string} label
- * @returns {Promise<string>}
  */
 async function createApiKey(baseUrl, cookie, label) {
 	/** @type {HttpJson<{ data?: unknown } | undefined>} */
