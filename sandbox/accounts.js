@@ -26,7 +26,6 @@ const PAGING_PARAMS = new Set(['limit', 'cursor', 'page', 'per_page', 'offset'])
 /**
  * Build `count` deterministic accounts: acc_0001, acc_0002, ...
  * @param {number} count
- * @returns {Account[]}
  */
 function seedAccounts(count) {
 	/** @type {Account[]} */
@@ -47,15 +46,14 @@ function seedAccounts(count) {
 
 /**
  * @param {string} offsetText
- * @returns {string}
  */
 function encodeCursor(offsetText) {
 	return Buffer.from('o:' + offsetText).toString('base64url');
 }
 
 /**
+ * The offset a cursor holds, or -1 if the cursor is not one of ours.
  * @param {string} cursor
- * @returns {number} offset, or -1 if the cursor is not one of ours
  */
 function decodeCursor(cursor) {
 	const text = Buffer.from(cursor, 'base64url').toString('utf8');
@@ -78,7 +76,6 @@ class QueryError extends Error {
  * @param {string} name
  * @param {number} fallback
  * @param {number} min
- * @returns {number}
  */
 function intParam(q, name, fallback, min) {
 	const raw = q.get(name);
@@ -93,7 +90,6 @@ function intParam(q, name, fallback, min) {
  * @template {object} T
  * @param {T[]} accounts
  * @param {URLSearchParams} q
- * @returns {T[]}
  */
 function applyFilters(accounts, q) {
 	if (accounts.length === 0) return accounts;

@@ -8,11 +8,10 @@ const { sendRaw, sendError, errorBody, readBody, parseJson, sendDripping, sendGz
 /**
  * The /v1 API: latency, auth, tenant check, rate limit, fault injection, listings, idempotent POSTs.
  *
- * @typedef {import('node:http').IncomingMessage} IncomingMessage
- * @typedef {import('node:http').ServerResponse} ServerResponse
- * @typedef {import('./state').SandboxState} SandboxState
- * @typedef {import('./faults').FaultAction} FaultAction
- * @typedef {import('./hold').HeldAnswer} HeldAnswer
+ * @import { IncomingMessage, ServerResponse } from 'node:http'
+ * @import { SandboxState } from './state'
+ * @import { CompiledAction } from './faults'
+ * @import { HeldAnswer } from './hold'
  * @typedef {{ delayTimers: Set<NodeJS.Timeout>, origin: string, state: SandboxState, held: import('./hold').HeldRequests }} ApiContext
  */
 
@@ -34,7 +33,6 @@ function drop(req) {
  * some APIs really send.
  * @param {IncomingMessage} req
  * @param {string} body JSON text
- * @returns {string}
  */
 function withEcho(req, body) {
 	const parsed = JSON.parse(body);
@@ -47,7 +45,7 @@ function withEcho(req, body) {
  * @param {ApiContext} ctx
  * @param {IncomingMessage} req
  * @param {ServerResponse} res
- * @param {FaultAction|null} fault
+ * @param {CompiledAction|null} fault
  * @param {number} status
  * @param {string} body JSON text
  * @param {Record<string, string>} [headers]
@@ -83,7 +81,6 @@ function respond(ctx, req, res, fault, status, body, headers) {
  * @param {string} method
  * @param {string[]} segs path segments after /v1
  * @param {string} path
- * @returns {string}
  */
 function routeKey(method, segs, path) {
 	if (method !== 'POST' && segs.length === 2) return `${method} /v1/${segs[0]}/:id`;
@@ -175,7 +172,7 @@ function answerApi(state, ctx, req, res, method, segs, path, query, verdict) {
  * @param {ApiContext} ctx
  * @param {IncomingMessage} req
  * @param {ServerResponse} res
- * @param {FaultAction|null} fault
+ * @param {CompiledAction|null} fault
  * @param {string[]} segs
  * @param {string} query
  */
@@ -219,7 +216,7 @@ function handleGet(state, ctx, req, res, fault, segs, query) {
  * @param {ApiContext} ctx
  * @param {IncomingMessage} req
  * @param {ServerResponse} res
- * @param {FaultAction|null} fault
+ * @param {CompiledAction|null} fault
  * @param {string[]} segs
  * @param {string} path
  * @param {string|undefined} idemKey
@@ -339,7 +336,7 @@ function commitPost(state, segs, path, idemKey, tenant, body) {
  * @param {ApiContext} ctx
  * @param {IncomingMessage} req
  * @param {ServerResponse} res
- * @param {FaultAction|null} fault
+ * @param {CompiledAction|null} fault
  * @param {'PUT'|'PATCH'|'DELETE'} method
  * @param {string[]} segs
  */
@@ -370,7 +367,7 @@ async function handleChange(state, ctx, req, res, fault, method, segs) {
 		sendError(res, 400, 'invalid_body', 'The request body must be a JSON object');
 		return;
 	}
-	respond(ctx, req, res, fault, 200, JSON.stringify(state.updateRecord(id, parsed.value, method === 'PUT')));
+	respond(ctx, req, res, fault, 200, JSON.stringify(state.updateRecord(id, /** @type {Record<string, unknown>} */ (parsed.value), method === 'PUT')));
 }
 
 module.exports = { handleApi };

@@ -11,6 +11,8 @@
  * node sandbox/cli.js register --to URL --scheme slack|github [--secret S]
  */
 
+/** @import { SigningScheme } from './signing' */
+
 const { startSandbox } = require('./server');
 const { WebhookDispatcher } = require('./webhooks');
 const { ENDPOINTS } = require('./control');
@@ -24,7 +26,6 @@ const BOOLEAN_FLAGS = new Set(['webhook-timestamp', 'timestamp', 'verbose', 'hel
 /**
  * Parse `--name value`, `--name=value` and boolean flags. Repeated flags collect into arrays.
  * @param {string[]} argv
- * @returns {{ positional: string[], flags: Record<string, string|boolean|string[]> }}
  */
 function parseArgs(argv) {
 	/** @type {string[]} */
@@ -59,7 +60,6 @@ function parseArgs(argv) {
 
 /**
  * @param {string|boolean|string[]|undefined} v
- * @returns {string|undefined}
  */
 function str(v) {
 	if (v === undefined || typeof v === 'boolean') return undefined;
@@ -68,7 +68,6 @@ function str(v) {
 
 /**
  * @param {string|boolean|string[]|undefined} v
- * @returns {boolean}
  */
 function bool(v) {
 	return v === true || v === 'true' || v === '1';
@@ -76,7 +75,6 @@ function bool(v) {
 
 /**
  * @param {string|boolean|string[]|undefined} v
- * @returns {number|undefined}
  */
 function num(v) {
 	const s = str(v);
@@ -88,7 +86,6 @@ function num(v) {
 
 /**
  * @param {string|boolean|string[]|undefined} v
- * @returns {string[]|undefined}
  */
 function list(v) {
 	if (v === undefined || typeof v === 'boolean') return undefined;
@@ -119,7 +116,7 @@ function rateLimitOf(flags) {
 	const perSecond = num(flags['rate-limit']);
 	if (perSecond === undefined) return undefined;
 	const style = flags['rate-limit-headers'];
-	return { perSecond, burst: num(flags.burst), headers: style === undefined ? false : style === true ? 'ietf' : /** @type {any} */ (str(style)) };
+	return { perSecond, burst: num(flags.burst), headers: style === undefined ? false : style === true ? 'ietf' : /** @type {import('./rateLimit').HeaderStyle} */ (str(style)) };
 }
 
 /** @param {Record<string, string|boolean|string[]>} flags */
@@ -131,7 +128,7 @@ async function serve(flags) {
 		accounts: num(flags.accounts),
 		transfers: num(flags.transfers),
 		payouts: num(flags.payouts),
-		pagination: /** @type {any} */ (str(flags.pagination)),
+		pagination: /** @type {import('./accounts').PaginationMode|undefined} */ (str(flags.pagination)),
 		apiKey: str(flags['api-key']),
 		tenantId: str(flags.tenant),
 		rateLimit: rateLimitOf(flags),
@@ -140,10 +137,10 @@ async function serve(flags) {
 			? {
 					url: webhookUrl,
 					secrets: list(flags['webhook-secret']),
-					scheme: /** @type {any} */ (str(flags['webhook-scheme'])),
+					scheme: /** @type {SigningScheme|undefined} */ (str(flags['webhook-scheme'])),
 					timestamp: bool(flags['webhook-timestamp']),
 					signedUrl: str(flags['webhook-signed-url']),
-					bodyFormat: /** @type {any} */ (str(flags['webhook-body'])),
+					bodyFormat: /** @type {'json'|'form'|undefined} */ (str(flags['webhook-body'])),
 				}
 			: undefined,
 		log: bool(flags.verbose) ? (line) => process.stdout.write(line + '\n') : undefined,
@@ -170,7 +167,6 @@ async function serve(flags) {
 
 /**
  * @param {import('./server').Sandbox} sandbox
- * @returns {string}
  */
 function describeRateLimit(sandbox) {
 	const limit = sandbox.rateLimit();
@@ -182,7 +178,6 @@ function describeRateLimit(sandbox) {
 
 /**
  * @param {import('./server').Sandbox} sandbox
- * @returns {string}
  */
 function describeWebhook(sandbox) {
 	const cfg = /** @type {{ scheme: string, secrets: string[], timestamp: boolean }} */ (sandbox.webhookConfig());
@@ -196,7 +191,7 @@ function describeWebhook(sandbox) {
 function dispatcherFor(flags) {
 	const url = str(flags.to);
 	if (!url) throw new Error('deliver and register need --to <url>');
-	const scheme = /** @type {any} */ (str(flags.scheme) ?? 'hmac-sha256-hex');
+	const scheme = /** @type {SigningScheme} */ (str(flags.scheme) ?? 'hmac-sha256-hex');
 	return new WebhookDispatcher(
 		{
 			url,
@@ -204,7 +199,7 @@ function dispatcherFor(flags) {
 			scheme,
 			timestamp: bool(flags.timestamp),
 			signedUrl: str(flags['signed-url']),
-			bodyFormat: /** @type {any} */ (str(flags.body)),
+			bodyFormat: /** @type {'json'|'form'|undefined} */ (str(flags.body)),
 			maxAttempts: num(flags.attempts) ?? 1,
 		},
 		{ attempts: 0, succeeded: 0, failed: 0 },

@@ -6,7 +6,7 @@
  * whatever the accounts' pagination mode: `payouts` in next links (`{results, next}`), every other one
  * (`transfers` among them) in cursor pages (`{data, has_more, next_cursor}`). Seeded records are read-only.
  *
- * @typedef {import('./accounts').PaginationMode} PaginationMode
+ * @import { PaginationMode } from './accounts'
  * @typedef {{ id: string, object: string, amount: number, currency: string, status: string, created_at: string }} SeededRecord
  */
 
@@ -22,7 +22,6 @@ const EPOCH_MS = Date.UTC(2024, 1, 1);
 /**
  * How `GET /v1/<collection>` pages.
  * @param {string} collection
- * @returns {PaginationMode}
  */
 function listingModeOf(collection) {
 	return Object.prototype.hasOwnProperty.call(SEEDED, collection) ? SEEDED[collection].mode : 'cursor';
@@ -32,7 +31,6 @@ function listingModeOf(collection) {
  * `count` deterministic records of a seeded collection: tr_0001, tr_0002, ... (or po_...).
  * @param {string} collection one of SEEDED_COLLECTIONS
  * @param {number} count
- * @returns {SeededRecord[]}
  */
 function seedCollection(collection, count) {
 	const { prefix, statuses } = SEEDED[collection];

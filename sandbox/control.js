@@ -12,9 +12,8 @@ const { RateLimitConfigError } = require('./rateLimit');
  * Unauthenticated control endpoints under /_sandbox, so a separate process (a real n8n, a
  * benchmark) can steer the sandbox exactly like in-process tests do.
  *
- * @typedef {import('node:http').IncomingMessage} IncomingMessage
- * @typedef {import('node:http').ServerResponse} ServerResponse
- * @typedef {import('./state').SandboxState} SandboxState
+ * @import { IncomingMessage, ServerResponse } from 'node:http'
+ * @import { SandboxState } from './state'
  */
 
 const ENDPOINTS = {
@@ -94,7 +93,7 @@ async function handleControl(state, req, res, path) {
 			case 'GET /_sandbox/pagination':
 				return sendJson(res, 200, state.pagination);
 			case 'POST /_sandbox/pagination':
-				state.setPagination(/** @type {any} */ (obj.mode));
+				state.setPagination(/** @type {import('./accounts').PaginationMode} */ (obj.mode));
 				return sendJson(res, 200, { ok: true, mode: state.pagination.mode });
 			case 'GET /_sandbox/rate-limit':
 				return sendJson(res, 200, { rateLimit: state.rateLimit.config });
@@ -109,12 +108,12 @@ async function handleControl(state, req, res, path) {
 			case 'GET /_sandbox/webhook':
 				return sendJson(res, 200, state.webhooks.config);
 			case 'POST /_sandbox/webhook':
-				state.webhooks.configure(/** @type {any} */ (body ?? null));
+				state.webhooks.configure(/** @type {import('./webhooks').WebhookOptions|null} */ (body ?? null));
 				return sendJson(res, 200, { ok: true, config: state.webhooks.config });
 			case 'POST /_sandbox/deliver': {
 				const { event, ...overrides } = obj;
 				if (!hasUrl(state, overrides)) return noUrl(res);
-				const result = await state.webhooks.deliver(/** @type {any} */ (event), Object.keys(overrides).length ? overrides : undefined);
+				const result = await state.webhooks.deliver(/** @type {string|Partial<import('./signing').WebhookEvent>|undefined} */ (event), Object.keys(overrides).length ? overrides : undefined);
 				return sendJson(res, 200, result);
 			}
 			case 'POST /_sandbox/register':

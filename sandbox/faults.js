@@ -8,6 +8,36 @@ const { errorBody } = require('./http-util');
  * `firstAttemptPerKey` already saw the key, whose `maxPerKey` faults were already injected for the
  * request's Idempotency-Key, or whose probability roll fails is skipped.
  *
+ * What a rule asks for (README "Fault rules"): an HTTP status with a body; dropping the connection before
+ * or after the commit; a delay; a slow commit (`commitDelayMs`: the key stays "in progress" meanwhile, a
+ * retry with it gets 409 idempotency_key_in_use); the request echoed in the answer (Api-Key included); a
+ * body drip-fed `bytesPerTick` bytes every `intervalMs` (default 1 byte/s; `endless` adds spaces forever);
+ * a gzip bomb of `inflatedMiB` MiB (default 1024; `endless` never ends); a request held until released
+ * (`hold`, processed first with `commit`); an HTML error page; raw bytes.
+ *
+ * @typedef {{ status: number, body?: unknown, headers?: Record<string, string>, contentType?: string, commit?: boolean }
+ *   | { dropBeforeCommit: true }
+ *   | { dropAfterCommit: true }
+ *   | { delayMs: number }
+ *   | { commitDelayMs: number }
+ *   | { echoRequest: true }
+ *   | { drip: { intervalMs?: number, bytesPerTick?: number, endless?: boolean } }
+ *   | { gzipBomb: { inflatedMiB?: number, endless?: boolean }, status?: number }
+ *   | { hold: true, commit?: boolean }
+ *   | { htmlError: number, headers?: Record<string, string>, commit?: boolean }
+ *   | { rawBody: string|Buffer, repeat?: number, contentType?: string, status?: number, headers?: Record<string, string>, commit?: boolean }
+ *   | { rawBodyBase64: string, repeat?: number, contentType?: string, status?: number, headers?: Record<string, string>, commit?: boolean }} FaultAction
+ *
+ * @typedef {{ seed?: number|string, p500?: number, pDropAfterCommit?: number, p429?: number,
+ *   retryAfterSeconds?: number, pSlow?: number, slowMs?: number }} RandomFaults
+ *
+ * `maxPerKey`: at most that many faults from the rule per Idempotency-Key (requests without a key are not limited).
+ * @typedef {{ method?: string, path?: string, times?: number, firstAttemptPerKey?: boolean,
+ *   maxPerKey?: number, probability?: number, seed?: number|string, action?: FaultAction,
+ *   random?: RandomFaults }} FaultRule
+ *
+ * @typedef {FaultRule[] | { random: RandomFaults } | { rules: FaultRule[] }} FaultRules what `set()` takes
+ *
  * @typedef {{ type: 'status', status: number, body: string|Buffer, contentType: string, headers: Record<string,string>, commit: boolean }
  *   | { type: 'dropBeforeCommit' }
  *   | { type: 'dropAfterCommit' }
@@ -16,19 +46,12 @@ const { errorBody } = require('./http-util');
  *   | { type: 'gzipBomb', status: number, inflatedMiB: number, endless: boolean }
  *   | { type: 'slowCommit', ms: number }
  *   | { type: 'echoRequest' }
- *   | { type: 'hold', commit: boolean }} FaultAction
- *
- * @typedef {{ method?: string, path?: string, times?: number, firstAttemptPerKey?: boolean,
- *   maxPerKey?: number, probability?: number, seed?: number|string, action?: Record<string, unknown>,
- *   random?: RandomSpec } & Record<string, unknown>} FaultRule
- *
- * @typedef {{ seed?: number|string, p500?: number, pDropAfterCommit?: number, p429?: number,
- *   retryAfterSeconds?: number, pSlow?: number, slowMs?: number }} RandomSpec
+ *   | { type: 'hold', commit: boolean }} CompiledAction
  *
  * @typedef {{ method: string|null, path: string|null, times: number, firstAttemptPerKey: boolean,
  *   probability: number|null, prng: () => number, matched: number, seenKeys: Set<string>|null,
  *   maxPerKey: number, faultsPerKey: Map<string, number>,
- *   action: FaultAction|null, random: { prng: () => number, table: [number, FaultAction][] }|null }} CompiledRule
+ *   action: CompiledAction|null, random: { prng: () => number, table: [number, CompiledAction][] }|null }} CompiledRule
  */
 
 class FaultConfigError extends Error {}
@@ -43,7 +66,6 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * @param {number} status
- * @returns {string}
  */
 function htmlPage(status) {
 	return `<!DOCTYPE html>\n<html><head><title>${status} Error</title></head><body><center><h1>${status} Error</h1></center><hr><center>sandbox-proxy</center></body></html>\n`;
@@ -52,7 +74,6 @@ function htmlPage(status) {
 /**
  * @param {unknown} v
  * @param {string} what
- * @returns {number}
  */
 function statusOf(v, what) {
 	const n = Number(v);
@@ -62,7 +83,6 @@ function statusOf(v, what) {
 
 /**
  * @param {unknown} h
- * @returns {Record<string, string>}
  */
 function headersOf(h) {
 	/** @type {Record<string, string>} */
@@ -74,9 +94,9 @@ function headersOf(h) {
 }
 
 /**
- * Turn one user-facing action object into a FaultAction.
+ * Turn one action as a rule gives it (FaultAction, unchecked) into what match() returns.
  * @param {Record<string, unknown>} a
- * @returns {FaultAction}
+ * @returns {CompiledAction}
  */
 function compileAction(a) {
 	if (a.dropBeforeCommit) return { type: 'dropBeforeCommit' };
@@ -152,7 +172,6 @@ function compileAction(a) {
  * @param {unknown} v
  * @param {number} min
  * @param {string} name
- * @returns {number}
  */
 function numberAtLeast(v, min, name) {
 	const n = Number(v);
@@ -163,7 +182,6 @@ function numberAtLeast(v, min, name) {
 /**
  * @param {unknown} p
  * @param {string} name
- * @returns {number}
  */
 function probabilityOf(p, name) {
 	if (p === undefined) return 0;
@@ -173,16 +191,15 @@ function probabilityOf(p, name) {
 }
 
 /**
- * @param {RandomSpec} spec
- * @returns {{ prng: () => number, table: [number, FaultAction][] }}
+ * @param {RandomFaults} spec
  */
 function compileRandom(spec) {
 	if (!spec || typeof spec !== 'object') throw new FaultConfigError('random must be an object');
 	const retryAfter = String(spec.retryAfterSeconds ?? 1);
-	/** @type {[number, FaultAction][]} */
+	/** @type {[number, CompiledAction][]} */
 	const table = [];
 	let acc = 0;
-	const add = (/** @type {number} */ p, /** @type {FaultAction} */ action) => {
+	const add = (/** @type {number} */ p, /** @type {CompiledAction} */ action) => {
 		if (p > 0) {
 			acc += p;
 			table.push([acc, action]);
@@ -218,7 +235,7 @@ function compileRule(rule, index) {
 		seenKeys: rule.firstAttemptPerKey === true ? new Set() : null,
 		maxPerKey,
 		faultsPerKey: new Map(),
-		action: /** @type {FaultAction|null} */ (null),
+		action: /** @type {CompiledAction|null} */ (null),
 		random: /** @type {CompiledRule['random']} */ (null),
 	};
 	try {
@@ -269,7 +286,6 @@ class FaultInjector {
 	 * @param {string} method upper-case
 	 * @param {string} path pathname
 	 * @param {string|undefined} idempotencyKey
-	 * @returns {FaultAction|null}
 	 */
 	match(method, path, idempotencyKey) {
 		const rules = this.compiled;
@@ -286,7 +302,7 @@ class FaultInjector {
 			if (keyFaults >= r.maxPerKey) continue;
 			r.matched++;
 			if (r.probability !== null && r.prng() >= r.probability) continue;
-			/** @type {FaultAction|null} */
+			/** @type {CompiledAction|null} */
 			let action = r.action;
 			if (r.random !== null) {
 				action = null;

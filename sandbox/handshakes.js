@@ -15,8 +15,8 @@ const { mediaType, describeAnswer } = require('./senders');
  * - `github`: the ping of a new webhook (`X-GitHub-Event: ping`, a body with `zen`, `hook_id` and `hook`), signed
  *   like every delivery; any 2xx passes.
  *
- * @typedef {import('./signing').SigningScheme} SigningScheme
- * @typedef {import('./senders').Answer} Answer
+ * @import { SigningScheme } from './signing'
+ * @import { Answer } from './senders'
  * @typedef {'slack-url-verification'|'github-ping'} HandshakeName
  * @typedef {{ url: string, body: Buffer, headers: Record<string, string>, challenge?: string }} HandshakeRequest
  * @typedef {{ secret: string, url: string, challenge?: string }} HandshakeOptions `challenge`: Slack's (default: random)
@@ -92,7 +92,6 @@ const HANDSHAKES = { slack: slackUrlVerification, github: githubPing };
 /**
  * The handshake the sender of `scheme` makes when a URL is registered, if any.
  * @param {SigningScheme} scheme
- * @returns {Handshake|undefined}
  */
 function handshakeOf(scheme) {
 	return HANDSHAKES[scheme];

@@ -14,7 +14,7 @@
  * request whose client went away is not answered: if it was never processed it is discarded, as if it
  * had never reached the service; if it was, its record stays.
  *
- * @typedef {import('node:http').ServerResponse} ServerResponse
+ * @import { ServerResponse } from 'node:http'
  * @typedef {{ status: number, body: string|Buffer, contentType: string, headers?: Record<string, string>, recordId?: string|null }} HeldAnswer
  * @typedef {{ method: string, path: string, idempotencyKey: string|null, body?: unknown }} HeldRequestInfo
  * @typedef {HeldRequestInfo & { id: number, heldAt: string, processed: boolean, recordId: string|null, clientGone: boolean }} HeldRequest
@@ -36,11 +36,10 @@ class HeldRequests {
 
 	/**
 	 * Park a request. Give `answer` when it was processed already, `process` when not (it runs on
-	 * `commit()` or `release()`).
+	 * `commit()` or `release()`). Returns the held request's id.
 	 * @param {ServerResponse} res
 	 * @param {HeldRequestInfo} info
 	 * @param {{ answer: HeldAnswer } | { process: () => HeldAnswer }} how
-	 * @returns {number} the held request's id
 	 */
 	hold(res, info, how) {
 		const id = ++this.seq;
@@ -74,9 +73,9 @@ class HeldRequests {
 
 	/**
 	 * Process held requests now (commit their record) and keep holding their answers. Works whether
-	 * or not the client is still connected: the test decides what reached the service.
+	 * or not the client is still connected: the test decides what reached the service. Returns the ids processed
+	 * now (already processed ones are left as they are).
 	 * @param {unknown} [ids] ids to process; all held requests when omitted
-	 * @returns {number[]} the ids processed now (already processed ones are left as they are)
 	 */
 	commit(ids) {
 		const done = [];
@@ -91,7 +90,6 @@ class HeldRequests {
 	/**
 	 * Answer held requests and forget them.
 	 * @param {unknown} [ids] ids to release; all held requests when omitted
-	 * @returns {ReleaseOutcome[]}
 	 */
 	release(ids) {
 		/** @type {ReleaseOutcome[]} */

@@ -2,8 +2,7 @@
 
 const zlib = require('node:zlib');
 
-/** @typedef {import('node:http').IncomingMessage} IncomingMessage */
-/** @typedef {import('node:http').ServerResponse} ServerResponse */
+/** @import { IncomingMessage, ServerResponse } from 'node:http' */
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -40,7 +39,6 @@ function sendRaw(res, status, body, contentType, headers) {
  * Build the standard error body.
  * @param {string} code
  * @param {string} message
- * @returns {{error: {code: string, message: string}}}
  */
 function errorBody(code, message) {
 	return { error: { code, message } };
@@ -190,7 +188,6 @@ function whenCutShort(res, onCutShort) {
 
 /**
  * @param {Record<string, string>|undefined} headers
- * @returns {Record<string, string>}
  */
 function lowerCaseKeys(headers) {
 	/** @type {Record<string, string>} */

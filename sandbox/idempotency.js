@@ -32,7 +32,6 @@ class IdempotencyStore {
 	/**
 	 * @param {string} tenant
 	 * @param {string} key
-	 * @returns {string}
 	 */
 	static scope(tenant, key) {
 		return tenant + '\u0000' + key;
@@ -71,7 +70,6 @@ class IdempotencyStore {
  * @param {string} method
  * @param {string} path
  * @param {unknown} body
- * @returns {string}
  */
 function fingerprint(method, path, body) {
 	return method + ' ' + path + '\n' + canonicalJson(body);

@@ -1,9 +1,9 @@
 'use strict';
 
 /**
- * Small deterministic PRNG (mulberry32) so fault injection is reproducible from a seed.
+ * Small deterministic PRNG (mulberry32) so fault injection is reproducible from a seed: a function returning
+ * floats in [0, 1).
  * @param {number|string} [seed]
- * @returns {() => number} a function returning floats in [0, 1)
  */
 function createPrng(seed = 1) {
 	let a = typeof seed === 'number' ? seed >>> 0 : hashString(String(seed));
@@ -19,7 +19,6 @@ function createPrng(seed = 1) {
 /**
  * FNV-1a 32-bit hash, used to turn string seeds into numbers.
  * @param {string} s
- * @returns {number}
  */
 function hashString(s) {
 	let h = 0x811c9dc5;

@@ -11,6 +11,9 @@ const { createPrng } = require('./prng');
  * GitHub sends them).
  *
  * @typedef {'ietf'|'x'} HeaderStyle
+ * @typedef {{ perSecond: number, burst?: number, headers?: boolean|HeaderStyle|null }} RateLimitOptions what a test
+ *   or a control request gives (`burst` default 1; `headers: true` is `'ietf'`)
+ * @typedef {{ fixedMs?: number, jitterMs?: number }} LatencyOptions
  * @typedef {{ perSecond: number, burst: number, headers: HeaderStyle|null }} RateLimitConfig
  * @typedef {{ fixedMs: number, jitterMs: number }} LatencyConfig
  * @typedef {{ ok: boolean, retryAfterSeconds: number, headers: Record<string, string> }} Verdict
@@ -24,7 +27,6 @@ const HEADER_STYLES = ['ietf', 'x'];
  * @param {unknown} value
  * @param {string} name
  * @param {number} min
- * @returns {number}
  */
 function numberAtLeast(value, name, min) {
 	const n = Number(value);
@@ -72,7 +74,7 @@ class Latency {
 		this.config = parseLatency(config);
 	}
 
-	/** @returns {number} milliseconds before this answer goes out */
+	/** Milliseconds before this answer goes out. */
 	nextMs() {
 		const { fixedMs, jitterMs } = this.config;
 		return jitterMs === 0 ? fixedMs : fixedMs + this.prng() * jitterMs;

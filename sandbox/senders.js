@@ -14,7 +14,7 @@
  *   older integrations require (newer ones take any 2xx).
  * - Every other scheme: any 2xx.
  *
- * @typedef {import('./signing').SigningScheme} SigningScheme
+ * @import { SigningScheme } from './signing'
  * @typedef {{ status: number|null, contentType: string|null, body: string, error?: string }} Answer what came back
  *   (`status` null: no answer, `error` says why; `body` as text)
  * @typedef {{ accepted: boolean, final: boolean, verdict: string }} Judgement `accepted`: the sender counts the
@@ -69,7 +69,6 @@ const RULES = { twilio, 'adyen-payments': adyen, 'adyen-platform': adyen };
  * What the sender of `scheme` makes of an answer.
  * @param {SigningScheme} scheme
  * @param {Answer} answer
- * @returns {Judgement}
  */
 function judgeAnswer(scheme, answer) {
 	return (RULES[scheme] ?? any2xx)(answer);

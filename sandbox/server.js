@@ -13,22 +13,34 @@ const { sendError } = require('./http-util');
  * @typedef {import('./state').StatsSnapshot} StatsSnapshot
  * @typedef {import('./state').CreatedRecord} CreatedRecord
  * @typedef {import('./accounts').PaginationMode} PaginationMode
+ * @typedef {import('./accounts').Account} Account
+ * @typedef {import('./faults').FaultRule} FaultRule
+ * @typedef {import('./faults').FaultAction} FaultAction
+ * @typedef {import('./faults').RandomFaults} RandomFaults
+ * @typedef {import('./rateLimit').RateLimitOptions} RateLimitOptions
+ * @typedef {import('./rateLimit').LatencyOptions} LatencyOptions
  * @typedef {import('./webhooks').WebhookOptions} WebhookOptions
- * @typedef {import('./webhooks').WebhookEvent} WebhookEvent
+ * @typedef {import('./signing').WebhookEvent} WebhookEvent
  * @typedef {import('./webhooks').DeliveryResult} DeliveryResult
  * @typedef {import('./webhooks').AttemptLog} AttemptLog
  * @typedef {import('./webhooks').RegistrationResult} RegistrationResult
  * @typedef {import('./hold').HeldRequest} HeldRequest
  * @typedef {import('./hold').ReleaseOutcome} ReleaseOutcome
  *
+ * The in-process handle (README): `setRateLimit` replaces the limit (buckets start full; null turns it off);
+ * `rateLimit()` and `latency()` are the settings in effect; `register()` makes the handshake of the scheme's
+ * sender (rejects for a scheme without one); `deliveries()` holds the last 1000 attempts; `settle()` resolves
+ * once no delivery is in flight; `webhookConfig()` has the defaults filled in; `held()` lists held requests
+ * oldest first, `commitHeld()` processes them and keeps holding their answers (returns the ids processed),
+ * `releaseHeld()` answers those whose client is still there and forgets them (all of them without ids).
  * @typedef {{
  *   url: string, baseUrl: string, port: number, apiKey: string, tenantId: string,
  *   close(): Promise<void>,
  *   reset(): void,
- *   setFaults(rules: unknown): void,
+ *   setFaults(rules: import('./faults').FaultRules|null): void,
  *   setPagination(mode: PaginationMode): void,
- *   setRateLimit(cfg: import('./rateLimit').RateLimitConfig|{perSecond: number, burst?: number, headers?: boolean|'ietf'|'x'}|null): void,
- *   setLatency(cfg: {fixedMs?: number, jitterMs?: number}|null): void,
+ *   setRateLimit(cfg: RateLimitOptions|null): void,
+ *   setLatency(cfg: LatencyOptions|null): void,
  *   rateLimit(): import('./rateLimit').RateLimitConfig|null,
  *   latency(): import('./rateLimit').LatencyConfig,
  *   configureWebhook(cfg: WebhookOptions|null): void,
@@ -48,7 +60,6 @@ const { sendError } = require('./http-util');
 /**
  * Start a sandbox server. Resolves once it is listening.
  * @param {SandboxOptions} [options]
- * @returns {Promise<Sandbox>}
  */
 async function startSandbox(options = {}) {
 	const state = new SandboxState(options);

@@ -24,6 +24,7 @@ const crypto = require('node:crypto');
  * @typedef {'hmac-sha256-hex'|'hmac-sha256-base64'|'hmac-sha256-prefixed'|'hmac-sha512-hex'|'secret-header'|'none'
  *   |'standard-webhooks'|'svix'|'stripe'|'slack'|'paddle'|'github'|'shopify'|'square'|'adyen-platform'|'adyen-payments'|'twilio'} SigningScheme
  * @typedef {{ id: string, event: string, created_at: number, data: { object: unknown } }} WebhookEvent
+ * @typedef {{ notificationItems: Array<{ NotificationRequestItem: Record<string, unknown> }> } & Record<string, unknown>} AdyenNotification
  */
 
 /** @type {readonly SigningScheme[]} */
@@ -101,7 +102,7 @@ function sortedFormFields(body) {
 		.join('');
 }
 
-/** @param {number|string|boolean|undefined|null} timestamp @returns {string|undefined} */
+/** @param {number|string|boolean|undefined|null} timestamp */
 function timestampText(timestamp) {
 	if (timestamp === true) return String(Math.floor(Date.now() / 1000));
 	if (timestamp === false || timestamp === undefined || timestamp === null) return undefined;
@@ -114,7 +115,6 @@ function timestampText(timestamp) {
  * `id` is the message id (Standard Webhooks, Svix); `url` the URL the delivery is sent to (Square, Twilio);
  * `contentType` tells Twilio whether the body is form fields.
  * @param {{ secret: string, scheme?: SigningScheme, body: Buffer|string, timestamp?: number|string|boolean, id?: string, url?: string, contentType?: string }} opts
- * @returns {Record<string, string>}
  */
 function sign({ secret, scheme = 'hmac-sha256-hex', body, timestamp, id = 'msg_sandbox', url, contentType }) {
 	if (!isScheme(scheme)) throw new Error(`unknown signing scheme: ${String(scheme)}`);
@@ -174,19 +174,19 @@ function sign({ secret, scheme = 'hmac-sha256-hex', body, timestamp, id = 'msg_s
 /**
  * @param {unknown} item
  * @param {string} path
- * @returns {string}
  */
 function fieldText(item, path) {
-	/** @type {any} */
 	let value = item;
-	for (const key of path.split('.')) value = value === null || typeof value !== 'object' ? undefined : value[key];
+	for (const key of path.split('.')) value = value === null || typeof value !== 'object' ? undefined : /** @type {Record<string, unknown>} */ (value)[key];
 	return value === undefined || value === null ? '' : String(value);
 }
 
 /**
  * An Adyen payments notification with `additionalData.hmacSignature` set in every item (a copy; the input is kept).
- * @param {{ notificationItems: Array<{ NotificationRequestItem: Record<string, any> }> } & Record<string, unknown>} notification
+ * @template {AdyenNotification} T
+ * @param {T} notification
  * @param {string} secret hex HMAC key
+ * @returns {T}
  */
 function signAdyenPayments(notification, secret) {
 	const key = hexKey(secret);
@@ -195,7 +195,8 @@ function signAdyenPayments(notification, secret) {
 		notificationItems: notification.notificationItems.map(({ NotificationRequestItem: item }) => {
 			const signed = ADYEN_SIGNED_FIELDS.map((path) => fieldText(item, path)).join(':');
 			const hmacSignature = hmac('sha256', key, [signed]).toString('base64');
-			return { NotificationRequestItem: { ...item, additionalData: { ...(item.additionalData ?? {}), hmacSignature } } };
+			const additionalData = /** @type {Record<string, unknown>|undefined} */ (item.additionalData);
+			return { NotificationRequestItem: { ...item, additionalData: { ...(additionalData ?? {}), hmacSignature } } };
 		}),
 	};
 }

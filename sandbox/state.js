@@ -15,18 +15,17 @@ const PROTECTED_FIELDS = new Set(['id', 'object', 'endpoint', 'idempotency_key',
  * Everything the sandbox remembers, shared by the API handler, the control endpoints and the
  * in-process Sandbox object.
  *
- * @typedef {import('./accounts').Account} Account
- * @typedef {import('./accounts').PaginationConfig} PaginationConfig
- * @typedef {import('./accounts').PaginationMode} PaginationMode
- * @typedef {import('./webhooks').WebhookOptions} WebhookOptions
+ * @import { Account, PaginationConfig, PaginationMode } from './accounts'
+ * @import { WebhookOptions } from './webhooks'
+ * @import { SeededRecord } from './collections'
  * @typedef {Record<string, unknown> & { id: string, object: string, endpoint: string, idempotency_key: string, created_at: string }} CreatedRecord
  * @typedef {{ requests: number, byRoute: Record<string, number>, records: number, distinctIdempotencyKeys: number,
  *   replays: number, conflicts: number, answersCutShort: number, postsInProgress: number, inFlight: number, peakInFlight: number, faultsInjected: number, rateLimited: number,
  *   deliveries: { attempts: number, succeeded: number, failed: number, pending: number } }} StatsSnapshot
- * @typedef {import('./collections').SeededRecord} SeededRecord
  * @typedef {{ apiKey?: string, tenantId?: string, accounts?: number, transfers?: number, payouts?: number, pagination?: PaginationMode,
  *   defaultPageSize?: number, maxPageSize?: number, webhook?: WebhookOptions|null,
- *   faults?: unknown, maxBodyBytes?: number, rateLimit?: unknown, latency?: unknown }} StateOptions
+ *   faults?: import('./faults').FaultRules, maxBodyBytes?: number,
+ *   rateLimit?: import('./rateLimit').RateLimitOptions|null, latency?: import('./rateLimit').LatencyOptions|null }} StateOptions
  */
 
 class InvalidOptionError extends Error {}
@@ -36,7 +35,6 @@ class InvalidOptionError extends Error {}
  * @param {number} d
  * @param {string} name
  * @param {number} min
- * @returns {number}
  */
 function intOption(v, d, name, min) {
 	const n = v === undefined ? d : Number(v);
@@ -115,7 +113,6 @@ class SandboxState {
 	 * @param {string} endpoint path after /v1
 	 * @param {string} idempotencyKey
 	 * @param {Record<string, unknown>} body
-	 * @returns {CreatedRecord}
 	 */
 	createRecord(collection, endpoint, idempotencyKey, body) {
 		/** @type {Record<string, unknown>} */

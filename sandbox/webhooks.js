@@ -10,14 +10,12 @@ const { handshakeOf, HANDSHAKE_SCHEMES } = require('./handshakes');
  * Outgoing webhook deliveries: one event per created record, signed, retried with backoff, each answer taken the way
  * the scheme's sender takes it (senders.js); and the handshake a sender makes when a URL is registered (handshakes.js).
  *
- * @typedef {import('./signing').SigningScheme} SigningScheme
- * @typedef {import('./senders').Answer} Answer
- * @typedef {import('./handshakes').HandshakeName} HandshakeName
+ * @import { SigningScheme, WebhookEvent } from './signing'
+ * @import { Answer } from './senders'
+ * @import { HandshakeName } from './handshakes'
  * @typedef {{ url?: string|null, secrets?: string[], secret?: string, scheme?: SigningScheme, timestamp?: boolean,
  *   signedUrl?: string|null, bodyFormat?: 'json'|'form'|null, maxAttempts?: number, retryDelayMs?: number, timeoutMs?: number }} WebhookOptions
- * @typedef {{ url: string|null, secrets: string[], scheme: SigningScheme, timestamp: boolean, signedUrl: string|null,
- *   bodyFormat: 'json'|'form'|null, maxAttempts: number, retryDelayMs: number, timeoutMs: number }} WebhookConfig
- * @typedef {{ id: string, event: string, created_at: number, data: { object: unknown } }} WebhookEvent
+ * @typedef {Required<Omit<WebhookOptions, 'secret'>>} WebhookConfig the options with the defaults filled in
  * @typedef {{ attempts: number, succeeded: number, failed: number }} DeliveryStats
  * @typedef {{ status: number|null, contentType: string|null, body: string, verdict: string }} SenderView what the
  *   sender saw (`body`: the first BODY_EXCERPT characters) and made of it (senders.js)
@@ -200,7 +198,6 @@ class WebhookDispatcher {
 
 	/**
 	 * Resolve once no delivery is in flight (deliveries started meanwhile are awaited too).
-	 * @returns {Promise<void>}
 	 */
 	async settle() {
 		while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);

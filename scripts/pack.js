@@ -11,6 +11,10 @@ const { cacheDir } = require('./n8n/install');
 
 const ROOT = path.resolve(__dirname, '..');
 
+/**
+ * @param {string} cmd
+ * @param {string[]} args
+ */
 function sh(cmd, args, opts = {}) {
 	const res = spawnSync(cmd, args, { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'], ...opts });
 	if (res.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited with ${res.status ?? res.signal}`);
@@ -43,7 +47,11 @@ function pack(dest = defaultDest()) {
 	return file;
 }
 
-/** Paths of the n8n entry points (package.json `n8n.nodes` / `n8n.credentials`) missing from a tarball. */
+/**
+ * Paths of the n8n entry points (package.json `n8n.nodes` / `n8n.credentials`) missing from a tarball.
+ * @param {string} tarball
+ * @returns {string[]}
+ */
 function missingEntries(tarball) {
 	const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 	const wanted = [...(manifest.n8n?.nodes ?? []), ...(manifest.n8n?.credentials ?? [])];
@@ -53,7 +61,10 @@ function missingEntries(tarball) {
 	return wanted.filter((f) => !entries.has(f));
 }
 
-/** Build (unless `skipBuild`), pack, and check that the tarball holds every node and credential file. */
+/**
+ * Build (unless `skipBuild`), pack, and check that the tarball holds every node and credential file.
+ * @param {{ skipBuild?: boolean, dest?: string }} [options]
+ */
 function buildAndPack({ skipBuild = false, dest } = {}) {
 	if (!skipBuild) build();
 	const file = pack(dest);

@@ -10,6 +10,10 @@ const path = require('node:path');
 
 const SOURCE_FOLDERS = ['nodes', 'credentials'];
 
+/**
+ * @param {string} dir
+ * @returns {string[]}
+ */
 function filesUnder(dir) {
 	if (!fs.existsSync(dir)) return [];
 	return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -18,7 +22,10 @@ function filesUnder(dir) {
 	});
 }
 
-/** Where a source file lands in the package, or undefined when it is not shipped. */
+/**
+ * Where a source file lands in the package, or undefined when it is not shipped.
+ * @param {string} relativeSource
+ */
 function builtPathOf(relativeSource) {
 	if (/\.test\.ts$/.test(relativeSource) || relativeSource.endsWith('.d.ts')) return undefined;
 	if (relativeSource.endsWith('.ts')) return `dist/${relativeSource.replace(/\.ts$/, '.js')}`;
@@ -26,9 +33,13 @@ function builtPathOf(relativeSource) {
 	return undefined;
 }
 
-/** Package-relative paths (forward slashes) every build of `root` must produce, sorted. */
+/**
+ * Package-relative paths (forward slashes) every build of `root` must produce, sorted.
+ * @param {string} root
+ */
 function expectedPackageFiles(root) {
 	const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+	/** @type {Set<string>} */
 	const wanted = new Set([manifest.main, ...(manifest.n8n?.nodes ?? []), ...(manifest.n8n?.credentials ?? [])]);
 	for (const folder of SOURCE_FOLDERS) {
 		for (const file of filesUnder(path.join(root, folder))) {
@@ -39,7 +50,11 @@ function expectedPackageFiles(root) {
 	return [...wanted].filter(Boolean).sort();
 }
 
-/** The expected files missing from a list of package-relative paths. */
+/**
+ * The expected files missing from a list of package-relative paths.
+ * @param {string} root
+ * @param {string[]} present
+ */
 function missingFiles(root, present) {
 	const have = new Set(present);
 	return expectedPackageFiles(root).filter((file) => !have.has(file));

@@ -18,12 +18,18 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
+/** @type {typeof import('./package-contents.js')} */
 const { expectedPackageFiles } = require('./package-contents.js');
 
+/** @param {string} message */
 function say(message) {
 	process.stderr.write(`[prepublish] ${message}\n`);
 }
 
+/**
+ * @param {string} message
+ * @returns {never}
+ */
 function fail(message) {
 	say(`REFUSED: ${message}`);
 	process.exit(1);

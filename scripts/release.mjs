@@ -27,31 +27,48 @@ const inGitHubActions = process.env.GITHUB_ACTIONS === 'true';
 /** Lifecycle scripts on for the publish (prepublishOnly is the guard). */
 const SCRIPTS_ON = { npm_config_ignore_scripts: 'false' };
 
+/** @param {string} message */
 function say(message) {
 	process.stderr.write(`[release] ${message}\n`);
 }
 
+/**
+ * @param {string} message
+ * @returns {never}
+ */
 function fail(message) {
 	say(`REFUSED: ${message}`);
 	process.exit(1);
 }
 
+/**
+ * @param {string} cmd
+ * @param {string[]} args
+ */
 function run(cmd, args, env = {}) {
 	say(`$ ${cmd} ${args.join(' ')}`);
 	const res = spawnSync(cmd, args, { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, ...env } });
 	if (res.status !== 0) fail(`${cmd} ${args.join(' ')} exited with ${res.status ?? res.signal}`);
 }
 
+/**
+ * @param {string} cmd
+ * @param {string[]} args
+ */
 function output(cmd, args) {
 	const res = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8' });
 	return res.status === 0 ? res.stdout.trim() : undefined;
 }
 
+/** @returns {string} */
 function readVersion() {
 	return JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
 }
 
-/** CHANGELOG.md must have a dated section for the version: `## [1.2.3] - 2026-05-01`. */
+/**
+ * CHANGELOG.md must have a dated section for the version: `## [1.2.3] - 2026-05-01`.
+ * @param {string} version
+ */
 function checkChangelog(version) {
 	const file = path.join(ROOT, 'CHANGELOG.md');
 	const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
@@ -60,12 +77,14 @@ function checkChangelog(version) {
 	if (!/ - \d{4}-\d{2}-\d{2}\s*$/.test(heading)) fail(`CHANGELOG.md: date the section of ${version} ("${heading.trim()}")`);
 }
 
+/** @param {string} version */
 function checkTagInCi(version) {
 	const tag = process.env.GITHUB_REF_NAME;
 	if (process.env.GITHUB_REF_TYPE && process.env.GITHUB_REF_TYPE !== 'tag') fail('publishing runs on a tag push only');
 	if (tag !== `v${version}`) fail(`the tag "${tag}" does not name the version in package.json (v${version})`);
 }
 
+/** @param {string} tag */
 function checkWorkTree(tag) {
 	if (output('git', ['status', '--porcelain']) !== '') fail('commit or stash your changes first (the tag must point at what is tested)');
 	if (output('git', ['rev-parse', '-q', '--verify', `refs/tags/${tag}`])) fail(`the tag ${tag} exists already: bump the version (npm version <patch|minor|major> --no-git-tag-version)`);
@@ -76,6 +95,7 @@ function publishFromCi() {
 	run(path.join(ROOT, 'node_modules', '.bin', 'n8n-node'), ['release'], env);
 }
 
+/** @param {string} version */
 function prepareLocally(version) {
 	const tag = `v${version}`;
 	if (!dryRun) checkWorkTree(tag);

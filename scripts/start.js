@@ -28,14 +28,26 @@ const installer = require('./n8n/install');
 const { createInstance } = require('./n8n/instance');
 const { buildAndPack, ROOT } = require('./pack');
 
-const signing = require(path.join(ROOT, 'sandbox', 'signing'));
-const { handshakeOf, describeRegistration } = require(path.join(ROOT, 'sandbox', 'handshakes'));
-const { hasAnswerRule, describeDelivery } = require(path.join(ROOT, 'sandbox', 'senders'));
+const signing = require('../sandbox/signing');
+const { handshakeOf, describeRegistration } = require('../sandbox/handshakes');
+const { hasAnswerRule, describeDelivery } = require('../sandbox/senders');
+
+/**
+ * @import { Sandbox } from '../sandbox/server'
+ * @import { SigningScheme } from '../sandbox/signing'
+ * @import { N8nInstance } from './n8n/instance'
+ * @typedef {{ type: string, webhookId?: string, parameters?: Record<string, unknown> }} WorkflowNode
+ * @typedef {{ id: string, name: string, nodes: WorkflowNode[] }} Workflow an example workflow (examples/*.json)
+ */
 
 const EXAMPLES = path.join(ROOT, 'examples');
 const SIGNING_SCHEME = 'hmac-sha256-hex';
 const WEBHOOK_SECRET = signing.demoSecret(SIGNING_SCHEME);
 
+/**
+ * @param {string} name
+ * @param {string} fallback
+ */
 function flag(name, fallback) {
 	const args = process.argv.slice(2);
 	const i = args.indexOf(`--${name}`);
@@ -43,19 +55,27 @@ function flag(name, fallback) {
 	const eq = args.find((a) => a.startsWith(`--${name}=`));
 	return eq ? eq.slice(name.length + 3) : fallback;
 }
-const has = (name) => process.argv.slice(2).includes(`--${name}`);
+const has = (/** @type {string} */ name) => process.argv.slice(2).includes(`--${name}`);
 
+/** @param {string} msg */
 function say(msg) {
 	process.stdout.write(`[start] ${msg}\n`);
 }
 
+/** @param {string} file */
 function readExample(file) {
 	return JSON.parse(fs.readFileSync(path.join(EXAMPLES, file), 'utf8'));
 }
 
-/** The example credentials: the API one pointed at a running sandbox, the webhook one holding `secret`. */
+/**
+ * The example credentials: the API one pointed at a running sandbox, the webhook one holding `secret`.
+ * @param {Sandbox} sandbox
+ * @param {string} secret
+ */
 function credentialsFor(sandbox, secret) {
-	return readExample('credentials.json').map((cred) => {
+	/** @type {Array<{ type: string, data: Record<string, unknown> }>} */
+	const credentials = readExample('credentials.json');
+	return credentials.map((cred) => {
 		if (cred.type === 'tenantApi') return { ...cred, data: { ...cred.data, baseUrl: sandbox.baseUrl, secretKey: sandbox.apiKey, tenantId: sandbox.tenantId } };
 		if (cred.type === 'tenantWebhookApi') return { ...cred, data: { ...cred.data, signingSecret: secret } };
 		return cred;
@@ -65,6 +85,7 @@ function credentialsFor(sandbox, secret) {
 /**
  * The body format of the scheme's deliveries in the demo: that of the events that follow the sender's handshake
  * (Slack's Events API posts JSON), else the sandbox's default for the scheme (undefined).
+ * @param {SigningScheme} scheme
  */
 function demoBodyFormat(scheme) {
 	return handshakeOf(scheme)?.eventsBodyFormat;
@@ -73,6 +94,10 @@ function demoBodyFormat(scheme) {
 /**
  * The example trigger workflow with the Verification that checks `scheme` (sandbox/signing.js triggerParameters), for
  * bodies in `bodyFormat` (default: the demo's, demoBodyFormat).
+ * @param {Workflow} workflow
+ * @param {SigningScheme} scheme
+ * @param {'json'|'form'} [bodyFormat]
+ * @returns {Workflow}
  */
 function triggerWorkflowFor(workflow, scheme, bodyFormat = demoBodyFormat(scheme)) {
 	return {
@@ -87,6 +112,8 @@ function triggerWorkflowFor(workflow, scheme, bodyFormat = demoBodyFormat(scheme
  * What the scheme's sender does first, done once by the sandbox against its configured webhook URL, in one line:
  * the registration handshake when the sender makes one (`Slack URL verification: passed: …`), else, for a sender
  * that wants a particular answer, a first delivery and how the sender took its answer; undefined for other senders.
+ * @param {Sandbox} sandbox
+ * @param {SigningScheme} scheme
  */
 async function senderCheck(sandbox, scheme) {
 	if (handshakeOf(scheme)) return describeRegistration(await sandbox.register());
@@ -97,6 +124,9 @@ async function senderCheck(sandbox, scheme) {
 /**
  * Import the credentials and all example workflows; publish the trigger workflow, set to verify `scheme`
  * with `secret` (default: the scheme's demo secret).
+ * @param {N8nInstance} n8n
+ * @param {Sandbox} sandbox
+ * @param {{ scheme?: SigningScheme, secret?: string }} [options]
  */
 async function importExamples(n8n, sandbox, { scheme = SIGNING_SCHEME, secret = signing.demoSecret(scheme) } = {}) {
 	const tmp = path.join(n8n.userFolder, 'import');
@@ -108,6 +138,7 @@ async function importExamples(n8n, sandbox, { scheme = SIGNING_SCHEME, secret = 
 	const wfDir = path.join(tmp, 'workflows');
 	fs.rmSync(wfDir, { recursive: true, force: true });
 	fs.mkdirSync(wfDir);
+	/** @type {Record<string, Workflow>} */
 	const workflows = {};
 	for (const file of fs.readdirSync(EXAMPLES).filter((f) => f.endsWith('.json') && f !== 'credentials.json').sort()) {
 		const name = path.basename(file, '.json');
@@ -117,7 +148,7 @@ async function importExamples(n8n, sandbox, { scheme = SIGNING_SCHEME, secret = 
 	await n8n.cli(['import:workflow', '--separate', `--input=${wfDir}`]);
 	const trigger = workflows['webhook-trigger'];
 	await n8n.publish(trigger.id);
-	const triggerNode = trigger.nodes.find((n) => n.type.endsWith('.tenantApiTrigger'));
+	const triggerNode = /** @type {WorkflowNode} */ (trigger.nodes.find((n) => n.type.endsWith('.tenantApiTrigger')));
 	return { workflows, webhookPath: `/webhook/${triggerNode.webhookId}/webhook`, secret };
 }
 
@@ -125,6 +156,8 @@ async function importExamples(n8n, sandbox, { scheme = SIGNING_SCHEME, secret = 
  * One n8n user folder per version and signing scheme: n8n's import into an existing folder does not reliably
  * replace a credential's secret or the published version of the trigger, so switching --scheme in the same
  * folder would leave deliveries checked by the previous scheme.
+ * @param {string} version
+ * @param {string} scheme
  */
 function demoFolderName(version, scheme) {
 	return ['demo-user', version === installer.DEFAULT_VERSION ? '' : version, scheme === SIGNING_SCHEME ? '' : scheme].filter(Boolean).join('-');
@@ -154,8 +187,10 @@ async function main() {
 		log: say,
 	});
 
+	/** @type {Sandbox|undefined} */
 	let sandbox;
 	let stopping = false;
+	/** @param {number} code */
 	async function shutdown(code) {
 		if (stopping) return;
 		stopping = true;
@@ -169,7 +204,7 @@ async function main() {
 	process.on('SIGHUP', () => void shutdown(0));
 
 	try {
-		const { startSandbox } = require(path.join(ROOT, 'sandbox', 'server'));
+		const { startSandbox } = require('../sandbox/server');
 		sandbox = await startSandbox({ port: sandboxPort });
 		say(`sandbox on ${sandbox.url} (API ${sandbox.baseUrl})`);
 
@@ -190,6 +225,7 @@ async function main() {
 	if (firstContact) say(firstContact);
 
 	const url = `http://localhost:${port}`;
+	const handshake = handshakeOf(scheme);
 	process.stdout.write(
 		[
 			'',
@@ -202,7 +238,7 @@ async function main() {
 			`             "Tenant API: signed webhook trigger" (published, Verification: ${signing.triggerParameters(scheme).verification})`,
 			`  deliveries signed in: ${scheme} (another: npm start -- --scheme stripe; list: node sandbox/cli.js --help)`,
 			`  send a signed delivery: curl -X POST ${sandbox.url}/_sandbox/deliver`,
-			...(handshakeOf(scheme) ? [`  register the URL again (${handshakeOf(scheme).label}): curl -X POST ${sandbox.url}/_sandbox/register`] : []),
+			...(handshake ? [`  register the URL again (${handshake.label}): curl -X POST ${sandbox.url}/_sandbox/register`] : []),
 			...(firstContact ? [`  ${firstContact}`] : []),
 			`  n8n log:  ${n8n.logFile}`,
 			'',

@@ -9,6 +9,7 @@ const path = require('node:path');
 
 const FILE = path.join(__dirname, '..', 'test-artifacts', 'test-totals.json');
 
+/** @returns {{ passed: number, failed: number, skipped: number, suites: { passed: number, failed: number, at: string }[] }} */
 function read() {
 	try {
 		return JSON.parse(fs.readFileSync(FILE, 'utf8'));
@@ -18,6 +19,10 @@ function read() {
 }
 
 class TestTotalsReporter {
+	/**
+	 * @param {unknown} _contexts
+	 * @param {import('@jest/test-result').AggregatedResult} results
+	 */
 	onRunComplete(_contexts, results) {
 		const totals = read();
 		totals.passed += results.numPassedTests;

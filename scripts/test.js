@@ -29,29 +29,41 @@ const ORDER = ['unit', 'engine', 'e2e-2x', 'e2e-1x', 'browser', 'queue'];
 const FAST = new Set(['unit', 'engine']);
 const NEEDS_DIST = new Set(['engine']);
 
-/** What a real-n8n project needs on the machine besides n8n, and extra Jest flags. */
+/**
+ * What a real-n8n project needs on the machine besides n8n, and extra Jest flags.
+ * @type {Record<string, () => void>}
+ */
 const PREREQUISITES = {
 	browser: () => {
 		if (!run('bash', [path.join(ROOT, 'scripts', 'ensure-chromium.sh')])) throw new Error('scripts/ensure-chromium.sh failed');
 	},
 	queue: () => require('./queue/services').ensurePackages(),
 };
+/** @type {Record<string, string[]>} */
 const JEST_FLAGS = {
 	// The suite's sandbox and reaper keep handles Jest waits for after the report is written.
 	queue: ['--forceExit'],
 };
 
+/** @param {string} msg */
 function say(msg) {
 	process.stderr.write(`[test] ${msg}\n`);
 }
 
+/**
+ * @param {string} cmd
+ * @param {string[]} args
+ */
 function run(cmd, args, env = process.env) {
 	const res = spawnSync(cmd, args, { cwd: ROOT, stdio: 'inherit', env });
 	if (res.error) throw res.error;
 	return res.status === 0;
 }
 
-/** Projects (in ORDER), `--no-build`, and the arguments for Jest (after `--`). */
+/**
+ * Projects (in ORDER), `--no-build`, and the arguments for Jest (after `--`).
+ * @param {string[]} argv
+ */
 function parseArgs(argv) {
 	const sep = argv.indexOf('--');
 	const own = sep >= 0 ? argv.slice(0, sep) : argv;
@@ -67,12 +79,22 @@ function parseArgs(argv) {
 	};
 }
 
+/**
+ * @param {string[]} projects
+ * @param {string[]} flags
+ * @param {NodeJS.ProcessEnv} [env]
+ */
 function jest(projects, flags, env) {
 	const bin = require.resolve('jest/bin/jest');
 	return run(process.execPath, [bin, '--selectProjects', ...projects, ...flags], env);
 }
 
-/** A step with its duration in the log. */
+/**
+ * A step with its duration in the log.
+ * @template T
+ * @param {string} label
+ * @param {() => T} fn
+ */
 function timed(label, fn) {
 	const t0 = Date.now();
 	const result = fn();
@@ -80,8 +102,12 @@ function timed(label, fn) {
 	return result;
 }
 
-/** The n8n version of each real-n8n project, as jest.config.js sets it. */
+/**
+ * The n8n version of each real-n8n project, as jest.config.js sets it.
+ * @param {string[]} projects
+ */
 function n8nVersionsOf(projects) {
+	/** @type {{ projects: Array<{ displayName: string, globals: { n8nVersion: string } }> }} */
 	const config = require(path.join(ROOT, 'jest.config.js'));
 	const versions = config.projects.filter((p) => projects.includes(p.displayName)).map((p) => p.globals.n8nVersion);
 	return [...new Set(versions)];
@@ -98,6 +124,7 @@ async function main() {
 	if (fast.length > 0 && !jest(fast, jestArgs)) return 1;
 	if (realN8n.length === 0) return 0;
 
+	/** @type {string|undefined} */
 	let packDir;
 	let tarball = given && path.resolve(given);
 	if (tarball && !fs.existsSync(tarball)) throw new Error(`TEST_TARBALL ${given} not found`);

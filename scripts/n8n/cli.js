@@ -5,10 +5,16 @@
 const fs = require('node:fs');
 const { spawnGroup, signalGroup, stopGroup } = require('./process-group');
 
+/** @typedef {{ code: number|null, signal: NodeJS.Signals|null, stdout: string, stderr: string }} CliResult */
+
 /**
  * Run `n8n <args>` (async: the sandbox may live in this process and must keep answering). Appends the
  * command and its output to `logFile`. Resolves { code, signal, stdout, stderr }; rejects on a non-zero
  * exit unless `allowFailure`, and kills the command after `timeoutMs`.
+ * @param {import('./install').N8nInstallInfo} installed
+ * @param {string[]} args
+ * @param {{ env: NodeJS.ProcessEnv, cwd: string, logFile: string, allowFailure?: boolean, timeoutMs?: number }} options
+ * @returns {Promise<CliResult>}
  */
 function runCli(installed, args, { env, cwd, logFile, allowFailure = false, timeoutMs = 180000 }) {
 	fs.mkdirSync(cwd, { recursive: true });
@@ -16,9 +22,9 @@ function runCli(installed, args, { env, cwd, logFile, allowFailure = false, time
 		const p = spawnGroup(installed.nodeBin, [installed.n8nBin, ...args], { pipe: true, env, cwd, label: `n8n ${args[0]}` });
 		let stdout = '';
 		let stderr = '';
-		p.stdout.on('data', (d) => (stdout += d));
-		p.stderr.on('data', (d) => (stderr += d));
-		const timer = setTimeout(() => signalGroup(p.pid, 'SIGKILL'), timeoutMs);
+		/** @type {import('node:stream').Readable} */ (p.stdout).on('data', (d) => (stdout += d));
+		/** @type {import('node:stream').Readable} */ (p.stderr).on('data', (d) => (stderr += d));
+		const timer = setTimeout(() => signalGroup(/** @type {number} */ (p.pid), 'SIGKILL'), timeoutMs);
 		p.on('error', (err) => {
 			clearTimeout(timer);
 			reject(err);
@@ -29,6 +35,7 @@ function runCli(installed, args, { env, cwd, logFile, allowFailure = false, time
 			fs.appendFileSync(logFile, `\n$ n8n ${args.join(' ')}  -> ${code ?? signal}\n--- stdout\n${stdout}\n--- stderr\n${stderr}\n`);
 			const result = { code, signal, stdout, stderr };
 			if (code === 0 || allowFailure) return resolve(result);
+			/** @type {Error & { result?: CliResult }} */
 			const err = new Error(
 				`n8n ${args.join(' ')} exited with ${code ?? signal}\n--- stdout (tail)\n${stdout.slice(-3000)}\n--- stderr (tail)\n${stderr.slice(-3000)}`,
 			);
@@ -38,7 +45,11 @@ function runCli(installed, args, { env, cwd, logFile, allowFailure = false, time
 	});
 }
 
-/** Arguments that activate ("publish") a workflow before `n8n start`: the command differs between 1.x and 2.x. */
+/**
+ * Arguments that activate ("publish") a workflow before `n8n start`: the command differs between 1.x and 2.x.
+ * @param {number} major
+ * @param {string} workflowId
+ */
 function publishArgs(major, workflowId) {
 	return major >= 2 ? ['publish:workflow', `--id=${workflowId}`] : ['update:workflow', `--id=${workflowId}`, '--active=true'];
 }
@@ -47,9 +58,12 @@ function publishArgs(major, workflowId) {
  * Parse the JSON document that `n8n execute --rawOutput` prints (JSON.stringify(run, null, 2)):
  * it starts at a line that is exactly "{" and ends at a line that is exactly "}"; log lines may
  * come before or after it.
+ * @param {string} stdout
+ * @returns {unknown}
  */
 function parseRawOutput(stdout) {
 	const lines = stdout.split('\n').map((l) => l.replace(/\r$/, ''));
+	/** @type {number[]} */
 	const ends = [];
 	lines.forEach((l, i) => l === '}' && ends.push(i));
 	for (let i = 0; i < lines.length; i++) {

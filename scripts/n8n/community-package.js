@@ -18,13 +18,22 @@ const NPM_INSTALL_ARGS = [
 	'--loglevel=warn',
 ];
 
-/** The package.json of `<userFolder>/.n8n/nodes`, or a new one. */
+/**
+ * The package.json of `<userFolder>/.n8n/nodes`, or a new one.
+ * @param {string} file
+ * @returns {{ dependencies: Record<string, string> }}
+ */
 function readNodesManifest(file) {
 	const manifest = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : { name: 'installed-nodes', private: true };
 	return { ...manifest, dependencies: manifest.dependencies || {} };
 }
 
-/** Unpack `tarball` into `dir`; drop devDependencies/peerDependencies/optionalDependencies from its manifest (as n8n does). */
+/**
+ * Unpack `tarball` into `dir`; drop devDependencies/peerDependencies/optionalDependencies from its manifest (as n8n does).
+ * @param {string} tarball
+ * @param {string} dir
+ * @returns {{ name: string, version: string }}
+ */
 function unpackWithoutDevDependencies(tarball, dir) {
 	const untar = spawnSync('tar', ['-xzf', tarball, '-C', dir, '--strip-components=1'], { encoding: 'utf8' });
 	if (untar.status !== 0) throw new Error(`tar -xzf ${tarball} failed: ${untar.stderr}`);
@@ -38,7 +47,10 @@ function unpackWithoutDevDependencies(tarball, dir) {
 /**
  * Unpack the tarball into <userFolder>/.n8n/nodes/node_modules/<name>, `npm install --ignore-scripts`
  * inside it (installs runtime dependencies: none for this package), and record `<name>: <version>` in
- * <userFolder>/.n8n/nodes/package.json. Resolves the package folder.
+ * <userFolder>/.n8n/nodes/package.json. Returns the package folder.
+ * @param {string} userFolder
+ * @param {string} tarball
+ * @param {{ log?: (message: string) => void }} [options]
  */
 function installPackage(userFolder, tarball, { log = () => {} } = {}) {
 	const nodesDir = path.join(userFolder, '.n8n', 'nodes');

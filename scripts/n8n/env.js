@@ -11,11 +11,13 @@ const installer = require('./install');
  * N8N_DISABLED_MODULES names a module it does not know, hence per version.
  * test/e2e/offline.test.ts proves the list complete: n8n runs under scripts/n8n/netguard.js.
  */
+/** @type {Record<number, string[]>} */
 const ONLINE_MODULES = { 1: [], 2: ['mcp-registry'] };
 
 /** Settings from the developer's shell that must not reach n8n unless the caller sets them. */
 const SHELL_SETTINGS = ['N8N_CONFIG_FILES', 'NODE_OPTIONS'];
 
+/** @param {string} version */
 function majorOf(version) {
 	return Number(String(version).split('.')[0]);
 }
@@ -49,7 +51,11 @@ function offlineEnv(version) {
 	};
 }
 
-/** The variable that sets the public webhook URL: 2.x reads N8N_WEBHOOK_URL (WEBHOOK_URL is deprecated there), 1.x only WEBHOOK_URL. */
+/**
+ * The variable that sets the public webhook URL: 2.x reads N8N_WEBHOOK_URL (WEBHOOK_URL is deprecated there), 1.x only WEBHOOK_URL.
+ * @param {string} version
+ * @param {string} url
+ */
 function webhookUrlEnv(version, url) {
 	return { [majorOf(version) >= 2 ? 'N8N_WEBHOOK_URL' : 'WEBHOOK_URL']: url };
 }
@@ -57,6 +63,8 @@ function webhookUrlEnv(version, url) {
 /**
  * The full environment of one n8n process: this machine's environment (installer.envFor: the Node
  * that runs `version`), the offline settings, the common ones, then `settings` (ports, database, URLs…).
+ * @param {string} version
+ * @param {{ userFolder: string, listenAddress?: string, logLevel?: string, settings?: Record<string, string> }} options
  */
 function n8nEnv(version, { userFolder, listenAddress = '127.0.0.1', logLevel = 'info', settings = {} }) {
 	const env = installer.envFor(version, {

@@ -24,6 +24,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 
+/** @type {Record<string, { node: '24'|'system', overrides: Record<string, string> }>} */
 const VERSIONS = {
 	'2.40.7': { node: '24', overrides: { linkedom: '0.18.12' } },
 	'1.123.81': { node: 'system', overrides: { xlsx: '0.18.5' } },
@@ -35,10 +36,16 @@ function cacheDir() {
 	return process.env.TENANT_API_CACHE || path.join(os.homedir(), '.cache', 'n8n-nodes-tenant-api');
 }
 
+/** @param {string} msg */
 function log(msg) {
 	process.stderr.write(`[n8n-install] ${msg}\n`);
 }
 
+/**
+ * @param {string} cmd
+ * @param {string[]} args
+ * @param {import('node:child_process').SpawnSyncOptions} [opts]
+ */
 function run(cmd, args, opts = {}) {
 	const started = Date.now();
 	log(`$ ${cmd} ${args.join(' ')}${opts.cwd ? `   (in ${opts.cwd})` : ''}`);
@@ -84,7 +91,10 @@ function ensureNode24() {
 	return dir;
 }
 
-/** The node binary that runs a given n8n version. */
+/**
+ * The node binary that runs a given n8n version.
+ * @param {string} version
+ */
 function nodeBinFor(version) {
 	const spec = VERSIONS[version];
 	if (!spec) throw new Error(`unsupported n8n version ${version} (known: ${Object.keys(VERSIONS).join(', ')})`);
@@ -92,15 +102,22 @@ function nodeBinFor(version) {
 	return process.execPath.includes('node-24') ? 'node' : process.execPath;
 }
 
+/** @param {string} version */
 function n8nDir(version) {
 	return path.join(cacheDir(), `n8n-${version}`);
 }
 
+/** @param {string} version */
 function isInstalled(version) {
 	return fs.existsSync(path.join(n8nDir(version), '.complete'));
 }
 
-/** Environment that puts the right node first on PATH (npm's `#!/usr/bin/env node` then uses it). */
+/**
+ * Environment that puts the right node first on PATH (npm's `#!/usr/bin/env node` then uses it).
+ * @param {string} version
+ * @param {Record<string, string>} [extra]
+ * @returns {NodeJS.ProcessEnv}
+ */
 function envFor(version, extra = {}) {
 	const nodeBin = nodeBinFor(version);
 	const env = { ...process.env, ...extra };
@@ -159,7 +176,14 @@ function ensureN8n(version = DEFAULT_VERSION) {
 	return info(version);
 }
 
-/** Paths for an installed version. */
+/**
+ * @typedef {{ version: string, dir: string, nodeBin: string, n8nBin: string, installed: boolean, major: number }} N8nInstallInfo
+ */
+
+/**
+ * Paths for an installed version.
+ * @returns {N8nInstallInfo}
+ */
 function info(version = DEFAULT_VERSION) {
 	const dir = n8nDir(version);
 	return {
@@ -176,6 +200,7 @@ function info(version = DEFAULT_VERSION) {
  * Every version in `versions` installed; with `parallel`, the missing ones side by side (both installs
  * are mostly download and unpack, then one sqlite3 compile each: running them at once saves minutes on
  * a cold cache). Each parallel install prints with its own prefix.
+ * @param {string[]} versions
  */
 async function ensureN8nVersions(versions, { parallel = false } = {}) {
 	const missing = versions.filter((v) => !isInstalled(v));
@@ -187,12 +212,17 @@ async function ensureN8nVersions(versions, { parallel = false } = {}) {
 	return versions.map((v) => ensureN8n(v));
 }
 
-/** `node install.js <version>` in a child process, its output prefixed with the version; resolves its exit code. */
+/**
+ * `node install.js <version>` in a child process, its output prefixed with the version; resolves its exit code.
+ * @param {string} version
+ * @returns {Promise<number|null>}
+ */
 function installInChild(version) {
 	const { spawn } = require('node:child_process');
 	return new Promise((resolve) => {
 		const child = spawn(process.execPath, [__filename, version], { stdio: ['ignore', 'pipe', 'pipe'] });
-		const prefix = (stream, out) => stream.on('data', (d) => out.write(String(d).replace(/^(?=.)/gm, `[${version}] `)));
+		const prefix = (/** @type {import('node:stream').Readable} */ stream, /** @type {NodeJS.WriteStream} */ out) =>
+			stream.on('data', (d) => out.write(String(d).replace(/^(?=.)/gm, `[${version}] `)));
 		prefix(child.stdout, process.stdout);
 		prefix(child.stderr, process.stderr);
 		child.on('close', resolve);

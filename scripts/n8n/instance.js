@@ -32,7 +32,17 @@ const session = require('./session');
 const { installPackage } = require('./community-package');
 const { runCli, publishArgs, parseRawOutput } = require('./cli');
 
+/**
+ * @import { CliResult } from './cli'
+ * @import { HttpJson, Owner } from './session'
+ * @typedef {{ version?: string, userFolder: string, port?: number, tarball?: string, host?: string, publicHost?: string,
+ *   webhookUrl?: string, encryptionKey?: string, owner?: Partial<Owner>, env?: Record<string, string>,
+ *   log?: (message: string) => void }} InstanceOptions
+ * @typedef {{ allowFailure?: boolean, timeoutMs?: number, extraEnv?: Record<string, string> }} CliOptions
+ */
+
 class N8nInstance {
+	/** @param {InstanceOptions} opts */
 	constructor(opts) {
 		this.opts = opts;
 		this.version = opts.version || installer.DEFAULT_VERSION;
@@ -44,9 +54,14 @@ class N8nInstance {
 		this.cliLog = path.join(this.userFolder, 'cli.log');
 		this.url = `http://${this.host === '0.0.0.0' || this.host === '::' ? '127.0.0.1' : this.host}:${this.port}`;
 		this.print = opts.log || (() => {});
+		/** @type {import('./process-group').GroupChild|null} */
 		this.child = null;
+		/** @type {string|undefined} */
 		this.apiKey = undefined;
+		/** @type {string|undefined} */
 		this.cookie = undefined;
+		/** @type {import('./install').N8nInstallInfo|undefined} */
+		this.installed = undefined;
 	}
 
 	get email() {
@@ -66,7 +81,10 @@ class N8nInstance {
 		return this.installed;
 	}
 
-	/** The environment of `n8n start` (and, with `extra`, of CLI commands). */
+	/**
+	 * The environment of `n8n start` (and, with `extra`, of CLI commands).
+	 * @param {Record<string, string>} [extra]
+	 */
 	env(extra = {}) {
 		const publicBase = `http://${this.opts.publicHost || 'localhost'}:${this.port}/`;
 		return n8nEnv(this.version, {
@@ -94,7 +112,11 @@ class N8nInstance {
 		return installPackage(this.userFolder, tarball, { log: this.print });
 	}
 
-	/** `n8n <args>`; resolves { code, signal, stdout, stderr }, rejects on a non-zero exit unless `allowFailure`. */
+	/**
+	 * `n8n <args>`; resolves { code, signal, stdout, stderr }, rejects on a non-zero exit unless `allowFailure`.
+	 * @param {string[]} args
+	 * @param {CliOptions} [options]
+	 */
 	cli(args, { allowFailure = false, timeoutMs = 180000, extraEnv = {} } = {}) {
 		// `n8n execute` prints its result through the logger at level info: keep info. Commands that run
 		// workflows start a task-runner broker: port + 2, so they can run while `n8n start` is up.
@@ -102,7 +124,10 @@ class N8nInstance {
 		return runCli(this.ensureInstalled(), args, { env, cwd: this.userFolder, logFile: this.cliLog, allowFailure, timeoutMs });
 	}
 
-	/** Activate ("publish") a workflow before `n8n start`. */
+	/**
+	 * Activate ("publish") a workflow before `n8n start`.
+	 * @param {string} workflowId
+	 */
 	publish(workflowId) {
 		return this.cli(publishArgs(this.ensureInstalled().major, workflowId));
 	}
@@ -112,12 +137,15 @@ class N8nInstance {
 	 * sometimes dies of SIGSEGV while exiting, after it printed the whole run (seen here: complete run data of a
 	 * successful execution, nothing on stderr; n8n's issue tracker has SIGSEGV reports on Node 24). The run is what
 	 * callers ask about, so such an exit counts as 0 when the printed run succeeded (`signal` still says SIGSEGV).
+	 * @param {string} workflowId
+	 * @returns {Promise<CliResult & { data: import('n8n-workflow').IRun }>}
 	 */
 	async execute(workflowId) {
 		const res = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], { allowFailure: true });
+		/** @type {import('n8n-workflow').IRun} */
 		let data;
 		try {
-			data = parseRawOutput(res.stdout);
+			data = /** @type {import('n8n-workflow').IRun} */ (parseRawOutput(res.stdout));
 		} catch (err) {
 			throw new Error(`${err.message}\n--- exit ${res.code ?? res.signal}, stderr\n${res.stderr.slice(-3000)}`);
 		}
@@ -126,7 +154,9 @@ class N8nInstance {
 		return { ...res, code: crashedAfterSuccess ? 0 : res.code, data };
 	}
 
-	/** `n8n start` in its own process group; resolves once the owner can log in and has an API key. */
+	/**
+	 * `n8n start` in its own process group; resolves once the owner can log in and has an API key.
+	 */
 	async start({ timeoutMs = 180000 } = {}) {
 		if (this.child) throw new Error('already started');
 		const installed = this.ensureInstalled();
@@ -141,7 +171,7 @@ class N8nInstance {
 		try {
 			const child = this.child;
 			const ready = await session.waitUntil(() => session.isReady(this.url), { exited: () => child.exitInfo, timeoutMs, what: `n8n at ${this.url}` });
-			if (!ready) throw new Error(`n8n exited (${child.exitInfo.code ?? child.exitInfo.signal}) before it was ready`);
+			if (!ready) throw new Error(`n8n exited (${child.exitInfo?.code ?? child.exitInfo?.signal}) before it was ready`);
 			Object.assign(this, await session.openSession(this.url, this.owner, 'e2e'));
 		} catch (err) {
 			const msg = `${err.message}\n--- tail of ${this.logFile}\n${tail(this.logFile)}`;
@@ -157,11 +187,21 @@ class N8nInstance {
 		this.child = null;
 	}
 
-	/** Resolves once a production webhook path answers something other than 404 (the workflow is active). */
+	/**
+	 * Resolves once a production webhook path answers something other than 404 (the workflow is active).
+	 * @param {string} webhookPath
+	 */
 	waitForWebhook(webhookPath, { timeoutMs = 60000 } = {}) {
 		return session.waitForWebhook(this.url, webhookPath, { timeoutMs, context: () => tail(this.logFile, 80) });
 	}
 
+	/**
+	 * @template [T=unknown]
+	 * @param {string} method
+	 * @param {string} urlPath
+	 * @param {{ body?: unknown, headers?: Record<string, string>, cookie?: string }} [options]
+	 * @returns {Promise<HttpJson<T>>}
+	 */
 	request(method, urlPath, { body, headers = {}, cookie } = {}) {
 		return session.httpJson(this.url + urlPath, { method, body, headers: cookie ? { ...headers, cookie } : headers });
 	}
@@ -171,21 +211,33 @@ class N8nInstance {
 		return session.login(this.url, this.owner);
 	}
 
+	/** @param {number} [lines] */
 	logTail(lines) {
 		return tail(this.logFile, lines);
 	}
 
-	/** The public API (`/api/v1` + urlPath) with the instance's API key. */
+	/**
+	 * The public API (`/api/v1` + urlPath) with the instance's API key.
+	 * @template [T=unknown]
+	 * @param {string} method
+	 * @param {string} urlPath
+	 * @param {unknown} [body]
+	 * @returns {Promise<HttpJson<T>>}
+	 */
 	api(method, urlPath, body) {
-		return session.publicApi(this.url, this.apiKey)(method, urlPath, body);
+		return session.publicApi(this.url, /** @type {string} */ (this.apiKey))(method, urlPath, body);
 	}
 }
 
+/** @param {InstanceOptions} opts */
 function createInstance(opts) {
 	return new N8nInstance(opts);
 }
 
-/** installPackage (when opts.tarball) + start, in one call. */
+/**
+ * installPackage (when opts.tarball) + start, in one call.
+ * @param {InstanceOptions} opts
+ */
 async function startInstance(opts) {
 	const n8n = createInstance(opts);
 	if (opts.tarball) await n8n.installPackage(opts.tarball);
@@ -197,12 +249,7 @@ function randomKey() {
 	return crypto.randomBytes(24).toString('hex');
 }
 
-module.exports = {
-	createInstance,
-	startInstance,
-	parseRawOutput,
-	offlineEnv,
-	randomKey,
-	httpJson: session.httpJson,
-	DEFAULT_OWNER: session.DEFAULT_OWNER,
-};
+const { httpJson, DEFAULT_OWNER } = session;
+
+// Names only (no `name: expression`), so that tsc exports N8nInstance as a type too.
+module.exports = { N8nInstance, createInstance, startInstance, parseRawOutput, offlineEnv, randomKey, httpJson, DEFAULT_OWNER };

@@ -11,17 +11,27 @@ const path = require('node:path');
 
 const GUARD = path.join(__dirname, 'netguard.js');
 
-/** Environment that loads the guard into a Node process and every Node process it starts. */
+/**
+ * @typedef {{ pid: number, argv: string }} GuardLoaded
+ * @typedef {GuardLoaded & { kind: string, target: string, stack: string[] }} GuardAttempt
+ */
+
+/**
+ * Environment that loads the guard into a Node process and every Node process it starts.
+ * @param {string} logFile
+ */
 function guardEnv(logFile) {
 	return { NODE_OPTIONS: `--require "${GUARD}"`, TENANT_API_NETGUARD_LOG: logFile };
 }
 
 /**
- * @returns {{ loaded: {pid: number, argv: string}[], attempts: {pid: number, argv: string, kind: string, target: string, stack: string[]}[] }}
- *   loaded: the processes that ran under the guard; attempts: what they tried to reach outside loopback
+ * `loaded`: the processes that ran under the guard; `attempts`: what they tried to reach outside loopback.
+ * @param {string} logFile
+ * @returns {{ loaded: GuardLoaded[], attempts: GuardAttempt[] }}
  */
 function readGuardLog(logFile) {
 	const lines = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').split('\n').filter(Boolean) : [];
+	/** @type {GuardAttempt[]} */
 	const entries = lines.map((l) => JSON.parse(l));
 	return { loaded: entries.filter((e) => e.kind === 'loaded'), attempts: entries.filter((e) => e.kind !== 'loaded') };
 }

@@ -19,6 +19,7 @@ const dgram = require('node:dgram');
 const LOG = process.env.TENANT_API_NETGUARD_LOG;
 const FLAGGED = new Set((process.env.TENANT_API_NETGUARD_FLAG || '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean));
 
+/** @param {unknown} host */
 function isLoopback(host) {
 	if (host === undefined || host === null || host === '') return true; // Node's default: localhost
 	const h = String(host).toLowerCase().replace(/^\[|\]$/g, '');
@@ -29,7 +30,11 @@ function isLoopback(host) {
 	return false;
 }
 
-/** One JSON line per event: `loaded` (this process runs under the guard), or a refused attempt. */
+/**
+ * One JSON line per event: `loaded` (this process runs under the guard), or a refused attempt.
+ * @param {string} kind
+ * @param {string|null} target
+ */
 function record(kind, target) {
 	const limit = Error.stackTraceLimit;
 	Error.stackTraceLimit = 40;
@@ -40,7 +45,12 @@ function record(kind, target) {
 	else if (kind !== 'loaded') process.stderr.write(`[netguard] ${line}`);
 }
 
+/**
+ * @param {string} code
+ * @param {string} what
+ */
 function refusal(code, what) {
+	/** @type {NodeJS.ErrnoException} */
 	const err = new Error(`netguard: ${what} refused (this process may only use loopback)`);
 	err.code = code;
 	return err;
@@ -49,10 +59,16 @@ function refusal(code, what) {
 /**
  * Replace obj[name], a resolver function (callback style, or promise style when `promises`), by one
  * that refuses names outside loopback.
+ * @param {object} target
+ * @param {string} name
+ * @param {string} kind
+ * @param {boolean} promises
  */
-function guardResolver(obj, name, kind, promises) {
+function guardResolver(target, name, kind, promises) {
+	const obj = /** @type {Record<string, unknown>} */ (target);
 	const original = obj[name];
 	if (typeof original !== 'function') return;
+	/** @type {(this: unknown, hostname: unknown, ...rest: unknown[]) => unknown} */
 	obj[name] = function guarded(hostname, ...rest) {
 		if (isLoopback(hostname)) return original.call(this, hostname, ...rest);
 		record(kind, String(hostname));
@@ -73,20 +89,33 @@ for (const name of RESOLVERS) {
 	guardResolver(dns.promises.Resolver.prototype, name, kind, true);
 }
 
-/** host and port of Socket#connect's arguments (options object, port+host, or net's normalized array). */
+/**
+ * host and port of Socket#connect's arguments (options object, port+host, or net's normalized array).
+ * @param {unknown[]} args
+ * @returns {{ host: unknown, port: unknown } | null}
+ */
 function connectTarget(args) {
+	/** @type {unknown[]} */
 	const a = Array.isArray(args[0]) ? args[0] : args;
 	const first = a[0];
 	if (first && typeof first === 'object') {
-		if (first.path) return null; // a unix socket
-		return { host: first.host ?? first.hostname ?? 'localhost', port: first.port };
+		const options = /** @type {{ path?: string, host?: string, hostname?: string, port?: number }} */ (first);
+		if (options.path) return null; // a unix socket
+		return { host: options.host ?? options.hostname ?? 'localhost', port: options.port };
 	}
 	if (typeof first === 'string' && !/^\d+$/.test(first)) return null; // a unix socket path
 	return { host: typeof a[1] === 'string' ? a[1] : 'localhost', port: first };
 }
 
-const originalConnect = net.Socket.prototype.connect;
-net.Socket.prototype.connect = function guardedConnect(...args) {
+/** @typedef {{ [method: string]: (...args: unknown[]) => unknown }} Patchable a prototype whose methods are replaced here */
+
+const socketPrototype = /** @type {Patchable} */ (/** @type {unknown} */ (net.Socket.prototype));
+const originalConnect = socketPrototype.connect;
+/**
+ * @this {import('node:net').Socket & { connecting: boolean }}
+ * @param {...unknown} args
+ */
+socketPrototype.connect = function guardedConnect(...args) {
 	const target = connectTarget(args);
 	if (!target || isLoopback(target.host)) return originalConnect.apply(this, args);
 	record('tcp.connect', `${target.host}:${target.port}`);
@@ -96,9 +125,10 @@ net.Socket.prototype.connect = function guardedConnect(...args) {
 	return this;
 };
 
+const udpPrototype = /** @type {Patchable} */ (/** @type {unknown} */ (dgram.Socket.prototype));
 for (const name of ['send', 'connect']) {
-	const original = dgram.Socket.prototype[name];
-	dgram.Socket.prototype[name] = function guardedUdp(...args) {
+	const original = udpPrototype[name];
+	udpPrototype[name] = function guardedUdp(...args) {
 		// send(msg, [offset, length,] port, address, cb) / connect(port, address, cb)
 		const address = args.find((x, i) => i > 0 && typeof x === 'string');
 		const port = args.find((x, i) => i > 0 && typeof x === 'number');

@@ -16,7 +16,11 @@ function ephemeralLow() {
 	}
 }
 
-/** Whether `port` can be bound on 127.0.0.1 right now. */
+/**
+ * Whether `port` can be bound on 127.0.0.1 right now.
+ * @param {number} port
+ * @returns {Promise<boolean>}
+ */
 function portFree(port) {
 	return new Promise((resolve) => {
 		const srv = net.createServer();

@@ -10,13 +10,25 @@
 const fs = require('node:fs');
 const { spawn } = require('node:child_process');
 
-/** Leaders (= group ids) of the groups started here and not stopped yet. */
+/**
+ * @typedef {{ code: number|null, signal: NodeJS.Signals|null }} ExitInfo
+ * @typedef {import('node:child_process').ChildProcess & { exited: Promise<ExitInfo>, exitInfo: ExitInfo|null }} GroupChild
+ *   a process group's leader, with its exit as a promise and (once it happened) as a value
+ * @typedef {{ addGroup(pgid: number, label: string): void, removeGroup(pgid: number): void }} GroupRegistry told
+ *   about every group started and stopped (e.g. a watchdog's registry)
+ */
+
+/** @type {Set<number>} leaders (= group ids) of the groups started here and not stopped yet */
 const liveGroups = new Set();
 process.on('exit', () => {
 	for (const pgid of liveGroups) signalGroup(pgid, 'SIGKILL');
 });
 
-/** Send `signal` to every process of the group `pgid`; false when the group is gone. */
+/**
+ * Send `signal` to every process of the group `pgid`; false when the group is gone.
+ * @param {number} pgid
+ * @param {NodeJS.Signals} signal
+ */
 function signalGroup(pgid, signal) {
 	try {
 		process.kill(-pgid, signal);
@@ -31,21 +43,26 @@ function signalGroup(pgid, signal) {
  * or, with `pipe: true`, readable on child.stdout / child.stderr. The child gets `exited` (a promise of
  * { code, signal }) and `exitInfo` (null while it runs). `registry` (optional: { addGroup, removeGroup })
  * is told about the group, for a watchdog that outlives this process (scripts/queue/services.js).
+ * @param {string} cmd
+ * @param {string[]} args
+ * @param {{ logFile?: string, pipe?: boolean, env?: NodeJS.ProcessEnv, cwd?: string, label?: string, registry?: GroupRegistry }} [options]
  */
 function spawnGroup(cmd, args, { logFile, pipe = false, env, cwd, label = cmd, registry } = {}) {
 	let out;
 	if (!pipe) {
-		out = fs.openSync(logFile, 'a');
+		out = fs.openSync(/** @type {string} */ (logFile), 'a');
 		fs.writeSync(out, `\n===== ${label}: ${cmd} ${args.join(' ')}  ${new Date().toISOString()}\n`);
 	}
+	/** @type {import('node:child_process').StdioOptions} */
 	const stdio = pipe ? ['ignore', 'pipe', 'pipe'] : ['ignore', out, out];
-	const child = spawn(cmd, args, { cwd, env, stdio, detached: true });
+	const child = /** @type {GroupChild} */ (spawn(cmd, args, { cwd, env, stdio, detached: true }));
 	if (out !== undefined) fs.closeSync(out);
 	child.exitInfo = null;
 	child.exited = new Promise((resolve) =>
 		child.once('exit', (code, signal) => {
-			child.exitInfo = { code, signal };
-			resolve(child.exitInfo);
+			const exitInfo = { code, signal };
+			child.exitInfo = exitInfo;
+			resolve(exitInfo);
 		}),
 	);
 	if (child.pid) {
@@ -58,28 +75,38 @@ function spawnGroup(cmd, args, { logFile, pipe = false, env, cwd, label = cmd, r
 /**
  * Send `signal` to the child's group, wait for the leader to exit (SIGKILL after `timeoutMs`), then
  * SIGKILL whatever is left of the group (a task runner gets no second chance).
+ * @param {GroupChild|null|undefined} child
+ * @param {{ signal?: NodeJS.Signals, timeoutMs?: number, registry?: GroupRegistry }} [options]
  */
 async function stopGroup(child, { signal = 'SIGTERM', timeoutMs = 15000, registry } = {}) {
 	if (!child || !child.pid) return;
+	const pid = child.pid;
 	if (child.exitInfo === null) {
-		signalGroup(child.pid, signal);
-		const timer = setTimeout(() => signalGroup(child.pid, 'SIGKILL'), timeoutMs);
+		signalGroup(pid, signal);
+		const timer = setTimeout(() => signalGroup(pid, 'SIGKILL'), timeoutMs);
 		await child.exited;
 		clearTimeout(timer);
 	}
-	signalGroup(child.pid, 'SIGKILL');
-	liveGroups.delete(child.pid);
-	registry?.removeGroup(child.pid);
+	signalGroup(pid, 'SIGKILL');
+	liveGroups.delete(pid);
+	registry?.removeGroup(pid);
 }
 
-/** SIGKILL the leader alone (as a crash would), wait for it, then the rest of its group. */
+/**
+ * SIGKILL the leader alone (as a crash would), wait for it, then the rest of its group.
+ * @param {GroupChild} child
+ * @param {{ registry?: GroupRegistry }} [options]
+ */
 async function killLeader(child, { registry } = {}) {
-	process.kill(child.pid, 'SIGKILL');
+	process.kill(/** @type {number} */ (child.pid), 'SIGKILL');
 	await child.exited;
 	await stopGroup(child, { signal: 'SIGKILL', registry });
 }
 
-/** The last `lines` lines of a log file (for error messages). */
+/**
+ * The last `lines` lines of a log file (for error messages).
+ * @param {string} file
+ */
 function tail(file, lines = 60) {
 	try {
 		return fs.readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
@@ -88,6 +115,7 @@ function tail(file, lines = 60) {
 	}
 }
 
+/** @param {number} ms @returns {Promise<void>} */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 module.exports = { spawnGroup, stopGroup, killLeader, signalGroup, tail, sleep };

@@ -9,6 +9,18 @@
  */
 const { sleep } = require('./process-group');
 
+/**
+ * @template [T=unknown]
+ * @typedef {{ status: number, headers: Headers, text: string, json: T|undefined }} HttpJson an answer: `json` is
+ *   the body parsed, undefined when it is not JSON
+ */
+/** @typedef {{ email: string, password: string, firstName: string, lastName: string }} Owner */
+/**
+ * A call of n8n's public API (`/api/v1` + path) or internal REST API (`/rest` + path).
+ * @typedef {<T = unknown>(method: string, urlPath: string, body?: unknown) => Promise<HttpJson<T>>} ApiCall
+ */
+
+/** @type {Owner} */
 const DEFAULT_OWNER = {
 	email: 'owner@tenant-api.test',
 	password: 'Sandbox-Owner-1',
@@ -16,8 +28,15 @@ const DEFAULT_OWNER = {
 	lastName: 'Owner',
 };
 
-/** fetch with a JSON body; the answer as text and, when it parses, as JSON. */
+/**
+ * fetch with a JSON body; the answer as text and, when it parses, as JSON.
+ * @template [T=unknown]
+ * @param {string} url
+ * @param {{ method?: string, body?: unknown, headers?: Record<string, string> }} [options]
+ * @returns {Promise<HttpJson<T>>}
+ */
 async function httpJson(url, { method = 'GET', body, headers = {} } = {}) {
+	/** @type {Record<string, string>} */
 	const h = { ...headers };
 	if (body !== undefined) h['content-type'] = 'application/json';
 	const res = await fetch(url, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -31,7 +50,10 @@ async function httpJson(url, { method = 'GET', body, headers = {} } = {}) {
 	return { status: res.status, headers: res.headers, text, json };
 }
 
-/** The `n8n-auth=…` pair of a login answer's Set-Cookie headers. */
+/**
+ * The `n8n-auth=…` pair of a login answer's Set-Cookie headers.
+ * @param {{ headers: Headers }} res
+ */
 function authCookie(res) {
 	const raw = typeof res.headers.getSetCookie === 'function' ? res.headers.getSetCookie() : [res.headers.get('set-cookie') || ''];
 	return raw.map((c) => c.split(';')[0]).find((c) => c.startsWith('n8n-auth='));
@@ -41,6 +63,7 @@ function authCookie(res) {
  * Whether n8n at `baseUrl` is ready: /healthz/readiness answers once the database is migrated; with
  * `settings` also /rest/settings, as JSON (before migrations finish every other route answers "n8n is
  * starting up"). Processes without the REST API (webhook processor) are ready at readiness.
+ * @param {string} baseUrl
  */
 async function isReady(baseUrl, { settings = true } = {}) {
 	try {
@@ -58,6 +81,8 @@ async function isReady(baseUrl, { settings = true } = {}) {
 /**
  * Poll `ready()` every 500 ms: resolves true once it is, false as soon as `exited()` reports that the
  * process is gone; throws after `timeoutMs`.
+ * @param {() => Promise<boolean>} ready
+ * @param {{ exited: () => unknown, timeoutMs: number, what: string }} options
  */
 async function waitUntil(ready, { exited, timeoutMs, what }) {
 	const deadline = Date.now() + timeoutMs;
@@ -69,7 +94,11 @@ async function waitUntil(ready, { exited, timeoutMs, what }) {
 	}
 }
 
-/** POST /rest/owner/setup; 'existing' when a reused user folder already has an owner. */
+/**
+ * POST /rest/owner/setup; 'existing' when a reused user folder already has an owner.
+ * @param {string} baseUrl
+ * @param {Owner} owner
+ */
 async function setupOwner(baseUrl, owner) {
 	const res = await httpJson(`${baseUrl}/rest/owner/setup`, { method: 'POST', body: owner });
 	if (res.status === 200) return 'created';
@@ -78,7 +107,11 @@ async function setupOwner(baseUrl, owner) {
 	throw new Error(`POST /rest/owner/setup -> ${res.status}: ${res.text.slice(0, 500)}`);
 }
 
-/** POST /rest/login; resolves the `n8n-auth` cookie. */
+/**
+ * POST /rest/login; resolves the `n8n-auth` cookie.
+ * @param {string} baseUrl
+ * @param {Owner} owner
+ */
 async function login(baseUrl, owner) {
 	const res = await httpJson(`${baseUrl}/rest/login`, {
 		method: 'POST',
@@ -89,18 +122,30 @@ async function login(baseUrl, owner) {
 	return cookie;
 }
 
-/** POST /rest/api-keys with every scope the owner may grant (newer versions require an explicit list). */
+/**
+ * POST /rest/api-keys with every scope the owner may grant (newer versions require an explicit list).
+ * @param {string} baseUrl
+ * @param {string} cookie
+ * @param {string} label
+ */
 async function createApiKey(baseUrl, cookie, label) {
+	/** @type {HttpJson<{ data?: unknown } | undefined>} */
 	const scopesRes = await httpJson(`${baseUrl}/rest/api-keys/scopes`, { headers: { cookie } });
 	const scopes = scopesRes.status === 200 ? (scopesRes.json?.data ?? scopesRes.json) : undefined;
 	const body = { label: `${label}-${Date.now()}`, expiresAt: null, ...(Array.isArray(scopes) ? { scopes } : {}) };
+	/** @type {HttpJson<{ rawApiKey?: string, data?: { rawApiKey?: string } }>} */
 	const res = await httpJson(`${baseUrl}/rest/api-keys`, { method: 'POST', body, headers: { cookie } });
 	const data = res.json?.data ?? res.json;
 	if (res.status !== 200 || !data?.rawApiKey) throw new Error(`POST /rest/api-keys -> ${res.status}: ${res.text.slice(0, 500)}`);
 	return data.rawApiKey;
 }
 
-/** Owner (created or existing), login cookie and a new API key. */
+/**
+ * Owner (created or existing), login cookie and a new API key.
+ * @param {string} baseUrl
+ * @param {Owner} owner
+ * @param {string} label
+ */
 async function openSession(baseUrl, owner, label) {
 	await setupOwner(baseUrl, owner);
 	const cookie = await login(baseUrl, owner);
@@ -108,12 +153,22 @@ async function openSession(baseUrl, owner, label) {
 	return { cookie, apiKey };
 }
 
-/** n8n's public API (`/api/v1` + path) with `X-N8N-API-KEY`. */
+/**
+ * n8n's public API (`/api/v1` + path) with `X-N8N-API-KEY`.
+ * @param {string} baseUrl
+ * @param {string} apiKey
+ * @returns {ApiCall}
+ */
 function publicApi(baseUrl, apiKey) {
 	return (method, urlPath, body) => httpJson(`${baseUrl}/api/v1${urlPath}`, { method, body, headers: { 'X-N8N-API-KEY': apiKey } });
 }
 
-/** n8n's internal REST API (`/rest` + path) with the owner's cookie. */
+/**
+ * n8n's internal REST API (`/rest` + path) with the owner's cookie.
+ * @param {string} baseUrl
+ * @param {string} cookie
+ * @returns {ApiCall}
+ */
 function restApi(baseUrl, cookie) {
 	return (method, urlPath, body) => httpJson(`${baseUrl}/rest${urlPath}`, { method, body, headers: { cookie } });
 }
@@ -121,6 +176,9 @@ function restApi(baseUrl, cookie) {
 /**
  * Production webhooks are registered while n8n activates published workflows, which can finish after
  * the REST API answers: resolves once `webhookPath` stops answering 404.
+ * @param {string} baseUrl
+ * @param {string} webhookPath
+ * @param {{ timeoutMs?: number, context?: () => string }} [options]
  */
 async function waitForWebhook(baseUrl, webhookPath, { timeoutMs = 60000, context = () => '' } = {}) {
 	const deadline = Date.now() + timeoutMs;
@@ -136,8 +194,11 @@ async function waitForWebhook(baseUrl, webhookPath, { timeoutMs = 60000, context
 /**
  * Creates a workflow through n8n's public API and activates it (publishes it); resolves with its id.
  * `n8n` is anything with the public API's `api(method, path, body)`: an instance, a queue-mode cluster.
+ * @param {{ api: ApiCall }} n8n
+ * @param {{ name: string } & Record<string, unknown>} workflow
  */
 async function createActiveWorkflow(n8n, workflow) {
+	/** @type {HttpJson<{ id?: string }>} */
 	const created = await n8n.api('POST', '/workflows', workflow);
 	if (created.status !== 200 || !created.json?.id) throw new Error(`creating "${workflow.name}" answered ${created.status}: ${created.text}`);
 	const activated = await n8n.api('POST', `/workflows/${created.json.id}/activate`);

@@ -28,6 +28,19 @@ const session = require('../n8n/session');
 const { installPackage } = require('../n8n/community-package');
 const svc = require('./services');
 
+/**
+ * @import { GroupChild } from '../n8n/process-group'
+ * @import { HttpJson } from '../n8n/session'
+ * @typedef {'main'|'webhook'|'worker'} ProcessRole
+ * @typedef {{ name: string, role: ProcessRole, args: string[], extraEnv?: Record<string, string>,
+ *   ready: (p: ClusterProcess) => Promise<boolean> }} ProcessSpec
+ * @typedef {{ tarball: string, runDir?: string, version?: string, workers?: number, concurrency?: number,
+ *   encryptionKey?: string, env?: Record<string, string>, deadlineMs?: number, log?: (message: string) => void }} ClusterOptions
+ *   `tarball`: the packed package (scripts/pack.js); `runDir`: logs and user folders (default: a new temp folder);
+ *   `version`: n8n's (default 2.40.7); `workers` (default 2), `concurrency` per worker (default 5); `env`: extra
+ *   environment for every n8n process; `deadlineMs`: the reaper kills everything after this long (default 15 min)
+ */
+
 const OWNER = session.DEFAULT_OWNER;
 /** A process that found one of its ports taken gets new ones, up to this many starts. */
 const MAX_STARTS = 4;
@@ -38,6 +51,8 @@ const PORT_TAKEN = /already in use|EADDRINUSE/i;
  * connections per process: a burst of 40 deliveries then waits longer than
  * DB_POSTGRESDB_CONNECTION_TIMEOUT (20 s) on the webhook processor and gets 500s; size it to the
  * expected concurrency.
+ * @param {{ redis: { host: string, port: number }, pg: { host: string, port: number, database: string, user: string, password: string },
+ *   encryptionKey: string, extra?: Record<string, string> }} options
  */
 function queueSettings({ redis, pg, encryptionKey, extra = {} }) {
 	return {
@@ -56,12 +71,23 @@ function queueSettings({ redis, pg, encryptionKey, extra = {} }) {
 	};
 }
 
-/** Readiness by HTTP (`settings`: the REST API too, as on the main). */
+/**
+ * Readiness by HTTP (`settings`: the REST API too, as on the main).
+ * @param {{ settings: boolean }} options
+ * @returns {ProcessSpec['ready']}
+ */
 const httpReady = ({ settings }) => (p) => session.isReady(`http://${HOST}:${p.port}`, { settings });
-/** Readiness by a line in the process's log (workers have no HTTP server of ours to ask). */
+/**
+ * Readiness by a line in the process's log (workers have no HTTP server of ours to ask).
+ * @param {string} marker
+ * @returns {ProcessSpec['ready']}
+ */
 const logReady = (marker) => async (p) => p.log().includes(marker);
 
-/** The ports a process of each role needs; `port` is the one it serves HTTP on. */
+/**
+ * The ports a process of each role needs; `port` is the one it serves HTTP on.
+ * @type {Record<ProcessRole, (p: ClusterProcess, fresh?: boolean) => Promise<Record<string, string>>>}
+ */
 const PORTS = {
 	async main(p, fresh) {
 		if (fresh || !p.port) p.port = await freePort();
@@ -79,17 +105,29 @@ const PORTS = {
 
 /** One n8n process of the cluster: `n8n <args>` in <runDir>/<name>, logging to <runDir>/<name>/n8n.log. */
 class ClusterProcess {
+	/**
+	 * @param {QueueCluster} cluster
+	 * @param {ProcessSpec} spec
+	 */
 	constructor(cluster, { name, role, args, extraEnv = {}, ready }) {
-		Object.assign(this, { cluster, name, role, args, extraEnv, ready });
+		this.cluster = cluster;
+		this.name = name;
+		this.role = role;
+		this.args = args;
+		this.extraEnv = extraEnv;
+		this.ready = ready;
 		this.userFolder = path.join(cluster.runDir, name);
 		this.logFile = path.join(this.userFolder, 'n8n.log');
+		/** @type {GroupChild|null} */
 		this.child = null;
+		/** @type {number|null} the port it serves HTTP on (workers: their health-check port) */
 		this.port = null;
+		/** @type {Record<string, string>|null} */
 		this.portEnv = null;
 	}
 
 	get pid() {
-		return this.child ? this.child.pid : null;
+		return this.child?.pid ?? null;
 	}
 
 	get running() {
@@ -123,7 +161,7 @@ class ClusterProcess {
 			this.portEnv ??= await PORTS[this.role](this, attempt > 1);
 			const logStart = this.log().length;
 			this.launch();
-			const child = this.child;
+			const child = /** @type {GroupChild} */ (this.child);
 			const ready = await session
 				.waitUntil(() => this.ready(this), { exited: () => child.exitInfo, timeoutMs, what: this.name })
 				.catch((err) => Promise.reject(new Error(`${err.message}\n${tail(this.logFile, 40)}`)));
@@ -147,32 +185,44 @@ class ClusterProcess {
 
 	/** SIGKILL the n8n process itself (its pid), as a crash would; then its leftovers. */
 	kill() {
-		return killLeader(this.child, { registry: this.cluster.tracker });
+		return killLeader(/** @type {GroupChild} */ (this.child), { registry: this.cluster.tracker });
 	}
 }
 
 class QueueCluster {
-	/**
-	 * @param {object} opts
-	 * @param {string} opts.tarball   packed package (scripts/pack.js)
-	 * @param {string} [opts.runDir]  folder for logs and user folders (default: a new temp folder)
-	 * @param {string} [opts.version] n8n version (default 2.40.7)
-	 * @param {number} [opts.workers] number of workers (default 2)
-	 * @param {number} [opts.concurrency] per worker (default 5)
-	 * @param {object} [opts.env]     extra environment for every n8n process
-	 * @param {number} [opts.deadlineMs] the reaper kills everything after this long (default 15 min)
-	 */
+	/** @param {ClusterOptions} opts */
 	constructor(opts) {
 		this.opts = opts;
 		this.version = opts.version || installer.DEFAULT_VERSION;
 		this.runDir = path.resolve(opts.runDir || fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-queue-')));
 		this.log = opts.log || svc.log;
 		this.t0 = Date.now();
+		/** @type {Record<string, number>} seconds since the start at which each step was done */
 		this.timings = {};
+		/** @type {ClusterProcess[]} */
 		this.processes = [];
+		/** @type {{ cookie: string|null, apiKey: string|null }} */
 		this.access = { cookie: null, apiKey: null };
+		// Set by boot():
+		/** @type {import('../n8n/install').N8nInstallInfo} */
+		this.installed;
+		/** @type {import('./services').Tracker} */
+		this.tracker;
+		/** @type {Awaited<ReturnType<typeof svc.startRedis>>} */
+		this.redis;
+		/** @type {Awaited<ReturnType<typeof svc.startPostgres>>} */
+		this.pg;
+		/** @type {Record<string, string>} */
+		this.shared;
+		/** @type {ClusterProcess} */
+		this.main;
+		/** @type {ClusterProcess} n8n webhook: the webhook processor */
+		this.webhook;
+		/** @type {ClusterProcess[]} */
+		this.workers;
 	}
 
+	/** @param {string} name */
 	lap(name) {
 		this.timings[name] = Math.round((Date.now() - this.t0) / 100) / 10;
 	}
@@ -194,6 +244,10 @@ class QueueCluster {
 		return { ...this.shared, N8N_ENCRYPTION_KEY: '<same on every process>', DB_POSTGRESDB_PASSWORD: '<secret>' };
 	}
 
+	/**
+	 * @param {string} userFolder
+	 * @param {Record<string, string>} own
+	 */
 	envFor(userFolder, own) {
 		return n8nEnv(this.version, {
 			userFolder,
@@ -245,13 +299,17 @@ class QueueCluster {
 		await this.openSession();
 	}
 
+	/** @param {ProcessSpec} spec */
 	define(spec) {
 		const p = new ClusterProcess(this, spec);
 		this.processes.push(p);
 		return p;
 	}
 
-	/** A user folder with the tarball installed the way n8n's community installer does. */
+	/**
+	 * A user folder with the tarball installed the way n8n's community installer does.
+	 * @param {ClusterProcess} p
+	 */
 	prepareFolder(p) {
 		fs.mkdirSync(p.userFolder, { recursive: true });
 		return installPackage(p.userFolder, this.opts.tarball);
@@ -261,14 +319,28 @@ class QueueCluster {
 		this.access = await session.openSession(this.mainUrl, OWNER, 'queue');
 	}
 
-	/** n8n public API on the main (X-N8N-API-KEY). */
+	/**
+	 * n8n public API on the main (X-N8N-API-KEY).
+	 * @template [T=unknown]
+	 * @param {string} method
+	 * @param {string} urlPath
+	 * @param {unknown} [body]
+	 * @returns {Promise<HttpJson<T>>}
+	 */
 	api(method, urlPath, body) {
-		return session.publicApi(this.mainUrl, this.access.apiKey)(method, urlPath, body);
+		return session.publicApi(this.mainUrl, /** @type {string} */ (this.access.apiKey))(method, urlPath, body);
 	}
 
-	/** Internal REST API on the main with the owner's cookie. */
+	/**
+	 * Internal REST API on the main with the owner's cookie.
+	 * @template [T=unknown]
+	 * @param {string} method
+	 * @param {string} urlPath
+	 * @param {unknown} [body]
+	 * @returns {Promise<HttpJson<T>>}
+	 */
 	rest(method, urlPath, body) {
-		return session.restApi(this.mainUrl, this.access.cookie)(method, urlPath, body);
+		return session.restApi(this.mainUrl, /** @type {string} */ (this.access.cookie))(method, urlPath, body);
 	}
 
 	/** Start the webhook processor and the workers (after workflows are active). */
@@ -294,6 +366,7 @@ class QueueCluster {
 	}
 }
 
+/** @param {ClusterOptions} opts */
 async function startCluster(opts) {
 	const cluster = new QueueCluster(opts);
 	try {
@@ -305,12 +378,15 @@ async function startCluster(opts) {
 	}
 }
 
-module.exports = { startCluster, httpJson: session.httpJson };
+const { httpJson } = session;
+
+// Names only (no `name: expression`), so that tsc exports the classes as types too.
+module.exports = { startCluster, httpJson, QueueCluster, ClusterProcess };
 
 if (require.main === module) {
 	const { buildAndPack } = require('../pack');
 	const args = process.argv.slice(2);
-	const flag = (n, d) => {
+	const flag = (/** @type {string} */ n, /** @type {number} */ d) => {
 		const i = args.indexOf(`--${n}`);
 		return i >= 0 ? args[i + 1] : d;
 	};

@@ -12,6 +12,7 @@ const fs = require('node:fs');
 
 const [ownerPid, registry, deadline] = [Number(process.argv[2]), process.argv[3], Number(process.argv[4])];
 
+/** @param {number} pid */
 function alive(pid) {
 	try {
 		process.kill(pid, 0);
@@ -21,11 +22,14 @@ function alive(pid) {
 	}
 }
 
+/** @param {string} msg */
 function say(msg) {
 	process.stdout.write(`${new Date().toISOString()} reaper: ${msg}\n`);
 }
 
+/** @param {string} why */
 function reap(why) {
+	/** @type {import('./services').Registry} */
 	let state = { groups: [], dirs: [] };
 	try {
 		state = JSON.parse(fs.readFileSync(registry, 'utf8'));

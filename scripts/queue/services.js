@@ -21,10 +21,17 @@ const { spawn, spawnSync } = require('node:child_process');
 const { HOST, freePort } = require('../n8n/ports');
 const { spawnGroup, stopGroup, tail, sleep } = require('../n8n/process-group');
 
+/**
+ * @typedef {{ groups: { pgid: number, label: string }[], dirs: string[] }} Registry what processes.json holds (reaper.js reads it)
+ * @typedef {ReturnType<typeof createTracker>} Tracker
+ */
+
+/** @param {string} msg */
 function log(msg) {
 	process.stderr.write(`[queue] ${msg}\n`);
 }
 
+/** @param {string} cmd */
 function which(cmd) {
 	const res = spawnSync('sh', ['-c', `command -v ${cmd}`], { encoding: 'utf8' });
 	return res.status === 0 ? res.stdout.trim() : null;
@@ -60,7 +67,7 @@ function ensurePackages({ timeoutMs = 15 * 60 * 1000 } = {}) {
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 	const t0 = Date.now();
 	log(`apt-get install ${missing.join(' ')} (missing)`);
-	const run = (args) => {
+	const run = (/** @type {string[]} */ args) => {
 		const res = spawnSync('apt-get', args, { stdio: ['ignore', 'inherit', 'inherit'], env, timeout: timeoutMs });
 		if (res.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed (${res.status ?? res.signal ?? res.error})`);
 	};
@@ -80,10 +87,12 @@ function ensurePackages({ timeoutMs = 15 * 60 * 1000 } = {}) {
  * reaper.js beside it: if this process dies (even by SIGKILL) or the deadline passes, the reaper kills
  * every registered process group and removes the registered folders. close() kills what is left,
  * removes the registry and so lets the reaper exit.
+ * @param {string} runDir
  */
 function createTracker(runDir, { deadlineMs = 15 * 60 * 1000 } = {}) {
 	fs.mkdirSync(runDir, { recursive: true });
 	const file = path.join(runDir, 'processes.json');
+	/** @type {Registry} */
 	const state = { groups: [], dirs: [] };
 	const save = () => fs.writeFileSync(file, JSON.stringify(state, null, 2));
 	save();
@@ -96,7 +105,7 @@ function createTracker(runDir, { deadlineMs = 15 * 60 * 1000 } = {}) {
 	fs.closeSync(reaperLog);
 	reaper.unref();
 
-	const onSignal = (sig) => {
+	const onSignal = (/** @type {NodeJS.Signals} */ sig) => {
 		log(`${sig}: stopping every process of this run`);
 		killAllSync();
 		process.exit(130);
@@ -116,14 +125,17 @@ function createTracker(runDir, { deadlineMs = 15 * 60 * 1000 } = {}) {
 
 	return {
 		file,
+		/** @param {number} pgid @param {string} label */
 		addGroup(pgid, label) {
 			state.groups.push({ pgid, label });
 			save();
 		},
+		/** @param {number} pgid */
 		removeGroup(pgid) {
 			state.groups = state.groups.filter((g) => g.pgid !== pgid);
 			save();
 		},
+		/** @param {string} dir */
 		addDir(dir) {
 			state.dirs.push(dir);
 			save();
@@ -146,7 +158,10 @@ function createTracker(runDir, { deadlineMs = 15 * 60 * 1000 } = {}) {
 /* Redis                                                                                             */
 /* ------------------------------------------------------------------------------------------------ */
 
-/** Whether `buf` holds one whole RESP reply of a simple type (+, -, :, $; no arrays). */
+/**
+ * Whether `buf` holds one whole RESP reply of a simple type (+, -, :, $; no arrays).
+ * @param {string} buf
+ */
 function replyComplete(buf) {
 	const eol = buf.indexOf('\r\n');
 	if (eol < 0) return false;
@@ -155,7 +170,10 @@ function replyComplete(buf) {
 	return len < 0 || Buffer.byteLength(buf) >= eol + 2 + len + 2;
 }
 
-/** '+OK' → 'OK', ':3' → 3, '$-1' → null, '$5 hello' → 'hello', '-ERR x' → Error thrown by the caller. */
+/**
+ * '+OK' → 'OK', ':3' → 3, '$-1' → null, '$5 hello' → 'hello', '-ERR x' → Error thrown by the caller.
+ * @param {string} buf
+ */
 function parseReply(buf) {
 	const eol = buf.indexOf('\r\n');
 	const head = buf.slice(1, eol);
@@ -173,7 +191,12 @@ function parseReply(buf) {
 	}
 }
 
-/** One RESP command over a fresh connection: resolves the parsed reply (simple types only). */
+/**
+ * One RESP command over a fresh connection: resolves the parsed reply (simple types only).
+ * @param {number} port
+ * @param {Array<string|number>} args
+ * @returns {Promise<ReturnType<typeof parseReply>>}
+ */
 function redisCommand(port, args, timeoutMs = 2000) {
 	return new Promise((resolve, reject) => {
 		const sock = net.connect(port, HOST);
@@ -199,6 +222,7 @@ function redisCommand(port, args, timeoutMs = 2000) {
 	});
 }
 
+/** @param {{ dir: string, tracker?: Tracker, timeoutMs?: number }} options */
 async function startRedis({ dir, tracker, timeoutMs = 20000 }) {
 	const port = await freePort();
 	const dataDir = path.join(dir, 'redis');
@@ -227,7 +251,7 @@ async function startRedis({ dir, tracker, timeoutMs = 20000 }) {
 		port,
 		pid: child.pid,
 		logFile,
-		command: (args) => redisCommand(port, args),
+		command: (/** @type {Array<string|number>} */ args) => redisCommand(port, args),
 		stop: () => stopGroup(child, { registry: tracker }),
 	};
 }
@@ -245,11 +269,20 @@ function pgUserIds() {
 	return { uid: Number(res.stdout.trim()), gid: Number(gid.stdout.trim()) };
 }
 
-/** [cmd, args] that runs a PostgreSQL binary as `postgres` when we are root. */
+/**
+ * [cmd, args] that runs a PostgreSQL binary as `postgres` when we are root.
+ * @param {string} bin
+ * @param {string[]} args
+ * @returns {[string, string[]]}
+ */
 function asPg(bin, args) {
 	return isRoot() ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
 }
 
+/**
+ * @param {string} dir
+ * @param {{ uid: number, gid: number }} ids
+ */
 function chownTree(dir, { uid, gid }) {
 	fs.chownSync(dir, uid, gid);
 	for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -259,6 +292,7 @@ function chownTree(dir, { uid, gid }) {
 	}
 }
 
+/** @param {{ dir: string, tracker?: Tracker, timeoutMs?: number, database?: string, user?: string }} options */
 async function startPostgres({ dir, tracker, timeoutMs = 60000, database = 'n8n', user = 'n8n' }) {
 	const bin = pgBinDir();
 	if (!bin) throw new Error('PostgreSQL is not installed (apt-get install postgresql)');

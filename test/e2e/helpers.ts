@@ -1,5 +1,5 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/require-node-api-error -- test code: runs in Node next to n8n, not in n8n Cloud */
-/* Shared helpers for the e2e suite (plain requires: the scripts are CommonJS; their .d.ts files type them). */
+/* Shared helpers for the e2e suite (plain requires: the scripts are CommonJS, typed by their JSDoc). */
 import { N8N_VERSION, tarball } from '../harness/realN8n';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
