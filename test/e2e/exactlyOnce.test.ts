@@ -141,7 +141,7 @@ describe(`n8n ${VERSION}: exactly-once writes across executions`, () => {
 		expect(countsOf(refs)).toEqual([1, 1]); // item 0 applied; item 1 committed, its answer lost
 		// n8n saved the scope the node recorded before it sent anything.
 		expect(failed.data?.executionData?.contextData[`node:${POST_NAME}`]).toEqual({
-			idempotencyKeyScope: expect.objectContaining({ kind: 'execution', executionId: String(failed.id) }),
+			idempotencyKeyScope: expect.objectContaining({ executionId: String(failed.id) }),
 		});
 		const firstKeys = recordsOf(refs).map((record) => record.idempotency_key);
 
