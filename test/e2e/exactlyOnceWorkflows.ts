@@ -27,7 +27,7 @@ const node = (name: string, type: string, typeVersion: number, x: number, parame
 });
 
 /** One item per request, one at a time, one attempt each: what the API answers decides the run. */
-function postNode(credential: Credential, options: Record<string, unknown> = {}) {
+function postNode(credential: Credential) {
 	return node(
 		POST_NAME,
 		'n8n-nodes-tenant-api.tenantApi',
@@ -38,7 +38,7 @@ function postNode(credential: Credential, options: Record<string, unknown> = {})
 			operation: 'post',
 			endpoint: '/transfers',
 			body: '={{ JSON.stringify({ ref: $json.ref, amount: $json.amount }) }}',
-			options: { includeMetadata: true, maxAttempts: 1, concurrency: 1, ...options },
+			options: { includeMetadata: true, maxAttempts: 1, concurrency: 1 },
 		},
 		{ credentials: { tenantApi: credential } },
 	);
@@ -67,7 +67,7 @@ export function webhookItemsWorkflow(name: string, path: string, credential: Cre
  * Tenant API Trigger (Respond: When the Workflow Finishes) → Look up (GET /pending, the upstream listing)
  * → Split Out (data) → Create transfer.
  */
-export function eventWorkflow(name: string, credentials: { api: Credential; webhook: Credential }, keyDerivation: 'position' | 'content') {
+export function eventWorkflow(name: string, credentials: { api: Credential; webhook: Credential }) {
 	const webhookId = crypto.randomUUID();
 	const trigger = node(TRIGGER_NAME, 'n8n-nodes-tenant-api.tenantApiTrigger', 1, 0, { respond: 'whenFinished' }, { webhookId, credentials: { tenantWebhookApi: credentials.webhook } });
 	const lookUp = node(
@@ -82,7 +82,7 @@ export function eventWorkflow(name: string, credentials: { api: Credential; webh
 		webhookPath: `/webhook/${webhookId}/webhook`,
 		body: {
 			name,
-			nodes: [trigger, lookUp, splitOut('data'), postNode(credentials.api, { keyDerivation })],
+			nodes: [trigger, lookUp, splitOut('data'), postNode(credentials.api)],
 			connections: chain(TRIGGER_NAME, 'Look up', 'Split Out', POST_NAME),
 			settings: { executionOrder: 'v1' },
 		},
