@@ -1,3 +1,9 @@
+/**
+ * The faults other suites inject and rely on: what the fault soak (test/engine/soak.test.ts) and the queue-mode
+ * suite count on (an answer lost after the commit, per-key caps, seeded random faults with Retry-After). The
+ * fault actions the engine suites use for one answer each (a status, raw bytes, an HTML page, a delay) are
+ * proven by those suites' own assertions.
+ */
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import { api, post } from './helpers';
 
@@ -9,37 +15,6 @@ afterAll(() => sb.close());
 beforeEach(() => sb.reset());
 
 describe('fault actions', () => {
-	it('status: answers the injected status before commit, with headers, then stops after `times`', async () => {
-		sb.setFaults([{ method: 'POST', path: '/v1/transfers', times: 1, action: { status: 429, headers: { 'retry-after': '1' } } }]);
-		const first = await post(sb, '/transfers', 'k1', { amount: 1 });
-		expect(first.status).toBe(429);
-		expect(first.headers.get('retry-after')).toBe('1');
-		expect(await first.json()).toEqual({ error: { code: 'rate_limited', message: expect.any(String) } });
-		expect(sb.stats().records).toBe(0);
-		const retry = await post(sb, '/transfers', 'k1', { amount: 1 });
-		expect(retry.status).toBe(201);
-		expect(retry.headers.get('idempotent-replayed')).toBeNull();
-		expect(sb.stats()).toMatchObject({ records: 1, faultsInjected: 1 });
-	});
-
-	it('status with a custom body; method and path prefix filter what matches', async () => {
-		sb.setFaults([{ method: 'GET', path: '/v1/accounts', action: { status: 500, body: { error: { code: 'boom', message: 'x' } } } }]);
-		const res = await api(sb, '/accounts');
-		expect(res.status).toBe(500);
-		expect((await res.json()).error.code).toBe('boom');
-		expect((await post(sb, '/transfers', 'k', {})).status).toBe(201);
-		expect(sb.stats().faultsInjected).toBe(1);
-	});
-
-	it('dropBeforeCommit: the socket closes without an answer and nothing is stored', async () => {
-		sb.setFaults([{ path: '/v1/transfers', times: 1, action: { dropBeforeCommit: true } }]);
-		await expect(post(sb, '/transfers', 'k2', { amount: 2 })).rejects.toThrow();
-		expect(sb.stats()).toMatchObject({ records: 0, distinctIdempotencyKeys: 0 });
-		const retry = await post(sb, '/transfers', 'k2', { amount: 2 });
-		expect(retry.status).toBe(201);
-		expect(retry.headers.get('idempotent-replayed')).toBeNull();
-	});
-
 	it('dropAfterCommit: exactly one record; the retry with the same key gets the replay', async () => {
 		sb.setFaults([{ method: 'POST', firstAttemptPerKey: true, action: { dropAfterCommit: true } }]);
 		await expect(post(sb, '/transfers', 'k3', { amount: 3 })).rejects.toThrow();
@@ -52,59 +27,6 @@ describe('fault actions', () => {
 		// firstAttemptPerKey: a new key is dropped again
 		await expect(post(sb, '/transfers', 'k4', { amount: 4 })).rejects.toThrow();
 		expect(sb.stats()).toMatchObject({ records: 2, replays: 1, faultsInjected: 2 });
-	});
-
-	it('delayMs: commits first, so a client that timed out and retries gets the replay', async () => {
-		sb.setFaults([{ method: 'POST', times: 1, action: { delayMs: 400 } }]);
-		await expect(post(sb, '/transfers', 'k5', { amount: 5 }, { signal: AbortSignal.timeout(100) })).rejects.toThrow();
-		const retry = await post(sb, '/transfers', 'k5', { amount: 5 });
-		expect(retry.status).toBe(201);
-		expect(retry.headers.get('idempotent-replayed')).toBe('true');
-		expect(sb.stats().records).toBe(1);
-	});
-
-	it('delayMs on a GET answers normally, just later', async () => {
-		sb.setFaults([{ method: 'GET', action: { delayMs: 150 } }]);
-		const t0 = Date.now();
-		const res = await api(sb, '/accounts?limit=1');
-		expect(res.status).toBe(200);
-		expect((await res.json()).data[0].id).toBe('acc_0001');
-		expect(Date.now() - t0).toBeGreaterThanOrEqual(140);
-	});
-
-	it('htmlError: an HTML error page with that status', async () => {
-		sb.setFaults([{ action: { htmlError: 502 } }]);
-		const res = await api(sb, '/accounts');
-		expect(res.status).toBe(502);
-		expect(res.headers.get('content-type')).toMatch(/^text\/html/);
-		expect(await res.text()).toContain('<h1>502 Error</h1>');
-	});
-
-	it('rawBody: arbitrary bytes, an empty 200, non-UTF-8 via base64, and a huge body via repeat', async () => {
-		sb.setFaults([{ times: 1, action: { rawBody: '', status: 200 } }]);
-		const empty = await api(sb, '/accounts');
-		expect(empty.status).toBe(200);
-		expect(empty.headers.get('content-type')).toMatch(/^application\/json/);
-		expect(await empty.text()).toBe('');
-
-		sb.setFaults([{ times: 1, action: { rawBodyBase64: Buffer.from([0xff, 0xfe, 0x7b]).toString('base64'), contentType: 'application/json', status: 200 } }]);
-		const bin = Buffer.from(await (await api(sb, '/accounts')).arrayBuffer());
-		expect([...bin]).toEqual([0xff, 0xfe, 0x7b]);
-
-		sb.setFaults([{ times: 1, action: { rawBody: 'abcd', repeat: 1_000_000, contentType: 'text/plain' } }]);
-		const huge = await api(sb, '/accounts');
-		expect(huge.headers.get('content-length')).toBe('4000000');
-		expect((await huge.arrayBuffer()).byteLength).toBe(4_000_000);
-	});
-
-	it('first matching rule wins; exhausted rules fall through', async () => {
-		sb.setFaults([
-			{ path: '/v1/accounts', times: 1, action: { status: 503 } },
-			{ path: '/v1/accounts', times: 1, action: { status: 500 } },
-		]);
-		const statuses = [];
-		for (let i = 0; i < 3; i++) statuses.push((await api(sb, '/accounts')).status);
-		expect(statuses).toEqual([503, 500, 200]);
 	});
 
 	it('maxPerKey: at most N faults per Idempotency-Key, so a client with N + 1 attempts always gets through', async () => {
@@ -125,18 +47,6 @@ describe('fault actions', () => {
 		}
 		expect(sb.stats().records).toBe(20);
 		expect(() => sb.setFaults([{ maxPerKey: -1, action: { status: 500 } }])).toThrow(/maxPerKey must be a number >= 0/);
-	});
-
-	it('auth is checked before faults', async () => {
-		sb.setFaults([{ action: { status: 500 } }]);
-		expect((await fetch(sb.baseUrl + '/accounts')).status).toBe(401);
-		expect(sb.stats().faultsInjected).toBe(0);
-	});
-
-	it('rejects invalid rules without changing the current ones', async () => {
-		sb.setFaults([{ times: 1, action: { status: 418 } }]);
-		expect(() => sb.setFaults([{ action: { nonsense: true } } as never])).toThrow(/action must have one of/);
-		expect((await api(sb, '/accounts')).status).toBe(418);
 	});
 });
 

@@ -3,8 +3,6 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Sandbox } from '../../sandbox/server';
 
-export const API_KEY = 'sk_test_sandbox';
-
 /** Call the sandbox API with the right key (override headers to test auth). */
 export function api(sb: Sandbox, path: string, init: { method?: string; headers?: Record<string, string>; body?: string; signal?: AbortSignal } = {}) {
 	return fetch(sb.baseUrl + path, {
@@ -75,5 +73,3 @@ export async function startReceiver(answers: ScriptedAnswer[] = []) {
 		},
 	};
 }
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

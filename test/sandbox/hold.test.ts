@@ -1,8 +1,13 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node next to n8n, not in n8n Cloud */
+/**
+ * The fault action `hold` as the queue-mode suite uses it to kill a worker while it provably waits on POSTs
+ * (test/queue/queue-mode.test.ts): a POST parked before it is processed, committed on demand, and what
+ * releasing it does once its client is gone (discarded, or its record kept).
+ */
 import * as http from 'node:http';
 import { startSandbox, type HeldRequest, type Sandbox } from '../../sandbox/server';
 import { until } from '../harness/until';
-import { api, control, post } from './helpers';
+import { post } from './helpers';
 
 let sb: Sandbox;
 beforeAll(async () => {
@@ -58,16 +63,6 @@ describe('fault action hold', () => {
 		expect(sb.stats()).toMatchObject({ records: 1, faultsInjected: 1 });
 	});
 
-	it('{hold: true, commit: true} commits first and parks only the answer', async () => {
-		sb.setFaults([{ method: 'POST', action: { hold: true, commit: true } }]);
-		const pending = post(sb, '/transfers', 'h2', { amount: 2 });
-		const [held] = await heldCount(1);
-		expect(held).toMatchObject({ processed: true, recordId: 'rec_1', clientGone: false });
-		expect(sb.records()).toEqual([expect.objectContaining({ id: 'rec_1', idempotency_key: 'h2' })]);
-		sb.releaseHeld([held.id]);
-		expect((await pending).status).toBe(201);
-	});
-
 	it('commitHeld processes a parked request now and keeps holding its answer', async () => {
 		sb.setFaults([{ method: 'POST', action: { hold: true } }]);
 		const a = post(sb, '/transfers', 'ka', { n: 1 });
@@ -108,71 +103,5 @@ describe('fault action hold', () => {
 		const again = await post(sb, '/transfers', 'gone-2', { n: 2 });
 		expect(again.headers.get('idempotent-replayed')).toBe('true');
 		expect((await post(sb, '/transfers', 'gone-1', { n: 1 })).headers.get('idempotent-replayed')).toBeNull();
-	});
-
-	it('a retry of a held committed POST with the same key is a replay (held too, while the rule applies)', async () => {
-		sb.setFaults([{ method: 'POST', action: { hold: true, commit: true } }]);
-		const first = post(sb, '/transfers', 'same', { n: 1 });
-		const retry = post(sb, '/transfers', 'same', { n: 1 });
-		const held = await heldCount(2);
-		expect(held.map((h) => h.recordId)).toEqual(['rec_1', 'rec_1']);
-		sb.releaseHeld();
-		const answers = await Promise.all([first, retry]);
-		expect(answers.map((r) => r.status)).toEqual([201, 201]);
-		expect(answers.map((r) => r.headers.get('idempotent-replayed'))).toEqual([null, 'true']);
-		expect(sb.stats()).toMatchObject({ records: 1, replays: 1 });
-	});
-
-	it('holds GETs too (their answer), and only what the rule matches', async () => {
-		sb.setFaults([{ method: 'GET', path: '/v1/accounts', times: 1, action: { hold: true } }]);
-		const listing = api(sb, '/accounts?limit=1');
-		await heldCount(1);
-		expect((await post(sb, '/transfers', 'free', { n: 1 })).status).toBe(201);
-		expect(sb.held()).toEqual([expect.objectContaining({ method: 'GET', path: '/v1/accounts?limit=1', processed: true })]);
-		sb.releaseHeld();
-		const res = await listing;
-		expect(res.status).toBe(200);
-		expect((await res.json()).data).toHaveLength(1);
-	});
-
-	it('reset drops held requests without an answer; unknown ids are refused', async () => {
-		sb.setFaults([{ method: 'POST', action: { hold: true } }]);
-		const pending = post(sb, '/transfers', 'r', { n: 1 });
-		await heldCount(1);
-		sb.reset();
-		await expect(pending).rejects.toThrow();
-		expect(sb.held()).toEqual([]);
-		expect(sb.stats().records).toBe(0);
-		expect(() => sb.releaseHeld([42])).toThrow(/no held request with id 42/);
-		expect(() => sb.commitHeld(['x'] as never)).toThrow(/ids must be an array/);
-	});
-
-	it('hold must be true', () => {
-		expect(() => sb.setFaults([{ action: { hold: 'yes' } } as never])).toThrow(/hold must be true/);
-	});
-});
-
-describe('/_sandbox/held control endpoints', () => {
-	it('GET lists held requests; POST commit and POST release act on them by id', async () => {
-		expect((await control(sb, 'faults', [{ method: 'POST', action: { hold: true } }])).status).toBe(200);
-		const a = post(sb, '/transfers', 'c1', { n: 1 });
-		const b = post(sb, '/transfers', 'c2', { n: 2 });
-		await heldCount(2);
-		const listed = (await (await control(sb, 'held')).json()).data as HeldRequest[];
-		expect(listed.map((h) => [h.idempotencyKey, h.processed, h.clientGone])).toEqual([
-			['c1', false, false],
-			['c2', false, false],
-		]);
-		const [one, two] = listed.map((h) => h.id);
-		expect(await (await control(sb, 'held/commit', { ids: [two] })).json()).toEqual({ committed: [two] });
-		expect(sb.records().map((r) => r.idempotency_key)).toEqual(['c2']);
-		expect(await (await control(sb, 'held/release', { ids: [one] })).json()).toEqual({ released: [{ id: one, outcome: 'answered' }] });
-		expect((await a).status).toBe(201);
-		expect(await (await control(sb, 'held/release', {})).json()).toEqual({ released: [{ id: two, outcome: 'answered' }] });
-		expect((await b).status).toBe(201);
-
-		const bad = await control(sb, 'held/release', { ids: [999] });
-		expect(bad.status).toBe(400);
-		expect((await bad.json()).error.message).toMatch(/no held request with id 999/);
 	});
 });
