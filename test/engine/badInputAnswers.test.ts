@@ -176,13 +176,6 @@ describe('hostile answers', () => {
 			}
 		});
 
-		it('{data, page} without totals: pages until an empty one', async () => {
-			suite.sandbox.setPagination('pageNoTotals');
-			const { error, items } = await list({ options: { pageSize: 25 } });
-			expect(error).toBeUndefined();
-			expect(items.map((item) => item.json.id)).toEqual(ids(120));
-		});
-
 		it('{data, has_more: true} without a cursor: a clear error, not the first page as if complete', async () => {
 			const page = JSON.stringify({ data: [{ id: 'acc_1' }], has_more: true });
 			const { error, items } = await list({}, [{ method: 'GET', action: { rawBody: page } }]);

@@ -1,11 +1,10 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
  * Bad deliveries to the built Tenant API Trigger, behind a real local HTTP server and n8n-core's
- * WebhookContext (test/harness/webhook.ts). Complements trigger.test.ts (another secret, one changed
- * byte, whitespace re-formatting, missing signature, stale/missing timestamp, signed empty and non-JSON
- * bodies), which is not repeated here: forged signatures of every malformed kind, more tampering and
- * re-serialization, replays inside and outside the timestamp window, bodies n8n itself turns away, and
- * large deliveries. Every refusal: 401 {"message":"Invalid signature"} (or 400 for a verified body that
+ * WebhookContext (test/harness/webhook.ts): forged signatures of every malformed kind, tampering and
+ * re-serialization, replays inside and outside the timestamp window, signed bodies that are empty or not
+ * JSON objects, bodies n8n itself turns away, and large deliveries (the verifier's own checks, one by one:
+ * test/unit/verification.test.ts). Every refusal: 401 {"message":"Invalid signature"} (or 400 for a verified body that
  * is not a JSON object), no workflow started, no secret in the answer or the log. Needs `npm run build`.
  */
 import { createHmac } from 'crypto';

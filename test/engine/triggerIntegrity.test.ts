@@ -153,7 +153,7 @@ describe('signed items: one output item per signed item, each with the identity 
 });
 
 describe('Secret in Header: the shared secret never reaches the output', () => {
-	it.each(['x-callback-token, x-webhook-secret', 'x-webhook-secret,', ' X-Webhook-Secret '])('header setting "%s"', async (sharedKeyHeader) => {
+	it.each(['x-callback-token, x-webhook-secret', 'x-webhook-secret,', ' X-Webhook-Secret ', ''])('header setting "%s"', async (sharedKeyHeader) => {
 		await rig.server.configure({ credential: webhookCredential(SECRET), parameters: { verification: 'secretHeader', sharedKeyHeader, options: { includeHeaders: true, includeQuery: true } } });
 		const { status, call } = await rig.server.post('{"id":"evt_1"}', { 'x-webhook-secret': SECRET, 'x-request-id': 'r1' }, `?copy=${SECRET}`);
 		expect(status).toBe(200);
