@@ -87,7 +87,10 @@ describe('the packed tarball, installed as the README says', () => {
 	});
 	afterAll(() => removeUnlessKept(work));
 
-	test('cd ~/.n8n/nodes && npm install: only this package lands (n8n-workflow is an optional peer)', () => {
+	test('cd ~/.n8n/nodes && npm install: only this package lands (no dependencies, no install scripts; n8n-workflow is an optional peer)', () => {
+		expect(manifest.dependencies ?? {}).toEqual({});
+		expect(manifest.peerDependencies).toEqual({ 'n8n-workflow': '*' });
+		for (const script of ['preinstall', 'install', 'postinstall', 'prepare']) expect(manifest.scripts?.[script]).toBeUndefined();
 		const nodesFolder = path.join(work, 'home', '.n8n', 'nodes');
 		expectInstalled(npmInstallOffline(nodesFolder, tarball()));
 		expect(installedPackages(nodesFolder)).toEqual([PACKAGE]);

@@ -1,7 +1,8 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
- * What gets published and how: the tarball holds the built nodes, the build gives what `n8n-node build`
- * gives, and no publish can pack a stale or missing dist/ (scripts/release.mjs, scripts/prepublish-guard.mjs,
+ * What gets published and how: the tarball holds the built nodes and nothing else, n8n's community package
+ * scan (its offline part) passes, the build gives what `n8n-node build` gives, and no publish can pack a
+ * stale or missing dist/ (scripts/release.mjs, scripts/prepublish-guard.mjs,
  * publishConfig.provenance). npm talks to a fake registry on loopback; nothing is uploaded anywhere.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -133,10 +134,28 @@ describe('what is published, and how', () => {
 		if (work) removeUnlessKept(work);
 	});
 
-	test('the tarball holds the built nodes: a compiled file for every source, icons, codex, main', () => {
-		const listing = spawnSync('tar', ['-tzf', tarball()], { encoding: 'utf8' }).stdout.split('\n').map((line) => line.replace(/^package\//, ''));
+	test('the tarball holds the built nodes (a compiled file for every source, icons, codex, main) and only dist/**, index.js, README.md, LICENSE and package.json', () => {
+		const listing = spawnSync('tar', ['-tzf', tarball()], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean).map((line) => line.replace(/^package\//, ''));
 		expect(expectedPackageFiles(ROOT)).toEqual(expect.arrayContaining([manifest.main, ...manifest.n8n.nodes, ...manifest.n8n.credentials]));
 		expect(missingFiles(ROOT, listing)).toEqual([]);
+		const topLevel = ['index.js', 'README.md', 'LICENSE', 'package.json'];
+		expect(listing.filter((file) => !file.startsWith('dist/') && !topLevel.includes(file))).toEqual([]);
+		expect(listing).toEqual(expect.arrayContaining(topLevel));
+		// No tests and no TypeScript sources (declarations are fine).
+		expect(listing.filter((file) => /\.test\.|\.ts$/.test(file) && !file.endsWith('.d.ts'))).toEqual([]);
+	});
+
+	test('@n8n/scan-community-package analyzePackage passes on the source and the tarball', () => {
+		const scan = spawnSync(process.execPath, [path.join(ROOT, 'scripts/scan-package.mjs'), '--json', '--tarball', tarball()], {
+			cwd: ROOT,
+			encoding: 'utf8',
+			env: { ...process.env, NODE_ENV: '' },
+		});
+		const result = JSON.parse(scan.stdout.trim().split('\n').pop() as string);
+		const report = [result.source.details, result.tarball.details].filter(Boolean).join('\n');
+		if (!result.passed) throw new Error(`scan failed:\n${result.source.message ?? ''} ${result.tarball.message ?? ''}\n${report}`);
+		expect(result.source.passed).toBe(true);
+		expect(result.tarball.passed).toBe(true);
 	});
 
 	test('npm run build gives what n8n-node build gives, except the screenshots it would copy from docs/', async () => {
