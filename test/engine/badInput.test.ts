@@ -4,7 +4,7 @@
  * request where none should go (or exactly the one that found the problem), and never shows the secret
  * key or the webhook secret in the message, the description or the error details, with or without
  * Continue On Fail. The table in docs/bad-input.md is built from these cases and from post.test.ts /
- * accounts.test.ts (endpoint escapes, http/credentials/query base URLs, redirect, 401 on listing,
+ * collections.test.ts (endpoint escapes, http/credentials/query base URLs, redirect, 401 on listing,
  * looping and endless listings), which are not repeated here. Needs `npm run build` first.
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';

@@ -1,7 +1,9 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: a wrong key for the sandbox to refuse, not a real one */
 /**
- * Request → Get Many inside WorkflowExecute, against the sandbox's collections: /v1/transfers in cursor pages
- * ({data, has_more, next_cursor}), /v1/payouts in next links ({results, next}), and /v1/accounts in the sandbox's
- * page-numbered shapes; each pagination style auto-detected and forced.
+ * Request → Get Many and Account → Get Many inside WorkflowExecute, against the sandbox's collections:
+ * /v1/transfers in cursor pages ({data, has_more, next_cursor}), /v1/payouts in next links ({results, next}),
+ * and /v1/accounts in the sandbox's page-numbered shapes; each pagination style auto-detected and forced;
+ * listings that loop or never end, and a refused key.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -185,10 +187,37 @@ describe('Tenant API node: Request → Get Many, inside WorkflowExecute', () => 
 		expect(items.map((item) => (item.pairedItem as { item: number }).item)).toEqual([0, 0, 1, 2, 2]);
 	});
 
-	it('Account → Get Many lists the same way, from the same code, with its Endpoint fixed to /accounts', async () => {
-		const accounts = await runActionWorkflow(harness, { parameters: { resource: 'account', operation: 'getAll', returnAll: true, options: { pageSize: 50 } } });
-		const request = await list({ endpoint: '/accounts', returnAll: true, options: { pageSize: 50 } });
-		expect(idsOf(accounts.items)).toEqual(ids('acc', ACCOUNTS));
-		expect(request.items.map((item) => item.json)).toEqual(accounts.items.map((item) => item.json));
+	describe('Account → Get Many', () => {
+		const accounts = (parameters: IDataObject, on = harness) => runActionWorkflow(on, { parameters: { resource: 'account', operation: 'getAll', ...parameters } });
+
+		it('lists the same way, from the same code, with its Endpoint fixed to /accounts', async () => {
+			const listed = await accounts({ returnAll: true, options: { pageSize: 50 } });
+			const request = await list({ endpoint: '/accounts', returnAll: true, options: { pageSize: 50 } });
+			expect(idsOf(listed.items)).toEqual(ids('acc', ACCOUNTS));
+			expect(request.items.map((item) => item.json)).toEqual(listed.items.map((item) => item.json));
+		});
+
+		it('stops a looping cursor with a clear error instead of hanging', async () => {
+			sandbox.setPagination('loop');
+			const { error, items } = await accounts({ returnAll: true });
+			expect(items).toHaveLength(0);
+			expect(error?.message).toMatch(/Pagination loops/);
+		});
+
+		it('stops an endless listing at Max Pages with a clear error', async () => {
+			sandbox.setPagination('endless');
+			const { error } = await accounts({ returnAll: true, options: { maxPages: 5, pageSize: 10 } });
+			expect(error?.message).toMatch(/Stopped after 5 pages/);
+			expect(requestsTo('/accounts')).toBe(5);
+		});
+
+		it('explains a 401 with the environment and base URL, without the key', async () => {
+			const wrong = await createHarness(sandboxCredential(sandbox.baseUrl, { secretKey: 'sk_live_wrong_key_123' }));
+			const { error } = await accounts({ returnAll: false, limit: 5 }, wrong);
+			expect(error?.message).toMatch(/Authorization failed \(401\)/);
+			expect(error?.description).toContain('Sandbox');
+			expect(error?.description).toContain(sandbox.baseUrl);
+			expect(JSON.stringify(error)).not.toContain('sk_live_wrong_key_123');
+		});
 	});
 });
