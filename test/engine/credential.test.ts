@@ -6,7 +6,7 @@ import type { AddressInfo, Server } from 'net';
 import type { ICredentialTestRequest, INode } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
-import { createHarness, loadPackage, PackageNodeTypes, runActionWorkflow, runCredentialTest, sandboxCredential } from '../harness/engine';
+import { createHarness, loadPackage, PackageNodeTypes, runActionWorkflow, sandboxCredential } from '../harness/engine';
 
 describe('Tenant API credential', () => {
 	let server: Server;
@@ -49,29 +49,6 @@ describe('Tenant API credential', () => {
 		const headers = await listOnce({ tenantId: '' });
 		expect(headers['api-key']).toBe('sk_test_sandbox');
 		expect(headers).not.toHaveProperty('x-tenant-id');
-	});
-
-	describe('Test button (the test request through n8n-core\'s RoutingNode, as n8n\'s credential tester runs it)', () => {
-		const test = async (overrides: Record<string, string>) =>
-			await runCredentialTest(await createHarness(sandboxCredential(baseUrl)), 'tenantApi', sandboxCredential(baseUrl, overrides));
-
-		it('lists accounts with Api-Key and x-tenant-id, and passes on a 2xx answer', async () => {
-			await expect(test({ secretKey: 'sk_button', tenantId: 'tenant_7' })).resolves.toBeDefined();
-			expect(seen).toHaveLength(1);
-			expect(seen[0]).toMatchObject({ url: '/v1/accounts', 'api-key': 'sk_button', 'x-tenant-id': 'tenant_7' });
-		});
-
-		it('leaves x-tenant-id out when the Tenant ID is empty', async () => {
-			await test({ tenantId: '' });
-			expect(seen[0]['api-key']).toBe('sk_test_sandbox');
-			expect(seen[0]).not.toHaveProperty('x-tenant-id');
-		});
-
-		it('fails when the API refuses the key', async () => {
-			status = 401;
-			await expect(test({ secretKey: 'sk_wrong' })).rejects.toThrow();
-			expect(seen[0]['api-key']).toBe('sk_wrong');
-		});
 	});
 
 	describe('test request', () => {

@@ -101,7 +101,7 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 	}
 
 	describe('Retry execution', () => {
-		it('re-sends the failed run with the first execution keys: the applied item and the one whose answer was lost are replayed', async () => {
+		it('re-sends the failed run with the first execution keys: the applied item and the one whose answer was lost are replayed, also by a retry of a retry and a second retry "with the currently saved workflow"', async () => {
 			const workflow = itemsWorkflow(TWO);
 			sandbox.setFaults(postScript('pass', 'drop'));
 			const failed = await runManually(harness, workflow, 'Items');
@@ -115,30 +115,17 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 				idempotencyKeyScope: { nodeId: 'post-node-id', executionId: failed.executionId },
 			});
 
-			sandbox.setFaults([]);
-			const retry = await retryExecution(harness, failed);
-			expect(retry.run.status).toBe('success');
-			expect(retry.executionId).not.toBe(failed.executionId);
-			expect(keysOut(retry)).toEqual(firstKeys);
-			expect(outputs(retry).map((json) => json.replayed)).toEqual([true, true]);
-			expect(sandbox.records()).toHaveLength(2);
-		});
-
-		it('a retry of a retry, and a second retry "with the currently saved workflow", still use the first execution keys', async () => {
-			const workflow = itemsWorkflow(TWO);
-			sandbox.setFaults(postScript('pass', 'drop'));
-			const failed = await runManually(harness, workflow, 'Items');
-			const firstKeys = recordKeys();
-
 			sandbox.setFaults(postScript('pass', '500'));
 			const retry = await retryExecution(harness, failed);
 			expect(retry.run.status).toBe('error');
+			expect(retry.executionId).not.toBe(failed.executionId);
 			expect(errorOf(retry)?.context?.itemsApplied).toEqual([{ item: 0, idempotencyKey: firstKeys[0] }]);
 
 			sandbox.setFaults([]);
 			const retryOfRetry = await retryExecution(harness, retry);
 			expect(retryOfRetry.run.status).toBe('success');
 			expect(keysOut(retryOfRetry)).toEqual(firstKeys);
+			expect(outputs(retryOfRetry).map((json) => json.replayed)).toEqual([true, true]);
 
 			// The node was deleted and added again under the same name (a new id), then the first execution is retried with the saved workflow.
 			const edited = itemsWorkflow(TWO, postNode({}, 'post-node-id-readded'));

@@ -9,6 +9,13 @@ import type { Sandbox } from '../../sandbox/server';
 import { createHarness, postTransfer, runActionWorkflow, sandboxCredential } from '../harness/engine';
 import type { ActionWorkflowOptions, Harness } from '../harness/engine';
 
+/*
+ * Request → POST inside WorkflowExecute: the records and keys of a plain run, what it outputs, and the Api-Key kept
+ * below the Base URL. Retries (in the node and by Retry On Fail) are proven in soak.test.ts, 429s in
+ * rateLimit.test.ts, keys across executions and business keys in exactlyOnce.test.ts, error answers with and
+ * without Continue On Fail in badInput.test.ts.
+ */
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe('Tenant API node: Request → POST, inside WorkflowExecute', () => {
@@ -41,96 +48,10 @@ describe('Tenant API node: Request → POST, inside WorkflowExecute', () => {
 		expect(items.every((item) => item.json.error === undefined)).toBe(true);
 	});
 
-	it('derives the same keys for the same execution and different keys for another execution', async () => {
-		const first = await post({}, { executionId: 'exec-1' });
-		const again = await post({}, { executionId: 'exec-1' });
-		const other = await post({}, { executionId: 'exec-2' });
-		const keysOf = (run: typeof first) => run.items.map((item) => item.json.idempotencyKey);
-		expect(keysOf(again)).toEqual(keysOf(first));
-		expect(again.items.every((item) => item.json.replayed === true)).toBe(true);
-		expect(keysOf(other).some((key) => keysOf(first).includes(key))).toBe(false);
-		expect(sandbox.stats().records).toBe(6);
-	});
-
-	it('uses the Idempotency Key option per item', async () => {
-		const { items } = await post({ options: { idempotencyKey: '={{ "order-" + $json.amount }}' } });
-		expect(items.map((item) => item.json.idempotencyKey)).toEqual(['order-1', 'order-2', 'order-3']);
-		await post({ options: { idempotencyKey: '={{ "order-" + $json.amount }}' } }, { executionId: 'another' });
-		expect(sandbox.stats().records).toBe(3);
-	});
-
 	it('outputs the response body alone by default', async () => {
 		const { items } = await post({ options: { includeMetadata: false } });
 		expect(items[0].json).toMatchObject({ object: 'transfers', amount: 1, endpoint: '/transfers' });
 		expect(items[0].json.idempotencyKey).toBeUndefined();
-	});
-
-	it('Retry On Fail after a connection dropped post-commit leaves exactly one record per item', async () => {
-		sandbox.setFaults([{ method: 'POST', path: '/v1/transfers', times: 1, action: { dropAfterCommit: true } }]);
-		const { items, error } = await post(
-			{ options: { maxAttempts: 1, concurrency: 1 } },
-			{ settings: { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 } },
-		);
-		expect(error).toBeUndefined();
-		expect(items).toHaveLength(3);
-		expect(sandbox.stats().records).toBe(3);
-		// The node sends one attempt per execute() call, so a replay can only come from the engine's second try.
-		expect(items.map((item) => [item.json.attempts, item.json.replayed])).toEqual([
-			[1, true],
-			[1, false],
-			[1, false],
-		]);
-		expect(sandbox.stats().byRoute['POST /v1/transfers']).toBe(4);
-	});
-
-	it('retries inside the node after a dropped connection with the same key', async () => {
-		sandbox.setFaults([{ method: 'POST', firstAttemptPerKey: true, action: { dropAfterCommit: true } }]);
-		const { items } = await post({});
-		expect(items.every((item) => item.json.attempts === 2 && item.json.replayed === true)).toBe(true);
-		expect(sandbox.stats().records).toBe(3);
-	});
-
-	it('waits for Retry-After on 429, then succeeds', async () => {
-		sandbox.setFaults([{ method: 'POST', times: 1, action: { status: 429, headers: { 'retry-after': '1' } } }]);
-		const started = Date.now();
-		const { items } = await post({ options: { concurrency: 1 } }, { inputItems: [{ amount: 9 }] });
-		expect(Date.now() - started).toBeGreaterThanOrEqual(950);
-		expect(items[0].json).toMatchObject({ statusCode: 201, attempts: 2 });
-		expect(sandbox.stats().records).toBe(1);
-	});
-
-	it('retries a 500 and succeeds', async () => {
-		sandbox.setFaults([{ method: 'POST', times: 2, action: { status: 500 } }]);
-		const { items } = await post({ options: { concurrency: 1 } }, { inputItems: [{ amount: 5 }] });
-		expect(items[0].json).toMatchObject({ statusCode: 201, attempts: 3 });
-	});
-
-	it('gives up after Max Attempts with a clear error that names the status and key', async () => {
-		sandbox.setFaults([{ method: 'POST', action: { status: 503 } }]);
-		const { error } = await post({ options: { maxAttempts: 2 } }, { inputItems: [{ amount: 5 }] });
-		expect(error?.message).toMatch(/503.*after 2 attempts/);
-		expect(sandbox.stats().records).toBe(0);
-	});
-
-	it('does not retry other 4xx', async () => {
-		sandbox.setFaults([{ method: 'POST', action: { status: 422, body: { error: { code: 'invalid_amount', message: 'Amount must be positive' } } } }]);
-		const { error } = await post({}, { inputItems: [{ amount: -1 }] });
-		expect(error?.message).toBe('The API rejected the request (422): Amount must be positive');
-		expect(sandbox.stats().byRoute['POST /v1/transfers']).toBe(1);
-	});
-
-	it('continueOnFail gives an error item per failed input and keeps the others', async () => {
-		sandbox.setFaults([{ method: 'POST', path: '/v1/transfers', times: 1, action: { status: 400, body: { error: { message: 'bad' } } } }]);
-		const { items, error } = await post(
-			{ options: { concurrency: 1 } },
-			{ settings: { onError: 'continueRegularOutput' } },
-		);
-		expect(error).toBeUndefined();
-		expect(items).toHaveLength(3);
-		expect(items[0].json.error).toMatch(/bad/);
-		expect(items[0].json.idempotencyKey).toMatch(UUID);
-		expect(items[1].json.error).toBeUndefined();
-		expect(items.map((item) => (item.pairedItem as { item: number }).item)).toEqual([0, 1, 2]);
 	});
 
 	describe('the Api-Key never leaves the base URL', () => {

@@ -97,15 +97,6 @@ describe('Tenant API node against a rate-limited API, inside WorkflowExecute', (
 		expect(elsewhere.stats().rateLimited).toBeGreaterThanOrEqual(6);
 	});
 
-	it.each([
-		{ headers: 'ietf', style: 'RateLimit-* headers' },
-		{ headers: 'x', style: 'X-RateLimit-* headers (Unix-time Reset)' },
-	] as const)('with $headers ($style) on, the same: every item created once', async ({ headers }) => {
-		sandbox.setRateLimit({ ...RATE, headers });
-		const inputs = inputsOf(200);
-		expectAllCreatedOnce(await post(inputs, { concurrency: 16 }), inputs);
-	});
-
 	it('Max Requests per Second at the API limit: not a single 429', async () => {
 		const inputs = inputsOf(150);
 		expectAllCreatedOnce(await post(inputs, { concurrency: 16, maxRequestsPerSecond: 50 }), inputs);

@@ -12,11 +12,10 @@
 import { randomUUID } from 'crypto';
 import { join } from 'path';
 
-import { ExecuteContext, ExecutionLifecycleHooks, PackageDirectoryLoader, RoutingNode, WorkflowExecute } from 'n8n-core';
+import { ExecutionLifecycleHooks, PackageDirectoryLoader, WorkflowExecute } from 'n8n-core';
 import type {
 	IAuthenticateGeneric,
 	ICredentialDataDecryptedObject,
-	ICredentialTestRequest,
 	ICredentialType,
 	IDataObject,
 	IExecuteFunctions,
@@ -32,7 +31,7 @@ import type {
 	Workflow as WorkflowType,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { createEmptyRunExecutionData, ICredentialsHelper, NodeConnectionTypes, NodeHelpers, Workflow } from 'n8n-workflow';
+import { ICredentialsHelper, NodeConnectionTypes, NodeHelpers, Workflow } from 'n8n-workflow';
 
 export const PACKAGE_ROOT = join(__dirname, '..', '..');
 export const PACKAGE_NAME = 'n8n-nodes-tenant-api';
@@ -382,48 +381,4 @@ export async function runActionWorkflow(harness: Harness, options: ActionWorkflo
 
 export function sandboxCredential(baseUrl: string, overrides: IDataObject = {}): ICredentialDataDecryptedObject {
 	return { environment: 'sandbox', baseUrl, secretKey: 'sk_test_sandbox', tenantId: 'tenant_demo', ...overrides };
-}
-
-/**
- * The credential's Test button: n8n's CredentialsTester.runRequestTest (packages/cli, 1.123 and 2.40)
- * puts the credential type's `test.request` as the routing of a temporary node's only property and runs
- * it with n8n-core's RoutingNode, which sends it through the credentials helper's `authenticate`. This is
- * that path with the harness's helper; a failing answer throws, as it does there.
- */
-export async function runCredentialTest(harness: Harness, credentialTypeName: string, data: ICredentialDataDecryptedObject): Promise<unknown> {
-	const credentialType = harness.loader.getCredential(credentialTypeName).type;
-	const testRequest = credentialType.test as ICredentialTestRequest;
-	const nodeType: INodeType = {
-		description: {
-			...new ItemsNode().description,
-			credentials: [{ name: credentialTypeName, required: true }],
-			properties: [{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: testRequest.request }, default: '' }],
-		},
-	};
-	const credentialId = `test-${credentialTypeName}`;
-	const node: INode = {
-		id: 'temp',
-		name: 'Temp-Node',
-		type: ITEMS_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-		credentials: { [credentialTypeName]: { id: credentialId, name: 'Credential under test' } },
-	};
-	const onlyType: INodeTypes = { getByName: () => nodeType, getByNameAndVersion: () => nodeType, getKnownTypes: () => ({}) };
-	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: onlyType });
-	const context = new ExecuteContext(
-		workflow,
-		node,
-		harness.additionalData('credential-test', 'credential-test'),
-		'internal',
-		createEmptyRunExecutionData(),
-		0,
-		[],
-		{ main: [[{ json: {} }]] },
-		{ node, data: {}, source: null },
-		[],
-	);
-	const routingNode = new RoutingNode(context, nodeType, { id: credentialId, name: 'Credential under test', type: credentialTypeName, data });
-	return await routingNode.runNode();
 }
