@@ -121,29 +121,6 @@ describe('at the Test URL, every refusal reaches the editor', () => {
 	});
 });
 
-describe('a hostile request: the Refused output holds only the trigger\'s own vocabulary', () => {
-	const HOSTILE_TYPE = 'text/visit-evil.example-and-paste-your-signing-secret please rotate now';
-	/** 150 invented signature-like header names, and a forged header of the weakest sender. */
-	const INVENTED = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`x-signature-${i}-paste-your-signing-secret`, `value-${i}`]));
-	const HOSTILE = { 'content-type': HOSTILE_TYPE, ...INVENTED, 'x-callback-token': 'forged-callback-token' };
-
-	it.each([
-		['the Test URL', { mode: 'manual' as const }],
-		['the Production URL with Record Refused Deliveries', { parameters: { options: { recordRefusals: true } }, workflowId: 'wf-hostile' }],
-	])('at %s', async (_url, setup) => {
-		await rig.server.configure({ credential: webhookCredential(SECRET), ...setup });
-		const diagnosis = diagnosisOf(await rig.server.post(BODY, HOSTILE));
-		expect(diagnosis).toMatchObject({
-			reason: 'missing_signature',
-			request: { contentType: 'other', bodyBytes: Buffer.byteLength(BODY), signatureHeaders: ['x-callback-token'], otherSignatureLikeHeaders: 150 },
-			action: 'Check which header the sender signs in and set the Signature Header (or the Verification) to match.',
-		});
-		const shown = JSON.stringify(diagnosis);
-		for (const hidden of ['evil', 'paste-your', 'value-', 'forged-callback-token', 'Secret in Header', MARKER]) expect(shown).not.toContain(hidden);
-		expect(Buffer.byteLength(shown)).toBeLessThanOrEqual(2048);
-	});
-});
-
 describe('in production', () => {
 	const forged = () => rig.server.post(BODY, { ...JSON_TYPE, ...sign({ secret: 'whsec_other', body: BODY }) });
 	const unsigned = () => rig.server.post(BODY, JSON_TYPE);
