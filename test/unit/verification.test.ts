@@ -145,11 +145,9 @@ describe('constantTimeStringEqual', () => {
 	});
 });
 
+// A genuine delivery of each scheme, a tampered body, another secret, the previous one and several signatures in one
+// header: presets.test.ts, for every scheme the sandbox signs. Here: what the HMAC settings themselves decide.
 describe('verifyDelivery with signatures made by the sandbox signer', () => {
-	it.each(['hmac-sha256-hex', 'hmac-sha256-base64', 'hmac-sha256-prefixed'] as const)('accepts %s', (scheme) => {
-		expect(verify(config(), sign({ secret: SECRET, scheme, body: BODY }))).toEqual({ ok: true, reason: 'ok', bodyFormat: 'json', secretIndex: 0 });
-	});
-
 	it('accepts SHA-512 only in SHA-512 mode', () => {
 		const headers = sign({ secret: SECRET, scheme: 'hmac-sha512-hex', body: BODY });
 		expect(verify(config({ mode: 'hmacSha512' }), headers).ok).toBe(true);
@@ -158,27 +156,10 @@ describe('verifyDelivery with signatures made by the sandbox signer', () => {
 		expect(verify(config({ mode: 'hmacSha512' }), sha256).reason).toBe('malformed_signature');
 	});
 
-	it('refuses a wrong secret', () => {
-		expect(verify(config(), sign({ secret: 'whsec_other', body: BODY })).reason).toBe('signature_mismatch');
-	});
-
-	it('refuses when one byte of the body changed', () => {
-		const headers = sign({ secret: SECRET, body: BODY });
-		const changed = Buffer.from(BODY);
-		changed[10] = changed[10] ^ 0x01;
-		expect(verify(config(), headers, changed).reason).toBe('signature_mismatch');
-	});
-
 	it('refuses the same JSON re-formatted with whitespace', () => {
 		const headers = sign({ secret: SECRET, body: BODY });
 		const reformatted = Buffer.from(JSON.stringify(JSON.parse(BODY.toString()), null, 2));
 		expect(verify(config(), headers, reformatted).reason).toBe('signature_mismatch');
-	});
-
-	it('accepts the previous secret and reports which one matched', () => {
-		const headers = sign({ secret: PREVIOUS, body: BODY });
-		expect(verify(config({ secrets: [SECRET, PREVIOUS] }), headers)).toEqual({ ok: true, reason: 'ok', bodyFormat: 'json', secretIndex: 1 });
-		expect(verify(config({ secrets: [SECRET] }), headers).ok).toBe(false);
 	});
 
 	it('skips a blank or non-text secret but keeps its place, so secretIndex still points into the configured list', () => {
