@@ -153,7 +153,6 @@ function answerApi(state, ctx, req, res, method, segs, path, query, verdict) {
 
 	const fault = state.faults.compiled.length === 0 ? null : state.faults.match(method, path, idemKey);
 	if (fault !== null) {
-		if (fault.type === 'dropBeforeCommit') return drop(req);
 		if (fault.type === 'status' && !fault.commit) {
 			sendRaw(res, fault.status, fault.body, fault.contentType, fault.headers);
 			return;

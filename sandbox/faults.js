@@ -8,15 +8,14 @@ const { errorBody } = require('./http-util');
  * `firstAttemptPerKey` already saw the key, whose `maxPerKey` faults were already injected for the
  * request's Idempotency-Key, or whose probability roll fails is skipped.
  *
- * What a rule asks for (README "Fault rules"): an HTTP status with a body; dropping the connection before
- * or after the commit; a delay; a slow commit (`commitDelayMs`: the key stays "in progress" meanwhile, a
+ * What a rule asks for (README "Fault rules"): an HTTP status with a body; dropping the connection after
+ * the commit; a delay; a slow commit (`commitDelayMs`: the key stays "in progress" meanwhile, a
  * retry with it gets 409 idempotency_key_in_use); the request echoed in the answer (Api-Key included); a
  * body drip-fed `bytesPerTick` bytes every `intervalMs` (default 1 byte/s; `endless` adds spaces forever);
  * a gzip bomb of `inflatedMiB` MiB (default 1024; `endless` never ends); a request held until released
  * (`hold`, processed first with `commit`); an HTML error page; raw bytes.
  *
  * @typedef {{ status: number, body?: unknown, headers?: Record<string, string>, contentType?: string, commit?: boolean }
- *   | { dropBeforeCommit: true }
  *   | { dropAfterCommit: true }
  *   | { delayMs: number }
  *   | { commitDelayMs: number }
@@ -39,7 +38,6 @@ const { errorBody } = require('./http-util');
  * @typedef {FaultRule[] | { random: RandomFaults } | { rules: FaultRule[] }} FaultRules what `set()` takes
  *
  * @typedef {{ type: 'status', status: number, body: string|Buffer, contentType: string, headers: Record<string,string>, commit: boolean }
- *   | { type: 'dropBeforeCommit' }
  *   | { type: 'dropAfterCommit' }
  *   | { type: 'delay', ms: number }
  *   | { type: 'drip', intervalMs: number, bytesPerTick: number, endless: boolean }
@@ -99,7 +97,6 @@ function headersOf(h) {
  * @returns {CompiledAction}
  */
 function compileAction(a) {
-	if (a.dropBeforeCommit) return { type: 'dropBeforeCommit' };
 	if (a.dropAfterCommit) return { type: 'dropAfterCommit' };
 	if (a.hold !== undefined) {
 		if (a.hold !== true) throw new FaultConfigError('hold must be true');
@@ -164,7 +161,7 @@ function compileAction(a) {
 		return { type: 'status', status, body, contentType, headers: headersOf(a.headers), commit };
 	}
 	throw new FaultConfigError(
-		'action must have one of: status, dropBeforeCommit, dropAfterCommit, delayMs, commitDelayMs, hold, drip, gzipBomb, echoRequest, htmlError, rawBody, rawBodyBase64',
+		'action must have one of: status, dropAfterCommit, delayMs, commitDelayMs, hold, drip, gzipBomb, echoRequest, htmlError, rawBody, rawBodyBase64',
 	);
 }
 
