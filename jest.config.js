@@ -4,7 +4,7 @@
  *   unit      pure modules and the sandbox
  *   engine    the built package (dist/) in n8n-core's WorkflowExecute / WebhookContext
  *   e2e-2x    a real n8n 2.40.7 with the packed package installed as a community package
- *   e2e-1x    the same tests on n8n 1.123.81 (the last 1.x, on Node 20)
+ *   e2e-1x    the same tests on n8n 1.123.81 (the last 1.x, on Node 20), but the packaging ones
  *   browser   the n8n 2.40.7 editor in Debian's chromium
  *   queue     n8n 2.40.7 in queue mode (Redis, PostgreSQL, main, 2 workers, a webhook processor)
  *
@@ -25,8 +25,9 @@ function project(displayName, roots, options = {}) {
  * A project that runs the tests under `root` against a real n8n `n8nVersion`, `minutes` per test at most
  * (test/harness/realN8n.ts reads both).
  */
-function realN8nProject(displayName, root, { n8nVersion, minutes, slowTestThreshold }) {
+function realN8nProject(displayName, root, { n8nVersion, minutes, slowTestThreshold, testPathIgnorePatterns = ['/node_modules/'] }) {
 	return project(displayName, [root], {
+		testPathIgnorePatterns,
 		globals: { n8nVersion, testTimeoutMs: minutes * 60 * 1000 },
 		setupFilesAfterEnv: ['<rootDir>/test/harness/realN8nSetup.ts'],
 		slowTestThreshold,
@@ -40,7 +41,8 @@ const fast = [
 
 const realN8n = [
 	realN8nProject('e2e-2x', '<rootDir>/test/e2e', { n8nVersion: installer.DEFAULT_VERSION, minutes: 10, slowTestThreshold: 60 }),
-	realN8nProject('e2e-1x', '<rootDir>/test/e2e', { n8nVersion: '1.123.81', minutes: 10, slowTestThreshold: 60 }),
+	// The packaging tests start no n8n: they run once, with 2.x.
+	realN8nProject('e2e-1x', '<rootDir>/test/e2e', { n8nVersion: '1.123.81', minutes: 10, slowTestThreshold: 60, testPathIgnorePatterns: ['/packaging-'] }),
 	realN8nProject('browser', '<rootDir>/test/browser', { n8nVersion: installer.DEFAULT_VERSION, minutes: 5, slowTestThreshold: 60 }),
 	realN8nProject('queue', '<rootDir>/test/queue', {
 		n8nVersion: process.env.N8N_QUEUE_VERSION || installer.DEFAULT_VERSION,
