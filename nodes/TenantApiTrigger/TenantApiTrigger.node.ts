@@ -17,7 +17,7 @@ import { properties } from './description';
 import type { RefusalFacts } from './diagnosis';
 import { diagnose } from './diagnosis';
 import type { Reception, Refusal } from './receive';
-import { INVALID_SIGNATURE, receiveDelivery, refusal } from './receive';
+import { receiveDelivery, refusal } from './receive';
 import type { Answer } from './answers';
 import { EMPTY_OK } from './answers';
 import { admitRefusal } from './refusalRecords';
@@ -89,7 +89,7 @@ async function readSecrets(context: IWebhookFunctions, testUrl: boolean): Promis
 		return { accepted: signingSecrets(credential, testUrl), all: credentialSecrets(credential) };
 	} catch {
 		const selected = context.getNode().credentials?.[WEBHOOK_CREDENTIAL_TYPE] !== undefined;
-		return selected ? refusal(503, 'credential_unavailable', 'Temporarily unable to verify the delivery') : refusal(401, 'no_credential_selected', INVALID_SIGNATURE);
+		return refusal(selected ? 'credential_unavailable' : 'no_credential_selected');
 	}
 }
 
@@ -101,7 +101,7 @@ async function receive(context: IWebhookFunctions, testUrl: boolean, nowSeconds:
 		facts.rawBody = await readRawBody(context);
 		const verification = (facts.verification = context.getNodeParameter('verification', 'hmacSha256'));
 		// E.g. saved by a newer version of this package: a set-up error, answered like a refusal (final, not 5xx).
-		if (!isVerificationName(verification)) return { reception: refusal(401, 'unknown_verification', INVALID_SIGNATURE), facts };
+		if (!isVerificationName(verification)) return { reception: refusal('unknown_verification'), facts };
 		const secrets = verification === 'none' ? { accepted: [], all: [] } : await readSecrets(context, testUrl);
 		if ('action' in secrets) return { reception: secrets, facts };
 		const read: ParameterReader = (name, fallback) => context.getNodeParameter(name, fallback as never);
@@ -117,7 +117,7 @@ async function receive(context: IWebhookFunctions, testUrl: boolean, nowSeconds:
 		return { reception, facts };
 	} catch {
 		// receiveDelivery never throws: this is n8n failing to give the request or the settings. Nothing was verified.
-		return { reception: refusal(401, 'internal_error', INVALID_SIGNATURE), facts };
+		return { reception: refusal('internal_error'), facts };
 	}
 }
 

@@ -30,6 +30,8 @@ export interface Verification {
 	finishedStatus: number;
 	/** A request the sender makes before it delivers events (answers.ts): answered as the sender expects, never started. */
 	handshake?: HandshakeName;
+	/** How the sender's secrets begin, when they all do (Svix's and Stripe's `whsec_`): a refusal names the likely cause. */
+	secretPrefix?: string;
 }
 
 /**
@@ -118,12 +120,14 @@ export const VERIFICATIONS = {
 		description: 'Headers webhook-ID, webhook-timestamp, webhook-signature: v1,… (or the svix-* ones); whsec_ secret',
 		settings: [],
 		otherSenderHeaders: [],
+		secretPrefix: 'whsec_',
 	},
 	stripe: {
 		name: 'Stripe-Style',
 		description: 'Stripe-Signature: t=…,v1=… over "{t}.{body}"',
 		settings: [],
 		otherSenderHeaders: [],
+		secretPrefix: 'whsec_',
 	},
 	twilio: {
 		name: 'Twilio-Style',

@@ -83,7 +83,7 @@ describe('at the Test URL, every refusal reaches the editor', () => {
 
 	it.each([
 		['pk_live_abc123', /looks like an API key/],
-		['whsec_sandbox', /starts with whsec_, as Standard Webhooks \(Svix\) and Stripe secrets do/],
+		['whsec_sandbox', /starts with whsec_, as Standard Webhooks \(Svix\) and Stripe-Style secrets do/],
 	])('a Signing Secret like %s is named as the likely cause', async (secret, hint) => {
 		await atTestUrl({ credential: webhookCredential(secret) });
 		const diagnosis = diagnosisOf(await rig.server.post(BODY, { ...JSON_TYPE, ...sign({ secret: 'whsec_other', body: BODY }) }));

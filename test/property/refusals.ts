@@ -14,6 +14,8 @@ import { SECRET_NAMES } from '../../nodes/shared/webhookDelivery';
 import type { RefusalFacts } from '../../nodes/TenantApiTrigger/diagnosis';
 import { HANDSHAKES } from '../../nodes/TenantApiTrigger/answers';
 import { diagnose } from '../../nodes/TenantApiTrigger/diagnosis';
+import type { RefusalReason } from '../../nodes/TenantApiTrigger/refusals';
+import { REFUSALS } from '../../nodes/TenantApiTrigger/refusals';
 import { signingSecrets, verificationConfig } from '../../nodes/TenantApiTrigger/settings';
 import type { HeaderBag, VerificationConfig } from '../../nodes/TenantApiTrigger/verification';
 import { PRESETS, PRESET_NAMES } from '../../nodes/TenantApiTrigger/verification';
@@ -30,15 +32,8 @@ import { VERIFICATIONS, setups } from './settings';
 /** The bound docs/trigger.md gives the item: its JSON, in UTF-8 bytes. */
 export const ITEM_BOUND_BYTES = 2048;
 
-/** Every refusal reason the trigger gives: of verification (verify.ts), of reading a verified body (body.ts, read.ts), of the identity, and of the node. */
-export const REASONS = [
-	'missing_signature', 'malformed_signature', 'signature_mismatch', 'missing_timestamp', 'invalid_timestamp', 'timestamp_out_of_window',
-	'missing_id', 'missing_url', 'missing_body_hash', 'body_hash_mismatch', 'unreadable_body', 'body_too_large', 'unexpected_field',
-	'malformed_items', 'invalid_item_field', 'duplicate_item', 'missing_secret_header', 'secret_mismatch', 'no_secret_configured',
-	'invalid_secret', 'invalid_scheme', 'internal_error', 'unsupported_media_type', 'empty_body', 'not_utf8', 'invalid_json',
-	'not_an_object', 'invalid_form', 'raw_body_unavailable', 'reserved_field', 'unprotected_id',
-	'unknown_verification', 'no_credential_selected', 'credential_unavailable',
-];
+/** Every refusal reason the trigger gives: the keys of its refusal table, which the compiler holds to the reasons. */
+export const REASONS = Object.keys(REFUSALS) as RefusalReason[];
 
 /** The media types the item may name (docs/trigger.md); any other is `other`. */
 const MEDIA_TYPES = ['application/json', 'application/*+json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', 'none', 'other'];
@@ -53,7 +48,7 @@ export const TABLE_HEADERS = [
 
 /** Text the trigger's own sentences quote beside header names (what a sender shows while its handshake is refused, too). */
 const QUOTED_WORDS = ['Rotate API Key', ...Object.values(HANDSHAKES).flatMap((handshake) => [...handshake.whileRefused.matchAll(/"([^"]*)"/g)].map((match) => match[1]))];
-const LIKELY_CAUSES = [/^The Signing Secret looks like an API key/, /^The Signing Secret starts with whsec_/, /^Adyen's HMAC key is hex/];
+const LIKELY_CAUSES = [/^The Signing Secret looks like an API key/, /^The Signing Secret starts with whsec_/, /^The key of Adyen \((Payments|Platform) Webhooks\) is hex/];
 const ITEM_KEYS = ['reason', 'answered', 'summary', 'action', 'verification', 'handshake', 'url', 'request', 'secretsTried', 'timestampSkewSeconds', 'likelyCause', 'refusedAt'];
 const HANDSHAKE_LABELS = Object.values(HANDSHAKES).map((handshake) => handshake.label);
 
@@ -148,7 +143,7 @@ function hostileRequest(config: VerificationConfig | undefined): fc.Arbitrary<Ho
 
 // ---- the oracle ----
 
-function problems(item: IDataObject, facts: RefusalFacts, refused: { reason: string; status: number }, settingsNames: string[] | undefined): string[] {
+function problems(item: IDataObject, facts: RefusalFacts, refused: { reason: RefusalReason; status: number }, settingsNames: string[] | undefined): string[] {
 	const found: string[] = [];
 	const check = (ok: boolean, what: string) => (ok ? undefined : found.push(what));
 	const json = JSON.stringify(item);
@@ -182,7 +177,7 @@ function problems(item: IDataObject, facts: RefusalFacts, refused: { reason: str
 interface Case {
 	setup: Setup;
 	request: HostileRequest;
-	refused: { reason: string; status: 400 | 401 | 413 | 415 | 503 };
+	refused: { reason: RefusalReason; status: 400 | 401 | 413 | 415 | 503 };
 	/** The settings could not be read (no credential, n8n failing): the item is written from the Verification alone. */
 	withoutConfig: boolean;
 }
@@ -214,7 +209,7 @@ interface AnySettingsCase {
 	verification: string;
 	parameters: IDataObject;
 	request: HostileRequest;
-	refused: { reason: string; status: 400 | 401 | 413 | 415 | 503 };
+	refused: { reason: RefusalReason; status: 400 | 401 | 413 | 415 | 503 };
 	testUrl: boolean;
 }
 

@@ -5,6 +5,7 @@
  * (for any request: test/unit/refusalProperties.test.ts).
  */
 import { diagnose } from '../../nodes/TenantApiTrigger/diagnosis';
+import type { RefusalReason } from '../../nodes/TenantApiTrigger/refusals';
 import { verificationConfig } from '../../nodes/TenantApiTrigger/settings';
 import { VERIFICATION_NAMES } from '../../nodes/TenantApiTrigger/verifications';
 import { parameterReader } from '../harness/verifier';
@@ -84,10 +85,10 @@ describe('advice never points to a weaker Verification because of what the sende
 		headers: { 'content-type': 'application/json', ...headers },
 		rawBody,
 	});
-	const actionFor = (reason: string, ...args: Parameters<typeof withSettings>) => diagnose({ status: 401, reason }, withSettings(...args)).action as string;
+	const actionFor = (reason: RefusalReason, ...args: Parameters<typeof withSettings>) => diagnose({ status: 401, reason }, withSettings(...args)).action as string;
 
 	it('a forged x-callback-token never suggests Secret in Header', () => {
-		for (const reason of ['missing_signature', 'malformed_signature', 'signature_mismatch', 'missing_timestamp', 'unreadable_body']) {
+		for (const reason of ['missing_signature', 'malformed_signature', 'signature_mismatch', 'missing_timestamp', 'unreadable_body'] as const) {
 			const action = actionFor(reason, 'hmacSha256', {}, { 'x-callback-token': 'forged' });
 			expect(action).not.toMatch(/Secret in Header|None/);
 			expect(action).toBe(diagnose({ status: 401, reason }, withSettings('hmacSha256', {}, {})).action);

@@ -27,7 +27,7 @@ export interface SignedUnit {
  */
 export type DeliveryReading =
 	| { ok: true; bodyFormat: BodyFormat; units: SignedUnit[]; verification: VerificationResult }
-	| { ok: false; status: 401 | 413; reason: VerificationReason }
+	| { ok: false; status: 401 | 413; reason: Exclude<VerificationReason, 'ok' | 'verification_disabled'> }
 	| { ok: false; status: 415; reason: 'unsupported_media_type'; bodyFormat: BodyFormat; mediaType: string }
 	| { ok: false; status: 400; reason: BodyFailure; bodyFormat: BodyFormat };
 
@@ -63,7 +63,7 @@ function signedUnits(config: VerificationConfig, verification: VerificationResul
 
 function read(config: VerificationConfig, input: DeliveryInput): DeliveryReading {
 	const verification = verifyDelivery(config, input);
-	if (!verification.ok) return { ok: false, status: verification.reason === 'body_too_large' ? 413 : 401, reason: verification.reason };
+	if (!verification.ok) return { ok: false, status: verification.reason === 'body_too_large' ? 413 : 401, reason: verification.reason as Exclude<VerificationReason, 'ok' | 'verification_disabled'> };
 	const bodyFormat = verification.bodyFormat ?? 'json';
 	const type = mismatchedMediaType(bodyFormat, input.headers);
 	if (type !== undefined) return { ok: false, status: 415, reason: 'unsupported_media_type', bodyFormat, mediaType: type };
