@@ -14,9 +14,9 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { TRIGGER_NODE_NAME } from '../shared/webhookDelivery';
 
 import { properties } from './description';
-import type { RefusalFacts } from './diagnosis';
+import type { Evidence } from './diagnosis';
 import { diagnose } from './diagnosis';
-import type { Reception, Refusal } from './receive';
+import type { Outcome, Refusal } from './receive';
 import { receiveDelivery, refusal } from './receive';
 import type { Answer } from './answers';
 import { EMPTY_OK } from './answers';
@@ -94,30 +94,30 @@ async function readSecrets(context: IWebhookFunctions, testUrl: boolean): Promis
 }
 
 /** The delivery read against the node's settings, and what a refusal can be explained from. Never throws. */
-async function receive(context: IWebhookFunctions, testUrl: boolean, nowSeconds: number): Promise<{ reception: Reception; facts: RefusalFacts }> {
-	const facts: RefusalFacts = { verification: undefined, headers: {}, testUrl, nowSeconds };
+async function judgeRequest(context: IWebhookFunctions, testUrl: boolean, nowSeconds: number): Promise<{ outcome: Outcome; evidence: Evidence }> {
+	const evidence: Evidence = { verification: undefined, headers: {}, testUrl, nowSeconds };
 	try {
-		facts.headers = context.getHeaderData() as HeaderBag;
-		facts.rawBody = await readRawBody(context);
-		const verification = (facts.verification = context.getNodeParameter('verification', 'hmacSha256'));
+		evidence.headers = context.getHeaderData() as HeaderBag;
+		evidence.rawBody = await readRawBody(context);
+		const verification = (evidence.verification = context.getNodeParameter('verification', 'hmacSha256'));
 		// E.g. saved by a newer version of this package: a set-up error, answered like a refusal (final, not 5xx).
-		if (!isVerificationName(verification)) return { reception: refusal('unknown_verification'), facts };
+		if (!isVerificationName(verification)) return { outcome: refusal('unknown_verification'), evidence };
 		const secrets = verification === 'none' ? { accepted: [], all: [] } : await readSecrets(context, testUrl);
-		if ('action' in secrets) return { reception: secrets, facts };
+		if ('action' in secrets) return { outcome: secrets, evidence };
 		const read: ParameterReader = (name, fallback) => context.getNodeParameter(name, fallback as never);
 		const settings = settingsFromParameters(verification, read, secrets.accepted, secrets.all);
-		facts.config = settings.config;
-		const reception = receiveDelivery(settings, {
-			rawBody: facts.rawBody,
-			headers: facts.headers,
+		evidence.config = settings.config;
+		const outcome = receiveDelivery(settings, {
+			rawBody: evidence.rawBody,
+			headers: evidence.headers,
 			query: context.getQueryData() as IDataObject,
 			url: settings.config.mode === 'hmac' ? signedUrl(context, context.getNodeParameter('signedUrl', '')) : undefined,
 			nowSeconds,
 		});
-		return { reception, facts };
+		return { outcome, evidence };
 	} catch {
 		// receiveDelivery never throws: this is n8n failing to give the request or the settings. Nothing was verified.
-		return { reception: refusal('internal_error'), facts };
+		return { outcome: refusal('internal_error'), evidence };
 	}
 }
 
@@ -157,17 +157,17 @@ function respondsWhenFinished(context: IWebhookFunctions): boolean {
  * the diagnosis at the Test URL (the editor shows it), and in production with Record Refused Deliveries, at most once
  * per reason and window (refusalRecords.ts). The log holds the same diagnosis.
  */
-function refuseDelivery(context: IWebhookFunctions, refused: Refusal, facts: RefusalFacts): IWebhookResponseData {
+function refuseDelivery(context: IWebhookFunctions, refused: Refusal, evidence: Evidence): IWebhookResponseData {
 	const node = context.getNode().name;
 	const workflowId = context.getWorkflow().id ?? '';
-	const diagnosis = diagnose(refused, facts);
+	const diagnosis = diagnose(refused, evidence);
 	// A setting no delivery can pass (or n8n failing the node) is an error in the log; a refused delivery a warning.
 	const level = refused.reason === 'unknown_verification' || refused.reason === 'internal_error' ? 'error' : 'warn';
-	context.logger[level](`Tenant API Trigger refused a delivery: ${String(diagnosis.summary)}`, { reason: refused.reason, node, workflowId, verification: String(facts.verification) });
+	context.logger[level](`Tenant API Trigger refused a delivery: ${String(diagnosis.summary)}`, { reason: refused.reason, node, workflowId, verification: String(evidence.verification) });
 	send(context, { status: refused.status, contentType: 'application/json; charset=utf-8', body: JSON.stringify({ message: refused.message }) });
-	if (!facts.testUrl) {
+	if (!evidence.testUrl) {
 		if (!recordsRefusals(context)) return { noWebhookResponse: true };
-		const decision = admitRefusal(workflowId, node, refused.reason, facts.nowSeconds * 1000);
+		const decision = admitRefusal(workflowId, node, refused.reason, evidence.nowSeconds * 1000);
 		if (!decision.record) return { noWebhookResponse: true };
 		diagnosis.unrecordedBefore = decision.unrecordedBefore;
 	}
@@ -264,19 +264,19 @@ export class TenantApiTrigger implements INodeType {
 	 */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const testUrl = isTestDelivery(this);
-		const { reception, facts } = await receive(this, testUrl, Math.floor(Date.now() / 1000));
-		if (reception.action === 'refuse') return refuseDelivery(this, reception, facts);
-		if (reception.action === 'handshake') {
-			this.logger.debug('Tenant API Trigger: answered the sender\'s handshake', { node: this.getNode().name, handshake: reception.handshake });
-			send(this, reception.answer);
+		const { outcome, evidence } = await judgeRequest(this, testUrl, Math.floor(Date.now() / 1000));
+		if (outcome.action === 'refuse') return refuseDelivery(this, outcome, evidence);
+		if (outcome.action === 'handshake') {
+			this.logger.debug('Tenant API Trigger: answered the sender\'s handshake', { node: this.getNode().name, handshake: outcome.handshake });
+			send(this, outcome.answer);
 			return { noWebhookResponse: true };
 		}
-		if (reception.action === 'acknowledge') {
-			this.logger.debug('Tenant API Trigger: delivery acknowledged but filtered out', { node: this.getNode().name, event: reception.event ?? null });
+		if (outcome.action === 'acknowledge') {
+			this.logger.debug('Tenant API Trigger: delivery acknowledged but filtered out', { node: this.getNode().name, event: outcome.event ?? null });
 			send(this, acknowledgement(this));
 			return { noWebhookResponse: true };
 		}
-		const workflowData = [reception.items.map((json) => ({ json })), []];
+		const workflowData = [outcome.items.map((json) => ({ json })), []];
 		if (respondsWhenFinished(this)) return { workflowData };
 		send(this, acknowledgement(this));
 		return { noWebhookResponse: true, workflowData };

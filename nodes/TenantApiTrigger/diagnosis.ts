@@ -28,7 +28,7 @@ import type { VerificationName } from './verifications';
 import { VERIFICATION_NAMES, isVerificationName, verificationOf, verificationsOfSender } from './verifications';
 
 /** Everything a refusal can be explained from; never the body's content or a header's value. */
-export interface RefusalFacts {
+export interface Evidence {
 	/** The Verification setting as saved (may be a value this version does not know). */
 	verification: unknown;
 	/** The verifier's configuration, when the settings could be read. */
@@ -77,9 +77,9 @@ function provesAtLeast(candidate: VerificationName, chosen: Proof[]): boolean {
 }
 
 /** What the chosen Verification proves: its settings, else its defaults; undefined (nothing is suggested) when unknown. */
-function chosenProofs(facts: RefusalFacts): Proof[] | undefined {
-	if (facts.config !== undefined) return proofs(facts.config);
-	return isVerificationName(facts.verification) ? PROOFS_BY_DEFAULT[facts.verification] : undefined;
+function chosenProofs(evidence: Evidence): Proof[] | undefined {
+	if (evidence.config !== undefined) return proofs(evidence.config);
+	return isVerificationName(evidence.verification) ? PROOFS_BY_DEFAULT[evidence.verification] : undefined;
 }
 
 /** The request's media type when the trigger knows it, `none` without one, else `other` (the sender's text is never shown). */
@@ -127,14 +127,14 @@ function pointedTo(carried: string[], rawBody: Buffer | undefined): Verification
  * uses (GitHub's on HMAC-SHA256 of the Body). Anyone can send any header: one that points to a Verification that
  * proves less suggests nothing, and the reason's own advice stands.
  */
-function suggestion(facts: RefusalFacts, carried: string[], expected: string[]): string | undefined {
-	const current = facts.verification;
-	const names = pointedTo(carried, facts.rawBody);
+function suggestion(evidence: Evidence, carried: string[], expected: string[]): string | undefined {
+	const current = evidence.verification;
+	const names = pointedTo(carried, evidence.rawBody);
 	if (isVerificationName(current) && names.includes(current)) {
 		const header = carried.find((h) => verificationOf(current).senderHeaders.includes(h) && !expected.includes(h));
 		return header !== undefined && verificationOf(current).settings.includes('signatureHeader') ? `Set Signature Header to ${header}: the request carries its signature there.` : undefined;
 	}
-	const chosen = chosenProofs(facts);
+	const chosen = chosenProofs(evidence);
 	const stronger = chosen === undefined ? undefined : names.find((name) => provesAtLeast(name, chosen));
 	return stronger === undefined ? undefined : `Set Verification to ${verificationOf(stronger).name}: the request carries what that sender sends.`;
 }
@@ -181,8 +181,8 @@ function signatureHeaders(headers: HeaderBag, config: VerificationConfig | undef
 	return { carried, others: unknown + Math.max(0, carried.length - MAX_LISTED) };
 }
 
-function findingsOf(facts: RefusalFacts): Findings & { secretHint?: string } {
-	const { config, headers, rawBody, verification } = facts;
+function findingsOf(evidence: Evidence): Findings & { secretHint?: string } {
+	const { config, headers, rawBody, verification } = evidence;
 	const expected = expectedHeaders(config);
 	const { carried, others } = signatureHeaders(headers, config);
 	const secrets = config === undefined ? [] : secretsOf(config);
@@ -195,10 +195,10 @@ function findingsOf(facts: RefusalFacts): Findings & { secretHint?: string } {
 		contentType: knownMediaType(headers),
 		bodyBytes: rawBody?.length ?? 0,
 		secrets: tried,
-		testUrl: facts.testUrl,
+		testUrl: evidence.testUrl,
 		bodyFormat: config?.mode === 'hmac' ? config.scheme.bodyFormat : (config?.bodyFormat ?? 'json'),
-		suggested: suggestion(facts, carried, expected),
-		skew: timestampSkew(config, headers, facts.nowSeconds),
+		suggested: suggestion(evidence, carried, expected),
+		skew: timestampSkew(config, headers, evidence.nowSeconds),
 		tolerance: config?.mode === 'hmac' ? config.scheme.toleranceSeconds : undefined,
 		secretHint: secretHint(verification, secrets),
 	};
@@ -209,10 +209,10 @@ function findingsOf(facts: RefusalFacts): Findings & { secretHint?: string } {
  * and the node's settings only (reason codes, counts, sizes, known media types and header names). It holds no
  * secret, no expected signature, no header value and nothing of the body but its size.
  */
-export function diagnose(refusal: Pick<Refusal, 'status' | 'reason'>, facts: RefusalFacts): IDataObject {
-	const seen = findingsOf(facts);
+export function diagnose(refusal: Pick<Refusal, 'status' | 'reason'>, evidence: Evidence): IDataObject {
+	const seen = findingsOf(evidence);
 	const [found, change] = REFUSALS[refusal.reason].explain(seen);
-	const handshake = Object.values(HANDSHAKES).find((candidate) => candidate.looksLike(facts.headers, facts.rawBody));
+	const handshake = Object.values(HANDSHAKES).find((candidate) => candidate.looksLike(evidence.headers, evidence.rawBody));
 	const summary = handshake === undefined ? found : `${handshake.label} was refused. ${found}`;
 	const action = handshake === undefined ? change : `${change} ${handshake.whileRefused}`;
 	return {
@@ -222,7 +222,7 @@ export function diagnose(refusal: Pick<Refusal, 'status' | 'reason'>, facts: Ref
 		action,
 		verification: seen.verificationName,
 		...(handshake === undefined ? {} : { handshake: handshake.label }),
-		url: facts.testUrl ? 'Test URL' : 'Production URL',
+		url: evidence.testUrl ? 'Test URL' : 'Production URL',
 		request: {
 			contentType: seen.contentType,
 			bodyBytes: seen.bodyBytes,
@@ -232,6 +232,6 @@ export function diagnose(refusal: Pick<Refusal, 'status' | 'reason'>, facts: Ref
 		secretsTried: seen.secrets,
 		...(seen.skew === undefined ? {} : { timestampSkewSeconds: seen.skew }),
 		...(seen.secretHint === undefined || !SECRET_REASONS.includes(refusal.reason) ? {} : { likelyCause: seen.secretHint }),
-		refusedAt: new Date(facts.nowSeconds * 1000).toISOString(),
+		refusedAt: new Date(evidence.nowSeconds * 1000).toISOString(),
 	};
 }

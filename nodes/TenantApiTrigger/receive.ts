@@ -43,13 +43,13 @@ export interface ReceivedRequest {
  * What to do with a request: refuse it, answer a sender's handshake, acknowledge it (filtered out), or start the
  * workflow. Only a refusal or a start ever runs anything.
  */
-export type Reception =
+export type Outcome =
 	| { action: 'refuse'; status: 400 | 401 | 413 | 415 | 503; reason: RefusalReason; message: string }
 	| { action: 'handshake'; handshake: HandshakeName; answer: Answer }
 	| { action: 'acknowledge'; event: string | undefined }
 	| { action: 'start'; items: IDataObject[] };
 
-export type Refusal = Extract<Reception, { action: 'refuse' }>;
+export type Refusal = Extract<Outcome, { action: 'refuse' }>;
 
 /** A refusal: the reason, and the status and message the sender gets for it (refusals.ts). */
 export function refusal(reason: RefusalReason, format: BodyFormat = 'json'): Refusal {
@@ -57,7 +57,7 @@ export function refusal(reason: RefusalReason, format: BodyFormat = 'json'): Ref
 }
 
 /** A request without bytes (n8n parsed multipart itself): nothing can be verified or read. */
-function withoutBytes(settings: TriggerSettings, request: ReceivedRequest): Reception {
+function withoutBytes(settings: TriggerSettings, request: ReceivedRequest): Outcome {
 	const format = deliveryFormat(settings.config, request.url);
 	if (settings.config.mode === 'none' && mismatchedMediaType(format, request.headers) !== undefined) return refusal('unsupported_media_type', format);
 	return refusal('raw_body_unavailable');
@@ -87,7 +87,7 @@ function repeatsAnEvent(units: Started[]): boolean {
  * sender's handshake answered, each signed unit (the body, or each signed item) given its identity and filtered by
  * event type. Pure: the node only wires n8n's request and answer to it.
  */
-export function receiveDelivery(settings: TriggerSettings, request: ReceivedRequest): Reception {
+export function receiveDelivery(settings: TriggerSettings, request: ReceivedRequest): Outcome {
 	if (request.rawBody === undefined) return withoutBytes(settings, request);
 	const reading = readDelivery(settings.config, { rawBody: request.rawBody, headers: request.headers, nowSeconds: request.nowSeconds, url: request.url });
 	if (!reading.ok) return refusal(reading.reason, 'bodyFormat' in reading ? reading.bodyFormat : 'json');

@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 
-import type { Reception, ReceivedRequest } from '../../nodes/TenantApiTrigger/receive';
+import type { Outcome, ReceivedRequest } from '../../nodes/TenantApiTrigger/receive';
 import { receiveDelivery } from '../../nodes/TenantApiTrigger/receive';
 import { credentialSecrets as secretsOfCredential, settingsFromParameters, signingSecrets } from '../../nodes/TenantApiTrigger/settings';
 import { signedUrlOf } from '../../nodes/TenantApiTrigger/url';
@@ -39,7 +39,7 @@ const REQUEST_PATH = '/webhook/5b0c7e1a/webhook';
  * The trigger's reading of a request under a set-up, as the node wires it: the secrets the URL accepts, every secret
  * of the credential (none without verification, which selects no credential), the signed URL.
  */
-export function receive(setup: Setup, delivery: Delivery): Reception {
+export function receive(setup: Setup, delivery: Delivery): Outcome {
 	const read = parameterReader(setup.parameters);
 	const [accepted, all] = setup.verification === 'none' ? [[], []] : [signingSecrets(setup.credential, setup.testUrl), secretsOfCredential(setup.credential)];
 	const settings = settingsFromParameters(setup.verification, read, accepted, all);
@@ -125,7 +125,7 @@ function checkReplay(c: Captures): Verdict {
 	]);
 }
 
-/** Any request at all: the trigger answers without throwing, with a well-formed reception. */
+/** Any request at all: the trigger answers without throwing, with a well-formed outcome. */
 const anyRequest = fc.record({
 	body: fc.oneof(fc.uint8Array({ maxLength: 64 }).map((a) => Buffer.from(a)), text.map((t) => Buffer.from(t))),
 	headers: fc.dictionary(
@@ -140,7 +140,7 @@ function checkNeverThrows(setup: Setup, request: Delivery): Verdict {
 		const got = receive(setup, request);
 		const wellFormed = got.action === 'start' ? got.items.length > 0 && got.items.every((item) => typeof item === 'object') : got.action === 'refuse' ? [400, 401, 413, 415].includes(got.status) : true;
 		const verb = { refuse: 'refused', start: 'started', acknowledge: 'acknowledged', handshake: 'answered as a handshake' }[got.action];
-		return withDims(wellFormed ? { ok: true, outcome: `arbitrary request ${verb}` } : { ok: false, outcome: got.action, why: 'malformed reception' }, setup);
+		return withDims(wellFormed ? { ok: true, outcome: `arbitrary request ${verb}` } : { ok: false, outcome: got.action, why: 'malformed outcome' }, setup);
 	} catch (error) {
 		return withDims({ ok: false, outcome: 'threw', why: (error as Error).stack ?? String(error) }, setup);
 	}

@@ -10,7 +10,7 @@ import { isDeepStrictEqual } from 'util';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Reception } from '../../nodes/TenantApiTrigger/receive';
+import type { Outcome } from '../../nodes/TenantApiTrigger/receive';
 import { ADYEN_SIGNED_FIELDS, fieldText } from '../../sandbox/signing';
 
 import { oneItemEach, signsItems } from './batches';
@@ -85,14 +85,14 @@ function fromGenuine(setup: Setup, genuine: Delivery[], items: IDataObject[], la
 	return { ok: true, outcome: `${label}started, ${[...new Set(classes)].join('; ')}` };
 }
 
-const described = (outcome: Expected | Reception) => JSON.stringify(outcome);
+const described = (outcome: Expected | Outcome) => JSON.stringify(outcome);
 
 /**
  * A mutated request kept the rule when it was refused, acknowledged or answered as a handshake, or started the workflow with what the rules
  * give for it (the unsigned request data as this request carried it), every item a genuine unit or within a scheme's
  * documented limit.
  */
-export function judge(setup: Setup, genuine: Delivery, sent: Delivery, got: Reception): Verdict {
+export function judge(setup: Setup, genuine: Delivery, sent: Delivery, got: Outcome): Verdict {
 	if (got.action === 'refuse') return { ok: true, outcome: `refused ${got.status} ${got.reason}` };
 	if (got.action === 'acknowledge') return { ok: true, outcome: 'acknowledged' };
 	if (got.action === 'handshake') return { ok: true, outcome: `a handshake answered (${got.handshake})` };
@@ -110,7 +110,7 @@ export function judge(setup: Setup, genuine: Delivery, sent: Delivery, got: Rece
  * exactly), and every item it starts has the id and content of a unit of the genuine deliveries (`captureSetup`'s),
  * or it is refused, acknowledged or answered as a handshake. No secret reaches the output.
  */
-export function judgeReplay(captureSetup: Setup, genuine: Delivery[], replay: Replay, got: Reception): Verdict {
+export function judgeReplay(captureSetup: Setup, genuine: Delivery[], replay: Replay, got: Outcome): Verdict {
 	const label = `${replay.label}: `;
 	if (got.action === 'start' && holdsSecret(credentialSecrets(replay.setup), got.items)) return { ok: false, outcome: `${label}started`, why: 'a secret reached the output' };
 	const want = expected(replay.setup, replay.request);

@@ -11,7 +11,7 @@ import { isDeepStrictEqual } from 'util';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Reception } from '../../nodes/TenantApiTrigger/receive';
+import type { Outcome } from '../../nodes/TenantApiTrigger/receive';
 import { ADYEN_SIGNED_FIELDS, fieldText } from '../../sandbox/signing';
 
 import { pairsObject, referenceReading, setOwn, whatwgPairs } from './bodies';
@@ -369,7 +369,7 @@ export function expected(setup: Setup, delivery: Delivery): Expected {
 }
 
 /** Whether what the trigger did is what was expected (a refusal may have any reason the docs list). */
-export function sameOutcome(want: Expected, got: Reception): boolean {
+export function sameOutcome(want: Expected, got: Outcome): boolean {
 	if (want.action === 'start') return got.action === 'start' && isDeepStrictEqual(got.items, want.items);
 	if (want.action === 'handshake') {
 		const { answer } = got.action === 'handshake' ? got : { answer: undefined };

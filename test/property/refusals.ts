@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
 import { SECRET_NAMES } from '../../nodes/shared/webhookDelivery';
-import type { RefusalFacts } from '../../nodes/TenantApiTrigger/diagnosis';
+import type { Evidence } from '../../nodes/TenantApiTrigger/diagnosis';
 import { HANDSHAKES } from '../../nodes/TenantApiTrigger/answers';
 import { diagnose } from '../../nodes/TenantApiTrigger/diagnosis';
 import type { RefusalReason } from '../../nodes/TenantApiTrigger/refusals';
@@ -143,7 +143,7 @@ function hostileRequest(config: VerificationConfig | undefined): fc.Arbitrary<Ho
 
 // ---- the oracle ----
 
-function problems(item: IDataObject, facts: RefusalFacts, refused: { reason: RefusalReason; status: number }, settingsNames: string[] | undefined): string[] {
+function problems(item: IDataObject, facts: Evidence, refused: { reason: RefusalReason; status: number }, settingsNames: string[] | undefined): string[] {
 	const found: string[] = [];
 	const check = (ok: boolean, what: string) => (ok ? undefined : found.push(what));
 	const json = JSON.stringify(item);
@@ -186,7 +186,7 @@ const configOf = (setup: Setup) => verificationConfig(setup.verification, parame
 
 function checkCase(c: Case): Verdict {
 	const config = c.withoutConfig ? undefined : configOf(c.setup);
-	const facts: RefusalFacts = { verification: c.setup.verification, config, headers: c.request.headers, rawBody: bodyOf(c.request.body), testUrl: c.setup.testUrl, nowSeconds: NOW };
+	const facts: Evidence = { verification: c.setup.verification, config, headers: c.request.headers, rawBody: bodyOf(c.request.body), testUrl: c.setup.testUrl, nowSeconds: NOW };
 	const item = diagnose(c.refused, facts);
 	const found = problems(item, facts, c.refused, configuredHeaders(config));
 	const size = Buffer.byteLength(JSON.stringify(item));
@@ -225,7 +225,7 @@ const anySettingsCases: fc.Arbitrary<AnySettingsCase> = fc.record({
 function checkAnySettings(c: AnySettingsCase): Verdict {
 	const known = (VERIFICATION_NAMES as string[]).includes(c.verification);
 	const config = known ? verificationConfig(c.verification as VerificationName, parameterReader(c.parameters), ['whsec_any', 'pk_previous']) : undefined;
-	const facts: RefusalFacts = { verification: c.verification, config, headers: c.request.headers, rawBody: bodyOf(c.request.body), testUrl: c.testUrl, nowSeconds: NOW };
+	const facts: Evidence = { verification: c.verification, config, headers: c.request.headers, rawBody: bodyOf(c.request.body), testUrl: c.testUrl, nowSeconds: NOW };
 	const item = diagnose(c.refused, facts);
 	// The canary is the sender's; a setting that happens to hold it is the user's, and may be shown.
 	const found = problems(item, facts, c.refused, undefined).filter((problem) => !(problem === SENDER_TEXT && settingsHoldCanary(c)));
