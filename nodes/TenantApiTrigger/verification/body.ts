@@ -36,6 +36,11 @@ export function mediaTypeFits(format: BodyFormat, type: string): boolean {
 	return type === '' || type === 'application/json' || type.endsWith('+json') || type === 'text/plain';
 }
 
+/** The bytes after a leading UTF-8 byte order mark, which the decoder drops too. */
+function withoutByteOrderMark(bytes: Buffer): Buffer {
+	return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
+}
+
 /** A UTF-8 JSON object (RFC 8259: JSON is UTF-8; a leading BOM is tolerated), its numbers unchanged (json.ts). */
 function parseJson(rawBody: Buffer): BodyParseResult {
 	let text: string;
@@ -47,7 +52,7 @@ function parseJson(rawBody: Buffer): BodyParseResult {
 	if (text.trim() === '') return { ok: false, reason: 'empty_body' };
 	let parsed: unknown;
 	try {
-		parsed = parseJsonExactly(text);
+		parsed = parseJsonExactly(text, withoutByteOrderMark(rawBody));
 	} catch {
 		return { ok: false, reason: 'invalid_json' };
 	}
