@@ -4,7 +4,8 @@ import { setOwn } from '../../shared/ownProperty';
 
 import type { FormFields } from './form';
 import { parseForm } from './form';
-import { parseJsonExactly } from './json';
+import type { SignedItemFields } from './firstItem';
+import { makeNumbersExact } from './json';
 
 /**
  * How a delivery's bytes are read. The configuration decides, never the request: Content-Type is not signed, so
@@ -42,7 +43,7 @@ function withoutByteOrderMark(bytes: Buffer): Buffer {
 }
 
 /** A UTF-8 JSON object (RFC 8259: JSON is UTF-8; a leading BOM is tolerated), its numbers unchanged (json.ts). */
-function parseJson(rawBody: Buffer): BodyParseResult {
+function parseJson(rawBody: Buffer, exactAt?: SignedItemFields): BodyParseResult {
 	let text: string;
 	try {
 		text = STRICT_UTF8.decode(rawBody);
@@ -52,10 +53,12 @@ function parseJson(rawBody: Buffer): BodyParseResult {
 	if (text.trim() === '') return { ok: false, reason: 'empty_body' };
 	let parsed: unknown;
 	try {
-		parsed = parseJsonExactly(text, withoutByteOrderMark(rawBody));
+		parsed = JSON.parse(text);
 	} catch {
 		return { ok: false, reason: 'invalid_json' };
 	}
+	if (exactAt === undefined) parsed = makeNumbersExact(parsed, withoutByteOrderMark(rawBody), text);
+	else if (exactAt.firstItemHasNumbers(parsed)) parsed = makeNumbersExact(parsed, withoutByteOrderMark(rawBody), text, exactAt.paths);
 	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return { ok: false, reason: 'not_an_object' };
 	return { ok: true, body: { format: 'json', object: parsed as IDataObject } };
 }
@@ -76,7 +79,16 @@ function parseFormBody(rawBody: Buffer): BodyParseResult {
 	return { ok: true, body: { format: 'form', object: formObject(parsed.fields), fields: parsed.fields } };
 }
 
-/** The one reading of a delivery's bytes in the configured format. */
-export function parseBody(format: BodyFormat, rawBody: Buffer): BodyParseResult {
-	return format === 'form' ? parseFormBody(rawBody) : parseJson(rawBody);
+/**
+ * The one reading of a delivery's bytes in the configured format. With `exactAt` (JSON), numbers are exact only in the
+ * first item's signed fields until completeReading: what checking signed items reads first, so that a body nobody
+ * signed costs little.
+ */
+export function parseBody(format: BodyFormat, rawBody: Buffer, exactAt?: SignedItemFields): BodyParseResult {
+	return format === 'form' ? parseFormBody(rawBody) : parseJson(rawBody, exactAt);
+}
+
+/** Makes every number of a body read with `exactAt` exact (parseBody), once the signature that needed it holds. */
+export function completeReading(body: ParsedBody, rawBody: Buffer): void {
+	if (body.format === 'json') makeNumbersExact(body.object, withoutByteOrderMark(rawBody), undefined);
 }

@@ -3,7 +3,9 @@ import { createHash, createHmac } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { BodyFormat, ParsedBody } from './body';
-import { parseBody } from './body';
+import { completeReading, parseBody } from './body';
+import type { SignedItemFields } from './firstItem';
+import { signedItemFields } from './firstItem';
 import type { SignedItem } from './items';
 import { bodyItems, itemBoundaries, itemIdFields, itemsId, readItem, signedView } from './items';
 import type { SchemeSpec } from './scheme';
@@ -185,10 +187,13 @@ function sortedFormFields(body: ParsedBody): string[] | VerificationReason {
 	return signed;
 }
 
-/** The body read in `format` before the signature is checked, when verifying needs it (capped: see the constant). */
-function readBeforeVerifying(input: DeliveryInput, format: BodyFormat): ParsedBody | VerificationReason {
+/**
+ * The body read in `format` before the signature is checked, when verifying needs it (capped: see the constant). JSON
+ * numbers are exact in `exactAt` only, what the check reads first; completeReading does the rest once it holds.
+ */
+function readBeforeVerifying(input: DeliveryInput, format: BodyFormat, exactAt?: SignedItemFields): ParsedBody | VerificationReason {
 	if (input.rawBody.length > MAX_BODY_READ_BEFORE_VERIFYING) return 'body_too_large';
-	const parsed = parseBody(format, input.rawBody);
+	const parsed = parseBody(format, input.rawBody, exactAt);
 	return parsed.ok ? parsed.body : 'unreadable_body';
 }
 
@@ -286,7 +291,7 @@ function verifyItemSignatures(scheme: SchemeSpec, parts: TemplatePart[], keys: A
 	const boundaries = itemBoundaries(parts);
 	// Signed items sign their fields and literal text, nothing from the headers, the URL or the whole body.
 	if (format !== 'json' || boundaries === undefined || parts.some((part) => part.kind !== 'item' && part.kind !== 'literal')) return 'invalid_scheme';
-	const body = readBeforeVerifying(input, format);
+	const body = readBeforeVerifying(input, format, signedItemFields(scheme.itemsPath, scheme.bodyKeys, [scheme.itemSignaturePath, ...boundaries.keys()]));
 	if (typeof body === 'string') return body;
 	const entries = bodyItems(scheme, body.object);
 	if (typeof entries === 'string') return entries;
@@ -305,6 +310,8 @@ function verifyItemSignatures(scheme: SchemeSpec, parts: TemplatePart[], keys: A
 		if (seen.has(identity)) return 'duplicate_item';
 		seen.add(identity);
 		secretIndex ??= matched;
+		// Read exactly so far: the first item's signed fields. Once one holds, every number (the next items' too).
+		if (items.length === 0) completeReading(body, input.rawBody);
 		items.push(item);
 	}
 	return { secretIndex: secretIndex ?? 0, body, items, itemIdFields: idFields };

@@ -1,0 +1,91 @@
+/**
+ * A body read before its items' signatures are checked (verification/firstItem.ts, body.ts parseBody with the signed
+ * item fields): numbers are exact where checking the first item reads (its signature and signed fields), and
+ * everywhere once completeReading ran, exactly as a whole exact reading makes them.
+ */
+import fc from 'fast-check';
+
+import { completeReading, parseBody } from '../../nodes/TenantApiTrigger/verification/body';
+import { signedItemFields } from '../../nodes/TenantApiTrigger/verification/firstItem';
+import { itemsAtPath, valueAtPath } from '../../nodes/TenantApiTrigger/verification/paths';
+import { jsonText, jsonValue, key, numberToken } from '../property/bodies';
+
+const ITEMS_PATH = 'notificationItems.*.NotificationRequestItem';
+const FIELDS = ['additionalData.hmacSignature', 'pspReference', 'amount.value', 'amount.currency'];
+const fields = signedItemFields(ITEMS_PATH, ['live'], FIELDS);
+
+function read(text: string) {
+	const parsed = parseBody('json', Buffer.from(text), fields);
+	if (!parsed.ok) throw new Error(parsed.reason);
+	return parsed.body;
+}
+
+function whole(text: string) {
+	const parsed = parseBody('json', Buffer.from(text));
+	if (!parsed.ok) throw new Error(parsed.reason);
+	return parsed.body.object;
+}
+
+const firstItem = (object: unknown) => (itemsAtPath(object, ITEMS_PATH, ['live']) ?? [])[0];
+
+it('before the check: the first item signed fields exact; the rest as JSON.parse reads it, until completeReading', () => {
+	const text = JSON.stringify({
+		live: 'LIVE',
+		notificationItems: [
+			{ NotificationRequestItem: { pspReference: 'PSP', amount: { value: 'V1', currency: 'EUR' }, additionalData: { hmacSignature: 'SIG', other: 'O1' } } },
+			{ NotificationRequestItem: { pspReference: 'PSP2', amount: { value: 'V2' } } },
+		],
+	})
+		.replace('"LIVE"', '1e400')
+		.replace('"V1"', '12345678901234567891')
+		.replace('"SIG"', '1e16')
+		.replace('"O1"', '1e400')
+		.replace('"V2"', '9007199254740993');
+	const body = read(text);
+	const object = body.object as Record<string, unknown>;
+	const item = firstItem(object) as Record<string, Record<string, unknown>>;
+	expect(item.amount.value).toBe('12345678901234567891');
+	expect(item.additionalData.hmacSignature).toBe('1e16');
+	expect(item.additionalData.other).toBe(Infinity);
+	expect(object.live).toBe(Infinity);
+	completeReading(body, Buffer.from(text));
+	expect(object).toEqual(whole(text));
+	expect(item.additionalData.other).toBe('1e400');
+});
+
+it.each([
+	['the list of items repeated: JSON.parse keeps the last', '{"notificationItems":[{"NotificationRequestItem":{"amount":{"value":1e400}}}],"notificationItems":[{"NotificationRequestItem":{"amount":{"value":2e400}}}]}', '2e400'],
+	['an item repeated in its wrapper', '{"notificationItems":[{"NotificationRequestItem":{"amount":{"value":1e400}},"NotificationRequestItem":{"amount":{"value":3e400}}}]}', '3e400'],
+	['a signed field repeated', '{"notificationItems":[{"NotificationRequestItem":{"amount":{"value":1e400,"value":1}}}]}', 1],
+	['a repeated object on the way, then a later item', '{"notificationItems":[{"NotificationRequestItem":{"amount":{"value":1e400},"amount":{"value":4e400}}},{"NotificationRequestItem":{"amount":{"value":5e400}}}]}', '4e400'],
+	['the list repeated with a value that is no list', '{"notificationItems":[{"NotificationRequestItem":{"amount":{"value":1e400}}}],"notificationItems":7}', undefined],
+	['an escaped key on the way', '{"notification\\u0049tems":[{"NotificationRequestItem":{"amount":{"\\u0076alue":1e400}}}]}', '1e400'],
+])('repeated keys: the item checked first is the one JSON.parse keeps (%s)', (_, text, expected) => {
+	const item = firstItem(read(text).object);
+	expect(item === undefined ? undefined : valueAtPath(item, 'amount.value')).toEqual(expected);
+	expect(item === undefined ? undefined : valueAtPath(item, 'amount.value')).toEqual(valueAtPath(firstItem(whole(text)), 'amount.value'));
+});
+
+it('generated items: the first item fields (but containers) as a whole exact reading; everything after completeReading', () => {
+	const field = fc.oneof(numberToken, jsonValue.map((value) => jsonText(value)));
+	const item = fc.record({ hmacSignature: field, pspReference: field, value: field, currency: field, other: field, extra: key });
+	const body = fc.record({ items: fc.array(item, { minLength: 1, maxLength: 3 }), live: field, repeatFirst: fc.boolean() });
+	fc.assert(
+		fc.property(body, ({ items, live, repeatFirst }) => {
+			const itemText = (i: (typeof items)[number]) =>
+				`{"NotificationRequestItem":{"pspReference":${i.pspReference},"amount":{"value":${i.value},"currency":${i.currency}},"additionalData":{"hmacSignature":${i.hmacSignature},${JSON.stringify(i.extra)}:${i.other}}}}`;
+			const list = `[${items.map(itemText).join(',')}]`;
+			const text = `{"live":${live},"notificationItems":${repeatFirst ? `[${itemText(items[items.length - 1])}],"notificationItems":` : ''}${list}}`;
+			const body = read(text);
+			const exact = whole(text);
+			for (const path of FIELDS) {
+				// Checking reads a field's value when it is not a container (one is refused, whatever it holds).
+				const expected = valueAtPath(firstItem(exact), path);
+				if (expected === null || typeof expected !== 'object') expect(valueAtPath(firstItem(body.object), path)).toEqual(expected);
+			}
+			completeReading(body, Buffer.from(text));
+			expect(body.object).toEqual(exact);
+		}),
+		{ seed: 20261126, numRuns: 2000 },
+	);
+});
