@@ -67,16 +67,29 @@ function parseJson(rawBody: Buffer, exactAt?: SignedItemFields): BodyParseResult
 function formObject(fields: FormFields): IDataObject {
 	const object: IDataObject = {};
 	for (const [name, values] of fields) {
-		setOwn(object, name, values.length === 1 ? values[0] : values);
+		const value = values.length === 1 ? values[0] : values;
+		// Each name once: assignment makes an own property, but for __proto__ (whose setter it would call).
+		if (name === '__proto__') setOwn(object, name, value);
+		else object[name] = value;
 	}
 	return object;
+}
+
+/**
+ * A form body whose output object is made when first read: checking a signature reads the fields alone, and a request
+ * refused then never pays for a property per name (names the sender chose, each new to the engine).
+ */
+function formBody(fields: FormFields): ParsedBody {
+	let object: IDataObject | undefined;
+	const body = { format: 'form' as const, fields };
+	return Object.defineProperty(body, 'object', { enumerable: true, get: () => (object ??= formObject(fields)) }) as typeof body & { object: IDataObject };
 }
 
 function parseFormBody(rawBody: Buffer): BodyParseResult {
 	const parsed = parseForm(rawBody);
 	if (!parsed.ok) return parsed;
 	if (parsed.fields.size === 0) return { ok: false, reason: 'empty_body' };
-	return { ok: true, body: { format: 'form', object: formObject(parsed.fields), fields: parsed.fields } };
+	return { ok: true, body: formBody(parsed.fields) };
 }
 
 /**
