@@ -531,14 +531,14 @@ class TokenScan {
 	}
 
 	/**
-	 * With paths: whether the container opening now holds nothing to look at: it is on no path, or it is a list's item
-	 * after the one being read (an item under an object's key is opened: a repeated key replaces the one being read).
+	 * With paths: whether the container opening now holds nothing to look at: it is on no path, or it is a later entry
+	 * of a list that holds the item being read (an object's later entry with the same key is opened: it replaces it).
 	 */
 	private skipsContainer(): boolean {
 		if (this.depth < 0) return false;
-		const node = this.entryNode(this.depth);
-		const laterItem = node === (this.paths as ExactPaths).itemNode && this.item !== -1 && this.levels[this.depth * LEVEL_WIDTH + LEVEL_OBJECT] === 0;
-		return node === -1 || laterItem;
+		if (this.entryNode(this.depth) === -1) return true;
+		const at = this.depth * LEVEL_WIDTH;
+		return this.item !== -1 && this.levels[at + LEVEL_OBJECT] === 0 && this.levels[at + LEVEL_ITEM_ENTRY] !== -1 && this.levels[at + LEVEL_ENTRY] > this.levels[at + LEVEL_ITEM_ENTRY];
 	}
 
 	/** With paths: the node of the container just opened, and whether it starts the item to read (or drops it). */
