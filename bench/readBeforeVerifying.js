@@ -41,14 +41,10 @@ function random(seed) {
 	};
 }
 
-/** `count` values of `make(i, next)`, `next` a generator seeded by the shape, so that a prefix never changes. */
+/** `count` values of `make(i, next)`, `next` a generator seeded by the shape and `i`: a prefix never changes, and
+ * nothing is kept between calls (a cache of every value tried while fitting a body would weigh on the collector). */
 function series(seed, make) {
-	const next = random(seed);
-	const made = [];
-	return (count) => {
-		while (made.length < count) made.push(make(made.length, next));
-		return made.slice(0, count);
-	};
+	return (count) => Array.from({ length: count }, (_, i) => make(i, random(seed * 0x100000 + i)));
 }
 
 /** A body of exactly `bytes` bytes: `make(n)` for the largest `n` whose text fits, padded with `pad`. */
@@ -169,7 +165,15 @@ const FORM_SHAPES = {
 	'1,000 fields of %41 escapes': (n) => fields(1000, (i) => `f${i}=${'%41'.repeat(n)}`),
 	'1,000 fields of two-byte UTF-8 escapes': (n) => fields(1000, (i) => `f${i}=${'%C3%A9'.repeat(n)}`),
 	"1,000 fields of '+'": (n) => fields(1000, (i) => `f${i}=${'+'.repeat(n)}`),
+	"one field, a '+' every 64 bytes": (n) => `a=${`${'x'.repeat(63)}+`.repeat(n)}`,
+	"one field of '+x'": (n) => `a=${'+x'.repeat(n)}`,
+	'one field of unescaped two-byte UTF-8': (n) => `a=${'é'.repeat(n)}`,
+	'1,000 fields of %26 (escaped separators)': (n) => fields(1000, (i) => `f${i}=${'%26'.repeat(n)}`),
+	"1,000 fields of '='": (n) => fields(1000, (i) => `f${i}=${'='.repeat(n)}`),
+	'1,000 names without values': (n) => fields(1000, (i) => `${'x'.repeat(n)}${i}`),
 	'1,000 fields, names in reverse order': (n) => fields(1000, (i) => `${'z'.repeat(n)}${999 - i}=v`),
+	'1,000 fields, names sharing a prefix, shuffled': (n) => fields(1000, (i) => `${'z'.repeat(n)}${(i * 7919) % 1000}=v`),
+	'1,000 fields, two groups of names sharing a prefix, shuffled': (n) => fields(1000, (i) => `${i % 2 ? 'a' : 'b'}${'z'.repeat(n)}${(i * 7919) % 1000}=v`),
 	'1,000 fields, escaped names sharing a prefix': (n) => fields(1000, (i) => `${'%7A'.repeat(n)}${(i * 7919) % 1000}=v`),
 	'1,000 fields, one name, values sharing a prefix': (n) => fields(1000, (i) => `a=${'v'.repeat(n)}${(i * 7919) % 1000}`),
 	'1,000 tiny fields, then padding': () => fields(1000, (i) => `f${i}=${i}`),
@@ -240,6 +244,7 @@ function readBeforeBench({ rounds = 5, filter = '' } = {}) {
 	const adyen = configOf(triggerParameters('adyen-payments'), [demoSecret('adyen-payments')]);
 	const itemsCustom = configOf(CUSTOM_ITEMS, [demoSecret('adyen-payments')]);
 	for (const [shape, make] of Object.entries(JSON_SHAPES)) {
+		if (!wanted('adyen-payments', shape) && !wanted('Custom HMAC items', shape)) continue;
 		const body = fill(bytes, make, ' ');
 		// Custom HMAC takes nothing beside the items: the same body without Adyen's `live` (same size, spaces instead).
 		const custom = Buffer.from(body.toString().replace('"live":"false",', ' '.repeat(15)));
@@ -250,6 +255,7 @@ function readBeforeBench({ rounds = 5, filter = '' } = {}) {
 	const twilio = configOf(triggerParameters('twilio'), [demoSecret('twilio')]);
 	const formCustom = configOf(CUSTOM_FORM, [demoSecret('twilio')]);
 	for (const [shape, make] of Object.entries(FORM_SHAPES)) {
+		if (!wanted('twilio', shape) && !wanted('Custom HMAC {formFields}', shape)) continue;
 		const body = fill(bytes, make, '&');
 		const form = { body, headers: { 'content-type': FORM, ...twilioSignature }, url: URL_ };
 		if (wanted('twilio', shape)) rows.push(row('twilio', shape, twilio, form, formBaseline(body), rounds));

@@ -2,8 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { setOwn } from '../../shared/ownProperty';
 
-import type { FormFields } from './form';
-import { parseForm } from './form';
+import type { FormFields, FormReading } from './form';
+import { readForm } from './form';
 import type { SignedItemFields } from './firstItem';
 import { makeNumbersExact } from './json';
 
@@ -14,7 +14,7 @@ import { makeNumbersExact } from './json';
 export type BodyFormat = 'json' | 'form';
 
 /** A body read once: the output object, and for forms the fields as sent (what `{formFields}` signs). */
-export type ParsedBody = { format: 'json'; object: IDataObject } | { format: 'form'; object: IDataObject; fields: FormFields };
+export type ParsedBody = { format: 'json'; object: IDataObject } | { format: 'form'; object: IDataObject; fields: FormFields; form: FormReading };
 
 export type BodyFailure = 'empty_body' | 'not_utf8' | 'invalid_json' | 'not_an_object' | 'invalid_form';
 
@@ -76,20 +76,22 @@ function formObject(fields: FormFields): IDataObject {
 }
 
 /**
- * A form body whose output object is made when first read: checking a signature reads the fields alone, and a request
- * refused then never pays for a property per name (names the sender chose, each new to the engine).
+ * A form body whose fields and output object are made when first read: checking a signature reads the fields in their
+ * signed order alone, and a request refused then never pays for hashing each name, nor for a property per name (names
+ * the sender chose, each new to the engine).
  */
-function formBody(fields: FormFields): ParsedBody {
+function formBody(form: FormReading): ParsedBody {
 	let object: IDataObject | undefined;
-	const body = { format: 'form' as const, fields };
-	return Object.defineProperty(body, 'object', { enumerable: true, get: () => (object ??= formObject(fields)) }) as typeof body & { object: IDataObject };
+	const body = { format: 'form' as const, form };
+	Object.defineProperty(body, 'fields', { enumerable: true, get: () => form.fields() });
+	return Object.defineProperty(body, 'object', { enumerable: true, get: () => (object ??= formObject(form.fields())) }) as typeof body & { object: IDataObject; fields: FormFields };
 }
 
 function parseFormBody(rawBody: Buffer): BodyParseResult {
-	const parsed = parseForm(rawBody);
-	if (!parsed.ok) return parsed;
-	if (parsed.fields.size === 0) return { ok: false, reason: 'empty_body' };
-	return { ok: true, body: formBody(parsed.fields) };
+	const read = readForm(rawBody);
+	if (!read.ok) return read;
+	if (read.form.size === 0) return { ok: false, reason: 'empty_body' };
+	return { ok: true, body: formBody(read.form) };
 }
 
 /**

@@ -4,7 +4,6 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { BodyFormat, ParsedBody } from './body';
 import { completeReading, parseBody } from './body';
-import { sortedStrings } from './form';
 import type { SignedItemFields } from './firstItem';
 import { signedItemFields } from './firstItem';
 import type { SignedItem } from './items';
@@ -175,21 +174,12 @@ function checkBodyCoverage(scheme: SchemeSpec, parts: TemplatePart[], input: Del
 	return 'missing_body_hash';
 }
 
-/**
- * Twilio's form rule: names sorted, each name followed by its value; a repeated name, its values sorted. As one string:
- * a thousand fields signed part by part cost more than joining them.
- */
+/** Twilio's form rule: names sorted, each name followed by its value; a repeated name, its values sorted (form.ts). */
 function sortedFormFields(body: ParsedBody): string[] | VerificationReason {
 	if (body.format !== 'form') return [];
-	const signed: string[] = [];
-	for (const name of sortedStrings([...body.fields.keys()])) {
-		const values = body.fields.get(name) ?? [];
-		const sorted = values.length === 1 ? values : sortedStrings(values);
-		// The sender signs each distinct value once: a repeated name=value pair would be unsigned extra data.
-		if (sorted.some((value, index) => index > 0 && value === sorted[index - 1])) return 'unreadable_body';
-		for (const value of sorted) signed.push(name, value);
-	}
-	return [signed.join('')];
+	const signed = body.form.inSignedOrder();
+	// The sender signs each distinct value once: a repeated name=value pair would be unsigned extra data.
+	return signed === undefined ? 'unreadable_body' : [signed];
 }
 
 /**
