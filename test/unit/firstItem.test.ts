@@ -7,6 +7,7 @@ import fc from 'fast-check';
 
 import { completeReading, parseBody } from '../../nodes/TenantApiTrigger/verification/body';
 import { signedItemFields } from '../../nodes/TenantApiTrigger/verification/firstItem';
+import { numbersAllExact } from '../../nodes/TenantApiTrigger/verification/json';
 import { itemsAtPath, valueAtPath } from '../../nodes/TenantApiTrigger/verification/paths';
 import { jsonText, jsonValue, key, numberToken } from '../property/bodies';
 
@@ -64,6 +65,23 @@ it.each([
 	const item = firstItem(read(text).object);
 	expect(item === undefined ? undefined : valueAtPath(item, 'amount.value')).toEqual(expected);
 	expect(item === undefined ? undefined : valueAtPath(item, 'amount.value')).toEqual(valueAtPath(firstItem(whole(text)), 'amount.value'));
+});
+
+it.each([
+	['numbers in the signed fields alone', '{"live":"x","notificationItems":[{"NotificationRequestItem":{"pspReference":1e16,"amount":{"value":12345678901234567891,"currency":0.1}}}]}', true],
+	['short whole numbers elsewhere (exact as read)', '{"live":123,"notificationItems":[{"NotificationRequestItem":{"amount":{"value":1e400},"eventCode":-42}}]}', true],
+	['no number in the signed fields: nothing read with paths', '{"live":"x","notificationItems":[{"NotificationRequestItem":{"pspReference":"P"}}]}', false],
+	['another number beside the items', '{"live":1.5,"notificationItems":[{"NotificationRequestItem":{"amount":{"value":1e400}}}]}', false],
+	['another number in the item, unsigned', '{"notificationItems":[{"NotificationRequestItem":{"amount":{"value":1},"eventCode":1e400}}]}', false],
+	['a container on no path (skipped)', '{"notificationItems":[{"NotificationRequestItem":{"amount":{"value":1e400},"other":["x"]}}]}', false],
+	['a later item (skipped)', '{"notificationItems":[{"NotificationRequestItem":{"amount":{"value":1e400}}},{"NotificationRequestItem":{}}]}', false],
+	['an item dropped for a repeated key', '{"notificationItems":[{"NotificationRequestItem":{"amount":{"value":1e400}},"NotificationRequestItem":{"amount":{"value":2e400}}}]}', false],
+])('read with paths, every number exact at once when the first item held all that could change: %s', (_, text, complete) => {
+	const body = read(text);
+	expect(numbersAllExact(body.object)).toBe(complete);
+	if (complete) expect(body.object).toEqual(whole(text));
+	completeReading(body, Buffer.from(text));
+	expect(body.object).toEqual(whole(text));
 });
 
 it('generated items: the first item fields (but containers) as a whole exact reading; everything after completeReading', () => {

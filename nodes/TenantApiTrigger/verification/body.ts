@@ -5,7 +5,7 @@ import { setOwn } from '../../shared/ownProperty';
 import type { FormFields, FormReading } from './form';
 import { readForm } from './form';
 import type { SignedItemFields } from './firstItem';
-import { makeNumbersExact } from './json';
+import { makeNumbersExact, numbersAllExact } from './json';
 
 /**
  * How a delivery's bytes are read. The configuration decides, never the request: Content-Type is not signed, so
@@ -105,5 +105,5 @@ export function parseBody(format: BodyFormat, rawBody: Buffer, exactAt?: SignedI
 
 /** Makes every number of a body read with `exactAt` exact (parseBody), once the signature that needed it holds. */
 export function completeReading(body: ParsedBody, rawBody: Buffer): void {
-	if (body.format === 'json') makeNumbersExact(body.object, withoutByteOrderMark(rawBody), undefined);
+	if (body.format === 'json' && !numbersAllExact(body.object)) makeNumbersExact(body.object, withoutByteOrderMark(rawBody), undefined);
 }

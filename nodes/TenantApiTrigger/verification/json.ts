@@ -171,6 +171,9 @@ function replaceItemTokens(parsed: ParsedValue, json: JsonBytes, found: ScannedT
 	}
 }
 
+/** Values read with paths whose every number is exact all the same: the first item held all that could change. */
+const exactThroughout = new WeakSet<object>();
+
 /**
  * Keeps as text, in `value` (what JSON.parse made of `utf8`, the UTF-8 bytes of `text` when the caller has it), the
  * numbers that would change; with `paths`, only those at the paths in the first item (TokenScan), for now.
@@ -178,11 +181,17 @@ function replaceItemTokens(parsed: ParsedValue, json: JsonBytes, found: ScannedT
 export function makeNumbersExact(value: unknown, utf8: Uint8Array, text: string | undefined, paths?: ExactPaths): unknown {
 	const json = new JsonBytes(utf8);
 	const found = scanNumberTokens(json, paths);
-	if (found === undefined) return value;
+	if (paths !== undefined && found.complete && value !== null && typeof value === 'object') exactThroughout.add(value);
+	if (found.tokenCount === 0) return value;
 	const parsed = new ParsedValue(json, text, value, found);
 	if (found.classified) return replaceTokens(parsed, json, found, value);
 	replaceItemTokens(parsed, json, found);
 	return value;
+}
+
+/** Whether `value`, read with paths, has every number exact already (the scan then saw nothing else that could change). */
+export function numbersAllExact(value: unknown): boolean {
+	return value !== null && typeof value === 'object' && exactThroughout.has(value);
 }
 
 /**

@@ -164,6 +164,11 @@ function withRoom(array: Int32Array, needed: number): Int32Array {
  */
 export interface ScannedTokens {
 	classified: boolean;
+	/**
+	 * With paths: whether the tokens recorded are every token of the text that could change (no container skipped, no
+	 * token passed over that is not a short whole number, no item dropped), so that nothing is left to read later.
+	 */
+	complete: boolean;
 	tokens: Int32Array;
 	tokenCount: number;
 	containers: Int32Array;
@@ -436,12 +441,15 @@ class TokenScan {
 
 	private itemTokens = 0;
 
+	/** With paths: see ScannedTokens.complete. */
+	private complete = true;
+
 	constructor(
 		private readonly json: JsonBytes,
 		private readonly paths: ExactPaths | undefined,
 	) {}
 
-	run(): ScannedTokens | undefined {
+	run(): ScannedTokens {
 		const { json } = this;
 		const { bytes } = json;
 		const end = bytes.length;
@@ -475,6 +483,7 @@ class TokenScan {
 				}
 				case OPEN:
 					if (this.paths !== undefined && this.skipsContainer()) {
+						this.complete = false;
 						i = json.containerEnd(i) + 1;
 						expectKey = false;
 						break;
@@ -491,8 +500,7 @@ class TokenScan {
 					i += c === COLON ? 1 : c === LOWER_F ? 5 : 4;
 			}
 		}
-		if (this.tokenCount === 0) return undefined;
-		return { classified: this.paths === undefined, tokens: this.tokens, tokenCount: this.tokenCount, containers: this.containers, keys: this.keys };
+		return { classified: this.paths === undefined, complete: this.complete, tokens: this.tokens, tokenCount: this.tokenCount, containers: this.containers, keys: this.keys };
 	}
 
 	private next(): boolean {
@@ -510,6 +518,7 @@ class TokenScan {
 			let end = digit;
 			while (end < bytes.length && NUMBER_BYTES[bytes[end]] === 1) end++;
 			if (this.itemOpen && this.onPathEnd()) this.token(start, end, false);
+			else this.complete = false;
 			return end;
 		}
 		const read = readNumberToken(bytes, start);
@@ -555,6 +564,7 @@ class TokenScan {
 		if (levels[above + LEVEL_OBJECT] === 1 && levels[above + LEVEL_ITEM_ENTRY] !== -1 && levels[above + LEVEL_ITEM_ENTRY] !== levels[above + LEVEL_ENTRY] && levels[above + LEVEL_ITEM_NODE] === node) {
 			// The key of the entry holding the item, repeated: JSON.parse keeps this entry, not that one.
 			this.tokenCount = this.itemTokens;
+			this.complete = false;
 			this.item = -1;
 			this.itemOpen = false;
 			levels[above + LEVEL_ITEM_ENTRY] = -1;
@@ -677,6 +687,6 @@ class TokenScan {
  * The number tokens of `json` (bytes of a text JSON.parse accepted) that their digits do not show to read exactly;
  * with `paths`, only those at the paths.
  */
-export function scanNumberTokens(json: JsonBytes, paths?: ExactPaths): ScannedTokens | undefined {
+export function scanNumberTokens(json: JsonBytes, paths?: ExactPaths): ScannedTokens {
 	return new TokenScan(json, paths).run();
 }
