@@ -1,5 +1,5 @@
 import { ExactPaths } from './jsonScan';
-import { itemsAtPath, pathSegments, valueAtPath } from './paths';
+import { pathSegments, valueAtPath } from './paths';
 
 /**
  * What checking signed items reads before any signature holds: the first item's signature and signed fields (items.ts
@@ -10,12 +10,14 @@ export class SignedItemFields {
 	/** The fields' paths below every item, for the scan. */
 	readonly paths: ExactPaths;
 
+	private readonly itemSegments: string[];
+
 	constructor(
-		private readonly itemsPath: string,
-		private readonly bodyKeys: string[],
+		itemsPath: string,
 		private readonly fieldPaths: string[],
 	) {
 		const items = pathSegments(itemsPath);
+		this.itemSegments = items;
 		this.paths = new ExactPaths(
 			fieldPaths.map((path) => [...items, ...pathSegments(path)]),
 			items.length,
@@ -28,24 +30,43 @@ export class SignedItemFields {
 	 */
 	firstItemHasNumbers(body: unknown): boolean {
 		try {
-			const items = itemsAtPath(body, this.itemsPath, this.bodyKeys);
-			if (items === undefined || items.length === 0) return false;
-			return this.fieldPaths.some((path) => typeof valueAtPath(items[0], path) === 'number');
+			const item = firstItemAt(body, this.itemSegments, 0);
+			return item !== undefined && this.fieldPaths.some((path) => typeof valueAtPath(item, path) === 'number');
 		} catch {
 			return true;
 		}
 	}
 }
 
+/**
+ * The first item at `segments` (a `*` for every entry of a list), in the order itemsAtPath lists them, had it accepted
+ * the body. Nothing else is looked at: a body it refuses is refused (bodyItems) before any item is checked.
+ */
+function firstItemAt(value: unknown, segments: string[], depth: number): unknown {
+	if (depth === segments.length) return value;
+	if (value === null || typeof value !== 'object') return undefined;
+	const key = segments[depth];
+	if (key === '*') {
+		if (!Array.isArray(value)) return undefined;
+		for (const entry of value) {
+			const item = firstItemAt(entry, segments, depth + 1);
+			if (item !== undefined) return item;
+		}
+		return undefined;
+	}
+	if (Array.isArray(value) || !Object.prototype.hasOwnProperty.call(value, key)) return undefined;
+	return firstItemAt((value as Record<string, unknown>)[key], segments, depth + 1);
+}
+
 /** The fields made for the last settings seen (a few per workflow at most). */
 const made = new Map<string, SignedItemFields>();
 
 /** The SignedItemFields of a Verification (`fieldPaths`: the signature's path and each signed field's). */
-export function signedItemFields(itemsPath: string, bodyKeys: string[], fieldPaths: string[]): SignedItemFields {
-	const key = JSON.stringify([itemsPath, bodyKeys, fieldPaths]);
+export function signedItemFields(itemsPath: string, fieldPaths: string[]): SignedItemFields {
+	const key = JSON.stringify([itemsPath, fieldPaths]);
 	let fields = made.get(key);
 	if (fields === undefined) {
-		fields = new SignedItemFields(itemsPath, bodyKeys, fieldPaths);
+		fields = new SignedItemFields(itemsPath, fieldPaths);
 		if (made.size >= 64) made.clear();
 		made.set(key, fields);
 	}

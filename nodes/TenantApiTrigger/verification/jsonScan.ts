@@ -102,6 +102,22 @@ const FEW_BYTES = 6;
 /** Bytes of a string (or a gap between brackets) looked at four at a time before searching natively. */
 const SHORT_RUN = 64;
 
+/** What containerEnd does at a byte: pass it (separators, numbers, literals), skip a string or whitespace, count a level. */
+const SKIPPED_PLAIN = 0;
+const SKIPPED_STRING = 1;
+const SKIPPED_OPEN = 2;
+const SKIPPED_CLOSE = 3;
+const SKIPPED_WHITESPACE = 4;
+const SKIPPED = new Uint8Array(256);
+SKIPPED.fill(SKIPPED_WHITESPACE, 0, SPACE + 1);
+SKIPPED[QUOTE] = SKIPPED_STRING;
+SKIPPED[OPEN_BRACE] = SKIPPED_OPEN;
+SKIPPED[OPEN_BRACKET] = SKIPPED_OPEN;
+SKIPPED[CLOSE_BRACE] = SKIPPED_CLOSE;
+SKIPPED[CLOSE_BRACKET] = SKIPPED_CLOSE;
+/** Bytes without an escape in a row after which containerEnd skips the rest of a string by stringEnd. */
+const LONG_PLAIN_RUN = 32;
+
 /** Fields of a token record. */
 const START = 0;
 /** Its end; negated minus one (~end) when its digits left it to check against its double (CHECK). */
@@ -245,21 +261,50 @@ export class JsonBytes {
 
 	/**
 	 * The end of the container whose opening bracket or brace is at `start`: only strings, brackets and braces are
-	 * looked at inside (numbers, literals, separators and whitespace are skipped four bytes at a time).
+	 * looked at inside. Short strings and short gaps byte by byte (a body of small items is mostly those), longer ones
+	 * by stringEnd and nextStructural.
 	 */
 	containerEnd(start: number): number {
 		const { bytes } = this;
 		let depth = 1;
 		let i = start + 1;
 		while (i < bytes.length) {
-			i = this.nextStructural(i);
-			const c = bytes[i];
-			if (c === QUOTE) i = this.stringEnd(i);
-			else if ((c | 0x20) === OPEN_BRACE) depth++;
-			else if (--depth === 0 || i >= bytes.length) return i;
-			i++;
+			const kind = SKIPPED[bytes[i]];
+			if (kind === SKIPPED_STRING) i = this.afterString(i);
+			else if (kind === SKIPPED_PLAIN) i = this.afterPlain(i);
+			else if (kind === SKIPPED_WHITESPACE) i = this.nextStructural(i + 1);
+			else if (kind === SKIPPED_OPEN) {
+				depth++;
+				i++;
+			} else if (--depth === 0) return i;
+			else i++;
 		}
-		return i;
+		return bytes.length;
+	}
+
+	/** Past the separator, number or literal byte at `start`: a `:` or `,` alone, else up to the next structural byte. */
+	private afterPlain(start: number): number {
+		const { bytes } = this;
+		if (SKIPPED[bytes[start + 1]] !== SKIPPED_PLAIN) return start + 1;
+		return SKIPPED[bytes[start + 2]] !== SKIPPED_PLAIN ? start + 2 : this.nextStructural(start + 2);
+	}
+
+	/** Just past the string that opens at `start`: byte by byte while escapes come often, natively past a long run. */
+	private afterString(start: number): number {
+		const { bytes } = this;
+		let i = start + 1;
+		let plain = 0;
+		while (i < bytes.length) {
+			const c = bytes[i];
+			if (c === QUOTE) return i + 1;
+			if (c === BACKSLASH) {
+				i += 2;
+				plain = 0;
+			} else if (++plain < LONG_PLAIN_RUN) i++;
+			// stringEnd reads on from the byte after the one it is given (no escape is left open at i).
+			else return this.stringEnd(i - 1) + 1;
+		}
+		return bytes.length;
 	}
 
 	/** The first byte from `start` on that `wanted` accepts (bytes.length if none), one at a time. */

@@ -286,7 +286,7 @@ function verifyItemSignatures(scheme: SchemeSpec, parts: TemplatePart[], keys: A
 	const boundaries = itemBoundaries(parts);
 	// Signed items sign their fields and literal text, nothing from the headers, the URL or the whole body.
 	if (format !== 'json' || boundaries === undefined || parts.some((part) => part.kind !== 'item' && part.kind !== 'literal')) return 'invalid_scheme';
-	const body = readBeforeVerifying(input, format, signedItemFields(scheme.itemsPath, scheme.bodyKeys, [scheme.itemSignaturePath, ...boundaries.keys()]));
+	const body = readBeforeVerifying(input, format, signedItemFields(scheme.itemsPath, [scheme.itemSignaturePath, ...boundaries.keys()]));
 	if (typeof body === 'string') return body;
 	const entries = bodyItems(scheme, body.object);
 	if (typeof entries === 'string') return entries;
