@@ -115,8 +115,8 @@ SKIPPED[OPEN_BRACE] = SKIPPED_OPEN;
 SKIPPED[OPEN_BRACKET] = SKIPPED_OPEN;
 SKIPPED[CLOSE_BRACE] = SKIPPED_CLOSE;
 SKIPPED[CLOSE_BRACKET] = SKIPPED_CLOSE;
-/** Bytes without an escape in a row after which containerEnd skips the rest of a string by stringEnd. */
-const LONG_PLAIN_RUN = 32;
+/** Bytes without an escape in a row after which containerEnd skips a string four bytes at a time. */
+const FEW_PLAIN_BYTES = 8;
 
 /** Fields of a token record. */
 const START = 0;
@@ -289,22 +289,35 @@ export class JsonBytes {
 		return SKIPPED[bytes[start + 2]] !== SKIPPED_PLAIN ? start + 2 : this.nextStructural(start + 2);
 	}
 
-	/** Just past the string that opens at `start`: byte by byte while escapes come often, natively past a long run. */
+	/**
+	 * Just past the string that opens at `start`: a few bytes one at a time (short strings, runs of escapes), four at a
+	 * time up to the next quote or backslash while it is near, natively beyond.
+	 */
 	private afterString(start: number): number {
 		const { bytes } = this;
+		const { length } = bytes;
 		let i = start + 1;
-		let plain = 0;
-		while (i < bytes.length) {
-			const c = bytes[i];
-			if (c === QUOTE) return i + 1;
-			if (c === BACKSLASH) {
-				i += 2;
-				plain = 0;
-			} else if (++plain < LONG_PLAIN_RUN) i++;
-			// stringEnd reads on from the byte after the one it is given (no escape is left open at i).
-			else return this.stringEnd(i - 1) + 1;
+		while (i < length) {
+			for (let plain = 0; plain < FEW_PLAIN_BYTES && i < length; ) {
+				const c = bytes[i];
+				if (c === QUOTE) return i + 1;
+				if (c === BACKSLASH) {
+					i += 2;
+					plain = 0;
+				} else {
+					i++;
+					plain++;
+				}
+			}
+			if (i >= length) break;
+			const at = this.quoteOrBackslash(i, SHORT_RUN);
+			if (at >= length) break;
+			if (bytes[at] === QUOTE) return at + 1;
+			if (bytes[at] === BACKSLASH) i = at + 2;
+			// stringEnd reads on from the byte after the one it is given (no escape is open there).
+			else return this.stringEnd(at - 1) + 1;
 		}
-		return bytes.length;
+		return length;
 	}
 
 	/** The first byte from `start` on that `wanted` accepts (bytes.length if none), one at a time. */
