@@ -19,6 +19,15 @@ const URL_ = 'https://n8n.example.com/webhook/5b0c7e1a/webhook';
 const FORM = 'application/x-www-form-urlencoded';
 /** CPU time each timed loop aims at, so that the clock's granularity does not matter. */
 const LOOP_US = 20000;
+/** Each function runs at least this many times and this long before it is timed. */
+const WARM_CALLS = 20;
+const WARM_US = 100000;
+
+/** CPU µs of the process since `started` (a process.cpuUsage() value). */
+function cpuSince(started) {
+	const used = process.cpuUsage(started);
+	return used.user + used.system;
+}
 
 /** Custom HMAC with the signature inside each item, Adyen's fields (what an Adyen-like sender is set up with). */
 const CUSTOM_ITEMS = { verification: 'customHmac', customSecretEncoding: 'hex', customSignatureIn: 'items', customSignatureEncoding: 'base64', customSignedContent: PRESETS.adyenPayments.signedContent };
@@ -183,17 +192,24 @@ const FORM_SHAPES = {
 };
 
 /**
- * CPU µs per call of `baseline` and `trigger`, and their ratio: a warm-up, then `rounds` rounds in which each runs
+ * CPU µs per call of `baseline` and `trigger`, and their ratio: a warm-up of each, then `rounds` rounds in which each runs
  * for about LOOP_US (order alternating round by round). Each figure is a median over the rounds.
  */
 function pairedCpu(baseline, trigger, rounds) {
 	const perCall = (fn, calls) => {
 		const started = process.cpuUsage();
 		for (let i = 0; i < calls; i++) fn();
-		const used = process.cpuUsage(started);
-		return (used.user + used.system) / calls;
+		return cpuSince(started) / calls;
 	};
-	const callsFor = (fn) => Math.max(3, Math.ceil(LOOP_US / Math.max(1, perCall(fn, 3))));
+	// Warm first: a few cold calls run before the JIT compiles the code, several times slower than it runs after.
+	const warmUp = (fn) => {
+		const started = process.cpuUsage();
+		for (let calls = 0; calls < WARM_CALLS || cpuSince(started) < WARM_US; calls++) fn();
+	};
+	const callsFor = (fn) => {
+		warmUp(fn);
+		return Math.max(3, Math.ceil(LOOP_US / Math.max(1, perCall(fn, 5))));
+	};
 	const baselineCalls = callsFor(baseline);
 	const triggerCalls = callsFor(trigger);
 	const base = [];
