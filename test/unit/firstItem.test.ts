@@ -71,6 +71,7 @@ it.each([
 	['numbers in the signed fields alone', '{"live":"x","notificationItems":[{"NotificationRequestItem":{"pspReference":1e16,"amount":{"value":12345678901234567891,"currency":0.1}}}]}', true],
 	['short whole numbers elsewhere (exact as read)', '{"live":123,"notificationItems":[{"NotificationRequestItem":{"amount":{"value":1e400},"eventCode":-42}}]}', true],
 	['no number in the signed fields: nothing read with paths', '{"live":"x","notificationItems":[{"NotificationRequestItem":{"pspReference":"P"}}]}', false],
+	['short numbers only, in several items: none can change', '{"live":1,"notificationItems":[{"NotificationRequestItem":{"amount":{"value":1250}}},{"NotificationRequestItem":{"amount":{"value":7}}}]}', true],
 	['another number beside the items', '{"live":1.5,"notificationItems":[{"NotificationRequestItem":{"amount":{"value":1e400}}}]}', false],
 	['another number in the item, unsigned', '{"notificationItems":[{"NotificationRequestItem":{"amount":{"value":1},"eventCode":1e400}}]}', false],
 	['a container on no path (skipped)', '{"notificationItems":[{"NotificationRequestItem":{"amount":{"value":1e400},"other":["x"]}}]}', false],

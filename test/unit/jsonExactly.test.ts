@@ -27,6 +27,22 @@ it.each([
 	expect(read(`{"a":${token}}`).a).toEqual(expected);
 });
 
+/** Tokens on both sides of what the search before the scan lets through: 15 and 16 characters, exponents, whitespace. */
+const BOUNDARY_TOKENS = ['123456789012345', '-12345678901234', '0.0000000000001', '1234567890123456', '9007199254740993', '0.12345678901234567', '1e1', '1E+2', '-0', '0e400', '1e-400', '[\t\n 1e400]', '[ 12345678901234567891]'];
+
+it.each([
+	['below the size searched first', 16 * 1024 - 600],
+	['above it', 16 * 1024 + 100],
+])('texts %s: every token as the lossless reader reads it, alone and among others', (_, padding) => {
+	const pad = `"pad":"${'x'.repeat(padding)}"`;
+	for (const token of BOUNDARY_TOKENS) {
+		const text = `{${pad},"v":${token}}`;
+		expect(parseJsonExactly(text)).toEqual(referenceReading('json', Buffer.from(text)));
+	}
+	const all = `{${pad},"v":[${BOUNDARY_TOKENS.join(',')}]}`;
+	expect(parseJsonExactly(all)).toEqual(referenceReading('json', Buffer.from(all)));
+});
+
 it('digits inside strings are left alone; numbers beside them are still checked', () => {
 	expect(read('{"card":"4111111111111111","n":12345678901234567891,"e":"1e400"}')).toEqual({ card: '4111111111111111', n: '12345678901234567891', e: '1e400' });
 	expect(read('{"s":"\\"x: 12345678901234567891","n":[1, 2.5, 1e400]}')).toEqual({ s: '"x: 12345678901234567891', n: [1, 2.5, '1e400'] });

@@ -24,6 +24,11 @@ export class SignedItemFields {
 		);
 	}
 
+	/** Whether these are the fields at `fieldPaths`. */
+	readsAt(fieldPaths: string[]): boolean {
+		return fieldPaths.length === this.fieldPaths.length && fieldPaths.every((path, index) => path === this.fieldPaths[index]);
+	}
+
 	/**
 	 * Whether the first item checking reads holds a number in one of the fields (else, nothing read before the
 	 * signature holds can change: strings, booleans and null read as sent).
@@ -58,17 +63,21 @@ function firstItemAt(value: unknown, segments: string[], depth: number): unknown
 	return firstItemAt((value as Record<string, unknown>)[key], segments, depth + 1);
 }
 
-/** The fields made for the last settings seen (a few per workflow at most). */
-const made = new Map<string, SignedItemFields>();
+/** The fields made for the settings seen, by items path (a few per workflow at most). */
+const made = new Map<string, SignedItemFields[]>();
 
 /** The SignedItemFields of a Verification (`fieldPaths`: the signature's path and each signed field's). */
 export function signedItemFields(itemsPath: string, fieldPaths: string[]): SignedItemFields {
-	const key = JSON.stringify([itemsPath, fieldPaths]);
-	let fields = made.get(key);
+	let known = made.get(itemsPath);
+	if (known === undefined) {
+		if (made.size >= 64) made.clear();
+		made.set(itemsPath, (known = []));
+	}
+	let fields = known.find((candidate) => candidate.readsAt(fieldPaths));
 	if (fields === undefined) {
 		fields = new SignedItemFields(itemsPath, fieldPaths);
-		if (made.size >= 64) made.clear();
-		made.set(key, fields);
+		if (known.length >= 64) known.length = 0;
+		known.push(fields);
 	}
 	return fields;
 }

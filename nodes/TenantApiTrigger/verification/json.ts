@@ -175,13 +175,33 @@ function replaceItemTokens(parsed: ParsedValue, json: JsonBytes, found: ScannedT
 const exactThroughout = new WeakSet<object>();
 
 /**
+ * Where a number token that could change may start: one of more than 15 characters, or with an exponent (a shorter
+ * one has at most 15 significant digits and lies between 1e-13 and 1e15, so its double prints back as the same
+ * decimal: DBL_DIG), after `:`, `,` or `[` (a string that looks like one only costs the scan). JSON's four whitespace
+ * characters, not \s: Unicode's class is slower.
+ */
+const MAY_CHANGE = /[:,[][ \t\r\n]*-?(?:\d[\d.]{15}|[\d.]+[eE])/;
+
+/**
+ * Texts up to this many bytes are first searched with MAY_CHANGE, which costs less than the scan there (a signed
+ * delivery of a few KiB). Beyond, the scan alone: the search would cost more than the scan where nothing matches.
+ */
+const SEARCHED_FIRST = 16 * 1024;
+
+/**
  * Keeps as text, in `value` (what JSON.parse made of `utf8`, the UTF-8 bytes of `text` when the caller has it), the
  * numbers that would change; with `paths`, only those at the paths in the first item (TokenScan), for now.
  */
 export function makeNumbersExact(value: unknown, utf8: Uint8Array, text: string | undefined, paths?: ExactPaths): unknown {
+	// In an object or a list every number token follows a `:`, `,` or `[` (a number alone follows nothing).
+	const container = value !== null && typeof value === 'object';
+	if (container && text !== undefined && utf8.length <= SEARCHED_FIRST && !MAY_CHANGE.test(text)) {
+		if (paths !== undefined) exactThroughout.add(value);
+		return value;
+	}
 	const json = new JsonBytes(utf8);
 	const found = scanNumberTokens(json, paths);
-	if (paths !== undefined && found.complete && value !== null && typeof value === 'object') exactThroughout.add(value);
+	if (paths !== undefined && found.complete && container) exactThroughout.add(value);
 	if (found.tokenCount === 0) return value;
 	const parsed = new ParsedValue(json, text, value, found);
 	if (found.classified) return replaceTokens(parsed, json, found, value);
