@@ -8,11 +8,14 @@
  * 1. A 10,240-byte delivery in each scheme; two secrets (signed with the previous one); a forged signature.
  * 2. What a request nobody signed costs, at n8n's default payload limit (16 MiB): without a signature, and with a
  *    well-formed signature made with another key (the HMAC over the whole body is then computed).
+ * 3. The schemes that read the body before checking a signature, in the shapes that cost most to read, against the
+ *    platform's own reading of the same bytes (bench/readBeforeVerifying.js).
  * Run through `npm run bench` (all of it) or `npm run bench -- --only webhook`.
  */
-const { MAX_BODY_READ_BEFORE_VERIFYING, PRESETS, readDelivery } = require('../dist/nodes/TenantApiTrigger/verification');
+const { MAX_BODY_READ_BEFORE_VERIFYING, readDelivery } = require('../dist/nodes/TenantApiTrigger/verification');
 const { verificationConfig } = require('../dist/nodes/TenantApiTrigger/settings');
 const { adyenNotification, demoSecret, signAdyenPayments, signedDelivery, triggerParameters, SCHEMES } = require('../sandbox/signing');
+const { printReadBefore, readBeforeBench } = require('./readBeforeVerifying');
 
 const BYTES = 10240;
 /** n8n's default N8N_PAYLOAD_SIZE_MAX (16 MiB), less room for the headers. */
@@ -87,67 +90,7 @@ function unsignedCost({ iterations = 3, rounds = 3 } = {}) {
 		const opts = { iterations, rounds, refused: true };
 		rows.push({ scheme, without: measure(`${scheme}: no signature`, config, none, opts), forged: measure(`${scheme}: another key`, config, forged, opts) });
 	}
-	return { bytes: LARGE_BYTES, readBeforeVerifying: MAX_BODY_READ_BEFORE_VERIFYING, iterations, rounds, rows, readBefore: readBeforeCost({ iterations: 50, rounds: 5 }) };
-}
-
-/** A body of exactly `bytes` bytes: `make(n)` for the largest `n` whose body fits, padded with spaces (JSON) or `&` (forms). */
-function fill(bytes, make, pad) {
-	let low = 0;
-	let high = bytes;
-	while (low < high) {
-		const mid = Math.ceil((low + high) / 2);
-		if (Buffer.byteLength(make(mid)) <= bytes) low = mid;
-		else high = mid - 1;
-	}
-	const text = make(low);
-	return Buffer.from(text + pad.repeat(bytes - Buffer.byteLength(text)));
-}
-
-const FORM = 'application/x-www-form-urlencoded';
-const forgedItem = (i) => ({ NotificationRequestItem: { pspReference: `PSP${i}`, merchantAccountCode: 'A', merchantReference: 'r', amount: { value: i, currency: 'EUR' }, eventCode: 'AUTHORISATION', success: 'true', additionalData: { hmacSignature: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=' } } });
-/** Custom HMAC with the signature inside each item, Adyen's fields (what an Adyen-like sender is set up with). */
-const CUSTOM_ITEMS = { verification: 'customHmac', customSecretEncoding: 'hex', customSignatureIn: 'items', customSignatureEncoding: 'base64', customSignedContent: PRESETS.adyenPayments.signedContent };
-const CUSTOM_FORM = { verification: 'customHmac', customSignedContent: '{url}{formFields}', customSignatureHeader: 'x-signature', customSignatureEncoding: 'base64', customAlgorithm: 'sha1', bodyFormat: 'form' };
-
-/**
- * The most a request nobody signed can make the trigger do before it refuses it: the schemes that read the body
- * before checking the signature (Twilio's form fields, Adyen's items, and Custom HMAC set up like them), with bodies of
- * exactly the cap in the shapes that cost most to read: many items, many fields, numbers that need the exact pass,
- * escapes to decode, deep nesting.
- */
-function readBeforeCost({ iterations, rounds }) {
-	const bytes = MAX_BODY_READ_BEFORE_VERIFYING;
-	const twilioSignature = { 'x-twilio-signature': Buffer.alloc(20, 1).toString('base64'), 'x-signature': Buffer.alloc(20, 1).toString('base64') };
-	const form = (body) => ({ body, headers: { 'content-type': FORM, ...twilioSignature }, url: URL_ });
-	const json = (body) => ({ body, headers: { 'content-type': 'application/json' }, url: URL_ });
-	const forms = {
-		"one field of '+'": fill(bytes, (n) => `a=${'+'.repeat(n)}`, '+'),
-		'1,000 fields of escapes': fill(bytes, (n) => Array.from({ length: 1000 }, (_, i) => `f${i}=${'%41'.repeat(n)}`).join('&'), '&'),
-		'1,000 fields, names in reverse order': fill(bytes, (n) => Array.from({ length: 1000 }, (_, i) => `${'z'.repeat(n)}${999 - i}=v`).join('&'), '&'),
-	};
-	const items = {
-		'one item': deliveryOfSize('adyen-payments', OTHER_KEY, bytes).body,
-		'many small items': fill(bytes, (n) => JSON.stringify({ live: 'false', notificationItems: Array.from({ length: n }, (_, i) => forgedItem(i)) }), ' '),
-		'20,000 numbers for the exact pass': fill(bytes, (n) => `{"live":"false","notificationItems":[${Array(n).fill('1e400').join(',')}]}`, ' '),
-		'deep nesting': fill(bytes, (n) => `{"live":"false","notificationItems":${'['.repeat(n)}${']'.repeat(n)}}`, ' '),
-	};
-	const rows = [];
-	const options = { iterations, rounds, refused: true };
-	const twilio = configFor('twilio', [demoSecret('twilio')]);
-	const formCustom = configOf(CUSTOM_FORM, [demoSecret('twilio')]);
-	for (const [shape, body] of Object.entries(forms)) {
-		rows.push(measure(`twilio, ${shape}`, twilio, form(body), options));
-		rows.push(measure(`Custom HMAC {url}{formFields}, ${shape}`, formCustom, form(body), options));
-	}
-	const adyen = configFor('adyen-payments', [demoSecret('adyen-payments')]);
-	const itemsCustom = configOf(CUSTOM_ITEMS, [demoSecret('adyen-payments')]);
-	for (const [shape, body] of Object.entries(items)) {
-		rows.push(measure(`adyen-payments, ${shape}`, adyen, json(body), options));
-		// Custom HMAC takes nothing beside the items: the same body without Adyen's `live` (same size, spaces instead).
-		const custom = Buffer.from(body.toString().replace('"live":"false",', ' '.repeat(15)));
-		rows.push(measure(`Custom HMAC with signed items, ${shape}`, itemsCustom, json(custom), options));
-	}
-	return { iterations, rounds, rows };
+	return { bytes: LARGE_BYTES, readBeforeVerifying: MAX_BODY_READ_BEFORE_VERIFYING, iterations, rounds, rows, readBefore: readBeforeBench({ rounds: 7 }) };
 }
 
 function webhookBench({ iterations = 20000, rounds = 5 } = {}) {
@@ -179,11 +122,7 @@ function printWebhook(report) {
 	console.log(`\n| A request nobody signed, ${unsigned.bytes} bytes (median of ${unsigned.rounds} × ${unsigned.iterations} calls; bodies read before verifying: at most ${unsigned.readBeforeVerifying} bytes) | CPU, no signature | CPU, signed with another key |`);
 	console.log('|---|---:|---:|');
 	for (const row of unsigned.rows) console.log(`| ${row.scheme} | ${ms(row.without)} | ${ms(row.forged)} |`);
-	console.log(`\n| Read before verifying, ${unsigned.readBeforeVerifying} bytes, signed with another key (median of ${unsigned.readBefore.rounds} × ${unsigned.readBefore.iterations} calls) | outcome | CPU per request |`);
-	console.log('|---|---|---:|');
-	for (const r of unsigned.readBefore.rows) console.log(`| ${r.name} | ${r.outcome} | ${(r.cpuUsPerCall / 1000).toFixed(2)} ms |`);
-	const worst = unsigned.readBefore.rows.reduce((a, b) => (b.cpuUsPerCall > a.cpuUsPerCall ? b : a));
-	console.log(`\nWorst: ${(worst.cpuUsPerCall / 1000).toFixed(2)} ms CPU (${worst.name})`);
+	printReadBefore(unsigned.readBefore);
 }
 
 module.exports = { webhookBench, printWebhook };

@@ -1,7 +1,9 @@
 import { createHash, createHmac } from 'crypto';
 
 import type { BodyFormat, ParsedBody } from './body';
-import { parseBody } from './body';
+import { completeReading, parseBody } from './body';
+import type { SignedItemFields } from './firstItem';
+import { signedItemFields } from './firstItem';
 import type { SignedItem } from './items';
 import { bodyItems, itemBoundaries, itemIdFields, readItem } from './items';
 import type { SchemeSpec } from './scheme';
@@ -172,23 +174,21 @@ function checkBodyCoverage(scheme: SchemeSpec, parts: TemplatePart[], input: Del
 	return 'missing_body_hash';
 }
 
-/** Twilio's form rule: names sorted, each name followed by its value; a repeated name, its values sorted. */
+/** Twilio's form rule: names sorted, each name followed by its value; a repeated name, its values sorted (form.ts). */
 function sortedFormFields(body: ParsedBody): string[] | VerificationReason {
 	if (body.format !== 'form') return [];
-	const signed: string[] = [];
-	for (const name of [...body.fields.keys()].sort()) {
-		const values = body.fields.get(name) ?? [];
-		// The sender signs each distinct value once: a repeated name=value pair would be unsigned extra data.
-		if (values.length > 1 && new Set(values).size !== values.length) return 'unreadable_body';
-		for (const value of values.length === 1 ? values : [...values].sort()) signed.push(name, value);
-	}
-	return signed;
+	const signed = body.form.inSignedOrder();
+	// The sender signs each distinct value once: a repeated name=value pair would be unsigned extra data.
+	return signed === undefined ? 'unreadable_body' : [signed];
 }
 
-/** The body read in `format` before the signature is checked, when verifying needs it (capped: see the constant). */
-function readBeforeVerifying(input: DeliveryInput, format: BodyFormat): ParsedBody | VerificationReason {
+/**
+ * The body read in `format` before the signature is checked, when verifying needs it (capped: see the constant). JSON
+ * numbers are exact in `exactAt` only, what the check reads first; completeReading does the rest once it holds.
+ */
+function readBeforeVerifying(input: DeliveryInput, format: BodyFormat, exactAt?: SignedItemFields): ParsedBody | VerificationReason {
 	if (input.rawBody.length > MAX_BODY_READ_BEFORE_VERIFYING) return 'body_too_large';
-	const parsed = parseBody(format, input.rawBody);
+	const parsed = parseBody(format, input.rawBody, exactAt);
 	return parsed.ok ? parsed.body : 'unreadable_body';
 }
 
@@ -286,7 +286,7 @@ function verifyItemSignatures(scheme: SchemeSpec, parts: TemplatePart[], keys: A
 	const boundaries = itemBoundaries(parts);
 	// Signed items sign their fields and literal text, nothing from the headers, the URL or the whole body.
 	if (format !== 'json' || boundaries === undefined || parts.some((part) => part.kind !== 'item' && part.kind !== 'literal')) return 'invalid_scheme';
-	const body = readBeforeVerifying(input, format);
+	const body = readBeforeVerifying(input, format, signedItemFields(scheme.itemsPath, [scheme.itemSignaturePath, ...boundaries.keys()]));
 	if (typeof body === 'string') return body;
 	const entries = bodyItems(scheme, body.object);
 	if (typeof entries === 'string') return entries;
@@ -301,6 +301,8 @@ function verifyItemSignatures(scheme: SchemeSpec, parts: TemplatePart[], keys: A
 		const matched = matchingKey(scheme, parts, keys, { values: { body: input.rawBody, item: (path) => item.fields.get(path) ?? '' }, signatures });
 		if (matched === undefined) return 'signature_mismatch';
 		secretIndex ??= matched;
+		// Read exactly so far: the first item's signed fields. Once one holds, every number (the next items' too).
+		if (items.length === 0) completeReading(body, input.rawBody);
 		items.push(item);
 	}
 	return { secretIndex: secretIndex ?? 0, body, items, itemIdFields: idFields };
