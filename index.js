@@ -3,13 +3,14 @@
  * The package's `main`. n8n itself does not use it: n8n loads the nodes and the credential listed in the
  * `n8n` block of package.json. This file is for code that requires the package:
  *
- *   const { readDelivery, verifyDelivery } = require('n8n-nodes-tenant-api');   // no n8n needed
+ *   const { readDelivery, refusalAnswer, verifyDelivery } = require('n8n-nodes-tenant-api');   // no n8n needed
  *   const { TenantApi, TenantApiTrigger, TenantApiCredentials, TenantWebhookApiCredentials } = require('n8n-nodes-tenant-api');
  *
  * The node classes need n8n-workflow (the peer dependency n8n provides), so they load on first access:
  * the webhook verifier works on its own.
  */
-const { PRESETS, PRESET_NAMES, readDelivery, verifyDelivery } = require('./dist/nodes/TenantApiTrigger/verification');
+const { PRESETS, PRESET_NAMES, readDelivery, verifyDelivery } = require('./dist/nodes/TenantApiTrigger/verifier');
+const { refusalAnswer } = require('./dist/nodes/TenantApiTrigger/refusals');
 
 const lazy = {
 	TenantApi: () => require('./dist/nodes/TenantApi/TenantApi.node').TenantApi,
@@ -23,5 +24,6 @@ for (const [name, load] of Object.entries(lazy)) {
 }
 exports.readDelivery = readDelivery;
 exports.verifyDelivery = verifyDelivery;
+exports.refusalAnswer = refusalAnswer;
 exports.PRESETS = PRESETS;
 exports.PRESET_NAMES = PRESET_NAMES;

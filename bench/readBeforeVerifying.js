@@ -11,7 +11,8 @@
  * after the other in each round; the ratio is the median of the rounds' ratios.
  * Run alone: `node bench/readBeforeVerifying.js [--rounds 7] [--filter text]` (after `npm run build`).
  */
-const { MAX_BODY_READ_BEFORE_VERIFYING, PRESETS, readDelivery } = require('../dist/nodes/TenantApiTrigger/verification');
+const { MAX_BODY_READ_BEFORE_VERIFYING, PRESETS, readDelivery } = require('../dist/nodes/TenantApiTrigger/verifier');
+const { REFUSALS } = require('../dist/nodes/TenantApiTrigger/refusals');
 const { verificationConfig } = require('../dist/nodes/TenantApiTrigger/settings');
 const { demoSecret, triggerParameters } = require('../sandbox/signing');
 
@@ -249,7 +250,7 @@ function row(scheme, shape, config, sent, baseline, rounds) {
 	const input = { rawBody: sent.body, headers: sent.headers, nowSeconds: Math.floor(Date.now() / 1000), url: sent.url };
 	const reading = readDelivery(config, input);
 	if (reading.ok) throw new Error(`${scheme}, ${shape}: the request was accepted`);
-	return { scheme, shape, bytes: sent.body.length, outcome: `${reading.status} ${reading.reason}`, ...pairedCpu(baseline, () => readDelivery(config, input), rounds) };
+	return { scheme, shape, bytes: sent.body.length, outcome: `${REFUSALS[reading.reason].status} ${reading.reason}`, ...pairedCpu(baseline, () => readDelivery(config, input), rounds) };
 }
 
 /** Every shape in every scheme that reads before verifying; `filter` keeps the rows whose name contains it. */

@@ -1,7 +1,7 @@
 'use strict';
 /**
  * Webhook deliveries per signing scheme, read the way the trigger reads them (readDelivery in
- * dist/nodes/TenantApiTrigger/verification: the signature checked, the Content-Type checked, the body read once),
+ * dist/nodes/TenantApiTrigger/verifier: the signature checked, the Content-Type checked, the body read once),
  * with the settings the node builds for each scheme (scheme.ts). µs per call = median of `rounds` timed loops of
  * `iterations` calls each, after a warm-up, as wall time and as CPU time of this process (the steadier figure when
  * other jobs share the cores).
@@ -12,7 +12,8 @@
  *    platform's own reading of the same bytes (bench/readBeforeVerifying.js).
  * Run through `npm run bench` (all of it) or `npm run bench -- --only webhook`.
  */
-const { MAX_BODY_READ_BEFORE_VERIFYING, readDelivery } = require('../dist/nodes/TenantApiTrigger/verification');
+const { MAX_BODY_READ_BEFORE_VERIFYING, readDelivery } = require('../dist/nodes/TenantApiTrigger/verifier');
+const { REFUSALS } = require('../dist/nodes/TenantApiTrigger/refusals');
 const { verificationConfig } = require('../dist/nodes/TenantApiTrigger/settings');
 const { adyenNotification, demoSecret, signAdyenPayments, signedDelivery, triggerParameters, SCHEMES } = require('../sandbox/signing');
 const { printReadBefore, readBeforeBench } = require('./readBeforeVerifying');
@@ -69,8 +70,9 @@ function timePerCall(fn, iterations, rounds) {
 function measure(name, config, sent, { iterations, rounds, refused }) {
 	const input = { rawBody: sent.body, headers: sent.headers, nowSeconds: Math.floor(Date.now() / 1000), url: sent.url };
 	const reading = readDelivery(config, input);
-	const outcome = reading.ok ? 'started' : `${reading.status} ${reading.reason}`;
-	if (refused === undefined ? !reading.ok : reading.ok || (refused !== true && reading.status !== refused)) throw new Error(`${name}: unexpected ${outcome}`);
+	const status = reading.ok ? undefined : REFUSALS[reading.reason].status;
+	const outcome = reading.ok ? 'started' : `${status} ${reading.reason}`;
+	if (refused === undefined ? !reading.ok : reading.ok || (refused !== true && status !== refused)) throw new Error(`${name}: unexpected ${outcome}`);
 	return { name, bytes: sent.body.length, outcome, ...timePerCall(() => readDelivery(config, input), iterations, rounds) };
 }
 

@@ -4,7 +4,7 @@ const crypto = require('node:crypto');
 
 /**
  * Signs webhook deliveries the way each provider does (the sender's side only: verification is the
- * product's job, in nodes/TenantApiTrigger/verification, and the tests check one against the other).
+ * product's job, in nodes/TenantApiTrigger/verifier, and the tests check one against the other).
  *
  * Schemes:
  * - `hmac-sha256-hex` (default), `hmac-sha256-base64`, `hmac-sha256-prefixed` (`sha256=<hex>`), `hmac-sha512-hex`:

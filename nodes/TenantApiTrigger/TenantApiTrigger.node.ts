@@ -25,8 +25,8 @@ import type { ParameterReader } from './settings';
 import { credentialSecrets, settingsFromParameters, signingSecrets } from './settings';
 import { finishedStatuses, isVerificationName, verificationOf } from './verifications';
 import { signedUrl } from './url';
-import type { HeaderBag } from './verification';
-import { usableSecrets } from './verification';
+import type { HeaderBag } from './verifier';
+import { usableSecrets } from './verifier';
 
 const WEBHOOK_CREDENTIAL_TYPE = 'tenantWebhookApi';
 
@@ -116,7 +116,7 @@ async function judgeRequest(context: IWebhookFunctions, testUrl: boolean, nowSec
 		});
 		return { outcome, evidence };
 	} catch {
-		// receiveDelivery never throws: this is n8n failing to give the request or the settings. Nothing was verified.
+		// The one catch-all of the flow: n8n failing to give the request or the settings, or a defect in reading it.
 		return { outcome: refusal('internal_error'), evidence };
 	}
 }

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { HeaderBag } from './verification';
-import { headerValue } from './verification';
+import type { HeaderBag } from './verifier';
+import { headerValue } from './verifier';
 
 /** An answer the trigger sends itself (docs/trigger.md, "What the sender gets back"). */
 export interface Answer {

@@ -4,8 +4,8 @@ import type { WebhookDelivery } from '../shared/webhookDelivery';
 import { setOwn } from '../shared/ownProperty';
 import { SECRET_NAMES } from '../shared/webhookDelivery';
 
-import type { HeaderBag, SignedUnit, VerificationConfig, VerificationResult } from './verification';
-import { headerNames, headerValue, joinIdParts, joinItemIds, usableSecrets, valueAtPath } from './verification';
+import type { HeaderBag, SignedUnit, SignaturePassed, VerificationConfig } from './verifier';
+import { headerNames, headerValue, joinIdParts, joinItemIds, usableSecrets, valueAtPath } from './verifier';
 
 export const DEFAULT_EVENT_PATH = 'event';
 export const FALLBACK_EVENT_PATH = 'type';
@@ -103,7 +103,7 @@ function bodyFieldsId(signed: IDataObject, paths: string[]): Identity {
  * body fields `chosenIdFields` (Delivery ID Fields) when set; otherwise a signed item's id fields (Adyen payments);
  * otherwise the scheme's body fields (`id` without a scheme). Undefined: none.
  */
-function identify(config: VerificationConfig, result: VerificationResult, headers: HeaderBag, unit: SignedUnit, chosenIdFields: string[]): Identity {
+function identify(config: VerificationConfig, result: SignaturePassed, headers: HeaderBag, unit: SignedUnit, chosenIdFields: string[]): Identity {
 	if (config.mode !== 'hmac') return bodyFieldsId(unit.signed, chosenIdFields.length > 0 ? chosenIdFields : ['id']);
 	const { scheme } = config;
 	if (result.id !== undefined) return [result.id, `header:${presentHeader(headers, scheme.idHeader) ?? scheme.idHeader}`];
@@ -119,7 +119,7 @@ export const SIGNED_TEXT_ID_SOURCE = 'signedText:sha256';
 /** A unit's identity, read from what the signature covers, or why its id fields cannot name it. */
 export function deliveryIdentity(
 	config: VerificationConfig,
-	result: VerificationResult,
+	result: SignaturePassed,
 	headers: HeaderBag,
 	unit: SignedUnit,
 	chosenIdFields: string[],
@@ -129,5 +129,5 @@ export function deliveryIdentity(
 	if (typeof identity === 'string') return identity;
 	const [id, idSource] = identity ?? [null, null];
 	const secret = result.secretIndex === undefined ? null : (SECRET_NAMES[result.secretIndex] ?? null);
-	return { id, idSource, timestamp: result.timestamp ?? null, verification, secret, bodyType: result.bodyFormat ?? 'json' };
+	return { id, idSource, timestamp: result.timestamp ?? null, verification, secret, bodyType: result.bodyFormat };
 }

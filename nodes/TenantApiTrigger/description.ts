@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_TOLERANCE_SECONDS } from './verification';
+import { DEFAULT_TOLERANCE_SECONDS } from './verifier';
 import { VERIFICATIONS, VERIFICATION_NAMES, bodyFormatDefaulting, showing, signingTimestamps } from './verifications';
 
 const USE_TIMESTAMP = showing('useTimestamp');

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { SECRET_NAMES } from '../shared/webhookDelivery';
 
 import { HANDSHAKES } from './answers';
-import type { HeaderBag, VerificationConfig } from './verification';
+import type { HeaderBag, Seen, VerificationConfig } from './verifier';
 import {
 	MAX_BODY_READ_BEFORE_VERIFYING,
 	PRESETS,
@@ -12,13 +12,10 @@ import {
 	headerValue,
 	isPresetName,
 	mediaType,
-	parseSignatureHeader,
 	parseTemplate,
-	parseTimestamp,
-	signedTimestampText,
 	usableSecrets,
 	usesPart,
-} from './verification';
+} from './verifier';
 import type { Refusal } from './receive';
 import { secretsOf } from './receive';
 import type { Findings } from './refusals';
@@ -103,16 +100,6 @@ function configuredHeaders(config: VerificationConfig | undefined): string[] {
 	return [scheme.signatureHeader, scheme.timestampHeader, scheme.idHeader].flatMap(headerNames);
 }
 
-/** The signed timestamp as the scheme reads it, against n8n's clock. */
-function timestampSkew(config: VerificationConfig | undefined, headers: HeaderBag, nowSeconds: number): number | undefined {
-	if (config?.mode !== 'hmac') return undefined;
-	const { scheme } = config;
-	const signature = headerValue(headers, scheme.signatureHeader);
-	const text = signedTimestampText(scheme, headers, signature === undefined ? undefined : parseSignatureHeader(signature, scheme));
-	const seconds = text === undefined ? undefined : parseTimestamp(text);
-	return seconds === undefined ? undefined : seconds - nowSeconds;
-}
-
 /** The Verifications the request points to: its headers' senders, else Adyen payments for signatures inside Adyen's items. */
 function pointedTo(carried: string[], rawBody: Buffer | undefined): VerificationName[] {
 	const byHeaders = verificationsOfSender(carried);
@@ -181,12 +168,13 @@ function signatureHeaders(headers: HeaderBag, config: VerificationConfig | undef
 	return { carried, others: unknown + Math.max(0, carried.length - MAX_LISTED) };
 }
 
-function findingsOf(evidence: Evidence): Findings & { secretHint?: string } {
+/** What the request showed: the evidence, and what the verifier saw of it (nothing when it did not run). */
+function findingsOf(evidence: Evidence, seen: Seen | undefined): Findings & { secretHint?: string } {
 	const { config, headers, rawBody, verification } = evidence;
 	const expected = expectedHeaders(config);
 	const { carried, others } = signatureHeaders(headers, config);
 	const secrets = config === undefined ? [] : secretsOf(config);
-	const tried = secrets.flatMap((secret, index) => (usableSecrets([secret]).length > 0 ? [SECRET_NAMES[index] ?? `secret ${index + 1}`] : []));
+	const tried = (seen?.secretsTried ?? []).map((index) => SECRET_NAMES[index] ?? `secret ${index + 1}`);
 	return {
 		verificationName: isVerificationName(verification) ? verificationOf(verification).name : shown(String(verification)),
 		expected,
@@ -198,7 +186,7 @@ function findingsOf(evidence: Evidence): Findings & { secretHint?: string } {
 		testUrl: evidence.testUrl,
 		bodyFormat: config?.mode === 'hmac' ? config.scheme.bodyFormat : (config?.bodyFormat ?? 'json'),
 		suggested: suggestion(evidence, carried, expected),
-		skew: timestampSkew(config, headers, evidence.nowSeconds),
+		skew: seen?.timestamp === undefined ? undefined : seen.timestamp - evidence.nowSeconds,
 		tolerance: config?.mode === 'hmac' ? config.scheme.toleranceSeconds : undefined,
 		secretHint: secretHint(verification, secrets),
 	};
@@ -209,9 +197,9 @@ function findingsOf(evidence: Evidence): Findings & { secretHint?: string } {
  * and the node's settings only (reason codes, counts, sizes, known media types and header names). It holds no
  * secret, no expected signature, no header value and nothing of the body but its size.
  */
-export function diagnose(refusal: Pick<Refusal, 'status' | 'reason'>, evidence: Evidence): IDataObject {
-	const seen = findingsOf(evidence);
-	const [found, change] = REFUSALS[refusal.reason].explain(seen);
+export function diagnose(refusal: Pick<Refusal, 'status' | 'reason' | 'seen'>, evidence: Evidence): IDataObject {
+	const findings = findingsOf(evidence, refusal.seen);
+	const [found, change] = REFUSALS[refusal.reason].explain(findings);
 	const handshake = Object.values(HANDSHAKES).find((candidate) => candidate.looksLike(evidence.headers, evidence.rawBody));
 	const summary = handshake === undefined ? found : `${handshake.label} was refused. ${found}`;
 	const action = handshake === undefined ? change : `${change} ${handshake.whileRefused}`;
@@ -220,18 +208,18 @@ export function diagnose(refusal: Pick<Refusal, 'status' | 'reason'>, evidence: 
 		answered: refusal.status,
 		summary,
 		action,
-		verification: seen.verificationName,
+		verification: findings.verificationName,
 		...(handshake === undefined ? {} : { handshake: handshake.label }),
 		url: evidence.testUrl ? 'Test URL' : 'Production URL',
 		request: {
-			contentType: seen.contentType,
-			bodyBytes: seen.bodyBytes,
-			signatureHeaders: seen.carried.slice(0, MAX_LISTED).map(shown),
-			otherSignatureLikeHeaders: seen.others,
+			contentType: findings.contentType,
+			bodyBytes: findings.bodyBytes,
+			signatureHeaders: findings.carried.slice(0, MAX_LISTED).map(shown),
+			otherSignatureLikeHeaders: findings.others,
 		},
-		secretsTried: seen.secrets,
-		...(seen.skew === undefined ? {} : { timestampSkewSeconds: seen.skew }),
-		...(seen.secretHint === undefined || !SECRET_REASONS.includes(refusal.reason) ? {} : { likelyCause: seen.secretHint }),
+		secretsTried: findings.secrets,
+		...(findings.skew === undefined ? {} : { timestampSkewSeconds: findings.skew }),
+		...(findings.secretHint === undefined || !SECRET_REASONS.includes(refusal.reason) ? {} : { likelyCause: findings.secretHint }),
 		refusedAt: new Date(evidence.nowSeconds * 1000).toISOString(),
 	};
 }

@@ -8,8 +8,8 @@ import { HANDSHAKES } from './answers';
 import { deliveryIdentity, eventAccepted, eventType, safeHeaders, safeQuery } from './delivery';
 import type { RefusalReason } from './refusals';
 import { refusalAnswer } from './refusals';
-import type { BodyFormat, DeliveryReading, HeaderBag, SignedUnit, VerificationConfig } from './verification';
-import { deliveryFormat, mismatchedMediaType, readDelivery } from './verification';
+import type { BodyFormat, HeaderBag, Reading, Seen, SignedUnit, VerificationConfig } from './verifier';
+import { deliveryFormat, mismatchedMediaType, readDelivery } from './verifier';
 
 /** The trigger's settings, as read from the node. */
 export interface TriggerSettings {
@@ -44,16 +44,16 @@ export interface ReceivedRequest {
  * workflow. Only a refusal or a start ever runs anything.
  */
 export type Outcome =
-	| { action: 'refuse'; status: 400 | 401 | 413 | 415 | 503; reason: RefusalReason; message: string }
+	| { action: 'refuse'; status: 400 | 401 | 413 | 415 | 503; reason: RefusalReason; message: string; seen?: Seen }
 	| { action: 'handshake'; handshake: HandshakeName; answer: Answer }
 	| { action: 'acknowledge'; event: string | undefined }
 	| { action: 'start'; items: IDataObject[] };
 
 export type Refusal = Extract<Outcome, { action: 'refuse' }>;
 
-/** A refusal: the reason, and the status and message the sender gets for it (refusals.ts). */
-export function refusal(reason: RefusalReason, format: BodyFormat = 'json'): Refusal {
-	return { action: 'refuse', reason, ...refusalAnswer(reason, format) };
+/** A refusal: the reason, the status and message the sender gets for it (refusals.ts), and what the verifier saw. */
+export function refusal(reason: RefusalReason, format: BodyFormat = 'json', seen?: Seen): Refusal {
+	return { action: 'refuse', reason, ...refusalAnswer(reason, format), ...(seen === undefined ? {} : { seen }) };
 }
 
 /** A request without bytes (n8n parsed multipart itself): nothing can be verified or read. */
@@ -66,9 +66,9 @@ function withoutBytes(settings: TriggerSettings, request: ReceivedRequest): Outc
 type Started = { json: IDataObject; event: string | undefined; id: string | null; signed: IDataObject };
 
 /** One signed unit as the workflow gets it, or why the delivery is refused. */
-function startUnit(settings: TriggerSettings, request: ReceivedRequest, reading: Extract<DeliveryReading, { ok: true }>, unit: SignedUnit): Started | Refusal {
+function startUnit(settings: TriggerSettings, request: ReceivedRequest, reading: Extract<Reading, { ok: true }>, unit: SignedUnit): Started | Refusal {
 	if (Object.prototype.hasOwnProperty.call(unit.object, WEBHOOK_DELIVERY_FIELD)) return refusal('reserved_field');
-	const delivery = deliveryIdentity(settings.config, reading.verification, request.headers, unit, settings.idFields, settings.verification);
+	const delivery = deliveryIdentity(settings.config, reading.check, request.headers, unit, settings.idFields, settings.verification);
 	if (typeof delivery === 'string') return refusal(delivery);
 	return { json: outputItem(settings, request, unit.object, delivery), event: eventType(unit.signed, settings.eventPath), id: delivery.id, signed: unit.signed };
 }
@@ -90,7 +90,7 @@ function repeatsAnEvent(units: Started[]): boolean {
 export function receiveDelivery(settings: TriggerSettings, request: ReceivedRequest): Outcome {
 	if (request.rawBody === undefined) return withoutBytes(settings, request);
 	const reading = readDelivery(settings.config, { rawBody: request.rawBody, headers: request.headers, nowSeconds: request.nowSeconds, url: request.url });
-	if (!reading.ok) return refusal(reading.reason, 'bodyFormat' in reading ? reading.bodyFormat : 'json');
+	if (!reading.ok) return refusal(reading.reason, 'bodyFormat' in reading ? reading.bodyFormat : 'json', reading.seen);
 	const handshake = settings.handshake;
 	const answer = handshake === undefined ? undefined : HANDSHAKES[handshake].answer(reading.units[0].signed, request.headers);
 	if (handshake !== undefined && answer !== undefined) return { action: 'handshake', handshake, answer };

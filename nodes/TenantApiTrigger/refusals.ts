@@ -1,14 +1,14 @@
 import { WEBHOOK_DELIVERY_FIELD } from '../shared/webhookDelivery';
 
-import type { BodyFailure, BodyFormat, VerificationReason } from './verification';
-import { MAX_BODY_READ_BEFORE_VERIFYING } from './verification';
+import type { BodyFailure, BodyFormat, SignatureFailure } from './verifier';
+import { MAX_BODY_READ_BEFORE_VERIFYING } from './verifier';
 
 /**
  * Every reason the trigger refuses a request for, one entry each in REFUSALS, which says the status and message the
  * sender gets and what the Refused output explains (diagnosis.ts); the compiler holds the table to this list.
  */
 export type RefusalReason =
-	| Exclude<VerificationReason, 'ok' | 'verification_disabled'>
+	| SignatureFailure
 	| BodyFailure
 	| 'unsupported_media_type'
 	| 'raw_body_unavailable'
@@ -17,7 +17,8 @@ export type RefusalReason =
 	| 'unprotected_id'
 	| 'no_credential_selected'
 	| 'credential_unavailable'
-	| 'unknown_verification';
+	| 'unknown_verification'
+	| 'internal_error';
 
 /** What a refused request showed, in the trigger's own words and the node's settings only (diagnosis.ts finds it). */
 export interface Findings {
@@ -281,7 +282,7 @@ export const REFUSALS: Record<RefusalReason, Refusal> = {
 export const SECRET_REASONS: RefusalReason[] = ['signature_mismatch', 'invalid_secret', 'secret_mismatch', 'malformed_signature'];
 
 /** The answer a refusal sends: its status and message. */
-export function refusalAnswer(reason: RefusalReason, format: BodyFormat): { status: Refusal['status']; message: string } {
+export function refusalAnswer(reason: RefusalReason, format: BodyFormat = 'json'): { status: Refusal['status']; message: string } {
 	const { status, answer } = REFUSALS[reason];
 	return { status, message: answer === undefined ? INVALID_SIGNATURE : answer(format) };
 }

@@ -2,8 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { DEFAULT_EVENT_PATH, parseEventList } from './delivery';
 import type { TriggerSettings } from './receive';
-import type { BodyFormat, HmacAlgorithm, PresetName, SchemeSpec, SecretEncoding, SignatureEncoding, SignatureFormat, VerificationConfig } from './verification';
-import { DEFAULT_TOLERANCE_SECONDS, PRESETS, headerNames, isPresetName, usableSecrets } from './verification';
+import type { BodyFormat, HmacAlgorithm, PresetName, SchemeSpec, SecretEncoding, SignatureEncoding, SignatureFormat, VerificationConfig } from './verifier';
+import { DEFAULT_TOLERANCE_SECONDS, PRESETS, headerNames, isPresetName, usableSecrets } from './verifier';
 import type { VerificationName, VerificationSetting } from './verifications';
 import { verificationOf } from './verifications';
 

@@ -1,7 +1,7 @@
 import type { Answer, HandshakeName } from './answers';
 import { ADYEN_ACCEPTED, EMPTY_OK, EMPTY_TWIML } from './answers';
-import type { BodyFormat } from './verification';
-import { PRESETS, headerNames, isPresetName, parseTemplate, usesPart } from './verification';
+import type { BodyFormat } from './verifier';
+import { PRESETS, headerNames, isPresetName, parseTemplate, usesPart } from './verifier';
 
 /** A setting of the node that only some Verifications show. */
 export type VerificationSetting = 'signatureHeader' | 'useTimestamp' | 'signedUrl' | 'bodyFormat' | 'sharedKeyHeader' | 'custom';
@@ -9,7 +9,7 @@ export type VerificationSetting = 'signatureHeader' | 'useTimestamp' | 'signedUr
 /**
  * One value of the Verification setting: how the node shows it, which settings it shows, and the headers that give
  * its senders away (for the refusal diagnosis). What it verifies with follows from its key: an HMAC preset of the
- * verifier (verification/scheme.ts) of the same name, the Custom HMAC settings (customHmac), a secret in a header
+ * verifier (verifier/scheme.ts) of the same name, the Custom HMAC settings (customHmac), a secret in a header
  * (secretHeader) or nothing (none). The node's description, the verifier's configuration and the diagnoses are
  * derived from this table; the property tests generate every entry (test/property/settings.ts) and fail on a
  * setting they do not generate.

@@ -48,6 +48,7 @@ result.forged = main.verifyDelivery(config, { rawBody: Buffer.from(body.toString
 const reading = main.readDelivery(config, { rawBody: body, headers: { 'content-type': 'application/json', 'x-signature': signature }, nowSeconds: 0 });
 result.read = reading.ok ? reading.units[0].object : reading;
 result.readAsForm = main.readDelivery(config, { rawBody: body, headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-signature': signature }, nowSeconds: 0 });
+result.readAsForm.status = main.refusalAnswer(result.readAsForm.reason).status;
 try {
 	const exported = new Set(Object.values(main));
 	result.entries = {};
@@ -67,7 +68,7 @@ interface ProbeResult {
 	forged: { ok: boolean; reason: string };
 	/** readDelivery of the signed body: the JSON read once, or the refusal. */
 	read: unknown;
-	readAsForm: { ok: boolean; status?: number; reason: string };
+	readAsForm: { ok: boolean; status: number; reason: string };
 	entries?: Record<string, Array<string | undefined>>;
 	classError?: string;
 }
@@ -118,7 +119,7 @@ describe('the packed tarball, installed as the README says', () => {
 		const result = probe(app);
 		expect(result.classError).toBeUndefined();
 		expect(result.exports).toEqual(
-			expect.arrayContaining(['PRESETS', 'PRESET_NAMES', 'TenantApi', 'TenantApiCredentials', 'TenantApiTrigger', 'TenantWebhookApiCredentials', 'readDelivery', 'verifyDelivery']),
+			expect.arrayContaining(['PRESETS', 'PRESET_NAMES', 'TenantApi', 'TenantApiCredentials', 'TenantApiTrigger', 'TenantWebhookApiCredentials', 'readDelivery', 'refusalAnswer', 'verifyDelivery']),
 		);
 		// Every class behind an n8n entry is exported by index.js (undefined marks one that is not).
 		const entries = result.entries ?? {};

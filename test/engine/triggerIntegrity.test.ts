@@ -7,7 +7,7 @@ import { createHash, createHmac } from 'crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { PRESETS } from '../../nodes/TenantApiTrigger/verification';
+import { PRESETS } from '../../nodes/TenantApiTrigger/verifier';
 import { demoSecret, sign, signAdyenPayments } from '../../sandbox/signing';
 import type { WebhookCall } from '../harness/webhook';
 import { WEBHOOK_ID, deliveryOf, startedItems, useTriggerServer, webhookCredential } from '../harness/webhook';

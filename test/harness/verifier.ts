@@ -7,8 +7,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { WEBHOOK_DELIVERY_FIELD } from '../../nodes/shared/webhookDelivery';
 import type { ParameterReader } from '../../nodes/TenantApiTrigger/settings';
 import { verificationConfig } from '../../nodes/TenantApiTrigger/settings';
-import type { VerificationConfig, VerificationResult } from '../../nodes/TenantApiTrigger/verification';
-import { readDelivery } from '../../nodes/TenantApiTrigger/verification';
+import type { SignaturePassed, VerificationConfig } from '../../nodes/TenantApiTrigger/verifier';
+import { readDelivery } from '../../nodes/TenantApiTrigger/verifier';
 import type { SigningScheme } from '../../sandbox/signing';
 import { triggerParameters } from '../../sandbox/signing';
 
@@ -37,14 +37,14 @@ export interface ReceivedDelivery {
  * Reads a delivery as the trigger does (verified, Content-Type checked, body read): the verification result when it
  * can be read, else `ok: false` with the reason (a verification reason, `unsupported_media_type` or a body reason).
  */
-export function verifyReceived(config: VerificationConfig, delivery: ReceivedDelivery): Omit<VerificationResult, 'reason'> & { reason: string } {
+export function verifyReceived(config: VerificationConfig, delivery: ReceivedDelivery): Partial<Omit<SignaturePassed, 'ok' | 'reason'>> & { ok: boolean; reason: string } {
 	const reading = readDelivery(config, {
 		rawBody: Buffer.from(delivery.body),
 		headers: delivery.headers as Record<string, string>,
 		nowSeconds: delivery.now ?? Math.floor(Date.now() / 1000),
 		url: delivery.url,
 	});
-	return reading.ok ? reading.verification : { ok: false, reason: reading.reason };
+	return reading.ok ? reading.check : { ok: false, reason: reading.reason };
 }
 
 /** The query string of a request path (`/hook?a=1` → `?a=1`), to rebuild the URL a sender signed. */

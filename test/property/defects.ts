@@ -49,7 +49,7 @@ export const DEFECTS: Defect[] = [
 		verification: 'adyenPayments',
 		property: 'replayed',
 		patches: [
-			{ file: `${TRIGGER}/verification/read.ts`, find: 'const { scheme } = config;\n\treturn items.map((item) => {', replace: BATCH_UNIT },
+			{ file: `${TRIGGER}/verifier/read.ts`, find: 'const { scheme } = config;\n\treturn items.map((item) => {', replace: BATCH_UNIT },
 			{ file: `${TRIGGER}/delivery.ts`, find: 'joinItemIds([unit.itemId])', replace: 'joinItemIds(unit.itemId as never)' },
 		],
 	},
@@ -69,7 +69,7 @@ export const DEFECTS: Defect[] = [
 		name: 'two items with the same id not refused',
 		verification: 'adyenPayments',
 		property: 'replayed',
-		patches: [{ file: `${TRIGGER}/receive.ts`, find: "if (repeatsAnEvent(units)) return refusal(401, 'duplicate_item', INVALID_SIGNATURE);", replace: '' }],
+		patches: [{ file: `${TRIGGER}/receive.ts`, find: "if (repeatsAnEvent(units)) return refusal('duplicate_item');", replace: '' }],
 	},
 	{
 		name: 'the signed-text digest over the fields in the order received',
@@ -77,7 +77,7 @@ export const DEFECTS: Defect[] = [
 		property: 'replayed',
 		patches: [
 			{
-				file: `${TRIGGER}/verification/verify.ts`,
+				file: `${TRIGGER}/verifier/verify.ts`,
 				find: 'signedTextSha256: sha256Of(renderParts(parts, values))',
 				replace: "signedTextSha256: sha256Of(body?.format === 'form' ? [...body.fields].flatMap(([name, list]) => [name, ...list]) : [])",
 			},
@@ -105,13 +105,13 @@ export const DEFECTS: Defect[] = [
 		name: 'id parts joined unescaped',
 		verification: 'hmacSha256',
 		property: 'mutated',
-		patches: [{ file: `${TRIGGER}/verification/idText.ts`, find: 'return parts.length === 1 ? parts[0] : parts.map(escapePart).join(\':\');', replace: "return parts.join(':');" }],
+		patches: [{ file: `${TRIGGER}/verifier/idText.ts`, find: 'return parts.length === 1 ? parts[0] : parts.map(escapePart).join(\':\');', replace: "return parts.join(':');" }],
 	},
 	{
 		name: 'JSON.parse instead of the exact reader',
 		verification: 'hmacSha256',
 		property: 'mutated',
-		patches: [{ file: `${TRIGGER}/verification/body.ts`, find: 'parsed = parseJsonExactly(text);', replace: 'parsed = JSON.parse(text);' }],
+		patches: [{ file: `${TRIGGER}/verifier/body.ts`, find: 'if (exactAt === undefined) parsed = makeNumbersExact(', replace: 'if (exactAt === null) parsed = makeNumbersExact(' }, { file: `${TRIGGER}/verifier/body.ts`, find: 'else if (exactAt.firstItemHasNumbers(parsed))', replace: 'else if (exactAt === null)' }],
 	},
 	{
 		name: 'the test secret accepted at the Production URL',
@@ -126,7 +126,7 @@ export const DEFECTS: Defect[] = [
 		patches: [
 			{
 				file: `${TRIGGER}/receive.ts`,
-				find: "if (Object.prototype.hasOwnProperty.call(unit.object, WEBHOOK_DELIVERY_FIELD)) return refusal(400, 'reserved_field', `Body must not have a top-level ${WEBHOOK_DELIVERY_FIELD} field`);",
+				find: "if (Object.prototype.hasOwnProperty.call(unit.object, WEBHOOK_DELIVERY_FIELD)) return refusal('reserved_field');",
 				replace: '',
 			},
 		],

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { VerificationName } from '../../nodes/TenantApiTrigger/verifications';
-import type { HmacAlgorithm, SecretEncoding, SignatureFormat } from '../../nodes/TenantApiTrigger/verification';
+import type { HmacAlgorithm, SecretEncoding, SignatureFormat } from '../../nodes/TenantApiTrigger/verifier';
 import type { SigningScheme } from '../../sandbox/signing';
 import { demoSecret } from '../../sandbox/signing';
 

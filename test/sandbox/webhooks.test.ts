@@ -59,7 +59,7 @@ describe('webhook deliveries', () => {
 		} else expect(ts).toBeUndefined();
 		const verify = (secrets: string[], useTimestamp = timestamp) => productVerifies(scheme, secrets, got, receiver.url, { useTimestamp });
 		if (scheme === 'none') {
-			expect(verify([SECRET])).toEqual({ ok: true, reason: 'verification_disabled', bodyFormat: 'json' });
+			expect(verify([SECRET])).toMatchObject({ ok: true, reason: 'verification_disabled', bodyFormat: 'json' });
 		} else {
 			expect(verify([SECRET])).toMatchObject({ ok: true, secretIndex: 0 });
 			expect(verify(['whsec_other']).ok).toBe(false);

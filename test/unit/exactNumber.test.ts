@@ -1,12 +1,12 @@
 /**
- * What decides whether a JSON number token reads exactly (nodes/TenantApiTrigger/verification/exactNumber.ts), against
+ * What decides whether a JSON number token reads exactly (nodes/TenantApiTrigger/verifier/exactNumber.ts), against
  * the definition itself: the token reads exactly when the double JSON.parse makes of it prints (String) as the same
  * decimal value and is not a whole number beyond 2^53 - 1. Every rule of the digits, each boundary, and the
  * arithmetic that decides what the digits leave open, for tokens made to sit on its edges.
  */
 import fc from 'fast-check';
 
-import { CHECK, EXACT, KEEP_TEXT, numberKind, printsAsToken } from '../../nodes/TenantApiTrigger/verification/exactNumber';
+import { CHECK, EXACT, KEEP_TEXT, numberKind, printsAsToken } from '../../nodes/TenantApiTrigger/verifier/exactNumber';
 
 const NUMBER = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 

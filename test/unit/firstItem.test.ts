@@ -1,14 +1,14 @@
 /**
- * A body read before its items' signatures are checked (verification/firstItem.ts, body.ts parseBody with the signed
+ * A body read before its items' signatures are checked (verifier/firstItem.ts, body.ts parseBody with the signed
  * item fields): numbers are exact where checking the first item reads (its signature and signed fields), and
  * everywhere once completeReading ran, exactly as a whole exact reading makes them.
  */
 import fc from 'fast-check';
 
-import { completeReading, parseBody } from '../../nodes/TenantApiTrigger/verification/body';
-import { signedItemFields } from '../../nodes/TenantApiTrigger/verification/firstItem';
-import { numbersAllExact } from '../../nodes/TenantApiTrigger/verification/json';
-import { itemsAtPath, valueAtPath } from '../../nodes/TenantApiTrigger/verification/paths';
+import { completeReading, parseBody } from '../../nodes/TenantApiTrigger/verifier/body';
+import { signedItemFields } from '../../nodes/TenantApiTrigger/verifier/firstItem';
+import { numbersAllExact } from '../../nodes/TenantApiTrigger/verifier/json';
+import { itemsAtPath, valueAtPath } from '../../nodes/TenantApiTrigger/verifier/paths';
 import { jsonText, jsonValue, key, numberToken } from '../property/bodies';
 
 const ITEMS_PATH = 'notificationItems.*.NotificationRequestItem';

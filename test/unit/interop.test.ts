@@ -21,8 +21,8 @@ import twilio from 'twilio';
 
 import type { VerificationName } from '../../nodes/TenantApiTrigger/verifications';
 import { verificationConfig } from '../../nodes/TenantApiTrigger/settings';
-import type { VerificationResult } from '../../nodes/TenantApiTrigger/verification';
-import { verifyDelivery } from '../../nodes/TenantApiTrigger/verification';
+import type { SignatureCheck } from '../../nodes/TenantApiTrigger/verifier';
+import { verifyDelivery } from '../../nodes/TenantApiTrigger/verifier';
 import type { WebhookEvent } from '../../sandbox/signing';
 import { adyenNotification, demoSecret, sign, signedDelivery } from '../../sandbox/signing';
 import { parameterReader } from '../harness/verifier';
@@ -39,7 +39,7 @@ interface Delivery {
 	now?: number;
 }
 
-function verify(verification: VerificationName, secrets: string[], delivery: Delivery, parameters: Record<string, unknown> = {}): VerificationResult {
+function verify(verification: VerificationName, secrets: string[], delivery: Delivery, parameters: Record<string, unknown> = {}): SignatureCheck {
 	return verifyDelivery(verificationConfig(verification, parameterReader(parameters), secrets), {
 		rawBody: Buffer.from(delivery.body),
 		headers: delivery.headers,

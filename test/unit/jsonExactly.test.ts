@@ -1,10 +1,10 @@
 /**
- * JSON read without changing a number (nodes/TenantApiTrigger/verification/json.ts), against an independent lossless
+ * JSON read without changing a number (nodes/TenantApiTrigger/verifier/json.ts), against an independent lossless
  * reader (lossless-json): a number JavaScript holds as written arrives as a number, any other as its JSON text.
  */
 import fc from 'fast-check';
 
-import { parseJsonExactly } from '../../nodes/TenantApiTrigger/verification';
+import { parseJsonExactly } from '../../nodes/TenantApiTrigger/verifier';
 import { jsonText, jsonValue, numberToken, referenceReading } from '../property/bodies';
 
 const read = (text: string) => parseJsonExactly(text) as Record<string, unknown>;

@@ -5,8 +5,8 @@
  * Custom HMAC settings that express each preset.
  */
 import { customScheme, verificationConfig } from '../../nodes/TenantApiTrigger/settings';
-import type { PresetName, VerificationConfig } from '../../nodes/TenantApiTrigger/verification';
-import { PRESETS, verifyDelivery } from '../../nodes/TenantApiTrigger/verification';
+import type { PresetName, VerificationConfig } from '../../nodes/TenantApiTrigger/verifier';
+import { PRESETS, verifyDelivery } from '../../nodes/TenantApiTrigger/verifier';
 import type { SigningScheme, WebhookEvent } from '../../sandbox/signing';
 import { SCHEMES, demoSecret, signedDelivery, triggerParameters } from '../../sandbox/signing';
 import { VERIFICATION_NAMES } from '../../nodes/TenantApiTrigger/verifications';
@@ -299,7 +299,7 @@ describe('body coverage and URLs', () => {
 			ok: false,
 			reason: 'signature_mismatch',
 		});
-		expect(verifyDelivery(configFor('square', [demoSecret('square')]), { rawBody: sent.body, headers: sent.headers, nowSeconds: NOW })).toEqual({
+		expect(verifyDelivery(configFor('square', [demoSecret('square')]), { rawBody: sent.body, headers: sent.headers, nowSeconds: NOW })).toMatchObject({
 			ok: false,
 			reason: 'missing_url',
 		});

