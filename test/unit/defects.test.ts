@@ -2,7 +2,7 @@
  * The mutant check (`npm run mutants`) is only as good as its defects: each must still patch the product, its text
  * found exactly once in the file it names, or the check would stop at a refactor instead of catching the defect.
  */
-import { readFileSync } from 'fs';
+import { readFileSync } from 'node:fs';
 
 import { DEFECTS, patched } from '../property/defects';
 
