@@ -3,8 +3,6 @@
  * (found exactly once) and what to put instead, the Verification whose set-ups reach it, and the property meant to
  * catch it. test/property/mutants.ts runs the campaign with each applied (mutantHook.ts, in memory).
  */
-import { readFileSync } from 'fs';
-
 import type { VerificationName } from '../../nodes/TenantApiTrigger/verifications';
 
 export interface Patch {
@@ -143,9 +141,4 @@ export function patched(defect: Defect, file: string, source: string): string {
 			if (text.split(patch.find).length !== 2) throw new Error(`defect "${defect.name}": ${file} no longer holds, exactly once: ${patch.find}`);
 			return text.replace(patch.find, () => patch.replace);
 		}, source);
-}
-
-/** A product source as the defect leaves it, read from the repository (throws where the defect no longer applies). */
-export function patchedFile(defect: Defect, file: string): string {
-	return patched(defect, file, readFileSync(file, 'utf8'));
 }
