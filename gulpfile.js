@@ -7,11 +7,14 @@ const { src, dest } = require('gulp');
  * package does not ship.
  */
 function copyStaticFiles() {
-	return src(['{nodes,credentials}/**/*.{png,svg}', '{nodes,credentials}/**/__schema__/**/*.json'], {
-		base: '.',
-		encoding: false,
-		allowEmpty: true,
-	}).pipe(dest('dist'));
+	return src(
+		['{nodes,credentials}/**/*.{png,svg}', '{nodes,credentials}/**/__schema__/**/*.json'],
+		{
+			base: '.',
+			encoding: false,
+			allowEmpty: true,
+		},
+	).pipe(dest('dist'));
 }
 
 exports['build:icons'] = copyStaticFiles;

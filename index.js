@@ -9,14 +9,21 @@
  * The node classes need n8n-workflow (the peer dependency n8n provides), so they load on first access:
  * the webhook verifier works on its own.
  */
-const { PRESETS, PRESET_NAMES, readDelivery, verifyDelivery } = require('./dist/nodes/TenantApiTrigger/verifier');
+const {
+	PRESETS,
+	PRESET_NAMES,
+	readDelivery,
+	verifyDelivery,
+} = require('./dist/nodes/TenantApiTrigger/verifier');
 const { refusalAnswer } = require('./dist/nodes/TenantApiTrigger/refusals');
 
 const lazy = {
 	TenantApi: () => require('./dist/nodes/TenantApi/TenantApi.node').TenantApi,
-	TenantApiTrigger: () => require('./dist/nodes/TenantApiTrigger/TenantApiTrigger.node').TenantApiTrigger,
+	TenantApiTrigger: () =>
+		require('./dist/nodes/TenantApiTrigger/TenantApiTrigger.node').TenantApiTrigger,
 	TenantApiCredentials: () => require('./dist/credentials/TenantApi.credentials').TenantApi,
-	TenantWebhookApiCredentials: () => require('./dist/credentials/TenantWebhookApi.credentials').TenantWebhookApi,
+	TenantWebhookApiCredentials: () =>
+		require('./dist/credentials/TenantWebhookApi.credentials').TenantWebhookApi,
 };
 
 for (const [name, load] of Object.entries(lazy)) {

@@ -18,14 +18,25 @@ const installer = require('./scripts/n8n/install');
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] };
 
 function project(displayName, roots, options = {}) {
-	return { displayName, testEnvironment: 'node', roots, testMatch: ['**/*.test.ts'], transform, ...options };
+	return {
+		displayName,
+		testEnvironment: 'node',
+		roots,
+		testMatch: ['**/*.test.ts'],
+		transform,
+		...options,
+	};
 }
 
 /**
  * A project that runs the tests under `root` against a real n8n `n8nVersion`, `minutes` per test at most
  * (test/harness/realN8n.ts reads both).
  */
-function realN8nProject(displayName, root, { n8nVersion, minutes, slowTestThreshold, testPathIgnorePatterns = ['/node_modules/'] }) {
+function realN8nProject(
+	displayName,
+	root,
+	{ n8nVersion, minutes, slowTestThreshold, testPathIgnorePatterns = ['/node_modules/'] },
+) {
 	return project(displayName, [root], {
 		testPathIgnorePatterns,
 		globals: { n8nVersion, testTimeoutMs: minutes * 60 * 1000 },
@@ -35,15 +46,32 @@ function realN8nProject(displayName, root, { n8nVersion, minutes, slowTestThresh
 }
 
 const fast = [
-	project('unit', ['<rootDir>/test/unit', '<rootDir>/test/sandbox'], { setupFilesAfterEnv: ['<rootDir>/test/harness/setupEnv.ts'] }),
-	project('engine', ['<rootDir>/test/engine'], { setupFilesAfterEnv: ['<rootDir>/test/harness/setupEnv.ts'] }),
+	project('unit', ['<rootDir>/test/unit', '<rootDir>/test/sandbox'], {
+		setupFilesAfterEnv: ['<rootDir>/test/harness/setupEnv.ts'],
+	}),
+	project('engine', ['<rootDir>/test/engine'], {
+		setupFilesAfterEnv: ['<rootDir>/test/harness/setupEnv.ts'],
+	}),
 ];
 
 const realN8n = [
-	realN8nProject('e2e-2x', '<rootDir>/test/e2e', { n8nVersion: installer.DEFAULT_VERSION, minutes: 10, slowTestThreshold: 60 }),
+	realN8nProject('e2e-2x', '<rootDir>/test/e2e', {
+		n8nVersion: installer.DEFAULT_VERSION,
+		minutes: 10,
+		slowTestThreshold: 60,
+	}),
 	// The packaging tests start no n8n: they run once, with 2.x.
-	realN8nProject('e2e-1x', '<rootDir>/test/e2e', { n8nVersion: '1.123.81', minutes: 10, slowTestThreshold: 60, testPathIgnorePatterns: ['/packaging-'] }),
-	realN8nProject('browser', '<rootDir>/test/browser', { n8nVersion: installer.DEFAULT_VERSION, minutes: 5, slowTestThreshold: 60 }),
+	realN8nProject('e2e-1x', '<rootDir>/test/e2e', {
+		n8nVersion: '1.123.81',
+		minutes: 10,
+		slowTestThreshold: 60,
+		testPathIgnorePatterns: ['/packaging-'],
+	}),
+	realN8nProject('browser', '<rootDir>/test/browser', {
+		n8nVersion: installer.DEFAULT_VERSION,
+		minutes: 5,
+		slowTestThreshold: 60,
+	}),
 	realN8nProject('queue', '<rootDir>/test/queue', {
 		n8nVersion: process.env.N8N_QUEUE_VERSION || installer.DEFAULT_VERSION,
 		minutes: 5,

@@ -14,7 +14,8 @@ const { httpRequestNode } = require('./workflow');
 
 const RATE = { perSecond: 10, burst: 10 };
 const LATENCY = { fixedMs: 40, jitterMs: 0 };
-const BODY_FROM_WEBHOOK = '={{ JSON.stringify({ ref: $json.body.ref, amount: $json.body.amount }) }}';
+const BODY_FROM_WEBHOOK =
+	'={{ JSON.stringify({ ref: $json.body.ref, amount: $json.body.amount }) }}';
 
 /** Webhook → `node`, answering the call with the last node's first item once the execution has finished. */
 function webhookWorkflow(id, name, node) {
@@ -48,14 +49,32 @@ function executionWorkflows(sandbox, { tenantApi, headerAuth }) {
 		name: 'Tenant API',
 		type: 'n8n-nodes-tenant-api.tenantApi',
 		typeVersion: 1,
-		parameters: { resource: 'request', operation: 'post', endpoint: '/transfers', body: BODY_FROM_WEBHOOK, options: {} },
+		parameters: {
+			resource: 'request',
+			operation: 'post',
+			endpoint: '/transfers',
+			body: BODY_FROM_WEBHOOK,
+			options: {},
+		},
 		credentials: { tenantApi },
 	};
 	const base = httpRequestNode(sandbox.baseUrl, sandbox.tenantId, headerAuth);
-	const http = { ...base, retryOnFail: true, parameters: { ...base.parameters, jsonBody: BODY_FROM_WEBHOOK } };
+	const http = {
+		...base,
+		retryOnFail: true,
+		parameters: { ...base.parameters, jsonBody: BODY_FROM_WEBHOOK },
+	};
 	return [
-		{ name: 'exec-tenant-api', label: 'Tenant API node (default options)', ...webhookWorkflow('benchExecTenantApi', 'bench: webhook → Tenant API', tenant) },
-		{ name: 'exec-http-request', label: 'HTTP Request node, Retry On Fail on (3 tries, 1 s apart)', ...webhookWorkflow('benchExecHttpRequest', 'bench: webhook → HTTP Request', http) },
+		{
+			name: 'exec-tenant-api',
+			label: 'Tenant API node (default options)',
+			...webhookWorkflow('benchExecTenantApi', 'bench: webhook → Tenant API', tenant),
+		},
+		{
+			name: 'exec-http-request',
+			label: 'HTTP Request node, Retry On Fail on (3 tries, 1 s apart)',
+			...webhookWorkflow('benchExecHttpRequest', 'bench: webhook → HTTP Request', http),
+		},
 	];
 }
 
@@ -68,7 +87,11 @@ async function fire(url, count, atOnce, tag) {
 		while (next < count) {
 			const i = next++;
 			try {
-				const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ref: `${tag}-${i}`, amount: i + 1 }) });
+				const res = await fetch(url, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify({ ref: `${tag}-${i}`, amount: i + 1 }),
+				});
 				await res.arrayBuffer();
 				statuses[i] = res.status;
 			} catch (error) {
@@ -102,7 +125,9 @@ async function runExecutions(sandbox, url, { count, atOnce, tag }) {
 		floorMs,
 		vsFloor: ms / floorMs,
 		failed: count - succeeded,
-		answers: Object.fromEntries([...new Set(statuses)].map((status) => [status, statuses.filter((s) => s === status).length])),
+		answers: Object.fromEntries(
+			[...new Set(statuses)].map((status) => [status, statuses.filter((s) => s === status).length]),
+		),
 		records: records.length,
 		lost: count - refs.size,
 		duplicates: records.length - refs.size,
@@ -115,7 +140,9 @@ async function runExecutions(sandbox, url, { count, atOnce, tag }) {
 
 function printExecutions(title, results) {
 	console.log(`\n${title}`);
-	console.log('| Scenario | time s | × floor | failed | records | lost | duplicates | requests/item | 429s | load avg (start → end) |');
+	console.log(
+		'| Scenario | time s | × floor | failed | records | lost | duplicates | requests/item | 429s | load avg (start → end) |',
+	);
 	console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 	for (const r of results) {
 		console.log(

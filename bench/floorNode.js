@@ -22,7 +22,14 @@ const floorCredentialType = {
 		{ displayName: 'Tenant ID', name: 'tenantId', type: 'string', default: '' },
 	],
 	async authenticate(credentials, requestOptions) {
-		return { ...requestOptions, headers: { ...requestOptions.headers, 'Api-Key': credentials.secretKey, 'x-tenant-id': credentials.tenantId } };
+		return {
+			...requestOptions,
+			headers: {
+				...requestOptions.headers,
+				'Api-Key': credentials.secretKey,
+				'x-tenant-id': credentials.tenantId,
+			},
+		};
 	},
 };
 
@@ -60,7 +67,12 @@ class FloorNode {
 		const url = this.getNodeParameter('url', 0);
 		const concurrency = this.getNodeParameter('concurrency', 0);
 		const reference = this.getNode().credentials[FLOOR_CREDENTIAL];
-		const credentialsDecrypted = { id: reference.id, name: reference.name, type: FLOOR_CREDENTIAL, data: await this.getCredentials(FLOOR_CREDENTIAL) };
+		const credentialsDecrypted = {
+			id: reference.id,
+			name: reference.name,
+			type: FLOOR_CREDENTIAL,
+			data: await this.getCredentials(FLOOR_CREDENTIAL),
+		};
 		const output = new Array(count);
 		await pool(count, concurrency, async (itemIndex) => {
 			const body = this.getNodeParameter('body', itemIndex);
@@ -71,12 +83,21 @@ class FloorNode {
 					method: 'POST',
 					url,
 					body,
-					headers: { Accept: 'application/json', 'Content-Type': 'application/json', 'Idempotency-Key': randomUUID() },
+					headers: {
+						Accept: 'application/json',
+						'Content-Type': 'application/json',
+						'Idempotency-Key': randomUUID(),
+					},
 					json: false,
 				},
-				{ credentialsDecrypted: { ...credentialsDecrypted, data: { ...credentialsDecrypted.data } } },
+				{
+					credentialsDecrypted: { ...credentialsDecrypted, data: { ...credentialsDecrypted.data } },
+				},
 			);
-			output[itemIndex] = { json: typeof answer === 'string' ? JSON.parse(answer) : answer, pairedItem: { item: itemIndex } };
+			output[itemIndex] = {
+				json: typeof answer === 'string' ? JSON.parse(answer) : answer,
+				pairedItem: { item: itemIndex },
+			};
 		});
 		return [output];
 	}

@@ -51,10 +51,20 @@ function tenantApiScenario(ctx, concurrency, headers) {
 				name: 'Tenant API',
 				type: ACTION_TYPE,
 				typeVersion: 1,
-				parameters: { resource: 'request', operation: 'post', endpoint: '/transfers', body: BODY_EXPRESSION, options },
+				parameters: {
+					resource: 'request',
+					operation: 'post',
+					endpoint: '/transfers',
+					body: BODY_EXPRESSION,
+					options,
+				},
 				credentials: { tenantApi: { id: TEST_CREDENTIAL_ID, name: 'Tenant API' } },
 			};
-			const { items, error } = await runNodeWorkflow(harness, node, { nodeTypes, inputItems: inputs, workflowId: 'wf-bench-rl' });
+			const { items, error } = await runNodeWorkflow(harness, node, {
+				nodeTypes,
+				inputItems: inputs,
+				workflowId: 'wf-bench-rl',
+			});
 			return await outcome(sandbox, inputs, items, error);
 		},
 	};
@@ -69,10 +79,17 @@ function httpRequestScenario(ctx, retryOnFail) {
 		headers: false,
 		run: async (sandbox) => {
 			const node = {
-				...httpRequestNode(sandbox.baseUrl, sandbox.tenantId, { id: 'cred-header-auth', name: 'Header Auth' }),
+				...httpRequestNode(sandbox.baseUrl, sandbox.tenantId, {
+					id: 'cred-header-auth',
+					name: 'Header Auth',
+				}),
 				...(retryOnFail ? { retryOnFail: true } : {}),
 			};
-			const { items, error } = await runNodeWorkflow(harness, node, { nodeTypes, inputItems: inputs, workflowId: 'wf-bench-rl' });
+			const { items, error } = await runNodeWorkflow(harness, node, {
+				nodeTypes,
+				inputItems: inputs,
+				workflowId: 'wf-bench-rl',
+			});
 			return await outcome(sandbox, inputs, items, error);
 		},
 	};
@@ -88,10 +105,20 @@ function rawScenario(ctx, concurrency, { Pool, pool }) {
 		headers: false,
 		run: async (sandbox) => {
 			const client = new Pool(new URL(sandbox.baseUrl).origin, { connections: concurrency });
-			const headers = { 'api-key': sandbox.apiKey, 'x-tenant-id': sandbox.tenantId, 'content-type': 'application/json', accept: 'application/json' };
+			const headers = {
+				'api-key': sandbox.apiKey,
+				'x-tenant-id': sandbox.tenantId,
+				'content-type': 'application/json',
+				accept: 'application/json',
+			};
 			const items = new Array(inputs.length);
 			await pool(inputs.length, concurrency, async (i) => {
-				const request = { method: 'POST', path: '/v1/transfers', headers: { ...headers, 'idempotency-key': randomUUID() }, body: JSON.stringify({ ref: inputs[i].ref, amount: inputs[i].amount }) };
+				const request = {
+					method: 'POST',
+					path: '/v1/transfers',
+					headers: { ...headers, 'idempotency-key': randomUUID() },
+					body: JSON.stringify({ ref: inputs[i].ref, amount: inputs[i].amount }),
+				};
 				for (;;) {
 					const { statusCode, headers: answerHeaders, body } = await client.request(request);
 					const json = await body.json();

@@ -37,7 +37,18 @@ const { RATE, executionWorkflows, printExecutions, runExecutions } = require('./
 const { BODY_EXPRESSION, httpRequestNode } = require('./workflow');
 
 function parseArgs(argv) {
-	const args = { items: 2000, tarball: undefined, skipPayload: false, skipPost: false, skipExecutions: false, queue: false, executions: 300, atOnce: 25, execRounds: 1, concurrency: [1, 4, 16] };
+	const args = {
+		items: 2000,
+		tarball: undefined,
+		skipPayload: false,
+		skipPost: false,
+		skipExecutions: false,
+		queue: false,
+		executions: 300,
+		atOnce: 25,
+		execRounds: 1,
+		concurrency: [1, 4, 16],
+	};
 	for (let i = 0; i < argv.length; i++) {
 		const name = argv[i].replace(/^--/, '');
 		if (name === 'skip-payload') args.skipPayload = true;
@@ -60,14 +71,23 @@ const CRED_ID = 'tenantApiDemo';
 const HEADER_CRED_ID = 'benchHeaderAuth';
 
 function workflow(id, nodeUnderTest) {
-	const start = { id: `${id}-1`, name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
+	const start = {
+		id: `${id}-1`,
+		name: 'Start',
+		type: 'n8n-nodes-base.manualTrigger',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
 	const items = {
 		id: `${id}-2`,
 		name: 'Items',
 		type: 'n8n-nodes-base.code',
 		typeVersion: 2,
 		position: [220, 0],
-		parameters: { jsCode: `return Array.from({ length: ${args.items} }, (_, i) => ({ json: { ref: 'bench-' + i, amount: i + 1 } }));` },
+		parameters: {
+			jsCode: `return Array.from({ length: ${args.items} }, (_, i) => ({ json: { ref: 'bench-' + i, amount: i + 1 } }));`,
+		},
 	};
 	const node = { id: `${id}-3`, position: [440, 0], ...nodeUnderTest };
 	return {
@@ -89,11 +109,16 @@ function tenantApiNode(concurrency) {
 		name: 'Tenant API',
 		type: 'n8n-nodes-tenant-api.tenantApi',
 		typeVersion: 1,
-		parameters: { resource: 'request', operation: 'post', endpoint: '/transfers', body: BODY_EXPRESSION, options: { concurrency } },
+		parameters: {
+			resource: 'request',
+			operation: 'post',
+			endpoint: '/transfers',
+			body: BODY_EXPRESSION,
+			options: { concurrency },
+		},
 		credentials: { tenantApi: { id: CRED_ID, name: 'Tenant API (sandbox)' } },
 	};
 }
-
 
 /** The HTTP Request node's credential (Header Auth with the Api-Key); the Tenant API one comes with the examples. */
 async function importHeaderCredential(n8n, sandbox) {
@@ -101,17 +126,28 @@ async function importHeaderCredential(n8n, sandbox) {
 	fs.mkdirSync(tmp, { recursive: true });
 	fs.writeFileSync(
 		path.join(tmp, 'credentials.json'),
-		JSON.stringify([{ id: HEADER_CRED_ID, name: 'Header Auth (bench)', type: 'httpHeaderAuth', data: { name: 'Api-Key', value: sandbox.apiKey } }]),
+		JSON.stringify([
+			{
+				id: HEADER_CRED_ID,
+				name: 'Header Auth (bench)',
+				type: 'httpHeaderAuth',
+				data: { name: 'Api-Key', value: sandbox.apiKey },
+			},
+		]),
 	);
 	await n8n.cli(['import:credentials', `--input=${path.join(tmp, 'credentials.json')}`]);
 }
 
 /** The executions' two webhook workflows, imported and published (active once n8n starts). */
 async function importExecutionWorkflows(n8n, sandbox) {
-	const flows = executionWorkflows(sandbox, { tenantApi: { id: CRED_ID, name: 'Tenant API (sandbox)' }, headerAuth: { id: HEADER_CRED_ID, name: 'Header Auth (bench)' } });
+	const flows = executionWorkflows(sandbox, {
+		tenantApi: { id: CRED_ID, name: 'Tenant API (sandbox)' },
+		headerAuth: { id: HEADER_CRED_ID, name: 'Header Auth (bench)' },
+	});
 	const dir = path.join(n8n.userFolder, 'bench-import', 'executions');
 	fs.mkdirSync(dir, { recursive: true });
-	for (const flow of flows) fs.writeFileSync(path.join(dir, `${flow.name}.json`), JSON.stringify(flow.workflow));
+	for (const flow of flows)
+		fs.writeFileSync(path.join(dir, `${flow.name}.json`), JSON.stringify(flow.workflow));
 	await n8n.cli(['import:workflow', '--separate', `--input=${dir}`]);
 	for (const flow of flows) await n8n.publish(flow.workflow.id);
 	return flows;
@@ -123,9 +159,15 @@ async function executionBenchmarks(base, sandbox, flows, waitForWebhook) {
 	for (const flow of flows) await waitForWebhook(flow.path);
 	for (let round = 0; round < args.execRounds; round++) {
 		for (const flow of flows) {
-			const result = await runExecutions(sandbox, base + flow.path, { count: args.executions, atOnce: args.atOnce, tag: `${flow.name}-${round}` });
+			const result = await runExecutions(sandbox, base + flow.path, {
+				count: args.executions,
+				atOnce: args.atOnce,
+				tag: `${flow.name}-${round}`,
+			});
 			results.push({ name: flow.name, label: flow.label, round, ...result });
-			console.log(`  round ${round + 1} ${flow.label.padEnd(58)} ${(result.ms / 1000).toFixed(1)} s  ${result.vsFloor.toFixed(3)}× floor  failed ${result.failed}  duplicates ${result.duplicates}  ${result.requestsPerItem.toFixed(3)} requests/item  ${result.rateLimited} 429s`);
+			console.log(
+				`  round ${round + 1} ${flow.label.padEnd(58)} ${(result.ms / 1000).toFixed(1)} s  ${result.vsFloor.toFixed(3)}× floor  failed ${result.failed}  duplicates ${result.duplicates}  ${result.requestsPerItem.toFixed(3)} requests/item  ${result.rateLimited} 429s`,
+			);
 		}
 	}
 	return results;
@@ -135,10 +177,25 @@ async function postBenchmarks(n8n, sandbox) {
 	const tmp = path.join(n8n.userFolder, 'bench-import');
 	fs.mkdirSync(path.join(tmp, 'workflows'), { recursive: true });
 	const scenarios = [
-		...args.concurrency.map((c) => ({ id: `benchNodeC${c}`, label: `Tenant API node, concurrency ${c}`, node: tenantApiNode(c) })),
-		{ id: 'benchHttpRequest', label: 'HTTP Request node (v4.5, defaults: all items at once)', node: httpRequestNode(sandbox.baseUrl, sandbox.tenantId, { id: HEADER_CRED_ID, name: 'Header Auth (bench)' }) },
+		...args.concurrency.map((c) => ({
+			id: `benchNodeC${c}`,
+			label: `Tenant API node, concurrency ${c}`,
+			node: tenantApiNode(c),
+		})),
+		{
+			id: 'benchHttpRequest',
+			label: 'HTTP Request node (v4.5, defaults: all items at once)',
+			node: httpRequestNode(sandbox.baseUrl, sandbox.tenantId, {
+				id: HEADER_CRED_ID,
+				name: 'Header Auth (bench)',
+			}),
+		},
 	];
-	for (const s of scenarios) fs.writeFileSync(path.join(tmp, 'workflows', `${s.id}.json`), JSON.stringify(workflow(s.id, s.node)));
+	for (const s of scenarios)
+		fs.writeFileSync(
+			path.join(tmp, 'workflows', `${s.id}.json`),
+			JSON.stringify(workflow(s.id, s.node)),
+		);
 	await n8n.cli(['import:workflow', '--separate', `--input=${path.join(tmp, 'workflows')}`]);
 
 	const results = [];
@@ -152,25 +209,44 @@ async function postBenchmarks(n8n, sandbox) {
 		const records = sandbox.stats().records;
 		const distinct = new Set(sandbox.records().map((r) => r.ref)).size;
 		if (code !== 0 || error || records !== args.items || distinct !== args.items) {
-			throw new Error(`${s.label}: exit ${code}, error ${error}, ${records} records for ${distinct} refs`);
+			throw new Error(
+				`${s.label}: exit ${code}, error ${error}, ${records} records for ${distinct} refs`,
+			);
 		}
 		const nodeMs = task.executionTime;
-		results.push({ name: s.id, label: s.label, nodeMs, perSecond: (args.items / nodeMs) * 1000, cliWallMs: wallMs });
-		console.log(`  ${s.label.padEnd(55)} ${String(nodeMs).padStart(6)} ms  ${((args.items / nodeMs) * 1000).toFixed(0).padStart(5)} items/s  (n8n execute: ${wallMs} ms)`);
+		results.push({
+			name: s.id,
+			label: s.label,
+			nodeMs,
+			perSecond: (args.items / nodeMs) * 1000,
+			cliWallMs: wallMs,
+		});
+		console.log(
+			`  ${s.label.padEnd(55)} ${String(nodeMs).padStart(6)} ms  ${((args.items / nodeMs) * 1000).toFixed(0).padStart(5)} items/s  (n8n execute: ${wallMs} ms)`,
+		);
 	}
 	return results;
 }
 
 async function payloadLimit(n8n, webhookPath, workflowId, secret) {
 	await n8n.waitForWebhook(webhookPath);
-	const triggerExecutions = async () => (await n8n.api('GET', `/executions?workflowId=${workflowId}&limit=50`)).json?.data?.length ?? NaN;
+	const triggerExecutions = async () =>
+		(await n8n.api('GET', `/executions?workflowId=${workflowId}&limit=50`)).json?.data?.length ??
+		NaN;
 	const results = [];
 	for (const mib of [15, 17]) {
 		const before = await triggerExecutions();
 		const head = JSON.stringify({ id: `evt_${mib}mib`, event: 'transfers.created', filler: '' });
-		const body = head.replace('"filler":""', `"filler":"${'x'.repeat(mib * 1048576 - Buffer.byteLength(head))}"`);
+		const body = head.replace(
+			'"filler":""',
+			`"filler":"${'x'.repeat(mib * 1048576 - Buffer.byteLength(head))}"`,
+		);
 		const started = Date.now();
-		const res = await fetch(n8n.url + webhookPath, { method: 'POST', headers: { 'content-type': 'application/json', ...sign({ secret, body }) }, body });
+		const res = await fetch(n8n.url + webhookPath, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', ...sign({ secret, body }) },
+			body,
+		});
 		const text = await res.text();
 		const ms = Date.now() - started;
 		await new Promise((r) => setTimeout(r, 3000));
@@ -180,8 +256,18 @@ async function payloadLimit(n8n, webhookPath, workflowId, secret) {
 			.split('\n')
 			.filter((line) => /too large|limit|webhook request/i.test(line))
 			.slice(-2);
-		results.push({ bytes: Buffer.byteLength(body), mib, status: res.status, answer: text.slice(0, 200), ms, executionsStarted, logged });
-		console.log(`  signed ${mib} MiB delivery → ${res.status} ${text.slice(0, 120)} (${ms} ms), executions started: ${executionsStarted}`);
+		results.push({
+			bytes: Buffer.byteLength(body),
+			mib,
+			status: res.status,
+			answer: text.slice(0, 200),
+			ms,
+			executionsStarted,
+			logged,
+		});
+		console.log(
+			`  signed ${mib} MiB delivery → ${res.status} ${text.slice(0, 120)} (${ms} ms), executions started: ${executionsStarted}`,
+		);
 		for (const line of logged) console.log(`    n8n log: ${line.slice(0, 200)}`);
 	}
 	return results;
@@ -189,7 +275,10 @@ async function payloadLimit(n8n, webhookPath, workflowId, secret) {
 
 /** Writes bench/results/<file> and removes the folders the run made (BENCH_KEEP=1 keeps them). */
 function finish(report, file, folders) {
-	report.loadAverageEnd = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+	report.loadAverageEnd = os
+		.loadavg()
+		.map((l) => l.toFixed(2))
+		.join(' ');
 	const out = path.join(__dirname, 'results');
 	fs.mkdirSync(out, { recursive: true });
 	fs.writeFileSync(path.join(out, file), JSON.stringify(report, null, 2));
@@ -201,7 +290,9 @@ function finish(report, file, folders) {
 async function main() {
 	const version = installer.DEFAULT_VERSION;
 	// Packed into a folder of our own: the shared pack folder may be rewritten by a concurrent e2e run.
-	const packDir = args.tarball ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bench-pack-'));
+	const packDir = args.tarball
+		? undefined
+		: fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bench-pack-'));
 	const tarball = args.tarball ?? buildAndPack({ dest: packDir });
 	installer.ensureN8n(version);
 	// n8n start takes port + 1 for its task-runner broker, `n8n execute` port + 2.
@@ -210,7 +301,16 @@ async function main() {
 	const sandbox = await startSandbox({ port: 0 });
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bench-n8n-'));
 	const n8n = createInstance({ version, userFolder, port, tarball });
-	const report = { date: new Date().toISOString(), n8n: version, items: args.items, cpu: `${os.cpus().length} × ${os.cpus()[0]?.model}`, loadAverage: os.loadavg().map((l) => l.toFixed(2)).join(' ') };
+	const report = {
+		date: new Date().toISOString(),
+		n8n: version,
+		items: args.items,
+		cpu: `${os.cpus().length} × ${os.cpus()[0]?.model}`,
+		loadAverage: os
+			.loadavg()
+			.map((l) => l.toFixed(2))
+			.join(' '),
+	};
 	try {
 		await n8n.installPackage();
 		const { webhookPath, workflows } = await importExamples(n8n, sandbox, { secret });
@@ -222,13 +322,28 @@ async function main() {
 		}
 		if (!args.skipExecutions || !args.skipPayload) await n8n.start();
 		if (!args.skipExecutions) {
-			console.log(`real n8n ${version}: ${args.executions} webhook-started executions of one item, ${args.atOnce} at once, API at ${RATE.perSecond} requests/s`);
-			report.executions = await executionBenchmarks(n8n.url, sandbox, flows, async (p) => await n8n.waitForWebhook(p));
-			printExecutions(`real n8n ${version}, ${args.executions} executions, ${args.atOnce} at once (floor ${args.executions / RATE.perSecond} s)`, report.executions);
+			console.log(
+				`real n8n ${version}: ${args.executions} webhook-started executions of one item, ${args.atOnce} at once, API at ${RATE.perSecond} requests/s`,
+			);
+			report.executions = await executionBenchmarks(
+				n8n.url,
+				sandbox,
+				flows,
+				async (p) => await n8n.waitForWebhook(p),
+			);
+			printExecutions(
+				`real n8n ${version}, ${args.executions} executions, ${args.atOnce} at once (floor ${args.executions / RATE.perSecond} s)`,
+				report.executions,
+			);
 		}
 		if (!args.skipPayload) {
 			console.log(`real n8n ${version}: payload limit (N8N_PAYLOAD_SIZE_MAX default 16 MiB)`);
-			report.payload = await payloadLimit(n8n, webhookPath, workflows['webhook-trigger'].id, secret);
+			report.payload = await payloadLimit(
+				n8n,
+				webhookPath,
+				workflows['webhook-trigger'].id,
+				secret,
+			);
 		}
 	} finally {
 		if (n8n.running) await n8n.stop().catch(() => undefined);
@@ -236,7 +351,11 @@ async function main() {
 		finish(report, 'real-n8n.json', [userFolder, packDir]);
 	}
 	const http = report.post?.find((r) => r.name === 'benchHttpRequest');
-	for (const r of report.post ?? []) if (r !== http) console.log(`  ${r.label}: ${(r.perSecond / http.perSecond).toFixed(2)}× the speed of HTTP Request`);
+	for (const r of report.post ?? [])
+		if (r !== http)
+			console.log(
+				`  ${r.label}: ${(r.perSecond / http.perSecond).toFixed(2)}× the speed of HTTP Request`,
+			);
 }
 
 /**
@@ -246,37 +365,77 @@ async function main() {
 async function queueMain() {
 	const clusterLib = require('../scripts/queue/cluster');
 	require('../scripts/queue/services').ensurePackages();
-	const packDir = args.tarball ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bench-pack-'));
+	const packDir = args.tarball
+		? undefined
+		: fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bench-pack-'));
 	const tarball = args.tarball ?? buildAndPack({ dest: packDir });
 	const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bench-queue-'));
 	const sandbox = await startSandbox({ port: 0 });
-	const report = { date: new Date().toISOString(), n8n: installer.DEFAULT_VERSION, mode: 'queue', workers: 2, cpu: `${os.cpus().length} × ${os.cpus()[0]?.model}`, loadAverage: os.loadavg().map((l) => l.toFixed(2)).join(' ') };
+	const report = {
+		date: new Date().toISOString(),
+		n8n: installer.DEFAULT_VERSION,
+		mode: 'queue',
+		workers: 2,
+		cpu: `${os.cpus().length} × ${os.cpus()[0]?.model}`,
+		loadAverage: os
+			.loadavg()
+			.map((l) => l.toFixed(2))
+			.join(' '),
+	};
 	let cluster;
 	try {
 		// Enough slots on the two workers for every execution of the burst to run at once.
-		cluster = await clusterLib.startCluster({ tarball, runDir, workers: 2, concurrency: Math.ceil(args.atOnce / 2) });
+		cluster = await clusterLib.startCluster({
+			tarball,
+			runDir,
+			workers: 2,
+			concurrency: Math.ceil(args.atOnce / 2),
+		});
 		const created = async (what, body) => {
 			const res = await cluster.api('POST', what, body);
-			if (res.status !== 200 || !res.json) throw new Error(`POST /api/v1${what} -> ${res.status}: ${res.text}`);
+			if (res.status !== 200 || !res.json)
+				throw new Error(`POST /api/v1${what} -> ${res.status}: ${res.text}`);
 			return { id: res.json.id, name: res.json.name };
 		};
 		const tenantApi = await created('/credentials', {
 			name: 'Tenant API (bench sandbox)',
 			type: 'tenantApi',
-			data: { environment: 'sandbox', baseUrl: sandbox.baseUrl, secretKey: sandbox.apiKey, tenantId: sandbox.tenantId },
+			data: {
+				environment: 'sandbox',
+				baseUrl: sandbox.baseUrl,
+				secretKey: sandbox.apiKey,
+				tenantId: sandbox.tenantId,
+			},
 		});
-		const headerAuth = await created('/credentials', { name: 'Header Auth (bench)', type: 'httpHeaderAuth', data: { name: 'Api-Key', value: sandbox.apiKey } });
-		const flows = executionWorkflows(sandbox, { tenantApi, headerAuth }).filter((flow) => flow.name === 'exec-tenant-api');
+		const headerAuth = await created('/credentials', {
+			name: 'Header Auth (bench)',
+			type: 'httpHeaderAuth',
+			data: { name: 'Api-Key', value: sandbox.apiKey },
+		});
+		const flows = executionWorkflows(sandbox, { tenantApi, headerAuth }).filter(
+			(flow) => flow.name === 'exec-tenant-api',
+		);
 		for (const flow of flows) {
 			const { nodes, connections, settings, name } = flow.workflow;
 			await createActiveWorkflow(cluster, { name, nodes, connections, settings });
 		}
 		await cluster.startProcessors();
-		console.log(`n8n ${installer.DEFAULT_VERSION} in queue mode (2 workers): ${args.executions} webhook-started executions of one item, ${args.atOnce} at once, API at ${RATE.perSecond} requests/s`);
-		report.executions = await executionBenchmarks(cluster.webhookBase, sandbox, flows, async (p) => await waitForWebhook(cluster.webhookBase, p));
-		printExecutions(`queue mode, 2 workers, ${args.executions} executions, ${args.atOnce} at once (floor ${args.executions / RATE.perSecond} s)`, report.executions);
+		console.log(
+			`n8n ${installer.DEFAULT_VERSION} in queue mode (2 workers): ${args.executions} webhook-started executions of one item, ${args.atOnce} at once, API at ${RATE.perSecond} requests/s`,
+		);
+		report.executions = await executionBenchmarks(
+			cluster.webhookBase,
+			sandbox,
+			flows,
+			async (p) => await waitForWebhook(cluster.webhookBase, p),
+		);
+		printExecutions(
+			`queue mode, 2 workers, ${args.executions} executions, ${args.atOnce} at once (floor ${args.executions / RATE.perSecond} s)`,
+			report.executions,
+		);
 	} finally {
-		if (cluster) await cluster.stop().catch((error) => console.error(`cluster stop: ${error.message}`));
+		if (cluster)
+			await cluster.stop().catch((error) => console.error(`cluster stop: ${error.message}`));
 		await sandbox.close();
 		finish(report, 'queue-n8n.json', [runDir, packDir]);
 	}

@@ -11,7 +11,12 @@ const ts = require('typescript');
 function transpile(source, filename) {
 	return ts.transpileModule(source, {
 		fileName: filename,
-		compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true, isolatedModules: true },
+		compilerOptions: {
+			module: ts.ModuleKind.CommonJS,
+			target: ts.ScriptTarget.ES2022,
+			esModuleInterop: true,
+			isolatedModules: true,
+		},
 	}).outputText;
 }
 

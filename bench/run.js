@@ -36,7 +36,13 @@ process.env.N8N_LOG_LEVEL ??= 'silent';
 process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
 
 const { Pool } = require('undici');
-const { ACTION_TYPE, TEST_CREDENTIAL_ID, createHarness, runNodeWorkflow, sandboxCredential } = require('../test/harness/engine.ts');
+const {
+	ACTION_TYPE,
+	TEST_CREDENTIAL_ID,
+	createHarness,
+	runNodeWorkflow,
+	sandboxCredential,
+} = require('../test/harness/engine.ts');
 const { BODY_EXPRESSION, httpRequestNode, nodeTypesWith } = require('./workflow');
 const { FLOOR_TYPE, floorNodeDefinition, setUpFloor } = require('./floorNode');
 const { LATENCY, RATE_LIMIT, rateLimitedScenarios } = require('./rateLimited');
@@ -45,7 +51,16 @@ const { printWebhook, webhookBench } = require('./webhook');
 // ---------------------------------------------------------------------------------------------- args
 
 function parseArgs(argv) {
-	const args = { items: 2000, rlItems: 500, accounts: 50000, rounds: 3, rlRounds: 1, concurrency: [1, 4, 16], only: [], profile: false };
+	const args = {
+		items: 2000,
+		rlItems: 500,
+		accounts: 50000,
+		rounds: 3,
+		rlRounds: 1,
+		concurrency: [1, 4, 16],
+		only: [],
+		profile: false,
+	};
 	for (let i = 0; i < argv.length; i++) {
 		if (argv[i] === '--profile') {
 			args.profile = true;
@@ -64,27 +79,41 @@ function parseArgs(argv) {
 }
 
 const args = parseArgs(process.argv.slice(2));
-const wanted = (name) => args.only.length === 0 || args.only.some((prefix) => name.startsWith(prefix));
+const wanted = (name) =>
+	args.only.length === 0 || args.only.some((prefix) => name.startsWith(prefix));
 
 // ------------------------------------------------------------------------------------------- helpers
 
 const HTTP_REQUEST_PACKAGE =
 	process.env.N8N_NODES_BASE_DIR ??
-	path.join(os.homedir(), '.cache', 'n8n-nodes-tenant-api', 'n8n-2.40.7', 'node_modules', 'n8n-nodes-base');
+	path.join(
+		os.homedir(),
+		'.cache',
+		'n8n-nodes-tenant-api',
+		'n8n-2.40.7',
+		'node_modules',
+		'n8n-nodes-base',
+	);
 
 function loadHttpRequestNode() {
 	try {
-		const { HttpRequest } = require(path.join(HTTP_REQUEST_PACKAGE, 'dist', 'nodes', 'HttpRequest', 'HttpRequest.node.js'));
+		const { HttpRequest } = require(
+			path.join(HTTP_REQUEST_PACKAGE, 'dist', 'nodes', 'HttpRequest', 'HttpRequest.node.js'),
+		);
 		const version = require(path.join(HTTP_REQUEST_PACKAGE, 'package.json')).version;
 		return { node: new HttpRequest(), version };
 	} catch (error) {
-		console.error(`n8n's HTTP Request node not loaded from ${HTTP_REQUEST_PACKAGE} (${error.message}); run npm run n8n:install`);
+		console.error(
+			`n8n's HTTP Request node not loaded from ${HTTP_REQUEST_PACKAGE} (${error.message}); run npm run n8n:install`,
+		);
 		return undefined;
 	}
 }
 
 function startSandboxProcess(options) {
-	const child = fork(path.join(__dirname, 'sandbox-process.js'), [JSON.stringify(options)], { stdio: 'inherit' });
+	const child = fork(path.join(__dirname, 'sandbox-process.js'), [JSON.stringify(options)], {
+		stdio: 'inherit',
+	});
 	let nextId = 0;
 	const pending = new Map();
 	return new Promise((resolve, reject) => {
@@ -155,20 +184,33 @@ async function pool(count, limit, task) {
 
 // ----------------------------------------------------------------------------------------- scenarios
 
-
 function postScenarios(ctx) {
 	const { harness, nodeTypes, sandbox, inputs, httpRequest } = ctx;
 	const origin = new URL(sandbox.baseUrl).origin;
 	const scenarios = [];
 	const expectCreated = async (items, error) => {
 		check(!error, `run failed: ${error?.message}`);
-		check(items.length === inputs.length, `${items.length} output items for ${inputs.length} inputs`);
+		check(
+			items.length === inputs.length,
+			`${items.length} output items for ${inputs.length} inputs`,
+		);
 		const { records, distinctRefs } = await sandbox.call('recordCount');
-		check(records === inputs.length && distinctRefs === inputs.length, `sandbox holds ${records} records for ${distinctRefs} refs`);
+		check(
+			records === inputs.length && distinctRefs === inputs.length,
+			`sandbox holds ${records} records for ${distinctRefs} refs`,
+		);
 	};
 	/** Runs Items → `node` in the engine and checks that every item created its record once. */
 	const runChecked = async (node) => {
-		const { items, error, executionTime: nodeMs } = await runNodeWorkflow(harness, node, { nodeTypes, inputItems: inputs, workflowId: 'wf-bench' });
+		const {
+			items,
+			error,
+			executionTime: nodeMs,
+		} = await runNodeWorkflow(harness, node, {
+			nodeTypes,
+			inputItems: inputs,
+			workflowId: 'wf-bench',
+		});
 		await expectCreated(items, error);
 		return { nodeMs };
 	};
@@ -185,7 +227,13 @@ function postScenarios(ctx) {
 					name: 'Tenant API',
 					type: ACTION_TYPE,
 					typeVersion: 1,
-					parameters: { resource: 'request', operation: 'post', endpoint: '/transfers', body: BODY_EXPRESSION, options: { concurrency } },
+					parameters: {
+						resource: 'request',
+						operation: 'post',
+						endpoint: '/transfers',
+						body: BODY_EXPRESSION,
+						options: { concurrency },
+					},
 					credentials: { tenantApi: { id: TEST_CREDENTIAL_ID, name: 'Tenant API' } },
 				}),
 		});
@@ -194,7 +242,8 @@ function postScenarios(ctx) {
 			label: `Floor node (the same request through httpRequestWithAuthentication), concurrency ${concurrency}`,
 			kind: 'floor',
 			concurrency,
-			run: async () => await runChecked(floorNodeDefinition(sandbox.baseUrl, BODY_EXPRESSION, concurrency)),
+			run: async () =>
+				await runChecked(floorNodeDefinition(sandbox.baseUrl, BODY_EXPRESSION, concurrency)),
 		});
 	}
 
@@ -204,7 +253,13 @@ function postScenarios(ctx) {
 			label: `HTTP Request node ${httpRequest.version} (v4.5, defaults: all items at once)`,
 			kind: 'httpRequest',
 			concurrency: 'all',
-			run: async () => await runChecked(httpRequestNode(sandbox.baseUrl, sandbox.tenantId, { id: 'cred-header-auth', name: 'Header Auth' })),
+			run: async () =>
+				await runChecked(
+					httpRequestNode(sandbox.baseUrl, sandbox.tenantId, {
+						id: 'cred-header-auth',
+						name: 'Header Auth',
+					}),
+				),
 		});
 	}
 
@@ -225,7 +280,12 @@ function postScenarios(ctx) {
 				const limit = concurrency === 'all' ? inputs.length : concurrency;
 				const client = new Pool(origin, { connections: limit });
 				const out = new Array(inputs.length);
-				const headers = { 'api-key': sandbox.apiKey, 'x-tenant-id': sandbox.tenantId, 'content-type': 'application/json', accept: 'application/json' };
+				const headers = {
+					'api-key': sandbox.apiKey,
+					'x-tenant-id': sandbox.tenantId,
+					'content-type': 'application/json',
+					accept: 'application/json',
+				};
 				await pool(inputs.length, limit, async (i) => {
 					const { statusCode, body } = await client.request({
 						method: 'POST',
@@ -260,10 +320,23 @@ function listScenarios(ctx) {
 					name: 'Tenant API',
 					type: ACTION_TYPE,
 					typeVersion: 1,
-					parameters: { resource: 'account', operation: 'getAll', returnAll: true, options: { pageSize } },
+					parameters: {
+						resource: 'account',
+						operation: 'getAll',
+						returnAll: true,
+						options: { pageSize },
+					},
 					credentials: { tenantApi: { id: TEST_CREDENTIAL_ID, name: 'Tenant API' } },
 				};
-				const { items, error, executionTime: nodeMs } = await runNodeWorkflow(listHarness, node, { nodeTypes, inputItems: [{}], workflowId: 'wf-bench' });
+				const {
+					items,
+					error,
+					executionTime: nodeMs,
+				} = await runNodeWorkflow(listHarness, node, {
+					nodeTypes,
+					inputItems: [{}],
+					workflowId: 'wf-bench',
+				});
 				check(!error, `listing failed: ${error?.message}`);
 				check(items.length === args.accounts, `${items.length} accounts listed`);
 				return { nodeMs };
@@ -279,11 +352,18 @@ function listScenarios(ctx) {
 				const all = [];
 				let cursor;
 				do {
-					const query = new URLSearchParams({ limit: String(pageSize), ...(cursor ? { cursor } : {}) });
+					const query = new URLSearchParams({
+						limit: String(pageSize),
+						...(cursor ? { cursor } : {}),
+					});
 					const { statusCode, body } = await client.request({
 						method: 'GET',
 						path: `/v1/accounts?${query}`,
-						headers: { 'api-key': listSandbox.apiKey, 'x-tenant-id': listSandbox.tenantId, accept: 'application/json' },
+						headers: {
+							'api-key': listSandbox.apiKey,
+							'x-tenant-id': listSandbox.tenantId,
+							accept: 'application/json',
+						},
 					});
 					const page = await body.json();
 					check(statusCode === 200, `status ${statusCode}`);
@@ -307,7 +387,10 @@ async function profiled(name, work) {
 	const inspector = require('node:inspector');
 	const session = new inspector.Session();
 	session.connect();
-	const post = (method, params) => new Promise((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
+	const post = (method, params) =>
+		new Promise((resolve, reject) =>
+			session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
+		);
 	await post('Profiler.enable');
 	await post('Profiler.setSamplingInterval', { interval: 200 });
 	await post('Profiler.start');
@@ -324,7 +407,9 @@ async function profiled(name, work) {
 }
 
 async function runRounds(scenarios, units, reset) {
-	return await profiled(scenarios.map((s) => s.name).join('+'), () => runRoundsUnprofiled(scenarios, units, reset));
+	return await profiled(scenarios.map((s) => s.name).join('+'), () =>
+		runRoundsUnprofiled(scenarios, units, reset),
+	);
 }
 
 async function runRoundsUnprofiled(scenarios, units, reset) {
@@ -336,7 +421,9 @@ async function runRoundsUnprofiled(scenarios, units, reset) {
 			await reset();
 			const { ms, cpuMs, peakRssMb, result } = await measured(() => scenario.run());
 			samples.get(scenario.name).push({ ms, cpuMs, peakRssMb, nodeMs: result.nodeMs });
-			process.stderr.write(`  round ${round + 1} ${scenario.name.padEnd(16)} ${ms.toFixed(0).padStart(6)} ms  ${((units / ms) * 1000).toFixed(0).padStart(6)} /s\n`);
+			process.stderr.write(
+				`  round ${round + 1} ${scenario.name.padEnd(16)} ${ms.toFixed(0).padStart(6)} ms  ${((units / ms) * 1000).toFixed(0).padStart(6)} /s\n`,
+			);
 		}
 	}
 	return scenarios.map((s) => {
@@ -367,11 +454,22 @@ async function runRoundsUnprofiled(scenarios, units, reset) {
 async function runRateLimited() {
 	const harness = await createHarness(sandboxCredential('http://127.0.0.1:9/v1'));
 	const httpRequest = loadHttpRequestNode();
-	const nodeTypes = nodeTypesWith(harness, httpRequest ? { 'n8n-nodes-base.httpRequest': httpRequest.node } : {});
-	const inputs = Array.from({ length: args.rlItems }, (_, i) => ({ ref: `bench-${i}`, amount: i + 1 }));
-	const scenarios = rateLimitedScenarios({ harness, nodeTypes, inputs, httpRequest }, { Pool, pool }).filter((s) => wanted(s.name));
+	const nodeTypes = nodeTypesWith(
+		harness,
+		httpRequest ? { 'n8n-nodes-base.httpRequest': httpRequest.node } : {},
+	);
+	const inputs = Array.from({ length: args.rlItems }, (_, i) => ({
+		ref: `bench-${i}`,
+		amount: i + 1,
+	}));
+	const scenarios = rateLimitedScenarios(
+		{ harness, nodeTypes, inputs, httpRequest },
+		{ Pool, pool },
+	).filter((s) => wanted(s.name));
 	const floorMs = (args.rlItems / RATE_LIMIT.perSecond) * 1000;
-	console.log(`bulk POST of ${args.rlItems} items against ${RATE_LIMIT.perSecond} requests/s (burst ${RATE_LIMIT.burst}, ${LATENCY.fixedMs} ms per answer), floor ${floorMs / 1000} s, ${args.rlRounds} round(s):`);
+	console.log(
+		`bulk POST of ${args.rlItems} items against ${RATE_LIMIT.perSecond} requests/s (burst ${RATE_LIMIT.burst}, ${LATENCY.fixedMs} ms per answer), floor ${floorMs / 1000} s, ${args.rlRounds} round(s):`,
+	);
 	const runs = [];
 	const measure = async (scenario, sandbox, round, again) => {
 		const loadBefore = os.loadavg()[0];
@@ -379,13 +477,27 @@ async function runRateLimited() {
 		const { ms, result } = await measured(() => scenario.run(sandbox));
 		const name = again ? `${scenario.name}-again` : scenario.name;
 		const label = again ? `${scenario.label}, again in the same process` : scenario.label;
-		const run = { name, label, kind: scenario.kind, round, ms, vsFloor: ms / floorMs, load: [loadBefore, os.loadavg()[0]], ...result };
+		const run = {
+			name,
+			label,
+			kind: scenario.kind,
+			round,
+			ms,
+			vsFloor: ms / floorMs,
+			load: [loadBefore, os.loadavg()[0]],
+			...result,
+		};
 		runs.push(run);
-		process.stderr.write(`  round ${round + 1} ${name.padEnd(28)} ${(ms / 1000).toFixed(1).padStart(6)} s  ${run.vsFloor.toFixed(3)}× floor  failed ${result.failed}  duplicates ${result.duplicates}  ${(result.requests / args.rlItems).toFixed(3)} requests/item  ${result.rateLimited} 429s\n`);
+		process.stderr.write(
+			`  round ${round + 1} ${name.padEnd(28)} ${(ms / 1000).toFixed(1).padStart(6)} s  ${run.vsFloor.toFixed(3)}× floor  failed ${result.failed}  duplicates ${result.duplicates}  ${(result.requests / args.rlItems).toFixed(3)} requests/item  ${result.rateLimited} 429s\n`,
+		);
 	};
 	for (let round = 0; round < args.rlRounds; round++) {
 		for (const scenario of scenarios) {
-			const sandbox = await startSandboxProcess({ rateLimit: { ...RATE_LIMIT, headers: scenario.headers ? 'ietf' : false }, latency: LATENCY });
+			const sandbox = await startSandboxProcess({
+				rateLimit: { ...RATE_LIMIT, headers: scenario.headers ? 'ietf' : false },
+				latency: LATENCY,
+			});
 			harness.credentials[TEST_CREDENTIAL_ID] = sandboxCredential(sandbox.baseUrl);
 			harness.credentials['cred-header-auth'] = { name: 'Api-Key', value: sandbox.apiKey };
 			await measure(scenario, sandbox, round, false);
@@ -406,7 +518,10 @@ function machine() {
 		memoryGb: Math.round(os.totalmem() / 1073741824),
 		node: process.version,
 		platform: `${os.type()} ${os.release()}`,
-		loadAverage: os.loadavg().map((l) => l.toFixed(2)).join(' '),
+		loadAverage: os
+			.loadavg()
+			.map((l) => l.toFixed(2))
+			.join(' '),
 	};
 }
 
@@ -423,10 +538,21 @@ function fmt(n, digits = 0) {
 }
 
 async function main() {
-	const report = { date: new Date().toISOString(), machine: machine(), args, post: [], rateLimited: undefined, list: [], webhook: undefined };
-	console.log(`machine: ${report.machine.cpu}, ${report.machine.memoryGb} GB, Node ${report.machine.node}, load ${report.machine.loadAverage}`);
+	const report = {
+		date: new Date().toISOString(),
+		machine: machine(),
+		args,
+		post: [],
+		rateLimited: undefined,
+		list: [],
+		webhook: undefined,
+	};
+	console.log(
+		`machine: ${report.machine.cpu}, ${report.machine.memoryGb} GB, Node ${report.machine.node}, load ${report.machine.loadAverage}`,
+	);
 
-	const wantPost = args.only.length === 0 || args.only.some((p) => /^(node|floor|raw|http)/.test(p));
+	const wantPost =
+		args.only.length === 0 || args.only.some((p) => /^(node|floor|raw|http)/.test(p));
 	const wantRateLimited = args.only.length === 0 || args.only.some((p) => p.startsWith('rl'));
 	const wantList = args.only.length === 0 || args.only.some((p) => p.startsWith('list'));
 	const wantWebhook = args.only.length === 0 || args.only.some((p) => p.startsWith('webhook'));
@@ -441,7 +567,10 @@ async function main() {
 			[FLOOR_TYPE]: setUpFloor(harness, sandbox),
 			...(httpRequest ? { 'n8n-nodes-base.httpRequest': httpRequest.node } : {}),
 		});
-		const inputs = Array.from({ length: args.items }, (_, i) => ({ ref: `bench-${i}`, amount: i + 1 }));
+		const inputs = Array.from({ length: args.items }, (_, i) => ({
+			ref: `bench-${i}`,
+			amount: i + 1,
+		}));
 		const scenarios = postScenarios({ harness, nodeTypes, sandbox, inputs, httpRequest });
 		// Warm-up: every scenario once on a few items (JIT, module loading, connection pools).
 		const warm = inputs.slice(0, 100);
@@ -482,7 +611,9 @@ function print(report) {
 	const byName = new Map(report.post.map((r) => [r.name, r]));
 	const http = byName.get('http-request');
 	if (report.post.length) {
-		console.log('\n| Scenario | items/s | median ms (runs) | client CPU µs/item | CPU vs floor node, same concurrency | time vs raw Pool, same concurrency | time vs raw, new connection per request | speed vs HTTP Request | peak RSS MB |');
+		console.log(
+			'\n| Scenario | items/s | median ms (runs) | client CPU µs/item | CPU vs floor node, same concurrency | time vs raw Pool, same concurrency | time vs raw, new connection per request | speed vs HTTP Request | peak RSS MB |',
+		);
 		console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
 		for (const r of report.post) {
 			const raw = byName.get(`raw-c${r.concurrency}`);
@@ -490,31 +621,52 @@ function print(report) {
 			const floor = byName.get(`floor-c${r.concurrency}`);
 			const vsFloor = r.kind === 'node' && floor ? `${fmt(pairedRatio(r, floor), 2)}×` : '';
 			const vsRaw = r.kind !== 'raw' && raw ? `${fmt(r.ms / raw.ms, 2)}×` : '';
-			const vsFresh = (r.kind === 'node' || r.kind === 'floor' || r.kind === 'httpRequest') && fresh ? `${fmt(r.ms / fresh.ms, 2)}×` : '';
-			const vsHttp = r.kind !== 'httpRequest' && http ? `${fmt(r.perSecond / http.perSecond, 2)}×` : '';
-			console.log(`| ${r.label} | ${fmt(r.perSecond)} | ${fmt(r.ms)} (${r.allMs.join(', ')}) | ${fmt(r.cpuUsPerUnit)} | ${vsFloor} | ${vsRaw} | ${vsFresh} | ${vsHttp} | ${fmt(r.peakRssMb)} |`);
+			const vsFresh =
+				(r.kind === 'node' || r.kind === 'floor' || r.kind === 'httpRequest') && fresh
+					? `${fmt(r.ms / fresh.ms, 2)}×`
+					: '';
+			const vsHttp =
+				r.kind !== 'httpRequest' && http ? `${fmt(r.perSecond / http.perSecond, 2)}×` : '';
+			console.log(
+				`| ${r.label} | ${fmt(r.perSecond)} | ${fmt(r.ms)} (${r.allMs.join(', ')}) | ${fmt(r.cpuUsPerUnit)} | ${vsFloor} | ${vsRaw} | ${vsFresh} | ${vsHttp} | ${fmt(r.peakRssMb)} |`,
+			);
 		}
 	}
 	if (report.rateLimited) {
-		console.log(`\n| Against ${report.rateLimited.rateLimit.perSecond} requests/s (floor ${fmt(report.rateLimited.floorMs / 1000, 1)} s) | time s | × floor | failed items | records | duplicates | requests/item | 429s | load avg (start → end) |`);
+		console.log(
+			`\n| Against ${report.rateLimited.rateLimit.perSecond} requests/s (floor ${fmt(report.rateLimited.floorMs / 1000, 1)} s) | time s | × floor | failed items | records | duplicates | requests/item | 429s | load avg (start → end) |`,
+		);
 		console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
 		for (const r of report.rateLimited.runs) {
-			const failed = r.error ? `${r.failed} (node error: ${r.error.slice(0, 80)})` : String(r.failed);
-			console.log(`| ${r.label} | ${fmt(r.ms / 1000, 1)} | ${fmt(r.vsFloor, 3)} | ${failed} | ${r.records} | ${r.duplicates} | ${fmt(r.requests / report.rateLimited.items, 3)} | ${r.rateLimited} | ${fmt(r.load[0], 2)} → ${fmt(r.load[1], 2)} |`);
+			const failed = r.error
+				? `${r.failed} (node error: ${r.error.slice(0, 80)})`
+				: String(r.failed);
+			console.log(
+				`| ${r.label} | ${fmt(r.ms / 1000, 1)} | ${fmt(r.vsFloor, 3)} | ${failed} | ${r.records} | ${r.duplicates} | ${fmt(r.requests / report.rateLimited.items, 3)} | ${r.rateLimited} | ${fmt(r.load[0], 2)} → ${fmt(r.load[1], 2)} |`,
+			);
 		}
 	}
 	if (report.list.length) {
 		const listBy = new Map(report.list.map((r) => [r.name, r]));
-		console.log('\n| Listing | accounts/s | median ms (runs) | client CPU µs/account | time vs raw, same page size | peak RSS MB |');
+		console.log(
+			'\n| Listing | accounts/s | median ms (runs) | client CPU µs/account | time vs raw, same page size | peak RSS MB |',
+		);
 		console.log('|---|---:|---:|---:|---:|---:|');
 		for (const r of report.list) {
 			const raw = listBy.get(`list-raw-p${r.pageSize}`);
 			const vsRaw = r.kind === 'node' && raw ? `${fmt(r.ms / raw.ms, 2)}×` : '';
-			console.log(`| ${r.label} | ${fmt(r.perSecond)} | ${fmt(r.ms)} (${r.allMs.join(', ')}) | ${fmt(r.cpuUsPerUnit, 1)} | ${vsRaw} | ${fmt(r.peakRssMb)} |`);
+			console.log(
+				`| ${r.label} | ${fmt(r.perSecond)} | ${fmt(r.ms)} (${r.allMs.join(', ')}) | ${fmt(r.cpuUsPerUnit, 1)} | ${vsRaw} | ${fmt(r.peakRssMb)} |`,
+			);
 		}
 	}
 	if (report.webhook) printWebhook(report.webhook);
-	console.log(`\npeak RSS of the benchmark process: ${fmt(report.peakRssMbProcess)} MB; load average at start ${report.machine.loadAverage}, now ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+	console.log(
+		`\npeak RSS of the benchmark process: ${fmt(report.peakRssMbProcess)} MB; load average at start ${report.machine.loadAverage}, now ${os
+			.loadavg()
+			.map((l) => l.toFixed(2))
+			.join(' ')}`,
+	);
 }
 
 main().catch((error) => {

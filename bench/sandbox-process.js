@@ -31,5 +31,10 @@ const { startSandbox } = require('../sandbox/server');
 		}
 	});
 	process.on('disconnect', () => process.exit(0));
-	process.send({ ready: true, baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, tenantId: sandbox.tenantId });
+	process.send({
+		ready: true,
+		baseUrl: sandbox.baseUrl,
+		apiKey: sandbox.apiKey,
+		tenantId: sandbox.tenantId,
+	});
 })();

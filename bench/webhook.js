@@ -12,10 +12,20 @@
  *    platform's own reading of the same bytes (bench/readBeforeVerifying.js).
  * Run through `npm run bench` (all of it) or `npm run bench -- --only webhook`.
  */
-const { MAX_BODY_READ_BEFORE_VERIFYING, readDelivery } = require('../dist/nodes/TenantApiTrigger/verifier');
+const {
+	MAX_BODY_READ_BEFORE_VERIFYING,
+	readDelivery,
+} = require('../dist/nodes/TenantApiTrigger/verifier');
 const { REFUSALS } = require('../dist/nodes/TenantApiTrigger/refusals');
 const { verificationConfig } = require('../dist/nodes/TenantApiTrigger/settings');
-const { adyenNotification, demoSecret, signAdyenPayments, signedDelivery, triggerParameters, SCHEMES } = require('../sandbox/signing');
+const {
+	adyenNotification,
+	demoSecret,
+	signAdyenPayments,
+	signedDelivery,
+	triggerParameters,
+	SCHEMES,
+} = require('../sandbox/signing');
 const { printReadBefore, readBeforeBench } = require('./readBeforeVerifying');
 
 const BYTES = 10240;
@@ -28,7 +38,12 @@ const OTHER_KEY = 'ab'.repeat(32);
 /** The sandbox's event in `scheme` with a filler that brings the delivery to exactly `bytes` bytes, signed with `secret`. */
 function deliveryOfSize(scheme, secret, bytes = BYTES) {
 	const make = (filler) => {
-		const event = { id: 'evt_bench', event: 'transfers.created', created_at: Math.floor(Date.now() / 1000), data: { object: { id: 'tr_1', amount: 1250, currency: 'EUR', filler } } };
+		const event = {
+			id: 'evt_bench',
+			event: 'transfers.created',
+			created_at: Math.floor(Date.now() / 1000),
+			data: { object: { id: 'tr_1', amount: 1250, currency: 'EUR', filler } },
+		};
 		if (scheme !== 'adyen-payments') return signedDelivery({ secret, scheme, event, url: URL_ });
 		const notification = adyenNotification(event);
 		notification.notificationItems[0].NotificationRequestItem.additionalData = { filler };
@@ -37,14 +52,19 @@ function deliveryOfSize(scheme, secret, bytes = BYTES) {
 	};
 	const base = make('').body.length;
 	const sent = make('x'.repeat(bytes - base));
-	if (sent.body.length !== bytes) throw new Error(`${scheme}: delivery is ${sent.body.length} bytes, not ${bytes}`);
+	if (sent.body.length !== bytes)
+		throw new Error(`${scheme}: delivery is ${sent.body.length} bytes, not ${bytes}`);
 	return sent;
 }
 
 /** The settings the node builds from trigger parameters `parameters` (`verification` and the fields it reads). */
 function configOf(parameters, secrets) {
 	const { verification, ...rest } = parameters;
-	return verificationConfig(verification, (name, fallback) => (rest[name] === undefined ? fallback : rest[name]), secrets);
+	return verificationConfig(
+		verification,
+		(name, fallback) => (rest[name] === undefined ? fallback : rest[name]),
+		secrets,
+	);
 }
 
 const configFor = (scheme, secrets) => configOf(triggerParameters(scheme), secrets);
@@ -68,18 +88,33 @@ function timePerCall(fn, iterations, rounds) {
 
 /** One case: read `sent` with `config`, check the outcome once (`refused`: the expected status, or true for any refusal), then time it. */
 function measure(name, config, sent, { iterations, rounds, refused }) {
-	const input = { rawBody: sent.body, headers: sent.headers, nowSeconds: Math.floor(Date.now() / 1000), url: sent.url };
+	const input = {
+		rawBody: sent.body,
+		headers: sent.headers,
+		nowSeconds: Math.floor(Date.now() / 1000),
+		url: sent.url,
+	};
 	const reading = readDelivery(config, input);
 	const status = reading.ok ? undefined : REFUSALS[reading.reason].status;
 	const outcome = reading.ok ? 'started' : `${status} ${reading.reason}`;
-	if (refused === undefined ? !reading.ok : reading.ok || (refused !== true && status !== refused)) throw new Error(`${name}: unexpected ${outcome}`);
-	return { name, bytes: sent.body.length, outcome, ...timePerCall(() => readDelivery(config, input), iterations, rounds) };
+	if (refused === undefined ? !reading.ok : reading.ok || (refused !== true && status !== refused))
+		throw new Error(`${name}: unexpected ${outcome}`);
+	return {
+		name,
+		bytes: sent.body.length,
+		outcome,
+		...timePerCall(() => readDelivery(config, input), iterations, rounds),
+	};
 }
 
 /** The signed delivery with its signature taken away: only the Content-Type stays (Adyen payments: items unsigned). */
 function withoutSignature(scheme, sent) {
-	if (scheme !== 'adyen-payments') return { ...sent, headers: { 'content-type': sent.headers['content-type'] } };
-	return { ...sent, body: Buffer.from(sent.body.toString().replace(/"hmacSignature":"[^"]*"/, '"x":""')) };
+	if (scheme !== 'adyen-payments')
+		return { ...sent, headers: { 'content-type': sent.headers['content-type'] } };
+	return {
+		...sent,
+		body: Buffer.from(sent.body.toString().replace(/"hmacSignature":"[^"]*"/, '"x":""')),
+	};
 }
 
 /** What requests nobody signed cost at LARGE_BYTES, per scheme: no signature, and a well-formed one made with another key. */
@@ -87,12 +122,29 @@ function unsignedCost({ iterations = 3, rounds = 3 } = {}) {
 	const rows = [];
 	for (const scheme of SCHEMES.filter((s) => s !== 'none')) {
 		const config = configFor(scheme, [demoSecret(scheme)]);
-		const forged = deliveryOfSize(scheme, scheme === 'standard-webhooks' || scheme === 'svix' ? demoSecret('hmac-sha256-hex') : OTHER_KEY, LARGE_BYTES);
+		const forged = deliveryOfSize(
+			scheme,
+			scheme === 'standard-webhooks' || scheme === 'svix'
+				? demoSecret('hmac-sha256-hex')
+				: OTHER_KEY,
+			LARGE_BYTES,
+		);
 		const none = withoutSignature(scheme, forged);
 		const opts = { iterations, rounds, refused: true };
-		rows.push({ scheme, without: measure(`${scheme}: no signature`, config, none, opts), forged: measure(`${scheme}: another key`, config, forged, opts) });
+		rows.push({
+			scheme,
+			without: measure(`${scheme}: no signature`, config, none, opts),
+			forged: measure(`${scheme}: another key`, config, forged, opts),
+		});
 	}
-	return { bytes: LARGE_BYTES, readBeforeVerifying: MAX_BODY_READ_BEFORE_VERIFYING, iterations, rounds, rows, readBefore: readBeforeBench({ rounds: 7 }) };
+	return {
+		bytes: LARGE_BYTES,
+		readBeforeVerifying: MAX_BODY_READ_BEFORE_VERIFYING,
+		iterations,
+		rounds,
+		rows,
+		readBefore: readBeforeBench({ rounds: 7 }),
+	};
 }
 
 function webhookBench({ iterations = 20000, rounds = 5 } = {}) {
@@ -100,30 +152,71 @@ function webhookBench({ iterations = 20000, rounds = 5 } = {}) {
 	const results = [];
 	for (const scheme of SCHEMES.filter((s) => s !== 'none')) {
 		const secret = demoSecret(scheme);
-		results.push({ scheme, ...measure(`${scheme} (${triggerParameters(scheme).verification})`, configFor(scheme, [secret]), deliveryOfSize(scheme, secret), opts) });
+		results.push({
+			scheme,
+			...measure(
+				`${scheme} (${triggerParameters(scheme).verification})`,
+				configFor(scheme, [secret]),
+				deliveryOfSize(scheme, secret),
+				opts,
+			),
+		});
 	}
 	const secret = demoSecret('hmac-sha256-hex');
-	results.push(measure('hmac-sha256-hex, two secrets, signed with the previous one', configFor('hmac-sha256-hex', ['whsec_new_1', secret]), deliveryOfSize('hmac-sha256-hex', secret), opts));
+	results.push(
+		measure(
+			'hmac-sha256-hex, two secrets, signed with the previous one',
+			configFor('hmac-sha256-hex', ['whsec_new_1', secret]),
+			deliveryOfSize('hmac-sha256-hex', secret),
+			opts,
+		),
+	);
 	const std = demoSecret('standard-webhooks');
 	results.push(
-		measure('standard-webhooks, two secrets, signed with the previous one', configFor('standard-webhooks', [`whsec_${Buffer.from('new key').toString('base64')}`, std]), deliveryOfSize('standard-webhooks', std), opts),
+		measure(
+			'standard-webhooks, two secrets, signed with the previous one',
+			configFor('standard-webhooks', [`whsec_${Buffer.from('new key').toString('base64')}`, std]),
+			deliveryOfSize('standard-webhooks', std),
+			opts,
+		),
 	);
 	const forged = deliveryOfSize('hmac-sha256-hex', secret);
-	results.push(measure('hmac-sha256-hex, forged signature (refused)', configFor('hmac-sha256-hex', [secret]), { ...forged, headers: { ...forged.headers, 'x-signature': 'f'.repeat(64) } }, { ...opts, refused: 401 }));
-	return { bytes: BYTES, iterations, rounds, targetUs: TARGET_US, results, unsigned: unsignedCost() };
+	results.push(
+		measure(
+			'hmac-sha256-hex, forged signature (refused)',
+			configFor('hmac-sha256-hex', [secret]),
+			{ ...forged, headers: { ...forged.headers, 'x-signature': 'f'.repeat(64) } },
+			{ ...opts, refused: 401 },
+		),
+	);
+	return {
+		bytes: BYTES,
+		iterations,
+		rounds,
+		targetUs: TARGET_US,
+		results,
+		unsigned: unsignedCost(),
+	};
 }
 
 function printWebhook(report) {
-	console.log(`\n| Webhook delivery read by the trigger, ${report.bytes} bytes (median of ${report.rounds} × ${report.iterations} calls) | outcome | µs per call (wall) | CPU µs per call | target < ${report.targetUs} µs (CPU) |`);
+	console.log(
+		`\n| Webhook delivery read by the trigger, ${report.bytes} bytes (median of ${report.rounds} × ${report.iterations} calls) | outcome | µs per call (wall) | CPU µs per call | target < ${report.targetUs} µs (CPU) |`,
+	);
 	console.log('|---|---|---:|---:|---|');
 	for (const r of report.results) {
-		console.log(`| ${r.name} | ${r.outcome} | ${r.usPerCall.toFixed(1)} | ${r.cpuUsPerCall.toFixed(1)} | ${r.cpuUsPerCall < report.targetUs ? 'met' : '**missed**'} |`);
+		console.log(
+			`| ${r.name} | ${r.outcome} | ${r.usPerCall.toFixed(1)} | ${r.cpuUsPerCall.toFixed(1)} | ${r.cpuUsPerCall < report.targetUs ? 'met' : '**missed**'} |`,
+		);
 	}
 	const { unsigned } = report;
 	const ms = (r) => `${(r.cpuUsPerCall / 1000).toFixed(2)} ms (${r.outcome})`;
-	console.log(`\n| A request nobody signed, ${unsigned.bytes} bytes (median of ${unsigned.rounds} × ${unsigned.iterations} calls; bodies read before verifying: at most ${unsigned.readBeforeVerifying} bytes) | CPU, no signature | CPU, signed with another key |`);
+	console.log(
+		`\n| A request nobody signed, ${unsigned.bytes} bytes (median of ${unsigned.rounds} × ${unsigned.iterations} calls; bodies read before verifying: at most ${unsigned.readBeforeVerifying} bytes) | CPU, no signature | CPU, signed with another key |`,
+	);
 	console.log('|---|---:|---:|');
-	for (const row of unsigned.rows) console.log(`| ${row.scheme} | ${ms(row.without)} | ${ms(row.forged)} |`);
+	for (const row of unsigned.rows)
+		console.log(`| ${row.scheme} | ${ms(row.without)} | ${ms(row.forged)} |`);
 	printReadBefore(unsigned.readBefore);
 }
 

@@ -42,7 +42,8 @@ export class TenantApi implements ICredentialType {
 				{ name: 'Live', value: 'live' },
 			],
 			default: 'sandbox',
-			description: 'Which key pair this credential holds. Shown in error messages so a Sandbox key sent to Live is easy to spot.',
+			description:
+				'Which key pair this credential holds. Shown in error messages so a Sandbox key sent to Live is easy to spot.',
 		},
 		{
 			displayName: 'Base URL',
@@ -77,9 +78,13 @@ export class TenantApi implements ICredentialType {
 	 * would be expressions evaluated for every request (a sixth of the node's CPU per request). The
 	 * credential test (`test` below) goes through it too.
 	 */
-	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
 		const headers: IDataObject = { ...requestOptions.headers, 'Api-Key': credentials.secretKey };
-		if (typeof credentials.tenantId === 'string' && credentials.tenantId !== '') headers['x-tenant-id'] = credentials.tenantId;
+		if (typeof credentials.tenantId === 'string' && credentials.tenantId !== '')
+			headers['x-tenant-id'] = credentials.tenantId;
 		return { ...requestOptions, headers };
 	}
 

@@ -14,7 +14,8 @@ export class TenantWebhookApi implements ICredentialType {
 		dark: 'file:../nodes/TenantApiTrigger/tenantApiTrigger.dark.svg',
 	};
 
-	documentationUrl = 'https://github.com/n8n-nodes-tenant-api/n8n-nodes-tenant-api#webhook-credential';
+	documentationUrl =
+		'https://github.com/n8n-nodes-tenant-api/n8n-nodes-tenant-api#webhook-credential';
 
 	properties: INodeProperties[] = [
 		{
@@ -50,7 +51,7 @@ export class TenantWebhookApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			description:
-				'Optional. The secret of a webhook registered for the trigger\'s Test URL. Accepted only for deliveries to the Test URL while the editor listens, never in production.',
+				"Optional. The secret of a webhook registered for the trigger's Test URL. Accepted only for deliveries to the Test URL while the editor listens, never in production.",
 		},
 	];
 }

@@ -13,9 +13,29 @@
  * @typedef {{ status: number, body: unknown }} ListResult
  */
 
-const PAGINATION_MODES = /** @type {const} */ (['cursor', 'page', 'pageNoTotals', 'nextUrl', 'array', 'loop', 'endless']);
+const PAGINATION_MODES = /** @type {const} */ ([
+	'cursor',
+	'page',
+	'pageNoTotals',
+	'nextUrl',
+	'array',
+	'loop',
+	'endless',
+]);
 
-const NAMES = ['Acme', 'Globex', 'Initech', 'Umbrella', 'Hooli', 'Stark', 'Wayne', 'Wonka', 'Tyrell', 'Soylent', 'Cyberdyne'];
+const NAMES = [
+	'Acme',
+	'Globex',
+	'Initech',
+	'Umbrella',
+	'Hooli',
+	'Stark',
+	'Wayne',
+	'Wonka',
+	'Tyrell',
+	'Soylent',
+	'Cyberdyne',
+];
 const CURRENCIES = ['EUR', 'USD', 'GBP', 'CHF'];
 const STATUSES = ['active', 'active', 'active', 'frozen', 'closed'];
 const EPOCH_MS = Date.UTC(2024, 0, 1);
@@ -81,7 +101,8 @@ function intParam(q, name, fallback, min) {
 	const raw = q.get(name);
 	if (raw === null || raw === '') return fallback;
 	const n = Number(raw);
-	if (!Number.isInteger(n) || n < min) throw new QueryError(`Query parameter "${name}" must be an integer >= ${min}`);
+	if (!Number.isInteger(n) || n < min)
+		throw new QueryError(`Query parameter "${name}" must be an integer >= ${min}`);
 	return n;
 }
 
@@ -97,7 +118,8 @@ function applyFilters(accounts, q) {
 	const filters = [];
 	const sample = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (accounts[0]));
 	for (const [k, v] of q) {
-		if (!PAGING_PARAMS.has(k) && Object.prototype.hasOwnProperty.call(sample, k)) filters.push([k, v]);
+		if (!PAGING_PARAMS.has(k) && Object.prototype.hasOwnProperty.call(sample, k))
+			filters.push([k, v]);
 	}
 	if (filters.length === 0) return accounts;
 	return accounts.filter((a) => {
@@ -151,7 +173,8 @@ function listInner(all, q, cfg, listingUrl) {
 			if (cfg.mode === 'endless') {
 				// Always a fresh cursor and has_more: the records wrap around forever.
 				const data = [];
-				for (let i = 0; i < limit && items.length > 0; i++) data.push(items[(offset + i) % items.length]);
+				for (let i = 0; i < limit && items.length > 0; i++)
+					data.push(items[(offset + i) % items.length]);
 				return { data, has_more: true, next_cursor: encodeCursor(String(offset + limit)) };
 			}
 			const data = items.slice(offset, offset + limit);
@@ -160,13 +183,21 @@ function listInner(all, q, cfg, listingUrl) {
 				return { data, has_more: true, next_cursor: encodeCursor(String(limit)) };
 			}
 			const hasMore = offset + limit < items.length;
-			return { data, has_more: hasMore, next_cursor: hasMore ? encodeCursor(String(offset + limit)) : null };
+			return {
+				data,
+				has_more: hasMore,
+				next_cursor: hasMore ? encodeCursor(String(offset + limit)) : null,
+			};
 		}
 		case 'page': {
 			const page = intParam(q, 'page', 1, 1);
 			const perPage = clamp(intParam(q, 'per_page', limit, 1));
 			const start = (page - 1) * perPage;
-			return { items: items.slice(start, start + perPage), page, total_pages: Math.ceil(items.length / perPage) };
+			return {
+				items: items.slice(start, start + perPage),
+				page,
+				total_pages: Math.ceil(items.length / perPage),
+			};
 		}
 		case 'pageNoTotals': {
 			// Page numbers without any end marker: only an empty page says the listing is over.
@@ -202,7 +233,16 @@ function listInner(all, q, cfg, listingUrl) {
  * @returns {mode is PaginationMode}
  */
 function isPaginationMode(mode) {
-	return typeof mode === 'string' && /** @type {readonly string[]} */ (PAGINATION_MODES).includes(mode);
+	return (
+		typeof mode === 'string' && /** @type {readonly string[]} */ (PAGINATION_MODES).includes(mode)
+	);
 }
 
-module.exports = { seedAccounts, listRecords, isPaginationMode, PAGINATION_MODES, encodeCursor, decodeCursor };
+module.exports = {
+	seedAccounts,
+	listRecords,
+	isPaginationMode,
+	PAGINATION_MODES,
+	encodeCursor,
+	decodeCursor,
+};

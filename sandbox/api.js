@@ -3,7 +3,17 @@
 const { listRecords } = require('./accounts');
 const { listingModeOf } = require('./collections');
 const { IdempotencyStore, fingerprint } = require('./idempotency');
-const { sendRaw, sendError, errorBody, readBody, parseJson, sendDripping, sendGzipBomb, BodyTooLargeError, JSON_TYPE } = require('./http-util');
+const {
+	sendRaw,
+	sendError,
+	errorBody,
+	readBody,
+	parseJson,
+	sendDripping,
+	sendGzipBomb,
+	BodyTooLargeError,
+	JSON_TYPE,
+} = require('./http-util');
 
 /**
  * The /v1 API: latency, auth, tenant check, rate limit, fault injection, listings, idempotent POSTs.
@@ -37,7 +47,9 @@ function drop(req) {
 function withEcho(req, body) {
 	const parsed = JSON.parse(body);
 	const echo = { method: req.method, url: req.url, headers: req.headers };
-	return JSON.stringify(Array.isArray(parsed) ? { data: parsed, request: echo } : { ...parsed, request: echo });
+	return JSON.stringify(
+		Array.isArray(parsed) ? { data: parsed, request: echo } : { ...parsed, request: echo },
+	);
 }
 
 /**
@@ -58,7 +70,14 @@ function respond(ctx, req, res, fault, status, body, headers) {
 	} else if (fault.type === 'echoRequest') {
 		sendRaw(res, status, withEcho(req, body), JSON_TYPE, headers);
 	} else if (fault.type === 'drip') {
-		sendDripping(res, status, body, { ...fault, contentType: JSON_TYPE, headers }, ctx.delayTimers, () => ctx.state.answersCutShort++);
+		sendDripping(
+			res,
+			status,
+			body,
+			{ ...fault, contentType: JSON_TYPE, headers },
+			ctx.delayTimers,
+			() => ctx.state.answersCutShort++,
+		);
 	} else if (fault.type === 'delay' || fault.type === 'slowCommit') {
 		const t = setTimeout(() => {
 			ctx.delayTimers.delete(t);
@@ -69,7 +88,11 @@ function respond(ctx, req, res, fault, status, body, headers) {
 		sendRaw(res, fault.status, fault.body, fault.contentType, fault.headers);
 	} else if (fault.type === 'hold') {
 		const idempotencyKey = req.headers['idempotency-key'];
-		const info = { method: String(req.method), path: String(req.url), idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : null };
+		const info = {
+			method: String(req.method),
+			path: String(req.url),
+			idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : null,
+		};
 		ctx.held.hold(res, info, { answer: { status, body, contentType: JSON_TYPE, headers } });
 	} else {
 		drop(req);
@@ -109,7 +132,8 @@ function handleApi(state, ctx, req, res, rawPath, query) {
 	// The rate limit decides when the request arrives; the answer, whatever it is, comes after the latency.
 	const apiKey = req.headers['api-key'];
 	const verdict = apiKey === state.apiKey ? state.rateLimit.take(apiKey) : null;
-	if (verdict) for (const [name, value] of Object.entries(verdict.headers)) res.setHeader(name, value);
+	if (verdict)
+		for (const [name, value] of Object.entries(verdict.headers)) res.setHeader(name, value);
 	const answer = () => answerApi(state, ctx, req, res, method, segs, path, query, verdict);
 	const delayMs = state.latency.nextMs();
 	if (delayMs === 0) return answer();
@@ -144,26 +168,39 @@ function answerApi(state, ctx, req, res, method, segs, path, query, verdict) {
 	}
 	if (verdict && !verdict.ok) {
 		const limit = /** @type {import('./rateLimit').RateLimitConfig} */ (state.rateLimit.config);
-		sendError(res, 429, 'rate_limited', `Too many requests: ${limit.perSecond} per second are allowed for this key`, {
-			'retry-after': String(verdict.retryAfterSeconds),
-		});
+		sendError(
+			res,
+			429,
+			'rate_limited',
+			`Too many requests: ${limit.perSecond} per second are allowed for this key`,
+			{
+				'retry-after': String(verdict.retryAfterSeconds),
+			},
+		);
 		return;
 	}
-	const idemKey = typeof headers['idempotency-key'] === 'string' ? headers['idempotency-key'] : undefined;
+	const idemKey =
+		typeof headers['idempotency-key'] === 'string' ? headers['idempotency-key'] : undefined;
 
-	const fault = state.faults.compiled.length === 0 ? null : state.faults.match(method, path, idemKey);
+	const fault =
+		state.faults.compiled.length === 0 ? null : state.faults.match(method, path, idemKey);
 	if (fault !== null) {
 		if (fault.type === 'status' && !fault.commit) {
 			sendRaw(res, fault.status, fault.body, fault.contentType, fault.headers);
 			return;
 		}
-		if (fault.type === 'gzipBomb') return sendGzipBomb(res, fault.status, fault, () => state.answersCutShort++);
+		if (fault.type === 'gzipBomb')
+			return sendGzipBomb(res, fault.status, fault, () => state.answersCutShort++);
 	}
 
 	if (method === 'GET') return handleGet(state, ctx, req, res, fault, segs, query);
-	if (method === 'POST') return void handlePost(state, ctx, req, res, fault, segs, path, idemKey, state.tenantId);
-	if ((method === 'PUT' || method === 'PATCH' || method === 'DELETE') && segs.length === 2) return void handleChange(state, ctx, req, res, fault, method, segs);
-	sendError(res, 405, 'method_not_allowed', `Method ${method} is not supported`, { allow: 'GET, POST, PUT, PATCH, DELETE' });
+	if (method === 'POST')
+		return void handlePost(state, ctx, req, res, fault, segs, path, idemKey, state.tenantId);
+	if ((method === 'PUT' || method === 'PATCH' || method === 'DELETE') && segs.length === 2)
+		return void handleChange(state, ctx, req, res, fault, method, segs);
+	sendError(res, 405, 'method_not_allowed', `Method ${method} is not supported`, {
+		allow: 'GET, POST, PUT, PATCH, DELETE',
+	});
 }
 
 /**
@@ -184,7 +221,12 @@ function handleGet(state, ctx, req, res, fault, segs, query) {
 		const listingCache = state.listingCache;
 		let hit = listingCache.get(cacheKey);
 		if (hit === undefined) {
-			const out = listRecords(state.accounts, new URLSearchParams(query), p, host ? `http://${host}` : ctx.origin);
+			const out = listRecords(
+				state.accounts,
+				new URLSearchParams(query),
+				p,
+				host ? `http://${host}` : ctx.origin,
+			);
 			hit = { status: out.status, text: JSON.stringify(out.body) };
 			if (listingCache.size >= LISTING_CACHE_MAX) listingCache.clear();
 			listingCache.set(cacheKey, hit);
@@ -193,21 +235,47 @@ function handleGet(state, ctx, req, res, fault, segs, query) {
 	}
 	if (segs.length === 2) {
 		const [collection, id] = segs;
-		const found = collection === 'accounts' ? state.accountsById.get(id) : (state.recordsById.get(id) ?? state.seededById.get(id));
+		const found =
+			collection === 'accounts'
+				? state.accountsById.get(id)
+				: (state.recordsById.get(id) ?? state.seededById.get(id));
 		if (found && (collection === 'accounts' || found.object === collection)) {
 			return respond(ctx, req, res, fault, 200, JSON.stringify(found));
 		}
-		return respond(ctx, req, res, fault, 404, JSON.stringify({ error: { code: 'not_found', message: `No such ${collection}: ${id}` } }));
+		return respond(
+			ctx,
+			req,
+			res,
+			fault,
+			404,
+			JSON.stringify({ error: { code: 'not_found', message: `No such ${collection}: ${id}` } }),
+		);
 	}
 	if (segs.length === 1 && segs[0] !== '') {
 		const collection = segs[0];
-		const records = [...(state.seeded[collection] ?? []), ...state.records.filter((r) => r.object === collection)];
+		const records = [
+			...(state.seeded[collection] ?? []),
+			...state.records.filter((r) => r.object === collection),
+		];
 		const host = req.headers.host;
 		const cfg = { ...state.pagination, mode: listingModeOf(collection) };
-		const out = listRecords(records, new URLSearchParams(query), cfg, host ? `http://${host}` : ctx.origin, `/v1/${collection}`);
+		const out = listRecords(
+			records,
+			new URLSearchParams(query),
+			cfg,
+			host ? `http://${host}` : ctx.origin,
+			`/v1/${collection}`,
+		);
 		return respond(ctx, req, res, fault, out.status, JSON.stringify(out.body));
 	}
-	respond(ctx, req, res, fault, 404, JSON.stringify({ error: { code: 'not_found', message: 'No such route' } }));
+	respond(
+		ctx,
+		req,
+		res,
+		fault,
+		404,
+		JSON.stringify({ error: { code: 'not_found', message: 'No such route' } }),
+	);
 }
 
 /**
@@ -227,7 +295,12 @@ async function handlePost(state, ctx, req, res, fault, segs, path, idemKey, tena
 		return;
 	}
 	if (!idemKey) {
-		sendError(res, 400, 'idempotency_key_missing', 'The Idempotency-Key header is required for POST requests');
+		sendError(
+			res,
+			400,
+			'idempotency_key_missing',
+			'The Idempotency-Key header is required for POST requests',
+		);
 		return;
 	}
 	/** @type {Buffer} */
@@ -235,7 +308,10 @@ async function handlePost(state, ctx, req, res, fault, segs, path, idemKey, tena
 	try {
 		raw = await readBody(req, state.maxBodyBytes);
 	} catch (err) {
-		if (err instanceof BodyTooLargeError) sendError(res, 413, 'payload_too_large', `Request body exceeds ${state.maxBodyBytes} bytes`, { connection: 'close' });
+		if (err instanceof BodyTooLargeError)
+			sendError(res, 413, 'payload_too_large', `Request body exceeds ${state.maxBodyBytes} bytes`, {
+				connection: 'close',
+			});
 		else drop(req);
 		return;
 	}
@@ -250,14 +326,18 @@ async function handlePost(state, ctx, req, res, fault, segs, path, idemKey, tena
 		return;
 	}
 
-	const processPost = () => commitPost(state, segs, path, idemKey, tenant, /** @type {Record<string, unknown>} */ (body));
+	const processPost = () =>
+		commitPost(state, segs, path, idemKey, tenant, /** @type {Record<string, unknown>} */ (body));
 	if (fault !== null && fault.type === 'hold') {
 		const info = { method: 'POST', path, idempotencyKey: idemKey, body };
 		ctx.held.hold(res, info, fault.commit ? { answer: processPost() } : { process: processPost });
 		return;
 	}
 	const scoped = IdempotencyStore.scope(tenant, idemKey);
-	const known = fault?.type === 'slowCommit' ? answerKnownKey(state, scoped, fingerprint('POST', path, body)) : null;
+	const known =
+		fault?.type === 'slowCommit'
+			? answerKnownKey(state, scoped, fingerprint('POST', path, body))
+			: null;
 	if (fault?.type === 'slowCommit' && known === null) {
 		// A slow commit: meanwhile the key is "in progress" and a retry with it gets a 409 (as at Stripe).
 		// The commit happens even when the client has gone away.
@@ -266,14 +346,16 @@ async function handlePost(state, ctx, req, res, fault, segs, path, idemKey, tena
 			ctx.delayTimers.delete(timer);
 			state.inProgress.delete(scoped);
 			const answer = processPost();
-			if (!res.destroyed && !res.writableEnded) sendRaw(res, answer.status, answer.body, answer.contentType, answer.headers);
+			if (!res.destroyed && !res.writableEnded)
+				sendRaw(res, answer.status, answer.body, answer.contentType, answer.headers);
 		}, fault.ms);
 		ctx.delayTimers.add(timer);
 		return;
 	}
 	const answer = known ?? processPost();
 	// A conflict is answered at once: it changed nothing, so post-commit faults do not apply.
-	if (answer.status === 409) sendRaw(res, answer.status, answer.body, answer.contentType, answer.headers);
+	if (answer.status === 409)
+		sendRaw(res, answer.status, answer.body, answer.contentType, answer.headers);
 	else respond(ctx, req, res, fault, answer.status, String(answer.body), answer.headers);
 }
 
@@ -288,16 +370,30 @@ async function handlePost(state, ctx, req, res, fault, segs, path, idemKey, tena
 function answerKnownKey(state, scoped, fp) {
 	if (state.inProgress.has(scoped)) {
 		state.conflicts++;
-		return { status: 409, body: JSON.stringify(errorBody('idempotency_key_in_use', IN_PROGRESS_MESSAGE)), contentType: JSON_TYPE, recordId: null };
+		return {
+			status: 409,
+			body: JSON.stringify(errorBody('idempotency_key_in_use', IN_PROGRESS_MESSAGE)),
+			contentType: JSON_TYPE,
+			recordId: null,
+		};
 	}
 	const seen = state.idempotency.lookup(scoped, fp);
 	if (seen.kind === 'replay') {
 		state.replays++;
-		return { status: seen.entry.status, body: seen.entry.body, contentType: JSON_TYPE, headers: REPLAY_HEADERS, recordId: seen.entry.recordId };
+		return {
+			status: seen.entry.status,
+			body: seen.entry.body,
+			contentType: JSON_TYPE,
+			headers: REPLAY_HEADERS,
+			recordId: seen.entry.recordId,
+		};
 	}
 	if (seen.kind === 'conflict') {
 		state.conflicts++;
-		const refusal = errorBody('idempotency_key_reuse', 'This Idempotency-Key was already used with a different request');
+		const refusal = errorBody(
+			'idempotency_key_reuse',
+			'This Idempotency-Key was already used with a different request',
+		);
 		return { status: 409, body: JSON.stringify(refusal), contentType: JSON_TYPE, recordId: null };
 	}
 	return null;
@@ -323,7 +419,12 @@ function commitPost(state, segs, path, idemKey, tenant, body) {
 	const collection = segs[0];
 	const record = state.createRecord(collection, path.slice(3), idemKey, body);
 	const text = JSON.stringify(record);
-	state.idempotency.commit(scoped, { fingerprint: fp, status: 201, body: text, recordId: record.id });
+	state.idempotency.commit(scoped, {
+		fingerprint: fp,
+		status: 201,
+		body: text,
+		recordId: record.id,
+	});
 	state.webhooks.recordCreated(collection, record);
 	return { status: 201, body: text, contentType: JSON_TYPE, recordId: record.id };
 }
@@ -352,7 +453,14 @@ async function handleChange(state, ctx, req, res, fault, method, segs) {
 	}
 	if (method === 'DELETE') {
 		state.deleteRecord(id);
-		return respond(ctx, req, res, fault, 200, JSON.stringify({ id, object: collection, deleted: true }));
+		return respond(
+			ctx,
+			req,
+			res,
+			fault,
+			200,
+			JSON.stringify({ id, object: collection, deleted: true }),
+		);
 	}
 	let raw;
 	try {
@@ -362,11 +470,29 @@ async function handleChange(state, ctx, req, res, fault, method, segs) {
 		return;
 	}
 	const parsed = parseJson(raw);
-	if (!parsed.ok || parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) {
+	if (
+		!parsed.ok ||
+		parsed.value === null ||
+		typeof parsed.value !== 'object' ||
+		Array.isArray(parsed.value)
+	) {
 		sendError(res, 400, 'invalid_body', 'The request body must be a JSON object');
 		return;
 	}
-	respond(ctx, req, res, fault, 200, JSON.stringify(state.updateRecord(id, /** @type {Record<string, unknown>} */ (parsed.value), method === 'PUT')));
+	respond(
+		ctx,
+		req,
+		res,
+		fault,
+		200,
+		JSON.stringify(
+			state.updateRecord(
+				id,
+				/** @type {Record<string, unknown>} */ (parsed.value),
+				method === 'PUT',
+			),
+		),
+	);
 }
 
 module.exports = { handleApi };

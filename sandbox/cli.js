@@ -21,7 +21,13 @@ const { describeDelivery } = require('./senders');
 const { describeRegistration, HANDSHAKE_SCHEMES } = require('./handshakes');
 const { PAGINATION_MODES } = require('./accounts');
 
-const BOOLEAN_FLAGS = new Set(['webhook-timestamp', 'timestamp', 'verbose', 'help', 'rate-limit-headers']);
+const BOOLEAN_FLAGS = new Set([
+	'webhook-timestamp',
+	'timestamp',
+	'verbose',
+	'help',
+	'rate-limit-headers',
+]);
 
 /**
  * Parse `--name value`, `--name=value` and boolean flags. Repeated flags collect into arrays.
@@ -116,7 +122,16 @@ function rateLimitOf(flags) {
 	const perSecond = num(flags['rate-limit']);
 	if (perSecond === undefined) return undefined;
 	const style = flags['rate-limit-headers'];
-	return { perSecond, burst: num(flags.burst), headers: style === undefined ? false : style === true ? 'ietf' : /** @type {import('./rateLimit').HeaderStyle} */ (str(style)) };
+	return {
+		perSecond,
+		burst: num(flags.burst),
+		headers:
+			style === undefined
+				? false
+				: style === true
+					? 'ietf'
+					: /** @type {import('./rateLimit').HeaderStyle} */ (str(style)),
+	};
 }
 
 /** @param {Record<string, string|boolean|string[]>} flags */
@@ -128,7 +143,9 @@ async function serve(flags) {
 		accounts: num(flags.accounts),
 		transfers: num(flags.transfers),
 		payouts: num(flags.payouts),
-		pagination: /** @type {import('./accounts').PaginationMode|undefined} */ (str(flags.pagination)),
+		pagination: /** @type {import('./accounts').PaginationMode|undefined} */ (
+			str(flags.pagination)
+		),
 		apiKey: str(flags['api-key']),
 		tenantId: str(flags.tenant),
 		rateLimit: rateLimitOf(flags),
@@ -151,7 +168,9 @@ async function serve(flags) {
 		`  Api-Key    ${sandbox.apiKey}`,
 		`  tenant id  ${sandbox.tenantId}  (x-tenant-id; other values get 403)`,
 		`  rate limit ${describeRateLimit(sandbox)}`,
-		webhookUrl ? `  webhook    ${webhookUrl}  ${describeWebhook(sandbox)}` : `  webhook    not configured (POST ${sandbox.url}/_sandbox/webhook)`,
+		webhookUrl
+			? `  webhook    ${webhookUrl}  ${describeWebhook(sandbox)}`
+			: `  webhook    not configured (POST ${sandbox.url}/_sandbox/webhook)`,
 		`  try        curl -H 'Api-Key: ${sandbox.apiKey}' -H 'x-tenant-id: ${sandbox.tenantId}' ${sandbox.baseUrl}/accounts`,
 		`Control endpoints (no auth):`,
 		...Object.entries(ENDPOINTS).map(([route, what]) => `  ${route.padEnd(30)} ${what}`),
@@ -180,7 +199,9 @@ function describeRateLimit(sandbox) {
  * @param {import('./server').Sandbox} sandbox
  */
 function describeWebhook(sandbox) {
-	const cfg = /** @type {{ scheme: string, secrets: string[], timestamp: boolean }} */ (sandbox.webhookConfig());
+	const cfg = /** @type {{ scheme: string, secrets: string[], timestamp: boolean }} */ (
+		sandbox.webhookConfig()
+	);
 	return `(scheme ${cfg.scheme}, signing secret ${cfg.secrets[0] ?? '-'}${cfg.timestamp ? ', x-timestamp' : ''})`;
 }
 
@@ -259,7 +280,9 @@ async function main() {
 
 if (require.main === module) {
 	main().catch((err) => {
-		process.stderr.write(`sandbox: ${err instanceof Error ? err.message : String(err)}\n${USAGE}\n`);
+		process.stderr.write(
+			`sandbox: ${err instanceof Error ? err.message : String(err)}\n${USAGE}\n`,
+		);
 		process.exit(2);
 	});
 }

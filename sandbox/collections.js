@@ -12,7 +12,11 @@
 
 /** @type {Record<string, { prefix: string, statuses: string[], mode: PaginationMode }>} */
 const SEEDED = {
-	transfers: { prefix: 'tr', statuses: ['pending', 'succeeded', 'succeeded', 'failed'], mode: 'cursor' },
+	transfers: {
+		prefix: 'tr',
+		statuses: ['pending', 'succeeded', 'succeeded', 'failed'],
+		mode: 'cursor',
+	},
 	payouts: { prefix: 'po', statuses: ['paid', 'paid', 'in_transit', 'canceled'], mode: 'nextUrl' },
 };
 const SEEDED_COLLECTIONS = Object.keys(SEEDED);
@@ -24,7 +28,9 @@ const EPOCH_MS = Date.UTC(2024, 1, 1);
  * @param {string} collection
  */
 function listingModeOf(collection) {
-	return Object.prototype.hasOwnProperty.call(SEEDED, collection) ? SEEDED[collection].mode : 'cursor';
+	return Object.prototype.hasOwnProperty.call(SEEDED, collection)
+		? SEEDED[collection].mode
+		: 'cursor';
 }
 
 /**

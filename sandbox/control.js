@@ -17,20 +17,29 @@ const { RateLimitConfigError } = require('./rateLimit');
  */
 
 const ENDPOINTS = {
-	'GET /_sandbox/stats': 'counters: requests, byRoute, records, distinctIdempotencyKeys, replays, conflicts, answersCutShort, postsInProgress, inFlight, peakInFlight, faultsInjected, rateLimited, deliveries',
+	'GET /_sandbox/stats':
+		'counters: requests, byRoute, records, distinctIdempotencyKeys, replays, conflicts, answersCutShort, postsInProgress, inFlight, peakInFlight, faultsInjected, rateLimited, deliveries',
 	'GET /_sandbox/records': 'records created by POSTs',
 	'POST /_sandbox/reset': 'forget records, idempotency keys, stats and faults',
-	'GET|POST /_sandbox/faults': 'read / replace fault rules (body: array of rules, or {random:{...}})',
+	'GET|POST /_sandbox/faults':
+		'read / replace fault rules (body: array of rules, or {random:{...}})',
 	'GET|POST /_sandbox/pagination': 'read / set {mode}: ' + PAGINATION_MODES.join('|'),
-	'GET|POST /_sandbox/rate-limit': 'read / set the per-key token bucket {perSecond, burst, headers: false|ietf|x} (null: off)',
+	'GET|POST /_sandbox/rate-limit':
+		'read / set the per-key token bucket {perSecond, burst, headers: false|ietf|x} (null: off)',
 	'GET|POST /_sandbox/latency': 'read / set the delay before every answer {fixedMs, jitterMs}',
-	'GET|POST /_sandbox/webhook': 'read / replace webhook config {url, secrets, scheme, timestamp, maxAttempts, retryDelayMs}',
-	'POST /_sandbox/deliver': 'send one delivery now (optional body {event, ...config overrides}); answers with what the sender saw: status, contentType, body, verdict',
-	'POST /_sandbox/register': 'register the URL the way the scheme\'s sender does (slack: url_verification, github: ping; optional body: config overrides); answers with the outcome',
+	'GET|POST /_sandbox/webhook':
+		'read / replace webhook config {url, secrets, scheme, timestamp, maxAttempts, retryDelayMs}',
+	'POST /_sandbox/deliver':
+		'send one delivery now (optional body {event, ...config overrides}); answers with what the sender saw: status, contentType, body, verdict',
+	'POST /_sandbox/register':
+		"register the URL the way the scheme's sender does (slack: url_verification, github: ping; optional body: config overrides); answers with the outcome",
 	'GET /_sandbox/deliveries': 'recent delivery attempts',
-	'GET /_sandbox/held': 'requests held by the fault action {hold: true}: id, method, path, idempotencyKey, body, processed, recordId, clientGone',
-	'POST /_sandbox/held/commit': 'process held requests now (commit their records), keep holding the answers (body {ids}, default all)',
-	'POST /_sandbox/held/release': 'answer held requests whose client is still connected and forget them (body {ids}, default all)',
+	'GET /_sandbox/held':
+		'requests held by the fault action {hold: true}: id, method, path, idempotencyKey, body, processed, recordId, clientGone',
+	'POST /_sandbox/held/commit':
+		'process held requests now (commit their records), keep holding the answers (body {ids}, default all)',
+	'POST /_sandbox/held/release':
+		'answer held requests whose client is still connected and forget them (body {ids}, default all)',
 };
 
 /**
@@ -55,7 +64,12 @@ function hasUrl(state, overrides) {
 
 /** @param {ServerResponse} res */
 function noUrl(res) {
-	return sendError(res, 409, 'webhook_not_configured', 'No webhook url configured (POST /_sandbox/webhook first, or pass {url})');
+	return sendError(
+		res,
+		409,
+		'webhook_not_configured',
+		'No webhook url configured (POST /_sandbox/webhook first, or pass {url})',
+	);
 }
 
 /**
@@ -70,7 +84,8 @@ async function handleControl(state, req, res, path) {
 	let body;
 	if (req.method === 'POST') {
 		const parsed = await optionalJson(req);
-		if (!parsed.ok) return sendError(res, 400, 'invalid_json', 'The request body is not valid JSON');
+		if (!parsed.ok)
+			return sendError(res, 400, 'invalid_json', 'The request body is not valid JSON');
 		body = parsed.value;
 	}
 	const obj = /** @type {Record<string, unknown>} */ (body && typeof body === 'object' ? body : {});
@@ -108,17 +123,26 @@ async function handleControl(state, req, res, path) {
 			case 'GET /_sandbox/webhook':
 				return sendJson(res, 200, state.webhooks.config);
 			case 'POST /_sandbox/webhook':
-				state.webhooks.configure(/** @type {import('./webhooks').WebhookOptions|null} */ (body ?? null));
+				state.webhooks.configure(
+					/** @type {import('./webhooks').WebhookOptions|null} */ (body ?? null),
+				);
 				return sendJson(res, 200, { ok: true, config: state.webhooks.config });
 			case 'POST /_sandbox/deliver': {
 				const { event, ...overrides } = obj;
 				if (!hasUrl(state, overrides)) return noUrl(res);
-				const result = await state.webhooks.deliver(/** @type {string|Partial<import('./signing').WebhookEvent>|undefined} */ (event), Object.keys(overrides).length ? overrides : undefined);
+				const result = await state.webhooks.deliver(
+					/** @type {string|Partial<import('./signing').WebhookEvent>|undefined} */ (event),
+					Object.keys(overrides).length ? overrides : undefined,
+				);
 				return sendJson(res, 200, result);
 			}
 			case 'POST /_sandbox/register':
 				if (!hasUrl(state, obj)) return noUrl(res);
-				return sendJson(res, 200, await state.webhooks.register(Object.keys(obj).length ? obj : undefined));
+				return sendJson(
+					res,
+					200,
+					await state.webhooks.register(Object.keys(obj).length ? obj : undefined),
+				);
 			case 'GET /_sandbox/deliveries':
 				return sendJson(res, 200, { data: state.webhooks.log });
 			case 'GET /_sandbox/held':
@@ -131,10 +155,16 @@ async function handleControl(state, req, res, path) {
 				return sendError(res, 404, 'not_found', `No control endpoint ${route}`);
 		}
 	} catch (err) {
-		if (err instanceof FaultConfigError || err instanceof InvalidOptionError || err instanceof HoldIdsError || err instanceof RateLimitConfigError) {
+		if (
+			err instanceof FaultConfigError ||
+			err instanceof InvalidOptionError ||
+			err instanceof HoldIdsError ||
+			err instanceof RateLimitConfigError
+		) {
 			return sendError(res, 400, 'invalid_config', err.message);
 		}
-		if (err instanceof WebhookConfigError) return sendError(res, 400, 'invalid_webhook', err.message);
+		if (err instanceof WebhookConfigError)
+			return sendError(res, 400, 'invalid_webhook', err.message);
 		throw err;
 	}
 }

@@ -55,9 +55,18 @@ const { errorBody } = require('./http-util');
 class FaultConfigError extends Error {}
 
 const STATUS_CODES = /** @type {Record<number, string>} */ ({
-	400: 'bad_request', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 409: 'conflict',
-	413: 'payload_too_large', 422: 'unprocessable_entity', 429: 'rate_limited', 500: 'internal_error',
-	502: 'bad_gateway', 503: 'service_unavailable', 504: 'gateway_timeout',
+	400: 'bad_request',
+	401: 'unauthorized',
+	403: 'forbidden',
+	404: 'not_found',
+	409: 'conflict',
+	413: 'payload_too_large',
+	422: 'unprocessable_entity',
+	429: 'rate_limited',
+	500: 'internal_error',
+	502: 'bad_gateway',
+	503: 'service_unavailable',
+	504: 'gateway_timeout',
 });
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -75,7 +84,8 @@ function htmlPage(status) {
  */
 function statusOf(v, what) {
 	const n = Number(v);
-	if (!Number.isInteger(n) || n < 100 || n > 599) throw new FaultConfigError(`${what}: status must be an HTTP status code`);
+	if (!Number.isInteger(n) || n < 100 || n > 599)
+		throw new FaultConfigError(`${what}: status must be an HTTP status code`);
 	return n;
 }
 
@@ -103,10 +113,13 @@ function compileAction(a) {
 		return { type: 'hold', commit: a.commit === true };
 	}
 	if (a.delayMs !== undefined) return { type: 'delay', ms: numberAtLeast(a.delayMs, 0, 'delayMs') };
-	if (a.commitDelayMs !== undefined) return { type: 'slowCommit', ms: numberAtLeast(a.commitDelayMs, 0, 'commitDelayMs') };
+	if (a.commitDelayMs !== undefined)
+		return { type: 'slowCommit', ms: numberAtLeast(a.commitDelayMs, 0, 'commitDelayMs') };
 	if (a.echoRequest) return { type: 'echoRequest' };
 	if (a.drip !== undefined) {
-		const drip = /** @type {Record<string, unknown>} */ (a.drip && typeof a.drip === 'object' ? a.drip : {});
+		const drip = /** @type {Record<string, unknown>} */ (
+			a.drip && typeof a.drip === 'object' ? a.drip : {}
+		);
 		return {
 			type: 'drip',
 			intervalMs: numberAtLeast(drip.intervalMs ?? 1000, 1, 'drip.intervalMs'),
@@ -115,7 +128,9 @@ function compileAction(a) {
 		};
 	}
 	if (a.gzipBomb !== undefined) {
-		const bomb = /** @type {Record<string, unknown>} */ (a.gzipBomb && typeof a.gzipBomb === 'object' ? a.gzipBomb : {});
+		const bomb = /** @type {Record<string, unknown>} */ (
+			a.gzipBomb && typeof a.gzipBomb === 'object' ? a.gzipBomb : {}
+		);
 		return {
 			type: 'gzipBomb',
 			status: a.status === undefined ? 200 : statusOf(a.status, 'gzipBomb'),
@@ -126,7 +141,14 @@ function compileAction(a) {
 	const commit = a.commit === true;
 	if (a.htmlError !== undefined) {
 		const status = statusOf(a.htmlError, 'htmlError');
-		return { type: 'status', status, body: htmlPage(status), contentType: 'text/html; charset=utf-8', headers: headersOf(a.headers), commit };
+		return {
+			type: 'status',
+			status,
+			body: htmlPage(status),
+			contentType: 'text/html; charset=utf-8',
+			headers: headersOf(a.headers),
+			commit,
+		};
 	}
 	if (a.rawBody !== undefined || a.rawBodyBase64 !== undefined) {
 		/** @type {Buffer} */
@@ -137,7 +159,8 @@ function compileAction(a) {
 		else bytes = Buffer.from(String(a.rawBody), 'utf8');
 		if (a.repeat !== undefined) {
 			const n = Number(a.repeat);
-			if (!Number.isInteger(n) || n < 0 || n * bytes.length > 512 * 1024 * 1024) throw new FaultConfigError('repeat must be an integer >= 0 (max 512 MiB total)');
+			if (!Number.isInteger(n) || n < 0 || n * bytes.length > 512 * 1024 * 1024)
+				throw new FaultConfigError('repeat must be an integer >= 0 (max 512 MiB total)');
 			bytes = Buffer.alloc(bytes.length * n, bytes);
 		}
 		return {
@@ -154,7 +177,10 @@ function compileAction(a) {
 		/** @type {string} */
 		let body;
 		let contentType = JSON_TYPE;
-		if (a.body === undefined) body = JSON.stringify(errorBody(STATUS_CODES[status] ?? 'injected_fault', `Injected fault (HTTP ${status})`));
+		if (a.body === undefined)
+			body = JSON.stringify(
+				errorBody(STATUS_CODES[status] ?? 'injected_fault', `Injected fault (HTTP ${status})`),
+			);
 		else if (typeof a.body === 'string') body = a.body;
 		else body = JSON.stringify(a.body);
 		if (a.contentType !== undefined) contentType = String(a.contentType);
@@ -172,7 +198,8 @@ function compileAction(a) {
  */
 function numberAtLeast(v, min, name) {
 	const n = Number(v);
-	if (!Number.isFinite(n) || n < min) throw new FaultConfigError(`${name} must be a number >= ${min}`);
+	if (!Number.isFinite(n) || n < min)
+		throw new FaultConfigError(`${name} must be a number >= ${min}`);
 	return n;
 }
 
@@ -183,7 +210,8 @@ function numberAtLeast(v, min, name) {
 function probabilityOf(p, name) {
 	if (p === undefined) return 0;
 	const n = Number(p);
-	if (!Number.isFinite(n) || n < 0 || n > 1) throw new FaultConfigError(`${name} must be between 0 and 1`);
+	if (!Number.isFinite(n) || n < 0 || n > 1)
+		throw new FaultConfigError(`${name} must be between 0 and 1`);
 	return n;
 }
 
@@ -204,7 +232,10 @@ function compileRandom(spec) {
 	};
 	add(probabilityOf(spec.p500, 'p500'), compileAction({ status: 500 }));
 	add(probabilityOf(spec.pDropAfterCommit, 'pDropAfterCommit'), { type: 'dropAfterCommit' });
-	add(probabilityOf(spec.p429, 'p429'), compileAction({ status: 429, headers: { 'retry-after': retryAfter } }));
+	add(
+		probabilityOf(spec.p429, 'p429'),
+		compileAction({ status: 429, headers: { 'retry-after': retryAfter } }),
+	);
 	add(probabilityOf(spec.pSlow, 'pSlow'), { type: 'delay', ms: Number(spec.slowMs ?? 200) });
 	if (acc > 1 + 1e-9) throw new FaultConfigError('random probabilities add up to more than 1');
 	return { prng: createPrng(spec.seed ?? 1), table };
@@ -216,17 +247,22 @@ function compileRandom(spec) {
  * @returns {CompiledRule}
  */
 function compileRule(rule, index) {
-	if (!rule || typeof rule !== 'object' || Array.isArray(rule)) throw new FaultConfigError(`rule ${index} must be an object`);
+	if (!rule || typeof rule !== 'object' || Array.isArray(rule))
+		throw new FaultConfigError(`rule ${index} must be an object`);
 	const times = rule.times === undefined ? Infinity : Number(rule.times);
 	if (!(times >= 0)) throw new FaultConfigError(`rule ${index}: times must be a number >= 0`);
 	const maxPerKey = rule.maxPerKey === undefined ? Infinity : Number(rule.maxPerKey);
-	if (!(maxPerKey >= 0)) throw new FaultConfigError(`rule ${index}: maxPerKey must be a number >= 0`);
+	if (!(maxPerKey >= 0))
+		throw new FaultConfigError(`rule ${index}: maxPerKey must be a number >= 0`);
 	const compiled = {
 		method: rule.method ? String(rule.method).toUpperCase() : null,
 		path: rule.path ? String(rule.path) : null,
 		times,
 		firstAttemptPerKey: rule.firstAttemptPerKey === true,
-		probability: rule.probability === undefined ? null : probabilityOf(rule.probability, `rule ${index}: probability`),
+		probability:
+			rule.probability === undefined
+				? null
+				: probabilityOf(rule.probability, `rule ${index}: probability`),
 		prng: createPrng(rule.seed ?? 1),
 		matched: 0,
 		seenKeys: rule.firstAttemptPerKey === true ? new Set() : null,
@@ -237,9 +273,13 @@ function compileRule(rule, index) {
 	};
 	try {
 		if (rule.random !== undefined) compiled.random = compileRandom(rule.random);
-		else compiled.action = compileAction(rule.action && typeof rule.action === 'object' ? rule.action : rule);
+		else
+			compiled.action = compileAction(
+				rule.action && typeof rule.action === 'object' ? rule.action : rule,
+			);
 	} catch (err) {
-		if (err instanceof FaultConfigError) throw new FaultConfigError(`rule ${index}: ${err.message}`);
+		if (err instanceof FaultConfigError)
+			throw new FaultConfigError(`rule ${index}: ${err.message}`);
 		throw err;
 	}
 	return compiled;
@@ -312,7 +352,8 @@ class FaultInjector {
 				}
 				if (action === null) continue;
 			}
-			if (idempotencyKey && r.maxPerKey !== Infinity) r.faultsPerKey.set(idempotencyKey, keyFaults + 1);
+			if (idempotencyKey && r.maxPerKey !== Infinity)
+				r.faultsPerKey.set(idempotencyKey, keyFaults + 1);
 			this.injected++;
 			return action;
 		}

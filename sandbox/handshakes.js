@@ -47,7 +47,8 @@ function challengeIn(answer) {
 			return undefined;
 		}
 	}
-	if (type === 'application/x-www-form-urlencoded') return new URLSearchParams(answer.body).get('challenge') ?? undefined;
+	if (type === 'application/x-www-form-urlencoded')
+		return new URLSearchParams(answer.body).get('challenge') ?? undefined;
 	return answer.body.trim();
 }
 
@@ -57,8 +58,16 @@ const slackUrlVerification = {
 	label: 'Slack URL verification',
 	eventsBodyFormat: 'json',
 	request({ secret, url, challenge = crypto.randomBytes(36).toString('base64url') }) {
-		const body = Buffer.from(JSON.stringify({ token: 'sandboxVerificationToken', challenge, type: 'url_verification' }), 'utf8');
-		return { url, body, headers: { 'content-type': JSON_TYPE, ...sign({ secret, scheme: 'slack', body }) }, challenge };
+		const body = Buffer.from(
+			JSON.stringify({ token: 'sandboxVerificationToken', challenge, type: 'url_verification' }),
+			'utf8',
+		);
+		return {
+			url,
+			body,
+			headers: { 'content-type': JSON_TYPE, ...sign({ secret, scheme: 'slack', body }) },
+			challenge,
+		};
 	},
 	judge(answer, request) {
 		const ok = answer.status === 200 && challengeIn(answer) === request.challenge;
@@ -74,14 +83,33 @@ const githubPing = {
 	label: 'GitHub ping',
 	eventsBodyFormat: 'json',
 	request({ secret, url }) {
-		const hook = { type: 'Repository', id: GITHUB_HOOK_ID, name: 'web', active: true, events: ['*'], config: { content_type: 'json', insecure_ssl: '0', url } };
-		const body = Buffer.from(JSON.stringify({ zen: 'Design for failure.', hook_id: GITHUB_HOOK_ID, hook }), 'utf8');
-		const headers = { 'content-type': JSON_TYPE, 'x-github-event': 'ping', 'x-github-hook-id': String(GITHUB_HOOK_ID), ...sign({ secret, scheme: 'github', body, id: crypto.randomUUID() }) };
+		const hook = {
+			type: 'Repository',
+			id: GITHUB_HOOK_ID,
+			name: 'web',
+			active: true,
+			events: ['*'],
+			config: { content_type: 'json', insecure_ssl: '0', url },
+		};
+		const body = Buffer.from(
+			JSON.stringify({ zen: 'Design for failure.', hook_id: GITHUB_HOOK_ID, hook }),
+			'utf8',
+		);
+		const headers = {
+			'content-type': JSON_TYPE,
+			'x-github-event': 'ping',
+			'x-github-hook-id': String(GITHUB_HOOK_ID),
+			...sign({ secret, scheme: 'github', body, id: crypto.randomUUID() }),
+		};
 		return { url, body, headers };
 	},
 	judge(answer) {
-		if (answer.status !== null && answer.status >= 200 && answer.status < 300) return { ok: true, verdict: 'Last delivery was successful.' };
-		const why = answer.status === null ? "Couldn't connect to server." : `Invalid HTTP Response: ${answer.status}`;
+		if (answer.status !== null && answer.status >= 200 && answer.status < 300)
+			return { ok: true, verdict: 'Last delivery was successful.' };
+		const why =
+			answer.status === null
+				? "Couldn't connect to server."
+				: `Invalid HTTP Response: ${answer.status}`;
 		return { ok: false, verdict: `Last delivery was not successful. ${why}` };
 	},
 };

@@ -120,7 +120,8 @@ class HeldRequests {
 	 */
 	select(ids) {
 		if (ids === undefined || ids === null) return [...this.entries];
-		if (!Array.isArray(ids) || !ids.every((id) => Number.isInteger(id))) throw new HoldIdsError('ids must be an array of held request ids');
+		if (!Array.isArray(ids) || !ids.every((id) => Number.isInteger(id)))
+			throw new HoldIdsError('ids must be an array of held request ids');
 		const unknown = ids.filter((id) => !this.entries.has(id));
 		if (unknown.length) throw new HoldIdsError(`no held request with id ${unknown.join(', ')}`);
 		return ids.map((id) => [id, /** @type {Entry} */ (this.entries.get(id))]);

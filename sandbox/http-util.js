@@ -14,7 +14,8 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * @param {Record<string, string>} [headers]
  */
 function sendJson(res, status, payload, headers) {
-	const body = typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : JSON.stringify(payload);
+	const body =
+		typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : JSON.stringify(payload);
 	sendRaw(res, status, body, JSON_TYPE, headers);
 }
 
@@ -192,8 +193,20 @@ function whenCutShort(res, onCutShort) {
 function lowerCaseKeys(headers) {
 	/** @type {Record<string, string>} */
 	const out = {};
-	for (const name of Object.keys(headers ?? {})) out[name.toLowerCase()] = String(/** @type {Record<string, string>} */ (headers)[name]);
+	for (const name of Object.keys(headers ?? {}))
+		out[name.toLowerCase()] = String(/** @type {Record<string, string>} */ (headers)[name]);
 	return out;
 }
 
-module.exports = { sendJson, sendRaw, sendError, errorBody, readBody, parseJson, sendDripping, sendGzipBomb, BodyTooLargeError, JSON_TYPE };
+module.exports = {
+	sendJson,
+	sendRaw,
+	sendError,
+	errorBody,
+	readBody,
+	parseJson,
+	sendDripping,
+	sendGzipBomb,
+	BodyTooLargeError,
+	JSON_TYPE,
+};

@@ -19,7 +19,9 @@ function canonicalJson(value) {
 	if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
 	if (Array.isArray(value)) return '[' + value.map(canonicalJson).join(',') + ']';
 	const obj = /** @type {Record<string, unknown>} */ (value);
-	const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
+	const keys = Object.keys(obj)
+		.filter((k) => obj[k] !== undefined)
+		.sort();
 	return '{' + keys.map((k) => JSON.stringify(k) + ':' + canonicalJson(obj[k])).join(',') + '}';
 }
 
@@ -45,7 +47,9 @@ class IdempotencyStore {
 	lookup(scopedKey, fingerprint) {
 		const entry = this.entries.get(scopedKey);
 		if (!entry) return { kind: 'new' };
-		return entry.fingerprint === fingerprint ? { kind: 'replay', entry } : { kind: 'conflict', entry };
+		return entry.fingerprint === fingerprint
+			? { kind: 'replay', entry }
+			: { kind: 'conflict', entry };
 	}
 
 	/**

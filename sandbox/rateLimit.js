@@ -30,7 +30,8 @@ const HEADER_STYLES = ['ietf', 'x'];
  */
 function numberAtLeast(value, name, min) {
 	const n = Number(value);
-	if (!Number.isFinite(n) || n < min) throw new RateLimitConfigError(`${name} must be a number >= ${min}`);
+	if (!Number.isFinite(n) || n < min)
+		throw new RateLimitConfigError(`${name} must be a number >= ${min}`);
 	return n;
 }
 
@@ -40,13 +41,22 @@ function numberAtLeast(value, name, min) {
  */
 function parseRateLimit(input) {
 	if (input === null || input === undefined) return null;
-	if (typeof input !== 'object' || Array.isArray(input)) throw new RateLimitConfigError('rate limit must be an object {perSecond, burst, headers}');
+	if (typeof input !== 'object' || Array.isArray(input))
+		throw new RateLimitConfigError('rate limit must be an object {perSecond, burst, headers}');
 	const cfg = /** @type {Record<string, unknown>} */ (input);
 	if (cfg.perSecond === undefined || cfg.perSecond === null) return null;
 	const perSecond = numberAtLeast(cfg.perSecond, 'perSecond', 0.001);
 	const burst = Math.floor(numberAtLeast(cfg.burst ?? 1, 'burst', 1));
-	const headers = cfg.headers === true ? 'ietf' : cfg.headers === false || cfg.headers === undefined || cfg.headers === null ? null : cfg.headers;
-	if (headers !== null && !HEADER_STYLES.includes(String(headers))) throw new RateLimitConfigError(`headers must be one of ${HEADER_STYLES.join(', ')}, true or false`);
+	const headers =
+		cfg.headers === true
+			? 'ietf'
+			: cfg.headers === false || cfg.headers === undefined || cfg.headers === null
+				? null
+				: cfg.headers;
+	if (headers !== null && !HEADER_STYLES.includes(String(headers)))
+		throw new RateLimitConfigError(
+			`headers must be one of ${HEADER_STYLES.join(', ')}, true or false`,
+		);
 	return { perSecond, burst, headers: /** @type {HeaderStyle|null} */ (headers) };
 }
 
@@ -56,9 +66,13 @@ function parseRateLimit(input) {
  */
 function parseLatency(input) {
 	if (input === null || input === undefined) return { fixedMs: 0, jitterMs: 0 };
-	if (typeof input !== 'object' || Array.isArray(input)) throw new RateLimitConfigError('latency must be an object {fixedMs, jitterMs}');
+	if (typeof input !== 'object' || Array.isArray(input))
+		throw new RateLimitConfigError('latency must be an object {fixedMs, jitterMs}');
 	const cfg = /** @type {Record<string, unknown>} */ (input);
-	return { fixedMs: numberAtLeast(cfg.fixedMs ?? 0, 'fixedMs', 0), jitterMs: numberAtLeast(cfg.jitterMs ?? 0, 'jitterMs', 0) };
+	return {
+		fixedMs: numberAtLeast(cfg.fixedMs ?? 0, 'fixedMs', 0),
+		jitterMs: numberAtLeast(cfg.jitterMs ?? 0, 'jitterMs', 0),
+	};
 }
 
 class Latency {
@@ -154,4 +168,11 @@ class KeyRateLimit {
 	}
 }
 
-module.exports = { KeyRateLimit, Latency, RateLimitConfigError, parseRateLimit, parseLatency, HEADER_STYLES };
+module.exports = {
+	KeyRateLimit,
+	Latency,
+	RateLimitConfigError,
+	parseRateLimit,
+	parseLatency,
+	HEADER_STYLES,
+};

@@ -35,12 +35,16 @@ function mediaType(contentType) {
 
 /** @param {Answer} answer */
 function notAnswered(answer) {
-	return answer.status === null ? `no answer (${answer.error ?? 'unknown error'})` : `not accepted (HTTP ${answer.status})`;
+	return answer.status === null
+		? `no answer (${answer.error ?? 'unknown error'})`
+		: `not accepted (HTTP ${answer.status})`;
 }
 
 /** @type {(answer: Answer) => Judgement} any 2xx is a delivery; anything else is delivered again */
 function any2xx(answer) {
-	return is2xx(answer.status) ? { accepted: true, final: true, verdict: 'accepted' } : { accepted: false, final: false, verdict: notAnswered(answer) };
+	return is2xx(answer.status)
+		? { accepted: true, final: true, verdict: 'accepted' }
+		: { accepted: false, final: false, verdict: notAnswered(answer) };
 }
 
 /** A TwiML document: an optional XML declaration and comments, then the `<Response>` element. */
@@ -49,17 +53,31 @@ const XML_TYPES = ['text/xml', 'application/xml'];
 
 /** @type {(answer: Answer) => Judgement} */
 function twilio(answer) {
-	if (answer.status === 204) return { accepted: true, final: true, verdict: 'accepted: 204 No Content' };
-	if (!is2xx(answer.status)) return { accepted: false, final: false, verdict: `Twilio error 11200 HTTP retrieval failure: ${notAnswered(answer)}` };
-	if (!XML_TYPES.includes(mediaType(answer.contentType))) return { accepted: false, final: true, verdict: 'Twilio error 12300 Invalid Content-Type' };
-	if (!TWIML.test(answer.body)) return { accepted: false, final: true, verdict: 'Twilio error 12100 Document parse failure' };
+	if (answer.status === 204)
+		return { accepted: true, final: true, verdict: 'accepted: 204 No Content' };
+	if (!is2xx(answer.status))
+		return {
+			accepted: false,
+			final: false,
+			verdict: `Twilio error 11200 HTTP retrieval failure: ${notAnswered(answer)}`,
+		};
+	if (!XML_TYPES.includes(mediaType(answer.contentType)))
+		return { accepted: false, final: true, verdict: 'Twilio error 12300 Invalid Content-Type' };
+	if (!TWIML.test(answer.body))
+		return { accepted: false, final: true, verdict: 'Twilio error 12100 Document parse failure' };
 	return { accepted: true, final: true, verdict: 'accepted: TwiML' };
 }
 
 /** @type {(answer: Answer) => Judgement} */
 function adyen(answer) {
 	if (!is2xx(answer.status)) return any2xx(answer);
-	return { accepted: true, final: true, verdict: answer.body.includes('[accepted]') ? 'accepted: [accepted]' : 'accepted: 2xx without [accepted]' };
+	return {
+		accepted: true,
+		final: true,
+		verdict: answer.body.includes('[accepted]')
+			? 'accepted: [accepted]'
+			: 'accepted: 2xx without [accepted]',
+	};
 }
 
 /** @type {Partial<Record<SigningScheme, (answer: Answer) => Judgement>>} the senders that want (or record) more than any 2xx */
@@ -88,7 +106,10 @@ function hasAnswerRule(scheme) {
  */
 function describeAnswer(answer) {
 	if (answer.status === null) return `no answer (${answer.error ?? 'unknown error'})`;
-	const body = answer.body === '' ? 'empty body' : JSON.stringify(answer.body.length > 80 ? `${answer.body.slice(0, 80)}…` : answer.body);
+	const body =
+		answer.body === ''
+			? 'empty body'
+			: JSON.stringify(answer.body.length > 80 ? `${answer.body.slice(0, 80)}…` : answer.body);
 	return `${answer.status}, ${answer.contentType ?? 'no Content-Type'}, ${body}`;
 }
 
@@ -100,4 +121,11 @@ function describeDelivery(result) {
 	return `${result.eventId}: ${result.status ?? 'no response'} after ${result.attempts} attempt(s): ${result.verdict} [answer: ${describeAnswer(result)}]`;
 }
 
-module.exports = { judgeAnswer, hasAnswerRule, describeAnswer, describeDelivery, mediaType, BODY_EXCERPT };
+module.exports = {
+	judgeAnswer,
+	hasAnswerRule,
+	describeAnswer,
+	describeDelivery,
+	mediaType,
+	BODY_EXCERPT,
+};

@@ -72,7 +72,9 @@ async function startSandbox(options = {}) {
 	const server = http.createServer((req, res) => {
 		if (log) {
 			const started = Date.now();
-			res.on('finish', () => log(`${req.method} ${req.url} -> ${res.statusCode} (${Date.now() - started} ms)`));
+			res.on('finish', () =>
+				log(`${req.method} ${req.url} -> ${res.statusCode} (${Date.now() - started} ms)`),
+			);
 			res.on('close', () => {
 				if (!res.writableFinished) log(`${req.method} ${req.url} -> connection dropped`);
 			});
@@ -82,12 +84,18 @@ async function startSandbox(options = {}) {
 		const path = q === -1 ? url : url.slice(0, q);
 		const query = q === -1 ? '' : url.slice(q + 1);
 		try {
-			if (path === '/v1' || path.startsWith('/v1/')) return handleApi(state, ctx, req, res, path, query);
+			if (path === '/v1' || path.startsWith('/v1/'))
+				return handleApi(state, ctx, req, res, path, query);
 			if (path === '/_sandbox' || path.startsWith('/_sandbox/')) {
 				handleControl(state, req, res, path).catch((err) => internalError(res, err));
 				return;
 			}
-			sendError(res, 404, 'not_found', 'No such route (the API lives under /v1, controls under /_sandbox)');
+			sendError(
+				res,
+				404,
+				'not_found',
+				'No such route (the API lives under /v1, controls under /_sandbox)',
+			);
 		} catch (err) {
 			internalError(res, err);
 		}
@@ -104,7 +112,8 @@ async function startSandbox(options = {}) {
 
 	const address = /** @type {import('node:net').AddressInfo} */ (server.address());
 	const port = address.port;
-	const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+	const shownHost =
+		host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
 	const url = `http://${shownHost}:${port}`;
 	ctx.origin = url;
 
@@ -144,7 +153,10 @@ async function startSandbox(options = {}) {
 		records: () => state.records.map((r) => ({ ...r })),
 		deliveries: () => state.webhooks.log.slice(),
 		settle: () => state.webhooks.settle(),
-		webhookConfig: () => ({ ...state.webhooks.config, secrets: state.webhooks.config.secrets.slice() }),
+		webhookConfig: () => ({
+			...state.webhooks.config,
+			secrets: state.webhooks.config.secrets.slice(),
+		}),
 		held: () => state.held.list(),
 		commitHeld: (ids) => state.held.commit(ids),
 		releaseHeld: (ids) => state.held.release(ids),

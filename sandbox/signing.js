@@ -53,7 +53,16 @@ const TIMESTAMP_HEADER = 'x-timestamp';
 const SECRET_HEADER = 'x-webhook-secret';
 
 /** The fields of an Adyen payments notification item that are signed, in order. */
-const ADYEN_SIGNED_FIELDS = ['pspReference', 'originalReference', 'merchantAccountCode', 'merchantReference', 'amount.value', 'amount.currency', 'eventCode', 'success'];
+const ADYEN_SIGNED_FIELDS = [
+	'pspReference',
+	'originalReference',
+	'merchantAccountCode',
+	'merchantReference',
+	'amount.value',
+	'amount.currency',
+	'eventCode',
+	'success',
+];
 
 /**
  * @param {unknown} scheme
@@ -95,10 +104,16 @@ function hexKey(secret) {
 function sortedFormFields(body) {
 	/** @type {Map<string, string[]>} */
 	const fields = new Map();
-	for (const [name, value] of new URLSearchParams(body.toString('utf8'))) fields.set(name, [...(fields.get(name) ?? []), value]);
+	for (const [name, value] of new URLSearchParams(body.toString('utf8')))
+		fields.set(name, [...(fields.get(name) ?? []), value]);
 	return [...fields.keys()]
 		.sort()
-		.map((name) => [...new Set(fields.get(name))].sort().map((value) => name + value).join(''))
+		.map((name) =>
+			[...new Set(fields.get(name))]
+				.sort()
+				.map((value) => name + value)
+				.join(''),
+		)
 		.join('');
 }
 
@@ -116,9 +131,18 @@ function timestampText(timestamp) {
  * `contentType` tells Twilio whether the body is form fields.
  * @param {{ secret: string, scheme?: SigningScheme, body: Buffer|string, timestamp?: number|string|boolean, id?: string, url?: string, contentType?: string }} opts
  */
-function sign({ secret, scheme = 'hmac-sha256-hex', body, timestamp, id = 'msg_sandbox', url, contentType }) {
+function sign({
+	secret,
+	scheme = 'hmac-sha256-hex',
+	body,
+	timestamp,
+	id = 'msg_sandbox',
+	url,
+	contentType,
+}) {
 	if (!isScheme(scheme)) throw new Error(`unknown signing scheme: ${String(scheme)}`);
-	if (scheme === 'adyen-payments') throw new Error('adyen-payments signs inside the body: use signAdyenPayments()');
+	if (scheme === 'adyen-payments')
+		throw new Error('adyen-payments signs inside the body: use signAdyenPayments()');
 	const raw = bytes(body);
 	if (scheme === 'none' || scheme === 'secret-header') {
 		/** @type {Record<string, string>} */
@@ -128,7 +152,8 @@ function sign({ secret, scheme = 'hmac-sha256-hex', body, timestamp, id = 'msg_s
 		if (scheme === 'secret-header') headers[SECRET_HEADER] = secret;
 		return headers;
 	}
-	if (typeof secret !== 'string' || secret === '') throw new Error('a secret is required for HMAC schemes');
+	if (typeof secret !== 'string' || secret === '')
+		throw new Error('a secret is required for HMAC schemes');
 	const now = timestampText(timestamp ?? true);
 	switch (scheme) {
 		case 'standard-webhooks':
@@ -138,24 +163,47 @@ function sign({ secret, scheme = 'hmac-sha256-hex', body, timestamp, id = 'msg_s
 			return { [`${p}-id`]: id, [`${p}-timestamp`]: String(now), [`${p}-signature`]: `v1,${sig}` };
 		}
 		case 'stripe':
-			return { 'stripe-signature': `t=${now},v1=${hmac('sha256', secret, [`${now}.`, raw]).toString('hex')}` };
+			return {
+				'stripe-signature': `t=${now},v1=${hmac('sha256', secret, [`${now}.`, raw]).toString('hex')}`,
+			};
 		case 'slack':
-			return { 'x-slack-request-timestamp': String(now), 'x-slack-signature': `v0=${hmac('sha256', secret, [`v0:${now}:`, raw]).toString('hex')}` };
+			return {
+				'x-slack-request-timestamp': String(now),
+				'x-slack-signature': `v0=${hmac('sha256', secret, [`v0:${now}:`, raw]).toString('hex')}`,
+			};
 		case 'paddle':
-			return { 'paddle-signature': `ts=${now};h1=${hmac('sha256', secret, [`${now}:`, raw]).toString('hex')}` };
+			return {
+				'paddle-signature': `ts=${now};h1=${hmac('sha256', secret, [`${now}:`, raw]).toString('hex')}`,
+			};
 		case 'github':
-			return { 'x-hub-signature-256': `sha256=${hmac('sha256', secret, [raw]).toString('hex')}`, 'x-github-delivery': id };
+			return {
+				'x-hub-signature-256': `sha256=${hmac('sha256', secret, [raw]).toString('hex')}`,
+				'x-github-delivery': id,
+			};
 		case 'shopify':
-			return { 'x-shopify-hmac-sha256': hmac('sha256', secret, [raw]).toString('base64'), 'x-shopify-webhook-id': id };
+			return {
+				'x-shopify-hmac-sha256': hmac('sha256', secret, [raw]).toString('base64'),
+				'x-shopify-webhook-id': id,
+			};
 		case 'square':
 			if (!url) throw new Error('square signs the notification URL: pass url');
-			return { 'x-square-hmacsha256-signature': hmac('sha256', secret, [url, raw]).toString('base64') };
+			return {
+				'x-square-hmacsha256-signature': hmac('sha256', secret, [url, raw]).toString('base64'),
+			};
 		case 'adyen-platform':
-			return { hmacsignature: hmac('sha256', hexKey(secret), [raw]).toString('base64'), protocol: 'HmacSHA256' };
+			return {
+				hmacsignature: hmac('sha256', hexKey(secret), [raw]).toString('base64'),
+				protocol: 'HmacSHA256',
+			};
 		case 'twilio': {
 			if (!url) throw new Error('twilio signs the URL: pass url');
 			const form = /^application\/x-www-form-urlencoded/i.test(contentType ?? '');
-			return { 'x-twilio-signature': hmac('sha1', secret, [url, form ? sortedFormFields(raw) : '']).toString('base64') };
+			return {
+				'x-twilio-signature': hmac('sha1', secret, [
+					url,
+					form ? sortedFormFields(raw) : '',
+				]).toString('base64'),
+			};
 		}
 		default: {
 			const ts = timestampText(timestamp);
@@ -164,7 +212,8 @@ function sign({ secret, scheme = 'hmac-sha256-hex', body, timestamp, id = 'msg_s
 			/** @type {Record<string, string>} */
 			const headers = ts === undefined ? {} : { [TIMESTAMP_HEADER]: ts };
 			if (scheme === 'hmac-sha256-base64') headers[SIGNATURE_HEADER] = mac.toString('base64');
-			else if (scheme === 'hmac-sha256-prefixed') headers[SIGNATURE_HEADER] = 'sha256=' + mac.toString('hex');
+			else if (scheme === 'hmac-sha256-prefixed')
+				headers[SIGNATURE_HEADER] = 'sha256=' + mac.toString('hex');
 			else headers[SIGNATURE_HEADER] = mac.toString('hex');
 			return headers;
 		}
@@ -177,7 +226,11 @@ function sign({ secret, scheme = 'hmac-sha256-hex', body, timestamp, id = 'msg_s
  */
 function fieldText(item, path) {
 	let value = item;
-	for (const key of path.split('.')) value = value === null || typeof value !== 'object' ? undefined : /** @type {Record<string, unknown>} */ (value)[key];
+	for (const key of path.split('.'))
+		value =
+			value === null || typeof value !== 'object'
+				? undefined
+				: /** @type {Record<string, unknown>} */ (value)[key];
 	return value === undefined || value === null ? '' : String(value);
 }
 
@@ -196,7 +249,12 @@ function signAdyenPayments(notification, secret) {
 			const signed = ADYEN_SIGNED_FIELDS.map((path) => fieldText(item, path)).join(':');
 			const hmacSignature = hmac('sha256', key, [signed]).toString('base64');
 			const additionalData = /** @type {Record<string, unknown>|undefined} */ (item.additionalData);
-			return { NotificationRequestItem: { ...item, additionalData: { ...(additionalData ?? {}), hmacSignature } } };
+			return {
+				NotificationRequestItem: {
+					...item,
+					additionalData: { ...(additionalData ?? {}), hmacSignature },
+				},
+			};
 		}),
 	};
 }
@@ -233,7 +291,11 @@ function adyenNotification(event) {
  */
 function eventAsForm(event) {
 	const form = new URLSearchParams();
-	for (const [name, value] of Object.entries(event)) form.append(name, value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value));
+	for (const [name, value] of Object.entries(event))
+		form.append(
+			name,
+			value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value),
+		);
 	return Buffer.from(form.toString(), 'utf8');
 }
 
@@ -244,14 +306,28 @@ function eventAsForm(event) {
  * @param {{ secret: string, scheme?: SigningScheme, event: WebhookEvent, url: string, signedUrl?: string, timestamp?: number|string|boolean, bodyFormat?: 'json'|'form' }} opts
  * @returns {{ body: Buffer, headers: Record<string, string>, url: string }}
  */
-function signedDelivery({ secret, scheme = 'hmac-sha256-hex', event, url, signedUrl, timestamp, bodyFormat }) {
-	const form = (bodyFormat ?? (scheme === 'twilio' || scheme === 'slack' ? 'form' : 'json')) === 'form';
+function signedDelivery({
+	secret,
+	scheme = 'hmac-sha256-hex',
+	event,
+	url,
+	signedUrl,
+	timestamp,
+	bodyFormat,
+}) {
+	const form =
+		(bodyFormat ?? (scheme === 'twilio' || scheme === 'slack' ? 'form' : 'json')) === 'form';
 	const contentType = form ? 'application/x-www-form-urlencoded' : 'application/json';
 	if (scheme === 'adyen-payments') {
-		const body = Buffer.from(JSON.stringify(signAdyenPayments(adyenNotification(event), secret)), 'utf8');
+		const body = Buffer.from(
+			JSON.stringify(signAdyenPayments(adyenNotification(event), secret)),
+			'utf8',
+		);
 		return { body, headers: { 'content-type': contentType }, url };
 	}
-	const body = form ? eventAsForm(/** @type {Record<string, unknown>} */ (/** @type {unknown} */ (event))) : Buffer.from(JSON.stringify(event), 'utf8');
+	const body = form
+		? eventAsForm(/** @type {Record<string, unknown>} */ (/** @type {unknown} */ (event)))
+		: Buffer.from(JSON.stringify(event), 'utf8');
 	let target = url;
 	let signed = signedUrl ?? url;
 	if (scheme === 'twilio' && !form) {
@@ -269,8 +345,10 @@ function signedDelivery({ secret, scheme = 'hmac-sha256-hex', event, url, signed
  * @param {SigningScheme} scheme
  */
 function demoSecret(scheme) {
-	if (scheme === 'standard-webhooks' || scheme === 'svix') return `whsec_${Buffer.from('tenant-api-sandbox-signing-key').toString('base64')}`;
-	if (scheme === 'adyen-platform' || scheme === 'adyen-payments') return '44782def547aaa06c910c43932b1eb0c71fc68d9d0c057550c48ec2acf6ba056';
+	if (scheme === 'standard-webhooks' || scheme === 'svix')
+		return `whsec_${Buffer.from('tenant-api-sandbox-signing-key').toString('base64')}`;
+	if (scheme === 'adyen-platform' || scheme === 'adyen-payments')
+		return '44782def547aaa06c910c43932b1eb0c71fc68d9d0c057550c48ec2acf6ba056';
 	return 'whsec_sandbox';
 }
 
@@ -304,8 +382,12 @@ function triggerParameters(scheme, bodyFormat) {
 		twilio: { verification: 'twilio' },
 	};
 	const verification = settings[scheme].verification;
-	const hasBodyFormat = ['hmacSha256', 'hmacSha512', 'secretHeader', 'none', 'slack'].includes(String(verification));
-	return hasBodyFormat && bodyFormat !== undefined ? { ...settings[scheme], bodyFormat } : { ...settings[scheme] };
+	const hasBodyFormat = ['hmacSha256', 'hmacSha512', 'secretHeader', 'none', 'slack'].includes(
+		String(verification),
+	);
+	return hasBodyFormat && bodyFormat !== undefined
+		? { ...settings[scheme], bodyFormat }
+		: { ...settings[scheme] };
 }
 
 module.exports = {

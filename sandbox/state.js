@@ -38,7 +38,8 @@ class InvalidOptionError extends Error {}
  */
 function intOption(v, d, name, min) {
 	const n = v === undefined ? d : Number(v);
-	if (!Number.isInteger(n) || n < min) throw new InvalidOptionError(`${name} must be an integer >= ${min}`);
+	if (!Number.isInteger(n) || n < min)
+		throw new InvalidOptionError(`${name} must be an integer >= ${min}`);
 	return n;
 }
 
@@ -55,18 +56,33 @@ class SandboxState {
 		/** @type {Record<string, SeededRecord[]>} read-only records listed before the created ones (collections.js) */
 		this.seeded = {};
 		for (const collection of SEEDED_COLLECTIONS) {
-			const count = intOption(options[/** @type {'transfers'|'payouts'} */ (collection)], 0, collection, 0);
+			const count = intOption(
+				options[/** @type {'transfers'|'payouts'} */ (collection)],
+				0,
+				collection,
+				0,
+			);
 			this.seeded[collection] = seedCollection(collection, count);
 		}
 		/** @type {Map<string, SeededRecord>} */
-		this.seededById = new Map(Object.values(this.seeded).flatMap((records) => records.map((r) => [r.id, r])));
+		this.seededById = new Map(
+			Object.values(this.seeded).flatMap((records) => records.map((r) => [r.id, r])),
+		);
 		const mode = options.pagination ?? 'cursor';
-		if (!isPaginationMode(mode)) throw new InvalidOptionError(`unknown pagination mode: ${String(mode)}`);
+		if (!isPaginationMode(mode))
+			throw new InvalidOptionError(`unknown pagination mode: ${String(mode)}`);
 		const maxPageSize = intOption(options.maxPageSize, 100, 'maxPageSize', 1);
 		/** @type {Map<string, { status: number, text: string }>} listing texts; valid because accounts never change */
 		this.listingCache = new Map();
 		/** @type {PaginationConfig} */
-		this.pagination = { mode, defaultPageSize: Math.min(intOption(options.defaultPageSize, 25, 'defaultPageSize', 1), maxPageSize), maxPageSize };
+		this.pagination = {
+			mode,
+			defaultPageSize: Math.min(
+				intOption(options.defaultPageSize, 25, 'defaultPageSize', 1),
+				maxPageSize,
+			),
+			maxPageSize,
+		};
 
 		/** @type {CreatedRecord[]} */
 		this.records = [];
@@ -103,7 +119,8 @@ class SandboxState {
 	 * @param {PaginationMode} mode
 	 */
 	setPagination(mode) {
-		if (!isPaginationMode(mode)) throw new InvalidOptionError(`unknown pagination mode: ${String(mode)}`);
+		if (!isPaginationMode(mode))
+			throw new InvalidOptionError(`unknown pagination mode: ${String(mode)}`);
 		this.pagination.mode = mode;
 	}
 
@@ -116,7 +133,12 @@ class SandboxState {
 	 */
 	createRecord(collection, endpoint, idempotencyKey, body) {
 		/** @type {Record<string, unknown>} */
-		const rec = { id: `rec_${++this.recordSeq}`, object: collection, endpoint, idempotency_key: idempotencyKey };
+		const rec = {
+			id: `rec_${++this.recordSeq}`,
+			object: collection,
+			endpoint,
+			idempotency_key: idempotencyKey,
+		};
 		for (const k of Object.keys(body)) {
 			if (!PROTECTED_FIELDS.has(k)) rec[k] = body[k];
 		}
@@ -134,8 +156,11 @@ class SandboxState {
 	 * @param {boolean} replace
 	 */
 	updateRecord(id, fields, replace) {
-		const record = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (this.recordsById.get(id)));
-		if (replace) for (const k of Object.keys(record)) if (!PROTECTED_FIELDS.has(k)) delete record[k];
+		const record = /** @type {Record<string, unknown>} */ (
+			/** @type {unknown} */ (this.recordsById.get(id))
+		);
+		if (replace)
+			for (const k of Object.keys(record)) if (!PROTECTED_FIELDS.has(k)) delete record[k];
 		for (const k of Object.keys(fields)) {
 			if (!PROTECTED_FIELDS.has(k)) record[k] = fields[k];
 		}

@@ -37,8 +37,9 @@ class WebhookConfigError extends Error {}
  */
 function normalizeWebhookConfig(cfg, base) {
 	const c = cfg ?? {};
-	if (typeof c !== 'object' || Array.isArray(c)) throw new WebhookConfigError('webhook config must be an object');
-	const url = c.url === undefined ? base?.url ?? null : c.url;
+	if (typeof c !== 'object' || Array.isArray(c))
+		throw new WebhookConfigError('webhook config must be an object');
+	const url = c.url === undefined ? (base?.url ?? null) : c.url;
 	if (url !== null) {
 		if (typeof url !== 'string') throw new WebhookConfigError('webhook url must be a string');
 		let parsed;
@@ -47,27 +48,39 @@ function normalizeWebhookConfig(cfg, base) {
 		} catch {
 			throw new WebhookConfigError('webhook url is not a valid URL');
 		}
-		if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new WebhookConfigError('webhook url must be http(s)');
+		if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+			throw new WebhookConfigError('webhook url must be http(s)');
 	}
 	const scheme = c.scheme ?? base?.scheme ?? 'hmac-sha256-hex';
 	if (!isScheme(scheme)) throw new WebhookConfigError(`unknown scheme: ${String(scheme)}`);
-	const secrets = c.secrets ?? (c.secret !== undefined ? [c.secret] : base?.secrets ?? [demoSecret(scheme)]);
-	if (!Array.isArray(secrets) || secrets.some((s) => typeof s !== 'string')) throw new WebhookConfigError('secrets must be an array of strings');
-	if (secrets.length === 0 && scheme !== 'none') throw new WebhookConfigError('at least one secret is required');
-	const num = (/** @type {unknown} */ v, /** @type {number} */ d, /** @type {string} */ name, /** @type {number} */ min) => {
+	const secrets =
+		c.secrets ?? (c.secret !== undefined ? [c.secret] : (base?.secrets ?? [demoSecret(scheme)]));
+	if (!Array.isArray(secrets) || secrets.some((s) => typeof s !== 'string'))
+		throw new WebhookConfigError('secrets must be an array of strings');
+	if (secrets.length === 0 && scheme !== 'none')
+		throw new WebhookConfigError('at least one secret is required');
+	const num = (
+		/** @type {unknown} */ v,
+		/** @type {number} */ d,
+		/** @type {string} */ name,
+		/** @type {number} */ min,
+	) => {
 		const n = v === undefined ? d : Number(v);
-		if (!Number.isFinite(n) || n < min) throw new WebhookConfigError(`${name} must be a number >= ${min}`);
+		if (!Number.isFinite(n) || n < min)
+			throw new WebhookConfigError(`${name} must be a number >= ${min}`);
 		return n;
 	};
-	const signedUrl = c.signedUrl === undefined ? base?.signedUrl ?? null : c.signedUrl;
-	if (signedUrl !== null && typeof signedUrl !== 'string') throw new WebhookConfigError('signedUrl must be a string');
-	const bodyFormat = c.bodyFormat === undefined ? base?.bodyFormat ?? null : c.bodyFormat;
-	if (bodyFormat !== null && bodyFormat !== 'json' && bodyFormat !== 'form') throw new WebhookConfigError('bodyFormat must be "json" or "form"');
+	const signedUrl = c.signedUrl === undefined ? (base?.signedUrl ?? null) : c.signedUrl;
+	if (signedUrl !== null && typeof signedUrl !== 'string')
+		throw new WebhookConfigError('signedUrl must be a string');
+	const bodyFormat = c.bodyFormat === undefined ? (base?.bodyFormat ?? null) : c.bodyFormat;
+	if (bodyFormat !== null && bodyFormat !== 'json' && bodyFormat !== 'form')
+		throw new WebhookConfigError('bodyFormat must be "json" or "form"');
 	return {
 		url,
 		secrets: secrets.slice(),
 		scheme,
-		timestamp: c.timestamp === undefined ? base?.timestamp ?? false : c.timestamp === true,
+		timestamp: c.timestamp === undefined ? (base?.timestamp ?? false) : c.timestamp === true,
 		signedUrl,
 		bodyFormat,
 		maxAttempts: Math.floor(num(c.maxAttempts, base?.maxAttempts ?? 3, 'maxAttempts', 1)),
@@ -108,16 +121,27 @@ function postOnce({ url, body, headers, timeoutMs, agent }) {
 						if (kept < ANSWER_LIMIT) chunks.push(chunk.subarray(0, ANSWER_LIMIT - kept));
 						kept += chunk.length;
 					});
-					const answer = () => ({ status: res.statusCode ?? null, contentType: res.headers['content-type'] ?? null, body: Buffer.concat(chunks).toString('utf8') });
+					const answer = () => ({
+						status: res.statusCode ?? null,
+						contentType: res.headers['content-type'] ?? null,
+						body: Buffer.concat(chunks).toString('utf8'),
+					});
 					res.on('end', () => finish(answer()));
 					res.on('error', (err) => finish({ ...answer(), error: err.message }));
 				},
 			);
 			req.setTimeout(timeoutMs, () => req.destroy(new Error(`timeout after ${timeoutMs} ms`)));
-			req.on('error', (err) => finish({ status: null, contentType: null, body: '', error: err.message }));
+			req.on('error', (err) =>
+				finish({ status: null, contentType: null, body: '', error: err.message }),
+			);
 			req.end(body);
 		} catch (err) {
-			finish({ status: null, contentType: null, body: '', error: err instanceof Error ? err.message : String(err) });
+			finish({
+				status: null,
+				contentType: null,
+				body: '',
+				error: err instanceof Error ? err.message : String(err),
+			});
 		}
 	});
 }
@@ -129,7 +153,13 @@ function postOnce({ url, body, headers, timeoutMs, agent }) {
  * @returns {SenderView & { error?: string }}
  */
 function senderView(answer, verdict) {
-	return { status: answer.status, contentType: answer.contentType, body: answer.body.slice(0, BODY_EXCERPT), verdict, ...(answer.error ? { error: answer.error } : {}) };
+	return {
+		status: answer.status,
+		contentType: answer.contentType,
+		body: answer.body.slice(0, BODY_EXCERPT),
+		verdict,
+		...(answer.error ? { error: answer.error } : {}),
+	};
 }
 
 /**
@@ -153,7 +183,12 @@ function attemptRequest(cfg, event, attempt) {
 	return {
 		url: delivery.url,
 		body: delivery.body,
-		headers: { 'user-agent': USER_AGENT, 'x-event-id': event.id, 'x-delivery-attempt': String(attempt), ...delivery.headers },
+		headers: {
+			'user-agent': USER_AGENT,
+			'x-event-id': event.id,
+			'x-delivery-attempt': String(attempt),
+			...delivery.headers,
+		},
 	};
 }
 
@@ -209,7 +244,12 @@ class WebhookDispatcher {
 	 * @returns {WebhookEvent}
 	 */
 	makeEvent(type, object) {
-		return { id: `evt_${++this.eventSeq}`, event: type, created_at: Math.floor(Date.now() / 1000), data: { object } };
+		return {
+			id: `evt_${++this.eventSeq}`,
+			event: type,
+			created_at: Math.floor(Date.now() / 1000),
+			data: { object },
+		};
 	}
 
 	/**
@@ -264,17 +304,25 @@ class WebhookDispatcher {
 		const generation = this.generation;
 		const counting = () => generation === this.generation;
 		/** @type {SenderView & { error?: string }} */
-		let seen = senderView({ status: null, contentType: null, body: '', error: 'not attempted' }, 'not attempted');
+		let seen = senderView(
+			{ status: null, contentType: null, body: '', error: 'not attempted' },
+			'not attempted',
+		);
 		let attempt = 0;
 		while (attempt < cfg.maxAttempts && !this.closed) {
 			attempt++;
 			if (attempt > 1) await this.sleep(cfg.retryDelayMs * 2 ** (attempt - 2));
 			if (this.closed) break;
 			if (counting()) this.stats.attempts++;
-			const answer = await postOnce({ ...attemptRequest(cfg, event, attempt), timeoutMs: cfg.timeoutMs, agent: this.agentFor(cfg.url) });
+			const answer = await postOnce({
+				...attemptRequest(cfg, event, attempt),
+				timeoutMs: cfg.timeoutMs,
+				agent: this.agentFor(cfg.url),
+			});
 			const judgement = judgeAnswer(cfg.scheme, answer);
 			seen = senderView(answer, judgement.verdict);
-			if (counting()) this.pushLog({ eventId: event.id, attempt, ...seen, at: new Date().toISOString() });
+			if (counting())
+				this.pushLog({ eventId: event.id, attempt, ...seen, at: new Date().toISOString() });
 			if (judgement.accepted) {
 				if (counting()) this.stats.succeeded++;
 				return { eventId: event.id, ok: true, attempts: attempt, ...seen };
@@ -294,11 +342,27 @@ class WebhookDispatcher {
 		const cfg = overrides ? normalizeWebhookConfig(overrides, this.config) : this.config;
 		if (!cfg.url) throw new WebhookConfigError('no webhook url configured');
 		const handshake = handshakeOf(cfg.scheme);
-		if (!handshake) throw new WebhookConfigError(`the ${cfg.scheme} sender makes no handshake (those that do: ${HANDSHAKE_SCHEMES.join(', ')}): send a delivery instead`);
+		if (!handshake)
+			throw new WebhookConfigError(
+				`the ${cfg.scheme} sender makes no handshake (those that do: ${HANDSHAKE_SCHEMES.join(', ')}): send a delivery instead`,
+			);
 		const request = handshake.request({ secret: cfg.secrets[0] ?? '', url: cfg.url });
-		const answer = await postOnce({ url: request.url, body: request.body, headers: { 'user-agent': USER_AGENT, ...request.headers }, timeoutMs: cfg.timeoutMs, agent: this.agentFor(cfg.url) });
+		const answer = await postOnce({
+			url: request.url,
+			body: request.body,
+			headers: { 'user-agent': USER_AGENT, ...request.headers },
+			timeoutMs: cfg.timeoutMs,
+			agent: this.agentFor(cfg.url),
+		});
 		const { ok, verdict } = handshake.judge(answer, request);
-		return { scheme: cfg.scheme, handshake: handshake.name, label: handshake.label, ok, ...senderView(answer, verdict), at: new Date().toISOString() };
+		return {
+			scheme: cfg.scheme,
+			handshake: handshake.name,
+			label: handshake.label,
+			ok,
+			...senderView(answer, verdict),
+			at: new Date().toISOString(),
+		};
 	}
 
 	/** @param {string|null} url */
@@ -343,4 +407,11 @@ function samplePayload() {
 	return { id: 'rec_sample', object: 'sample', created_at: new Date().toISOString() };
 }
 
-module.exports = { WebhookDispatcher, WebhookConfigError, normalizeWebhookConfig, postOnce, attemptRequest, USER_AGENT };
+module.exports = {
+	WebhookDispatcher,
+	WebhookConfigError,
+	normalizeWebhookConfig,
+	postOnce,
+	attemptRequest,
+	USER_AGENT,
+};

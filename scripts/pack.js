@@ -17,7 +17,8 @@ const ROOT = path.resolve(__dirname, '..');
  */
 function sh(cmd, args, opts = {}) {
 	const res = spawnSync(cmd, args, { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'], ...opts });
-	if (res.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited with ${res.status ?? res.signal}`);
+	if (res.status !== 0)
+		throw new Error(`${cmd} ${args.join(' ')} exited with ${res.status ?? res.signal}`);
 	return res;
 }
 
@@ -69,7 +70,8 @@ function buildAndPack({ skipBuild = false, dest } = {}) {
 	if (!skipBuild) build();
 	const file = pack(dest);
 	const missing = missingEntries(file);
-	if (missing.length > 0) throw new Error(`${path.basename(file)} lacks ${missing.join(', ')} (run npm run build first)`);
+	if (missing.length > 0)
+		throw new Error(`${path.basename(file)} lacks ${missing.join(', ')} (run npm run build first)`);
 	return file;
 }
 

@@ -29,7 +29,8 @@ function filesUnder(dir) {
 function builtPathOf(relativeSource) {
 	if (/\.test\.ts$/.test(relativeSource) || relativeSource.endsWith('.d.ts')) return undefined;
 	if (relativeSource.endsWith('.ts')) return `dist/${relativeSource.replace(/\.ts$/, '.js')}`;
-	if (/\.(svg|png)$/.test(relativeSource) || relativeSource.endsWith('.node.json')) return `dist/${relativeSource}`;
+	if (/\.(svg|png)$/.test(relativeSource) || relativeSource.endsWith('.node.json'))
+		return `dist/${relativeSource}`;
 	return undefined;
 }
 
@@ -40,7 +41,11 @@ function builtPathOf(relativeSource) {
 function expectedPackageFiles(root) {
 	const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 	/** @type {Set<string>} */
-	const wanted = new Set([manifest.main, ...(manifest.n8n?.nodes ?? []), ...(manifest.n8n?.credentials ?? [])]);
+	const wanted = new Set([
+		manifest.main,
+		...(manifest.n8n?.nodes ?? []),
+		...(manifest.n8n?.credentials ?? []),
+	]);
 	for (const folder of SOURCE_FOLDERS) {
 		for (const file of filesUnder(path.join(root, folder))) {
 			const built = builtPathOf(path.relative(root, file).split(path.sep).join('/'));

@@ -37,12 +37,17 @@ function fail(message) {
 
 function build() {
 	say('npm run build (dist/ is rebuilt from the sources being published)');
-	const res = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+	const res = spawnSync('npm', ['run', 'build'], {
+		cwd: ROOT,
+		stdio: ['ignore', 'inherit', 'inherit'],
+	});
 	if (res.status !== 0) fail(`npm run build exited with ${res.status ?? res.signal}`);
 }
 
 function checkFiles() {
-	const missing = expectedPackageFiles(ROOT).filter((file) => !fs.existsSync(path.join(ROOT, file)));
+	const missing = expectedPackageFiles(ROOT).filter(
+		(file) => !fs.existsSync(path.join(ROOT, file)),
+	);
 	if (missing.length > 0) fail(`the build did not produce ${missing.join(', ')}`);
 }
 
@@ -53,10 +58,12 @@ function checkMain() {
 	const entries = [...manifest.n8n.nodes, ...manifest.n8n.credentials];
 	for (const entry of entries) {
 		for (const exported of Object.values(require(path.join(ROOT, entry)))) {
-			if (!Object.values(main).includes(exported)) fail(`${manifest.main} does not export the class of ${entry}`);
+			if (!Object.values(main).includes(exported))
+				fail(`${manifest.main} does not export the class of ${entry}`);
 		}
 	}
-	if (typeof main.verifyDelivery !== 'function') fail(`${manifest.main} does not export verifyDelivery`);
+	if (typeof main.verifyDelivery !== 'function')
+		fail(`${manifest.main} does not export verifyDelivery`);
 }
 
 build();

@@ -47,7 +47,11 @@ function fail(message) {
  */
 function run(cmd, args, env = {}) {
 	say(`$ ${cmd} ${args.join(' ')}`);
-	const res = spawnSync(cmd, args, { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, ...env } });
+	const res = spawnSync(cmd, args, {
+		cwd: ROOT,
+		stdio: ['ignore', 'inherit', 'inherit'],
+		env: { ...process.env, ...env },
+	});
 	if (res.status !== 0) fail(`${cmd} ${args.join(' ')} exited with ${res.status ?? res.signal}`);
 }
 
@@ -74,20 +78,27 @@ function checkChangelog(version) {
 	const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
 	const heading = text.split('\n').find((line) => line.startsWith(`## [${version}]`));
 	if (!heading) fail(`CHANGELOG.md has no "## [${version}] - <date>" section`);
-	if (!/ - \d{4}-\d{2}-\d{2}\s*$/.test(heading)) fail(`CHANGELOG.md: date the section of ${version} ("${heading.trim()}")`);
+	if (!/ - \d{4}-\d{2}-\d{2}\s*$/.test(heading))
+		fail(`CHANGELOG.md: date the section of ${version} ("${heading.trim()}")`);
 }
 
 /** @param {string} version */
 function checkTagInCi(version) {
 	const tag = process.env.GITHUB_REF_NAME;
-	if (process.env.GITHUB_REF_TYPE && process.env.GITHUB_REF_TYPE !== 'tag') fail('publishing runs on a tag push only');
-	if (tag !== `v${version}`) fail(`the tag "${tag}" does not name the version in package.json (v${version})`);
+	if (process.env.GITHUB_REF_TYPE && process.env.GITHUB_REF_TYPE !== 'tag')
+		fail('publishing runs on a tag push only');
+	if (tag !== `v${version}`)
+		fail(`the tag "${tag}" does not name the version in package.json (v${version})`);
 }
 
 /** @param {string} tag */
 function checkWorkTree(tag) {
-	if (output('git', ['status', '--porcelain']) !== '') fail('commit or stash your changes first (the tag must point at what is tested)');
-	if (output('git', ['rev-parse', '-q', '--verify', `refs/tags/${tag}`])) fail(`the tag ${tag} exists already: bump the version (npm version <patch|minor|major> --no-git-tag-version)`);
+	if (output('git', ['status', '--porcelain']) !== '')
+		fail('commit or stash your changes first (the tag must point at what is tested)');
+	if (output('git', ['rev-parse', '-q', '--verify', `refs/tags/${tag}`]))
+		fail(
+			`the tag ${tag} exists already: bump the version (npm version <patch|minor|major> --no-git-tag-version)`,
+		);
 }
 
 function publishFromCi() {

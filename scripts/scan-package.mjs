@@ -33,7 +33,10 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-scan-'));
 try {
 	let tarball = tIdx >= 0 ? path.resolve(args[tIdx + 1]) : undefined;
 	if (!tarball) {
-		const out = execFileSync('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: ROOT, encoding: 'utf8' });
+		const out = execFileSync('npm', ['pack', '--json', '--pack-destination', tmp], {
+			cwd: ROOT,
+			encoding: 'utf8',
+		});
 		tarball = path.join(tmp, JSON.parse(out)[0].filename);
 	}
 	const unpacked = path.join(tmp, 'unpacked');
@@ -52,8 +55,13 @@ try {
 	if (asJson) {
 		process.stdout.write(JSON.stringify(result) + '\n');
 	} else {
-		for (const [name, r] of [['source', source], ['tarball', dist]]) {
-			console.log(`${name}: ${r.passed ? 'passed' : 'FAILED'}${r.message ? ` (${r.message})` : ''}`);
+		for (const [name, r] of [
+			['source', source],
+			['tarball', dist],
+		]) {
+			console.log(
+				`${name}: ${r.passed ? 'passed' : 'FAILED'}${r.message ? ` (${r.message})` : ''}`,
+			);
 			if (r.details) console.log(r.details);
 		}
 	}

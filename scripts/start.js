@@ -76,8 +76,18 @@ function credentialsFor(sandbox, secret) {
 	/** @type {Array<{ type: string, data: Record<string, unknown> }>} */
 	const credentials = readExample('credentials.json');
 	return credentials.map((cred) => {
-		if (cred.type === 'tenantApi') return { ...cred, data: { ...cred.data, baseUrl: sandbox.baseUrl, secretKey: sandbox.apiKey, tenantId: sandbox.tenantId } };
-		if (cred.type === 'tenantWebhookApi') return { ...cred, data: { ...cred.data, signingSecret: secret } };
+		if (cred.type === 'tenantApi')
+			return {
+				...cred,
+				data: {
+					...cred.data,
+					baseUrl: sandbox.baseUrl,
+					secretKey: sandbox.apiKey,
+					tenantId: sandbox.tenantId,
+				},
+			};
+		if (cred.type === 'tenantWebhookApi')
+			return { ...cred, data: { ...cred.data, signingSecret: secret } };
 		return cred;
 	});
 }
@@ -103,7 +113,12 @@ function triggerWorkflowFor(workflow, scheme, bodyFormat = demoBodyFormat(scheme
 	return {
 		...workflow,
 		nodes: workflow.nodes.map((node) =>
-			node.type.endsWith('.tenantApiTrigger') ? { ...node, parameters: { ...node.parameters, ...signing.triggerParameters(scheme, bodyFormat) } } : node,
+			node.type.endsWith('.tenantApiTrigger')
+				? {
+						...node,
+						parameters: { ...node.parameters, ...signing.triggerParameters(scheme, bodyFormat) },
+					}
+				: node,
 		),
 	};
 }
@@ -128,7 +143,11 @@ async function senderCheck(sandbox, scheme) {
  * @param {Sandbox} sandbox
  * @param {{ scheme?: SigningScheme, secret?: string }} [options]
  */
-async function importExamples(n8n, sandbox, { scheme = SIGNING_SCHEME, secret = signing.demoSecret(scheme) } = {}) {
+async function importExamples(
+	n8n,
+	sandbox,
+	{ scheme = SIGNING_SCHEME, secret = signing.demoSecret(scheme) } = {},
+) {
 	const tmp = path.join(n8n.userFolder, 'import');
 	fs.mkdirSync(tmp, { recursive: true });
 	const credFile = path.join(tmp, 'credentials.json');
@@ -140,15 +159,23 @@ async function importExamples(n8n, sandbox, { scheme = SIGNING_SCHEME, secret = 
 	fs.mkdirSync(wfDir);
 	/** @type {Record<string, Workflow>} */
 	const workflows = {};
-	for (const file of fs.readdirSync(EXAMPLES).filter((f) => f.endsWith('.json') && f !== 'credentials.json').sort()) {
+	for (const file of fs
+		.readdirSync(EXAMPLES)
+		.filter((f) => f.endsWith('.json') && f !== 'credentials.json')
+		.sort()) {
 		const name = path.basename(file, '.json');
-		workflows[name] = name === 'webhook-trigger' ? triggerWorkflowFor(readExample(file), scheme) : readExample(file);
+		workflows[name] =
+			name === 'webhook-trigger'
+				? triggerWorkflowFor(readExample(file), scheme)
+				: readExample(file);
 		fs.writeFileSync(path.join(wfDir, file), JSON.stringify(workflows[name], null, 2));
 	}
 	await n8n.cli(['import:workflow', '--separate', `--input=${wfDir}`]);
 	const trigger = workflows['webhook-trigger'];
 	await n8n.publish(trigger.id);
-	const triggerNode = /** @type {WorkflowNode} */ (trigger.nodes.find((n) => n.type.endsWith('.tenantApiTrigger')));
+	const triggerNode = /** @type {WorkflowNode} */ (
+		trigger.nodes.find((n) => n.type.endsWith('.tenantApiTrigger'))
+	);
 	return { workflows, webhookPath: `/webhook/${triggerNode.webhookId}/webhook`, secret };
 }
 
@@ -160,7 +187,13 @@ async function importExamples(n8n, sandbox, { scheme = SIGNING_SCHEME, secret = 
  * @param {string} scheme
  */
 function demoFolderName(version, scheme) {
-	return ['demo-user', version === installer.DEFAULT_VERSION ? '' : version, scheme === SIGNING_SCHEME ? '' : scheme].filter(Boolean).join('-');
+	return [
+		'demo-user',
+		version === installer.DEFAULT_VERSION ? '' : version,
+		scheme === SIGNING_SCHEME ? '' : scheme,
+	]
+		.filter(Boolean)
+		.join('-');
 }
 
 async function main() {
@@ -168,7 +201,8 @@ async function main() {
 	const sandboxPort = Number(flag('sandbox-port', '4010'));
 	const version = flag('n8n', installer.DEFAULT_VERSION);
 	const scheme = flag('scheme', SIGNING_SCHEME);
-	if (!signing.isScheme(scheme)) throw new Error(`unknown --scheme ${scheme}: one of ${signing.SCHEMES.join(', ')}`);
+	if (!signing.isScheme(scheme))
+		throw new Error(`unknown --scheme ${scheme}: one of ${signing.SCHEMES.join(', ')}`);
 	const userFolder = path.join(installer.cacheDir(), demoFolderName(version, scheme));
 
 	say('building and packing the package');
@@ -211,7 +245,12 @@ async function main() {
 		await n8n.installPackage(tarball);
 		const { webhookPath, secret } = await importExamples(n8n, sandbox, { scheme });
 		const webhookUrl = `http://localhost:${port}${webhookPath}`;
-		sandbox.configureWebhook({ url: webhookUrl, secrets: [secret], scheme, bodyFormat: demoBodyFormat(scheme) ?? null });
+		sandbox.configureWebhook({
+			url: webhookUrl,
+			secrets: [secret],
+			scheme,
+			bodyFormat: demoBodyFormat(scheme) ?? null,
+		});
 		say(`sandbox delivers ${scheme}-signed webhooks to ${webhookUrl}`);
 
 		await n8n.start();
@@ -221,7 +260,9 @@ async function main() {
 		await shutdown(1);
 		return;
 	}
-	const firstContact = await senderCheck(sandbox, scheme).catch((err) => `the sandbox could not act like the ${scheme} sender: ${err.message}`);
+	const firstContact = await senderCheck(sandbox, scheme).catch(
+		(err) => `the sandbox could not act like the ${scheme} sender: ${err.message}`,
+	);
 	if (firstContact) say(firstContact);
 
 	const url = `http://localhost:${port}`;
@@ -238,7 +279,11 @@ async function main() {
 			`             "Tenant API: signed webhook trigger" (published, Verification: ${signing.triggerParameters(scheme).verification})`,
 			`  deliveries signed in: ${scheme} (another: npm start -- --scheme stripe; list: node sandbox/cli.js --help)`,
 			`  send a signed delivery: curl -X POST ${sandbox.url}/_sandbox/deliver`,
-			...(handshake ? [`  register the URL again (${handshake.label}): curl -X POST ${sandbox.url}/_sandbox/register`] : []),
+			...(handshake
+				? [
+						`  register the URL again (${handshake.label}): curl -X POST ${sandbox.url}/_sandbox/register`,
+					]
+				: []),
 			...(firstContact ? [`  ${firstContact}`] : []),
 			`  n8n log:  ${n8n.logFile}`,
 			'',
@@ -248,7 +293,15 @@ async function main() {
 	);
 }
 
-module.exports = { importExamples, credentialsFor, triggerWorkflowFor, senderCheck, demoBodyFormat, WEBHOOK_SECRET, SIGNING_SCHEME };
+module.exports = {
+	importExamples,
+	credentialsFor,
+	triggerWorkflowFor,
+	senderCheck,
+	demoBodyFormat,
+	WEBHOOK_SECRET,
+	SIGNING_SCHEME,
+};
 
 if (require.main === module) {
 	main().catch((err) => {

@@ -28,7 +28,11 @@ class TestTotalsReporter {
 		totals.passed += results.numPassedTests;
 		totals.failed += results.numFailedTests;
 		totals.skipped += results.numPendingTests + results.numTodoTests;
-		totals.suites.push({ passed: results.numPassedTests, failed: results.numFailedTests, at: new Date().toISOString() });
+		totals.suites.push({
+			passed: results.numPassedTests,
+			failed: results.numFailedTests,
+			at: new Date().toISOString(),
+		});
 		fs.mkdirSync(path.dirname(FILE), { recursive: true });
 		fs.writeFileSync(FILE, JSON.stringify(totals, null, 2));
 	}

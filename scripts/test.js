@@ -35,7 +35,8 @@ const NEEDS_DIST = new Set(['engine']);
  */
 const PREREQUISITES = {
 	browser: () => {
-		if (!run('bash', [path.join(ROOT, 'scripts', 'ensure-chromium.sh')])) throw new Error('scripts/ensure-chromium.sh failed');
+		if (!run('bash', [path.join(ROOT, 'scripts', 'ensure-chromium.sh')]))
+			throw new Error('scripts/ensure-chromium.sh failed');
 	},
 	queue: () => require('./queue/services').ensurePackages(),
 };
@@ -70,7 +71,9 @@ function parseArgs(argv) {
 	const names = own.filter((a) => !a.startsWith('--'));
 	const unknown = names.filter((n) => n !== 'all' && !ORDER.includes(n));
 	if (unknown.length > 0 || names.length === 0) {
-		throw new Error(`usage: node scripts/test.js [--no-build] <all | ${ORDER.join(' | ')}>... [-- jest args] (got ${unknown.join(' ') || 'nothing'})`);
+		throw new Error(
+			`usage: node scripts/test.js [--no-build] <all | ${ORDER.join(' | ')}>... [-- jest args] (got ${unknown.join(' ') || 'nothing'})`,
+		);
 	}
 	return {
 		projects: names.includes('all') ? ORDER : ORDER.filter((p) => names.includes(p)),
@@ -109,7 +112,9 @@ function timed(label, fn) {
 function n8nVersionsOf(projects) {
 	/** @type {{ projects: Array<{ displayName: string, globals: { n8nVersion: string } }> }} */
 	const config = require(path.join(ROOT, 'jest.config.js'));
-	const versions = config.projects.filter((p) => projects.includes(p.displayName)).map((p) => p.globals.n8nVersion);
+	const versions = config.projects
+		.filter((p) => projects.includes(p.displayName))
+		.map((p) => p.globals.n8nVersion);
 	return [...new Set(versions)];
 }
 
@@ -118,7 +123,8 @@ async function main() {
 	const fast = projects.filter((p) => FAST.has(p));
 	const realN8n = projects.filter((p) => !FAST.has(p));
 	const given = process.env.TEST_TARBALL;
-	const needsBuild = !noBuild && (projects.some((p) => NEEDS_DIST.has(p)) || (realN8n.length > 0 && !given));
+	const needsBuild =
+		!noBuild && (projects.some((p) => NEEDS_DIST.has(p)) || (realN8n.length > 0 && !given));
 
 	if (needsBuild) timed('build', () => build());
 	if (fast.length > 0 && !jest(fast, jestArgs)) return 1;
@@ -138,7 +144,13 @@ async function main() {
 		await installer.ensureN8nVersions(n8nVersionsOf(realN8n), { parallel: true });
 		for (const project of realN8n) {
 			if (PREREQUISITES[project]) timed(`${project}: prerequisites`, PREREQUISITES[project]);
-			const ok = timed(project, () => jest([project], ['--runInBand', '--verbose', ...(JEST_FLAGS[project] ?? []), ...jestArgs], env));
+			const ok = timed(project, () =>
+				jest(
+					[project],
+					['--runInBand', '--verbose', ...(JEST_FLAGS[project] ?? []), ...jestArgs],
+					env,
+				),
+			);
 			if (!ok) return 1;
 		}
 		return 0;

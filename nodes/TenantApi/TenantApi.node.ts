@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as getMany from './actions/getMany.operation';
@@ -15,7 +20,8 @@ export class TenantApi implements INodeType {
 		version: 1,
 		subtitle:
 			'={{ $parameter["resource"] === "request" ? ($parameter["operation"] === "getAll" ? "Get many" : $parameter["operation"] === "send" ? $parameter["method"] : "POST") + " " + $parameter["endpoint"] : "Get many accounts" }}',
-		description: 'List accounts or any collection, and send idempotent JSON requests to endpoints of the Tenant API',
+		description:
+			'List accounts or any collection, and send idempotent JSON requests to endpoints of the Tenant API',
 		defaults: { name: 'Tenant API' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -61,13 +67,15 @@ export class TenantApi implements INodeType {
 					{
 						name: 'Get Many',
 						value: 'getAll',
-						description: 'List a collection below the Base URL (e.g. /transfers), following pages, one item per record',
+						description:
+							'List a collection below the Base URL (e.g. /transfers), following pages, one item per record',
 						action: 'Get many records from an endpoint',
 					},
 					{
 						name: 'POST to Endpoint',
 						value: 'post',
-						description: 'POST a JSON object to a path below the Base URL, with an Idempotency-Key that stays the same on retries',
+						description:
+							'POST a JSON object to a path below the Base URL, with an Idempotency-Key that stays the same on retries',
 						action: 'Post to an endpoint',
 					},
 					{

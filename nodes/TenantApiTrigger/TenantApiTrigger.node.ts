@@ -59,7 +59,8 @@ interface RawResponse {
 async function readRawBody(context: IWebhookFunctions): Promise<Buffer | undefined> {
 	const req = context.getRequestObject() as unknown as RequestWithRawBody;
 	try {
-		if (!Buffer.isBuffer(req.rawBody) && typeof req.readRawBody === 'function') await req.readRawBody();
+		if (!Buffer.isBuffer(req.rawBody) && typeof req.readRawBody === 'function')
+			await req.readRawBody();
 	} catch {
 		return undefined;
 	}
@@ -83,7 +84,10 @@ interface Secrets {
  * like a bad signature); a selected one that cannot be read now (e.g. the database is busy) is temporary (503: the
  * sender retries).
  */
-async function readSecrets(context: IWebhookFunctions, testUrl: boolean): Promise<Secrets | Refusal> {
+async function readSecrets(
+	context: IWebhookFunctions,
+	testUrl: boolean,
+): Promise<Secrets | Refusal> {
 	try {
 		const credential = await context.getCredentials(WEBHOOK_CREDENTIAL_TYPE);
 		return { accepted: signingSecrets(credential, testUrl), all: credentialSecrets(credential) };
@@ -94,24 +98,37 @@ async function readSecrets(context: IWebhookFunctions, testUrl: boolean): Promis
 }
 
 /** The delivery read against the node's settings, and what a refusal can be explained from. Never throws. */
-async function judgeRequest(context: IWebhookFunctions, testUrl: boolean, nowSeconds: number): Promise<{ outcome: Outcome; evidence: Evidence }> {
+async function judgeRequest(
+	context: IWebhookFunctions,
+	testUrl: boolean,
+	nowSeconds: number,
+): Promise<{ outcome: Outcome; evidence: Evidence }> {
 	const evidence: Evidence = { verification: undefined, headers: {}, testUrl, nowSeconds };
 	try {
 		evidence.headers = context.getHeaderData() as HeaderBag;
 		evidence.rawBody = await readRawBody(context);
-		const verification = (evidence.verification = context.getNodeParameter('verification', 'hmacSha256'));
+		const verification = (evidence.verification = context.getNodeParameter(
+			'verification',
+			'hmacSha256',
+		));
 		// E.g. saved by a newer version of this package: a set-up error, answered like a refusal (final, not 5xx).
-		if (!isVerificationName(verification)) return { outcome: refusal('unknown_verification'), evidence };
-		const secrets = verification === 'none' ? { accepted: [], all: [] } : await readSecrets(context, testUrl);
+		if (!isVerificationName(verification))
+			return { outcome: refusal('unknown_verification'), evidence };
+		const secrets =
+			verification === 'none' ? { accepted: [], all: [] } : await readSecrets(context, testUrl);
 		if ('action' in secrets) return { outcome: secrets, evidence };
-		const read: ParameterReader = (name, fallback) => context.getNodeParameter(name, fallback as never);
+		const read: ParameterReader = (name, fallback) =>
+			context.getNodeParameter(name, fallback as never);
 		const settings = settingsFromParameters(verification, read, secrets.accepted, secrets.all);
 		evidence.config = settings.config;
 		const outcome = receiveDelivery(settings, {
 			rawBody: evidence.rawBody,
 			headers: evidence.headers,
 			query: context.getQueryData() as IDataObject,
-			url: settings.config.mode === 'hmac' ? signedUrl(context, context.getNodeParameter('signedUrl', '')) : undefined,
+			url:
+				settings.config.mode === 'hmac'
+					? signedUrl(context, context.getNodeParameter('signedUrl', ''))
+					: undefined,
 			nowSeconds,
 		});
 		return { outcome, evidence };
@@ -133,7 +150,10 @@ function recordsRefusals(context: IWebhookFunctions): boolean {
 /** Answers the request now (n8n then sends nothing of its own: the caller returns `noWebhookResponse`). */
 function send(context: IWebhookFunctions, answer: Answer): void {
 	const res = context.getResponseObject() as unknown as RawResponse;
-	res.writeHead(answer.status, answer.contentType === undefined ? {} : { 'content-type': answer.contentType });
+	res.writeHead(
+		answer.status,
+		answer.contentType === undefined ? {} : { 'content-type': answer.contentType },
+	);
 	res.end(answer.body ?? '');
 }
 
@@ -157,14 +177,30 @@ function respondsWhenFinished(context: IWebhookFunctions): boolean {
  * the diagnosis at the Test URL (the editor shows it), and in production with Record Refused Deliveries, at most once
  * per reason and window (refusalRecords.ts). The log holds the same diagnosis.
  */
-function refuseDelivery(context: IWebhookFunctions, refused: Refusal, evidence: Evidence): IWebhookResponseData {
+function refuseDelivery(
+	context: IWebhookFunctions,
+	refused: Refusal,
+	evidence: Evidence,
+): IWebhookResponseData {
 	const node = context.getNode().name;
 	const workflowId = context.getWorkflow().id ?? '';
 	const diagnosis = diagnose(refused, evidence);
 	// A setting no delivery can pass (or n8n failing the node) is an error in the log; a refused delivery a warning.
-	const level = refused.reason === 'unknown_verification' || refused.reason === 'internal_error' ? 'error' : 'warn';
-	context.logger[level](`Tenant API Trigger refused a delivery: ${String(diagnosis.summary)}`, { reason: refused.reason, node, workflowId, verification: String(evidence.verification) });
-	send(context, { status: refused.status, contentType: 'application/json; charset=utf-8', body: JSON.stringify({ message: refused.message }) });
+	const level =
+		refused.reason === 'unknown_verification' || refused.reason === 'internal_error'
+			? 'error'
+			: 'warn';
+	context.logger[level](`Tenant API Trigger refused a delivery: ${String(diagnosis.summary)}`, {
+		reason: refused.reason,
+		node,
+		workflowId,
+		verification: String(evidence.verification),
+	});
+	send(context, {
+		status: refused.status,
+		contentType: 'application/json; charset=utf-8',
+		body: JSON.stringify({ message: refused.message }),
+	});
 	if (!evidence.testUrl) {
 		if (!recordsRefusals(context)) return { noWebhookResponse: true };
 		const decision = admitRefusal(workflowId, node, refused.reason, evidence.nowSeconds * 1000);
@@ -182,7 +218,8 @@ export class TenantApiTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{ $parameter["events"] ? "Events: " + $parameter["events"] : "All events" }}',
-		description: 'Starts the workflow when the Tenant API delivers a webhook, after verifying its signature',
+		description:
+			'Starts the workflow when the Tenant API delivers a webhook, after verifying its signature',
 		defaults: { name: 'Tenant API Trigger' },
 		eventTriggerDescription: 'Waiting for a delivery to the Test URL',
 		activationMessage: 'Deliveries to the Production URL now start this workflow.',
@@ -216,12 +253,18 @@ export class TenantApiTrigger implements INodeType {
 	methods = {
 		credentialTest: {
 			// Nothing can be called with a signing secret: check it locally, say what will happen.
-			async tenantWebhookApiTest(this: ICredentialTestFunctions, credential: ICredentialsDecrypted): Promise<INodeCredentialTestResult> {
+			async tenantWebhookApiTest(
+				this: ICredentialTestFunctions,
+				credential: ICredentialsDecrypted,
+			): Promise<INodeCredentialTestResult> {
 				const data = credential.data ?? {};
-				if (usableSecrets([data.signingSecret]).length === 0) return { status: 'Error', message: 'The Signing Secret is empty' };
+				if (usableSecrets([data.signingSecret]).length === 0)
+					return { status: 'Error', message: 'The Signing Secret is empty' };
 				const also = [
 					usableSecrets([data.previousSigningSecret]).length > 0 ? 'the previous secret' : '',
-					usableSecrets([data.testSigningSecret]).length > 0 ? 'the test secret (Test URL only)' : '',
+					usableSecrets([data.testSigningSecret]).length > 0
+						? 'the test secret (Test URL only)'
+						: '',
 				].filter((name) => name !== '');
 				return {
 					status: 'OK',
@@ -236,9 +279,12 @@ export class TenantApiTrigger implements INodeType {
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
-				this.logger.debug('Tenant API Trigger: webhooks are registered in the service dashboard; nothing to check', {
-					node: this.getNode().name,
-				});
+				this.logger.debug(
+					'Tenant API Trigger: webhooks are registered in the service dashboard; nothing to check',
+					{
+						node: this.getNode().name,
+					},
+				);
 				return false;
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
@@ -267,12 +313,18 @@ export class TenantApiTrigger implements INodeType {
 		const { outcome, evidence } = await judgeRequest(this, testUrl, Math.floor(Date.now() / 1000));
 		if (outcome.action === 'refuse') return refuseDelivery(this, outcome, evidence);
 		if (outcome.action === 'handshake') {
-			this.logger.debug('Tenant API Trigger: answered the sender\'s handshake', { node: this.getNode().name, handshake: outcome.handshake });
+			this.logger.debug("Tenant API Trigger: answered the sender's handshake", {
+				node: this.getNode().name,
+				handshake: outcome.handshake,
+			});
 			send(this, outcome.answer);
 			return { noWebhookResponse: true };
 		}
 		if (outcome.action === 'acknowledge') {
-			this.logger.debug('Tenant API Trigger: delivery acknowledged but filtered out', { node: this.getNode().name, event: outcome.event ?? null });
+			this.logger.debug('Tenant API Trigger: delivery acknowledged but filtered out', {
+				node: this.getNode().name,
+				event: outcome.event ?? null,
+			});
 			send(this, acknowledgement(this));
 			return { noWebhookResponse: true };
 		}

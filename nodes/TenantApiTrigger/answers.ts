@@ -14,10 +14,18 @@ export interface Answer {
 export const EMPTY_OK: Answer = { status: 200 };
 
 /** What Twilio expects back for an incoming message or call (any 2xx for a status callback): TwiML without instructions. */
-export const EMPTY_TWIML: Answer = { status: 200, contentType: 'text/xml; charset=utf-8', body: '<?xml version="1.0" encoding="UTF-8"?><Response/>' };
+export const EMPTY_TWIML: Answer = {
+	status: 200,
+	contentType: 'text/xml; charset=utf-8',
+	body: '<?xml version="1.0" encoding="UTF-8"?><Response/>',
+};
 
 /** Adyen's acknowledgement (NotificationResponse): `[accepted]` in the body of a 2xx. */
-export const ADYEN_ACCEPTED: Answer = { status: 200, contentType: 'text/plain; charset=utf-8', body: '[accepted]' };
+export const ADYEN_ACCEPTED: Answer = {
+	status: 200,
+	contentType: 'text/plain; charset=utf-8',
+	body: '[accepted]',
+};
 
 export type HandshakeName = 'slackUrlVerification' | 'githubPing';
 
@@ -41,22 +49,31 @@ const CHALLENGE = /^[\x21-\x7e]{1,512}$/;
 /** How far into a refused body a handshake's marker is looked for. */
 const MARKER_WINDOW = 4096;
 
-const bodyHas = (body: Buffer | undefined, marker: string) => body !== undefined && body.subarray(0, MARKER_WINDOW).includes(marker);
+const bodyHas = (body: Buffer | undefined, marker: string) =>
+	body !== undefined && body.subarray(0, MARKER_WINDOW).includes(marker);
 
 export const HANDSHAKES: Record<HandshakeName, Handshake> = {
 	slackUrlVerification: {
 		label: "Slack's URL verification (url_verification)",
-		whileRefused: 'Slack shows "Your URL didn\'t respond with the value of the challenge parameter" and sends no event until it passes.',
+		whileRefused:
+			'Slack shows "Your URL didn\'t respond with the value of the challenge parameter" and sends no event until it passes.',
 		answer: (signed) =>
-			signed.type === 'url_verification' && typeof signed.challenge === 'string' && CHALLENGE.test(signed.challenge)
+			signed.type === 'url_verification' &&
+			typeof signed.challenge === 'string' &&
+			CHALLENGE.test(signed.challenge)
 				? { status: 200, contentType: 'text/plain; charset=utf-8', body: signed.challenge }
 				: undefined,
-		looksLike: (headers, body) => headerValue(headers, 'x-slack-signature') !== undefined && bodyHas(body, '"url_verification"'),
+		looksLike: (headers, body) =>
+			headerValue(headers, 'x-slack-signature') !== undefined &&
+			bodyHas(body, '"url_verification"'),
 	},
 	githubPing: {
 		label: "GitHub's ping",
 		whileRefused: 'GitHub marks the ping as failed in Recent Deliveries; it still sends events.',
-		answer: (signed, headers) => (headerValue(headers, 'x-github-event')?.trim() === 'ping' && typeof signed.zen === 'string' ? EMPTY_OK : undefined),
+		answer: (signed, headers) =>
+			headerValue(headers, 'x-github-event')?.trim() === 'ping' && typeof signed.zen === 'string'
+				? EMPTY_OK
+				: undefined,
 		looksLike: (headers) => headerValue(headers, 'x-github-event')?.trim() === 'ping',
 	},
 };

@@ -5,7 +5,14 @@ import { setOwn } from '../shared/ownProperty';
 import { SECRET_NAMES } from '../shared/webhookDelivery';
 
 import type { HeaderBag, SignedUnit, SignaturePassed, VerificationConfig } from './verifier';
-import { headerNames, headerValue, joinIdParts, joinItemIds, usableSecrets, valueAtPath } from './verifier';
+import {
+	headerNames,
+	headerValue,
+	joinIdParts,
+	joinItemIds,
+	usableSecrets,
+	valueAtPath,
+} from './verifier';
 
 export const DEFAULT_EVENT_PATH = 'event';
 export const FALLBACK_EVENT_PATH = 'type';
@@ -36,7 +43,9 @@ export function parseEventList(text: string | undefined): string[] {
 export function eventAccepted(accepted: string[], type: string | undefined): boolean {
 	if (accepted.length === 0 || accepted.includes('*')) return true;
 	if (type === undefined) return false;
-	return accepted.some((entry) => (entry.endsWith('*') ? type.startsWith(entry.slice(0, -1)) : entry === type));
+	return accepted.some((entry) =>
+		entry.endsWith('*') ? type.startsWith(entry.slice(0, -1)) : entry === type,
+	);
 }
 
 /** Headers never copied into the output: they can carry credentials. */
@@ -44,16 +53,25 @@ const ALWAYS_REDACTED = ['authorization', 'proxy-authorization', 'cookie'];
 
 /** Whether a name or value holds one of the secrets (the shared key of Secret in Header, or one sent by mistake). */
 function holdsSecret(secrets: string[], ...texts: unknown[]): boolean {
-	return texts.some((text) => secrets.some((secret) => (Array.isArray(text) ? text : [text]).some((t) => String(t).includes(secret))));
+	return texts.some((text) =>
+		secrets.some((secret) =>
+			(Array.isArray(text) ? text : [text]).some((t) => String(t).includes(secret)),
+		),
+	);
 }
 
 /** The request headers without those that carry credentials: `secretHeaders` (a setting's list) and any holding a secret. */
-export function safeHeaders(headers: HeaderBag, secretHeaders: string, secrets: unknown[]): IDataObject {
+export function safeHeaders(
+	headers: HeaderBag,
+	secretHeaders: string,
+	secrets: unknown[],
+): IDataObject {
 	const redacted = new Set([...ALWAYS_REDACTED, ...headerNames(secretHeaders)]);
 	const usable = usableSecrets(secrets);
 	const out: IDataObject = {};
 	for (const [key, value] of Object.entries(headers)) {
-		if (value === undefined || redacted.has(key.toLowerCase()) || holdsSecret(usable, key, value)) continue;
+		if (value === undefined || redacted.has(key.toLowerCase()) || holdsSecret(usable, key, value))
+			continue;
 		out[key] = value;
 	}
 	return out;
@@ -93,7 +111,8 @@ type Identity = [string, string] | undefined | IdRefusal;
 /** The id made of signed body fields (all must hold a scalar; several are joined by joinIdParts), with its source. */
 function bodyFieldsId(signed: IDataObject, paths: string[]): Identity {
 	const parts = paths.map((path) => idText(valueAtPath(signed, path)));
-	if (parts.length === 0 || !parts.every((part): part is string => part !== undefined)) return undefined;
+	if (parts.length === 0 || !parts.every((part): part is string => part !== undefined))
+		return undefined;
 	return [joinIdParts(parts), `body:${paths.join(',')}`];
 }
 
@@ -103,13 +122,25 @@ function bodyFieldsId(signed: IDataObject, paths: string[]): Identity {
  * body fields `chosenIdFields` (Delivery ID Fields) when set; otherwise a signed item's id fields (Adyen payments);
  * otherwise the scheme's body fields (`id` without a scheme). Undefined: none.
  */
-function identify(config: VerificationConfig, result: SignaturePassed, headers: HeaderBag, unit: SignedUnit, chosenIdFields: string[]): Identity {
-	if (config.mode !== 'hmac') return bodyFieldsId(unit.signed, chosenIdFields.length > 0 ? chosenIdFields : ['id']);
+function identify(
+	config: VerificationConfig,
+	result: SignaturePassed,
+	headers: HeaderBag,
+	unit: SignedUnit,
+	chosenIdFields: string[],
+): Identity {
+	if (config.mode !== 'hmac')
+		return bodyFieldsId(unit.signed, chosenIdFields.length > 0 ? chosenIdFields : ['id']);
 	const { scheme } = config;
-	if (result.id !== undefined) return [result.id, `header:${presentHeader(headers, scheme.idHeader) ?? scheme.idHeader}`];
-	if (result.signedTextSha256 !== undefined) return chosenIdFields.length > 0 ? 'unprotected_id' : [result.signedTextSha256, SIGNED_TEXT_ID_SOURCE];
+	if (result.id !== undefined)
+		return [result.id, `header:${presentHeader(headers, scheme.idHeader) ?? scheme.idHeader}`];
+	if (result.signedTextSha256 !== undefined)
+		return chosenIdFields.length > 0
+			? 'unprotected_id'
+			: [result.signedTextSha256, SIGNED_TEXT_ID_SOURCE];
 	if (chosenIdFields.length > 0) return bodyFieldsId(unit.signed, chosenIdFields);
-	if (unit.itemId !== undefined) return [joinItemIds([unit.itemId]), `items:${(result.itemIdFields ?? []).join(',')}`];
+	if (unit.itemId !== undefined)
+		return [joinItemIds([unit.itemId]), `items:${(result.itemIdFields ?? []).join(',')}`];
 	return bodyFieldsId(unit.signed, scheme.idFields);
 }
 
@@ -128,6 +159,14 @@ export function deliveryIdentity(
 	const identity = identify(config, result, headers, unit, chosenIdFields);
 	if (typeof identity === 'string') return identity;
 	const [id, idSource] = identity ?? [null, null];
-	const secret = result.secretIndex === undefined ? null : (SECRET_NAMES[result.secretIndex] ?? null);
-	return { id, idSource, timestamp: result.timestamp ?? null, verification, secret, bodyType: result.bodyFormat };
+	const secret =
+		result.secretIndex === undefined ? null : (SECRET_NAMES[result.secretIndex] ?? null);
+	return {
+		id,
+		idSource,
+		timestamp: result.timestamp ?? null,
+		verification,
+		secret,
+		bodyType: result.bodyFormat,
+	};
 }

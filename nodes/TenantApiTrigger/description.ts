@@ -1,19 +1,32 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_TOLERANCE_SECONDS } from './verifier';
-import { VERIFICATIONS, VERIFICATION_NAMES, bodyFormatDefaulting, showing, signingTimestamps } from './verifications';
+import {
+	VERIFICATIONS,
+	VERIFICATION_NAMES,
+	bodyFormatDefaulting,
+	showing,
+	signingTimestamps,
+} from './verifications';
 
 const USE_TIMESTAMP = showing('useTimestamp');
-const custom = (extra: Record<string, string[]> = {}) => ({ show: { verification: showing('custom'), ...extra } });
+const custom = (extra: Record<string, string[]> = {}) => ({
+	show: { verification: showing('custom'), ...extra },
+});
 
 const verificationOptions: INodeProperties = {
 	displayName: 'Verification',
 	name: 'verification',
 	type: 'options',
 	noDataExpression: true,
-	options: VERIFICATION_NAMES.map((value) => ({ name: VERIFICATIONS[value].name, value, description: VERIFICATIONS[value].description })),
+	options: VERIFICATION_NAMES.map((value) => ({
+		name: VERIFICATIONS[value].name,
+		value,
+		description: VERIFICATIONS[value].description,
+	})),
 	default: 'hmacSha256',
-	description: 'How each delivery is checked before the workflow starts. Refused deliveries get a 401 and start nothing from the Verified output; the Refused output says why.',
+	description:
+		'How each delivery is checked before the workflow starts. Refused deliveries get a 401 and start nothing from the Verified output; the Refused output says why.',
 };
 
 const customHmacFields: INodeProperties[] = [
@@ -72,7 +85,8 @@ const customHmacFields: INodeProperties[] = [
 		default: 'x-signature',
 		required: true,
 		displayOptions: custom({ customSignatureIn: ['header'] }),
-		description: 'Header carrying the signature; several names separated by commas are tried in order',
+		description:
+			'Header carrying the signature; several names separated by commas are tried in order',
 	},
 	{
 		displayName: 'Signature Format',
@@ -92,8 +106,12 @@ const customHmacFields: INodeProperties[] = [
 		name: 'customSignatureLabel',
 		type: 'string',
 		default: 'v1',
-		displayOptions: custom({ customSignatureIn: ['header'], customSignatureFormat: ['prefixed', 'keyValue', 'versioned'] }),
-		description: 'The prefix (e.g. v0=), the key of signature entries (e.g. v1) or the version label (e.g. v1)',
+		displayOptions: custom({
+			customSignatureIn: ['header'],
+			customSignatureFormat: ['prefixed', 'keyValue', 'versioned'],
+		}),
+		description:
+			'The prefix (e.g. v0=), the key of signature entries (e.g. v1) or the version label (e.g. v1)',
 	},
 	{
 		displayName: 'Pair Separator',
@@ -128,7 +146,8 @@ const customHmacFields: INodeProperties[] = [
 		type: 'string',
 		default: 'x-timestamp',
 		displayOptions: custom(),
-		description: 'Header carrying {timestamp} in unix seconds (not used when the signature header carries it)',
+		description:
+			'Header carrying {timestamp} in unix seconds (not used when the signature header carries it)',
 	},
 	{
 		displayName: 'ID Header',
@@ -144,7 +163,8 @@ const customHmacFields: INodeProperties[] = [
 		type: 'string',
 		default: 'notificationItems.*.NotificationRequestItem',
 		displayOptions: custom({ customSignatureIn: ['items'] }),
-		description: 'Dot path of the signed items in the JSON body; * stands for every element of a list',
+		description:
+			'Dot path of the signed items in the JSON body; * stands for every element of a list',
 	},
 	{
 		displayName: 'Signature Path in Item',
@@ -166,8 +186,16 @@ const customHmacFields: INodeProperties[] = [
 ];
 
 const bodyFormatOptions = [
-	{ name: 'JSON', value: 'json', description: 'A JSON object; Content-Type JSON, +JSON, text/plain or none' },
-	{ name: 'Form Fields', value: 'form', description: 'Content-Type application/x-www-form-urlencoded' },
+	{
+		name: 'JSON',
+		value: 'json',
+		description: 'A JSON object; Content-Type JSON, +JSON, text/plain or none',
+	},
+	{
+		name: 'Form Fields',
+		value: 'form',
+		description: 'Content-Type application/x-www-form-urlencoded',
+	},
 ];
 const BODY_FORMAT_DESCRIPTION =
 	'How the body is read. A delivery whose Content-Type says otherwise is refused with 415: the Content-Type is not signed, so the same signed bytes must never be read another way.';
@@ -197,7 +225,7 @@ const bodyFormatFields: INodeProperties[] = [
 export const properties: INodeProperties[] = [
 	{
 		displayName:
-			'Set-up: copy the Production URL above into the sender\'s webhook settings (for the Tenant API: the dashboard\'s Webhook URL field, then Generate), then put the signing secret it shows into a Tenant Webhook API credential. The Test URL is a different URL: a webhook registered for it gets its own secret — put that one into the credential\'s Test URL Signing Secret, which is accepted only while the editor listens.',
+			"Set-up: copy the Production URL above into the sender's webhook settings (for the Tenant API: the dashboard's Webhook URL field, then Generate), then put the signing secret it shows into a Tenant Webhook API credential. The Test URL is a different URL: a webhook registered for it gets its own secret — put that one into the credential's Test URL Signing Secret, which is accepted only while the editor listens.",
 		name: 'setupNotice',
 		type: 'notice',
 		default: '',
@@ -218,7 +246,8 @@ export const properties: INodeProperties[] = [
 		default: 'x-signature',
 		required: true,
 		displayOptions: { show: { verification: showing('signatureHeader') } },
-		description: 'Request header that carries the signature (case-insensitive), e.g. X-Hub-Signature-256 (GitHub) or X-Shopify-Hmac-Sha256',
+		description:
+			'Request header that carries the signature (case-insensitive), e.g. X-Hub-Signature-256 (GitHub) or X-Shopify-Hmac-Sha256',
 	},
 	{
 		displayName: 'Header Carrying the Shared Key',
@@ -227,7 +256,8 @@ export const properties: INodeProperties[] = [
 		default: 'x-webhook-secret',
 		required: true,
 		displayOptions: { show: { verification: showing('sharedKeyHeader') } },
-		description: 'Request header that carries the webhook secret (case-insensitive; several names separated by commas are tried in order). It is never copied into the output.',
+		description:
+			'Request header that carries the webhook secret (case-insensitive; several names separated by commas are tried in order). It is never copied into the output.',
 	},
 	{
 		displayName: 'Use Timestamp',
@@ -294,7 +324,8 @@ export const properties: INodeProperties[] = [
 			{
 				name: 'On Receipt',
 				value: 'onReceipt',
-				description: 'Answer as soon as the delivery is verified, with what the sender expects (200; Adyen: [accepted]; Twilio: empty TwiML). The sender never waits, but an event is lost if the workflow fails or its worker dies.',
+				description:
+					'Answer as soon as the delivery is verified, with what the sender expects (200; Adyen: [accepted]; Twilio: empty TwiML). The sender never waits, but an event is lost if the workflow fails or its worker dies.',
 			},
 			{
 				name: 'When the Workflow Finishes',
@@ -304,7 +335,8 @@ export const properties: INodeProperties[] = [
 			},
 		],
 		default: 'onReceipt',
-		description: "When the sender gets its answer. Refused deliveries, and a sender's URL check (Slack's url_verification, GitHub's ping), are answered at once either way.",
+		description:
+			"When the sender gets its answer. Refused deliveries, and a sender's URL check (Slack's url_verification, GitHub's ping), are answered at once either way.",
 	},
 	{
 		displayName:
@@ -328,14 +360,15 @@ export const properties: INodeProperties[] = [
 				default: '',
 				placeholder: 'data.eventId',
 				description:
-					'Body fields (dot paths, separated by commas) that identify the delivery in webhookDelivery.ID, when the scheme signs no ID header. Empty: the preset\'s (see the trigger docs, Delivery identity). Not with Twilio-Style form deliveries or Custom HMAC {formFields} without {body}: their signature does not say where a field ends, so they are named by the SHA-256 of the signed text and a delivery is refused while this is set.',
+					"Body fields (dot paths, separated by commas) that identify the delivery in webhookDelivery.ID, when the scheme signs no ID header. Empty: the preset's (see the trigger docs, Delivery identity). Not with Twilio-Style form deliveries or Custom HMAC {formFields} without {body}: their signature does not say where a field ends, so they are named by the SHA-256 of the signed text and a delivery is refused while this is set.",
 			},
 			{
 				displayName: 'Event Path',
 				name: 'eventPath',
 				type: 'string',
 				default: 'event',
-				description: 'Dot path of the event type in the body, used by the Events filter. When it holds no text, "type" is tried.',
+				description:
+					'Dot path of the event type in the body, used by the Events filter. When it holds no text, "type" is tried.',
 			},
 			{
 				displayName: 'Include Headers',
@@ -350,7 +383,8 @@ export const properties: INodeProperties[] = [
 				name: 'includeQuery',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to add the URL query parameters to the output as webhookDelivery.unsignedQuery (not covered by the signature of most schemes)',
+				description:
+					'Whether to add the URL query parameters to the output as webhookDelivery.unsignedQuery (not covered by the signature of most schemes)',
 			},
 			{
 				displayName: 'Record Refused Deliveries',

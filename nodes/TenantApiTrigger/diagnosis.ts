@@ -22,7 +22,12 @@ import type { Findings } from './refusals';
 import { MAX_LISTED, REFUSALS, SECRET_REASONS, shown } from './refusals';
 import { verificationConfig } from './settings';
 import type { VerificationName } from './verifications';
-import { VERIFICATION_NAMES, isVerificationName, verificationOf, verificationsOfSender } from './verifications';
+import {
+	VERIFICATION_NAMES,
+	isVerificationName,
+	verificationOf,
+	verificationsOfSender,
+} from './verifications';
 
 /** Everything a refusal can be explained from; never the body's content or a header's value. */
 export interface Evidence {
@@ -41,12 +46,21 @@ const SIGNATURE_LIKE = /signature|hmac|token|secret|timestamp|webhook-id|svix-id
 
 /** Header names the tables use: every preset's signature, timestamp and id headers, every Verification's sender headers. */
 const TABLE_HEADERS: ReadonlySet<string> = new Set([
-	...PRESET_NAMES.flatMap((name) => [PRESETS[name].signatureHeader, PRESETS[name].timestampHeader, PRESETS[name].idHeader].flatMap(headerNames)),
+	...PRESET_NAMES.flatMap((name) =>
+		[PRESETS[name].signatureHeader, PRESETS[name].timestampHeader, PRESETS[name].idHeader].flatMap(
+			headerNames,
+		),
+	),
 	...VERIFICATION_NAMES.flatMap((name) => verificationOf(name).senderHeaders),
 ]);
 
 /** Media types the trigger reads or names in its answers (body.ts mediaTypeFits, receive.ts); `+json` types as one class. */
-const KNOWN_MEDIA_TYPES = ['application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data'];
+const KNOWN_MEDIA_TYPES = [
+	'application/json',
+	'text/plain',
+	'application/x-www-form-urlencoded',
+	'multipart/form-data',
+];
 
 /**
  * What a Verification proves about a delivery: that the sender knows the secret, that it signed the request (the
@@ -65,7 +79,10 @@ function proofs(config: VerificationConfig): Proof[] {
 
 /** What each Verification proves with its defaults (its preset, or the settings' defaults). */
 const PROOFS_BY_DEFAULT = Object.fromEntries(
-	VERIFICATION_NAMES.map((name) => [name, proofs(verificationConfig(name, (_setting, fallback) => fallback, []))]),
+	VERIFICATION_NAMES.map((name) => [
+		name,
+		proofs(verificationConfig(name, (_setting, fallback) => fallback, [])),
+	]),
 ) as Record<VerificationName, Proof[]>;
 
 function provesAtLeast(candidate: VerificationName, chosen: Proof[]): boolean {
@@ -76,7 +93,9 @@ function provesAtLeast(candidate: VerificationName, chosen: Proof[]): boolean {
 /** What the chosen Verification proves: its settings, else its defaults; undefined (nothing is suggested) when unknown. */
 function chosenProofs(evidence: Evidence): Proof[] | undefined {
 	if (evidence.config !== undefined) return proofs(evidence.config);
-	return isVerificationName(evidence.verification) ? PROOFS_BY_DEFAULT[evidence.verification] : undefined;
+	return isVerificationName(evidence.verification)
+		? PROOFS_BY_DEFAULT[evidence.verification]
+		: undefined;
 }
 
 /** The request's media type when the trigger knows it, `none` without one, else `other` (the sender's text is never shown). */
@@ -105,7 +124,11 @@ function pointedTo(carried: string[], rawBody: Buffer | undefined): Verification
 	const byHeaders = verificationsOfSender(carried);
 	if (byHeaders.length > 0) return byHeaders;
 	const prefix = rawBody?.subarray(0, MAX_BODY_READ_BEFORE_VERIFYING);
-	return prefix !== undefined && prefix.includes('"hmacSignature"') && prefix.includes('NotificationRequestItem') ? ['adyenPayments'] : [];
+	return prefix !== undefined &&
+		prefix.includes('"hmacSignature"') &&
+		prefix.includes('NotificationRequestItem')
+		? ['adyenPayments']
+		: [];
 }
 
 /**
@@ -118,12 +141,19 @@ function suggestion(evidence: Evidence, carried: string[], expected: string[]): 
 	const current = evidence.verification;
 	const names = pointedTo(carried, evidence.rawBody);
 	if (isVerificationName(current) && names.includes(current)) {
-		const header = carried.find((h) => verificationOf(current).senderHeaders.includes(h) && !expected.includes(h));
-		return header !== undefined && verificationOf(current).settings.includes('signatureHeader') ? `Set Signature Header to ${header}: the request carries its signature there.` : undefined;
+		const header = carried.find(
+			(h) => verificationOf(current).senderHeaders.includes(h) && !expected.includes(h),
+		);
+		return header !== undefined && verificationOf(current).settings.includes('signatureHeader')
+			? `Set Signature Header to ${header}: the request carries its signature there.`
+			: undefined;
 	}
 	const chosen = chosenProofs(evidence);
-	const stronger = chosen === undefined ? undefined : names.find((name) => provesAtLeast(name, chosen));
-	return stronger === undefined ? undefined : `Set Verification to ${verificationOf(stronger).name}: the request carries what that sender sends.`;
+	const stronger =
+		chosen === undefined ? undefined : names.find((name) => provesAtLeast(name, chosen));
+	return stronger === undefined
+		? undefined
+		: `Set Verification to ${verificationOf(stronger).name}: the request carries what that sender sends.`;
 }
 
 /** The Verifications whose senders' secrets begin the way this one does (the table's secretPrefix). */
@@ -149,14 +179,21 @@ function secretHint(verification: unknown, secrets: unknown[]): string | undefin
 		const prefix = verificationOf(owners[0]).secretPrefix;
 		return `The Signing Secret starts with ${prefix}, as ${owners.map((name) => verificationOf(name).name).join(' and ')} secrets do: if the sender is one of those, choose that Verification.`;
 	}
-	if (isPresetName(verification) && PRESETS[verification].secretEncoding === 'hex' && !/^([0-9a-f]{2})+$/i.test(secret)) {
+	if (
+		isPresetName(verification) &&
+		PRESETS[verification].secretEncoding === 'hex' &&
+		!/^([0-9a-f]{2})+$/i.test(secret)
+	) {
 		return `The key of ${verificationOf(verification).name} is hex (0-9, a-f): copy the HMAC key, not a password or an API key.`;
 	}
 	return undefined;
 }
 
 /** The request's header names (lower case, once each): those a preset or the settings use, and how many other signature-like ones. */
-function signatureHeaders(headers: HeaderBag, config: VerificationConfig | undefined): { carried: string[]; others: number } {
+function signatureHeaders(
+	headers: HeaderBag,
+	config: VerificationConfig | undefined,
+): { carried: string[]; others: number } {
 	const known = new Set([...TABLE_HEADERS, ...configuredHeaders(config)]);
 	const names = new Set(
 		Object.entries(headers)
@@ -169,14 +206,21 @@ function signatureHeaders(headers: HeaderBag, config: VerificationConfig | undef
 }
 
 /** What the request showed: the evidence, and what the verifier saw of it (nothing when it did not run). */
-function findingsOf(evidence: Evidence, seen: Seen | undefined): Findings & { secretHint?: string } {
+function findingsOf(
+	evidence: Evidence,
+	seen: Seen | undefined,
+): Findings & { secretHint?: string } {
 	const { config, headers, rawBody, verification } = evidence;
 	const expected = expectedHeaders(config);
 	const { carried, others } = signatureHeaders(headers, config);
 	const secrets = config === undefined ? [] : secretsOf(config);
-	const tried = (seen?.secretsTried ?? []).map((index) => SECRET_NAMES[index] ?? `secret ${index + 1}`);
+	const tried = (seen?.secretsTried ?? []).map(
+		(index) => SECRET_NAMES[index] ?? `secret ${index + 1}`,
+	);
 	return {
-		verificationName: isVerificationName(verification) ? verificationOf(verification).name : shown(String(verification)),
+		verificationName: isVerificationName(verification)
+			? verificationOf(verification).name
+			: shown(String(verification)),
 		expected,
 		carried,
 		others,
@@ -197,10 +241,15 @@ function findingsOf(evidence: Evidence, seen: Seen | undefined): Findings & { se
  * and the node's settings only (reason codes, counts, sizes, known media types and header names). It holds no
  * secret, no expected signature, no header value and nothing of the body but its size.
  */
-export function diagnose(refusal: Pick<Refusal, 'status' | 'reason' | 'seen'>, evidence: Evidence): IDataObject {
+export function diagnose(
+	refusal: Pick<Refusal, 'status' | 'reason' | 'seen'>,
+	evidence: Evidence,
+): IDataObject {
 	const findings = findingsOf(evidence, refusal.seen);
 	const [found, change] = REFUSALS[refusal.reason].explain(findings);
-	const handshake = Object.values(HANDSHAKES).find((candidate) => candidate.looksLike(evidence.headers, evidence.rawBody));
+	const handshake = Object.values(HANDSHAKES).find((candidate) =>
+		candidate.looksLike(evidence.headers, evidence.rawBody),
+	);
 	const summary = handshake === undefined ? found : `${handshake.label} was refused. ${found}`;
 	const action = handshake === undefined ? change : `${change} ${handshake.whileRefused}`;
 	return {
@@ -219,7 +268,9 @@ export function diagnose(refusal: Pick<Refusal, 'status' | 'reason' | 'seen'>, e
 		},
 		secretsTried: findings.secrets,
 		...(findings.skew === undefined ? {} : { timestampSkewSeconds: findings.skew }),
-		...(findings.secretHint === undefined || !SECRET_REASONS.includes(refusal.reason) ? {} : { likelyCause: findings.secretHint }),
+		...(findings.secretHint === undefined || !SECRET_REASONS.includes(refusal.reason)
+			? {}
+			: { likelyCause: findings.secretHint }),
 		refusedAt: new Date(evidence.nowSeconds * 1000).toISOString(),
 	};
 }

@@ -8,7 +8,14 @@ import { HANDSHAKES } from './answers';
 import { deliveryIdentity, eventAccepted, eventType, safeHeaders, safeQuery } from './delivery';
 import type { RefusalReason } from './refusals';
 import { refusalAnswer } from './refusals';
-import type { BodyFormat, HeaderBag, Reading, Seen, SignedUnit, VerificationConfig } from './verifier';
+import type {
+	BodyFormat,
+	HeaderBag,
+	Reading,
+	Seen,
+	SignedUnit,
+	VerificationConfig,
+} from './verifier';
 import { deliveryFormat, mismatchedMediaType, readDelivery } from './verifier';
 
 /** The trigger's settings, as read from the node. */
@@ -44,7 +51,13 @@ export interface ReceivedRequest {
  * workflow. Only a refusal or a start ever runs anything.
  */
 export type Outcome =
-	| { action: 'refuse'; status: 400 | 401 | 413 | 415 | 503; reason: RefusalReason; message: string; seen?: Seen }
+	| {
+			action: 'refuse';
+			status: 400 | 401 | 413 | 415 | 503;
+			reason: RefusalReason;
+			message: string;
+			seen?: Seen;
+	  }
 	| { action: 'handshake'; handshake: HandshakeName; answer: Answer }
 	| { action: 'acknowledge'; event: string | undefined }
 	| { action: 'start'; items: IDataObject[] };
@@ -53,24 +66,53 @@ export type Refusal = Extract<Outcome, { action: 'refuse' }>;
 
 /** A refusal: the reason, the status and message the sender gets for it (refusals.ts), and what the verifier saw. */
 export function refusal(reason: RefusalReason, format: BodyFormat = 'json', seen?: Seen): Refusal {
-	return { action: 'refuse', reason, ...refusalAnswer(reason, format), ...(seen === undefined ? {} : { seen }) };
+	return {
+		action: 'refuse',
+		reason,
+		...refusalAnswer(reason, format),
+		...(seen === undefined ? {} : { seen }),
+	};
 }
 
 /** A request without bytes (n8n parsed multipart itself): nothing can be verified or read. */
 function withoutBytes(settings: TriggerSettings, request: ReceivedRequest): Outcome {
 	const format = deliveryFormat(settings.config, request.url);
-	if (settings.config.mode === 'none' && mismatchedMediaType(format, request.headers) !== undefined) return refusal('unsupported_media_type', format);
+	if (settings.config.mode === 'none' && mismatchedMediaType(format, request.headers) !== undefined)
+		return refusal('unsupported_media_type', format);
 	return refusal('raw_body_unavailable');
 }
 
-type Started = { json: IDataObject; event: string | undefined; id: string | null; signed: IDataObject };
+type Started = {
+	json: IDataObject;
+	event: string | undefined;
+	id: string | null;
+	signed: IDataObject;
+};
 
 /** One signed unit as the workflow gets it, or why the delivery is refused. */
-function startUnit(settings: TriggerSettings, request: ReceivedRequest, reading: Extract<Reading, { ok: true }>, unit: SignedUnit): Started | Refusal {
-	if (Object.prototype.hasOwnProperty.call(unit.object, WEBHOOK_DELIVERY_FIELD)) return refusal('reserved_field');
-	const delivery = deliveryIdentity(settings.config, reading.check, request.headers, unit, settings.idFields, settings.verification);
+function startUnit(
+	settings: TriggerSettings,
+	request: ReceivedRequest,
+	reading: Extract<Reading, { ok: true }>,
+	unit: SignedUnit,
+): Started | Refusal {
+	if (Object.prototype.hasOwnProperty.call(unit.object, WEBHOOK_DELIVERY_FIELD))
+		return refusal('reserved_field');
+	const delivery = deliveryIdentity(
+		settings.config,
+		reading.check,
+		request.headers,
+		unit,
+		settings.idFields,
+		settings.verification,
+	);
 	if (typeof delivery === 'string') return refusal(delivery);
-	return { json: outputItem(settings, request, unit.object, delivery), event: eventType(unit.signed, settings.eventPath), id: delivery.id, signed: unit.signed };
+	return {
+		json: outputItem(settings, request, unit.object, delivery),
+		event: eventType(unit.signed, settings.eventPath),
+		id: delivery.id,
+		signed: unit.signed,
+	};
 }
 
 /**
@@ -78,7 +120,9 @@ function startUnit(settings: TriggerSettings, request: ReceivedRequest, reading:
  * sender never sends an event twice in one delivery.
  */
 function repeatsAnEvent(units: Started[]): boolean {
-	const events = units.map((unit) => (unit.id !== null ? `id ${unit.id}` : `signed ${JSON.stringify(unit.signed)}`));
+	const events = units.map((unit) =>
+		unit.id !== null ? `id ${unit.id}` : `signed ${JSON.stringify(unit.signed)}`,
+	);
 	return new Set(events).size !== events.length;
 }
 
@@ -89,11 +133,25 @@ function repeatsAnEvent(units: Started[]): boolean {
  */
 export function receiveDelivery(settings: TriggerSettings, request: ReceivedRequest): Outcome {
 	if (request.rawBody === undefined) return withoutBytes(settings, request);
-	const reading = readDelivery(settings.config, { rawBody: request.rawBody, headers: request.headers, nowSeconds: request.nowSeconds, url: request.url });
-	if (!reading.ok) return refusal(reading.reason, 'bodyFormat' in reading ? reading.bodyFormat : 'json', reading.seen);
+	const reading = readDelivery(settings.config, {
+		rawBody: request.rawBody,
+		headers: request.headers,
+		nowSeconds: request.nowSeconds,
+		url: request.url,
+	});
+	if (!reading.ok)
+		return refusal(
+			reading.reason,
+			'bodyFormat' in reading ? reading.bodyFormat : 'json',
+			reading.seen,
+		);
 	const handshake = settings.handshake;
-	const answer = handshake === undefined ? undefined : HANDSHAKES[handshake].answer(reading.units[0].signed, request.headers);
-	if (handshake !== undefined && answer !== undefined) return { action: 'handshake', handshake, answer };
+	const answer =
+		handshake === undefined
+			? undefined
+			: HANDSHAKES[handshake].answer(reading.units[0].signed, request.headers);
+	if (handshake !== undefined && answer !== undefined)
+		return { action: 'handshake', handshake, answer };
 	const units: Started[] = [];
 	for (const unit of reading.units) {
 		const started = startUnit(settings, request, reading, unit);
@@ -116,9 +174,19 @@ export function secretsOf(config: VerificationConfig): unknown[] {
  * body may not use), which carries the request data no signature covers under names that say so. No secret of the
  * credential (accepted here or not), and no header carrying Secret in Header's shared key, ever reach it.
  */
-function outputItem(settings: TriggerSettings, request: ReceivedRequest, body: IDataObject, delivery: WebhookDelivery): IDataObject {
+function outputItem(
+	settings: TriggerSettings,
+	request: ReceivedRequest,
+	body: IDataObject,
+	delivery: WebhookDelivery,
+): IDataObject {
 	const { config, credentialSecrets } = settings;
-	if (settings.includeHeaders) delivery.unsignedHeaders = safeHeaders(request.headers, config.mode === 'secretHeader' ? config.secretHeader : '', credentialSecrets);
+	if (settings.includeHeaders)
+		delivery.unsignedHeaders = safeHeaders(
+			request.headers,
+			config.mode === 'secretHeader' ? config.secretHeader : '',
+			credentialSecrets,
+		);
 	if (settings.includeQuery) delivery.unsignedQuery = safeQuery(request.query, credentialSecrets);
 	return { ...body, [WEBHOOK_DELIVERY_FIELD]: delivery };
 }

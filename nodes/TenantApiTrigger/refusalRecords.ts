@@ -21,8 +21,18 @@ const windows = new Map<string, Window>();
 export type RecordDecision = { record: true; unrecordedBefore: number } | { record: false };
 
 /** Whether this refusal is recorded; counts it as unrecorded when not. */
-export function admitRefusal(workflowId: string, node: string, reason: string, nowMs: number): RecordDecision {
-	const window = lruEntry(windows, JSON.stringify([workflowId, node, reason]), () => ({ recordedAt: -Infinity, unrecorded: 0 }), MAX_RECORD_KEYS);
+export function admitRefusal(
+	workflowId: string,
+	node: string,
+	reason: string,
+	nowMs: number,
+): RecordDecision {
+	const window = lruEntry(
+		windows,
+		JSON.stringify([workflowId, node, reason]),
+		() => ({ recordedAt: -Infinity, unrecorded: 0 }),
+		MAX_RECORD_KEYS,
+	);
 	if (nowMs - window.recordedAt < RECORD_WINDOW_MS) {
 		window.unrecorded += 1;
 		return { record: false };

@@ -67,7 +67,9 @@ const MAX_SHOWN_CHARS = 40;
 /** A setting's text as shown: printable ASCII (quotes and backslashes replaced), cut at MAX_SHOWN_CHARS. */
 export function shown(text: string): string {
 	const printable = text.replace(/[^\x20\x21\x23-\x5b\x5d-\x7e]/g, '?');
-	return printable.length > MAX_SHOWN_CHARS ? `${printable.slice(0, MAX_SHOWN_CHARS - 1)}…` : printable;
+	return printable.length > MAX_SHOWN_CHARS
+		? `${printable.slice(0, MAX_SHOWN_CHARS - 1)}…`
+		: printable;
 }
 
 const quoted = (names: string[]) => names.map((name) => `"${shown(name)}"`);
@@ -84,12 +86,15 @@ function carriedList(found: Findings): string {
 	const named = quoted(found.carried.slice(0, MAX_LISTED));
 	if (found.others === 0) return named.length === 0 ? 'none' : named.join(', ');
 	const others = `${found.others} other${found.others === 1 ? '' : 's'}`;
-	return named.length === 0 ? `${others}, none of them named by a preset or the settings` : [...named, `and ${others}`].join(', ');
+	return named.length === 0
+		? `${others}, none of them named by a preset or the settings`
+		: [...named, `and ${others}`].join(', ');
 }
 
 /** Which secret to change when the signature does not match: at the Test URL, its own secret once set, or the one to set. */
 function signatureMismatchAction(found: Findings): string {
-	if (!found.testUrl) return 'Put the secret the sender signs this webhook with into the credential\'s Signing Secret (after "Rotate API Key", the new one).';
+	if (!found.testUrl)
+		return 'Put the secret the sender signs this webhook with into the credential\'s Signing Secret (after "Rotate API Key", the new one).';
 	if (found.secrets.includes('test')) {
 		return 'Once a Test URL Signing Secret is set, the Test URL accepts it alone (a delivery signed for the Production URL is refused here): deliver from the webhook registered for the Test URL, or clear that secret to test with the production ones.';
 	}
@@ -97,10 +102,19 @@ function signatureMismatchAction(found: Findings): string {
 }
 
 const chooseSuggested = (found: Findings, otherwise: string) => found.suggested ?? otherwise;
-const secretsPhrase = (found: Findings) => (found.secrets.length === 0 ? 'no secret' : `the ${found.secrets.join(' and the ')} secret${found.secrets.length > 1 ? 's' : ''}`);
+const secretsPhrase = (found: Findings) =>
+	found.secrets.length === 0
+		? 'no secret'
+		: `the ${found.secrets.join(' and the ')} secret${found.secrets.length > 1 ? 's' : ''}`;
 
-const MEDIA_TYPE_OF: Record<BodyFormat, string> = { json: 'application/json', form: 'application/x-www-form-urlencoded' };
-const bodyShape = (format: BodyFormat) => (format === 'form' ? 'Body must be form fields with names (at most 1,000)' : 'Body must be a JSON object');
+const MEDIA_TYPE_OF: Record<BodyFormat, string> = {
+	json: 'application/json',
+	form: 'application/x-www-form-urlencoded',
+};
+const bodyShape = (format: BodyFormat) =>
+	format === 'form'
+		? 'Body must be form fields with names (at most 1,000)'
+		: 'Body must be a JSON object';
 
 /** Every refusal: its status, what the sender is told, and what the Refused output says. */
 export const REFUSALS: Record<RefusalReason, Refusal> = {
@@ -108,7 +122,10 @@ export const REFUSALS: Record<RefusalReason, Refusal> = {
 		status: 401,
 		explain: (found) => [
 			`No signature: the request carries none of the headers ${found.verificationName} reads (${list(found.expected)}). Signature-like headers it carries: ${carriedList(found)}.`,
-			chooseSuggested(found, 'Check which header the sender signs in and set the Signature Header (or the Verification) to match.'),
+			chooseSuggested(
+				found,
+				'Check which header the sender signs in and set the Signature Header (or the Verification) to match.',
+			),
 		],
 	},
 	malformed_signature: {
@@ -127,11 +144,20 @@ export const REFUSALS: Record<RefusalReason, Refusal> = {
 	},
 	missing_timestamp: {
 		status: 401,
-		explain: (found) => [`The signed timestamp is missing: ${found.verificationName} needs it beside the signature.`, chooseSuggested(found, 'Check that the Verification matches the sender (and the Timestamp Header).')],
+		explain: (found) => [
+			`The signed timestamp is missing: ${found.verificationName} needs it beside the signature.`,
+			chooseSuggested(
+				found,
+				'Check that the Verification matches the sender (and the Timestamp Header).',
+			),
+		],
 	},
 	invalid_timestamp: {
 		status: 401,
-		explain: () => ['The signed timestamp is not unix seconds.', 'Check that the sender sends unix seconds in the timestamp (not milliseconds or a date).'],
+		explain: () => [
+			'The signed timestamp is not unix seconds.',
+			'Check that the sender sends unix seconds in the timestamp (not milliseconds or a date).',
+		],
 	},
 	timestamp_out_of_window: {
 		status: 401,
@@ -144,40 +170,67 @@ export const REFUSALS: Record<RefusalReason, Refusal> = {
 	},
 	missing_id: {
 		status: 401,
-		explain: () => ['The signed delivery id header is missing, or longer than 256 characters.', 'Check that the sender is a Standard Webhooks sender (or set the ID Header).'],
+		explain: () => [
+			'The signed delivery id header is missing, or longer than 256 characters.',
+			'Check that the sender is a Standard Webhooks sender (or set the ID Header).',
+		],
 	},
 	missing_url: {
 		status: 401,
-		explain: () => ['The URL the sender signed is not known to the trigger.', 'Set Signed URL to the URL registered at the sender.'],
+		explain: () => [
+			'The URL the sender signed is not known to the trigger.',
+			'Set Signed URL to the URL registered at the sender.',
+		],
 	},
 	body_hash_mismatch: {
 		status: 401,
-		explain: () => ['The body does not match the hash in the signed URL (bodySHA256).', 'Deliveries must arrive with the body the sender hashed: check for a proxy that rewrites bodies.'],
+		explain: () => [
+			'The body does not match the hash in the signed URL (bodySHA256).',
+			'Deliveries must arrive with the body the sender hashed: check for a proxy that rewrites bodies.',
+		],
 	},
 	missing_body_hash: {
 		status: 401,
-		explain: () => ['The signature covers neither the body nor its form fields, and the signed URL carries no body hash.', 'Add {body} to Signed Content, or set the Body Hash Query Parameter the sender uses.'],
+		explain: () => [
+			'The signature covers neither the body nor its form fields, and the signed URL carries no body hash.',
+			'Add {body} to Signed Content, or set the Body Hash Query Parameter the sender uses.',
+		],
 	},
 	unreadable_body: {
 		status: 401,
-		explain: (found) => [`The ${found.bodyBytes}-byte body could not be read to find what is signed (not JSON, or form fields the sender never sends).`, chooseSuggested(found, 'Check the Verification and the Body Format.')],
+		explain: (found) => [
+			`The ${found.bodyBytes}-byte body could not be read to find what is signed (not JSON, or form fields the sender never sends).`,
+			chooseSuggested(found, 'Check the Verification and the Body Format.'),
+		],
 	},
 	body_too_large: {
 		status: 413,
 		answer: () => 'Body too large to verify',
-		explain: (found) => [`The body is ${found.bodyBytes} bytes, over the ${MAX_BODY_READ_BEFORE_VERIFYING} bytes this scheme reads before checking its signature.`, 'Senders of this scheme send small deliveries: check that the Verification matches the sender.'],
+		explain: (found) => [
+			`The body is ${found.bodyBytes} bytes, over the ${MAX_BODY_READ_BEFORE_VERIFYING} bytes this scheme reads before checking its signature.`,
+			'Senders of this scheme send small deliveries: check that the Verification matches the sender.',
+		],
 	},
 	unexpected_field: {
 		status: 401,
-		explain: () => ['The body holds data beside the signed items, which their signatures do not cover.', 'Check the Items Path (Custom HMAC) or that the sender is Adyen.'],
+		explain: () => [
+			'The body holds data beside the signed items, which their signatures do not cover.',
+			'Check the Items Path (Custom HMAC) or that the sender is Adyen.',
+		],
 	},
 	malformed_items: {
 		status: 401,
-		explain: () => ['An entry of the items list is not an item of the shape the scheme signs.', 'Check the Items Path (Custom HMAC) or that the sender is Adyen.'],
+		explain: () => [
+			'An entry of the items list is not an item of the shape the scheme signs.',
+			'Check the Items Path (Custom HMAC) or that the sender is Adyen.',
+		],
 	},
 	invalid_item_field: {
 		status: 401,
-		explain: () => ["A signed field of an item has another JSON type than the scheme's, or holds the text that separates the signed fields.", 'Check Signed Content against what the sender signs.'],
+		explain: () => [
+			"A signed field of an item has another JSON type than the scheme's, or holds the text that separates the signed fields.",
+			'Check Signed Content against what the sender signs.',
+		],
 	},
 	duplicate_item: {
 		status: 401,
@@ -188,44 +241,72 @@ export const REFUSALS: Record<RefusalReason, Refusal> = {
 	},
 	missing_secret_header: {
 		status: 401,
-		explain: (found) => [`The header carrying the shared key (${list(found.expected)}) is missing. Signature-like headers present: ${carriedList(found)}.`, chooseSuggested(found, 'Set Header Carrying the Shared Key to the header the sender uses.')],
+		explain: (found) => [
+			`The header carrying the shared key (${list(found.expected)}) is missing. Signature-like headers present: ${carriedList(found)}.`,
+			chooseSuggested(found, 'Set Header Carrying the Shared Key to the header the sender uses.'),
+		],
 	},
 	secret_mismatch: {
 		status: 401,
-		explain: (found) => [`The shared key in ${list(found.expected)} is not ${secretsPhrase(found)}.`, 'Put the key the sender sends into the credential\'s Signing Secret.'],
+		explain: (found) => [
+			`The shared key in ${list(found.expected)} is not ${secretsPhrase(found)}.`,
+			"Put the key the sender sends into the credential's Signing Secret.",
+		],
 	},
 	no_secret_configured: {
 		status: 401,
-		explain: () => ['The Tenant Webhook API credential holds no Signing Secret.', 'Paste the webhook secret into the credential.'],
+		explain: () => [
+			'The Tenant Webhook API credential holds no Signing Secret.',
+			'Paste the webhook secret into the credential.',
+		],
 	},
 	no_credential_selected: {
 		status: 401,
-		explain: () => ['No Tenant Webhook API credential is selected.', 'Select (or create) the credential in the trigger.'],
+		explain: () => [
+			'No Tenant Webhook API credential is selected.',
+			'Select (or create) the credential in the trigger.',
+		],
 	},
 	invalid_secret: {
 		status: 401,
-		explain: (found) => [`The Signing Secret is not valid for ${found.verificationName} (Standard Webhooks: whsec_ and base64; Adyen: hex).`, 'Copy the secret exactly as the sender shows it.'],
+		explain: (found) => [
+			`The Signing Secret is not valid for ${found.verificationName} (Standard Webhooks: whsec_ and base64; Adyen: hex).`,
+			'Copy the secret exactly as the sender shows it.',
+		],
 	},
 	invalid_scheme: {
 		status: 401,
-		explain: () => ['The Custom HMAC settings cannot be checked: Signed Content names an unknown placeholder, or puts two of them side by side where bytes could move from one to the other, or signed items use other placeholders.', 'Fix Signed Content (a separator between placeholders).'],
+		explain: () => [
+			'The Custom HMAC settings cannot be checked: Signed Content names an unknown placeholder, or puts two of them side by side where bytes could move from one to the other, or signed items use other placeholders.',
+			'Fix Signed Content (a separator between placeholders).',
+		],
 	},
 	unknown_verification: {
 		status: 401,
-		explain: (found) => [`The Verification "${found.verificationName}" is not one this version of the package knows (saved by a newer version?).`, 'Choose a Verification in the trigger.'],
+		explain: (found) => [
+			`The Verification "${found.verificationName}" is not one this version of the package knows (saved by a newer version?).`,
+			'Choose a Verification in the trigger.',
+		],
 	},
 	credential_unavailable: {
 		status: 503,
 		answer: () => 'Temporarily unable to verify the delivery',
-		explain: () => ["n8n could not read the credential right now (its database is busy); the sender was answered 503 and retries.", 'Nothing to change if it passes; in queue mode, raise DB_POSTGRESDB_POOL_SIZE on webhook processors.'],
+		explain: () => [
+			'n8n could not read the credential right now (its database is busy); the sender was answered 503 and retries.',
+			'Nothing to change if it passes; in queue mode, raise DB_POSTGRESDB_POOL_SIZE on webhook processors.',
+		],
 	},
 	raw_body_unavailable: {
 		status: 401,
-		explain: () => ['The request is multipart/form-data: n8n parses it before the trigger runs and keeps no bytes, so nothing can be verified.', 'Senders of signed webhooks post JSON or form fields: check the sender.'],
+		explain: () => [
+			'The request is multipart/form-data: n8n parses it before the trigger runs and keeps no bytes, so nothing can be verified.',
+			'Senders of signed webhooks post JSON or form fields: check the sender.',
+		],
 	},
 	unsupported_media_type: {
 		status: 415,
-		answer: (format) => `Unsupported content type: this trigger reads ${MEDIA_TYPE_OF[format]} bodies (Body Format)`,
+		answer: (format) =>
+			`Unsupported content type: this trigger reads ${MEDIA_TYPE_OF[format]} bodies (Body Format)`,
 		explain: (found) => [
 			`The signature is valid, but the Content-Type is ${found.contentType}, which the Body Format (${found.bodyFormat}) does not read.`,
 			'Set Body Format to what the sender posts (Form Fields for application/x-www-form-urlencoded, JSON otherwise).',
@@ -234,32 +315,51 @@ export const REFUSALS: Record<RefusalReason, Refusal> = {
 	empty_body: {
 		status: 400,
 		answer: () => 'Empty body',
-		explain: () => ['The signature is valid, but the body is empty.', 'Check the sender: it sent no data.'],
+		explain: () => [
+			'The signature is valid, but the body is empty.',
+			'Check the sender: it sent no data.',
+		],
 	},
 	not_utf8: {
 		status: 400,
-		answer: (format) => (format === 'form' ? 'Body must be UTF-8 form fields' : 'Body must be UTF-8 JSON'),
-		explain: () => ['The signature is valid, but the body is not UTF-8.', 'Check the sender: JSON and form fields are UTF-8.'],
+		answer: (format) =>
+			format === 'form' ? 'Body must be UTF-8 form fields' : 'Body must be UTF-8 JSON',
+		explain: () => [
+			'The signature is valid, but the body is not UTF-8.',
+			'Check the sender: JSON and form fields are UTF-8.',
+		],
 	},
 	invalid_json: {
 		status: 400,
 		answer: bodyShape,
-		explain: () => ['The signature is valid, but the body is not JSON.', 'Set Body Format to Form Fields if the sender posts form fields.'],
+		explain: () => [
+			'The signature is valid, but the body is not JSON.',
+			'Set Body Format to Form Fields if the sender posts form fields.',
+		],
 	},
 	not_an_object: {
 		status: 400,
 		answer: bodyShape,
-		explain: () => ['The signature is valid, but the body is a JSON list, text or number, not an object.', 'Check the sender: the trigger reads one JSON object per delivery.'],
+		explain: () => [
+			'The signature is valid, but the body is a JSON list, text or number, not an object.',
+			'Check the sender: the trigger reads one JSON object per delivery.',
+		],
 	},
 	invalid_form: {
 		status: 400,
 		answer: bodyShape,
-		explain: () => ['The signature is valid, but the form fields cannot be read (a field without a name, or more than 1,000).', 'Check the sender.'],
+		explain: () => [
+			'The signature is valid, but the form fields cannot be read (a field without a name, or more than 1,000).',
+			'Check the sender.',
+		],
 	},
 	reserved_field: {
 		status: 400,
 		answer: () => `Body must not have a top-level ${WEBHOOK_DELIVERY_FIELD} field`,
-		explain: () => ['The signature is valid, but the body has a top-level webhookDelivery field, the name the trigger gives the delivery\'s identity.', 'Rename that field at the sender.'],
+		explain: () => [
+			"The signature is valid, but the body has a top-level webhookDelivery field, the name the trigger gives the delivery's identity.",
+			'Rename that field at the sender.',
+		],
 	},
 	unprotected_id: {
 		status: 401,
@@ -270,19 +370,33 @@ export const REFUSALS: Record<RefusalReason, Refusal> = {
 	},
 	unknown_mode: {
 		status: 401,
-		explain: () => ['The verifier was given a mode it does not know.', 'Choose a Verification in the trigger.'],
+		explain: () => [
+			'The verifier was given a mode it does not know.',
+			'Choose a Verification in the trigger.',
+		],
 	},
 	internal_error: {
 		status: 401,
-		explain: () => ['n8n did not hand the trigger the request or its settings.', 'Deliver again; if it repeats, check the n8n log.'],
+		explain: () => [
+			'n8n did not hand the trigger the request or its settings.',
+			'Deliver again; if it repeats, check the n8n log.',
+		],
 	},
 };
 
 /** Refusals a wrong kind of secret explains (diagnosis.ts adds its likely cause). */
-export const SECRET_REASONS: RefusalReason[] = ['signature_mismatch', 'invalid_secret', 'secret_mismatch', 'malformed_signature'];
+export const SECRET_REASONS: RefusalReason[] = [
+	'signature_mismatch',
+	'invalid_secret',
+	'secret_mismatch',
+	'malformed_signature',
+];
 
 /** The answer a refusal sends: its status and message. */
-export function refusalAnswer(reason: RefusalReason, format: BodyFormat = 'json'): { status: Refusal['status']; message: string } {
+export function refusalAnswer(
+	reason: RefusalReason,
+	format: BodyFormat = 'json',
+): { status: Refusal['status']; message: string } {
 	const { status, answer } = REFUSALS[reason];
 	return { status, message: answer === undefined ? INVALID_SIGNATURE : answer(format) };
 }

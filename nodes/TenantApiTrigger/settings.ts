@@ -2,8 +2,23 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { DEFAULT_EVENT_PATH, parseEventList } from './delivery';
 import type { TriggerSettings } from './receive';
-import type { BodyFormat, HmacAlgorithm, PresetName, SchemeSpec, SecretEncoding, SignatureEncoding, SignatureFormat, VerificationConfig } from './verifier';
-import { DEFAULT_TOLERANCE_SECONDS, PRESETS, headerNames, isPresetName, usableSecrets } from './verifier';
+import type {
+	BodyFormat,
+	HmacAlgorithm,
+	PresetName,
+	SchemeSpec,
+	SecretEncoding,
+	SignatureEncoding,
+	SignatureFormat,
+	VerificationConfig,
+} from './verifier';
+import {
+	DEFAULT_TOLERANCE_SECONDS,
+	PRESETS,
+	headerNames,
+	isPresetName,
+	usableSecrets,
+} from './verifier';
 import type { VerificationName, VerificationSetting } from './verifications';
 import { verificationOf } from './verifications';
 
@@ -35,7 +50,12 @@ function bodyFormat(read: ParameterReader, name: VerificationName): BodyFormat {
 
 /** Comma-separated dot paths (`a.b, c`), blanks dropped. */
 export function pathList(value: unknown): string[] {
-	return typeof value === 'string' ? value.split(',').map((p) => p.trim()).filter((p) => p !== '') : [];
+	return typeof value === 'string'
+		? value
+				.split(',')
+				.map((p) => p.trim())
+				.filter((p) => p !== '')
+		: [];
 }
 
 /** The Custom HMAC settings as a scheme: every field of a preset has a setting, so every preset can be written here. */
@@ -76,7 +96,8 @@ function presetScheme(name: VerificationName & PresetName, read: ParameterReader
 	const preset = { ...PRESETS[name] };
 	const shows = (setting: VerificationSetting) => verificationOf(name).settings.includes(setting);
 	if (shows('bodyFormat')) preset.bodyFormat = bodyFormat(read, name);
-	if (shows('signatureHeader')) preset.signatureHeader = headers(read, 'signatureHeader', preset.signatureHeader);
+	if (shows('signatureHeader'))
+		preset.signatureHeader = headers(read, 'signatureHeader', preset.signatureHeader);
 	if (shows('useTimestamp') && read('useTimestamp', false) === true) {
 		preset.signedContent = `{timestamp}.${preset.signedContent}`;
 		preset.timestampHeader = headers(read, 'timestampHeader', 'x-timestamp');
@@ -86,18 +107,32 @@ function presetScheme(name: VerificationName & PresetName, read: ParameterReader
 }
 
 /** The verifier's configuration for the node's settings and the secrets of its credential. */
-export function verificationConfig(name: VerificationName, read: ParameterReader, secrets: unknown[]): VerificationConfig {
+export function verificationConfig(
+	name: VerificationName,
+	read: ParameterReader,
+	secrets: unknown[],
+): VerificationConfig {
 	if (isPresetName(name)) return { mode: 'hmac', scheme: presetScheme(name, read), secrets };
 	if (name === 'customHmac') return { mode: 'hmac', scheme: customScheme(read), secrets };
 	if (name === 'none') return { mode: 'none', bodyFormat: bodyFormat(read, name) };
-	return { mode: 'secretHeader', secrets, secretHeader: headers(read, 'sharedKeyHeader', 'x-webhook-secret'), bodyFormat: bodyFormat(read, name) };
+	return {
+		mode: 'secretHeader',
+		secrets,
+		secretHeader: headers(read, 'sharedKeyHeader', 'x-webhook-secret'),
+		bodyFormat: bodyFormat(read, name),
+	};
 }
 
 /**
  * The trigger's settings from its parameters (as n8n resolves them), the secrets this delivery may be signed with
  * (signingSecrets) and every secret of the credential (kept out of the output).
  */
-export function settingsFromParameters(verification: VerificationName, read: ParameterReader, secrets: unknown[], credentialSecrets: unknown[]): TriggerSettings {
+export function settingsFromParameters(
+	verification: VerificationName,
+	read: ParameterReader,
+	secrets: unknown[],
+	credentialSecrets: unknown[],
+): TriggerSettings {
 	const options = (read('options', {}) ?? {}) as IDataObject;
 	return {
 		verification,
@@ -108,7 +143,9 @@ export function settingsFromParameters(verification: VerificationName, read: Par
 		idFields: pathList(options.idFields),
 		includeHeaders: options.includeHeaders === true,
 		includeQuery: options.includeQuery === true,
-		...(verificationOf(verification).handshake === undefined ? {} : { handshake: verificationOf(verification).handshake }),
+		...(verificationOf(verification).handshake === undefined
+			? {}
+			: { handshake: verificationOf(verification).handshake }),
 	};
 }
 

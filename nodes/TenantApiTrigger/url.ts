@@ -13,15 +13,23 @@ function rawQuery(path: string): string {
 
 /** n8n's public URL of this webhook: the Test URL while the editor listens (n8n 2.x), else the Production URL. */
 function webhookUrl(context: IWebhookFunctions): string | undefined {
-	const withTest = context as IWebhookFunctions & { getWebhookResourceUrl?: (name: 'default') => string | undefined };
-	return typeof withTest.getWebhookResourceUrl === 'function' ? withTest.getWebhookResourceUrl('default') : context.getNodeWebhookUrl('default');
+	const withTest = context as IWebhookFunctions & {
+		getWebhookResourceUrl?: (name: 'default') => string | undefined;
+	};
+	return typeof withTest.getWebhookResourceUrl === 'function'
+		? withTest.getWebhookResourceUrl('default')
+		: context.getNodeWebhookUrl('default');
 }
 
 /**
  * The URL a sender signed: the Signed URL setting (`override`), else the webhook's public URL, with the request's own
  * query string (as received) in place of any query or fragment of that base.
  */
-export function signedUrlOf(publicUrl: string | undefined, override: unknown, requestPath: string): string | undefined {
+export function signedUrlOf(
+	publicUrl: string | undefined,
+	override: unknown,
+	requestPath: string,
+): string | undefined {
 	const base = typeof override === 'string' && override.trim() !== '' ? override.trim() : publicUrl;
 	if (!base) return undefined;
 	const hash = base.indexOf('#');

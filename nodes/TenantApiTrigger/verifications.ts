@@ -4,7 +4,13 @@ import type { BodyFormat } from './verifier';
 import { PRESETS, headerNames, isPresetName, parseTemplate, usesPart } from './verifier';
 
 /** A setting of the node that only some Verifications show. */
-export type VerificationSetting = 'signatureHeader' | 'useTimestamp' | 'signedUrl' | 'bodyFormat' | 'sharedKeyHeader' | 'custom';
+export type VerificationSetting =
+	| 'signatureHeader'
+	| 'useTimestamp'
+	| 'signedUrl'
+	| 'bodyFormat'
+	| 'sharedKeyHeader'
+	| 'custom';
 
 /**
  * One value of the Verification setting: how the node shows it, which settings it shows, and the headers that give
@@ -38,7 +44,10 @@ export interface Verification {
  * A row of VERIFICATIONS, without what a preset already says: a preset's Body Format default is its scheme's, and a
  * preset whose Signature Header is not a setting gives its senders away by that header (verificationOf adds both).
  */
-type VerificationRow = Omit<Verification, 'senderHeaders' | 'acknowledgement' | 'finishedStatus'> & {
+type VerificationRow = Omit<
+	Verification,
+	'senderHeaders' | 'acknowledgement' | 'finishedStatus'
+> & {
 	/** The sender's headers beside a preset's fixed signature header. */
 	otherSenderHeaders: string[];
 	/** Default: 200 with an empty body. */
@@ -50,7 +59,8 @@ type VerificationRow = Omit<Verification, 'senderHeaders' | 'acknowledgement' | 
 export const VERIFICATIONS = {
 	adyenPayments: {
 		name: 'Adyen (Payments Webhooks)',
-		description: 'HMAC-SHA256 (hex key) of the documented fields of each NotificationRequestItem; additionalData.hmacSignature',
+		description:
+			'HMAC-SHA256 (hex key) of the documented fields of each NotificationRequestItem; additionalData.hmacSignature',
 		settings: [],
 		otherSenderHeaders: [],
 		acknowledgement: ADYEN_ACCEPTED,
@@ -64,7 +74,8 @@ export const VERIFICATIONS = {
 	},
 	customHmac: {
 		name: 'Custom HMAC',
-		description: 'Choose the algorithm, secret encoding, signed content, signature header and format yourself',
+		description:
+			'Choose the algorithm, secret encoding, signed content, signature header and format yourself',
 		settings: ['custom', 'signedUrl', 'bodyFormat'],
 		bodyFormat: 'json',
 		otherSenderHeaders: [],
@@ -111,13 +122,15 @@ export const VERIFICATIONS = {
 	},
 	square: {
 		name: 'Square-Style',
-		description: 'Base64 HMAC-SHA256 of the notification URL followed by the body, x-square-hmacsha256-signature',
+		description:
+			'Base64 HMAC-SHA256 of the notification URL followed by the body, x-square-hmacsha256-signature',
 		settings: ['signedUrl'],
 		otherSenderHeaders: [],
 	},
 	standardWebhooks: {
 		name: 'Standard Webhooks (Svix)',
-		description: 'Headers webhook-ID, webhook-timestamp, webhook-signature: v1,… (or the svix-* ones); whsec_ secret',
+		description:
+			'Headers webhook-ID, webhook-timestamp, webhook-signature: v1,… (or the svix-* ones); whsec_ secret',
 		settings: [],
 		otherSenderHeaders: [],
 		secretPrefix: 'whsec_',
@@ -131,7 +144,8 @@ export const VERIFICATIONS = {
 	},
 	twilio: {
 		name: 'Twilio-Style',
-		description: 'X-Twilio-Signature: HMAC-SHA1 of the URL and the sorted form fields; JSON when the URL carries bodySHA256',
+		description:
+			'X-Twilio-Signature: HMAC-SHA1 of the URL and the sorted form fields; JSON when the URL carries bodySHA256',
 		settings: ['signedUrl'],
 		otherSenderHeaders: [],
 		acknowledgement: EMPTY_TWIML,
@@ -149,18 +163,28 @@ export function isVerificationName(value: unknown): value is VerificationName {
 
 /** A row with what its preset says added. */
 function withPreset(name: VerificationName): Verification {
-	const { otherSenderHeaders, acknowledgement = EMPTY_OK, finishedStatus = 200, ...rest }: VerificationRow = VERIFICATIONS[name];
+	const {
+		otherSenderHeaders,
+		acknowledgement = EMPTY_OK,
+		finishedStatus = 200,
+		...rest
+	}: VerificationRow = VERIFICATIONS[name];
 	const row = { ...rest, acknowledgement, finishedStatus };
 	if (!isPresetName(name)) return { ...row, senderHeaders: otherSenderHeaders };
 	const preset = PRESETS[name];
 	const shows = (setting: VerificationSetting) => row.settings.includes(setting);
 	// 'formUnlessBodyHash' is Twilio's, which shows no Body Format.
-	const format = shows('bodyFormat') && preset.bodyFormat !== 'formUnlessBodyHash' ? { bodyFormat: preset.bodyFormat } : {};
+	const format =
+		shows('bodyFormat') && preset.bodyFormat !== 'formUnlessBodyHash'
+			? { bodyFormat: preset.bodyFormat }
+			: {};
 	const signatureHeaders = shows('signatureHeader') ? [] : headerNames(preset.signatureHeader);
 	return { ...row, ...format, senderHeaders: [...signatureHeaders, ...otherSenderHeaders] };
 }
 
-const ENTRIES = Object.fromEntries(VERIFICATION_NAMES.map((name) => [name, withPreset(name)])) as Record<VerificationName, Verification>;
+const ENTRIES = Object.fromEntries(
+	VERIFICATION_NAMES.map((name) => [name, withPreset(name)]),
+) as Record<VerificationName, Verification>;
 
 /** One entry of the table, with what its preset says. */
 export const verificationOf = (name: VerificationName): Verification => ENTRIES[name];
@@ -172,7 +196,11 @@ export function showing(setting: VerificationSetting): VerificationName[] {
 
 /** The Verifications whose signature always covers a timestamp (Custom HMAC: its template may). */
 export function signingTimestamps(): VerificationName[] {
-	return VERIFICATION_NAMES.filter((name) => (isPresetName(name) ? usesPart(parseTemplate(PRESETS[name].signedContent) ?? [], 'timestamp') : name === 'customHmac'));
+	return VERIFICATION_NAMES.filter((name) =>
+		isPresetName(name)
+			? usesPart(parseTemplate(PRESETS[name].signedContent) ?? [], 'timestamp')
+			: name === 'customHmac',
+	);
 }
 
 /** The Verifications with a Body Format setting whose default is `format`. */
@@ -182,10 +210,14 @@ export function bodyFormatDefaulting(format: BodyFormat): VerificationName[] {
 
 /** The Verifications whose answer with Respond When the Workflow Finishes is not 200, with that status. */
 export function finishedStatuses(): Array<[VerificationName, number]> {
-	return VERIFICATION_NAMES.filter((name) => verificationOf(name).finishedStatus !== 200).map((name) => [name, verificationOf(name).finishedStatus]);
+	return VERIFICATION_NAMES.filter((name) => verificationOf(name).finishedStatus !== 200).map(
+		(name) => [name, verificationOf(name).finishedStatus],
+	);
 }
 
 /** The Verifications whose senders send one of these headers (names, lower case), in the table's order. */
 export function verificationsOfSender(carried: string[]): VerificationName[] {
-	return VERIFICATION_NAMES.filter((name) => verificationOf(name).senderHeaders.some((header) => carried.includes(header)));
+	return VERIFICATION_NAMES.filter((name) =>
+		verificationOf(name).senderHeaders.some((header) => carried.includes(header)),
+	);
 }

@@ -3,5 +3,10 @@
  * name (a field a sender may send); JSON.parse makes it an own key, and so does this.
  */
 export function setOwn(record: Record<string, unknown>, key: string, value: unknown): void {
-	Object.defineProperty(record, key, { value, writable: true, enumerable: true, configurable: true });
+	Object.defineProperty(record, key, {
+		value,
+		writable: true,
+		enumerable: true,
+		configurable: true,
+	});
 }

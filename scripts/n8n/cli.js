@@ -19,12 +19,20 @@ const { spawnGroup, signalGroup, stopGroup } = require('./process-group');
 function runCli(installed, args, { env, cwd, logFile, allowFailure = false, timeoutMs = 180000 }) {
 	fs.mkdirSync(cwd, { recursive: true });
 	return new Promise((resolve, reject) => {
-		const p = spawnGroup(installed.nodeBin, [installed.n8nBin, ...args], { pipe: true, env, cwd, label: `n8n ${args[0]}` });
+		const p = spawnGroup(installed.nodeBin, [installed.n8nBin, ...args], {
+			pipe: true,
+			env,
+			cwd,
+			label: `n8n ${args[0]}`,
+		});
 		let stdout = '';
 		let stderr = '';
 		/** @type {import('node:stream').Readable} */ (p.stdout).on('data', (d) => (stdout += d));
 		/** @type {import('node:stream').Readable} */ (p.stderr).on('data', (d) => (stderr += d));
-		const timer = setTimeout(() => signalGroup(/** @type {number} */ (p.pid), 'SIGKILL'), timeoutMs);
+		const timer = setTimeout(
+			() => signalGroup(/** @type {number} */ (p.pid), 'SIGKILL'),
+			timeoutMs,
+		);
 		p.on('error', (err) => {
 			clearTimeout(timer);
 			reject(err);
@@ -32,7 +40,10 @@ function runCli(installed, args, { env, cwd, logFile, allowFailure = false, time
 		p.on('close', (code, signal) => {
 			clearTimeout(timer);
 			void stopGroup(p); // leftovers of the group, if any
-			fs.appendFileSync(logFile, `\n$ n8n ${args.join(' ')}  -> ${code ?? signal}\n--- stdout\n${stdout}\n--- stderr\n${stderr}\n`);
+			fs.appendFileSync(
+				logFile,
+				`\n$ n8n ${args.join(' ')}  -> ${code ?? signal}\n--- stdout\n${stdout}\n--- stderr\n${stderr}\n`,
+			);
 			const result = { code, signal, stdout, stderr };
 			if (code === 0 || allowFailure) return resolve(result);
 			/** @type {Error & { result?: CliResult }} */
@@ -51,7 +62,9 @@ function runCli(installed, args, { env, cwd, logFile, allowFailure = false, time
  * @param {string} workflowId
  */
 function publishArgs(major, workflowId) {
-	return major >= 2 ? ['publish:workflow', `--id=${workflowId}`] : ['update:workflow', `--id=${workflowId}`, '--active=true'];
+	return major >= 2
+		? ['publish:workflow', `--id=${workflowId}`]
+		: ['update:workflow', `--id=${workflowId}`, '--active=true'];
 }
 
 /**

@@ -24,7 +24,9 @@ const NPM_INSTALL_ARGS = [
  * @returns {{ dependencies: Record<string, string> }}
  */
 function readNodesManifest(file) {
-	const manifest = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : { name: 'installed-nodes', private: true };
+	const manifest = fs.existsSync(file)
+		? JSON.parse(fs.readFileSync(file, 'utf8'))
+		: { name: 'installed-nodes', private: true };
 	return { ...manifest, dependencies: manifest.dependencies || {} };
 }
 
@@ -35,11 +37,15 @@ function readNodesManifest(file) {
  * @returns {{ name: string, version: string }}
  */
 function unpackWithoutDevDependencies(tarball, dir) {
-	const untar = spawnSync('tar', ['-xzf', tarball, '-C', dir, '--strip-components=1'], { encoding: 'utf8' });
+	const untar = spawnSync('tar', ['-xzf', tarball, '-C', dir, '--strip-components=1'], {
+		encoding: 'utf8',
+	});
 	if (untar.status !== 0) throw new Error(`tar -xzf ${tarball} failed: ${untar.stderr}`);
 	const manifestPath = path.join(dir, 'package.json');
-	const { devDependencies, peerDependencies, optionalDependencies, ...manifest } = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
-	void devDependencies, void peerDependencies, void optionalDependencies;
+	const { devDependencies, peerDependencies, optionalDependencies, ...manifest } = JSON.parse(
+		fs.readFileSync(manifestPath, 'utf8'),
+	);
+	(void devDependencies, void peerDependencies, void optionalDependencies);
 	fs.writeFileSync(manifestPath, JSON.stringify(manifest, null, 2), 'utf8');
 	return manifest;
 }
@@ -65,8 +71,13 @@ function installPackage(userFolder, tarball, { log = () => {} } = {}) {
 		fs.mkdirSync(path.dirname(target), { recursive: true });
 		fs.renameSync(staging, target);
 		log(`installing ${path.basename(tarball)} into ${target}`);
-		const res = spawnSync('npm', NPM_INSTALL_ARGS, { cwd: target, encoding: 'utf8', env: { ...process.env } });
-		if (res.status !== 0) throw new Error(`npm ${NPM_INSTALL_ARGS.join(' ')} failed:\n${res.stdout}\n${res.stderr}`);
+		const res = spawnSync('npm', NPM_INSTALL_ARGS, {
+			cwd: target,
+			encoding: 'utf8',
+			env: { ...process.env },
+		});
+		if (res.status !== 0)
+			throw new Error(`npm ${NPM_INSTALL_ARGS.join(' ')} failed:\n${res.stdout}\n${res.stderr}`);
 		nodesManifest.dependencies[manifest.name] = manifest.version;
 		fs.writeFileSync(nodesManifestPath, JSON.stringify(nodesManifest, null, 2), 'utf8');
 		return target;

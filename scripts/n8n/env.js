@@ -66,7 +66,10 @@ function webhookUrlEnv(version, url) {
  * @param {string} version
  * @param {{ userFolder: string, listenAddress?: string, logLevel?: string, settings?: Record<string, string> }} options
  */
-function n8nEnv(version, { userFolder, listenAddress = '127.0.0.1', logLevel = 'info', settings = {} }) {
+function n8nEnv(
+	version,
+	{ userFolder, listenAddress = '127.0.0.1', logLevel = 'info', settings = {} },
+) {
 	const env = installer.envFor(version, {
 		...offlineEnv(version),
 		N8N_USER_FOLDER: userFolder,

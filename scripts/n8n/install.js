@@ -97,7 +97,10 @@ function ensureNode24() {
  */
 function nodeBinFor(version) {
 	const spec = VERSIONS[version];
-	if (!spec) throw new Error(`unsupported n8n version ${version} (known: ${Object.keys(VERSIONS).join(', ')})`);
+	if (!spec)
+		throw new Error(
+			`unsupported n8n version ${version} (known: ${Object.keys(VERSIONS).join(', ')})`,
+		);
 	if (spec.node === '24') return path.join(ensureNode24(), 'bin', 'node');
 	return process.execPath.includes('node-24') ? 'node' : process.execPath;
 }
@@ -158,16 +161,26 @@ function ensureN8n(version = DEFAULT_VERSION) {
 	const nodeDir = path.isAbsolute(nodeBin) ? path.dirname(path.dirname(nodeBin)) : undefined;
 	const env = envFor(version, nodeDir ? { npm_config_nodedir: nodeDir } : {});
 	run('node', ['--version'], { env, cwd: dir });
-	run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=warn'], { env, cwd: dir });
-	// sqlite3 is n8n's default database driver; its native addon is built from source here.
-	run('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false', '--foreground-scripts'], { env, cwd: dir });
-	// Check that the native module loads under the Node that runs n8n.
-	run('node', ['-e', "require('sqlite3'); console.log('sqlite3 loads')"], { env, cwd: dir });
-	const res = spawnSync('node', [path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n'), '--version'], {
+	run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=warn'], {
 		env,
 		cwd: dir,
-		encoding: 'utf8',
 	});
+	// sqlite3 is n8n's default database driver; its native addon is built from source here.
+	run('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false', '--foreground-scripts'], {
+		env,
+		cwd: dir,
+	});
+	// Check that the native module loads under the Node that runs n8n.
+	run('node', ['-e', "require('sqlite3'); console.log('sqlite3 loads')"], { env, cwd: dir });
+	const res = spawnSync(
+		'node',
+		[path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n'), '--version'],
+		{
+			env,
+			cwd: dir,
+			encoding: 'utf8',
+		},
+	);
 	if (res.status !== 0 || !res.stdout.includes(version)) {
 		throw new Error(`n8n --version failed: ${res.stdout}${res.stderr}`);
 	}
@@ -207,7 +220,8 @@ async function ensureN8nVersions(versions, { parallel = false } = {}) {
 	if (parallel && missing.length > 1) {
 		if (versions.some((v) => VERSIONS[v]?.node === '24')) ensureNode24();
 		const codes = await Promise.all(missing.map(installInChild));
-		if (codes.some((c) => c !== 0)) throw new Error(`install failed for ${missing.filter((_, i) => codes[i] !== 0).join(', ')}`);
+		if (codes.some((c) => c !== 0))
+			throw new Error(`install failed for ${missing.filter((_, i) => codes[i] !== 0).join(', ')}`);
 	}
 	return versions.map((v) => ensureN8n(v));
 }
@@ -220,21 +234,36 @@ async function ensureN8nVersions(versions, { parallel = false } = {}) {
 function installInChild(version) {
 	const { spawn } = require('node:child_process');
 	return new Promise((resolve) => {
-		const child = spawn(process.execPath, [__filename, version], { stdio: ['ignore', 'pipe', 'pipe'] });
-		const prefix = (/** @type {import('node:stream').Readable} */ stream, /** @type {NodeJS.WriteStream} */ out) =>
-			stream.on('data', (d) => out.write(String(d).replace(/^(?=.)/gm, `[${version}] `)));
+		const child = spawn(process.execPath, [__filename, version], {
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		const prefix = (
+			/** @type {import('node:stream').Readable} */ stream,
+			/** @type {NodeJS.WriteStream} */ out,
+		) => stream.on('data', (d) => out.write(String(d).replace(/^(?=.)/gm, `[${version}] `)));
 		prefix(child.stdout, process.stdout);
 		prefix(child.stderr, process.stderr);
 		child.on('close', resolve);
 	});
 }
 
-module.exports = { ensureN8n, ensureN8nVersions, ensureNode24, info, isInstalled, cacheDir, envFor, VERSIONS, DEFAULT_VERSION };
+module.exports = {
+	ensureN8n,
+	ensureN8nVersions,
+	ensureNode24,
+	info,
+	isInstalled,
+	cacheDir,
+	envFor,
+	VERSIONS,
+	DEFAULT_VERSION,
+};
 
 async function main() {
 	const args = process.argv.slice(2);
 	const names = args.filter((a) => !a.startsWith('--'));
-	const wanted = names.length === 0 ? [DEFAULT_VERSION] : names.includes('all') ? Object.keys(VERSIONS) : names;
+	const wanted =
+		names.length === 0 ? [DEFAULT_VERSION] : names.includes('all') ? Object.keys(VERSIONS) : names;
 	for (const i of await ensureN8nVersions(wanted, { parallel: args.includes('--parallel') })) {
 		console.log(`n8n ${i.version}: ${i.n8nBin} (node ${i.nodeBin})`);
 	}

@@ -121,7 +121,13 @@ class N8nInstance {
 		// `n8n execute` prints its result through the logger at level info: keep info. Commands that run
 		// workflows start a task-runner broker: port + 2, so they can run while `n8n start` is up.
 		const env = this.env({ N8N_RUNNERS_BROKER_PORT: String(this.port + 2), ...extraEnv });
-		return runCli(this.ensureInstalled(), args, { env, cwd: this.userFolder, logFile: this.cliLog, allowFailure, timeoutMs });
+		return runCli(this.ensureInstalled(), args, {
+			env,
+			cwd: this.userFolder,
+			logFile: this.cliLog,
+			allowFailure,
+			timeoutMs,
+		});
 	}
 
 	/**
@@ -141,16 +147,24 @@ class N8nInstance {
 	 * @returns {Promise<CliResult & { data: import('n8n-workflow').IRun }>}
 	 */
 	async execute(workflowId) {
-		const res = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], { allowFailure: true });
+		const res = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], {
+			allowFailure: true,
+		});
 		/** @type {import('n8n-workflow').IRun} */
 		let data;
 		try {
 			data = /** @type {import('n8n-workflow').IRun} */ (parseRawOutput(res.stdout));
 		} catch (err) {
-			throw new Error(`${err.message}\n--- exit ${res.code ?? res.signal}, stderr\n${res.stderr.slice(-3000)}`);
+			throw new Error(
+				`${err.message}\n--- exit ${res.code ?? res.signal}, stderr\n${res.stderr.slice(-3000)}`,
+			);
 		}
-		const crashedAfterSuccess = res.code === null && res.signal === 'SIGSEGV' && data.status === 'success';
-		if (crashedAfterSuccess) this.print(`n8n execute --id=${workflowId}: SIGSEGV on exit after a successful run; counted as exit 0`);
+		const crashedAfterSuccess =
+			res.code === null && res.signal === 'SIGSEGV' && data.status === 'success';
+		if (crashedAfterSuccess)
+			this.print(
+				`n8n execute --id=${workflowId}: SIGSEGV on exit after a successful run; counted as exit 0`,
+			);
 		return { ...res, code: crashedAfterSuccess ? 0 : res.code, data };
 	}
 
@@ -170,8 +184,15 @@ class N8nInstance {
 		});
 		try {
 			const child = this.child;
-			const ready = await session.waitUntil(() => session.isReady(this.url), { exited: () => child.exitInfo, timeoutMs, what: `n8n at ${this.url}` });
-			if (!ready) throw new Error(`n8n exited (${child.exitInfo?.code ?? child.exitInfo?.signal}) before it was ready`);
+			const ready = await session.waitUntil(() => session.isReady(this.url), {
+				exited: () => child.exitInfo,
+				timeoutMs,
+				what: `n8n at ${this.url}`,
+			});
+			if (!ready)
+				throw new Error(
+					`n8n exited (${child.exitInfo?.code ?? child.exitInfo?.signal}) before it was ready`,
+				);
 			Object.assign(this, await session.openSession(this.url, this.owner, 'e2e'));
 		} catch (err) {
 			const msg = `${err.message}\n--- tail of ${this.logFile}\n${tail(this.logFile)}`;
@@ -192,7 +213,10 @@ class N8nInstance {
 	 * @param {string} webhookPath
 	 */
 	waitForWebhook(webhookPath, { timeoutMs = 60000 } = {}) {
-		return session.waitForWebhook(this.url, webhookPath, { timeoutMs, context: () => tail(this.logFile, 80) });
+		return session.waitForWebhook(this.url, webhookPath, {
+			timeoutMs,
+			context: () => tail(this.logFile, 80),
+		});
 	}
 
 	/**
@@ -203,7 +227,11 @@ class N8nInstance {
 	 * @returns {Promise<HttpJson<T>>}
 	 */
 	request(method, urlPath, { body, headers = {}, cookie } = {}) {
-		return session.httpJson(this.url + urlPath, { method, body, headers: cookie ? { ...headers, cookie } : headers });
+		return session.httpJson(this.url + urlPath, {
+			method,
+			body,
+			headers: cookie ? { ...headers, cookie } : headers,
+		});
 	}
 
 	/** A new login cookie for the owner. */
@@ -252,4 +280,13 @@ function randomKey() {
 const { httpJson, DEFAULT_OWNER } = session;
 
 // Names only (no `name: expression`), so that tsc exports N8nInstance as a type too.
-module.exports = { N8nInstance, createInstance, startInstance, parseRawOutput, offlineEnv, randomKey, httpJson, DEFAULT_OWNER };
+module.exports = {
+	N8nInstance,
+	createInstance,
+	startInstance,
+	parseRawOutput,
+	offlineEnv,
+	randomKey,
+	httpJson,
+	DEFAULT_OWNER,
+};

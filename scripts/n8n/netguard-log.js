@@ -30,10 +30,15 @@ function guardEnv(logFile) {
  * @returns {{ loaded: GuardLoaded[], attempts: GuardAttempt[] }}
  */
 function readGuardLog(logFile) {
-	const lines = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').split('\n').filter(Boolean) : [];
+	const lines = fs.existsSync(logFile)
+		? fs.readFileSync(logFile, 'utf8').split('\n').filter(Boolean)
+		: [];
 	/** @type {GuardAttempt[]} */
 	const entries = lines.map((l) => JSON.parse(l));
-	return { loaded: entries.filter((e) => e.kind === 'loaded'), attempts: entries.filter((e) => e.kind !== 'loaded') };
+	return {
+		loaded: entries.filter((e) => e.kind === 'loaded'),
+		attempts: entries.filter((e) => e.kind !== 'loaded'),
+	};
 }
 
 module.exports = { GUARD, guardEnv, readGuardLog };

@@ -17,12 +17,19 @@ const dns = require('node:dns');
 const dgram = require('node:dgram');
 
 const LOG = process.env.TENANT_API_NETGUARD_LOG;
-const FLAGGED = new Set((process.env.TENANT_API_NETGUARD_FLAG || '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean));
+const FLAGGED = new Set(
+	(process.env.TENANT_API_NETGUARD_FLAG || '')
+		.split(',')
+		.map((s) => s.trim().toLowerCase())
+		.filter(Boolean),
+);
 
 /** @param {unknown} host */
 function isLoopback(host) {
 	if (host === undefined || host === null || host === '') return true; // Node's default: localhost
-	const h = String(host).toLowerCase().replace(/^\[|\]$/g, '');
+	const h = String(host)
+		.toLowerCase()
+		.replace(/^\[|\]$/g, '');
 	if (FLAGGED.has(h)) return false;
 	if (h === 'localhost' || h.endsWith('.localhost')) return true;
 	if (h === '::1' || h === '::' || h === '0.0.0.0' || h === '0:0:0:0:0:0:0:1') return true;
@@ -38,9 +45,19 @@ function isLoopback(host) {
 function record(kind, target) {
 	const limit = Error.stackTraceLimit;
 	Error.stackTraceLimit = 40;
-	const stack = (new Error().stack || '').split('\n').slice(3).map((l) => l.trim());
+	const stack = (new Error().stack || '')
+		.split('\n')
+		.slice(3)
+		.map((l) => l.trim());
 	Error.stackTraceLimit = limit;
-	const line = JSON.stringify({ pid: process.pid, argv: process.argv.slice(1, 3).join(' '), kind, target, stack }) + '\n';
+	const line =
+		JSON.stringify({
+			pid: process.pid,
+			argv: process.argv.slice(1, 3).join(' '),
+			kind,
+			target,
+			stack,
+		}) + '\n';
 	if (LOG) fs.appendFileSync(LOG, line);
 	else if (kind !== 'loaded') process.stderr.write(`[netguard] ${line}`);
 }
@@ -80,7 +97,22 @@ function guardResolver(target, name, kind, promises) {
 	};
 }
 
-const RESOLVERS = ['lookup', 'resolve', 'resolve4', 'resolve6', 'resolveAny', 'resolveCname', 'resolveMx', 'resolveNs', 'resolveSrv', 'resolveTxt', 'resolveCaa', 'resolveNaptr', 'resolvePtr', 'resolveSoa'];
+const RESOLVERS = [
+	'lookup',
+	'resolve',
+	'resolve4',
+	'resolve6',
+	'resolveAny',
+	'resolveCname',
+	'resolveMx',
+	'resolveNs',
+	'resolveSrv',
+	'resolveTxt',
+	'resolveCaa',
+	'resolveNaptr',
+	'resolvePtr',
+	'resolveSoa',
+];
 for (const name of RESOLVERS) {
 	const kind = name === 'lookup' ? 'dns.lookup' : `dns.${name}`;
 	guardResolver(dns, name, kind, false);
@@ -99,7 +131,8 @@ function connectTarget(args) {
 	const a = Array.isArray(args[0]) ? args[0] : args;
 	const first = a[0];
 	if (first && typeof first === 'object') {
-		const options = /** @type {{ path?: string, host?: string, hostname?: string, port?: number }} */ (first);
+		const options =
+			/** @type {{ path?: string, host?: string, hostname?: string, port?: number }} */ (first);
 		if (options.path) return null; // a unix socket
 		return { host: options.host ?? options.hostname ?? 'localhost', port: options.port };
 	}
@@ -121,7 +154,9 @@ socketPrototype.connect = function guardedConnect(...args) {
 	record('tcp.connect', `${target.host}:${target.port}`);
 	// The connect callback is never called: the connection does not happen.
 	this.connecting = true;
-	process.nextTick(() => this.destroy(refusal('ECONNREFUSED', `connection to ${target.host}:${target.port}`)));
+	process.nextTick(() =>
+		this.destroy(refusal('ECONNREFUSED', `connection to ${target.host}:${target.port}`)),
+	);
 	return this;
 };
 

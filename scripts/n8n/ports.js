@@ -10,7 +10,11 @@ const HOST = '127.0.0.1';
 /** Lowest port of the kernel's ephemeral range (outgoing connections take ports from there). */
 function ephemeralLow() {
 	try {
-		return Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32768;
+		return (
+			Number(
+				fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0],
+			) || 32768
+		);
 	} catch {
 		return 32768;
 	}

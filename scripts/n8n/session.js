@@ -39,7 +39,11 @@ async function httpJson(url, { method = 'GET', body, headers = {} } = {}) {
 	/** @type {Record<string, string>} */
 	const h = { ...headers };
 	if (body !== undefined) h['content-type'] = 'application/json';
-	const res = await fetch(url, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
+	const res = await fetch(url, {
+		method,
+		headers: h,
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
 	const text = await res.text();
 	let json;
 	try {
@@ -55,7 +59,10 @@ async function httpJson(url, { method = 'GET', body, headers = {} } = {}) {
  * @param {{ headers: Headers }} res
  */
 function authCookie(res) {
-	const raw = typeof res.headers.getSetCookie === 'function' ? res.headers.getSetCookie() : [res.headers.get('set-cookie') || ''];
+	const raw =
+		typeof res.headers.getSetCookie === 'function'
+			? res.headers.getSetCookie()
+			: [res.headers.get('set-cookie') || ''];
 	return raw.map((c) => c.split(';')[0]).find((c) => c.startsWith('n8n-auth='));
 }
 
@@ -118,7 +125,8 @@ async function login(baseUrl, owner) {
 		body: { emailOrLdapLoginId: owner.email, email: owner.email, password: owner.password },
 	});
 	const cookie = authCookie(res);
-	if (res.status !== 200 || !cookie) throw new Error(`POST /rest/login -> ${res.status}: ${res.text.slice(0, 500)}`);
+	if (res.status !== 200 || !cookie)
+		throw new Error(`POST /rest/login -> ${res.status}: ${res.text.slice(0, 500)}`);
 	return cookie;
 }
 
@@ -132,11 +140,20 @@ async function createApiKey(baseUrl, cookie, label) {
 	/** @type {HttpJson<{ data?: unknown } | undefined>} */
 	const scopesRes = await httpJson(`${baseUrl}/rest/api-keys/scopes`, { headers: { cookie } });
 	const scopes = scopesRes.status === 200 ? (scopesRes.json?.data ?? scopesRes.json) : undefined;
-	const body = { label: `${label}-${Date.now()}`, expiresAt: null, ...(Array.isArray(scopes) ? { scopes } : {}) };
+	const body = {
+		label: `${label}-${Date.now()}`,
+		expiresAt: null,
+		...(Array.isArray(scopes) ? { scopes } : {}),
+	};
 	/** @type {HttpJson<{ rawApiKey?: string, data?: { rawApiKey?: string } }>} */
-	const res = await httpJson(`${baseUrl}/rest/api-keys`, { method: 'POST', body, headers: { cookie } });
+	const res = await httpJson(`${baseUrl}/rest/api-keys`, {
+		method: 'POST',
+		body,
+		headers: { cookie },
+	});
 	const data = res.json?.data ?? res.json;
-	if (res.status !== 200 || !data?.rawApiKey) throw new Error(`POST /rest/api-keys -> ${res.status}: ${res.text.slice(0, 500)}`);
+	if (res.status !== 200 || !data?.rawApiKey)
+		throw new Error(`POST /rest/api-keys -> ${res.status}: ${res.text.slice(0, 500)}`);
 	return data.rawApiKey;
 }
 
@@ -160,7 +177,8 @@ async function openSession(baseUrl, owner, label) {
  * @returns {ApiCall}
  */
 function publicApi(baseUrl, apiKey) {
-	return (method, urlPath, body) => httpJson(`${baseUrl}/api/v1${urlPath}`, { method, body, headers: { 'X-N8N-API-KEY': apiKey } });
+	return (method, urlPath, body) =>
+		httpJson(`${baseUrl}/api/v1${urlPath}`, { method, body, headers: { 'X-N8N-API-KEY': apiKey } });
 }
 
 /**
@@ -170,7 +188,8 @@ function publicApi(baseUrl, apiKey) {
  * @returns {ApiCall}
  */
 function restApi(baseUrl, cookie) {
-	return (method, urlPath, body) => httpJson(`${baseUrl}/rest${urlPath}`, { method, body, headers: { cookie } });
+	return (method, urlPath, body) =>
+		httpJson(`${baseUrl}/rest${urlPath}`, { method, body, headers: { cookie } });
 }
 
 /**
@@ -180,13 +199,22 @@ function restApi(baseUrl, cookie) {
  * @param {string} webhookPath
  * @param {{ timeoutMs?: number, context?: () => string }} [options]
  */
-async function waitForWebhook(baseUrl, webhookPath, { timeoutMs = 60000, context = () => '' } = {}) {
+async function waitForWebhook(
+	baseUrl,
+	webhookPath,
+	{ timeoutMs = 60000, context = () => '' } = {},
+) {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		const res = await fetch(baseUrl + webhookPath, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+		const res = await fetch(baseUrl + webhookPath, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: '{}',
+		});
 		await res.arrayBuffer();
 		if (res.status !== 404) return;
-		if (Date.now() > deadline) throw new Error(`${webhookPath} still 404 after ${timeoutMs / 1000} s\n${context()}`);
+		if (Date.now() > deadline)
+			throw new Error(`${webhookPath} still 404 after ${timeoutMs / 1000} s\n${context()}`);
 		await sleep(500);
 	}
 }
@@ -200,9 +228,13 @@ async function waitForWebhook(baseUrl, webhookPath, { timeoutMs = 60000, context
 async function createActiveWorkflow(n8n, workflow) {
 	/** @type {HttpJson<{ id?: string }>} */
 	const created = await n8n.api('POST', '/workflows', workflow);
-	if (created.status !== 200 || !created.json?.id) throw new Error(`creating "${workflow.name}" answered ${created.status}: ${created.text}`);
+	if (created.status !== 200 || !created.json?.id)
+		throw new Error(`creating "${workflow.name}" answered ${created.status}: ${created.text}`);
 	const activated = await n8n.api('POST', `/workflows/${created.json.id}/activate`);
-	if (activated.status !== 200) throw new Error(`activating "${workflow.name}" answered ${activated.status}: ${activated.text}`);
+	if (activated.status !== 200)
+		throw new Error(
+			`activating "${workflow.name}" answered ${activated.status}: ${activated.text}`,
+		);
 	return created.json.id;
 }
 

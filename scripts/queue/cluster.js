@@ -76,7 +76,10 @@ function queueSettings({ redis, pg, encryptionKey, extra = {} }) {
  * @param {{ settings: boolean }} options
  * @returns {ProcessSpec['ready']}
  */
-const httpReady = ({ settings }) => (p) => session.isReady(`http://${HOST}:${p.port}`, { settings });
+const httpReady =
+	({ settings }) =>
+	(p) =>
+		session.isReady(`http://${HOST}:${p.port}`, { settings });
 /**
  * Readiness by a line in the process's log (workers have no HTTP server of ours to ask).
  * @param {string} marker
@@ -99,7 +102,11 @@ const PORTS = {
 	},
 	async worker(p) {
 		p.port = await freePort();
-		return { N8N_PORT: String(p.port), QUEUE_HEALTH_CHECK_PORT: String(p.port), N8N_RUNNERS_BROKER_PORT: String(await freePort()) };
+		return {
+			N8N_PORT: String(p.port),
+			QUEUE_HEALTH_CHECK_PORT: String(p.port),
+			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+		};
 	},
 };
 
@@ -163,17 +170,25 @@ class ClusterProcess {
 			this.launch();
 			const child = /** @type {GroupChild} */ (this.child);
 			const ready = await session
-				.waitUntil(() => this.ready(this), { exited: () => child.exitInfo, timeoutMs, what: this.name })
+				.waitUntil(() => this.ready(this), {
+					exited: () => child.exitInfo,
+					timeoutMs,
+					what: this.name,
+				})
 				.catch((err) => Promise.reject(new Error(`${err.message}\n${tail(this.logFile, 40)}`)));
 			if (ready) break;
 			await this.stop();
 			const why = this.log().slice(logStart);
 			if (attempt < MAX_STARTS && PORT_TAKEN.test(why)) {
-				this.cluster.log(`${this.name}: a port was taken (${(why.match(/.*(already in use|EADDRINUSE).*/i) || [''])[0].trim()}); new ports`);
+				this.cluster.log(
+					`${this.name}: a port was taken (${(why.match(/.*(already in use|EADDRINUSE).*/i) || [''])[0].trim()}); new ports`,
+				);
 				this.portEnv = null;
 				continue;
 			}
-			throw new Error(`${this.name} exited (${JSON.stringify(child.exitInfo)}) before it was ready\n${tail(this.logFile, 40)}`);
+			throw new Error(
+				`${this.name} exited (${JSON.stringify(child.exitInfo)}) before it was ready\n${tail(this.logFile, 40)}`,
+			);
 		}
 		this.cluster.log(`${this.name} ready (pid ${this.pid})`);
 		return this;
@@ -194,7 +209,9 @@ class QueueCluster {
 	constructor(opts) {
 		this.opts = opts;
 		this.version = opts.version || installer.DEFAULT_VERSION;
-		this.runDir = path.resolve(opts.runDir || fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-queue-')));
+		this.runDir = path.resolve(
+			opts.runDir || fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-queue-')),
+		);
 		this.log = opts.log || svc.log;
 		this.t0 = Date.now();
 		/** @type {Record<string, number>} seconds since the start at which each step was done */
@@ -241,7 +258,11 @@ class QueueCluster {
 
 	/** The shared settings as docs may show them (secrets masked). */
 	get sharedEnv() {
-		return { ...this.shared, N8N_ENCRYPTION_KEY: '<same on every process>', DB_POSTGRESDB_PASSWORD: '<secret>' };
+		return {
+			...this.shared,
+			N8N_ENCRYPTION_KEY: '<same on every process>',
+			DB_POSTGRESDB_PASSWORD: '<secret>',
+		};
 	}
 
 	/**
@@ -269,11 +290,21 @@ class QueueCluster {
 		const workerCount = this.opts.workers ?? 2;
 		const concurrency = this.opts.concurrency ?? 5;
 		this.installed = installer.ensureN8n(this.version);
-		this.tracker = svc.createTracker(this.runDir, { deadlineMs: this.opts.deadlineMs ?? 15 * 60 * 1000 });
-		[this.redis, this.pg] = await Promise.all([svc.startRedis({ dir: this.runDir, tracker: this.tracker }), svc.startPostgres({ dir: this.runDir, tracker: this.tracker })]);
+		this.tracker = svc.createTracker(this.runDir, {
+			deadlineMs: this.opts.deadlineMs ?? 15 * 60 * 1000,
+		});
+		[this.redis, this.pg] = await Promise.all([
+			svc.startRedis({ dir: this.runDir, tracker: this.tracker }),
+			svc.startPostgres({ dir: this.runDir, tracker: this.tracker }),
+		]);
 		this.lap('services');
 		const encryptionKey = this.opts.encryptionKey || crypto.randomBytes(24).toString('hex');
-		this.shared = queueSettings({ redis: this.redis, pg: this.pg, encryptionKey, extra: this.opts.env });
+		this.shared = queueSettings({
+			redis: this.redis,
+			pg: this.pg,
+			encryptionKey,
+			extra: this.opts.env,
+		});
 
 		this.main = this.define({
 			name: 'main',
@@ -283,9 +314,19 @@ class QueueCluster {
 			extraEnv: { N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true' },
 			ready: httpReady({ settings: true }),
 		});
-		this.webhook = this.define({ name: 'webhook', role: 'webhook', args: ['webhook'], ready: httpReady({ settings: false }) });
+		this.webhook = this.define({
+			name: 'webhook',
+			role: 'webhook',
+			args: ['webhook'],
+			ready: httpReady({ settings: false }),
+		});
 		this.workers = Array.from({ length: workerCount }, (_, i) =>
-			this.define({ name: `worker${i + 1}`, role: 'worker', args: ['worker', `--concurrency=${concurrency}`], ready: logReady('n8n worker is now ready') }),
+			this.define({
+				name: `worker${i + 1}`,
+				role: 'worker',
+				args: ['worker', `--concurrency=${concurrency}`],
+				ready: logReady('n8n worker is now ready'),
+			}),
 		);
 		// Both URLs are in every process's environment: pick the main's and the webhook processor's ports now.
 		this.main.portEnv = await PORTS.main(this.main);
@@ -328,7 +369,11 @@ class QueueCluster {
 	 * @returns {Promise<HttpJson<T>>}
 	 */
 	api(method, urlPath, body) {
-		return session.publicApi(this.mainUrl, /** @type {string} */ (this.access.apiKey))(method, urlPath, body);
+		return session.publicApi(this.mainUrl, /** @type {string} */ (this.access.apiKey))(
+			method,
+			urlPath,
+			body,
+		);
 	}
 
 	/**
@@ -340,7 +385,11 @@ class QueueCluster {
 	 * @returns {Promise<HttpJson<T>>}
 	 */
 	rest(method, urlPath, body) {
-		return session.restApi(this.mainUrl, /** @type {string} */ (this.access.cookie))(method, urlPath, body);
+		return session.restApi(this.mainUrl, /** @type {string} */ (this.access.cookie))(
+			method,
+			urlPath,
+			body,
+		);
 	}
 
 	/** Start the webhook processor and the workers (after workflows are active). */
@@ -391,7 +440,8 @@ if (require.main === module) {
 		return i >= 0 ? args[i + 1] : d;
 	};
 	(async () => {
-		const tarball = process.env.TEST_TARBALL || buildAndPack({ skipBuild: args.includes('--no-build') });
+		const tarball =
+			process.env.TEST_TARBALL || buildAndPack({ skipBuild: args.includes('--no-build') });
 		const c = await startCluster({
 			tarball,
 			workers: Number(flag('workers', 2)),

@@ -10,7 +10,11 @@
  */
 const fs = require('node:fs');
 
-const [ownerPid, registry, deadline] = [Number(process.argv[2]), process.argv[3], Number(process.argv[4])];
+const [ownerPid, registry, deadline] = [
+	Number(process.argv[2]),
+	process.argv[3],
+	Number(process.argv[4]),
+];
 
 /** @param {number} pid */
 function alive(pid) {
@@ -36,7 +40,9 @@ function reap(why) {
 	} catch {
 		/* unreadable: nothing to do */
 	}
-	say(`${why}: killing ${state.groups.map((g) => `${g.label}(${g.pgid})`).join(', ') || 'nothing'}`);
+	say(
+		`${why}: killing ${state.groups.map((g) => `${g.label}(${g.pgid})`).join(', ') || 'nothing'}`,
+	);
 	for (const g of state.groups) {
 		try {
 			process.kill(-g.pgid, 'SIGKILL');

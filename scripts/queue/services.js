@@ -43,7 +43,11 @@ function pgBinDir() {
 	if (!fs.existsSync(base)) return null;
 	const versions = fs
 		.readdirSync(base)
-		.filter((v) => fs.existsSync(path.join(base, v, 'bin', 'postgres')) && fs.existsSync(path.join(base, v, 'bin', 'initdb')))
+		.filter(
+			(v) =>
+				fs.existsSync(path.join(base, v, 'bin', 'postgres')) &&
+				fs.existsSync(path.join(base, v, 'bin', 'initdb')),
+		)
 		.sort((a, b) => Number(b) - Number(a));
 	return versions.length ? path.join(base, versions[0], 'bin') : null;
 }
@@ -62,18 +66,28 @@ function ensurePackages({ timeoutMs = 15 * 60 * 1000 } = {}) {
 	if (!pgBinDir()) missing.push('postgresql');
 	if (missing.length === 0) return { installed: [] };
 	if (!isRoot()) {
-		throw new Error(`missing ${missing.join(', ')}: install them first (sudo apt-get install -y ${missing.join(' ')})`);
+		throw new Error(
+			`missing ${missing.join(', ')}: install them first (sudo apt-get install -y ${missing.join(' ')})`,
+		);
 	}
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 	const t0 = Date.now();
 	log(`apt-get install ${missing.join(' ')} (missing)`);
 	const run = (/** @type {string[]} */ args) => {
-		const res = spawnSync('apt-get', args, { stdio: ['ignore', 'inherit', 'inherit'], env, timeout: timeoutMs });
-		if (res.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed (${res.status ?? res.signal ?? res.error})`);
+		const res = spawnSync('apt-get', args, {
+			stdio: ['ignore', 'inherit', 'inherit'],
+			env,
+			timeout: timeoutMs,
+		});
+		if (res.status !== 0)
+			throw new Error(
+				`apt-get ${args.join(' ')} failed (${res.status ?? res.signal ?? res.error})`,
+			);
 	};
 	run(['update', '-qq']);
 	run(['install', '-y', '-qq', '--no-install-recommends', ...missing]);
-	if (!which('redis-server') || !pgBinDir()) throw new Error(`apt-get installed ${missing.join(', ')} but the binaries are still missing`);
+	if (!which('redis-server') || !pgBinDir())
+		throw new Error(`apt-get installed ${missing.join(', ')} but the binaries are still missing`);
 	log(`installed ${missing.join(', ')} in ${Math.round((Date.now() - t0) / 1000)} s`);
 	return { installed: missing };
 }
@@ -206,7 +220,10 @@ function redisCommand(port, args, timeoutMs = 2000) {
 			reject(new Error('redis: no answer'));
 		}, timeoutMs);
 		sock.on('connect', () => {
-			sock.write(`*${args.length}\r\n` + args.map((a) => `$${Buffer.byteLength(String(a))}\r\n${a}\r\n`).join(''));
+			sock.write(
+				`*${args.length}\r\n` +
+					args.map((a) => `$${Buffer.byteLength(String(a))}\r\n${a}\r\n`).join(''),
+			);
 		});
 		sock.on('data', (d) => {
 			buf += d;
@@ -231,18 +248,33 @@ async function startRedis({ dir, tracker, timeoutMs = 20000 }) {
 	const logFile = path.join(dir, 'redis.log');
 	const child = spawnGroup(
 		which('redis-server') || 'redis-server',
-		['--port', String(port), '--bind', HOST, '--save', '', '--appendonly', 'no', '--dir', dataDir, '--protected-mode', 'yes'],
+		[
+			'--port',
+			String(port),
+			'--bind',
+			HOST,
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--dir',
+			dataDir,
+			'--protected-mode',
+			'yes',
+		],
 		{ logFile, env: process.env, cwd: dataDir, registry: tracker, label: 'redis' },
 	);
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		if (child.exitInfo) throw new Error(`redis-server exited (${JSON.stringify(child.exitInfo)})\n${tail(logFile)}`);
+		if (child.exitInfo)
+			throw new Error(`redis-server exited (${JSON.stringify(child.exitInfo)})\n${tail(logFile)}`);
 		try {
 			if ((await redisCommand(port, ['PING'])) === 'PONG') break;
 		} catch {
 			/* not yet */
 		}
-		if (Date.now() > deadline) throw new Error(`redis-server not answering on ${port}\n${tail(logFile)}`);
+		if (Date.now() > deadline)
+			throw new Error(`redis-server not answering on ${port}\n${tail(logFile)}`);
 		await sleep(200);
 	}
 	log(`redis on ${HOST}:${port} (pid ${child.pid})`);
@@ -264,7 +296,9 @@ function pgUserIds() {
 	const res = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
 	const gid = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' });
 	if (res.status !== 0 || gid.status !== 0) {
-		throw new Error('running as root but there is no `postgres` user (Debian\'s postgresql package creates it)');
+		throw new Error(
+			"running as root but there is no `postgres` user (Debian's postgresql package creates it)",
+		);
 	}
 	return { uid: Number(res.stdout.trim()), gid: Number(gid.stdout.trim()) };
 }
@@ -313,28 +347,72 @@ async function startPostgres({ dir, tracker, timeoutMs = 60000, database = 'n8n'
 	const logFile = path.join(dir, 'postgres.log');
 	const t0 = Date.now();
 	const [initCmd, initArgs] = asPg(path.join(bin, 'initdb'), [
-		'-D', data, '--username', user, '--pwfile', pwfile, '--auth-local', 'trust', '--auth-host', 'scram-sha-256',
-		'--encoding', 'UTF8', '--locale', 'C', '--no-sync',
+		'-D',
+		data,
+		'--username',
+		user,
+		'--pwfile',
+		pwfile,
+		'--auth-local',
+		'trust',
+		'--auth-host',
+		'scram-sha-256',
+		'--encoding',
+		'UTF8',
+		'--locale',
+		'C',
+		'--no-sync',
 	]);
 	const init = spawnSync(initCmd, initArgs, { encoding: 'utf8', timeout: timeoutMs, cwd: base });
 	fs.appendFileSync(logFile, `===== initdb\n${init.stdout}\n${init.stderr}\n`);
-	if (init.status !== 0) throw new Error(`initdb failed (${init.status ?? init.signal}):\n${init.stderr.slice(-2000)}`);
+	if (init.status !== 0)
+		throw new Error(`initdb failed (${init.status ?? init.signal}):\n${init.stderr.slice(-2000)}`);
 	fs.rmSync(pwfile, { force: true });
 
 	const [cmd, args] = asPg(path.join(bin, 'postgres'), [
-		'-D', data, '-p', String(port), '-k', sock, '-c', `listen_addresses=${HOST}`,
+		'-D',
+		data,
+		'-p',
+		String(port),
+		'-k',
+		sock,
+		'-c',
+		`listen_addresses=${HOST}`,
 		// A throw-away database: durability off for speed (documented in docs/queue-mode.md).
-		'-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200',
+		'-c',
+		'fsync=off',
+		'-c',
+		'synchronous_commit=off',
+		'-c',
+		'full_page_writes=off',
+		'-c',
+		'max_connections=200',
 	]);
-	const child = spawnGroup(cmd, args, { logFile, env: process.env, cwd: base, registry: tracker, label: 'postgres' });
+	const child = spawnGroup(cmd, args, {
+		logFile,
+		env: process.env,
+		cwd: base,
+		registry: tracker,
+		label: 'postgres',
+	});
 	const deadline = Date.now() + timeoutMs;
-	const [cdbCmd, cdbArgs] = asPg(path.join(bin, 'createdb'), ['-h', sock, '-p', String(port), '-U', user, database]);
+	const [cdbCmd, cdbArgs] = asPg(path.join(bin, 'createdb'), [
+		'-h',
+		sock,
+		'-p',
+		String(port),
+		'-U',
+		user,
+		database,
+	]);
 	for (;;) {
-		if (child.exitInfo) throw new Error(`postgres exited (${JSON.stringify(child.exitInfo)})\n${tail(logFile)}`);
+		if (child.exitInfo)
+			throw new Error(`postgres exited (${JSON.stringify(child.exitInfo)})\n${tail(logFile)}`);
 		const res = spawnSync(cdbCmd, cdbArgs, { encoding: 'utf8', timeout: 10000, cwd: base });
 		if (res.status === 0) break;
 		if (/already exists/.test(res.stderr)) break;
-		if (Date.now() > deadline) throw new Error(`postgres not ready on ${port}: ${res.stderr}\n${tail(logFile)}`);
+		if (Date.now() > deadline)
+			throw new Error(`postgres not ready on ${port}: ${res.stderr}\n${tail(logFile)}`);
 		await sleep(300);
 	}
 	log(`postgres on ${HOST}:${port} (pid ${child.pid}, ${Math.round((Date.now() - t0) / 1000)} s)`);

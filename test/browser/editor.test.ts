@@ -31,7 +31,9 @@ const TRIGGER_TYPE = `${PKG}.tenantApiTrigger`;
 const ICON_PREFIX = `/icons/${PKG}/`;
 const LIST = JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', 'list-accounts.json'), 'utf8'));
 const LIST_NODE: string = LIST.nodes.find((n: { type: string }) => n.type === ACTION_TYPE).name;
-const [EXAMPLE_CREDENTIAL] = JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', 'credentials.json'), 'utf8'));
+const [EXAMPLE_CREDENTIAL] = JSON.parse(
+	fs.readFileSync(path.join(ROOT, 'examples', 'credentials.json'), 'utf8'),
+);
 
 const CHROMIUM_ARGS = [
 	'--no-sandbox',
@@ -58,7 +60,8 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 	beforeAll(async () => {
 		failed = true; // until everything is up: keep the n8n user folder if the set-up fails after the install
 		fs.mkdirSync(ARTIFACTS, { recursive: true });
-		for (const f of fs.readdirSync(ARTIFACTS)) if (f.endsWith('.png')) fs.rmSync(path.join(ARTIFACTS, f));
+		for (const f of fs.readdirSync(ARTIFACTS))
+			if (f.endsWith('.png')) fs.rmSync(path.join(ARTIFACTS, f));
 
 		suite = await setUpSuite({ name: 'browser' });
 		({ sandbox, n8n } = suite);
@@ -67,11 +70,19 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 		const credFile = path.join(n8n.userFolder, 'credentials.json');
 		const credential = {
 			...EXAMPLE_CREDENTIAL,
-			data: { ...EXAMPLE_CREDENTIAL.data, baseUrl: sandbox.baseUrl, secretKey: sandbox.apiKey, tenantId: sandbox.tenantId },
+			data: {
+				...EXAMPLE_CREDENTIAL.data,
+				baseUrl: sandbox.baseUrl,
+				secretKey: sandbox.apiKey,
+				tenantId: sandbox.tenantId,
+			},
 		};
 		fs.writeFileSync(credFile, JSON.stringify([credential]));
 		await n8n.cli(['import:credentials', `--input=${credFile}`]);
-		await n8n.cli(['import:workflow', `--input=${path.join(ROOT, 'examples', 'list-accounts.json')}`]);
+		await n8n.cli([
+			'import:workflow',
+			`--input=${path.join(ROOT, 'examples', 'list-accounts.json')}`,
+		]);
 		await n8n.start();
 		baseUrl = n8n.url;
 
@@ -120,11 +131,16 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 			await body(page);
 			if (process.env.UPDATE_SCREENSHOTS === '1') {
 				fs.mkdirSync(DOCS_SCREENSHOTS, { recursive: true });
-				fs.copyFileSync(path.join(ARTIFACTS, `${name}.png`), path.join(DOCS_SCREENSHOTS, `${name}.png`));
+				fs.copyFileSync(
+					path.join(ARTIFACTS, `${name}.png`),
+					path.join(DOCS_SCREENSHOTS, `${name}.png`),
+				);
 			}
 		} catch (err) {
 			failed = true;
-			await page.screenshot({ path: path.join(ARTIFACTS, `${name}-FAILED.png`) }).catch(() => undefined);
+			await page
+				.screenshot({ path: path.join(ARTIFACTS, `${name}-FAILED.png`) })
+				.catch(() => undefined);
 			throw err;
 		} finally {
 			await page.close();
@@ -143,7 +159,11 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 		expect(path.basename(new URL(src).pathname)).toBe(file);
 		// naturalWidth is 0 until the image has loaded and decoded, and stays 0 for a broken image.
 		let width = 0;
-		for (const deadline = Date.now() + 10000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
+		for (
+			const deadline = Date.now() + 10000;
+			Date.now() < deadline;
+			await new Promise((r) => setTimeout(r, 200))
+		) {
 			width = await img.evaluate((el: HTMLImageElement) => (el.complete ? el.naturalWidth : 0));
 			if (width > 0) break;
 		}
@@ -185,9 +205,14 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 			// Its details list the trigger node (Triggers) and the action node's operations (Actions).
 			await entry.click();
 			const triggers = itemsOfType(creator, TRIGGER_TYPE);
-			expect(await textsOf(triggers.getByTestId('node-creator-item-name'))).toEqual(['On new Tenant API event']);
+			expect(await textsOf(triggers.getByTestId('node-creator-item-name'))).toEqual([
+				'On new Tenant API event',
+			]);
 			await expectOurIconsLoaded(page, triggers, 'tenantApiTrigger.svg');
-			await creator.getByTestId('node-creator-category-item').filter({ hasText: 'Actions' }).click();
+			await creator
+				.getByTestId('node-creator-category-item')
+				.filter({ hasText: 'Actions' })
+				.click();
 			const actions = itemsOfType(creator, ACTION_TYPE);
 			// The operations the README documents (the list grows with the node: contain, not equal).
 			expect(await textsOf(actions.getByTestId('node-creator-item-name'))).toEqual(
@@ -212,18 +237,36 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 	test('action node: added to the canvas, its parameters render', async () => {
 		await step('action-node', async (page) => {
 			const ndv = await addActionNode(page);
-			await expect(page.locator(`[data-test-id="canvas-node"][data-node-type="${ACTION_TYPE}"]`).count()).resolves.toBe(1);
+			await expect(
+				page.locator(`[data-test-id="canvas-node"][data-node-type="${ACTION_TYPE}"]`).count(),
+			).resolves.toBe(1);
 			const params = ndv.getByTestId('node-parameters');
-			const value = (name: string) => params.getByTestId(`parameter-input-${name}`).locator('input').first().inputValue();
+			const value = (name: string) =>
+				params.getByTestId(`parameter-input-${name}`).locator('input').first().inputValue();
 			await expect(value('resource')).resolves.toBe('Account');
 			await expect(value('operation')).resolves.toBe('Get Many');
 			await expect(value('limit')).resolves.toBe('50');
-			await expect(params.getByTestId('parameter-input-returnAll').locator('input[role="switch"]').isChecked()).resolves.toBe(false);
-			const labels = (await textsOf(params.getByTestId('input-label'))).map((t) => t.split('\n')[0].trim());
-			expect(labels).toEqual(expect.arrayContaining(['Resource', 'Operation', 'Return All', 'Limit', 'Query Parameters', 'Options']));
+			await expect(
+				params.getByTestId('parameter-input-returnAll').locator('input[role="switch"]').isChecked(),
+			).resolves.toBe(false);
+			const labels = (await textsOf(params.getByTestId('input-label'))).map((t) =>
+				t.split('\n')[0].trim(),
+			);
+			expect(labels).toEqual(
+				expect.arrayContaining([
+					'Resource',
+					'Operation',
+					'Return All',
+					'Limit',
+					'Query Parameters',
+					'Options',
+				]),
+			);
 			expect(await textsOf(ndv.getByTestId('credentials-label'))).toEqual(['Credential']);
 			// The only Tenant API credential is picked for the new node.
-			await expect(ndv.getByTestId('node-credentials-select').locator('input').inputValue()).resolves.toBe(EXAMPLE_CREDENTIAL.name);
+			await expect(
+				ndv.getByTestId('node-credentials-select').locator('input').inputValue(),
+			).resolves.toBe(EXAMPLE_CREDENTIAL.name);
 			await expectOurIconsLoaded(page, ndv, 'tenantApi.svg');
 			await shot(page, 'action-node');
 		});
@@ -242,7 +285,9 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 			await expect(dialog).toBeVisibleSoon();
 			// Header: n8n's default name for a new credential, above the credential type's display name.
 			expect(await textsOf(modal.getByTestId('credential-name'))).toEqual(['Tenant account']);
-			await expect(modal.locator('header').getByText('Tenant API', { exact: true })).toBeVisibleSoon();
+			await expect(
+				modal.locator('header').getByText('Tenant API', { exact: true }),
+			).toBeVisibleSoon();
 			await expectOurIconsLoaded(page, modal.locator('header'), 'tenantApi.svg');
 			const fields: Array<[string, string]> = [
 				['environment', 'Environment'],
@@ -251,16 +296,23 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 				['tenantId', 'Tenant ID'],
 			];
 			await expectFieldLabels(dialog, fields);
-			await expect(dialog.getByTestId('parameter-input-environment').locator('input').first().inputValue()).resolves.toBe('Sandbox');
+			await expect(
+				dialog.getByTestId('parameter-input-environment').locator('input').first().inputValue(),
+			).resolves.toBe('Sandbox');
 			// The secret is a password field; the webhook fields live in their own credential now.
-			await expect(dialog.getByTestId('parameter-input-secretKey').locator('input').getAttribute('type')).resolves.toBe('password');
+			await expect(
+				dialog.getByTestId('parameter-input-secretKey').locator('input').getAttribute('type'),
+			).resolves.toBe('password');
 			await expect(dialog.getByTestId('webhookSecret').count()).resolves.toBe(0);
 			await shot(page, 'credential');
 		});
 	});
 
 	/** Each field of a credential dialog is shown with its label (first line, without the required mark). */
-	async function expectFieldLabels(dialog: Locator, fields: Array<[string, string]>): Promise<void> {
+	async function expectFieldLabels(
+		dialog: Locator,
+		fields: Array<[string, string]>,
+	): Promise<void> {
 		for (const [name, label] of fields) {
 			// Each field sits in a container whose data-test-id is the field name.
 			const field = dialog.getByTestId(name);
@@ -287,7 +339,9 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 			const ndv = await addTriggerNode(page);
 			const params = ndv.getByTestId('node-parameters');
 			const verification = params.getByTestId('parameter-input-verification');
-			await expect(verification.locator('input').first().inputValue()).resolves.toBe('HMAC-SHA256 of the Body (GitHub, Shopify, Plain)');
+			await expect(verification.locator('input').first().inputValue()).resolves.toBe(
+				'HMAC-SHA256 of the Body (GitHub, Shopify, Plain)',
+			);
 			await verification.click();
 			const options = page.locator('.el-select-dropdown__item:visible');
 			await expect(options.first()).toBeVisibleSoon();
@@ -308,17 +362,27 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 			]);
 			await shot(page, 'trigger-verification');
 			await options.filter({ hasText: 'Standard Webhooks (Svix)' }).first().click();
-			await expect(verification.locator('input').first().inputValue()).resolves.toBe('Standard Webhooks (Svix)');
+			await expect(verification.locator('input').first().inputValue()).resolves.toBe(
+				'Standard Webhooks (Svix)',
+			);
 			await expect(params.getByTestId('parameter-input-toleranceSeconds')).toBeVisibleSoon();
 			// Respond: on receipt by default; "When the Workflow Finishes" shows what it costs the sender.
 			const respond = params.getByTestId('parameter-input-respond');
 			await expect(respond.locator('input').first().inputValue()).resolves.toBe('On Receipt');
 			await respond.click();
 			// The Verification list closes with an animation: read the options once only this list is open.
-			const respondOptions = page.locator('.el-select-dropdown__item:visible').filter({ hasText: /^(On Receipt|When the Workflow Finishes)/ });
+			const respondOptions = page
+				.locator('.el-select-dropdown__item:visible')
+				.filter({ hasText: /^(On Receipt|When the Workflow Finishes)/ });
 			await expect(respondOptions.last()).toBeVisibleSoon();
-			await page.locator('.el-select-dropdown__item', { hasText: 'Custom HMAC' }).first().waitFor({ state: 'hidden', timeout: 10000 });
-			expect((await options.allInnerTexts()).map((t) => t.split('\n')[0].trim())).toEqual(['On Receipt', 'When the Workflow Finishes']);
+			await page
+				.locator('.el-select-dropdown__item', { hasText: 'Custom HMAC' })
+				.first()
+				.waitFor({ state: 'hidden', timeout: 10000 });
+			expect((await options.allInnerTexts()).map((t) => t.split('\n')[0].trim())).toEqual([
+				'On Receipt',
+				'When the Workflow Finishes',
+			]);
 			await options.filter({ hasText: 'When the Workflow Finishes' }).first().click();
 			await expect(params.getByText(/The sender waits while the workflow runs/)).toBeVisibleSoon();
 		});
@@ -330,7 +394,9 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 			const modal = page.getByTestId('editCredential-modal');
 			const dialog = modal.getByTestId('credential-edit-dialog');
 			await expect(dialog).toBeVisibleSoon();
-			await expect(modal.locator('header').getByText('Tenant Webhook API', { exact: true })).toBeVisibleSoon();
+			await expect(
+				modal.locator('header').getByText('Tenant Webhook API', { exact: true }),
+			).toBeVisibleSoon();
 			await expectOurIconsLoaded(page, modal.locator('header'), 'tenantApiTrigger.svg');
 			await expectFieldLabels(dialog, [
 				['signingSecret', 'Signing Secret'],
@@ -338,22 +404,48 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 				['testSigningSecret', 'Test URL Signing Secret'],
 			]);
 			for (const name of ['signingSecret', 'previousSigningSecret', 'testSigningSecret']) {
-				await expect(dialog.getByTestId('parameter-input-' + name).locator('input').getAttribute('type')).resolves.toBe('password');
+				await expect(
+					dialog
+						.getByTestId('parameter-input-' + name)
+						.locator('input')
+						.getAttribute('type'),
+				).resolves.toBe('password');
 			}
-			for (const absent of ['baseUrl', 'secretKey', 'tenantId', 'environment']) await expect(dialog.getByTestId(absent).count()).resolves.toBe(0);
+			for (const absent of ['baseUrl', 'secretKey', 'tenantId', 'environment'])
+				await expect(dialog.getByTestId(absent).count()).resolves.toBe(0);
 			await shot(page, 'webhook-credential');
 		});
 	});
 
-	test('a refused test delivery: the editor stops listening and the trigger\'s Refused output says why', async () => {
+	test("a refused test delivery: the editor stops listening and the trigger's Refused output says why", async () => {
 		await step('trigger-refused', async (page) => {
 			await page.setViewportSize({ width: 1280, height: 900 });
-			const credential = await n8n!.api<{ id: string; name: string }>('POST', '/credentials', { name: 'Tenant Webhook (browser)', type: 'tenantWebhookApi', data: { signingSecret: 'whsec_browser', previousSigningSecret: '' } });
+			const credential = await n8n!.api<{ id: string; name: string }>('POST', '/credentials', {
+				name: 'Tenant Webhook (browser)',
+				type: 'tenantWebhookApi',
+				data: { signingSecret: 'whsec_browser', previousSigningSecret: '' },
+			});
 			const webhookId = '0c9d6f3e-5a7b-4c1d-9e2f-3a4b5c6d7e8f';
-			const trigger = { id: 'refused-trigger', name: 'Tenant API Trigger', type: TRIGGER_TYPE, typeVersion: 1, position: [0, 0], webhookId, parameters: {}, credentials: { tenantWebhookApi: { id: credential.json!.id, name: credential.json!.name } } };
-			const created = await n8n!.api<{ id: string }>('POST', '/workflows', { name: 'Refused delivery', nodes: [trigger], connections: {}, settings: { executionOrder: 'v1' } });
+			const trigger = {
+				id: 'refused-trigger',
+				name: 'Tenant API Trigger',
+				type: TRIGGER_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId,
+				parameters: {},
+				credentials: { tenantWebhookApi: { id: credential.json!.id, name: credential.json!.name } },
+			};
+			const created = await n8n!.api<{ id: string }>('POST', '/workflows', {
+				name: 'Refused delivery',
+				nodes: [trigger],
+				connections: {},
+				settings: { executionOrder: 'v1' },
+			});
 			await page.goto(`${baseUrl}/workflow/${created.json!.id}`);
-			const node = page.locator('[data-test-id="canvas-node"][data-node-name="Tenant API Trigger"]');
+			const node = page.locator(
+				'[data-test-id="canvas-node"][data-node-name="Tenant API Trigger"]',
+			);
 			await expect(node).toBeVisibleSoon();
 			await node.dblclick();
 			const ndv = page.getByTestId('ndv');
@@ -363,14 +455,29 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 			await expect(ndv.getByText('Listening for test event').first()).toBeVisibleSoon();
 			// A delivery signed with another secret, as after a "Rotate API Key" not copied into the credential.
 			const body = JSON.stringify({ id: 'evt_browser', event: 'transfers.created' });
-			const answer = await fetch(`${baseUrl}/webhook-test/${webhookId}/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-signature': sign({ secret: 'whsec_rotated', body })['x-signature'] }, body });
+			const answer = await fetch(`${baseUrl}/webhook-test/${webhookId}/webhook`, {
+				method: 'POST',
+				headers: {
+					'content-type': 'application/json',
+					'x-signature': sign({ secret: 'whsec_rotated', body })['x-signature'],
+				},
+				body,
+			});
 			expect(answer.status).toBe(401);
-			const output = ndv.locator('[data-test-id="output-panel"], [data-test-id="ndv-output-panel"]').first();
+			const output = ndv
+				.locator('[data-test-id="output-panel"], [data-test-id="ndv-output-panel"]')
+				.first();
 			const refusedTab = output.getByText(/^Refused Branch/).first();
 			await expect(refusedTab).toBeVisibleSoon();
 			await refusedTab.click();
 			await expect(output.getByText('signature_mismatch').first()).toBeVisibleSoon();
-			await expect(output.getByText(/The signature does not match the \d+-byte body signed with the current secret\./).first()).toBeVisibleSoon();
+			await expect(
+				output
+					.getByText(
+						/The signature does not match the \d+-byte body signed with the current secret\./,
+					)
+					.first(),
+			).toBeVisibleSoon();
 			await shot(page, 'trigger-refused');
 		});
 	});
@@ -387,7 +494,9 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 			await expect(ndv).toBeVisibleSoon();
 			await ndv.getByTestId('node-execute-button').click();
 			// 2.40.7 names the output panel `output-panel` (older editors: `ndv-output-panel`).
-			const output = ndv.locator('[data-test-id="output-panel"], [data-test-id="ndv-output-panel"]').first();
+			const output = ndv
+				.locator('[data-test-id="output-panel"], [data-test-id="ndv-output-panel"]')
+				.first();
 			await expect(output.getByTestId('node-run-status-success')).toBeVisibleSoon(60000);
 			await expect(output.getByTestId('ndv-items-count')).toHaveTextSoon('50 items');
 			await expect(output.getByText('acc_0001', { exact: true })).toBeVisibleSoon();
@@ -416,17 +525,26 @@ expect.extend({
 			await locator.waitFor({ state: 'visible', timeout: timeoutMs });
 			return { pass: true, message: () => `${locator} is visible` };
 		} catch (err) {
-			return { pass: false, message: () => `${locator} not visible after ${timeoutMs} ms: ${(err as Error).message.split('\n')[0]}` };
+			return {
+				pass: false,
+				message: () =>
+					`${locator} not visible after ${timeoutMs} ms: ${(err as Error).message.split('\n')[0]}`,
+			};
 		}
 	},
 	async toHaveTextSoon(locator: Locator, text: string, timeoutMs = 30000) {
 		const deadline = Date.now() + timeoutMs;
 		let last = '';
 		while (Date.now() < deadline) {
-			last = (await locator.innerText({ timeout: Math.max(1, deadline - Date.now()) }).catch(() => '')).trim();
+			last = (
+				await locator.innerText({ timeout: Math.max(1, deadline - Date.now()) }).catch(() => '')
+			).trim();
 			if (last === text) return { pass: true, message: () => `${locator} has text "${text}"` };
 			await new Promise((r) => setTimeout(r, 250));
 		}
-		return { pass: false, message: () => `${locator} has text "${last}", expected "${text}" within ${timeoutMs} ms` };
+		return {
+			pass: false,
+			message: () => `${locator} has text "${last}", expected "${text}" within ${timeoutMs} ms`,
+		};
 	},
 });

@@ -21,7 +21,8 @@ const TENANT_CREDENTIAL = { id: 'aiToolTenantApi', name: 'Tenant API (sandbox)' 
 const MODEL_CREDENTIAL = { id: 'aiToolModel', name: 'Scripted model (loopback)' };
 
 /** What the editor's "let the model define this parameter" button writes (key from the display name). */
-const fromAI = (key: string, type: string) => `={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('${key}', \`\`, '${type}') }}`;
+const fromAI = (key: string, type: string) =>
+	`={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('${key}', \`\`, '${type}') }}`;
 
 const PROMPTS = {
 	pay: 'Pay 42 for order A-2',
@@ -31,15 +32,34 @@ const PROMPTS = {
 
 /** The model's tool calls, per prompt: what a model that read our descriptions would send. */
 const SCRIPT = [
-	{ whenPromptHas: PROMPTS.pay, tool: 'Create_transfer', args: { Endpoint: '/transfers', Body: { order_id: 'A-2', amount: 42 }, Idempotency_Key: 'order-A-2' } },
-	{ whenPromptHas: PROMPTS.escape, tool: 'Create_transfer', args: { Endpoint: 'https://elsewhere.example/v1/transfers', Body: { amount: 7 }, Idempotency_Key: 'order-B-7' } },
+	{
+		whenPromptHas: PROMPTS.pay,
+		tool: 'Create_transfer',
+		args: {
+			Endpoint: '/transfers',
+			Body: { order_id: 'A-2', amount: 42 },
+			Idempotency_Key: 'order-A-2',
+		},
+	},
+	{
+		whenPromptHas: PROMPTS.escape,
+		tool: 'Create_transfer',
+		args: {
+			Endpoint: 'https://elsewhere.example/v1/transfers',
+			Body: { amount: 7 },
+			Idempotency_Key: 'order-B-7',
+		},
+	},
 	{ whenPromptHas: PROMPTS.payouts, tool: 'List_collection', args: { Endpoint: '/payouts' } },
 ];
 /** Seeded payouts of the sandbox (po_0001…), listed in next-link pages. */
 const PAYOUTS = 12;
 
 /** A workflow file as `n8n import:workflow` reads it. */
-type WorkflowFile = Pick<IWorkflowBase, 'id' | 'name' | 'active' | 'nodes' | 'connections' | 'settings'>;
+type WorkflowFile = Pick<
+	IWorkflowBase,
+	'id' | 'name' | 'active' | 'nodes' | 'connections' | 'settings'
+>;
 
 /** Manual Trigger → AI Agent, with the scripted model and three Tenant API tools (list accounts, list a collection, create a transfer). */
 function agentWorkflow(id: string, prompt: string): WorkflowFile {
@@ -50,7 +70,14 @@ function agentWorkflow(id: string, prompt: string): WorkflowFile {
 		active: false,
 		settings: { executionOrder: 'v1' },
 		nodes: [
-			{ id: `${id}-1`, name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: `${id}-1`,
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
 			{
 				id: `${id}-2`,
 				name: 'AI Agent',
@@ -83,7 +110,13 @@ function agentWorkflow(id: string, prompt: string): WorkflowFile {
 				type: TOOL_TYPE,
 				typeVersion: 1,
 				position: [420, 220],
-				parameters: { resource: 'request', operation: 'getAll', endpoint: fromAI('Endpoint', 'string'), returnAll: true, options: { pageSize: 5 } },
+				parameters: {
+					resource: 'request',
+					operation: 'getAll',
+					endpoint: fromAI('Endpoint', 'string'),
+					returnAll: true,
+					options: { pageSize: 5 },
+				},
 				credentials: tenantApi,
 			},
 			{
@@ -114,7 +147,10 @@ function agentWorkflow(id: string, prompt: string): WorkflowFile {
 
 function toolShown(model: FakeChatModel, name: string): ChatTool['function'] {
 	const tool = model.requests[0]?.tools?.find((t) => t.function.name === name);
-	if (!tool) throw new Error(`the model was not shown a tool "${name}": ${JSON.stringify(model.requests[0]?.tools?.map((t) => t.function.name))}`);
+	if (!tool)
+		throw new Error(
+			`the model was not shown a tool "${name}": ${JSON.stringify(model.requests[0]?.tools?.map((t) => t.function.name))}`,
+		);
 	return tool.function;
 }
 
@@ -141,22 +177,40 @@ describe(`n8n ${VERSION}: the node as an AI agent's tool`, () => {
 	let n8n: N8nInstance;
 
 	beforeAll(async () => {
-		suite = await setUpSuite({ name: 'ai-tool', install: installTheReadmeWay, sandbox: { payouts: PAYOUTS } });
+		suite = await setUpSuite({
+			name: 'ai-tool',
+			install: installTheReadmeWay,
+			sandbox: { payouts: PAYOUTS },
+		});
 		({ sandbox, n8n } = suite);
 		model = await startFakeChatModel(SCRIPT);
 		const credentials = [
 			{
 				...TENANT_CREDENTIAL,
 				type: 'tenantApi',
-				data: { environment: 'sandbox', baseUrl: sandbox.baseUrl, secretKey: sandbox.apiKey, tenantId: sandbox.tenantId },
+				data: {
+					environment: 'sandbox',
+					baseUrl: sandbox.baseUrl,
+					secretKey: sandbox.apiKey,
+					tenantId: sandbox.tenantId,
+				},
 			},
-			{ ...MODEL_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'scripted-model-key', url: model.url } },
+			{
+				...MODEL_CREDENTIAL,
+				type: 'openAiApi',
+				data: { apiKey: 'scripted-model-key', url: model.url },
+			},
 		];
-		const workflows = [agentWorkflow('aiToolPay', PROMPTS.pay), agentWorkflow('aiToolEscape', PROMPTS.escape), agentWorkflow('aiToolPayouts', PROMPTS.payouts)];
+		const workflows = [
+			agentWorkflow('aiToolPay', PROMPTS.pay),
+			agentWorkflow('aiToolEscape', PROMPTS.escape),
+			agentWorkflow('aiToolPayouts', PROMPTS.payouts),
+		];
 		const imports = path.join(n8n.userFolder, 'import');
 		fs.mkdirSync(path.join(imports, 'workflows'), { recursive: true });
 		fs.writeFileSync(path.join(imports, 'credentials.json'), JSON.stringify(credentials));
-		for (const wf of workflows) fs.writeFileSync(path.join(imports, 'workflows', `${wf.id}.json`), JSON.stringify(wf));
+		for (const wf of workflows)
+			fs.writeFileSync(path.join(imports, 'workflows', `${wf.id}.json`), JSON.stringify(wf));
 		await n8n.cli(['import:credentials', `--input=${path.join(imports, 'credentials.json')}`]);
 		await n8n.cli(['import:workflow', '--separate', `--input=${path.join(imports, 'workflows')}`]);
 	});
@@ -188,28 +242,44 @@ describe(`n8n ${VERSION}: the node as an AI agent's tool`, () => {
 
 		test('the model is shown each tool with the description of its operation', () => {
 			const create = toolShown(model, 'Create_transfer');
-			expect(create.description).toMatch(/^Sends a POST request with a JSON body to the Tenant API/);
-			expect(create.description).toContain('Endpoint: a path below the API base URL, such as /transfers');
+			expect(create.description).toMatch(
+				/^Sends a POST request with a JSON body to the Tenant API/,
+			);
+			expect(create.description).toContain(
+				'Endpoint: a path below the API base URL, such as /transfers',
+			);
 			expect(create.description).toContain('never a full URL');
 			expect(create.description).toContain('Body: a JSON object (not an array, not text)');
 			expect(create.description).toContain('Writes are idempotent');
 			expect(create.description).toContain('pass a business key that names the operation');
 
 			const list = toolShown(model, 'List_accounts');
-			expect(list.description).toMatch(/^Lists the accounts of the tenant in the Tenant API\. Read-only/);
+			expect(list.description).toMatch(
+				/^Lists the accounts of the tenant in the Tenant API\. Read-only/,
+			);
 
 			const collection = toolShown(model, 'List_collection');
-			expect(collection.description).toMatch(/^Lists the records of one collection of the Tenant API \(for example transfers or payouts\), following its pages\. Read-only/);
-			expect(collection.description).toContain('Endpoint: the path of the collection below the API base URL, such as /transfers');
+			expect(collection.description).toMatch(
+				/^Lists the records of one collection of the Tenant API \(for example transfers or payouts\), following its pages\. Read-only/,
+			);
+			expect(collection.description).toContain(
+				'Endpoint: the path of the collection below the API base URL, such as /transfers',
+			);
 			expect(collection.description).toContain('never a full URL');
 		});
 
-		test('the parameters the user let the model fill are its arguments; the rest stays the user\'s', () => {
+		test("the parameters the user let the model fill are its arguments; the rest stays the user's", () => {
 			const create = toolShown(model, 'Create_transfer').parameters;
-			expect(Object.keys(create.properties ?? {}).sort()).toEqual(['Body', 'Endpoint', 'Idempotency_Key']);
+			expect(Object.keys(create.properties ?? {}).sort()).toEqual([
+				'Body',
+				'Endpoint',
+				'Idempotency_Key',
+			]);
 			expect(create.properties?.Endpoint.type).toBe('string');
 			expect(create.properties?.Idempotency_Key.type).toBe('string');
-			expect(Object.keys(toolShown(model, 'List_accounts').parameters.properties ?? {})).toEqual([]);
+			expect(Object.keys(toolShown(model, 'List_accounts').parameters.properties ?? {})).toEqual(
+				[],
+			);
 			const collection = toolShown(model, 'List_collection').parameters;
 			expect(Object.keys(collection.properties ?? {})).toEqual(['Endpoint']);
 			expect(collection.properties?.Endpoint.type).toBe('string');
@@ -218,7 +288,14 @@ describe(`n8n ${VERSION}: the node as an AI agent's tool`, () => {
 		test("the model's call POSTs once with its business key, and the API's answer reaches the model", () => {
 			const records = sandbox.records();
 			expect(records).toHaveLength(1);
-			expect(records[0]).toEqual(expect.objectContaining({ endpoint: '/transfers', idempotency_key: 'order-A-2', order_id: 'A-2', amount: 42 }));
+			expect(records[0]).toEqual(
+				expect.objectContaining({
+					endpoint: '/transfers',
+					idempotency_key: 'order-A-2',
+					order_id: 'A-2',
+					amount: 42,
+				}),
+			);
 			expect(toolAnswer(model)).toContain(records[0].id);
 			expect(firstAnswer).toContain(records[0].id);
 		});
@@ -237,7 +314,8 @@ describe(`n8n ${VERSION}: the node as an AI agent's tool`, () => {
 			// 12 payouts in next-link pages of 5: 3 pages.
 			expect((sandbox.stats().byRoute['GET /v1/payouts'] ?? 0) - before).toBe(3);
 			const shown = toolAnswer(model);
-			for (let i = 1; i <= PAYOUTS; i++) expect(shown).toContain(`po_${String(i).padStart(4, '0')}`);
+			for (let i = 1; i <= PAYOUTS; i++)
+				expect(shown).toContain(`po_${String(i).padStart(4, '0')}`);
 			expect(answer).toContain(`po_${String(PAYOUTS).padStart(4, '0')}`);
 		});
 
@@ -263,7 +341,9 @@ describe(`n8n ${VERSION}: the node as an AI agent's tool`, () => {
 
 		beforeAll(async () => {
 			await n8n.start();
-			const res = await n8n.request<INodeTypeDescription[]>('GET', '/types/nodes.json', { cookie: n8n.cookie });
+			const res = await n8n.request<INodeTypeDescription[]>('GET', '/types/nodes.json', {
+				cookie: n8n.cookie,
+			});
 			expect(res.status).toBe(200);
 			const found = (res.json ?? []).find((t) => t.name === TOOL_TYPE);
 			if (!found) throw new Error(`${TOOL_TYPE} is not among the loaded node types`);
@@ -271,7 +351,9 @@ describe(`n8n ${VERSION}: the node as an AI agent's tool`, () => {
 		});
 
 		const property = (name: string, operation: string): INodeProperties => {
-			const found = tool.properties.find((p) => p.name === name && p.displayOptions?.show?.operation?.includes(operation));
+			const found = tool.properties.find(
+				(p) => p.name === name && p.displayOptions?.show?.operation?.includes(operation),
+			);
 			if (!found) throw new Error(`no ${name} property for ${operation}`);
 			return found;
 		};
@@ -285,23 +367,34 @@ describe(`n8n ${VERSION}: the node as an AI agent's tool`, () => {
 
 		test('one pre-filled Description per operation, shown only on the tool; no generic "Set Automatically" switch', () => {
 			const descriptions = tool.properties.filter((p) => p.name === 'toolDescription');
-			expect(descriptions.map((p) => `${p.displayOptions?.show?.resource?.[0]} ${p.displayOptions?.show?.operation?.[0]}`).sort()).toEqual([
-				'account getAll',
-				'request getAll',
-				'request post',
-				'request send',
-			]);
+			expect(
+				descriptions
+					.map(
+						(p) =>
+							`${p.displayOptions?.show?.resource?.[0]} ${p.displayOptions?.show?.operation?.[0]}`,
+					)
+					.sort(),
+			).toEqual(['account getAll', 'request getAll', 'request post', 'request send']);
 			for (const p of descriptions) expect(p.displayOptions?.show?.['@tool']).toEqual([true]);
-			expect(String(property('toolDescription', 'send').default)).toMatch(/GET, PUT, PATCH or DELETE.*path below the API base URL.*JSON object/s);
+			expect(String(property('toolDescription', 'send').default)).toMatch(
+				/GET, PUT, PATCH or DELETE.*path below the API base URL.*JSON object/s,
+			);
 			expect(tool.properties.some((p) => p.name === 'descriptionType')).toBe(false);
 		});
 
 		test('the parameters an agent may fill take $fromAI (plain types, expressions allowed)', () => {
 			expect(property('endpoint', 'post')).toEqual(expect.objectContaining({ type: 'string' }));
 			expect(property('body', 'post')).toEqual(expect.objectContaining({ type: 'json' }));
-			const idempotencyKey = property('options', 'post').options?.find((o) => 'name' in o && o.name === 'idempotencyKey');
+			const idempotencyKey = property('options', 'post').options?.find(
+				(o) => 'name' in o && o.name === 'idempotencyKey',
+			);
 			expect(idempotencyKey).toEqual(expect.objectContaining({ type: 'string' }));
-			for (const p of [property('endpoint', 'post'), property('body', 'post'), property('endpoint', 'send'), property('endpoint', 'getAll')]) {
+			for (const p of [
+				property('endpoint', 'post'),
+				property('body', 'post'),
+				property('endpoint', 'send'),
+				property('endpoint', 'getAll'),
+			]) {
 				expect(p.noDataExpression).toBeFalsy();
 			}
 		});

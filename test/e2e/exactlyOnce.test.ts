@@ -15,7 +15,15 @@ import type { CreatedRecord, DeliveryResult, Sandbox } from '../../sandbox/serve
 import type { N8nInstance } from '../../scripts/n8n/instance';
 import { postScript } from '../harness/postScript';
 import { POST_NAME, eventWorkflow, listing, webhookItemsWorkflow } from './exactlyOnceWorkflows';
-import { type SuiteSetUp, VERSION, WEBHOOK_SECRET, sessionLib, setUpSuite, sleep, startLib } from './helpers';
+import {
+	type SuiteSetUp,
+	VERSION,
+	WEBHOOK_SECRET,
+	sessionLib,
+	setUpSuite,
+	sleep,
+	startLib,
+} from './helpers';
 
 interface Execution {
 	id: string;
@@ -23,7 +31,15 @@ interface Execution {
 	mode: string;
 	data?: {
 		executionData?: { contextData: Record<string, Record<string, unknown>> };
-		resultData: { runData: Record<string, Array<{ data?: { main: Array<Array<{ json: Record<string, unknown> }>> }; error?: { message: string; description?: string } }>> };
+		resultData: {
+			runData: Record<
+				string,
+				Array<{
+					data?: { main: Array<Array<{ json: Record<string, unknown> }>> };
+					error?: { message: string; description?: string };
+				}>
+			>;
+		};
 	};
 }
 
@@ -39,7 +55,10 @@ describe(`n8n ${VERSION}: exactly-once writes across executions`, () => {
 	let items: Workflow;
 	let events: Workflow;
 
-	async function createWorkflow(body: { name: string } & Record<string, unknown>, webhookPath: string): Promise<Workflow> {
+	async function createWorkflow(
+		body: { name: string } & Record<string, unknown>,
+		webhookPath: string,
+	): Promise<Workflow> {
 		// Activation answers once the production webhook is registered.
 		return { id: await sessionLib.createActiveWorkflow(n8n, body), webhookPath };
 	}
@@ -48,7 +67,10 @@ describe(`n8n ${VERSION}: exactly-once writes across executions`, () => {
 		suite = await setUpSuite({ name: 'exactly-once' });
 		({ sandbox, n8n } = suite);
 		// Imported before the start, as `npm start` does (n8n 1.x's public API wants fields of its own on credentials).
-		const credentials: Array<{ id: string; name: string; type: string }> = startLib.credentialsFor(sandbox, WEBHOOK_SECRET);
+		const credentials: Array<{ id: string; name: string; type: string }> = startLib.credentialsFor(
+			sandbox,
+			WEBHOOK_SECRET,
+		);
 		const file = path.join(n8n.userFolder, 'credentials.json');
 		fs.writeFileSync(file, JSON.stringify(credentials));
 		await n8n.cli(['import:credentials', `--input=${file}`]);
@@ -59,7 +81,10 @@ describe(`n8n ${VERSION}: exactly-once writes across executions`, () => {
 		};
 		const api = reference('tenantApi');
 		const webhook = reference('tenantWebhookApi');
-		items = await createWorkflow(webhookItemsWorkflow('Exactly once: Webhook items', 'exactly-once-items', api), '/webhook/exactly-once-items');
+		items = await createWorkflow(
+			webhookItemsWorkflow('Exactly once: Webhook items', 'exactly-once-items', api),
+			'/webhook/exactly-once-items',
+		);
 		const event = eventWorkflow('Exactly once: events', { api, webhook });
 		events = await createWorkflow(event.body, event.webhookPath);
 	});
@@ -68,11 +93,15 @@ describe(`n8n ${VERSION}: exactly-once writes across executions`, () => {
 
 	beforeEach(() => sandbox.setFaults([]));
 
-	const recordsOf = (refs: string[]): CreatedRecord[] => sandbox.records().filter((record) => refs.includes(String(record.ref)));
+	const recordsOf = (refs: string[]): CreatedRecord[] =>
+		sandbox.records().filter((record) => refs.includes(String(record.ref)));
 	const countsOf = (refs: string[]) => refs.map((ref) => recordsOf([ref]).length);
 
 	async function executions(workflow: Workflow): Promise<Execution[]> {
-		const res = await n8n.api<{ data: Execution[] }>('GET', `/executions?workflowId=${workflow.id}&includeData=true&limit=100`);
+		const res = await n8n.api<{ data: Execution[] }>(
+			'GET',
+			`/executions?workflowId=${workflow.id}&includeData=true&limit=100`,
+		);
 		if (res.status !== 200) throw new Error(`GET /executions -> ${res.status}: ${res.text}`);
 		return res.json?.data ?? [];
 	}
@@ -84,7 +113,10 @@ describe(`n8n ${VERSION}: exactly-once writes across executions`, () => {
 		return { workflow, ids: new Set((await executions(workflow)).map((e) => e.id)) };
 	}
 
-	async function since({ workflow, ids }: { workflow: Workflow; ids: Set<string> }, count: number): Promise<Execution[]> {
+	async function since(
+		{ workflow, ids }: { workflow: Workflow; ids: Set<string> },
+		count: number,
+	): Promise<Execution[]> {
 		for (let i = 0; i < 240; i++) {
 			const fresh = (await executions(workflow)).filter((e) => !ids.has(e.id));
 			if (fresh.length >= count && fresh.every(isEnded)) return fresh;
@@ -95,21 +127,43 @@ describe(`n8n ${VERSION}: exactly-once writes across executions`, () => {
 
 	/** "Retry" in the executions list: n8n's REST API with the owner's login cookie; it answers when the retry has ended. */
 	async function retry(executionId: string, loadWorkflow: boolean): Promise<Execution> {
-		const res = await n8n.request<{ data: Execution }>('POST', `/rest/executions/${executionId}/retry`, { cookie: n8n.cookie, body: { loadWorkflow } });
+		const res = await n8n.request<{ data: Execution }>(
+			'POST',
+			`/rest/executions/${executionId}/retry`,
+			{ cookie: n8n.cookie, body: { loadWorkflow } },
+		);
 		if (res.status !== 200) throw new Error(`retry ${executionId} -> ${res.status}: ${res.text}`);
-		return (await n8n.api<Execution>('GET', `/executions/${res.json!.data.id}?includeData=true`)).json!;
+		return (await n8n.api<Execution>('GET', `/executions/${res.json!.data.id}?includeData=true`))
+			.json!;
 	}
 
 	const postOutput = (execution: Execution) => {
 		const runs = execution.data?.resultData.runData[POST_NAME] ?? [];
 		return runs[runs.length - 1];
 	};
-	const keysOf = (execution: Execution) => (postOutput(execution)?.data?.main[0] ?? []).map((item) => item.json.idempotencyKey);
+	const keysOf = (execution: Execution) =>
+		(postOutput(execution)?.data?.main[0] ?? []).map((item) => item.json.idempotencyKey);
 
-	async function deliverEvent(workflow: Workflow, id: string, maxAttempts: number): Promise<DeliveryResult> {
+	async function deliverEvent(
+		workflow: Workflow,
+		id: string,
+		maxAttempts: number,
+	): Promise<DeliveryResult> {
 		return await sandbox.deliver(
-			{ id, event: 'transfers.created', created_at: 1700000000, data: { object: { id: `tr_${id}` } } },
-			{ url: n8n.url + workflow.webhookPath, secrets: [WEBHOOK_SECRET], scheme: 'hmac-sha256-hex', maxAttempts, retryDelayMs: 200, timeoutMs: 60000 },
+			{
+				id,
+				event: 'transfers.created',
+				created_at: 1700000000,
+				data: { object: { id: `tr_${id}` } },
+			},
+			{
+				url: n8n.url + workflow.webhookPath,
+				secrets: [WEBHOOK_SECRET],
+				scheme: 'hmac-sha256-hex',
+				maxAttempts,
+				retryDelayMs: 200,
+				timeoutMs: 60000,
+			},
 		);
 	}
 
@@ -140,7 +194,9 @@ describe(`n8n ${VERSION}: exactly-once writes across executions`, () => {
 		const retriedAgain = await retry(retried.id, true);
 		expect([retriedAgain.mode, retriedAgain.status]).toEqual(['retry', 'success']);
 		expect(keysOf(retriedAgain)).toEqual(firstKeys);
-		expect((postOutput(retriedAgain)?.data?.main[0] ?? []).map((item) => item.json.replayed)).toEqual([true, true]);
+		expect(
+			(postOutput(retriedAgain)?.data?.main[0] ?? []).map((item) => item.json.replayed),
+		).toEqual([true, true]);
 
 		const firstAgain = await retry(failed.id, true);
 		expect(firstAgain.status).toBe('success');
@@ -156,7 +212,10 @@ describe(`n8n ${VERSION}: exactly-once writes across executions`, () => {
 		expect(result).toMatchObject({ ok: true, status: 200, attempts: 2 });
 		// n8n's own answers with Respond When the Workflow Finishes: 500 for the failed workflow, then an empty 200.
 		const attempts = sandbox.deliveries().filter((entry) => entry.eventId === 'evt_e2e_1');
-		expect(attempts.map((entry) => [entry.status, entry.body])).toEqual([[500, '{"message":"Error in workflow"}'], [200, '']]);
+		expect(attempts.map((entry) => [entry.status, entry.body])).toEqual([
+			[500, '{"message":"Error in workflow"}'],
+			[200, ''],
+		]);
 		const [second, first] = await since(start, 2);
 		expect([first.status, second.status]).toEqual(['error', 'success']);
 		expect(keysOf(second)).toEqual(recordsOf(refs).map((record) => record.idempotency_key));

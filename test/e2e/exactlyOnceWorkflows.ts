@@ -13,10 +13,21 @@ interface Credential {
 
 /** The sandbox's answer to GET /v1/pending: the items an upstream listing gives the workflow, in this order (the same items in any order). */
 export function listing(refs: string[]): FaultRule {
-	return { method: 'GET', path: '/v1/pending', action: { status: 200, body: { data: refs.map((ref) => ({ ref, amount: 100 })) } } };
+	return {
+		method: 'GET',
+		path: '/v1/pending',
+		action: { status: 200, body: { data: refs.map((ref) => ({ ref, amount: 100 })) } },
+	};
 }
 
-const node = (name: string, type: string, typeVersion: number, x: number, parameters: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+const node = (
+	name: string,
+	type: string,
+	typeVersion: number,
+	x: number,
+	parameters: Record<string, unknown>,
+	extra: Record<string, unknown> = {},
+) => ({
 	id: crypto.randomUUID(),
 	name,
 	type,
@@ -44,17 +55,32 @@ function postNode(credential: Credential) {
 	);
 }
 
-const splitOut = (field: string) => node('Split Out', 'n8n-nodes-base.splitOut', 1, 480, { fieldToSplitOut: field, include: 'noOtherFields' });
+const splitOut = (field: string) =>
+	node('Split Out', 'n8n-nodes-base.splitOut', 1, 480, {
+		fieldToSplitOut: field,
+		include: 'noOtherFields',
+	});
 
 function chain(...names: string[]) {
-	const connections: Record<string, { main: Array<Array<{ node: string; type: string; index: number }>> }> = {};
-	for (let i = 0; i < names.length - 1; i++) connections[names[i]] = { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] };
+	const connections: Record<
+		string,
+		{ main: Array<Array<{ node: string; type: string; index: number }>> }
+	> = {};
+	for (let i = 0; i < names.length - 1; i++)
+		connections[names[i]] = { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] };
 	return connections;
 }
 
 /** n8n's own Webhook node → Split Out (body.items) → Create transfer: executions not started by the Tenant API Trigger. */
 export function webhookItemsWorkflow(name: string, path: string, credential: Credential) {
-	const webhook = node('Webhook', 'n8n-nodes-base.webhook', 2, 0, { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} }, { webhookId: crypto.randomUUID() });
+	const webhook = node(
+		'Webhook',
+		'n8n-nodes-base.webhook',
+		2,
+		0,
+		{ httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+		{ webhookId: crypto.randomUUID() },
+	);
 	return {
 		name,
 		nodes: [webhook, splitOut('body.items'), postNode(credential)],
@@ -69,13 +95,26 @@ export function webhookItemsWorkflow(name: string, path: string, credential: Cre
  */
 export function eventWorkflow(name: string, credentials: { api: Credential; webhook: Credential }) {
 	const webhookId = crypto.randomUUID();
-	const trigger = node(TRIGGER_NAME, 'n8n-nodes-tenant-api.tenantApiTrigger', 1, 0, { respond: 'whenFinished' }, { webhookId, credentials: { tenantWebhookApi: credentials.webhook } });
+	const trigger = node(
+		TRIGGER_NAME,
+		'n8n-nodes-tenant-api.tenantApiTrigger',
+		1,
+		0,
+		{ respond: 'whenFinished' },
+		{ webhookId, credentials: { tenantWebhookApi: credentials.webhook } },
+	);
 	const lookUp = node(
 		'Look up',
 		'n8n-nodes-tenant-api.tenantApi',
 		1,
 		240,
-		{ resource: 'request', operation: 'send', method: 'GET', endpoint: '/pending', options: { maxAttempts: 1 } },
+		{
+			resource: 'request',
+			operation: 'send',
+			method: 'GET',
+			endpoint: '/pending',
+			options: { maxAttempts: 1 },
+		},
 		{ credentials: { tenantApi: credentials.api } },
 	);
 	return {

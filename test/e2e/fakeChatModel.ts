@@ -14,7 +14,11 @@ import type { AddressInfo } from 'node:net';
 
 export interface ChatTool {
 	type: 'function';
-	function: { name: string; description: string; parameters: { properties?: Record<string, { type?: string }>; required?: string[] } };
+	function: {
+		name: string;
+		description: string;
+		parameters: { properties?: Record<string, { type?: string }>; required?: string[] };
+	};
 }
 
 export interface ChatMessage {
@@ -50,22 +54,41 @@ export function textOf(message: ChatMessage): string {
 
 function reply(request: ChatRequest, script: ScriptedCall[], id: number) {
 	const toolResult = request.messages.find((m) => m.role === 'tool');
-	const prompt = request.messages.filter((m) => m.role === 'user').map(textOf).join('\n');
+	const prompt = request.messages
+		.filter((m) => m.role === 'user')
+		.map(textOf)
+		.join('\n');
 	const scripted = script.find((s) => prompt.includes(s.whenPromptHas));
 	const message =
 		toolResult || !scripted
-			? { role: 'assistant', content: `Tool result: ${toolResult ? textOf(toolResult) : '(no tool called)'}` }
+			? {
+					role: 'assistant',
+					content: `Tool result: ${toolResult ? textOf(toolResult) : '(no tool called)'}`,
+				}
 			: {
 					role: 'assistant',
 					content: null,
-					tool_calls: [{ id: `call_${id}`, type: 'function', function: { name: scripted.tool, arguments: JSON.stringify(scripted.args) } }],
+					tool_calls: [
+						{
+							id: `call_${id}`,
+							type: 'function',
+							function: { name: scripted.tool, arguments: JSON.stringify(scripted.args) },
+						},
+					],
 				};
 	return {
 		id: `chatcmpl-${id}`,
 		object: 'chat.completion',
 		created: Math.floor(Date.now() / 1000),
 		model: request.model,
-		choices: [{ index: 0, message, logprobs: null, finish_reason: 'tool_calls' in message ? 'tool_calls' : 'stop' }],
+		choices: [
+			{
+				index: 0,
+				message,
+				logprobs: null,
+				finish_reason: 'tool_calls' in message ? 'tool_calls' : 'stop',
+			},
+		],
 		usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
 	};
 }

@@ -73,7 +73,10 @@ export function saveLogs(userFolder: string, prefix = ''): string {
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A workflow as n8n's public API takes it, with a Tenant API Trigger among its nodes. */
-export type WorkflowBody = { name: string; nodes: Array<{ type: string; webhookId?: string }> } & Record<string, unknown>;
+export type WorkflowBody = {
+	name: string;
+	nodes: Array<{ type: string; webhookId?: string }>;
+} & Record<string, unknown>;
 
 /** Production webhook path of the Tenant API Trigger in a workflow. */
 export function triggerWebhookPath(workflow: Pick<WorkflowBody, 'nodes'>): string {
@@ -89,12 +92,32 @@ export function hmacHex(secret: string, body: Buffer | string): string {
 /** Output items of a node in an IRun (as printed by `n8n execute --rawOutput`). */
 export function nodeOutput(run: IRun, nodeName: string): IDataObject[] {
 	const runs = run?.data?.resultData?.runData?.[nodeName];
-	if (!runs) throw new Error(`no run data for "${nodeName}": ${JSON.stringify(run?.data?.resultData?.error ?? {})}`);
+	if (!runs)
+		throw new Error(
+			`no run data for "${nodeName}": ${JSON.stringify(run?.data?.resultData?.error ?? {})}`,
+		);
 	return (runs[runs.length - 1].data?.main[0] ?? []).map((item) => item.json);
 }
 
-function oneNodeTrigger({ name, webhookId, parameters, credential }: { name: string; webhookId: string; parameters: IDataObject; credential: { id?: string; name?: string } }): WorkflowBody {
-	const node = { id: crypto.randomUUID(), name: 'Tenant API Trigger', type: 'n8n-nodes-tenant-api.tenantApiTrigger', typeVersion: 1, position: [0, 0], webhookId };
+function oneNodeTrigger({
+	name,
+	webhookId,
+	parameters,
+	credential,
+}: {
+	name: string;
+	webhookId: string;
+	parameters: IDataObject;
+	credential: { id?: string; name?: string };
+}): WorkflowBody {
+	const node = {
+		id: crypto.randomUUID(),
+		name: 'Tenant API Trigger',
+		type: 'n8n-nodes-tenant-api.tenantApiTrigger',
+		typeVersion: 1,
+		position: [0, 0],
+		webhookId,
+	};
 	const nodes = [{ ...node, parameters, credentials: { tenantWebhookApi: credential } }];
 	return { name, nodes, connections: {}, settings: { executionOrder: 'v1' } };
 }
@@ -116,7 +139,10 @@ export async function publishTrigger(
 }
 
 /** The first successful execution of a workflow, with its data (public API), waiting up to 30 s for it. */
-export async function successfulExecution(n8n: N8nInstance, workflowId: string): Promise<ApiExecution> {
+export async function successfulExecution(
+	n8n: N8nInstance,
+	workflowId: string,
+): Promise<ApiExecution> {
 	for (let i = 0; i < 60; i++) {
 		const run = (await executionsOf(n8n, workflowId)).find((e) => e.status === 'success');
 		if (run) return run;
@@ -127,13 +153,25 @@ export async function successfulExecution(n8n: N8nInstance, workflowId: string):
 
 /** A workflow's executions as n8n's public API lists them, with their data. */
 export async function executionsOf(n8n: N8nInstance, workflowId: string): Promise<ApiExecution[]> {
-	return (await n8n.api<{ data: ApiExecution[] }>('GET', `/executions?workflowId=${workflowId}&includeData=true`)).json?.data ?? [];
+	return (
+		(
+			await n8n.api<{ data: ApiExecution[] }>(
+				'GET',
+				`/executions?workflowId=${workflowId}&includeData=true`,
+			)
+		).json?.data ?? []
+	);
 }
 
-const settled = (execution: ApiExecution) => execution.finished || execution.status === 'success' || execution.status === 'error';
+const settled = (execution: ApiExecution) =>
+	execution.finished || execution.status === 'success' || execution.status === 'error';
 
 /** The workflow's executions once every one listed has ended and `done` says those waited for are there (up to 30 s). */
-export async function executionsUntil(n8n: N8nInstance, workflowId: string, done: (ended: ApiExecution[]) => boolean): Promise<ApiExecution[]> {
+export async function executionsUntil(
+	n8n: N8nInstance,
+	workflowId: string,
+	done: (ended: ApiExecution[]) => boolean,
+): Promise<ApiExecution[]> {
 	for (let i = 0; i < 60; i++) {
 		const list = await executionsOf(n8n, workflowId);
 		if (list.every(settled) && done(list)) return list;
@@ -170,8 +208,18 @@ export interface SuiteOptions {
 const EXAMPLES_SCHEME: SigningScheme = 'hmac-sha256-hex';
 
 /** The sandbox; with `webhookPath`, its webhook sender delivers to that path of the n8n on `n8nPort`. */
-function startSandboxFor(n8nPort: number, webhookPath?: string, settings: SuiteOptions['sandbox'] = {}): Promise<Sandbox> {
-	const webhook = webhookPath ? { url: `http://127.0.0.1:${n8nPort}${webhookPath}`, secrets: [WEBHOOK_SECRET], scheme: EXAMPLES_SCHEME } : undefined;
+function startSandboxFor(
+	n8nPort: number,
+	webhookPath?: string,
+	settings: SuiteOptions['sandbox'] = {},
+): Promise<Sandbox> {
+	const webhook = webhookPath
+		? {
+				url: `http://127.0.0.1:${n8nPort}${webhookPath}`,
+				secrets: [WEBHOOK_SECRET],
+				scheme: EXAMPLES_SCHEME,
+			}
+		: undefined;
 	return sandboxLib.startSandbox({ port: 0, ...settings, ...(webhook ? { webhook } : {}) });
 }
 
@@ -217,16 +265,32 @@ function tearDown({ name, n8n, userFolder, sandbox }: Made, keep?: boolean): Pro
  * Start the sandbox, make an n8n in a temp user folder, install the package (and import the examples when
  * asked). n8n itself is not started. If a step fails, what was made is released before the error is thrown.
  */
-export async function setUpSuite({ name, webhookPath, env, install = installAsCommunityPackage, examples = false, sandbox: sandboxSettings }: SuiteOptions): Promise<SuiteSetUp> {
+export async function setUpSuite({
+	name,
+	webhookPath,
+	env,
+	install = installAsCommunityPackage,
+	examples = false,
+	sandbox: sandboxSettings,
+}: SuiteOptions): Promise<SuiteSetUp> {
 	const port = await freePorts();
 	const userFolder = tempUserFolder([name, VERSION].filter(Boolean).join('-'));
-	const n8n = instanceLib.createInstance({ version: VERSION, userFolder, port, env: env?.(userFolder) });
+	const n8n = instanceLib.createInstance({
+		version: VERSION,
+		userFolder,
+		port,
+		env: env?.(userFolder),
+	});
 	const made: Made = { name, n8n, userFolder };
 	try {
 		const sandbox = await startSandboxFor(port, webhookPath, sandboxSettings);
 		made.sandbox = sandbox;
 		await install(n8n);
-		if (examples) await startLib.importExamples(n8n, sandbox, { scheme: EXAMPLES_SCHEME, secret: WEBHOOK_SECRET });
+		if (examples)
+			await startLib.importExamples(n8n, sandbox, {
+				scheme: EXAMPLES_SCHEME,
+				secret: WEBHOOK_SECRET,
+			});
 		return { sandbox, n8n, userFolder, tearDown: (options) => tearDown(made, options?.keep) };
 	} catch (err) {
 		await tearDown(made).catch(() => undefined);

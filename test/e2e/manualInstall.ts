@@ -20,10 +20,14 @@ export function npmInstallOffline(folder: string, tarball: string): NpmRun {
 	fs.mkdirSync(folder, { recursive: true });
 	const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-npm-cache-'));
 	try {
-		const res = spawnSync('npm', ['install', tarball, '--offline', `--cache=${cache}`, '--no-audit', '--no-fund'], {
-			cwd: folder,
-			encoding: 'utf8',
-		});
+		const res = spawnSync(
+			'npm',
+			['install', tarball, '--offline', `--cache=${cache}`, '--no-audit', '--no-fund'],
+			{
+				cwd: folder,
+				encoding: 'utf8',
+			},
+		);
 		return { status: res.status, stdout: res.stdout, stderr: res.stderr };
 	} finally {
 		fs.rmSync(cache, { recursive: true, force: true });
@@ -37,6 +41,10 @@ export function installedPackages(folder: string): string[] {
 	return fs
 		.readdirSync(modules)
 		.filter((name) => !name.startsWith('.'))
-		.flatMap((name) => (name.startsWith('@') ? fs.readdirSync(path.join(modules, name)).map((sub) => `${name}/${sub}`) : [name]))
+		.flatMap((name) =>
+			name.startsWith('@')
+				? fs.readdirSync(path.join(modules, name)).map((sub) => `${name}/${sub}`)
+				: [name],
+		)
 		.sort();
 }

@@ -15,7 +15,20 @@ import type { AddressInfo } from 'node:net';
 import type { IDataObject, INodeTypeDescription } from 'n8n-workflow';
 import type { Sandbox } from '../../sandbox/server';
 import type { N8nInstance } from '../../scripts/n8n/instance';
-import { type ApiExecution, type SuiteSetUp, VERSION, WEBHOOK_SECRET, executionsUntil, hmacHex, nodeOutput, publishTrigger, readExample, setUpSuite, successfulExecution, triggerWebhookPath } from './helpers';
+import {
+	type ApiExecution,
+	type SuiteSetUp,
+	VERSION,
+	WEBHOOK_SECRET,
+	executionsUntil,
+	hmacHex,
+	nodeOutput,
+	publishTrigger,
+	readExample,
+	setUpSuite,
+	successfulExecution,
+	triggerWebhookPath,
+} from './helpers';
 
 const POST = readExample('post-with-idempotency');
 const TRIGGER = readExample('webhook-trigger');
@@ -43,7 +56,11 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 
 		const records = sandbox.records();
 		expect(records).toHaveLength(3);
-		expect(records.map((r) => r.idempotency_key).sort()).toEqual(['order-1001', 'order-1002', 'order-1003']);
+		expect(records.map((r) => r.idempotency_key).sort()).toEqual([
+			'order-1001',
+			'order-1002',
+			'order-1003',
+		]);
 		expect(records.map((r) => r.endpoint)).toEqual(['/transfers', '/transfers', '/transfers']);
 		expect(records.map((r) => r.order_id).sort()).toEqual(['1001', '1002', '1003']);
 		expect(records.find((r) => r.order_id === '1003')?.amount).toBe(12000);
@@ -74,34 +91,76 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 		});
 
 		const post = (path: string, body: string, headers: Record<string, string> = {}) =>
-			fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
-		const signedPost = (path: string, body: string, headers: Record<string, string> = {}) => post(path, body, { 'x-signature': hmacHex(WEBHOOK_SECRET, body), ...headers });
+			fetch(url + path, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', ...headers },
+				body,
+			});
+		const signedPost = (path: string, body: string, headers: Record<string, string> = {}) =>
+			post(path, body, { 'x-signature': hmacHex(WEBHOOK_SECRET, body), ...headers });
 
 		/** Tenant API Trigger → (Verified) NoOp "Verified", (Refused) NoOp "Refused", with the example webhook credential. */
 		function verifiedAndRefused(name: string, webhookId: string, options: IDataObject) {
-			const noOp = (nodeName: string, y: number) => ({ id: crypto.randomUUID(), name: nodeName, type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [300, y], parameters: {} });
+			const noOp = (nodeName: string, y: number) => ({
+				id: crypto.randomUUID(),
+				name: nodeName,
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [300, y],
+				parameters: {},
+			});
 			const credential = { id: 'tenantWebhookDemo', name: 'Tenant Webhook (sandbox)' };
 			return {
 				name,
 				nodes: [
-					{ id: crypto.randomUUID(), name: 'Trigger', type: 'n8n-nodes-tenant-api.tenantApiTrigger', typeVersion: 1, position: [0, 0], webhookId, parameters: { options }, credentials: { tenantWebhookApi: credential } },
+					{
+						id: crypto.randomUUID(),
+						name: 'Trigger',
+						type: 'n8n-nodes-tenant-api.tenantApiTrigger',
+						typeVersion: 1,
+						position: [0, 0],
+						webhookId,
+						parameters: { options },
+						credentials: { tenantWebhookApi: credential },
+					},
 					noOp('Verified', -100),
 					noOp('Refused', 100),
 				],
-				connections: { Trigger: { main: [[{ node: 'Verified', type: 'main', index: 0 }], [{ node: 'Refused', type: 'main', index: 0 }]] } },
+				connections: {
+					Trigger: {
+						main: [
+							[{ node: 'Verified', type: 'main', index: 0 }],
+							[{ node: 'Refused', type: 'main', index: 0 }],
+						],
+					},
+				},
 				settings: { executionOrder: 'v1' },
 			};
 		}
-		const ran = (execution: ApiExecution, node: string) => execution.data.resultData.runData[node] !== undefined;
-		const refusedItem = (execution: ApiExecution) => execution.data.resultData.runData.Trigger[0].data?.main[1]?.[0]?.json as IDataObject;
-		const FORGED_BODY = JSON.stringify({ id: 'evt_forged', event: 'transfers.created', note: 'never in a diagnosis' });
-		const forged = (path: string) => post(path, FORGED_BODY, { 'x-signature': hmacHex('whsec_forged', FORGED_BODY) });
+		const ran = (execution: ApiExecution, node: string) =>
+			execution.data.resultData.runData[node] !== undefined;
+		const refusedItem = (execution: ApiExecution) =>
+			execution.data.resultData.runData.Trigger[0].data?.main[1]?.[0]?.json as IDataObject;
+		const FORGED_BODY = JSON.stringify({
+			id: 'evt_forged',
+			event: 'transfers.created',
+			note: 'never in a diagnosis',
+		});
+		const forged = (path: string) =>
+			post(path, FORGED_BODY, { 'x-signature': hmacHex('whsec_forged', FORGED_BODY) });
 
 		test('both node types are loaded under the package name', async () => {
-			const res = await n8n.request<INodeTypeDescription[]>('GET', '/types/nodes.json', { cookie: n8n.cookie });
+			const res = await n8n.request<INodeTypeDescription[]>('GET', '/types/nodes.json', {
+				cookie: n8n.cookie,
+			});
 			expect(res.status).toBe(200);
 			const names = (res.json ?? []).map((t) => t.name);
-			expect(names).toEqual(expect.arrayContaining(['n8n-nodes-tenant-api.tenantApi', 'n8n-nodes-tenant-api.tenantApiTrigger']));
+			expect(names).toEqual(
+				expect.arrayContaining([
+					'n8n-nodes-tenant-api.tenantApi',
+					'n8n-nodes-tenant-api.tenantApiTrigger',
+				]),
+			);
 			expect(names.some((n) => n.startsWith('CUSTOM.'))).toBe(false);
 		});
 
@@ -111,44 +170,86 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 			const recorder = createServer((req, res) => {
 				seen.push({ ...req.headers, url: req.url });
 				res.writeHead(status, { 'content-type': 'application/json' });
-				res.end(status === 200 ? '{"data":[],"has_more":false}' : '{"error":{"code":"unauthorized","message":"Invalid or missing API key"}}');
+				res.end(
+					status === 200
+						? '{"data":[],"has_more":false}'
+						: '{"error":{"code":"unauthorized","message":"Invalid or missing API key"}}',
+				);
 			});
 			await new Promise<void>((resolve) => recorder.listen(0, '127.0.0.1', resolve));
 			const baseUrl = `http://127.0.0.1:${(recorder.address() as AddressInfo).port}/v1`;
 			// The stored example credential, tested with the values typed in the dialog (as the editor sends them).
 			const testWith = async (data: Record<string, string>) => {
-				const res = await n8n.request<{ data: { status: string; message: string } }>('POST', '/rest/credentials/test', {
-					cookie: n8n.cookie,
-					body: { credentials: { id: 'tenantApiDemo', name: 'Tenant API (sandbox)', type: 'tenantApi', data: { environment: 'sandbox', baseUrl, ...data } } },
-				});
+				const res = await n8n.request<{ data: { status: string; message: string } }>(
+					'POST',
+					'/rest/credentials/test',
+					{
+						cookie: n8n.cookie,
+						body: {
+							credentials: {
+								id: 'tenantApiDemo',
+								name: 'Tenant API (sandbox)',
+								type: 'tenantApi',
+								data: { environment: 'sandbox', baseUrl, ...data },
+							},
+						},
+					},
+				);
 				expect(res.status).toBe(200);
 				if (!res.json) throw new Error(`POST /rest/credentials/test answered no JSON: ${res.text}`);
 				return res.json.data;
 			};
 			try {
-				expect(await testWith({ secretKey: 'sk_e2e_button', tenantId: 'tenant_e2e' })).toMatchObject({ status: 'OK' });
-				expect(await testWith({ secretKey: 'sk_e2e_button', tenantId: '' })).toMatchObject({ status: 'OK' });
+				expect(
+					await testWith({ secretKey: 'sk_e2e_button', tenantId: 'tenant_e2e' }),
+				).toMatchObject({ status: 'OK' });
+				expect(await testWith({ secretKey: 'sk_e2e_button', tenantId: '' })).toMatchObject({
+					status: 'OK',
+				});
 				status = 401;
-				expect(await testWith({ secretKey: 'sk_e2e_wrong', tenantId: '' })).toMatchObject({ status: 'Error' });
-				const sent = seen.map((headers) => [headers.url, headers['api-key'], headers['x-tenant-id']]);
+				expect(await testWith({ secretKey: 'sk_e2e_wrong', tenantId: '' })).toMatchObject({
+					status: 'Error',
+				});
+				const sent = seen.map((headers) => [
+					headers.url,
+					headers['api-key'],
+					headers['x-tenant-id'],
+				]);
 				expect(sent.slice(0, 2)).toEqual([
 					['/v1/accounts', 'sk_e2e_button', 'tenant_e2e'],
 					['/v1/accounts', 'sk_e2e_button', undefined],
 				]);
 				// n8n (1.x and 2.x) sends a request refused with 401 once more (its pre-authentication retry).
 				expect(sent.length).toBeGreaterThanOrEqual(3);
-				for (const request of sent.slice(2)) expect(request).toEqual(['/v1/accounts', 'sk_e2e_wrong', undefined]);
+				for (const request of sent.slice(2))
+					expect(request).toEqual(['/v1/accounts', 'sk_e2e_wrong', undefined]);
 			} finally {
 				await new Promise<void>((resolve) => recorder.close(() => resolve()));
 			}
 		});
 
 		test('the published example: a signed delivery starts one successful execution carrying the payload; forged and unsigned ones get 401 and start none', async () => {
-			expect((await n8n.api<{ active: boolean }>('GET', `/workflows/${TRIGGER.id}`)).json?.active).toBe(true);
-			const forgedBody = JSON.stringify({ id: 'evt_forged', type: 'transfer.created', data: { amount: 1 } });
-			expect((await post(WEBHOOK_PATH, forgedBody, { 'x-signature': hmacHex('not-the-secret', forgedBody) })).status).toBe(401);
+			expect(
+				(await n8n.api<{ active: boolean }>('GET', `/workflows/${TRIGGER.id}`)).json?.active,
+			).toBe(true);
+			const forgedBody = JSON.stringify({
+				id: 'evt_forged',
+				type: 'transfer.created',
+				data: { amount: 1 },
+			});
+			expect(
+				(
+					await post(WEBHOOK_PATH, forgedBody, {
+						'x-signature': hmacHex('not-the-secret', forgedBody),
+					})
+				).status,
+			).toBe(401);
 			expect((await post(WEBHOOK_PATH, forgedBody)).status).toBe(401);
-			const event = { id: `evt_e2e_${Date.now()}`, type: 'transfer.created', data: { order_id: '1001', amount: 2500 } };
+			const event = {
+				id: `evt_e2e_${Date.now()}`,
+				type: 'transfer.created',
+				data: { order_id: '1001', amount: 2500 },
+			};
 			expect((await signedPost(WEBHOOK_PATH, JSON.stringify(event))).status).toBe(200);
 			// The refused requests were answered before the signed one was sent: the one execution listed is the signed one's.
 			const list = await executionsUntil(n8n, TRIGGER.id, (ended) => ended.length >= 1);
@@ -172,60 +273,130 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 		test('form-urlencoded with Body Format Form Fields: n8n keeps the raw bytes, the trigger verifies them and outputs the fields', async () => {
 			const credential = { id: 'tenantWebhookDemo', name: 'Tenant Webhook (sandbox)' };
 			const parameters = { verification: 'hmacSha256', bodyFormat: 'form' };
-			const { workflowId, path } = await publishTrigger(n8n, { name: 'Tenant API: form trigger', webhookId: '3e5a7c9b-1d2f-4a6b-8c0d-2e4f6a8b0c1d', parameters, credential });
-			const body = 'id=evt_form_1&event=transfer.created&amount=1250&note=caf%C3%A9+au+lait';
-			expect((await signedPost(path, body, { 'content-type': 'application/x-www-form-urlencoded' })).status).toBe(200);
-			const run = await successfulExecution(n8n, workflowId);
-			expect(run.data.resultData.runData['Tenant API Trigger'][0].data?.main[0]?.[0]?.json).toEqual({
-				id: 'evt_form_1',
-				event: 'transfer.created',
-				amount: '1250',
-				note: 'café au lait',
-				webhookDelivery: expect.objectContaining({ id: 'evt_form_1', bodyType: 'form' }),
+			const { workflowId, path } = await publishTrigger(n8n, {
+				name: 'Tenant API: form trigger',
+				webhookId: '3e5a7c9b-1d2f-4a6b-8c0d-2e4f6a8b0c1d',
+				parameters,
+				credential,
 			});
+			const body = 'id=evt_form_1&event=transfer.created&amount=1250&note=caf%C3%A9+au+lait';
+			expect(
+				(await signedPost(path, body, { 'content-type': 'application/x-www-form-urlencoded' }))
+					.status,
+			).toBe(200);
+			const run = await successfulExecution(n8n, workflowId);
+			expect(run.data.resultData.runData['Tenant API Trigger'][0].data?.main[0]?.[0]?.json).toEqual(
+				{
+					id: 'evt_form_1',
+					event: 'transfer.created',
+					amount: '1250',
+					note: 'café au lait',
+					webhookDelivery: expect.objectContaining({ id: 'evt_form_1', bodyType: 'form' }),
+				},
+			);
 		});
 
 		test("n8n's body parser before the trigger: multipart/form-data is consumed (the trigger answers 401, never a 5xx), invalid JSON gets n8n's 422; neither starts anything", async () => {
-			const { workflowId, path } = await publishTrigger(n8n, verifiedAndRefused('Body parser', crypto.randomUUID(), {}));
+			const { workflowId, path } = await publishTrigger(
+				n8n,
+				verifiedAndRefused('Body parser', crypto.randomUUID(), {}),
+			);
 			const form = new FormData();
 			form.append('id', 'evt_multipart');
 			const multipart = await fetch(url + path, { method: 'POST', body: form });
-			expect([multipart.status, await multipart.json()]).toEqual([401, { message: 'Invalid signature' }]);
+			expect([multipart.status, await multipart.json()]).toEqual([
+				401,
+				{ message: 'Invalid signature' },
+			]);
 			expect((await signedPost(path, '{"event":')).status).toBe(422);
-			expect((await signedPost(path, JSON.stringify({ id: 'evt_marker_parser', event: 'transfers.created' }))).status).toBe(200);
+			expect(
+				(
+					await signedPost(
+						path,
+						JSON.stringify({ id: 'evt_marker_parser', event: 'transfers.created' }),
+					)
+				).status,
+			).toBe(200);
 			// Both were answered before the signed one was sent: the one execution listed is the signed one's.
-			const executions = await executionsUntil(n8n, workflowId, (list) => list.some((e) => ran(e, 'Verified')));
-			expect(executions.map((e) => [ran(e, 'Verified'), ran(e, 'Refused')])).toEqual([[true, false]]);
+			const executions = await executionsUntil(n8n, workflowId, (list) =>
+				list.some((e) => ran(e, 'Verified')),
+			);
+			expect(executions.map((e) => [ran(e, 'Verified'), ran(e, 'Refused')])).toEqual([
+				[true, false],
+			]);
 		});
 
-		test('the Test URL: the refusal is answered 401, recorded on the Refused output of the editor\'s run with its diagnosis, and nothing runs from Verified', async () => {
+		test("the Test URL: the refusal is answered 401, recorded on the Refused output of the editor's run with its diagnosis, and nothing runs from Verified", async () => {
 			const webhookId = crypto.randomUUID();
-			const created = await n8n.api<{ id: string }>('POST', '/workflows', verifiedAndRefused('Refusals at the Test URL', webhookId, {}));
+			const created = await n8n.api<{ id: string }>(
+				'POST',
+				'/workflows',
+				verifiedAndRefused('Refusals at the Test URL', webhookId, {}),
+			);
 			const workflowId = created.json!.id;
 			const cookie = await n8n.login();
 			// What the editor sends for "Execute workflow": 2.x reads the workflow from the database, 1.x takes it in the body.
-			const saved = VERSION.startsWith('1.') ? { workflowData: (await n8n.request<{ data: IDataObject }>('GET', `/rest/workflows/${workflowId}`, { cookie })).json!.data } : {};
-			const listening = await n8n.request('POST', `/rest/workflows/${workflowId}/run`, { cookie, headers: { 'push-ref': `refusals-${webhookId}` }, body: { ...saved, triggerToStartFrom: { name: 'Trigger' } } });
-			expect([listening.status, listening.json]).toEqual([200, { data: { waitingForWebhook: true } }]);
+			const saved = VERSION.startsWith('1.')
+				? {
+						workflowData: (
+							await n8n.request<{ data: IDataObject }>('GET', `/rest/workflows/${workflowId}`, {
+								cookie,
+							})
+						).json!.data,
+					}
+				: {};
+			const listening = await n8n.request('POST', `/rest/workflows/${workflowId}/run`, {
+				cookie,
+				headers: { 'push-ref': `refusals-${webhookId}` },
+				body: { ...saved, triggerToStartFrom: { name: 'Trigger' } },
+			});
+			expect([listening.status, listening.json]).toEqual([
+				200,
+				{ data: { waitingForWebhook: true } },
+			]);
 
 			const answer = await forged(`/webhook-test/${webhookId}/webhook`);
 			expect([answer.status, await answer.json()]).toEqual([401, { message: 'Invalid signature' }]);
 			const [execution] = await executionsUntil(n8n, workflowId, (list) => list.length >= 1);
 			expect(execution.status).toBe('success');
 			expect([ran(execution, 'Verified'), ran(execution, 'Refused')]).toEqual([false, true]);
-			expect(refusedItem(execution)).toMatchObject({ reason: 'signature_mismatch', answered: 401, url: 'Test URL', secretsTried: ['current'] });
+			expect(refusedItem(execution)).toMatchObject({
+				reason: 'signature_mismatch',
+				answered: 401,
+				url: 'Test URL',
+				secretsTried: ['current'],
+			});
 			expect(JSON.stringify(refusedItem(execution))).not.toContain('never in a diagnosis');
 		});
 
 		test('production with Record Refused Deliveries: the refusal is an execution of its own, from the Refused output; the sender gets the same 401', async () => {
-			const { workflowId, path } = await publishTrigger(n8n, verifiedAndRefused('Refusals recorded', crypto.randomUUID(), { recordRefusals: true }));
+			const { workflowId, path } = await publishTrigger(
+				n8n,
+				verifiedAndRefused('Refusals recorded', crypto.randomUUID(), { recordRefusals: true }),
+			);
 			const answer = await forged(path);
 			expect([answer.status, await answer.json()]).toEqual([401, { message: 'Invalid signature' }]);
-			expect((await signedPost(path, JSON.stringify({ id: 'evt_after_forged', event: 'transfers.created' }))).status).toBe(200);
+			expect(
+				(
+					await signedPost(
+						path,
+						JSON.stringify({ id: 'evt_after_forged', event: 'transfers.created' }),
+					)
+				).status,
+			).toBe(200);
 			// The recorded refusal's execution and the genuine one run side by side: wait for both.
-			const recordedRefusal = (e: ApiExecution) => ran(e, 'Refused') && refusedItem(e).reason === 'signature_mismatch';
-			const executions = await executionsUntil(n8n, workflowId, (list) => list.some((e) => ran(e, 'Verified')) && list.some(recordedRefusal));
-			expect(refusedItem(executions.find(recordedRefusal)!)).toMatchObject({ url: 'Production URL', unrecordedBefore: 0, answered: 401 });
+			const recordedRefusal = (e: ApiExecution) =>
+				ran(e, 'Refused') && refusedItem(e).reason === 'signature_mismatch';
+			const executions = await executionsUntil(
+				n8n,
+				workflowId,
+				(list) => list.some((e) => ran(e, 'Verified')) && list.some(recordedRefusal),
+			);
+			expect(refusedItem(executions.find(recordedRefusal)!)).toMatchObject({
+				url: 'Production URL',
+				unrecordedBefore: 0,
+				answered: 401,
+			});
 			expect(executions.filter((e) => ran(e, 'Verified'))).toHaveLength(1);
 		});
 	});

@@ -10,7 +10,20 @@
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import type { N8nInstance } from '../../scripts/n8n/instance';
-import { type ApiExecution, type SuiteSetUp, VERSION, WEBHOOK_SECRET, hmacHex, nodeOutput, readExample, removeUnlessKept, setUpSuite, sleep, tempUserFolder, triggerWebhookPath } from './helpers';
+import {
+	type ApiExecution,
+	type SuiteSetUp,
+	VERSION,
+	WEBHOOK_SECRET,
+	hmacHex,
+	nodeOutput,
+	readExample,
+	removeUnlessKept,
+	setUpSuite,
+	sleep,
+	tempUserFolder,
+	triggerWebhookPath,
+} from './helpers';
 
 /* eslint-disable-next-line @typescript-eslint/no-require-imports */
 const { guardEnv, readGuardLog } = require('../../scripts/n8n/netguard-log');
@@ -22,7 +35,10 @@ const WEBHOOK_PATH = triggerWebhookPath(TRIGGER);
 const guardLogIn = (userFolder: string) => path.join(userFolder, 'netguard.jsonl');
 
 type Attempt = { pid: number; argv: string; kind: string; target: string; stack: string[] };
-const describeAttempts = (attempts: Attempt[]) => attempts.map((a) => `${a.kind} ${a.target} (${a.argv})\n    ${a.stack.slice(0, 12).join('\n    ')}`);
+const describeAttempts = (attempts: Attempt[]) =>
+	attempts.map(
+		(a) => `${a.kind} ${a.target} (${a.argv})\n    ${a.stack.slice(0, 12).join('\n    ')}`,
+	);
 
 test('the guard refuses and records what leaves loopback, and lets loopback through', () => {
 	const dir = tempUserFolder('netguard');
@@ -44,10 +60,17 @@ test('the guard refuses and records what leaves loopback, and lets loopback thro
 		timeout: 30000,
 	});
 	expect(res.stderr).toBe('');
-	expect(JSON.parse(res.stdout)).toEqual({ loopback: 'ok', flaggedFetch: 'ECONNREFUSED', flaggedLookup: 'ENOTFOUND' });
+	expect(JSON.parse(res.stdout)).toEqual({
+		loopback: 'ok',
+		flaggedFetch: 'ECONNREFUSED',
+		flaggedLookup: 'ENOTFOUND',
+	});
 	const { loaded, attempts } = readGuardLog(log);
 	expect(loaded).toHaveLength(1);
-	expect(attempts.map((a: Attempt) => `${a.kind} ${a.target.replace(/:\d+$/, ':port')}`)).toEqual(['tcp.connect 127.0.0.2:port', 'dns.lookup localhost']);
+	expect(attempts.map((a: Attempt) => `${a.kind} ${a.target.replace(/:\d+$/, ':port')}`)).toEqual([
+		'tcp.connect 127.0.0.2:port',
+		'dns.lookup localhost',
+	]);
 	removeUnlessKept(dir);
 });
 
@@ -57,7 +80,11 @@ describe(`n8n ${VERSION} with offlineEnv() stays on loopback`, () => {
 	let guardLog: string;
 
 	beforeAll(async () => {
-		suite = await setUpSuite({ name: 'offline', env: (userFolder) => guardEnv(guardLogIn(userFolder)), examples: true });
+		suite = await setUpSuite({
+			name: 'offline',
+			env: (userFolder) => guardEnv(guardLogIn(userFolder)),
+			examples: true,
+		});
 		n8n = suite.n8n;
 		guardLog = guardLogIn(suite.userFolder);
 	});
@@ -71,7 +98,13 @@ describe(`n8n ${VERSION} with offlineEnv() stays on loopback`, () => {
 
 		await n8n.start();
 		await n8n.waitForWebhook(WEBHOOK_PATH);
-		const body = Buffer.from(JSON.stringify({ id: `evt_offline_${Date.now()}`, type: 'transfer.created', data: { amount: 1 } }));
+		const body = Buffer.from(
+			JSON.stringify({
+				id: `evt_offline_${Date.now()}`,
+				type: 'transfer.created',
+				data: { amount: 1 },
+			}),
+		);
 		const delivered = await fetch(n8n.url + WEBHOOK_PATH, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json', 'x-signature': hmacHex(WEBHOOK_SECRET, body) },
@@ -81,12 +114,20 @@ describe(`n8n ${VERSION} with offlineEnv() stays on loopback`, () => {
 		let runs: ApiExecution[] = [];
 		for (let i = 0; i < 60 && !runs.some((e) => e.status === 'success'); i++) {
 			await sleep(500);
-			runs = (await n8n.api<{ data: ApiExecution[] }>('GET', `/executions?workflowId=${TRIGGER.id}`)).json?.data ?? [];
+			runs =
+				(await n8n.api<{ data: ApiExecution[] }>('GET', `/executions?workflowId=${TRIGGER.id}`))
+					.json?.data ?? [];
 		}
 		expect(runs.map((e) => e.status)).toEqual(['success']);
 
 		// What the editor asks the server for when it opens (some of these proxy n8n's servers when enabled).
-		for (const route of ['/rest/settings', '/types/nodes.json', '/types/credentials.json', '/rest/community-node-types', '/rest/community-packages']) {
+		for (const route of [
+			'/rest/settings',
+			'/types/nodes.json',
+			'/types/credentials.json',
+			'/rest/community-node-types',
+			'/rest/community-packages',
+		]) {
 			await n8n.request('GET', route, { cookie: n8n.cookie });
 		}
 		await n8n.stop();
@@ -96,7 +137,9 @@ describe(`n8n ${VERSION} with offlineEnv() stays on loopback`, () => {
 		const argvs = loaded.map((l: { argv: string }) => l.argv);
 		expect(argvs.filter((a: string) => / start$/.test(a)).length).toBeGreaterThanOrEqual(1);
 		expect(argvs.filter((a: string) => / execute$/.test(a)).length).toBeGreaterThanOrEqual(1);
-		expect(argvs.filter((a: string) => / import:workflow$/.test(a)).length).toBeGreaterThanOrEqual(1);
+		expect(argvs.filter((a: string) => / import:workflow$/.test(a)).length).toBeGreaterThanOrEqual(
+			1,
+		);
 		expect(describeAttempts(attempts)).toEqual([]);
 	});
 });

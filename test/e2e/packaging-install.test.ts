@@ -13,11 +13,16 @@ import { installedPackages, npmInstallOffline, type NpmRun } from './manualInsta
 const PACKAGE = 'n8n-nodes-tenant-api';
 
 function expectInstalled(run: NpmRun): void {
-	if (run.status !== 0) throw new Error(`npm install exited with ${run.status}:\n${run.stdout}\n${run.stderr}`);
+	if (run.status !== 0)
+		throw new Error(`npm install exited with ${run.status}:\n${run.stdout}\n${run.stderr}`);
 }
 
 /** The tarball again, with its package.json changed by `edit` (a control for what a field does). */
-function repack(source: string, dir: string, edit: (manifest: Record<string, unknown>) => void): string {
+function repack(
+	source: string,
+	dir: string,
+	edit: (manifest: Record<string, unknown>) => void,
+): string {
 	const unpacked = path.join(dir, 'unpacked');
 	fs.mkdirSync(unpacked, { recursive: true });
 	spawnSync('tar', ['-xzf', source, '-C', unpacked], { encoding: 'utf8' });
@@ -75,7 +80,8 @@ interface ProbeResult {
 
 function probe(cwd: string): ProbeResult {
 	const res = spawnSync(process.execPath, ['-e', PROBE], { cwd, encoding: 'utf8' });
-	if (res.status !== 0) throw new Error(`node -e <probe> exited with ${res.status}:\n${res.stderr}`);
+	if (res.status !== 0)
+		throw new Error(`node -e <probe> exited with ${res.status}:\n${res.stderr}`);
 	return JSON.parse(res.stdout);
 }
 
@@ -91,12 +97,15 @@ describe('the packed tarball, installed as the README says', () => {
 	test('cd ~/.n8n/nodes && npm install: only this package lands (no dependencies, no install scripts; n8n-workflow is an optional peer)', () => {
 		expect(manifest.dependencies ?? {}).toEqual({});
 		expect(manifest.peerDependencies).toEqual({ 'n8n-workflow': '*' });
-		for (const script of ['preinstall', 'install', 'postinstall', 'prepare']) expect(manifest.scripts?.[script]).toBeUndefined();
+		for (const script of ['preinstall', 'install', 'postinstall', 'prepare'])
+			expect(manifest.scripts?.[script]).toBeUndefined();
 		const nodesFolder = path.join(work, 'home', '.n8n', 'nodes');
 		expectInstalled(npmInstallOffline(nodesFolder, tarball()));
 		expect(installedPackages(nodesFolder)).toEqual([PACKAGE]);
 		const lock = JSON.parse(fs.readFileSync(path.join(nodesFolder, 'package-lock.json'), 'utf8'));
-		expect(Object.keys(lock.packages).filter((key) => key !== '')).toEqual([`node_modules/${PACKAGE}`]);
+		expect(Object.keys(lock.packages).filter((key) => key !== '')).toEqual([
+			`node_modules/${PACKAGE}`,
+		]);
 		const installed = path.join(nodesFolder, 'node_modules', PACKAGE);
 		for (const entry of [...manifest.n8n.nodes, ...manifest.n8n.credentials]) {
 			expect(fs.existsSync(path.join(installed, entry))).toBe(true);
@@ -115,23 +124,46 @@ describe('the packed tarball, installed as the README says', () => {
 		const app = path.join(work, 'app');
 		expectInstalled(npmInstallOffline(app, tarball()));
 		// n8n provides n8n-workflow to the packages it loads; here the project's copy stands in for it.
-		fs.symlinkSync(path.join(ROOT, 'node_modules', 'n8n-workflow'), path.join(app, 'node_modules', 'n8n-workflow'), 'dir');
+		fs.symlinkSync(
+			path.join(ROOT, 'node_modules', 'n8n-workflow'),
+			path.join(app, 'node_modules', 'n8n-workflow'),
+			'dir',
+		);
 		const result = probe(app);
 		expect(result.classError).toBeUndefined();
 		expect(result.exports).toEqual(
-			expect.arrayContaining(['PRESETS', 'PRESET_NAMES', 'TenantApi', 'TenantApiCredentials', 'TenantApiTrigger', 'TenantWebhookApiCredentials', 'readDelivery', 'refusalAnswer', 'verifyDelivery']),
+			expect.arrayContaining([
+				'PRESETS',
+				'PRESET_NAMES',
+				'TenantApi',
+				'TenantApiCredentials',
+				'TenantApiTrigger',
+				'TenantWebhookApiCredentials',
+				'readDelivery',
+				'refusalAnswer',
+				'verifyDelivery',
+			]),
 		);
 		// Every class behind an n8n entry is exported by index.js (undefined marks one that is not).
 		const entries = result.entries ?? {};
-		expect(Object.keys(entries).sort()).toEqual([...manifest.n8n.nodes, ...manifest.n8n.credentials].sort());
-		for (const [entry, names] of Object.entries(entries)) expect({ entry, names }).toEqual({ entry, names: expect.not.arrayContaining([undefined]) });
+		expect(Object.keys(entries).sort()).toEqual(
+			[...manifest.n8n.nodes, ...manifest.n8n.credentials].sort(),
+		);
+		for (const [entry, names] of Object.entries(entries))
+			expect({ entry, names }).toEqual({ entry, names: expect.not.arrayContaining([undefined]) });
 		expect(entries['dist/nodes/TenantApi/TenantApi.node.js']).toEqual(['tenantApi']);
-		expect(entries['dist/nodes/TenantApiTrigger/TenantApiTrigger.node.js']).toEqual(['tenantApiTrigger']);
+		expect(entries['dist/nodes/TenantApiTrigger/TenantApiTrigger.node.js']).toEqual([
+			'tenantApiTrigger',
+		]);
 		expect(entries['dist/credentials/TenantApi.credentials.js']).toEqual(['tenantApi']);
 		expect(result.signed).toEqual({ ok: true, reason: 'ok', bodyFormat: 'json', secretIndex: 0 });
 		expect(result.forged).toEqual({ ok: false, reason: 'signature_mismatch' });
 		expect(result.read).toEqual({ id: 'evt_1', event: 'transfers.created' });
-		expect(result.readAsForm).toMatchObject({ ok: false, status: 415, reason: 'unsupported_media_type' });
+		expect(result.readAsForm).toMatchObject({
+			ok: false,
+			status: 415,
+			reason: 'unsupported_media_type',
+		});
 	});
 
 	test('without n8n-workflow the webhook verifier still works; the n8n classes need it', () => {

@@ -43,7 +43,8 @@ const PROJECT_FILES = [
 
 /** A copy of the project (node_modules linked) where builds and publishes can run without touching it. */
 function projectCopy(dest: string): string {
-	for (const entry of PROJECT_FILES) fs.cpSync(path.join(ROOT, entry), path.join(dest, entry), { recursive: true });
+	for (const entry of PROJECT_FILES)
+		fs.cpSync(path.join(ROOT, entry), path.join(dest, entry), { recursive: true });
 	fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dest, 'node_modules'), 'dir');
 	return dest;
 }
@@ -55,7 +56,11 @@ function hashTree(dir: string, base = dir): Map<string, string> {
 	for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
 		const full = path.join(dir, entry.name);
 		if (entry.isDirectory()) for (const [k, v] of hashTree(full, base)) out.set(k, v);
-		else out.set(path.relative(base, full).split(path.sep).join('/'), crypto.createHash('sha256').update(fs.readFileSync(full)).digest('hex'));
+		else
+			out.set(
+				path.relative(base, full).split(path.sep).join('/'),
+				crypto.createHash('sha256').update(fs.readFileSync(full)).digest('hex'),
+			);
 	}
 	return out;
 }
@@ -64,20 +69,43 @@ function hashTree(dir: string, base = dir): Map<string, string> {
 function localEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 	const env = { ...process.env };
 	// NODE_ENV=test (set by jest) puts eslint-plugin-n8n-nodes-base into a test mode of its own.
-	for (const key of ['NODE_ENV', 'CI', 'GITHUB_ACTIONS', 'GITLAB_CI', 'CIRCLECI', 'ACTIONS_ID_TOKEN_REQUEST_URL', 'ACTIONS_ID_TOKEN_REQUEST_TOKEN', 'NPM_ID_TOKEN', 'GITHUB_REF_NAME', 'GITHUB_REF_TYPE']) {
+	for (const key of [
+		'NODE_ENV',
+		'CI',
+		'GITHUB_ACTIONS',
+		'GITLAB_CI',
+		'CIRCLECI',
+		'ACTIONS_ID_TOKEN_REQUEST_URL',
+		'ACTIONS_ID_TOKEN_REQUEST_TOKEN',
+		'NPM_ID_TOKEN',
+		'GITHUB_REF_NAME',
+		'GITHUB_REF_TYPE',
+	]) {
 		delete env[key];
 	}
-	for (const key of Object.keys(env)) if (/^npm_config_(ignore_scripts|dry_run|registry|provenance)$/i.test(key)) delete env[key];
+	for (const key of Object.keys(env))
+		if (/^npm_config_(ignore_scripts|dry_run|registry|provenance)$/i.test(key)) delete env[key];
 	return { ...env, ...extra };
 }
 
 /** GitHub Actions on a pushed tag, without the id-token permission (so nothing could be signed or sent). */
 function ciEnv(tag: string, registry: string): NodeJS.ProcessEnv {
-	return localEnv({ GITHUB_ACTIONS: 'true', CI: 'true', GITHUB_REF_NAME: tag, GITHUB_REF_TYPE: 'tag', npm_config_registry: registry });
+	return localEnv({
+		GITHUB_ACTIONS: 'true',
+		CI: 'true',
+		GITHUB_REF_NAME: tag,
+		GITHUB_REF_TYPE: 'tag',
+		npm_config_registry: registry,
+	});
 }
 
 /** A child process, asynchronously: the fake registry lives in this process and must keep answering. */
-function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ status: number | null; output: string }> {
+function run(
+	cmd: string,
+	args: string[],
+	cwd: string,
+	env: NodeJS.ProcessEnv,
+): Promise<{ status: number | null; output: string }> {
 	return new Promise((resolve, reject) => {
 		const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
 		let output = '';
@@ -101,12 +129,18 @@ async function fakeRegistry() {
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-	return { url, requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+	return {
+		url,
+		requests,
+		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+	};
 }
 
 function datedChangelog(copy: string, dated: boolean): void {
 	const file = path.join(copy, 'CHANGELOG.md');
-	const text = fs.readFileSync(file, 'utf8').replace(/^## \[[^\]]+\] - .*$/m, `## [${VERSION}] - ${dated ? '2026-05-01' : 'Unreleased'}`);
+	const text = fs
+		.readFileSync(file, 'utf8')
+		.replace(/^## \[[^\]]+\] - .*$/m, `## [${VERSION}] - ${dated ? '2026-05-01' : 'Unreleased'}`);
 	fs.writeFileSync(file, text);
 }
 
@@ -115,8 +149,14 @@ function staleDist(copy: string): void {
 	fs.rmSync(path.join(copy, 'dist'), { recursive: true, force: true });
 	fs.mkdirSync(path.join(copy, 'dist', 'nodes', 'Stale'), { recursive: true });
 	fs.mkdirSync(path.join(copy, 'dist', 'credentials'), { recursive: true });
-	fs.writeFileSync(path.join(copy, 'dist', 'nodes', 'Stale', 'Stale.node.js'), 'module.exports = {}; // stale\n');
-	fs.writeFileSync(path.join(copy, 'dist', 'credentials', 'TenantApi.credentials.js'), 'module.exports = {}; // stale\n');
+	fs.writeFileSync(
+		path.join(copy, 'dist', 'nodes', 'Stale', 'Stale.node.js'),
+		'module.exports = {}; // stale\n',
+	);
+	fs.writeFileSync(
+		path.join(copy, 'dist', 'credentials', 'TenantApi.credentials.js'),
+		'module.exports = {}; // stale\n',
+	);
 }
 
 describe('what is published, and how', () => {
@@ -135,31 +175,52 @@ describe('what is published, and how', () => {
 	});
 
 	test('the tarball holds the built nodes (a compiled file for every source, icons, codex, main) and only dist/**, index.js, README.md, LICENSE and package.json', () => {
-		const listing = spawnSync('tar', ['-tzf', tarball()], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean).map((line) => line.replace(/^package\//, ''));
-		expect(expectedPackageFiles(ROOT)).toEqual(expect.arrayContaining([manifest.main, ...manifest.n8n.nodes, ...manifest.n8n.credentials]));
+		const listing = spawnSync('tar', ['-tzf', tarball()], { encoding: 'utf8' })
+			.stdout.split('\n')
+			.filter(Boolean)
+			.map((line) => line.replace(/^package\//, ''));
+		expect(expectedPackageFiles(ROOT)).toEqual(
+			expect.arrayContaining([manifest.main, ...manifest.n8n.nodes, ...manifest.n8n.credentials]),
+		);
 		expect(missingFiles(ROOT, listing)).toEqual([]);
 		const topLevel = ['index.js', 'README.md', 'LICENSE', 'package.json'];
-		expect(listing.filter((file) => !file.startsWith('dist/') && !topLevel.includes(file))).toEqual([]);
+		expect(listing.filter((file) => !file.startsWith('dist/') && !topLevel.includes(file))).toEqual(
+			[],
+		);
 		expect(listing).toEqual(expect.arrayContaining(topLevel));
 		// No tests and no TypeScript sources (declarations are fine).
-		expect(listing.filter((file) => /\.test\.|\.ts$/.test(file) && !file.endsWith('.d.ts'))).toEqual([]);
+		expect(
+			listing.filter((file) => /\.test\.|\.ts$/.test(file) && !file.endsWith('.d.ts')),
+		).toEqual([]);
 	});
 
 	test('@n8n/scan-community-package analyzePackage passes on the source and the tarball', () => {
-		const scan = spawnSync(process.execPath, [path.join(ROOT, 'scripts/scan-package.mjs'), '--json', '--tarball', tarball()], {
-			cwd: ROOT,
-			encoding: 'utf8',
-			env: { ...process.env, NODE_ENV: '' },
-		});
+		const scan = spawnSync(
+			process.execPath,
+			[path.join(ROOT, 'scripts/scan-package.mjs'), '--json', '--tarball', tarball()],
+			{
+				cwd: ROOT,
+				encoding: 'utf8',
+				env: { ...process.env, NODE_ENV: '' },
+			},
+		);
 		const result = JSON.parse(scan.stdout.trim().split('\n').pop() as string);
 		const report = [result.source.details, result.tarball.details].filter(Boolean).join('\n');
-		if (!result.passed) throw new Error(`scan failed:\n${result.source.message ?? ''} ${result.tarball.message ?? ''}\n${report}`);
+		if (!result.passed)
+			throw new Error(
+				`scan failed:\n${result.source.message ?? ''} ${result.tarball.message ?? ''}\n${report}`,
+			);
 		expect(result.source.passed).toBe(true);
 		expect(result.tarball.passed).toBe(true);
 	});
 
 	test('npm run build gives what n8n-node build gives, except the screenshots it would copy from docs/', async () => {
-		const viaCli = await run(path.join(copy, 'node_modules', '.bin', 'n8n-node'), ['build'], copy, localEnv());
+		const viaCli = await run(
+			path.join(copy, 'node_modules', '.bin', 'n8n-node'),
+			['build'],
+			copy,
+			localEnv(),
+		);
 		expect(viaCli.output).toMatch(/Build successful/);
 		const theirs = hashTree(path.join(copy, 'dist'));
 		const ours = await run('npm', ['run', 'build'], copy, localEnv());
@@ -167,7 +228,9 @@ describe('what is published, and how', () => {
 		const mine = hashTree(path.join(copy, 'dist'));
 
 		expect(mine.size).toBeGreaterThan(0);
-		const differing = [...mine].filter(([file, hash]) => theirs.get(file) !== hash).map(([file]) => file);
+		const differing = [...mine]
+			.filter(([file, hash]) => theirs.get(file) !== hash)
+			.map(([file]) => file);
 		expect(differing).toEqual([]);
 		// n8n-node build copies every png/svg of the tree; the package ships only those of nodes/ and credentials/.
 		const onlyTheirs = [...theirs.keys()].filter((file) => !mine.has(file));
@@ -178,7 +241,10 @@ describe('what is published, and how', () => {
 	test('a plain npm publish outside GitHub Actions is refused before anything is uploaded (publishConfig.provenance)', async () => {
 		const userconfig = path.join(work, 'npmrc');
 		const host = registry.url.replace(/^http:/, '');
-		fs.writeFileSync(userconfig, `registry=${registry.url}\n${host}:_authToken=test-token-not-a-secret\n`);
+		fs.writeFileSync(
+			userconfig,
+			`registry=${registry.url}\n${host}:_authToken=test-token-not-a-secret\n`,
+		);
 		registry.requests.length = 0;
 		const res = await run('npm', ['publish', `--userconfig=${userconfig}`], ROOT, localEnv());
 		expect(res.status).not.toBe(0);
@@ -190,15 +256,27 @@ describe('what is published, and how', () => {
 	test('npm run release refuses a tag that does not name the version, before building anything', async () => {
 		datedChangelog(copy, true);
 		staleDist(copy);
-		const res = await run('node', ['scripts/release.mjs', '--dry-run'], copy, ciEnv('v99.0.0', registry.url));
+		const res = await run(
+			'node',
+			['scripts/release.mjs', '--dry-run'],
+			copy,
+			ciEnv('v99.0.0', registry.url),
+		);
 		expect(res.status).toBe(1);
-		expect(res.output).toContain(`the tag "v99.0.0" does not name the version in package.json (v${VERSION})`);
+		expect(res.output).toContain(
+			`the tag "v99.0.0" does not name the version in package.json (v${VERSION})`,
+		);
 		expect(fs.existsSync(path.join(copy, 'dist', 'nodes', 'Stale', 'Stale.node.js'))).toBe(true);
 	});
 
 	test('npm run release refuses a version whose CHANGELOG section is not dated', async () => {
 		datedChangelog(copy, false);
-		const res = await run('node', ['scripts/release.mjs', '--dry-run'], copy, ciEnv(`v${VERSION}`, registry.url));
+		const res = await run(
+			'node',
+			['scripts/release.mjs', '--dry-run'],
+			copy,
+			ciEnv(`v${VERSION}`, registry.url),
+		);
 		expect(res.status).toBe(1);
 		expect(res.output).toContain(`CHANGELOG.md: date the section of ${VERSION}`);
 	});
@@ -207,13 +285,21 @@ describe('what is published, and how', () => {
 		datedChangelog(copy, true);
 		staleDist(copy);
 		registry.requests.length = 0;
-		const res = await run('node', ['scripts/release.mjs', '--dry-run'], copy, ciEnv(`v${VERSION}`, registry.url));
-		if (res.status !== 0) throw new Error(`release --dry-run exited with ${res.status}:\n${res.output.slice(-4000)}`);
+		const res = await run(
+			'node',
+			['scripts/release.mjs', '--dry-run'],
+			copy,
+			ciEnv(`v${VERSION}`, registry.url),
+		);
+		if (res.status !== 0)
+			throw new Error(`release --dry-run exited with ${res.status}:\n${res.output.slice(-4000)}`);
 		expect(res.output).toContain('[prepublish] dist/ is fresh and complete');
 		// npm's dry-run lists the tarball: the rebuilt files, not the stale node.
 		expect(res.output).toMatch(/npm notice .*dist\/credentials\/TenantApi\.credentials\.js/);
 		expect(res.output).not.toMatch(/Stale\.node\.js/);
-		expect(fs.readFileSync(path.join(copy, 'dist', 'credentials', 'TenantApi.credentials.js'), 'utf8')).not.toContain('stale');
+		expect(
+			fs.readFileSync(path.join(copy, 'dist', 'credentials', 'TenantApi.credentials.js'), 'utf8'),
+		).not.toContain('stale');
 		const built = [...hashTree(path.join(copy, 'dist')).keys()].map((file) => `dist/${file}`);
 		expect(missingFiles(copy, [...built, manifest.main])).toEqual([]);
 		expect(registry.requests.filter((r) => r.startsWith('PUT '))).toEqual([]);

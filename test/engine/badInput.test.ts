@@ -40,7 +40,10 @@ const json = (status: number, message: string): FaultRule => ({
 	method: 'POST',
 	action: { status, body: { error: { code: `code_${status}`, message } } },
 });
-const bare = (status: number, body: string, contentType = 'text/plain'): FaultRule => ({ method: 'POST', action: { status, body, contentType } });
+const bare = (status: number, body: string, contentType = 'text/plain'): FaultRule => ({
+	method: 'POST',
+	action: { status, body, contentType },
+});
 
 const STATUS_DESCRIPTIONS: Record<number, string | RegExp> = {
 	401: 'The Sandbox Secret Key in the credential was not accepted by <base>. Check that the credential holds the Secret Key (not the Public Key) of the Sandbox environment, that the Base URL belongs to that environment, and that the key was not rotated in the dashboard.',
@@ -104,34 +107,133 @@ const cases: Case[] = [
 		description: NOTHING_SENT,
 		requests: 0,
 	},
-	{ name: 'Body: an array `[1,2]`', op: 'post', params: { body: '[1,2]' }, message: 'The Body must be a JSON object ({ ... }), not an array', description: NOTHING_SENT, requests: 0 },
-	{ name: 'Body: a string `"x"`', op: 'post', params: { body: '"x"' }, message: 'The Body must be a JSON object ({ ... }), not a string', description: NOTHING_SENT, requests: 0 },
-	{ name: 'Body: a number `42`', op: 'post', params: { body: '42' }, message: 'The Body must be a JSON object ({ ... }), not a number', description: NOTHING_SENT, requests: 0 },
-	{ name: 'Body: `null`', op: 'post', params: { body: 'null' }, message: 'The Body must be a JSON object ({ ... }), not null', description: NOTHING_SENT, requests: 0 },
-	{ name: 'Body: an expression that returns an array', op: 'post', params: { body: '={{ [$json.amount] }}' }, message: 'The Body must be a JSON object ({ ... }), not an array', description: NOTHING_SENT, requests: 0 },
-	{ name: 'Endpoint: percent-encoded slash `/a%2Fb`', op: 'post', params: { endpoint: '/a%2Fb' }, message: 'The endpoint must stay below the Base URL: segment "a%2Fb" is not allowed', description: NOTHING_SENT, requests: 0 },
-	{ name: 'Endpoint: broken percent-encoding `/x%zz`', op: 'post', params: { endpoint: '/x%zz' }, message: 'The endpoint contains an invalid percent-encoding: "x%zz"', description: NOTHING_SENT, requests: 0 },
-	{ name: 'Endpoint: backslashes inside `/transfers\\..\\x`', op: 'post', params: { endpoint: '/transfers\\..\\x' }, message: 'The endpoint must not contain backslashes, spaces or control characters', description: NOTHING_SENT, requests: 0 },
-	{ name: 'Endpoint: a newline `/transfers\\nHost: evil`', op: 'post', params: { endpoint: '/transfers\nHost: evil' }, message: 'The endpoint must not contain backslashes, spaces or control characters', description: NOTHING_SENT, requests: 0 },
-	{ name: 'Endpoint: a fragment `/transfers#x`', op: 'post', params: { endpoint: '/transfers#x' }, message: 'The endpoint must not contain a fragment (#)', description: NOTHING_SENT, requests: 0 },
-	{ name: 'Idempotency Key option with a space', op: 'post', options: { idempotencyKey: 'order 1' }, message: 'The Idempotency Key may only contain visible ASCII characters (no spaces)', description: NOTHING_SENT, requests: 0 },
+	{
+		name: 'Body: an array `[1,2]`',
+		op: 'post',
+		params: { body: '[1,2]' },
+		message: 'The Body must be a JSON object ({ ... }), not an array',
+		description: NOTHING_SENT,
+		requests: 0,
+	},
+	{
+		name: 'Body: a string `"x"`',
+		op: 'post',
+		params: { body: '"x"' },
+		message: 'The Body must be a JSON object ({ ... }), not a string',
+		description: NOTHING_SENT,
+		requests: 0,
+	},
+	{
+		name: 'Body: a number `42`',
+		op: 'post',
+		params: { body: '42' },
+		message: 'The Body must be a JSON object ({ ... }), not a number',
+		description: NOTHING_SENT,
+		requests: 0,
+	},
+	{
+		name: 'Body: `null`',
+		op: 'post',
+		params: { body: 'null' },
+		message: 'The Body must be a JSON object ({ ... }), not null',
+		description: NOTHING_SENT,
+		requests: 0,
+	},
+	{
+		name: 'Body: an expression that returns an array',
+		op: 'post',
+		params: { body: '={{ [$json.amount] }}' },
+		message: 'The Body must be a JSON object ({ ... }), not an array',
+		description: NOTHING_SENT,
+		requests: 0,
+	},
+	{
+		name: 'Endpoint: percent-encoded slash `/a%2Fb`',
+		op: 'post',
+		params: { endpoint: '/a%2Fb' },
+		message: 'The endpoint must stay below the Base URL: segment "a%2Fb" is not allowed',
+		description: NOTHING_SENT,
+		requests: 0,
+	},
+	{
+		name: 'Endpoint: broken percent-encoding `/x%zz`',
+		op: 'post',
+		params: { endpoint: '/x%zz' },
+		message: 'The endpoint contains an invalid percent-encoding: "x%zz"',
+		description: NOTHING_SENT,
+		requests: 0,
+	},
+	{
+		name: 'Endpoint: backslashes inside `/transfers\\..\\x`',
+		op: 'post',
+		params: { endpoint: '/transfers\\..\\x' },
+		message: 'The endpoint must not contain backslashes, spaces or control characters',
+		description: NOTHING_SENT,
+		requests: 0,
+	},
+	{
+		name: 'Endpoint: a newline `/transfers\\nHost: evil`',
+		op: 'post',
+		params: { endpoint: '/transfers\nHost: evil' },
+		message: 'The endpoint must not contain backslashes, spaces or control characters',
+		description: NOTHING_SENT,
+		requests: 0,
+	},
+	{
+		name: 'Endpoint: a fragment `/transfers#x`',
+		op: 'post',
+		params: { endpoint: '/transfers#x' },
+		message: 'The endpoint must not contain a fragment (#)',
+		description: NOTHING_SENT,
+		requests: 0,
+	},
+	{
+		name: 'Idempotency Key option with a space',
+		op: 'post',
+		options: { idempotencyKey: 'order 1' },
+		message: 'The Idempotency Key may only contain visible ASCII characters (no spaces)',
+		description: NOTHING_SENT,
+		requests: 0,
+	},
 	// ------------------------------------------------------------------ credential: nothing is sent
 	{
 		name: 'Credential: empty Secret Key',
 		op: 'post',
 		credential: { secretKey: '' },
 		message: 'The Tenant API credential has no Secret Key',
-		description: 'Open the credential and paste the Secret Key from the dashboard (Manage → Configure → API keys).',
+		description:
+			'Open the credential and paste the Secret Key from the dashboard (Manage → Configure → API keys).',
 		requests: 0,
 	},
-	{ name: 'Credential: Secret Key of spaces (listing)', op: 'list', credential: { secretKey: '   ' }, message: 'The Tenant API credential has no Secret Key', requests: 0 },
-	{ name: 'Credential: empty Base URL', op: 'post', credential: { baseUrl: '' }, message: 'The credential has no Base URL', description: FIX_BASE_URL, requests: 0 },
-	{ name: 'Credential: Base URL `not a url`', op: 'post', credential: { baseUrl: 'not a url' }, message: 'The credential\'s Base URL "not a url" is not a valid URL', description: FIX_BASE_URL, requests: 0 },
+	{
+		name: 'Credential: Secret Key of spaces (listing)',
+		op: 'list',
+		credential: { secretKey: '   ' },
+		message: 'The Tenant API credential has no Secret Key',
+		requests: 0,
+	},
+	{
+		name: 'Credential: empty Base URL',
+		op: 'post',
+		credential: { baseUrl: '' },
+		message: 'The credential has no Base URL',
+		description: FIX_BASE_URL,
+		requests: 0,
+	},
+	{
+		name: 'Credential: Base URL `not a url`',
+		op: 'post',
+		credential: { baseUrl: 'not a url' },
+		message: 'The credential\'s Base URL "not a url" is not a valid URL',
+		description: FIX_BASE_URL,
+		requests: 0,
+	},
 	{
 		name: 'Credential: Base URL `ftp://api.example.com/v1`',
 		op: 'post',
 		credential: { baseUrl: 'ftp://api.example.com/v1' },
-		message: 'The credential\'s Base URL must use https:// (plain http:// is only allowed for localhost), got "ftp://api.example.com"',
+		message:
+			'The credential\'s Base URL must use https:// (plain http:// is only allowed for localhost), got "ftp://api.example.com"',
 		description: FIX_BASE_URL,
 		requests: 0,
 	},
@@ -139,11 +241,19 @@ const cases: Case[] = [
 		name: 'Credential: Base URL on a private network over http `http://10.0.0.5/v1`',
 		op: 'list',
 		credential: { baseUrl: 'http://10.0.0.5/v1' },
-		message: 'The credential\'s Base URL must use https:// (plain http:// is only allowed for localhost), got "http://10.0.0.5"',
+		message:
+			'The credential\'s Base URL must use https:// (plain http:// is only allowed for localhost), got "http://10.0.0.5"',
 		description: FIX_BASE_URL,
 		requests: 0,
 	},
-	{ name: 'Credential: Base URL with a fragment `https://api.example.com/v1#x`', op: 'post', credential: { baseUrl: 'https://api.example.com/v1#x' }, message: "The credential's Base URL must not contain a query string or fragment", description: FIX_BASE_URL, requests: 0 },
+	{
+		name: 'Credential: Base URL with a fragment `https://api.example.com/v1#x`',
+		op: 'post',
+		credential: { baseUrl: 'https://api.example.com/v1#x' },
+		message: "The credential's Base URL must not contain a query string or fragment",
+		description: FIX_BASE_URL,
+		requests: 0,
+	},
 	{
 		name: 'Credential: Base URL with the key in the query `…/v1?api_key=<secret>`',
 		op: 'list',
@@ -174,7 +284,8 @@ const cases: Case[] = [
 		name: 'An HTML error page (404 from a proxy)',
 		op: 'post',
 		faults: [{ method: 'POST', action: { htmlError: 404 } }],
-		message: 'Not found (404): The response is not JSON (text/html): "404 Error 404 Error sandbox-proxy"',
+		message:
+			'Not found (404): The response is not JSON (text/html): "404 Error 404 Error sandbox-proxy"',
 		description: STATUS_DESCRIPTIONS[404],
 		requests: 1,
 	},
@@ -183,15 +294,23 @@ const cases: Case[] = [
 		op: 'post',
 		options: { maxAttempts: 2 },
 		faults: [{ method: 'POST', action: { htmlError: 502 } }],
-		message: 'The API answered 502: The response is not JSON (text/html): "502 Error 502 Error sandbox-proxy" (after 2 attempts)',
+		message:
+			'The API answered 502: The response is not JSON (text/html): "502 Error 502 Error sandbox-proxy" (after 2 attempts)',
 		description: 'POST /v1/transfers at <base> (Sandbox).',
 		requests: 2,
 	},
 	{
 		name: 'An HTML error page that echoes the Api-Key',
 		op: 'post',
-		faults: [bare(500, `<html><body><h1>Oops</h1><pre>Api-Key: ${SECRET}</pre></body></html>`, 'text/html')],
-		message: 'The API answered 500: The response is not JSON (text/html): "Oops Api-Key: [redacted]"',
+		faults: [
+			bare(
+				500,
+				`<html><body><h1>Oops</h1><pre>Api-Key: ${SECRET}</pre></body></html>`,
+				'text/html',
+			),
+		],
+		message:
+			'The API answered 500: The response is not JSON (text/html): "Oops Api-Key: [redacted]"',
 		requests: 1,
 	},
 	// ------------------------------------------------------------------ odd successful answers
@@ -201,7 +320,10 @@ const cases: Case[] = [
 		options: { includeMetadata: true },
 		faults: [{ method: 'POST', action: { rawBody: '', status: 200 } }],
 		requests: 1,
-		output: (items) => expect(items.map((item) => ({ ...item.json, idempotencyKey: 'k' }))).toEqual([{ statusCode: 200, idempotencyKey: 'k', attempts: 1, replayed: false, body: {} }]),
+		output: (items) =>
+			expect(items.map((item) => ({ ...item.json, idempotencyKey: 'k' }))).toEqual([
+				{ statusCode: 200, idempotencyKey: 'k', attempts: 1, replayed: false, body: {} },
+			]),
 	},
 	{
 		name: 'POST answered 201 with a JSON array',
@@ -215,43 +337,74 @@ const cases: Case[] = [
 		op: 'post',
 		faults: [{ method: 'POST', action: { rawBody: '{"id":"tr_1","error":null}', status: 201 } }],
 		requests: 1,
-		output: (items) => expect(items.map((item) => item.json)).toEqual([{ id: 'tr_1', apiError: null }]),
+		output: (items) =>
+			expect(items.map((item) => item.json)).toEqual([{ id: 'tr_1', apiError: null }]),
 	},
 	{
 		name: 'Listing answered 200 with an empty body',
 		op: 'list',
 		faults: [{ method: 'GET', action: { rawBody: '', status: 200 } }],
-		message: 'Expected a JSON list of records (a top-level array, or an array under data/items/accounts/results) but got an empty body',
+		message:
+			'Expected a JSON list of records (a top-level array, or an array under data/items/accounts/results) but got an empty body',
 		requests: 1,
 	},
 	{
 		name: 'Listing answered 200 with an object that has no list',
 		op: 'list',
 		faults: [{ method: 'GET', action: { rawBody: '{"total":3,"next":null}', status: 200 } }],
-		message: 'Expected a JSON list of records (a top-level array, or an array under data/items/accounts/results) but got an object with keys total, next. Name the field that holds them in Options → Records Field.',
+		message:
+			'Expected a JSON list of records (a top-level array, or an array under data/items/accounts/results) but got an object with keys total, next. Name the field that holds them in Options → Records Field.',
 		requests: 1,
 	},
 	{
 		name: 'POST answered 201 in ISO-8859-1 (not UTF-8)',
 		op: 'post',
-		faults: [{ method: 'POST', action: { rawBodyBase64: latin1('{"name":"café"}'), status: 201, contentType: 'application/json; charset=iso-8859-1' } }],
-		message: 'The API accepted the request (201), but its answer could not be read: The response body is not valid UTF-8 text, so it cannot be JSON',
-		description: 'POST /v1/transfers was applied. Do not send it again under a new Idempotency-Key; a retry with the same key gets the stored answer.',
+		faults: [
+			{
+				method: 'POST',
+				action: {
+					rawBodyBase64: latin1('{"name":"café"}'),
+					status: 201,
+					contentType: 'application/json; charset=iso-8859-1',
+				},
+			},
+		],
+		message:
+			'The API accepted the request (201), but its answer could not be read: The response body is not valid UTF-8 text, so it cannot be JSON',
+		description:
+			'POST /v1/transfers was applied. Do not send it again under a new Idempotency-Key; a retry with the same key gets the stored answer.',
 		requests: 1,
 	},
 	{
 		name: 'Listing answered 200 in ISO-8859-1 (not UTF-8)',
 		op: 'list',
-		faults: [{ method: 'GET', action: { rawBodyBase64: latin1('{"data":[{"name":"café"}]}'), status: 200 } }],
-		message: 'The API accepted the request (200), but its answer could not be read: The response body is not valid UTF-8 text, so it cannot be JSON',
+		faults: [
+			{
+				method: 'GET',
+				action: { rawBodyBase64: latin1('{"data":[{"name":"café"}]}'), status: 200 },
+			},
+		],
+		message:
+			'The API accepted the request (200), but its answer could not be read: The response body is not valid UTF-8 text, so it cannot be JSON',
 		description: 'GET /v1/accounts at <base> (Sandbox).',
 		requests: 1,
 	},
 	{
 		name: 'A 65 MiB response (the node accepts up to 64 MiB)',
 		op: 'post',
-		faults: [{ method: 'POST', action: { rawBody: 'x', repeat: 65 * 1024 * 1024, status: 200, contentType: 'application/json' } }],
-		message: 'The API accepted the request (200), but its answer could not be read: The response is 65 MiB, above the 64 MiB this node accepts',
+		faults: [
+			{
+				method: 'POST',
+				action: {
+					rawBody: 'x',
+					repeat: 65 * 1024 * 1024,
+					status: 200,
+					contentType: 'application/json',
+				},
+			},
+		],
+		message:
+			'The API accepted the request (200), but its answer could not be read: The response is 65 MiB, above the 64 MiB this node accepts',
 		requests: 1,
 	},
 ];
@@ -263,8 +416,16 @@ function expectText(actual: string | undefined, expected: string | RegExp, base:
 
 /** Everything the user or a log can see of an error: message, description, details, error item. */
 function visibleText(run: NodeRun): string {
-	const error = run.error as (Error & { description?: string; errorResponse?: unknown; context?: unknown }) | undefined;
-	return [JSON.stringify(error ?? {}), error?.message, error?.description, JSON.stringify(error?.errorResponse ?? {}), JSON.stringify(run.items)].join('\n');
+	const error = run.error as
+		| (Error & { description?: string; errorResponse?: unknown; context?: unknown })
+		| undefined;
+	return [
+		JSON.stringify(error ?? {}),
+		error?.message,
+		error?.description,
+		JSON.stringify(error?.errorResponse ?? {}),
+		JSON.stringify(run.items),
+	].join('\n');
 }
 
 describe('bad input: clear messages, no needless request, no secret shown', () => {
@@ -280,7 +441,12 @@ describe('bad input: clear messages, no needless request, no secret shown', () =
 	async function harnessFor(overrides: IDataObject = {}): Promise<Harness> {
 		const key = JSON.stringify(overrides);
 		if (!harnesses.has(key)) {
-			harnesses.set(key, await createHarness(sandboxCredential(sandbox.baseUrl, { webhookSecret: WEBHOOK_SECRET, ...overrides })));
+			harnesses.set(
+				key,
+				await createHarness(
+					sandboxCredential(sandbox.baseUrl, { webhookSecret: WEBHOOK_SECRET, ...overrides }),
+				),
+			);
 		}
 		return harnesses.get(key)!;
 	}
@@ -290,7 +456,13 @@ describe('bad input: clear messages, no needless request, no secret shown', () =
 		if (c.faults) sandbox.setFaults(c.faults);
 		const parameters =
 			c.op === 'post'
-				? { resource: 'request', operation: 'post', endpoint: '/transfers', body: '={{ JSON.stringify({ amount: $json.amount }) }}', ...c.params }
+				? {
+						resource: 'request',
+						operation: 'post',
+						endpoint: '/transfers',
+						body: '={{ JSON.stringify({ amount: $json.amount }) }}',
+						...c.params,
+					}
 				: { resource: 'account', operation: 'getAll', returnAll: false, limit: 5, ...c.params };
 		return await runActionWorkflow(await harnessFor(c.credential), {
 			inputItems: [{ amount: 1 }],
@@ -311,7 +483,8 @@ describe('bad input: clear messages, no needless request, no secret shown', () =
 		expect(stopped.error).toBeDefined();
 		expect(stopped.items).toHaveLength(0);
 		expectText(stopped.error?.message, c.message!, sandbox.baseUrl);
-		if (c.description !== undefined) expectText(stopped.error?.description, c.description, sandbox.baseUrl);
+		if (c.description !== undefined)
+			expectText(stopped.error?.description, c.description, sandbox.baseUrl);
 
 		// Continue On Fail: the same message on an error item paired with the input, nothing else sent.
 		const continued = await run(c, true);
@@ -325,28 +498,52 @@ describe('bad input: clear messages, no needless request, no secret shown', () =
 
 	it('an empty Endpoint is stopped by n8n itself before the node runs (required parameter)', async () => {
 		await expect(
-			runActionWorkflow(await harnessFor(), { parameters: { resource: 'request', operation: 'post', endpoint: '', body: '{}' } }),
+			runActionWorkflow(await harnessFor(), {
+				parameters: { resource: 'request', operation: 'post', endpoint: '', body: '{}' },
+			}),
 		).rejects.toThrow('Parameter "Endpoint" is required');
 		expect(sandbox.stats().requests).toBe(0);
 	});
 
 	it('a refused connection is retried up to Max Attempts and then named, without the key', async () => {
-		const closed = await createHarness(sandboxCredential('http://127.0.0.1:9/v1', { webhookSecret: WEBHOOK_SECRET }));
+		const closed = await createHarness(
+			sandboxCredential('http://127.0.0.1:9/v1', { webhookSecret: WEBHOOK_SECRET }),
+		);
 		const result = await runActionWorkflow(closed, {
-			parameters: { resource: 'request', operation: 'post', endpoint: '/transfers', body: '{}', options: { maxAttempts: 2, retryBaseDelay: 1 } },
+			parameters: {
+				resource: 'request',
+				operation: 'post',
+				endpoint: '/transfers',
+				body: '{}',
+				options: { maxAttempts: 2, retryBaseDelay: 1 },
+			},
 		});
-		expect(result.error?.message).toBe('Could not reach the API: the connection was refused (after 2 attempts)');
-		expect(result.error?.description).toBe('POST /v1/transfers at http://127.0.0.1:9/v1. The request did not reach the API.');
+		expect(result.error?.message).toBe(
+			'Could not reach the API: the connection was refused (after 2 attempts)',
+		);
+		expect(result.error?.description).toBe(
+			'POST /v1/transfers at http://127.0.0.1:9/v1. The request did not reach the API.',
+		);
 		for (const leak of [SECRET, WEBHOOK_SECRET]) expect(visibleText(result)).not.toContain(leak);
 	});
 
 	it('one bad item among good ones: the good ones are sent, the bad one sends nothing', async () => {
 		const result = await runActionWorkflow(await harnessFor(), {
 			inputItems: [{ body: '{"amount":1}' }, { body: '[1]' }, { body: '{"amount":3}' }],
-			parameters: { resource: 'request', operation: 'post', endpoint: '/transfers', body: '={{ $json.body }}', options: { concurrency: 1 } },
+			parameters: {
+				resource: 'request',
+				operation: 'post',
+				endpoint: '/transfers',
+				body: '={{ $json.body }}',
+				options: { concurrency: 1 },
+			},
 			settings: { onError: 'continueRegularOutput' },
 		});
-		expect(result.items.map((item) => item.json.error ?? item.json.amount)).toEqual([1, 'The Body must be a JSON object ({ ... }), not an array', 3]);
+		expect(result.items.map((item) => item.json.error ?? item.json.amount)).toEqual([
+			1,
+			'The Body must be a JSON object ({ ... }), not an array',
+			3,
+		]);
 		expect(sandbox.stats().requests).toBe(2);
 		expect(sandbox.stats().records).toBe(2);
 	});

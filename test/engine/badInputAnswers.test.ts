@@ -13,15 +13,25 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { startSandbox } from '../../sandbox/server';
 import type { FaultRule, Sandbox } from '../../sandbox/server';
-import { createHarness, postTransfer, runActionWorkflow, sandboxCredential } from '../harness/engine';
+import {
+	createHarness,
+	postTransfer,
+	runActionWorkflow,
+	sandboxCredential,
+} from '../harness/engine';
 import type { Harness, NodeRun } from '../harness/engine';
 import { until } from '../harness/until';
 import { useSandbox } from './badInputSetup';
 
 const SECRET = 'sk_test_sandbox';
-const IN_USE = { code: 'idempotency_key_in_use', message: 'There is currently another in-progress request using this Idempotent Key. Please try again later.' };
+const IN_USE = {
+	code: 'idempotency_key_in_use',
+	message:
+		'There is currently another in-progress request using this Idempotent Key. Please try again later.',
+};
 
-const ids = (count: number, from = 1) => Array.from({ length: count }, (_, i) => `acc_${String(from + i).padStart(4, '0')}`);
+const ids = (count: number, from = 1) =>
+	Array.from({ length: count }, (_, i) => `acc_${String(from + i).padStart(4, '0')}`);
 
 /** Waits until every connection is over, then returns how many answers the node walked away from. */
 async function answersCutShort(sandbox: Sandbox, atLeast: number): Promise<number> {
@@ -38,7 +48,9 @@ describe('hostile answers', () => {
 
 	const list = (parameters: IDataObject, faults?: FaultRule[], on?: Harness) => {
 		if (faults) suite.sandbox.setFaults(faults);
-		return runActionWorkflow(on ?? suite.harness, { parameters: { resource: 'account', operation: 'getAll', returnAll: true, ...parameters } });
+		return runActionWorkflow(on ?? suite.harness, {
+			parameters: { resource: 'account', operation: 'getAll', returnAll: true, ...parameters },
+		});
 	};
 	const postOne = (options: IDataObject, faults?: FaultRule[]) => {
 		if (faults) suite.sandbox.setFaults(faults);
@@ -48,19 +60,25 @@ describe('hostile answers', () => {
 	describe('the timeout covers the whole exchange (item 1)', () => {
 		it('a listing whose body drips after the headers is cut at the timeout', async () => {
 			// ~200 bytes at one byte every 50 ms: ten seconds for an answer that the node must give up on.
-			const { error, items } = await list({ returnAll: false, limit: 1, options: { timeout: 500, maxAttempts: 1 } }, [
-				{ method: 'GET', action: { drip: { intervalMs: 50 } } },
-			]);
+			const { error, items } = await list(
+				{ returnAll: false, limit: 1, options: { timeout: 500, maxAttempts: 1 } },
+				[{ method: 'GET', action: { drip: { intervalMs: 50 } } }],
+			);
 			expect(items).toHaveLength(0);
-			expect(error?.message).toBe('Could not reach the API: no complete answer within 500 ms (after 1 attempt)');
+			expect(error?.message).toBe(
+				'Could not reach the API: no complete answer within 500 ms (after 1 attempt)',
+			);
 			expect(await answersCutShort(suite.sandbox, 1)).toBe(1);
 		});
 
 		it('an endless drip is retried up to Max Attempts, then reported; every connection is closed', async () => {
-			const { error } = await list({ options: { timeout: 300, maxAttempts: 2, retryBaseDelay: 1 } }, [
-				{ method: 'GET', action: { drip: { intervalMs: 20, endless: true } } },
-			]);
-			expect(error?.message).toBe('Could not reach the API: no complete answer within 300 ms (after 2 attempts)');
+			const { error } = await list(
+				{ options: { timeout: 300, maxAttempts: 2, retryBaseDelay: 1 } },
+				[{ method: 'GET', action: { drip: { intervalMs: 20, endless: true } } }],
+			);
+			expect(error?.message).toBe(
+				'Could not reach the API: no complete answer within 300 ms (after 2 attempts)',
+			);
 			expect(await answersCutShort(suite.sandbox, 2)).toBe(2);
 			expect(suite.sandbox.stats().requests).toBe(2);
 		});
@@ -76,18 +94,33 @@ describe('hostile answers', () => {
 		});
 
 		it('Send Request too: a GET that drips forever ends with the timeout', async () => {
-			suite.sandbox.setFaults([{ method: 'GET', action: { drip: { intervalMs: 20, endless: true } } }]);
+			suite.sandbox.setFaults([
+				{ method: 'GET', action: { drip: { intervalMs: 20, endless: true } } },
+			]);
 			const { error } = await runActionWorkflow(suite.harness, {
-				parameters: { resource: 'request', operation: 'send', method: 'GET', endpoint: '/accounts/acc_0001', options: { timeout: 300, maxAttempts: 1 } },
+				parameters: {
+					resource: 'request',
+					operation: 'send',
+					method: 'GET',
+					endpoint: '/accounts/acc_0001',
+					options: { timeout: 300, maxAttempts: 1 },
+				},
 			});
-			expect(error?.message).toBe('Could not reach the API: no complete answer within 300 ms (after 1 attempt)');
+			expect(error?.message).toBe(
+				'Could not reach the API: no complete answer within 300 ms (after 1 attempt)',
+			);
 			expect(await answersCutShort(suite.sandbox, 1)).toBe(1);
 		});
 
 		it('leaves no timer running after the requests are over', async () => {
-			const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+			const timers = () =>
+				process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
 			const before = timers();
-			const { error } = await postTransfer(suite.harness, { options: { timeout: 600_000 } }, { inputItems: Array.from({ length: 20 }, (_, amount) => ({ amount })) });
+			const { error } = await postTransfer(
+				suite.harness,
+				{ options: { timeout: 600_000 } },
+				{ inputItems: Array.from({ length: 20 }, (_, amount) => ({ amount })) },
+			);
 			expect(error).toBeUndefined();
 			// 20 requests with a 10-minute timeout each: had any timer been left for its full timeout, there would be 20.
 			expect(timers() - before).toBeLessThan(5);
@@ -96,7 +129,9 @@ describe('hostile answers', () => {
 
 	describe('answers above 64 MiB, compressed or not (item 3)', () => {
 		it('a gzip bomb (1 MiB on the wire, 1 GiB inflated) is refused once 64 MiB are read', async () => {
-			const { error } = await list({ options: { maxAttempts: 1 } }, [{ method: 'GET', action: { gzipBomb: { inflatedMiB: 1024 } } }]);
+			const { error } = await list({ options: { maxAttempts: 1 } }, [
+				{ method: 'GET', action: { gzipBomb: { inflatedMiB: 1024 } } },
+			]);
 			expect(error?.message).toBe(
 				'The API accepted the request (200), but its answer could not be read: The response is larger than 64 MiB, the most this node accepts; reading stopped at 64 MiB',
 			);
@@ -106,7 +141,13 @@ describe('hostile answers', () => {
 		it('a gzip bomb that never ends is refused as well, and its connection closed', async () => {
 			suite.sandbox.setFaults([{ method: 'GET', action: { gzipBomb: { endless: true } } }]);
 			const { error } = await runActionWorkflow(suite.harness, {
-				parameters: { resource: 'request', operation: 'send', method: 'GET', endpoint: '/accounts/acc_0001', options: { maxAttempts: 1 } },
+				parameters: {
+					resource: 'request',
+					operation: 'send',
+					method: 'GET',
+					endpoint: '/accounts/acc_0001',
+					options: { maxAttempts: 1 },
+				},
 			});
 			expect(error?.message).toMatch(/reading stopped at 64 MiB$/);
 			expect(await answersCutShort(suite.sandbox, 1)).toBe(1);
@@ -125,9 +166,14 @@ describe('hostile answers', () => {
 		});
 
 		it('an account field that holds the key', async () => {
-			const listing = JSON.stringify({ data: [{ id: 'acc_1', debug: `key=${SECRET}` }], has_more: false });
+			const listing = JSON.stringify({
+				data: [{ id: 'acc_1', debug: `key=${SECRET}` }],
+				has_more: false,
+			});
 			const run = await list({}, [{ method: 'GET', action: { rawBody: listing } }]);
-			expect(run.items.map((item) => item.json)).toEqual([{ id: 'acc_1', debug: 'key=[redacted]' }]);
+			expect(run.items.map((item) => item.json)).toEqual([
+				{ id: 'acc_1', debug: 'key=[redacted]' },
+			]);
 			expect(everything(run)).not.toContain(SECRET);
 		});
 
@@ -135,14 +181,27 @@ describe('hostile answers', () => {
 			const oddKey = 'sk_test/odd"key+=';
 			const odd = await startSandbox({ apiKey: oddKey });
 			try {
-				const oddHarness = await createHarness(sandboxCredential(odd.baseUrl, { secretKey: oddKey }));
-				const spelled = [...oddKey].map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+				const oddHarness = await createHarness(
+					sandboxCredential(odd.baseUrl, { secretKey: oddKey }),
+				);
+				const spelled = [...oddKey]
+					.map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+					.join('');
 				const text = `{"data":[{"id":"a","json":${JSON.stringify(oddKey)},"slashed":${JSON.stringify(oddKey).replace(/\//g, '\\/')},"link":"https://x/?k=${encodeURIComponent(oddKey)}","spelled":"${spelled}"}],"has_more":false}`;
 				odd.setFaults([{ method: 'GET', action: { rawBody: text } }]);
-				const run = await runActionWorkflow(oddHarness, { parameters: { resource: 'account', operation: 'getAll', returnAll: true } });
+				const run = await runActionWorkflow(oddHarness, {
+					parameters: { resource: 'account', operation: 'getAll', returnAll: true },
+				});
 				expect(run.error).toBeUndefined();
-				expect(run.items[0].json).toEqual({ id: 'a', json: '[redacted]', slashed: '[redacted]', link: 'https://x/?k=[redacted]', spelled: '[redacted]' });
-				for (const form of ['odd"key', 'odd\\"key', 'odd%22key']) expect(everything(run)).not.toContain(form);
+				expect(run.items[0].json).toEqual({
+					id: 'a',
+					json: '[redacted]',
+					slashed: '[redacted]',
+					link: 'https://x/?k=[redacted]',
+					spelled: '[redacted]',
+				});
+				for (const form of ['odd"key', 'odd\\"key', 'odd%22key'])
+					expect(everything(run)).not.toContain(form);
 			} finally {
 				await odd.close();
 			}
@@ -150,23 +209,37 @@ describe('hostile answers', () => {
 	});
 
 	describe('next links obey the same rule as the Endpoint field (item 5)', () => {
-		it.each(['/v1/..%2F..%2Fadmin', '/v1/%252e%252e/admin', '/v1/..;/admin', '/v1/accounts/..%3b/..%3b/admin', '/v1/..%20/admin'])(
-			'%s is not followed with the Api-Key',
-			async (path) => {
-				const page = JSON.stringify({ results: [{ id: 'acc_1' }], next: `${suite.sandbox.url}${path}?cursor=2` });
-				const { error, items } = await list({}, [{ method: 'GET', path: '/v1/accounts', times: 1, action: { rawBody: page } }]);
-				expect(items).toHaveLength(0);
-				expect(error?.message).toMatch(/^The API's next-page link must stay below the Base URL: segment ".+" is not allowed$/);
-				expect(suite.sandbox.stats().requests).toBe(1);
-			},
-		);
+		it.each([
+			'/v1/..%2F..%2Fadmin',
+			'/v1/%252e%252e/admin',
+			'/v1/..;/admin',
+			'/v1/accounts/..%3b/..%3b/admin',
+			'/v1/..%20/admin',
+		])('%s is not followed with the Api-Key', async (path) => {
+			const page = JSON.stringify({
+				results: [{ id: 'acc_1' }],
+				next: `${suite.sandbox.url}${path}?cursor=2`,
+			});
+			const { error, items } = await list({}, [
+				{ method: 'GET', path: '/v1/accounts', times: 1, action: { rawBody: page } },
+			]);
+			expect(items).toHaveLength(0);
+			expect(error?.message).toMatch(
+				/^The API's next-page link must stay below the Base URL: segment ".+" is not allowed$/,
+			);
+			expect(suite.sandbox.stats().requests).toBe(1);
+		});
 	});
 
 	describe('Return All returns everything or fails (item 7)', () => {
 		it('a plain-array listing whose server caps pages below Page Size (50 of 100) returns all 120', async () => {
 			const capped = await startSandbox({ accounts: 120, maxPageSize: 50, pagination: 'array' });
 			try {
-				const run = await list({ options: { pageSize: 100 } }, undefined, await createHarness(sandboxCredential(capped.baseUrl)));
+				const run = await list(
+					{ options: { pageSize: 100 } },
+					undefined,
+					await createHarness(sandboxCredential(capped.baseUrl)),
+				);
 				expect(run.error).toBeUndefined();
 				expect(run.items.map((item) => item.json.id)).toEqual(ids(120));
 				// 50 + 50 + 20, then an empty page: a short page is not taken for the last one.
@@ -188,7 +261,9 @@ describe('hostile answers', () => {
 		it('an API that ignores the page number and repeats itself: a clear error with the way out', async () => {
 			const page = JSON.stringify({ data: [{ id: 'acc_1' }, { id: 'acc_2' }] });
 			const { error } = await list({}, [{ method: 'GET', action: { rawBody: page } }]);
-			expect(error?.message).toMatch(/^Pagination is not advancing: .* set Pagination Style to None/);
+			expect(error?.message).toMatch(
+				/^Pagination is not advancing: .* set Pagination Style to None/,
+			);
 			const single = await list({ options: { paginationStyle: 'none' } });
 			expect(single.items.map((item) => item.json.id)).toEqual(['acc_1', 'acc_2']);
 		});
@@ -206,8 +281,14 @@ describe('hostile answers', () => {
 		});
 
 		it('the status and the words are options: a 423 "locked" is retried when configured', async () => {
-			const locked = { method: 'POST', times: 1, action: { status: 423, body: { error: { code: 'resource_locked', message: 'Locked' } } } };
-			const configured = await postOne({ inProgressStatus: 423, inProgressMatch: 'locked' }, [locked]);
+			const locked = {
+				method: 'POST',
+				times: 1,
+				action: { status: 423, body: { error: { code: 'resource_locked', message: 'Locked' } } },
+			};
+			const configured = await postOne({ inProgressStatus: 423, inProgressMatch: 'locked' }, [
+				locked,
+			]);
 			expect(configured.items[0].json).toMatchObject({ statusCode: 201, attempts: 2 });
 			suite.sandbox.reset();
 			const plain = await postOne({}, [locked]);
@@ -224,7 +305,12 @@ describe('hostile answers', () => {
 						operation: 'post',
 						endpoint: '/payouts',
 						body: '{"amount":100}',
-						options: { timeout: 300, maxAttempts: 3, retryBaseDelay: 10, idempotencyKey: 'payout-7' },
+						options: {
+							timeout: 300,
+							maxAttempts: 3,
+							retryBaseDelay: 10,
+							idempotencyKey: 'payout-7',
+						},
 					},
 				});
 				expect(run.error?.message).toBe(
@@ -240,9 +326,15 @@ describe('hostile answers', () => {
 		});
 
 		it('with matching turned off, the same 409 is a conflict whose description still warns against a new key', async () => {
-			const { error } = await postOne({ inProgressMatch: '', idempotencyKey: 'payout-8' }, [{ method: 'POST', action: { status: 409, body: { error: IN_USE } } }]);
-			expect(error?.message).toMatch(/^Conflict \(409\): There is currently another in-progress request/);
-			expect(error?.description).toMatch(/with Idempotency-Key payout-8\. If the API says the key was already used .* do not send this one again under a new key/);
+			const { error } = await postOne({ inProgressMatch: '', idempotencyKey: 'payout-8' }, [
+				{ method: 'POST', action: { status: 409, body: { error: IN_USE } } },
+			]);
+			expect(error?.message).toMatch(
+				/^Conflict \(409\): There is currently another in-progress request/,
+			);
+			expect(error?.description).toMatch(
+				/with Idempotency-Key payout-8\. If the API says the key was already used .* do not send this one again under a new key/,
+			);
 			expect(suite.sandbox.stats().requests).toBe(1);
 		});
 	});
@@ -252,14 +344,25 @@ describe('listings far above a page (item 2)', () => {
 	const big = useSandbox({ accounts: 250_000, maxPageSize: 130_000 });
 
 	const listAll = (pageSize: number) =>
-		runActionWorkflow(big.harness, { parameters: { resource: 'account', operation: 'getAll', returnAll: true, options: { pageSize } } });
+		runActionWorkflow(big.harness, {
+			parameters: {
+				resource: 'account',
+				operation: 'getAll',
+				returnAll: true,
+				options: { pageSize },
+			},
+		});
 
 	it('250,000 accounts in pages of 1,000: every account is output, in order', async () => {
 		big.sandbox.setPagination('cursor');
 		const { error, items } = await listAll(1000);
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(250_000);
-		expect([items[0].json.id, items[124_999].json.id, items[249_999].json.id]).toEqual(['acc_0001', 'acc_125000', 'acc_250000']);
+		expect([items[0].json.id, items[124_999].json.id, items[249_999].json.id]).toEqual([
+			'acc_0001',
+			'acc_125000',
+			'acc_250000',
+		]);
 		expect([items[0].pairedItem, items[249_999].pairedItem]).toEqual([{ item: 0 }, { item: 0 }]);
 		expect(big.sandbox.stats().byRoute['GET /v1/accounts']).toBe(250);
 	});

@@ -7,7 +7,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { ranges } from '../../nodes/TenantApi/actions/common/progressReport';
-import { createHarness, postTransfer, runActionWorkflow, sandboxCredential } from '../harness/engine';
+import {
+	createHarness,
+	postTransfer,
+	runActionWorkflow,
+	sandboxCredential,
+} from '../harness/engine';
 import type { ActionWorkflowOptions } from '../harness/engine';
 import { useSandbox } from './badInputSetup';
 
@@ -15,7 +20,8 @@ const NOTHING_SENT = 'Nothing was sent. Fix the parameter and run again.';
 
 describe('bad input from the workflow', () => {
 	const suite = useSandbox();
-	const post = (parameters: IDataObject, extra: Partial<ActionWorkflowOptions> = {}) => postTransfer(suite.harness, parameters, extra);
+	const post = (parameters: IDataObject, extra: Partial<ActionWorkflowOptions> = {}) =>
+		postTransfer(suite.harness, parameters, extra);
 
 	describe('`..` is refused in any form in the Endpoint (item 6)', () => {
 		it.each([
@@ -31,7 +37,9 @@ describe('bad input from the workflow', () => {
 			['/..+/admin', '..+'],
 		])('%s', async (endpoint, segment) => {
 			const { error } = await post({ endpoint });
-			expect(error?.message).toBe(`The endpoint must stay below the Base URL: segment "${segment}" is not allowed`);
+			expect(error?.message).toBe(
+				`The endpoint must stay below the Base URL: segment "${segment}" is not allowed`,
+			);
 			expect(error?.description).toBe(NOTHING_SENT);
 			expect(suite.sandbox.stats().requests).toBe(0);
 		});
@@ -43,12 +51,20 @@ describe('bad input from the workflow', () => {
 		const tenItems = Array.from({ length: 10 }, (_, n) => ({ n }));
 		const run = (options: IDataObject = {}) =>
 			post(
-				{ endpoint: '={{ $json.n === 3 ? "/refused" : "/transfers" }}', body: '={{ JSON.stringify({ n: $json.n }) }}', options: { concurrency: 5, ...options } },
+				{
+					endpoint: '={{ $json.n === 3 ? "/refused" : "/transfers" }}',
+					body: '={{ JSON.stringify({ n: $json.n }) }}',
+					options: { concurrency: 5, ...options },
+				},
 				{ inputItems: tenItems },
 			);
 		beforeEach(() =>
 			suite.sandbox.setFaults([
-				{ method: 'POST', path: '/v1/refused', action: { status: 422, body: { error: { code: 'invalid', message: 'Refused' } } } },
+				{
+					method: 'POST',
+					path: '/v1/refused',
+					action: { status: 422, body: { error: { code: 'invalid', message: 'Refused' } } },
+				},
 				{ method: 'POST', path: '/v1/transfers', action: { delayMs: 200 } },
 			]),
 		);
@@ -57,11 +73,20 @@ describe('bad input from the workflow', () => {
 			const { error, items } = await run();
 			expect(items).toHaveLength(0);
 			expect(error?.message).toBe('The API rejected the request (422): Refused');
-			const context = error?.context as { itemsApplied: Array<{ item: number; idempotencyKey: string }>; itemsNotSent: string };
-			const created = new Map(suite.sandbox.records().map((record) => [Number(record.n), record.idempotency_key]));
+			const context = error?.context as {
+				itemsApplied: Array<{ item: number; idempotencyKey: string }>;
+				itemsNotSent: string;
+			};
+			const created = new Map(
+				suite.sandbox.records().map((record) => [Number(record.n), record.idempotency_key]),
+			);
 			// Items 0-4 were in flight together; whatever else was sent before the stop is listed too.
-			expect(context.itemsApplied.map((entry) => entry.item)).toEqual([...created.keys()].sort((a, b) => a - b));
-			expect(context.itemsApplied.every((entry) => created.get(entry.item) === entry.idempotencyKey)).toBe(true);
+			expect(context.itemsApplied.map((entry) => entry.item)).toEqual(
+				[...created.keys()].sort((a, b) => a - b),
+			);
+			expect(
+				context.itemsApplied.every((entry) => created.get(entry.item) === entry.idempotencyKey),
+			).toBe(true);
 			expect([...created.keys()]).toEqual(expect.arrayContaining([0, 1, 2, 4]));
 			expect(created.has(3)).toBe(false);
 			expect(error?.description).toMatch(
@@ -73,7 +98,9 @@ describe('bad input from the workflow', () => {
 
 		it('as the README says: running it again creates the applied items a second time, unless they carry a business key', async () => {
 			const appliedIn = (result: Awaited<ReturnType<typeof run>>) =>
-				(result.error?.context as { itemsApplied: Array<{ item: number }> }).itemsApplied.map((entry) => entry.item);
+				(result.error?.context as { itemsApplied: Array<{ item: number }> }).itemsApplied.map(
+					(entry) => entry.item,
+				);
 			const first = appliedIn(await run());
 			await run();
 			const recordsOf = (n: number) => suite.sandbox.records().filter((record) => record.n === n);
@@ -106,20 +133,29 @@ describe('bad input from the workflow', () => {
 			{ order: 'order-1', amount: 5 },
 		];
 		const sameKey = (extra: Partial<ActionWorkflowOptions> = {}) =>
-			post({ options: { idempotencyKey: '={{ $json.order }}', includeMetadata: true } }, { inputItems: twice, ...extra });
+			post(
+				{ options: { idempotencyKey: '={{ $json.order }}', includeMetadata: true } },
+				{ inputItems: twice, ...extra },
+			);
 
 		it('stop the node before anything is sent', async () => {
 			const { error, items } = await sameKey();
 			expect(items).toHaveLength(0);
 			expect(error?.message).toBe('Items 0 and 2 have the same Idempotency Key "order-1"');
-			expect(error?.description).toMatch(/one of the two would silently not happen\. Nothing was sent\. Give each operation its own key/);
+			expect(error?.description).toMatch(
+				/one of the two would silently not happen\. Nothing was sent\. Give each operation its own key/,
+			);
 			expect(suite.sandbox.stats().requests).toBe(0);
 		});
 
 		it('with Continue On Fail, the later one is an error item and the others are sent', async () => {
 			const { error, items } = await sameKey({ settings: { onError: 'continueRegularOutput' } });
 			expect(error).toBeUndefined();
-			expect(items.map((item) => item.json.error ?? item.json.statusCode)).toEqual([201, 201, 'Items 0 and 2 have the same Idempotency Key "order-1"']);
+			expect(items.map((item) => item.json.error ?? item.json.statusCode)).toEqual([
+				201,
+				201,
+				'Items 0 and 2 have the same Idempotency Key "order-1"',
+			]);
 			expect(items[2].json.description).toMatch(/Item 2 was not sent\./);
 			expect(suite.sandbox.stats()).toMatchObject({ requests: 2, records: 2 });
 		});
@@ -133,12 +169,42 @@ describe('bad input from the workflow', () => {
 
 	describe('clear errors instead of crashes, clamps instead of runaway settings (item 11)', () => {
 		it.each([
-			['Timeout 2^31 ms', { options: { timeout: 2 ** 31 } }, 'Timeout (Ms) must be a whole number from 1 to 2147483647, not 2147483648', 'Nothing was sent. Fix the option and run again.'],
-			['Timeout from an expression that is not a number', { options: { timeout: '={{ "soon" }}' } }, 'Timeout (Ms) must be a whole number from 1 to 2147483647, not "soon"', undefined],
-			['a Body nested 5,000 levels', { body: `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}` }, 'The Body is nested more than 100 levels deep; that many levels are almost certainly a mistake', NOTHING_SENT],
-			['an Idempotency Key expression that returns an object', { options: { idempotencyKey: '={{ { id: 1 } }}' } }, 'The Idempotency Key must be text or a number, but the expression returned an object', NOTHING_SENT],
-			['an Idempotency Key expression that returns a boolean', { options: { idempotencyKey: '={{ true }}' } }, 'The Idempotency Key must be text or a number, but the expression returned a boolean', NOTHING_SENT],
-			['a Method expression that returns something else', { operation: 'send', method: '={{ "TRACE" }}' }, 'The Method must be one of DELETE, GET, PATCH, POST, PUT, not "TRACE"', NOTHING_SENT],
+			[
+				'Timeout 2^31 ms',
+				{ options: { timeout: 2 ** 31 } },
+				'Timeout (Ms) must be a whole number from 1 to 2147483647, not 2147483648',
+				'Nothing was sent. Fix the option and run again.',
+			],
+			[
+				'Timeout from an expression that is not a number',
+				{ options: { timeout: '={{ "soon" }}' } },
+				'Timeout (Ms) must be a whole number from 1 to 2147483647, not "soon"',
+				undefined,
+			],
+			[
+				'a Body nested 5,000 levels',
+				{ body: `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}` },
+				'The Body is nested more than 100 levels deep; that many levels are almost certainly a mistake',
+				NOTHING_SENT,
+			],
+			[
+				'an Idempotency Key expression that returns an object',
+				{ options: { idempotencyKey: '={{ { id: 1 } }}' } },
+				'The Idempotency Key must be text or a number, but the expression returned an object',
+				NOTHING_SENT,
+			],
+			[
+				'an Idempotency Key expression that returns a boolean',
+				{ options: { idempotencyKey: '={{ true }}' } },
+				'The Idempotency Key must be text or a number, but the expression returned a boolean',
+				NOTHING_SENT,
+			],
+			[
+				'a Method expression that returns something else',
+				{ operation: 'send', method: '={{ "TRACE" }}' },
+				'The Method must be one of DELETE, GET, PATCH, POST, PUT, not "TRACE"',
+				NOTHING_SENT,
+			],
 		])('%s', async (_name, parameters, message, description) => {
 			const { error } = await post(parameters as IDataObject);
 			expect(error?.message).toBe(message);
@@ -147,15 +213,28 @@ describe('bad input from the workflow', () => {
 		});
 
 		it('a 100 KB Tenant ID is refused before anything is sent', async () => {
-			const longTenant = await createHarness(sandboxCredential(suite.sandbox.baseUrl, { tenantId: 't'.repeat(100 * 1024) }));
-			const { error } = await runActionWorkflow(longTenant, { parameters: { resource: 'account', operation: 'getAll', returnAll: false, limit: 5 } });
-			expect(error?.message).toBe("The credential's Tenant ID is 102400 characters long; at most 1024 are sent (it travels as the x-tenant-id header)");
-			expect(error?.description).toBe('Fix the Tenant ID in the Tenant API credential. Nothing was sent.');
+			const longTenant = await createHarness(
+				sandboxCredential(suite.sandbox.baseUrl, { tenantId: 't'.repeat(100 * 1024) }),
+			);
+			const { error } = await runActionWorkflow(longTenant, {
+				parameters: { resource: 'account', operation: 'getAll', returnAll: false, limit: 5 },
+			});
+			expect(error?.message).toBe(
+				"The credential's Tenant ID is 102400 characters long; at most 1024 are sent (it travels as the x-tenant-id header)",
+			);
+			expect(error?.description).toBe(
+				'Fix the Tenant ID in the Tenant API credential. Nothing was sent.',
+			);
 			expect(suite.sandbox.stats().requests).toBe(0);
 		});
 
 		it('a lowercase method from an expression ("post") sends the body', async () => {
-			const { error, items } = await post({ operation: 'send', method: '={{ "post" }}', body: '{"amount":42}', options: { includeMetadata: true } });
+			const { error, items } = await post({
+				operation: 'send',
+				method: '={{ "post" }}',
+				body: '{"amount":42}',
+				options: { includeMetadata: true },
+			});
 			expect(error).toBeUndefined();
 			expect(items[0].json).toMatchObject({ statusCode: 201, body: { amount: 42 } });
 			expect(suite.sandbox.records()[0]).toMatchObject({ amount: 42 });
@@ -164,7 +243,9 @@ describe('bad input from the workflow', () => {
 		it('Max Attempts 2,000 from an expression is clamped to 10', async () => {
 			suite.sandbox.setFaults([{ method: 'POST', action: { status: 503 } }]);
 			const { error } = await post({ options: { maxAttempts: '={{ 2000 }}', retryBaseDelay: 0 } });
-			expect(error?.message).toBe('The API answered 503: Injected fault (HTTP 503) (after 10 attempts)');
+			expect(error?.message).toBe(
+				'The API answered 503: Injected fault (HTTP 503) (after 10 attempts)',
+			);
 			expect(suite.sandbox.stats().requests).toBe(10);
 		});
 
@@ -181,8 +262,12 @@ describe('bad input from the workflow', () => {
 
 		it('a listing answered with null', async () => {
 			suite.sandbox.setFaults([{ method: 'GET', action: { rawBody: 'null' } }]);
-			const { error } = await runActionWorkflow(suite.harness, { parameters: { resource: 'account', operation: 'getAll', returnAll: true } });
-			expect(error?.message).toBe('Expected a JSON list of records (a top-level array, or an array under data/items/accounts/results) but got null');
+			const { error } = await runActionWorkflow(suite.harness, {
+				parameters: { resource: 'account', operation: 'getAll', returnAll: true },
+			});
+			expect(error?.message).toBe(
+				'Expected a JSON list of records (a top-level array, or an array under data/items/accounts/results) but got null',
+			);
 			expect(suite.sandbox.stats().requests).toBe(1);
 		});
 	});

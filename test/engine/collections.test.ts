@@ -16,7 +16,8 @@ const TRANSFERS = 130;
 const PAYOUTS = 95;
 const ACCOUNTS = 120;
 
-const ids = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}_${String(i + 1).padStart(4, '0')}`);
+const ids = (prefix: string, count: number) =>
+	Array.from({ length: count }, (_, i) => `${prefix}_${String(i + 1).padStart(4, '0')}`);
 
 describe('Tenant API node: Request → Get Many, inside WorkflowExecute', () => {
 	let sandbox: Sandbox;
@@ -32,7 +33,10 @@ describe('Tenant API node: Request → Get Many, inside WorkflowExecute', () => 
 		sandbox.setPagination('cursor');
 	});
 
-	const list = (parameters: IDataObject, extra: { inputItems?: IDataObject[]; faults?: FaultRule[]; settings?: IDataObject } = {}) => {
+	const list = (
+		parameters: IDataObject,
+		extra: { inputItems?: IDataObject[]; faults?: FaultRule[]; settings?: IDataObject } = {},
+	) => {
 		if (extra.faults) sandbox.setFaults(extra.faults);
 		return runActionWorkflow(harness, {
 			parameters: { resource: 'request', operation: 'getAll', ...parameters },
@@ -44,38 +48,69 @@ describe('Tenant API node: Request → Get Many, inside WorkflowExecute', () => 
 	const requestsTo = (path: string) => sandbox.stats().byRoute[`GET /v1${path}`] ?? 0;
 
 	describe('each pagination style', () => {
-		it.each(['auto', 'cursor'])('cursor pages (/transfers, %s): every transfer once, in order, one item per record', async (paginationStyle) => {
-			const { items, error } = await list({ endpoint: '/transfers', returnAll: true, options: { pageSize: 25, paginationStyle } });
-			expect(error).toBeUndefined();
-			expect(idsOf(items)).toEqual(ids('tr', TRANSFERS));
-			expect(items[0].json).toEqual(expect.objectContaining({ object: 'transfers', amount: expect.any(Number), status: expect.any(String) }));
-			expect(items.every((item) => (item.pairedItem as { item: number }).item === 0)).toBe(true);
-			// 25 a page: 6 pages, the last one says has_more false.
-			expect(requestsTo('/transfers')).toBe(6);
-		});
+		it.each(['auto', 'cursor'])(
+			'cursor pages (/transfers, %s): every transfer once, in order, one item per record',
+			async (paginationStyle) => {
+				const { items, error } = await list({
+					endpoint: '/transfers',
+					returnAll: true,
+					options: { pageSize: 25, paginationStyle },
+				});
+				expect(error).toBeUndefined();
+				expect(idsOf(items)).toEqual(ids('tr', TRANSFERS));
+				expect(items[0].json).toEqual(
+					expect.objectContaining({
+						object: 'transfers',
+						amount: expect.any(Number),
+						status: expect.any(String),
+					}),
+				);
+				expect(items.every((item) => (item.pairedItem as { item: number }).item === 0)).toBe(true);
+				// 25 a page: 6 pages, the last one says has_more false.
+				expect(requestsTo('/transfers')).toBe(6);
+			},
+		);
 
-		it.each(['auto', 'nextUrl'])('next links (/payouts, %s): every payout once, in order', async (paginationStyle) => {
-			const { items, error } = await list({ endpoint: 'payouts', returnAll: true, options: { pageSize: 20, paginationStyle } });
-			expect(error).toBeUndefined();
-			expect(idsOf(items)).toEqual(ids('po', PAYOUTS));
-			expect(requestsTo('/payouts')).toBe(5);
-		});
+		it.each(['auto', 'nextUrl'])(
+			'next links (/payouts, %s): every payout once, in order',
+			async (paginationStyle) => {
+				const { items, error } = await list({
+					endpoint: 'payouts',
+					returnAll: true,
+					options: { pageSize: 20, paginationStyle },
+				});
+				expect(error).toBeUndefined();
+				expect(idsOf(items)).toEqual(ids('po', PAYOUTS));
+				expect(requestsTo('/payouts')).toBe(5);
+			},
+		);
 
 		it.each<[PaginationMode, string, number]>([
 			['page', 'auto', 5],
 			['page', 'page', 5],
 			['pageNoTotals', 'auto', 6],
 			['array', 'page', 6],
-		])('page numbers (/accounts in the sandbox mode %s, style %s): every account once', async (mode, paginationStyle, requests) => {
-			sandbox.setPagination(mode);
-			const { items, error } = await list({ endpoint: '/accounts', returnAll: true, options: { pageSize: 25, paginationStyle } });
-			expect(error).toBeUndefined();
-			expect(idsOf(items)).toEqual(ids('acc', ACCOUNTS));
-			expect(requestsTo('/accounts')).toBe(requests);
-		});
+		])(
+			'page numbers (/accounts in the sandbox mode %s, style %s): every account once',
+			async (mode, paginationStyle, requests) => {
+				sandbox.setPagination(mode);
+				const { items, error } = await list({
+					endpoint: '/accounts',
+					returnAll: true,
+					options: { pageSize: 25, paginationStyle },
+				});
+				expect(error).toBeUndefined();
+				expect(idsOf(items)).toEqual(ids('acc', ACCOUNTS));
+				expect(requestsTo('/accounts')).toBe(requests);
+			},
+		);
 
 		it('None: only the first page', async () => {
-			const { items, error } = await list({ endpoint: '/transfers', returnAll: true, options: { pageSize: 25, paginationStyle: 'none' } });
+			const { items, error } = await list({
+				endpoint: '/transfers',
+				returnAll: true,
+				options: { pageSize: 25, paginationStyle: 'none' },
+			});
 			expect(error).toBeUndefined();
 			expect(idsOf(items)).toEqual(ids('tr', 25));
 			expect(requestsTo('/transfers')).toBe(1);
@@ -83,7 +118,12 @@ describe('Tenant API node: Request → Get Many, inside WorkflowExecute', () => 
 	});
 
 	it('stops exactly at the Limit, asking for no more than it needs', async () => {
-		const { items, error } = await list({ endpoint: '/payouts', returnAll: false, limit: 37, options: { pageSize: 10 } });
+		const { items, error } = await list({
+			endpoint: '/payouts',
+			returnAll: false,
+			limit: 37,
+			options: { pageSize: 10 },
+		});
 		expect(error).toBeUndefined();
 		expect(idsOf(items)).toEqual(ids('po', 37));
 		expect(requestsTo('/payouts')).toBe(4);
@@ -92,7 +132,11 @@ describe('Tenant API node: Request → Get Many, inside WorkflowExecute', () => 
 	it("lists the created records after the seeded ones, and filters with Query Parameters and the Endpoint's own query", async () => {
 		const created = await fetch(`${sandbox.baseUrl}/transfers`, {
 			method: 'POST',
-			headers: { 'api-key': sandbox.apiKey, 'idempotency-key': 'created-1', 'content-type': 'application/json' },
+			headers: {
+				'api-key': sandbox.apiKey,
+				'idempotency-key': 'created-1',
+				'content-type': 'application/json',
+			},
 			body: JSON.stringify({ amount: 1, currency: 'EUR', status: 'pending' }),
 		});
 		expect(created.status).toBe(201);
@@ -104,8 +148,13 @@ describe('Tenant API node: Request → Get Many, inside WorkflowExecute', () => 
 		});
 		expect(error).toBeUndefined();
 		// The Endpoint's limit=3 gives way to Page Size (the node's own parameter), not sent twice.
-		expect(items.every((item) => item.json.status === 'pending' && item.json.currency === 'EUR')).toBe(true);
-		expect(idsOf(items)).toEqual([...ids('tr', TRANSFERS).filter((_, i) => (i + 1) % 12 === 0), 'rec_1']);
+		expect(
+			items.every((item) => item.json.status === 'pending' && item.json.currency === 'EUR'),
+		).toBe(true);
+		expect(idsOf(items)).toEqual([
+			...ids('tr', TRANSFERS).filter((_, i) => (i + 1) % 12 === 0),
+			'rec_1',
+		]);
 		expect(requestsTo('/transfers')).toBe(Math.ceil(items.length / 4));
 	});
 
@@ -116,15 +165,21 @@ describe('Tenant API node: Request → Get Many, inside WorkflowExecute', () => 
 		);
 		expect(error).toBeUndefined();
 		expect(idsOf(items)).toEqual([...ids('po', 3), ...ids('tr', 3)]);
-		expect(items.map((item) => (item.pairedItem as { item: number }).item)).toEqual([0, 0, 0, 1, 1, 1]);
+		expect(items.map((item) => (item.pairedItem as { item: number }).item)).toEqual([
+			0, 0, 0, 1, 1, 1,
+		]);
 	});
 
 	describe('where the records sit in the page', () => {
-		const entries = (n: number, from = 1) => Array.from({ length: n }, (_, i) => ({ id: `e_${from + i}` }));
+		const entries = (n: number, from = 1) =>
+			Array.from({ length: n }, (_, i) => ({ id: `e_${from + i}` }));
 
 		it("finds them under the collection's name", async () => {
 			const body = { refunds: entries(2), has_more: false };
-			const { items, error } = await list({ endpoint: '/refunds', returnAll: true }, { faults: [{ method: 'GET', action: { rawBody: JSON.stringify(body) } }] });
+			const { items, error } = await list(
+				{ endpoint: '/refunds', returnAll: true },
+				{ faults: [{ method: 'GET', action: { rawBody: JSON.stringify(body) } }] },
+			);
 			expect(error).toBeUndefined();
 			expect(idsOf(items)).toEqual(['e_1', 'e_2']);
 		});
@@ -136,7 +191,10 @@ describe('Tenant API node: Request → Get Many, inside WorkflowExecute', () => 
 				{ method: 'GET', path: '/v1/ledger', times: 1, action: { rawBody: JSON.stringify(first) } },
 				{ method: 'GET', path: '/v1/ledger', times: 1, action: { rawBody: JSON.stringify(last) } },
 			];
-			const { items, error } = await list({ endpoint: '/ledger', returnAll: true, options: { recordsField: 'result.entries' } }, { faults });
+			const { items, error } = await list(
+				{ endpoint: '/ledger', returnAll: true, options: { recordsField: 'result.entries' } },
+				{ faults },
+			);
 			expect(error).toBeUndefined();
 			expect(idsOf(items)).toEqual(['e_1', 'e_2', 'e_3']);
 			expect(requestsTo('/ledger')).toBe(2);
@@ -144,7 +202,10 @@ describe('Tenant API node: Request → Get Many, inside WorkflowExecute', () => 
 
 		it('without Records Field, an answer detection cannot read stops with a message that names the option', async () => {
 			const body = { result: { entries: entries(2) } };
-			const { items, error } = await list({ endpoint: '/ledger', returnAll: true }, { faults: [{ method: 'GET', action: { rawBody: JSON.stringify(body) } }] });
+			const { items, error } = await list(
+				{ endpoint: '/ledger', returnAll: true },
+				{ faults: [{ method: 'GET', action: { rawBody: JSON.stringify(body) } }] },
+			);
 			expect(items).toHaveLength(0);
 			expect(error?.message).toBe(
 				'Expected a JSON list of records (a top-level array, or an array under data/items/ledger/results) but got an object with keys result. Name the field that holds them in Options → Records Field.',
@@ -153,46 +214,79 @@ describe('Tenant API node: Request → Get Many, inside WorkflowExecute', () => 
 	});
 
 	describe('confinement below the Base URL: the Endpoint and next links', () => {
-		it.each(['https://elsewhere.example/v1/transfers', '//elsewhere.example/transfers', '../admin', '/transfers/%2e%2e/%2e%2e/admin', '/a%2F..%2F..%2Fadmin'])(
-			'the Endpoint %s is refused before anything is sent',
-			async (endpoint) => {
-				const { items, error } = await list({ endpoint, returnAll: true });
-				expect(items).toHaveLength(0);
-				expect(error?.message).toMatch(/^The endpoint (must be a path relative to the Base URL|must stay below the Base URL)/);
-				expect(sandbox.stats().requests).toBe(0);
-			},
-		);
+		it.each([
+			'https://elsewhere.example/v1/transfers',
+			'//elsewhere.example/transfers',
+			'../admin',
+			'/transfers/%2e%2e/%2e%2e/admin',
+			'/a%2F..%2F..%2Fadmin',
+		])('the Endpoint %s is refused before anything is sent', async (endpoint) => {
+			const { items, error } = await list({ endpoint, returnAll: true });
+			expect(items).toHaveLength(0);
+			expect(error?.message).toMatch(
+				/^The endpoint (must be a path relative to the Base URL|must stay below the Base URL)/,
+			);
+			expect(sandbox.stats().requests).toBe(0);
+		});
 
-		it.each(['/v1/..%2F..%2Fadmin', '/v1/payouts/..%3b/..%3b/admin', 'https://elsewhere.example/v1/payouts?offset=20'])(
-			'a next link to %s is not followed with the Api-Key',
-			async (link) => {
-				const next = link.startsWith('https:') ? link : `${sandbox.url}${link}`;
-				const page = JSON.stringify({ results: [{ id: 'po_x' }], next });
-				const { items, error } = await list({ endpoint: '/payouts', returnAll: true }, { faults: [{ method: 'GET', times: 1, action: { rawBody: page } }] });
-				expect(items).toHaveLength(0);
-				expect(error?.message).toMatch(/^(The API's next-page link must stay below the Base URL|Refusing to send the API key to)/);
-				expect(sandbox.stats().requests).toBe(1);
-			},
-		);
+		it.each([
+			'/v1/..%2F..%2Fadmin',
+			'/v1/payouts/..%3b/..%3b/admin',
+			'https://elsewhere.example/v1/payouts?offset=20',
+		])('a next link to %s is not followed with the Api-Key', async (link) => {
+			const next = link.startsWith('https:') ? link : `${sandbox.url}${link}`;
+			const page = JSON.stringify({ results: [{ id: 'po_x' }], next });
+			const { items, error } = await list(
+				{ endpoint: '/payouts', returnAll: true },
+				{ faults: [{ method: 'GET', times: 1, action: { rawBody: page } }] },
+			);
+			expect(items).toHaveLength(0);
+			expect(error?.message).toMatch(
+				/^(The API's next-page link must stay below the Base URL|Refusing to send the API key to)/,
+			);
+			expect(sandbox.stats().requests).toBe(1);
+		});
 	});
 
 	it('with Continue On Fail, an item whose listing fails becomes an error item; the others are listed', async () => {
 		const { items, error } = await list(
 			{ endpoint: '={{ $json.collection }}', returnAll: false, limit: 2 },
-			{ inputItems: [{ collection: '/payouts' }, { collection: '/../admin' }, { collection: '/transfers' }], settings: { onError: 'continueRegularOutput' } },
+			{
+				inputItems: [
+					{ collection: '/payouts' },
+					{ collection: '/../admin' },
+					{ collection: '/transfers' },
+				],
+				settings: { onError: 'continueRegularOutput' },
+			},
 		);
 		expect(error).toBeUndefined();
-		expect(items.map((item) => item.json.id ?? 'error')).toEqual(['po_0001', 'po_0002', 'error', 'tr_0001', 'tr_0002']);
+		expect(items.map((item) => item.json.id ?? 'error')).toEqual([
+			'po_0001',
+			'po_0002',
+			'error',
+			'tr_0001',
+			'tr_0002',
+		]);
 		expect(items[2].json.error).toMatch(/must stay below the Base URL/);
-		expect(items.map((item) => (item.pairedItem as { item: number }).item)).toEqual([0, 0, 1, 2, 2]);
+		expect(items.map((item) => (item.pairedItem as { item: number }).item)).toEqual([
+			0, 0, 1, 2, 2,
+		]);
 	});
 
 	describe('Account → Get Many', () => {
-		const accounts = (parameters: IDataObject, on = harness) => runActionWorkflow(on, { parameters: { resource: 'account', operation: 'getAll', ...parameters } });
+		const accounts = (parameters: IDataObject, on = harness) =>
+			runActionWorkflow(on, {
+				parameters: { resource: 'account', operation: 'getAll', ...parameters },
+			});
 
 		it('lists the same way, from the same code, with its Endpoint fixed to /accounts', async () => {
 			const listed = await accounts({ returnAll: true, options: { pageSize: 50 } });
-			const request = await list({ endpoint: '/accounts', returnAll: true, options: { pageSize: 50 } });
+			const request = await list({
+				endpoint: '/accounts',
+				returnAll: true,
+				options: { pageSize: 50 },
+			});
 			expect(idsOf(listed.items)).toEqual(ids('acc', ACCOUNTS));
 			expect(request.items.map((item) => item.json)).toEqual(listed.items.map((item) => item.json));
 		});
@@ -212,7 +306,9 @@ describe('Tenant API node: Request → Get Many, inside WorkflowExecute', () => 
 		});
 
 		it('explains a 401 with the environment and base URL, without the key', async () => {
-			const wrong = await createHarness(sandboxCredential(sandbox.baseUrl, { secretKey: 'sk_live_wrong_key_123' }));
+			const wrong = await createHarness(
+				sandboxCredential(sandbox.baseUrl, { secretKey: 'sk_live_wrong_key_123' }),
+			);
 			const { error } = await accounts({ returnAll: false, limit: 5 }, wrong);
 			expect(error?.message).toMatch(/Authorization failed \(401\)/);
 			expect(error?.description).toContain('Sandbox');

@@ -6,7 +6,13 @@ import type { AddressInfo, Server } from 'net';
 import type { ICredentialTestRequest, INode } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
-import { createHarness, loadPackage, PackageNodeTypes, runActionWorkflow, sandboxCredential } from '../harness/engine';
+import {
+	createHarness,
+	loadPackage,
+	PackageNodeTypes,
+	runActionWorkflow,
+	sandboxCredential,
+} from '../harness/engine';
 
 describe('Tenant API credential', () => {
 	let server: Server;
@@ -19,7 +25,11 @@ describe('Tenant API credential', () => {
 			seen.push({ ...req.headers, url: req.url });
 			res.statusCode = status;
 			res.setHeader('content-type', 'application/json');
-			res.end(status === 200 ? '[]' : '{"error":{"code":"unauthorized","message":"Invalid or missing API key"}}');
+			res.end(
+				status === 200
+					? '[]'
+					: '{"error":{"code":"unauthorized","message":"Invalid or missing API key"}}',
+			);
 		});
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 		baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/`;
@@ -56,11 +66,28 @@ describe('Tenant API credential', () => {
 			const loader = await loadPackage();
 			const type = loader.getCredential('tenantApi').type;
 			const request = (type.test as ICredentialTestRequest).request;
-			const node: INode = { id: 'n', name: 'n', type: 'harness.items', typeVersion: 1, position: [0, 0], parameters: {} };
-			const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: new PackageNodeTypes(loader) });
-			const value = workflow.expression.getSimpleParameterValue(node, request.baseURL as string, 'internal', {
-				$credentials: { baseUrl: credentialBaseUrl },
-			} as never);
+			const node: INode = {
+				id: 'n',
+				name: 'n',
+				type: 'harness.items',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			};
+			const workflow = new Workflow({
+				nodes: [node],
+				connections: {},
+				active: false,
+				nodeTypes: new PackageNodeTypes(loader),
+			});
+			const value = workflow.expression.getSimpleParameterValue(
+				node,
+				request.baseURL as string,
+				'internal',
+				{
+					$credentials: { baseUrl: credentialBaseUrl },
+				} as never,
+			);
 			return { value, url: request.url, method: request.method };
 		};
 
@@ -70,13 +97,19 @@ describe('Tenant API credential', () => {
 			['http://127.0.0.1:4010/v1', 'http://127.0.0.1:4010/v1'],
 			['http://[::1]:4010/v1', 'http://[::1]:4010/v1'],
 		])('lists accounts at %s', async (input, expected) => {
-			expect(await resolveTestBaseUrl(input)).toEqual({ value: expected, url: '/accounts', method: 'GET' });
+			expect(await resolveTestBaseUrl(input)).toEqual({
+				value: expected,
+				url: '/accounts',
+				method: 'GET',
+			});
 		});
 
 		it.each(['http://api.example.com/v1', 'http://localhost.evil.com/v1', 'ftp://x/v1'])(
 			'never sends the key over plain HTTP to a remote host (%s)',
 			async (input) => {
-				expect((await resolveTestBaseUrl(input)).value).toBe('https://base-url-must-use-https.invalid');
+				expect((await resolveTestBaseUrl(input)).value).toBe(
+					'https://base-url-must-use-https.invalid',
+				);
 			},
 		);
 	});

@@ -11,19 +11,33 @@ import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 import { startSandbox } from '../../sandbox/server';
 import type { Sandbox } from '../../sandbox/server';
 import { demoSecret, sign, signAdyenPayments } from '../../sandbox/signing';
-import { ACTION_TYPE, COPIES_TYPE, EMIT_TYPE, ITEMS_TYPE, TEST_CREDENTIAL_ID, TRIGGER_TYPE, createHarness, sandboxCredential } from '../harness/engine';
+import {
+	ACTION_TYPE,
+	COPIES_TYPE,
+	EMIT_TYPE,
+	ITEMS_TYPE,
+	TEST_CREDENTIAL_ID,
+	TRIGGER_TYPE,
+	createHarness,
+	sandboxCredential,
+} from '../harness/engine';
 import type { Harness } from '../harness/engine';
 import { postScript } from '../harness/postScript';
 import type { Execution, WorkflowSpec } from '../harness/executions';
 import { retryExecution, runManually, startExecution } from '../harness/executions';
 import type { TriggerServer } from '../harness/webhook';
-import { TRIGGER_NODE_NAME, WEBHOOK_ID, buildTriggerRig, startTriggerServer, webhookCredential } from '../harness/webhook';
+import {
+	TRIGGER_NODE_NAME,
+	WEBHOOK_ID,
+	buildTriggerRig,
+	startTriggerServer,
+	webhookCredential,
+} from '../harness/webhook';
 
 const SECRET = 'whsec_exactly_once_5d1c';
 const POST = 'Create transfer';
 const LISTING = 'Listing';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-
 
 const TWO = [
 	{ ref: 'a', amount: 1 },
@@ -48,19 +62,47 @@ function postNode(options: IDataObject = {}, id = 'post-node-id'): INode {
 	};
 }
 
-const link = (from: string, to: string) => ({ [from]: { main: [[{ node: to, type: 'main' as const, index: 0 }]] } });
+const link = (from: string, to: string) => ({
+	[from]: { main: [[{ node: to, type: 'main' as const, index: 0 }]] },
+});
 
 /** Items → Create transfer: a workflow not started by the Tenant API Trigger. */
 function itemsWorkflow(items: IDataObject[], post: INode = postNode()): WorkflowSpec {
-	const start: INode = { id: 'items-id', name: 'Items', type: ITEMS_TYPE, typeVersion: 1, position: [0, 0], parameters: { items: JSON.stringify(items) } };
+	const start: INode = {
+		id: 'items-id',
+		name: 'Items',
+		type: ITEMS_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: { items: JSON.stringify(items) },
+	};
 	return { id: 'wf-items', nodes: [start, post], connections: link('Items', POST) };
 }
 
 /** Tenant API Trigger → Listing (the items an upstream node produces for the event) → Create transfer. */
 function eventWorkflow(items: IDataObject[], post: INode = postNode()): WorkflowSpec {
-	const trigger: INode = { id: 'trigger-id', name: TRIGGER_NODE_NAME, type: TRIGGER_TYPE, typeVersion: 1, position: [0, 0], webhookId: WEBHOOK_ID, parameters: {} };
-	const listing: INode = { id: 'listing-id', name: LISTING, type: EMIT_TYPE, typeVersion: 1, position: [200, 0], parameters: { items: JSON.stringify(items) } };
-	return { id: 'wf-events', nodes: [trigger, listing, post], connections: { ...link(TRIGGER_NODE_NAME, LISTING), ...link(LISTING, POST) } };
+	const trigger: INode = {
+		id: 'trigger-id',
+		name: TRIGGER_NODE_NAME,
+		type: TRIGGER_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		webhookId: WEBHOOK_ID,
+		parameters: {},
+	};
+	const listing: INode = {
+		id: 'listing-id',
+		name: LISTING,
+		type: EMIT_TYPE,
+		typeVersion: 1,
+		position: [200, 0],
+		parameters: { items: JSON.stringify(items) },
+	};
+	return {
+		id: 'wf-events',
+		nodes: [trigger, listing, post],
+		connections: { ...link(TRIGGER_NODE_NAME, LISTING), ...link(LISTING, POST) },
+	};
 }
 
 /** The node's task data of its last run in an execution. */
@@ -69,9 +111,14 @@ function lastRun(execution: Execution, node: string) {
 	return runs[runs.length - 1];
 }
 
-const outputs = (execution: Execution) => (lastRun(execution, POST)?.data?.main?.[0] ?? []).map((item) => item.json);
-const keysOut = (execution: Execution) => outputs(execution).map((json) => json.idempotencyKey as string);
-const errorOf = (execution: Execution) => lastRun(execution, POST)?.error as (Error & { description?: string; context?: IDataObject }) | undefined;
+const outputs = (execution: Execution) =>
+	(lastRun(execution, POST)?.data?.main?.[0] ?? []).map((item) => item.json);
+const keysOut = (execution: Execution) =>
+	outputs(execution).map((json) => json.idempotencyKey as string);
+const errorOf = (execution: Execution) =>
+	lastRun(execution, POST)?.error as
+		| (Error & { description?: string; context?: IDataObject })
+		| undefined;
 
 describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 	let sandbox: Sandbox;
@@ -95,7 +142,10 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 	/** The trigger's output for a signed delivery of `event` (its webhook() through n8n-core's WebhookContext). */
 	async function delivery(event: IDataObject): Promise<INodeExecutionData[][]> {
 		const body = JSON.stringify({ event: 'transfers.created', created_at: 1700000000, ...event });
-		const { status, call } = await trigger.post(body, sign({ secret: SECRET, scheme: 'hmac-sha256-hex', body }));
+		const { status, call } = await trigger.post(
+			body,
+			sign({ secret: SECRET, scheme: 'hmac-sha256-hex', body }),
+		);
 		expect(status).toBe(200);
 		return call.result!.workflowData as INodeExecutionData[][];
 	}
@@ -119,7 +169,9 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 			const retry = await retryExecution(harness, failed);
 			expect(retry.run.status).toBe('error');
 			expect(retry.executionId).not.toBe(failed.executionId);
-			expect(errorOf(retry)?.context?.itemsApplied).toEqual([{ item: 0, idempotencyKey: firstKeys[0] }]);
+			expect(errorOf(retry)?.context?.itemsApplied).toEqual([
+				{ item: 0, idempotencyKey: firstKeys[0] },
+			]);
 
 			sandbox.setFaults([]);
 			const retryOfRetry = await retryExecution(harness, retry);
@@ -137,7 +189,12 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 		});
 
 		it('Retry On Fail in the failed execution and Retry execution after it send the same keys', async () => {
-			const workflow = itemsWorkflow(TWO, { ...postNode(), retryOnFail: true, maxTries: 3, waitBetweenTries: 0 });
+			const workflow = itemsWorkflow(TWO, {
+				...postNode(),
+				retryOnFail: true,
+				maxTries: 3,
+				waitBetweenTries: 0,
+			});
 			sandbox.setFaults(postScript('pass', 'drop', 'pass', '500', 'pass', '500'));
 			const failed = await runManually(harness, workflow, 'Items');
 			expect(failed.run.status).toBe('error');
@@ -156,13 +213,25 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 			const failed = await runManually(harness, workflow, 'Items');
 			sandbox.setFaults([]);
 			const post = postNode();
-			const edited = itemsWorkflow(TWO, { ...post, parameters: { ...post.parameters, body: '={{ JSON.stringify({ ref: $json.ref, amount: $json.amount * 100 }) }}' } });
+			const edited = itemsWorkflow(TWO, {
+				...post,
+				parameters: {
+					...post.parameters,
+					body: '={{ JSON.stringify({ ref: $json.ref, amount: $json.amount * 100 }) }}',
+				},
+			});
 			const changed = await retryExecution(harness, failed, edited);
 			expect(changed.run.status).toBe('error');
 			const error = errorOf(changed)!;
-			expect(error.message).toBe('Conflict (409): This Idempotency-Key was already used with a different request');
-			expect(error.description).toContain(`The keys belong to execution ${failed.executionId}, which this execution retries.`);
-			expect(error.description).toContain('This node sent item 0 under the same key with a different request before, and that request was applied; this one was not.');
+			expect(error.message).toBe(
+				'Conflict (409): This Idempotency-Key was already used with a different request',
+			);
+			expect(error.description).toContain(
+				`The keys belong to execution ${failed.executionId}, which this execution retries.`,
+			);
+			expect(error.description).toContain(
+				'This node sent item 0 under the same key with a different request before, and that request was applied; this one was not.',
+			);
 			expect(sandbox.records()).toHaveLength(2);
 		});
 
@@ -179,44 +248,93 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 	describe('Tenant API Trigger events', () => {
 		it('the same event delivered again writes nothing new; a different event writes', async () => {
 			const workflow = eventWorkflow(TWO);
-			const first = await startExecution(harness, workflow, TRIGGER_NODE_NAME, await delivery({ id: 'evt_same' }));
-			const again = await startExecution(harness, workflow, TRIGGER_NODE_NAME, await delivery({ id: 'evt_same' }));
+			const first = await startExecution(
+				harness,
+				workflow,
+				TRIGGER_NODE_NAME,
+				await delivery({ id: 'evt_same' }),
+			);
+			const again = await startExecution(
+				harness,
+				workflow,
+				TRIGGER_NODE_NAME,
+				await delivery({ id: 'evt_same' }),
+			);
 			expect([first.run.status, again.run.status]).toEqual(['success', 'success']);
 			expect(again.executionId).not.toBe(first.executionId);
 			expect(keysOut(again)).toEqual(keysOut(first));
 			expect(outputs(again).map((json) => json.replayed)).toEqual([true, true]);
 
-			const other = await startExecution(harness, workflow, TRIGGER_NODE_NAME, await delivery({ id: 'evt_other' }));
+			const other = await startExecution(
+				harness,
+				workflow,
+				TRIGGER_NODE_NAME,
+				await delivery({ id: 'evt_other' }),
+			);
 			expect(keysOut(other).some((key) => keysOut(first).includes(key))).toBe(false);
 			expect(refs()).toEqual(['a', 'b', 'a', 'b']);
 		});
 
-		it.each(['position', 'content'])('two identical requests in one run are two writes (%s)', async (keyDerivation) => {
-			const same = [
-				{ ref: 'x', amount: 5 },
-				{ ref: 'x', amount: 5 },
-			];
-			const workflow = eventWorkflow(same, postNode({ keyDerivation }));
-			const first = await startExecution(harness, workflow, TRIGGER_NODE_NAME, await delivery({ id: `evt_twins_${keyDerivation}` }));
-			expect(new Set(keysOut(first)).size).toBe(2);
-			await startExecution(harness, workflow, TRIGGER_NODE_NAME, await delivery({ id: `evt_twins_${keyDerivation}` }));
-			expect(refs()).toEqual(['x', 'x']);
-		});
+		it.each(['position', 'content'])(
+			'two identical requests in one run are two writes (%s)',
+			async (keyDerivation) => {
+				const same = [
+					{ ref: 'x', amount: 5 },
+					{ ref: 'x', amount: 5 },
+				];
+				const workflow = eventWorkflow(same, postNode({ keyDerivation }));
+				const first = await startExecution(
+					harness,
+					workflow,
+					TRIGGER_NODE_NAME,
+					await delivery({ id: `evt_twins_${keyDerivation}` }),
+				);
+				expect(new Set(keysOut(first)).size).toBe(2);
+				await startExecution(
+					harness,
+					workflow,
+					TRIGGER_NODE_NAME,
+					await delivery({ id: `evt_twins_${keyDerivation}` }),
+				);
+				expect(refs()).toEqual(['x', 'x']);
+			},
+		);
 
 		it('items in another order on a redelivery, by item position: no second write, and a clear error that the first requests were applied', async () => {
-			await startExecution(harness, eventWorkflow(TWO), TRIGGER_NODE_NAME, await delivery({ id: 'evt_reorder' }));
-			const reordered = await startExecution(harness, eventWorkflow([...TWO].reverse()), TRIGGER_NODE_NAME, await delivery({ id: 'evt_reorder' }));
+			await startExecution(
+				harness,
+				eventWorkflow(TWO),
+				TRIGGER_NODE_NAME,
+				await delivery({ id: 'evt_reorder' }),
+			);
+			const reordered = await startExecution(
+				harness,
+				eventWorkflow([...TWO].reverse()),
+				TRIGGER_NODE_NAME,
+				await delivery({ id: 'evt_reorder' }),
+			);
 			expect(reordered.run.status).toBe('error');
 			const error = errorOf(reordered)!;
-			expect(error.message).toBe('Conflict (409): This Idempotency-Key was already used with a different request');
-			expect(error.description).toContain(`The keys belong to event evt_reorder (${TRIGGER_NODE_NAME}), which was delivered or retried before.`);
+			expect(error.message).toBe(
+				'Conflict (409): This Idempotency-Key was already used with a different request',
+			);
+			expect(error.description).toContain(
+				`The keys belong to event evt_reorder (${TRIGGER_NODE_NAME}), which was delivered or retried before.`,
+			);
 			expect(error.description).toContain('that request was applied; this one was not');
-			expect(error.description).toContain('set Options → Automatic Key Derivation to By Request Content');
+			expect(error.description).toContain(
+				'set Options → Automatic Key Derivation to By Request Content',
+			);
 			expect(refs()).toEqual(['a', 'b']);
 		});
 
 		it('items in another order on a redelivery, by request content: the same writes, replayed', async () => {
-			const first = await startExecution(harness, eventWorkflow(TWO, postNode({ keyDerivation: 'content' })), TRIGGER_NODE_NAME, await delivery({ id: 'evt_reorder_c' }));
+			const first = await startExecution(
+				harness,
+				eventWorkflow(TWO, postNode({ keyDerivation: 'content' })),
+				TRIGGER_NODE_NAME,
+				await delivery({ id: 'evt_reorder_c' }),
+			);
 			const reordered = await startExecution(
 				harness,
 				eventWorkflow([...TWO].reverse(), postNode({ keyDerivation: 'content' })),
@@ -232,11 +350,21 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 		it('a failed delivery, then both "Retry execution" and a redelivery of the event: each item written once', async () => {
 			const workflow = eventWorkflow(TWO);
 			sandbox.setFaults(postScript('pass', 'drop'));
-			const failed = await startExecution(harness, workflow, TRIGGER_NODE_NAME, await delivery({ id: 'evt_fail' }));
+			const failed = await startExecution(
+				harness,
+				workflow,
+				TRIGGER_NODE_NAME,
+				await delivery({ id: 'evt_fail' }),
+			);
 			expect(failed.run.status).toBe('error');
 			sandbox.setFaults([]);
 			const retry = await retryExecution(harness, failed);
-			const redelivered = await startExecution(harness, workflow, TRIGGER_NODE_NAME, await delivery({ id: 'evt_fail' }));
+			const redelivered = await startExecution(
+				harness,
+				workflow,
+				TRIGGER_NODE_NAME,
+				await delivery({ id: 'evt_fail' }),
+			);
 			expect([retry.run.status, redelivered.run.status]).toEqual(['success', 'success']);
 			expect(keysOut(redelivered)).toEqual(keysOut(retry));
 			expect(refs()).toEqual(['a', 'b']);
@@ -250,19 +378,39 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 				type: ACTION_TYPE,
 				typeVersion: 1,
 				position: [100, 0],
-				parameters: { resource: 'request', operation: 'send', method: 'GET', endpoint: '/transfers', options: { maxAttempts: 1 } },
+				parameters: {
+					resource: 'request',
+					operation: 'send',
+					method: 'GET',
+					endpoint: '/transfers',
+					options: { maxAttempts: 1 },
+				},
 				credentials: { tenantApi: { id: TEST_CREDENTIAL_ID, name: 'Tenant API test' } },
 			};
 			const workflow: WorkflowSpec = {
 				...listingFails,
 				nodes: [...listingFails.nodes, lookup],
-				connections: { ...link(TRIGGER_NODE_NAME, 'Look up'), ...link('Look up', LISTING), ...link(LISTING, POST) },
+				connections: {
+					...link(TRIGGER_NODE_NAME, 'Look up'),
+					...link('Look up', LISTING),
+					...link(LISTING, POST),
+				},
 			};
 			sandbox.setFaults([{ method: 'GET', times: 1, action: { status: 503 } }]);
-			const failed = await startExecution(harness, workflow, TRIGGER_NODE_NAME, await delivery({ id: 'evt_upstream' }));
+			const failed = await startExecution(
+				harness,
+				workflow,
+				TRIGGER_NODE_NAME,
+				await delivery({ id: 'evt_upstream' }),
+			);
 			expect(failed.run.data.resultData.lastNodeExecuted).toBe('Look up');
 			const retry = await retryExecution(harness, failed);
-			const redelivered = await startExecution(harness, workflow, TRIGGER_NODE_NAME, await delivery({ id: 'evt_upstream' }));
+			const redelivered = await startExecution(
+				harness,
+				workflow,
+				TRIGGER_NODE_NAME,
+				await delivery({ id: 'evt_upstream' }),
+			);
 			expect(keysOut(redelivered)).toEqual(keysOut(retry));
 			expect(refs()).toEqual(['a', 'b']);
 		});
@@ -280,7 +428,13 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 			const workflow = eventWorkflow(TWO);
 			const captured = await delivery({ id: 'evt_replayed_at_test_url' });
 			const production = await startExecution(harness, workflow, TRIGGER_NODE_NAME, captured);
-			const atTestUrl = await startExecution(harness, workflow, TRIGGER_NODE_NAME, captured, 'manual');
+			const atTestUrl = await startExecution(
+				harness,
+				workflow,
+				TRIGGER_NODE_NAME,
+				captured,
+				'manual',
+			);
 			expect([production.run.status, atTestUrl.run.status]).toEqual(['success', 'success']);
 			expect(keysOut(atTestUrl)).toEqual(keysOut(production));
 			expect(outputs(atTestUrl).map((json) => json.replayed)).toEqual([true, true]);
@@ -288,9 +442,22 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 		});
 
 		it('a business key in Options → Idempotency Key still decides alone', async () => {
-			const workflow = eventWorkflow(TWO, postNode({ idempotencyKey: '={{ "order-" + $json.ref }}' }));
-			await startExecution(harness, workflow, TRIGGER_NODE_NAME, await delivery({ id: 'evt_business_1' }));
-			await startExecution(harness, workflow, TRIGGER_NODE_NAME, await delivery({ id: 'evt_business_2' }));
+			const workflow = eventWorkflow(
+				TWO,
+				postNode({ idempotencyKey: '={{ "order-" + $json.ref }}' }),
+			);
+			await startExecution(
+				harness,
+				workflow,
+				TRIGGER_NODE_NAME,
+				await delivery({ id: 'evt_business_1' }),
+			);
+			await startExecution(
+				harness,
+				workflow,
+				TRIGGER_NODE_NAME,
+				await delivery({ id: 'evt_business_2' }),
+			);
 			expect(recordKeys()).toEqual(['order-a', 'order-b']);
 		});
 	});
@@ -299,7 +466,10 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 		const KEY = demoSecret('adyen-payments');
 		let adyen: TriggerServer;
 		beforeAll(async () => {
-			adyen = await startTriggerServer({ credential: webhookCredential(KEY), parameters: { verification: 'adyenPayments' } });
+			adyen = await startTriggerServer({
+				credential: webhookCredential(KEY),
+				parameters: { verification: 'adyenPayments' },
+			});
 		});
 		afterAll(async () => await adyen.close());
 
@@ -313,53 +483,116 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 			success: 'true',
 		});
 		/** Items signed one by one, as Adyen signs them: a captured one can be put into any delivery. */
-		const [A, B, C] = signAdyenPayments({ notificationItems: ['PSPA', 'PSPB', 'PSPC'].map((psp) => ({ NotificationRequestItem: entry(psp) })) }, KEY).notificationItems;
+		const [A, B, C] = signAdyenPayments(
+			{
+				notificationItems: ['PSPA', 'PSPB', 'PSPC'].map((psp) => ({
+					NotificationRequestItem: entry(psp),
+				})),
+			},
+			KEY,
+		).notificationItems;
 		async function batch(...entries: IDataObject[]): Promise<INodeExecutionData[][]> {
-			const { status, call } = await adyen.post(JSON.stringify({ live: 'false', notificationItems: entries }), { 'content-type': 'application/json' });
+			const { status, call } = await adyen.post(
+				JSON.stringify({ live: 'false', notificationItems: entries }),
+				{ 'content-type': 'application/json' },
+			);
 			expect(status).toBe(200);
 			return call.result!.workflowData as INodeExecutionData[][];
 		}
 		/** Tenant API Trigger → Copies (two writes per event, linked to it) → Create transfer. */
 		function batchWorkflow(copies = 2, post: INode = postNode()): WorkflowSpec {
-			const trigger: INode = { id: 'trigger-id', name: TRIGGER_NODE_NAME, type: TRIGGER_TYPE, typeVersion: 1, position: [0, 0], webhookId: WEBHOOK_ID, parameters: { verification: 'adyenPayments' } };
-			const split: INode = { id: 'copies-id', name: 'Copies', type: COPIES_TYPE, typeVersion: 1, position: [200, 0], parameters: { copies } };
-			const body = '={{ JSON.stringify({ ref: $json.notificationItems[0].NotificationRequestItem.pspReference + "-" + $json.copy, amount: 1 }) }}';
+			const trigger: INode = {
+				id: 'trigger-id',
+				name: TRIGGER_NODE_NAME,
+				type: TRIGGER_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId: WEBHOOK_ID,
+				parameters: { verification: 'adyenPayments' },
+			};
+			const split: INode = {
+				id: 'copies-id',
+				name: 'Copies',
+				type: COPIES_TYPE,
+				typeVersion: 1,
+				position: [200, 0],
+				parameters: { copies },
+			};
+			const body =
+				'={{ JSON.stringify({ ref: $json.notificationItems[0].NotificationRequestItem.pspReference + "-" + $json.copy, amount: 1 }) }}';
 			const write = { ...post, parameters: { ...post.parameters, body } };
-			return { id: 'wf-batches', nodes: [trigger, split, write], connections: { ...link(TRIGGER_NODE_NAME, 'Copies'), ...link('Copies', POST) } };
+			return {
+				id: 'wf-batches',
+				nodes: [trigger, split, write],
+				connections: { ...link(TRIGGER_NODE_NAME, 'Copies'), ...link('Copies', POST) },
+			};
 		}
 
-		it.each(['position', 'content'])('merged, reordered or cut down, a replay writes nothing twice (%s)', async (keyDerivation) => {
-			const workflow = batchWorkflow(2, postNode({ keyDerivation }));
-			const first = await startExecution(harness, workflow, TRIGGER_NODE_NAME, await batch(A, B));
-			expect(first.run.status).toBe('success');
-			expect(refs()).toEqual(['PSPA-0', 'PSPA-1', 'PSPB-0', 'PSPB-1']);
-			for (const replay of [[B, A], [B], [A]]) {
-				const again = await startExecution(harness, workflow, TRIGGER_NODE_NAME, await batch(...replay));
-				expect(again.run.status).toBe('success');
-				expect(outputs(again).map((json) => json.replayed)).toEqual(replay.flatMap(() => [true, true]));
-			}
-			// A fresh event merged with a captured one: only the fresh event writes.
-			await startExecution(harness, workflow, TRIGGER_NODE_NAME, await batch(C, A));
-			expect(refs()).toEqual(['PSPA-0', 'PSPA-1', 'PSPB-0', 'PSPB-1', 'PSPC-0', 'PSPC-1']);
-		});
+		it.each(['position', 'content'])(
+			'merged, reordered or cut down, a replay writes nothing twice (%s)',
+			async (keyDerivation) => {
+				const workflow = batchWorkflow(2, postNode({ keyDerivation }));
+				const first = await startExecution(harness, workflow, TRIGGER_NODE_NAME, await batch(A, B));
+				expect(first.run.status).toBe('success');
+				expect(refs()).toEqual(['PSPA-0', 'PSPA-1', 'PSPB-0', 'PSPB-1']);
+				for (const replay of [[B, A], [B], [A]]) {
+					const again = await startExecution(
+						harness,
+						workflow,
+						TRIGGER_NODE_NAME,
+						await batch(...replay),
+					);
+					expect(again.run.status).toBe('success');
+					expect(outputs(again).map((json) => json.replayed)).toEqual(
+						replay.flatMap(() => [true, true]),
+					);
+				}
+				// A fresh event merged with a captured one: only the fresh event writes.
+				await startExecution(harness, workflow, TRIGGER_NODE_NAME, await batch(C, A));
+				expect(refs()).toEqual(['PSPA-0', 'PSPA-1', 'PSPB-0', 'PSPB-1', 'PSPC-0', 'PSPC-1']);
+			},
+		);
 
 		it('also in manual mode (a delivery at the Test URL): the event keys, not new ones', async () => {
 			const workflow = batchWorkflow(1);
 			await startExecution(harness, workflow, TRIGGER_NODE_NAME, await batch(A));
-			const atTestUrl = await startExecution(harness, workflow, TRIGGER_NODE_NAME, await batch(B, A), 'manual');
+			const atTestUrl = await startExecution(
+				harness,
+				workflow,
+				TRIGGER_NODE_NAME,
+				await batch(B, A),
+				'manual',
+			);
 			expect(atTestUrl.run.status).toBe('success');
 			expect(refs()).toEqual(['PSPA-0', 'PSPB-0']);
 		});
 
 		it('an item the nodes before lost the link of cannot be keyed: nothing is sent, and the error says why', async () => {
 			// Emit outputs fixed items linked by position: the third links to no trigger item.
-			const workflow = eventWorkflow([{ ref: 'x', amount: 1 }, { ref: 'y', amount: 2 }, { ref: 'z', amount: 3 }]);
+			const workflow = eventWorkflow([
+				{ ref: 'x', amount: 1 },
+				{ ref: 'y', amount: 2 },
+				{ ref: 'z', amount: 3 },
+			]);
 			const trigger = workflow.nodes[0];
-			const failed = await startExecution(harness, { ...workflow, nodes: [{ ...trigger, parameters: { verification: 'adyenPayments' } }, ...workflow.nodes.slice(1)] }, TRIGGER_NODE_NAME, await batch(A, B));
+			const failed = await startExecution(
+				harness,
+				{
+					...workflow,
+					nodes: [
+						{ ...trigger, parameters: { verification: 'adyenPayments' } },
+						...workflow.nodes.slice(1),
+					],
+				},
+				TRIGGER_NODE_NAME,
+				await batch(A, B),
+			);
 			expect(failed.run.status).toBe('error');
 			const error = errorOf(failed)!;
 			expect(error.message).toBe(`Item 2 cannot be traced to one event of "${TRIGGER_NODE_NAME}"`);
-			expect(error.description).toMatch(/Nothing was sent: keep the item linking .* or set Options → Idempotency Key to a business key\.$/);
+			expect(error.description).toMatch(
+				/Nothing was sent: keep the item linking .* or set Options → Idempotency Key to a business key\.$/,
+			);
 			expect(sandbox.records()).toHaveLength(0);
 		});
 	});
@@ -372,7 +605,14 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 			[{ respond: 'something a newer version saved' }, 'onReceived'],
 		])('%j gives n8n the response mode %s', async (parameters, mode) => {
 			const rig = await buildTriggerRig({ parameters, credential: webhookCredential(SECRET) });
-			const evaluated = rig.workflow.expression.getSimpleParameterValue(rig.node, rig.webhookDescription.responseMode, 'webhook', {}, undefined, 'onReceived');
+			const evaluated = rig.workflow.expression.getSimpleParameterValue(
+				rig.node,
+				rig.webhookDescription.responseMode,
+				'webhook',
+				{},
+				undefined,
+				'onReceived',
+			);
 			expect(evaluated).toBe(mode);
 		});
 	});

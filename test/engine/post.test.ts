@@ -6,7 +6,12 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { startSandbox } from '../../sandbox/server';
 import type { Sandbox } from '../../sandbox/server';
-import { createHarness, postTransfer, runActionWorkflow, sandboxCredential } from '../harness/engine';
+import {
+	createHarness,
+	postTransfer,
+	runActionWorkflow,
+	sandboxCredential,
+} from '../harness/engine';
 import type { ActionWorkflowOptions, Harness } from '../harness/engine';
 
 /*
@@ -32,7 +37,14 @@ describe('Tenant API node: Request → POST, inside WorkflowExecute', () => {
 	const post = (parameters: IDataObject, extra: Partial<ActionWorkflowOptions> = {}) =>
 		postTransfer(
 			harness,
-			{ ...parameters, options: { retryBaseDelay: 10, includeMetadata: true, ...(parameters.options as IDataObject) } },
+			{
+				...parameters,
+				options: {
+					retryBaseDelay: 10,
+					includeMetadata: true,
+					...(parameters.options as IDataObject),
+				},
+			},
 			{ inputItems: [{ amount: 1 }, { amount: 2 }, { amount: 3 }], ...extra },
 		);
 
@@ -44,7 +56,12 @@ describe('Tenant API node: Request → POST, inside WorkflowExecute', () => {
 		const keys = items.map((item) => item.json.idempotencyKey as string);
 		keys.forEach((key) => expect(key).toMatch(UUID));
 		expect(new Set(keys).size).toBe(3);
-		expect(sandbox.records().map((record) => record.idempotency_key).sort()).toEqual([...keys].sort());
+		expect(
+			sandbox
+				.records()
+				.map((record) => record.idempotency_key)
+				.sort(),
+		).toEqual([...keys].sort());
 		expect(items.every((item) => item.json.error === undefined)).toBe(true);
 	});
 
@@ -98,10 +115,19 @@ describe('Tenant API node: Request → POST, inside WorkflowExecute', () => {
 		});
 
 		it('refuses a plain-http base URL that is not loopback, and one with credentials or a query', async () => {
-			for (const baseUrl of ['http://api.example.com/v1', 'https://user:pw@api.example.com/v1', `${sandbox.baseUrl}?x=1`]) {
+			for (const baseUrl of [
+				'http://api.example.com/v1',
+				'https://user:pw@api.example.com/v1',
+				`${sandbox.baseUrl}?x=1`,
+			]) {
 				const bad = await createHarness(sandboxCredential(baseUrl));
 				const { error } = await runActionWorkflow(bad, {
-					parameters: { resource: 'request', operation: 'post', endpoint: '/transfers', body: '{}' },
+					parameters: {
+						resource: 'request',
+						operation: 'post',
+						endpoint: '/transfers',
+						body: '{}',
+					},
 				});
 				expect(error?.message).toMatch(/Base URL/);
 			}
@@ -109,7 +135,12 @@ describe('Tenant API node: Request → POST, inside WorkflowExecute', () => {
 		});
 
 		it('refuses a redirect instead of following it', async () => {
-			sandbox.setFaults([{ method: 'POST', action: { status: 307, headers: { location: `http://127.0.0.1:${decoyPort}/steal` } } }]);
+			sandbox.setFaults([
+				{
+					method: 'POST',
+					action: { status: 307, headers: { location: `http://127.0.0.1:${decoyPort}/steal` } },
+				},
+			]);
 			const { error } = await post({}, { inputItems: [{ amount: 1 }] });
 			expect(error?.message).toMatch(/redirect/);
 			expect(decoyHits).toBe(0);
@@ -118,10 +149,23 @@ describe('Tenant API node: Request → POST, inside WorkflowExecute', () => {
 
 	it('never shows the secret key in errors, descriptions or details', async () => {
 		const secret = 'sk_test_sandbox';
-		sandbox.setFaults([{ method: 'POST', action: { status: 500, body: { error: { message: `bad key ${secret}` } } } }]);
-		const { error } = await post({ options: { maxAttempts: 1 } }, { settings: { onError: 'continueRegularOutput' } });
+		sandbox.setFaults([
+			{
+				method: 'POST',
+				action: { status: 500, body: { error: { message: `bad key ${secret}` } } },
+			},
+		]);
+		const { error } = await post(
+			{ options: { maxAttempts: 1 } },
+			{ settings: { onError: 'continueRegularOutput' } },
+		);
 		const failing = await post({ options: { maxAttempts: 1 } });
-		for (const text of [JSON.stringify(error ?? {}), JSON.stringify(failing.error), failing.error?.message, failing.error?.description]) {
+		for (const text of [
+			JSON.stringify(error ?? {}),
+			JSON.stringify(failing.error),
+			failing.error?.message,
+			failing.error?.description,
+		]) {
 			expect(text ?? '').not.toContain(secret);
 		}
 		expect(failing.error?.message).toContain('[redacted]');

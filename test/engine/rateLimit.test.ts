@@ -10,18 +10,26 @@ import { sleep } from 'n8n-workflow';
 
 import { startSandbox } from '../../sandbox/server';
 import type { CreatedRecord, Sandbox } from '../../sandbox/server';
-import { TEST_CREDENTIAL_ID, createHarness, postTransfersParameters, runActionWorkflow, sandboxCredential } from '../harness/engine';
+import {
+	TEST_CREDENTIAL_ID,
+	createHarness,
+	postTransfersParameters,
+	runActionWorkflow,
+	sandboxCredential,
+} from '../harness/engine';
 import type { ActionWorkflowOptions, Harness, NodeRun } from '../harness/engine';
 
 const RATE = { perSecond: 50, burst: 10 };
 const LATENCY = { fixedMs: 40, jitterMs: 10 };
 
-const inputsOf = (count: number, prefix = 'rl'): IDataObject[] => Array.from({ length: count }, (_, i) => ({ ref: `${prefix}-${i}`, amount: i + 1 }));
+const inputsOf = (count: number, prefix = 'rl'): IDataObject[] =>
+	Array.from({ length: count }, (_, i) => ({ ref: `${prefix}-${i}`, amount: i + 1 }));
 
 /** Records per business reference: exactly one each, or the count of the odd ones out. */
 function duplicatesAndLost(records: CreatedRecord[], inputs: IDataObject[]) {
 	const byRef = new Map<string, number>();
-	for (const record of records) byRef.set(String(record.ref), (byRef.get(String(record.ref)) ?? 0) + 1);
+	for (const record of records)
+		byRef.set(String(record.ref), (byRef.get(String(record.ref)) ?? 0) + 1);
 	return {
 		duplicates: [...byRef.values()].reduce((sum, count) => sum + count - 1, 0),
 		lost: inputs.filter((input) => !byRef.has(String(input.ref))).length,
@@ -51,14 +59,24 @@ describe('Tenant API node against a rate-limited API, inside WorkflowExecute', (
 		await Promise.all(opened.splice(0).map(async (api) => await api.close()));
 	});
 
-	const post = async (inputs: IDataObject[], options: IDataObject, extra: Partial<ActionWorkflowOptions> = {}): Promise<NodeRun> =>
-		await runActionWorkflow(harness, { inputItems: inputs, ...extra, parameters: postTransfersParameters({ includeMetadata: true, ...options }) });
+	const post = async (
+		inputs: IDataObject[],
+		options: IDataObject,
+		extra: Partial<ActionWorkflowOptions> = {},
+	): Promise<NodeRun> =>
+		await runActionWorkflow(harness, {
+			inputItems: inputs,
+			...extra,
+			parameters: postTransfersParameters({ includeMetadata: true, ...options }),
+		});
 
 	/** Every input a success carrying its own record, and each record keyed by the key the output reports. */
 	const expectAllCreatedOnce = (run: NodeRun, inputs: IDataObject[], api = sandbox) => {
 		expect(run.error).toBeUndefined();
 		expect(run.items).toHaveLength(inputs.length);
-		const keyOfRef = new Map(api.records().map((record) => [String(record.ref), record.idempotency_key]));
+		const keyOfRef = new Map(
+			api.records().map((record) => [String(record.ref), record.idempotency_key]),
+		);
 		run.items.forEach((item, index) => {
 			expect(item.json.error).toBeUndefined();
 			expect(item.json.statusCode).toBe(201);
@@ -115,7 +133,13 @@ describe('Tenant API node against a rate-limited API, inside WorkflowExecute', (
 		sandbox.setRateLimit({ perSecond: 50, burst: 5 });
 		const run = await runActionWorkflow(harness, {
 			inputItems: inputsOf(40),
-			parameters: { resource: 'request', operation: 'send', method: 'GET', endpoint: '/accounts', options: { concurrency: 16, maxAttempts: 1 } },
+			parameters: {
+				resource: 'request',
+				operation: 'send',
+				method: 'GET',
+				endpoint: '/accounts',
+				options: { concurrency: 16, maxAttempts: 1 },
+			},
 		});
 		expect(run.error).toBeUndefined();
 		expect(run.items).toHaveLength(40);
@@ -124,9 +148,13 @@ describe('Tenant API node against a rate-limited API, inside WorkflowExecute', (
 	});
 
 	it('an API that answers every request 429 with Retry-After: 0, with Retry Base Delay 0: no hot loop, the run ends by Max Rate-Limit Wait', async () => {
-		sandbox.setFaults([{ method: 'POST', action: { status: 429, headers: { 'retry-after': '0' } } }]);
+		sandbox.setFaults([
+			{ method: 'POST', action: { status: 429, headers: { 'retry-after': '0' } } },
+		]);
 		const run = await post(inputsOf(1), { concurrency: 1, retryBaseDelay: 0, maxRateLimitWait: 3 });
-		expect(run.error?.message).toMatch(/^The API's rate limit needs more waiting than this run allows \(429\): [\d.]+ s more asked, [\d.]+ s waited, 3 s allowed$/);
+		expect(run.error?.message).toMatch(
+			/^The API's rate limit needs more waiting than this run allows \(429\): [\d.]+ s more asked, [\d.]+ s waited, 3 s allowed$/,
+		);
 		expect(run.error?.httpCode).toBe('429');
 		// Waits of at least 100, 200, 400, 800 ms: the fifth (1.6 s) no longer fits in the 3 s.
 		const { requests, faultsInjected } = sandbox.stats();
@@ -147,18 +175,28 @@ describe('Tenant API node against a rate-limited API, inside WorkflowExecute', (
 			);
 			expect(run.error?.description).toContain('This item was sent 1 time and refused with 429.');
 			expect(run.error?.description).toContain('Raise Options → Max Rate-Limit Wait');
-			expect(run.error?.description).toContain('Applied before the node stopped: items 0 (Idempotency-Key');
+			expect(run.error?.description).toContain(
+				'Applied before the node stopped: items 0 (Idempotency-Key',
+			);
 			expect(run.error?.httpCode).toBe('429');
 			expect(sandbox.stats()).toMatchObject({ records: 2, rateLimited: 1, requests: 3 });
 		});
 
 		it('with Continue On Fail: each item whose wait does not fit becomes an error item, the others keep their records', async () => {
-			const run = await post(inputsOf(4), { concurrency: 1, maxRateLimitWait: 5 }, { settings: { onError: 'continueRegularOutput' } });
+			const run = await post(
+				inputsOf(4),
+				{ concurrency: 1, maxRateLimitWait: 5 },
+				{ settings: { onError: 'continueRegularOutput' } },
+			);
 			expect(run.error).toBeUndefined();
 			expect(run.items.map((item) => item.json.statusCode)).toEqual([201, 201, 429, 429]);
-			expect(run.items[2].json.error).toBe("The API's rate limit needs more waiting than this run allows (429): 100 s more asked, 0 s waited, 5 s allowed");
+			expect(run.items[2].json.error).toBe(
+				"The API's rate limit needs more waiting than this run allows (429): 100 s more asked, 0 s waited, 5 s allowed",
+			);
 			// Only the refused request waits: the last item is still sent, at a lower pace, and refused in turn.
-			expect(run.items[3].json.description).toContain('This item was sent 1 time and refused with 429.');
+			expect(run.items[3].json.description).toContain(
+				'This item was sent 1 time and refused with 429.',
+			);
 			expect(sandbox.stats()).toMatchObject({ records: 2, rateLimited: 2 });
 		});
 	});

@@ -27,7 +27,12 @@ describe('Tenant API node: Request → Send Request (GET, PUT, PATCH, DELETE)', 
 	it('reads, patches, replaces and deletes a record created by POST', async () => {
 		const harness = await createHarness(sandboxCredential(sandbox.baseUrl));
 		const created = await runActionWorkflow(harness, {
-			parameters: { resource: 'request', operation: 'post', endpoint: '/transfers', body: '{"amount":5,"note":"a"}' },
+			parameters: {
+				resource: 'request',
+				operation: 'post',
+				endpoint: '/transfers',
+				body: '{"amount":5,"note":"a"}',
+			},
 		});
 		const id = created.items[0].json.id as string;
 
@@ -35,24 +40,36 @@ describe('Tenant API node: Request → Send Request (GET, PUT, PATCH, DELETE)', 
 		expect(read.items[0].json).toMatchObject({ statusCode: 200, body: { id, amount: 5 } });
 		expect(read.items[0].json.idempotencyKey).toBeUndefined();
 
-		const patched = await runActionWorkflow(harness, { parameters: send('PATCH', `/transfers/${id}`, { body: '{"note":"b"}' }) });
-		expect(patched.items[0].json).toMatchObject({ statusCode: 200, body: { id, amount: 5, note: 'b' } });
+		const patched = await runActionWorkflow(harness, {
+			parameters: send('PATCH', `/transfers/${id}`, { body: '{"note":"b"}' }),
+		});
+		expect(patched.items[0].json).toMatchObject({
+			statusCode: 200,
+			body: { id, amount: 5, note: 'b' },
+		});
 		expect(patched.items[0].json.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
 
-		const replaced = await runActionWorkflow(harness, { parameters: send('PUT', `/transfers/${id}`, { body: '{"amount":7}' }) });
+		const replaced = await runActionWorkflow(harness, {
+			parameters: send('PUT', `/transfers/${id}`, { body: '{"amount":7}' }),
+		});
 		expect(replaced.items[0].json.body).toMatchObject({ id, amount: 7 });
 		expect(replaced.items[0].json.body).not.toHaveProperty('note');
 
-		const deleted = await runActionWorkflow(harness, { parameters: send('DELETE', `/transfers/${id}`) });
+		const deleted = await runActionWorkflow(harness, {
+			parameters: send('DELETE', `/transfers/${id}`),
+		});
 		expect(deleted.items[0].json.body).toEqual({ id, object: 'transfers', deleted: true });
 
-		const missing = await runActionWorkflow(harness, { parameters: send('GET', `/transfers/${id}`) });
+		const missing = await runActionWorkflow(harness, {
+			parameters: send('GET', `/transfers/${id}`),
+		});
 		expect(missing.error?.message).toMatch(/Not found \(404\)/);
 	});
 
 	describe('what goes over the wire', () => {
 		let server: Server;
-		let seen: Array<{ method?: string; url?: string; headers: IncomingHttpHeaders; body: string }> = [];
+		let seen: Array<{ method?: string; url?: string; headers: IncomingHttpHeaders; body: string }> =
+			[];
 		let baseUrl = '';
 
 		beforeAll(async () => {

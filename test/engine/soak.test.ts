@@ -13,7 +13,13 @@ import type { IDataObject, INodeExecutionData, INodeType } from 'n8n-workflow';
 
 import { startSandbox } from '../../sandbox/server';
 import type { CreatedRecord, RandomFaults, Sandbox } from '../../sandbox/server';
-import { ACTION_TYPE, createHarness, postTransfersParameters, runActionWorkflow, sandboxCredential } from '../harness/engine';
+import {
+	ACTION_TYPE,
+	createHarness,
+	postTransfersParameters,
+	runActionWorkflow,
+	sandboxCredential,
+} from '../harness/engine';
 import type { NodeRun, ActionWorkflowOptions, Harness } from '../harness/engine';
 
 const ITEMS = 1000;
@@ -41,7 +47,10 @@ const FAULTS: RandomFaults = {
  */
 const NODE_TIMEOUT_MS = 1000;
 
-const inputs: IDataObject[] = Array.from({ length: ITEMS }, (_, i) => ({ ref: `soak-${String(i).padStart(4, '0')}`, amount: i + 1 }));
+const inputs: IDataObject[] = Array.from({ length: ITEMS }, (_, i) => ({
+	ref: `soak-${String(i).padStart(4, '0')}`,
+	amount: i + 1,
+}));
 
 interface Summary {
 	variant: string;
@@ -131,7 +140,12 @@ describe('fault soak: 1,000 POSTs under random faults, Retry On Fail on', () => 
 			runActionWorkflow(harness, {
 				inputItems: inputs,
 				...extra,
-				parameters: postTransfersParameters({ includeMetadata: true, timeout: NODE_TIMEOUT_MS, retryBaseDelay: 25, ...options }),
+				parameters: postTransfersParameters({
+					includeMetadata: true,
+					timeout: NODE_TIMEOUT_MS,
+					retryBaseDelay: 25,
+					...options,
+				}),
 			}),
 			DEADLINE_MS,
 		);
@@ -139,7 +153,12 @@ describe('fault soak: 1,000 POSTs under random faults, Retry On Fail on', () => 
 		return { run, durationMs };
 	};
 
-	const summarize = (variant: string, run: NodeRun, durationMs: number, counts: { success: number; error: number }) => {
+	const summarize = (
+		variant: string,
+		run: NodeRun,
+		durationMs: number,
+		counts: { success: number; error: number },
+	) => {
 		const byRef = recordsByRef(sandbox.records());
 		const stats = sandbox.stats();
 		const summary: Summary = {
@@ -179,8 +198,12 @@ describe('fault soak: 1,000 POSTs under random faults, Retry On Fail on', () => 
 		expect(summary.faultsInjected).toBeGreaterThan(100);
 		expect(summary.replays).toBeGreaterThan(20);
 		// Every record is keyed by the key the output reports for it.
-		const keyOf = new Map(sandbox.records().map((record) => [String(record.ref), record.idempotency_key]));
-		run.items.forEach((item, index) => expect(item.json.idempotencyKey).toBe(keyOf.get(String(inputs[index].ref))));
+		const keyOf = new Map(
+			sandbox.records().map((record) => [String(record.ref), record.idempotency_key]),
+		);
+		run.items.forEach((item, index) =>
+			expect(item.json.idempotencyKey).toBe(keyOf.get(String(inputs[index].ref))),
+		);
 		expect(durationMs).toBeLessThan(DEADLINE_MS);
 	});
 
@@ -189,7 +212,14 @@ describe('fault soak: 1,000 POSTs under random faults, Retry On Fail on', () => 
 		// the engine's next try re-sends all items with the same derived keys. With seed 7 the first
 		// attempts of items 77, 92, 137 and 247 lose their answer after the commit: five tries in all.
 		sandbox.setFaults([
-			{ method: 'POST', path: '/v1/transfers', firstAttemptPerKey: true, probability: 0.01, seed: 7, action: { dropAfterCommit: true } },
+			{
+				method: 'POST',
+				path: '/v1/transfers',
+				firstAttemptPerKey: true,
+				probability: 0.01,
+				seed: 7,
+				action: { dropAfterCommit: true },
+			},
 		]);
 		const few = inputs.slice(0, 300);
 		const started = Date.now();
@@ -197,7 +227,11 @@ describe('fault soak: 1,000 POSTs under random faults, Retry On Fail on', () => 
 			runActionWorkflow(harness, {
 				inputItems: few,
 				settings: { retryOnFail: true, maxTries: 5, waitBetweenTries: 0 },
-				parameters: postTransfersParameters({ includeMetadata: true, concurrency: 1, maxAttempts: 1 }),
+				parameters: postTransfersParameters({
+					includeMetadata: true,
+					concurrency: 1,
+					maxAttempts: 1,
+				}),
 			}),
 			DEADLINE_MS,
 		);
@@ -210,13 +244,22 @@ describe('fault soak: 1,000 POSTs under random faults, Retry On Fail on', () => 
 		expect(sandbox.stats().records).toBe(300);
 		expect([...byRef.values()].every((list) => list.length === 1)).toBe(true);
 		// The last try replays every item up to the last dropped one and creates the rest.
-		expect(run.items.map((item) => item.json.replayed)).toEqual(few.map((_, index) => index <= 247));
+		expect(run.items.map((item) => item.json.replayed)).toEqual(
+			few.map((_, index) => index <= 247),
+		);
 		expect(Date.now() - started).toBeLessThan(DEADLINE_MS);
 	});
 
 	it('continueOnFail: failures become clear error items; re-running them with a business key completes the set without duplicates', async () => {
 		const { run, durationMs } = await soak(
-			{ settings: { retryOnFail: true, maxTries: 2, waitBetweenTries: 50, onError: 'continueRegularOutput' } },
+			{
+				settings: {
+					retryOnFail: true,
+					maxTries: 2,
+					waitBetweenTries: 50,
+					onError: 'continueRegularOutput',
+				},
+			},
 			// Few attempts on purpose, so that some items do end as error items.
 			{ concurrency: 16, maxAttempts: 2, idempotencyKey: '={{ $json.ref }}' },
 		);
@@ -247,7 +290,10 @@ describe('fault soak: 1,000 POSTs under random faults, Retry On Fail on', () => 
 		sandbox.setFaults(null);
 		const rerun = await runActionWorkflow(harness, {
 			inputItems: failed.map((index) => inputs[index]),
-			parameters: postTransfersParameters({ includeMetadata: true, idempotencyKey: '={{ $json.ref }}' }),
+			parameters: postTransfersParameters({
+				includeMetadata: true,
+				idempotencyKey: '={{ $json.ref }}',
+			}),
 		});
 		expect(rerun.error).toBeUndefined();
 		expect(rerun.items.every((item) => item.json.statusCode === 201)).toBe(true);

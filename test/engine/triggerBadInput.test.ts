@@ -12,17 +12,36 @@ import { gzipSync } from 'zlib';
 
 import { sign, type SigningScheme } from '../../sandbox/signing';
 import type { TriggerSetup, WebhookCall } from '../harness/webhook';
-import { WEBHOOK_ID, expectRefusal, startedBodies, useTriggerServer, webhookCredential } from '../harness/webhook';
+import {
+	WEBHOOK_ID,
+	expectRefusal,
+	startedBodies,
+	useTriggerServer,
+	webhookCredential,
+} from '../harness/webhook';
 
 const SECRET = 'whsec_badinput_5d1e9b';
 const API_SECRET = 'sk_test_sandbox';
-const EVENT = { id: 'evt_9', event: 'transfers.created', created_at: 1700000000, data: { object: { id: 'tr_9', amount: 1250, note: 'café' } } };
+const EVENT = {
+	id: 'evt_9',
+	event: 'transfers.created',
+	created_at: 1700000000,
+	data: { object: { id: 'tr_9', amount: 1250, note: 'café' } },
+};
 const BODY = JSON.stringify(EVENT);
 
-const credential = (over: { signingSecret?: string; previousSigningSecret?: string } = {}) => ({ ...webhookCredential(SECRET), ...over });
-const signed = (body: string | Buffer = BODY, scheme: SigningScheme = 'hmac-sha256-hex', timestamp?: number, secret = SECRET) =>
-	sign({ secret, scheme, body, ...(timestamp === undefined ? {} : { timestamp }) });
-const hmacHex = (payload: string | Buffer, secret = SECRET, algorithm = 'sha256') => createHmac(algorithm, secret).update(payload).digest('hex');
+const credential = (over: { signingSecret?: string; previousSigningSecret?: string } = {}) => ({
+	...webhookCredential(SECRET),
+	...over,
+});
+const signed = (
+	body: string | Buffer = BODY,
+	scheme: SigningScheme = 'hmac-sha256-hex',
+	timestamp?: number,
+	secret = SECRET,
+) => sign({ secret, scheme, body, ...(timestamp === undefined ? {} : { timestamp }) });
+const hmacHex = (payload: string | Buffer, secret = SECRET, algorithm = 'sha256') =>
+	createHmac(algorithm, secret).update(payload).digest('hex');
 const now = () => Math.floor(Date.now() / 1000);
 
 const rig = useTriggerServer({ credential: credential() });
@@ -49,17 +68,53 @@ function expectRefused(
 describe('forged signatures', () => {
 	const forged: Array<[string, Record<string, string>, string]> = [
 		['right length, random hex', { 'x-signature': 'ab'.repeat(32) }, 'signature_mismatch'],
-		['the HMAC of another body (an empty one)', { 'x-signature': hmacHex('') }, 'signature_mismatch'],
-		['a plain SHA-256 of the body, no key', { 'x-signature': createHmac('sha256', '').update(BODY).digest('hex') }, 'signature_mismatch'],
-		['HMAC keyed with the API Secret Key instead of the webhook secret', { 'x-signature': hmacHex(BODY, API_SECRET) }, 'signature_mismatch'],
-		['a valid SHA-512 signature sent to a SHA-256 trigger', { 'x-signature': `sha512=${hmacHex(BODY, SECRET, 'sha512')}` }, 'malformed_signature'],
-		['a truncated signature (first 63 hex digits)', { 'x-signature': hmacHex(BODY).slice(0, 63) }, 'malformed_signature'],
+		[
+			'the HMAC of another body (an empty one)',
+			{ 'x-signature': hmacHex('') },
+			'signature_mismatch',
+		],
+		[
+			'a plain SHA-256 of the body, no key',
+			{ 'x-signature': createHmac('sha256', '').update(BODY).digest('hex') },
+			'signature_mismatch',
+		],
+		[
+			'HMAC keyed with the API Secret Key instead of the webhook secret',
+			{ 'x-signature': hmacHex(BODY, API_SECRET) },
+			'signature_mismatch',
+		],
+		[
+			'a valid SHA-512 signature sent to a SHA-256 trigger',
+			{ 'x-signature': `sha512=${hmacHex(BODY, SECRET, 'sha512')}` },
+			'malformed_signature',
+		],
+		[
+			'a truncated signature (first 63 hex digits)',
+			{ 'x-signature': hmacHex(BODY).slice(0, 63) },
+			'malformed_signature',
+		],
 		['not hex nor base64', { 'x-signature': 'not-a-signature!' }, 'malformed_signature'],
-		['the webhook secret itself as the signature', { 'x-signature': SECRET }, 'malformed_signature'],
+		[
+			'the webhook secret itself as the signature',
+			{ 'x-signature': SECRET },
+			'malformed_signature',
+		],
 		['a 3,000-character header', { 'x-signature': 'a'.repeat(3000) }, 'malformed_signature'],
-		['nine wrong candidates, then the right one (only eight are tried)', { 'x-signature': [...Array(9).fill('00'.repeat(32)), hmacHex(BODY)].join(',') }, 'signature_mismatch'],
-		['a valid signature in the wrong header', { 'x-hub-signature': hmacHex(BODY) }, 'missing_signature'],
-		['the secret in x-webhook-secret while HMAC is expected', { 'x-webhook-secret': SECRET }, 'missing_signature'],
+		[
+			'nine wrong candidates, then the right one (only eight are tried)',
+			{ 'x-signature': [...Array(9).fill('00'.repeat(32)), hmacHex(BODY)].join(',') },
+			'signature_mismatch',
+		],
+		[
+			'a valid signature in the wrong header',
+			{ 'x-hub-signature': hmacHex(BODY) },
+			'missing_signature',
+		],
+		[
+			'the secret in x-webhook-secret while HMAC is expected',
+			{ 'x-webhook-secret': SECRET },
+			'missing_signature',
+		],
 	];
 
 	it.each(forged)('refuses %s', async (_name, headers, reason) => {
@@ -68,13 +123,29 @@ describe('forged signatures', () => {
 
 	it('refuses any signature when verification is on and the credential has only blank secrets', async () => {
 		await use({ credential: credential({ signingSecret: '   ', previousSigningSecret: '' }) });
-		await expectRefused(rig.server.post(BODY, signed(BODY, 'hmac-sha256-hex', undefined, '   ')), 401, 'Invalid signature', 'no_secret_configured');
+		await expectRefused(
+			rig.server.post(BODY, signed(BODY, 'hmac-sha256-hex', undefined, '   ')),
+			401,
+			'Invalid signature',
+			'no_secret_configured',
+		);
 	});
 
 	it('secret in header: refuses a near miss (trailing character) and a case change', async () => {
 		await use({ parameters: { verification: 'secretHeader' } });
-		await expectRefused(rig.server.post(BODY, { 'x-webhook-secret': `${SECRET}x` }), 401, 'Invalid signature', 'secret_mismatch');
-		await expectRefused(rig.server.post(BODY, { 'x-webhook-secret': SECRET.toUpperCase() }), 401, 'Invalid signature', 'secret_mismatch', [SECRET, API_SECRET]);
+		await expectRefused(
+			rig.server.post(BODY, { 'x-webhook-secret': `${SECRET}x` }),
+			401,
+			'Invalid signature',
+			'secret_mismatch',
+		);
+		await expectRefused(
+			rig.server.post(BODY, { 'x-webhook-secret': SECRET.toUpperCase() }),
+			401,
+			'Invalid signature',
+			'secret_mismatch',
+			[SECRET, API_SECRET],
+		);
 	});
 });
 
@@ -87,17 +158,30 @@ describe('tampered deliveries', () => {
 		['a second JSON document appended', `${BODY}{"event":"payouts.created"}`],
 	])('refuses the original signature over %s', async (_name, body) => {
 		// Sent as text/plain: as application/json, n8n itself answers 422 to bodies that do not parse.
-		await expectRefused(rig.server.post(body, { ...signed(BODY), 'content-type': 'text/plain' }), 401, 'Invalid signature', 'signature_mismatch');
+		await expectRefused(
+			rig.server.post(body, { ...signed(BODY), 'content-type': 'text/plain' }),
+			401,
+			'Invalid signature',
+			'signature_mismatch',
+		);
 	});
 
 	it('refuses a signed timestamp swapped for a fresh one (the signature covers "<timestamp>.<body>")', async () => {
 		await use({ parameters: { useTimestamp: true } });
 		const old = signed(BODY, 'hmac-sha256-hex', now() - 60);
-		await expectRefused(rig.server.post(BODY, { ...old, 'x-timestamp': String(now()) }), 401, 'Invalid signature', 'signature_mismatch');
+		await expectRefused(
+			rig.server.post(BODY, { ...old, 'x-timestamp': String(now()) }),
+			401,
+			'Invalid signature',
+			'signature_mismatch',
+		);
 	});
 
 	it('accepts a gzip-compressed delivery whose signature covers the JSON: n8n verifies the decompressed bytes', async () => {
-		const { status, call } = await rig.server.post(gzipSync(BODY), { ...signed(BODY), 'content-encoding': 'gzip' });
+		const { status, call } = await rig.server.post(gzipSync(BODY), {
+			...signed(BODY),
+			'content-encoding': 'gzip',
+		});
 		expect(status).toBe(200);
 		expect(started(call)).toEqual([EVENT]);
 	});
@@ -105,14 +189,27 @@ describe('tampered deliveries', () => {
 
 describe('re-serialized deliveries (same JSON value, other bytes)', () => {
 	it.each([
-		['keys in another order', JSON.stringify({ event: EVENT.event, id: EVENT.id, created_at: EVENT.created_at, data: EVENT.data })],
+		[
+			'keys in another order',
+			JSON.stringify({
+				event: EVENT.event,
+				id: EVENT.id,
+				created_at: EVENT.created_at,
+				data: EVENT.data,
+			}),
+		],
 		['é written as \\u00e9', BODY.replace('é', '\\u00e9')],
 		['1250 written as 1250.0', BODY.replace('1250', '1250.0')],
 		['a byte-order mark in front', `\ufeff${BODY}`],
 	])('refuses the original signature over %s', async (_name, body) => {
 		expect(JSON.parse(body.replace(/^\ufeff/, ''))).toEqual(EVENT);
 		// text/plain: n8n strips a BOM before parsing JSON, the test harness does not.
-		await expectRefused(rig.server.post(body, { ...signed(BODY), 'content-type': 'text/plain' }), 401, 'Invalid signature', 'signature_mismatch');
+		await expectRefused(
+			rig.server.post(body, { ...signed(BODY), 'content-type': 'text/plain' }),
+			401,
+			'Invalid signature',
+			'signature_mismatch',
+		);
 	});
 });
 
@@ -132,19 +229,32 @@ describe('replayed deliveries', () => {
 		expect((await rig.server.post(BODY, fresh)).status).toBe(200);
 		expect((await rig.server.post(BODY, fresh)).status).toBe(200);
 		const captured = signed(BODY, 'hmac-sha256-hex', now() - 61 - 2);
-		await expectRefused(rig.server.post(BODY, captured), 401, 'Invalid signature', 'timestamp_out_of_window');
+		await expectRefused(
+			rig.server.post(BODY, captured),
+			401,
+			'Invalid signature',
+			'timestamp_out_of_window',
+		);
 	});
 
 	it.each([
 		['milliseconds instead of seconds', () => String(Date.now())],
 		['an ISO date', () => new Date().toISOString()],
 		['a negative number', () => '-5'],
-	])('with Use Timestamp, refuses a timestamp in %s even when it is signed', async (_name, value) => {
-		await use({ parameters: { useTimestamp: true } });
-		const ts = value();
-		const headers = { 'x-timestamp': ts, 'x-signature': hmacHex(`${ts}.${BODY}`) };
-		await expectRefused(rig.server.post(BODY, headers), 401, 'Invalid signature', 'invalid_timestamp');
-	});
+	])(
+		'with Use Timestamp, refuses a timestamp in %s even when it is signed',
+		async (_name, value) => {
+			await use({ parameters: { useTimestamp: true } });
+			const ts = value();
+			const headers = { 'x-timestamp': ts, 'x-signature': hmacHex(`${ts}.${BODY}`) };
+			await expectRefused(
+				rig.server.post(BODY, headers),
+				401,
+				'Invalid signature',
+				'invalid_timestamp',
+			);
+		},
+	);
 });
 
 describe('empty and non-JSON deliveries', () => {
@@ -153,7 +263,12 @@ describe('empty and non-JSON deliveries', () => {
 	});
 
 	it('a signed body of spaces gets 400 "Empty body"', async () => {
-		await expectRefused(rig.server.post('   ', { ...signed('   '), 'content-type': 'text/plain' }), 400, 'Empty body', 'empty_body');
+		await expectRefused(
+			rig.server.post('   ', { ...signed('   '), 'content-type': 'text/plain' }),
+			400,
+			'Empty body',
+			'empty_body',
+		);
 	});
 
 	it.each([
@@ -162,13 +277,23 @@ describe('empty and non-JSON deliveries', () => {
 		['JSON null', 'null'],
 		['form data', 'event=transfers.created&id=evt_1'],
 	])('a signed %s gets 400 "Body must be a JSON object"', async (_name, body) => {
-		await expectRefused(rig.server.post(body, { ...signed(body), 'content-type': 'text/plain' }), 400, 'Body must be a JSON object', undefined);
+		await expectRefused(
+			rig.server.post(body, { ...signed(body), 'content-type': 'text/plain' }),
+			400,
+			'Body must be a JSON object',
+			undefined,
+		);
 	});
 
 	it('a signed body that is not UTF-8 (ISO-8859-1 é) gets 400 instead of a silently altered payload', async () => {
 		const latin1 = Buffer.from(BODY, 'latin1');
 		expect(latin1.equals(Buffer.from(BODY))).toBe(false);
-		await expectRefused(rig.server.post(latin1, { ...signed(latin1), 'content-type': 'text/plain' }), 400, 'Body must be UTF-8 JSON', 'not_utf8');
+		await expectRefused(
+			rig.server.post(latin1, { ...signed(latin1), 'content-type': 'text/plain' }),
+			400,
+			'Body must be UTF-8 JSON',
+			'not_utf8',
+		);
 	});
 });
 
@@ -192,85 +317,178 @@ describe('large deliveries (n8n refuses bodies above N8N_PAYLOAD_SIZE_MAX, 16 Mi
 	it('a 15 MiB delivery with one byte changed at the very end is refused', async () => {
 		const body = eventOf(15 * 1024 * 1024);
 		const tampered = `${body.slice(0, -3)}y"}`;
-		await expectRefused(rig.server.post(tampered, signed(body)), 401, 'Invalid signature', 'signature_mismatch');
+		await expectRefused(
+			rig.server.post(tampered, signed(body)),
+			401,
+			'Invalid signature',
+			'signature_mismatch',
+		);
 	});
 });
 
 describe('multipart/form-data (n8n consumes the stream before the trigger runs: nothing can be verified)', () => {
 	const boundary = '----tenant-boundary';
-	const multipart = [`--${boundary}`, 'Content-Disposition: form-data; name="event"', '', 'transfers.created', `--${boundary}--`, ''].join('\r\n');
+	const multipart = [
+		`--${boundary}`,
+		'Content-Disposition: form-data; name="event"',
+		'',
+		'transfers.created',
+		`--${boundary}--`,
+		'',
+	].join('\r\n');
 	const contentType = `multipart/form-data; boundary=${boundary}`;
 
 	it('unsigned gets 401 (never a 5xx that makes senders retry)', async () => {
-		await expectRefused(rig.server.post(multipart, { 'content-type': contentType }), 401, 'Invalid signature', 'raw_body_unavailable');
+		await expectRefused(
+			rig.server.post(multipart, { 'content-type': contentType }),
+			401,
+			'Invalid signature',
+			'raw_body_unavailable',
+		);
 	});
 
 	it('signed over the bytes gets 401 too: the bytes never reach the trigger', async () => {
-		await expectRefused(rig.server.post(multipart, { 'content-type': contentType, ...signed(multipart) }), 401, 'Invalid signature', 'raw_body_unavailable');
+		await expectRefused(
+			rig.server.post(multipart, { 'content-type': contentType, ...signed(multipart) }),
+			401,
+			'Invalid signature',
+			'raw_body_unavailable',
+		);
 	});
 
 	it('with verification off it gets 415', async () => {
 		await rig.server.configure({ credential: null, parameters: { verification: 'none' } });
-		await expectRefused(rig.server.post(multipart, { 'content-type': contentType }), 415, 'Unsupported content type: this trigger reads application/json bodies (Body Format)', 'unsupported_media_type');
+		await expectRefused(
+			rig.server.post(multipart, { 'content-type': contentType }),
+			415,
+			'Unsupported content type: this trigger reads application/json bodies (Body Format)',
+			'unsupported_media_type',
+		);
 	});
 });
 
 describe('form-urlencoded deliveries (Slack-style)', () => {
-	const form = (body: string) => ({ 'content-type': 'application/x-www-form-urlencoded', ...sign({ secret: SECRET, scheme: 'slack', body }) });
+	const form = (body: string) => ({
+		'content-type': 'application/x-www-form-urlencoded',
+		...sign({ secret: SECRET, scheme: 'slack', body }),
+	});
 	beforeEach(() => use({ parameters: { verification: 'slack' } }));
 
 	it.each([
 		['an empty form', '', 'Empty body', 'empty_body'],
-		['more than 1,000 fields', Array.from({ length: 1001 }, (_, i) => `f${i}=1`).join('&'), 'Body must be form fields with names (at most 1,000)', 'invalid_form'],
+		[
+			'more than 1,000 fields',
+			Array.from({ length: 1001 }, (_, i) => `f${i}=1`).join('&'),
+			'Body must be form fields with names (at most 1,000)',
+			'invalid_form',
+		],
 	])('a signed %s gets 400', async (_name, body, message, reason) => {
 		await expectRefused(rig.server.post(body, form(body)), 400, message, reason);
 	});
 
 	it('a signed form that is not UTF-8 gets 400', async () => {
 		const latin1 = Buffer.from('text=café', 'latin1');
-		await expectRefused(rig.server.post(latin1, form(latin1 as unknown as string)), 400, 'Body must be UTF-8 form fields', 'not_utf8');
+		await expectRefused(
+			rig.server.post(latin1, form(latin1 as unknown as string)),
+			400,
+			'Body must be UTF-8 form fields',
+			'not_utf8',
+		);
 	});
 
 	it('a form field changed after signing is refused', async () => {
 		const body = 'event=transfers.created&amount=1250';
-		await expectRefused(rig.server.post(body.replace('1250', '9250'), form(body)), 401, 'Invalid signature', 'signature_mismatch');
+		await expectRefused(
+			rig.server.post(body.replace('1250', '9250'), form(body)),
+			401,
+			'Invalid signature',
+			'signature_mismatch',
+		);
 	});
 });
 
 describe('set-up mistakes per scheme (all 401, reason in the log, no secret anywhere)', () => {
 	it('Standard Webhooks with a secret that is not whsec_<base64>', async () => {
-		await use({ credential: webhookCredential('whsec_not base64!'), parameters: { verification: 'standardWebhooks' } });
-		const headers = sign({ secret: `whsec_${Buffer.from('k').toString('base64')}`, scheme: 'standard-webhooks', body: BODY, id: 'evt_9' });
-		await expectRefused(rig.server.post(BODY, headers), 401, 'Invalid signature', 'invalid_secret', ['whsec_not base64!', API_SECRET]);
+		await use({
+			credential: webhookCredential('whsec_not base64!'),
+			parameters: { verification: 'standardWebhooks' },
+		});
+		const headers = sign({
+			secret: `whsec_${Buffer.from('k').toString('base64')}`,
+			scheme: 'standard-webhooks',
+			body: BODY,
+			id: 'evt_9',
+		});
+		await expectRefused(
+			rig.server.post(BODY, headers),
+			401,
+			'Invalid signature',
+			'invalid_secret',
+			['whsec_not base64!', API_SECRET],
+		);
 	});
 
 	it('Standard Webhooks without webhook-id, or with a 300-character id', async () => {
 		const secret = `whsec_${Buffer.from('std key').toString('base64')}`;
-		await use({ credential: webhookCredential(secret), parameters: { verification: 'standardWebhooks' } });
+		await use({
+			credential: webhookCredential(secret),
+			parameters: { verification: 'standardWebhooks' },
+		});
 		const headers = sign({ secret, scheme: 'standard-webhooks', body: BODY, id: 'evt_9' });
 		const withoutId = { ...headers };
 		delete withoutId['webhook-id'];
-		await expectRefused(rig.server.post(BODY, withoutId), 401, 'Invalid signature', 'missing_id', [secret]);
+		await expectRefused(rig.server.post(BODY, withoutId), 401, 'Invalid signature', 'missing_id', [
+			secret,
+		]);
 		const long = 'i'.repeat(300);
-		await expectRefused(rig.server.post(BODY, sign({ secret, scheme: 'standard-webhooks', body: BODY, id: long })), 401, 'Invalid signature', 'missing_id', [secret]);
+		await expectRefused(
+			rig.server.post(BODY, sign({ secret, scheme: 'standard-webhooks', body: BODY, id: long })),
+			401,
+			'Invalid signature',
+			'missing_id',
+			[secret],
+		);
 	});
 
 	it('Adyen payments whose body is not JSON', async () => {
 		const key = 'ab'.repeat(32);
-		await use({ credential: webhookCredential(key), parameters: { verification: 'adyenPayments' } });
-		await expectRefused(rig.server.post('not json', { 'content-type': 'text/plain' }), 401, 'Invalid signature', 'unreadable_body', [key]);
+		await use({
+			credential: webhookCredential(key),
+			parameters: { verification: 'adyenPayments' },
+		});
+		await expectRefused(
+			rig.server.post('not json', { 'content-type': 'text/plain' }),
+			401,
+			'Invalid signature',
+			'unreadable_body',
+			[key],
+		);
 	});
 
 	it('Twilio with a JSON body and no bodySHA256 in the URL (read as form fields, which the signature does not cover)', async () => {
-		await use({ credential: webhookCredential('twilio_token'), parameters: { verification: 'twilio' } });
+		await use({
+			credential: webhookCredential('twilio_token'),
+			parameters: { verification: 'twilio' },
+		});
 		const url = `http://127.0.0.1:5678/webhook/${WEBHOOK_ID}/webhook`;
-		await expectRefused(rig.server.post(BODY, sign({ secret: 'twilio_token', scheme: 'twilio', body: BODY, url })), 401, 'Invalid signature', 'signature_mismatch', [
-			'twilio_token',
-		]);
+		await expectRefused(
+			rig.server.post(BODY, sign({ secret: 'twilio_token', scheme: 'twilio', body: BODY, url })),
+			401,
+			'Invalid signature',
+			'signature_mismatch',
+			['twilio_token'],
+		);
 	});
 
 	it('Custom HMAC with a typo in the signed content', async () => {
-		await use({ parameters: { verification: 'customHmac', customSignedContent: '{timestamp}.{boby}' } });
-		await expectRefused(rig.server.post(BODY, signed()), 401, 'Invalid signature', 'invalid_scheme');
+		await use({
+			parameters: { verification: 'customHmac', customSignedContent: '{timestamp}.{boby}' },
+		});
+		await expectRefused(
+			rig.server.post(BODY, signed()),
+			401,
+			'Invalid signature',
+			'invalid_scheme',
+		);
 	});
 });

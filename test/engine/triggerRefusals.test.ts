@@ -18,10 +18,14 @@ const JSON_TYPE = { 'content-type': 'application/json' };
 const rig = useTriggerServer({ credential: webhookCredential(SECRET) });
 
 /** The trigger at the Test URL (n8n runs test webhooks in manual mode). */
-const atTestUrl = (setup: TriggerSetup = {}) => rig.server.configure({ credential: webhookCredential(SECRET), mode: 'manual', ...setup });
+const atTestUrl = (setup: TriggerSetup = {}) =>
+	rig.server.configure({ credential: webhookCredential(SECRET), mode: 'manual', ...setup });
 
 /** A refused call's diagnosis: the sender got `status`, the Verified output is empty, the Refused output holds one item. */
-function diagnosisOf(result: { status: number; text: string; call: WebhookCall }, status = 401): IDataObject {
+function diagnosisOf(
+	result: { status: number; text: string; call: WebhookCall },
+	status = 401,
+): IDataObject {
 	expect(result.status).toBe(status);
 	const outputs = result.call.result?.workflowData as Array<Array<{ json: IDataObject }>>;
 	expect(result.call.result?.noWebhookResponse).toBe(true);
@@ -43,14 +47,22 @@ describe('at the Test URL, every refusal reaches the editor', () => {
 			answered: 401,
 			verification: 'HMAC-SHA256 of the Body (GitHub, Shopify, Plain)',
 			url: 'Test URL',
-			request: { contentType: 'application/json', bodyBytes: Buffer.byteLength(BODY), signatureHeaders: ['x-signature'], otherSignatureLikeHeaders: 0 },
+			request: {
+				contentType: 'application/json',
+				bodyBytes: Buffer.byteLength(BODY),
+				signatureHeaders: ['x-signature'],
+				otherSignatureLikeHeaders: 0,
+			},
 			secretsTried: ['current', 'previous'],
 		});
-		expect(diagnosis.summary).toBe(`The signature does not match the ${Buffer.byteLength(BODY)}-byte body signed with the current and the previous secrets.`);
+		expect(diagnosis.summary).toBe(
+			`The signature does not match the ${Buffer.byteLength(BODY)}-byte body signed with the current and the previous secrets.`,
+		);
 		expect(diagnosis.action).toMatch(/Test URL Signing Secret/);
 		expect(diagnosis.likelyCause).toMatch(/^The Signing Secret starts with whsec_/);
 		const shown = JSON.stringify(diagnosis);
-		for (const hidden of [MARKER, SECRET, 'whsec_old', forged['x-signature']]) expect(shown).not.toContain(hidden);
+		for (const hidden of [MARKER, SECRET, 'whsec_old', forged['x-signature']])
+			expect(shown).not.toContain(hidden);
 	});
 
 	it.each([
@@ -61,32 +73,74 @@ describe('at the Test URL, every refusal reaches the editor', () => {
 		['square', 'Square-Style'],
 		['twilio', 'Twilio-Style'],
 		['adyen-platform', 'Adyen (Platform Webhooks)'],
-	] as const)('a %s delivery to the default trigger names the Verification to choose', async (scheme, name) => {
-		await atTestUrl();
-		const headers = sign({ secret: demoSecret(scheme), scheme, body: BODY, url: 'https://n8n.example.com/webhook/x/webhook' });
-		const diagnosis = diagnosisOf(await rig.server.post(BODY, { ...JSON_TYPE, ...headers }));
-		expect(diagnosis).toMatchObject({ reason: 'missing_signature', action: `Set Verification to ${name}: the request carries what that sender sends.` });
-	});
+	] as const)(
+		'a %s delivery to the default trigger names the Verification to choose',
+		async (scheme, name) => {
+			await atTestUrl();
+			const headers = sign({
+				secret: demoSecret(scheme),
+				scheme,
+				body: BODY,
+				url: 'https://n8n.example.com/webhook/x/webhook',
+			});
+			const diagnosis = diagnosisOf(await rig.server.post(BODY, { ...JSON_TYPE, ...headers }));
+			expect(diagnosis).toMatchObject({
+				reason: 'missing_signature',
+				action: `Set Verification to ${name}: the request carries what that sender sends.`,
+			});
+		},
+	);
 
 	it("Adyen's signatures inside the items name the Adyen payments preset", async () => {
 		await atTestUrl();
-		const notification = signAdyenPayments({ live: 'false', notificationItems: [{ NotificationRequestItem: { pspReference: 'P1', eventCode: 'AUTHORISATION', success: 'true', amount: { value: 1, currency: 'EUR' } } }] }, demoSecret('adyen-payments'));
+		const notification = signAdyenPayments(
+			{
+				live: 'false',
+				notificationItems: [
+					{
+						NotificationRequestItem: {
+							pspReference: 'P1',
+							eventCode: 'AUTHORISATION',
+							success: 'true',
+							amount: { value: 1, currency: 'EUR' },
+						},
+					},
+				],
+			},
+			demoSecret('adyen-payments'),
+		);
 		const diagnosis = diagnosisOf(await rig.server.post(JSON.stringify(notification), JSON_TYPE));
-		expect(diagnosis.action).toBe('Set Verification to Adyen (Payments Webhooks): the request carries what that sender sends.');
+		expect(diagnosis.action).toBe(
+			'Set Verification to Adyen (Payments Webhooks): the request carries what that sender sends.',
+		);
 	});
 
 	it("GitHub's header on HMAC-SHA256 of the Body names the Signature Header to set", async () => {
 		await atTestUrl();
-		const diagnosis = diagnosisOf(await rig.server.post(BODY, { ...JSON_TYPE, ...sign({ secret: SECRET, scheme: 'github', body: BODY }) }));
-		expect(diagnosis).toMatchObject({ reason: 'missing_signature', action: 'Set Signature Header to x-hub-signature-256: the request carries its signature there.' });
+		const diagnosis = diagnosisOf(
+			await rig.server.post(BODY, {
+				...JSON_TYPE,
+				...sign({ secret: SECRET, scheme: 'github', body: BODY }),
+			}),
+		);
+		expect(diagnosis).toMatchObject({
+			reason: 'missing_signature',
+			action:
+				'Set Signature Header to x-hub-signature-256: the request carries its signature there.',
+		});
 	});
 
 	it.each([
 		['pk_live_abc123', /looks like an API key/],
-		['whsec_sandbox', /starts with whsec_, as Standard Webhooks \(Svix\) and Stripe-Style secrets do/],
+		[
+			'whsec_sandbox',
+			/starts with whsec_, as Standard Webhooks \(Svix\) and Stripe-Style secrets do/,
+		],
 	])('a Signing Secret like %s is named as the likely cause', async (secret, hint) => {
 		await atTestUrl({ credential: webhookCredential(secret) });
-		const diagnosis = diagnosisOf(await rig.server.post(BODY, { ...JSON_TYPE, ...sign({ secret: 'whsec_other', body: BODY }) }));
+		const diagnosis = diagnosisOf(
+			await rig.server.post(BODY, { ...JSON_TYPE, ...sign({ secret: 'whsec_other', body: BODY }) }),
+		);
 		expect(diagnosis.likelyCause).toMatch(hint);
 		expect(JSON.stringify(diagnosis)).not.toContain(secret);
 	});
@@ -94,58 +148,122 @@ describe('at the Test URL, every refusal reaches the editor', () => {
 	it('says how far the signed timestamp is from the clock, and the tolerance', async () => {
 		await atTestUrl({ parameters: { verification: 'stripe' } });
 		const stale = Math.floor(Date.now() / 1000) - 3600;
-		const diagnosis = diagnosisOf(await rig.server.post(BODY, { ...JSON_TYPE, ...sign({ secret: SECRET, scheme: 'stripe', body: BODY, timestamp: stale }) }));
+		const diagnosis = diagnosisOf(
+			await rig.server.post(BODY, {
+				...JSON_TYPE,
+				...sign({ secret: SECRET, scheme: 'stripe', body: BODY, timestamp: stale }),
+			}),
+		);
 		expect(diagnosis.reason).toBe('timestamp_out_of_window');
 		expect(diagnosis.timestampSkewSeconds as number).toBeLessThanOrEqual(-3600);
-		expect(diagnosis.summary).toMatch(/^The signed timestamp is 36\d\d s behind n8n's clock; the tolerance is 300 s\.$/);
+		expect(diagnosis.summary).toMatch(
+			/^The signed timestamp is 36\d\d s behind n8n's clock; the tolerance is 300 s\.$/,
+		);
 	});
 
 	it.each([
-		['a form to a JSON trigger', { 'content-type': 'application/x-www-form-urlencoded' }, 'a=1', 415, 'unsupported_media_type', /Set Body Format/],
+		[
+			'a form to a JSON trigger',
+			{ 'content-type': 'application/x-www-form-urlencoded' },
+			'a=1',
+			415,
+			'unsupported_media_type',
+			/Set Body Format/,
+		],
 		['an empty body', JSON_TYPE, '', 400, 'empty_body', /sent no data/],
-		['a body with webhookDelivery', JSON_TYPE, '{"webhookDelivery":{}}', 400, 'reserved_field', /Rename that field/],
-	] as const)('a verified delivery that cannot be read: %s', async (_name, headers, body, status, reason, action) => {
-		await atTestUrl();
-		const diagnosis = diagnosisOf(await rig.server.post(body, { ...headers, ...sign({ secret: SECRET, body }) }), status);
-		expect(diagnosis).toMatchObject({ reason, answered: status });
-		expect(diagnosis.action).toMatch(action);
-	});
+		[
+			'a body with webhookDelivery',
+			JSON_TYPE,
+			'{"webhookDelivery":{}}',
+			400,
+			'reserved_field',
+			/Rename that field/,
+		],
+	] as const)(
+		'a verified delivery that cannot be read: %s',
+		async (_name, headers, body, status, reason, action) => {
+			await atTestUrl();
+			const diagnosis = diagnosisOf(
+				await rig.server.post(body, { ...headers, ...sign({ secret: SECRET, body }) }),
+				status,
+			);
+			expect(diagnosis).toMatchObject({ reason, answered: status });
+			expect(diagnosis.action).toMatch(action);
+		},
+	);
 
 	it('set-up errors: no credential, an unknown Verification, an unreadable credential (503)', async () => {
 		await atTestUrl({ credential: null });
-		expect(diagnosisOf(await rig.server.post(BODY, JSON_TYPE))).toMatchObject({ reason: 'no_credential_selected', action: 'Select (or create) the credential in the trigger.' });
+		expect(diagnosisOf(await rig.server.post(BODY, JSON_TYPE))).toMatchObject({
+			reason: 'no_credential_selected',
+			action: 'Select (or create) the credential in the trigger.',
+		});
 		await atTestUrl({ parameters: { verification: 'ed25519FromTheFuture' } });
-		expect(diagnosisOf(await rig.server.post(BODY, JSON_TYPE))).toMatchObject({ reason: 'unknown_verification', verification: 'ed25519FromTheFuture' });
+		expect(diagnosisOf(await rig.server.post(BODY, JSON_TYPE))).toMatchObject({
+			reason: 'unknown_verification',
+			verification: 'ed25519FromTheFuture',
+		});
 		await atTestUrl({ credentialUnreadable: true });
-		expect(diagnosisOf(await rig.server.post(BODY, JSON_TYPE), 503)).toMatchObject({ reason: 'credential_unavailable' });
+		expect(diagnosisOf(await rig.server.post(BODY, JSON_TYPE), 503)).toMatchObject({
+			reason: 'credential_unavailable',
+		});
 	});
 });
 
 describe('in production', () => {
-	const forged = () => rig.server.post(BODY, { ...JSON_TYPE, ...sign({ secret: 'whsec_other', body: BODY }) });
+	const forged = () =>
+		rig.server.post(BODY, { ...JSON_TYPE, ...sign({ secret: 'whsec_other', body: BODY }) });
 	const unsigned = () => rig.server.post(BODY, JSON_TYPE);
 
 	it('answers the same and records nothing without Record Refused Deliveries', async () => {
 		await rig.server.configure({ credential: webhookCredential(SECRET), parameters: {} });
 		const result = await forged();
-		expect([result.status, JSON.parse(result.text), result.call.result]).toEqual([401, { message: 'Invalid signature' }, { noWebhookResponse: true }]);
-		expect(rig.logs.entries.some((e) => e.level === 'warn' && /^Tenant API Trigger refused a delivery: The signature does not match/.test(e.message))).toBe(true);
+		expect([result.status, JSON.parse(result.text), result.call.result]).toEqual([
+			401,
+			{ message: 'Invalid signature' },
+			{ noWebhookResponse: true },
+		]);
+		expect(
+			rig.logs.entries.some(
+				(e) =>
+					e.level === 'warn' &&
+					/^Tenant API Trigger refused a delivery: The signature does not match/.test(e.message),
+			),
+		).toBe(true);
 	});
 
 	it('with it, records one refusal per reason within the window; the deliveries share the count', async () => {
-		await rig.server.configure({ credential: webhookCredential(SECRET), parameters: { options: { recordRefusals: true } }, workflowId: 'wf-record-window' });
+		await rig.server.configure({
+			credential: webhookCredential(SECRET),
+			parameters: { options: { recordRefusals: true } },
+			workflowId: 'wf-record-window',
+		});
 		const first = diagnosisOf(await forged());
-		expect(first).toMatchObject({ reason: 'signature_mismatch', url: 'Production URL', unrecordedBefore: 0 });
+		expect(first).toMatchObject({
+			reason: 'signature_mismatch',
+			url: 'Production URL',
+			unrecordedBefore: 0,
+		});
 		for (let i = 0; i < 20; i++) {
 			const again = await forged();
 			expect([again.status, again.call.result]).toEqual([401, { noWebhookResponse: true }]);
 		}
-		expect(diagnosisOf(await unsigned())).toMatchObject({ reason: 'missing_signature', unrecordedBefore: 0 });
+		expect(diagnosisOf(await unsigned())).toMatchObject({
+			reason: 'missing_signature',
+			unrecordedBefore: 0,
+		});
 		expect((await unsigned()).call.result).toEqual({ noWebhookResponse: true });
 	});
 });
 
 it('in production, a refusal before the settings are read (no credential selected) is recorded too', async () => {
-	await rig.server.configure({ credential: null, parameters: { options: { recordRefusals: true } }, workflowId: 'wf-no-credential' });
-	expect(diagnosisOf(await rig.server.post(BODY, JSON_TYPE))).toMatchObject({ reason: 'no_credential_selected', url: 'Production URL' });
+	await rig.server.configure({
+		credential: null,
+		parameters: { options: { recordRefusals: true } },
+		workflowId: 'wf-no-credential',
+	});
+	expect(diagnosisOf(await rig.server.post(BODY, JSON_TYPE))).toMatchObject({
+		reason: 'no_credential_selected',
+		url: 'Production URL',
+	});
 });

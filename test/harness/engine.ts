@@ -93,7 +93,14 @@ class CopiesNode implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const copies = this.getNodeParameter('copies', 0) as number;
-		return [this.getInputData().flatMap((item, index) => Array.from({ length: copies }, (_unused, copy) => ({ json: { ...item.json, copy }, pairedItem: { item: index } })))];
+		return [
+			this.getInputData().flatMap((item, index) =>
+				Array.from({ length: copies }, (_unused, copy) => ({
+					json: { ...item.json, copy },
+					pairedItem: { item: index },
+				})),
+			),
+		];
 	}
 }
 
@@ -110,7 +117,11 @@ export async function loadPackage(): Promise<PackageDirectoryLoader> {
 }
 
 export class PackageNodeTypes implements INodeTypes {
-	private readonly extra: Record<string, INodeType> = { [ITEMS_TYPE]: new ItemsNode(), [EMIT_TYPE]: new EmitNode(), [COPIES_TYPE]: new CopiesNode() };
+	private readonly extra: Record<string, INodeType> = {
+		[ITEMS_TYPE]: new ItemsNode(),
+		[EMIT_TYPE]: new EmitNode(),
+		[COPIES_TYPE]: new CopiesNode(),
+	};
 
 	constructor(private readonly loader: PackageDirectoryLoader) {}
 
@@ -167,12 +178,20 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		node?: INode,
 	): Promise<IHttpRequestOptions> {
 		const credentialType = this.type(typeName);
-		if (typeof credentialType.authenticate === 'function') return await credentialType.authenticate(credentials, requestOptions);
+		if (typeof credentialType.authenticate === 'function')
+			return await credentialType.authenticate(credentials, requestOptions);
 		const authenticate = credentialType.authenticate as IAuthenticateGeneric | undefined;
 		if (!authenticate || authenticate.type !== 'generic') return requestOptions;
 		const resolve = (value: unknown) =>
 			typeof value === 'string' && value.startsWith('=') && workflow && node
-				? workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials }, undefined, value)
+				? workflow.expression.getSimpleParameterValue(
+						node,
+						value,
+						'internal',
+						{ $credentials: credentials },
+						undefined,
+						value,
+					)
 				: value;
 		const target = requestOptions as unknown as Record<string, IDataObject>;
 		for (const [outerKey, entries] of Object.entries(authenticate.properties)) {
@@ -196,7 +215,10 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		throw new Error('not used by these nodes');
 	}
 
-	async getDecrypted(_additionalData: unknown, nodeCredentials: { id: string | null; name: string }): Promise<ICredentialDataDecryptedObject> {
+	async getDecrypted(
+		_additionalData: unknown,
+		nodeCredentials: { id: string | null; name: string },
+	): Promise<ICredentialDataDecryptedObject> {
 		const found = this.data[nodeCredentials.id ?? nodeCredentials.name];
 		if (!found) throw new Error(`No test credential ${nodeCredentials.id}`);
 		return { ...found };
@@ -258,21 +280,30 @@ export async function createHarness(credential: ICredentialDataDecryptedObject):
 }
 
 /** additionalData for one execution of `workflow`, with lifecycle hooks (WorkflowExecute requires them). */
-export function executionData(harness: Harness, mode: WorkflowExecuteMode, executionId: string, workflow: Workflow): IWorkflowExecuteAdditionalData {
+export function executionData(
+	harness: Harness,
+	mode: WorkflowExecuteMode,
+	executionId: string,
+	workflow: Workflow,
+): IWorkflowExecuteAdditionalData {
 	const workflowId = String(workflow.id);
 	const additionalData = harness.additionalData(executionId, workflowId);
-	(additionalData as { hooks?: ExecutionLifecycleHooks }).hooks = new ExecutionLifecycleHooks(mode, executionId, {
-		id: workflowId,
-		name: 'test',
-		nodes: Object.values(workflow.nodes),
-		connections: workflow.connectionsBySourceNode,
-		active: false,
-		activeVersionId: null,
-		settings: {},
-		createdAt: new Date(),
-		updatedAt: new Date(),
-		isArchived: false,
-	} as never);
+	(additionalData as { hooks?: ExecutionLifecycleHooks }).hooks = new ExecutionLifecycleHooks(
+		mode,
+		executionId,
+		{
+			id: workflowId,
+			name: 'test',
+			nodes: Object.values(workflow.nodes),
+			connections: workflow.connectionsBySourceNode,
+			active: false,
+			activeVersionId: null,
+			settings: {},
+			createdAt: new Date(),
+			updatedAt: new Date(),
+			isArchived: false,
+		} as never,
+	);
 	return additionalData;
 }
 
@@ -325,7 +356,9 @@ export async function runNodeWorkflow(
 		},
 		{ id: 'node-under-test', position: [200, 0], ...node },
 	];
-	const connections = { Items: { main: [[{ node: node.name, type: NodeConnectionTypes.Main, index: 0 }]] } };
+	const connections = {
+		Items: { main: [[{ node: node.name, type: NodeConnectionTypes.Main, index: 0 }]] },
+	};
 	const workflow = new Workflow({
 		id: workflowId,
 		nodes,
@@ -334,7 +367,10 @@ export async function runNodeWorkflow(
 		nodeTypes: options.nodeTypes ?? harness.nodeTypes,
 	});
 	const additionalData = executionData(harness, 'manual', executionId, workflow);
-	const run = await new WorkflowExecute(additionalData, 'manual').run({ workflow, startNode: workflow.getNode('Items')! });
+	const run = await new WorkflowExecute(additionalData, 'manual').run({
+		workflow,
+		startNode: workflow.getNode('Items')!,
+	});
 	const taskData = run.data.resultData.runData[node.name]?.[0];
 	return {
 		run,
@@ -350,24 +386,40 @@ export const REF_AMOUNT_BODY = '={{ JSON.stringify({ ref: $json.ref, amount: $js
 
 /** Request → POST to /transfers with REF_AMOUNT_BODY and the given options. */
 export function postTransfersParameters(options: IDataObject): IDataObject {
-	return { resource: 'request', operation: 'post', endpoint: '/transfers', body: REF_AMOUNT_BODY, options };
+	return {
+		resource: 'request',
+		operation: 'post',
+		endpoint: '/transfers',
+		body: REF_AMOUNT_BODY,
+		options,
+	};
 }
 
 /**
  * Items → Tenant API Request → POST to /transfers with REF_AMOUNT_BODY (one item `{ amount: 1 }` by
  * default); `parameters` go on top, their `options` on top of a 1 ms retry delay.
  */
-export async function postTransfer(harness: Harness, parameters: IDataObject, extra: Partial<ActionWorkflowOptions> = {}): Promise<NodeRun> {
+export async function postTransfer(
+	harness: Harness,
+	parameters: IDataObject,
+	extra: Partial<ActionWorkflowOptions> = {},
+): Promise<NodeRun> {
 	const { options, ...rest } = parameters;
 	return await runActionWorkflow(harness, {
 		inputItems: [{ amount: 1 }],
 		...extra,
-		parameters: { ...postTransfersParameters({ retryBaseDelay: 1, ...(options as IDataObject) }), ...rest },
+		parameters: {
+			...postTransfersParameters({ retryBaseDelay: 1, ...(options as IDataObject) }),
+			...rest,
+		},
 	});
 }
 
 /** Executes Items → Tenant API and returns the action node's result. */
-export async function runActionWorkflow(harness: Harness, options: ActionWorkflowOptions): Promise<NodeRun> {
+export async function runActionWorkflow(
+	harness: Harness,
+	options: ActionWorkflowOptions,
+): Promise<NodeRun> {
 	const node = {
 		name: ACTION_NODE_NAME,
 		type: ACTION_TYPE,
@@ -379,6 +431,15 @@ export async function runActionWorkflow(harness: Harness, options: ActionWorkflo
 	return await runNodeWorkflow(harness, node, options);
 }
 
-export function sandboxCredential(baseUrl: string, overrides: IDataObject = {}): ICredentialDataDecryptedObject {
-	return { environment: 'sandbox', baseUrl, secretKey: 'sk_test_sandbox', tenantId: 'tenant_demo', ...overrides };
+export function sandboxCredential(
+	baseUrl: string,
+	overrides: IDataObject = {},
+): ICredentialDataDecryptedObject {
+	return {
+		environment: 'sandbox',
+		baseUrl,
+		secretKey: 'sk_test_sandbox',
+		tenantId: 'tenant_demo',
+		...overrides,
+	};
 }

@@ -21,7 +21,14 @@
 import { randomUUID } from 'crypto';
 
 import { WorkflowExecute } from 'n8n-core';
-import type { IConnections, INode, INodeExecutionData, IRun, IRunExecutionData, WorkflowExecuteMode } from 'n8n-workflow';
+import type {
+	IConnections,
+	INode,
+	INodeExecutionData,
+	IRun,
+	IRunExecutionData,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
 import { Workflow, createRunExecutionData } from 'n8n-workflow';
 
 import type { Harness } from './engine';
@@ -65,10 +72,14 @@ async function execute(
 	const workflow = workflowOf(harness, spec);
 	const executionId = randomUUID();
 	const additionalData = executionData(harness, mode, executionId, workflow);
-	const data = typeof runExecutionData === 'function' ? runExecutionData(workflow) : runExecutionData;
+	const data =
+		typeof runExecutionData === 'function' ? runExecutionData(workflow) : runExecutionData;
 	const run = data
 		? await new WorkflowExecute(additionalData, mode, data).processRunExecutionData(workflow)
-		: await new WorkflowExecute(additionalData, mode).run({ workflow, startNode: workflow.getNode(startNode!)! });
+		: await new WorkflowExecute(additionalData, mode).run({
+				workflow,
+				startNode: workflow.getNode(startNode!)!,
+			});
 	return { executionId, mode, run, workflow: spec, saved: copy(run.data) };
 }
 
@@ -81,17 +92,31 @@ export async function startExecution(
 	mode: WorkflowExecuteMode = 'webhook',
 ): Promise<Execution> {
 	return await execute(harness, spec, mode, (workflow) =>
-		createRunExecutionData({ executionData: { nodeExecutionStack: [{ node: workflow.getNode(trigger)!, data: { main: items }, source: null }] } }),
+		createRunExecutionData({
+			executionData: {
+				nodeExecutionStack: [
+					{ node: workflow.getNode(trigger)!, data: { main: items }, source: null },
+				],
+			},
+		}),
 	);
 }
 
 /** A manual run from a start node (the editor's "Execute workflow"): n8n-core's own WorkflowExecute.run(). */
-export async function runManually(harness: Harness, spec: WorkflowSpec, startNode: string): Promise<Execution> {
+export async function runManually(
+	harness: Harness,
+	spec: WorkflowSpec,
+	startNode: string,
+): Promise<Execution> {
 	return await execute(harness, spec, 'manual', undefined, startNode);
 }
 
 /** "Retry execution" of a failed execution: with its own workflow, or `currentWorkflow` ("with the currently saved workflow"). */
-export async function retryExecution(harness: Harness, failed: Execution, currentWorkflow?: WorkflowSpec): Promise<Execution> {
+export async function retryExecution(
+	harness: Harness,
+	failed: Execution,
+	currentWorkflow?: WorkflowSpec,
+): Promise<Execution> {
 	return await execute(harness, currentWorkflow ?? failed.workflow, 'retry', (workflow) => {
 		const data = copy(failed.saved);
 		const { lastNodeExecuted } = data.resultData;
@@ -100,7 +125,9 @@ export async function retryExecution(harness: Harness, failed: Execution, curren
 			const tasks = data.resultData.runData[lastNodeExecuted] ?? [];
 			if (tasks.length > 0 && tasks[tasks.length - 1].error !== undefined) tasks.pop();
 		}
-		if (currentWorkflow) for (const entry of data.executionData!.nodeExecutionStack) entry.node = workflow.getNode(entry.node.name)!;
+		if (currentWorkflow)
+			for (const entry of data.executionData!.nodeExecutionStack)
+				entry.node = workflow.getNode(entry.node.name)!;
 		return data;
 	});
 }

@@ -13,7 +13,10 @@ interface RealN8nGlobals {
 const projectGlobals = globalThis as RealN8nGlobals;
 
 function required<T>(value: T | undefined, name: string): T {
-	if (value === undefined) throw new Error(`${name} is not set: run the real-n8n projects through jest.config.js (npm run e2e, …)`);
+	if (value === undefined)
+		throw new Error(
+			`${name} is not set: run the real-n8n projects through jest.config.js (npm run e2e, …)`,
+		);
 	return value;
 }
 
@@ -21,11 +24,17 @@ function required<T>(value: T | undefined, name: string): T {
 export const N8N_VERSION: string = required(projectGlobals.n8nVersion, 'globals.n8nVersion');
 
 /** The project's per-test time limit. */
-export const TEST_TIMEOUT_MS: number = required(projectGlobals.testTimeoutMs, 'globals.testTimeoutMs');
+export const TEST_TIMEOUT_MS: number = required(
+	projectGlobals.testTimeoutMs,
+	'globals.testTimeoutMs',
+);
 
 /** The packed package every real-n8n project installs. */
 export function tarball(): string {
 	const file = process.env.TEST_TARBALL;
-	if (!file || !fs.existsSync(file)) throw new Error('TEST_TARBALL is not set: run through scripts/test.js (npm run e2e, npm test, …)');
+	if (!file || !fs.existsSync(file))
+		throw new Error(
+			'TEST_TARBALL is not set: run through scripts/test.js (npm run e2e, npm test, …)',
+		);
 	return file;
 }

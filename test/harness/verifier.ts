@@ -19,7 +19,11 @@ export const parameterReader =
 		parameters[name] === undefined ? fallback : parameters[name];
 
 /** The verifier configuration of the trigger set up for `scheme` (`parameters` override its settings). */
-export function configForScheme(scheme: SigningScheme, secrets: string[], parameters: Record<string, unknown> = {}): VerificationConfig {
+export function configForScheme(
+	scheme: SigningScheme,
+	secrets: string[],
+	parameters: Record<string, unknown> = {},
+): VerificationConfig {
 	const { verification, ...settings } = { ...triggerParameters(scheme), ...parameters };
 	return verificationConfig(verification as never, parameterReader(settings), secrets);
 }
@@ -37,7 +41,10 @@ export interface ReceivedDelivery {
  * Reads a delivery as the trigger does (verified, Content-Type checked, body read): the verification result when it
  * can be read, else `ok: false` with the reason (a verification reason, `unsupported_media_type` or a body reason).
  */
-export function verifyReceived(config: VerificationConfig, delivery: ReceivedDelivery): Partial<Omit<SignaturePassed, 'ok' | 'reason'>> & { ok: boolean; reason: string } {
+export function verifyReceived(
+	config: VerificationConfig,
+	delivery: ReceivedDelivery,
+): Partial<Omit<SignaturePassed, 'ok' | 'reason'>> & { ok: boolean; reason: string } {
 	const reading = readDelivery(config, {
 		rawBody: Buffer.from(delivery.body),
 		headers: delivery.headers as Record<string, string>,

@@ -42,7 +42,11 @@ import { withoutDelivery } from './verifier';
 export const TRIGGER_NODE_NAME = 'Tenant API Trigger';
 
 /** Data of a Tenant Webhook API credential. */
-export function webhookCredential(signingSecret: string, previousSigningSecret = '', testSigningSecret = ''): ICredentialDataDecryptedObject {
+export function webhookCredential(
+	signingSecret: string,
+	previousSigningSecret = '',
+	testSigningSecret = '',
+): ICredentialDataDecryptedObject {
 	return { signingSecret, previousSigningSecret, testSigningSecret };
 }
 export const WEBHOOK_ID = '5b0c7e1a-5f2e-4d67-9a51-3c0f9d1e2a77';
@@ -139,7 +143,8 @@ async function prepareRequest(req: http.IncomingMessage): Promise<void> {
 		return;
 	}
 	const encoding = req.headers['content-encoding'];
-	r.rawBody = encoding === 'gzip' ? gunzipSync(raw) : encoding === 'deflate' ? inflateSync(raw) : raw;
+	r.rawBody =
+		encoding === 'gzip' ? gunzipSync(raw) : encoding === 'deflate' ? inflateSync(raw) : raw;
 }
 
 export interface TriggerRig {
@@ -166,10 +171,23 @@ export async function buildTriggerRig(setup: TriggerSetup = {}): Promise<Trigger
 		parameters: (setup.parameters ?? {}) as INode['parameters'],
 		...(setup.credential === null
 			? {}
-			: { credentials: { tenantWebhookApi: { id: setup.credentialUnreadable ? 'unreadable' : TEST_CREDENTIAL_ID, name: 'Tenant Webhook test' } } }),
+			: {
+					credentials: {
+						tenantWebhookApi: {
+							id: setup.credentialUnreadable ? 'unreadable' : TEST_CREDENTIAL_ID,
+							name: 'Tenant Webhook test',
+						},
+					},
+				}),
 	};
 	const workflowId = setup.workflowId ?? WORKFLOW_ID;
-	const workflow = new Workflow({ id: workflowId, nodes: [node], connections: {}, active: true, nodeTypes: harness.nodeTypes });
+	const workflow = new Workflow({
+		id: workflowId,
+		nodes: [node],
+		connections: {},
+		active: true,
+		nodeTypes: harness.nodeTypes,
+	});
 	// Resolve the node's parameters with their defaults, as n8n stores them.
 	const resolved = workflow.getNode(TRIGGER_NODE_NAME)!;
 	const additionalData = harness.additionalData(randomUUID(), workflowId);
@@ -200,7 +218,14 @@ export async function runHookMethod(
 	method: 'checkExists' | 'create' | 'delete',
 	activation: WorkflowActivateMode = 'activate',
 ): Promise<boolean | undefined> {
-	const context = new HookContext(rig.workflow, rig.node, rig.additionalData, 'webhook', activation, rig.webhookData());
+	const context = new HookContext(
+		rig.workflow,
+		rig.node,
+		rig.additionalData,
+		'webhook',
+		activation,
+		rig.webhookData(),
+	);
 	const fn = rig.nodeType.webhookMethods?.default?.[method];
 	if (!fn) throw new Error(`webhookMethods.default.${method} is missing`);
 	return await fn.call(context);
@@ -241,14 +266,20 @@ export async function startTriggerServer(initial: TriggerSetup = {}): Promise<Tr
 			const call: WebhookCall = { status: 0, responseBody: '', rawBody: Buffer.alloc(0) };
 			const sent: Buffer[] = [];
 			const originalEnd = rawRes.end.bind(rawRes) as (chunk?: unknown) => http.ServerResponse;
-			(rawRes as unknown as { end: (chunk?: unknown) => http.ServerResponse }).end = (chunk?: unknown) => {
+			(rawRes as unknown as { end: (chunk?: unknown) => http.ServerResponse }).end = (
+				chunk?: unknown,
+			) => {
 				if (typeof chunk === 'string' || Buffer.isBuffer(chunk)) sent.push(Buffer.from(chunk));
 				return originalEnd(chunk);
 			};
 			try {
 				await prepareRequest(req);
 				call.rawBody = (req as ExpressLikeRequest).rawBody ?? Buffer.alloc(0);
-				const additionalData = { ...rig.additionalData, httpRequest: req, httpResponse: res } as IWorkflowExecuteAdditionalData;
+				const additionalData = {
+					...rig.additionalData,
+					httpRequest: req,
+					httpResponse: res,
+				} as IWorkflowExecuteAdditionalData;
 				const isTest = setup.mode === 'manual';
 				const context = new WebhookContext(
 					rig.workflow,
@@ -266,8 +297,12 @@ export async function startTriggerServer(initial: TriggerSetup = {}): Promise<Tr
 				}
 				if (!rawRes.writableEnded) {
 					if (call.error) res.status(500).json({ code: 0, message: call.error.message });
-					else if (call.result?.noWebhookResponse === true) res.status(500).json({ message: 'noWebhookResponse without a response' });
-					else if (call.result?.workflowData === undefined) res.status(200).json(call.result?.webhookResponse ?? { message: 'Webhook call received' });
+					else if (call.result?.noWebhookResponse === true)
+						res.status(500).json({ message: 'noWebhookResponse without a response' });
+					else if (call.result?.workflowData === undefined)
+						res
+							.status(200)
+							.json(call.result?.webhookResponse ?? { message: 'Webhook call received' });
 					else if (rig.webhookDescription.responseData === 'noData') rawRes.writeHead(200).end();
 					else res.status(200).json({ message: 'Workflow was started' });
 				}
@@ -293,9 +328,24 @@ export async function startTriggerServer(initial: TriggerSetup = {}): Promise<Tr
 			const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8');
 			const req = http.request(
 				url + query,
-				{ method: 'POST', headers: { 'content-type': 'application/json', ...headers, 'content-length': String(bytes.length) } },
+				{
+					method: 'POST',
+					headers: {
+						'content-type': 'application/json',
+						...headers,
+						'content-length': String(bytes.length),
+					},
+				},
 				(res) => {
-					readBytes(res).then((data) => resolve({ status: res.statusCode ?? 0, contentType: res.headers['content-type'] ?? '', text: data.toString('utf8') }), reject);
+					readBytes(res).then(
+						(data) =>
+							resolve({
+								status: res.statusCode ?? 0,
+								contentType: res.headers['content-type'] ?? '',
+								text: data.toString('utf8'),
+							}),
+						reject,
+					);
 				},
 			);
 			req.on('error', reject);
@@ -318,7 +368,10 @@ export async function startTriggerServer(initial: TriggerSetup = {}): Promise<Tr
 		waitForCalls(n, ms = 5000) {
 			if (calls.length >= n) return Promise.resolve();
 			return new Promise<void>((resolve, reject) => {
-				const timer = setTimeout(() => reject(new Error(`only ${calls.length} of ${n} webhook calls arrived`)), ms);
+				const timer = setTimeout(
+					() => reject(new Error(`only ${calls.length} of ${n} webhook calls arrived`)),
+					ms,
+				);
 				waiters.push({ n, resolve: () => (clearTimeout(timer), resolve()) });
 			});
 		},
@@ -335,13 +388,19 @@ export interface TriggerServerInTests {
 	/** n8n's log during the current test. */
 	readonly logs: ReturnType<typeof captureLogs>;
 	/** `expectRefusal` with this test's log: the status, the message and the logged reason. */
-	refused(post: ReturnType<TriggerServer['post']>, status: number, message: string, reason: string): Promise<void>;
+	refused(
+		post: ReturnType<TriggerServer['post']>,
+		status: number,
+		message: string,
+		reason: string,
+	): Promise<void>;
 }
 
 /** A test file's trigger server: started before its tests and closed after them; n8n's log captured around each test. */
 export function useTriggerServer(initial: TriggerSetup = {}): TriggerServerInTests {
 	const state = {
-		refused: (post, status, message, reason) => expectRefusal(state.logs, post, { status, message, reason }),
+		refused: (post, status, message, reason) =>
+			expectRefusal(state.logs, post, { status, message, reason }),
 	} as TriggerServerInTests & { server: TriggerServer; logs: ReturnType<typeof captureLogs> };
 	beforeAll(async () => {
 		state.server = await startTriggerServer(initial);
@@ -401,7 +460,10 @@ export async function expectRefusal(
 	expect(JSON.parse(text)).toEqual({ message: expected.message });
 	expect(call.result).toEqual({ noWebhookResponse: true });
 	expect(startedBodies(call)).toEqual([]);
-	if (expected.reason) expect(logs.entries.map((e) => (e.metadata as IDataObject | undefined)?.reason)).toContain(expected.reason);
+	if (expected.reason)
+		expect(logs.entries.map((e) => (e.metadata as IDataObject | undefined)?.reason)).toContain(
+			expected.reason,
+		);
 	for (const secret of expected.mustNotShow ?? []) {
 		expect(text).not.toContain(secret);
 		expect(logs.text()).not.toContain(secret);

@@ -11,10 +11,13 @@ import { setPath, valueAt } from './sender';
 import type { Setup } from './settings';
 
 /** Whether each item of the set-up's bodies carries its own signature. */
-export const signsItems = (setup: Setup) => setup.sender.kind === 'adyenPayments' || (setup.sender.kind === 'custom' && setup.sender.spec.signatureIn === 'items');
+export const signsItems = (setup: Setup) =>
+	setup.sender.kind === 'adyenPayments' ||
+	(setup.sender.kind === 'custom' && setup.sender.spec.signatureIn === 'items');
 
 /** Where a body holds its list of signed items (`notificationItems`, `batch` for `batch.*.entry`). */
-const listPath = (setup: Setup) => (setup.sender.kind === 'custom' ? setup.sender.spec.itemsPath.split('.*')[0] : 'notificationItems');
+const listPath = (setup: Setup) =>
+	setup.sender.kind === 'custom' ? setup.sender.spec.itemsPath.split('.*')[0] : 'notificationItems';
 
 /** The entries of a delivery's list (numbers kept as written). */
 export function entriesOf(setup: Setup, delivery: Delivery): unknown[] {
@@ -30,4 +33,5 @@ export function withEntries(setup: Setup, delivery: Delivery, entries: unknown[]
 }
 
 /** A batch as deliveries of one item each. */
-export const oneItemEach = (setup: Setup, delivery: Delivery): Delivery[] => entriesOf(setup, delivery).map((entry) => withEntries(setup, delivery, [entry]));
+export const oneItemEach = (setup: Setup, delivery: Delivery): Delivery[] =>
+	entriesOf(setup, delivery).map((entry) => withEntries(setup, delivery, [entry]));

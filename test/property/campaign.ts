@@ -44,7 +44,8 @@ interface Options {
 	property?: string;
 }
 
-const USAGE = 'usage: npm run fuzz [-- --target deliveries|urls|all] [--cases <n>] [--seed <n>] [--only <group>] [--property <name>]';
+const USAGE =
+	'usage: npm run fuzz [-- --target deliveries|urls|all] [--cases <n>] [--seed <n>] [--only <group>] [--property <name>]';
 
 function parseOptions(argv: string[]): Options {
 	const value = (name: string) => {
@@ -54,8 +55,20 @@ function parseOptions(argv: string[]): Options {
 	const target = value('target') ?? 'all';
 	const cases = Number(value('cases') ?? 1_000_000);
 	const seed = Number(value('seed') ?? Math.floor(Math.random() * 2 ** 31));
-	if (!Number.isSafeInteger(cases) || cases < 1 || !Number.isSafeInteger(seed) || !(target === 'all' || target in TARGETS)) throw new Error(USAGE);
-	return { targets: target === 'all' ? Object.keys(TARGETS) : [target], cases, seed, only: value('only'), property: value('property') };
+	if (
+		!Number.isSafeInteger(cases) ||
+		cases < 1 ||
+		!Number.isSafeInteger(seed) ||
+		!(target === 'all' || target in TARGETS)
+	)
+		throw new Error(USAGE);
+	return {
+		targets: target === 'all' ? Object.keys(TARGETS) : [target],
+		cases,
+		seed,
+		only: value('only'),
+		property: value('property'),
+	};
 }
 
 type Outcomes = Map<string, number>;
@@ -67,7 +80,8 @@ const complain = (line: string) => process.stderr.write(`${line}\n`);
 
 function count(outcomes: Outcomes, coverage: Coverage, verdict: Verdict): boolean {
 	outcomes.set(verdict.outcome, (outcomes.get(verdict.outcome) ?? 0) + 1);
-	for (const [dimension, value] of verdict.dims ?? []) coverage.set(`${dimension}: ${value}`, (coverage.get(`${dimension}: ${value}`) ?? 0) + 1);
+	for (const [dimension, value] of verdict.dims ?? [])
+		coverage.set(`${dimension}: ${value}`, (coverage.get(`${dimension}: ${value}`) ?? 0) + 1);
 	if (!verdict.ok) complain(`\nbroken: ${verdict.outcome}: ${verdict.why}`);
 	return verdict.ok;
 }
@@ -76,15 +90,27 @@ const sum = (outcomes: Outcomes) => [...outcomes.values()].reduce((a, b) => a + 
 const byCount = (outcomes: Outcomes) => [...outcomes].sort((a, b) => b[1] - a[1]);
 
 /** Whether `--property` keeps a property: by the first word of its name. */
-const kept = (property: CaseProperty, chosen: string | undefined) => chosen === undefined || property.name.split(' ')[0] === chosen;
+const kept = (property: CaseProperty, chosen: string | undefined) =>
+	chosen === undefined || property.name.split(' ')[0] === chosen;
 
 /** Runs each (kept) property of a group on its share of `runs`; the first failure report (with fast-check's seed and path) or undefined. */
-function runGroup(group: PropertyGroup, seed: number, runs: number, outcomes: Outcomes, coverage: Coverage, chosen?: string): string | undefined {
-	if (group.properties.length > SEEDS_PER_GROUP) throw new Error(`${group.label}: more properties than seeds`);
+function runGroup(
+	group: PropertyGroup,
+	seed: number,
+	runs: number,
+	outcomes: Outcomes,
+	coverage: Coverage,
+	chosen?: string,
+): string | undefined {
+	if (group.properties.length > SEEDS_PER_GROUP)
+		throw new Error(`${group.label}: more properties than seeds`);
 	for (const [index, property] of group.properties.entries()) {
 		if (!kept(property, chosen)) continue;
 		const numRuns = Math.max(1, Math.round(runs * property.share));
-		const details = fc.check(property.property((verdict) => count(outcomes, coverage, verdict)), { seed: seed + index, numRuns, endOnFailure: true });
+		const details = fc.check(
+			property.property((verdict) => count(outcomes, coverage, verdict)),
+			{ seed: seed + index, numRuns, endOnFailure: true },
+		);
 		if (details.failed) return `${property.name}: ${fc.defaultReportMessage(details)}`;
 	}
 	return undefined;
@@ -95,7 +121,11 @@ function runTarget(name: string, options: Options, totals: Outcomes): boolean {
 	const { groups, eachGroupIs } = TARGETS[name];
 	const chosen = groups()
 		.map((group, index) => ({ group, index }))
-		.filter(({ group }) => (options.only === undefined || group.key === options.only) && group.properties.some((property) => kept(property, options.property)));
+		.filter(
+			({ group }) =>
+				(options.only === undefined || group.key === options.only) &&
+				group.properties.some((property) => kept(property, options.property)),
+		);
 	if (chosen.length === 0) return true;
 	const perGroup = Math.ceil(options.cases / chosen.length);
 	const outcomesOfTarget: Outcomes = new Map();
@@ -104,19 +134,35 @@ function runTarget(name: string, options: Options, totals: Outcomes): boolean {
 	say(`\n${name}: ${chosen.length} group(s), each ${eachGroupIs}, about ${perGroup} cases each`);
 	for (const { group, index } of chosen) {
 		const outcomes: Outcomes = new Map();
-		const failure = runGroup(group, options.seed + index * SEEDS_PER_GROUP, perGroup, outcomes, coverage, options.property);
-		say(`${group.label}: ${sum(outcomes)} cases: ${byCount(outcomes).map(([outcome, n]) => `${n} ${outcome}`).join('; ')}`);
-		for (const [outcome, n] of outcomes) outcomesOfTarget.set(outcome, (outcomesOfTarget.get(outcome) ?? 0) + n);
+		const failure = runGroup(
+			group,
+			options.seed + index * SEEDS_PER_GROUP,
+			perGroup,
+			outcomes,
+			coverage,
+			options.property,
+		);
+		say(
+			`${group.label}: ${sum(outcomes)} cases: ${byCount(outcomes)
+				.map(([outcome, n]) => `${n} ${outcome}`)
+				.join('; ')}`,
+		);
+		for (const [outcome, n] of outcomes)
+			outcomesOfTarget.set(outcome, (outcomesOfTarget.get(outcome) ?? 0) + n);
 		if (failure) {
 			complain(`\nFAILED on ${name}: ${group.label}, campaign seed ${options.seed}:\n${failure}`);
 			return false;
 		}
 	}
-	say(`${name}: ${sum(outcomesOfTarget)} cases in ${Math.round((Date.now() - started) / 1000)} s, no case broke the rule`);
-	for (const [outcome, n] of byCount(outcomesOfTarget)) say(`  ${String(n).padStart(8)}  ${outcome}`);
+	say(
+		`${name}: ${sum(outcomesOfTarget)} cases in ${Math.round((Date.now() - started) / 1000)} s, no case broke the rule`,
+	);
+	for (const [outcome, n] of byCount(outcomesOfTarget))
+		say(`  ${String(n).padStart(8)}  ${outcome}`);
 	if (coverage.size > 0) {
 		say(`${name}: cases per setting value (a case counts once for each setting it has)`);
-		for (const [setting, n] of [...coverage].sort((a, b) => a[0].localeCompare(b[0]))) say(`  ${String(n).padStart(8)}  ${setting}`);
+		for (const [setting, n] of [...coverage].sort((a, b) => a[0].localeCompare(b[0])))
+			say(`  ${String(n).padStart(8)}  ${setting}`);
 	}
 	for (const [outcome, n] of outcomesOfTarget) totals.set(outcome, (totals.get(outcome) ?? 0) + n);
 	return true;
@@ -124,12 +170,19 @@ function runTarget(name: string, options: Options, totals: Outcomes): boolean {
 
 function main(): number {
 	const options = parseOptions(process.argv.slice(2));
-	say(`fuzz: seed ${options.seed}, ${options.cases} cases per target (${options.targets.join(', ')})${options.only ? `, only ${options.only}` : ''}`);
+	say(
+		`fuzz: seed ${options.seed}, ${options.cases} cases per target (${options.targets.join(', ')})${options.only ? `, only ${options.only}` : ''}`,
+	);
 	const totals: Outcomes = new Map();
 	const started = Date.now();
 	for (const target of options.targets) if (!runTarget(target, options, totals)) return 1;
-	if (totals.size === 0) throw new Error(`--only ${options.only} --property ${options.property}: no such group or property in ${options.targets.join(', ')}`);
-	say(`\ntotal: ${sum(totals)} cases in ${Math.round((Date.now() - started) / 1000)} s, seed ${options.seed}, no case broke the rule`);
+	if (totals.size === 0)
+		throw new Error(
+			`--only ${options.only} --property ${options.property}: no such group or property in ${options.targets.join(', ')}`,
+		);
+	say(
+		`\ntotal: ${sum(totals)} cases in ${Math.round((Date.now() - started) / 1000)} s, seed ${options.seed}, no case broke the rule`,
+	);
 	return 0;
 }
 

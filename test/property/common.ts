@@ -6,7 +6,10 @@
 import fc from 'fast-check';
 
 /** What happened to one case; `dims` are the setting values it exercised (for the coverage report). */
-export type Verdict = ({ ok: true; outcome: string } | { ok: false; outcome: string; why: string }) & { dims?: Array<[string, string]> };
+export type Verdict = (
+	| { ok: true; outcome: string }
+	| { ok: false; outcome: string; why: string }
+) & { dims?: Array<[string, string]> };
 
 /** A position in [0, 1), uniform: fast-check's doubles lean towards 0, which would always pick the first byte or path. */
 export const fraction = fc.noBias(fc.integer({ min: 0, max: 999_999 })).map((n) => n / 1_000_000);
@@ -24,8 +27,18 @@ export interface CaseProperty {
 	property(judge: (verdict: Verdict) => boolean | void): fc.IProperty<[unknown]>;
 }
 
-export function caseProperty<T>(name: string, share: number, arbitrary: fc.Arbitrary<T>, check: (value: T) => Verdict): CaseProperty {
-	return { name, share, property: (judge) => fc.property(arbitrary as fc.Arbitrary<unknown>, (value) => judge(check(value as T))) };
+export function caseProperty<T>(
+	name: string,
+	share: number,
+	arbitrary: fc.Arbitrary<T>,
+	check: (value: T) => Verdict,
+): CaseProperty {
+	return {
+		name,
+		share,
+		property: (judge) =>
+			fc.property(arbitrary as fc.Arbitrary<unknown>, (value) => judge(check(value as T))),
+	};
 }
 
 /** Properties reported together: a scheme and body format of the trigger, a kind of URL of the action node. */

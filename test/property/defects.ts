@@ -39,8 +39,9 @@ export const DEFECTS: Defect[] = [
 		patches: [
 			{
 				file: `${TRIGGER}/delivery.ts`,
-				find: "if (result.signedTextSha256 !== undefined) return chosenIdFields.length > 0 ? 'unprotected_id' : [result.signedTextSha256, SIGNED_TEXT_ID_SOURCE];",
-				replace: 'if (result.signedTextSha256 !== undefined && chosenIdFields.length === 0) return [result.signedTextSha256, SIGNED_TEXT_ID_SOURCE];',
+				find: "return chosenIdFields.length > 0\n\t\t\t? 'unprotected_id'\n\t\t\t: [result.signedTextSha256, SIGNED_TEXT_ID_SOURCE];",
+				replace:
+					'return chosenIdFields.length > 0 ? bodyFieldsId(unit.signed, chosenIdFields) : [result.signedTextSha256, SIGNED_TEXT_ID_SOURCE];',
 			},
 		],
 	},
@@ -49,27 +50,53 @@ export const DEFECTS: Defect[] = [
 		verification: 'adyenPayments',
 		property: 'replayed',
 		patches: [
-			{ file: `${TRIGGER}/verifier/read.ts`, find: 'const { scheme } = config;\n\treturn items.map((item) => {', replace: BATCH_UNIT },
-			{ file: `${TRIGGER}/delivery.ts`, find: 'joinItemIds([unit.itemId])', replace: 'joinItemIds(unit.itemId as never)' },
+			{
+				file: `${TRIGGER}/verifier/read.ts`,
+				find: 'const { scheme } = config;\n\treturn items.map((item) => {',
+				replace: BATCH_UNIT,
+			},
+			{
+				file: `${TRIGGER}/delivery.ts`,
+				find: 'joinItemIds([unit.itemId])',
+				replace: 'joinItemIds(unit.itemId as never)',
+			},
 		],
 	},
 	{
 		name: 'the Test URL accepts the production secrets beside its own',
 		verification: 'hmacSha256',
 		property: 'replayed',
-		patches: [{ file: `${TRIGGER}/settings.ts`, find: 'return [undefined, undefined, test];', replace: 'return [current, previous, test];' }],
+		patches: [
+			{
+				file: `${TRIGGER}/settings.ts`,
+				find: 'return [undefined, undefined, test];',
+				replace: 'return [current, previous, test];',
+			},
+		],
 	},
 	{
 		name: 'only the accepted secrets kept out of the output (the test secret shown at the Production URL)',
 		verification: 'stripe',
 		property: 'replayed',
-		patches: [{ file: `${TRIGGER}/receive.ts`, find: 'const { config, credentialSecrets } = settings;', replace: 'const { config } = settings;\n\tconst credentialSecrets = secretsOf(config);' }],
+		patches: [
+			{
+				file: `${TRIGGER}/receive.ts`,
+				find: 'const { config, credentialSecrets } = settings;',
+				replace: 'const { config } = settings;\n\tconst credentialSecrets = secretsOf(config);',
+			},
+		],
 	},
 	{
 		name: 'two items with the same id not refused',
 		verification: 'adyenPayments',
 		property: 'replayed',
-		patches: [{ file: `${TRIGGER}/receive.ts`, find: "if (repeatsAnEvent(units)) return refusal('duplicate_item');", replace: '' }],
+		patches: [
+			{
+				file: `${TRIGGER}/receive.ts`,
+				find: "if (repeatsAnEvent(units)) return refusal('duplicate_item');",
+				replace: '',
+			},
+		],
 	},
 	{
 		name: 'the signed-text digest over the fields in the order received',
@@ -79,7 +106,8 @@ export const DEFECTS: Defect[] = [
 			{
 				file: `${TRIGGER}/verifier/verify.ts`,
 				find: 'signedTextSha256: sha256Of(renderParts(parts, values))',
-				replace: "signedTextSha256: sha256Of(body?.format === 'form' ? [...body.fields].flatMap(([name, list]) => [name, ...list]) : [])",
+				replace:
+					"signedTextSha256: sha256Of(body?.format === 'form' ? [...body.fields].flatMap(([name, list]) => [name, ...list]) : [])",
 			},
 		],
 	},
@@ -87,7 +115,13 @@ export const DEFECTS: Defect[] = [
 		name: 'the unsigned query beside the body',
 		verification: 'hmacSha256',
 		property: 'mutated',
-		patches: [{ file: `${TRIGGER}/receive.ts`, find: 'return { ...body, [WEBHOOK_DELIVERY_FIELD]: delivery };', replace: 'return { ...body, ...request.query, [WEBHOOK_DELIVERY_FIELD]: delivery };' }],
+		patches: [
+			{
+				file: `${TRIGGER}/receive.ts`,
+				find: 'return { ...body, [WEBHOOK_DELIVERY_FIELD]: delivery };',
+				replace: 'return { ...body, ...request.query, [WEBHOOK_DELIVERY_FIELD]: delivery };',
+			},
+		],
 	},
 	{
 		name: 'ids trimmed',
@@ -97,7 +131,8 @@ export const DEFECTS: Defect[] = [
 			{
 				file: `${TRIGGER}/delivery.ts`,
 				find: "if (typeof value === 'string') return value === '' ? undefined : value;",
-				replace: "if (typeof value === 'string') return value.trim() === '' ? undefined : value.trim();",
+				replace:
+					"if (typeof value === 'string') return value.trim() === '' ? undefined : value.trim();",
 			},
 		],
 	},
@@ -105,19 +140,42 @@ export const DEFECTS: Defect[] = [
 		name: 'id parts joined unescaped',
 		verification: 'hmacSha256',
 		property: 'mutated',
-		patches: [{ file: `${TRIGGER}/verifier/idText.ts`, find: 'return parts.length === 1 ? parts[0] : parts.map(escapePart).join(\':\');', replace: "return parts.join(':');" }],
+		patches: [
+			{
+				file: `${TRIGGER}/verifier/idText.ts`,
+				find: "return parts.length === 1 ? parts[0] : parts.map(escapePart).join(':');",
+				replace: "return parts.join(':');",
+			},
+		],
 	},
 	{
 		name: 'JSON.parse instead of the exact reader',
 		verification: 'hmacSha256',
 		property: 'mutated',
-		patches: [{ file: `${TRIGGER}/verifier/body.ts`, find: 'if (exactAt === undefined) parsed = makeNumbersExact(', replace: 'if (exactAt === null) parsed = makeNumbersExact(' }, { file: `${TRIGGER}/verifier/body.ts`, find: 'else if (exactAt.firstItemHasNumbers(parsed))', replace: 'else if (exactAt === null)' }],
+		patches: [
+			{
+				file: `${TRIGGER}/verifier/body.ts`,
+				find: 'if (exactAt === undefined) parsed = makeNumbersExact(',
+				replace: 'if (exactAt === null) parsed = makeNumbersExact(',
+			},
+			{
+				file: `${TRIGGER}/verifier/body.ts`,
+				find: 'else if (exactAt.firstItemHasNumbers(parsed))',
+				replace: 'else if (exactAt === null)',
+			},
+		],
 	},
 	{
 		name: 'the test secret accepted at the Production URL',
 		verification: 'hmacSha256',
 		property: 'mutated',
-		patches: [{ file: `${TRIGGER}/settings.ts`, find: 'return [current, previous];', replace: 'return [current, previous, test];' }],
+		patches: [
+			{
+				file: `${TRIGGER}/settings.ts`,
+				find: 'return [current, previous];',
+				replace: 'return [current, previous, test];',
+			},
+		],
 	},
 	{
 		name: 'a top-level webhookDelivery field not refused',
@@ -126,7 +184,7 @@ export const DEFECTS: Defect[] = [
 		patches: [
 			{
 				file: `${TRIGGER}/receive.ts`,
-				find: "if (Object.prototype.hasOwnProperty.call(unit.object, WEBHOOK_DELIVERY_FIELD)) return refusal('reserved_field');",
+				find: "if (Object.prototype.hasOwnProperty.call(unit.object, WEBHOOK_DELIVERY_FIELD))\n\t\treturn refusal('reserved_field');",
 				replace: '',
 			},
 		],
@@ -138,7 +196,10 @@ export function patched(defect: Defect, file: string, source: string): string {
 	return defect.patches
 		.filter((patch) => patch.file === file)
 		.reduce((text, patch) => {
-			if (text.split(patch.find).length !== 2) throw new Error(`defect "${defect.name}": ${file} no longer holds, exactly once: ${patch.find}`);
+			if (text.split(patch.find).length !== 2)
+				throw new Error(
+					`defect "${defect.name}": ${file} no longer holds, exactly once: ${patch.find}`,
+				);
 			return text.replace(patch.find, () => patch.replace);
 		}, source);
 }

@@ -13,7 +13,10 @@ import { DEFECTS, patched } from './defects';
 
 const ROOT = resolve(__dirname, '../..');
 const defect = DEFECTS.find((candidate) => candidate.name === process.env.TENANT_API_MUTANT);
-if (defect === undefined) throw new Error(`TENANT_API_MUTANT names no defect of test/property/defects.ts: ${process.env.TENANT_API_MUTANT}`);
+if (defect === undefined)
+	throw new Error(
+		`TENANT_API_MUTANT names no defect of test/property/defects.ts: ${process.env.TENANT_API_MUTANT}`,
+	);
 
 const unloaded = new Set(defect.patches.map((patch) => patch.file));
 type Compiled = NodeJS.Module & { _compile(code: string, filename: string): void };
@@ -21,7 +24,10 @@ type Compiled = NodeJS.Module & { _compile(code: string, filename: string): void
 require.extensions['.ts'] = (module, filename) => {
 	const file = relative(ROOT, filename);
 	unloaded.delete(file);
-	(module as Compiled)._compile(transpile(patched(defect, file, readFileSync(filename, 'utf8')), filename), filename);
+	(module as Compiled)._compile(
+		transpile(patched(defect, file, readFileSync(filename, 'utf8')), filename),
+		filename,
+	);
 };
 
 process.on('exit', () => {

@@ -15,7 +15,8 @@ import type { Defect } from './defects';
 import { DEFECTS } from './defects';
 
 const ROOT = resolve(__dirname, '../..');
-const USAGE = 'usage: npm run mutants [-- --cases <n>] [--seed <n>] [--only <part of a defect name>]';
+const USAGE =
+	'usage: npm run mutants [-- --cases <n>] [--seed <n>] [--only <part of a defect name>]';
 
 interface Options {
 	cases: number;
@@ -29,7 +30,8 @@ function parseOptions(argv: string[]): Options {
 		return at === -1 ? undefined : argv[at + 1];
 	};
 	const [cases, seed] = [Number(value('cases') ?? 3000), Number(value('seed') ?? 1)];
-	if (!Number.isSafeInteger(cases) || cases < 1 || !Number.isSafeInteger(seed)) throw new Error(USAGE);
+	if (!Number.isSafeInteger(cases) || cases < 1 || !Number.isSafeInteger(seed))
+		throw new Error(USAGE);
 	return { cases, seed, only: value('only') };
 }
 
@@ -40,8 +42,23 @@ interface Run {
 
 /** The campaign on the defect's Verification and property, with the defect applied or not. */
 function campaign(defect: Defect, options: Options, applied: boolean): Run {
-	const args = ['--target', 'deliveries', '--only', defect.verification, '--property', defect.property, '--cases', String(options.cases), '--seed', String(options.seed)];
-	const preload = ['-r', './bench/register-ts.js', ...(applied ? ['-r', './test/property/mutantHook.ts'] : [])];
+	const args = [
+		'--target',
+		'deliveries',
+		'--only',
+		defect.verification,
+		'--property',
+		defect.property,
+		'--cases',
+		String(options.cases),
+		'--seed',
+		String(options.seed),
+	];
+	const preload = [
+		'-r',
+		'./bench/register-ts.js',
+		...(applied ? ['-r', './test/property/mutantHook.ts'] : []),
+	];
 	const run = spawnSync(process.execPath, [...preload, 'test/property/campaign.ts', ...args], {
 		cwd: ROOT,
 		encoding: 'utf8',
@@ -55,25 +72,39 @@ function campaign(defect: Defect, options: Options, applied: boolean): Run {
 function verdict(run: Run): { caught: boolean; line: string } {
 	const after = /Property failed after (\d+) tests/.exec(run.stderr)?.[1];
 	const broken = /^broken: (.*)$/m.exec(run.stderr)?.[1] ?? '';
-	if (run.status === 1 && after !== undefined) return { caught: true, line: `caught after ${after} cases: ${broken.slice(0, 160)}` };
+	if (run.status === 1 && after !== undefined)
+		return { caught: true, line: `caught after ${after} cases: ${broken.slice(0, 160)}` };
 	if (run.status === 0) return { caught: false, line: 'NOT CAUGHT' };
-	return { caught: false, line: `did not run: ${run.stderr.trim().split('\n').slice(-3).join(' ').slice(0, 300)}` };
+	return {
+		caught: false,
+		line: `did not run: ${run.stderr.trim().split('\n').slice(-3).join(' ').slice(0, 300)}`,
+	};
 }
 
 function main(): number {
 	const options = parseOptions(process.argv.slice(2));
-	const defects = DEFECTS.filter((defect) => options.only === undefined || defect.name.includes(options.only));
-	process.stdout.write(`mutants: ${defects.length} defect(s), ${options.cases} cases of the campaign each, seed ${options.seed}\n`);
+	const defects = DEFECTS.filter(
+		(defect) => options.only === undefined || defect.name.includes(options.only),
+	);
+	process.stdout.write(
+		`mutants: ${defects.length} defect(s), ${options.cases} cases of the campaign each, seed ${options.seed}\n`,
+	);
 	const controls = new Map<string, boolean>();
 	let failures = 0;
 	for (const defect of defects) {
 		const key = `${defect.verification} ${defect.property}`;
 		if (!controls.has(key)) controls.set(key, campaign(defect, options, false).status === 0);
-		const result = controls.get(key) ? verdict(campaign(defect, options, true)) : { caught: false, line: 'the campaign fails without the defect' };
+		const result = controls.get(key)
+			? verdict(campaign(defect, options, true))
+			: { caught: false, line: 'the campaign fails without the defect' };
 		if (!result.caught) failures += 1;
-		process.stdout.write(`${defect.name} [${defect.verification}, ${defect.property}]: ${result.line}\n`);
+		process.stdout.write(
+			`${defect.name} [${defect.verification}, ${defect.property}]: ${result.line}\n`,
+		);
 	}
-	process.stdout.write(failures === 0 ? 'every defect was caught\n' : `${failures} defect(s) not caught\n`);
+	process.stdout.write(
+		failures === 0 ? 'every defect was caught\n' : `${failures} defect(s) not caught\n`,
+	);
 	return failures === 0 ? 0 : 1;
 }
 

@@ -22,7 +22,11 @@ import type { CustomSpec, Setup, TemplatePiece } from './settings';
 type Refusal = { action: 'refuse'; why: string };
 /** A sender's handshake answered: the status, and the text echoed as `text/plain` (none: an empty body). */
 type Handshake = { action: 'handshake'; status: number; body?: string };
-export type Expected = Refusal | Handshake | { action: 'acknowledge' } | { action: 'start'; items: IDataObject[] };
+export type Expected =
+	| Refusal
+	| Handshake
+	| { action: 'acknowledge' }
+	| { action: 'start'; items: IDataObject[] };
 
 /** What one signed unit (the body, or one signed item) gives the workflow, before Events and the duplicate check. */
 export interface Unit {
@@ -35,7 +39,15 @@ export interface Unit {
 
 const TIMESTAMPED = ['standardWebhooks', 'stripe', 'slack', 'paddle'];
 /** The body fields each Verification names the delivery by, when nothing else does (docs: Delivery identity). */
-const ID_FIELDS: Record<string, string[]> = { slack: ['event_id'], paddle: ['event_id'], square: ['event_id'], adyenPlatform: [], twilio: [], standardWebhooks: [], adyenPayments: [] };
+const ID_FIELDS: Record<string, string[]> = {
+	slack: ['event_id'],
+	paddle: ['event_id'],
+	square: ['event_id'],
+	adyenPlatform: [],
+	twilio: [],
+	standardWebhooks: [],
+	adyenPayments: [],
+};
 const ADYEN_ITEMS = 'notificationItems.*.NotificationRequestItem';
 const ADYEN_ID_FIELDS = ['eventCode', 'pspReference', 'success'];
 const ADYEN_TYPED = new Set(['amount.value']);
@@ -44,7 +56,11 @@ const TWILIO_TEMPLATE: TemplatePiece[] = [{ placeholder: 'url' }, { placeholder:
 const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie'];
 
 const options = (setup: Setup) => (setup.parameters.options ?? {}) as IDataObject;
-const names = (list: string) => list.split(',').map((n) => n.trim().toLowerCase()).filter((n) => n !== '');
+const names = (list: string) =>
+	list
+		.split(',')
+		.map((n) => n.trim().toLowerCase())
+		.filter((n) => n !== '');
 const hasOwn = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key);
 const refuse = (why: string): Refusal => ({ action: 'refuse', why });
 
@@ -53,7 +69,9 @@ const refuse = (why: string): Refusal => ({ action: 'refuse', why });
 /** Every secret of the credential (current, previous, Test URL), none without verification: none may reach the output, at either URL. */
 export function credentialSecrets(setup: Setup): string[] {
 	if (setup.verification === 'none') return [];
-	return Object.values(setup.credential).map((s) => s.trim()).filter((s) => s !== '');
+	return Object.values(setup.credential)
+		.map((s) => s.trim())
+		.filter((s) => s !== '');
 }
 
 /**
@@ -62,9 +80,12 @@ export function credentialSecrets(setup: Setup): string[] {
  */
 export function secretRefused(setup: Setup): string | undefined {
 	if (setup.signWith === null) return undefined;
-	if (!setup.testUrl) return setup.signWith === 'test' ? 'the test secret at the Production URL' : undefined;
+	if (!setup.testUrl)
+		return setup.signWith === 'test' ? 'the test secret at the Production URL' : undefined;
 	const testSecretSet = setup.credential.testSigningSecret.trim() !== '';
-	return testSecretSet && setup.signWith !== 'test' ? 'a production secret at the Test URL, which takes only its own secret once set' : undefined;
+	return testSecretSet && setup.signWith !== 'test'
+		? 'a production secret at the Test URL, which takes only its own secret once set'
+		: undefined;
 }
 
 // ---- what the signature covers ----
@@ -81,7 +102,12 @@ function signedFields(item: unknown, paths: readonly string[], typed: Set<string
 
 /** A signed item as a delivery of that item alone holds it: the path to it, with one element at each `*`. */
 function alone(itemsPath: string, leaf: unknown): IDataObject {
-	return itemsPath.split('.').reduceRight<unknown>((inner, key) => (key === '*' ? [inner] : { [key]: inner }), leaf) as IDataObject;
+	return itemsPath
+		.split('.')
+		.reduceRight<unknown>(
+			(inner, key) => (key === '*' ? [inner] : { [key]: inner }),
+			leaf,
+		) as IDataObject;
 }
 
 /** The signature covers form fields by Twilio's rule (no boundaries between them), and nothing else covers the body. */
@@ -90,17 +116,26 @@ export function openBoundaries(setup: Setup, delivery: Delivery): boolean {
 	if (setup.verification === 'twilio') return true;
 	const { sender } = setup;
 	if (sender.kind !== 'custom' || sender.spec.signatureIn !== 'header') return false;
-	const signs = (p: string) => sender.spec.template.some((piece) => 'placeholder' in piece && piece.placeholder === p);
+	const signs = (p: string) =>
+		sender.spec.template.some((piece) => 'placeholder' in piece && piece.placeholder === p);
 	// A body hash counts only in a signed URL, under the configured parameter.
-	const hashed = signs('url') && sender.spec.bodyHashParameter !== '' && new URLSearchParams(delivery.query).has(sender.spec.bodyHashParameter);
+	const hashed =
+		signs('url') &&
+		sender.spec.bodyHashParameter !== '' &&
+		new URLSearchParams(delivery.query).has(sender.spec.bodyHashParameter);
 	return signs('formFields') && !signs('body') && !hashed;
 }
 
 /** Form fields in Twilio's signed order: names sorted, each followed by its distinct values sorted. */
 export function signedPairs(body: Buffer): Array<[string, string]> {
 	const fields = new Map<string, string[]>();
-	for (const [name, value] of whatwgPairs(body)) fields.set(name, [...(fields.get(name) ?? []), value]);
-	return [...fields.keys()].sort().flatMap((name) => [...new Set(fields.get(name))].sort().map((value): [string, string] => [name, value]));
+	for (const [name, value] of whatwgPairs(body))
+		fields.set(name, [...(fields.get(name) ?? []), value]);
+	return [...fields.keys()]
+		.sort()
+		.flatMap((name) =>
+			[...new Set(fields.get(name))].sort().map((value): [string, string] => [name, value]),
+		);
 }
 
 /** A header as one text (a repeated one joined as Node joins it), trimmed. */
@@ -118,12 +153,18 @@ export function signedText(setup: Setup, delivery: Delivery): Buffer {
 	const template = sender.kind === 'custom' ? sender.spec.template : TWILIO_TEMPLATE;
 	const values = {
 		body: delivery.body,
-		formFields: signedPairs(delivery.body).map(([name, value]) => name + value).join(''),
+		formFields: signedPairs(delivery.body)
+			.map(([name, value]) => name + value)
+			.join(''),
 		timestamp: String(NOW),
 		id: sender.kind === 'custom' ? headerText(delivery, sender.spec.idHeader) : '',
 		url: signedBase(setup) + delivery.query,
 	};
-	return Buffer.concat(renderTemplate(template, values).map((part) => (Buffer.isBuffer(part) ? part : Buffer.from(part))));
+	return Buffer.concat(
+		renderTemplate(template, values).map((part) =>
+			Buffer.isBuffer(part) ? part : Buffer.from(part),
+		),
+	);
 }
 
 /** Each item's signed fields hold none of the literal text between them and their neighbouring fields (docs: Custom HMAC). */
@@ -132,10 +173,20 @@ function splitsOneWay(spec: CustomSpec, item: IDataObject): boolean {
 	const separators = new Map<string, string>();
 	pieces.forEach((piece, i) => {
 		const [literal, next] = [pieces[i + 1], pieces[i + 2]];
-		if (!('item' in piece) || literal === undefined || !('literal' in literal) || next === undefined || !('item' in next)) return;
-		for (const field of [piece.item, next.item]) separators.set(field, (separators.get(field) ?? '') + literal.literal);
+		if (
+			!('item' in piece) ||
+			literal === undefined ||
+			!('literal' in literal) ||
+			next === undefined ||
+			!('item' in next)
+		)
+			return;
+		for (const field of [piece.item, next.item])
+			separators.set(field, (separators.get(field) ?? '') + literal.literal);
 	});
-	return [...separators].every(([field, chars]) => ![...chars].some((c) => String(valueAt(item, field)).includes(c)));
+	return [...separators].every(
+		([field, chars]) => ![...chars].some((c) => String(valueAt(item, field)).includes(c)),
+	);
 }
 
 /** One signed unit as read: what the workflow gets, what the signature covers of it, and a signed item's id fields. */
@@ -147,22 +198,34 @@ interface Reading {
 
 /** Adyen: each entry with `live` beside it, as the workflow gets it; its eight signed fields are what names it. */
 function adyenReadings(read: IDataObject): Reading[] {
-	const entries = Array.isArray(read.notificationItems) ? (read.notificationItems as IDataObject[]) : [];
+	const entries = Array.isArray(read.notificationItems)
+		? (read.notificationItems as IDataObject[])
+		: [];
 	const top = hasOwn(read, 'live') ? { live: read.live } : {};
 	return entries.map((entry) => {
 		const item = entry?.NotificationRequestItem;
 		const signed = alone(ADYEN_ITEMS, signedFields(item, ADYEN_SIGNED_FIELDS, ADYEN_TYPED));
-		return { object: { ...top, notificationItems: [entry] }, signed, item: { fields: ADYEN_ID_FIELDS, parts: ADYEN_ID_FIELDS.map((f) => fieldText(item, f)) } };
+		return {
+			object: { ...top, notificationItems: [entry] },
+			signed,
+			item: { fields: ADYEN_ID_FIELDS, parts: ADYEN_ID_FIELDS.map((f) => fieldText(item, f)) },
+		};
 	});
 }
 
 /** Custom HMAC with signed items: each item's signed fields alone, each as the text that was signed. */
 function customItemReadings(spec: CustomSpec, read: IDataObject): Reading[] | undefined {
-	const views = (itemsAt(read, spec.itemsPath) ?? []).map((item) => signedFields(item, itemPaths(spec), new Set()));
+	const views = (itemsAt(read, spec.itemsPath) ?? []).map((item) =>
+		signedFields(item, itemPaths(spec), new Set()),
+	);
 	if (!views.every((view) => splitsOneWay(spec, view))) return undefined;
 	return views.map((view) => {
 		const unit = alone(spec.itemsPath, view);
-		return { object: unit, signed: unit, item: { fields: itemPaths(spec), parts: itemPaths(spec).map((p) => fieldText(view, p)) } };
+		return {
+			object: unit,
+			signed: unit,
+			item: { fields: itemPaths(spec), parts: itemPaths(spec).map((p) => fieldText(view, p)) },
+		};
 	});
 }
 
@@ -172,7 +235,8 @@ function readings(setup: Setup, body: Buffer): Reading[] | undefined {
 	if (read === undefined) return undefined;
 	const { sender } = setup;
 	if (sender.kind === 'adyenPayments') return adyenReadings(read);
-	if (sender.kind === 'custom' && sender.spec.signatureIn === 'items') return customItemReadings(sender.spec, read);
+	if (sender.kind === 'custom' && sender.spec.signatureIn === 'items')
+		return customItemReadings(sender.spec, read);
 	return [{ object: read, signed: read }];
 }
 
@@ -185,8 +249,10 @@ function idText(value: unknown): string | undefined {
 	return undefined;
 }
 
-const escapePart = (part: string) => part.replace(/%/g, '%25').replace(/:/g, '%3A').replace(/,/g, '%2C');
-const joinParts = (parts: string[]) => (parts.length === 1 ? parts[0] : parts.map(escapePart).join(':'));
+const escapePart = (part: string) =>
+	part.replace(/%/g, '%25').replace(/:/g, '%3A').replace(/,/g, '%2C');
+const joinParts = (parts: string[]) =>
+	parts.length === 1 ? parts[0] : parts.map(escapePart).join(':');
 
 /** The id a scheme signs in a header (Standard Webhooks; Custom HMAC with {id}), and the header it came in. */
 function signedIdHeader(setup: Setup, delivery: Delivery): [string, string] | undefined {
@@ -195,7 +261,11 @@ function signedIdHeader(setup: Setup, delivery: Delivery): [string, string] | un
 		const name = ['webhook-id', 'svix-id'].find((n) => delivery.headers[n] !== undefined);
 		return name === undefined ? undefined : [String(delivery.headers[name]), name];
 	}
-	if (sender.kind === 'custom' && sender.spec.signatureIn === 'header' && sender.spec.template.some((p) => 'placeholder' in p && p.placeholder === 'id')) {
+	if (
+		sender.kind === 'custom' &&
+		sender.spec.signatureIn === 'header' &&
+		sender.spec.template.some((p) => 'placeholder' in p && p.placeholder === 'id')
+	) {
 		return [String(delivery.headers[sender.spec.idHeader]), sender.spec.idHeader];
 	}
 	return undefined;
@@ -205,7 +275,9 @@ type Identity = { id: string | null; idSource: string | null } | 'unprotected';
 
 /** The SHA-256 of the signed text where the signature leaves field boundaries open (docs: Delivery identity, 2). */
 function signedTextId(setup: Setup, delivery: Delivery): string | undefined {
-	return openBoundaries(setup, delivery) ? createHash('sha256').update(signedText(setup, delivery)).digest('hex') : undefined;
+	return openBoundaries(setup, delivery)
+		? createHash('sha256').update(signedText(setup, delivery)).digest('hex')
+		: undefined;
 }
 
 /**
@@ -229,18 +301,34 @@ function fromFields(signed: IDataObject, paths: string[]): Identity {
 function identity(setup: Setup, delivery: Delivery, unit: Reading): Identity {
 	const header = signedIdHeader(setup, delivery);
 	if (header !== undefined) return { id: header[0], idSource: `header:${header[1]}` };
-	const chosen = typeof options(setup).idFields === 'string' ? (options(setup).idFields as string).split(',').map((p) => p.trim()).filter((p) => p !== '') : [];
+	const chosen =
+		typeof options(setup).idFields === 'string'
+			? (options(setup).idFields as string)
+					.split(',')
+					.map((p) => p.trim())
+					.filter((p) => p !== '')
+			: [];
 	const digest = signedTextId(setup, delivery);
-	if (digest !== undefined) return chosen.length > 0 ? 'unprotected' : { id: digest, idSource: 'signedText:sha256' };
+	if (digest !== undefined)
+		return chosen.length > 0 ? 'unprotected' : { id: digest, idSource: 'signedText:sha256' };
 	if (chosen.length > 0) return fromFields(unit.signed, chosen);
-	if (unit.item !== undefined) return { id: unit.item.parts.map(escapePart).join(':'), idSource: `items:${unit.item.fields.join(',')}` };
+	if (unit.item !== undefined)
+		return {
+			id: unit.item.parts.map(escapePart).join(':'),
+			idSource: `items:${unit.item.fields.join(',')}`,
+		};
 	return fromFields(unit.signed, ID_FIELDS[setup.verification] ?? ['id']);
 }
 
 function signedTimestamp(setup: Setup): number | null {
 	const { sender } = setup;
-	if (TIMESTAMPED.includes(setup.verification) || setup.parameters.useTimestamp === true) return NOW;
-	if (sender.kind === 'custom' && sender.spec.template.some((p) => 'placeholder' in p && p.placeholder === 'timestamp')) return NOW;
+	if (TIMESTAMPED.includes(setup.verification) || setup.parameters.useTimestamp === true)
+		return NOW;
+	if (
+		sender.kind === 'custom' &&
+		sender.spec.template.some((p) => 'placeholder' in p && p.placeholder === 'timestamp')
+	)
+		return NOW;
 	return null;
 }
 
@@ -255,9 +343,15 @@ function eventType(signed: IDataObject, eventPath: string): string | undefined {
 }
 
 function accepted(filter: string, type: string | undefined): boolean {
-	const entries = filter.split(/[,\n\r]+/).map((e) => e.trim()).filter((e) => e !== '');
+	const entries = filter
+		.split(/[,\n\r]+/)
+		.map((e) => e.trim())
+		.filter((e) => e !== '');
 	if (entries.length === 0 || entries.includes('*')) return true;
-	return type !== undefined && entries.some((e) => (e.endsWith('*') ? type.startsWith(e.slice(0, -1)) : e === type));
+	return (
+		type !== undefined &&
+		entries.some((e) => (e.endsWith('*') ? type.startsWith(e.slice(0, -1)) : e === type))
+	);
 }
 
 // ---- unsigned request data ----
@@ -267,19 +361,38 @@ export function queryObject(query: string): IDataObject {
 	return pairsObject(new URLSearchParams(query));
 }
 
-export const holdsSecret = (secrets: string[], ...texts: unknown[]) => texts.some((t) => secrets.some((s) => JSON.stringify(t).includes(JSON.stringify(s).slice(1, -1))));
+export const holdsSecret = (secrets: string[], ...texts: unknown[]) =>
+	texts.some((t) =>
+		secrets.some((s) => JSON.stringify(t).includes(JSON.stringify(s).slice(1, -1))),
+	);
 
 function unsignedHeaders(setup: Setup, delivery: Delivery): IDataObject {
-	const secretHeader = setup.verification === 'secretHeader' ? names(String(setup.parameters.sharedKeyHeader ?? 'x-webhook-secret')) : [];
-	const redacted = [...CREDENTIAL_HEADERS, ...(secretHeader.length > 0 ? secretHeader : setup.verification === 'secretHeader' ? ['x-webhook-secret'] : [])];
+	const secretHeader =
+		setup.verification === 'secretHeader'
+			? names(String(setup.parameters.sharedKeyHeader ?? 'x-webhook-secret'))
+			: [];
+	const redacted = [
+		...CREDENTIAL_HEADERS,
+		...(secretHeader.length > 0
+			? secretHeader
+			: setup.verification === 'secretHeader'
+				? ['x-webhook-secret']
+				: []),
+	];
 	const secrets = credentialSecrets(setup);
-	return Object.fromEntries(Object.entries(delivery.headers).filter(([name, value]) => !redacted.includes(name.toLowerCase()) && !holdsSecret(secrets, name, value)));
+	return Object.fromEntries(
+		Object.entries(delivery.headers).filter(
+			([name, value]) =>
+				!redacted.includes(name.toLowerCase()) && !holdsSecret(secrets, name, value),
+		),
+	);
 }
 
 function unsignedQuery(setup: Setup, delivery: Delivery): IDataObject {
 	const secrets = credentialSecrets(setup);
 	const out: IDataObject = {};
-	for (const [name, value] of Object.entries(queryObject(delivery.query))) if (!holdsSecret(secrets, name, value)) setOwn(out, name, value);
+	for (const [name, value] of Object.entries(queryObject(delivery.query)))
+		if (!holdsSecret(secrets, name, value)) setOwn(out, name, value);
 	return out;
 }
 
@@ -294,7 +407,9 @@ function ambiguousTemplate(setup: Setup): boolean {
 	return pieces.some((piece, i) => {
 		const next = pieces[i + 1];
 		if (next === undefined || !('placeholder' in piece) || !('placeholder' in next)) return false;
-		const pinned = next.placeholder === 'url' || (setup.format === 'json' && (piece.placeholder === 'body' || next.placeholder === 'body'));
+		const pinned =
+			next.placeholder === 'url' ||
+			(setup.format === 'json' && (piece.placeholder === 'body' || next.placeholder === 'body'));
 		return !pinned && !(piece.placeholder === 'url' && next.placeholder === 'formFields');
 	});
 }
@@ -314,22 +429,36 @@ function handshake(setup: Setup, delivery: Delivery): Handshake | undefined {
 	if (read === undefined) return undefined;
 	if (setup.verification === 'slack') {
 		const { type, challenge } = read;
-		return type === 'url_verification' && typeof challenge === 'string' && SLACK_CHALLENGE.test(challenge) ? { action: 'handshake', status: 200, body: challenge } : undefined;
+		return type === 'url_verification' &&
+			typeof challenge === 'string' &&
+			SLACK_CHALLENGE.test(challenge)
+			? { action: 'handshake', status: 200, body: challenge }
+			: undefined;
 	}
-	return headerText(delivery, 'x-github-event') === 'ping' && typeof read.zen === 'string' ? { action: 'handshake', status: 200 } : undefined;
+	return headerText(delivery, 'x-github-event') === 'ping' && typeof read.zen === 'string'
+		? { action: 'handshake', status: 200 }
+		: undefined;
 }
 
 // ---- the expectation ----
 
-function webhookDelivery(setup: Setup, delivery: Delivery, id: Exclude<Identity, 'unprotected'>): IDataObject {
+function webhookDelivery(
+	setup: Setup,
+	delivery: Delivery,
+	id: Exclude<Identity, 'unprotected'>,
+): IDataObject {
 	return {
 		...id,
 		timestamp: signedTimestamp(setup),
 		verification: setup.verification,
 		secret: setup.signWith,
 		bodyType: setup.format,
-		...(options(setup).includeHeaders === true ? { unsignedHeaders: unsignedHeaders(setup, delivery) } : {}),
-		...(options(setup).includeQuery === true ? { unsignedQuery: unsignedQuery(setup, delivery) } : {}),
+		...(options(setup).includeHeaders === true
+			? { unsignedHeaders: unsignedHeaders(setup, delivery) }
+			: {}),
+		...(options(setup).includeQuery === true
+			? { unsignedQuery: unsignedQuery(setup, delivery) }
+			: {}),
 	};
 }
 
@@ -343,13 +472,22 @@ export function expectedUnits(setup: Setup, delivery: Delivery): Unit[] | Refusa
 	const units = readings(setup, delivery.body);
 	if (units === undefined) return refuse('unreadable body');
 	if (units.length === 0) return refuse('no signed item');
-	const eventPath = typeof options(setup).eventPath === 'string' && options(setup).eventPath !== '' ? (options(setup).eventPath as string) : 'event';
+	const eventPath =
+		typeof options(setup).eventPath === 'string' && options(setup).eventPath !== ''
+			? (options(setup).eventPath as string)
+			: 'event';
 	const out: Unit[] = [];
 	for (const unit of units) {
 		if (hasOwn(unit.object, 'webhookDelivery')) return refuse('reserved field');
 		const id = identity(setup, delivery, unit);
-		if (id === 'unprotected') return refuse('Delivery ID Fields under a signature without field boundaries');
-		out.push({ json: { ...unit.object, webhookDelivery: webhookDelivery(setup, delivery, id) }, id: id.id, event: eventType(unit.signed, eventPath), signed: unit.signed });
+		if (id === 'unprotected')
+			return refuse('Delivery ID Fields under a signature without field boundaries');
+		out.push({
+			json: { ...unit.object, webhookDelivery: webhookDelivery(setup, delivery, id) },
+			id: id.id,
+			event: eventType(unit.signed, eventPath),
+			signed: unit.signed,
+		});
 	}
 	return out;
 }
@@ -362,18 +500,34 @@ export function expected(setup: Setup, delivery: Delivery): Expected {
 	if (answered !== undefined) return answered;
 	const units = expectedUnits(setup, delivery);
 	if (!Array.isArray(units)) return units;
-	const events = units.map((unit) => (unit.id !== null ? `id ${unit.id}` : `signed ${JSON.stringify(unit.signed)}`));
-	if (new Set(events).size !== events.length) return refuse('two signed items naming the same event (the same id, or without one the same signed fields)');
-	const started = units.filter((unit) => accepted(String(setup.parameters.events ?? ''), unit.event));
-	return started.length === 0 ? { action: 'acknowledge' } : { action: 'start', items: started.map((unit) => unit.json) };
+	const events = units.map((unit) =>
+		unit.id !== null ? `id ${unit.id}` : `signed ${JSON.stringify(unit.signed)}`,
+	);
+	if (new Set(events).size !== events.length)
+		return refuse(
+			'two signed items naming the same event (the same id, or without one the same signed fields)',
+		);
+	const started = units.filter((unit) =>
+		accepted(String(setup.parameters.events ?? ''), unit.event),
+	);
+	return started.length === 0
+		? { action: 'acknowledge' }
+		: { action: 'start', items: started.map((unit) => unit.json) };
 }
 
 /** Whether what the trigger did is what was expected (a refusal may have any reason the docs list). */
 export function sameOutcome(want: Expected, got: Outcome): boolean {
-	if (want.action === 'start') return got.action === 'start' && isDeepStrictEqual(got.items, want.items);
+	if (want.action === 'start')
+		return got.action === 'start' && isDeepStrictEqual(got.items, want.items);
 	if (want.action === 'handshake') {
 		const { answer } = got.action === 'handshake' ? got : { answer: undefined };
-		return answer?.status === want.status && answer.body === want.body && (want.body === undefined ? answer.contentType === undefined : /^text\/plain\b/.test(answer.contentType ?? ''));
+		return (
+			answer?.status === want.status &&
+			answer.body === want.body &&
+			(want.body === undefined
+				? answer.contentType === undefined
+				: /^text\/plain\b/.test(answer.contentType ?? ''))
+		);
 	}
 	return want.action === got.action;
 }

@@ -9,14 +9,21 @@ import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { VerificationName } from '../../nodes/TenantApiTrigger/verifications';
-import type { HmacAlgorithm, SecretEncoding, SignatureFormat } from '../../nodes/TenantApiTrigger/verifier';
+import type {
+	HmacAlgorithm,
+	SecretEncoding,
+	SignatureFormat,
+} from '../../nodes/TenantApiTrigger/verifier';
 import type { SigningScheme } from '../../sandbox/signing';
 import { demoSecret } from '../../sandbox/signing';
 
 import type { Format } from './bodies';
 
 /** One piece of a Custom HMAC template, as generated (rendered into Signed Content by `templateText`). */
-export type TemplatePiece = { literal: string } | { placeholder: 'timestamp' | 'id' | 'body' | 'url' | 'formFields'; upper?: boolean } | { item: string };
+export type TemplatePiece =
+	| { literal: string }
+	| { placeholder: 'timestamp' | 'id' | 'body' | 'url' | 'formFields'; upper?: boolean }
+	| { item: string };
 
 /** The Custom HMAC settings as a sender implements them. */
 export interface CustomSpec {
@@ -80,15 +87,26 @@ interface SchemePart {
 }
 
 const textSecrets = (name: SecretName) => `whsec_${name}_secret`;
-const hexSecrets = (name: SecretName) => ({ current: demoSecret('adyen-payments'), previous: 'ab'.repeat(32), test: 'cd'.repeat(32) })[name];
-const base64Secrets = (name: SecretName) => `whsec_${Buffer.from(`${name} signing key bytes`).toString('base64')}`;
-const SECRETS_OF: Record<SecretEncoding, (name: SecretName) => string> = { text: textSecrets, hex: hexSecrets, base64: base64Secrets };
+const hexSecrets = (name: SecretName) =>
+	({ current: demoSecret('adyen-payments'), previous: 'ab'.repeat(32), test: 'cd'.repeat(32) })[
+		name
+	];
+const base64Secrets = (name: SecretName) =>
+	`whsec_${Buffer.from(`${name} signing key bytes`).toString('base64')}`;
+const SECRETS_OF: Record<SecretEncoding, (name: SecretName) => string> = {
+	text: textSecrets,
+	hex: hexSecrets,
+	base64: base64Secrets,
+};
 
 const tolerance = maybe(pick(60, 300, 86_400));
-const withTolerance = (parameters: IDataObject, seconds: number | undefined) => (seconds === undefined ? parameters : { ...parameters, toleranceSeconds: seconds });
+const withTolerance = (parameters: IDataObject, seconds: number | undefined) =>
+	seconds === undefined ? parameters : { ...parameters, toleranceSeconds: seconds };
 
 /** Header settings as users type them: a name in any case, several names, stray commas and blanks. */
-function headerSetting(name: string): fc.Arbitrary<{ setting: string | undefined; sent: string; shape: string }> {
+function headerSetting(
+	name: string,
+): fc.Arbitrary<{ setting: string | undefined; sent: string; shape: string }> {
 	return fc.oneof(
 		fc.constant({ setting: undefined, sent: name, shape: 'default' }),
 		fc.constant({ setting: name.toUpperCase(), sent: name, shape: 'upper case' }),
@@ -101,8 +119,18 @@ function headerSetting(name: string): fc.Arbitrary<{ setting: string | undefined
 const bodyHmac = (verification: 'hmacSha256' | 'hmacSha512'): fc.Arbitrary<SchemePart> =>
 	fc
 		.record({
-			scheme: verification === 'hmacSha256' ? pick<SigningScheme>('hmac-sha256-hex', 'hmac-sha256-base64', 'hmac-sha256-prefixed') : pick<SigningScheme>('hmac-sha512-hex'),
-			header: fc.oneof(headerSetting('x-signature'), pick('X-Hub-Signature-256', 'x-shopify-hmac-sha256').map((h) => ({ setting: h, sent: h.toLowerCase(), shape: 'named' }))),
+			scheme:
+				verification === 'hmacSha256'
+					? pick<SigningScheme>('hmac-sha256-hex', 'hmac-sha256-base64', 'hmac-sha256-prefixed')
+					: pick<SigningScheme>('hmac-sha512-hex'),
+			header: fc.oneof(
+				headerSetting('x-signature'),
+				pick('X-Hub-Signature-256', 'x-shopify-hmac-sha256').map((h) => ({
+					setting: h,
+					sent: h.toLowerCase(),
+					shape: 'named',
+				})),
+			),
 			useTimestamp: fc.boolean(),
 			timestampHeader: headerSetting('x-timestamp'),
 			format: pick<Format>('json', 'form'),
@@ -111,10 +139,24 @@ const bodyHmac = (verification: 'hmacSha256' | 'hmacSha512'): fc.Arbitrary<Schem
 		.map(({ scheme, header, useTimestamp, timestampHeader, format, tolerance: seconds }) => ({
 			parameters: {
 				...(header.setting === undefined ? {} : { signatureHeader: header.setting }),
-				...(useTimestamp ? withTolerance({ useTimestamp, ...(timestampHeader.setting === undefined ? {} : { timestampHeader: timestampHeader.setting }) }, seconds) : { useTimestamp }),
+				...(useTimestamp
+					? withTolerance(
+							{
+								useTimestamp,
+								...(timestampHeader.setting === undefined
+									? {}
+									: { timestampHeader: timestampHeader.setting }),
+							},
+							seconds,
+						)
+					: { useTimestamp }),
 				bodyFormat: format,
 			},
-			sender: { kind: 'preset', scheme, rename: { 'x-signature': header.sent, 'x-timestamp': timestampHeader.sent } },
+			sender: {
+				kind: 'preset',
+				scheme,
+				rename: { 'x-signature': header.sent, 'x-timestamp': timestampHeader.sent },
+			},
 			format,
 			secret: textSecrets,
 			dims: [
@@ -123,23 +165,57 @@ const bodyHmac = (verification: 'hmacSha256' | 'hmacSha512'): fc.Arbitrary<Schem
 			],
 		}));
 
-const preset = (scheme: SigningScheme, formats: Format[], extra: (format: Format) => IDataObject = () => ({})): fc.Arbitrary<SchemePart> =>
-	fc.record({ format: pick(...formats), tolerance, signedUrl: fc.boolean() }).map(({ format, tolerance: seconds, signedUrl }) => {
-		const urlSigned = scheme === 'square' || scheme === 'twilio';
-		const timestamped = ['standard-webhooks', 'svix', 'stripe', 'slack', 'paddle'].includes(scheme);
-		const parameters: IDataObject = { ...extra(format), ...(urlSigned && signedUrl ? { signedUrl: SIGNED_URL_OVERRIDE } : {}) };
-		const secrets = scheme === 'adyen-platform' ? hexSecrets : scheme === 'standard-webhooks' || scheme === 'svix' ? base64Secrets : textSecrets;
-		const dims: Array<[string, string]> = urlSigned ? [['signed url', signedUrl ? 'set' : 'webhook url']] : [];
-		return { parameters: timestamped ? withTolerance(parameters, seconds) : parameters, sender: { kind: 'preset', scheme, rename: {} }, format, secret: secrets, dims };
-	});
+const preset = (
+	scheme: SigningScheme,
+	formats: Format[],
+	extra: (format: Format) => IDataObject = () => ({}),
+): fc.Arbitrary<SchemePart> =>
+	fc
+		.record({ format: pick(...formats), tolerance, signedUrl: fc.boolean() })
+		.map(({ format, tolerance: seconds, signedUrl }) => {
+			const urlSigned = scheme === 'square' || scheme === 'twilio';
+			const timestamped = ['standard-webhooks', 'svix', 'stripe', 'slack', 'paddle'].includes(
+				scheme,
+			);
+			const parameters: IDataObject = {
+				...extra(format),
+				...(urlSigned && signedUrl ? { signedUrl: SIGNED_URL_OVERRIDE } : {}),
+			};
+			const secrets =
+				scheme === 'adyen-platform'
+					? hexSecrets
+					: scheme === 'standard-webhooks' || scheme === 'svix'
+						? base64Secrets
+						: textSecrets;
+			const dims: Array<[string, string]> = urlSigned
+				? [['signed url', signedUrl ? 'set' : 'webhook url']]
+				: [];
+			return {
+				parameters: timestamped ? withTolerance(parameters, seconds) : parameters,
+				sender: { kind: 'preset', scheme, rename: {} },
+				format,
+				secret: secrets,
+				dims,
+			};
+		});
 
 // ---- Custom HMAC ----
 
 const SEPARATORS = [':', '.', '|', '::', ' / ', '-', ''];
 /** Signature Label values that fit each format. */
-const LABELS: Record<SignatureFormat, string[]> = { plain: [''], prefixed: ['v0=', 'sha256=', 'v1='], keyValue: ['v1', 'h1', 'sig'], versioned: ['v1', 'v2'] };
+const LABELS: Record<SignatureFormat, string[]> = {
+	plain: [''],
+	prefixed: ['v0=', 'sha256=', 'v1='],
+	keyValue: ['v1', 'h1', 'sig'],
+	versioned: ['v1', 'v2'],
+};
 const ITEM_FIELDS = ['ref', 'amount.value', 'amount.currency', 'code', 'ok'];
-const ITEMS_PATHS = ['notificationItems.*.NotificationRequestItem', 'events.*', 'data.items.*', 'batch.*.entry'];
+const ITEMS_PATHS = [
+	'notificationItems.*.NotificationRequestItem',
+	'events.*',
+	'data.items.*',
+	'batch.*.entry',
+];
 
 /** Signed Content as the user types it. */
 function templateText(template: TemplatePiece[]): string {
@@ -160,32 +236,52 @@ function joined(pieces: TemplatePiece[], separators: string[]): TemplatePiece[] 
 	});
 }
 
-const headerTemplate = (format: Format): fc.Arbitrary<{ template: TemplatePiece[]; bodyHash: boolean }> =>
+const headerTemplate = (
+	format: Format,
+): fc.Arbitrary<{ template: TemplatePiece[]; bodyHash: boolean }> =>
 	fc
 		.record({
-			chosen: fc.subarray(['timestamp', 'id', 'body', 'url', 'formFields'] as const, { minLength: 1 }).chain((list) => fc.shuffledSubarray(list, { minLength: list.length })),
+			chosen: fc
+				.subarray(['timestamp', 'id', 'body', 'url', 'formFields'] as const, { minLength: 1 })
+				.chain((list) => fc.shuffledSubarray(list, { minLength: list.length })),
 			upper: fc.boolean(),
 			separators: fc.array(pick(...SEPARATORS), { minLength: 1, maxLength: 4 }),
 			prefix: pick('', 'v0:', 'hook.'),
 		})
 		.map(({ chosen, upper, separators, prefix }) => {
 			const placeholders = [...chosen];
-			const covered = placeholders.includes('body') || (format === 'form' && placeholders.includes('formFields'));
+			const covered =
+				placeholders.includes('body') || (format === 'form' && placeholders.includes('formFields'));
 			// A signature that covers neither the body nor the fields needs a body hash in the signed URL.
 			const bodyHash = !covered && placeholders.includes('url');
 			if (!covered && !bodyHash) placeholders.push('body');
-			const pieces: TemplatePiece[] = placeholders.map((placeholder) => ({ placeholder, upper: upper && (placeholder === 'id' || placeholder === 'url') }));
-			return { template: [...(prefix === '' ? [] : [{ literal: prefix }]), ...joined(pieces, separators)], bodyHash };
+			const pieces: TemplatePiece[] = placeholders.map((placeholder) => ({
+				placeholder,
+				upper: upper && (placeholder === 'id' || placeholder === 'url'),
+			}));
+			return {
+				template: [...(prefix === '' ? [] : [{ literal: prefix }]), ...joined(pieces, separators)],
+				bodyHash,
+			};
 		});
 
 /** Item fields separated by literal text (signed items take no other placeholder). */
 const itemTemplate: fc.Arbitrary<TemplatePiece[]> = fc
 	.record({
 		fields: fc.shuffledSubarray(ITEM_FIELDS, { minLength: 1, maxLength: 4 }),
-		separators: fc.array(pick(...SEPARATORS.filter((s) => s !== '')), { minLength: 1, maxLength: 3 }),
+		separators: fc.array(pick(...SEPARATORS.filter((s) => s !== '')), {
+			minLength: 1,
+			maxLength: 3,
+		}),
 		prefix: pick('', 'v1|'),
 	})
-	.map(({ fields, separators, prefix }) => [...(prefix === '' ? [] : [{ literal: prefix }]), ...joined(fields.map((item) => ({ item })), separators)]);
+	.map(({ fields, separators, prefix }) => [
+		...(prefix === '' ? [] : [{ literal: prefix }]),
+		...joined(
+			fields.map((item) => ({ item })),
+			separators,
+		),
+	]);
 
 const custom: fc.Arbitrary<SchemePart> = fc
 	.record({
@@ -208,7 +304,16 @@ const custom: fc.Arbitrary<SchemePart> = fc
 		hashParameterSet: fc.boolean(),
 		tolerance,
 	})
-	.chain((c) => (c.signatureIn === 'items' ? itemTemplate.map((template) => ({ ...c, template, bodyHash: false, format: 'json' as Format })) : headerTemplate(c.format).map((t) => ({ ...c, ...t }))))
+	.chain((c) =>
+		c.signatureIn === 'items'
+			? itemTemplate.map((template) => ({
+					...c,
+					template,
+					bodyHash: false,
+					format: 'json' as Format,
+				}))
+			: headerTemplate(c.format).map((t) => ({ ...c, ...t })),
+	)
 	.map((c) => {
 		const spec: CustomSpec = {
 			algorithm: c.algorithm,
@@ -236,7 +341,9 @@ const custom: fc.Arbitrary<SchemePart> = fc
 				customSignatureEncoding: c.encodingSetting === 'auto' ? 'auto' : spec.signatureEncoding,
 				...(c.signatureIn === 'header'
 					? {
-							...(c.header.setting === undefined ? { customSignatureHeader: 'x-custom-signature' } : { customSignatureHeader: c.header.setting }),
+							...(c.header.setting === undefined
+								? { customSignatureHeader: 'x-custom-signature' }
+								: { customSignatureHeader: c.header.setting }),
 							customSignatureFormat: spec.signatureFormat,
 							customSignatureLabel: spec.label,
 							customPairSeparator: spec.pairSeparator,
@@ -250,7 +357,9 @@ const custom: fc.Arbitrary<SchemePart> = fc
 			},
 			c.tolerance,
 		);
-		const placeholders = spec.template.flatMap((p) => ('literal' in p ? [] : ['item' in p ? 'item' : p.placeholder]));
+		const placeholders = spec.template.flatMap((p) =>
+			'literal' in p ? [] : ['item' in p ? 'item' : p.placeholder],
+		);
 		return {
 			parameters,
 			sender: { kind: 'custom', spec } as Sender,
@@ -260,21 +369,34 @@ const custom: fc.Arbitrary<SchemePart> = fc
 				['algorithm', spec.algorithm],
 				['secret encoding', spec.secretEncoding],
 				['signature location', spec.signatureIn],
-				...(spec.signatureIn === 'header' ? ([['signature format', spec.signatureFormat]] as Array<[string, string]>) : [['items path', spec.itemsPath] as [string, string]]),
-				['signature encoding', `${c.encodingSetting === 'auto' ? 'auto' : 'exact'} ${spec.signatureEncoding}`],
-				['body hash parameter', spec.bodyHashParameter === '' ? 'empty' : c.bodyHash ? 'needed' : 'set, not needed'],
+				...(spec.signatureIn === 'header'
+					? ([['signature format', spec.signatureFormat]] as Array<[string, string]>)
+					: [['items path', spec.itemsPath] as [string, string]]),
+				[
+					'signature encoding',
+					`${c.encodingSetting === 'auto' ? 'auto' : 'exact'} ${spec.signatureEncoding}`,
+				],
+				[
+					'body hash parameter',
+					spec.bodyHashParameter === '' ? 'empty' : c.bodyHash ? 'needed' : 'set, not needed',
+				],
 				...[...new Set(placeholders)].map((p): [string, string] => ['signs', p]),
 			],
 		};
 	});
 
-const secretHeader: fc.Arbitrary<SchemePart> = fc.record({ header: headerSetting('x-webhook-secret'), format: pick<Format>('json', 'form') }).map(({ header, format }) => ({
-	parameters: { ...(header.setting === undefined ? {} : { sharedKeyHeader: header.setting }), bodyFormat: format },
-	sender: { kind: 'secretHeader', header: header.sent },
-	format,
-	secret: textSecrets,
-	dims: [['shared key header', header.shape]],
-}));
+const secretHeader: fc.Arbitrary<SchemePart> = fc
+	.record({ header: headerSetting('x-webhook-secret'), format: pick<Format>('json', 'form') })
+	.map(({ header, format }) => ({
+		parameters: {
+			...(header.setting === undefined ? {} : { sharedKeyHeader: header.setting }),
+			bodyFormat: format,
+		},
+		sender: { kind: 'secretHeader', header: header.sent },
+		format,
+		secret: textSecrets,
+		dims: [['shared key header', header.shape]],
+	}));
 
 /** The settings part of each Verification value of the node. */
 const SCHEME_PARTS: Record<VerificationName, fc.Arbitrary<SchemePart>> = {
@@ -286,11 +408,23 @@ const SCHEME_PARTS: Record<VerificationName, fc.Arbitrary<SchemePart>> = {
 	paddle: preset('paddle', ['json']),
 	square: preset('square', ['json']),
 	adyenPlatform: preset('adyen-platform', ['json']),
-	adyenPayments: fc.constant({ parameters: {}, sender: { kind: 'adyenPayments' }, format: 'json', secret: hexSecrets, dims: [] }),
+	adyenPayments: fc.constant({
+		parameters: {},
+		sender: { kind: 'adyenPayments' },
+		format: 'json',
+		secret: hexSecrets,
+		dims: [],
+	}),
 	twilio: preset('twilio', ['form', 'json']),
 	customHmac: custom,
 	secretHeader,
-	none: pick<Format>('json', 'form').map((format) => ({ parameters: { bodyFormat: format }, sender: { kind: 'none' }, format, secret: textSecrets, dims: [] })),
+	none: pick<Format>('json', 'form').map((format) => ({
+		parameters: { bodyFormat: format },
+		sender: { kind: 'none' },
+		format,
+		secret: textSecrets,
+		dims: [],
+	})),
 };
 
 export const VERIFICATIONS = Object.keys(SCHEME_PARTS) as VerificationName[];
@@ -303,17 +437,31 @@ function idFieldChoices(verification: VerificationName, part: SchemePart): strin
 		const first = part.sender.spec.itemsPath.replace('*', '0');
 		return [`${first}.ref`, `${first}.amount.value, ${first}.code`, `${first}.eventDate`];
 	}
-	if (verification === 'adyenPayments') return ['notificationItems.0.NotificationRequestItem.pspReference', 'notificationItems.0.NotificationRequestItem.eventDate'];
+	if (verification === 'adyenPayments')
+		return [
+			'notificationItems.0.NotificationRequestItem.pspReference',
+			'notificationItems.0.NotificationRequestItem.eventDate',
+		];
 	if (verification === 'twilio') return ['MessageSid', 'MessageSid, AccountSid', 'Body'];
-	return part.format === 'form' ? ['id', 'event', 'id, event', 'missing'] : ['id', 'event_id', 'id, event_id', 'data.object', 'created_at', 'missing'];
+	return part.format === 'form'
+		? ['id', 'event', 'id, event', 'missing']
+		: ['id', 'event_id', 'id, event_id', 'data.object', 'created_at', 'missing'];
 }
 
-const EVENT_FILTERS = ['transfers.created', 'transfers.*', '*', 'payout.approved, accounts.*', 'AUTHORISATION'];
+const EVENT_FILTERS = [
+	'transfers.created',
+	'transfers.*',
+	'*',
+	'payout.approved, accounts.*',
+	'AUTHORISATION',
+];
 
 /** Event Path values: fields of event bodies, and for signed items a field of the item (read at index 0, as alone). */
 function eventPathChoices(verification: VerificationName, part: SchemePart): string[] {
-	if (verification === 'adyenPayments') return ['type', 'notificationItems.0.NotificationRequestItem.eventCode'];
-	if (part.sender.kind === 'custom' && part.sender.spec.signatureIn === 'items') return ['type', `${part.sender.spec.itemsPath.replace('*', '0')}.code`];
+	if (verification === 'adyenPayments')
+		return ['type', 'notificationItems.0.NotificationRequestItem.eventCode'];
+	if (part.sender.kind === 'custom' && part.sender.spec.signatureIn === 'items')
+		return ['type', `${part.sender.spec.itemsPath.replace('*', '0')}.code`];
 	return ['type', 'data.kind', 'event_id'];
 }
 
@@ -327,7 +475,12 @@ const options = (verification: VerificationName, part: SchemePart) =>
 		recordRefusals: maybe(fc.boolean()),
 	});
 
-const secretsAndUrl = fc.record({ previous: fc.boolean(), test: fc.boolean(), testUrl: fc.boolean(), signWith: pick<SecretName>('current', 'previous', 'test') });
+const secretsAndUrl = fc.record({
+	previous: fc.boolean(),
+	test: fc.boolean(),
+	testUrl: fc.boolean(),
+	signWith: pick<SecretName>('current', 'previous', 'test'),
+});
 
 /** Set-ups of one Verification, with everything around it generated. */
 export function setups(verification: VerificationName): fc.Arbitrary<Setup> {
@@ -340,8 +493,17 @@ export function setups(verification: VerificationName): fc.Arbitrary<Setup> {
 				secrets: secretsAndUrl,
 			})
 			.map(({ options: chosen, events, respond, secrets }): Setup => {
-				const signWith: SecretName | null = verification === 'none' ? null : secrets.signWith === 'previous' && !secrets.previous ? 'current' : secrets.signWith === 'test' && !secrets.test ? 'current' : secrets.signWith;
-				const definedOptions = Object.fromEntries(Object.entries(chosen).filter(([, v]) => v !== undefined));
+				const signWith: SecretName | null =
+					verification === 'none'
+						? null
+						: secrets.signWith === 'previous' && !secrets.previous
+							? 'current'
+							: secrets.signWith === 'test' && !secrets.test
+								? 'current'
+								: secrets.signWith;
+				const definedOptions = Object.fromEntries(
+					Object.entries(chosen).filter(([, v]) => v !== undefined),
+				);
 				const parameters: IDataObject = {
 					verification,
 					...part.parameters,
@@ -361,11 +523,25 @@ export function setups(verification: VerificationName): fc.Arbitrary<Setup> {
 					['signed with', signWith ?? 'nothing'],
 					['include headers', String(chosen.includeHeaders === true)],
 					['include query', String(chosen.includeQuery === true)],
-					['delivery id fields', chosen.idFields === undefined ? 'none' : `${chosen.idFields.split(',').length} field(s)`],
+					[
+						'delivery id fields',
+						chosen.idFields === undefined
+							? 'none'
+							: `${chosen.idFields.split(',').length} field(s)`,
+					],
 					['event path', chosen.eventPath === undefined ? 'default' : 'set'],
 					['events', events === undefined ? 'all' : 'filter'],
 				];
-				return { verification, parameters, credential, testUrl: secrets.testUrl, signWith, format: part.format, sender: part.sender, dims };
+				return {
+					verification,
+					parameters,
+					credential,
+					testUrl: secrets.testUrl,
+					signWith,
+					format: part.format,
+					sender: part.sender,
+					dims,
+				};
 			}),
 	);
 }

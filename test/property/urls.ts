@@ -25,7 +25,13 @@ import { BlockList } from 'net';
 import fc from 'fast-check';
 
 import type { ApiBase } from '../../nodes/TenantApi/transport/apiUrl';
-import { UnsafeUrlError, checkWithinBase, parseBaseUrl, resolveEndpoint, resolveNextLink } from '../../nodes/TenantApi/transport/apiUrl';
+import {
+	UnsafeUrlError,
+	checkWithinBase,
+	parseBaseUrl,
+	resolveEndpoint,
+	resolveNextLink,
+} from '../../nodes/TenantApi/transport/apiUrl';
 import { withoutQueryParameters } from '../../nodes/TenantApi/transport/pagination/fetchListing';
 import type { PropertyGroup, Verdict } from './common';
 import { caseProperty, fraction } from './common';
@@ -50,11 +56,25 @@ function lenientUtf8(bytes: number[]): string {
 	let text = '';
 	for (let i = 0; i < bytes.length; ) {
 		const lead = bytes[i];
-		const extra = lead < 0x80 ? 0 : lead >= 0xc0 && lead < 0xe0 ? 1 : lead >= 0xe0 && lead < 0xf0 ? 2 : lead >= 0xf0 && lead < 0xf8 ? 3 : -1;
+		const extra =
+			lead < 0x80
+				? 0
+				: lead >= 0xc0 && lead < 0xe0
+					? 1
+					: lead >= 0xe0 && lead < 0xf0
+						? 2
+						: lead >= 0xf0 && lead < 0xf8
+							? 3
+							: -1;
 		const rest = bytes.slice(i + 1, i + 1 + Math.max(extra, 0));
 		let codePoint = extra <= 0 ? lead : lead & (0x3f >> extra);
 		for (const byte of rest) codePoint = (codePoint << 6) | (byte & 0x3f);
-		if (extra < 0 || rest.length < extra || rest.some((byte) => (byte & 0xc0) !== 0x80) || codePoint > 0x10ffff) {
+		if (
+			extra < 0 ||
+			rest.length < extra ||
+			rest.some((byte) => (byte & 0xc0) !== 0x80) ||
+			codePoint > 0x10ffff
+		) {
 			text += hexByte(lead);
 			i++;
 		} else {
@@ -68,7 +88,14 @@ function lenientUtf8(bytes: number[]): string {
 /** One round of lenient percent-decoding: runs of `%XX` as UTF-8, `%uXXXX` as a UTF-16 unit, anything else as it is. */
 function lenientDecode(text: string): string {
 	return text.replace(/(?:%[0-9a-f]{2})+|%u[0-9a-f]{4}/gi, (run) =>
-		/^%u/i.test(run) ? String.fromCharCode(parseInt(run.slice(2), 16)) : lenientUtf8(run.slice(1).split('%').map((hex) => parseInt(hex, 16))),
+		/^%u/i.test(run)
+			? String.fromCharCode(parseInt(run.slice(2), 16))
+			: lenientUtf8(
+					run
+						.slice(1)
+						.split('%')
+						.map((hex) => parseInt(hex, 16)),
+				),
 	);
 }
 
@@ -103,7 +130,8 @@ export function serverClimb(tail: string): string | undefined {
 	let depth = 0;
 	for (const [index, segment] of segments.entries()) {
 		depth += levelsOf(segment);
-		if (depth < 0) return `${JSON.stringify(tail)} is read as ${JSON.stringify(segments.slice(0, index + 1).join('/'))}`;
+		if (depth < 0)
+			return `${JSON.stringify(tail)} is read as ${JSON.stringify(segments.slice(0, index + 1).join('/'))}`;
 	}
 	return undefined;
 }
@@ -117,10 +145,14 @@ export function confinementBreach(base: ExpectedBase, href: string): string | un
 		return `${JSON.stringify(href)} is not an absolute URL`;
 	}
 	if (url.origin !== base.origin) return `${JSON.stringify(href)} goes to ${url.origin}`;
-	if (url.username !== '' || url.password !== '') return `${JSON.stringify(href)} carries a user name or password`;
-	if (url.pathname !== base.path && !url.pathname.startsWith(`${base.path}/`)) return `${JSON.stringify(href)} has the path ${url.pathname}, outside ${base.path}`;
+	if (url.username !== '' || url.password !== '')
+		return `${JSON.stringify(href)} carries a user name or password`;
+	if (url.pathname !== base.path && !url.pathname.startsWith(`${base.path}/`))
+		return `${JSON.stringify(href)} has the path ${url.pathname}, outside ${base.path}`;
 	const climb = serverClimb(url.pathname.slice(base.path.length + 1));
-	return climb === undefined ? undefined : `${JSON.stringify(href)} climbs above ${base.path || '/'} as a lenient server reads it: ${climb}`;
+	return climb === undefined
+		? undefined
+		: `${JSON.stringify(href)} climbs above ${base.path || '/'} as a lenient server reads it: ${climb}`;
 }
 
 const LOOPBACK = new BlockList();
@@ -142,11 +174,13 @@ function baseBreach(raw: unknown, got: { origin: string; path: string }): string
 	} catch {
 		return 'an invalid URL was accepted';
 	}
-	if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) return `${url.protocol}//${url.host} was accepted`;
+	if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname)))
+		return `${url.protocol}//${url.host} was accepted`;
 	if (url.username !== '' || url.password !== '') return 'a user name or password was accepted';
 	if (url.search !== '' || url.hash !== '') return 'a query or fragment was accepted';
 	const expected = expectedBase(url.href);
-	if (got.origin !== expected.origin || got.path !== expected.path) return `read as ${JSON.stringify(got)}, not ${JSON.stringify(expected)}`;
+	if (got.origin !== expected.origin || got.path !== expected.path)
+		return `read as ${JSON.stringify(got)}, not ${JSON.stringify(expected)}`;
 	return undefined;
 }
 
@@ -155,7 +189,8 @@ function baseBreach(raw: unknown, got: { origin: string; path: string }): string
 type Attempt = { href: string } | { refused: string } | { threw: unknown };
 
 /** A refusal's message with what varies (the one quoted input, which may hold quotes; URLs) left out, to count refusals by kind. */
-const kindOf = (message: string) => message.replace(/"[\s\S]*"/, '"…"').replace(/\b[a-z]+:\/\/\S+/gi, '…');
+const kindOf = (message: string) =>
+	message.replace(/"[\s\S]*"/, '"…"').replace(/\b[a-z]+:\/\/\S+/gi, '…');
 
 function attempt(run: () => string): Attempt {
 	try {
@@ -165,14 +200,24 @@ function attempt(run: () => string): Attempt {
 	}
 }
 
-const threw = (error: unknown): Verdict => ({ ok: false, outcome: 'threw', why: `not an UnsafeUrlError: ${(error as Error)?.stack ?? String(error)}` });
+const threw = (error: unknown): Verdict => ({
+	ok: false,
+	outcome: 'threw',
+	why: `not an UnsafeUrlError: ${(error as Error)?.stack ?? String(error)}`,
+});
 
 /** The base as the code reads it; the generated ones are all valid, so a refusal breaks the rule too. */
 function baseOf(raw: string): { base: ApiBase } | { verdict: Verdict } {
 	try {
 		return { base: parseBaseUrl(raw) };
 	} catch (error) {
-		return { verdict: { ok: false, outcome: 'valid base refused', why: `${JSON.stringify(raw)}: ${(error as Error).message}` } };
+		return {
+			verdict: {
+				ok: false,
+				outcome: 'valid base refused',
+				why: `${JSON.stringify(raw)}: ${(error as Error).message}`,
+			},
+		};
 	}
 }
 
@@ -191,19 +236,39 @@ function sendable(base: ApiBase, href: string, again: () => string): string | un
  * One URL the Api-Key would go to, judged: refused, or confined; `expected`, when given, is the URL a plain input
  * must resolve to.
  */
-function judgeUrl(rawBase: string, resolve: (base: ApiBase) => string, expected?: (base: ExpectedBase) => string): Verdict {
+function judgeUrl(
+	rawBase: string,
+	resolve: (base: ApiBase) => string,
+	expected?: (base: ExpectedBase) => string,
+): Verdict {
 	const parsed = baseOf(rawBase);
 	if ('verdict' in parsed) return parsed.verdict;
 	const got = attempt(() => resolve(parsed.base));
 	if ('threw' in got) return threw(got.threw);
 	const oracleBase = expectedBase(rawBase);
 	if ('refused' in got) {
-		return expected ? { ok: false, outcome: 'plain input refused', why: `${expected(oracleBase)}: ${got.refused}` } : { ok: true, outcome: `refused: ${got.refused}` };
+		return expected
+			? {
+					ok: false,
+					outcome: 'plain input refused',
+					why: `${expected(oracleBase)}: ${got.refused}`,
+				}
+			: { ok: true, outcome: `refused: ${got.refused}` };
 	}
-	const breach = confinementBreach(oracleBase, got.href) ?? sendable(parsed.base, got.href, () => resolve(parsed.base));
+	const breach =
+		confinementBreach(oracleBase, got.href) ??
+		sendable(parsed.base, got.href, () => resolve(parsed.base));
 	if (breach !== undefined) return { ok: false, outcome: 'escaped', why: breach };
-	if (expected && got.href !== expected(oracleBase)) return { ok: false, outcome: 'plain input misread', why: `${got.href}, not ${expected(oracleBase)}` };
-	return { ok: true, outcome: expected ? 'plain input resolved as written' : 'resolved within the base' };
+	if (expected && got.href !== expected(oracleBase))
+		return {
+			ok: false,
+			outcome: 'plain input misread',
+			why: `${got.href}, not ${expected(oracleBase)}`,
+		};
+	return {
+		ok: true,
+		outcome: expected ? 'plain input resolved as written' : 'resolved within the base',
+	};
 }
 
 interface EndpointCase {
@@ -216,10 +281,15 @@ interface LinkCase {
 	link: string;
 }
 
-const checkEndpoint = ({ base, endpoint }: EndpointCase): Verdict => judgeUrl(base, (b) => resolveEndpoint(b, endpoint));
+const checkEndpoint = ({ base, endpoint }: EndpointCase): Verdict =>
+	judgeUrl(base, (b) => resolveEndpoint(b, endpoint));
 
 const checkPlainEndpoint = ({ base, endpoint }: EndpointCase): Verdict =>
-	judgeUrl(base, (b) => resolveEndpoint(b, endpoint), ({ origin, path }) => `${origin}${path}/${String(endpoint).replace(/^\/+/, '')}`);
+	judgeUrl(
+		base,
+		(b) => resolveEndpoint(b, endpoint),
+		({ origin, path }) => `${origin}${path}/${String(endpoint).replace(/^\/+/, '')}`,
+	);
 
 /**
  * A Get Many's request for a page of the Endpoint: the resolved endpoint without the query parameters the node sends
@@ -233,7 +303,8 @@ const followed = (link: string) => (b: ApiBase) => resolveNextLink(b, link);
 
 const checkLink = ({ base, link }: LinkCase): Verdict => judgeUrl(base, followed(link));
 
-const checkPlainLink = ({ base, link }: LinkCase): Verdict => judgeUrl(base, followed(link), ({ origin }) => new URL(link, `${origin}/`).href);
+const checkPlainLink = ({ base, link }: LinkCase): Verdict =>
+	judgeUrl(base, followed(link), ({ origin }) => new URL(link, `${origin}/`).href);
 
 /** A base URL (any value in the credential field): refused, or https (http only on loopback) read as WHATWG reads it. */
 function checkBaseUrl(raw: unknown): Verdict {
@@ -241,17 +312,43 @@ function checkBaseUrl(raw: unknown): Verdict {
 	try {
 		got = parseBaseUrl(raw);
 	} catch (error) {
-		return error instanceof UnsafeUrlError ? { ok: true, outcome: `refused: ${kindOf(error.message)}` } : threw(error);
+		return error instanceof UnsafeUrlError
+			? { ok: true, outcome: `refused: ${kindOf(error.message)}` }
+			: threw(error);
 	}
 	const breach = baseBreach(raw, got);
-	return breach === undefined ? { ok: true, outcome: `accepted ${new URL(got.origin).protocol}` } : { ok: false, outcome: 'accepted', why: `${JSON.stringify(raw)}: ${breach}` };
+	return breach === undefined
+		? { ok: true, outcome: `accepted ${new URL(got.origin).protocol}` }
+		: { ok: false, outcome: 'accepted', why: `${JSON.stringify(raw)}: ${breach}` };
 }
 
 // ---- generators: base URLs ----
 
-const HTTPS_HOSTS = ['api.example.com', 'API.Example.COM', 'tenant-7.api.example.io', 'xn--bcher-kva.example', 'bücher.example', '203.0.113.5', '[2001:db8::1]', 'localhost', '127.0.0.1'];
-const LOOPBACK_HOSTS = ['localhost', 'LocalHost', '127.0.0.1', '127.5.6.7', '127.1', '[::1]', '[0:0:0:0:0:0:0:1]'];
-const port = fc.oneof(fc.constant(''), fc.constantFrom(':443', ':80', ':8443', ':4010'), fc.integer({ min: 1, max: 65535 }).map((n) => `:${n}`));
+const HTTPS_HOSTS = [
+	'api.example.com',
+	'API.Example.COM',
+	'tenant-7.api.example.io',
+	'xn--bcher-kva.example',
+	'bücher.example',
+	'203.0.113.5',
+	'[2001:db8::1]',
+	'localhost',
+	'127.0.0.1',
+];
+const LOOPBACK_HOSTS = [
+	'localhost',
+	'LocalHost',
+	'127.0.0.1',
+	'127.5.6.7',
+	'127.1',
+	'[::1]',
+	'[0:0:0:0:0:0:0:1]',
+];
+const port = fc.oneof(
+	fc.constant(''),
+	fc.constantFrom(':443', ':80', ':8443', ':4010'),
+	fc.integer({ min: 1, max: 65535 }).map((n) => `:${n}`),
+);
 const baseSegment = fc.oneof(
 	fc.constantFrom('v1', 'v2', 'api', 'tenant', 'v1.2', 't_7', 'a%20b', 'é', '~u', 'a-b', 'x.'),
 	fc.stringMatching(/^[a-z0-9._~-]{1,8}$/).filter((segment) => !/^\.+$/.test(segment)),
@@ -263,7 +360,10 @@ const basePath = fc
 /** Valid base URLs: https hosts, plain http on loopback, paths with and without trailing slashes, blanks around. */
 const validBase: fc.Arbitrary<string> = fc
 	.tuple(
-		fc.oneof(fc.constantFrom(...HTTPS_HOSTS).map((host) => `https://${host}`), fc.constantFrom(...LOOPBACK_HOSTS).map((host) => `http://${host}`)),
+		fc.oneof(
+			fc.constantFrom(...HTTPS_HOSTS).map((host) => `https://${host}`),
+			fc.constantFrom(...LOOPBACK_HOSTS).map((host) => `http://${host}`),
+		),
 		port,
 		basePath,
 		fc.constantFrom('', ' ', '  \t'),
@@ -272,15 +372,135 @@ const validBase: fc.Arbitrary<string> = fc
 
 // ---- generators: hostile pieces ----
 
-const DOTS = ['.', '..', '...', '%2e', '%2E', '.%2e', '%2e.', '%2e%2e', '%2E%2e', '%252e', '%252e%252e', '%25252e%25252E', '%c0%ae', '%C0%AE%C0%AE', '%e0%80%ae', '%u002e', '%U002E%u002E', '．', '．．', '%ef%bc%8e', '‥', '%e2%80%a5', '…', '․', '﹒'];
-const SEPARATORS = ['/', '//', '%2f', '%2F', '%252f', '\\', '%5c', '%5C', '%255c', '%c0%af', '%c1%9c', '／', '＼', '%ef%bc%8f'];
-const DELIMITERS = [';', '%3b', '%3B', ';jsessionid=1', ';x=..', '?', '%3f', '%3F', '%253f', '#', '%23', '？', '；', '＃', '﹖', '&', '='];
-const AUTHORITY = ['@', '%40', 'https:', 'http://', 'HTTPS:', '//evil.example', 'evil.example', ':8080', ':', '[::1]', '[::ffff:127.0.0.1]', '127.0.0.1', 'localhost', 'javascript:', 'file:', 'mailto:'];
-const BLANKS = [' ', '%20', '+', '%2b', '\t', '%09', '\n', '%0a', '\r', '%0d', '\0', '%00', '\u0085', '%c2%85', '\u00a0', '%c2%a0', '\u2028', '\u3000', '%e3%80%80', '\u200b', '\ufeff', '\x7f', '%7f', '\u001f'];
-const UNICODE = ['é', '%c3%a9', '日本', '😀', '\ud800', '%ff', '%', '%2', '%zz', '%%32%65', '%252', 'e\u0301', '\u0338', '％２ｅ'];
+const DOTS = [
+	'.',
+	'..',
+	'...',
+	'%2e',
+	'%2E',
+	'.%2e',
+	'%2e.',
+	'%2e%2e',
+	'%2E%2e',
+	'%252e',
+	'%252e%252e',
+	'%25252e%25252E',
+	'%c0%ae',
+	'%C0%AE%C0%AE',
+	'%e0%80%ae',
+	'%u002e',
+	'%U002E%u002E',
+	'．',
+	'．．',
+	'%ef%bc%8e',
+	'‥',
+	'%e2%80%a5',
+	'…',
+	'․',
+	'﹒',
+];
+const SEPARATORS = [
+	'/',
+	'//',
+	'%2f',
+	'%2F',
+	'%252f',
+	'\\',
+	'%5c',
+	'%5C',
+	'%255c',
+	'%c0%af',
+	'%c1%9c',
+	'／',
+	'＼',
+	'%ef%bc%8f',
+];
+const DELIMITERS = [
+	';',
+	'%3b',
+	'%3B',
+	';jsessionid=1',
+	';x=..',
+	'?',
+	'%3f',
+	'%3F',
+	'%253f',
+	'#',
+	'%23',
+	'？',
+	'；',
+	'＃',
+	'﹖',
+	'&',
+	'=',
+];
+const AUTHORITY = [
+	'@',
+	'%40',
+	'https:',
+	'http://',
+	'HTTPS:',
+	'//evil.example',
+	'evil.example',
+	':8080',
+	':',
+	'[::1]',
+	'[::ffff:127.0.0.1]',
+	'127.0.0.1',
+	'localhost',
+	'javascript:',
+	'file:',
+	'mailto:',
+];
+const BLANKS = [
+	' ',
+	'%20',
+	'+',
+	'%2b',
+	'\t',
+	'%09',
+	'\n',
+	'%0a',
+	'\r',
+	'%0d',
+	'\0',
+	'%00',
+	'\u0085',
+	'%c2%85',
+	'\u00a0',
+	'%c2%a0',
+	'\u2028',
+	'\u3000',
+	'%e3%80%80',
+	'\u200b',
+	'\ufeff',
+	'\x7f',
+	'%7f',
+	'\u001f',
+];
+const UNICODE = [
+	'é',
+	'%c3%a9',
+	'日本',
+	'😀',
+	'\ud800',
+	'%ff',
+	'%',
+	'%2',
+	'%zz',
+	'%%32%65',
+	'%252',
+	'e\u0301',
+	'\u0338',
+	'％２ｅ',
+];
 const ORDINARY = ['a', 'v1', 'transfers', 'po_1', 'x.y', 'a..b', 'v1.2', '.well-known', 'accounts'];
 
-const text = fc.oneof(fc.string({ maxLength: 4 }), fc.string({ unit: 'grapheme', maxLength: 3 }), fc.string({ unit: 'binary', maxLength: 3 }));
+const text = fc.oneof(
+	fc.string({ maxLength: 4 }),
+	fc.string({ unit: 'grapheme', maxLength: 3 }),
+	fc.string({ unit: 'binary', maxLength: 3 }),
+);
 const piece = fc.oneof(
 	{ arbitrary: fc.constantFrom(...DOTS), weight: 4 },
 	{ arbitrary: fc.constantFrom(...SEPARATORS), weight: 2 },
@@ -292,10 +512,20 @@ const piece = fc.oneof(
 	{ arbitrary: text, weight: 1 },
 );
 const segment = fc.array(piece, { minLength: 1, maxLength: 3 }).map((pieces) => pieces.join(''));
-const suffix = fc.oneof(fc.constant(''), segment.map((s) => `?${s}`), segment.map((s) => `#${s}`));
+const suffix = fc.oneof(
+	fc.constant(''),
+	segment.map((s) => `?${s}`),
+	segment.map((s) => `#${s}`),
+);
 /** Slash-separated segments of pieces, or pieces run together, with a query or fragment now and then. */
 const hostilePath = fc.oneof(
-	fc.tuple(fc.constantFrom('', '/', '//'), fc.array(segment, { minLength: 1, maxLength: 6 }), suffix).map(([lead, segments, end]) => lead + segments.join('/') + end),
+	fc
+		.tuple(
+			fc.constantFrom('', '/', '//'),
+			fc.array(segment, { minLength: 1, maxLength: 6 }),
+			suffix,
+		)
+		.map(([lead, segments, end]) => lead + segments.join('/') + end),
 	fc.array(piece, { minLength: 1, maxLength: 8 }).map((pieces) => pieces.join('')),
 );
 
@@ -303,12 +533,30 @@ const hostilePath = fc.oneof(
 
 const plainSegment = fc.oneof(
 	fc.stringMatching(/^[A-Za-z0-9_~-][A-Za-z0-9._~-]{0,10}$/),
-	fc.constantFrom('transfers', 'po_1', 'confirm', 'v1.2', 'a..b', '.well-known', 'files;v=2', 'a%20b', '%41', 'caf%C3%A9'),
+	fc.constantFrom(
+		'transfers',
+		'po_1',
+		'confirm',
+		'v1.2',
+		'a..b',
+		'.well-known',
+		'files;v=2',
+		'a%20b',
+		'%41',
+		'caf%C3%A9',
+	),
 );
-const plainQuery = fc.oneof(fc.constant(''), fc.constantFrom('?expand=fees', '?a=1&b=%2F..', '?cursor=..%2F..', '?q=a+b'));
+const plainQuery = fc.oneof(
+	fc.constant(''),
+	fc.constantFrom('?expand=fees', '?a=1&b=%2F..', '?cursor=..%2F..', '?q=a+b'),
+);
 /** Endpoints as users write them: `/transfers`, `payouts/po_1/confirm?expand=x`. */
 const plainEndpoint: fc.Arbitrary<string> = fc
-	.tuple(fc.constantFrom('', '/'), fc.array(plainSegment, { minLength: 1, maxLength: 4 }), plainQuery)
+	.tuple(
+		fc.constantFrom('', '/'),
+		fc.array(plainSegment, { minLength: 1, maxLength: 4 }),
+		plainQuery,
+	)
 	.map(([lead, segments, query]) => lead + segments.join('/') + query);
 
 /** A character's UTF-8 bytes percent-encoded `rounds` times over (`.` twice: `%252e`), in either case. */
@@ -350,22 +598,35 @@ function applyEdit(input: string, e: Edit): string {
 		case 'replace':
 			return before + e.piece + characters.slice(i + e.length).join('');
 		case 'encode':
-			return i < characters.length ? before + percentEncoded(characters[i], e.rounds, e.upper) + characters.slice(i + 1).join('') : input;
+			return i < characters.length
+				? before +
+						percentEncoded(characters[i], e.rounds, e.upper) +
+						characters.slice(i + 1).join('')
+				: input;
 		case 'delete':
 			return before + characters.slice(i + 1).join('');
 		case 'slash': {
 			const slashes = characters.flatMap((c, at) => (c === '/' ? [at] : []));
 			if (slashes.length === 0) return input;
 			const at = slashes[Math.floor(e.at * slashes.length)];
-			characters[at] = ['\\', '//', '/%2e%2e/', percentEncoded('/', e.rounds, e.upper), percentEncoded('\\', e.rounds, e.upper)][e.length];
+			characters[at] = [
+				'\\',
+				'//',
+				'/%2e%2e/',
+				percentEncoded('/', e.rounds, e.upper),
+				percentEncoded('\\', e.rounds, e.upper),
+			][e.length];
 			return characters.join('');
 		}
 		case 'case':
-			return input.replace(/%[0-9a-f]{2}/gi, (escape) => (e.upper ? escape.toUpperCase() : escape.toLowerCase()));
+			return input.replace(/%[0-9a-f]{2}/gi, (escape) =>
+				e.upper ? escape.toUpperCase() : escape.toLowerCase(),
+			);
 	}
 }
 
-const mutated = (plain: fc.Arbitrary<string>) => fc.tuple(plain, edits).map(([input, list]) => list.reduce(applyEdit, input));
+const mutated = (plain: fc.Arbitrary<string>) =>
+	fc.tuple(plain, edits).map(([input, list]) => list.reduce(applyEdit, input));
 
 /** Endpoints from hostile pieces, and now and then not a string at all. */
 const hostileEndpoint: fc.Arbitrary<unknown> = fc.oneof(
@@ -432,28 +693,65 @@ const plainLink = (base: string): fc.Arbitrary<string> =>
 /** Three in four below the base path, where only the path's pieces can make a link escape. */
 const linkShape: fc.Arbitrary<LinkShape> = fc.record({
 	authority: fc.constantFrom(...AUTHORITIES),
-	underBase: fc.oneof({ arbitrary: fc.constant(true), weight: 3 }, { arbitrary: fc.constant(false), weight: 1 }),
+	underBase: fc.oneof(
+		{ arbitrary: fc.constant(true), weight: 3 },
+		{ arbitrary: fc.constant(false), weight: 1 },
+	),
 	path: hostilePath,
 });
 
 function linkOf(base: string, shape: LinkShape): string {
-	const path = shape.underBase ? `${expectedBase(base).path}/${shape.path.replace(/^\/+/, '')}` : shape.path.replace(/^(?!\/)/, '/');
+	const path = shape.underBase
+		? `${expectedBase(base).path}/${shape.path.replace(/^\/+/, '')}`
+		: shape.path.replace(/^(?!\/)/, '/');
 	return authorityOf(shape.authority, base) + path;
 }
 
-const withBase = <T>(of: (base: string) => fc.Arbitrary<T>) => validBase.chain((base) => of(base).map((value) => ({ base, value })));
+const withBase = <T>(of: (base: string) => fc.Arbitrary<T>) =>
+	validBase.chain((base) => of(base).map((value) => ({ base, value })));
 
-const hostileLinkCase: fc.Arbitrary<LinkCase> = fc.tuple(validBase, linkShape).map(([base, shape]) => ({ base, link: linkOf(base, shape) }));
-const mutatedLinkCase: fc.Arbitrary<LinkCase> = withBase((base) => mutated(plainLink(base))).map(({ base, value }) => ({ base, link: value }));
-const plainLinkCase: fc.Arbitrary<LinkCase> = withBase(plainLink).map(({ base, value }) => ({ base, link: value }));
+const hostileLinkCase: fc.Arbitrary<LinkCase> = fc
+	.tuple(validBase, linkShape)
+	.map(([base, shape]) => ({ base, link: linkOf(base, shape) }));
+const mutatedLinkCase: fc.Arbitrary<LinkCase> = withBase((base) => mutated(plainLink(base))).map(
+	({ base, value }) => ({ base, link: value }),
+);
+const plainLinkCase: fc.Arbitrary<LinkCase> = withBase(plainLink).map(({ base, value }) => ({
+	base,
+	link: value,
+}));
 
-const hostileEndpointCase: fc.Arbitrary<EndpointCase> = fc.record({ base: validBase, endpoint: hostileEndpoint });
-const mutatedEndpointCase: fc.Arbitrary<EndpointCase> = fc.record({ base: validBase, endpoint: mutated(plainEndpoint) });
-const plainEndpointCase: fc.Arbitrary<EndpointCase> = fc.record({ base: validBase, endpoint: plainEndpoint });
+const hostileEndpointCase: fc.Arbitrary<EndpointCase> = fc.record({
+	base: validBase,
+	endpoint: hostileEndpoint,
+});
+const mutatedEndpointCase: fc.Arbitrary<EndpointCase> = fc.record({
+	base: validBase,
+	endpoint: mutated(plainEndpoint),
+});
+const plainEndpointCase: fc.Arbitrary<EndpointCase> = fc.record({
+	base: validBase,
+	endpoint: plainEndpoint,
+});
 
 // ---- generators: base URLs that must be refused, or read right ----
 
-const SCHEMES = ['https://', 'http://', 'HTTP://', 'HtTpS://', 'ftp://', 'ws://', 'wss://', 'file://', 'javascript:', 'https:', 'http:/', 'http:\\\\', '//', ''];
+const SCHEMES = [
+	'https://',
+	'http://',
+	'HTTP://',
+	'HtTpS://',
+	'ftp://',
+	'ws://',
+	'wss://',
+	'file://',
+	'javascript:',
+	'https:',
+	'http:/',
+	'http:\\\\',
+	'//',
+	'',
+];
 const BASE_HOSTS = [
 	...HTTPS_HOSTS,
 	...LOOPBACK_HOSTS,
@@ -485,7 +783,16 @@ const BASE_HOSTS = [
 const anyBase: fc.Arbitrary<unknown> = fc.oneof(
 	{
 		arbitrary: fc
-			.tuple(fc.constantFrom(...SCHEMES), fc.constantFrom(...BASE_HOSTS), port, fc.oneof(basePath, hostilePath.map((p) => `/${p}`)), fc.constantFrom('', '?x=1', '#f', '?', '#'))
+			.tuple(
+				fc.constantFrom(...SCHEMES),
+				fc.constantFrom(...BASE_HOSTS),
+				port,
+				fc.oneof(
+					basePath,
+					hostilePath.map((p) => `/${p}`),
+				),
+				fc.constantFrom('', '?x=1', '#f', '?', '#'),
+			)
 			.map((parts) => parts.join('')),
 		weight: 4,
 	},
@@ -497,13 +804,29 @@ const anyBase: fc.Arbitrary<unknown> = fc.oneof(
 // ---- the properties ----
 
 /** Hostile, mutated and plain inputs of one kind (45 %, 45 %, 10 % of the group's cases). */
-function inputGroup<T>(key: string, noun: string, cases: Record<'hostile' | 'mutated' | 'plain', fc.Arbitrary<T>>, check: (c: T) => Verdict, checkPlain: (c: T) => Verdict): PropertyGroup {
+function inputGroup<T>(
+	key: string,
+	noun: string,
+	cases: Record<'hostile' | 'mutated' | 'plain', fc.Arbitrary<T>>,
+	check: (c: T) => Verdict,
+	checkPlain: (c: T) => Verdict,
+): PropertyGroup {
 	return {
 		key,
 		label: `${noun}s`,
 		properties: [
-			caseProperty(`each ${noun} from hostile pieces is refused, or stays within the base`, 0.45, cases.hostile, check),
-			caseProperty(`each mutated ${noun} is refused, or stays within the base`, 0.45, cases.mutated, check),
+			caseProperty(
+				`each ${noun} from hostile pieces is refused, or stays within the base`,
+				0.45,
+				cases.hostile,
+				check,
+			),
+			caseProperty(
+				`each mutated ${noun} is refused, or stays within the base`,
+				0.45,
+				cases.mutated,
+				check,
+			),
 			caseProperty(`each plain ${noun} is taken as written`, 0.1, cases.plain, checkPlain),
 		],
 	};
@@ -511,19 +834,48 @@ function inputGroup<T>(key: string, noun: string, cases: Record<'hostile' | 'mut
 
 /** The URL properties by kind of input (test/unit/urlProperties.test.ts, `npm run fuzz`). */
 export const URL_GROUPS: PropertyGroup[] = [
-	inputGroup('endpoints', 'endpoint', { hostile: hostileEndpointCase, mutated: mutatedEndpointCase, plain: plainEndpointCase }, checkEndpoint, checkPlainEndpoint),
-	inputGroup('next-links', 'next-page link', { hostile: hostileLinkCase, mutated: mutatedLinkCase, plain: plainLinkCase }, checkLink, checkPlainLink),
+	inputGroup(
+		'endpoints',
+		'endpoint',
+		{ hostile: hostileEndpointCase, mutated: mutatedEndpointCase, plain: plainEndpointCase },
+		checkEndpoint,
+		checkPlainEndpoint,
+	),
+	inputGroup(
+		'next-links',
+		'next-page link',
+		{ hostile: hostileLinkCase, mutated: mutatedLinkCase, plain: plainLinkCase },
+		checkLink,
+		checkPlainLink,
+	),
 	{
 		key: 'base-urls',
 		label: 'base URLs',
-		properties: [caseProperty('each base URL is refused, or https (plain http on loopback) read as WHATWG reads it', 1, anyBase, checkBaseUrl)],
+		properties: [
+			caseProperty(
+				'each base URL is refused, or https (plain http on loopback) read as WHATWG reads it',
+				1,
+				anyBase,
+				checkBaseUrl,
+			),
+		],
 	},
 	{
 		key: 'listing-endpoints',
 		label: 'Get Many endpoints',
 		properties: [
-			caseProperty('each endpoint of a Get Many from hostile pieces is refused, or its pages stay within the base', 0.5, hostileEndpointCase, checkListingEndpoint),
-			caseProperty('each mutated endpoint of a Get Many is refused, or its pages stay within the base', 0.5, mutatedEndpointCase, checkListingEndpoint),
+			caseProperty(
+				'each endpoint of a Get Many from hostile pieces is refused, or its pages stay within the base',
+				0.5,
+				hostileEndpointCase,
+				checkListingEndpoint,
+			),
+			caseProperty(
+				'each mutated endpoint of a Get Many is refused, or its pages stay within the base',
+				0.5,
+				mutatedEndpointCase,
+				checkListingEndpoint,
+			),
 		],
 	},
 ];

@@ -65,7 +65,12 @@ export function transferWorkflow(
 	respond: Respond = 'onReceipt',
 ) {
 	const webhookId = crypto.randomUUID();
-	const options: Record<string, unknown> = { includeMetadata: true, maxAttempts: TRANSFER_RETRIES.maxAttempts, retryBaseDelay: 50, timeout: NODE_TIMEOUT_MS };
+	const options: Record<string, unknown> = {
+		includeMetadata: true,
+		maxAttempts: TRANSFER_RETRIES.maxAttempts,
+		retryBaseDelay: 50,
+		timeout: NODE_TIMEOUT_MS,
+	};
 	if (businessKey) options.idempotencyKey = '={{ "evt-" + $json.id }}';
 	return {
 		webhookId,
@@ -109,21 +114,36 @@ export function transferWorkflow(
 
 export function eventBody(id: string, amount: number): Buffer {
 	return Buffer.from(
-		JSON.stringify({ id, event: 'transfer.created', created_at: Math.floor(Date.now() / 1000), data: { object: { id: `tr_${id}`, amount, currency: 'EUR' } } }),
+		JSON.stringify({
+			id,
+			event: 'transfer.created',
+			created_at: Math.floor(Date.now() / 1000),
+			data: { object: { id: `tr_${id}`, amount, currency: 'EUR' } },
+		}),
 	);
 }
 
 export type ForgeKind = 'wrong-secret' | 'tampered-body' | 'unsigned';
 
 /** POST one delivery to the webhook processor; resolves the HTTP status. */
-export async function deliver(url: string, body: Buffer, secret: string, forge?: ForgeKind): Promise<number> {
+export async function deliver(
+	url: string,
+	body: Buffer,
+	secret: string,
+	forge?: ForgeKind,
+): Promise<number> {
 	let headers: Record<string, string> = { 'content-type': 'application/json' };
 	let sent = body;
-	if (forge === 'wrong-secret') headers = { ...headers, ...signing.sign({ secret: `${secret}-not`, scheme: 'hmac-sha256-hex', body }) };
+	if (forge === 'wrong-secret')
+		headers = {
+			...headers,
+			...signing.sign({ secret: `${secret}-not`, scheme: 'hmac-sha256-hex', body }),
+		};
 	else if (forge === 'tampered-body') {
 		headers = { ...headers, ...signing.sign({ secret, scheme: 'hmac-sha256-hex', body }) };
 		sent = Buffer.from(body.toString('utf8').replace(/"amount":(\d+)/, '"amount":9$1'));
-	} else if (forge !== 'unsigned') headers = { ...headers, ...signing.sign({ secret, scheme: 'hmac-sha256-hex', body }) };
+	} else if (forge !== 'unsigned')
+		headers = { ...headers, ...signing.sign({ secret, scheme: 'hmac-sha256-hex', body }) };
 	// No retry on a connection error: n8n may have seen the request, and a resend would be a second delivery.
 	const res = await fetch(url, { method: 'POST', headers, body: new Uint8Array(sent) });
 	await res.arrayBuffer();
@@ -143,7 +163,8 @@ export async function listExecutions(
 		if (status) q.set('status', status);
 		if (cursor) q.set('cursor', cursor);
 		const res = await cluster.api<ExecutionPage>('GET', `/executions?${q}`);
-		if (res.status !== 200 || !res.json) throw new Error(`GET /api/v1/executions -> ${res.status}: ${res.text.slice(0, 300)}`);
+		if (res.status !== 200 || !res.json)
+			throw new Error(`GET /api/v1/executions -> ${res.status}: ${res.text.slice(0, 300)}`);
 		out.push(...res.json.data);
 		cursor = res.json.nextCursor ?? undefined;
 		if (!cursor) break;
@@ -151,14 +172,25 @@ export async function listExecutions(
 	return out;
 }
 
-export async function getExecution(cluster: QueueCluster, id: string, includeData = false): Promise<ApiExecution> {
-	const res = await cluster.api<ApiExecution>('GET', `/executions/${id}?includeData=${includeData}`);
-	if (res.status !== 200 || !res.json) throw new Error(`GET /api/v1/executions/${id} -> ${res.status}: ${res.text.slice(0, 300)}`);
+export async function getExecution(
+	cluster: QueueCluster,
+	id: string,
+	includeData = false,
+): Promise<ApiExecution> {
+	const res = await cluster.api<ApiExecution>(
+		'GET',
+		`/executions/${id}?includeData=${includeData}`,
+	);
+	if (res.status !== 200 || !res.json)
+		throw new Error(`GET /api/v1/executions/${id} -> ${res.status}: ${res.text.slice(0, 300)}`);
 	return res.json;
 }
 
 /** Event id the trigger emitted, and the POST node's metadata output, of one execution (with data). */
-export function executionFacts(execution: ApiExecution): { eventId: string | undefined; post: IDataObject | undefined } {
+export function executionFacts(execution: ApiExecution): {
+	eventId: string | undefined;
+	post: IDataObject | undefined;
+} {
 	const runData = execution.data?.resultData?.runData ?? {};
 	const trig = runData[TRIGGER_NAME]?.[0]?.data?.main?.[0]?.[0]?.json;
 	const posts = runData[POST_NAME];
@@ -168,7 +200,8 @@ export function executionFacts(execution: ApiExecution): { eventId: string | und
 
 /** The event id an execution was started for: the trigger's output, or (not run yet) its item waiting on the stack. */
 export function eventIdOfExecution(execution: ApiExecution): string | undefined {
-	const waiting = execution.data?.executionData?.nodeExecutionStack?.[0]?.data?.main?.[0]?.[0]?.json;
+	const waiting =
+		execution.data?.executionData?.nodeExecutionStack?.[0]?.data?.main?.[0]?.[0]?.json;
 	return executionFacts(execution).eventId ?? (waiting?.id as string | undefined);
 }
 
@@ -176,8 +209,10 @@ export function eventIdOfExecution(execution: ApiExecution): string | undefined 
 export function workerJobs(logText: string) {
 	const started = new Map<string, string>();
 	const finished = new Set<string>();
-	for (const m of logText.matchAll(/Worker started execution (\d+) \(job (\d+)\)/g)) started.set(m[1], m[2]);
-	for (const m of logText.matchAll(/Worker finished execution (\d+) \(job (\d+)\)/g)) finished.add(m[1]);
+	for (const m of logText.matchAll(/Worker started execution (\d+) \(job (\d+)\)/g))
+		started.set(m[1], m[2]);
+	for (const m of logText.matchAll(/Worker finished execution (\d+) \(job (\d+)\)/g))
+		finished.add(m[1]);
 	return { started, finished };
 }
 
@@ -188,7 +223,10 @@ export function countBy<T>(items: T[], key: (t: T) => string): Map<string, numbe
 }
 
 /** Poll `check` until it returns a truthy value or the time is up (then returns the last value). */
-export async function waitFor<T>(check: () => Promise<T>, { timeoutMs, intervalMs = 1000 }: { timeoutMs: number; intervalMs?: number }): Promise<T> {
+export async function waitFor<T>(
+	check: () => Promise<T>,
+	{ timeoutMs, intervalMs = 1000 }: { timeoutMs: number; intervalMs?: number },
+): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	let last: T;
 	for (;;) {
@@ -198,8 +236,13 @@ export async function waitFor<T>(check: () => Promise<T>, { timeoutMs, intervalM
 	}
 }
 
-export async function inBatches<T, R>(items: T[], size: number, fn: (t: T) => Promise<R>): Promise<R[]> {
+export async function inBatches<T, R>(
+	items: T[],
+	size: number,
+	fn: (t: T) => Promise<R>,
+): Promise<R[]> {
 	const out: R[] = [];
-	for (let i = 0; i < items.length; i += size) out.push(...(await Promise.all(items.slice(i, i + size).map(fn))));
+	for (let i = 0; i < items.length; i += size)
+		out.push(...(await Promise.all(items.slice(i, i + size).map(fn))));
 	return out;
 }

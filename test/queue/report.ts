@@ -6,10 +6,25 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { AttemptLog, CreatedRecord, HeldRequest, Sandbox, StatsSnapshot, WebhookOptions } from '../../sandbox/server';
+import type {
+	AttemptLog,
+	CreatedRecord,
+	HeldRequest,
+	Sandbox,
+	StatsSnapshot,
+	WebhookOptions,
+} from '../../sandbox/server';
 import type { ClusterProcess, QueueCluster } from '../../scripts/queue/cluster';
 import type { ApiExecution, Flow } from './helpers';
-import { countBy, executionFacts, eventIdOfExecution, getExecution, sleep, waitFor, workerJobs } from './helpers';
+import {
+	countBy,
+	executionFacts,
+	eventIdOfExecution,
+	getExecution,
+	sleep,
+	waitFor,
+	workerJobs,
+} from './helpers';
 
 type Counts = Record<string, number>;
 
@@ -49,7 +64,13 @@ export interface PhaseASandboxFacts {
 
 export interface PhaseAReport {
 	faults: Record<string, number>;
-	deliveries?: { sent: number; bursts: number; burstSize: number; burstSeconds: number[]; answered: Counts };
+	deliveries?: {
+		sent: number;
+		bursts: number;
+		burstSize: number;
+		burstSeconds: number[];
+		answered: Counts;
+	};
 	forged?: Record<string, Counts>;
 	sendSeconds?: number;
 	executions?: { total: number; byStatus: Counts; byMode: Counts; stillRunning: number };
@@ -109,14 +130,24 @@ export interface WorkerKillReport {
 	sandboxTotals?: { records: number; distinctIdempotencyKeys: number; conflicts: number };
 	byItself?: DeadWorkerHandling;
 	operatorRetry?: OperatorRetryReport;
-	executions?: { enqueuedByWebhookProcessor: number; byStatus: Counts; victimStartedBeforeKill: number; survivorStarted: number };
+	executions?: {
+		enqueuedByWebhookProcessor: number;
+		byStatus: Counts;
+		victimStartedBeforeKill: number;
+		survivorStarted: number;
+	};
 	seconds?: number;
 }
 
 export interface QueueReport {
 	n8n: string;
 	extraN8nEnv: Record<string, string>;
-	topology: { workers: number; concurrencyPerWorker: number; webhookProcessors: number; mains: number };
+	topology: {
+		workers: number;
+		concurrencyPerWorker: number;
+		webhookProcessors: number;
+		mains: number;
+	};
 	startupSeconds?: number;
 	startupTimings?: Record<string, number>;
 	phaseA?: PhaseAReport;
@@ -126,10 +157,12 @@ export interface QueueReport {
 }
 
 export const secs = (ms: number): number => Math.round(ms / 100) / 10;
-export const counts = <T>(items: T[], key: (t: T) => string): Counts => Object.fromEntries(countBy(items, key));
+export const counts = <T>(items: T[], key: (t: T) => string): Counts =>
+	Object.fromEntries(countBy(items, key));
 
 /** Executions n8n has finished (any final status). */
-export const isFinished = (e: ApiExecution): boolean => !['new', 'running', 'waiting'].includes(e.status);
+export const isFinished = (e: ApiExecution): boolean =>
+	!['new', 'running', 'waiting'].includes(e.status);
 
 /** Execution ids the webhook processor enqueued in `logText`. */
 export function enqueuedExecutions(logText: string): string[] {
@@ -142,13 +175,22 @@ export function processFacts(cluster: QueueCluster): ProcessFacts {
 	return {
 		enqueuedByWebhookProcessor: matches(cluster.webhook, /Enqueued execution \d+/g),
 		enqueuedByMain: matches(cluster.main, /Enqueued execution \d+/g),
-		startedPerWorker: Object.fromEntries(cluster.workers.map((w) => [w.name, workerJobs(w.log()).started.size])),
-		refusedDeliveriesLoggedByWebhookProcessor: matches(cluster.webhook, /Tenant API Trigger refused a delivery/g),
+		startedPerWorker: Object.fromEntries(
+			cluster.workers.map((w) => [w.name, workerJobs(w.log()).started.size]),
+		),
+		refusedDeliveriesLoggedByWebhookProcessor: matches(
+			cluster.webhook,
+			/Tenant API Trigger refused a delivery/g,
+		),
 	};
 }
 
 /** The sandbox side of phase A's executions: records, requests, faults, and what they say about retries. */
-export function phaseASandboxFacts(records: CreatedRecord[], stats: StatsSnapshot, executions: ApiExecution[]): PhaseASandboxFacts {
+export function phaseASandboxFacts(
+	records: CreatedRecord[],
+	stats: StatsSnapshot,
+	executions: ApiExecution[],
+): PhaseASandboxFacts {
 	const posts = executions.map((e) => executionFacts(e).post);
 	const attemptsInFinalTry = posts.reduce((n, p) => n + (Number(p?.attempts) || 0), 0);
 	const postRequests = Object.entries(stats.byRoute)
@@ -162,7 +204,8 @@ export function phaseASandboxFacts(records: CreatedRecord[], stats: StatsSnapsho
 		faultsInjected: stats.faultsInjected,
 		replays: stats.replays,
 		conflicts: stats.conflicts,
-		executionsWhoseFinalTryNeededSeveralAttempts: posts.filter((p) => Number(p?.attempts) > 1).length,
+		executionsWhoseFinalTryNeededSeveralAttempts: posts.filter((p) => Number(p?.attempts) > 1)
+			.length,
 		executionsAnsweredByReplay: posts.filter((p) => p?.replayed === true).length,
 		// Requests not accounted for by the final node try of each execution: earlier node tries,
 		// i.e. n8n's Retry On Fail re-running the node after it gave up.
@@ -171,7 +214,10 @@ export function phaseASandboxFacts(records: CreatedRecord[], stats: StatsSnapsho
 }
 
 /** Records per event of the events in `eventIds`. */
-export function flowOutcome(eventIds: string[], recordsFor: (eventId: string) => number): FlowOutcome {
+export function flowOutcome(
+	eventIds: string[],
+	recordsFor: (eventId: string) => number,
+): FlowOutcome {
 	return {
 		events: eventIds.length,
 		exactlyOne: eventIds.filter((id) => recordsFor(id) === 1).length,
@@ -181,7 +227,8 @@ export function flowOutcome(eventIds: string[], recordsFor: (eventId: string) =>
 }
 
 /** "status@seconds-after-the-kill" of one delivery attempt. */
-export const describeAttempt = (a: AttemptLog, killAt: number): string => `${a.status ?? a.error}@${secs(Date.parse(a.at) - killAt)}s`;
+export const describeAttempt = (a: AttemptLog, killAt: number): string =>
+	`${a.status ?? a.error}@${secs(Date.parse(a.at) - killAt)}s`;
 
 /** Status changes of executions, in seconds after the kill. */
 export class StatusHistory {
@@ -191,7 +238,8 @@ export class StatusHistory {
 
 	note(executionId: string, status: string): void {
 		const h = this.changes.get(executionId) ?? [];
-		if (h.length === 0 || h[h.length - 1].status !== status) h.push({ s: secs(Date.now() - this.killAt), status });
+		if (h.length === 0 || h[h.length - 1].status !== status)
+			h.push({ s: secs(Date.now() - this.killAt), status });
 		this.changes.set(executionId, h);
 	}
 
@@ -229,16 +277,31 @@ export class StatusHistory {
 export async function observeDeadWorkerHandling(
 	cluster: QueueCluster,
 	victims: VictimEvent[],
-	{ history, killAt, webhookLogOffset, survivor }: { history: StatusHistory; killAt: number; webhookLogOffset: number; survivor: ClusterProcess },
+	{
+		history,
+		killAt,
+		webhookLogOffset,
+		survivor,
+	}: { history: StatusHistory; killAt: number; webhookLogOffset: number; survivor: ClusterProcess },
 ): Promise<DeadWorkerHandling> {
 	const timeline: TimelineEntry[] = [];
 	const observe = async (label: string) => {
-		const rows = await Promise.all(victims.map(async (h) => ({ executionId: h.executionId, status: (await getExecution(cluster, h.executionId)).status })));
+		const rows = await Promise.all(
+			victims.map(async (h) => ({
+				executionId: h.executionId,
+				status: (await getExecution(cluster, h.executionId)).status,
+			})),
+		);
 		for (const r of rows) history.note(r.executionId, r.status);
-		timeline.push({ at: label, secondsAfterKill: secs(Date.now() - killAt), statuses: counts(rows, (r) => r.status) });
+		timeline.push({
+			at: label,
+			secondsAfterKill: secs(Date.now() - killAt),
+			statuses: counts(rows, (r) => r.status),
+		});
 		return rows;
 	};
-	const unsettled = (rows: { status: string }[]) => rows.filter((r) => ['new', 'running'].includes(r.status));
+	const unsettled = (rows: { status: string }[]) =>
+		rows.filter((r) => ['new', 'running'].includes(r.status));
 	const rows = await waitFor(
 		async () => {
 			const r = await observe('waiting (no intervention)');
@@ -247,15 +310,22 @@ export async function observeDeadWorkerHandling(
 		{ timeoutMs: 150 * 1000, intervalMs: 3000 },
 	);
 	const webhookLog = cluster.webhook.log().slice(webhookLogOffset);
-	const errorOf = async (h: VictimEvent) => (await getExecution(cluster, h.executionId, true)).data?.resultData?.error?.message ?? null;
+	const errorOf = async (h: VictimEvent) =>
+		(await getExecution(cluster, h.executionId, true)).data?.resultData?.error?.message ?? null;
 	return {
 		settled: !!rows,
 		statuses: counts(rows ?? (await observe('timeout')), (r) => r.status),
 		errorMessages: [...new Set(await Promise.all(victims.map(errorOf)))],
-		stalledLinesInWebhookProcessorLog: (webhookLog.match(/job stalled more than maxStalledCount/g) ?? []).length,
-		reRunByAnotherWorker: victims.filter((h) => workerJobs(survivor.log()).started.has(h.executionId)).length,
+		stalledLinesInWebhookProcessorLog: (
+			webhookLog.match(/job stalled more than maxStalledCount/g) ?? []
+		).length,
+		reRunByAnotherWorker: victims.filter((h) =>
+			workerJobs(survivor.log()).started.has(h.executionId),
+		).length,
 		// Status history of each held execution (seconds after the kill, sampled every 4 s, then every 3 s).
-		history: Object.fromEntries(victims.map((h) => [h.executionId, history.describe(h.executionId)])),
+		history: Object.fromEntries(
+			victims.map((h) => [h.executionId, history.describe(h.executionId)]),
+		),
 		timeline,
 	};
 }
@@ -267,15 +337,26 @@ type RetryAnswer = { http: number | string; newId?: string | null; error?: strin
  * answers once the new execution has finished; one earlier run saw no answer within undici's 300 s, so
  * the wait is bounded (`answerMs`) and recorded.
  */
-export async function operatorRetry(cluster: QueueCluster, sandbox: Sandbox, victims: VictimEvent[], answerMs: number): Promise<OperatorRetryReport> {
+export async function operatorRetry(
+	cluster: QueueCluster,
+	sandbox: Sandbox,
+	victims: VictimEvent[],
+	answerMs: number,
+): Promise<OperatorRetryReport> {
 	const recordsBefore = sandbox.records().length;
 	const retries: RetryAnswer[] = await Promise.all(
 		victims.map(async (h): Promise<RetryAnswer> => {
-			const call = cluster.api<{ id?: string }>('POST', `/executions/${h.executionId}/retry`, {}).catch((err: Error) => err);
+			const call = cluster
+				.api<{ id?: string }>('POST', `/executions/${h.executionId}/retry`, {})
+				.catch((err: Error) => err);
 			const res = await Promise.race([call, sleep(answerMs).then(() => null)]);
 			if (res === null) return { http: `no answer within ${answerMs / 1000} s` };
 			if (res instanceof Error) return { http: `request failed: ${res.message}` };
-			return { http: res.status, newId: res.json?.id ?? null, error: res.status === 200 ? undefined : res.text.slice(0, 200) };
+			return {
+				http: res.status,
+				newId: res.json?.id ?? null,
+				error: res.status === 200 ? undefined : res.text.slice(0, 200),
+			};
 		}),
 	);
 	const details = await Promise.all(
@@ -283,7 +364,11 @@ export async function operatorRetry(cluster: QueueCluster, sandbox: Sandbox, vic
 			.filter((r) => r.newId)
 			.map(async (r) => {
 				const ex = await getExecution(cluster, String(r.newId), true);
-				return { status: ex.status, ranNodes: Object.keys(ex.data?.resultData?.runData ?? {}), error: ex.data?.resultData?.error?.message ?? null };
+				return {
+					status: ex.status,
+					ranNodes: Object.keys(ex.data?.resultData?.runData ?? {}),
+					error: ex.data?.resultData?.error?.message ?? null,
+				};
 			}),
 	);
 	return {
@@ -297,8 +382,15 @@ export async function operatorRetry(cluster: QueueCluster, sandbox: Sandbox, vic
 }
 
 /** Every execution the webhook processor enqueued in the burst, with its run data. */
-export function burstExecutions(cluster: QueueCluster, webhookLogOffset: number): Promise<ApiExecution[]> {
-	return Promise.all(enqueuedExecutions(cluster.webhook.log().slice(webhookLogOffset)).map((id) => getExecution(cluster, id, true)));
+export function burstExecutions(
+	cluster: QueueCluster,
+	webhookLogOffset: number,
+): Promise<ApiExecution[]> {
+	return Promise.all(
+		enqueuedExecutions(cluster.webhook.log().slice(webhookLogOffset)).map((id) =>
+			getExecution(cluster, id, true),
+		),
+	);
 }
 
 /** Events the killed worker did not hold that still needed another attempt: what the sender got, and their executions. */
@@ -312,7 +404,9 @@ export function otherEventsDeliveredAgain(
 		.filter((e) => attemptsOf(e.id).length > 1)
 		.map((e) => ({
 			flow: e.flow.tag,
-			attempts: attemptsOf(e.id).map((a) => describeAttempt(a, killAt)).join(' → '),
+			attempts: attemptsOf(e.id)
+				.map((a) => describeAttempt(a, killAt))
+				.join(' → '),
 			executions: runs
 				.filter((run) => eventIdOfExecution(run) === e.id)
 				.map((run) => `${run.id}:${run.status}`)
@@ -322,7 +416,9 @@ export function otherEventsDeliveredAgain(
 
 /** Held requests by the event id of their body. */
 export function heldByEvent(held: HeldRequest[]): Map<string, HeldRequest> {
-	return new Map(held.map((h) => [String((h.body as { event_id?: unknown } | undefined)?.event_id), h]));
+	return new Map(
+		held.map((h) => [String((h.body as { event_id?: unknown } | undefined)?.event_id), h]),
+	);
 }
 
 /** The report and every process's log into test-artifacts/queue/ (kept for CI and for a look later). */
@@ -331,9 +427,12 @@ export function saveArtifacts(runDir: string): void {
 	fs.rmSync(dest, { recursive: true, force: true });
 	fs.mkdirSync(dest, { recursive: true });
 	for (const entry of fs.readdirSync(runDir, { withFileTypes: true })) {
-		const from = entry.isDirectory() ? path.join(runDir, entry.name, 'n8n.log') : path.join(runDir, entry.name);
+		const from = entry.isDirectory()
+			? path.join(runDir, entry.name, 'n8n.log')
+			: path.join(runDir, entry.name);
 		const name = entry.isDirectory() ? `${entry.name}.log` : entry.name;
-		if (/\.(log|json)$/.test(name) && fs.existsSync(from) && name !== 'processes.json') fs.copyFileSync(from, path.join(dest, name));
+		if (/\.(log|json)$/.test(name) && fs.existsSync(from) && name !== 'processes.json')
+			fs.copyFileSync(from, path.join(dest, name));
 	}
 }
 

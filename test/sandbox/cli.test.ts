@@ -21,16 +21,32 @@ function run(args: string[]) {
 
 describe('sandbox CLI', () => {
 	it('serves with the given flags, prints what a user needs, and stops cleanly on SIGTERM', async () => {
-		const p = run(['--port', '0', '--accounts', '7', '--pagination', 'page', '--api-key', 'cli_key', '--tenant', 'cli_tenant']);
+		const p = run([
+			'--port',
+			'0',
+			'--accounts',
+			'7',
+			'--pagination',
+			'page',
+			'--api-key',
+			'cli_key',
+			'--tenant',
+			'cli_tenant',
+		]);
 		const deadline = Date.now() + 5000;
-		while (!/base URL\s+(\S+)/.test(p.output()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+		while (!/base URL\s+(\S+)/.test(p.output()) && Date.now() < deadline)
+			await new Promise((r) => setTimeout(r, 20));
 		const out = p.output();
 		const baseUrl = /base URL\s+(\S+)/.exec(out)?.[1] as string;
 		expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
 		expect(out).toContain('cli_key');
 		expect(out).toContain('cli_tenant');
 		expect(out).toContain('/_sandbox/stats');
-		const body = await (await fetch(baseUrl + '/accounts', { headers: { 'Api-Key': 'cli_key', 'x-tenant-id': 'cli_tenant' } })).json();
+		const body = await (
+			await fetch(baseUrl + '/accounts', {
+				headers: { 'Api-Key': 'cli_key', 'x-tenant-id': 'cli_tenant' },
+			})
+		).json();
 		expect(body).toMatchObject({ page: 1, total_pages: 1 });
 		expect(body.items).toHaveLength(7);
 		p.child.kill('SIGTERM');

@@ -32,7 +32,8 @@ describe('fault actions', () => {
 	it('maxPerKey: at most N faults per Idempotency-Key, so a client with N + 1 attempts always gets through', async () => {
 		sb.setFaults([{ method: 'POST', maxPerKey: 2, action: { status: 500 } }]);
 		const statuses = [];
-		for (let i = 0; i < 4; i++) statuses.push((await post(sb, '/transfers', 'capped', { n: 1 })).status);
+		for (let i = 0; i < 4; i++)
+			statuses.push((await post(sb, '/transfers', 'capped', { n: 1 })).status);
 		expect(statuses).toEqual([500, 500, 201, 201]);
 		expect((await post(sb, '/transfers', 'other-key', { n: 2 })).status).toBe(500);
 		expect(sb.stats()).toMatchObject({ records: 1, replays: 1, faultsInjected: 3 });
@@ -46,7 +47,9 @@ describe('fault actions', () => {
 			expect([first, second]).toEqual(first === 201 ? [201, 201] : [500, 201]);
 		}
 		expect(sb.stats().records).toBe(20);
-		expect(() => sb.setFaults([{ maxPerKey: -1, action: { status: 500 } }])).toThrow(/maxPerKey must be a number >= 0/);
+		expect(() => sb.setFaults([{ maxPerKey: -1, action: { status: 500 } }])).toThrow(
+			/maxPerKey must be a number >= 0/,
+		);
 	});
 });
 
@@ -75,12 +78,23 @@ describe('seeded randomness', () => {
 		const failures = a.filter((s) => s === '500').length;
 		expect(failures).toBeGreaterThan(5);
 		expect(failures).toBeLessThan(25);
-		const c = await statusesWith([{ method: 'POST', probability: 0.5, seed: 7, action: { status: 500 } }], 30);
+		const c = await statusesWith(
+			[{ method: 'POST', probability: 0.5, seed: 7, action: { status: 500 } }],
+			30,
+		);
 		expect(c).not.toEqual(a);
 	});
 
 	it('random mode: same seed -> same sequence of outcomes, all kinds appear, stats count them', async () => {
-		const random = { seed: 1234, p500: 0.2, pDropAfterCommit: 0.15, p429: 0.15, retryAfterSeconds: 2, pSlow: 0.1, slowMs: 5 };
+		const random = {
+			seed: 1234,
+			p500: 0.2,
+			pDropAfterCommit: 0.15,
+			p429: 0.15,
+			retryAfterSeconds: 2,
+			pSlow: 0.1,
+			slowMs: 5,
+		};
 		const a = await statusesWith({ random }, 60);
 		const statsA = sb.stats();
 		const b = await statusesWith([{ random }], 60);

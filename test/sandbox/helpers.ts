@@ -4,7 +4,16 @@ import type { AddressInfo } from 'node:net';
 import type { Sandbox } from '../../sandbox/server';
 
 /** Call the sandbox API with the right key (override headers to test auth). */
-export function api(sb: Sandbox, path: string, init: { method?: string; headers?: Record<string, string>; body?: string; signal?: AbortSignal } = {}) {
+export function api(
+	sb: Sandbox,
+	path: string,
+	init: {
+		method?: string;
+		headers?: Record<string, string>;
+		body?: string;
+		signal?: AbortSignal;
+	} = {},
+) {
 	return fetch(sb.baseUrl + path, {
 		method: init.method ?? 'GET',
 		headers: { 'Api-Key': sb.apiKey, ...(init.headers ?? {}) },
@@ -14,14 +23,34 @@ export function api(sb: Sandbox, path: string, init: { method?: string; headers?
 }
 
 /** POST a JSON body with an Idempotency-Key. */
-export function post(sb: Sandbox, path: string, key: string | undefined, body: unknown, extra: { signal?: AbortSignal } = {}) {
+export function post(
+	sb: Sandbox,
+	path: string,
+	key: string | undefined,
+	body: unknown,
+	extra: { signal?: AbortSignal } = {},
+) {
 	const headers: Record<string, string> = { 'content-type': 'application/json' };
 	if (key !== undefined) headers['Idempotency-Key'] = key;
-	return api(sb, path, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body), signal: extra.signal });
+	return api(sb, path, {
+		method: 'POST',
+		headers,
+		body: typeof body === 'string' ? body : JSON.stringify(body),
+		signal: extra.signal,
+	});
 }
 
 export function control(sb: Sandbox, path: string, body?: unknown) {
-	return fetch(sb.url + '/_sandbox/' + path, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+	return fetch(
+		sb.url + '/_sandbox/' + path,
+		body === undefined
+			? {}
+			: {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify(body),
+				},
+	);
 }
 
 export interface Received {
@@ -31,7 +60,10 @@ export interface Received {
 }
 
 /** An answer of the receiver: a status (then the body "ok"), or the whole answer, or one made from the request. */
-export type ScriptedAnswer = number | { status: number; headers?: Record<string, string>; body?: string } | ((got: Received) => { status: number; headers?: Record<string, string>; body?: string });
+export type ScriptedAnswer =
+	| number
+	| { status: number; headers?: Record<string, string>; body?: string }
+	| ((got: Received) => { status: number; headers?: Record<string, string>; body?: string });
 
 /** A webhook destination on loopback that records requests and answers as scripted, one answer per request (then 200 "ok"). */
 export async function startReceiver(answers: ScriptedAnswer[] = []) {
@@ -45,7 +77,8 @@ export async function startReceiver(answers: ScriptedAnswer[] = []) {
 			const got = { headers: req.headers, body: Buffer.concat(chunks), url: req.url ?? '' };
 			received.push(got);
 			const next = queue.length ? (queue.shift() as ScriptedAnswer) : 200;
-			const answer = typeof next === 'number' ? { status: next } : typeof next === 'function' ? next(got) : next;
+			const answer =
+				typeof next === 'number' ? { status: next } : typeof next === 'function' ? next(got) : next;
 			res.writeHead(answer.status, answer.headers ?? {});
 			res.end(answer.body ?? 'ok');
 			waiters = waiters.filter((w) => {
@@ -63,8 +96,17 @@ export async function startReceiver(answers: ScriptedAnswer[] = []) {
 		waitFor(n: number, ms = 3000) {
 			if (received.length >= n) return Promise.resolve();
 			return new Promise<void>((resolve, reject) => {
-				const t = setTimeout(() => reject(new Error(`only ${received.length} of ${n} deliveries arrived`)), ms);
-				waiters.push({ n, resolve: () => { clearTimeout(t); resolve(); } });
+				const t = setTimeout(
+					() => reject(new Error(`only ${received.length} of ${n} deliveries arrived`)),
+					ms,
+				);
+				waiters.push({
+					n,
+					resolve: () => {
+						clearTimeout(t);
+						resolve();
+					},
+				});
 			});
 		},
 		close() {

@@ -28,7 +28,12 @@ function rawPost(key: string, body: unknown) {
 	const req = http.request(`${sb.baseUrl}/transfers`, {
 		method: 'POST',
 		agent: false,
-		headers: { 'api-key': sb.apiKey, 'idempotency-key': key, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) },
+		headers: {
+			'api-key': sb.apiKey,
+			'idempotency-key': key,
+			'content-type': 'application/json',
+			'content-length': Buffer.byteLength(text),
+		},
 	});
 	const answered = new Promise<number>((resolve, reject) => {
 		req.on('response', (res) => {
@@ -52,7 +57,15 @@ describe('fault action hold', () => {
 		sb.setFaults([{ method: 'POST', path: '/v1/transfers', action: { hold: true } }]);
 		const pending = post(sb, '/transfers', 'h1', { amount: 1 });
 		const [held] = await heldCount(1);
-		expect(held).toMatchObject({ method: 'POST', path: '/v1/transfers', idempotencyKey: 'h1', body: { amount: 1 }, processed: false, recordId: null, clientGone: false });
+		expect(held).toMatchObject({
+			method: 'POST',
+			path: '/v1/transfers',
+			idempotencyKey: 'h1',
+			body: { amount: 1 },
+			processed: false,
+			recordId: null,
+			clientGone: false,
+		});
 		expect(sb.stats().records).toBe(0);
 
 		expect(sb.releaseHeld()).toEqual([{ id: held.id, outcome: 'answered' }]);
@@ -78,7 +91,12 @@ describe('fault action hold', () => {
 		]);
 		sb.releaseHeld();
 		expect([(await a).status, (await b).status]).toEqual([201, 201]);
-		expect(sb.records().map((r) => r.idempotency_key).sort()).toEqual(['ka', 'kb']);
+		expect(
+			sb
+				.records()
+				.map((r) => r.idempotency_key)
+				.sort(),
+		).toEqual(['ka', 'kb']);
 	});
 
 	it('a client that goes away: an unprocessed request is discarded (no record), a committed one keeps its record', async () => {
@@ -86,7 +104,9 @@ describe('fault action hold', () => {
 		const never = rawPost('gone-1', { n: 1 });
 		const committed = rawPost('gone-2', { n: 2 });
 		const held = await heldCount(2);
-		const [first, second] = ['gone-1', 'gone-2'].map((k) => held.find((h) => h.idempotencyKey === k) as HeldRequest);
+		const [first, second] = ['gone-1', 'gone-2'].map(
+			(k) => held.find((h) => h.idempotencyKey === k) as HeldRequest,
+		);
 		sb.commitHeld([second.id]);
 		never.cut();
 		committed.cut();
@@ -102,6 +122,8 @@ describe('fault action hold', () => {
 		sb.setFaults(null);
 		const again = await post(sb, '/transfers', 'gone-2', { n: 2 });
 		expect(again.headers.get('idempotent-replayed')).toBe('true');
-		expect((await post(sb, '/transfers', 'gone-1', { n: 1 })).headers.get('idempotent-replayed')).toBeNull();
+		expect(
+			(await post(sb, '/transfers', 'gone-1', { n: 1 })).headers.get('idempotent-replayed'),
+		).toBeNull();
 	});
 });

@@ -20,19 +20,41 @@ describe('POST /v1/<any path>', () => {
 		expect(res.status).toBe(201);
 		expect(res.headers.get('idempotent-replayed')).toBeNull();
 		const rec = await res.json();
-		expect(rec).toMatchObject({ id: 'rec_1', object: 'transfers', endpoint: '/transfers', idempotency_key: 'key-1', amount: 1250, currency: 'EUR' });
-		expect(Object.keys(rec)).toEqual(['id', 'object', 'endpoint', 'idempotency_key', 'amount', 'currency', 'created_at']);
+		expect(rec).toMatchObject({
+			id: 'rec_1',
+			object: 'transfers',
+			endpoint: '/transfers',
+			idempotency_key: 'key-1',
+			amount: 1250,
+			currency: 'EUR',
+		});
+		expect(Object.keys(rec)).toEqual([
+			'id',
+			'object',
+			'endpoint',
+			'idempotency_key',
+			'amount',
+			'currency',
+			'created_at',
+		]);
 		expect(Number.isNaN(Date.parse(rec.created_at))).toBe(false);
 		expect(sb.records()).toEqual([rec]);
 	});
 
 	it('replays the same key + same body (key order ignored) with Idempotent-Replayed: true', async () => {
-		const first = await (await post(sb, '/transfers', 'key-2', { a: 1, b: { c: 2, d: [1, 2] } })).json();
+		const first = await (
+			await post(sb, '/transfers', 'key-2', { a: 1, b: { c: 2, d: [1, 2] } })
+		).json();
 		const again = await post(sb, '/transfers', 'key-2', { b: { d: [1, 2], c: 2 }, a: 1 });
 		expect(again.status).toBe(201);
 		expect(again.headers.get('idempotent-replayed')).toBe('true');
 		expect(await again.json()).toEqual(first);
-		expect(sb.stats()).toMatchObject({ records: 1, distinctIdempotencyKeys: 1, replays: 1, conflicts: 0 });
+		expect(sb.stats()).toMatchObject({
+			records: 1,
+			distinctIdempotencyKeys: 1,
+			replays: 1,
+			conflicts: 0,
+		});
 	});
 
 	it('answers 409 idempotency_key_reuse for the same key with a different body', async () => {
@@ -49,7 +71,9 @@ describe('POST /v1/<any path>', () => {
 	});
 
 	it('creates exactly one record for 20 concurrent requests with one key', async () => {
-		const results = await Promise.all(Array.from({ length: 20 }, () => post(sb, '/transfers', 'k-race', { amount: 7 })));
+		const results = await Promise.all(
+			Array.from({ length: 20 }, () => post(sb, '/transfers', 'k-race', { amount: 7 })),
+		);
 		const bodies = await Promise.all(results.map((r) => r.json()));
 		expect(results.every((r) => r.status === 201)).toBe(true);
 		expect(new Set(bodies.map((b) => b.id))).toEqual(new Set(['rec_1']));

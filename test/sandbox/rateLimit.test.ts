@@ -17,7 +17,14 @@ describe('token bucket per API key (pure, time given)', () => {
 		// 20 ms later one token is back; 100 ms later five.
 		expect(limit.take('key', 1020)?.ok).toBe(true);
 		expect(limit.take('key', 1020)?.ok).toBe(false);
-		expect(Array.from({ length: 6 }, () => limit.take('key', 1120)?.ok)).toEqual([true, true, true, true, true, false]);
+		expect(Array.from({ length: 6 }, () => limit.take('key', 1120)?.ok)).toEqual([
+			true,
+			true,
+			true,
+			true,
+			true,
+			false,
+		]);
 	});
 
 	it('keeps one bucket per key', () => {
@@ -61,13 +68,19 @@ describe('sandbox API with a rate limit', () => {
 	beforeEach(() => sb.reset());
 
 	it('answers 429 with Retry-After and the API error shape once the burst is spent; the refused POST creates nothing', async () => {
-		for (let i = 0; i < 3; i++) expect((await post(sb, '/transfers', `k${i}`, { i })).status).toBe(201);
+		for (let i = 0; i < 3; i++)
+			expect((await post(sb, '/transfers', `k${i}`, { i })).status).toBe(201);
 		const refused = await post(sb, '/transfers', 'k3', { i: 3 });
 		expect(refused.status).toBe(429);
 		expect(refused.headers.get('retry-after')).toBe('100');
 		expect(refused.headers.get('ratelimit-remaining')).toBe('0');
 		expect(refused.headers.get('ratelimit-policy')).toBe('0.01;w=1;burst=3');
-		expect(await refused.json()).toEqual({ error: { code: 'rate_limited', message: 'Too many requests: 0.01 per second are allowed for this key' } });
+		expect(await refused.json()).toEqual({
+			error: {
+				code: 'rate_limited',
+				message: 'Too many requests: 0.01 per second are allowed for this key',
+			},
+		});
 		expect(sb.stats()).toMatchObject({ records: 3, rateLimited: 1, requests: 4 });
 	});
 });

@@ -34,7 +34,11 @@ const productVerifies = (
 	got: { headers: Record<string, unknown>; body: Buffer; url: string },
 	receiverUrl: string,
 	parameters: Record<string, unknown> = {},
-) => verifyReceived(configForScheme(scheme, secrets, parameters), { ...got, url: receiverUrl + queryOf(got.url) });
+) =>
+	verifyReceived(configForScheme(scheme, secrets, parameters), {
+		...got,
+		url: receiverUrl + queryOf(got.url),
+	});
 
 /** How each simple scheme writes its signature on the wire (the verifier accepts hex or base64 alike). */
 const SIGNATURE_FORMAT: Record<string, RegExp> = {
@@ -45,33 +49,56 @@ const SIGNATURE_FORMAT: Record<string, RegExp> = {
 };
 
 describe('webhook deliveries', () => {
-	const LEGACY = ['hmac-sha256-hex', 'hmac-sha256-base64', 'hmac-sha256-prefixed', 'hmac-sha512-hex', 'secret-header', 'none'] as const;
-	it.each(LEGACY.flatMap((s) => [[s, false], [s, true]] as const))('scheme %s (timestamp: %s) is accepted by the product verifier, exactly as configured', async (scheme, timestamp) => {
-		sb.configureWebhook({ url: receiver.url, secrets: [SECRET], scheme, timestamp });
-		await post(sb, '/payouts', 'k-' + scheme, { amount: 1 });
-		await receiver.waitFor(1);
-		const got = receiver.received[0];
-		const { headers } = got;
-		const ts = headers['x-timestamp'] as string | undefined;
-		if (timestamp) {
-			expect(ts).toMatch(/^\d{10}$/);
-			expect(Math.abs(Number(ts) - Date.now() / 1000)).toBeLessThan(5);
-		} else expect(ts).toBeUndefined();
-		const verify = (secrets: string[], useTimestamp = timestamp) => productVerifies(scheme, secrets, got, receiver.url, { useTimestamp });
-		if (scheme === 'none') {
-			expect(verify([SECRET])).toMatchObject({ ok: true, reason: 'verification_disabled', bodyFormat: 'json' });
-		} else {
-			expect(verify([SECRET])).toMatchObject({ ok: true, secretIndex: 0 });
-			expect(verify(['whsec_other']).ok).toBe(false);
-		}
-		if (scheme in SIGNATURE_FORMAT) {
-			expect(headers['x-signature']).toMatch(SIGNATURE_FORMAT[scheme]);
-			// The timestamp is part of the signed bytes exactly when the delivery carries one.
-			expect(verify([SECRET], !timestamp)).toMatchObject({ ok: false });
-		} else expect(headers['x-signature']).toBeUndefined();
-		if (scheme === 'secret-header') expect(headers['x-webhook-secret']).toBe(SECRET);
-		else expect(headers['x-webhook-secret']).toBeUndefined();
-	});
+	const LEGACY = [
+		'hmac-sha256-hex',
+		'hmac-sha256-base64',
+		'hmac-sha256-prefixed',
+		'hmac-sha512-hex',
+		'secret-header',
+		'none',
+	] as const;
+	it.each(
+		LEGACY.flatMap(
+			(s) =>
+				[
+					[s, false],
+					[s, true],
+				] as const,
+		),
+	)(
+		'scheme %s (timestamp: %s) is accepted by the product verifier, exactly as configured',
+		async (scheme, timestamp) => {
+			sb.configureWebhook({ url: receiver.url, secrets: [SECRET], scheme, timestamp });
+			await post(sb, '/payouts', 'k-' + scheme, { amount: 1 });
+			await receiver.waitFor(1);
+			const got = receiver.received[0];
+			const { headers } = got;
+			const ts = headers['x-timestamp'] as string | undefined;
+			if (timestamp) {
+				expect(ts).toMatch(/^\d{10}$/);
+				expect(Math.abs(Number(ts) - Date.now() / 1000)).toBeLessThan(5);
+			} else expect(ts).toBeUndefined();
+			const verify = (secrets: string[], useTimestamp = timestamp) =>
+				productVerifies(scheme, secrets, got, receiver.url, { useTimestamp });
+			if (scheme === 'none') {
+				expect(verify([SECRET])).toMatchObject({
+					ok: true,
+					reason: 'verification_disabled',
+					bodyFormat: 'json',
+				});
+			} else {
+				expect(verify([SECRET])).toMatchObject({ ok: true, secretIndex: 0 });
+				expect(verify(['whsec_other']).ok).toBe(false);
+			}
+			if (scheme in SIGNATURE_FORMAT) {
+				expect(headers['x-signature']).toMatch(SIGNATURE_FORMAT[scheme]);
+				// The timestamp is part of the signed bytes exactly when the delivery carries one.
+				expect(verify([SECRET], !timestamp)).toMatchObject({ ok: false });
+			} else expect(headers['x-signature']).toBeUndefined();
+			if (scheme === 'secret-header') expect(headers['x-webhook-secret']).toBe(SECRET);
+			else expect(headers['x-webhook-secret']).toBeUndefined();
+		},
+	);
 
 	it('retries a failing destination with backoff and records every attempt', async () => {
 		await receiver.close();
@@ -106,15 +133,36 @@ describe('webhook deliveries', () => {
 		expect(none.status).toBe(409);
 		expect((await none.json()).error.code).toBe('webhook_not_configured');
 
-		const cfg = await control(sb, 'webhook', { url: receiver.url, secrets: [SECRET], scheme: 'hmac-sha256-prefixed', timestamp: true });
+		const cfg = await control(sb, 'webhook', {
+			url: receiver.url,
+			secrets: [SECRET],
+			scheme: 'hmac-sha256-prefixed',
+			timestamp: true,
+		});
 		expect(cfg.status).toBe(200);
-		const res = await control(sb, 'deliver', { event: { event: 'account.updated', data: { object: { id: 'acc_0001' } } } });
+		const res = await control(sb, 'deliver', {
+			event: { event: 'account.updated', data: { object: { id: 'acc_0001' } } },
+		});
 		expect(res.status).toBe(200);
-		expect(await res.json()).toEqual({ eventId: 'evt_1', ok: true, status: 200, contentType: null, body: 'ok', verdict: 'accepted', attempts: 1 });
+		expect(await res.json()).toEqual({
+			eventId: 'evt_1',
+			ok: true,
+			status: 200,
+			contentType: null,
+			body: 'ok',
+			verdict: 'accepted',
+			attempts: 1,
+		});
 		const got = receiver.received[0];
-		expect(JSON.parse(got.body.toString())).toMatchObject({ id: 'evt_1', event: 'account.updated', data: { object: { id: 'acc_0001' } } });
+		expect(JSON.parse(got.body.toString())).toMatchObject({
+			id: 'evt_1',
+			event: 'account.updated',
+			data: { object: { id: 'acc_0001' } },
+		});
 		expect(got.headers['x-signature']).toMatch(SIGNATURE_FORMAT['hmac-sha256-prefixed']);
-		expect(productVerifies('hmac-sha256-prefixed', [SECRET], got, receiver.url, { useTimestamp: true })).toMatchObject({ ok: true });
+		expect(
+			productVerifies('hmac-sha256-prefixed', [SECRET], got, receiver.url, { useTimestamp: true }),
+		).toMatchObject({ ok: true });
 
 		const bad = await control(sb, 'webhook', { url: receiver.url, scheme: 'rot13' });
 		expect(bad.status).toBe(400);

@@ -1,10 +1,17 @@
-import { assertWithinBase, parseBaseUrl, resolveEndpoint } from '../../nodes/TenantApi/transport/apiUrl';
+import {
+	assertWithinBase,
+	parseBaseUrl,
+	resolveEndpoint,
+} from '../../nodes/TenantApi/transport/apiUrl';
 
 describe('parseBaseUrl', () => {
 	it.each([
 		['https://api.example.com/v1', { origin: 'https://api.example.com', path: '/v1' }],
 		['https://api.example.com/v1/', { origin: 'https://api.example.com', path: '/v1' }],
-		['  https://api.example.com:8443/tenant/v1//  ', { origin: 'https://api.example.com:8443', path: '/tenant/v1' }],
+		[
+			'  https://api.example.com:8443/tenant/v1//  ',
+			{ origin: 'https://api.example.com:8443', path: '/tenant/v1' },
+		],
 		['http://localhost:4010/v1', { origin: 'http://localhost:4010', path: '/v1' }],
 		['http://127.5.6.7/v1', { origin: 'http://127.5.6.7', path: '/v1' }],
 		['http://[::1]:4010/v1', { origin: 'http://[::1]:4010', path: '/v1' }],
@@ -85,7 +92,9 @@ describe('resolveEndpoint', () => {
 	});
 
 	it('keeps path parameters and dotted names that do not climb', () => {
-		expect(resolveEndpoint(base, '/files;v=2/a..b')).toBe('https://api.example.com/v1/files;v=2/a..b');
+		expect(resolveEndpoint(base, '/files;v=2/a..b')).toBe(
+			'https://api.example.com/v1/files;v=2/a..b',
+		);
 	});
 
 	// Found by the property-based tests (test/unit/urlProperties.test.ts): dots a server reads after Unicode
@@ -105,19 +114,27 @@ describe('resolveEndpoint', () => {
 		'/..+/admin',
 		'/%2b%2e./admin',
 	])('refuses %p, which a lenient server reads as ..', (endpoint) => {
-		expect(() => resolveEndpoint(base, endpoint)).toThrow(/^The endpoint (must stay below the Base URL|contains an invalid)/);
+		expect(() => resolveEndpoint(base, endpoint)).toThrow(
+			/^The endpoint (must stay below the Base URL|contains an invalid)/,
+		);
 	});
 
 	it('keeps + signs, encoded ? and # and compatibility characters in names that do not climb', () => {
-		expect(resolveEndpoint(base, '/files/a+b/%3Fq/%23x/ﬁle')).toBe('https://api.example.com/v1/files/a+b/%3Fq/%23x/ﬁle');
+		expect(resolveEndpoint(base, '/files/a+b/%3Fq/%23x/ﬁle')).toBe(
+			'https://api.example.com/v1/files/a+b/%3Fq/%23x/ﬁle',
+		);
 	});
 });
 
 describe('assertWithinBase', () => {
 	const base = parseBaseUrl('https://api.example.com/v1');
 	it('accepts next-page links on the same API', () => {
-		expect(assertWithinBase(base, 'https://api.example.com/v1/accounts?cursor=2').search).toBe('?cursor=2');
-		expect(assertWithinBase(base, '/v1/accounts?page=2').href).toBe('https://api.example.com/v1/accounts?page=2');
+		expect(assertWithinBase(base, 'https://api.example.com/v1/accounts?cursor=2').search).toBe(
+			'?cursor=2',
+		);
+		expect(assertWithinBase(base, '/v1/accounts?page=2').href).toBe(
+			'https://api.example.com/v1/accounts?page=2',
+		);
 	});
 	it.each([
 		'https://evil.example/v1/accounts',
@@ -144,6 +161,8 @@ describe('assertWithinBase', () => {
 		'https://api.example.com/v1/%EF%BC%8E%EF%BC%8E/admin',
 		'/v1/..+/admin',
 	])('refuses the next link %s', (url) => {
-		expect(() => assertWithinBase(base, url, "The API's next-page link")).toThrow(/^The API's next-page link must stay below the Base URL: segment ".*" is not allowed$/);
+		expect(() => assertWithinBase(base, url, "The API's next-page link")).toThrow(
+			/^The API's next-page link must stay below the Base URL: segment ".*" is not allowed$/,
+		);
 	});
 });

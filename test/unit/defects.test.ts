@@ -7,9 +7,12 @@ import { readFileSync } from 'fs';
 
 import { DEFECTS, patched } from '../property/defects';
 
-describe.each(DEFECTS.map((defect) => [defect.name, defect] as const))('deliberate defect: %s', (_name, defect) => {
-	it.each([...new Set(defect.patches.map((patch) => patch.file))])('applies to %s', (file) => {
-		const source = readFileSync(file, 'utf8');
-		expect(patched(defect, file, source)).not.toBe(source);
-	});
-});
+describe.each(DEFECTS.map((defect) => [defect.name, defect] as const))(
+	'deliberate defect: %s',
+	(_name, defect) => {
+		it.each([...new Set(defect.patches.map((patch) => patch.file))])('applies to %s', (file) => {
+			const source = readFileSync(file, 'utf8');
+			expect(patched(defect, file, source)).not.toBe(source);
+		});
+	},
+);

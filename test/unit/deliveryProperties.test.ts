@@ -19,59 +19,93 @@ import { VERIFICATIONS, setups } from '../property/settings';
 
 const SEED = 20261125;
 /** Cases per property and Verification. */
-const RUNS: Record<string, number> = { 'genuine deliveries': 60, 'mutated deliveries': 240, 'replayed deliveries': 40, 'arbitrary requests': 30 };
+const RUNS: Record<string, number> = {
+	'genuine deliveries': 60,
+	'mutated deliveries': 240,
+	'replayed deliveries': 40,
+	'arbitrary requests': 30,
+};
 
 /** The outcomes each kind of replay had in the runs above. */
 const replayOutcomes = new Map<string, string[]>();
 
 function holdsAndCount(verdict: Verdict): void {
 	const kind = verdict.dims?.find(([dimension]) => dimension === 'replay')?.[1];
-	if (kind !== undefined) replayOutcomes.set(kind, [...(replayOutcomes.get(kind) ?? []), verdict.outcome]);
+	if (kind !== undefined)
+		replayOutcomes.set(kind, [...(replayOutcomes.get(kind) ?? []), verdict.outcome]);
 	holds(verdict);
 }
 
-describe.each(deliveryGroups().map((group) => [group.label, group] as const))('%s', (_label, group) => {
-	it.each(group.properties.map((property) => [property.name, property] as const))('%s', (_name, property) => {
-		fc.assert(property.property(holdsAndCount), { seed: SEED, numRuns: RUNS[property.name] });
-	});
-});
+describe.each(deliveryGroups().map((group) => [group.label, group] as const))(
+	'%s',
+	(_label, group) => {
+		it.each(group.properties.map((property) => [property.name, property] as const))(
+			'%s',
+			(_name, property) => {
+				fc.assert(property.property(holdsAndCount), { seed: SEED, numRuns: RUNS[property.name] });
+			},
+		);
+	},
+);
 
 describe('every kind of replay', () => {
-	it.each(REPLAY_KINDS.map((kind) => [kind] as const))('%s: started the workflow at least once above', (kind) => {
-		expect((replayOutcomes.get(kind) ?? []).filter((outcome) => outcome.includes(': started')).length).toBeGreaterThan(0);
-	});
+	it.each(REPLAY_KINDS.map((kind) => [kind] as const))(
+		'%s: started the workflow at least once above',
+		(kind) => {
+			expect(
+				(replayOutcomes.get(kind) ?? []).filter((outcome) => outcome.includes(': started')).length,
+			).toBeGreaterThan(0);
+		},
+	);
 });
 
 describe('the generators reach every setting', () => {
 	/** Every value each parameter took in a sample of the generated set-ups, options' fields by their own name. */
 	const seen = new Map<string, Set<string>>();
-	const record = (name: string, value: unknown) => seen.set(name, (seen.get(name) ?? new Set()).add(JSON.stringify(value)));
+	const record = (name: string, value: unknown) =>
+		seen.set(name, (seen.get(name) ?? new Set()).add(JSON.stringify(value)));
 	for (const verification of VERIFICATIONS) {
 		for (const setup of fc.sample(setups(verification), { numRuns: 300, seed: SEED })) {
 			for (const [name, value] of Object.entries(setup.parameters)) {
-				if (name === 'options') for (const [option, chosen] of Object.entries(value as object)) record(option, chosen);
+				if (name === 'options')
+					for (const [option, chosen] of Object.entries(value as object)) record(option, chosen);
 				else record(name, value);
 			}
-			for (const [name, value] of Object.entries(setup.credential)) if (value !== '') record(name, value);
+			for (const [name, value] of Object.entries(setup.credential))
+				if (value !== '') record(name, value);
 		}
 	}
 	const settings = (list: INodeProperties[]): INodeProperties[] =>
-		list.flatMap((p) => (p.type === 'notice' ? [] : p.type === 'collection' ? settings((p.options ?? []) as INodeProperties[]) : [p]));
+		list.flatMap((p) =>
+			p.type === 'notice'
+				? []
+				: p.type === 'collection'
+					? settings((p.options ?? []) as INodeProperties[])
+					: [p],
+		);
 	const nodeSettings = [...new Map(settings(properties).map((p) => [p.name, p])).values()];
 
 	it.each(nodeSettings.map((p) => [p.name, p] as const))('%s', (name, setting) => {
 		const values = seen.get(name) ?? new Set();
 		if (setting.type === 'options') {
-			const all = (setting.options ?? []).map((o) => JSON.stringify((o as { value: unknown }).value));
+			const all = (setting.options ?? []).map((o) =>
+				JSON.stringify((o as { value: unknown }).value),
+			);
 			expect(all.filter((v) => !values.has(v))).toEqual([]);
 		} else if (setting.type === 'boolean') {
 			expect([...values].sort()).toEqual(['false', 'true']);
 		} else {
-			expect([...values].filter((v) => v !== JSON.stringify(setting.default)).length).toBeGreaterThan(0);
+			expect(
+				[...values].filter((v) => v !== JSON.stringify(setting.default)).length,
+			).toBeGreaterThan(0);
 		}
 	});
 
-	it.each(new TenantWebhookApi().properties.filter((p) => p.type !== 'notice').map((p) => [p.name] as const))('credential: %s', (name) => {
+	it.each(
+		new TenantWebhookApi().properties
+			.filter((p) => p.type !== 'notice')
+			.map((p) => [p.name] as const),
+	)('credential: %s', (name) => {
 		expect(seen.get(name)?.size ?? 0).toBeGreaterThan(0);
 	});
 });

@@ -6,7 +6,13 @@
  */
 import fc from 'fast-check';
 
-import { CHECK, EXACT, KEEP_TEXT, numberKind, printsAsToken } from '../../nodes/TenantApiTrigger/verifier/exactNumber';
+import {
+	CHECK,
+	EXACT,
+	KEEP_TEXT,
+	numberKind,
+	printsAsToken,
+} from '../../nodes/TenantApiTrigger/verifier/exactNumber';
 
 const NUMBER = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 
@@ -23,7 +29,8 @@ function canonical(text: string): string | undefined {
 /** The definition, by printing. */
 function definition(token: string): boolean {
 	const number = Number(token);
-	if (!Number.isFinite(number) || (Number.isInteger(number) && !Number.isSafeInteger(number))) return false;
+	if (!Number.isFinite(number) || (Number.isInteger(number) && !Number.isSafeInteger(number)))
+		return false;
 	if (number === 0) return /^-?[0.]+(?:[eE]|$)/.test(token);
 	const printed = String(number);
 	return printed === token || canonical(printed) === canonical(token);
@@ -89,8 +96,12 @@ describe('what the digits decide', () => {
 
 describe('what the double decides (tokens the digits leave open)', () => {
 	const options = { seed: 20261126, numRuns: 5000 };
-	const digits = (count: number) => fc.array(fc.integer({ min: 0, max: 9 }), { minLength: count, maxLength: count }).map((ds) => ds.join(''));
-	const scientific = (mantissa: string, exponent: number) => `${mantissa[0]}${mantissa.length > 1 ? `.${mantissa.slice(1)}` : ''}e${exponent}`;
+	const digits = (count: number) =>
+		fc
+			.array(fc.integer({ min: 0, max: 9 }), { minLength: count, maxLength: count })
+			.map((ds) => ds.join(''));
+	const scientific = (mantissa: string, exponent: number) =>
+		`${mantissa[0]}${mantissa.length > 1 ? `.${mantissa.slice(1)}` : ''}e${exponent}`;
 	/** The token for `x` at `count` significant digits, its last digit moved by `delta`. */
 	const near = (x: number, count: number, delta: number) => {
 		const [mantissa, exponent] = x.toExponential(count - 1).split('e');
@@ -101,7 +112,12 @@ describe('what the double decides (tokens the digits leave open)', () => {
 	const finiteDouble = fc.double({ noNaN: true, noDefaultInfinity: true }).filter((x) => x !== 0);
 
 	it('16 and 17 significant digits, at every exponent', () => {
-		const token = fc.tuple(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 15, max: 16 }).chain(digits), fc.integer({ min: -330, max: 310 }), fc.boolean());
+		const token = fc.tuple(
+			fc.integer({ min: 1, max: 9 }),
+			fc.integer({ min: 15, max: 16 }).chain(digits),
+			fc.integer({ min: -330, max: 310 }),
+			fc.boolean(),
+		);
 		fc.assert(
 			fc.property(token, ([first, rest, exponent, negative]) => {
 				const text = `${negative ? '-' : ''}${scientific(`${first}${rest}`, exponent)}`;
@@ -113,19 +129,31 @@ describe('what the double decides (tokens the digits leave open)', () => {
 
 	it('doubles at their shortest, and the decimals next to them', () => {
 		fc.assert(
-			fc.property(finiteDouble, fc.integer({ min: 15, max: 17 }), fc.integer({ min: -3, max: 3 }), (x, count, delta) => {
-				for (const text of [String(x), x.toExponential(), near(x, count, delta)]) expect(decided(text)).toBe(definition(text));
-			}),
+			fc.property(
+				finiteDouble,
+				fc.integer({ min: 15, max: 17 }),
+				fc.integer({ min: -3, max: 3 }),
+				(x, count, delta) => {
+					for (const text of [String(x), x.toExponential(), near(x, count, delta)])
+						expect(decided(text)).toBe(definition(text));
+				},
+			),
 			options,
 		);
 	});
 
 	it('powers of two (whose rounding interval is narrower below) and their neighbours', () => {
 		fc.assert(
-			fc.property(fc.integer({ min: -1074, max: 1023 }), fc.integer({ min: 15, max: 17 }), fc.integer({ min: -2, max: 2 }), (exponent, count, delta) => {
-				const x = 2 ** exponent;
-				for (const text of [String(x), near(x, count, delta)]) expect(decided(text)).toBe(definition(text));
-			}),
+			fc.property(
+				fc.integer({ min: -1074, max: 1023 }),
+				fc.integer({ min: 15, max: 17 }),
+				fc.integer({ min: -2, max: 2 }),
+				(exponent, count, delta) => {
+					const x = 2 ** exponent;
+					for (const text of [String(x), near(x, count, delta)])
+						expect(decided(text)).toBe(definition(text));
+				},
+			),
 			options,
 		);
 	});
@@ -133,24 +161,41 @@ describe('what the double decides (tokens the digits leave open)', () => {
 	it('decimals exactly halfway between two doubles (ties: the even digit wins)', () => {
 		// x = whole + odd/2^n holds n decimals, its last a 5: one digit less, rounded either way, is exactly halfway.
 		fc.assert(
-			fc.property(fc.integer({ min: 0, max: 2 ** 20 }), fc.integer({ min: 1, max: 30 }), fc.nat(), fc.boolean(), fc.integer({ min: -20, max: 20 }), (whole, n, odd, up, shift) => {
-				const scaled = BigInt(whole) * 2n ** BigInt(n) + BigInt(2 * (odd % 2 ** Math.min(n - 1, 20)) + 1);
-				const exact = ((scaled * 10n ** BigInt(n)) / 2n ** BigInt(n)).toString();
-				const cut = (BigInt(exact.slice(0, -1)) + (up ? 1n : 0n)).toString();
-				if (cut.length < 2 || cut.length > 18) return;
-				const text = scientific(cut, cut.length - 1 - n + shift - (exact.length - 1 - cut.length));
-				expect(decided(text)).toBe(definition(text));
-			}),
+			fc.property(
+				fc.integer({ min: 0, max: 2 ** 20 }),
+				fc.integer({ min: 1, max: 30 }),
+				fc.nat(),
+				fc.boolean(),
+				fc.integer({ min: -20, max: 20 }),
+				(whole, n, odd, up, shift) => {
+					const scaled =
+						BigInt(whole) * 2n ** BigInt(n) + BigInt(2 * (odd % 2 ** Math.min(n - 1, 20)) + 1);
+					const exact = ((scaled * 10n ** BigInt(n)) / 2n ** BigInt(n)).toString();
+					const cut = (BigInt(exact.slice(0, -1)) + (up ? 1n : 0n)).toString();
+					if (cut.length < 2 || cut.length > 18) return;
+					const text = scientific(
+						cut,
+						cut.length - 1 - n + shift - (exact.length - 1 - cut.length),
+					);
+					expect(decided(text)).toBe(definition(text));
+				},
+			),
 			options,
 		);
 	});
 
 	it('subnormal doubles, at every precision', () => {
 		fc.assert(
-			fc.property(fc.integer({ min: 1, max: 2 ** 52 - 1 }), fc.integer({ min: 1, max: 17 }), fc.integer({ min: -2, max: 2 }), (k, count, delta) => {
-				const x = k * 5e-324;
-				for (const text of [String(x), x.toPrecision(count), near(x, count, delta)]) expect(decided(text)).toBe(definition(text));
-			}),
+			fc.property(
+				fc.integer({ min: 1, max: 2 ** 52 - 1 }),
+				fc.integer({ min: 1, max: 17 }),
+				fc.integer({ min: -2, max: 2 }),
+				(k, count, delta) => {
+					const x = k * 5e-324;
+					for (const text of [String(x), x.toPrecision(count), near(x, count, delta)])
+						expect(decided(text)).toBe(definition(text));
+				},
+			),
 			options,
 		);
 	});

@@ -9,7 +9,11 @@ import * as n8nWorkflow from 'n8n-workflow';
 import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { MAX_RESPONSE_BYTES, readBoundedBody } from '../../nodes/TenantApi/transport/boundedBody';
-import { DeadlineExceededError, DeadlineWatch, pickAbortableSleep } from '../../nodes/TenantApi/transport/deadline';
+import {
+	DeadlineExceededError,
+	DeadlineWatch,
+	pickAbortableSleep,
+} from '../../nodes/TenantApi/transport/deadline';
 import { exchange } from '../../nodes/TenantApi/transport/exchange';
 
 /** A body that sends `chunk` forever, as fast as it is read (or every `everyMs`). */
@@ -27,7 +31,11 @@ let watch: DeadlineWatch;
 const watchOf = (ms: number) => (watch = new DeadlineWatch(ms));
 afterEach(() => watch?.dispose());
 
-const answer = (body: unknown, headers: Record<string, string> = {}): IN8nHttpFullResponse => ({ statusCode: 200, headers, body: body as IN8nHttpFullResponse['body'] });
+const answer = (body: unknown, headers: Record<string, string> = {}): IN8nHttpFullResponse => ({
+	statusCode: 200,
+	headers,
+	body: body as IN8nHttpFullResponse['body'],
+});
 
 /** Fake timers count exactly the timers the code under test sets; streams still flow (ticks stay real). */
 function countTimers(): () => number {
@@ -61,7 +69,9 @@ describe('DeadlineWatch', () => {
 		const watch = new DeadlineWatch(60_000);
 		const onExpired = jest.fn();
 		const deadlines = Array.from({ length: 20 }, () => watch.start());
-		const results = await Promise.all(deadlines.map(async (deadline, i) => await deadline.race(Promise.resolve(i), onExpired)));
+		const results = await Promise.all(
+			deadlines.map(async (deadline, i) => await deadline.race(Promise.resolve(i), onExpired)),
+		);
 		expect(results).toEqual(Array.from({ length: 20 }, (_, i) => i));
 		expect(timers()).toBe(1);
 		deadlines.forEach((deadline) => deadline.cancel());
@@ -75,7 +85,9 @@ describe('DeadlineWatch', () => {
 		const watch = new DeadlineWatch(20);
 		const deadline = watch.start();
 		const onExpired = jest.fn();
-		await expect(deadline.race(new Promise(() => undefined), onExpired)).rejects.toBeInstanceOf(DeadlineExceededError);
+		await expect(deadline.race(new Promise(() => undefined), onExpired)).rejects.toBeInstanceOf(
+			DeadlineExceededError,
+		);
 		expect(onExpired).toHaveBeenCalledTimes(1);
 		deadline.cancel();
 		watch.dispose();
@@ -84,15 +96,19 @@ describe('DeadlineWatch', () => {
 	it('expires deadlines in the order they started, each when its own time is up', async () => {
 		let now = 0;
 		const sleeps: Array<{ ms: number; wake: () => void }> = [];
-		const sleep = async (ms: number) => await new Promise<void>((wake) => sleeps.push({ ms, wake }));
+		const sleep = async (ms: number) =>
+			await new Promise<void>((wake) => sleeps.push({ ms, wake }));
 		const watch = new DeadlineWatch(100, sleep, () => now);
 		const first = watch.start();
 		now = 30;
 		const second = watch.start();
 		const outcomes: string[] = [];
 		const never = new Promise<never>(() => undefined);
-		const racing = [first, second].map(async (deadline, i) =>
-			await deadline.race(never, () => outcomes.push(`closed ${i}`)).catch((error: Error) => outcomes.push(`${i}: ${error.message}`)),
+		const racing = [first, second].map(
+			async (deadline, i) =>
+				await deadline
+					.race(never, () => outcomes.push(`closed ${i}`))
+					.catch((error: Error) => outcomes.push(`${i}: ${error.message}`)),
 		);
 		expect(sleeps.map((s) => s.ms)).toEqual([100]);
 		now = 100;
@@ -111,7 +127,11 @@ describe('DeadlineWatch', () => {
 	it('a finished exchange does not expire later, and the watch stops once nothing is open', async () => {
 		let now = 0;
 		const sleeps: Array<{ ms: number; wake: () => void }> = [];
-		const watch = new DeadlineWatch(100, async (ms) => await new Promise<void>((wake) => sleeps.push({ ms, wake })), () => now);
+		const watch = new DeadlineWatch(
+			100,
+			async (ms) => await new Promise<void>((wake) => sleeps.push({ ms, wake })),
+			() => now,
+		);
 		const onExpired = jest.fn();
 		const deadline = watch.start();
 		expect(await deadline.race(Promise.resolve('in time'), onExpired)).toBe('in time');
@@ -126,15 +146,26 @@ describe('DeadlineWatch', () => {
 
 describe('readBoundedBody', () => {
 	it('reads a stream, a buffer, nothing', async () => {
-		expect(await readBoundedBody(Readable.from([Buffer.from('{"a"'), Buffer.from(':1}')]), undefined)).toEqual({ ok: true, bytes: Buffer.from('{"a":1}') });
-		expect(await readBoundedBody(Buffer.from('x'), '1')).toEqual({ ok: true, bytes: Buffer.from('x') });
-		expect(await readBoundedBody(undefined, undefined)).toEqual({ ok: true, bytes: Buffer.alloc(0) });
+		expect(
+			await readBoundedBody(Readable.from([Buffer.from('{"a"'), Buffer.from(':1}')]), undefined),
+		).toEqual({ ok: true, bytes: Buffer.from('{"a":1}') });
+		expect(await readBoundedBody(Buffer.from('x'), '1')).toEqual({
+			ok: true,
+			bytes: Buffer.from('x'),
+		});
+		expect(await readBoundedBody(undefined, undefined)).toEqual({
+			ok: true,
+			bytes: Buffer.alloc(0),
+		});
 	});
 
 	it('refuses a declared size above the limit without reading', async () => {
 		const body = endless(Buffer.alloc(1024));
 		const read = jest.spyOn(body, 'read');
-		expect(await readBoundedBody(body, String(65 * 1024 * 1024))).toEqual({ ok: false, reason: 'The response is 65 MiB, above the 64 MiB this node accepts' });
+		expect(await readBoundedBody(body, String(65 * 1024 * 1024))).toEqual({
+			ok: false,
+			reason: 'The response is 65 MiB, above the 64 MiB this node accepts',
+		});
 		expect(body.destroyed).toBe(true);
 		expect(read).not.toHaveBeenCalled();
 	});
@@ -142,7 +173,11 @@ describe('readBoundedBody', () => {
 	it('stops an endless body at the limit and closes it', async () => {
 		const body = endless(Buffer.alloc(64 * 1024, 0x20));
 		const result = await readBoundedBody(body, undefined);
-		expect(result).toEqual({ ok: false, reason: 'The response is larger than 64 MiB, the most this node accepts; reading stopped at 64 MiB' });
+		expect(result).toEqual({
+			ok: false,
+			reason:
+				'The response is larger than 64 MiB, the most this node accepts; reading stopped at 64 MiB',
+		});
 		expect(body.destroyed).toBe(true);
 		expect(MAX_RESPONSE_BYTES).toBe(64 * 1024 * 1024);
 	});
@@ -151,8 +186,16 @@ describe('readBoundedBody', () => {
 describe('exchange', () => {
 	it('returns status, headers and the whole body, and leaves no timer behind', async () => {
 		const timers = countTimers();
-		const result = await exchange(async () => answer(Readable.from([Buffer.from('[1]')]), { 'content-type': 'application/json' }), watchOf(60_000));
-		expect(result).toEqual({ statusCode: 200, headers: { 'content-type': 'application/json' }, body: { ok: true, bytes: Buffer.from('[1]') } });
+		const result = await exchange(
+			async () =>
+				answer(Readable.from([Buffer.from('[1]')]), { 'content-type': 'application/json' }),
+			watchOf(60_000),
+		);
+		expect(result).toEqual({
+			statusCode: 200,
+			headers: { 'content-type': 'application/json' },
+			body: { ok: true, bytes: Buffer.from('[1]') },
+		});
 		watch.dispose();
 		await new Promise((resolve) => setImmediate(resolve));
 		expect(timers()).toBe(0);
@@ -160,14 +203,19 @@ describe('exchange', () => {
 
 	it('gives up on a body that drips forever at the deadline, and closes it', async () => {
 		const body = endless(Buffer.from(' '), 5);
-		await expect(exchange(async () => answer(body), watchOf(100))).rejects.toMatchObject({ code: 'ETIMEDOUT', message: 'No complete answer within 100 ms' });
+		await expect(exchange(async () => answer(body), watchOf(100))).rejects.toMatchObject({
+			code: 'ETIMEDOUT',
+			message: 'No complete answer within 100 ms',
+		});
 		expect(body.destroyed).toBe(true);
 	});
 
 	it('gives up on headers that never come; an answer that arrives later is closed unread', async () => {
 		let deliver: (response: IN8nHttpFullResponse) => void = () => undefined;
 		const late = endless(Buffer.from(' '));
-		await expect(exchange(() => new Promise((resolve) => (deliver = resolve)), watchOf(20))).rejects.toBeInstanceOf(DeadlineExceededError);
+		await expect(
+			exchange(() => new Promise((resolve) => (deliver = resolve)), watchOf(20)),
+		).rejects.toBeInstanceOf(DeadlineExceededError);
 		deliver(answer(late));
 		await new Promise((resolve) => setImmediate(resolve));
 		expect(late.destroyed).toBe(true);
@@ -175,6 +223,8 @@ describe('exchange', () => {
 
 	it('passes network errors through', async () => {
 		const reset = Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
-		await expect(exchange(async () => await Promise.reject(reset), watchOf(1000))).rejects.toBe(reset);
+		await expect(exchange(async () => await Promise.reject(reset), watchOf(1000))).rejects.toBe(
+			reset,
+		);
 	});
 });

@@ -33,7 +33,13 @@ it('before the check: the first item signed fields exact; the rest as JSON.parse
 	const text = JSON.stringify({
 		live: 'LIVE',
 		notificationItems: [
-			{ NotificationRequestItem: { pspReference: 'PSP', amount: { value: 'V1', currency: 'EUR' }, additionalData: { hmacSignature: 'SIG', other: 'O1' } } },
+			{
+				NotificationRequestItem: {
+					pspReference: 'PSP',
+					amount: { value: 'V1', currency: 'EUR' },
+					additionalData: { hmacSignature: 'SIG', other: 'O1' },
+				},
+			},
 			{ NotificationRequestItem: { pspReference: 'PSP2', amount: { value: 'V2' } } },
 		],
 	})
@@ -55,39 +61,110 @@ it('before the check: the first item signed fields exact; the rest as JSON.parse
 });
 
 it.each([
-	['the list of items repeated: JSON.parse keeps the last', '{"notificationItems":[{"NotificationRequestItem":{"amount":{"value":1e400}}}],"notificationItems":[{"NotificationRequestItem":{"amount":{"value":2e400}}}]}', '2e400'],
-	['an item repeated in its wrapper', '{"notificationItems":[{"NotificationRequestItem":{"amount":{"value":1e400}},"NotificationRequestItem":{"amount":{"value":3e400}}}]}', '3e400'],
-	['a signed field repeated', '{"notificationItems":[{"NotificationRequestItem":{"amount":{"value":1e400,"value":1}}}]}', 1],
-	['a repeated object on the way, then a later item', '{"notificationItems":[{"NotificationRequestItem":{"amount":{"value":1e400},"amount":{"value":4e400}}},{"NotificationRequestItem":{"amount":{"value":5e400}}}]}', '4e400'],
-	['the list repeated with a value that is no list', '{"notificationItems":[{"NotificationRequestItem":{"amount":{"value":1e400}}}],"notificationItems":7}', undefined],
-	['an escaped key on the way', '{"notification\\u0049tems":[{"NotificationRequestItem":{"amount":{"\\u0076alue":1e400}}}]}', '1e400'],
-])('repeated keys: the item checked first is the one JSON.parse keeps (%s)', (_, text, expected) => {
-	const item = firstItem(read(text).object);
-	expect(item === undefined ? undefined : valueAtPath(item, 'amount.value')).toEqual(expected);
-	expect(item === undefined ? undefined : valueAtPath(item, 'amount.value')).toEqual(valueAtPath(firstItem(whole(text)), 'amount.value'));
-});
+	[
+		'the list of items repeated: JSON.parse keeps the last',
+		'{"notificationItems":[{"NotificationRequestItem":{"amount":{"value":1e400}}}],"notificationItems":[{"NotificationRequestItem":{"amount":{"value":2e400}}}]}',
+		'2e400',
+	],
+	[
+		'an item repeated in its wrapper',
+		'{"notificationItems":[{"NotificationRequestItem":{"amount":{"value":1e400}},"NotificationRequestItem":{"amount":{"value":3e400}}}]}',
+		'3e400',
+	],
+	[
+		'a signed field repeated',
+		'{"notificationItems":[{"NotificationRequestItem":{"amount":{"value":1e400,"value":1}}}]}',
+		1,
+	],
+	[
+		'a repeated object on the way, then a later item',
+		'{"notificationItems":[{"NotificationRequestItem":{"amount":{"value":1e400},"amount":{"value":4e400}}},{"NotificationRequestItem":{"amount":{"value":5e400}}}]}',
+		'4e400',
+	],
+	[
+		'the list repeated with a value that is no list',
+		'{"notificationItems":[{"NotificationRequestItem":{"amount":{"value":1e400}}}],"notificationItems":7}',
+		undefined,
+	],
+	[
+		'an escaped key on the way',
+		'{"notification\\u0049tems":[{"NotificationRequestItem":{"amount":{"\\u0076alue":1e400}}}]}',
+		'1e400',
+	],
+])(
+	'repeated keys: the item checked first is the one JSON.parse keeps (%s)',
+	(_, text, expected) => {
+		const item = firstItem(read(text).object);
+		expect(item === undefined ? undefined : valueAtPath(item, 'amount.value')).toEqual(expected);
+		expect(item === undefined ? undefined : valueAtPath(item, 'amount.value')).toEqual(
+			valueAtPath(firstItem(whole(text)), 'amount.value'),
+		);
+	},
+);
 
 it.each([
-	['numbers in the signed fields alone', '{"live":"x","notificationItems":[{"NotificationRequestItem":{"pspReference":1e16,"amount":{"value":12345678901234567891,"currency":0.1}}}]}', true],
-	['short whole numbers elsewhere (exact as read)', '{"live":123,"notificationItems":[{"NotificationRequestItem":{"amount":{"value":1e400},"eventCode":-42}}]}', true],
-	['no number in the signed fields: nothing read with paths', '{"live":"x","notificationItems":[{"NotificationRequestItem":{"pspReference":"P"}}]}', false],
-	['short numbers only, in several items: none can change', '{"live":1,"notificationItems":[{"NotificationRequestItem":{"amount":{"value":1250}}},{"NotificationRequestItem":{"amount":{"value":7}}}]}', true],
-	['another number beside the items', '{"live":1.5,"notificationItems":[{"NotificationRequestItem":{"amount":{"value":1e400}}}]}', false],
-	['another number in the item, unsigned', '{"notificationItems":[{"NotificationRequestItem":{"amount":{"value":1},"eventCode":1e400}}]}', false],
-	['a container on no path (skipped)', '{"notificationItems":[{"NotificationRequestItem":{"amount":{"value":1e400},"other":["x"]}}]}', false],
-	['a later item (skipped)', '{"notificationItems":[{"NotificationRequestItem":{"amount":{"value":1e400}}},{"NotificationRequestItem":{}}]}', false],
-	['an item dropped for a repeated key', '{"notificationItems":[{"NotificationRequestItem":{"amount":{"value":1e400}},"NotificationRequestItem":{"amount":{"value":2e400}}}]}', false],
-])('read with paths, every number exact at once when the first item held all that could change: %s', (_, text, complete) => {
-	const body = read(text);
-	expect(numbersAllExact(body.object)).toBe(complete);
-	if (complete) expect(body.object).toEqual(whole(text));
-	completeReading(body, Buffer.from(text));
-	expect(body.object).toEqual(whole(text));
-});
+	[
+		'numbers in the signed fields alone',
+		'{"live":"x","notificationItems":[{"NotificationRequestItem":{"pspReference":1e16,"amount":{"value":12345678901234567891,"currency":0.1}}}]}',
+		true,
+	],
+	[
+		'short whole numbers elsewhere (exact as read)',
+		'{"live":123,"notificationItems":[{"NotificationRequestItem":{"amount":{"value":1e400},"eventCode":-42}}]}',
+		true,
+	],
+	[
+		'no number in the signed fields: nothing read with paths',
+		'{"live":"x","notificationItems":[{"NotificationRequestItem":{"pspReference":"P"}}]}',
+		false,
+	],
+	[
+		'short numbers only, in several items: none can change',
+		'{"live":1,"notificationItems":[{"NotificationRequestItem":{"amount":{"value":1250}}},{"NotificationRequestItem":{"amount":{"value":7}}}]}',
+		true,
+	],
+	[
+		'another number beside the items',
+		'{"live":1.5,"notificationItems":[{"NotificationRequestItem":{"amount":{"value":1e400}}}]}',
+		false,
+	],
+	[
+		'another number in the item, unsigned',
+		'{"notificationItems":[{"NotificationRequestItem":{"amount":{"value":1},"eventCode":1e400}}]}',
+		false,
+	],
+	[
+		'a container on no path (skipped)',
+		'{"notificationItems":[{"NotificationRequestItem":{"amount":{"value":1e400},"other":["x"]}}]}',
+		false,
+	],
+	[
+		'a later item (skipped)',
+		'{"notificationItems":[{"NotificationRequestItem":{"amount":{"value":1e400}}},{"NotificationRequestItem":{}}]}',
+		false,
+	],
+	[
+		'an item dropped for a repeated key',
+		'{"notificationItems":[{"NotificationRequestItem":{"amount":{"value":1e400}},"NotificationRequestItem":{"amount":{"value":2e400}}}]}',
+		false,
+	],
+])(
+	'read with paths, every number exact at once when the first item held all that could change: %s',
+	(_, text, complete) => {
+		const body = read(text);
+		expect(numbersAllExact(body.object)).toBe(complete);
+		if (complete) expect(body.object).toEqual(whole(text));
+		completeReading(body, Buffer.from(text));
+		expect(body.object).toEqual(whole(text));
+	},
+);
 
 it.each([
 	['the first list empty', '{"a":[{"b":[]},{"b":[{"v":1e400}]}]}'],
-	['the first entry empty, then two', '{"a":[{"b":[]},{"b":[{"v":12345678901234567891},{"v":1e400}]}]}'],
+	[
+		'the first entry empty, then two',
+		'{"a":[{"b":[]},{"b":[{"v":12345678901234567891},{"v":1e400}]}]}',
+	],
 	['the first item found first', '{"a":[{"b":[{"v":1e16}]},{"b":[{"v":1e400}]}]}'],
 ])('items under two lists: the first one itemsAtPath lists is read exactly (%s)', (_, text) => {
 	const nested = signedItemFields('a.*.b.*', ['v']);
@@ -98,9 +175,23 @@ it.each([
 });
 
 it('generated items: the first item fields (but containers) as a whole exact reading; everything after completeReading', () => {
-	const field = fc.oneof(numberToken, jsonValue.map((value) => jsonText(value)));
-	const item = fc.record({ hmacSignature: field, pspReference: field, value: field, currency: field, other: field, extra: key });
-	const body = fc.record({ items: fc.array(item, { minLength: 1, maxLength: 3 }), live: field, repeatFirst: fc.boolean() });
+	const field = fc.oneof(
+		numberToken,
+		jsonValue.map((value) => jsonText(value)),
+	);
+	const item = fc.record({
+		hmacSignature: field,
+		pspReference: field,
+		value: field,
+		currency: field,
+		other: field,
+		extra: key,
+	});
+	const body = fc.record({
+		items: fc.array(item, { minLength: 1, maxLength: 3 }),
+		live: field,
+		repeatFirst: fc.boolean(),
+	});
 	fc.assert(
 		fc.property(body, ({ items, live, repeatFirst }) => {
 			const itemText = (i: (typeof items)[number]) =>
@@ -112,7 +203,8 @@ it('generated items: the first item fields (but containers) as a whole exact rea
 			for (const path of FIELDS) {
 				// Checking reads a field's value when it is not a container (one is refused, whatever it holds).
 				const expected = valueAtPath(firstItem(exact), path);
-				if (expected === null || typeof expected !== 'object') expect(valueAtPath(firstItem(body.object), path)).toEqual(expected);
+				if (expected === null || typeof expected !== 'object')
+					expect(valueAtPath(firstItem(body.object), path)).toEqual(expected);
 			}
 			completeReading(body, Buffer.from(text));
 			expect(body.object).toEqual(exact);

@@ -49,7 +49,31 @@ function referenceForm(body: Buffer): FormParseResult {
 	return { ok: true, fields };
 }
 
-const PIECES = ['a', 'b', '=', '&', '+', '%', '%4', '%41', '%2B', '%26', '%3D', '%C3', '%A9', '%C3%A9', '%F0%9F%98%80', '%E2%82', '%FF', '%EF%BB%BF', 'é', '😀', '\u0000', ' ', 'zz'];
+const PIECES = [
+	'a',
+	'b',
+	'=',
+	'&',
+	'+',
+	'%',
+	'%4',
+	'%41',
+	'%2B',
+	'%26',
+	'%3D',
+	'%C3',
+	'%A9',
+	'%C3%A9',
+	'%F0%9F%98%80',
+	'%E2%82',
+	'%FF',
+	'%EF%BB%BF',
+	'é',
+	'😀',
+	'\u0000',
+	' ',
+	'zz',
+];
 const pieceBytes = fc.oneof(
 	fc.constantFrom(...PIECES).map((piece) => Buffer.from(piece)),
 	fc.uint8Array({ maxLength: 3 }).map((bytes) => Buffer.from(bytes)),
@@ -67,12 +91,18 @@ it('reads generated bodies as decoding each name and value alone does', () => {
 
 it.each([
 	['1,001 fields', Array.from({ length: 1001 }, (_, i) => `f${i}=1`).join('&')],
-	['1,000 fields, then one not UTF-8', `${Array.from({ length: 1000 }, (_, i) => `f${i}=1`).join('&')}&x=%FF`],
+	[
+		'1,000 fields, then one not UTF-8',
+		`${Array.from({ length: 1000 }, (_, i) => `f${i}=1`).join('&')}&x=%FF`,
+	],
 	['not UTF-8 before an empty name', 'a=%FF&=x'],
 	['an empty name before bytes that are not UTF-8', '=x&a=%FF'],
 	['an empty name whose value is not UTF-8', '=%FF'],
 	['separators only', '&&&&'],
-	['a long value, an escape across every 2,048-byte span', `a=${'x'.repeat(2046)}%41${'y'.repeat(2045)}%C3%A9${'z'.repeat(4000)}+`],
+	[
+		'a long value, an escape across every 2,048-byte span',
+		`a=${'x'.repeat(2046)}%41${'y'.repeat(2045)}%C3%A9${'z'.repeat(4000)}+`,
+	],
 	['a long name of escapes', `${'%41'.repeat(3000)}=v`],
 ])('%s', (_, text) => {
 	const body = Buffer.from(text);
@@ -81,7 +111,9 @@ it.each([
 
 it('the output object is made when first read, and is the fields one value or list each', () => {
 	const parsed = parseBody('form', Buffer.from('b=2&a=1&b=3&__proto__=x'));
-	expect(parsed.ok && parsed.body.object).toEqual(JSON.parse('{"b":["2","3"],"a":"1","__proto__":"x"}'));
+	expect(parsed.ok && parsed.body.object).toEqual(
+		JSON.parse('{"b":["2","3"],"a":"1","__proto__":"x"}'),
+	);
 	expect(parsed.ok && Object.getPrototypeOf(parsed.body.object)).toBe(Object.prototype);
 	expect(parsed.ok && { ...parsed.body }).toMatchObject({ format: 'form', object: { a: '1' } });
 });
@@ -110,11 +142,38 @@ function expectSignedOrderAsReference(text: string): void {
 }
 
 /** Escaped code units whose orders differ in UTF-8 and UTF-16 (beyond U+FFFF against U+E000 to U+FFFF), separators, U+0000. */
-const UNITS = ['a', 'b', 'z', '%C3%A9', '%EF%BF%BF', '%EE%80%80', '%ED%9F%BF', '%F0%9F%98%80', '%F4%8F%BF%BF', '%00', '%01', '%26', '%3D', '+', '%7F', '%C2%80'];
+const UNITS = [
+	'a',
+	'b',
+	'z',
+	'%C3%A9',
+	'%EF%BF%BF',
+	'%EE%80%80',
+	'%ED%9F%BF',
+	'%F0%9F%98%80',
+	'%F4%8F%BF%BF',
+	'%00',
+	'%01',
+	'%26',
+	'%3D',
+	'+',
+	'%7F',
+	'%C2%80',
+];
 
-it('the signed order is the strings\' order (UTF-16 code units): names first, then values, a repeated pair refused', () => {
-	const part = fc.tuple(fc.constantFrom('', 'x'.repeat(7), 'x'.repeat(9), 'x'.repeat(40)), fc.array(fc.constantFrom(...UNITS), { maxLength: 4 })).map(([prefix, units]) => prefix + units.join(''));
-	const field = fc.tuple(part.filter((name) => name !== ''), fc.option(part)).map(([name, value]) => (value === null ? name : `${name}=${value}`));
+it("the signed order is the strings' order (UTF-16 code units): names first, then values, a repeated pair refused", () => {
+	const part = fc
+		.tuple(
+			fc.constantFrom('', 'x'.repeat(7), 'x'.repeat(9), 'x'.repeat(40)),
+			fc.array(fc.constantFrom(...UNITS), { maxLength: 4 }),
+		)
+		.map(([prefix, units]) => prefix + units.join(''));
+	const field = fc
+		.tuple(
+			part.filter((name) => name !== ''),
+			fc.option(part),
+		)
+		.map(([name, value]) => (value === null ? name : `${name}=${value}`));
 	fc.assert(
 		fc.property(fc.array(field, { maxLength: 30 }), (fields) => {
 			if (fields.length > 0) expectSignedOrderAsReference(fields.join('&'));
@@ -129,8 +188,16 @@ it.each([
 	['one name, values that begin one another', 'a=xy&a=x&a=&a=x%00'],
 	['an empty value beside a name without =', 'a&b=&c'],
 	['UTF-8 and UTF-16 orders differing', '%EF%BF%BF=1&%F0%9F%98%80=2&%EE%80%80=3&%ED%9F%BF=4'],
-	['keys that agree for 4-byte words, differing at each offset after', Array.from({ length: 12 }, (_, i) => `${'w'.repeat(8 + i)}${'a'.repeat(12 - i)}=${i}`).join('&')],
-	['long values differing in their last byte', Array.from({ length: 9 }, (_, i) => `n=${'v'.repeat(100)}${8 - i}`).join('&')],
+	[
+		'keys that agree for 4-byte words, differing at each offset after',
+		Array.from({ length: 12 }, (_, i) => `${'w'.repeat(8 + i)}${'a'.repeat(12 - i)}=${i}`).join(
+			'&',
+		),
+	],
+	[
+		'long values differing in their last byte',
+		Array.from({ length: 9 }, (_, i) => `n=${'v'.repeat(100)}${8 - i}`).join('&'),
+	],
 ])('signed order: %s', (_, text) => {
 	expectSignedOrderAsReference(text);
 });

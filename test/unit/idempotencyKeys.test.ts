@@ -43,7 +43,9 @@ describe('deriveIdempotencyKey', () => {
 	});
 
 	it('with an execution id as the scope, is the key earlier versions derived (workflow, execution, node, run, item)', () => {
-		const digest = createHash('sha256').update(['tenant-api-idempotency', 'wf1', '101', 'node-a', 0, 3].join('\u0000')).digest('hex');
+		const digest = createHash('sha256')
+			.update(['tenant-api-idempotency', 'wf1', '101', 'node-a', 0, 3].join('\u0000'))
+			.digest('hex');
 		expect(deriveIdempotencyKey(scope, 3).replace(/-/g, '').slice(0, 12)).toBe(digest.slice(0, 12));
 	});
 
@@ -54,7 +56,11 @@ describe('deriveIdempotencyKey', () => {
 });
 
 describe('deriveContentKey', () => {
-	const request = { method: 'POST', endpoint: '/transfers', canonicalBody: canonicalJson({ amount: 1, ref: 'a' }) };
+	const request = {
+		method: 'POST',
+		endpoint: '/transfers',
+		canonicalBody: canonicalJson({ amount: 1, ref: 'a' }),
+	};
 
 	it('is UUID-shaped and depends on the request, not on a position', () => {
 		const key = deriveContentKey(scope, request, 1);
@@ -66,7 +72,11 @@ describe('deriveContentKey', () => {
 		const key = deriveContentKey(scope, request, 1);
 		const variants = [
 			deriveContentKey(scope, request, 2),
-			deriveContentKey(scope, { ...request, canonicalBody: canonicalJson({ amount: 2, ref: 'a' }) }, 1),
+			deriveContentKey(
+				scope,
+				{ ...request, canonicalBody: canonicalJson({ amount: 2, ref: 'a' }) },
+				1,
+			),
 			deriveContentKey(scope, { ...request, endpoint: '/payouts' }, 1),
 			deriveContentKey(scope, { ...request, method: 'PUT' }, 1),
 			deriveContentKey({ ...scope, scope: '102' }, request, 1),
@@ -79,7 +89,9 @@ describe('deriveContentKey', () => {
 
 describe('canonicalJson', () => {
 	it('is the same for the same data in any key order, at every level', () => {
-		expect(canonicalJson({ b: 1, a: { d: [1, { f: 2, e: 1 }], c: null } })).toBe('{"a":{"c":null,"d":[1,{"e":1,"f":2}]},"b":1}');
+		expect(canonicalJson({ b: 1, a: { d: [1, { f: 2, e: 1 }], c: null } })).toBe(
+			'{"a":{"c":null,"d":[1,{"e":1,"f":2}]},"b":1}',
+		);
 		expect(canonicalJson({ a: 1, b: undefined })).toBe(canonicalJson({ a: 1 }));
 	});
 	it('keeps the order of arrays and tells values apart', () => {
@@ -100,9 +112,12 @@ describe('validateIdempotencyKeyOverride', () => {
 		expect(validateIdempotencyKeyOverride(' order-42 ')).toBe('order-42');
 		expect(validateIdempotencyKeyOverride(42)).toBe('42');
 	});
-	it.each([[''], ['   '], ['has space'], ['naïve'], ['x'.repeat(256)], [null], [{}]])('refuses %p', (value) => {
-		expect(() => validateIdempotencyKeyOverride(value)).toThrow(/Idempotency Key/);
-	});
+	it.each([[''], ['   '], ['has space'], ['naïve'], ['x'.repeat(256)], [null], [{}]])(
+		'refuses %p',
+		(value) => {
+			expect(() => validateIdempotencyKeyOverride(value)).toThrow(/Idempotency Key/);
+		},
+	);
 	it.each([
 		[{ id: 1 }, 'an object'],
 		[['a'], 'an array'],
@@ -110,7 +125,9 @@ describe('validateIdempotencyKeyOverride', () => {
 		[null, 'null'],
 		[Number.NaN, 'NaN'],
 	])('says what an expression returned instead of text: %p', (value, kind) => {
-		expect(() => validateIdempotencyKeyOverride(value)).toThrow(`The Idempotency Key must be text or a number, but the expression returned ${kind}`);
+		expect(() => validateIdempotencyKeyOverride(value)).toThrow(
+			`The Idempotency Key must be text or a number, but the expression returned ${kind}`,
+		);
 	});
 });
 
@@ -127,8 +144,12 @@ describe('findDuplicateKeys', () => {
 
 	it('explains what would go wrong', () => {
 		const duplicate = { item: 3, firstItem: 0, key: 'order-1' };
-		expect(duplicateKeyMessage(duplicate)).toBe('Items 0 and 3 have the same Idempotency Key "order-1"');
-		expect(duplicateKeyDescription(duplicate, true)).toMatch(/one of the two would silently not happen\. Nothing was sent\./);
+		expect(duplicateKeyMessage(duplicate)).toBe(
+			'Items 0 and 3 have the same Idempotency Key "order-1"',
+		);
+		expect(duplicateKeyDescription(duplicate, true)).toMatch(
+			/one of the two would silently not happen\. Nothing was sent\./,
+		);
 		expect(duplicateKeyDescription(duplicate, false)).toMatch(/Item 3 was not sent\./);
 	});
 });
@@ -142,9 +163,22 @@ describe('readLineage', () => {
 	});
 
 	it('reads the lineages earlier versions recorded', () => {
-		expect(readLineage({ kind: 'execution', scope: '41', nodeId: 'n1', executionId: '41' }, '99')).toEqual(lineage);
+		expect(
+			readLineage({ kind: 'execution', scope: '41', nodeId: 'n1', executionId: '41' }, '99'),
+		).toEqual(lineage);
 		// An event lineage: every item had the event, whose keys are read from the trigger item again.
-		expect(readLineage({ kind: 'event', scope: 'event\u0000Trigger\u0000evt_1', nodeId: 'n1', eventId: 'evt_1', trigger: 'Trigger' }, '99')).toEqual({ nodeId: 'n1', executionId: '99' });
+		expect(
+			readLineage(
+				{
+					kind: 'event',
+					scope: 'event\u0000Trigger\u0000evt_1',
+					nodeId: 'n1',
+					eventId: 'evt_1',
+					trigger: 'Trigger',
+				},
+				'99',
+			),
+		).toEqual({ nodeId: 'n1', executionId: '99' });
 	});
 
 	it.each([
@@ -170,7 +204,9 @@ describe('conflictExplanation', () => {
 	});
 
 	it('names the execution a retry continues', () => {
-		expect(conflictExplanation(lineage, undefined, '99', 0)).toMatch(/^The keys belong to execution 41, which this execution retries\. This node sent item 0/);
+		expect(conflictExplanation(lineage, undefined, '99', 0)).toMatch(
+			/^The keys belong to execution 41, which this execution retries\. This node sent item 0/,
+		);
 	});
 
 	it('says nothing extra when the keys are this execution’s own', () => {

@@ -1,6 +1,10 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { cachedParameterReader, clampWhole, wholeInRange } from '../../nodes/TenantApi/actions/common/parameters';
+import {
+	cachedParameterReader,
+	clampWhole,
+	wholeInRange,
+} from '../../nodes/TenantApi/actions/common/parameters';
 
 /** Just what cachedParameterReader uses of the execute context: the node's raw parameters and the reads. */
 function context(parameters: Record<string, unknown>) {
@@ -29,7 +33,10 @@ describe('cachedParameterReader', () => {
 		const metadataOf = cachedParameterReader(fn, 'options.includeMetadata', false);
 		expect(reads).toHaveLength(0);
 		expect([3, 4, 5].map(endpointOf)).toEqual(['endpoint@3', 'endpoint@3', 'endpoint@3']);
-		expect([0, 1].map(metadataOf)).toEqual(['options.includeMetadata@0', 'options.includeMetadata@0']);
+		expect([0, 1].map(metadataOf)).toEqual([
+			'options.includeMetadata@0',
+			'options.includeMetadata@0',
+		]);
 		expect(reads).toEqual([
 			['endpoint', 3],
 			['options.includeMetadata', 0],
@@ -58,7 +65,9 @@ describe('numbers from parameters', () => {
 
 	it('refuses what a guess would get wrong', () => {
 		expect(wholeInRange(30000, 1, 2 ** 31 - 1, 'Timeout (Ms)')).toBe(30000);
-		expect(() => wholeInRange(2 ** 31, 1, 2 ** 31 - 1, 'Timeout (Ms)')).toThrow('Timeout (Ms) must be a whole number from 1 to 2147483647, not 2147483648');
+		expect(() => wholeInRange(2 ** 31, 1, 2 ** 31 - 1, 'Timeout (Ms)')).toThrow(
+			'Timeout (Ms) must be a whole number from 1 to 2147483647, not 2147483648',
+		);
 		expect(() => wholeInRange(0, 1, 10, 'X')).toThrow(/not 0/);
 		expect(() => wholeInRange('soon', 1, 10, 'X')).toThrow(/not "soon"/);
 	});

@@ -13,7 +13,12 @@ import { VERIFICATION_NAMES } from '../../nodes/TenantApiTrigger/verifications';
 import { configForScheme, parameterReader as reader, verifyReceived } from '../harness/verifier';
 
 const URL_ = 'https://n8n.example.com/webhook/5b0c7e1a/webhook';
-const EVENT: WebhookEvent = { id: 'evt_1', event: 'transfers.created', created_at: 1700000000, data: { object: { id: 'tr_1', amount: 1250, currency: 'EUR' } } };
+const EVENT: WebhookEvent = {
+	id: 'evt_1',
+	event: 'transfers.created',
+	created_at: 1700000000,
+	data: { object: { id: 'tr_1', amount: 1250, currency: 'EUR' } },
+};
 const NOW = Math.floor(Date.now() / 1000);
 
 const configFor = (scheme: SigningScheme, secrets: string[]) => configForScheme(scheme, secrets);
@@ -21,7 +26,8 @@ const configFor = (scheme: SigningScheme, secrets: string[]) => configForScheme(
 /** A second secret of the same key format. */
 function otherSecret(scheme: SigningScheme): string {
 	const secret = demoSecret(scheme);
-	if (scheme === 'standard-webhooks' || scheme === 'svix') return `whsec_${Buffer.from('another signing key').toString('base64')}`;
+	if (scheme === 'standard-webhooks' || scheme === 'svix')
+		return `whsec_${Buffer.from('another signing key').toString('base64')}`;
 	if (/^[0-9a-f]+$/.test(secret)) return 'ab'.repeat(32);
 	return 'whsec_another';
 }
@@ -33,10 +39,17 @@ interface Sent {
 }
 
 function deliver(scheme: SigningScheme, secret = demoSecret(scheme), timestamp?: number): Sent {
-	return signedDelivery({ secret, scheme, event: EVENT, url: URL_, ...(timestamp === undefined ? {} : { timestamp }) });
+	return signedDelivery({
+		secret,
+		scheme,
+		event: EVENT,
+		url: URL_,
+		...(timestamp === undefined ? {} : { timestamp }),
+	});
 }
 
-const check = (config: VerificationConfig, sent: Sent) => verifyReceived(config, { ...sent, now: NOW });
+const check = (config: VerificationConfig, sent: Sent) =>
+	verifyReceived(config, { ...sent, now: NOW });
 
 const replaceInBody = (sent: Sent, from: string, to: string): Sent => {
 	const text = sent.body.toString('utf8');
@@ -47,13 +60,24 @@ const replaceInBody = (sent: Sent, from: string, to: string): Sent => {
 /** Every scheme the sandbox signs with an HMAC (not `none`, not the secret itself in a header). */
 const HMAC_SCHEMES = SCHEMES.filter((scheme) => scheme !== 'none' && scheme !== 'secret-header');
 const TIMESTAMPED: SigningScheme[] = ['standard-webhooks', 'svix', 'stripe', 'slack', 'paddle'];
-const ID_HEADER: Partial<Record<SigningScheme, string>> = { 'standard-webhooks': 'webhook-id', svix: 'svix-id' };
-const TIMESTAMP_IN: Partial<Record<SigningScheme, (h: Record<string, string>, ts: string) => Record<string, string>>> = {
+const ID_HEADER: Partial<Record<SigningScheme, string>> = {
+	'standard-webhooks': 'webhook-id',
+	svix: 'svix-id',
+};
+const TIMESTAMP_IN: Partial<
+	Record<SigningScheme, (h: Record<string, string>, ts: string) => Record<string, string>>
+> = {
 	'standard-webhooks': (h, ts) => ({ ...h, 'webhook-timestamp': ts }),
 	svix: (h, ts) => ({ ...h, 'svix-timestamp': ts }),
 	slack: (h, ts) => ({ ...h, 'x-slack-request-timestamp': ts }),
-	stripe: (h, ts) => ({ ...h, 'stripe-signature': h['stripe-signature'].replace(/^t=\d+/, `t=${ts}`) }),
-	paddle: (h, ts) => ({ ...h, 'paddle-signature': h['paddle-signature'].replace(/^ts=\d+/, `ts=${ts}`) }),
+	stripe: (h, ts) => ({
+		...h,
+		'stripe-signature': h['stripe-signature'].replace(/^t=\d+/, `t=${ts}`),
+	}),
+	paddle: (h, ts) => ({
+		...h,
+		'paddle-signature': h['paddle-signature'].replace(/^ts=\d+/, `ts=${ts}`),
+	}),
 };
 
 describe.each(HMAC_SCHEMES)('%s', (scheme) => {
@@ -72,20 +96,31 @@ describe.each(HMAC_SCHEMES)('%s', (scheme) => {
 	});
 
 	it('another secret is refused', () => {
-		expect(check(config, deliver(scheme, otherSecret(scheme)))).toEqual({ ok: false, reason: 'signature_mismatch' });
+		expect(check(config, deliver(scheme, otherSecret(scheme)))).toEqual({
+			ok: false,
+			reason: 'signature_mismatch',
+		});
 	});
 
 	it('a changed id is refused (wherever the scheme keeps it)', () => {
 		const sent = deliver(scheme);
 		const header = ID_HEADER[scheme];
-		const changed = header ? { ...sent, headers: { ...sent.headers, [header]: 'evt_2' } } : replaceInBody(sent, 'evt_1', 'evt_2');
+		const changed = header
+			? { ...sent, headers: { ...sent.headers, [header]: 'evt_2' } }
+			: replaceInBody(sent, 'evt_1', 'evt_2');
 		expect(check(config, changed).ok).toBe(false);
 	});
 
 	it('both secrets of the credential are accepted, the matching one is reported', () => {
 		const other = otherSecret(scheme);
-		expect(check(configFor(scheme, [other, secret]), deliver(scheme))).toMatchObject({ ok: true, secretIndex: 1 });
-		expect(check(configFor(scheme, [secret, other]), deliver(scheme, other))).toMatchObject({ ok: true, secretIndex: 1 });
+		expect(check(configFor(scheme, [other, secret]), deliver(scheme))).toMatchObject({
+			ok: true,
+			secretIndex: 1,
+		});
+		expect(check(configFor(scheme, [secret, other]), deliver(scheme, other))).toMatchObject({
+			ok: true,
+			secretIndex: 1,
+		});
 	});
 
 	if (scheme !== 'adyen-payments') {
@@ -95,14 +130,22 @@ describe.each(HMAC_SCHEMES)('%s', (scheme) => {
 			const bad = deliver(scheme, otherSecret(scheme), ts === undefined ? undefined : Number(ts));
 			const name = signatureHeaderOf(scheme);
 			const joined = joinSignatures(scheme, bad.headers[name], good.headers[name]);
-			expect(check(config, { ...good, headers: { ...good.headers, [name]: joined } })).toMatchObject({ ok: true });
+			expect(
+				check(config, { ...good, headers: { ...good.headers, [name]: joined } }),
+			).toMatchObject({ ok: true });
 		});
 	}
 
 	if (TIMESTAMPED.includes(scheme)) {
 		it('a stale or future timestamp is refused (default 300 s), inside the window accepted', () => {
-			expect(check(config, deliver(scheme, secret, NOW - 301))).toEqual({ ok: false, reason: 'timestamp_out_of_window' });
-			expect(check(config, deliver(scheme, secret, NOW + 301))).toEqual({ ok: false, reason: 'timestamp_out_of_window' });
+			expect(check(config, deliver(scheme, secret, NOW - 301))).toEqual({
+				ok: false,
+				reason: 'timestamp_out_of_window',
+			});
+			expect(check(config, deliver(scheme, secret, NOW + 301))).toEqual({
+				ok: false,
+				reason: 'timestamp_out_of_window',
+			});
 			expect(check(config, deliver(scheme, secret, NOW - 299)).ok).toBe(true);
 			expect(check(config, deliver(scheme, secret, NOW + 299)).ok).toBe(true);
 		});
@@ -110,7 +153,10 @@ describe.each(HMAC_SCHEMES)('%s', (scheme) => {
 		it('a changed timestamp is refused', () => {
 			const sent = deliver(scheme, secret, NOW - 10);
 			const moved = TIMESTAMP_IN[scheme]!(sent.headers, String(NOW - 9));
-			expect(check(config, { ...sent, headers: moved })).toEqual({ ok: false, reason: 'signature_mismatch' });
+			expect(check(config, { ...sent, headers: moved })).toEqual({
+				ok: false,
+				reason: 'signature_mismatch',
+			});
 		});
 
 		it('reports the signed timestamp', () => {
@@ -136,10 +182,17 @@ function signatureHeaderOf(scheme: SigningScheme): string {
 	return byScheme[scheme] ?? 'x-signature';
 }
 
-function extractTimestamp(scheme: SigningScheme, headers: Record<string, string>): string | undefined {
+function extractTimestamp(
+	scheme: SigningScheme,
+	headers: Record<string, string>,
+): string | undefined {
 	if (scheme === 'stripe') return /t=(\d+)/.exec(headers['stripe-signature'])?.[1];
 	if (scheme === 'paddle') return /ts=(\d+)/.exec(headers['paddle-signature'])?.[1];
-	return headers['webhook-timestamp'] ?? headers['svix-timestamp'] ?? headers['x-slack-request-timestamp'];
+	return (
+		headers['webhook-timestamp'] ??
+		headers['svix-timestamp'] ??
+		headers['x-slack-request-timestamp']
+	);
 }
 
 /** Two signature header values as one header carrying both, in each scheme's own list syntax. */
@@ -152,12 +205,19 @@ function joinSignatures(scheme: SigningScheme, first: string, second: string): s
 
 describe('delivery identity from the verifier', () => {
 	it('Standard Webhooks and Svix: the signed message id', () => {
-		expect(check(configFor('standard-webhooks', [demoSecret('standard-webhooks')]), deliver('standard-webhooks')).id).toBe('evt_1');
+		expect(
+			check(
+				configFor('standard-webhooks', [demoSecret('standard-webhooks')]),
+				deliver('standard-webhooks'),
+			).id,
+		).toBe('evt_1');
 		expect(check(configFor('svix', [demoSecret('svix')]), deliver('svix')).id).toBe('evt_1');
 	});
 
 	it('schemes that sign no id header report none (the id comes from the body)', () => {
-		expect(check(configFor('stripe', [demoSecret('stripe')]), deliver('stripe')).id).toBeUndefined();
+		expect(
+			check(configFor('stripe', [demoSecret('stripe')]), deliver('stripe')).id,
+		).toBeUndefined();
 	});
 });
 
@@ -178,7 +238,13 @@ describe("Custom HMAC expresses every preset's signature", () => {
 			customIdHeader: 'webhook-id, svix-id',
 			customTimestampHeader: 'webhook-timestamp, svix-timestamp',
 		},
-		stripe: { customSignatureHeader: 'stripe-signature', customSignatureFormat: 'keyValue', customSignatureLabel: 'v1', customTimestampKey: 't', customSignatureEncoding: 'hex' },
+		stripe: {
+			customSignatureHeader: 'stripe-signature',
+			customSignatureFormat: 'keyValue',
+			customSignatureLabel: 'v1',
+			customTimestampKey: 't',
+			customSignatureEncoding: 'hex',
+		},
 		slack: {
 			customSignedContent: 'v0:{timestamp}:{body}',
 			customSignatureHeader: 'x-slack-signature',
@@ -199,8 +265,17 @@ describe("Custom HMAC expresses every preset's signature", () => {
 		},
 		hmacSha256: { customSignedContent: '{body}' },
 		hmacSha512: { customAlgorithm: 'sha512', customSignedContent: '{body}' },
-		square: { customSignedContent: '{url}{body}', customSignatureHeader: 'x-square-hmacsha256-signature', customSignatureEncoding: 'base64' },
-		adyenPlatform: { customSecretEncoding: 'hex', customSignedContent: '{body}', customSignatureHeader: 'hmacsignature', customSignatureEncoding: 'base64' },
+		square: {
+			customSignedContent: '{url}{body}',
+			customSignatureHeader: 'x-square-hmacsha256-signature',
+			customSignatureEncoding: 'base64',
+		},
+		adyenPlatform: {
+			customSecretEncoding: 'hex',
+			customSignedContent: '{body}',
+			customSignatureHeader: 'hmacsignature',
+			customSignatureEncoding: 'base64',
+		},
 		adyenPayments: {
 			customSecretEncoding: 'hex',
 			customSignedContent: PRESETS.adyenPayments.signedContent,
@@ -235,8 +310,10 @@ describe("Custom HMAC expresses every preset's signature", () => {
 			idFields: [],
 			idPattern: '',
 			idHeader: uses('id') ? spec.idHeader : '',
-			timestampHeader: uses('timestamp') && spec.signatureFormat !== 'keyValue' ? spec.timestampHeader : '',
-			signatureLabel: spec.signatureFormat === 'plain' || spec.signatureIn === 'items' ? '' : spec.signatureLabel,
+			timestampHeader:
+				uses('timestamp') && spec.signatureFormat !== 'keyValue' ? spec.timestampHeader : '',
+			signatureLabel:
+				spec.signatureFormat === 'plain' || spec.signatureIn === 'items' ? '' : spec.signatureLabel,
 			pairSeparator: spec.signatureFormat === 'keyValue' ? spec.pairSeparator : '',
 			timestampKey: spec.signatureFormat === 'keyValue' ? spec.timestampKey : '',
 			signatureHeader: spec.signatureIn === 'header' ? spec.signatureHeader : '',
@@ -262,44 +339,92 @@ describe("Custom HMAC expresses every preset's signature", () => {
 		['adyen-platform', 'adyenPlatform'],
 		['adyen-payments', 'adyenPayments'],
 		['twilio', 'twilio'],
-	] as Array<[SigningScheme, PresetName]>)('a %s delivery is accepted by the Custom HMAC settings of %s', (scheme, preset) => {
-		const parameters = { ...CUSTOM[preset], ...(scheme === 'github' ? { customSignatureHeader: 'x-hub-signature-256' } : {}) };
-		const config = verificationConfig('customHmac', reader(parameters), [demoSecret(scheme)]);
-		// Custom HMAC takes nothing unsigned beside signed items: Adyen's top-level `live` is a rule of its preset.
-		const sent = scheme === 'adyen-payments' ? replaceInBody(deliver(scheme), '"live":"false",', '') : deliver(scheme);
-		expect(check(config, sent)).toMatchObject({ ok: true });
-		expect(check(config, deliver(scheme, otherSecret(scheme))).ok).toBe(false);
-		if (scheme === 'adyen-payments') expect(check(config, deliver(scheme))).toEqual({ ok: false, reason: 'unexpected_field' });
-	});
+	] as Array<[SigningScheme, PresetName]>)(
+		'a %s delivery is accepted by the Custom HMAC settings of %s',
+		(scheme, preset) => {
+			const parameters = {
+				...CUSTOM[preset],
+				...(scheme === 'github' ? { customSignatureHeader: 'x-hub-signature-256' } : {}),
+			};
+			const config = verificationConfig('customHmac', reader(parameters), [demoSecret(scheme)]);
+			// Custom HMAC takes nothing unsigned beside signed items: Adyen's top-level `live` is a rule of its preset.
+			const sent =
+				scheme === 'adyen-payments'
+					? replaceInBody(deliver(scheme), '"live":"false",', '')
+					: deliver(scheme);
+			expect(check(config, sent)).toMatchObject({ ok: true });
+			expect(check(config, deliver(scheme, otherSecret(scheme))).ok).toBe(false);
+			if (scheme === 'adyen-payments')
+				expect(check(config, deliver(scheme))).toEqual({ ok: false, reason: 'unexpected_field' });
+		},
+	);
 });
 
 describe('body coverage and URLs', () => {
 	const twilio = configFor('twilio', [demoSecret('twilio')]);
 
 	it('Twilio form deliveries sign the URL and the sorted form fields; JSON ones the URL with bodySHA256', () => {
-		const form = signedDelivery({ secret: demoSecret('twilio'), scheme: 'twilio', event: EVENT, url: URL_ });
+		const form = signedDelivery({
+			secret: demoSecret('twilio'),
+			scheme: 'twilio',
+			event: EVENT,
+			url: URL_,
+		});
 		expect(form.headers['content-type']).toBe('application/x-www-form-urlencoded');
 		expect(check(twilio, form).ok).toBe(true);
-		const json = signedDelivery({ secret: demoSecret('twilio'), scheme: 'twilio', event: EVENT, url: URL_, bodyFormat: 'json' });
+		const json = signedDelivery({
+			secret: demoSecret('twilio'),
+			scheme: 'twilio',
+			event: EVENT,
+			url: URL_,
+			bodyFormat: 'json',
+		});
 		expect(json.url).toMatch(/\?bodySHA256=[0-9a-f]{64}$/);
 		expect(check(twilio, json).ok).toBe(true);
-		expect(check(twilio, { ...json, url: URL_ })).toEqual({ ok: false, reason: 'signature_mismatch' });
-		expect(check(twilio, replaceInBody(json, '1250', '9250'))).toEqual({ ok: false, reason: 'body_hash_mismatch' });
+		expect(check(twilio, { ...json, url: URL_ })).toEqual({
+			ok: false,
+			reason: 'signature_mismatch',
+		});
+		expect(check(twilio, replaceInBody(json, '1250', '9250'))).toEqual({
+			ok: false,
+			reason: 'body_hash_mismatch',
+		});
 	});
 
 	it('a signature over the URL alone does not vouch for a JSON body without a body hash', () => {
-		const json = signedDelivery({ secret: demoSecret('twilio'), scheme: 'twilio', event: EVENT, url: URL_, bodyFormat: 'json' });
-		const config: VerificationConfig = { mode: 'hmac', secrets: [demoSecret('twilio')], scheme: { ...PRESETS.twilio, bodyFormat: 'json', bodyHashParameter: '' } };
+		const json = signedDelivery({
+			secret: demoSecret('twilio'),
+			scheme: 'twilio',
+			event: EVENT,
+			url: URL_,
+			bodyFormat: 'json',
+		});
+		const config: VerificationConfig = {
+			mode: 'hmac',
+			secrets: [demoSecret('twilio')],
+			scheme: { ...PRESETS.twilio, bodyFormat: 'json', bodyHashParameter: '' },
+		};
 		expect(check(config, json)).toEqual({ ok: false, reason: 'missing_body_hash' });
 	});
 
 	it('a URL-signed delivery checked against another URL is refused', () => {
 		const sent = deliver('square');
-		expect(check(configFor('square', [demoSecret('square')]), { ...sent, url: 'https://elsewhere.example/webhook' })).toEqual({
+		expect(
+			check(configFor('square', [demoSecret('square')]), {
+				...sent,
+				url: 'https://elsewhere.example/webhook',
+			}),
+		).toEqual({
 			ok: false,
 			reason: 'signature_mismatch',
 		});
-		expect(verifyDelivery(configFor('square', [demoSecret('square')]), { rawBody: sent.body, headers: sent.headers, nowSeconds: NOW })).toMatchObject({
+		expect(
+			verifyDelivery(configFor('square', [demoSecret('square')]), {
+				rawBody: sent.body,
+				headers: sent.headers,
+				nowSeconds: NOW,
+			}),
+		).toMatchObject({
 			ok: false,
 			reason: 'missing_url',
 		});
@@ -312,13 +437,20 @@ describe('body coverage and URLs', () => {
 		second.NotificationRequestItem.pspReference = 'evt_2';
 		notification.notificationItems.push(second);
 		const config = configFor('adyen-payments', [demoSecret('adyen-payments')]);
-		expect(check(config, { ...sent, body: Buffer.from(JSON.stringify(notification)) })).toEqual({ ok: false, reason: 'signature_mismatch' });
-		expect(check(config, { ...sent, body: Buffer.from('{"live":"false","notificationItems":[]}') })).toEqual({ ok: false, reason: 'missing_signature' });
+		expect(check(config, { ...sent, body: Buffer.from(JSON.stringify(notification)) })).toEqual({
+			ok: false,
+			reason: 'signature_mismatch',
+		});
+		expect(
+			check(config, { ...sent, body: Buffer.from('{"live":"false","notificationItems":[]}') }),
+		).toEqual({ ok: false, reason: 'missing_signature' });
 	});
 });
 
 describe('the sandbox signs for every preset of the Verification table', () => {
 	it.each(VERIFICATION_NAMES.filter((name) => name !== 'customHmac'))('%s', (name) => {
-		expect(SCHEMES.filter((scheme) => triggerParameters(scheme).verification === name)).not.toEqual([]);
+		expect(SCHEMES.filter((scheme) => triggerParameters(scheme).verification === name)).not.toEqual(
+			[],
+		);
 	});
 });

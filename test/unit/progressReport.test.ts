@@ -29,7 +29,10 @@ describe('describeProgress', () => {
 	});
 
 	it('counts an answer that was applied but unreadable as applied', () => {
-		const report = describeProgress([applied(0), { item: 1, state: 'failed', key: 'key-1', applied: 'yes' }], 0);
+		const report = describeProgress(
+			[applied(0), { item: 1, state: 'failed', key: 'key-1', applied: 'yes' }],
+			0,
+		);
 		expect(report?.context.itemsApplied).toEqual([
 			{ item: 0, idempotencyKey: 'key-0' },
 			{ item: 1, idempotencyKey: 'key-1' },
@@ -37,12 +40,19 @@ describe('describeProgress', () => {
 	});
 
 	it('says nothing when no other item was applied: then a new run repeats nothing', () => {
-		expect(describeProgress([{ item: 0, state: 'failed', key: 'k', applied: 'unknown' }, notSent(1)], 0)).toBeUndefined();
-		expect(describeProgress([{ item: 0, state: 'failed', applied: 'no' }, notSent(1), notSent(2)], 0)).toBeUndefined();
+		expect(
+			describeProgress([{ item: 0, state: 'failed', key: 'k', applied: 'unknown' }, notSent(1)], 0),
+		).toBeUndefined();
+		expect(
+			describeProgress([{ item: 0, state: 'failed', applied: 'no' }, notSent(1), notSent(2)], 0),
+		).toBeUndefined();
 	});
 
 	it('lists ten items in the text and all of them in the context', () => {
-		const progress = [...Array.from({ length: 25 }, (_, item) => applied(item)), { item: 25, state: 'failed', applied: 'no' } as ItemProgress];
+		const progress = [
+			...Array.from({ length: 25 }, (_, item) => applied(item)),
+			{ item: 25, state: 'failed', applied: 'no' } as ItemProgress,
+		];
 		const report = describeProgress(progress, 25);
 		expect(report?.text).toMatch(/9 \(Idempotency-Key key-9\) and 15 more\./);
 		expect(report?.context.itemsApplied).toHaveLength(25);

@@ -11,8 +11,14 @@ import { refusalGroups } from '../property/refusals';
 const SEED = 20261126;
 const RUNS = 300;
 
-describe.each(refusalGroups().map((group) => [group.label, group] as const))('%s', (_label, group) => {
-	it.each(group.properties.map((property) => [property.name, property] as const))('%s', (_name, property) => {
-		fc.assert(property.property(holds), { seed: SEED, numRuns: RUNS });
-	});
-});
+describe.each(refusalGroups().map((group) => [group.label, group] as const))(
+	'%s',
+	(_label, group) => {
+		it.each(group.properties.map((property) => [property.name, property] as const))(
+			'%s',
+			(_name, property) => {
+				fc.assert(property.property(holds), { seed: SEED, numRuns: RUNS });
+			},
+		);
+	},
+);

@@ -5,7 +5,9 @@ describe('acceptedMethod', () => {
 	it('accepts any case and refuses other methods', () => {
 		expect(acceptedMethod('post')).toBe('POST');
 		expect(acceptedMethod(' Patch ')).toBe('PATCH');
-		expect(() => acceptedMethod('TRACE')).toThrow('The Method must be one of DELETE, GET, PATCH, POST, PUT, not "TRACE"');
+		expect(() => acceptedMethod('TRACE')).toThrow(
+			'The Method must be one of DELETE, GET, PATCH, POST, PUT, not "TRACE"',
+		);
 		expect(() => acceptedMethod(undefined)).toThrow(/not undefined/);
 	});
 });

@@ -9,7 +9,13 @@ import {
 	RETRYABLE_STATUSES,
 } from '../../nodes/TenantApi/transport/retryPolicy';
 
-const policy = { maxAttempts: 4, baseDelayMs: 500, maxDelayMs: 10_000, maxRetryAfterMs: 30_000, inProgress: DEFAULT_IN_PROGRESS };
+const policy = {
+	maxAttempts: 4,
+	baseDelayMs: 500,
+	maxDelayMs: 10_000,
+	maxRetryAfterMs: 30_000,
+	inProgress: DEFAULT_IN_PROGRESS,
+};
 
 describe('retry policy', () => {
 	it('retries 408, 425 and 5xx gateway/server errors only (a 429 is waited out by the rate limiter: test/engine/rateLimit.test.ts)', () => {
@@ -48,21 +54,40 @@ describe('retry policy', () => {
 	});
 
 	it('recognises "still in progress" answers by status and by words in the code or message', () => {
-		const stripe = { code: 'idempotency_key_in_use', message: 'There is currently another in-progress request using this Idempotent Key' };
+		const stripe = {
+			code: 'idempotency_key_in_use',
+			message: 'There is currently another in-progress request using this Idempotent Key',
+		};
 		expect(isInProgressAnswer(DEFAULT_IN_PROGRESS, 409, stripe)).toBe(true);
-		expect(isInProgressAnswer(DEFAULT_IN_PROGRESS, 409, { code: 'request_in_progress' })).toBe(true);
-		expect(isInProgressAnswer(DEFAULT_IN_PROGRESS, 409, { message: 'Request is still IN PROGRESS' })).toBe(true);
-		expect(isInProgressAnswer(DEFAULT_IN_PROGRESS, 409, { code: 'idempotency_key_reuse', message: 'already used with a different request' })).toBe(false);
+		expect(isInProgressAnswer(DEFAULT_IN_PROGRESS, 409, { code: 'request_in_progress' })).toBe(
+			true,
+		);
+		expect(
+			isInProgressAnswer(DEFAULT_IN_PROGRESS, 409, { message: 'Request is still IN PROGRESS' }),
+		).toBe(true);
+		expect(
+			isInProgressAnswer(DEFAULT_IN_PROGRESS, 409, {
+				code: 'idempotency_key_reuse',
+				message: 'already used with a different request',
+			}),
+		).toBe(false);
 		expect(isInProgressAnswer(DEFAULT_IN_PROGRESS, 409, {})).toBe(false);
 		expect(isInProgressAnswer(DEFAULT_IN_PROGRESS, 423, stripe)).toBe(false);
 		const custom = { status: 423, matches: parseInProgressMatches(' LOCKED ,, processing ') };
 		expect(custom.matches).toEqual(['locked', 'processing']);
 		expect(isInProgressAnswer(custom, 423, { code: 'resource_locked' })).toBe(true);
-		expect(isInProgressAnswer({ status: 409, matches: parseInProgressMatches('') }, 409, stripe)).toBe(false);
+		expect(
+			isInProgressAnswer({ status: 409, matches: parseInProgressMatches('') }, 409, stripe),
+		).toBe(false);
 	});
 
 	it('offers the same defaults in the node options as it applies without them', () => {
-		const defaults = Object.fromEntries(inProgressOptionFields.map((field) => [field.name, field.default]));
-		expect(defaults).toEqual({ inProgressStatus: DEFAULT_IN_PROGRESS.status, inProgressMatch: DEFAULT_IN_PROGRESS.matches.join(', ') });
+		const defaults = Object.fromEntries(
+			inProgressOptionFields.map((field) => [field.name, field.default]),
+		);
+		expect(defaults).toEqual({
+			inProgressStatus: DEFAULT_IN_PROGRESS.status,
+			inProgressMatch: DEFAULT_IN_PROGRESS.matches.join(', '),
+		});
 	});
 });

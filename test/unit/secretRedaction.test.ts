@@ -1,5 +1,10 @@
 import { decodeJsonBody } from '../../nodes/TenantApi/transport/responseBody';
-import { REDACTED, redactParsed, redactText, secretForms } from '../../nodes/TenantApi/transport/secretRedaction';
+import {
+	REDACTED,
+	redactParsed,
+	redactText,
+	secretForms,
+} from '../../nodes/TenantApi/transport/secretRedaction';
 
 const SECRET = 'sk_live/4eC39"HqLy+jW=';
 
@@ -7,9 +12,17 @@ describe('secretForms', () => {
 	it('lists plain, JSON-escaped (with and without \\/) and URL-encoded forms, longest first', () => {
 		const forms = secretForms(SECRET);
 		expect(forms).toEqual(
-			expect.arrayContaining([SECRET, 'sk_live/4eC39\\"HqLy+jW=', 'sk_live\\/4eC39\\"HqLy+jW=', 'sk_live%2F4eC39%22HqLy%2BjW%3D', 'sk_live%2f4eC39%22HqLy%2bjW%3d']),
+			expect.arrayContaining([
+				SECRET,
+				'sk_live/4eC39\\"HqLy+jW=',
+				'sk_live\\/4eC39\\"HqLy+jW=',
+				'sk_live%2F4eC39%22HqLy%2BjW%3D',
+				'sk_live%2f4eC39%22HqLy%2bjW%3d',
+			]),
 		);
-		expect(forms.map((form) => form.length)).toEqual([...forms.map((form) => form.length)].sort((a, b) => b - a));
+		expect(forms.map((form) => form.length)).toEqual(
+			[...forms.map((form) => form.length)].sort((a, b) => b - a),
+		);
 	});
 	it('is empty for a missing or too short secret (nothing to find)', () => {
 		expect(secretForms(undefined)).toEqual([]);
@@ -20,18 +33,26 @@ describe('secretForms', () => {
 describe('redaction', () => {
 	it('replaces every form in text', () => {
 		const text = `plain ${SECRET} json ${JSON.stringify(SECRET)} url ?key=${encodeURIComponent(SECRET)}`;
-		expect(redactText(text, secretForms(SECRET))).toBe(`plain ${REDACTED} json "${REDACTED}" url ?key=${REDACTED}`);
-		expect(redactText('key sk_abc123 echoed sk_abc123', secretForms('sk_abc123'))).toBe(`key ${REDACTED} echoed ${REDACTED}`);
+		expect(redactText(text, secretForms(SECRET))).toBe(
+			`plain ${REDACTED} json "${REDACTED}" url ?key=${REDACTED}`,
+		);
+		expect(redactText('key sk_abc123 echoed sk_abc123', secretForms('sk_abc123'))).toBe(
+			`key ${REDACTED} echoed ${REDACTED}`,
+		);
 	});
 
 	it('walks parsed values and keys in place, at any depth, without touching prototypes', () => {
 		const forms = secretForms('sk_test_sandbox');
 		let deep: Record<string, unknown> = { leaf: 'sk_test_sandbox' };
 		for (let i = 0; i < 20_000; i++) deep = { next: deep };
-		const value = JSON.parse('{"__proto__":"sk_test_sandbox","list":["x sk_test_sandbox"],"sk_test_sandbox":1}');
+		const value = JSON.parse(
+			'{"__proto__":"sk_test_sandbox","list":["x sk_test_sandbox"],"sk_test_sandbox":1}',
+		);
 		redactParsed(value, forms);
 		expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
-		expect(JSON.stringify(value)).toBe(`{"__proto__":"${REDACTED}","list":["x ${REDACTED}"],"${REDACTED}":1}`);
+		expect(JSON.stringify(value)).toBe(
+			`{"__proto__":"${REDACTED}","list":["x ${REDACTED}"],"${REDACTED}":1}`,
+		);
 		redactParsed(deep, forms);
 		let leaf: Record<string, unknown> = deep;
 		while (leaf.next) leaf = leaf.next as Record<string, unknown>;
@@ -47,8 +68,14 @@ describe('decodeJsonBody keeps the secret out of parsed answers', () => {
 	it.each([
 		['JSON-escaped, as any JSON encoder writes it', JSON.stringify({ key: SECRET })],
 		['with escaped slashes', JSON.stringify({ key: SECRET }).replace(/\//g, '\\/')],
-		['URL-encoded inside a link', JSON.stringify({ next: `https://api/v1/x?key=${encodeURIComponent(SECRET)}` })],
-		['spelled out with \\u escapes', `{"key":"${[...SECRET].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"}`],
+		[
+			'URL-encoded inside a link',
+			JSON.stringify({ next: `https://api/v1/x?key=${encodeURIComponent(SECRET)}` }),
+		],
+		[
+			'spelled out with \\u escapes',
+			`{"key":"${[...SECRET].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"}`,
+		],
 		['as an object key', JSON.stringify({ [SECRET]: true })],
 	])('%s', (_name, text) => {
 		const decoded = decode(text);
@@ -61,16 +88,27 @@ describe('decodeJsonBody keeps the secret out of parsed answers', () => {
 		const straddling = secretForms('ab","c');
 		const decoded = decodeJsonBody(Buffer.from('{"x":"ab","c":"d"}'), undefined, straddling);
 		expect(decoded).toEqual({ ok: true, empty: false, value: { x: 'ab', c: 'd' } });
-		const inside = decodeJsonBody(Buffer.from(JSON.stringify({ x: 'ab","c' })), undefined, straddling);
+		const inside = decodeJsonBody(
+			Buffer.from(JSON.stringify({ x: 'ab","c' })),
+			undefined,
+			straddling,
+		);
 		expect(inside).toEqual({ ok: true, empty: false, value: { x: REDACTED } });
 	});
 
 	it('leaves answers without the secret as they are', () => {
-		expect(decode('{"id":"acc_1","note":"caf\\u00e9"}')).toEqual({ ok: true, empty: false, value: { id: 'acc_1', note: 'café' } });
+		expect(decode('{"id":"acc_1","note":"caf\\u00e9"}')).toEqual({
+			ok: true,
+			empty: false,
+			value: { id: 'acc_1', note: 'café' },
+		});
 	});
 
 	it('redacts the excerpt of a non-JSON answer', () => {
-		expect(decode(`<html>key ${SECRET}</html>`)).toEqual({ ok: false, reason: `The response is not JSON (application/json): "key ${REDACTED}"` });
+		expect(decode(`<html>key ${SECRET}</html>`)).toEqual({
+			ok: false,
+			reason: `The response is not JSON (application/json): "key ${REDACTED}"`,
+		});
 	});
 
 	it('only replaces whole secrets (text below the minimum length is never matched)', () => {

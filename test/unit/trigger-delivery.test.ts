@@ -1,5 +1,18 @@
-import { eventAccepted, eventType, parseEventList, safeHeaders, safeQuery } from '../../nodes/TenantApiTrigger/delivery';
-import { itemsAtPath, mediaType, mediaTypeFits, parseBody, parseForm, valueAtPath } from '../../nodes/TenantApiTrigger/verifier';
+import {
+	eventAccepted,
+	eventType,
+	parseEventList,
+	safeHeaders,
+	safeQuery,
+} from '../../nodes/TenantApiTrigger/delivery';
+import {
+	itemsAtPath,
+	mediaType,
+	mediaTypeFits,
+	parseBody,
+	parseForm,
+	valueAtPath,
+} from '../../nodes/TenantApiTrigger/verifier';
 
 const json = (text: string | Buffer) => parseBody('json', Buffer.from(text));
 const form = (text: string | Buffer) => parseBody('form', Buffer.from(text));
@@ -7,7 +20,10 @@ const form = (text: string | Buffer) => parseBody('form', Buffer.from(text));
 describe('JSON bodies', () => {
 	it('parses a JSON object from the raw bytes (BOM tolerated)', () => {
 		expect(json('{"a":1}')).toEqual({ ok: true, body: { format: 'json', object: { a: 1 } } });
-		expect(json('\ufeff{"a":"é"}')).toEqual({ ok: true, body: { format: 'json', object: { a: 'é' } } });
+		expect(json('\ufeff{"a":"é"}')).toEqual({
+			ok: true,
+			body: { format: 'json', object: { a: 'é' } },
+		});
 	});
 
 	it('gives a reason for empty, broken, non-UTF-8 and non-object bodies', () => {
@@ -25,8 +41,15 @@ describe('JSON bodies', () => {
 describe('form bodies (the WHATWG urlencoded parser, strict)', () => {
 	it('reads fields from the raw bytes; a repeated name keeps every value in order', () => {
 		const parsed = form('a=1&b=x+y%21&a=2&c=');
-		expect(parsed).toMatchObject({ ok: true, body: { format: 'form', object: { a: ['1', '2'], b: 'x y!', c: '' } } });
-		expect(parsed.ok && [...parsed.body.format === 'form' ? parsed.body.fields : []]).toEqual([['a', ['1', '2']], ['b', ['x y!']], ['c', ['']]]);
+		expect(parsed).toMatchObject({
+			ok: true,
+			body: { format: 'form', object: { a: ['1', '2'], b: 'x y!', c: '' } },
+		});
+		expect(parsed.ok && [...(parsed.body.format === 'form' ? parsed.body.fields : [])]).toEqual([
+			['a', ['1', '2']],
+			['b', ['x y!']],
+			['c', ['']],
+		]);
 		const proto = form('__proto__=x');
 		expect(proto.ok && Object.keys(proto.body.object)).toEqual(['__proto__']);
 	});
@@ -40,7 +63,8 @@ describe('form bodies (the WHATWG urlencoded parser, strict)', () => {
 		'lone=%&half=%4&bom=%EF%BB%BFx',
 	])('decodes %s exactly as URLSearchParams does', (text) => {
 		const expected = new Map<string, string[]>();
-		for (const [name, value] of new URLSearchParams(text)) expected.set(name, [...(expected.get(name) ?? []), value]);
+		for (const [name, value] of new URLSearchParams(text))
+			expected.set(name, [...(expected.get(name) ?? []), value]);
 		expect(parseForm(Buffer.from(text))).toEqual({ ok: true, fields: expected });
 	});
 
@@ -50,7 +74,10 @@ describe('form bodies (the WHATWG urlencoded parser, strict)', () => {
 		expect(form('a=%C3')).toEqual({ ok: false, reason: 'not_utf8' });
 		expect(form('=empty-name&name=')).toEqual({ ok: false, reason: 'invalid_form' });
 		expect(form('a=1&=')).toEqual({ ok: false, reason: 'invalid_form' });
-		expect(form(Array.from({ length: 1001 }, (_, i) => `f${i}=1`).join('&'))).toEqual({ ok: false, reason: 'invalid_form' });
+		expect(form(Array.from({ length: 1001 }, (_, i) => `f${i}=1`).join('&'))).toEqual({
+			ok: false,
+			reason: 'invalid_form',
+		});
 		expect(form('')).toEqual({ ok: false, reason: 'empty_body' });
 		expect(form('&&')).toEqual({ ok: false, reason: 'empty_body' });
 	});
@@ -60,15 +87,32 @@ describe('content types against the configured body format', () => {
 	it('JSON takes JSON types, text/plain and none; form takes only application/x-www-form-urlencoded', () => {
 		expect(mediaType('Application/JSON; charset=utf-8')).toBe('application/json');
 		expect(mediaType(undefined)).toBe('');
-		expect(['', 'application/json', 'application/cloudevents+json', 'text/plain'].map((t) => mediaTypeFits('json', t))).toEqual([true, true, true, true]);
-		expect(['application/x-www-form-urlencoded', 'multipart/form-data', 'application/xml'].map((t) => mediaTypeFits('json', t))).toEqual([false, false, false]);
-		expect(['application/x-www-form-urlencoded', '', 'application/json', 'text/plain'].map((t) => mediaTypeFits('form', t))).toEqual([true, false, false, false]);
+		expect(
+			['', 'application/json', 'application/cloudevents+json', 'text/plain'].map((t) =>
+				mediaTypeFits('json', t),
+			),
+		).toEqual([true, true, true, true]);
+		expect(
+			['application/x-www-form-urlencoded', 'multipart/form-data', 'application/xml'].map((t) =>
+				mediaTypeFits('json', t),
+			),
+		).toEqual([false, false, false]);
+		expect(
+			['application/x-www-form-urlencoded', '', 'application/json', 'text/plain'].map((t) =>
+				mediaTypeFits('form', t),
+			),
+		).toEqual([true, false, false, false]);
 	});
 });
 
 describe('dot paths walk objects only', () => {
 	it('reads nested keys and list indexes, never a literal key containing dots', () => {
-		const body = { event: 'transfers.created', data: { object: { kind: 'k' } }, 'data.object.kind': 'forged', a: [{ b: 1 }] };
+		const body = {
+			event: 'transfers.created',
+			data: { object: { kind: 'k' } },
+			'data.object.kind': 'forged',
+			a: [{ b: 1 }],
+		};
 		expect(valueAtPath(body, 'data.object.kind')).toBe('k');
 		expect(valueAtPath({ 'a.b': 'literal' }, 'a.b')).toBeUndefined();
 		expect(valueAtPath(body, 'a.0.b')).toBe(1);
@@ -104,7 +148,11 @@ describe('event type', () => {
 
 describe('event filter', () => {
 	it('parses the list', () => {
-		expect(parseEventList(' transfers.created, ,accounts.*\nx ')).toEqual(['transfers.created', 'accounts.*', 'x']);
+		expect(parseEventList(' transfers.created, ,accounts.*\nx ')).toEqual([
+			'transfers.created',
+			'accounts.*',
+			'x',
+		]);
 		expect(parseEventList('')).toEqual([]);
 		expect(parseEventList(undefined)).toEqual([]);
 	});
@@ -124,14 +172,38 @@ describe('event filter', () => {
 
 describe('safeHeaders', () => {
 	it('drops credential-bearing headers and the configured secret header', () => {
-		const headers = { 'content-type': 'application/json', authorization: 'Bearer x', cookie: 'a=b', 'x-webhook-secret': 's', 'x-signature': 'sig', skipped: undefined };
-		expect(safeHeaders(headers, 'X-Webhook-Secret', [])).toEqual({ 'content-type': 'application/json', 'x-signature': 'sig' });
+		const headers = {
+			'content-type': 'application/json',
+			authorization: 'Bearer x',
+			cookie: 'a=b',
+			'x-webhook-secret': 's',
+			'x-signature': 'sig',
+			skipped: undefined,
+		};
+		expect(safeHeaders(headers, 'X-Webhook-Secret', [])).toEqual({
+			'content-type': 'application/json',
+			'x-signature': 'sig',
+		});
 	});
 
 	it('drops every header a list names, and any header or query parameter that holds a secret', () => {
-		const headers = { 'x-callback-token': 'tok', 'x-webhook-secret': 'shh-1234', 'x-forwarded': 'via shh-1234', 'x-other': 'ok' };
-		expect(safeHeaders(headers, 'x-callback-token, x-webhook-secret,', ['shh-1234'])).toEqual({ 'x-other': 'ok' });
-		expect(safeHeaders(headers, ' , ', ['shh-1234', ''])).toEqual({ 'x-callback-token': 'tok', 'x-other': 'ok' });
-		expect(safeQuery({ token: 'shh-1234', list: ['a', 'shh-1234'], shh1234: 'x', keep: '1' }, [' shh-1234 '])).toEqual({ shh1234: 'x', keep: '1' });
+		const headers = {
+			'x-callback-token': 'tok',
+			'x-webhook-secret': 'shh-1234',
+			'x-forwarded': 'via shh-1234',
+			'x-other': 'ok',
+		};
+		expect(safeHeaders(headers, 'x-callback-token, x-webhook-secret,', ['shh-1234'])).toEqual({
+			'x-other': 'ok',
+		});
+		expect(safeHeaders(headers, ' , ', ['shh-1234', ''])).toEqual({
+			'x-callback-token': 'tok',
+			'x-other': 'ok',
+		});
+		expect(
+			safeQuery({ token: 'shh-1234', list: ['a', 'shh-1234'], shh1234: 'x', keep: '1' }, [
+				' shh-1234 ',
+			]),
+		).toEqual({ shh1234: 'x', keep: '1' });
 	});
 });

@@ -61,7 +61,13 @@ describe('the oracle', () => {
 });
 
 describe.each(URL_GROUPS.map((group) => [group.label, group] as const))('%s', (_label, group) => {
-	it.each(group.properties.map((property) => [property.name, property] as const))('%s', (_name, property) => {
-		fc.assert(property.property(holds), { seed: SEED, numRuns: Math.round(RUNS * property.share) });
-	});
+	it.each(group.properties.map((property) => [property.name, property] as const))(
+		'%s',
+		(_name, property) => {
+			fc.assert(property.property(holds), {
+				seed: SEED,
+				numRuns: Math.round(RUNS * property.share),
+			});
+		},
+	);
 });

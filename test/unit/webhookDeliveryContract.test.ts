@@ -10,14 +10,28 @@ import { sign } from '../../sandbox/signing';
 import { parameterReader } from '../harness/verifier';
 
 it("the node finds the trigger by the trigger's own type name", () => {
-	expect(isTriggerType(`n8n-nodes-tenant-api.${new TenantApiTrigger().description.name}`)).toBe(true);
+	expect(isTriggerType(`n8n-nodes-tenant-api.${new TenantApiTrigger().description.name}`)).toBe(
+		true,
+	);
 	expect(isTriggerType('n8n-nodes-base.webhook')).toBe(false);
 });
 
-it("the node reads the id the trigger puts on its output item", () => {
+it('the node reads the id the trigger puts on its output item', () => {
 	const body = Buffer.from(JSON.stringify({ id: 'evt_contract', event: 'transfers.created' }));
-	const settings = settingsFromParameters('hmacSha256', parameterReader({}), ['whsec_contract'], ['whsec_contract']);
-	const reception = receiveDelivery(settings, { rawBody: body, headers: { 'content-type': 'application/json', ...sign({ secret: 'whsec_contract', body }) }, query: {}, nowSeconds: 1_700_000_000 });
+	const settings = settingsFromParameters(
+		'hmacSha256',
+		parameterReader({}),
+		['whsec_contract'],
+		['whsec_contract'],
+	);
+	const reception = receiveDelivery(settings, {
+		rawBody: body,
+		headers: { 'content-type': 'application/json', ...sign({ secret: 'whsec_contract', body }) },
+		query: {},
+		nowSeconds: 1_700_000_000,
+	});
 	expect(reception.action).toBe('start');
-	expect(deliveryIdOf(reception.action === 'start' ? reception.items[0] : undefined)).toBe('evt_contract');
+	expect(deliveryIdOf(reception.action === 'start' ? reception.items[0] : undefined)).toBe(
+		'evt_contract',
+	);
 });

@@ -2,13 +2,23 @@
  * Get Many, of Account (GET /accounts) and of Request (any collection below the Base URL): one listing per input
  * item, every page followed as the options say, one output item per record.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { ApiClient } from '../transport/apiClient';
 import type { ListingSettings } from '../transport/pagination/fetchListing';
 import { fetchListing } from '../transport/pagination/fetchListing';
 import type { PaginationStyle } from '../transport/pagination/readPage';
-import { clampWhole, endpointField, readTransportOptions, transportOptionFields } from './common/parameters';
+import {
+	clampWhole,
+	endpointField,
+	readTransportOptions,
+	transportOptionFields,
+} from './common/parameters';
 import { runItems } from './common/runItems';
 
 /** Return All, Limit, Query Parameters and Options of a Get Many operation (Account and Request). */
@@ -38,7 +48,8 @@ function listingFields(show: { resource: string[]; operation: string[] }): INode
 			typeOptions: { multipleValues: true },
 			placeholder: 'Add Parameter',
 			default: {},
-			description: 'Filters or other query parameters the API accepts (the spec does not list them)',
+			description:
+				'Filters or other query parameters the API accepts (the spec does not list them)',
 			displayOptions: { show },
 			options: [
 				{
@@ -101,11 +112,27 @@ function listingFields(show: { resource: string[]; operation: string[] }): INode
 					name: 'paginationStyle',
 					type: 'options',
 					options: [
-						{ name: 'Auto-Detect', value: 'auto', description: 'Next cursor, next URL or page numbers, whichever the answer has' },
-						{ name: 'Cursor', value: 'cursor', description: 'The answer has next_cursor (or nextCursor, next_page_token)' },
-						{ name: 'Next URL', value: 'nextUrl', description: 'The answer has a next link on the same API' },
+						{
+							name: 'Auto-Detect',
+							value: 'auto',
+							description: 'Next cursor, next URL or page numbers, whichever the answer has',
+						},
+						{
+							name: 'Cursor',
+							value: 'cursor',
+							description: 'The answer has next_cursor (or nextCursor, next_page_token)',
+						},
+						{
+							name: 'Next URL',
+							value: 'nextUrl',
+							description: 'The answer has a next link on the same API',
+						},
 						{ name: 'None', value: 'none', description: 'Only fetch the first page' },
-						{ name: 'Page Numbers', value: 'page', description: 'Ask for page 1, 2, 3… until the last one' },
+						{
+							name: 'Page Numbers',
+							value: 'page',
+							description: 'Ask for page 1, 2, 3… until the last one',
+						},
 					],
 					default: 'auto',
 				},
@@ -127,7 +154,10 @@ function listingFields(show: { resource: string[]; operation: string[] }): INode
 const requestShow = { resource: ['request'], operation: ['getAll'] };
 
 /** Account → Get Many. */
-export const accountDescription: INodeProperties[] = listingFields({ resource: ['account'], operation: ['getAll'] });
+export const accountDescription: INodeProperties[] = listingFields({
+	resource: ['account'],
+	operation: ['getAll'],
+});
 
 /** Request → Get Many. */
 export const requestDescription: INodeProperties[] = [
@@ -143,7 +173,9 @@ const MAX_PAGE_SIZE = 1_000_000;
 const MAX_PAGES = 10_000_000;
 
 function readSettings(fn: IExecuteFunctions, itemIndex: number): ListingSettings {
-	const options = fn.getNodeParameter('options', itemIndex, {}) as Partial<Record<keyof ListingSettings | 'paginationStyle', unknown>>;
+	const options = fn.getNodeParameter('options', itemIndex, {}) as Partial<
+		Record<keyof ListingSettings | 'paginationStyle', unknown>
+	>;
 	return {
 		style: (options.paginationStyle as PaginationStyle | undefined) ?? 'auto',
 		cursorParameter: String(options.cursorParameter || 'cursor'),
@@ -165,13 +197,24 @@ function readQuery(fn: IExecuteFunctions, itemIndex: number): IDataObject {
 }
 
 /** Lists the collection for every input item, following pages as the item's options say. */
-export async function execute(fn: IExecuteFunctions, resource: 'account' | 'request'): Promise<INodeExecutionData[]> {
-	const endpointOf = (itemIndex: number): unknown => (resource === 'account' ? '/accounts' : fn.getNodeParameter('endpoint', itemIndex));
+export async function execute(
+	fn: IExecuteFunctions,
+	resource: 'account' | 'request',
+): Promise<INodeExecutionData[]> {
+	const endpointOf = (itemIndex: number): unknown =>
+		resource === 'account' ? '/accounts' : fn.getNodeParameter('endpoint', itemIndex);
 	const setup = async () => await ApiClient.create(fn, readTransportOptions(fn));
 	return await runItems(fn, 1, setup, async (itemIndex, client) => {
 		const returnAll = fn.getNodeParameter('returnAll', itemIndex, false) as boolean;
-		const wanted = returnAll ? Number.POSITIVE_INFINITY : clampWhole(fn.getNodeParameter('limit', itemIndex, 50), 1, Number.MAX_SAFE_INTEGER, 50);
-		const listing = { endpoint: endpointOf(itemIndex), settings: readSettings(fn, itemIndex), query: readQuery(fn, itemIndex), wanted };
+		const wanted = returnAll
+			? Number.POSITIVE_INFINITY
+			: clampWhole(fn.getNodeParameter('limit', itemIndex, 50), 1, Number.MAX_SAFE_INTEGER, 50);
+		const listing = {
+			endpoint: endpointOf(itemIndex),
+			settings: readSettings(fn, itemIndex),
+			query: readQuery(fn, itemIndex),
+			wanted,
+		};
 		return await fetchListing(client, listing, itemIndex);
 	});
 }

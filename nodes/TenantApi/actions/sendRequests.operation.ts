@@ -2,7 +2,13 @@
  * POST to Endpoint and Send Request (Request resource): one request per input item, every write with an
  * Idempotency-Key (derived, or the option), so retries are safe whatever the method.
  */
-import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { ApiClient } from '../transport/apiClient';
 import { resolveEndpoint } from '../transport/apiUrl';
@@ -17,7 +23,11 @@ import {
 } from './common/parameters';
 import { runItems } from './common/runItems';
 import type { DuplicateKey } from './request/idempotencyKeys';
-import { duplicateKeyDescription, duplicateKeyMessage, findDuplicateKeys } from './request/idempotencyKeys';
+import {
+	duplicateKeyDescription,
+	duplicateKeyMessage,
+	findDuplicateKeys,
+} from './request/idempotencyKeys';
 import { toOutputJson } from './request/jsonBody';
 import { explainKeyConflict } from './request/keyPlaces';
 import { NOTHING_SENT, planRequests } from './request/planRequests';
@@ -77,7 +87,8 @@ function requestFields(operation: RequestOperation): INodeProperties[] {
 					type: 'number',
 					typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
 					default: 5,
-					description: 'How many items are sent at the same time. Output order always follows input order.',
+					description:
+						'How many items are sent at the same time. Output order always follows input order.',
 				},
 				{
 					displayName: 'Idempotency Key',
@@ -107,7 +118,10 @@ function requestFields(operation: RequestOperation): INodeProperties[] {
 const OFFERED_METHODS: readonly IHttpRequestMethods[] = ['DELETE', 'GET', 'PATCH', 'PUT'];
 
 /** What it accepts: an expression may also return POST (sent with the Body, as POST to Endpoint sends it). */
-const ACCEPTED_METHODS: readonly IHttpRequestMethods[] = [...OFFERED_METHODS, 'POST' as const].sort();
+const ACCEPTED_METHODS: readonly IHttpRequestMethods[] = [
+	...OFFERED_METHODS,
+	'POST' as const,
+].sort();
 
 /** Request → POST to Endpoint. */
 export const postDescription: INodeProperties[] = requestFields('post');
@@ -120,7 +134,8 @@ export const sendDescription: INodeProperties[] = [
 		type: 'options',
 		options: OFFERED_METHODS.map((method) => ({ name: method, value: method })),
 		default: 'GET',
-		description: 'HTTP method, for endpoints the spec does not show. Writes carry an Idempotency-Key too.',
+		description:
+			'HTTP method, for endpoints the spec does not show. Writes carry an Idempotency-Key too.',
 		displayOptions: { show: { resource: ['request'], operation: ['send'] } },
 	},
 	...requestFields('send'),
@@ -131,9 +146,13 @@ export const sendDescription: INodeProperties[] = [
  * or something else entirely, which is refused.
  */
 export function acceptedMethod(value: unknown): IHttpRequestMethods {
-	const method = String(value ?? '').trim().toUpperCase() as IHttpRequestMethods;
+	const method = String(value ?? '')
+		.trim()
+		.toUpperCase() as IHttpRequestMethods;
 	if (!ACCEPTED_METHODS.includes(method)) {
-		throw new Error(`The Method must be one of ${ACCEPTED_METHODS.join(', ')}, not ${JSON.stringify(value) ?? String(value)}`);
+		throw new Error(
+			`The Method must be one of ${ACCEPTED_METHODS.join(', ')}, not ${JSON.stringify(value) ?? String(value)}`,
+		);
 	}
 	return method;
 }
@@ -149,10 +168,18 @@ function duplicateFailure(duplicate: DuplicateKey, nothingSent: boolean): Tenant
  * Sends one request per item. Keys are settled for all items first: two items with the same key stop the node
  * before anything is sent (with Continue On Fail, only the later item is refused).
  */
-export async function execute(fn: IExecuteFunctions, operation: RequestOperation): Promise<INodeExecutionData[]> {
+export async function execute(
+	fn: IExecuteFunctions,
+	operation: RequestOperation,
+): Promise<INodeExecutionData[]> {
 	const methodFor = (itemIndex: number): IHttpRequestMethods =>
 		operation === 'post' ? 'POST' : acceptedMethod(fn.getNodeParameter('method', itemIndex));
-	const concurrency = clampWhole(fn.getNodeParameter('options.concurrency', 0, 5), 1, MAX_CONCURRENCY, 5);
+	const concurrency = clampWhole(
+		fn.getNodeParameter('options.concurrency', 0, 5),
+		1,
+		MAX_CONCURRENCY,
+		5,
+	);
 	const { plans, keys } = planRequests(fn, methodFor);
 	const keyOf = (itemIndex: number) => {
 		const plan = plans[itemIndex];
@@ -160,7 +187,8 @@ export async function execute(fn: IExecuteFunctions, operation: RequestOperation
 	};
 	const duplicates = findDuplicateKeys(plans.map((_plan, itemIndex) => keyOf(itemIndex)));
 	const firstDuplicate = duplicates.values().next().value;
-	if (firstDuplicate && !fn.continueOnFail()) throw nodeError(fn, duplicateFailure(firstDuplicate, true));
+	if (firstDuplicate && !fn.continueOnFail())
+		throw nodeError(fn, duplicateFailure(firstDuplicate, true));
 	// An item whose event cannot be told has no safe key: stop before anything is sent (Continue On Fail: that item fails).
 	const untraced = keys?.places.find((place) => place instanceof Error);
 	if (untraced && !fn.continueOnFail()) throw nodeError(fn, untraced);
@@ -173,10 +201,18 @@ export async function execute(fn: IExecuteFunctions, operation: RequestOperation
 		const duplicate = duplicates.get(itemIndex);
 		if (duplicate) throw duplicateFailure(duplicate, false);
 		const { method, idempotencyKey, jsonBody } = plan;
-		const url = asFailure(itemIndex, () => resolveEndpoint(client.base, plan.endpoint), NOTHING_SENT);
-		const result = await client.send({ method, url, jsonBody, idempotencyKey }, itemIndex).catch((error: Error) => {
-			throw plan.keySource === 'automatic' && keys ? explainKeyConflict(fn, error, itemIndex, keys) : error;
-		});
+		const url = asFailure(
+			itemIndex,
+			() => resolveEndpoint(client.base, plan.endpoint),
+			NOTHING_SENT,
+		);
+		const result = await client
+			.send({ method, url, jsonBody, idempotencyKey }, itemIndex)
+			.catch((error: Error) => {
+				throw plan.keySource === 'automatic' && keys
+					? explainKeyConflict(fn, error, itemIndex, keys)
+					: error;
+			});
 		const includeMetadata = includeMetadataOf(itemIndex);
 		const body = toOutputJson(result.body);
 		const json: IDataObject = includeMetadata

@@ -53,14 +53,16 @@ const TOOL_DESCRIPTIONS: Array<{ resource: string; operation: string; text: stri
 	},
 ];
 
-export const toolDescriptionFields: INodeProperties[] = TOOL_DESCRIPTIONS.map(({ resource, operation, text }) => ({
-	displayName: 'Description',
-	name: 'toolDescription',
-	type: 'string',
-	default: text,
-	required: true,
-	typeOptions: { rows: 4 },
-	description:
-		'What the AI agent is told this tool does. Pre-filled for the operation; adjust it to the parameters you let the model fill.',
-	displayOptions: { show: { '@tool': [true], resource: [resource], operation: [operation] } },
-}));
+export const toolDescriptionFields: INodeProperties[] = TOOL_DESCRIPTIONS.map(
+	({ resource, operation, text }) => ({
+		displayName: 'Description',
+		name: 'toolDescription',
+		type: 'string',
+		default: text,
+		required: true,
+		typeOptions: { rows: 4 },
+		description:
+			'What the AI agent is told this tool does. Pre-filled for the operation; adjust it to the parameters you let the model fill.',
+		displayOptions: { show: { '@tool': [true], resource: [resource], operation: [operation] } },
+	}),
+);

@@ -13,7 +13,14 @@ import type { ApiBase } from './apiUrl';
 import { checkWithinBase, parseBaseUrl } from './apiUrl';
 import { DeadlineWatch } from './deadline';
 import type { FailedSend } from './errors';
-import { answerFailure, apiErrorText, asFailure, networkFailure, rateLimitFailure, TenantApiFailure } from './errors';
+import {
+	answerFailure,
+	apiErrorText,
+	asFailure,
+	networkFailure,
+	rateLimitFailure,
+	TenantApiFailure,
+} from './errors';
 import type { RawAnswer } from './exchange';
 import { exchange } from './exchange';
 import type { RateSignal } from './rateLimit/governor';
@@ -24,7 +31,14 @@ import { RunLimiter } from './rateLimit/runLimiter';
 import type { DecodedBody } from './responseBody';
 import { decodeJsonBody } from './responseBody';
 import type { RetryPolicy } from './retryPolicy';
-import { isAbortError, isInProgressAnswer, isRetryableStatus, networkErrorCode, nextRetryDelayMs, parseRetryAfterMs } from './retryPolicy';
+import {
+	isAbortError,
+	isInProgressAnswer,
+	isRetryableStatus,
+	networkErrorCode,
+	nextRetryDelayMs,
+	parseRetryAfterMs,
+} from './retryPolicy';
 import { redactText, secretForms } from './secretRedaction';
 import { checkTenantId } from './tenantId';
 
@@ -67,10 +81,16 @@ export interface ApiClientOptions {
 const n8nClock = { now: () => Date.now(), sleep: async (ms: number) => await sleep(ms) };
 
 /** One attempt: an answer read in full (and decoded), or a failure before that. */
-type Attempt = { answer: RawAnswer; decoded: DecodedBody } | { failure: unknown; code: string | undefined };
+type Attempt =
+	| { answer: RawAnswer; decoded: DecodedBody }
+	| { failure: unknown; code: string | undefined };
 
 function checkCredentialField<T>(field: string, check: () => T): T {
-	return asFailure(undefined, check, `Fix the ${field} in the Tenant API credential. Nothing was sent.`);
+	return asFailure(
+		undefined,
+		check,
+		`Fix the ${field} in the Tenant API credential. Nothing was sent.`,
+	);
 }
 
 /**
@@ -100,11 +120,20 @@ export class ApiClient {
 		this.secretForms = secretForms(this.credentials.secretKey as string);
 		const { policy, rateLimit } = options;
 		const governor = governorFor(base.origin, this.credentials.secretKey as string);
-		this.limiter = new RunLimiter(governor, { ...rateLimit, basePauseMs: policy.baseDelayMs, maxPauseMs: policy.maxDelayMs }, n8nClock);
+		this.limiter = new RunLimiter(
+			governor,
+			{ ...rateLimit, basePauseMs: policy.baseDelayMs, maxPauseMs: policy.maxDelayMs },
+			n8nClock,
+		);
 		this.deadlines = new DeadlineWatch(options.timeoutMs);
 		// Read once: n8n's getNode() deep-copies the node on every call.
 		const reference = fn.getNode().credentials?.[CREDENTIAL_TYPE];
-		this.decryptedCredentials = { id: reference?.id ?? '', name: reference?.name ?? '', type: CREDENTIAL_TYPE, data: { ...credentials } };
+		this.decryptedCredentials = {
+			id: reference?.id ?? '',
+			name: reference?.name ?? '',
+			type: CREDENTIAL_TYPE,
+			data: { ...credentials },
+		};
 	}
 
 	/** Call when the run is over: stops the timer that watches the exchanges' deadlines. */
@@ -116,7 +145,8 @@ export class ApiClient {
 		const credentials = await fn.getCredentials(CREDENTIAL_TYPE);
 		if (typeof credentials.secretKey !== 'string' || credentials.secretKey.trim() === '') {
 			throw new TenantApiFailure('The Tenant API credential has no Secret Key', {
-				description: 'Open the credential and paste the Secret Key from the dashboard (Manage → Configure → API keys).',
+				description:
+					'Open the credential and paste the Secret Key from the dashboard (Manage → Configure → API keys).',
 			});
 		}
 		const base = checkCredentialField('Base URL', () => parseBaseUrl(credentials.baseUrl));
@@ -144,7 +174,13 @@ export class ApiClient {
 		let refusedInARow = 0;
 		let mayHaveApplied = false;
 		for (;;) {
-			const ticket = await this.rateLimited(async () => await this.limiter.acquire(sent > 0), request, sent, mayHaveApplied, itemIndex);
+			const ticket = await this.rateLimited(
+				async () => await this.limiter.acquire(sent > 0),
+				request,
+				sent,
+				mayHaveApplied,
+				itemIndex,
+			);
 			const outcome = await this.attempt(request);
 			sent++;
 			const signal = this.rateSignal(outcome);
@@ -152,7 +188,13 @@ export class ApiClient {
 			// The API asked to slow down: this request waits, the others go on; it is not a failed attempt.
 			if (signal.kind === 'limited') {
 				const [retryAfterMs, refused] = [signal.retryAfterMs, ++refusedInARow];
-				await this.rateLimited(async () => await this.limiter.waitOut(retryAfterMs, refused), request, sent, mayHaveApplied, itemIndex);
+				await this.rateLimited(
+					async () => await this.limiter.waitOut(retryAfterMs, refused),
+					request,
+					sent,
+					mayHaveApplied,
+					itemIndex,
+				);
 				continue;
 			}
 			refusedInARow = 0;
@@ -164,11 +206,21 @@ export class ApiClient {
 	}
 
 	/** Waits under the rate limit (which fails only once Max Rate-Limit Wait is used up). */
-	private async rateLimited<T>(wait: () => Promise<T>, request: ApiRequest, sent: number, mayHaveApplied: boolean, itemIndex: number): Promise<T> {
+	private async rateLimited<T>(
+		wait: () => Promise<T>,
+		request: ApiRequest,
+		sent: number,
+		mayHaveApplied: boolean,
+		itemIndex: number,
+	): Promise<T> {
 		try {
 			return await wait();
 		} catch (error) {
-			throw rateLimitFailure(this.failedSend(request, sent, itemIndex), error as RateLimitWaitExceeded, mayHaveApplied);
+			throw rateLimitFailure(
+				this.failedSend(request, sent, itemIndex),
+				error as RateLimitWaitExceeded,
+				mayHaveApplied,
+			);
 		}
 	}
 
@@ -184,9 +236,14 @@ export class ApiClient {
 		try {
 			const answer = await exchange(
 				async () =>
-					(await this.fn.helpers.httpRequestWithAuthentication.call(this.fn, CREDENTIAL_TYPE, this.httpOptions(request), {
-						credentialsDecrypted: this.decryptedCredentials,
-					})) as IN8nHttpFullResponse,
+					(await this.fn.helpers.httpRequestWithAuthentication.call(
+						this.fn,
+						CREDENTIAL_TYPE,
+						this.httpOptions(request),
+						{
+							credentialsDecrypted: this.decryptedCredentials,
+						},
+					)) as IN8nHttpFullResponse,
 				this.deadlines,
 			);
 			const decoded: DecodedBody = answer.body.ok
@@ -202,10 +259,13 @@ export class ApiClient {
 	private retryDelay(outcome: Attempt, failedAttempts: number): number | undefined {
 		const { policy } = this.options;
 		if ('failure' in outcome) {
-			return outcome.code && !isAbortError(outcome.failure) ? nextRetryDelayMs(policy, failedAttempts) : undefined;
+			return outcome.code && !isAbortError(outcome.failure)
+				? nextRetryDelayMs(policy, failedAttempts)
+				: undefined;
 		}
 		const { statusCode, headers } = outcome.answer;
-		if (statusCode < 400 || (!isRetryableStatus(statusCode) && !this.isInProgress(outcome))) return undefined;
+		if (statusCode < 400 || (!isRetryableStatus(statusCode) && !this.isInProgress(outcome)))
+			return undefined;
 		return nextRetryDelayMs(policy, failedAttempts, parseRetryAfterMs(headers['retry-after']));
 	}
 
@@ -234,9 +294,15 @@ export class ApiClient {
 		};
 	}
 
-	private settle(outcome: Attempt, request: ApiRequest, attempts: number, itemIndex: number): ApiResult {
+	private settle(
+		outcome: Attempt,
+		request: ApiRequest,
+		attempts: number,
+		itemIndex: number,
+	): ApiResult {
 		const failed = () => this.failedSend(request, attempts, itemIndex);
-		if ('failure' in outcome) throw networkFailure(failed(), outcome.failure, outcome.code, this.options.timeoutMs);
+		if ('failure' in outcome)
+			throw networkFailure(failed(), outcome.failure, outcome.code, this.options.timeoutMs);
 		const { answer, decoded } = outcome;
 		const { statusCode: status, headers } = answer;
 		if (status >= 200 && status < 300) {
@@ -257,13 +323,22 @@ export class ApiClient {
 		}
 		const apiText = decoded.ok ? apiErrorText(decoded.value) : {};
 		const message = apiText.message ?? (decoded.ok ? undefined : decoded.reason);
-		throw answerFailure(failed(), status, { code: apiText.code, message }, this.isInProgress(outcome));
+		throw answerFailure(
+			failed(),
+			status,
+			{ code: apiText.code, message },
+			this.isInProgress(outcome),
+		);
 	}
 
 	/** What the failure of `request` names: the request (its path only), the item, the attempts, the credential's Base URL. */
 	private failedSend(request: ApiRequest, attempts: number, itemIndex: number): FailedSend {
 		return {
-			request: { method: request.method, path: new URL(request.url).pathname, idempotencyKey: request.idempotencyKey },
+			request: {
+				method: request.method,
+				path: new URL(request.url).pathname,
+				idempotencyKey: request.idempotencyKey,
+			},
 			itemIndex,
 			attempts,
 			baseUrl: this.baseUrl,

@@ -23,7 +23,9 @@ export function parseBaseUrl(raw: unknown): ApiBase {
 		throw new UnsafeUrlError("The credential's Base URL must not contain a user name or password");
 	}
 	if (url.search || url.hash || text.includes('?') || text.includes('#')) {
-		throw new UnsafeUrlError("The credential's Base URL must not contain a query string or fragment");
+		throw new UnsafeUrlError(
+			"The credential's Base URL must not contain a query string or fragment",
+		);
 	}
 	const loopback = LOOPBACK_HOST.test(url.hostname);
 	if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
@@ -67,7 +69,9 @@ function fullyDecode(segment: string, subject: string): string {
 		if (next === current) return current;
 		current = next;
 	}
-	throw new UnsafeUrlError(`${subject} is percent-encoded more than ${MAX_DECODING_ROUNDS} times over: "${segment}"`);
+	throw new UnsafeUrlError(
+		`${subject} is percent-encoded more than ${MAX_DECODING_ROUNDS} times over: "${segment}"`,
+	);
 }
 
 /**
@@ -86,7 +90,9 @@ function segmentCouldClimb(decoded: string): boolean {
 function assertSegmentsStay(segments: string[], subject: string): void {
 	for (const segment of segments) {
 		if (segmentCouldClimb(fullyDecode(segment, subject))) {
-			throw new UnsafeUrlError(`${subject} must stay below the Base URL: segment "${segment}" is not allowed`);
+			throw new UnsafeUrlError(
+				`${subject} must stay below the Base URL: segment "${segment}" is not allowed`,
+			);
 		}
 	}
 }
@@ -100,7 +106,11 @@ const REMEMBERED = 1000;
 const resolvedEndpoints = new WeakMap<ApiBase, Map<string, string>>();
 const urlsWithinBase = new WeakMap<ApiBase, Set<string>>();
 
-function remembered<T extends Map<string, string> | Set<string>>(cache: WeakMap<ApiBase, T>, base: ApiBase, create: () => T): T {
+function remembered<T extends Map<string, string> | Set<string>>(
+	cache: WeakMap<ApiBase, T>,
+	base: ApiBase,
+	create: () => T,
+): T {
 	let entries = cache.get(base);
 	if (!entries || entries.size >= REMEMBERED) cache.set(base, (entries = create()));
 	return entries;
@@ -128,9 +138,12 @@ export function checkWithinBase(base: ApiBase, absoluteUrl: string): void {
 
 function resolveNewEndpoint(base: ApiBase, endpoint: unknown): string {
 	const text = typeof endpoint === 'string' ? endpoint.trim() : '';
-	if (text === '') throw new UnsafeUrlError('The endpoint is empty; give a path such as /transfers');
+	if (text === '')
+		throw new UnsafeUrlError('The endpoint is empty; give a path such as /transfers');
 	if (/[\p{Cc}\s\\]/u.test(text)) {
-		throw new UnsafeUrlError('The endpoint must not contain backslashes, spaces or control characters');
+		throw new UnsafeUrlError(
+			'The endpoint must not contain backslashes, spaces or control characters',
+		);
 	}
 	if (/^[a-z][a-z0-9+.-]*:/i.test(text) || text.startsWith('//')) {
 		throw new UnsafeUrlError(
@@ -161,12 +174,16 @@ export function resolveNextLink(base: ApiBase, link: string): string {
 export function assertWithinBase(base: ApiBase, absoluteUrl: string, subject = 'The URL'): URL {
 	const url = tryParseUrl(absoluteUrl, `${base.origin}/`);
 	if (!url) throw new UnsafeUrlError(`"${absoluteUrl}" is not a valid URL`);
-	if (url.origin !== base.origin || !(url.pathname === base.path || url.pathname.startsWith(`${base.path}/`))) {
+	if (
+		url.origin !== base.origin ||
+		!(url.pathname === base.path || url.pathname.startsWith(`${base.path}/`))
+	) {
 		throw new UnsafeUrlError(
 			`Refusing to send the API key to "${url.origin}${url.pathname}": it is outside the Base URL ${base.origin}${base.path}`,
 		);
 	}
-	if (url.username || url.password) throw new UnsafeUrlError('URLs with credentials are not allowed');
+	if (url.username || url.password)
+		throw new UnsafeUrlError('URLs with credentials are not allowed');
 	assertSegmentsStay(url.pathname.slice(base.path.length + 1).split('/'), subject);
 	return url;
 }

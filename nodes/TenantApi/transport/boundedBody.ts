@@ -45,7 +45,8 @@ function tooLarge(maxBytes: number, declaredBytes?: number): BoundedBody {
 function chunkBuffer(chunk: unknown): Buffer {
 	if (Buffer.isBuffer(chunk)) return chunk;
 	if (typeof chunk === 'string') return Buffer.from(chunk, 'utf8');
-	if (chunk instanceof Uint8Array) return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+	if (chunk instanceof Uint8Array)
+		return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 	if (chunk instanceof ArrayBuffer) return Buffer.from(chunk);
 	return Buffer.from(JSON.stringify(chunk) ?? '', 'utf8');
 }
@@ -71,7 +72,9 @@ export async function readBoundedBody(body: unknown, contentLength: unknown): Pr
 
 /** A closed stream that never ended: the connection went away mid-answer. */
 function prematureClose(): Error {
-	return Object.assign(new Error('The connection closed before the whole answer arrived'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
+	return Object.assign(new Error('The connection closed before the whole answer arrived'), {
+		code: 'ERR_STREAM_PREMATURE_CLOSE',
+	});
 }
 
 /**

@@ -75,7 +75,8 @@ export class DeadlineWatch {
 		this.queue.push(entry);
 		if (!this.sleeping) void this.watch();
 		return {
-			race: async <T>(work: Promise<T>, onExpired: () => void) => await this.race(entry, work, onExpired),
+			race: async <T>(work: Promise<T>, onExpired: () => void) =>
+				await this.race(entry, work, onExpired),
 			cancel: () => {
 				entry.done = true;
 				entry.expire = undefined;

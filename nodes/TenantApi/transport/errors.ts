@@ -79,7 +79,11 @@ export function addToDescription(target: { description?: string | null }, senten
  * Runs a step that throws plain Errors (URL rules, body parsing, pagination reading, option and credential checks)
  * and makes what it throws the failure of the item, so the user sees the message on the right item.
  */
-export function asFailure<T>(itemIndex: number | undefined, step: () => T, description?: string): T {
+export function asFailure<T>(
+	itemIndex: number | undefined,
+	step: () => T,
+	description?: string,
+): T {
 	let thrown: Error;
 	try {
 		return step();
@@ -99,9 +103,14 @@ function isNodeError(error: Error): error is NodeError {
  * errors stay as they are; anything else becomes a NodeOperationError of `itemIndex`.
  */
 export function nodeError(fn: IExecuteFunctions, error: Error, itemIndex?: number): NodeError {
-	if (!(error instanceof TenantApiFailure)) return isNodeError(error) ? error : new NodeOperationError(fn.getNode(), error, { itemIndex });
+	if (!(error instanceof TenantApiFailure))
+		return isNodeError(error) ? error : new NodeOperationError(fn.getNode(), error, { itemIndex });
 	const { request, httpCode } = error;
-	if (!request) return new NodeOperationError(fn.getNode(), error.message, { itemIndex: error.itemIndex, description: error.description });
+	if (!request)
+		return new NodeOperationError(fn.getNode(), error.message, {
+			itemIndex: error.itemIndex,
+			description: error.description,
+		});
 	const details: JsonObject = {
 		...(httpCode === undefined ? {} : { statusCode: httpCode }),
 		method: request.method,
@@ -146,7 +155,9 @@ export function apiErrorText(body: unknown): { code?: string; message?: string }
 			message: typeof error.message === 'string' ? error.message : undefined,
 		};
 	}
-	const errors = Array.isArray(record.errors) ? (record.errors[0] as Record<string, unknown> | undefined) : undefined;
+	const errors = Array.isArray(record.errors)
+		? (record.errors[0] as Record<string, unknown> | undefined)
+		: undefined;
 	const message = [record.message, record.detail, record.title, errors?.message].find(
 		(candidate): candidate is string => typeof candidate === 'string' && candidate !== '',
 	);
@@ -235,7 +246,12 @@ export function describeHttpError(
  * An answer the node cannot use: an error status, a redirect (never followed), a 2xx it could not read. `said` is
  * what the API (or the reading of its answer) said; `inProgress`: an earlier request with the key is still running.
  */
-export function answerFailure(sent: FailedSend, status: number, said: { code?: string; message?: string }, inProgress = false): TenantApiFailure {
+export function answerFailure(
+	sent: FailedSend,
+	status: number,
+	said: { code?: string; message?: string },
+	inProgress = false,
+): TenantApiFailure {
 	const { request, attempts } = sent;
 	const apiMessage = said.message === undefined ? undefined : sent.redact(said.message);
 	const { message, description } = describeHttpError(status, apiMessage, {
@@ -278,41 +294,62 @@ function describeNetworkFailure(code: string, timeoutMs: number): string {
 }
 
 /** No answer: `code` is the network error code (retryPolicy.ts, networkErrorCode), when the error has one. */
-export function networkFailure(sent: FailedSend, error: unknown, code: string | undefined, timeoutMs: number): TenantApiFailure {
+export function networkFailure(
+	sent: FailedSend,
+	error: unknown,
+	code: string | undefined,
+	timeoutMs: number,
+): TenantApiFailure {
 	const { request, attempts } = sent;
 	const reached = code !== 'ECONNREFUSED' && code !== 'EAI_AGAIN';
 	// Codes stay out of the message: n8n replaces messages that contain them with generic text.
-	const reason = code ? describeNetworkFailure(code, timeoutMs) : sent.redact(String((error as Error)?.message ?? error));
-	return new TenantApiFailure(`Could not reach the API: ${reason} (after ${attempts} attempt${attempts === 1 ? '' : 's'})`, {
-		itemIndex: sent.itemIndex,
-		description: `${request.method} ${request.path} at ${sent.baseUrl}. ${
-			!reached
-				? 'The request did not reach the API.'
-				: request.idempotencyKey
-					? `The request may or may not have been applied; retrying with Idempotency-Key ${request.idempotencyKey} is safe.`
-					: ''
-		}`.trim(),
-		request,
-		applied: reached ? 'unknown' : 'no',
-		attempts,
-		details: code ? { networkErrorCode: code } : {},
-	});
+	const reason = code
+		? describeNetworkFailure(code, timeoutMs)
+		: sent.redact(String((error as Error)?.message ?? error));
+	return new TenantApiFailure(
+		`Could not reach the API: ${reason} (after ${attempts} attempt${attempts === 1 ? '' : 's'})`,
+		{
+			itemIndex: sent.itemIndex,
+			description: `${request.method} ${request.path} at ${sent.baseUrl}. ${
+				!reached
+					? 'The request did not reach the API.'
+					: request.idempotencyKey
+						? `The request may or may not have been applied; retrying with Idempotency-Key ${request.idempotencyKey} is safe.`
+						: ''
+			}`.trim(),
+			request,
+			applied: reached ? 'unknown' : 'no',
+			attempts,
+			details: code ? { networkErrorCode: code } : {},
+		},
+	);
 }
 
 /** The API's rate limit needed more waiting than Max Rate-Limit Wait allows; `sent.attempts` may be 0. */
-export function rateLimitFailure(sent: FailedSend, exceeded: RateLimitWaitExceeded, mayHaveApplied: boolean): TenantApiFailure {
+export function rateLimitFailure(
+	sent: FailedSend,
+	exceeded: RateLimitWaitExceeded,
+	mayHaveApplied: boolean,
+): TenantApiFailure {
 	const { request, attempts } = sent;
 	const sentText =
-		attempts === 0 ? 'This item was not sent.' : `This item was sent ${attempts} time${attempts === 1 ? '' : 's'} and refused with 429.`;
-	return new TenantApiFailure(`The API's rate limit needs more waiting than this run allows (429): ${exceeded.message}`, {
-		itemIndex: sent.itemIndex,
-		description: `${request.method} ${request.path} at ${sent.baseUrl}. ${sentText} Raise Options → Max Rate-Limit Wait, lower Options → Max Requests per Second or Concurrency, or run fewer items at a time.${
-			request.idempotencyKey && mayHaveApplied ? ` Retrying with Idempotency-Key ${request.idempotencyKey} is safe.` : ''
-		}`,
-		request,
-		applied: mayHaveApplied ? 'unknown' : 'no',
-		attempts,
-		httpCode: 429,
-		details: { rateLimitWaitedSeconds: Math.round(exceeded.waitedMs / 1000) },
-	});
+		attempts === 0
+			? 'This item was not sent.'
+			: `This item was sent ${attempts} time${attempts === 1 ? '' : 's'} and refused with 429.`;
+	return new TenantApiFailure(
+		`The API's rate limit needs more waiting than this run allows (429): ${exceeded.message}`,
+		{
+			itemIndex: sent.itemIndex,
+			description: `${request.method} ${request.path} at ${sent.baseUrl}. ${sentText} Raise Options → Max Rate-Limit Wait, lower Options → Max Requests per Second or Concurrency, or run fewer items at a time.${
+				request.idempotencyKey && mayHaveApplied
+					? ` Retrying with Idempotency-Key ${request.idempotencyKey} is safe.`
+					: ''
+			}`,
+			request,
+			applied: mayHaveApplied ? 'unknown' : 'no',
+			attempts,
+			httpCode: 429,
+			details: { rateLimitWaitedSeconds: Math.round(exceeded.waitedMs / 1000) },
+		},
+	);
 }

@@ -20,20 +20,31 @@ export interface RawAnswer {
  * watch's deadline. Throws what `send` throws (network errors), or DeadlineExceededError; in both cases
  * the connection is closed.
  */
-export async function exchange(send: () => Promise<IN8nHttpFullResponse>, deadlines: DeadlineWatch): Promise<RawAnswer> {
+export async function exchange(
+	send: () => Promise<IN8nHttpFullResponse>,
+	deadlines: DeadlineWatch,
+): Promise<RawAnswer> {
 	const deadline = deadlines.start();
 	const pending = send();
 	let response: IN8nHttpFullResponse | undefined;
 	const whole = pending.then(async (answer) => {
 		response = answer;
 		const headers = (answer.headers ?? {}) as Record<string, unknown>;
-		return { statusCode: answer.statusCode, headers, body: await readBoundedBody(answer.body, headers['content-length']) };
+		return {
+			statusCode: answer.statusCode,
+			headers,
+			body: await readBoundedBody(answer.body, headers['content-length']),
+		};
 	});
 	try {
 		return await deadline.race(whole, () => {
 			if (response) discard(response.body);
 			// The headers may still come; nobody will read that answer.
-			else pending.then((late) => discard(late.body), () => undefined);
+			else
+				pending.then(
+					(late) => discard(late.body),
+					() => undefined,
+				);
 		});
 	} finally {
 		deadline.cancel();

@@ -31,7 +31,11 @@ function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
  * parsing, which costs one substring search per form; only text with `\u` escapes (which could spell
  * the secret out) is also walked after parsing.
  */
-export function decodeJsonBody(bytes: Buffer | undefined, contentType: unknown, secretForms: string[]): DecodedBody {
+export function decodeJsonBody(
+	bytes: Buffer | undefined,
+	contentType: unknown,
+	secretForms: string[],
+): DecodedBody {
 	if (!bytes || bytes.length === 0) return { ok: true, empty: true, value: undefined };
 	let text: string;
 	try {
@@ -48,7 +52,13 @@ export function decodeJsonBody(bytes: Buffer | undefined, contentType: unknown, 
 		parsed = tryParse(text);
 		walk = true;
 	}
-	if (parsed.ok) return { ok: true, empty: false, value: walk ? redactParsed(parsed.value, secretForms) : parsed.value };
-	const type = typeof contentType === 'string' && contentType ? ` (${contentType.split(';')[0]})` : '';
+	if (parsed.ok)
+		return {
+			ok: true,
+			empty: false,
+			value: walk ? redactParsed(parsed.value, secretForms) : parsed.value,
+		};
+	const type =
+		typeof contentType === 'string' && contentType ? ` (${contentType.split(';')[0]})` : '';
 	return { ok: false, reason: `The response is not JSON${type}: "${excerpt(redacted)}"` };
 }

@@ -32,13 +32,20 @@ export const MAX_RETRY_AFTER_MS = 30_000;
  */
 export const RETRYABLE_STATUSES: readonly number[] = [408, 425, 500, 502, 503, 504];
 
-export const DEFAULT_IN_PROGRESS: InProgressRule = { status: 409, matches: ['in progress', 'key in use'] };
+export const DEFAULT_IN_PROGRESS: InProgressRule = {
+	status: 409,
+	matches: ['in progress', 'key in use'],
+};
 
 export function isRetryableStatus(status: number): boolean {
 	return RETRYABLE_STATUSES.includes(status);
 }
 
-const normalise = (text: string) => text.toLowerCase().replace(/[-_\s]+/g, ' ').trim();
+const normalise = (text: string) =>
+	text
+		.toLowerCase()
+		.replace(/[-_\s]+/g, ' ')
+		.trim();
 
 /** Reads a comma-separated list such as `in progress, key in use`. */
 export function parseInProgressMatches(text: unknown): string[] {
@@ -48,7 +55,11 @@ export function parseInProgressMatches(text: unknown): string[] {
 		.filter((word) => word !== '');
 }
 
-export function isInProgressAnswer(rule: InProgressRule, status: number, apiText: { code?: string; message?: string }): boolean {
+export function isInProgressAnswer(
+	rule: InProgressRule,
+	status: number,
+	apiText: { code?: string; message?: string },
+): boolean {
 	if (status !== rule.status || rule.matches.length === 0) return false;
 	const said = normalise(`${apiText.code ?? ''} ${apiText.message ?? ''}`);
 	return rule.matches.some((word) => said.includes(normalise(word)));
@@ -101,7 +112,11 @@ export function networkErrorCode(error: unknown): string | undefined {
 /** The request was aborted (e.g. the execution was cancelled): not retried. */
 export function isAbortError(error: unknown): boolean {
 	for (const link of errorChain(error)) {
-		if (link.name === 'AbortError' || link.code === 'ERR_CANCELED' || link.name === 'CanceledError') {
+		if (
+			link.name === 'AbortError' ||
+			link.code === 'ERR_CANCELED' ||
+			link.name === 'CanceledError'
+		) {
 			return true;
 		}
 	}

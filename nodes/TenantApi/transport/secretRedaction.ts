@@ -57,4 +57,3 @@ export function redactParsed(value: unknown, forms: string[]): unknown {
 	}
 	return value;
 }
-

@@ -8,13 +8,16 @@ export const MAX_TENANT_ID_LENGTH = 1024;
 
 export function checkTenantId(value: unknown): void {
 	if (value === undefined || value === null || value === '') return;
-	if (typeof value !== 'string') throw new Error(`The credential's Tenant ID must be text, not ${typeof value}`);
+	if (typeof value !== 'string')
+		throw new Error(`The credential's Tenant ID must be text, not ${typeof value}`);
 	if (value.length > MAX_TENANT_ID_LENGTH) {
 		throw new Error(
 			`The credential's Tenant ID is ${value.length} characters long; at most ${MAX_TENANT_ID_LENGTH} are sent (it travels as the x-tenant-id header)`,
 		);
 	}
 	if (!/^[\x20-\x7e]*$/.test(value)) {
-		throw new Error("The credential's Tenant ID may only contain printable ASCII characters (it travels as the x-tenant-id header)");
+		throw new Error(
+			"The credential's Tenant ID may only contain printable ASCII characters (it travels as the x-tenant-id header)",
+		);
 	}
 }

@@ -14,9 +14,16 @@ import { makeNumbersExact, numbersAllExact } from './json';
 export type BodyFormat = 'json' | 'form';
 
 /** A body read once: the output object, and for forms the fields as sent (what `{formFields}` signs). */
-export type ParsedBody = { format: 'json'; object: IDataObject } | { format: 'form'; object: IDataObject; fields: FormFields; form: FormReading };
+export type ParsedBody =
+	| { format: 'json'; object: IDataObject }
+	| { format: 'form'; object: IDataObject; fields: FormFields; form: FormReading };
 
-export type BodyFailure = 'empty_body' | 'not_utf8' | 'invalid_json' | 'not_an_object' | 'invalid_form';
+export type BodyFailure =
+	| 'empty_body'
+	| 'not_utf8'
+	| 'invalid_json'
+	| 'not_an_object'
+	| 'invalid_form';
 
 export type BodyParseResult = { ok: true; body: ParsedBody } | { ok: false; reason: BodyFailure };
 
@@ -34,7 +41,9 @@ export function mediaType(contentType: unknown): string {
  */
 export function mediaTypeFits(format: BodyFormat, type: string): boolean {
 	if (format === 'form') return type === 'application/x-www-form-urlencoded';
-	return type === '' || type === 'application/json' || type.endsWith('+json') || type === 'text/plain';
+	return (
+		type === '' || type === 'application/json' || type.endsWith('+json') || type === 'text/plain'
+	);
 }
 
 /** The bytes after a leading UTF-8 byte order mark, which the decoder drops too. */
@@ -58,8 +67,10 @@ function parseJson(rawBody: Buffer, exactAt?: SignedItemFields): BodyParseResult
 		return { ok: false, reason: 'invalid_json' };
 	}
 	if (exactAt === undefined) parsed = makeNumbersExact(parsed, withoutByteOrderMark(rawBody), text);
-	else if (exactAt.firstItemHasNumbers(parsed)) parsed = makeNumbersExact(parsed, withoutByteOrderMark(rawBody), text, exactAt.paths);
-	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return { ok: false, reason: 'not_an_object' };
+	else if (exactAt.firstItemHasNumbers(parsed))
+		parsed = makeNumbersExact(parsed, withoutByteOrderMark(rawBody), text, exactAt.paths);
+	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+		return { ok: false, reason: 'not_an_object' };
 	return { ok: true, body: { format: 'json', object: parsed as IDataObject } };
 }
 
@@ -84,7 +95,10 @@ function formBody(form: FormReading): ParsedBody {
 	let object: IDataObject | undefined;
 	const body = { format: 'form' as const, form };
 	Object.defineProperty(body, 'fields', { enumerable: true, get: () => form.fields() });
-	return Object.defineProperty(body, 'object', { enumerable: true, get: () => (object ??= formObject(form.fields())) }) as typeof body & { object: IDataObject; fields: FormFields };
+	return Object.defineProperty(body, 'object', {
+		enumerable: true,
+		get: () => (object ??= formObject(form.fields())),
+	}) as typeof body & { object: IDataObject; fields: FormFields };
 }
 
 function parseFormBody(rawBody: Buffer): BodyParseResult {
@@ -99,11 +113,16 @@ function parseFormBody(rawBody: Buffer): BodyParseResult {
  * first item's signed fields until completeReading: what checking signed items reads first, so that a body nobody
  * signed costs little.
  */
-export function parseBody(format: BodyFormat, rawBody: Buffer, exactAt?: SignedItemFields): BodyParseResult {
+export function parseBody(
+	format: BodyFormat,
+	rawBody: Buffer,
+	exactAt?: SignedItemFields,
+): BodyParseResult {
 	return format === 'form' ? parseFormBody(rawBody) : parseJson(rawBody, exactAt);
 }
 
 /** Makes every number of a body read with `exactAt` exact (parseBody), once the signature that needed it holds. */
 export function completeReading(body: ParsedBody, rawBody: Buffer): void {
-	if (body.format === 'json' && !numbersAllExact(body.object)) makeNumbersExact(body.object, withoutByteOrderMark(rawBody), undefined);
+	if (body.format === 'json' && !numbersAllExact(body.object))
+		makeNumbersExact(body.object, withoutByteOrderMark(rawBody), undefined);
 }

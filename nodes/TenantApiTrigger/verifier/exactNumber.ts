@@ -31,7 +31,10 @@ const PLUS = 0x2b;
 const EXPONENT_LIMIT = 1e9;
 
 /** 10^0 … 10^22: the powers of ten a double holds exactly. */
-const POWERS_OF_TEN = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
+const POWERS_OF_TEN = [
+	1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
+	1e18, 1e19, 1e20, 1e21, 1e22,
+];
 
 /** The digits of a number token, its sign and exponent left aside, as counts. */
 interface Digits {
@@ -54,7 +57,8 @@ function readExponent(bytes: Uint8Array, start: number): number {
 	const negative = bytes[i] === MINUS;
 	if (negative || bytes[i] === PLUS) i++;
 	let value = 0;
-	for (let c = bytes[i]; c >= ZERO && c <= NINE; c = bytes[++i]) value = Math.min(value * 10 + (c - ZERO), EXPONENT_LIMIT);
+	for (let c = bytes[i]; c >= ZERO && c <= NINE; c = bytes[++i])
+		value = Math.min(value * 10 + (c - ZERO), EXPONENT_LIMIT);
 	exponentEnd = i;
 	return negative ? -value : value;
 }
@@ -75,7 +79,9 @@ function kindOfDigits(bytes: Uint8Array): NumberKind {
 		if (leading <= 14) return EXACT;
 		if (leading >= 16) return KEEP_TEXT;
 		// 16 integer digits: at most 2^53 - 1. The product rounds, but never across 2^53.
-		return digitsValue(bytes, first, last) * POWERS_OF_TEN[lowest] <= Number.MAX_SAFE_INTEGER ? EXACT : KEEP_TEXT;
+		return digitsValue(bytes, first, last) * POWERS_OF_TEN[lowest] <= Number.MAX_SAFE_INTEGER
+			? EXACT
+			: KEEP_TEXT;
 	}
 	if (significant >= 18 || leading <= -325) return KEEP_TEXT;
 	if (significant <= 15 && leading >= -307) return EXACT;
@@ -210,7 +216,14 @@ function powerOfTwo(j: number): number {
 }
 
 /** ≈ (sum + comp + add) − (g0 + g1 + g2), to within 2^-93 when the terms are as in shortestIsToken. */
-function excess(sum: number, comp: number, add: number, g0: number, g1: number, g2: number): number {
+function excess(
+	sum: number,
+	comp: number,
+	add: number,
+	g0: number,
+	g1: number,
+	g2: number,
+): number {
 	const h = sum + add;
 	const l = sumError(sum, add, h);
 	const h2 = h - g0;
@@ -227,7 +240,14 @@ function readsAsX(margin: number, exactTies: boolean, evenSignificand: boolean):
 }
 
 /** Conditions (a) and (b) above for T = digits[first, last]·10^-p and x = ax > 0 (see the comment before MAX_P). */
-function shortestIsToken(ax: number, bytes: Uint8Array, first: number, last: number, significant: number, p: number): Verdict {
+function shortestIsToken(
+	ax: number,
+	bytes: Uint8Array,
+	first: number,
+	last: number,
+	significant: number,
+	p: number,
+): Verdict {
 	let high = 0;
 	let low = 0;
 	let seen = 0;
@@ -291,14 +311,29 @@ function shortestIsToken(ax: number, bytes: Uint8Array, first: number, last: num
 		const tie = nearest <= EPSILON;
 		if (tie && !exactTies) return UNDECIDED;
 		if (!tie || r % 2 === 1) {
-			const neighbour = sum >= 0 ? YES : readsAsX(excess(sum, comp, 1, f0 * lowerHalf, f1 * lowerHalf, f2 * lowerHalf), exactTies, even);
+			const neighbour =
+				sum >= 0
+					? YES
+					: readsAsX(
+							excess(sum, comp, 1, f0 * lowerHalf, f1 * lowerHalf, f2 * lowerHalf),
+							exactTies,
+							even,
+						);
 			if (neighbour !== NO) return neighbour === YES ? NO : UNDECIDED;
 		}
 	}
 	// (b) the nearest decimals of s − 1 digits: D − r below x by W + r units, D − r + 10 above by 10 − r − W.
-	const below = readsAsX(excess(sum, comp, r, f0 * lowerHalf, f1 * lowerHalf, f2 * lowerHalf), exactTies, even);
+	const below = readsAsX(
+		excess(sum, comp, r, f0 * lowerHalf, f1 * lowerHalf, f2 * lowerHalf),
+		exactTies,
+		even,
+	);
 	if (below !== NO) return below === YES ? NO : UNDECIDED;
-	const above = readsAsX(excess(-sum, -comp, 10 - r, f0 * half, f1 * half, f2 * half), exactTies, even);
+	const above = readsAsX(
+		excess(-sum, -comp, 10 - r, f0 * half, f1 * half, f2 * half),
+		exactTies,
+		even,
+	);
 	if (above !== NO) return above === YES ? NO : UNDECIDED;
 	return YES;
 }

@@ -39,17 +39,35 @@ export interface FieldOrder {
 
 export function sortFields(keys: FieldKeys): FieldOrder {
 	const count = keys.starts.length;
-	let runs: FieldOrder = { order: Int32Array.from({ length: count }, (_, f) => f), shared: new Int32Array(count) };
+	let runs: FieldOrder = {
+		order: Int32Array.from({ length: count }, (_, f) => f),
+		shared: new Int32Array(count),
+	};
 	let merged: FieldOrder = { order: new Int32Array(count), shared: new Int32Array(count) };
 	for (let width = 1; width < count; width *= 2) {
-		for (let start = 0; start < count; start += 2 * width) merge(keys, runs, merged, start, Math.min(count, start + width), Math.min(count, start + 2 * width));
+		for (let start = 0; start < count; start += 2 * width)
+			merge(
+				keys,
+				runs,
+				merged,
+				start,
+				Math.min(count, start + width),
+				Math.min(count, start + 2 * width),
+			);
 		[runs, merged] = [merged, runs];
 	}
 	return runs;
 }
 
 /** Merges the sorted runs from..middle and middle..end of `runs` into the same places of `into`. */
-function merge(keys: FieldKeys, runs: FieldOrder, into: FieldOrder, from: number, middle: number, end: number): void {
+function merge(
+	keys: FieldKeys,
+	runs: FieldOrder,
+	into: FieldOrder,
+	from: number,
+	middle: number,
+	end: number,
+): void {
 	const { order, shared } = runs;
 	let i = from;
 	let j = middle;
@@ -82,7 +100,14 @@ function merge(keys: FieldKeys, runs: FieldOrder, into: FieldOrder, from: number
 }
 
 /** Copies what is left of a run, from..end, to `out` on; the first of it shares `firstShared` with the field before. */
-function copyRest(runs: FieldOrder, into: FieldOrder, from: number, end: number, out: number, firstShared: number): void {
+function copyRest(
+	runs: FieldOrder,
+	into: FieldOrder,
+	from: number,
+	end: number,
+	out: number,
+	firstShared: number,
+): void {
 	for (let i = from, o = out; i < end; i++, o++) {
 		into.order[o] = runs.order[i];
 		into.shared[o] = i === from ? firstShared : runs.shared[i];
@@ -111,7 +136,13 @@ function firstDifference(keys: FieldKeys, a: number, b: number, from: number): n
 }
 
 /** The first offset from `from` below `limit` where the bytes at aStart and at bStart differ, or `limit`. */
-function sameBytes(keys: FieldKeys, aStart: number, bStart: number, from: number, limit: number): number {
+function sameBytes(
+	keys: FieldKeys,
+	aStart: number,
+	bStart: number,
+	from: number,
+	limit: number,
+): number {
 	const { bytes, words } = keys;
 	// A few bytes one by one (most keys differ early), then four at a time.
 	const oneByOne = Math.min(limit, from + 8);

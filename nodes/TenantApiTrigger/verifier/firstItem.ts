@@ -26,7 +26,10 @@ export class SignedItemFields {
 
 	/** Whether these are the fields at `fieldPaths`. */
 	readsAt(fieldPaths: string[]): boolean {
-		return fieldPaths.length === this.fieldPaths.length && fieldPaths.every((path, index) => path === this.fieldPaths[index]);
+		return (
+			fieldPaths.length === this.fieldPaths.length &&
+			fieldPaths.every((path, index) => path === this.fieldPaths[index])
+		);
 	}
 
 	/**
@@ -36,7 +39,10 @@ export class SignedItemFields {
 	firstItemHasNumbers(body: unknown): boolean {
 		try {
 			const item = firstItemAt(body, this.itemSegments, 0);
-			return item !== undefined && this.fieldPaths.some((path) => typeof valueAtPath(item, path) === 'number');
+			return (
+				item !== undefined &&
+				this.fieldPaths.some((path) => typeof valueAtPath(item, path) === 'number')
+			);
 		} catch {
 			return true;
 		}

@@ -17,9 +17,13 @@ import { sortFields } from './fieldOrder';
 /** Fields in order of appearance; a repeated name keeps every value in order. */
 export type FormFields = Map<string, string[]>;
 
-export type FormParseResult = { ok: true; fields: FormFields } | { ok: false; reason: 'not_utf8' | 'invalid_form' };
+export type FormParseResult =
+	| { ok: true; fields: FormFields }
+	| { ok: false; reason: 'not_utf8' | 'invalid_form' };
 
-export type FormReadResult = { ok: true; form: FormReading } | { ok: false; reason: 'not_utf8' | 'invalid_form' };
+export type FormReadResult =
+	| { ok: true; form: FormReading }
+	| { ok: false; reason: 'not_utf8' | 'invalid_form' };
 
 /** Form fields above this count are refused (n8n's own form parser stops at 1,000 as well). */
 export const MAX_FORM_FIELDS = 1000;
@@ -35,7 +39,11 @@ const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** The value of each byte as a hex digit, -1 for bytes that are not one. */
 const HEX_VALUE = new Int8Array(256).fill(-1);
-for (const [digits, base] of [['0123456789', 0], ['abcdef', 10], ['ABCDEF', 10]] as const) {
+for (const [digits, base] of [
+	['0123456789', 0],
+	['abcdef', 10],
+	['ABCDEF', 10],
+] as const) {
 	for (let i = 0; i < digits.length; i++) HEX_VALUE[digits.charCodeAt(i)] = base + i;
 }
 
@@ -123,8 +131,11 @@ class DecodedParts {
 				i++;
 				plain = 0;
 			} else if (byte === PERCENT) {
-				const escaped = i + 2 < body.length && HEX_VALUE[body[i + 1]] !== -1 && HEX_VALUE[body[i + 2]] !== -1;
-				bytes[length++] = escaped ? (HEX_VALUE[body[i + 1]] << 4) | HEX_VALUE[body[i + 2]] : PERCENT;
+				const escaped =
+					i + 2 < body.length && HEX_VALUE[body[i + 1]] !== -1 && HEX_VALUE[body[i + 2]] !== -1;
+				bytes[length++] = escaped
+					? (HEX_VALUE[body[i + 1]] << 4) | HEX_VALUE[body[i + 2]]
+					: PERCENT;
 				i += escaped ? 3 : 1;
 				plain = 0;
 			} else if (++plain < LONG_RUN) {
@@ -248,7 +259,12 @@ export class FormReading {
 		const parts: string[] = [];
 		for (let k = 0; k < order.length; k++) {
 			const length = keys.ends[order[k]] - keys.starts[order[k]];
-			if (k > 0 && shared[k] === length && keys.ends[order[k - 1]] - keys.starts[order[k - 1]] === length) return undefined;
+			if (
+				k > 0 &&
+				shared[k] === length &&
+				keys.ends[order[k - 1]] - keys.starts[order[k - 1]] === length
+			)
+				return undefined;
 			parts.push(this.name(order[k]), this.value(order[k]));
 		}
 		return parts.join('');
@@ -257,7 +273,9 @@ export class FormReading {
 	/** The UTF-8 bytes of the text: still in the kept buffer unless a later read used it, else encoded again. */
 	private decodedBytes(): Uint8Array {
 		const { bytes, scratchRead } = this.decoded;
-		return scratchRead === undefined || scratchRead === scratchReads ? bytes : Buffer.from(this.text);
+		return scratchRead === undefined || scratchRead === scratchReads
+			? bytes
+			: Buffer.from(this.text);
 	}
 
 	private name(f: number): string {
@@ -272,7 +290,13 @@ export class FormReading {
 /** The keys of the fields whose parts (name, value, name, ...) end at `ends` in `bytes`, each followed by a separator. */
 function fieldKeys(bytes: Uint8Array, ends: number[]): FieldKeys {
 	const count = ends.length / 2;
-	const keys = { bytes, words: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), starts: new Int32Array(count), separators: new Int32Array(count), ends: new Int32Array(count) };
+	const keys = {
+		bytes,
+		words: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+		starts: new Int32Array(count),
+		separators: new Int32Array(count),
+		ends: new Int32Array(count),
+	};
 	for (let f = 0; f < count; f++) {
 		keys.starts[f] = f === 0 ? 0 : ends[2 * f - 1] + 1;
 		keys.separators[f] = ends[2 * f];

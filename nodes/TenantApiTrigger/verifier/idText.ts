@@ -7,7 +7,10 @@
 const SEPARATORS = /[%:,]/g;
 
 function escapePart(text: string): string {
-	return text.replace(SEPARATORS, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`);
+	return text.replace(
+		SEPARATORS,
+		(character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`,
+	);
 }
 
 /** One part as it is; several joined with `:`, each escaped, so the text splits into the same parts one way only. */

@@ -23,7 +23,11 @@ export interface SignedItem {
 	view: IDataObject;
 }
 
-export type ItemsFailure = 'unexpected_field' | 'malformed_items' | 'invalid_item_field' | 'missing_signature';
+export type ItemsFailure =
+	| 'unexpected_field'
+	| 'malformed_items'
+	| 'invalid_item_field'
+	| 'missing_signature';
 
 /**
  * Where each `{item.<path>}` meets the next field: the characters of the literal text between them. A field without
@@ -33,7 +37,8 @@ export type ItemsFailure = 'unexpected_field' | 'malformed_items' | 'invalid_ite
  */
 export function itemBoundaries(parts: TemplatePart[]): Map<string, string> | undefined {
 	const boundaries = new Map<string, string>();
-	const add = (path: string, text: string) => boundaries.set(path, (boundaries.get(path) ?? '') + text);
+	const add = (path: string, text: string) =>
+		boundaries.set(path, (boundaries.get(path) ?? '') + text);
 	for (const [index, part] of parts.entries()) {
 		if (part.kind !== 'item') continue;
 		add(part.path, '');
@@ -45,7 +50,12 @@ export function itemBoundaries(parts: TemplatePart[]): Map<string, string> | und
 		add(part.path, next.text);
 		add(following.path, next.text);
 	}
-	if (parts.some((part, index) => part.kind === 'item' && index > 0 && parts[index - 1].kind !== 'literal')) return undefined;
+	if (
+		parts.some(
+			(part, index) => part.kind === 'item' && index > 0 && parts[index - 1].kind !== 'literal',
+		)
+	)
+		return undefined;
 	return boundaries;
 }
 
@@ -78,7 +88,12 @@ function setAtPath(target: IDataObject, path: string, value: unknown): void {
 }
 
 /** One item read: its signature, and each signed field as text; a failure when anything is not as the scheme says. */
-export function readItem(scheme: SchemeSpec, boundaries: Map<string, string>, idFields: string[], item: unknown): SignedItem | ItemsFailure {
+export function readItem(
+	scheme: SchemeSpec,
+	boundaries: Map<string, string>,
+	idFields: string[],
+	item: unknown,
+): SignedItem | ItemsFailure {
 	if (item === null || typeof item !== 'object' || Array.isArray(item)) return 'malformed_items';
 	const signature = valueAtPath(item, scheme.itemSignaturePath);
 	if (typeof signature !== 'string' || signature.trim() === '') return 'missing_signature';
@@ -92,7 +107,13 @@ export function readItem(scheme: SchemeSpec, boundaries: Map<string, string>, id
 		fields.set(path, text);
 		setAtPath(view, path, type === undefined || value === undefined ? text : value);
 	}
-	return { entry: item as IDataObject, fields, signature: signature.trim(), view, id: idFields.map((path) => fields.get(path) ?? '') };
+	return {
+		entry: item as IDataObject,
+		fields,
+		signature: signature.trim(),
+		view,
+		id: idFields.map((path) => fields.get(path) ?? ''),
+	};
 }
 
 /** The items a body holds at the scheme's path: undefined when it holds anything else on the way (see itemsAtPath). */
@@ -107,7 +128,12 @@ export function bodyItems(scheme: SchemeSpec, body: IDataObject): unknown[] | It
  * the keys the scheme allows beside the items (`withTopKeys`, Adyen's `live`). A batch reaches the workflow as one
  * such body per item, so each item is read, named and filtered exactly as if it had come alone.
  */
-export function itemAlone(scheme: SchemeSpec, body: IDataObject, leaf: IDataObject, withTopKeys: boolean): IDataObject {
+export function itemAlone(
+	scheme: SchemeSpec,
+	body: IDataObject,
+	leaf: IDataObject,
+	withTopKeys: boolean,
+): IDataObject {
 	const wrap = (keys: string[]): unknown => {
 		if (keys.length === 0) return leaf;
 		const [key, ...rest] = keys;
@@ -119,7 +145,8 @@ export function itemAlone(scheme: SchemeSpec, body: IDataObject, leaf: IDataObje
 	const alone = wrap(pathSegments(scheme.itemsPath)) as IDataObject;
 	if (!withTopKeys) return alone;
 	const top: IDataObject = {};
-	for (const key of scheme.bodyKeys) if (Object.prototype.hasOwnProperty.call(body, key)) setOwn(top, key, body[key]);
+	for (const key of scheme.bodyKeys)
+		if (Object.prototype.hasOwnProperty.call(body, key)) setOwn(top, key, body[key]);
 	return { ...top, ...alone };
 }
 

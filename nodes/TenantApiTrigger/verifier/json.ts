@@ -16,7 +16,21 @@
 
 import { CHECK, EXACT, printsAsToken, readNumberToken } from './exactNumber';
 import type { ExactPaths, ScannedTokens } from './jsonScan';
-import { CONTAINER, CONTAINER_WIDTH, END, IS_OBJECT, JsonBytes, KEYS_END, KEYS_START, PARENT, SLOT, SLOT_IN_PARENT, START, TOKEN_WIDTH, scanNumberTokens } from './jsonScan';
+import {
+	CONTAINER,
+	CONTAINER_WIDTH,
+	END,
+	IS_OBJECT,
+	JsonBytes,
+	KEYS_END,
+	KEYS_START,
+	PARENT,
+	SLOT,
+	SLOT_IN_PARENT,
+	START,
+	TOKEN_WIDTH,
+	scanNumberTokens,
+} from './jsonScan';
 
 const BACKSLASH = 0x5c;
 
@@ -51,7 +65,14 @@ class ParsedValue {
 	/** The text of bytes [start, end), which hold no character beyond ASCII. */
 	ascii(start: number, end: number): string {
 		// A text of ASCII only has a character per byte; any other is read again a character per byte.
-		this.latin1 ??= this.text?.length === this.json.bytes.length ? this.text : Buffer.from(this.json.bytes.buffer, this.json.bytes.byteOffset, this.json.bytes.length).toString('latin1');
+		this.latin1 ??=
+			this.text?.length === this.json.bytes.length
+				? this.text
+				: Buffer.from(
+						this.json.bytes.buffer,
+						this.json.bytes.byteOffset,
+						this.json.bytes.length,
+					).toString('latin1');
 		return this.latin1.slice(start, end);
 	}
 
@@ -61,7 +82,8 @@ class ParsedValue {
 		const length = end - start;
 		if (length === this.previousEnd - this.previousStart) {
 			let same = true;
-			for (let i = 0; i < length && same; i++) same = bytes[start + i] === bytes[this.previousStart + i];
+			for (let i = 0; i < length && same; i++)
+				same = bytes[start + i] === bytes[this.previousStart + i];
 			if (same) return this.previousText;
 		}
 		this.previousStart = start;
@@ -77,7 +99,9 @@ class ParsedValue {
 		let plain = true;
 		for (let i = at + 1; i < end && plain; i++) plain = bytes[i] !== BACKSLASH && bytes[i] < 0x80;
 		if (plain) return this.ascii(at + 1, end);
-		return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset + at, end + 1 - at).toString('utf8')) as string;
+		return JSON.parse(
+			Buffer.from(bytes.buffer, bytes.byteOffset + at, end + 1 - at).toString('utf8'),
+		) as string;
 	}
 
 	/** The property of object record `object` at the key whose quote is at `key`; undefined for an entry JSON.parse replaced by a later one of the same key. */
@@ -88,7 +112,8 @@ class ParsedValue {
 			const first = containers[object * CONTAINER_WIDTH + KEYS_START];
 			const last = containers[object * CONTAINER_WIDTH + KEYS_END];
 			lastKeys = last - first <= 1 || last - first === Object.keys(value).length ? null : new Map();
-			for (let k = first; lastKeys !== null && k < last; k++) lastKeys.set(this.keyText(keys[k]), keys[k]);
+			for (let k = first; lastKeys !== null && k < last; k++)
+				lastKeys.set(this.keyText(keys[k]), keys[k]);
 			this.lastKeys[object] = lastKeys;
 		}
 		const name = this.keyText(key);
@@ -102,14 +127,26 @@ class ParsedValue {
 		const records = this.found.containers;
 		// The records from `container` up to the first known one (or the top), resolved from the top down.
 		let count = 0;
-		for (let c = container; c !== -1 && this.values[c] === undefined; c = records[c * CONTAINER_WIDTH + PARENT]) count++;
+		for (
+			let c = container;
+			c !== -1 && this.values[c] === undefined;
+			c = records[c * CONTAINER_WIDTH + PARENT]
+		)
+			count++;
 		const chain = new Int32Array(count);
-		for (let c = container, n = 0; n < count; c = records[c * CONTAINER_WIDTH + PARENT]) chain[n++] = c;
+		for (let c = container, n = 0; n < count; c = records[c * CONTAINER_WIDTH + PARENT])
+			chain[n++] = c;
 		for (let n = count - 1; n >= 0; n--) {
 			const c = chain[n];
 			const parent = records[c * CONTAINER_WIDTH + PARENT];
-			const value = parent === -1 ? this.root : this.childOf(parent, records[c * CONTAINER_WIDTH + SLOT_IN_PARENT]);
-			const fits = records[c * CONTAINER_WIDTH + IS_OBJECT] === 1 ? value !== null && typeof value === 'object' && !Array.isArray(value) : Array.isArray(value);
+			const value =
+				parent === -1
+					? this.root
+					: this.childOf(parent, records[c * CONTAINER_WIDTH + SLOT_IN_PARENT]);
+			const fits =
+				records[c * CONTAINER_WIDTH + IS_OBJECT] === 1
+					? value !== null && typeof value === 'object' && !Array.isArray(value)
+					: Array.isArray(value);
 			this.values[c] = fits ? (value as Container) : NOT_KEPT;
 		}
 		return this.values[container] as Container | typeof NOT_KEPT;
@@ -126,12 +163,20 @@ class ParsedValue {
 }
 
 /** Replaces token record `at` by its text where JSON.parse put it, unless it reads exactly (`check`: its double decides). */
-function replaceToken(parsed: ParsedValue, json: JsonBytes, found: ScannedTokens, at: number, check: boolean): void {
+function replaceToken(
+	parsed: ParsedValue,
+	json: JsonBytes,
+	found: ScannedTokens,
+	at: number,
+	check: boolean,
+): void {
 	const { tokens } = found;
 	const container = tokens[at + CONTAINER];
 	const value = parsed.valueOf(container);
 	if (value === NOT_KEPT) return;
-	const slot = Array.isArray(value) ? tokens[at + SLOT] : parsed.property(container, value, tokens[at + SLOT]);
+	const slot = Array.isArray(value)
+		? tokens[at + SLOT]
+		: parsed.property(container, value, tokens[at + SLOT]);
 	if (slot === undefined) return;
 	const target = value as Record<string | number, unknown>;
 	const start = tokens[at + START];
@@ -145,7 +190,12 @@ function replaceToken(parsed: ParsedValue, json: JsonBytes, found: ScannedTokens
 }
 
 /** Replaces each scanned token that does not read exactly by its text, where JSON.parse put it. Returns the root. */
-function replaceTokens(parsed: ParsedValue, json: JsonBytes, found: ScannedTokens, root: unknown): unknown {
+function replaceTokens(
+	parsed: ParsedValue,
+	json: JsonBytes,
+	found: ScannedTokens,
+	root: unknown,
+): unknown {
 	const { tokens } = found;
 	for (let at = 0; at < found.tokenCount * TOKEN_WIDTH; at += TOKEN_WIDTH) {
 		const check = tokens[at + END] < 0;
@@ -157,7 +207,9 @@ function replaceTokens(parsed: ParsedValue, json: JsonBytes, found: ScannedToken
 		// The text is this number alone.
 		const start = tokens[at + START];
 		const end = tokens[at + END];
-		return check && printsAsToken(root as number, json.bytes, start, end) ? root : parsed.tokenText(start, end);
+		return check && printsAsToken(root as number, json.bytes, start, end)
+			? root
+			: parsed.tokenText(start, end);
 	}
 	return root;
 }
@@ -192,7 +244,12 @@ const SEARCHED_FIRST = 16 * 1024;
  * Keeps as text, in `value` (what JSON.parse made of `utf8`, the UTF-8 bytes of `text` when the caller has it), the
  * numbers that would change; with `paths`, only those at the paths in the first item (TokenScan), for now.
  */
-export function makeNumbersExact(value: unknown, utf8: Uint8Array, text: string | undefined, paths?: ExactPaths): unknown {
+export function makeNumbersExact(
+	value: unknown,
+	utf8: Uint8Array,
+	text: string | undefined,
+	paths?: ExactPaths,
+): unknown {
 	// In an object or a list every number token follows a `:`, `,` or `[` (a number alone follows nothing).
 	const container = value !== null && typeof value === 'object';
 	if (container && text !== undefined && utf8.length <= SEARCHED_FIRST && !MAY_CHANGE.test(text)) {
@@ -218,6 +275,9 @@ export function numbersAllExact(value: unknown): boolean {
  * Parses like JSON.parse (and throws like it), keeping numbers that would change as their JSON text. `utf8` is the
  * text's UTF-8 encoding when the caller has it (without a byte order mark).
  */
-export function parseJsonExactly(text: string, utf8: Uint8Array = Buffer.from(text, 'utf8')): unknown {
+export function parseJsonExactly(
+	text: string,
+	utf8: Uint8Array = Buffer.from(text, 'utf8'),
+): unknown {
 	return makeNumbersExact(JSON.parse(text), utf8, text);
 }

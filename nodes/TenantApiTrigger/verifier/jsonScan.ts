@@ -36,7 +36,9 @@ for (const c of '0123456789.eE+-') NUMBER_BYTES[c.charCodeAt(0)] = 1;
  */
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 /** Per first lane: the top bits of the lanes before it in memory order, to leave out. */
-const LANES_BEFORE = LITTLE_ENDIAN ? [0, 0x80, 0x8080, 0x808080] : [0, 0x80000000 | 0, 0x80800000 | 0, 0x80808000 | 0];
+const LANES_BEFORE = LITTLE_ENDIAN
+	? [0, 0x80, 0x8080, 0x808080]
+	: [0, 0x80000000 | 0, 0x80800000 | 0, 0x80808000 | 0];
 
 /** Top bit set in each byte that is 0. */
 function zeroBytes(word: number): number {
@@ -57,7 +59,9 @@ function quoteOrBackslash(word: number): number {
 function structural(word: number): number {
 	// [ and { differ by 0x20, so do ] and }.
 	const folded = word | 0x20202020;
-	return zeroBytes(folded ^ 0x7b7b7b7b) | zeroBytes(folded ^ 0x7d7d7d7d) | zeroBytes(word ^ 0x22222222);
+	return (
+		zeroBytes(folded ^ 0x7b7b7b7b) | zeroBytes(folded ^ 0x7d7d7d7d) | zeroBytes(word ^ 0x22222222)
+	);
 }
 
 /** The lane, in memory order, of the first flagged byte of nonzero `flags`. */
@@ -207,7 +211,11 @@ export class JsonBytes {
 
 	constructor(readonly bytes: Uint8Array) {
 		this.base = bytes.byteOffset & 3;
-		this.words = new Int32Array(bytes.buffer, bytes.byteOffset - this.base, (this.base + bytes.length) >> 2);
+		this.words = new Int32Array(
+			bytes.buffer,
+			bytes.byteOffset - this.base,
+			(this.base + bytes.length) >> 2,
+		);
 	}
 
 	/** The first byte from `start` on that is not JSON whitespace (bytes ≤ 0x20 outside strings). */
@@ -229,13 +237,20 @@ export class JsonBytes {
 	 */
 	private nextStructural(start: number): number {
 		const { bytes, words, base } = this;
-		for (let i = start; i < start + FEW_BYTES && i < bytes.length; i++) if (isStructural(bytes[i])) return i;
+		for (let i = start; i < start + FEW_BYTES && i < bytes.length; i++)
+			if (isStructural(bytes[i])) return i;
 		let k = (base + start) >> 2;
 		const stop = Math.min(words.length, k + SHORT_RUN / 4);
-		if (k >= stop) return k >= words.length ? this.firstByte(start, isStructural) : this.nearestStructural(start);
+		if (k >= stop)
+			return k >= words.length
+				? this.firstByte(start, isStructural)
+				: this.nearestStructural(start);
 		let flags = structural(words[k]) & ~LANES_BEFORE[(base + start) & 3];
 		while (flags === 0) {
-			if (++k >= stop) return k >= words.length ? this.firstByte((k << 2) - base, isStructural) : this.nearestStructural((k << 2) - base);
+			if (++k >= stop)
+				return k >= words.length
+					? this.firstByte((k << 2) - base, isStructural)
+					: this.nearestStructural((k << 2) - base);
 			flags = structural(words[k]);
 		}
 		return Math.min(bytes.length, (k << 2) - base + firstFlaggedLane(flags));
@@ -344,7 +359,10 @@ export class JsonBytes {
 		if (k >= stop) return this.firstByte(start, isQuoteOrBackslash);
 		let flags = quoteOrBackslash(words[k]) & ~LANES_BEFORE[(base + start) & 3];
 		while (flags === 0) {
-			if (++k >= stop) return k >= words.length ? this.firstByte((k << 2) - base, isQuoteOrBackslash) : (k << 2) - base;
+			if (++k >= stop)
+				return k >= words.length
+					? this.firstByte((k << 2) - base, isQuoteOrBackslash)
+					: (k << 2) - base;
 			flags = quoteOrBackslash(words[k]);
 		}
 		return (k << 2) - base + firstFlaggedLane(flags);
@@ -382,7 +400,6 @@ export class JsonBytes {
 		this.escaped = escaped;
 		return Math.min(i, length);
 	}
-
 }
 
 /**
@@ -408,7 +425,10 @@ export class ExactPaths {
 		for (const path of paths) {
 			let node = 0;
 			path.forEach((segment, index) => {
-				node = index < prefix && segment === '*' ? this.wildcardChild(node) : this.literalChild(node, segment);
+				node =
+					index < prefix && segment === '*'
+						? this.wildcardChild(node)
+						: this.literalChild(node, segment);
 				if (index === prefix - 1) this.itemNode = node;
 			});
 			if (prefix === 0) this.itemNode = 0;
@@ -440,7 +460,13 @@ export class ExactPaths {
 
 	/** The node of an object's entry at `node` whose key is bytes[start, end) (escaped when `escaped`); -1 if none. */
 	byKey(node: number, bytes: Uint8Array, start: number, end: number, escaped: boolean): number {
-		if (escaped) return this.byName(node, JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset + start - 1, end + 2 - start).toString('utf8')) as string);
+		if (escaped)
+			return this.byName(
+				node,
+				JSON.parse(
+					Buffer.from(bytes.buffer, bytes.byteOffset + start - 1, end + 2 - start).toString('utf8'),
+				) as string,
+			);
 		const segments = this.segments[node];
 		for (let k = 0; k < segments.length; k++) {
 			const segment = segments[k];
@@ -558,7 +584,14 @@ class TokenScan {
 					i += c === COLON ? 1 : c === LOWER_F ? 5 : 4;
 			}
 		}
-		return { classified: this.paths === undefined, complete: this.complete, tokens: this.tokens, tokenCount: this.tokenCount, containers: this.containers, keys: this.keys };
+		return {
+			classified: this.paths === undefined,
+			complete: this.complete,
+			tokens: this.tokens,
+			tokenCount: this.tokenCount,
+			containers: this.containers,
+			keys: this.keys,
+		};
 	}
 
 	private next(): boolean {
@@ -587,7 +620,8 @@ class TokenScan {
 
 	private open(isObject: boolean): boolean {
 		const at = ++this.depth * LEVEL_WIDTH;
-		if (at + LEVEL_WIDTH > this.levels.length) this.levels = withRoom(this.levels, at + LEVEL_WIDTH);
+		if (at + LEVEL_WIDTH > this.levels.length)
+			this.levels = withRoom(this.levels, at + LEVEL_WIDTH);
 		const levels = this.levels;
 		levels[at + LEVEL_OBJECT] = isObject ? 1 : 0;
 		levels[at + LEVEL_ENTRY] = 0;
@@ -605,7 +639,12 @@ class TokenScan {
 		if (this.depth < 0) return false;
 		if (this.entryNode(this.depth) === -1) return true;
 		const at = this.depth * LEVEL_WIDTH;
-		return this.item !== -1 && this.levels[at + LEVEL_OBJECT] === 0 && this.levels[at + LEVEL_ITEM_ENTRY] !== -1 && this.levels[at + LEVEL_ENTRY] > this.levels[at + LEVEL_ITEM_ENTRY];
+		return (
+			this.item !== -1 &&
+			this.levels[at + LEVEL_OBJECT] === 0 &&
+			this.levels[at + LEVEL_ITEM_ENTRY] !== -1 &&
+			this.levels[at + LEVEL_ENTRY] > this.levels[at + LEVEL_ITEM_ENTRY]
+		);
 	}
 
 	/** With paths: the node of the container just opened, and whether it starts the item to read (or drops it). */
@@ -619,7 +658,12 @@ class TokenScan {
 		this.enterEntry(isObject, 0);
 		if (depth === 0 || node === -1) return;
 		const above = at - LEVEL_WIDTH;
-		if (levels[above + LEVEL_OBJECT] === 1 && levels[above + LEVEL_ITEM_ENTRY] !== -1 && levels[above + LEVEL_ITEM_ENTRY] !== levels[above + LEVEL_ENTRY] && levels[above + LEVEL_ITEM_NODE] === node) {
+		if (
+			levels[above + LEVEL_OBJECT] === 1 &&
+			levels[above + LEVEL_ITEM_ENTRY] !== -1 &&
+			levels[above + LEVEL_ITEM_ENTRY] !== levels[above + LEVEL_ENTRY] &&
+			levels[above + LEVEL_ITEM_NODE] === node
+		) {
 			// The key of the entry holding the item, repeated: JSON.parse keeps this entry, not that one.
 			this.tokenCount = this.itemTokens;
 			this.complete = false;
@@ -633,7 +677,8 @@ class TokenScan {
 			this.itemTokens = this.tokenCount;
 			for (let level = 0; level < depth; level++) {
 				levels[level * LEVEL_WIDTH + LEVEL_ITEM_ENTRY] = levels[level * LEVEL_WIDTH + LEVEL_ENTRY];
-				levels[level * LEVEL_WIDTH + LEVEL_ITEM_NODE] = levels[level * LEVEL_WIDTH + LEVEL_ENTRY_NODE];
+				levels[level * LEVEL_WIDTH + LEVEL_ITEM_NODE] =
+					levels[level * LEVEL_WIDTH + LEVEL_ENTRY_NODE];
 			}
 		}
 	}
@@ -653,7 +698,13 @@ class TokenScan {
 		if (levels[at + LEVEL_ENTRY_NODE] < -1) {
 			const key = levels[at + LEVEL_KEY];
 			const escaped = levels[at + LEVEL_ENTRY_NODE] === ESCAPED_UNMATCHED;
-			levels[at + LEVEL_ENTRY_NODE] = (this.paths as ExactPaths).byKey(levels[at + LEVEL_NODE], this.json.bytes, key + 1, levels[at + LEVEL_KEY_END], escaped);
+			levels[at + LEVEL_ENTRY_NODE] = (this.paths as ExactPaths).byKey(
+				levels[at + LEVEL_NODE],
+				this.json.bytes,
+				key + 1,
+				levels[at + LEVEL_KEY_END],
+				escaped,
+			);
 		}
 		return levels[at + LEVEL_ENTRY_NODE];
 	}
@@ -670,7 +721,8 @@ class TokenScan {
 		const levels = this.levels;
 		const container = levels[at + LEVEL_CONTAINER];
 		if (container === this.item && container !== -1) this.itemOpen = false;
-		if (container !== -1 && levels[at + LEVEL_OBJECT] === 1) this.saveKeys(container, levels[at + LEVEL_KEYS]);
+		if (container !== -1 && levels[at + LEVEL_OBJECT] === 1)
+			this.saveKeys(container, levels[at + LEVEL_KEYS]);
 		this.openKeyCount = levels[at + LEVEL_KEYS];
 		return false;
 	}
@@ -690,9 +742,15 @@ class TokenScan {
 		this.levels[at + LEVEL_KEY] = position;
 		if (this.paths !== undefined) {
 			this.levels[at + LEVEL_KEY_END] = end;
-			this.levels[at + LEVEL_ENTRY_NODE] = this.levels[at + LEVEL_NODE] === -1 ? -1 : this.json.escaped ? ESCAPED_UNMATCHED : UNMATCHED;
+			this.levels[at + LEVEL_ENTRY_NODE] =
+				this.levels[at + LEVEL_NODE] === -1
+					? -1
+					: this.json.escaped
+						? ESCAPED_UNMATCHED
+						: UNMATCHED;
 		}
-		if (this.openKeyCount === this.openKeys.length) this.openKeys = withRoom(this.openKeys, this.openKeyCount + 1);
+		if (this.openKeyCount === this.openKeys.length)
+			this.openKeys = withRoom(this.openKeys, this.openKeyCount + 1);
 		this.openKeys[this.openKeyCount++] = position;
 	}
 
@@ -706,7 +764,10 @@ class TokenScan {
 		const record = id * CONTAINER_WIDTH;
 		containers[record + PARENT] = level === 0 ? -1 : levels[above + LEVEL_CONTAINER];
 		containers[record + IS_OBJECT] = levels[at + LEVEL_OBJECT];
-		containers[record + SLOT_IN_PARENT] = level === 0 ? 0 : levels[above + (levels[above + LEVEL_OBJECT] === 1 ? LEVEL_KEY : LEVEL_ENTRY)];
+		containers[record + SLOT_IN_PARENT] =
+			level === 0
+				? 0
+				: levels[above + (levels[above + LEVEL_OBJECT] === 1 ? LEVEL_KEY : LEVEL_ENTRY)];
 		containers[record + KEYS_START] = 0;
 		containers[record + KEYS_END] = 0;
 		levels[at + LEVEL_CONTAINER] = id;
@@ -727,7 +788,8 @@ class TokenScan {
 
 	private token(start: number, end: number, check: boolean): void {
 		const at = this.tokenCount++ * TOKEN_WIDTH;
-		if (at + TOKEN_WIDTH > this.tokens.length) this.tokens = withRoom(this.tokens, at + TOKEN_WIDTH);
+		if (at + TOKEN_WIDTH > this.tokens.length)
+			this.tokens = withRoom(this.tokens, at + TOKEN_WIDTH);
 		const { tokens, depth } = this;
 		tokens[at + START] = start;
 		tokens[at + END] = check ? ~end : end;
@@ -737,7 +799,8 @@ class TokenScan {
 		}
 		tokens[at + CONTAINER] = this.currentContainer();
 		const level = depth * LEVEL_WIDTH;
-		tokens[at + SLOT] = this.levels[level + (this.levels[level + LEVEL_OBJECT] === 1 ? LEVEL_KEY : LEVEL_ENTRY)];
+		tokens[at + SLOT] =
+			this.levels[level + (this.levels[level + LEVEL_OBJECT] === 1 ? LEVEL_KEY : LEVEL_ENTRY)];
 	}
 }
 

@@ -7,7 +7,9 @@
 function child(current: unknown, key: string): unknown {
 	if (Array.isArray(current)) return /^(0|[1-9]\d*)$/.test(key) ? current[Number(key)] : undefined;
 	if (current === null || typeof current !== 'object') return undefined;
-	return Object.prototype.hasOwnProperty.call(current, key) ? (current as Record<string, unknown>)[key] : undefined;
+	return Object.prototype.hasOwnProperty.call(current, key)
+		? (current as Record<string, unknown>)[key]
+		: undefined;
 }
 
 /** The segments of a dot path. */
@@ -34,7 +36,11 @@ export function valueAtPath(body: unknown, path: string): unknown {
  * to an item, or an object on the way with keys beside the one the path takes (at the top, `otherTopKeys` may be
  * there too). So no unsigned data can sit next to the signed items.
  */
-export function itemsAtPath(body: unknown, path: string, otherTopKeys: string[] = []): unknown[] | undefined {
+export function itemsAtPath(
+	body: unknown,
+	path: string,
+	otherTopKeys: string[] = [],
+): unknown[] | undefined {
 	let current: unknown[] = [body];
 	for (const [depth, key] of pathSegments(path).entries()) {
 		const next: unknown[] = [];

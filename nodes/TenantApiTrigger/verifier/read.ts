@@ -3,7 +3,13 @@ import type { IDataObject } from 'n8n-workflow';
 import type { BodyFailure, BodyFormat, ParsedBody } from './body';
 import { mediaType, mediaTypeFits, parseBody } from './body';
 import { itemAlone } from './items';
-import type { DeliveryInput, Seen, SignatureFailure, SignaturePassed, VerificationConfig } from './verify';
+import type {
+	DeliveryInput,
+	Seen,
+	SignatureFailure,
+	SignaturePassed,
+	VerificationConfig,
+} from './verify';
 import { headerValue, verifyDelivery } from './verify';
 
 /**
@@ -28,23 +34,38 @@ export interface SignedUnit {
 export type Reading =
 	| { ok: true; bodyFormat: BodyFormat; units: SignedUnit[]; check: SignaturePassed }
 	| { ok: false; reason: SignatureFailure; seen: Seen }
-	| { ok: false; reason: 'unsupported_media_type'; bodyFormat: BodyFormat; mediaType: string; seen: Seen }
+	| {
+			ok: false;
+			reason: 'unsupported_media_type';
+			bodyFormat: BodyFormat;
+			mediaType: string;
+			seen: Seen;
+	  }
 	| { ok: false; reason: BodyFailure; bodyFormat: BodyFormat; seen: Seen };
 
 /** The request's media type when it disagrees with the body format (undefined when it fits). */
-export function mismatchedMediaType(format: BodyFormat, headers: DeliveryInput['headers']): string | undefined {
+export function mismatchedMediaType(
+	format: BodyFormat,
+	headers: DeliveryInput['headers'],
+): string | undefined {
 	const type = mediaType(headerValue(headers, 'content-type'));
 	return mediaTypeFits(format, type) ? undefined : type;
 }
 
 /** The units of a verified body: one per signed item, else the body itself. */
-function signedUnits(config: VerificationConfig, check: SignaturePassed, body: ParsedBody): SignedUnit[] {
+function signedUnits(
+	config: VerificationConfig,
+	check: SignaturePassed,
+	body: ParsedBody,
+): SignedUnit[] {
 	const { items } = check;
-	if (config.mode !== 'hmac' || items === undefined) return [{ object: body.object, signed: body.object }];
+	if (config.mode !== 'hmac' || items === undefined)
+		return [{ object: body.object, signed: body.object }];
 	const { scheme } = config;
 	return items.map((item) => {
 		const signed = itemAlone(scheme, body.object, item.view, false);
-		const object = scheme.itemsOutput === 'body' ? itemAlone(scheme, body.object, item.entry, true) : signed;
+		const object =
+			scheme.itemsOutput === 'body' ? itemAlone(scheme, body.object, item.entry, true) : signed;
 		return { object, signed, itemId: item.id };
 	});
 }
@@ -59,7 +80,8 @@ export function readDelivery(config: VerificationConfig, input: DeliveryInput): 
 	if (!check.ok) return { ok: false, reason: check.reason, seen };
 	const { bodyFormat } = check;
 	const type = mismatchedMediaType(bodyFormat, input.headers);
-	if (type !== undefined) return { ok: false, reason: 'unsupported_media_type', bodyFormat, mediaType: type, seen };
+	if (type !== undefined)
+		return { ok: false, reason: 'unsupported_media_type', bodyFormat, mediaType: type, seen };
 	let body = check.body;
 	if (body === undefined) {
 		const parsed = parseBody(bodyFormat, input.rawBody);

@@ -232,4 +232,3 @@ export const PRESET_NAMES = Object.keys(PRESETS) as PresetName[];
 export function isPresetName(value: unknown): value is PresetName {
 	return typeof value === 'string' && Object.prototype.hasOwnProperty.call(PRESETS, value);
 }
-

@@ -32,10 +32,15 @@ function decodeBase64(text: string): Buffer | undefined {
  * Decodes one signature string into the digest bytes, or undefined when it is not a digest of `algorithm` in
  * `encoding` (hex in either case; base64 or base64url). The decoded length must equal the digest length.
  */
-export function decodeSignature(value: string, algorithm: HmacAlgorithm, encoding: SignatureEncoding = 'auto'): Buffer | undefined {
+export function decodeSignature(
+	value: string,
+	algorithm: HmacAlgorithm,
+	encoding: SignatureEncoding = 'auto',
+): Buffer | undefined {
 	const text = value.trim();
 	const size = DIGEST_BYTES[algorithm];
-	if (encoding !== 'base64' && text.length === size * 2 && HEX.test(text)) return Buffer.from(text, 'hex');
+	if (encoding !== 'base64' && text.length === size * 2 && HEX.test(text))
+		return Buffer.from(text, 'hex');
 	if (encoding === 'hex') return undefined;
 	const bytes = decodeBase64(text);
 	return bytes !== undefined && bytes.length === size ? bytes : undefined;
@@ -44,7 +49,8 @@ export function decodeSignature(value: string, algorithm: HmacAlgorithm, encodin
 /** The HMAC key for one secret, or undefined when the secret is not valid in its encoding. */
 export function secretKey(secret: string, encoding: SecretEncoding): Buffer | undefined {
 	if (encoding === 'text') return Buffer.from(secret, 'utf8');
-	if (encoding === 'hex') return secret.length % 2 === 0 && HEX.test(secret) ? Buffer.from(secret, 'hex') : undefined;
+	if (encoding === 'hex')
+		return secret.length % 2 === 0 && HEX.test(secret) ? Buffer.from(secret, 'hex') : undefined;
 	const bytes = decodeBase64(secret.replace(/^whsec_/, ''));
 	return bytes !== undefined && bytes.length > 0 ? bytes : undefined;
 }
@@ -65,7 +71,9 @@ function splitKeyValue(part: string, separator: string): [string, string] | unde
 function withoutAlgorithmPrefix(value: string, algorithm: HmacAlgorithm): string | undefined {
 	const prefixed = ALGORITHM_PREFIX.exec(value);
 	if (!prefixed) return value;
-	return prefixed[1].toLowerCase() === algorithm ? value.slice(prefixed[0].length).trim() : undefined;
+	return prefixed[1].toLowerCase() === algorithm
+		? value.slice(prefixed[0].length).trim()
+		: undefined;
 }
 
 /** Splits a signature header into candidate signatures (and a timestamp) as the scheme's format says. */
@@ -86,7 +94,8 @@ export function parseSignatureHeader(value: string, spec: SchemeSpec): ParsedSig
 	} else {
 		for (const part of value.split(/[\s,]+/).filter((p) => p !== '')) {
 			if (spec.signatureFormat === 'prefixed') {
-				if (part.startsWith(spec.signatureLabel)) out.signatures.push(part.slice(spec.signatureLabel.length));
+				if (part.startsWith(spec.signatureLabel))
+					out.signatures.push(part.slice(spec.signatureLabel.length));
 				continue;
 			}
 			const bare = withoutAlgorithmPrefix(part, spec.algorithm);

@@ -22,9 +22,12 @@ export function parseTemplate(template: string): TemplatePart[] | undefined {
 		const index = match.index ?? 0;
 		if (index > last) parts.push({ kind: 'literal', text: template.slice(last, index) });
 		const name = match[1].trim();
-		const named = Object.prototype.hasOwnProperty.call(NAMED, name.toLowerCase()) ? NAMED[name.toLowerCase()] : undefined;
+		const named = Object.prototype.hasOwnProperty.call(NAMED, name.toLowerCase())
+			? NAMED[name.toLowerCase()]
+			: undefined;
 		if (named) parts.push({ kind: named });
-		else if (name.startsWith('item.') && name.length > 5) parts.push({ kind: 'item', path: name.slice(5) });
+		else if (name.startsWith('item.') && name.length > 5)
+			parts.push({ kind: 'item', path: name.slice(5) });
 		else return undefined;
 		last = index + match[0].length;
 	}

@@ -16,9 +16,16 @@ export function parseTimestamp(value: string): number | undefined {
  * Checks a timestamp header against `nowSeconds` with a symmetric tolerance (clock skew either way).
  * A tolerance that is not a positive finite number falls back to the default rather than disabling the check.
  */
-export function checkTimestamp(value: string, nowSeconds: number, toleranceSeconds: number): TimestampCheck {
+export function checkTimestamp(
+	value: string,
+	nowSeconds: number,
+	toleranceSeconds: number,
+): TimestampCheck {
 	const ts = parseTimestamp(value);
 	if (ts === undefined) return 'invalid_timestamp';
-	const tolerance = Number.isFinite(toleranceSeconds) && toleranceSeconds > 0 ? toleranceSeconds : DEFAULT_TOLERANCE_SECONDS;
+	const tolerance =
+		Number.isFinite(toleranceSeconds) && toleranceSeconds > 0
+			? toleranceSeconds
+			: DEFAULT_TOLERANCE_SECONDS;
 	return Math.abs(nowSeconds - ts) <= tolerance ? 'ok' : 'timestamp_out_of_window';
 }

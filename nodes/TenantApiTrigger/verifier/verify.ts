@@ -170,7 +170,13 @@ export function deliveryFormat(config: VerificationConfig, url: string | undefin
  * The body hash is checked whenever the signed URL carries one; and it is required when the signature covers
  * neither the body nor (for a form) its fields, so that nothing unsigned reaches the workflow.
  */
-function checkBodyCoverage(scheme: SchemeSpec, parts: TemplatePart[], input: DeliveryInput, format: BodyFormat, hash: string | null | undefined): SignatureFailure | undefined {
+function checkBodyCoverage(
+	scheme: SchemeSpec,
+	parts: TemplatePart[],
+	input: DeliveryInput,
+	format: BodyFormat,
+	hash: string | null | undefined,
+): SignatureFailure | undefined {
 	if (hash === undefined) return 'missing_url';
 	if (hash !== null) {
 		const actual = createHash('sha256').update(input.rawBody).digest('hex');
@@ -194,7 +200,11 @@ function sortedFormFields(body: ParsedBody): string[] | SignatureFailure {
  * The body read in `format` before the signature is checked, when verifying needs it (capped: see the constant). JSON
  * numbers are exact in `exactAt` only, what the check reads first; completeReading does the rest once it holds.
  */
-function readBeforeVerifying(input: DeliveryInput, format: BodyFormat, exactAt?: SignedItemFields): ParsedBody | SignatureFailure {
+function readBeforeVerifying(
+	input: DeliveryInput,
+	format: BodyFormat,
+	exactAt?: SignedItemFields,
+): ParsedBody | SignatureFailure {
 	if (input.rawBody.length > MAX_BODY_READ_BEFORE_VERIFYING) return 'body_too_large';
 	const parsed = parseBody(format, input.rawBody, exactAt);
 	return parsed.ok ? parsed.body : 'unreadable_body';
@@ -215,12 +225,24 @@ function decodedSignatures(scheme: SchemeSpec, signatures: string[]): Buffer[] |
 }
 
 /** The timestamp text a scheme signs: among the signature header's key=value pairs, or in its own header. */
-function signedTimestampText(scheme: SchemeSpec, headers: HeaderBag, signatureHeader: ParsedSignatureHeader | undefined): string | undefined {
-	return scheme.signatureFormat === 'keyValue' ? signatureHeader?.timestamp : headerValue(headers, scheme.timestampHeader);
+function signedTimestampText(
+	scheme: SchemeSpec,
+	headers: HeaderBag,
+	signatureHeader: ParsedSignatureHeader | undefined,
+): string | undefined {
+	return scheme.signatureFormat === 'keyValue'
+		? signatureHeader?.timestamp
+		: headerValue(headers, scheme.timestampHeader);
 }
 
 /** The signed unit when the signature travels in a header: cheap checks first, the body read last. */
-function fromHeader(scheme: SchemeSpec, parts: TemplatePart[], input: DeliveryInput, format: BodyFormat, seen: Seen): { unit: Candidate; body?: ParsedBody } | SignatureFailure {
+function fromHeader(
+	scheme: SchemeSpec,
+	parts: TemplatePart[],
+	input: DeliveryInput,
+	format: BodyFormat,
+	seen: Seen,
+): { unit: Candidate; body?: ParsedBody } | SignatureFailure {
 	const header = headerValue(input.headers, scheme.signatureHeader);
 	if (header === undefined || header.trim() === '') return 'missing_signature';
 	if (header.length > MAX_SIGNATURE_HEADER_LENGTH) return 'malformed_signature';
@@ -255,7 +277,12 @@ function fromHeader(scheme: SchemeSpec, parts: TemplatePart[], input: DeliveryIn
 }
 
 /** Index of the first key whose HMAC of the unit matches one of its signatures, or undefined. Compares every pair. */
-function matchingKey(scheme: SchemeSpec, parts: TemplatePart[], keys: Array<Buffer | undefined>, unit: Candidate): number | undefined {
+function matchingKey(
+	scheme: SchemeSpec,
+	parts: TemplatePart[],
+	keys: Array<Buffer | undefined>,
+	unit: Candidate,
+): number | undefined {
 	const content = renderParts(parts, unit.values);
 	let matched: number | undefined;
 	keys.forEach((key, index) => {
@@ -279,7 +306,14 @@ interface Match {
 	itemIdFields?: string[];
 }
 
-function verifyHeaderSignature(scheme: SchemeSpec, parts: TemplatePart[], keys: Array<Buffer | undefined>, input: DeliveryInput, format: BodyFormat, seen: Seen): Match | SignatureFailure {
+function verifyHeaderSignature(
+	scheme: SchemeSpec,
+	parts: TemplatePart[],
+	keys: Array<Buffer | undefined>,
+	input: DeliveryInput,
+	format: BodyFormat,
+	seen: Seen,
+): Match | SignatureFailure {
 	if (usesPart(parts, 'item') || !partsSplitOneWay(parts, format)) return 'invalid_scheme';
 	const signed = fromHeader(scheme, parts, input, format, seen);
 	if (typeof signed === 'string') return signed;
@@ -292,11 +326,26 @@ function verifyHeaderSignature(scheme: SchemeSpec, parts: TemplatePart[], keys: 
  * Every body item carries its own signature (Adyen payments). Each is checked as soon as it is read, so a body nobody
  * signed costs its parse and one item.
  */
-function verifyItemSignatures(scheme: SchemeSpec, parts: TemplatePart[], keys: Array<Buffer | undefined>, input: DeliveryInput, format: BodyFormat): Match | SignatureFailure {
+function verifyItemSignatures(
+	scheme: SchemeSpec,
+	parts: TemplatePart[],
+	keys: Array<Buffer | undefined>,
+	input: DeliveryInput,
+	format: BodyFormat,
+): Match | SignatureFailure {
 	const boundaries = itemBoundaries(parts);
 	// Signed items sign their fields and literal text, nothing from the headers, the URL or the whole body.
-	if (format !== 'json' || boundaries === undefined || parts.some((part) => part.kind !== 'item' && part.kind !== 'literal')) return 'invalid_scheme';
-	const body = readBeforeVerifying(input, format, signedItemFields(scheme.itemsPath, [scheme.itemSignaturePath, ...boundaries.keys()]));
+	if (
+		format !== 'json' ||
+		boundaries === undefined ||
+		parts.some((part) => part.kind !== 'item' && part.kind !== 'literal')
+	)
+		return 'invalid_scheme';
+	const body = readBeforeVerifying(
+		input,
+		format,
+		signedItemFields(scheme.itemsPath, [scheme.itemSignaturePath, ...boundaries.keys()]),
+	);
 	if (typeof body === 'string') return body;
 	const entries = bodyItems(scheme, body.object);
 	if (typeof entries === 'string') return entries;
@@ -308,7 +357,10 @@ function verifyItemSignatures(scheme: SchemeSpec, parts: TemplatePart[], keys: A
 		if (typeof item === 'string') return item;
 		const signatures = decodedSignatures(scheme, [item.signature]);
 		if (!Array.isArray(signatures)) return signatures;
-		const matched = matchingKey(scheme, parts, keys, { values: { body: input.rawBody, item: (path) => item.fields.get(path) ?? '' }, signatures });
+		const matched = matchingKey(scheme, parts, keys, {
+			values: { body: input.rawBody, item: (path) => item.fields.get(path) ?? '' },
+			signatures,
+		});
 		if (matched === undefined) return 'signature_mismatch';
 		secretIndex ??= matched;
 		// Read exactly so far: the first item's signed fields. Once one holds, every number (the next items' too).
@@ -321,14 +373,24 @@ function verifyItemSignatures(scheme: SchemeSpec, parts: TemplatePart[], keys: A
 /** A passed check without what was seen (verifyDelivery adds it), or why not. */
 type Outcome = Omit<SignaturePassed, 'seen'> | SignatureFailure;
 
-function verifyHmac(scheme: SchemeSpec, secrets: Array<string | undefined>, input: DeliveryInput, seen: Seen): Outcome {
+function verifyHmac(
+	scheme: SchemeSpec,
+	secrets: Array<string | undefined>,
+	input: DeliveryInput,
+	seen: Seen,
+): Outcome {
 	const parts = parseTemplate(scheme.signedContent);
 	if (parts === undefined) return 'invalid_scheme';
-	const keys = secrets.map((secret) => (secret === undefined ? undefined : secretKey(secret, scheme.secretEncoding)));
+	const keys = secrets.map((secret) =>
+		secret === undefined ? undefined : secretKey(secret, scheme.secretEncoding),
+	);
 	seen.secretsTried = indexesOfDefined(keys);
 	if (seen.secretsTried.length === 0) return 'invalid_secret';
 	const format = deliveryFormat({ mode: 'hmac', scheme, secrets }, input.url);
-	const matched = scheme.signatureIn === 'items' ? verifyItemSignatures(scheme, parts, keys, input, format) : verifyHeaderSignature(scheme, parts, keys, input, format, seen);
+	const matched =
+		scheme.signatureIn === 'items'
+			? verifyItemSignatures(scheme, parts, keys, input, format)
+			: verifyHeaderSignature(scheme, parts, keys, input, format, seen);
 	if (typeof matched === 'string') return matched;
 	// Only a signed URL's body hash counts: a hash in a URL the signature does not cover is anyone's.
 	const signedHash = usesPart(parts, 'url') ? bodyHashInUrl(scheme, input.url) : null;
@@ -336,7 +398,11 @@ function verifyHmac(scheme: SchemeSpec, secrets: Array<string | undefined>, inpu
 	if (coverage !== undefined) return coverage;
 	const { values, body, items, itemIdFields } = matched;
 	// Twilio's rule signs each name followed by its value, nothing between: where one field ends is not signed.
-	const unbounded = format === 'form' && usesPart(parts, 'formFields') && !usesPart(parts, 'body') && signedHash === null;
+	const unbounded =
+		format === 'form' &&
+		usesPart(parts, 'formFields') &&
+		!usesPart(parts, 'body') &&
+		signedHash === null;
 	return {
 		ok: true,
 		reason: 'ok',
@@ -345,7 +411,9 @@ function verifyHmac(scheme: SchemeSpec, secrets: Array<string | undefined>, inpu
 		...(values?.id === undefined ? {} : { id: values.id }),
 		...(values?.timestamp === undefined ? {} : { timestamp: Number(values.timestamp) }),
 		...(items === undefined ? {} : { items, itemIdFields }),
-		...(unbounded && values !== undefined ? { signedTextSha256: sha256Of(renderParts(parts, values)) } : {}),
+		...(unbounded && values !== undefined
+			? { signedTextSha256: sha256Of(renderParts(parts, values)) }
+			: {}),
 		...(body === undefined ? {} : { body }),
 	};
 }
@@ -361,23 +429,46 @@ function sha256Of(parts: Array<Buffer | string>): string {
 	return hash.digest('hex');
 }
 
-function verifySecretHeader(config: Extract<VerificationConfig, { mode: 'secretHeader' }>, secrets: Array<string | undefined>, input: DeliveryInput): Outcome {
+function verifySecretHeader(
+	config: Extract<VerificationConfig, { mode: 'secretHeader' }>,
+	secrets: Array<string | undefined>,
+	input: DeliveryInput,
+): Outcome {
 	const sent = headerValue(input.headers, config.secretHeader);
 	if (sent === undefined || sent.trim() === '') return 'missing_secret_header';
 	let matched: number | undefined;
 	secrets.forEach((secret, index) => {
-		if (secret !== undefined && constantTimeStringEqual(sent.trim(), secret) && matched === undefined) matched = index;
+		if (
+			secret !== undefined &&
+			constantTimeStringEqual(sent.trim(), secret) &&
+			matched === undefined
+		)
+			matched = index;
 	});
-	return matched === undefined ? 'secret_mismatch' : { ok: true, reason: 'ok', secretIndex: matched, bodyFormat: deliveryFormat(config, input.url) };
+	return matched === undefined
+		? 'secret_mismatch'
+		: {
+				ok: true,
+				reason: 'ok',
+				secretIndex: matched,
+				bodyFormat: deliveryFormat(config, input.url),
+			};
 }
 
 function verify(config: VerificationConfig, input: DeliveryInput, seen: Seen): Outcome {
-	if (config.mode === 'none') return { ok: true, reason: 'verification_disabled', bodyFormat: deliveryFormat(config, input.url) };
+	if (config.mode === 'none')
+		return {
+			ok: true,
+			reason: 'verification_disabled',
+			bodyFormat: deliveryFormat(config, input.url),
+		};
 	if (config.mode !== 'hmac' && config.mode !== 'secretHeader') return 'unknown_mode';
 	const secrets = config.secrets.map(usableSecret);
 	seen.secretsTried = indexesOfDefined(secrets);
 	if (seen.secretsTried.length === 0) return 'no_secret_configured';
-	return config.mode === 'secretHeader' ? verifySecretHeader(config, secrets, input) : verifyHmac(config.scheme, secrets, input, seen);
+	return config.mode === 'secretHeader'
+		? verifySecretHeader(config, secrets, input)
+		: verifyHmac(config.scheme, secrets, input, seen);
 }
 
 /**

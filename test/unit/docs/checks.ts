@@ -34,16 +34,25 @@ const LINE_ANCHOR = /^L\d+(-L\d+)?$/;
  * the repository on GitHub (its front page is README.md; `/blob/<ref>/<path>` and `/tree/<ref>/<path>`).
  * Undefined for every other link (another site, or another page of GitHub).
  */
-export function linkDestination(fromFile: string, target: string, repositoryUrl: string): { path: string; anchor?: string } | undefined {
+export function linkDestination(
+	fromFile: string,
+	target: string,
+	repositoryUrl: string,
+): { path: string; anchor?: string } | undefined {
 	const [address, anchor] = splitAnchor(target);
 	if (EXTERNAL.test(address)) {
-		if (address === repositoryUrl || address === `${repositoryUrl}/`) return { path: 'README.md', anchor };
-		const page = new RegExp(`^${escapeRegExp(repositoryUrl)}/(?:blob|tree)/[^/]+/(.+)$`).exec(address);
+		if (address === repositoryUrl || address === `${repositoryUrl}/`)
+			return { path: 'README.md', anchor };
+		const page = new RegExp(`^${escapeRegExp(repositoryUrl)}/(?:blob|tree)/[^/]+/(.+)$`).exec(
+			address,
+		);
 		return page ? { path: decodeURIComponent(page[1]), anchor } : undefined;
 	}
 	if (address === '') return { path: fromFile, anchor };
 	if (address.startsWith('/')) return { path: address, anchor };
-	const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(fromFile), decodeURIComponent(address.split('?')[0])));
+	const resolved = path.posix.normalize(
+		path.posix.join(path.posix.dirname(fromFile), decodeURIComponent(address.split('?')[0])),
+	);
 	return { path: resolved.replace(/\/$/, ''), anchor };
 }
 
@@ -55,20 +64,34 @@ function splitAnchor(target: string): [string, string | undefined] {
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Why a link of `fromFile` does not resolve, or undefined when it does (or leads outside the repository). */
-export function linkProblem(fromFile: string, target: string, repository: Repository): string | undefined {
+export function linkProblem(
+	fromFile: string,
+	target: string,
+	repository: Repository,
+): string | undefined {
 	const destination = linkDestination(fromFile, target, repository.url);
 	if (!destination) return undefined;
 	const { path: file, anchor } = destination;
-	if (file === '..' || file.startsWith('../') || path.posix.isAbsolute(file)) return `${target}: leads outside the repository`;
+	if (file === '..' || file.startsWith('../') || path.posix.isAbsolute(file))
+		return `${target}: leads outside the repository`;
 	const kind = repository.kind(file);
 	if (kind === undefined) return `${target}: no file ${file}`;
 	if (anchor === undefined) return undefined;
 	if (kind === 'directory') return `${target}: ${file} is a folder, it has no anchors`;
-	if (!file.endsWith('.md')) return LINE_ANCHOR.test(anchor) ? undefined : `${target}: ${file} is not Markdown, only line anchors (#L10) work there`;
-	return headingAnchors(repository.read(file)).has(anchor) ? undefined : `${target}: ${file} has no heading with the anchor #${anchor}`;
+	if (!file.endsWith('.md'))
+		return LINE_ANCHOR.test(anchor)
+			? undefined
+			: `${target}: ${file} is not Markdown, only line anchors (#L10) work there`;
+	return headingAnchors(repository.read(file)).has(anchor)
+		? undefined
+		: `${target}: ${file} has no heading with the anchor #${anchor}`;
 }
 
-const located = (file: string, mentions: Mention[], problem: (text: string) => string | undefined): string[] =>
+const located = (
+	file: string,
+	mentions: Mention[],
+	problem: (text: string) => string | undefined,
+): string[] =>
 	mentions.flatMap(({ text, line }) => {
 		const why = problem(text);
 		return why === undefined ? [] : [`${file}:${line}: ${why}`];
@@ -76,23 +99,39 @@ const located = (file: string, mentions: Mention[], problem: (text: string) => s
 
 /** Links and anchors of a Markdown file of the repository that do not resolve. */
 export function brokenLinks(file: string, repository: Repository): string[] {
-	return located(file, markdownLinks(repository.read(file)), (target) => linkProblem(file, target, repository));
+	return located(file, markdownLinks(repository.read(file)), (target) =>
+		linkProblem(file, target, repository),
+	);
 }
 
 /** `npm run <script>`, `npm start` and `npm test` mentions whose script package.json does not have. */
-export function unknownScripts(file: string, markdown: string, scripts: Record<string, string>): string[] {
-	return located(file, npmScripts(markdown), (name) => (Object.hasOwn(scripts, name) ? undefined : `npm script "${name}" is not in package.json`));
+export function unknownScripts(
+	file: string,
+	markdown: string,
+	scripts: Record<string, string>,
+): string[] {
+	return located(file, npmScripts(markdown), (name) =>
+		Object.hasOwn(scripts, name) ? undefined : `npm script "${name}" is not in package.json`,
+	);
 }
 
 /** **Options → Name** mentions whose name is no option's display name. */
 export function unknownOptions(file: string, markdown: string, optionNames: Set<string>): string[] {
-	return located(file, namedOptions(markdown), (name) => (optionNames.has(name) ? undefined : `"Options → ${name}" is no option of the nodes`));
+	return located(file, namedOptions(markdown), (name) =>
+		optionNames.has(name) ? undefined : `"Options → ${name}" is no option of the nodes`,
+	);
 }
 
 /** The display names of every field inside the nodes' Options collections. */
 export function optionDisplayNames(nodeProperties: INodeProperties[]): Set<string> {
-	const collections = nodeProperties.filter((property) => property.name === 'options' && property.type === 'collection');
-	return new Set(collections.flatMap((collection) => (collection.options as INodeProperties[]).map((option) => option.displayName)));
+	const collections = nodeProperties.filter(
+		(property) => property.name === 'options' && property.type === 'collection',
+	);
+	return new Set(
+		collections.flatMap((collection) =>
+			(collection.options as INodeProperties[]).map((option) => option.displayName),
+		),
+	);
 }
 
 /** The folders a comment of `file` may write a path from: the file's own, then each parent up to the root (''). */
@@ -103,12 +142,14 @@ function folderChain(file: string): string[] {
 	return [...chain, ''];
 }
 
-const inFolder = (folder: string, relativePath: string) => path.posix.normalize(folder === '' ? relativePath : `${folder}/${relativePath}`);
+const inFolder = (folder: string, relativePath: string) =>
+	path.posix.normalize(folder === '' ? relativePath : `${folder}/${relativePath}`);
 
 /** What a module path may leave out: its extension (`./markdown` is markdown.ts), `.d.ts`, `/index`. */
 const MODULE_SUFFIXES = ['', '.ts', '.js', '.d.ts', '/index.ts', '/index.js'];
 
-const exists = (repository: Repository, file: string) => MODULE_SUFFIXES.some((suffix) => repository.kind(file + suffix) !== undefined);
+const exists = (repository: Repository, file: string) =>
+	MODULE_SUFFIXES.some((suffix) => repository.kind(file + suffix) !== undefined);
 
 /**
  * Why a path named in a comment of `fromFile` does not exist, or undefined. A path that starts with `./` or
@@ -118,24 +159,37 @@ const exists = (repository: Repository, file: string) => MODULE_SUFFIXES.some((s
  * A path whose first segment is no folder there is another project's (n8n's `packages/cli/…`) or no path
  * at all (`application/json`), and is not checked. A glob (`test/harness/*.ts`) must have its folder.
  */
-export function pathProblem(fromFile: string, written: string, repository: Repository): string | undefined {
+export function pathProblem(
+	fromFile: string,
+	written: string,
+	repository: Repository,
+): string | undefined {
 	const glob = written.indexOf('*');
 	const target = glob < 0 ? written : written.slice(0, Math.max(0, written.lastIndexOf('/', glob)));
 	if (/^\.{1,2}\//.test(target)) {
 		const resolved = inFolder(path.posix.dirname(fromFile), target);
-		if (exists(repository, resolved) || (target.startsWith('./') && exists(repository, path.posix.normalize(target)))) return undefined;
+		if (
+			exists(repository, resolved) ||
+			(target.startsWith('./') && exists(repository, path.posix.normalize(target)))
+		)
+			return undefined;
 		return repository.ignored?.(resolved) ? undefined : `${written}: no file or folder ${resolved}`;
 	}
 	const chain = folderChain(fromFile);
 	if (!target.includes('/')) {
 		if (chain.some((folder) => exists(repository, inFolder(folder, target)))) return undefined;
-		return repository.files().some((file) => path.posix.basename(file) === target) ? undefined : `${written}: no file of that name in the repository`;
+		return repository.files().some((file) => path.posix.basename(file) === target)
+			? undefined
+			: `${written}: no file of that name in the repository`;
 	}
 	const first = target.split('/')[0];
 	const bases = chain.filter((folder) => repository.kind(inFolder(folder, first)) === 'directory');
 	if (bases.length === 0) return undefined;
 	const candidates = bases.map((folder) => inFolder(folder, target));
-	if (candidates.some((candidate) => exists(repository, candidate) || repository.ignored?.(candidate))) return undefined;
+	if (
+		candidates.some((candidate) => exists(repository, candidate) || repository.ignored?.(candidate))
+	)
+		return undefined;
 	return `${written}: no file or folder ${candidates.join(' or ')}`;
 }
 
@@ -143,25 +197,36 @@ export function pathProblem(fromFile: string, written: string, repository: Repos
 function sectionFiles(fromFile: string, doc: string, repository: Repository): string[] {
 	const name = doc.endsWith('.md') ? doc : `${doc}.md`;
 	const folders = /^\.{1,2}\//.test(name) ? [path.posix.dirname(fromFile)] : folderChain(fromFile);
-	return folders.map((folder) => inFolder(folder, name)).filter((file) => repository.kind(file) === 'file');
+	return folders
+		.map((folder) => inFolder(folder, name))
+		.filter((file) => repository.kind(file) === 'file');
 }
 
 /** Whether a file has the heading: the anchor given, or a heading named by its text or its first words. */
 function hasSection(markdown: string, section: SectionMention): boolean {
 	const anchors = [...headingAnchors(markdown)];
 	if (section.heading === undefined) return anchors.includes(section.anchor);
-	return anchors.some((anchor) => anchor === section.anchor || anchor.startsWith(`${section.anchor}-`));
+	return anchors.some(
+		(anchor) => anchor === section.anchor || anchor.startsWith(`${section.anchor}-`),
+	);
 }
 
 /**
  * Why a section named in a comment of `fromFile` does not exist, or undefined. A heading may be named by its
  * first words ("CPU per request" for "CPU per request against n8n's floor").
  */
-export function sectionProblem(fromFile: string, section: SectionMention, repository: Repository): string | undefined {
+export function sectionProblem(
+	fromFile: string,
+	section: SectionMention,
+	repository: Repository,
+): string | undefined {
 	const files = sectionFiles(fromFile, section.doc, repository);
 	if (files.length === 0) return `${section.text}: no file ${section.doc}`;
 	if (files.some((file) => hasSection(repository.read(file), section))) return undefined;
-	const what = section.heading === undefined ? `with the anchor #${section.anchor}` : `"${section.heading}" (#${section.anchor})`;
+	const what =
+		section.heading === undefined
+			? `with the anchor #${section.anchor}`
+			: `"${section.heading}" (#${section.anchor})`;
 	return `${section.text}: ${files.join(' or ')} has no heading ${what}`;
 }
 

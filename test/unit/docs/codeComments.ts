@@ -28,9 +28,17 @@ export interface CodePointers {
 /** Every comment of a JavaScript or TypeScript source (a shell script: its `#` comments), line by line. */
 export function commentLines(fileName: string, source: string): Mention[] {
 	if (fileName.endsWith('.sh')) {
-		return source.split('\n').flatMap((text, index) => (/^\s*#(?!!)/.test(text) ? [{ text, line: index + 1 }] : []));
+		return source
+			.split('\n')
+			.flatMap((text, index) => (/^\s*#(?!!)/.test(text) ? [{ text, line: index + 1 }] : []));
 	}
-	const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, false, fileName.endsWith('.ts') ? ts.ScriptKind.TS : ts.ScriptKind.JS);
+	const file = ts.createSourceFile(
+		fileName,
+		source,
+		ts.ScriptTarget.Latest,
+		false,
+		fileName.endsWith('.ts') ? ts.ScriptKind.TS : ts.ScriptKind.JS,
+	);
 	const starts = new Set<number>();
 	const comments: Mention[] = [];
 	const collect = (ranges: ts.CommentRange[] | undefined) => {
@@ -81,10 +89,20 @@ export function codePointers(comments: Mention[]): CodePointers {
 	const sections: SectionMention[] = [];
 	for (const { text: raw, line } of comments) {
 		const text = raw.replace(/[a-z][a-z0-9+.-]*:\/\/\S*/gi, ' ');
-		for (const [, doc, heading] of [...text.matchAll(QUOTED_SECTION), ...text.matchAll(PARENTHESISED_SECTION)]) {
-			sections.push({ text: `${doc} "${heading}"`, line, doc, heading, anchor: githubAnchor(heading) });
+		for (const [, doc, heading] of [
+			...text.matchAll(QUOTED_SECTION),
+			...text.matchAll(PARENTHESISED_SECTION),
+		]) {
+			sections.push({
+				text: `${doc} "${heading}"`,
+				line,
+				doc,
+				heading,
+				anchor: githubAnchor(heading),
+			});
 		}
-		for (const [, doc, anchor] of text.matchAll(ANCHORED_SECTION)) sections.push({ text: `${doc}#${anchor}`, line, doc, anchor });
+		for (const [, doc, anchor] of text.matchAll(ANCHORED_SECTION))
+			sections.push({ text: `${doc}#${anchor}`, line, doc, anchor });
 		// Text in double quotes is a value or a message ("Test.node.ts"), or a heading named above.
 		for (const match of text.replace(/"[^"]*"|“[^”]*”/g, ' ').matchAll(PATH)) {
 			const word = trimmed(match[1]).replace(/\/$/, '');

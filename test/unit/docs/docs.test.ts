@@ -16,7 +16,14 @@ import * as path from 'node:path';
 import type { ICredentialType, INodeProperties, INodeType } from 'n8n-workflow';
 
 import type { Repository } from './checks';
-import { brokenLinks, linkProblem, optionDisplayNames, stalePointers, unknownOptions, unknownScripts } from './checks';
+import {
+	brokenLinks,
+	linkProblem,
+	optionDisplayNames,
+	stalePointers,
+	unknownOptions,
+	unknownScripts,
+} from './checks';
 import { headingAnchors } from './markdown';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
@@ -33,7 +40,8 @@ const MANUAL = fs
 const PRODUCT_DOCS = ['README.md', 'CONTRIBUTING.md', ...MANUAL, 'sandbox/README.md'];
 const CHECKED = [...PRODUCT_DOCS, 'CHANGELOG.md', 'examples/README.md'];
 
-const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: 'pipe' });
+const git = (...args: string[]) =>
+	execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: 'pipe' });
 
 /** The repository's files as git sees them: tracked, and new ones it does not ignore. */
 const FILES = git('ls-files', '--cached', '--others', '--exclude-standard')
@@ -59,42 +67,66 @@ const repository: Repository = {
 };
 
 /** An in-memory repository for the checker's own tests; git would ignore what is under `ignoredFolders`. */
-function sampleRepository(files: Record<string, string>, ignoredFolders: string[] = []): Repository {
+function sampleRepository(
+	files: Record<string, string>,
+	ignoredFolders: string[] = [],
+): Repository {
 	return {
 		url: REPOSITORY,
-		kind: (file) => (file in files ? 'file' : Object.keys(files).some((name) => name.startsWith(`${file}/`)) ? 'directory' : undefined),
+		kind: (file) =>
+			file in files
+				? 'file'
+				: Object.keys(files).some((name) => name.startsWith(`${file}/`))
+					? 'directory'
+					: undefined,
 		read: (file) => files[file],
 		files: () => Object.keys(files),
-		ignored: (file) => ignoredFolders.some((folder) => file === folder || file.startsWith(`${folder}/`)),
+		ignored: (file) =>
+			ignoredFolders.some((folder) => file === folder || file.startsWith(`${folder}/`)),
 	};
 }
 
 /** The code whose comments are checked. */
-const CODE = FILES.filter((file) => /^(nodes|credentials|scripts|sandbox|bench|test)\//.test(file) && /\.(ts|js|mjs|cjs|sh)$/.test(file));
-
+const CODE = FILES.filter(
+	(file) =>
+		/^(nodes|credentials|scripts|sandbox|bench|test)\//.test(file) &&
+		/\.(ts|js|mjs|cjs|sh)$/.test(file),
+);
 
 /** The source file of a dist/ entry of package.json's n8n block. */
-const sourceOf = (entry: string) => path.join(ROOT, entry.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
+const sourceOf = (entry: string) =>
+	path.join(ROOT, entry.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
 
 function classesOf<T>(entries: string[]): T[] {
-	return entries.flatMap((entry) => Object.values(require(sourceOf(entry)) as Record<string, new () => T>).map((Class) => new Class()));
+	return entries.flatMap((entry) =>
+		Object.values(require(sourceOf(entry)) as Record<string, new () => T>).map(
+			(Class) => new Class(),
+		),
+	);
 }
 
-const nodeProperties = (): INodeProperties[] => classesOf<INodeType>(manifest.n8n.nodes).flatMap((node) => node.description.properties);
+const nodeProperties = (): INodeProperties[] =>
+	classesOf<INodeType>(manifest.n8n.nodes).flatMap((node) => node.description.properties);
 
 function credentialDocumentationUrls(): Array<[string, string]> {
-	return classesOf<ICredentialType>(manifest.n8n.credentials).map((credential): [string, string] => [
-		`${credential.name}: documentationUrl`,
-		String(credential.documentationUrl),
-	]);
+	return classesOf<ICredentialType>(manifest.n8n.credentials).map(
+		(credential): [string, string] => [
+			`${credential.name}: documentationUrl`,
+			String(credential.documentationUrl),
+		],
+	);
 }
 
 function codexUrls(): Array<[string, string]> {
 	return (manifest.n8n.nodes as string[]).flatMap((entry) => {
 		const codexFile = sourceOf(entry).replace(/\.ts$/, '.json');
 		const codex = JSON.parse(fs.readFileSync(codexFile, 'utf8'));
-		return Object.entries(codex.resources as Record<string, Array<{ url: string }>>).flatMap(([kind, links]) =>
-			links.map((link): [string, string] => [`${path.relative(ROOT, codexFile)}: ${kind}`, link.url]),
+		return Object.entries(codex.resources as Record<string, Array<{ url: string }>>).flatMap(
+			([kind, links]) =>
+				links.map((link): [string, string] => [
+					`${path.relative(ROOT, codexFile)}: ${kind}`,
+					link.url,
+				]),
 		);
 	});
 }
@@ -127,11 +159,19 @@ describe('the documentation checker', () => {
 
 	test("GitHub's anchor rules: punctuation dropped, spaces to hyphens, repeats numbered, code blocks skipped", () => {
 		expect(headingAnchors(sample.read('README.md'))).toEqual(
-			new Set(['tenant-api', 'account--get-many', 'idempotency-which-retries-are-safe', 'trigger', 'trigger-1']),
+			new Set([
+				'tenant-api',
+				'account--get-many',
+				'idempotency-which-retries-are-safe',
+				'trigger',
+				'trigger-1',
+			]),
 		);
-		expect(headingAnchors('## `npm start` and **Options → Event Path**\n### [Pagination](docs/pagination.md) (1.x)')).toEqual(
-			new Set(['npm-start-and-options--event-path', 'pagination-1x']),
-		);
+		expect(
+			headingAnchors(
+				'## `npm start` and **Options → Event Path**\n### [Pagination](docs/pagination.md) (1.x)',
+			),
+		).toEqual(new Set(['npm-start-and-options--event-path', 'pagination-1x']));
 	});
 
 	test('reports every link to a missing file, folder or heading, and nothing else', () => {
@@ -152,10 +192,12 @@ describe('the documentation checker', () => {
 	});
 
 	test('reports an npm script that package.json does not have', () => {
-		expect(unknownScripts('README.md', sample.read('README.md'), { build: '', start: '', test: '' })).toEqual([
-			'README.md:16: npm script "no-such-script" is not in package.json',
+		expect(
+			unknownScripts('README.md', sample.read('README.md'), { build: '', start: '', test: '' }),
+		).toEqual(['README.md:16: npm script "no-such-script" is not in package.json']);
+		expect(unknownScripts('x.md', 'npm start', {})).toEqual([
+			'x.md:1: npm script "start" is not in package.json',
 		]);
-		expect(unknownScripts('x.md', 'npm start', {})).toEqual(['x.md:1: npm script "start" is not in package.json']);
 	});
 
 	test('reports an option that no node has', () => {
@@ -170,7 +212,8 @@ describe('the documentation checker', () => {
 			{
 				'README.md': '# Tenant API\n## Rate limits\n',
 				'CONTRIBUTING.md': '# Contributing\n## What `npm start` and the tests set\n',
-				'docs/pagination.md': '# Pagination\n## What Auto-Detect recognises\n## How the end is found\n',
+				'docs/pagination.md':
+					'# Pagination\n## What Auto-Detect recognises\n## How the end is found\n',
 				'nodes/TenantApi/transport/apiUrl.ts': '',
 				'nodes/TenantApi/transport/pagination/readPage.ts': [
 					'/**',
@@ -184,7 +227,8 @@ describe('the documentation checker', () => {
 					"const url = 'http://127.0.0.1/docs/missing.md'; // a URL in a string is no comment; test/unit/docs exists",
 				].join('\n'),
 				'sandbox/README.md': '# Sandbox\n## Faults\n',
-				'sandbox/api.js': '// Faults (README "Faults") and limits (README "Rate limits") in ./state and ./limits.\n',
+				'sandbox/api.js':
+					'// Faults (README "Faults") and limits (README "Rate limits") in ./state and ./limits.\n',
 				'sandbox/state.js': '',
 				'scripts/setup.sh': '#!/bin/sh\n# See docs/setup.md.\necho "docs/also-missing.md"\n',
 				'bench/run.js': '',
@@ -203,13 +247,24 @@ describe('the documentation checker', () => {
 			'nodes/TenantApi/transport/pagination/readPage.ts:5: ./gone: no file or folder nodes/TenantApi/transport/pagination/gone',
 			'nodes/TenantApi/transport/pagination/readPage.ts:5: test/harness/*.ts: no file or folder test/harness',
 		]);
-		expect(stalePointers('sandbox/api.js', code)).toEqual(['sandbox/api.js:1: ./limits: no file or folder sandbox/limits']);
-		expect(stalePointers('scripts/setup.sh', code)).toEqual(['scripts/setup.sh:2: docs/setup.md: no file or folder docs/setup.md']);
+		expect(stalePointers('sandbox/api.js', code)).toEqual([
+			'sandbox/api.js:1: ./limits: no file or folder sandbox/limits',
+		]);
+		expect(stalePointers('scripts/setup.sh', code)).toEqual([
+			'scripts/setup.sh:2: docs/setup.md: no file or folder docs/setup.md',
+		]);
 	});
 
 	test('reads the option names of both nodes from their descriptions', () => {
 		const options = optionDisplayNames(nodeProperties());
-		for (const name of ['Idempotency Key', 'Automatic Key Derivation', 'Page Size', 'Max Rate-Limit Wait (S)', 'Delivery ID Fields', 'Event Path']) {
+		for (const name of [
+			'Idempotency Key',
+			'Automatic Key Derivation',
+			'Page Size',
+			'Max Rate-Limit Wait (S)',
+			'Delivery ID Fields',
+			'Event Path',
+		]) {
 			expect(options).toContain(name);
 		}
 		expect(options).not.toContain('Endpoint');
@@ -240,30 +295,40 @@ describe('the documentation', () => {
 		expect(CODE.length).toBeGreaterThan(100);
 	});
 
-	test.each(CODE)('%s: every file, folder and README or docs section its comments name exists', (file) => {
-		const problems = stalePointers(file, repository);
-		expect(problems).toEqual([]);
-	});
+	test.each(CODE)(
+		'%s: every file, folder and README or docs section its comments name exists',
+		(file) => {
+			const problems = stalePointers(file, repository);
+			expect(problems).toEqual([]);
+		},
+	);
 
 	test('the README is read in ten minutes: at most 300 lines', () => {
 		expect(read('README.md').split('\n').length).toBeLessThanOrEqual(300);
 	});
 
-	test.each(PRODUCT_DOCS)('%s: no internal issue numbers or benchmark run letters (history goes to CHANGELOG.md)', (file) => {
-		const internal = read(file)
-			.split('\n')
-			.map((text, index) => `${index + 1}: ${text}`)
-			.filter((line) => /[Ii]ssue [0-9]|\brun [A-O]\b|runs [A-O]/.test(line));
-		expect(internal).toEqual([]);
-	});
+	test.each(PRODUCT_DOCS)(
+		'%s: no internal issue numbers or benchmark run letters (history goes to CHANGELOG.md)',
+		(file) => {
+			const internal = read(file)
+				.split('\n')
+				.map((text, index) => `${index + 1}: ${text}`)
+				.filter((line) => /[Ii]ssue [0-9]|\brun [A-O]\b|runs [A-O]/.test(line));
+			expect(internal).toEqual([]);
+		},
+	);
 });
 
 describe('documentation links the package hands to n8n', () => {
 	const links = [...credentialDocumentationUrls(), ...codexUrls()];
 
 	test('the credentials and every node have documentation links', () => {
-		expect(links.filter(([where]) => where.includes('documentationUrl'))).toHaveLength(manifest.n8n.credentials.length);
-		expect(links.filter(([where]) => where.includes('primaryDocumentation'))).toHaveLength(manifest.n8n.nodes.length);
+		expect(links.filter(([where]) => where.includes('documentationUrl'))).toHaveLength(
+			manifest.n8n.credentials.length,
+		);
+		expect(links.filter(([where]) => where.includes('primaryDocumentation'))).toHaveLength(
+			manifest.n8n.nodes.length,
+		);
 		expect(manifest.homepage.split('#')[0]).toBe(REPOSITORY);
 	});
 

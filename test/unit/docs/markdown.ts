@@ -26,7 +26,11 @@ function lines(markdown: string): Line[] {
 	return markdown.split('\n').map((text, index) => {
 		const marker = FENCE.exec(text)?.[1];
 		const opens = fence === undefined && marker !== undefined;
-		const closes = fence !== undefined && marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length;
+		const closes =
+			fence !== undefined &&
+			marker !== undefined &&
+			marker[0] === fence[0] &&
+			marker.length >= fence.length;
 		const line = { text, line: index + 1, code: fence !== undefined || opens };
 		if (opens) fence = marker;
 		else if (closes) fence = undefined;
@@ -86,9 +90,14 @@ const HTML_LINK = /<(?:a|img)\s[^>]*?(?:href|src)="([^"]+)"/g;
 /** Every link and image target of the prose: inline, reference definitions and HTML `href`/`src`. */
 export function markdownLinks(markdown: string): Mention[] {
 	return prose(markdown).flatMap(({ text, line }) => {
-		const targets = [...text.matchAll(INLINE_LINK), ...text.matchAll(HTML_LINK)].map((match) => match[1]);
+		const targets = [...text.matchAll(INLINE_LINK), ...text.matchAll(HTML_LINK)].map(
+			(match) => match[1],
+		);
 		const definition = REFERENCE_DEFINITION.exec(text)?.[1];
-		return [...targets, ...(definition ? [definition] : [])].map((target) => ({ text: target, line }));
+		return [...targets, ...(definition ? [definition] : [])].map((target) => ({
+			text: target,
+			line,
+		}));
 	});
 }
 
@@ -97,7 +106,10 @@ const NPM_SCRIPT = /\bnpm\s+(?:run(?:-script)?\s+([A-Za-z0-9][\w:-]*)|(start|tes
 /** Every `npm run <script>` (and `npm start`, `npm test`) anywhere in the file, code blocks included. */
 export function npmScripts(markdown: string): Mention[] {
 	return lines(markdown).flatMap(({ text, line }) =>
-		[...text.matchAll(NPM_SCRIPT)].map((match) => ({ text: (match[1] ?? match[2]).replace(/[:-]+$/, ''), line })),
+		[...text.matchAll(NPM_SCRIPT)].map((match) => ({
+			text: (match[1] ?? match[2]).replace(/[:-]+$/, ''),
+			line,
+		})),
 	);
 }
 
@@ -105,5 +117,7 @@ const NAMED_OPTION = /\*\*Options → ([^*]+?)\*\*/g;
 
 /** Every option named as **Options → Name** in the prose. */
 export function namedOptions(markdown: string): Mention[] {
-	return prose(markdown).flatMap(({ text, line }) => [...text.matchAll(NAMED_OPTION)].map((match) => ({ text: match[1].trim(), line })));
+	return prose(markdown).flatMap(({ text, line }) =>
+		[...text.matchAll(NAMED_OPTION)].map((match) => ({ text: match[1].trim(), line })),
+	);
 }

@@ -31,7 +31,11 @@ export class FakeClock implements Clock {
 
 	async sleep(ms: number): Promise<void> {
 		await new Promise<void>((resolve) => {
-			this.timers.push({ at: this.time + Math.max(0, ms) + this.late(), order: this.order++, resolve });
+			this.timers.push({
+				at: this.time + Math.max(0, ms) + this.late(),
+				order: this.order++,
+				resolve,
+			});
 		});
 	}
 
@@ -48,7 +52,10 @@ export class FakeClock implements Clock {
 		result.catch(() => undefined);
 		await settle();
 		while (!finished) {
-			if (this.timers.length === 0) throw new Error(`nothing left to wait for at ${this.time} ms, and the work has not finished`);
+			if (this.timers.length === 0)
+				throw new Error(
+					`nothing left to wait for at ${this.time} ms, and the work has not finished`,
+				);
 			this.timers.sort((a, b) => a.at - b.at || a.order - b.order);
 			const timer = this.timers.shift() as Timer;
 			if (timer.at > maxMs) throw new Error(`still running after ${maxMs} ms of simulated time`);

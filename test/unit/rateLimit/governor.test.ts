@@ -1,6 +1,12 @@
 /** The governor's decisions, one answer at a time, with time given by the test. */
 import type { RateSignal, Ticket } from '../../../nodes/TenantApi/transport/rateLimit/governor';
-import { BETA, CUBIC_C, QUICK_RECOVERY, RECOVERY, RateGovernor } from '../../../nodes/TenantApi/transport/rateLimit/governor';
+import {
+	BETA,
+	CUBIC_C,
+	QUICK_RECOVERY,
+	RECOVERY,
+	RateGovernor,
+} from '../../../nodes/TenantApi/transport/rateLimit/governor';
 
 /** CUBIC's K for a W_max: seconds of growth until probing above it (back at it after RECOVERY × K). */
 const cubicK = (wMax: number) => Math.cbrt((wMax * (1 - BETA)) / CUBIC_C);
@@ -9,7 +15,13 @@ const accepted: RateSignal = { kind: 'accepted' };
 const limited = (retryAfterMs?: number): RateSignal => ({ kind: 'limited', retryAfterMs });
 
 /** Sends whenever the governor lets a request go, from `from` to `to` (1 ms steps); each is answered `answerMs` later. */
-function sendPaced(governor: RateGovernor, from: number, to: number, answer: (ticket: Ticket, at: number) => RateSignal = () => accepted, answerMs = 0) {
+function sendPaced(
+	governor: RateGovernor,
+	from: number,
+	to: number,
+	answer: (ticket: Ticket, at: number) => RateSignal = () => accepted,
+	answerMs = 0,
+) {
 	const sent: Array<{ at: number; ticket: Ticket }> = [];
 	const due: Array<{ at: number; ticket: Ticket }> = [];
 	for (let now = from; now < to; now++) {
@@ -68,7 +80,9 @@ describe('rate governor', () => {
 		const governor = afterFirstContact(10);
 		// Everything accepted: 10/s at first, then faster, but never above twice the last second's accepted answers.
 		const sent = sendPaced(governor, 100, 1100);
-		const perQuarter = [0, 1, 2, 3].map((q) => sent.filter(({ at }) => at >= 100 + q * 250 && at < 350 + q * 250).length);
+		const perQuarter = [0, 1, 2, 3].map(
+			(q) => sent.filter(({ at }) => at >= 100 + q * 250 && at < 350 + q * 250).length,
+		);
 		expect(perQuarter[1]).toBeGreaterThan(perQuarter[0]);
 		expect(perQuarter[3]).toBeGreaterThan(perQuarter[2]);
 		const { rate } = governor.snapshot(1100);
@@ -184,11 +198,16 @@ describe('rate governor', () => {
 
 	it('a RateLimit-Policy header sets the pace, with its burst while no 429 came', () => {
 		const governor = new RateGovernor();
-		governor.answer(0, governor.send(0), { kind: 'accepted', info: { remaining: 9, policy: { perSecond: 20, burst: 2 } } });
+		governor.answer(0, governor.send(0), {
+			kind: 'accepted',
+			info: { remaining: 9, policy: { perSecond: 20, burst: 2 } },
+		});
 		const sent = sendPaced(governor, 0, 1000);
 		expect(sent.length).toBeGreaterThanOrEqual(20);
 		expect(sent.length).toBeLessThanOrEqual(22);
-		expect(sent.slice(-3).map(({ at }, i, all) => (i === 0 ? 50 : at - all[i - 1].at))).toEqual([50, 50, 50]);
+		expect(sent.slice(-3).map(({ at }, i, all) => (i === 0 ? 50 : at - all[i - 1].at))).toEqual([
+			50, 50, 50,
+		]);
 	});
 
 	it('with Remaining, no more requests are in flight than the API has left, across runs', () => {
@@ -202,10 +221,16 @@ describe('rate governor', () => {
 
 	it('Remaining 0 with a Reset pauses everything until the reset while no pace is known, not once one is', () => {
 		const unknown = new RateGovernor(() => 0);
-		unknown.answer(40, unknown.send(0), { kind: 'accepted', info: { remaining: 0, resetMs: 3000 } });
+		unknown.answer(40, unknown.send(0), {
+			kind: 'accepted',
+			info: { remaining: 0, resetMs: 3000 },
+		});
 		expect(unknown.delay(40)).toBe(3000);
 		const paced = new RateGovernor(() => 0);
-		paced.answer(40, paced.send(0), { kind: 'accepted', info: { remaining: 5, policy: { perSecond: 50 } } });
+		paced.answer(40, paced.send(0), {
+			kind: 'accepted',
+			info: { remaining: 5, policy: { perSecond: 50 } },
+		});
 		paced.answer(60, paced.send(40), { kind: 'accepted', info: { remaining: 0, resetMs: 3000 } });
 		expect(paced.delay(60)).toBeLessThan(100);
 	});

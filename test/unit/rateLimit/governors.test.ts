@@ -1,5 +1,10 @@
 /** The process-wide map of governors: one per origin + key, bounded, never keyed by the secret. */
-import { governorFor, governorKey, governorKeys, MAX_GOVERNORS } from '../../../nodes/TenantApi/transport/rateLimit/governors';
+import {
+	governorFor,
+	governorKey,
+	governorKeys,
+	MAX_GOVERNORS,
+} from '../../../nodes/TenantApi/transport/rateLimit/governors';
 
 const ORIGIN = 'https://api.example.com';
 
@@ -22,7 +27,9 @@ describe('rate governors of the process', () => {
 			expect(key).not.toContain(apiKey.slice(8, 20));
 		}
 		// Origin and key are separated: moving characters from one to the other gives another governor.
-		expect(governorKey('https://a.example', 'bkey')).not.toBe(governorKey('https://a.exampleb', 'key'));
+		expect(governorKey('https://a.example', 'bkey')).not.toBe(
+			governorKey('https://a.exampleb', 'key'),
+		);
 	});
 
 	it(`holds at most ${MAX_GOVERNORS}, dropping the least recently used first`, () => {

@@ -1,15 +1,27 @@
 /** One run's side of the rate limit: its turns, the wait after a 429, Max Requests per Second, Max Rate-Limit Wait. */
 import { RateGovernor } from '../../../nodes/TenantApi/transport/rateLimit/governor';
 import type { RunLimitSettings } from '../../../nodes/TenantApi/transport/rateLimit/runLimiter';
-import { RateLimitWaitExceeded, RunLimiter } from '../../../nodes/TenantApi/transport/rateLimit/runLimiter';
+import {
+	RateLimitWaitExceeded,
+	RunLimiter,
+} from '../../../nodes/TenantApi/transport/rateLimit/runLimiter';
 import { FakeClock } from './fakeClock';
 import { DEFAULT_SETTINGS } from './simulation';
 
-const limiterOn = (clock: FakeClock, settings: Partial<RunLimitSettings> = {}, random = () => 0, governor = new RateGovernor(random)) =>
-	new RunLimiter(governor, { ...DEFAULT_SETTINGS, ...settings }, clock, random);
+const limiterOn = (
+	clock: FakeClock,
+	settings: Partial<RunLimitSettings> = {},
+	random = () => 0,
+	governor = new RateGovernor(random),
+) => new RunLimiter(governor, { ...DEFAULT_SETTINGS, ...settings }, clock, random);
 
 /** How long `waitOut` sleeps, on a fake clock. */
-async function waitOutMs(limiter: RunLimiter, clock: FakeClock, retryAfterMs: number | undefined, refusedInARow: number): Promise<number> {
+async function waitOutMs(
+	limiter: RunLimiter,
+	clock: FakeClock,
+	retryAfterMs: number | undefined,
+	refusedInARow: number,
+): Promise<number> {
 	const from = clock.now();
 	await clock.runUntilSettled(limiter.waitOut(retryAfterMs, refusedInARow));
 	return clock.now() - from;
@@ -23,7 +35,14 @@ describe('rate limit of one run', () => {
 			[1, 1100],
 		]) {
 			const clock = new FakeClock();
-			expect(await waitOutMs(limiterOn(clock, {}, () => random), clock, 1000, 1)).toBe(expected);
+			expect(
+				await waitOutMs(
+					limiterOn(clock, {}, () => random),
+					clock,
+					1000,
+					1,
+				),
+			).toBe(expected);
 		}
 	});
 
@@ -31,7 +50,8 @@ describe('rate limit of one run', () => {
 		const clock = new FakeClock();
 		const limiter = limiterOn(clock, { basePauseMs: 0 });
 		const waits: number[] = [];
-		for (let refused = 1; refused <= 9; refused++) waits.push(await waitOutMs(limiter, clock, 0, refused));
+		for (let refused = 1; refused <= 9; refused++)
+			waits.push(await waitOutMs(limiter, clock, 0, refused));
 		expect(waits).toEqual([100, 200, 400, 800, 1600, 3200, 6400, 10_000, 10_000]);
 		expect(await waitOutMs(limiter, clock, undefined, 3)).toBe(400);
 	});
@@ -40,7 +60,8 @@ describe('rate limit of one run', () => {
 		const clock = new FakeClock();
 		const limiter = limiterOn(clock, { basePauseMs: 500, maxPauseMs: 10_000 });
 		const waits: number[] = [];
-		for (let refused = 1; refused <= 6; refused++) waits.push(await waitOutMs(limiter, clock, undefined, refused));
+		for (let refused = 1; refused <= 6; refused++)
+			waits.push(await waitOutMs(limiter, clock, undefined, refused));
 		expect(waits).toEqual([500, 1000, 2000, 4000, 8000, 10_000]);
 	});
 
@@ -49,7 +70,9 @@ describe('rate limit of one run', () => {
 		const limiter = limiterOn(clock, { maxWaitMs: 5000 });
 		await clock.runUntilSettled(limiter.waitOut(3000, 1));
 		const started = clock.now();
-		const failure = await clock.runUntilSettled(limiter.waitOut(3000, 1).catch((error: Error) => error));
+		const failure = await clock.runUntilSettled(
+			limiter.waitOut(3000, 1).catch((error: Error) => error),
+		);
 		expect(failure).toBeInstanceOf(RateLimitWaitExceeded);
 		expect((failure as Error).message).toBe('3 s more asked, 3 s waited, 5 s allowed');
 		expect(clock.now()).toBe(started);
@@ -102,13 +125,19 @@ describe('rate limit of one run', () => {
 		// The API says its quota is used up for a minute.
 		const ticket = await limiter.acquire();
 		limiter.release(ticket, { kind: 'accepted', info: { remaining: 0, resetMs: 60_000 } });
-		const failure = await clock.runUntilSettled(Promise.resolve(limiter.acquire()).catch((error: Error) => error));
+		const failure = await clock.runUntilSettled(
+			Promise.resolve(limiter.acquire()).catch((error: Error) => error),
+		);
 		expect(failure).toBeInstanceOf(RateLimitWaitExceeded);
 		expect((failure as RateLimitWaitExceeded).askedMs).toBe(60_000);
 	});
 
 	it('the error message rounds as a person reads it', () => {
-		expect(new RateLimitWaitExceeded(598_000, 60_000, 600_000).message).toBe('60 s more asked, 598 s waited, 600 s allowed');
-		expect(new RateLimitWaitExceeded(0, 1050, 600_000).message).toBe('1.1 s more asked, 0 s waited, 600 s allowed');
+		expect(new RateLimitWaitExceeded(598_000, 60_000, 600_000).message).toBe(
+			'60 s more asked, 598 s waited, 600 s allowed',
+		);
+		expect(new RateLimitWaitExceeded(0, 1050, 600_000).message).toBe(
+			'1.1 s more asked, 0 s waited, 600 s allowed',
+		);
 	});
 });

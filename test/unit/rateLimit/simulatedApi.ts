@@ -41,12 +41,17 @@ export class SimulatedApi {
 		private readonly clock: FakeClock,
 		private readonly options: SimulatedApiOptions,
 	) {
-		this.limit = new KeyRateLimit({ perSecond: options.perSecond, burst: options.burst, headers: options.headers ?? false });
+		this.limit = new KeyRateLimit({
+			perSecond: options.perSecond,
+			burst: options.burst,
+			headers: options.headers ?? false,
+		});
 	}
 
 	/** Sends one request; resolves with what the node's client would make of the answer. */
 	async request(): Promise<{ status: number; signal: RateSignal }> {
-		if (this.sent++ < (this.options.coldArrival?.count ?? 0)) await this.clock.sleep(this.options.coldArrival?.extraMs ?? 0);
+		if (this.sent++ < (this.options.coldArrival?.count ?? 0))
+			await this.clock.sleep(this.options.coldArrival?.extraMs ?? 0);
 		const now = this.clock.now();
 		this.arrivals.push(now);
 		const { latencyMs, jitterMs = 0, random } = this.options;
@@ -69,6 +74,9 @@ export class SimulatedApi {
 		const info = readRateLimitHeaders(headers, EPOCH + this.clock.now());
 		return verdict.ok
 			? { status: 201, signal: { kind: 'accepted', info } }
-			: { status: 429, signal: { kind: 'limited', retryAfterMs: verdict.retryAfterSeconds * 1000, info } };
+			: {
+					status: 429,
+					signal: { kind: 'limited', retryAfterMs: verdict.retryAfterSeconds * 1000, info },
+				};
 	}
 }

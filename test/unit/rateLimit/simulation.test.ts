@@ -16,14 +16,24 @@ const BENCH_API = { perSecond: 50, burst: 10, latencyMs: 40, jitterMs: 10 };
 const CONDITIONS = [
 	{ name: 'timers on time', api: {}, timerLateMs: 0 },
 	{ name: 'timers up to 5 ms late', api: {}, timerLateMs: 5 },
-	{ name: 'first 5 requests 50 ms late, timers up to 10 ms late', api: { jitterMs: 0, coldArrival: { count: 5, extraMs: 50 } }, timerLateMs: 10 },
+	{
+		name: 'first 5 requests 50 ms late, timers up to 10 ms late',
+		api: { jitterMs: 0, coldArrival: { count: 5, extraMs: 50 } },
+		timerLateMs: 10,
+	},
 ];
 
 /**
  * `count` executions of one item each, `atOnce` at a time, spread over one process per governor (queue
  * mode: one per worker). Also counts, per worker, the executions that ended in the second half.
  */
-async function executions(simulation: Simulation, count: number, atOnce: number, governors: RateGovernor[], perSecond: number) {
+async function executions(
+	simulation: Simulation,
+	count: number,
+	atOnce: number,
+	governors: RateGovernor[],
+	perSecond: number,
+) {
 	let next = 0;
 	let failed = 0;
 	const startedAt = simulation.clock.now();
@@ -31,56 +41,68 @@ async function executions(simulation: Simulation, count: number, atOnce: number,
 	const halfMs = (count / perSecond / 2) * 1000;
 	// A worker takes the next execution when one of its slots is free, as n8n's queue hands out jobs.
 	const worker = async (governor: RateGovernor, index: number) =>
-		await mapWithConcurrency(Math.ceil(atOnce / governors.length), Math.ceil(atOnce / governors.length), async () => {
-			while (next < count) {
-				next++;
-				failed += (await simulation.run(1, 1, {}, governor)).failedItems;
-				if (simulation.clock.now() - startedAt > halfMs) secondHalf[index]++;
-			}
-		});
+		await mapWithConcurrency(
+			Math.ceil(atOnce / governors.length),
+			Math.ceil(atOnce / governors.length),
+			async () => {
+				while (next < count) {
+					next++;
+					failed += (await simulation.run(1, 1, {}, governor)).failedItems;
+					if (simulation.clock.now() - startedAt > halfMs) secondHalf[index]++;
+				}
+			},
+		);
 	await simulation.settle(Promise.all(governors.map(worker)));
 	return { elapsedMs: simulation.clock.now() - startedAt, failed, secondHalf };
 }
 
 describe('rate limit: whole runs against a simulated rate-limited API', () => {
-	describe.each([5, 16])('one run of 500 POSTs at Concurrency %i, then the same run again in the same process', (concurrency) => {
-		const runs = CONDITIONS.flatMap((condition) => [1, 2, 3].map((seed) => ({ ...condition, seed })));
-		it.each(runs.map((run) => [`${run.name}, seed ${run.seed}`, run]))(
-			'%s: ≤ 1.10× the floor, ≤ 1.05 requests per item; again: ≤ 1.03×, at most one 429',
-			async (_, { api, timerLateMs, seed }) => {
-				const simulation = new Simulation({ ...BENCH_API, ...api }, seed, timerLateMs);
-				const first = await simulation.settle(simulation.run(500, concurrency));
-				expect(first.failedItems).toBe(0);
-				expect(first.requests / 500).toBeLessThanOrEqual(1.05);
-				expect(first.elapsedMs / 10_000).toBeLessThanOrEqual(1.1);
-				await simulation.idle(500);
-				const again = await simulation.settle(simulation.run(500, concurrency));
-				expect(again.failedItems).toBe(0);
-				expect(again.refused).toBeLessThanOrEqual(1);
-				expect(again.elapsedMs / 10_000).toBeLessThanOrEqual(1.03);
-			},
-		);
+	describe.each([5, 16])(
+		'one run of 500 POSTs at Concurrency %i, then the same run again in the same process',
+		(concurrency) => {
+			const runs = CONDITIONS.flatMap((condition) =>
+				[1, 2, 3].map((seed) => ({ ...condition, seed })),
+			);
+			it.each(runs.map((run) => [`${run.name}, seed ${run.seed}`, run]))(
+				'%s: ≤ 1.10× the floor, ≤ 1.05 requests per item; again: ≤ 1.03×, at most one 429',
+				async (_, { api, timerLateMs, seed }) => {
+					const simulation = new Simulation({ ...BENCH_API, ...api }, seed, timerLateMs);
+					const first = await simulation.settle(simulation.run(500, concurrency));
+					expect(first.failedItems).toBe(0);
+					expect(first.requests / 500).toBeLessThanOrEqual(1.05);
+					expect(first.elapsedMs / 10_000).toBeLessThanOrEqual(1.1);
+					await simulation.idle(500);
+					const again = await simulation.settle(simulation.run(500, concurrency));
+					expect(again.failedItems).toBe(0);
+					expect(again.refused).toBeLessThanOrEqual(1);
+					expect(again.elapsedMs / 10_000).toBeLessThanOrEqual(1.03);
+				},
+			);
 
-		it('2,000 POSTs: ≤ 1.05× the floor, ≤ 1.02 requests per item', async () => {
-			const run = await simulate(2000, concurrency, BENCH_API);
-			expect(run.failedItems).toBe(0);
-			expect(run.requests / 2000).toBeLessThanOrEqual(1.02);
-			expect(run.elapsedMs / run.floorMs).toBeLessThanOrEqual(1.05);
-		});
+			it('2,000 POSTs: ≤ 1.05× the floor, ≤ 1.02 requests per item', async () => {
+				const run = await simulate(2000, concurrency, BENCH_API);
+				expect(run.failedItems).toBe(0);
+				expect(run.requests / 2000).toBeLessThanOrEqual(1.02);
+				expect(run.elapsedMs / run.floorMs).toBeLessThanOrEqual(1.05);
+			});
 
-		it.each(['ietf', 'x'] as const)('with %s rate-limit headers: ≤ 1.05× the floor, ≤ 1.02 requests per item', async (headers) => {
-			const run = await simulate(2000, concurrency, { ...BENCH_API, headers });
-			expect(run.failedItems).toBe(0);
-			expect(run.requests / 2000).toBeLessThanOrEqual(1.02);
-			expect(run.elapsedMs / run.floorMs).toBeLessThanOrEqual(1.05);
-		});
+			it.each(['ietf', 'x'] as const)(
+				'with %s rate-limit headers: ≤ 1.05× the floor, ≤ 1.02 requests per item',
+				async (headers) => {
+					const run = await simulate(2000, concurrency, { ...BENCH_API, headers });
+					expect(run.failedItems).toBe(0);
+					expect(run.requests / 2000).toBeLessThanOrEqual(1.02);
+					expect(run.elapsedMs / run.floorMs).toBeLessThanOrEqual(1.05);
+				},
+			);
 
-		it('with Max Requests per Second at the API limit: not a single 429', async () => {
-			const run = await simulate(2000, concurrency, BENCH_API, { maxRequestsPerSecond: 50 });
-			expect(run.refused).toBe(0);
-			expect(run.elapsedMs / run.floorMs).toBeLessThanOrEqual(1.01);
-		});
-	});
+			it('with Max Requests per Second at the API limit: not a single 429', async () => {
+				const run = await simulate(2000, concurrency, BENCH_API, { maxRequestsPerSecond: 50 });
+				expect(run.refused).toBe(0);
+				expect(run.elapsedMs / run.floorMs).toBeLessThanOrEqual(1.01);
+			});
+		},
+	);
 
 	it('two runs share the governor: the second sends no 429, where a run with a governor of its own does', async () => {
 		const simulation = new Simulation(BENCH_API, 4);
@@ -96,40 +118,75 @@ describe('rate limit: whole runs against a simulated rate-limited API', () => {
 
 	it('two runs at the same time share it too: together as fast as one run of both, ≤ 1.05 requests per item', async () => {
 		const simulation = new Simulation(BENCH_API, 5);
-		const [a, b] = await simulation.settle(Promise.all([simulation.run(250, 5), simulation.run(250, 16)]));
+		const [a, b] = await simulation.settle(
+			Promise.all([simulation.run(250, 5), simulation.run(250, 16)]),
+		);
 		expect(a.failedItems + b.failedItems).toBe(0);
 		expect(simulation.requests / 500).toBeLessThanOrEqual(1.05);
 		expect(Math.max(a.elapsedMs, b.elapsedMs) / 10_000).toBeLessThanOrEqual(1.1);
 	});
 
-	it.each([1, 2, 3])('300 executions of one item, 25 at once, against 10 requests/s: ≤ 1.15× the floor, ≤ 1.10 requests per item (seed %i)', async (seed) => {
-		const simulation = new Simulation({ perSecond: 10, burst: 10, latencyMs: 60, jitterMs: 20 }, seed);
-		const { elapsedMs, failed } = await executions(simulation, 300, 25, [simulation.governor], 10);
-		expect(failed).toBe(0);
-		expect(simulation.requests / 300).toBeLessThanOrEqual(1.1);
-		expect(elapsedMs / 30_000).toBeLessThanOrEqual(1.15);
-	});
+	it.each([1, 2, 3])(
+		'300 executions of one item, 25 at once, against 10 requests/s: ≤ 1.15× the floor, ≤ 1.10 requests per item (seed %i)',
+		async (seed) => {
+			const simulation = new Simulation(
+				{ perSecond: 10, burst: 10, latencyMs: 60, jitterMs: 20 },
+				seed,
+			);
+			const { elapsedMs, failed } = await executions(
+				simulation,
+				300,
+				25,
+				[simulation.governor],
+				10,
+			);
+			expect(failed).toBe(0);
+			expect(simulation.requests / 300).toBeLessThanOrEqual(1.1);
+			expect(elapsedMs / 30_000).toBeLessThanOrEqual(1.15);
+		},
+	);
 
-	it.each([1, 2, 3])('queue mode, two workers with a governor each, the same executions: ≤ 1.3× the floor, ≤ 1.3 requests per item, both get a share (seed %i)', async (seed) => {
-		const simulation = new Simulation({ perSecond: 10, burst: 10, latencyMs: 60, jitterMs: 20 }, seed);
-		const governors = [simulation.governor, new RateGovernor(simulation.random)];
-		const { elapsedMs, failed, secondHalf } = await executions(simulation, 300, 25, governors, 10);
-		expect(failed).toBe(0);
-		expect(simulation.requests / 300).toBeLessThanOrEqual(1.3);
-		expect(elapsedMs / 30_000).toBeLessThanOrEqual(1.3);
-		// Neither worker is starved: each ran at least a quarter of the executions of the second half.
-		expect(Math.min(...secondHalf) / (secondHalf[0] + secondHalf[1])).toBeGreaterThanOrEqual(0.25);
-	});
+	it.each([1, 2, 3])(
+		'queue mode, two workers with a governor each, the same executions: ≤ 1.3× the floor, ≤ 1.3 requests per item, both get a share (seed %i)',
+		async (seed) => {
+			const simulation = new Simulation(
+				{ perSecond: 10, burst: 10, latencyMs: 60, jitterMs: 20 },
+				seed,
+			);
+			const governors = [simulation.governor, new RateGovernor(simulation.random)];
+			const { elapsedMs, failed, secondHalf } = await executions(
+				simulation,
+				300,
+				25,
+				governors,
+				10,
+			);
+			expect(failed).toBe(0);
+			expect(simulation.requests / 300).toBeLessThanOrEqual(1.3);
+			expect(elapsedMs / 30_000).toBeLessThanOrEqual(1.3);
+			// Neither worker is starved: each ran at least a quarter of the executions of the second half.
+			expect(Math.min(...secondHalf) / (secondHalf[0] + secondHalf[1])).toBeGreaterThanOrEqual(
+				0.25,
+			);
+		},
+	);
 
 	it('the hot loop (every answer 429 with Retry-After: 0, Retry Base Delay 0) ends by Max Rate-Limit Wait, at a handful of requests per second', async () => {
-		const simulation = new Simulation({ perSecond: 50, burst: 10, latencyMs: 40, refuseAllWithRetryAfterS: 0 }, 1);
-		const run = await simulation.settle(simulation.run(16, 16, { basePauseMs: 0, maxWaitMs: 20_000 }));
+		const simulation = new Simulation(
+			{ perSecond: 50, burst: 10, latencyMs: 40, refuseAllWithRetryAfterS: 0 },
+			1,
+		);
+		const run = await simulation.settle(
+			simulation.run(16, 16, { basePauseMs: 0, maxWaitMs: 20_000 }),
+		);
 		expect(run.failedItems).toBe(16);
 		expect(run.errors.every((error) => error instanceof RateLimitWaitExceeded)).toBe(true);
 		expect(run.elapsedMs).toBeLessThan(30_000);
 		// The first wave goes out at once (nothing is known yet); after it, at most 5 requests in any second.
 		const arrivals = simulation.api.arrivals.filter((at) => at >= 1000);
-		const busiestSecond = Math.max(...arrivals.map((from) => arrivals.filter((at) => at >= from && at < from + 1000).length));
+		const busiestSecond = Math.max(
+			...arrivals.map((from) => arrivals.filter((at) => at >= from && at < from + 1000).length),
+		);
 		expect(busiestSecond).toBeLessThanOrEqual(5);
 		expect(simulation.requests).toBeLessThanOrEqual(16 + 2 * 20);
 	});
@@ -138,24 +195,41 @@ describe('rate limit: whole runs against a simulated rate-limited API', () => {
 		const draw = createPrng(2024);
 		const pick = <T>(values: T[]): T => values[Math.floor(draw() * values.length)];
 		for (let i = 0; i < 40; i++) {
-			const api: Omit<SimulatedApiOptions, 'random'> = { perSecond: pick([1, 2, 5, 10, 20, 50, 100, 200]), burst: pick([1, 2, 5, 10, 20, 50]), latencyMs: pick([20, 40, 100, 300]) };
+			const api: Omit<SimulatedApiOptions, 'random'> = {
+				perSecond: pick([1, 2, 5, 10, 20, 50, 100, 200]),
+				burst: pick([1, 2, 5, 10, 20, 50]),
+				latencyMs: pick([20, 40, 100, 300]),
+			};
 			api.jitterMs = api.latencyMs / 4;
 			const concurrency = pick([1, 2, 5, 16, 32, 64]);
 			const items = Math.max(100, 15 * api.perSecond);
 			const label = `${JSON.stringify(api)}, Concurrency ${concurrency}, ${items} items`;
 			const meanLatencyMs = api.latencyMs * 1.125;
 			// The API's limit (its burst used at once) or the concurrency, whichever allows less.
-			const floorMs = Math.max(((items - api.burst) / api.perSecond) * 1000, (items / concurrency) * meanLatencyMs) + meanLatencyMs;
+			const floorMs =
+				Math.max(
+					((items - api.burst) / api.perSecond) * 1000,
+					(items / concurrency) * meanLatencyMs,
+				) + meanLatencyMs;
 			const simulation = new Simulation(api, i + 1);
 			const first = await simulation.settle(simulation.run(items, concurrency));
 			await simulation.idle(2000);
 			const again = await simulation.settle(simulation.run(items, concurrency));
-			expect({ label, failed: first.failedItems + again.failedItems }).toEqual({ label, failed: 0 });
+			expect({ label, failed: first.failedItems + again.failedItems }).toEqual({
+				label,
+				failed: 0,
+			});
 			// A first wave of up to Concurrency requests may all be refused; after it, a 429 now and then (most often
 			// against APIs of a request or two per second, where probing above the rate costs more, relatively).
-			expect({ label, excess: first.requests - items <= 0.4 * items + concurrency }).toEqual({ label, excess: true });
+			expect({ label, excess: first.requests - items <= 0.4 * items + concurrency }).toEqual({
+				label,
+				excess: true,
+			});
 			expect({ label, slow: first.elapsedMs / floorMs <= 1.7 }).toEqual({ label, slow: true });
-			expect({ label, slowAgain: again.elapsedMs / floorMs <= 1.25 }).toEqual({ label, slowAgain: true });
+			expect({ label, slowAgain: again.elapsedMs / floorMs <= 1.25 }).toEqual({
+				label,
+				slowAgain: true,
+			});
 		}
 	});
 
@@ -176,7 +250,13 @@ describe('rate limit: whole runs against a simulated rate-limited API', () => {
 
 	it('items whose wait does not fit in Max Rate-Limit Wait fail with the error that says so; the others are sent', async () => {
 		// One request per minute: after the first, the API asks for a minute, more than the 30 s allowed.
-		const run = await simulate(5, 1, { perSecond: 1 / 60, burst: 1, latencyMs: 40 }, { maxWaitMs: 30_000 }, 1);
+		const run = await simulate(
+			5,
+			1,
+			{ perSecond: 1 / 60, burst: 1, latencyMs: 40 },
+			{ maxWaitMs: 30_000 },
+			1,
+		);
 		expect(run.simulation.api.accepted).toBe(1);
 		expect(run.failedItems).toBe(4);
 		expect(run.errors[0]).toBeInstanceOf(RateLimitWaitExceeded);

@@ -21,7 +21,11 @@ export interface RunResult {
 	errors: Error[];
 }
 
-export const DEFAULT_SETTINGS: RunLimitSettings = { maxWaitMs: 600_000, basePauseMs: 500, maxPauseMs: 10_000 };
+export const DEFAULT_SETTINGS: RunLimitSettings = {
+	maxWaitMs: 600_000,
+	basePauseMs: 500,
+	maxPauseMs: 10_000,
+};
 
 export class Simulation {
 	readonly clock: FakeClock;
@@ -38,9 +42,23 @@ export class Simulation {
 	}
 
 	/** One run of the node: `items` requests, `concurrency` at once; `governor` stands for another process's. */
-	async run(items: number, concurrency: number, settings: Partial<RunLimitSettings> = {}, governor = this.governor): Promise<RunResult> {
-		const limiter = new RunLimiter(governor, { ...DEFAULT_SETTINGS, ...settings }, this.clock, this.random);
-		const [startedAt, requestsBefore, refusedBefore] = [this.clock.now(), this.requests, this.api.refused];
+	async run(
+		items: number,
+		concurrency: number,
+		settings: Partial<RunLimitSettings> = {},
+		governor = this.governor,
+	): Promise<RunResult> {
+		const limiter = new RunLimiter(
+			governor,
+			{ ...DEFAULT_SETTINGS, ...settings },
+			this.clock,
+			this.random,
+		);
+		const [startedAt, requestsBefore, refusedBefore] = [
+			this.clock.now(),
+			this.requests,
+			this.api.refused,
+		];
 		const errors: Error[] = [];
 		const sendItem = async () => {
 			for (let refused = 0; ; ) {
@@ -48,10 +66,17 @@ export class Simulation {
 				const answer = await this.api.request();
 				limiter.release(ticket, answer.signal);
 				if (answer.status !== 429) return;
-				await limiter.waitOut(answer.signal.kind === 'limited' ? answer.signal.retryAfterMs : undefined, ++refused);
+				await limiter.waitOut(
+					answer.signal.kind === 'limited' ? answer.signal.retryAfterMs : undefined,
+					++refused,
+				);
 			}
 		};
-		await mapWithConcurrency(items, concurrency, async () => await sendItem().catch((error: Error) => void errors.push(error)));
+		await mapWithConcurrency(
+			items,
+			concurrency,
+			async () => await sendItem().catch((error: Error) => void errors.push(error)),
+		);
 		return {
 			elapsedMs: this.clock.now() - startedAt,
 			requests: this.requests - requestsBefore,

@@ -7,13 +7,21 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { ApiClientOptions } from '../../transport/apiClient';
 import { asFailure } from '../../transport/errors';
-import { DEFAULT_IN_PROGRESS, MAX_RETRY_AFTER_MS, MAX_RETRY_DELAY_MS, parseInProgressMatches } from '../../transport/retryPolicy';
+import {
+	DEFAULT_IN_PROGRESS,
+	MAX_RETRY_AFTER_MS,
+	MAX_RETRY_DELAY_MS,
+	parseInProgressMatches,
+} from '../../transport/retryPolicy';
 
 const ENDPOINT_DESCRIPTION =
 	'Path below the Base URL of the credential, e.g. /transfers. Absolute URLs and paths that climb above the Base URL are refused.';
 
 /** The Endpoint of a Request operation: a path below the Base URL, confined by transport/apiUrl.ts. */
-export function endpointField(show: { resource: string[]; operation: string[] }, description = ENDPOINT_DESCRIPTION): INodeProperties {
+export function endpointField(
+	show: { resource: string[]; operation: string[] },
+	description = ENDPOINT_DESCRIPTION,
+): INodeProperties {
 	return {
 		displayName: 'Endpoint',
 		name: 'endpoint',
@@ -45,14 +53,18 @@ export function clampWhole(value: unknown, min: number, max: number, fallback: n
 export function wholeInRange(value: unknown, min: number, max: number, label: string): number {
 	const number = numberFrom(value);
 	if (!Number.isInteger(number) || number < min || number > max) {
-		throw new Error(`${label} must be a whole number from ${min} to ${max}, not ${JSON.stringify(value) ?? String(value)}`);
+		throw new Error(
+			`${label} must be a whole number from ${min} to ${max}, not ${JSON.stringify(value) ?? String(value)}`,
+		);
 	}
 	return number;
 }
 
 function rawParameter(fn: IExecuteFunctions, path: string): unknown {
 	let value: unknown = fn.getNode().parameters;
-	for (const key of path.split('.')) value = value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+	for (const key of path.split('.'))
+		value =
+			value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
 	return value;
 }
 
@@ -62,11 +74,17 @@ function rawParameter(fn: IExecuteFunctions, path: string): unknown {
  * the value against the node's description on every call, a few per cent of the node's CPU per request
  * for nothing. An expression is read for every item.
  */
-export function cachedParameterReader<T>(fn: IExecuteFunctions, path: string, fallback: T): (itemIndex: number) => T {
+export function cachedParameterReader<T>(
+	fn: IExecuteFunctions,
+	path: string,
+	fallback: T,
+): (itemIndex: number) => T {
 	const raw = rawParameter(fn, path);
-	if (typeof raw === 'string' && raw.startsWith('=')) return (itemIndex) => fn.getNodeParameter(path, itemIndex, fallback) as T;
+	if (typeof raw === 'string' && raw.startsWith('='))
+		return (itemIndex) => fn.getNodeParameter(path, itemIndex, fallback) as T;
 	let value: { read: T } | undefined;
-	return (itemIndex) => (value ??= { read: fn.getNodeParameter(path, itemIndex, fallback) as T }).read;
+	return (itemIndex) =>
+		(value ??= { read: fn.getNodeParameter(path, itemIndex, fallback) as T }).read;
 }
 
 // --------------------------------------------------------------------------------------- transport options
@@ -98,7 +116,7 @@ export const transportOptionFields: INodeProperties[] = [
 		typeOptions: { minValue: 0, maxValue: MAX_RATE_LIMIT_WAIT_S },
 		default: DEFAULT_MAX_RATE_LIMIT_WAIT_S,
 		description:
-			'How long in all the run may be held back by the API\'s rate limit: time in which nothing of the run was on its way while a request waited out a 429 (rate limited), or everything paused because the API said its quota is used up or refused every request. Past this, the items still waiting fail with an error that says so.',
+			"How long in all the run may be held back by the API's rate limit: time in which nothing of the run was on its way while a request waited out a 429 (rate limited), or everything paused because the API said its quota is used up or refused every request. Past this, the items still waiting fail with an error that says so.",
 	},
 	{
 		displayName: 'Max Requests per Second',
@@ -124,7 +142,8 @@ export const transportOptionFields: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 1, maxValue: MAX_TIMEOUT_MS },
 		default: 30000,
-		description: 'How long one attempt may take in all, from sending the request to the last byte of the answer',
+		description:
+			'How long one attempt may take in all, from sending the request to the last byte of the answer',
 	},
 ];
 
@@ -149,7 +168,8 @@ export const inProgressOptionFields: INodeProperties[] = [
 	},
 ];
 
-const defaultOf = (name: string) => transportOptionFields.find((field) => field.name === name)?.default as number;
+const defaultOf = (name: string) =>
+	transportOptionFields.find((field) => field.name === name)?.default as number;
 
 interface TransportOptionValues {
 	maxAttempts?: unknown;
@@ -177,18 +197,32 @@ export function readTransportOptions(fn: IExecuteFunctions): ApiClientOptions {
 	return {
 		policy: {
 			maxAttempts: clampWhole(options.maxAttempts, 1, MAX_ATTEMPTS, defaultOf('maxAttempts')),
-			baseDelayMs: clampWhole(options.retryBaseDelay, 0, MAX_RETRY_DELAY_MS, defaultOf('retryBaseDelay')),
+			baseDelayMs: clampWhole(
+				options.retryBaseDelay,
+				0,
+				MAX_RETRY_DELAY_MS,
+				defaultOf('retryBaseDelay'),
+			),
 			maxDelayMs: MAX_RETRY_DELAY_MS,
 			maxRetryAfterMs: MAX_RETRY_AFTER_MS,
 			inProgress: {
 				status: clampWhole(options.inProgressStatus, 100, 599, DEFAULT_IN_PROGRESS.status),
-				matches: options.inProgressMatch === undefined ? DEFAULT_IN_PROGRESS.matches : parseInProgressMatches(options.inProgressMatch),
+				matches:
+					options.inProgressMatch === undefined
+						? DEFAULT_IN_PROGRESS.matches
+						: parseInProgressMatches(options.inProgressMatch),
 			},
 		},
 		timeoutMs,
 		rateLimit: {
 			maxRequestsPerSecond: readMaxRequestsPerSecond(options.maxRequestsPerSecond),
-			maxWaitMs: clampWhole(options.maxRateLimitWait, 0, MAX_RATE_LIMIT_WAIT_S, DEFAULT_MAX_RATE_LIMIT_WAIT_S) * 1000,
+			maxWaitMs:
+				clampWhole(
+					options.maxRateLimitWait,
+					0,
+					MAX_RATE_LIMIT_WAIT_S,
+					DEFAULT_MAX_RATE_LIMIT_WAIT_S,
+				) * 1000,
 		},
 	};
 }

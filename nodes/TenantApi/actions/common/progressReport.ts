@@ -48,28 +48,42 @@ export interface ProgressReport {
  * The report for an error thrown for `failedItem`, or undefined when no other item was (or may have
  * been) applied: then the error alone says everything, and running again repeats nothing.
  */
-export function describeProgress(progress: ItemProgress[], failedItem: number): ProgressReport | undefined {
+export function describeProgress(
+	progress: ItemProgress[],
+	failedItem: number,
+): ProgressReport | undefined {
 	const applied = progress.filter(
 		(entry): entry is Extract<ItemProgress, { key?: string }> =>
 			entry.state === 'applied' || (entry.state === 'failed' && entry.applied === 'yes'),
 	);
 	const unknown = progress.filter(
-		(entry): entry is Extract<ItemProgress, { state: 'failed' }> => entry.state === 'failed' && entry.applied === 'unknown',
+		(entry): entry is Extract<ItemProgress, { state: 'failed' }> =>
+			entry.state === 'failed' && entry.applied === 'unknown',
 	);
 	if (![...applied, ...unknown].some((entry) => entry.item !== failedItem)) return undefined;
 	const notSent = progress.filter((entry) => entry.state === 'notSent').map((entry) => entry.item);
 	const sentences: string[] = [];
 	if (applied.length > 0) {
-		sentences.push(`Applied before the node stopped: ${plural(applied.length, 'item', 'items')} ${withKeys(applied)}.`);
+		sentences.push(
+			`Applied before the node stopped: ${plural(applied.length, 'item', 'items')} ${withKeys(applied)}.`,
+		);
 	}
 	if (unknown.length > 0) {
-		sentences.push(`${plural(unknown.length, 'Item', 'Items')} ${withKeys(unknown)} may have been applied.`);
+		sentences.push(
+			`${plural(unknown.length, 'Item', 'Items')} ${withKeys(unknown)} may have been applied.`,
+		);
 	}
-	if (notSent.length > 0) sentences.push(`${plural(notSent.length, 'Item', 'Items')} ${ranges(notSent)} ${plural(notSent.length, 'was', 'were')} not sent.`);
+	if (notSent.length > 0)
+		sentences.push(
+			`${plural(notSent.length, 'Item', 'Items')} ${ranges(notSent)} ${plural(notSent.length, 'was', 'were')} not sent.`,
+		);
 	sentences.push(
 		'"Retry execution" (executions list) sends the same automatic Idempotency-Keys, and so does a redelivery of the Tenant API Trigger event that started the workflow: the applied items are replayed, not applied again. A new run (manual, or a new trigger) derives new keys: remove the applied items from its input first, or set Options → Idempotency Key to a business key so the API recognises them.',
 	);
-	const entry = ({ item, key }: { item: number; key?: string }) => ({ item, ...(key ? { idempotencyKey: key } : {}) });
+	const entry = ({ item, key }: { item: number; key?: string }) => ({
+		item,
+		...(key ? { idempotencyKey: key } : {}),
+	});
 	return {
 		text: sentences.join(' '),
 		context: {

@@ -4,7 +4,10 @@ import { addToDescription, nodeError, TenantApiFailure } from '../../transport/e
 import type { ItemProgress } from './progressReport';
 import { describeProgress } from './progressReport';
 
-type ItemResult = { ok: true; items: INodeExecutionData[] } | { ok: false; error: Error } | { ok: 'skipped' };
+type ItemResult =
+	| { ok: true; items: INodeExecutionData[] }
+	| { ok: false; error: Error }
+	| { ok: 'skipped' };
 
 /** Error details shown on an error item; never a secret, never request headers. */
 function errorItemJson(fn: IExecuteFunctions, error: Error): IDataObject {
@@ -20,7 +23,9 @@ function errorItemJson(fn: IExecuteFunctions, error: Error): IDataObject {
 	}
 	return {
 		error: error.message,
-		...('description' in error && typeof error.description === 'string' && error.description ? { description: error.description } : {}),
+		...('description' in error && typeof error.description === 'string' && error.description
+			? { description: error.description }
+			: {}),
 		...('httpCode' in error && error.httpCode ? { statusCode: Number(error.httpCode) } : {}),
 	};
 }
@@ -42,7 +47,12 @@ function progressOf(results: ItemResult[], tracking: WriteTracking): ItemProgres
 }
 
 /** Adds to the error what had happened to every item, so the user knows what a new run would repeat. */
-function withProgress(error: NodeError, failedItem: number, results: ItemResult[], tracking: WriteTracking): NodeError {
+function withProgress(
+	error: NodeError,
+	failedItem: number,
+	results: ItemResult[],
+	tracking: WriteTracking,
+): NodeError {
 	const report = describeProgress(progressOf(results, tracking), failedItem);
 	if (!report) return error;
 	addToDescription(error, report.text);
@@ -98,10 +108,16 @@ export async function runItems<Shared extends SharedResources>(
 		try {
 			shared ??= setup();
 			const outputs = await handle(itemIndex, await shared);
-			return { ok: true, items: outputs.map((json) => ({ json, pairedItem: { item: itemIndex } })) };
+			return {
+				ok: true,
+				items: outputs.map((json) => ({ json, pairedItem: { item: itemIndex } })),
+			};
 		} catch (error) {
 			if (fn.continueOnFail()) {
-				return { ok: true, items: [{ json: errorItemJson(fn, error as Error), pairedItem: { item: itemIndex } }] };
+				return {
+					ok: true,
+					items: [{ json: errorItemJson(fn, error as Error), pairedItem: { item: itemIndex } }],
+				};
 			}
 			failed = true;
 			return { ok: false, error: error as Error };

@@ -39,7 +39,9 @@ const KEY_NAMESPACE = 'tenant-api-idempotency';
 
 /** A UUID-shaped key (version 8: custom, name-based) from the SHA-256 of the parts. */
 function keyFromParts(parts: Array<string | number>): string {
-	const digest = createHash('sha256').update([KEY_NAMESPACE, ...parts].join('\u0000')).digest();
+	const digest = createHash('sha256')
+		.update([KEY_NAMESPACE, ...parts].join('\u0000'))
+		.digest();
 	digest[6] = (digest[6] & 0x0f) | 0x80; // version 8: custom, name-based
 	digest[8] = (digest[8] & 0x3f) | 0x80; // RFC 4122 variant
 	const hex = digest.subarray(0, 16).toString('hex');
@@ -62,7 +64,11 @@ export function deriveIdempotencyKey(scope: IdempotencyScope, itemIndex: number)
  * the same method, endpoint and body. The item's position does not matter, so items that come in
  * another order keep their keys; a body that changes gets a new key.
  */
-export function deriveContentKey(scope: IdempotencyScope, request: RequestContent, occurrence: number): string {
+export function deriveContentKey(
+	scope: IdempotencyScope,
+	request: RequestContent,
+	occurrence: number,
+): string {
 	return keyFromParts([
 		scope.workflowId,
 		scope.scope,
@@ -102,7 +108,9 @@ function kindOf(value: unknown): string {
 /** Header values must be visible ASCII; a business key like an order id usually is. */
 export function validateIdempotencyKeyOverride(key: unknown): string {
 	if (typeof key !== 'string' && !(typeof key === 'number' && Number.isFinite(key))) {
-		throw new Error(`The Idempotency Key must be text or a number, but the expression returned ${kindOf(key)}`);
+		throw new Error(
+			`The Idempotency Key must be text or a number, but the expression returned ${kindOf(key)}`,
+		);
 	}
 	const text = String(key).trim();
 	if (text === '') throw new Error('The Idempotency Key option resolved to an empty value');
@@ -129,7 +137,9 @@ export interface DuplicateKey {
 }
 
 /** Every item whose key an earlier item already has (items without a key, e.g. GET, are skipped). */
-export function findDuplicateKeys(keys: ReadonlyArray<string | undefined>): Map<number, DuplicateKey> {
+export function findDuplicateKeys(
+	keys: ReadonlyArray<string | undefined>,
+): Map<number, DuplicateKey> {
 	const firstWith = new Map<string, number>();
 	const duplicates = new Map<number, DuplicateKey>();
 	keys.forEach((key, item) => {
@@ -145,7 +155,10 @@ export function duplicateKeyMessage({ item, firstItem, key }: DuplicateKey): str
 	return `Items ${firstItem} and ${item} have the same Idempotency Key "${key}"`;
 }
 
-export function duplicateKeyDescription({ item, firstItem }: DuplicateKey, nothingSent: boolean): string {
+export function duplicateKeyDescription(
+	{ item, firstItem }: DuplicateKey,
+	nothingSent: boolean,
+): string {
 	return `The API applies a key once: it would answer item ${item} with item ${firstItem}'s stored result, or refuse it, so one of the two would silently not happen. ${
 		nothingSent ? 'Nothing was sent.' : `Item ${item} was not sent.`
 	} Give each operation its own key (e.g. add a line number to it), or remove the duplicate item.`;
@@ -182,8 +195,10 @@ export function readLineage(value: unknown, currentExecutionId: string): KeyLine
 	if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
 	const record = value as IDataObject;
 	if (typeof record.nodeId !== 'string') return undefined;
-	if (isText(record.executionId) && record.kind !== 'event') return { nodeId: record.nodeId, executionId: record.executionId };
-	if (record.kind === 'event' && isText(record.scope)) return { nodeId: record.nodeId, executionId: currentExecutionId };
+	if (isText(record.executionId) && record.kind !== 'event')
+		return { nodeId: record.nodeId, executionId: record.executionId };
+	if (record.kind === 'event' && isText(record.scope))
+		return { nodeId: record.nodeId, executionId: currentExecutionId };
 	return undefined;
 }
 
@@ -191,7 +206,12 @@ export function readLineage(value: unknown, currentExecutionId: string): KeyLine
  * A sentence for a 409 "key already used with a different request" when the key came from an earlier execution or
  * delivery, or undefined when it is this execution's own.
  */
-export function conflictExplanation(lineage: KeyLineage, event: DeliveryEvent | undefined, currentExecutionId: string, itemIndex: number): string | undefined {
+export function conflictExplanation(
+	lineage: KeyLineage,
+	event: DeliveryEvent | undefined,
+	currentExecutionId: string,
+	itemIndex: number,
+): string | undefined {
 	const differs =
 		`This node sent item ${itemIndex} under the same key with a different request before, and that request was applied; this one was not. ` +
 		'The workflow built another request for the same item: the items before this node came in another order, or the body changed between runs (e.g. it uses $now or the workflow was edited).';

@@ -4,7 +4,9 @@ import type { IDataObject } from 'n8n-workflow';
 export const MAX_BODY_DEPTH = 100;
 
 function tooDeep(): Error {
-	return new Error(`The Body is nested more than ${MAX_BODY_DEPTH} levels deep; that many levels are almost certainly a mistake`);
+	return new Error(
+		`The Body is nested more than ${MAX_BODY_DEPTH} levels deep; that many levels are almost certainly a mistake`,
+	);
 }
 
 /** Nesting depth of JSON text, counted on the characters (no parsing, no recursion). */
@@ -53,7 +55,11 @@ export function parseJsonObjectBody(value: unknown): IDataObject {
 		if (syntaxError !== undefined) throw new Error(`The Body is not valid JSON: ${syntaxError}`);
 	}
 	if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-		const kind = Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : `a ${typeof parsed}`;
+		const kind = Array.isArray(parsed)
+			? 'an array'
+			: parsed === null
+				? 'null'
+				: `a ${typeof parsed}`;
 		throw new Error(`The Body must be a JSON object ({ ... }), not ${kind}`);
 	}
 	if (typeof value !== 'string' && valueDepth(parsed) > MAX_BODY_DEPTH) throw tooDeep();
@@ -66,7 +72,8 @@ export function parseJsonObjectBody(value: unknown): IDataObject {
  */
 export function toOutputJson(body: unknown): IDataObject {
 	if (body === undefined) return {};
-	if (!body || typeof body !== 'object' || Array.isArray(body)) return { data: body as IDataObject };
+	if (!body || typeof body !== 'object' || Array.isArray(body))
+		return { data: body as IDataObject };
 	const record = body as IDataObject;
 	if (!('error' in record)) return record;
 	const { error, ...rest } = record;

@@ -56,7 +56,12 @@ function triggerOutput(fn: IExecuteFunctions): TriggerOutput | undefined {
 			const node = proxy.$(trigger, true);
 			if (!node.isExecuted) continue;
 			const items = node.all() as Array<{ json?: IDataObject }>;
-			if (items.length > 0) ran.push({ trigger, items, itemMatching: (index) => node.itemMatching(index) as { json?: IDataObject } });
+			if (items.length > 0)
+				ran.push({
+					trigger,
+					items,
+					itemMatching: (index) => node.itemMatching(index) as { json?: IDataObject },
+				});
 		} catch {
 			// Not readable (e.g. no output): not the trigger of this execution.
 		}
@@ -130,7 +135,11 @@ function resolveLineage(fn: IExecuteFunctions): KeyLineage {
  */
 export function resolveKeyPlaces(fn: IExecuteFunctions, itemCount: number): KeyPlaces {
 	const lineage = resolveLineage(fn);
-	const base = { workflowId: String(fn.getWorkflow().id ?? ''), nodeId: lineage.nodeId, runIndex: Number(fn.getWorkflowDataProxy(0).$runIndex ?? 0) };
+	const base = {
+		workflowId: String(fn.getWorkflow().id ?? ''),
+		nodeId: lineage.nodeId,
+		runIndex: Number(fn.getWorkflowDataProxy(0).$runIndex ?? 0),
+	};
 	const seen = new Map<string, number>();
 	const places = itemEvents(fn, itemCount).map((event): KeyPlace | TenantApiFailure => {
 		if (event instanceof Error) return event;
@@ -147,11 +156,22 @@ export function resolveKeyPlaces(fn: IExecuteFunctions, itemCount: number): KeyP
  * different request), for an automatic key that an earlier execution or delivery used first: says so
  * in the error's description. Any other error is returned unchanged.
  */
-export function explainKeyConflict(fn: IExecuteFunctions, error: Error, itemIndex: number, keys: KeyPlaces): Error {
-	if (!(error instanceof TenantApiFailure) || error.httpCode !== 409 || error.applied !== 'no') return error;
+export function explainKeyConflict(
+	fn: IExecuteFunctions,
+	error: Error,
+	itemIndex: number,
+	keys: KeyPlaces,
+): Error {
+	if (!(error instanceof TenantApiFailure) || error.httpCode !== 409 || error.applied !== 'no')
+		return error;
 	const place = keys.places[itemIndex];
 	const event = place instanceof Error ? undefined : place?.event;
-	const sentence = conflictExplanation(keys.lineage, event, String(fn.getExecutionId() ?? ''), itemIndex);
+	const sentence = conflictExplanation(
+		keys.lineage,
+		event,
+		String(fn.getExecutionId() ?? ''),
+		itemIndex,
+	);
 	if (sentence) addToDescription(error, sentence);
 	return error;
 }

@@ -7,7 +7,12 @@ import type { IExecuteFunctions, IHttpRequestMethods } from 'n8n-workflow';
 import { asFailure } from '../../transport/errors';
 import { cachedParameterReader } from '../common/parameters';
 import type { RequestContent } from './idempotencyKeys';
-import { canonicalJson, deriveContentKey, deriveIdempotencyKey, validateIdempotencyKeyOverride } from './idempotencyKeys';
+import {
+	canonicalJson,
+	deriveContentKey,
+	deriveIdempotencyKey,
+	validateIdempotencyKeyOverride,
+} from './idempotencyKeys';
 import { parseJsonObjectBody } from './jsonBody';
 import type { KeyPlaces } from './keyPlaces';
 import { resolveKeyPlaces } from './keyPlaces';
@@ -45,7 +50,9 @@ interface Draft extends ItemPlan {
 }
 
 function readKeyDerivation(fn: IExecuteFunctions): KeyDerivation {
-	return fn.getNodeParameter('options.keyDerivation', 0, 'position') === 'content' ? 'content' : 'position';
+	return fn.getNodeParameter('options.keyDerivation', 0, 'position') === 'content'
+		? 'content'
+		: 'position';
 }
 
 function draftItem(
@@ -58,7 +65,9 @@ function draftItem(
 	const optionKey = fn.getNodeParameter('options.idempotencyKey', itemIndex, '') as unknown;
 	const method = asFailure(itemIndex, () => methodFor(itemIndex), NOTHING_SENT);
 	const endpoint = endpointOf(itemIndex);
-	const bodyParameter = METHODS_WITH_BODY.has(method) ? fn.getNodeParameter('body', itemIndex, '{}') : undefined;
+	const bodyParameter = METHODS_WITH_BODY.has(method)
+		? fn.getNodeParameter('body', itemIndex, '{}')
+		: undefined;
 	return asFailure(
 		itemIndex,
 		() => {
@@ -69,7 +78,11 @@ function draftItem(
 			const body = bodyParameter === undefined ? undefined : parseJsonObjectBody(bodyParameter);
 			if (body !== undefined) draft.jsonBody = JSON.stringify(body);
 			if (derivation === 'content') {
-				draft.content = { method, endpoint: String(endpoint).trim(), canonicalBody: body === undefined ? '' : canonicalJson(body) };
+				draft.content = {
+					method,
+					endpoint: String(endpoint).trim(),
+					canonicalBody: body === undefined ? '' : canonicalJson(body),
+				};
 			}
 			return draft;
 		},
@@ -77,13 +90,18 @@ function draftItem(
 	);
 }
 
-const needsAutomaticKey = (draft: Draft | Error): draft is Draft => !(draft instanceof Error) && draft.method !== 'GET' && draft.override === undefined;
+const needsAutomaticKey = (draft: Draft | Error): draft is Draft =>
+	!(draft instanceof Error) && draft.method !== 'GET' && draft.override === undefined;
 
 /**
  * Derived keys: by position, or by content with a count of identical requests so that each one gets its own key; in
  * either case within the item's scope (its event, or the execution). An item without a place gets its error.
  */
-function automaticKeys(drafts: Array<Draft | Error>, keys: KeyPlaces, derivation: KeyDerivation): Map<number, string | Error> {
+function automaticKeys(
+	drafts: Array<Draft | Error>,
+	keys: KeyPlaces,
+	derivation: KeyDerivation,
+): Map<number, string | Error> {
 	const derived = new Map<number, string | Error>();
 	const seen = new Map<string, number>();
 	drafts.forEach((draft, itemIndex) => {
@@ -110,7 +128,10 @@ function automaticKeys(drafts: Array<Draft | Error>, keys: KeyPlaces, derivation
  * Plans every input item. The key scope is resolved (and recorded in the node context) only when an
  * item needs an automatic key, and always before anything is sent.
  */
-export function planRequests(fn: IExecuteFunctions, methodFor: (itemIndex: number) => IHttpRequestMethods): RequestPlans {
+export function planRequests(
+	fn: IExecuteFunctions,
+	methodFor: (itemIndex: number) => IHttpRequestMethods,
+): RequestPlans {
 	const derivation = readKeyDerivation(fn);
 	const endpointOf = cachedParameterReader<unknown>(fn, 'endpoint', '');
 	const drafts = fn.getInputData().map((_item, itemIndex): Draft | Error => {
@@ -121,14 +142,19 @@ export function planRequests(fn: IExecuteFunctions, methodFor: (itemIndex: numbe
 		}
 	});
 	const keys = drafts.some(needsAutomaticKey) ? resolveKeyPlaces(fn, drafts.length) : undefined;
-	const derived = keys ? automaticKeys(drafts, keys, derivation) : new Map<number, string | Error>();
+	const derived = keys
+		? automaticKeys(drafts, keys, derivation)
+		: new Map<number, string | Error>();
 	const plans = drafts.map((draft, itemIndex): ItemPlan | Error => {
 		if (draft instanceof Error) return draft;
 		const { method, endpoint, jsonBody, override } = draft;
-		if (override !== undefined) return { method, endpoint, jsonBody, idempotencyKey: override, keySource: 'option' };
+		if (override !== undefined)
+			return { method, endpoint, jsonBody, idempotencyKey: override, keySource: 'option' };
 		const automatic = derived.get(itemIndex);
 		if (automatic instanceof Error) return automatic;
-		return automatic === undefined ? { method, endpoint, jsonBody } : { method, endpoint, jsonBody, idempotencyKey: automatic, keySource: 'automatic' };
+		return automatic === undefined
+			? { method, endpoint, jsonBody }
+			: { method, endpoint, jsonBody, idempotencyKey: automatic, keySource: 'automatic' };
 	});
 	return { plans, keys };
 }

@@ -60,7 +60,11 @@ function collectionOf(endpoint: unknown): string | undefined {
  * GETs a listing page by page until it ends or `wanted` items are in, following cursors, next links
  * (only below the base URL) or page numbers.
  */
-export async function fetchListing(client: ApiClient, listing: Listing, itemIndex: number): Promise<IDataObject[]> {
+export async function fetchListing(
+	client: ApiClient,
+	listing: Listing,
+	itemIndex: number,
+): Promise<IDataObject[]> {
 	const { settings, query, wanted } = listing;
 	const guarded = <T>(step: () => T) => asFailure(itemIndex, step);
 	const guard = new PaginationGuard(settings.maxPages);
@@ -68,7 +72,10 @@ export async function fetchListing(client: ApiClient, listing: Listing, itemInde
 	// One size for every page: page-numbered APIs compute offsets from it, so it must not change.
 	const size = Math.min(settings.pageSize, wanted);
 	const firstUrl = guarded(() => resolveEndpoint(client.base, listing.endpoint));
-	const where: RecordsLocation = { field: settings.recordsField || undefined, collection: collectionOf(listing.endpoint) };
+	const where: RecordsLocation = {
+		field: settings.recordsField || undefined,
+		collection: collectionOf(listing.endpoint),
+	};
 	let url: string;
 	let qs: IDataObject | undefined;
 	let next: NextPage | undefined;

@@ -25,7 +25,10 @@ export class PaginationGuard {
 
 	/** Called before following a next page. */
 	follow(next: NextPage): void {
-		const key = next.kind === 'page' ? `page:${next.page}` : `${next.kind}:${next.kind === 'cursor' ? next.cursor : next.url}`;
+		const key =
+			next.kind === 'page'
+				? `page:${next.page}`
+				: `${next.kind}:${next.kind === 'cursor' ? next.cursor : next.url}`;
 		if (this.seen.has(key)) {
 			throw new PaginationError(
 				`Pagination loops: the API returned the same ${next.kind === 'url' ? 'next-page URL' : next.kind} twice (after ${this.pages} pages)`,

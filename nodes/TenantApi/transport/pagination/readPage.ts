@@ -27,8 +27,23 @@ export interface RecordsLocation {
 }
 
 const COMMON_LIST_KEYS = ['data', 'items', 'results'];
-const CURSOR_PATHS = [['next_cursor'], ['nextCursor'], ['next_page_token'], ['nextPageToken'], ['meta', 'next_cursor'], ['pagination', 'next_cursor'], ['cursor', 'next']];
-const NEXT_URL_PATHS = [['next'], ['next_url'], ['nextUrl'], ['links', 'next'], ['_links', 'next', 'href'], ['paging', 'next']];
+const CURSOR_PATHS = [
+	['next_cursor'],
+	['nextCursor'],
+	['next_page_token'],
+	['nextPageToken'],
+	['meta', 'next_cursor'],
+	['pagination', 'next_cursor'],
+	['cursor', 'next'],
+];
+const NEXT_URL_PATHS = [
+	['next'],
+	['next_url'],
+	['nextUrl'],
+	['links', 'next'],
+	['_links', 'next', 'href'],
+	['paging', 'next'],
+];
 const TOTAL_PAGES_KEYS = ['total_pages', 'totalPages', 'last_page', 'pages'];
 
 function at(body: IDataObject, path: string[]): unknown {
@@ -52,7 +67,12 @@ function firstString(body: IDataObject, paths: string[][]): string | undefined {
 function describeShape(body: unknown): string {
 	if (body === undefined) return 'an empty body';
 	if (body === null) return 'null';
-	if (typeof body === 'object') return `an object with keys ${Object.keys(body as object).slice(0, 8).join(', ') || '(none)'}`;
+	if (typeof body === 'object')
+		return `an object with keys ${
+			Object.keys(body as object)
+				.slice(0, 8)
+				.join(', ') || '(none)'
+		}`;
 	return typeof body;
 }
 
@@ -80,7 +100,10 @@ function detectedList(body: unknown, collection: string | undefined): unknown[] 
 			? keys.map((key) => (body as IDataObject)[key]).find(Array.isArray)
 			: undefined;
 	if (!list) {
-		const hint = body && typeof body === 'object' ? '. Name the field that holds them in Options → Records Field.' : '';
+		const hint =
+			body && typeof body === 'object'
+				? '. Name the field that holds them in Options → Records Field.'
+				: '';
 		throw new PaginationError(
 			`Expected a JSON list of records (a top-level array, or an array under ${keys.join('/')}) but got ${describeShape(body)}${hint}`,
 		);
@@ -90,7 +113,11 @@ function detectedList(body: unknown, collection: string | undefined): unknown[] 
 
 function listOf(body: unknown, where: RecordsLocation): IDataObject[] {
 	const list = where.field ? namedList(body, where.field) : detectedList(body, where.collection);
-	return list.map((entry) => (entry && typeof entry === 'object' && !Array.isArray(entry) ? (entry as IDataObject) : { value: entry as IDataObject[keyof IDataObject] }));
+	return list.map((entry) =>
+		entry && typeof entry === 'object' && !Array.isArray(entry)
+			? (entry as IDataObject)
+			: { value: entry as IDataObject[keyof IDataObject] },
+	);
 }
 
 /** `END` (a value, so that `??` chains stop at it) says the answer itself marks the last page. */
@@ -117,21 +144,28 @@ function hasEmptyPointer(body: IDataObject, paths: string[][]): boolean {
 	return paths.some((path) => {
 		const parent = at(body, path.slice(0, -1));
 		const key = path[path.length - 1];
-		if (!parent || typeof parent !== 'object' || !Object.prototype.hasOwnProperty.call(parent, key)) return false;
+		if (!parent || typeof parent !== 'object' || !Object.prototype.hasOwnProperty.call(parent, key))
+			return false;
 		const value = (parent as IDataObject)[key];
 		return value === null || value === '';
 	});
 }
 
 /** The next cursor or link; END when the answer marks the last page (and does not also claim more). */
-function pointerNext(body: IDataObject, paths: string[][], toNext: (pointer: string) => NextPage): Reading {
+function pointerNext(
+	body: IDataObject,
+	paths: string[][],
+	toNext: (pointer: string) => NextPage,
+): Reading {
 	const pointer = firstString(body, paths);
 	if (pointer !== undefined) return saysNoMore(body) ? END : toNext(pointer);
 	return hasEmptyPointer(body, paths) && !saysMore(body) ? END : undefined;
 }
 
-const cursorNext = (body: IDataObject) => pointerNext(body, CURSOR_PATHS, (cursor) => ({ kind: 'cursor', cursor }));
-const urlNext = (body: IDataObject) => pointerNext(body, NEXT_URL_PATHS, (url) => ({ kind: 'url', url }));
+const cursorNext = (body: IDataObject) =>
+	pointerNext(body, CURSOR_PATHS, (cursor) => ({ kind: 'cursor', cursor }));
+const urlNext = (body: IDataObject) =>
+	pointerNext(body, NEXT_URL_PATHS, (url) => ({ kind: 'url', url }));
 
 /**
  * No pointer and no totals (a plain array, `{data}`, `{data, page}`): ask for the next page number
@@ -173,13 +207,23 @@ function readEnvelope(body: IDataObject, style: PaginationStyle, currentPage: nu
  * reached: once a listing has handed out cursors (or links), a page without one is its last. `where`
  * says where the records are (default: detected).
  */
-export function readPage(body: unknown, style: PaginationStyle, currentPage: number, via?: NextPage['kind'], where: RecordsLocation = {}): PageReading {
+export function readPage(
+	body: unknown,
+	style: PaginationStyle,
+	currentPage: number,
+	via?: NextPage['kind'],
+	where: RecordsLocation = {},
+): PageReading {
 	const items = listOf(body, where);
 	if (items.length === 0 || style === 'none') return { items };
-	const effective: PaginationStyle = style !== 'auto' ? style : via === 'cursor' ? 'cursor' : via === 'url' ? 'nextUrl' : 'auto';
+	const effective: PaginationStyle =
+		style !== 'auto' ? style : via === 'cursor' ? 'cursor' : via === 'url' ? 'nextUrl' : 'auto';
 	if (Array.isArray(body)) {
 		// A bare array carries no cursor or link; only page numbers can reach further.
-		return { items, next: effective === 'cursor' || effective === 'nextUrl' ? undefined : probeNext(currentPage) };
+		return {
+			items,
+			next: effective === 'cursor' || effective === 'nextUrl' ? undefined : probeNext(currentPage),
+		};
 	}
 	const reading = readEnvelope(body as IDataObject, effective, currentPage);
 	return { items, next: reading === undefined || reading.kind === 'end' ? undefined : reading };

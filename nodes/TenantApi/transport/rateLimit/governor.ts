@@ -103,10 +103,16 @@ export class RateGovernor {
 	/** Milliseconds until the next request may go (0: now); undefined: not before another answer comes in. */
 	delay(now: number): number | undefined {
 		if (now < this.pausedUntil) return this.pausedUntil - now;
-		const remaining = this.remaining === undefined ? Number.POSITIVE_INFINITY : this.remaining.value - (this.seq - this.remaining.asOf);
+		const remaining =
+			this.remaining === undefined
+				? Number.POSITIVE_INFINITY
+				: this.remaining.value - (this.seq - this.remaining.asOf);
 		if (remaining <= 0 && this.inFlight > 0) return undefined;
 		const pace = this.pace(now);
-		const wait = pace === undefined ? 0 : Math.max(0, ((1 - this.tokensNow(now, pace)) / pace.perSecond) * 1000);
+		const wait =
+			pace === undefined
+				? 0
+				: Math.max(0, ((1 - this.tokensNow(now, pace)) / pace.perSecond) * 1000);
 		if (wait > 0) this.heldBackAt = now;
 		return wait;
 	}
@@ -117,7 +123,10 @@ export class RateGovernor {
 		if (pace) {
 			this.tokens = this.tokensNow(now, pace) - 1;
 			this.tokensAt = now;
-			const sending = this.lastSendAt === undefined ? 0 : Math.min(now - this.lastSendAt, 2000 / pace.perSecond) / 1000;
+			const sending =
+				this.lastSendAt === undefined
+					? 0
+					: Math.min(now - this.lastSendAt, 2000 / pace.perSecond) / 1000;
 			this.busyS += sending;
 			if (this.heldBack(now, pace)) this.growthS += sending;
 		}
@@ -140,7 +149,8 @@ export class RateGovernor {
 			if (ticket.seq > this.cutSeq) this.acceptedSinceCut++;
 			this.cutsInARow = 0;
 			// Slow start begins at what the API let through in the last second, the first wave's late answers included.
-			if (this.slowStart && this.growthS === 0) this.wMax = Math.max(this.wMax ?? 0, this.acceptedLastSecond(now));
+			if (this.slowStart && this.growthS === 0)
+				this.wMax = Math.max(this.wMax ?? 0, this.acceptedLastSecond(now));
 		} else if (ticket.seq > this.cutSeq) {
 			this.cut(now, ticket, signal.retryAfterMs);
 		}
@@ -158,7 +168,13 @@ export class RateGovernor {
 
 	/** For reports and tests. */
 	snapshot(now: number) {
-		return { rate: this.pace(now)?.perSecond, wMax: this.wMax, slowStart: this.slowStart, growthS: this.growthS, pausedUntil: this.pausedUntil };
+		return {
+			rate: this.pace(now)?.perSecond,
+			wMax: this.wMax,
+			slowStart: this.slowStart,
+			growthS: this.growthS,
+			pausedUntil: this.pausedUntil,
+		};
 	}
 
 	/** The first 429 of a request sent after the last cut. */
@@ -173,7 +189,9 @@ export class RateGovernor {
 			const measured = !this.slowStart && refused.busyS >= MEASURED_S;
 			// The API's bucket was empty at both 429s: what it accepted in between is its rate (or our share of it);
 			// at least β × the pace refused, unless less got through in the last second (a pace far above the rate).
-			const apiRate = measured ? Math.max(this.acceptedSinceCut / refused.busyS, Math.min(BETA * pace, acceptedLastSecond)) : acceptedLastSecond;
+			const apiRate = measured
+				? Math.max(this.acceptedSinceCut / refused.busyS, Math.min(BETA * pace, acceptedLastSecond))
+				: acceptedLastSecond;
 			this.wMax = Math.max(MIN_RATE, Math.min(pace, apiRate));
 			// Leaving slow start, W_max is what got through while the pace was still climbing: back to it and
 			// above it sooner.
@@ -216,17 +234,23 @@ export class RateGovernor {
 		}
 		this.remaining = { value: info.remaining, asOf: ticket.seq };
 		// Nothing left and no pace known: everything waits for the quota to come back, as the API says.
-		if (info.remaining <= 0 && info.resetMs !== undefined && this.pace(now) === undefined) this.pauseUntil(now + info.resetMs * (1 + JITTER * this.random()));
+		if (info.remaining <= 0 && info.resetMs !== undefined && this.pace(now) === undefined)
+			this.pauseUntil(now + info.resetMs * (1 + JITTER * this.random()));
 	}
 
 	/** Slow start: doubling, at most twice what the API let through in the last second. Then CUBIC's W(t). */
 	private cubicRate(now: number): number {
 		const wMax = this.wMax ?? MIN_RATE;
-		if (this.slowStart) return Math.min(wMax * 2 ** (this.growthS / DOUBLING_S), 2 * Math.max(wMax, this.acceptedLastSecond(now)));
+		if (this.slowStart)
+			return Math.min(
+				wMax * 2 ** (this.growthS / DOUBLING_S),
+				2 * Math.max(wMax, this.acceptedLastSecond(now)),
+			);
 		// Back to W_max by recoveredAt along a cubic from β × W_max, flat until K (probeAt), then W_max + C × (t − K)³.
 		const t = this.growthS;
 		const back = this.recoveredAt;
-		if (t < back) return Math.max(MIN_RATE, wMax - ((wMax * (1 - BETA)) / back ** 3) * (back - t) ** 3);
+		if (t < back)
+			return Math.max(MIN_RATE, wMax - ((wMax * (1 - BETA)) / back ** 3) * (back - t) ** 3);
 		const probeC = (wMax * (1 - BETA)) / this.probeAt ** 3;
 		return Math.max(MIN_RATE, wMax + probeC * Math.max(0, t - this.probeAt) ** 3);
 	}
@@ -248,11 +272,15 @@ export class RateGovernor {
 	/** A token bucket; a request that waited for its turn may use turns its timer missed, an idle pace saves none. */
 	private tokensNow(now: number, pace: Pace): number {
 		const burst = pace.burst + (this.heldBack(now, pace) ? LATE_TURNS : 0);
-		return Math.min(burst, this.tokens + (Math.max(0, now - this.tokensAt) * pace.perSecond) / 1000);
+		return Math.min(
+			burst,
+			this.tokens + (Math.max(0, now - this.tokensAt) * pace.perSecond) / 1000,
+		);
 	}
 
 	private acceptedLastSecond(now: number): number {
-		while (this.head < this.acceptedAt.length && this.acceptedAt[this.head] <= now - 1000) this.head++;
+		while (this.head < this.acceptedAt.length && this.acceptedAt[this.head] <= now - 1000)
+			this.head++;
 		if (this.head > 1024) {
 			this.acceptedAt = this.acceptedAt.slice(this.head);
 			this.head = 0;

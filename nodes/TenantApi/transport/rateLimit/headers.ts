@@ -63,9 +63,13 @@ function policyItem(item: string): RatePolicy | undefined {
 	}
 	const quota = /^\d+(\.\d+)?$/.test(head) ? Number(head) : values.get('q');
 	const window = values.get('w');
-	if (quota === undefined || window === undefined || !(quota > 0) || !(window > 0)) return undefined;
+	if (quota === undefined || window === undefined || !(quota > 0) || !(window > 0))
+		return undefined;
 	const burst = values.get('burst');
-	return { perSecond: quota / window, ...(burst !== undefined && burst >= 1 ? { burst: Math.floor(burst) } : {}) };
+	return {
+		perSecond: quota / window,
+		...(burst !== undefined && burst >= 1 ? { burst: Math.floor(burst) } : {}),
+	};
 }
 
 /** The slowest of the policies listed: over a long run that is the one that binds. */
@@ -80,7 +84,10 @@ function readPolicy(text: string | undefined): RatePolicy | undefined {
 }
 
 /** Undefined when the answer carries none of these headers. Header names must be lower case (as Node gives them). */
-export function readRateLimitHeaders(headers: Record<string, unknown>, nowMs: number): RateLimitInfo | undefined {
+export function readRateLimitHeaders(
+	headers: Record<string, unknown>,
+	nowMs: number,
+): RateLimitInfo | undefined {
 	const remaining = leadingNumber(firstValue(headers, NAMES.remaining));
 	const reset = resetMs(firstValue(headers, NAMES.reset), nowMs);
 	const policy = readPolicy(firstValue(headers, NAMES.policy));

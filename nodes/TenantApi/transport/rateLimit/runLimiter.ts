@@ -28,7 +28,9 @@ export class RateLimitWaitExceeded extends Error {
 		readonly askedMs: number,
 		readonly maxWaitMs: number,
 	) {
-		super(`${seconds(askedMs)} more asked, ${seconds(waitedMs)} waited, ${seconds(maxWaitMs)} allowed`);
+		super(
+			`${seconds(askedMs)} more asked, ${seconds(waitedMs)} waited, ${seconds(maxWaitMs)} allowed`,
+		);
 		this.name = 'RateLimitWaitExceeded';
 	}
 }
@@ -96,10 +98,14 @@ export class RunLimiter {
 	async waitOut(retryAfterMs: number | undefined, refusedInARow: number): Promise<void> {
 		const { basePauseMs, maxPauseMs, maxWaitMs } = this.settings;
 		const doublings = Math.max(0, refusedInARow - 1);
-		const askedMs = Math.max(retryAfterMs ?? Math.min(maxPauseMs, basePauseMs * 2 ** doublings), waitFloorMs(doublings));
+		const askedMs = Math.max(
+			retryAfterMs ?? Math.min(maxPauseMs, basePauseMs * 2 ** doublings),
+			waitFloorMs(doublings),
+		);
 		const waitedMs = this.heldAt(this.clock.now());
 		if (this.exhausted) throw this.exhausted;
-		if (waitedMs + askedMs > maxWaitMs) throw new RateLimitWaitExceeded(waitedMs, askedMs, maxWaitMs);
+		if (waitedMs + askedMs > maxWaitMs)
+			throw new RateLimitWaitExceeded(waitedMs, askedMs, maxWaitMs);
 		this.waitingOut++;
 		this.account(this.clock.now());
 		try {
@@ -164,7 +170,11 @@ export class RunLimiter {
 				if (delay > 0) {
 					const pauseMs = this.governor.pausedUntil - now;
 					if (pauseMs > 0 && this.heldAt(now) + pauseMs > this.settings.maxWaitMs) {
-						this.exhausted = new RateLimitWaitExceeded(this.heldAt(now), pauseMs, this.settings.maxWaitMs);
+						this.exhausted = new RateLimitWaitExceeded(
+							this.heldAt(now),
+							pauseMs,
+							this.settings.maxWaitMs,
+						);
 						continue;
 					}
 					this.account(now);
