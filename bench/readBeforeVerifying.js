@@ -313,7 +313,11 @@ function formBaseline(body) {
 	};
 }
 
-function row(scheme, shape, config, sent, baseline, rounds) {
+/**
+ * A delivery read as the trigger reads it (with the clock's time), and what the sender would get: `started`, or the
+ * refusal's status and reason.
+ */
+function readSent(config, sent) {
 	const input = {
 		rawBody: sent.body,
 		headers: sent.headers,
@@ -321,12 +325,23 @@ function row(scheme, shape, config, sent, baseline, rounds) {
 		url: sent.url,
 	};
 	const reading = readDelivery(config, input);
+	const status = reading.ok ? undefined : REFUSALS[reading.reason].status;
+	return {
+		input,
+		reading,
+		status,
+		outcome: reading.ok ? 'started' : `${status} ${reading.reason}`,
+	};
+}
+
+function row(scheme, shape, config, sent, baseline, rounds) {
+	const { input, reading, outcome } = readSent(config, sent);
 	if (reading.ok) throw new Error(`${scheme}, ${shape}: the request was accepted`);
 	return {
 		scheme,
 		shape,
 		bytes: sent.body.length,
-		outcome: `${REFUSALS[reading.reason].status} ${reading.reason}`,
+		outcome,
 		...pairedCpu(baseline, () => readDelivery(config, input), rounds),
 	};
 }
@@ -386,7 +401,7 @@ function printReadBefore(report) {
 	);
 }
 
-module.exports = { readBeforeBench, printReadBefore };
+module.exports = { readBeforeBench, printReadBefore, readSent };
 
 if (require.main === module) {
 	const args = process.argv.slice(2);

@@ -16,7 +16,6 @@ const {
 	MAX_BODY_READ_BEFORE_VERIFYING,
 	readDelivery,
 } = require('../dist/nodes/TenantApiTrigger/verifier');
-const { REFUSALS } = require('../dist/nodes/TenantApiTrigger/refusals');
 const { verificationConfig } = require('../dist/nodes/TenantApiTrigger/settings');
 const {
 	adyenNotification,
@@ -26,7 +25,7 @@ const {
 	triggerParameters,
 	SCHEMES,
 } = require('../sandbox/signing');
-const { printReadBefore, readBeforeBench } = require('./readBeforeVerifying');
+const { printReadBefore, readBeforeBench, readSent } = require('./readBeforeVerifying');
 
 const BYTES = 10240;
 /** n8n's default N8N_PAYLOAD_SIZE_MAX (16 MiB), less room for the headers. */
@@ -88,15 +87,7 @@ function timePerCall(fn, iterations, rounds) {
 
 /** One case: read `sent` with `config`, check the outcome once (`refused`: the expected status, or true for any refusal), then time it. */
 function measure(name, config, sent, { iterations, rounds, refused }) {
-	const input = {
-		rawBody: sent.body,
-		headers: sent.headers,
-		nowSeconds: Math.floor(Date.now() / 1000),
-		url: sent.url,
-	};
-	const reading = readDelivery(config, input);
-	const status = reading.ok ? undefined : REFUSALS[reading.reason].status;
-	const outcome = reading.ok ? 'started' : `${status} ${reading.reason}`;
+	const { input, reading, status, outcome } = readSent(config, sent);
 	if (refused === undefined ? !reading.ok : reading.ok || (refused !== true && status !== refused))
 		throw new Error(`${name}: unexpected ${outcome}`);
 	return {
