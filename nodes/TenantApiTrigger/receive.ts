@@ -6,7 +6,7 @@ import { WEBHOOK_DELIVERY_FIELD } from '../shared/webhookDelivery';
 import type { Answer, HandshakeName } from './answers';
 import { HANDSHAKES } from './answers';
 import { deliveryIdentity, eventAccepted, eventType, safeHeaders, safeQuery } from './delivery';
-import type { RefusalReason } from './refusals';
+import type { RefusalReason, RefusalStatus } from './refusals';
 import { refusalAnswer } from './refusals';
 import type {
 	BodyFormat,
@@ -53,7 +53,7 @@ export interface ReceivedRequest {
 export type Outcome =
 	| {
 			action: 'refuse';
-			status: 400 | 401 | 413 | 415 | 503;
+			status: RefusalStatus;
 			reason: RefusalReason;
 			message: string;
 			seen?: Seen;

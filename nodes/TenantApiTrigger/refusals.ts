@@ -45,8 +45,12 @@ export interface Findings {
 
 type Explanation = [summary: string, action: string];
 
-interface Refusal {
-	status: 400 | 401 | 413 | 415 | 503;
+/** The statuses a refusal is answered with. */
+export type RefusalStatus = 400 | 401 | 413 | 415 | 503;
+
+/** One row of the table. */
+interface RefusalEntry {
+	status: RefusalStatus;
 	/** What the sender is told (default: Invalid signature: nothing that helps a forger). */
 	answer?: (format: BodyFormat) => string;
 	/** What was checked, what was found, and the one thing to change. */
@@ -117,7 +121,7 @@ const bodyShape = (format: BodyFormat) =>
 		: 'Body must be a JSON object';
 
 /** Every refusal: its status, what the sender is told, and what the Refused output says. */
-export const REFUSALS: Record<RefusalReason, Refusal> = {
+export const REFUSALS: Record<RefusalReason, RefusalEntry> = {
 	missing_signature: {
 		status: 401,
 		explain: (found) => [
@@ -396,7 +400,7 @@ export const SECRET_REASONS: RefusalReason[] = [
 export function refusalAnswer(
 	reason: RefusalReason,
 	format: BodyFormat = 'json',
-): { status: Refusal['status']; message: string } {
+): { status: RefusalStatus; message: string } {
 	const { status, answer } = REFUSALS[reason];
 	return { status, message: answer === undefined ? INVALID_SIGNATURE : answer(format) };
 }
