@@ -1,3 +1,5 @@
+import { lruEntry } from '../../shared/lru';
+
 import { ExactPaths } from './jsonScan';
 import { pathSegments, valueAtPath } from './paths';
 
@@ -21,14 +23,6 @@ export class SignedItemFields {
 		this.paths = new ExactPaths(
 			fieldPaths.map((path) => [...items, ...pathSegments(path)]),
 			items.length,
-		);
-	}
-
-	/** Whether these are the fields at `fieldPaths`. */
-	readsAt(fieldPaths: string[]): boolean {
-		return (
-			fieldPaths.length === this.fieldPaths.length &&
-			fieldPaths.every((path, index) => path === this.fieldPaths[index])
 		);
 	}
 
@@ -69,21 +63,11 @@ function firstItemAt(value: unknown, segments: string[], depth: number): unknown
 	return firstItemAt((value as Record<string, unknown>)[key], segments, depth + 1);
 }
 
-/** The fields made for the settings seen, by items path (a few per workflow at most). */
-const made = new Map<string, SignedItemFields[]>();
+/** The fields made for the settings seen, by items path and field paths (a few per workflow at most). */
+const made = new Map<string, SignedItemFields>();
 
 /** The SignedItemFields of a Verification (`fieldPaths`: the signature's path and each signed field's). */
 export function signedItemFields(itemsPath: string, fieldPaths: string[]): SignedItemFields {
-	let known = made.get(itemsPath);
-	if (known === undefined) {
-		if (made.size >= 64) made.clear();
-		made.set(itemsPath, (known = []));
-	}
-	let fields = known.find((candidate) => candidate.readsAt(fieldPaths));
-	if (fields === undefined) {
-		fields = new SignedItemFields(itemsPath, fieldPaths);
-		if (known.length >= 64) known.length = 0;
-		known.push(fields);
-	}
-	return fields;
+	const key = JSON.stringify([itemsPath, fieldPaths]);
+	return lruEntry(made, key, () => new SignedItemFields(itemsPath, fieldPaths), 64);
 }
