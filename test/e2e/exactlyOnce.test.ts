@@ -55,12 +55,21 @@ describe(`n8n ${VERSION}: exactly-once writes across executions`, () => {
 	let items: Workflow;
 	let events: Workflow;
 
+	/**
+	 * A workflow created and activated, once n8n serves its production webhook: activation can answer before that on
+	 * a loaded machine. The probe (`POST {}`) starts a plain Webhook workflow once (the Tenant API Trigger refuses
+	 * it): that execution ends before any test takes its mark.
+	 */
 	async function createWorkflow(
 		body: { name: string } & Record<string, unknown>,
 		webhookPath: string,
+		probeStarts: boolean,
 	): Promise<Workflow> {
-		// Activation answers once the production webhook is registered.
-		return { id: await sessionLib.createActiveWorkflow(n8n, body), webhookPath };
+		const workflow = { id: await sessionLib.createActiveWorkflow(n8n, body), webhookPath };
+		const before = await mark(workflow);
+		await n8n.waitForWebhook(webhookPath);
+		if (probeStarts) await since(before, 1);
+		return workflow;
 	}
 
 	beforeAll(async () => {
@@ -84,9 +93,10 @@ describe(`n8n ${VERSION}: exactly-once writes across executions`, () => {
 		items = await createWorkflow(
 			webhookItemsWorkflow('Exactly once: Webhook items', 'exactly-once-items', api),
 			'/webhook/exactly-once-items',
+			true,
 		);
 		const event = eventWorkflow('Exactly once: events', { api, webhook });
-		events = await createWorkflow(event.body, event.webhookPath);
+		events = await createWorkflow(event.body, event.webhookPath, false);
 	});
 
 	afterAll(() => suite?.tearDown());

@@ -156,8 +156,18 @@ describe('the packed tarball, installed as the README says', () => {
 			'tenantApiTrigger',
 		]);
 		expect(entries['dist/credentials/TenantApi.credentials.js']).toEqual(['tenantApi']);
-		expect(result.signed).toEqual({ ok: true, reason: 'ok', bodyFormat: 'json', secretIndex: 0 });
-		expect(result.forged).toEqual({ ok: false, reason: 'signature_mismatch' });
+		expect(result.signed).toEqual({
+			ok: true,
+			reason: 'ok',
+			bodyFormat: 'json',
+			secretIndex: 0,
+			seen: { secretsTried: [0] },
+		});
+		expect(result.forged).toEqual({
+			ok: false,
+			reason: 'signature_mismatch',
+			seen: { secretsTried: [0] },
+		});
 		expect(result.read).toEqual({ id: 'evt_1', event: 'transfers.created' });
 		expect(result.readAsForm).toMatchObject({
 			ok: false,

@@ -31,6 +31,8 @@ const PROJECT_FILES = [
 	'tsconfig.json',
 	'gulpfile.js',
 	'eslint.config.mjs',
+	'.prettierrc.js',
+	'.prettierignore',
 	'index.js',
 	'README.md',
 	'LICENSE',
