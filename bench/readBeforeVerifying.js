@@ -51,6 +51,7 @@ const CUSTOM_FORM = {
 	bodyFormat: 'form',
 };
 
+/** The settings the node builds from trigger parameters `parameters` (`verification` and the fields it reads). */
 function configOf(parameters, secrets) {
 	const { verification, ...rest } = parameters;
 	return verificationConfig(
@@ -401,7 +402,7 @@ function printReadBefore(report) {
 	);
 }
 
-module.exports = { readBeforeBench, printReadBefore, readSent };
+module.exports = { configOf, readBeforeBench, printReadBefore, readSent };
 
 if (require.main === module) {
 	const args = process.argv.slice(2);

@@ -16,7 +16,6 @@ const {
 	MAX_BODY_READ_BEFORE_VERIFYING,
 	readDelivery,
 } = require('../dist/nodes/TenantApiTrigger/verifier');
-const { verificationConfig } = require('../dist/nodes/TenantApiTrigger/settings');
 const {
 	adyenNotification,
 	demoSecret,
@@ -25,7 +24,7 @@ const {
 	triggerParameters,
 	SCHEMES,
 } = require('../sandbox/signing');
-const { printReadBefore, readBeforeBench, readSent } = require('./readBeforeVerifying');
+const { configOf, printReadBefore, readBeforeBench, readSent } = require('./readBeforeVerifying');
 
 const BYTES = 10240;
 /** n8n's default N8N_PAYLOAD_SIZE_MAX (16 MiB), less room for the headers. */
@@ -54,16 +53,6 @@ function deliveryOfSize(scheme, secret, bytes = BYTES) {
 	if (sent.body.length !== bytes)
 		throw new Error(`${scheme}: delivery is ${sent.body.length} bytes, not ${bytes}`);
 	return sent;
-}
-
-/** The settings the node builds from trigger parameters `parameters` (`verification` and the fields it reads). */
-function configOf(parameters, secrets) {
-	const { verification, ...rest } = parameters;
-	return verificationConfig(
-		verification,
-		(name, fallback) => (rest[name] === undefined ? fallback : rest[name]),
-		secrets,
-	);
 }
 
 const configFor = (scheme, secrets) => configOf(triggerParameters(scheme), secrets);

@@ -79,17 +79,22 @@ function itemsWorkflow(items: IDataObject[], post: INode = postNode()): Workflow
 	return { id: 'wf-items', nodes: [start, post], connections: link('Items', POST) };
 }
 
-/** Tenant API Trigger → Listing (the items an upstream node produces for the event) → Create transfer. */
-function eventWorkflow(items: IDataObject[], post: INode = postNode()): WorkflowSpec {
-	const trigger: INode = {
+/** The Tenant API Trigger of these workflows, with `parameters`. */
+function triggerNode(parameters: INode['parameters'] = {}): INode {
+	return {
 		id: 'trigger-id',
 		name: TRIGGER_NODE_NAME,
 		type: TRIGGER_TYPE,
 		typeVersion: 1,
 		position: [0, 0],
 		webhookId: WEBHOOK_ID,
-		parameters: {},
+		parameters,
 	};
+}
+
+/** Tenant API Trigger → Listing (the items an upstream node produces for the event) → Create transfer. */
+function eventWorkflow(items: IDataObject[], post: INode = postNode()): WorkflowSpec {
+	const trigger = triggerNode();
 	const listing: INode = {
 		id: 'listing-id',
 		name: LISTING,
@@ -501,15 +506,7 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 		}
 		/** Tenant API Trigger → Copies (two writes per event, linked to it) → Create transfer. */
 		function batchWorkflow(copies = 2, post: INode = postNode()): WorkflowSpec {
-			const trigger: INode = {
-				id: 'trigger-id',
-				name: TRIGGER_NODE_NAME,
-				type: TRIGGER_TYPE,
-				typeVersion: 1,
-				position: [0, 0],
-				webhookId: WEBHOOK_ID,
-				parameters: { verification: 'adyenPayments' },
-			};
+			const trigger = triggerNode({ verification: 'adyenPayments' });
 			const split: INode = {
 				id: 'copies-id',
 				name: 'Copies',

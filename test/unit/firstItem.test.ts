@@ -212,3 +212,12 @@ it('generated items: the first item fields (but containers) as a whole exact rea
 		{ seed: 20261126, numRuns: 2000 },
 	);
 });
+
+describe('the signed item fields of a setting, kept for the process', () => {
+	it('are made once per setting and shared by every request (and execution) with it, at most 64 settings kept', () => {
+		expect(signedItemFields(ITEMS_PATH, [...FIELDS])).toBe(fields);
+		expect(signedItemFields(ITEMS_PATH, FIELDS.slice(1))).not.toBe(fields);
+		for (let i = 0; i < 64; i++) signedItemFields(`items${i}.*`, ['id']);
+		expect(signedItemFields(ITEMS_PATH, FIELDS)).not.toBe(fields);
+	});
+});
