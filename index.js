@@ -3,19 +3,17 @@
  * The package's `main`. n8n itself does not use it: n8n loads the nodes and the credential listed in the
  * `n8n` block of package.json. This file is for code that requires the package:
  *
- *   const { readDelivery, refusalAnswer, verifyDelivery } = require('n8n-nodes-tenant-api');   // no n8n needed
+ *   const { authenticate, receiveDelivery, settingsFromParameters, SCHEMES } = require('n8n-nodes-tenant-api');   // no n8n needed
  *   const { TenantApi, TenantApiTrigger, TenantApiCredentials, TenantWebhookApiCredentials } = require('n8n-nodes-tenant-api');
  *
  * The node classes need n8n-workflow (the peer dependency n8n provides), so they load on first access:
- * the webhook verifier works on its own.
+ * the webhook check works on its own.
  */
-const {
-	PRESETS,
-	PRESET_NAMES,
-	readDelivery,
-	verifyDelivery,
-} = require('./dist/nodes/TenantApiTrigger/verifier');
+const { authenticate } = require('./dist/nodes/TenantApiTrigger/authenticate');
+const { receiveDelivery } = require('./dist/nodes/TenantApiTrigger/receive');
 const { refusalAnswer } = require('./dist/nodes/TenantApiTrigger/refusals');
+const { SCHEMES, SCHEME_NAMES } = require('./dist/nodes/TenantApiTrigger/schemes');
+const { settingsFromParameters } = require('./dist/nodes/TenantApiTrigger/settings');
 
 const lazy = {
 	TenantApi: () => require('./dist/nodes/TenantApi/TenantApi.node').TenantApi,
@@ -29,8 +27,11 @@ const lazy = {
 for (const [name, load] of Object.entries(lazy)) {
 	Object.defineProperty(exports, name, { enumerable: true, get: load });
 }
-exports.readDelivery = readDelivery;
-exports.verifyDelivery = verifyDelivery;
-exports.refusalAnswer = refusalAnswer;
-exports.PRESETS = PRESETS;
-exports.PRESET_NAMES = PRESET_NAMES;
+Object.assign(exports, {
+	authenticate,
+	receiveDelivery,
+	refusalAnswer,
+	settingsFromParameters,
+	SCHEMES,
+	SCHEME_NAMES,
+});

@@ -20,7 +20,7 @@ export class TenantWebhookApi implements ICredentialType {
 	properties: INodeProperties[] = [
 		{
 			displayName:
-				'Used by the Tenant API Trigger to check that deliveries really come from the sender. Paste the webhook signing secret exactly as the sender shows it (e.g. whsec_… for Standard Webhooks, the hex HMAC key for Adyen, the auth token for Twilio).',
+				'Used by the Tenant API Trigger to check that deliveries really come from the Tenant API. Paste the webhook Secret Key exactly as the dashboard shows it when the Webhook URL is generated (whsec_… for Standard Webhooks).',
 			name: 'webhookNotice',
 			type: 'notice',
 			default: '',

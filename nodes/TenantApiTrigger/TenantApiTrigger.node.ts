@@ -16,30 +16,20 @@ import { TRIGGER_NODE_NAME } from '../shared/webhookDelivery';
 import { properties } from './description';
 import type { Evidence } from './diagnosis';
 import { diagnose } from './diagnosis';
-import type { Outcome, Refusal } from './receive';
+import type { HeaderBag } from './headers';
+import { usableSecrets } from './headers';
+import type { Decision, Refusal } from './receive';
 import { receiveDelivery, refusal } from './receive';
-import type { Answer } from './answers';
-import { EMPTY_OK } from './answers';
 import { admitRefusal } from './refusalRecords';
-import type { ParameterReader } from './settings';
+import type { ParameterReader } from './schemes';
+import { isSchemeName } from './schemes';
 import { credentialSecrets, settingsFromParameters, signingSecrets } from './settings';
-import { finishedStatuses, isVerificationName, verificationOf } from './verifications';
 import { signedUrl } from './url';
-import type { HeaderBag } from './verifier';
-import { usableSecrets } from './verifier';
 
 const WEBHOOK_CREDENTIAL_TYPE = 'tenantWebhookApi';
 
 /** n8n's response mode for the Respond parameter, evaluated by n8n for each request. */
 const RESPONSE_MODE = '={{ $parameter["respond"] === "whenFinished" ? "lastNode" : "onReceived" }}';
-
-/**
- * The status of n8n's own answer, which it sends only with Respond When the Workflow Finishes once the workflow
- * succeeded (every other answer the trigger sends itself): 200, or the status the Verification's sender expects.
- */
-const RESPONSE_CODE = `={{ ${finishedStatuses()
-	.map(([name, status]) => `$parameter["verification"] === ${JSON.stringify(name)} ? ${status} : `)
-	.join('')}200 }}`;
 
 interface RequestWithRawBody {
 	rawBody?: unknown;
@@ -49,7 +39,7 @@ interface RequestWithRawBody {
 /** The part of n8n's response object (an express response, a Node ServerResponse) the trigger answers with. */
 interface RawResponse {
 	writeHead(status: number, headers: Record<string, string>): unknown;
-	end(body: string): unknown;
+	end(body?: string): unknown;
 }
 
 /**
@@ -97,44 +87,55 @@ async function readSecrets(
 	}
 }
 
-/** The delivery read against the node's settings, and what a refusal can be explained from. Never throws. */
+/** The decision for this request under the node's settings, and what a refusal can be explained from. Never throws. */
 async function judgeRequest(
 	context: IWebhookFunctions,
 	testUrl: boolean,
 	nowSeconds: number,
-): Promise<{ outcome: Outcome; evidence: Evidence }> {
-	const evidence: Evidence = { verification: undefined, headers: {}, testUrl, nowSeconds };
+): Promise<{ decision: Decision; evidence: Evidence }> {
+	const evidence: Evidence = {
+		verification: undefined,
+		headers: {},
+		bodyBytes: 0,
+		testUrl,
+		nowSeconds,
+	};
 	try {
 		evidence.headers = context.getHeaderData() as HeaderBag;
-		evidence.rawBody = await readRawBody(context);
+		const rawBody = await readRawBody(context);
+		evidence.bodyBytes = rawBody?.length ?? 0;
 		const verification = (evidence.verification = context.getNodeParameter(
 			'verification',
 			'hmacSha256',
 		));
-		// E.g. saved by a newer version of this package: a set-up error, answered like a refusal (final, not 5xx).
-		if (!isVerificationName(verification))
-			return { outcome: refusal('unknown_verification'), evidence };
+		// A scheme removed from this version, or saved by a newer one: refused, like a bad signature.
+		if (!isSchemeName(verification))
+			return { decision: refusal('unknown_verification'), evidence };
 		const secrets =
 			verification === 'none' ? { accepted: [], all: [] } : await readSecrets(context, testUrl);
-		if ('action' in secrets) return { outcome: secrets, evidence };
+		if ('action' in secrets) return { decision: secrets, evidence };
 		const read: ParameterReader = (name, fallback) =>
 			context.getNodeParameter(name, fallback as never);
-		const settings = settingsFromParameters(verification, read, secrets.accepted, secrets.all);
-		evidence.config = settings.config;
-		const outcome = receiveDelivery(settings, {
-			rawBody: evidence.rawBody,
+		const settings = settingsFromParameters(verification, read, secrets);
+		Object.assign(evidence, {
+			check: settings.check,
+			secrets: settings.secrets,
+			bodyFormat: settings.bodyFormat,
+		});
+		const decision = receiveDelivery(settings, {
+			rawBody,
 			headers: evidence.headers,
 			query: context.getQueryData() as IDataObject,
 			url:
-				settings.config.mode === 'hmac'
+				settings.check.kind === 'hmac'
 					? signedUrl(context, context.getNodeParameter('signedUrl', ''))
 					: undefined,
 			nowSeconds,
 		});
-		return { outcome, evidence };
+		return { decision, evidence };
 	} catch {
 		// The one catch-all of the flow: n8n failing to give the request or the settings, or a defect in reading it.
-		return { outcome: refusal('internal_error'), evidence };
+		return { decision: refusal('internal_error'), evidence };
 	}
 }
 
@@ -148,19 +149,15 @@ function recordsRefusals(context: IWebhookFunctions): boolean {
 }
 
 /** Answers the request now (n8n then sends nothing of its own: the caller returns `noWebhookResponse`). */
-function send(context: IWebhookFunctions, answer: Answer): void {
+function send(context: IWebhookFunctions, status: number, message?: string): void {
 	const res = context.getResponseObject() as unknown as RawResponse;
-	res.writeHead(
-		answer.status,
-		answer.contentType === undefined ? {} : { 'content-type': answer.contentType },
-	);
-	res.end(answer.body ?? '');
-}
-
-/** What the Verification's sender expects back for a verified delivery (answers.ts); 200 and nothing for a value this version does not know. */
-function acknowledgement(context: IWebhookFunctions): Answer {
-	const verification = context.getNodeParameter('verification', 'hmacSha256');
-	return isVerificationName(verification) ? verificationOf(verification).acknowledgement : EMPTY_OK;
+	if (message === undefined) {
+		res.writeHead(status, {});
+		res.end();
+		return;
+	}
+	res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+	res.end(JSON.stringify({ message }));
 }
 
 /** Respond: When the Workflow Finishes (n8n answers once the workflow ends), else On Receipt. */
@@ -196,11 +193,7 @@ function refuseDelivery(
 		workflowId,
 		verification: String(evidence.verification),
 	});
-	send(context, {
-		status: refused.status,
-		contentType: 'application/json; charset=utf-8',
-		body: JSON.stringify({ message: refused.message }),
-	});
+	send(context, refused.status, refused.message);
 	if (!evidence.testUrl) {
 		if (!recordsRefusals(context)) return { noWebhookResponse: true };
 		const decision = admitRefusal(workflowId, node, refused.reason, evidence.nowSeconds * 1000);
@@ -238,10 +231,9 @@ export class TenantApiTrigger implements INodeType {
 			{
 				name: 'default',
 				httpMethod: 'POST',
-				// n8n answers only with lastNode (When the Workflow Finishes): RESPONSE_CODE with an empty body when the
+				// n8n answers only with lastNode (When the Workflow Finishes): 200 with an empty body when the
 				// execution succeeded, 500 "Error in workflow" when it failed. Any other saved value answers on receipt.
 				responseMode: RESPONSE_MODE,
-				responseCode: RESPONSE_CODE,
 				// An empty body (n8n's default would send the text "firstEntryJson").
 				responseData: 'noData',
 				path: 'webhook',
@@ -305,32 +297,24 @@ export class TenantApiTrigger implements INodeType {
 	};
 
 	/**
-	 * Every answer but one is sent here, at once: refusals, handshakes, filtered-out events, and verified deliveries
-	 * with Respond On Receipt. With Respond When the Workflow Finishes, n8n answers once the workflow ends.
+	 * Every answer but one is sent here, at once: refusals, filtered-out events, and verified deliveries with Respond
+	 * On Receipt (200, empty). With Respond When the Workflow Finishes, n8n answers once the workflow ends.
 	 */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const testUrl = isTestDelivery(this);
-		const { outcome, evidence } = await judgeRequest(this, testUrl, Math.floor(Date.now() / 1000));
-		if (outcome.action === 'refuse') return refuseDelivery(this, outcome, evidence);
-		if (outcome.action === 'handshake') {
-			this.logger.debug("Tenant API Trigger: answered the sender's handshake", {
-				node: this.getNode().name,
-				handshake: outcome.handshake,
-			});
-			send(this, outcome.answer);
-			return { noWebhookResponse: true };
-		}
-		if (outcome.action === 'acknowledge') {
+		const { decision, evidence } = await judgeRequest(this, testUrl, Math.floor(Date.now() / 1000));
+		if (decision.action === 'refuse') return refuseDelivery(this, decision, evidence);
+		if (decision.action === 'acknowledge') {
 			this.logger.debug('Tenant API Trigger: delivery acknowledged but filtered out', {
 				node: this.getNode().name,
-				event: outcome.event ?? null,
+				event: decision.event ?? null,
 			});
-			send(this, acknowledgement(this));
+			send(this, 200);
 			return { noWebhookResponse: true };
 		}
-		const workflowData = [outcome.items.map((json) => ({ json })), []];
+		const workflowData = [[{ json: decision.item }], []];
 		if (respondsWhenFinished(this)) return { workflowData };
-		send(this, acknowledgement(this));
+		send(this, 200);
 		return { noWebhookResponse: true, workflowData };
 	}
 }

@@ -1,13 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_TOLERANCE_SECONDS } from './verifier';
-import {
-	VERIFICATIONS,
-	VERIFICATION_NAMES,
-	bodyFormatDefaulting,
-	showing,
-	signingTimestamps,
-} from './verifications';
+import { DEFAULT_TOLERANCE_SECONDS, SCHEMES, SCHEME_NAMES, showing } from './schemes';
 
 const USE_TIMESTAMP = showing('useTimestamp');
 const custom = (extra: Record<string, string[]> = {}) => ({
@@ -19,10 +12,10 @@ const verificationOptions: INodeProperties = {
 	name: 'verification',
 	type: 'options',
 	noDataExpression: true,
-	options: VERIFICATION_NAMES.map((value) => ({
-		name: VERIFICATIONS[value].name,
+	options: SCHEME_NAMES.map((value) => ({
+		name: SCHEMES[value].name,
 		value,
-		description: VERIFICATIONS[value].description,
+		description: SCHEMES[value].description,
 	})),
 	default: 'hmacSha256',
 	description:
@@ -63,20 +56,7 @@ const customHmacFields: INodeProperties[] = [
 		required: true,
 		displayOptions: custom(),
 		description:
-			'What the sender signs. Placeholders: {body} (the raw bytes), {timestamp}, {ID} (the delivery ID), {URL} (the URL called), {formFields} (form fields sorted by name, name then value), {item.path} (a field of each body item, with Signature Location inside each item; fields must be separated by literal text they do not contain). Anything else is literal.',
-	},
-	{
-		displayName: 'Signature Location',
-		name: 'customSignatureIn',
-		type: 'options',
-		options: [
-			{ name: 'Header', value: 'header' },
-			{ name: 'Inside Each Item of the JSON Body', value: 'items' },
-		],
-		default: 'header',
-		displayOptions: custom(),
-		description:
-			'Inside each item: every item must carry a valid signature, nothing else may sit beside the items, and the workflow gets only the signed fields of each item, as the text that was signed',
+			'What the sender signs. Placeholders: {body} (the raw bytes, last), {timestamp}, {ID} (the delivery ID), {URL} (the URL called), {header.name} (a request header); anything else is literal text. Text between placeholders, and at most one of {ID}, {URL} and {header.…}, so that the signed bytes split one way only.',
 	},
 	{
 		displayName: 'Signature Header',
@@ -84,7 +64,7 @@ const customHmacFields: INodeProperties[] = [
 		type: 'string',
 		default: 'x-signature',
 		required: true,
-		displayOptions: custom({ customSignatureIn: ['header'] }),
+		displayOptions: custom(),
 		description:
 			'Header carrying the signature; several names separated by commas are tried in order',
 	},
@@ -99,17 +79,14 @@ const customHmacFields: INodeProperties[] = [
 			{ name: 'Versioned List (e.g. V1,… V1,…)', value: 'versioned' },
 		],
 		default: 'plain',
-		displayOptions: custom({ customSignatureIn: ['header'] }),
+		displayOptions: custom(),
 	},
 	{
 		displayName: 'Signature Label',
 		name: 'customSignatureLabel',
 		type: 'string',
 		default: 'v1',
-		displayOptions: custom({
-			customSignatureIn: ['header'],
-			customSignatureFormat: ['prefixed', 'keyValue', 'versioned'],
-		}),
+		displayOptions: custom({ customSignatureFormat: ['prefixed', 'keyValue', 'versioned'] }),
 		description:
 			'The prefix (e.g. v0=), the key of signature entries (e.g. v1) or the version label (e.g. v1)',
 	},
@@ -118,14 +95,14 @@ const customHmacFields: INodeProperties[] = [
 		name: 'customPairSeparator',
 		type: 'string',
 		default: ',',
-		displayOptions: custom({ customSignatureIn: ['header'], customSignatureFormat: ['keyValue'] }),
+		displayOptions: custom({ customSignatureFormat: ['keyValue'] }),
 	},
 	{
 		displayName: 'Timestamp Key',
 		name: 'customTimestampKey',
 		type: 'string',
 		default: 't',
-		displayOptions: custom({ customSignatureIn: ['header'], customSignatureFormat: ['keyValue'] }),
+		displayOptions: custom({ customSignatureFormat: ['keyValue'] }),
 		description: 'Key of the timestamp inside the signature header (e.g. t or ts)',
 	},
 	{
@@ -157,32 +134,6 @@ const customHmacFields: INodeProperties[] = [
 		displayOptions: custom(),
 		description: 'Header carrying the delivery ID ({ID})',
 	},
-	{
-		displayName: 'Items Path',
-		name: 'customItemsPath',
-		type: 'string',
-		default: 'notificationItems.*.NotificationRequestItem',
-		displayOptions: custom({ customSignatureIn: ['items'] }),
-		description:
-			'Dot path of the signed items in the JSON body; * stands for every element of a list',
-	},
-	{
-		displayName: 'Signature Path in Item',
-		name: 'customItemSignaturePath',
-		type: 'string',
-		default: 'additionalData.hmacSignature',
-		displayOptions: custom({ customSignatureIn: ['items'] }),
-	},
-	{
-		displayName: 'Body Hash Query Parameter',
-		name: 'customBodyHashParameter',
-		type: 'string',
-		default: '',
-		placeholder: 'bodySHA256',
-		displayOptions: custom(),
-		description:
-			'When the signed content covers the URL but not the body: the query parameter holding the SHA-256 (hex) of the body, which is then checked too',
-	},
 ];
 
 const bodyFormatOptions = [
@@ -197,30 +148,17 @@ const bodyFormatOptions = [
 		description: 'Content-Type application/x-www-form-urlencoded',
 	},
 ];
-const BODY_FORMAT_DESCRIPTION =
-	'How the body is read. A delivery whose Content-Type says otherwise is refused with 415: the Content-Type is not signed, so the same signed bytes must never be read another way.';
-
-/** The Body Format setting: JSON by default; Slack-style (slash commands, interactivity) sends form fields. */
-const bodyFormatFields: INodeProperties[] = [
-	{
-		displayName: 'Body Format',
-		name: 'bodyFormat',
-		type: 'options',
-		options: bodyFormatOptions,
-		default: 'form',
-		displayOptions: { show: { verification: bodyFormatDefaulting('form') } },
-		description: BODY_FORMAT_DESCRIPTION,
-	},
-	{
-		displayName: 'Body Format',
-		name: 'bodyFormat',
-		type: 'options',
-		options: bodyFormatOptions,
-		default: 'json',
-		displayOptions: { show: { verification: bodyFormatDefaulting('json') } },
-		description: BODY_FORMAT_DESCRIPTION,
-	},
-];
+/** Body Format: JSON by default. */
+const bodyFormatField: INodeProperties = {
+	displayName: 'Body Format',
+	name: 'bodyFormat',
+	type: 'options',
+	options: bodyFormatOptions,
+	default: 'json',
+	displayOptions: { show: { verification: showing('bodyFormat') } },
+	description:
+		'How the verified body is read. A delivery whose Content-Type says otherwise is refused with 415: the Content-Type is not signed, so the same signed bytes must never be read another way.',
+};
 
 export const properties: INodeProperties[] = [
 	{
@@ -240,6 +178,14 @@ export const properties: INodeProperties[] = [
 		displayOptions: { show: { verification: ['none'] } },
 	},
 	{
+		displayName:
+			'The secret travels with every delivery, and nothing ties the body to it: anyone who sees one delivery (a proxy or a log) can send any body. Choose a signature when the sender offers one.',
+		name: 'secretHeaderWarning',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { verification: ['secretHeader'] } },
+	},
+	{
 		displayName: 'Signature Header',
 		name: 'signatureHeader',
 		type: 'string',
@@ -247,7 +193,7 @@ export const properties: INodeProperties[] = [
 		required: true,
 		displayOptions: { show: { verification: showing('signatureHeader') } },
 		description:
-			'Request header that carries the signature (case-insensitive), e.g. X-Hub-Signature-256 (GitHub) or X-Shopify-Hmac-Sha256',
+			'Request header that carries the signature (case-insensitive; several names separated by commas are tried in order)',
 	},
 	{
 		displayName: 'Header Carrying the Shared Key',
@@ -293,7 +239,7 @@ export const properties: INodeProperties[] = [
 		type: 'number',
 		default: DEFAULT_TOLERANCE_SECONDS,
 		typeOptions: { minValue: 1 },
-		displayOptions: { show: { verification: signingTimestamps() } },
+		displayOptions: { show: { verification: showing('tolerance') } },
 		description: 'How far the signed timestamp may be from the current time, in either direction',
 	},
 	{
@@ -302,11 +248,11 @@ export const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'https://n8n.example.com/webhook/…/webhook',
-		displayOptions: { show: { verification: showing('signedUrl') } },
+		displayOptions: { show: { verification: showing('custom') } },
 		description:
-			'The URL registered at the sender, when it differs from the Webhook URL n8n shows (e.g. behind a proxy that rewrites it). Empty: the Webhook URL of this node. The query string of each request is appended as received.',
+			'For {URL} in Signed Content: the URL registered at the sender, when it differs from the Webhook URL n8n shows (e.g. behind a proxy that rewrites it). Empty: the Webhook URL of this node. The query string of each request is appended as received.',
 	},
-	...bodyFormatFields,
+	bodyFormatField,
 	{
 		displayName: 'Events',
 		name: 'events',
@@ -325,18 +271,18 @@ export const properties: INodeProperties[] = [
 				name: 'On Receipt',
 				value: 'onReceipt',
 				description:
-					'Answer as soon as the delivery is verified, with what the sender expects (200; Adyen: [accepted]; Twilio: empty TwiML). The sender never waits, but an event is lost if the workflow fails or its worker dies.',
+					'Answer 200 as soon as the delivery is verified. The sender never waits, but an event is lost if the workflow fails or its worker dies.',
 			},
 			{
 				name: 'When the Workflow Finishes',
 				value: 'whenFinished',
 				description:
-					'Answer 200 (Twilio: 204) only after the workflow succeeded, and 500 when it failed, so the sender delivers the event again',
+					'Answer 200 only after the workflow succeeded, and 500 when it failed, so the sender delivers the event again',
 			},
 		],
 		default: 'onReceipt',
 		description:
-			"When the sender gets its answer. Refused deliveries, and a sender's URL check (Slack's url_verification, GitHub's ping), are answered at once either way.",
+			'When the sender gets its answer. Refused deliveries, and deliveries the Events filter leaves out, are answered at once either way.',
 	},
 	{
 		displayName:
@@ -360,7 +306,7 @@ export const properties: INodeProperties[] = [
 				default: '',
 				placeholder: 'data.eventId',
 				description:
-					"Body fields (dot paths, separated by commas) that identify the delivery in webhookDelivery.ID, when the scheme signs no ID header. Empty: the preset's (see the trigger docs, Delivery identity). Not with Twilio-Style form deliveries or Custom HMAC {formFields} without {body}: their signature does not say where a field ends, so they are named by the SHA-256 of the signed text and a delivery is refused while this is set.",
+					"Body fields (dot paths, separated by commas) that name the delivery in webhookDelivery.ID when the scheme signs no ID: name the event's ID, never the resource's (an order's ID is the same for all of its events). Empty, or a delivery without these fields: the SHA-256 of the body, the same for every delivery of the same bytes.",
 			},
 			{
 				displayName: 'Event Path',

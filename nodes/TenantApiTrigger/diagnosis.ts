@@ -1,200 +1,131 @@
+/**
+ * The Refused output's item: what was checked, what was found, and the one thing to change, in the trigger's own
+ * words and the node's settings only. It holds no secret, no expected signature, no header value and nothing of
+ * the body but its size.
+ */
 import type { IDataObject } from 'n8n-workflow';
 
 import { SECRET_NAMES } from '../shared/webhookDelivery';
 
-import { HANDSHAKES } from './answers';
-import type { HeaderBag, Seen, VerificationConfig } from './verifier';
-import {
-	MAX_BODY_READ_BEFORE_VERIFYING,
-	PRESETS,
-	PRESET_NAMES,
-	headerNames,
-	headerValue,
-	isPresetName,
-	mediaType,
-	parseTemplate,
-	usableSecrets,
-	usesPart,
-} from './verifier';
+import type { Seen } from './authenticate';
+import type { BodyFormat } from './body';
+import type { HeaderBag } from './headers';
+import { headerNames, mediaType, usableSecrets } from './headers';
 import type { Refusal } from './receive';
-import { secretsOf } from './receive';
 import type { Findings } from './refusals';
 import { MAX_LISTED, REFUSALS, SECRET_REASONS, shown } from './refusals';
-import { verificationConfig } from './settings';
-import type { VerificationName } from './verifications';
-import {
-	VERIFICATION_NAMES,
-	isVerificationName,
-	verificationOf,
-	verificationsOfSender,
-} from './verifications';
+import type { Check, SchemeName } from './schemes';
+import { SCHEME_NAMES, defaultCheck, isSchemeName, schemeOf } from './schemes';
+import { parseSignedContent, usesPart } from './signedContent';
 
 /** Everything a refusal can be explained from; never the body's content or a header's value. */
 export interface Evidence {
-	/** The Verification setting as saved (may be a value this version does not know). */
+	/** The Verification setting as saved (may be a value this version does not offer). */
 	verification: unknown;
-	/** The verifier's configuration, when the settings could be read. */
-	config?: VerificationConfig;
+	/** The check and the settings' secrets and body format, when the settings could be read. */
+	check?: Check;
+	secrets?: unknown[];
+	bodyFormat?: BodyFormat;
 	headers: HeaderBag;
-	rawBody?: Buffer;
+	bodyBytes: number;
 	testUrl: boolean;
 	nowSeconds: number;
 }
 
 /** Words that mark a header as one that carries a signature, a timestamp or a shared secret. */
-const SIGNATURE_LIKE = /signature|hmac|token|secret|timestamp|webhook-id|svix-id/;
+const SIGNATURE_LIKE = /signature|hmac|token|secret|timestamp|webhook-id/;
 
-/** Header names the tables use: every preset's signature, timestamp and id headers, every Verification's sender headers. */
-const TABLE_HEADERS: ReadonlySet<string> = new Set([
-	...PRESET_NAMES.flatMap((name) =>
-		[PRESETS[name].signatureHeader, PRESETS[name].timestampHeader, PRESETS[name].idHeader].flatMap(
-			headerNames,
-		),
-	),
-	...VERIFICATION_NAMES.flatMap((name) => verificationOf(name).senderHeaders),
-]);
+/** The header names a check reads its signature (or shared key) from. */
+function expectedHeaders(check: Check | undefined): string[] {
+	if (check === undefined || check.kind === 'none') return [];
+	return headerNames(check.kind === 'secretHeader' ? check.header : check.signing.signatureHeader);
+}
 
-/** Media types the trigger reads or names in its answers (body.ts mediaTypeFits, receive.ts); `+json` types as one class. */
-const KNOWN_MEDIA_TYPES = [
-	'application/json',
-	'text/plain',
-	'application/x-www-form-urlencoded',
-	'multipart/form-data',
-];
+/** Every header name a check reads. */
+function checkHeaders(check: Check | undefined): string[] {
+	if (check?.kind !== 'hmac') return expectedHeaders(check);
+	const { signing } = check;
+	return [signing.signatureHeader, signing.timestampHeader, signing.idHeader].flatMap(headerNames);
+}
+
+/** Header names the schemes read by default. */
+const SCHEME_HEADERS: ReadonlySet<string> = new Set(
+	SCHEME_NAMES.flatMap((name) => checkHeaders(defaultCheck(name))),
+);
 
 /**
- * What a Verification proves about a delivery: that the sender knows the secret, that it signed the request (the
- * secret never travels), that it signed a timestamp (a captured delivery expires) or the URL (it cannot be sent
- * to another endpoint). A Verification is suggested only when it proves a signature and all the chosen one proves.
+ * What a check proves about a delivery: that the sender knows the secret, that it signed the request (the secret
+ * never travels), a timestamp (a captured delivery expires) or the URL (it cannot be sent elsewhere).
  */
 type Proof = 'secret' | 'signature' | 'timestamp' | 'url';
 
-function proofs(config: VerificationConfig): Proof[] {
-	if (config.mode === 'none') return [];
-	if (config.mode === 'secretHeader') return ['secret'];
-	const parts = parseTemplate(config.scheme.signedContent) ?? [];
+function proofs(check: Check): Proof[] {
+	if (check.kind === 'none') return [];
+	if (check.kind === 'secretHeader') return ['secret'];
+	const template = parseSignedContent(check.signing.signedContent, 'json');
+	const parts = template.ok ? template.parts : [];
 	const signed = (['timestamp', 'url'] as const).filter((part) => usesPart(parts, part));
 	return ['secret', 'signature', ...signed];
 }
 
-/** What each Verification proves with its defaults (its preset, or the settings' defaults). */
-const PROOFS_BY_DEFAULT = Object.fromEntries(
-	VERIFICATION_NAMES.map((name) => [
-		name,
-		proofs(verificationConfig(name, (_setting, fallback) => fallback, [])),
-	]),
-) as Record<VerificationName, Proof[]>;
-
-function provesAtLeast(candidate: VerificationName, chosen: Proof[]): boolean {
-	const offered = PROOFS_BY_DEFAULT[candidate];
-	return offered.includes('signature') && chosen.every((proof) => offered.includes(proof));
-}
-
-/** What the chosen Verification proves: its settings, else its defaults; undefined (nothing is suggested) when unknown. */
-function chosenProofs(evidence: Evidence): Proof[] | undefined {
-	if (evidence.config !== undefined) return proofs(evidence.config);
-	return isVerificationName(evidence.verification)
-		? PROOFS_BY_DEFAULT[evidence.verification]
-		: undefined;
-}
-
-/** The request's media type when the trigger knows it, `none` without one, else `other` (the sender's text is never shown). */
+/** The request's media type when the trigger knows it, `none` without one, else `other` (its text is never shown). */
 function knownMediaType(headers: HeaderBag): string {
-	const type = mediaType(headerValue(headers, 'content-type'));
+	const type = mediaType(headers);
 	if (type === '') return 'none';
 	if (type.startsWith('application/') && type.endsWith('+json')) return 'application/*+json';
-	return KNOWN_MEDIA_TYPES.includes(type) ? type : 'other';
-}
-
-function expectedHeaders(config: VerificationConfig | undefined): string[] {
-	if (config === undefined || config.mode === 'none') return [];
-	if (config.mode === 'secretHeader') return headerNames(config.secretHeader);
-	return config.scheme.signatureIn === 'items' ? [] : headerNames(config.scheme.signatureHeader);
-}
-
-/** The header names the settings configure: they are settings, so they may be shown. */
-function configuredHeaders(config: VerificationConfig | undefined): string[] {
-	if (config?.mode !== 'hmac') return expectedHeaders(config);
-	const { scheme } = config;
-	return [scheme.signatureHeader, scheme.timestampHeader, scheme.idHeader].flatMap(headerNames);
-}
-
-/** The Verifications the request points to: its headers' senders, else Adyen payments for signatures inside Adyen's items. */
-function pointedTo(carried: string[], rawBody: Buffer | undefined): VerificationName[] {
-	const byHeaders = verificationsOfSender(carried);
-	if (byHeaders.length > 0) return byHeaders;
-	const prefix = rawBody?.subarray(0, MAX_BODY_READ_BEFORE_VERIFYING);
-	return prefix !== undefined &&
-		prefix.includes('"hmacSignature"') &&
-		prefix.includes('NotificationRequestItem')
-		? ['adyenPayments']
-		: [];
+	const known = ['application/json', 'text/plain', 'application/x-www-form-urlencoded'];
+	return [...known, 'multipart/form-data'].includes(type) ? type : 'other';
 }
 
 /**
- * The setting the request points to: another Verification that proves at least what the chosen one proves (a
- * sender's own header, or signatures inside Adyen's items), or, for the chosen one, the Signature Header its sender
- * uses (GitHub's on HMAC-SHA256 of the Body). Anyone can send any header: one that points to a Verification that
- * proves less suggests nothing, and the reason's own advice stands.
+ * Another scheme whose own headers the request carries (a header only it reads by default) and that proves at
+ * least what the chosen check proves. Anyone can send any header: one that points to a scheme that proves less
+ * suggests nothing, and the reason's own advice stands.
  */
-function suggestion(evidence: Evidence, carried: string[], expected: string[]): string | undefined {
-	const current = evidence.verification;
-	const names = pointedTo(carried, evidence.rawBody);
-	if (isVerificationName(current) && names.includes(current)) {
-		const header = carried.find(
-			(h) => verificationOf(current).senderHeaders.includes(h) && !expected.includes(h),
+function suggestion(evidence: Evidence, carried: string[]): string | undefined {
+	if (evidence.check === undefined) return undefined;
+	const chosen = proofs(evidence.check);
+	const configured = new Set(checkHeaders(evidence.check));
+	const pointed = SCHEME_NAMES.find((name: SchemeName) => {
+		const check = defaultCheck(name);
+		const own = expectedHeaders(check).filter((header) => !configured.has(header));
+		const offered = proofs(check);
+		return (
+			name !== evidence.verification &&
+			own.some((header) => carried.includes(header)) &&
+			offered.includes('signature') &&
+			chosen.every((proof) => offered.includes(proof))
 		);
-		return header !== undefined && verificationOf(current).settings.includes('signatureHeader')
-			? `Set Signature Header to ${header}: the request carries its signature there.`
-			: undefined;
-	}
-	const chosen = chosenProofs(evidence);
-	const stronger =
-		chosen === undefined ? undefined : names.find((name) => provesAtLeast(name, chosen));
-	return stronger === undefined
-		? undefined
-		: `Set Verification to ${verificationOf(stronger).name}: the request carries what that sender sends.`;
-}
-
-/** The Verifications whose senders' secrets begin the way this one does (the table's secretPrefix). */
-function prefixOwners(secret: string): VerificationName[] {
-	return VERIFICATION_NAMES.filter((name) => {
-		const prefix = verificationOf(name).secretPrefix;
-		return prefix !== undefined && secret.startsWith(prefix);
 	});
+	return pointed === undefined
+		? undefined
+		: `Set Verification to ${schemeOf(pointed).name}: the request carries what that scheme sends.`;
 }
 
 /**
- * A secret that looks like the wrong kind for the setting (its text is never shown): an API key; a secret shaped like
- * another Verification's senders' (the table's secretPrefix); a key that is not hex where the preset's key is hex.
+ * A secret that looks like the wrong kind for the setting (its text is never shown): an API key; a secret shaped
+ * like another scheme's (secretPrefix); text that is not hex where the key is hex.
  */
-function secretHint(verification: unknown, secrets: unknown[]): string | undefined {
-	const [secret] = usableSecrets(secrets);
-	if (secret === undefined || !isVerificationName(verification)) return undefined;
-	if (/^(pk|sk|rk)_/.test(secret)) {
+function secretHint(evidence: Evidence): string | undefined {
+	const [secret] = usableSecrets(evidence.secrets ?? []);
+	const { check, verification } = evidence;
+	if (secret === undefined || check?.kind !== 'hmac') return undefined;
+	if (/^(pk|sk|rk)_/.test(secret))
 		return 'The Signing Secret looks like an API key (it starts with pk_, sk_ or rk_). The webhook has a secret of its own: the dashboard shows it when the Webhook URL is generated.';
-	}
-	const owners = prefixOwners(secret);
-	if (owners.length > 0 && !owners.includes(verification) && verification !== 'customHmac') {
-		const prefix = verificationOf(owners[0]).secretPrefix;
-		return `The Signing Secret starts with ${prefix}, as ${owners.map((name) => verificationOf(name).name).join(' and ')} secrets do: if the sender is one of those, choose that Verification.`;
-	}
-	if (
-		isPresetName(verification) &&
-		PRESETS[verification].secretEncoding === 'hex' &&
-		!/^([0-9a-f]{2})+$/i.test(secret)
-	) {
-		return `The key of ${verificationOf(verification).name} is hex (0-9, a-f): copy the HMAC key, not a password or an API key.`;
-	}
+	const owner = SCHEME_NAMES.find((name) => {
+		const prefix = schemeOf(name).secretPrefix;
+		return prefix !== undefined && secret.startsWith(prefix) && name !== verification;
+	});
+	if (owner !== undefined && check.signing.secretEncoding === 'text')
+		return `The Signing Secret starts with ${schemeOf(owner).secretPrefix}, as ${schemeOf(owner).name} secrets do: if the sender follows that scheme, choose it.`;
+	if (check.signing.secretEncoding === 'hex' && !/^([0-9a-f]{2})+$/i.test(secret))
+		return 'The Secret Encoding is hex (0-9, a-f): copy the HMAC key, not a password or an API key.';
 	return undefined;
 }
 
-/** The request's header names (lower case, once each): those a preset or the settings use, and how many other signature-like ones. */
-function signatureHeaders(
-	headers: HeaderBag,
-	config: VerificationConfig | undefined,
-): { carried: string[]; others: number } {
-	const known = new Set([...TABLE_HEADERS, ...configuredHeaders(config)]);
+/** The request's header names (lower case, once each): those a scheme or the settings read, and how many more look like signatures. */
+function signatureHeaders(headers: HeaderBag, check: Check | undefined) {
+	const known = new Set([...SCHEME_HEADERS, ...checkHeaders(check)]);
 	const names = new Set(
 		Object.entries(headers)
 			.filter(([, value]) => value !== undefined)
@@ -205,60 +136,46 @@ function signatureHeaders(
 	return { carried, others: unknown + Math.max(0, carried.length - MAX_LISTED) };
 }
 
-/** What the request showed: the evidence, and what the verifier saw of it (nothing when it did not run). */
-function findingsOf(
-	evidence: Evidence,
-	seen: Seen | undefined,
-): Findings & { secretHint?: string } {
-	const { config, headers, rawBody, verification } = evidence;
-	const expected = expectedHeaders(config);
-	const { carried, others } = signatureHeaders(headers, config);
-	const secrets = config === undefined ? [] : secretsOf(config);
-	const tried = (seen?.secretsTried ?? []).map(
-		(index) => SECRET_NAMES[index] ?? `secret ${index + 1}`,
-	);
+function findingsOf(evidence: Evidence, seen: Seen | undefined): Findings {
+	const { check, headers, verification } = evidence;
+	const { carried, others } = signatureHeaders(headers, check);
+	const template =
+		check?.kind === 'hmac'
+			? parseSignedContent(check.signing.signedContent, evidence.bodyFormat ?? 'json')
+			: undefined;
 	return {
-		verificationName: isVerificationName(verification)
-			? verificationOf(verification).name
+		verificationName: isSchemeName(verification)
+			? schemeOf(verification).name
 			: shown(String(verification)),
-		expected,
+		expected: expectedHeaders(check),
 		carried,
 		others,
 		contentType: knownMediaType(headers),
-		bodyBytes: rawBody?.length ?? 0,
-		secrets: tried,
+		bodyBytes: evidence.bodyBytes,
+		secrets: (seen?.secretsTried ?? []).map((index) => SECRET_NAMES[index] ?? `secret ${index + 1}`),
 		testUrl: evidence.testUrl,
-		bodyFormat: config?.mode === 'hmac' ? config.scheme.bodyFormat : (config?.bodyFormat ?? 'json'),
-		suggested: suggestion(evidence, carried, expected),
+		bodyFormat: evidence.bodyFormat ?? 'json',
+		suggested: suggestion(evidence, carried),
+		...(template?.ok === false ? { signedContentProblem: template.problem } : {}),
 		skew: seen?.timestamp === undefined ? undefined : seen.timestamp - evidence.nowSeconds,
-		tolerance: config?.mode === 'hmac' ? config.scheme.toleranceSeconds : undefined,
-		secretHint: secretHint(verification, secrets),
+		tolerance: check?.kind === 'hmac' ? check.signing.toleranceSeconds : undefined,
 	};
 }
 
-/**
- * The Refused output's item: what was checked, what was found, the one thing to change, in the trigger's own words
- * and the node's settings only (reason codes, counts, sizes, known media types and header names). It holds no
- * secret, no expected signature, no header value and nothing of the body but its size.
- */
+/** The Refused output's item for a refusal. */
 export function diagnose(
 	refusal: Pick<Refusal, 'status' | 'reason' | 'seen'>,
 	evidence: Evidence,
 ): IDataObject {
 	const findings = findingsOf(evidence, refusal.seen);
-	const [found, change] = REFUSALS[refusal.reason].explain(findings);
-	const handshake = Object.values(HANDSHAKES).find((candidate) =>
-		candidate.looksLike(evidence.headers, evidence.rawBody),
-	);
-	const summary = handshake === undefined ? found : `${handshake.label} was refused. ${found}`;
-	const action = handshake === undefined ? change : `${change} ${handshake.whileRefused}`;
+	const [summary, action] = REFUSALS[refusal.reason].explain(findings);
+	const hint = SECRET_REASONS.includes(refusal.reason) ? secretHint(evidence) : undefined;
 	return {
 		reason: refusal.reason,
 		answered: refusal.status,
 		summary,
 		action,
 		verification: findings.verificationName,
-		...(handshake === undefined ? {} : { handshake: handshake.label }),
 		url: evidence.testUrl ? 'Test URL' : 'Production URL',
 		request: {
 			contentType: findings.contentType,
@@ -268,9 +185,7 @@ export function diagnose(
 		},
 		secretsTried: findings.secrets,
 		...(findings.skew === undefined ? {} : { timestampSkewSeconds: findings.skew }),
-		...(findings.secretHint === undefined || !SECRET_REASONS.includes(refusal.reason)
-			? {}
-			: { likelyCause: findings.secretHint }),
+		...(hint === undefined ? {} : { likelyCause: hint }),
 		refusedAt: new Date(evidence.nowSeconds * 1000).toISOString(),
 	};
 }

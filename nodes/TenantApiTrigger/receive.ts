@@ -1,70 +1,48 @@
+/**
+ * One delivery, from the request to what the workflow receives: authenticated on the raw bytes, then read once in
+ * the Body Format, named and filtered by event type. Pure: the node only wires n8n's request and answer to it.
+ */
 import type { IDataObject } from 'n8n-workflow';
 
 import type { WebhookDelivery } from '../shared/webhookDelivery';
-import { WEBHOOK_DELIVERY_FIELD } from '../shared/webhookDelivery';
+import { SECRET_NAMES, WEBHOOK_DELIVERY_FIELD } from '../shared/webhookDelivery';
 
-import type { Answer, HandshakeName } from './answers';
-import { HANDSHAKES } from './answers';
-import { deliveryIdentity, eventAccepted, eventType, safeHeaders, safeQuery } from './delivery';
+import type { Authentication, Seen } from './authenticate';
+import { authenticate } from './authenticate';
+import type { BodyFormat } from './body';
+import { mediaTypeFits, readBody } from './body';
+import type { HeaderBag } from './headers';
+import { mediaType, unsignedHeaders, unsignedQuery } from './headers';
+import { deliveryIdentity, eventAccepted, eventType } from './identity';
 import type { RefusalReason, RefusalStatus } from './refusals';
 import { refusalAnswer } from './refusals';
-import type {
-	BodyFormat,
-	HeaderBag,
-	Reading,
-	Seen,
-	SignedUnit,
-	VerificationConfig,
-} from './verifier';
-import { deliveryFormat, mismatchedMediaType, readDelivery } from './verifier';
-
-/** The trigger's settings, as read from the node. */
-export interface TriggerSettings {
-	/** The Verification setting's value (reported in `webhookDelivery.verification`). */
-	verification: string;
-	config: VerificationConfig;
-	/** Accepted event types (empty: all). */
-	events: string[];
-	eventPath: string;
-	/** Delivery ID Fields (empty: the scheme's). */
-	idFields: string[];
-	includeHeaders: boolean;
-	includeQuery: boolean;
-	/** Every secret of the credential, accepted here or not: none may reach the output. */
-	credentialSecrets: unknown[];
-	/** The handshake the Verification's sender makes before it delivers events, if any. */
-	handshake?: HandshakeName;
-}
+import type { TriggerSettings } from './settings';
 
 export interface ReceivedRequest {
 	/** The exact request bytes; undefined when n8n kept none (multipart). */
 	rawBody: Buffer | undefined;
 	headers: HeaderBag;
 	query: IDataObject;
-	/** The URL the sender signed (Square, Twilio, `{url}`). */
+	/** The URL the sender called (for `{url}`). */
 	url?: string;
 	nowSeconds: number;
 }
 
-/**
- * What to do with a request: refuse it, answer a sender's handshake, acknowledge it (filtered out), or start the
- * workflow. Only a refusal or a start ever runs anything.
- */
-export type Outcome =
-	| {
-			action: 'refuse';
-			status: RefusalStatus;
-			reason: RefusalReason;
-			message: string;
-			seen?: Seen;
-	  }
-	| { action: 'handshake'; handshake: HandshakeName; answer: Answer }
+export interface Refusal {
+	action: 'refuse';
+	reason: RefusalReason;
+	status: RefusalStatus;
+	message: string;
+	seen?: Seen;
+}
+
+/** What to do with a request: refuse it, acknowledge it (an event the filter leaves out), or start the workflow. */
+export type Decision =
+	| Refusal
 	| { action: 'acknowledge'; event: string | undefined }
-	| { action: 'start'; items: IDataObject[] };
+	| { action: 'start'; item: IDataObject };
 
-export type Refusal = Extract<Outcome, { action: 'refuse' }>;
-
-/** A refusal: the reason, the status and message the sender gets for it (refusals.ts), and what the verifier saw. */
+/** A refusal: its reason, the status and message the sender gets (refusals.ts), and what the check saw. */
 export function refusal(reason: RefusalReason, format: BodyFormat = 'json', seen?: Seen): Refusal {
 	return {
 		action: 'refuse',
@@ -74,119 +52,54 @@ export function refusal(reason: RefusalReason, format: BodyFormat = 'json', seen
 	};
 }
 
-/** A request without bytes (n8n parsed multipart itself): nothing can be verified or read. */
-function withoutBytes(settings: TriggerSettings, request: ReceivedRequest): Outcome {
-	const format = deliveryFormat(settings.config, request.url);
-	if (settings.config.mode === 'none' && mismatchedMediaType(format, request.headers) !== undefined)
-		return refusal('unsupported_media_type', format);
-	return refusal('raw_body_unavailable');
-}
-
-type Started = {
-	json: IDataObject;
-	event: string | undefined;
-	id: string | null;
-	signed: IDataObject;
-};
-
-/** One signed unit as the workflow gets it, or why the delivery is refused. */
-function startUnit(
-	settings: TriggerSettings,
-	request: ReceivedRequest,
-	reading: Extract<Reading, { ok: true }>,
-	unit: SignedUnit,
-): Started | Refusal {
-	if (Object.prototype.hasOwnProperty.call(unit.object, WEBHOOK_DELIVERY_FIELD))
-		return refusal('reserved_field');
-	const delivery = deliveryIdentity(
-		settings.config,
-		reading.check,
-		request.headers,
-		unit,
-		settings.idFields,
-		settings.verification,
-	);
-	if (typeof delivery === 'string') return refusal(delivery);
-	return {
-		json: outputItem(settings, request, unit.object, delivery),
-		event: eventType(unit.signed, settings.eventPath),
-		id: delivery.id,
-		signed: unit.signed,
-	};
-}
-
-/**
- * Whether two units of one delivery name the same event (the same id, or without an id the same signed content): a
- * sender never sends an event twice in one delivery.
- */
-function repeatsAnEvent(units: Started[]): boolean {
-	const events = units.map((unit) =>
-		unit.id !== null ? `id ${unit.id}` : `signed ${JSON.stringify(unit.signed)}`,
-	);
-	return new Set(events).size !== events.length;
-}
-
-/**
- * One delivery, from the request to what the workflow receives: verified, read once in the configured format, a
- * sender's handshake answered, each signed unit (the body, or each signed item) given its identity and filtered by
- * event type. Pure: the node only wires n8n's request and answer to it.
- */
-export function receiveDelivery(settings: TriggerSettings, request: ReceivedRequest): Outcome {
-	if (request.rawBody === undefined) return withoutBytes(settings, request);
-	const reading = readDelivery(settings.config, {
-		rawBody: request.rawBody,
-		headers: request.headers,
-		nowSeconds: request.nowSeconds,
-		url: request.url,
-	});
-	if (!reading.ok)
-		return refusal(
-			reading.reason,
-			'bodyFormat' in reading ? reading.bodyFormat : 'json',
-			reading.seen,
-		);
-	const handshake = settings.handshake;
-	const answer =
-		handshake === undefined
-			? undefined
-			: HANDSHAKES[handshake].answer(reading.units[0].signed, request.headers);
-	if (handshake !== undefined && answer !== undefined)
-		return { action: 'handshake', handshake, answer };
-	const units: Started[] = [];
-	for (const unit of reading.units) {
-		const started = startUnit(settings, request, reading, unit);
-		if ('action' in started) return started;
-		units.push(started);
-	}
-	if (repeatsAnEvent(units)) return refusal('duplicate_item');
-	const accepted = units.filter((unit) => eventAccepted(settings.events, unit.event));
-	if (accepted.length === 0) return { action: 'acknowledge', event: units[0]?.event };
-	return { action: 'start', items: accepted.map((unit) => unit.json) };
-}
-
-/** The secrets a configuration holds (to keep them out of the unsigned request data). */
-export function secretsOf(config: VerificationConfig): unknown[] {
-	return config.mode === 'none' ? [] : config.secrets;
-}
-
 /**
  * The one output rule: the body as read from the verified bytes, and beside it only `webhookDelivery` (a name the
  * body may not use), which carries the request data no signature covers under names that say so. No secret of the
- * credential (accepted here or not), and no header carrying Secret in Header's shared key, ever reach it.
+ * credential, and no header carrying Secret in Header's key, reaches it.
  */
 function outputItem(
 	settings: TriggerSettings,
-	request: ReceivedRequest,
+	request: ReceivedRequest & { rawBody: Buffer },
 	body: IDataObject,
-	delivery: WebhookDelivery,
+	passed: Extract<Authentication, { ok: true }>,
 ): IDataObject {
-	const { config, credentialSecrets } = settings;
+	const delivery: WebhookDelivery = {
+		...deliveryIdentity(passed.id, request.rawBody, body, settings.idFields),
+		timestamp: passed.timestamp ?? null,
+		verification: settings.verification,
+		secret: passed.secretIndex === undefined ? null : (SECRET_NAMES[passed.secretIndex] ?? null),
+		bodyType: settings.bodyFormat,
+	};
+	const secretHeader = settings.check.kind === 'secretHeader' ? settings.check.header : '';
 	if (settings.includeHeaders)
-		delivery.unsignedHeaders = safeHeaders(
+		delivery.unsignedHeaders = unsignedHeaders(
 			request.headers,
-			config.mode === 'secretHeader' ? config.secretHeader : '',
-			credentialSecrets,
+			secretHeader,
+			settings.credentialSecrets,
 		);
-	if (settings.includeQuery) delivery.unsignedQuery = safeQuery(request.query, credentialSecrets);
+	if (settings.includeQuery)
+		delivery.unsignedQuery = unsignedQuery(request.query, settings.credentialSecrets);
 	return { ...body, [WEBHOOK_DELIVERY_FIELD]: delivery };
+}
+
+/**
+ * The decision for one request. Nothing of the body is read before the request is authenticated; a request without
+ * bytes (n8n parsed multipart itself) or of another media type than the Body Format is never read at all.
+ */
+export function receiveDelivery(settings: TriggerSettings, request: ReceivedRequest): Decision {
+	const format = settings.bodyFormat;
+	const fits = mediaTypeFits(format, mediaType(request.headers));
+	if (request.rawBody === undefined)
+		return refusal(fits ? 'raw_body_unavailable' : 'unsupported_media_type', format);
+	const bytes = { ...request, rawBody: request.rawBody };
+	const passed = authenticate(settings.check, format, settings.secrets, bytes);
+	if (!passed.ok) return refusal(passed.reason, format, passed.seen);
+	if (!fits) return refusal('unsupported_media_type', format, passed.seen);
+	const body = readBody(format, bytes.rawBody);
+	if (!body.ok) return refusal(body.reason, format, passed.seen);
+	if (Object.prototype.hasOwnProperty.call(body.object, WEBHOOK_DELIVERY_FIELD))
+		return refusal('reserved_field', format, passed.seen);
+	const event = eventType(body.object, settings.eventPath);
+	if (!eventAccepted(settings.events, event)) return { action: 'acknowledge', event };
+	return { action: 'start', item: outputItem(settings, bytes, body.object, passed) };
 }

@@ -1,20 +1,18 @@
 import { WEBHOOK_DELIVERY_FIELD } from '../shared/webhookDelivery';
 
-import type { BodyFailure, BodyFormat, SignatureFailure } from './verifier';
-import { MAX_BODY_READ_BEFORE_VERIFYING } from './verifier';
+import type { AuthenticationFailure } from './authenticate';
+import type { BodyFailure, BodyFormat } from './body';
 
 /**
  * Every reason the trigger refuses a request for, one entry each in REFUSALS, which says the status and message the
  * sender gets and what the Refused output explains (diagnosis.ts); the compiler holds the table to this list.
  */
 export type RefusalReason =
-	| SignatureFailure
+	| AuthenticationFailure
 	| BodyFailure
 	| 'unsupported_media_type'
 	| 'raw_body_unavailable'
 	| 'reserved_field'
-	| 'duplicate_item'
-	| 'unprotected_id'
 	| 'no_credential_selected'
 	| 'credential_unavailable'
 	| 'unknown_verification'
@@ -25,12 +23,12 @@ export interface Findings {
 	verificationName: string;
 	/** The header(s) the setting reads the signature from. */
 	expected: string[];
-	/** Headers of the request whose names a preset or the settings use (lower case), sorted. */
+	/** Headers of the request whose names a scheme or the settings use (lower case), sorted. */
 	carried: string[];
-	/** Signature-like headers not listed (a name no preset or setting uses, or beyond the first MAX_LISTED): only counted. */
+	/** Signature-like headers not listed (a name no scheme or setting uses, or beyond the first MAX_LISTED): counted. */
 	others: number;
 	contentType: string;
-	/** How the settings read the body (`json`, `form`, or Twilio's `formUnlessBodyHash`). */
+	/** How the settings read the body (`json` or `form`). */
 	bodyFormat: string;
 	bodyBytes: number;
 	/** The credential's secrets that were tried, by name. */
@@ -38,6 +36,8 @@ export interface Findings {
 	testUrl: boolean;
 	/** The setting the request points to (diagnosis.ts, suggestion()). */
 	suggested?: string;
+	/** What is wrong with Signed Content, when it cannot be checked. */
+	signedContentProblem?: string;
 	/** Seconds the signed timestamp is ahead (+) or behind (-) n8n's clock, when it could be read. */
 	skew?: number;
 	tolerance?: number;
@@ -85,13 +85,13 @@ function list(names: string[]): string {
 	return [...quoted(names.slice(0, MAX_LISTED)), ...more].join(', ');
 }
 
-/** The signature-like headers a request carried: the names a preset or the settings use, the others counted. */
+/** The signature-like headers a request carried: the names a scheme or the settings use, the others counted. */
 function carriedList(found: Findings): string {
 	const named = quoted(found.carried.slice(0, MAX_LISTED));
 	if (found.others === 0) return named.length === 0 ? 'none' : named.join(', ');
 	const others = `${found.others} other${found.others === 1 ? '' : 's'}`;
 	return named.length === 0
-		? `${others}, none of them named by a preset or the settings`
+		? `${others}, none of them named by a scheme or the settings`
 		: [...named, `and ${others}`].join(', ');
 }
 
@@ -175,8 +175,8 @@ export const REFUSALS: Record<RefusalReason, RefusalEntry> = {
 	missing_id: {
 		status: 401,
 		explain: () => [
-			'The signed delivery id header is missing, or longer than 256 characters.',
-			'Check that the sender is a Standard Webhooks sender (or set the ID Header).',
+			'The signed delivery ID header is missing, empty, padded with spaces or longer than 256 characters.',
+			'Check that the sender is a Standard Webhooks sender (Custom HMAC: set the ID Header).',
 		],
 	},
 	missing_url: {
@@ -186,61 +186,18 @@ export const REFUSALS: Record<RefusalReason, RefusalEntry> = {
 			'Set Signed URL to the URL registered at the sender.',
 		],
 	},
-	body_hash_mismatch: {
+	missing_signed_header: {
 		status: 401,
 		explain: () => [
-			'The body does not match the hash in the signed URL (bodySHA256).',
-			'Deliveries must arrive with the body the sender hashed: check for a proxy that rewrites bodies.',
+			'A header that Signed Content names ({header.…}) is missing, empty or padded with spaces.',
+			'Check that Signed Content names the header the sender signs.',
 		],
 	},
-	missing_body_hash: {
-		status: 401,
-		explain: () => [
-			'The signature covers neither the body nor its form fields, and the signed URL carries no body hash.',
-			'Add {body} to Signed Content, or set the Body Hash Query Parameter the sender uses.',
-		],
-	},
-	unreadable_body: {
+	invalid_signed_content: {
 		status: 401,
 		explain: (found) => [
-			`The ${found.bodyBytes}-byte body could not be read to find what is signed (not JSON, or form fields the sender never sends).`,
-			chooseSuggested(found, 'Check the Verification and the Body Format.'),
-		],
-	},
-	body_too_large: {
-		status: 413,
-		answer: () => 'Body too large to verify',
-		explain: (found) => [
-			`The body is ${found.bodyBytes} bytes, over the ${MAX_BODY_READ_BEFORE_VERIFYING} bytes this scheme reads before checking its signature.`,
-			'Senders of this scheme send small deliveries: check that the Verification matches the sender.',
-		],
-	},
-	unexpected_field: {
-		status: 401,
-		explain: () => [
-			'The body holds data beside the signed items, which their signatures do not cover.',
-			'Check the Items Path (Custom HMAC) or that the sender is Adyen.',
-		],
-	},
-	malformed_items: {
-		status: 401,
-		explain: () => [
-			'An entry of the items list is not an item of the shape the scheme signs.',
-			'Check the Items Path (Custom HMAC) or that the sender is Adyen.',
-		],
-	},
-	invalid_item_field: {
-		status: 401,
-		explain: () => [
-			"A signed field of an item has another JSON type than the scheme's, or holds the text that separates the signed fields.",
-			'Check Signed Content against what the sender signs.',
-		],
-	},
-	duplicate_item: {
-		status: 401,
-		explain: () => [
-			'Two signed items of the delivery name the same event (the same item twice, or items whose delivery ids are equal).',
-			'A sender never sends an event twice in one delivery: if Delivery ID Fields name a field two events share, choose fields that name one event; otherwise this delivery was altered.',
+			`Signed Content cannot be checked: ${found.signedContentProblem ?? 'it is not a template the trigger reads'}. Otherwise a captured delivery could be split another way under the same signature.`,
+			'Fix Signed Content: {body} last, text between placeholders, at most one of {ID}, {URL} and {header.…}.',
 		],
 	},
 	missing_secret_header: {
@@ -274,22 +231,15 @@ export const REFUSALS: Record<RefusalReason, RefusalEntry> = {
 	invalid_secret: {
 		status: 401,
 		explain: (found) => [
-			`The Signing Secret is not valid for ${found.verificationName} (Standard Webhooks: whsec_ and base64; Adyen: hex).`,
+			`The Signing Secret is not valid for ${found.verificationName} (Standard Webhooks: whsec_ and base64; a hex or base64 Secret Encoding: hex or base64).`,
 			'Copy the secret exactly as the sender shows it.',
-		],
-	},
-	invalid_scheme: {
-		status: 401,
-		explain: () => [
-			'The Custom HMAC settings cannot be checked: Signed Content names an unknown placeholder, or puts two of them side by side where bytes could move from one to the other, or signed items use other placeholders.',
-			'Fix Signed Content (a separator between placeholders).',
 		],
 	},
 	unknown_verification: {
 		status: 401,
 		explain: (found) => [
-			`The Verification "${found.verificationName}" is not one this version of the package knows (saved by a newer version?).`,
-			'Choose a Verification in the trigger.',
+			`The Verification "${found.verificationName}" is not one this version offers: a scheme removed in 0.2.0 (signatures over form fields or inside body items, and settings named after other services), or one saved by a newer version.`,
+			'Choose a Verification in the trigger: HMAC of the Body when the sender signs the body alone, Custom HMAC when it also signs a timestamp, an ID, the URL or a header.',
 		],
 	},
 	credential_unavailable: {
@@ -303,7 +253,7 @@ export const REFUSALS: Record<RefusalReason, RefusalEntry> = {
 	raw_body_unavailable: {
 		status: 401,
 		explain: () => [
-			'The request is multipart/form-data: n8n parses it before the trigger runs and keeps no bytes, so nothing can be verified.',
+			'n8n kept no bytes of this request, so nothing can be verified.',
 			'Senders of signed webhooks post JSON or form fields: check the sender.',
 		],
 	},
@@ -312,7 +262,7 @@ export const REFUSALS: Record<RefusalReason, RefusalEntry> = {
 		answer: (format) =>
 			`Unsupported content type: this trigger reads ${MEDIA_TYPE_OF[format]} bodies (Body Format)`,
 		explain: (found) => [
-			`The signature is valid, but the Content-Type is ${found.contentType}, which the Body Format (${found.bodyFormat}) does not read.`,
+			`The Content-Type is ${found.contentType}, which the Body Format (${found.bodyFormat}) does not read.`,
 			'Set Body Format to what the sender posts (Form Fields for application/x-www-form-urlencoded, JSON otherwise).',
 		],
 	},
@@ -353,7 +303,7 @@ export const REFUSALS: Record<RefusalReason, RefusalEntry> = {
 		status: 400,
 		answer: bodyShape,
 		explain: () => [
-			'The signature is valid, but the form fields cannot be read (a field without a name, or more than 1,000).',
+			'The signature is valid, but the form fields cannot be read (a field without a name, an escape that is not UTF-8, or more than 1,000 fields).',
 			'Check the sender.',
 		],
 	},
@@ -363,20 +313,6 @@ export const REFUSALS: Record<RefusalReason, RefusalEntry> = {
 		explain: () => [
 			"The signature is valid, but the body has a top-level webhookDelivery field, the name the trigger gives the delivery's identity.",
 			'Rename that field at the sender.',
-		],
-	},
-	unprotected_id: {
-		status: 401,
-		explain: () => [
-			"Delivery ID Fields are set, but the signature does not say where a form field ends (Twilio's rule, or {formFields} without {body}), so a replay could re-cut any field into a new id.",
-			'Clear Delivery ID Fields: such a delivery is named by the SHA-256 of its signed text, which no re-cut changes. With Custom HMAC, signing {id} (ID Header) or {body} lets fields name it.',
-		],
-	},
-	unknown_mode: {
-		status: 401,
-		explain: () => [
-			'The verifier was given a mode it does not know.',
-			'Choose a Verification in the trigger.',
 		],
 	},
 	internal_error: {

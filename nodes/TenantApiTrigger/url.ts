@@ -38,7 +38,7 @@ export function signedUrlOf(
 	return (query === -1 ? withoutHash : withoutHash.slice(0, query)) + rawQuery(requestPath);
 }
 
-/** The URL the sender signed (Square, Twilio, `{url}`), for this request. */
+/** The URL the sender signed (`{url}`), for this request. */
 export function signedUrl(context: IWebhookFunctions, override: unknown): string | undefined {
 	const req = context.getRequestObject() as unknown as RequestUrl;
 	return signedUrlOf(webhookUrl(context), override, req.originalUrl ?? req.url ?? '');

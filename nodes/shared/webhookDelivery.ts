@@ -21,10 +21,10 @@ export const SECRET_NAMES = ['current', 'previous', 'test'] as const;
  * `id` comes only from signed data, so a replayed delivery cannot be given a fresh identity.
  */
 export interface WebhookDelivery extends IDataObject {
-	/** The delivery's id, or null when the scheme signs none and the body has none. */
-	id: string | null;
-	/** Where `id` was read: `header:<name>` (a signed header), `body:<path>[,<path>]` or `items:<field>,…`; null with `id`. */
-	idSource: string | null;
+	/** The delivery's id: from signed data only, the same on every delivery of the same event. */
+	id: string;
+	/** Where `id` was read: `header:<name>` (a signed header), `body:<path>[,<path>]` or `body:sha256`. */
+	idSource: string;
 	/** The signed timestamp (unix seconds), or null when the scheme signs none. */
 	timestamp: number | null;
 	/** The Verification setting that accepted the delivery. */

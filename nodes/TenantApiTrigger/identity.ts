@@ -1,0 +1,110 @@
+/**
+ * Who a delivery is (`webhookDelivery.id`) and which event type it carries, read from what the signature covers
+ * only, so that a captured delivery sent again cannot be given a new identity, and two deliveries never share one.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import { createHash } from 'crypto';
+
+/** `idSource` of an id that is the SHA-256 of the verified body. */
+export const BODY_HASH_ID_SOURCE = 'body:sha256';
+
+export const DEFAULT_EVENT_PATH = 'event';
+const FALLBACK_EVENT_PATH = 'type';
+
+function child(current: unknown, key: string): unknown {
+	if (Array.isArray(current)) return /^(0|[1-9]\d*)$/.test(key) ? current[Number(key)] : undefined;
+	if (current === null || typeof current !== 'object') return undefined;
+	return Object.prototype.hasOwnProperty.call(current, key)
+		? (current as Record<string, unknown>)[key]
+		: undefined;
+}
+
+/**
+ * The value at a dot path (`data.object.id`, `items.0.id`), or undefined. Each segment is an own key or a list index:
+ * a key that holds dots itself cannot be reached, so a body cannot shadow `a.b` with a `"a.b"` key.
+ */
+export function valueAtPath(body: unknown, path: string): unknown {
+	const keys = path.trim() === '' ? [] : path.trim().split('.');
+	return keys.length === 0 ? undefined : keys.reduce(child, body);
+}
+
+/** Comma-separated dot paths (`a.b, c`), blanks dropped. */
+export function pathList(value: unknown): string[] {
+	return typeof value === 'string'
+		? value
+				.split(',')
+				.map((path) => path.trim())
+				.filter((path) => path !== '')
+		: [];
+}
+
+/** A scalar field as id text, exactly as read; undefined for anything else (objects, lists, empty text). */
+function idText(value: unknown): string | undefined {
+	if (typeof value === 'string') return value === '' ? undefined : value;
+	if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean')
+		return String(value);
+	return undefined;
+}
+
+/**
+ * Several id fields in one text that splits into the same parts one way only: each part percent-encodes `%`, `:`
+ * and `,` (RFC 3986), and `:` joins them. One field is its text as it is.
+ */
+function joinIdParts(parts: string[]): string {
+	const escape = (text: string) =>
+		text.replace(/[%:,]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
+	return parts.length === 1 ? parts[0] : parts.map(escape).join(':');
+}
+
+export interface Identity {
+	id: string;
+	idSource: string;
+}
+
+/**
+ * The rule: the id the scheme signs in a header (`webhook-id`); else the body fields the user names (Delivery ID
+ * Fields), when the delivery has all of them; else the SHA-256 of the verified body, so that the same bytes
+ * delivered again get the same id and two different bodies never share one.
+ */
+export function deliveryIdentity(
+	signedId: { value: string; header: string } | undefined,
+	rawBody: Buffer,
+	body: IDataObject,
+	idFields: string[],
+): Identity {
+	if (signedId !== undefined) return { id: signedId.value, idSource: `header:${signedId.header}` };
+	const parts = idFields.map((path) => idText(valueAtPath(body, path)));
+	if (parts.length > 0 && parts.every((part) => part !== undefined))
+		return { id: joinIdParts(parts as string[]), idSource: `body:${idFields.join(',')}` };
+	return { id: createHash('sha256').update(rawBody).digest('hex'), idSource: BODY_HASH_ID_SOURCE };
+}
+
+/** The event type at `eventPath`, else at `type`; undefined when neither holds text. */
+export function eventType(body: IDataObject, eventPath: string): string | undefined {
+	for (const path of [eventPath || DEFAULT_EVENT_PATH, FALLBACK_EVENT_PATH]) {
+		const value = valueAtPath(body, path);
+		if (typeof value === 'string' && value.trim() !== '') return value.trim();
+	}
+	return undefined;
+}
+
+/** Accepted event types from free text: comma or newline separated, blanks dropped. */
+export function parseEventList(text: unknown): string[] {
+	if (typeof text !== 'string') return [];
+	return text
+		.split(/[,\n\r]+/)
+		.map((entry) => entry.trim())
+		.filter((entry) => entry !== '');
+}
+
+/**
+ * Whether an event type passes the filter: an empty list or `*` passes everything; an entry ending in `*` matches
+ * by prefix (`transfers.*`), any other exactly. A delivery without an event type passes only those two.
+ */
+export function eventAccepted(accepted: string[], type: string | undefined): boolean {
+	if (accepted.length === 0 || accepted.includes('*')) return true;
+	if (type === undefined) return false;
+	return accepted.some((entry) =>
+		entry.endsWith('*') ? type.startsWith(entry.slice(0, -1)) : entry === type,
+	);
+}

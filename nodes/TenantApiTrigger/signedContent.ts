@@ -1,0 +1,113 @@
+/**
+ * The signed content of an HMAC scheme as a template of byte-exact parts: `{body}` (the request bytes),
+ * `{timestamp}`, `{id}`, `{url}`, `{header.<name>}` and literal text (`{id}.{timestamp}.{body}`).
+ *
+ * A template is accepted only when its text splits back into its parts one way, so that no byte of a captured
+ * delivery can move from one part to another under the same signature (a new body, a new id):
+ * - `{body}` once, as the last part. A JSON object cannot be a proper suffix of another JSON object, nor a
+ *   prefix of one, so the body of a JSON delivery is fixed by the signed text alone.
+ * - At most one part that may hold any text (`{id}`, `{url}`, `{header.…}`), and none with form bodies, whose end
+ *   no reader can fix: such a part takes what the fixed parts around it leave.
+ * - Placeholders side by side only directly before a JSON `{body}`; literal text elsewhere.
+ * - `{timestamp}` (digits) never touches a digit of the literal text around it.
+ */
+import type { BodyFormat } from './body';
+
+export type Placeholder = 'body' | 'timestamp' | 'id' | 'url';
+
+export type SignedPart =
+	| { kind: 'literal'; text: string }
+	| { kind: Placeholder }
+	| { kind: 'header'; name: string };
+
+const PLACEHOLDER = /\{([^{}]*)\}/g;
+/** Placeholder names are case-insensitive (`{URL}` = `{url}`). */
+const NAMED: Record<string, Placeholder> = {
+	body: 'body',
+	timestamp: 'timestamp',
+	id: 'id',
+	url: 'url',
+};
+const HEADER_PREFIX = 'header.';
+
+function placeholderPart(name: string): SignedPart | undefined {
+	const lower = name.trim().toLowerCase();
+	if (Object.prototype.hasOwnProperty.call(NAMED, lower)) return { kind: NAMED[lower] };
+	if (lower.startsWith(HEADER_PREFIX) && lower.length > HEADER_PREFIX.length)
+		return { kind: 'header', name: lower.slice(HEADER_PREFIX.length) };
+	return undefined;
+}
+
+/** The parts of a template, or undefined when it names a placeholder that does not exist (`{boby}`). */
+function parseParts(template: string): SignedPart[] | undefined {
+	const parts: SignedPart[] = [];
+	let last = 0;
+	for (const match of template.matchAll(PLACEHOLDER)) {
+		const index = match.index ?? 0;
+		if (index > last) parts.push({ kind: 'literal', text: template.slice(last, index) });
+		const part = placeholderPart(match[1]);
+		if (part === undefined) return undefined;
+		parts.push(part);
+		last = index + match[0].length;
+	}
+	if (last < template.length) parts.push({ kind: 'literal', text: template.slice(last) });
+	return parts;
+}
+
+const isFreeText = (part: SignedPart) =>
+	part.kind === 'id' || part.kind === 'url' || part.kind === 'header';
+
+const DIGIT = /\d/;
+
+/** Why the parts do not split one way (see the module comment), or undefined when they do. */
+function ambiguity(parts: SignedPart[], format: BodyFormat): string | undefined {
+	const last = parts[parts.length - 1];
+	if (last?.kind !== 'body' || parts.filter((part) => part.kind === 'body').length !== 1)
+		return '{body} must come once, at the end';
+	const free = parts.filter(isFreeText).length;
+	if (free > 1) return 'at most one of {ID}, {URL} and {header.…} may be signed';
+	if (free > 0 && format === 'form') return 'form bodies sign only {timestamp}, text and {body}';
+	if (parts.filter((part) => part.kind === 'timestamp').length > 1)
+		return '{timestamp} may come once';
+	for (const [index, part] of parts.entries()) {
+		const next = parts[index + 1];
+		if (part.kind === 'literal' || next === undefined) continue;
+		if (next.kind !== 'literal' && !(next.kind === 'body' && format === 'json'))
+			return 'two placeholders need text between them';
+		if (part.kind === 'timestamp' && next.kind === 'literal' && DIGIT.test(next.text[0]))
+			return 'the text after {timestamp} must not start with a digit';
+		const before = parts[index - 1];
+		if (part.kind === 'timestamp' && before?.kind === 'literal' && DIGIT.test(before.text.slice(-1)))
+			return 'the text before {timestamp} must not end with a digit';
+	}
+	return undefined;
+}
+
+export type SignedContent = { ok: true; parts: SignedPart[] } | { ok: false; problem: string };
+
+/** A template read for a body format: its parts, or what is wrong with it. */
+export function parseSignedContent(template: string, format: BodyFormat): SignedContent {
+	const parts = parseParts(template);
+	if (parts === undefined)
+		return { ok: false, problem: 'it names a placeholder that does not exist' };
+	const problem = ambiguity(parts, format);
+	return problem === undefined ? { ok: true, parts } : { ok: false, problem };
+}
+
+export function usesPart(parts: SignedPart[], kind: SignedPart['kind']): boolean {
+	return parts.some((part) => part.kind === kind);
+}
+
+/** The value of every placeholder for one delivery (a header by name). */
+export interface SignedValues {
+	body: Buffer;
+	timestamp?: string;
+	id?: string;
+	url?: string;
+	header?: string;
+}
+
+/** The bytes of each part, in order (the body passed as it is, never copied). */
+export function renderParts(parts: SignedPart[], values: SignedValues): Array<Buffer | string> {
+	return parts.map((part) => (part.kind === 'literal' ? part.text : (values[part.kind] ?? '')));
+}
