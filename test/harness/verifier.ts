@@ -1,14 +1,15 @@
 /**
- * The product's verifier with the settings the trigger builds for a sandbox signing scheme (sandbox/signing.js
+ * The product's delivery flow with the settings the trigger builds for a sandbox signing scheme (sandbox/signing.js
  * `triggerParameters`): how tests and the benchmark check what the sandbox signs. Pure modules, no n8n.
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import { WEBHOOK_DELIVERY_FIELD } from '../../nodes/shared/webhookDelivery';
-import type { ParameterReader } from '../../nodes/TenantApiTrigger/settings';
-import { verificationConfig } from '../../nodes/TenantApiTrigger/settings';
-import type { SignaturePassed, VerificationConfig } from '../../nodes/TenantApiTrigger/verifier';
-import { readDelivery } from '../../nodes/TenantApiTrigger/verifier';
+import type { Decision } from '../../nodes/TenantApiTrigger/receive';
+import { receiveDelivery } from '../../nodes/TenantApiTrigger/receive';
+import type { ParameterReader, SchemeName } from '../../nodes/TenantApiTrigger/schemes';
+import type { TriggerSettings } from '../../nodes/TenantApiTrigger/settings';
+import { settingsFromParameters } from '../../nodes/TenantApiTrigger/settings';
 import type { SigningScheme } from '../../sandbox/signing';
 import { triggerParameters } from '../../sandbox/signing';
 
@@ -18,40 +19,46 @@ export const parameterReader =
 	(name, fallback) =>
 		parameters[name] === undefined ? fallback : parameters[name];
 
-/** The verifier configuration of the trigger set up for `scheme` (`parameters` override its settings). */
-export function configForScheme(
+/** The trigger's settings for node parameters (`verification` among them) and the credential's secrets. */
+export function triggerSettings(
+	parameters: Record<string, unknown>,
+	secrets: unknown[],
+): TriggerSettings {
+	const { verification, ...rest } = parameters;
+	return settingsFromParameters(verification as SchemeName, parameterReader(rest), {
+		accepted: secrets,
+		all: secrets,
+	});
+}
+
+/** The trigger's settings for `scheme` (`parameters` override its settings). */
+export function settingsForScheme(
 	scheme: SigningScheme,
 	secrets: string[],
 	parameters: Record<string, unknown> = {},
-): VerificationConfig {
-	const { verification, ...settings } = { ...triggerParameters(scheme), ...parameters };
-	return verificationConfig(verification as never, parameterReader(settings), secrets);
+): TriggerSettings {
+	return triggerSettings({ ...triggerParameters(scheme), ...parameters }, secrets);
 }
 
 export interface ReceivedDelivery {
 	body: Buffer | string;
 	headers: Record<string, unknown>;
-	/** The full URL the sender signed against (Square, Twilio), query included. */
+	/** The full URL the sender signed against (`{url}`), query included. */
 	url?: string;
+	query?: IDataObject;
 	/** Seconds; now by default. */
 	now?: number;
 }
 
-/**
- * Reads a delivery as the trigger does (verified, Content-Type checked, body read): the verification result when it
- * can be read, else `ok: false` with the reason (a verification reason, `unsupported_media_type` or a body reason).
- */
-export function verifyReceived(
-	config: VerificationConfig,
-	delivery: ReceivedDelivery,
-): Partial<Omit<SignaturePassed, 'ok' | 'reason'>> & { ok: boolean; reason: string } {
-	const reading = readDelivery(config, {
+/** What the trigger decides for a delivery under `settings`. */
+export function receive(settings: TriggerSettings, delivery: ReceivedDelivery): Decision {
+	return receiveDelivery(settings, {
 		rawBody: Buffer.from(delivery.body),
 		headers: delivery.headers as Record<string, string>,
-		nowSeconds: delivery.now ?? Math.floor(Date.now() / 1000),
+		query: delivery.query ?? {},
 		url: delivery.url,
+		nowSeconds: delivery.now ?? Math.floor(Date.now() / 1000),
 	});
-	return reading.ok ? reading.check : { ok: false, reason: reading.reason };
 }
 
 /** The query string of a request path (`/hook?a=1` → `?a=1`), to rebuild the URL a sender signed. */
