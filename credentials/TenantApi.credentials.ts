@@ -9,7 +9,8 @@ import type {
 } from 'n8n-workflow';
 
 // The credential test must never send the key over plain HTTP to a remote host: an unsafe base URL
-// is swapped for an unresolvable `.invalid` host (RFC 2606), so the test fails without leaving the machine.
+// is swapped for an unresolvable `.invalid` host (RFC 2606), so the test fails without leaving the
+// machine.
 const SAFE_TEST_BASE_URL =
 	'={{ /^(https:\\/\\/|http:\\/\\/(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d+)?(\\/|$))/i.test($credentials.baseUrl) ? $credentials.baseUrl.replace(/\\/+$/, "") : "https://base-url-must-use-https.invalid" }}';
 
@@ -74,9 +75,9 @@ export class TenantApi implements ICredentialType {
 	];
 
 	/**
-	 * A function rather than a generic block: n8n calls it as it is, where the block's two header values
-	 * would be expressions evaluated for every request (a sixth of the node's CPU per request). The
-	 * credential test (`test` below) goes through it too.
+	 * A function rather than a generic block: n8n calls it as it is, where the block's two header
+	 * values would be expressions evaluated for every request (a sixth of the node's CPU per
+	 * request). The credential test (`test` below) goes through it too.
 	 */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,

@@ -1,8 +1,9 @@
 import type { Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 
 /**
- * Only what the Tenant API Trigger needs to verify deliveries: no API key, no Base URL. Tested by the
- * trigger's `tenantWebhookApiTest` method (the secrets are checked locally: there is nothing to call).
+ * Only what the Tenant API Trigger needs to verify deliveries: no API key, no Base URL. Tested by
+ * the trigger's `tenantWebhookApiTest` method (the secrets are checked locally: there is nothing to
+ * call).
  */
 export class TenantWebhookApi implements ICredentialType {
 	name = 'tenantWebhookApi';

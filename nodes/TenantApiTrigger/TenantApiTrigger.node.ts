@@ -36,15 +36,19 @@ interface RequestWithRawBody {
 	readRawBody?: () => Promise<void>;
 }
 
-/** The part of n8n's response object (an express response, a Node ServerResponse) the trigger answers with. */
+/**
+ * The part of n8n's response object (an express response, a Node ServerResponse) the trigger
+ * answers with.
+ */
 interface RawResponse {
 	writeHead(status: number, headers: Record<string, string>): unknown;
 	end(body?: string): unknown;
 }
 
 /**
- * The exact request bytes as n8n's body reader captured them (read now if not read yet). Undefined when n8n
- * consumed the stream itself (multipart/form-data, which it parses before the node runs) or reading failed.
+ * The exact request bytes as n8n's body reader captured them (read now if not read yet). Undefined
+ * when n8n consumed the stream itself (multipart/form-data, which it parses before the node runs)
+ * or reading failed.
  */
 async function readRawBody(context: IWebhookFunctions): Promise<Buffer | undefined> {
 	const req = context.getRequestObject() as unknown as RequestWithRawBody;
@@ -57,7 +61,10 @@ async function readRawBody(context: IWebhookFunctions): Promise<Buffer | undefin
 	return Buffer.isBuffer(req.rawBody) ? req.rawBody : undefined;
 }
 
-/** Whether n8n runs this webhook for the editor's Test URL (it runs test webhooks in manual mode, production ones in webhook mode). */
+/**
+ * Whether n8n runs this webhook for the editor's Test URL (it runs test webhooks in manual mode,
+ * production ones in webhook mode).
+ */
 function isTestDelivery(context: IWebhookFunctions): boolean {
 	return context.getMode() === 'manual';
 }
@@ -70,9 +77,9 @@ interface Secrets {
 }
 
 /**
- * The credential's secrets, or the refusal when there are none: no credential selected is a set-up error (refused
- * like a bad signature); a selected one that cannot be read now (e.g. the database is busy) is temporary (503: the
- * sender retries).
+ * The credential's secrets, or the refusal when there are none: no credential selected is a set-up
+ * error (refused like a bad signature); a selected one that cannot be read now (e.g. the database
+ * is busy) is temporary (503: the sender retries).
  */
 async function readSecrets(
 	context: IWebhookFunctions,
@@ -87,7 +94,10 @@ async function readSecrets(
 	}
 }
 
-/** The decision for this request under the node's settings, and what a refusal can be explained from. Never throws. */
+/**
+ * The decision for this request under the node's settings, and what a refusal can be explained
+ * from. Never throws.
+ */
 async function judgeRequest(
 	context: IWebhookFunctions,
 	testUrl: boolean,
@@ -109,8 +119,7 @@ async function judgeRequest(
 			'hmacSha256',
 		));
 		// A scheme removed from this version, or saved by a newer one: refused, like a bad signature.
-		if (!isSchemeName(verification))
-			return { decision: refusal('unknown_verification'), evidence };
+		if (!isSchemeName(verification)) return { decision: refusal('unknown_verification'), evidence };
 		const secrets =
 			verification === 'none' ? { accepted: [], all: [] } : await readSecrets(context, testUrl);
 		if ('action' in secrets) return { decision: secrets, evidence };
@@ -134,7 +143,8 @@ async function judgeRequest(
 		});
 		return { decision, evidence };
 	} catch {
-		// The one catch-all of the flow: n8n failing to give the request or the settings, or a defect in reading it.
+		// The one catch-all of the flow: n8n failing to give the request or the settings, or a defect
+		// in reading it.
 		return { decision: refusal('internal_error'), evidence };
 	}
 }
@@ -148,7 +158,10 @@ function recordsRefusals(context: IWebhookFunctions): boolean {
 	}
 }
 
-/** Answers the request now (n8n then sends nothing of its own: the caller returns `noWebhookResponse`). */
+/**
+ * Answers the request now (n8n then sends nothing of its own: the caller returns
+ * `noWebhookResponse`).
+ */
 function send(context: IWebhookFunctions, status: number, message?: string): void {
 	const res = context.getResponseObject() as unknown as RawResponse;
 	if (message === undefined) {
@@ -170,9 +183,10 @@ function respondsWhenFinished(context: IWebhookFunctions): boolean {
 }
 
 /**
- * A refused delivery: the sender gets its answer, and nothing runs from the main output. The Refused output carries
- * the diagnosis at the Test URL (the editor shows it), and in production with Record Refused Deliveries, at most once
- * per reason and window (refusalRecords.ts). The log holds the same diagnosis.
+ * A refused delivery: the sender gets its answer, and nothing runs from the main output. The
+ * Refused output carries the diagnosis at the Test URL (the editor shows it), and in production
+ * with Record Refused Deliveries, at most once per reason and window (refusalRecords.ts). The log
+ * holds the same diagnosis.
  */
 function refuseDelivery(
 	context: IWebhookFunctions,
@@ -182,7 +196,8 @@ function refuseDelivery(
 	const node = context.getNode().name;
 	const workflowId = context.getWorkflow().id ?? '';
 	const diagnosis = diagnose(refused, evidence);
-	// A setting no delivery can pass (or n8n failing the node) is an error in the log; a refused delivery a warning.
+	// A setting no delivery can pass (or n8n failing the node) is an error in the log; a refused
+	// delivery a warning.
 	const level =
 		refused.reason === 'unknown_verification' || refused.reason === 'internal_error'
 			? 'error'
@@ -231,8 +246,9 @@ export class TenantApiTrigger implements INodeType {
 			{
 				name: 'default',
 				httpMethod: 'POST',
-				// n8n answers only with lastNode (When the Workflow Finishes): 200 with an empty body when the
-				// execution succeeded, 500 "Error in workflow" when it failed. Any other saved value answers on receipt.
+				// n8n answers only with lastNode (When the Workflow Finishes): 200 with an empty body when
+				// the execution succeeded, 500 "Error in workflow" when it failed. Any other saved value
+				// answers on receipt.
 				responseMode: RESPONSE_MODE,
 				// An empty body (n8n's default would send the text "firstEntryJson").
 				responseData: 'noData',
@@ -297,8 +313,9 @@ export class TenantApiTrigger implements INodeType {
 	};
 
 	/**
-	 * Every answer but one is sent here, at once: refusals, filtered-out events, and verified deliveries with Respond
-	 * On Receipt (200, empty). With Respond When the Workflow Finishes, n8n answers once the workflow ends.
+	 * Every answer but one is sent here, at once: refusals, filtered-out events, and verified
+	 * deliveries with Respond On Receipt (200, empty). With Respond When the Workflow Finishes, n8n
+	 * answers once the workflow ends.
 	 */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const testUrl = isTestDelivery(this);

@@ -1,6 +1,7 @@
 /**
- * The first thing done with a request: is it from the sender? Checked on the raw bytes and headers only; nothing
- * of the body is read here, so a request nobody signed costs at most an HMAC of its bytes per secret.
+ * The first thing done with a request: is it from the sender? Checked on the raw bytes and headers
+ * only; nothing of the body is read here, so a request nobody signed costs at most an HMAC of its
+ * bytes per secret.
  */
 import { createHmac } from 'crypto';
 
@@ -35,7 +36,10 @@ export type AuthenticationFailure =
 	| 'missing_secret_header'
 	| 'secret_mismatch';
 
-/** What the check read of a request, whatever came of it: what a refusal is explained from (diagnosis.ts). */
+/**
+ * What the check read of a request, whatever came of it: what a refusal is explained from
+ * (diagnosis.ts).
+ */
 export interface Seen {
 	/** The signed timestamp in unix seconds, when the request carried one that reads as a time. */
 	timestamp?: number;
@@ -71,7 +75,10 @@ const UNIX_SECONDS = /^\d{1,12}$/;
 /** Longest delivery id taken from a header. */
 export const MAX_ID_LENGTH = 256;
 
-/** A signed header value as it arrived: absent, blank, or padded with spaces (which no sender's is) reads as none. */
+/**
+ * A signed header value as it arrived: absent, blank, or padded with spaces (which no sender's is)
+ * reads as none.
+ */
 function exactHeader(headers: HeaderBag, names: string): string | undefined {
 	const value = headerValue(headers, names);
 	return value === undefined || value === '' || value.trim() !== value ? undefined : value;
@@ -200,9 +207,10 @@ function check(
 }
 
 /**
- * Whether a request comes from the sender: its signature over the raw bytes (and what else the scheme signs), or
- * the shared secret in a header. `secrets` in order of preference (current, previous); the result names the one
- * that matched and never holds a secret or an expected signature.
+ * Whether a request comes from the sender: its signature over the raw bytes (and what else the
+ * scheme signs), or the shared secret in a header. `secrets` in order of preference (current,
+ * previous); the result names the one that matched and never holds a secret or an expected
+ * signature.
  */
 export function authenticate(
 	rule: Check,

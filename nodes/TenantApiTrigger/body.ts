@@ -1,6 +1,7 @@
 /**
- * A verified delivery's bytes, read once in the Body Format the settings decide, never the one the request names:
- * Content-Type is not signed, so the same signed bytes must never be read another way.
+ * A verified delivery's bytes, read once in the Body Format the settings decide, never the one the
+ * request names: Content-Type is not signed, so the same signed bytes must never be read another
+ * way.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -10,7 +11,12 @@ import { withExactNumbers } from './exactJson';
 
 export type BodyFormat = 'json' | 'form';
 
-export type BodyFailure = 'empty_body' | 'not_utf8' | 'invalid_json' | 'not_an_object' | 'invalid_form';
+export type BodyFailure =
+	| 'empty_body'
+	| 'not_utf8'
+	| 'invalid_json'
+	| 'not_an_object'
+	| 'invalid_form';
 
 export type BodyReading = { ok: true; object: IDataObject } | { ok: false; reason: BodyFailure };
 
@@ -21,12 +27,15 @@ export const MAX_FORM_FIELDS = 1000;
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * Whether a request's media type fits the format. JSON: `application/json`, `+json` types, `text/plain` and none
- * (senders that label JSON loosely); form: `application/x-www-form-urlencoded` only.
+ * Whether a request's media type fits the format. JSON: `application/json`, `+json` types,
+ * `text/plain` and none (senders that label JSON loosely); form:
+ * `application/x-www-form-urlencoded` only.
  */
 export function mediaTypeFits(format: BodyFormat, type: string): boolean {
 	if (format === 'form') return type === 'application/x-www-form-urlencoded';
-	return type === '' || type === 'application/json' || type.endsWith('+json') || type === 'text/plain';
+	return (
+		type === '' || type === 'application/json' || type.endsWith('+json') || type === 'text/plain'
+	);
 }
 
 function readJson(text: string): BodyReading {
@@ -50,7 +59,10 @@ function formText(text: string): string | undefined {
 	}
 }
 
-/** Form fields: one value as text, a repeated name as a list of texts. Empty segments (`a=1&&b=2`) are skipped. */
+/**
+ * Form fields: one value as text, a repeated name as a list of texts. Empty segments (`a=1&&b=2`)
+ * are skipped.
+ */
 function readForm(text: string): BodyReading {
 	const fields = text.split('&').filter((field) => field !== '');
 	if (fields.length === 0) return { ok: false, reason: 'empty_body' };

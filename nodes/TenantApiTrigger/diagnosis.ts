@@ -1,7 +1,7 @@
 /**
- * The Refused output's item: what was checked, what was found, and the one thing to change, in the trigger's own
- * words and the node's settings only. It holds no secret, no expected signature, no header value and nothing of
- * the body but its size.
+ * The Refused output's item: what was checked, what was found, and the one thing to change, in the
+ * trigger's own words and the node's settings only. It holds no secret, no expected signature, no
+ * header value and nothing of the body but its size.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -54,8 +54,9 @@ const SCHEME_HEADERS: ReadonlySet<string> = new Set(
 );
 
 /**
- * What a check proves about a delivery: that the sender knows the secret, that it signed the request (the secret
- * never travels), a timestamp (a captured delivery expires) or the URL (it cannot be sent elsewhere).
+ * What a check proves about a delivery: that the sender knows the secret, that it signed the
+ * request (the secret never travels), a timestamp (a captured delivery expires) or the URL (it
+ * cannot be sent elsewhere).
  */
 type Proof = 'secret' | 'signature' | 'timestamp' | 'url';
 
@@ -68,7 +69,10 @@ function proofs(check: Check): Proof[] {
 	return ['secret', 'signature', ...signed];
 }
 
-/** The request's media type when the trigger knows it, `none` without one, else `other` (its text is never shown). */
+/**
+ * The request's media type when the trigger knows it, `none` without one, else `other` (its text is
+ * never shown).
+ */
 function knownMediaType(headers: HeaderBag): string {
 	const type = mediaType(headers);
 	if (type === '') return 'none';
@@ -78,9 +82,9 @@ function knownMediaType(headers: HeaderBag): string {
 }
 
 /**
- * Another scheme whose own headers the request carries (a header only it reads by default) and that proves at
- * least what the chosen check proves. Anyone can send any header: one that points to a scheme that proves less
- * suggests nothing, and the reason's own advice stands.
+ * Another scheme whose own headers the request carries (a header only it reads by default) and that
+ * proves at least what the chosen check proves. Anyone can send any header: one that points to a
+ * scheme that proves less suggests nothing, and the reason's own advice stands.
  */
 function suggestion(evidence: Evidence, carried: string[]): string | undefined {
 	if (evidence.check === undefined) return undefined;
@@ -103,8 +107,8 @@ function suggestion(evidence: Evidence, carried: string[]): string | undefined {
 }
 
 /**
- * A secret that looks like the wrong kind for the setting (its text is never shown): an API key; a secret shaped
- * like another scheme's (secretPrefix); text that is not hex where the key is hex.
+ * A secret that looks like the wrong kind for the setting (its text is never shown): an API key; a
+ * secret shaped like another scheme's (secretPrefix); text that is not hex where the key is hex.
  */
 function secretHint(evidence: Evidence): string | undefined {
 	const [secret] = usableSecrets(evidence.secrets ?? []);
@@ -123,7 +127,10 @@ function secretHint(evidence: Evidence): string | undefined {
 	return undefined;
 }
 
-/** The request's header names (lower case, once each): those a scheme or the settings read, and how many more look like signatures. */
+/**
+ * The request's header names (lower case, once each): those a scheme or the settings read, and how
+ * many more look like signatures.
+ */
 function signatureHeaders(headers: HeaderBag, check: Check | undefined) {
 	const known = new Set([...SCHEME_HEADERS, ...checkHeaders(check)]);
 	const names = new Set(
@@ -152,7 +159,9 @@ function findingsOf(evidence: Evidence, seen: Seen | undefined): Findings {
 		others,
 		contentType: knownMediaType(headers),
 		bodyBytes: evidence.bodyBytes,
-		secrets: (seen?.secretsTried ?? []).map((index) => SECRET_NAMES[index] ?? `secret ${index + 1}`),
+		secrets: (seen?.secretsTried ?? []).map(
+			(index) => SECRET_NAMES[index] ?? `secret ${index + 1}`,
+		),
 		testUrl: evidence.testUrl,
 		bodyFormat: evidence.bodyFormat ?? 'json',
 		suggested: suggestion(evidence, carried),

@@ -1,19 +1,26 @@
 /**
- * JSON numbers as the sender wrote them. JSON.parse turns every number into the nearest double, so a signed
- * `12345678901234567891` would reach the workflow as 12345678901234567000, and `1e400` as Infinity. A number is
- * kept as its text when its double does not stand for the same decimal, or when it is a whole number beyond
- * Number.MAX_SAFE_INTEGER (next to one, other whole numbers read as the same double); every other value is
- * JSON.parse's own.
+ * JSON numbers as the sender wrote them. JSON.parse turns every number into the nearest double, so
+ * a signed `12345678901234567891` would reach the workflow as 12345678901234567000, and `1e400` as
+ * Infinity. A number is kept as its text when its double does not stand for the same decimal, or
+ * when it is a whole number beyond Number.MAX_SAFE_INTEGER (next to one, other whole numbers read
+ * as the same double); every other value is JSON.parse's own.
  *
- * Only a number of 16 digits or more, or one with an exponent, can be such a number. A body without one (most)
- * keeps JSON.parse's value; one with it is read again by the plain reader below, on text JSON.parse accepted.
+ * Only a number of 16 digits or more, or one with an exponent, can be such a number. A body without
+ * one (most) keeps JSON.parse's value; one with it is read again by the plain reader below, on text
+ * JSON.parse accepted.
  */
 import { setOwn } from '../shared/ownProperty';
 
-/** A digit before an exponent, or 16 digits with at most one point among them; text in strings may match too. */
+/**
+ * A digit before an exponent, or 16 digits with at most one point among them; text in strings may
+ * match too.
+ */
 const MAY_BE_INEXACT = /\d[eE]|\d(?:\.?\d){15}/;
 
-/** A decimal's digits without leading or trailing zeros, and its exponent: `1.50e2` and `150` read `15e1`. */
+/**
+ * A decimal's digits without leading or trailing zeros, and its exponent: `1.50e2` and `150` read
+ * `15e1`.
+ */
 function canonicalDecimal(text: string): string {
 	const [, sign, whole, fraction = '', exponent = '0'] =
 		/^(-?)(\d+)(?:\.(\d+))?(?:[eE]([-+]?\d+))?$/.exec(text) ?? [];
@@ -24,7 +31,10 @@ function canonicalDecimal(text: string): string {
 	return `${sign}${significant}e${power}`;
 }
 
-/** A number token as the workflow gets it: JSON.parse's double, or the token's text when the double differs. */
+/**
+ * A number token as the workflow gets it: JSON.parse's double, or the token's text when the double
+ * differs.
+ */
 export function exactNumber(token: string): number | string {
 	const value = Number(token);
 	if (!Number.isFinite(value) || (Number.isInteger(value) && !Number.isSafeInteger(value)))
@@ -54,8 +64,9 @@ function stringEnd(text: string, start: number): number {
 }
 
 /**
- * Reads JSON text that JSON.parse accepted, as JSON.parse does (strings by JSON.parse itself, a repeated key's last
- * value, `__proto__` an own key) but numbers by exactNumber. A loop over the text, so that nesting costs no stack.
+ * Reads JSON text that JSON.parse accepted, as JSON.parse does (strings by JSON.parse itself, a
+ * repeated key's last value, `__proto__` an own key) but numbers by exactNumber. A loop over the
+ * text, so that nesting costs no stack.
  */
 function readExactly(text: string): unknown {
 	const open: Open[] = [];
@@ -101,7 +112,9 @@ function readExactly(text: string): unknown {
 	return root;
 }
 
-/** The value JSON.parse gave for `text`, with every number a double cannot hold exactly as its text. */
+/**
+ * The value JSON.parse gave for `text`, with every number a double cannot hold exactly as its text.
+ */
 export function withExactNumbers(text: string, parsed: unknown): unknown {
 	return MAY_BE_INEXACT.test(text) ? readExactly(text) : parsed;
 }

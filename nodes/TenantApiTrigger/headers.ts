@@ -2,10 +2,15 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { setOwn } from '../shared/ownProperty';
 
-/** Request headers as n8n hands them over (names in lower case; repeated ones joined or in a list). */
+/**
+ * Request headers as n8n hands them over (names in lower case; repeated ones joined or in a list).
+ */
 export type HeaderBag = Record<string, string | string[] | undefined>;
 
-/** The header names of a setting that may list several, separated by commas (lower case, blanks dropped). */
+/**
+ * The header names of a setting that may list several, separated by commas (lower case, blanks
+ * dropped).
+ */
 export function headerNames(names: string): string[] {
 	return names
 		.split(',')
@@ -14,8 +19,8 @@ export function headerNames(names: string): string[] {
 }
 
 /**
- * Case-insensitive header lookup. `names` may list alternatives separated by commas: the first one present wins.
- * Repeated headers are joined with ', ' the way Node joins them.
+ * Case-insensitive header lookup. `names` may list alternatives separated by commas: the first one
+ * present wins. Repeated headers are joined with ', ' the way Node joins them.
  */
 export function headerValue(headers: HeaderBag, names: string): string | undefined {
 	for (const wanted of headerNames(names)) {
@@ -33,7 +38,10 @@ export function presentHeader(headers: HeaderBag, names: string): string {
 	return all.find((name) => headerValue(headers, name) !== undefined) ?? all[0] ?? '';
 }
 
-/** Lower-case media type without parameters (`application/json; charset=utf-8` → `application/json`). */
+/**
+ * Lower-case media type without parameters (`application/json; charset=utf-8` →
+ * `application/json`).
+ */
 export function mediaType(headers: HeaderBag): string {
 	const value = headerValue(headers, 'content-type');
 	return value === undefined ? '' : value.split(';')[0].trim().toLowerCase();
@@ -50,8 +58,8 @@ export function usableSecrets(secrets: unknown[]): string[] {
 const ALWAYS_LEFT_OUT = ['authorization', 'proxy-authorization', 'cookie'];
 
 /**
- * Whether a name or value holds one of the secrets, in any letter case: header names arrive in lower case, so a
- * secret in a name (`X-Auth-<secret>`) reaches the node case-folded.
+ * Whether a name or value holds one of the secrets, in any letter case: header names arrive in
+ * lower case, so a secret in a name (`X-Auth-<secret>`) reaches the node case-folded.
  */
 function holdsSecret(secrets: string[], texts: unknown[]): boolean {
 	const folded = secrets.map((secret) => secret.toLowerCase());
@@ -60,13 +68,19 @@ function holdsSecret(secrets: string[], texts: unknown[]): boolean {
 		.some((text) => folded.some((secret) => text.toLowerCase().includes(secret)));
 }
 
-/** Every text in a value: itself, or the keys and leaves of a list or an object (a parsed query can nest). */
+/**
+ * Every text in a value: itself, or the keys and leaves of a list or an object (a parsed query can
+ * nest).
+ */
 function leaves(value: unknown): string[] {
 	if (value === null || typeof value !== 'object') return [String(value)];
 	return Object.entries(value).flatMap(([key, inner]) => [key, ...leaves(inner)]);
 }
 
-/** The request headers without those that can carry credentials: `secretHeaders`, and any holding a secret. */
+/**
+ * The request headers without those that can carry credentials: `secretHeaders`, and any holding a
+ * secret.
+ */
 export function unsignedHeaders(
 	headers: HeaderBag,
 	secretHeaders: string,

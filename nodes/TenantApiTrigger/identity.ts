@@ -1,6 +1,7 @@
 /**
- * Who a delivery is (`webhookDelivery.id`) and which event type it carries, read from what the signature covers
- * only, so that a captured delivery sent again cannot be given a new identity, and two deliveries never share one.
+ * Who a delivery is (`webhookDelivery.id`) and which event type it carries, read from what the
+ * signature covers only, so that a captured delivery sent again cannot be given a new identity, and
+ * two deliveries never share one.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { createHash } from 'crypto';
@@ -20,8 +21,9 @@ function child(current: unknown, key: string): unknown {
 }
 
 /**
- * The value at a dot path (`data.object.id`, `items.0.id`), or undefined. Each segment is an own key or a list index:
- * a key that holds dots itself cannot be reached, so a body cannot shadow `a.b` with a `"a.b"` key.
+ * The value at a dot path (`data.object.id`, `items.0.id`), or undefined. Each segment is an own
+ * key or a list index: a key that holds dots itself cannot be reached, so a body cannot shadow
+ * `a.b` with a `"a.b"` key.
  */
 export function valueAtPath(body: unknown, path: string): unknown {
 	const keys = path.trim() === '' ? [] : path.trim().split('.');
@@ -38,7 +40,10 @@ export function pathList(value: unknown): string[] {
 		: [];
 }
 
-/** A scalar field as id text, exactly as read; undefined for anything else (objects, lists, empty text). */
+/**
+ * A scalar field as id text, exactly as read; undefined for anything else (objects, lists, empty
+ * text).
+ */
 function idText(value: unknown): string | undefined {
 	if (typeof value === 'string') return value === '' ? undefined : value;
 	if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean')
@@ -47,8 +52,8 @@ function idText(value: unknown): string | undefined {
 }
 
 /**
- * Several id fields in one text that splits into the same parts one way only: each part percent-encodes `%`, `:`
- * and `,` (RFC 3986), and `:` joins them. One field is its text as it is.
+ * Several id fields in one text that splits into the same parts one way only: each part
+ * percent-encodes `%`, `:` and `,` (RFC 3986), and `:` joins them. One field is its text as it is.
  */
 function joinIdParts(parts: string[]): string {
 	const escape = (text: string) =>
@@ -62,9 +67,9 @@ export interface Identity {
 }
 
 /**
- * The rule: the id the scheme signs in a header (`webhook-id`); else the body fields the user names (Delivery ID
- * Fields), when the delivery has all of them; else the SHA-256 of the verified body, so that the same bytes
- * delivered again get the same id and two different bodies never share one.
+ * The rule: the id the scheme signs in a header (`webhook-id`); else the body fields the user names
+ * (Delivery ID Fields), when the delivery has all of them; else the SHA-256 of the verified body,
+ * so that the same bytes delivered again get the same id and two different bodies never share one.
  */
 export function deliveryIdentity(
 	signedId: { value: string; header: string } | undefined,
@@ -98,8 +103,9 @@ export function parseEventList(text: unknown): string[] {
 }
 
 /**
- * Whether an event type passes the filter: an empty list or `*` passes everything; an entry ending in `*` matches
- * by prefix (`transfers.*`), any other exactly. A delivery without an event type passes only those two.
+ * Whether an event type passes the filter: an empty list or `*` passes everything; an entry ending
+ * in `*` matches by prefix (`transfers.*`), any other exactly. A delivery without an event type
+ * passes only those two.
  */
 export function eventAccepted(accepted: string[], type: string | undefined): boolean {
 	if (accepted.length === 0 || accepted.includes('*')) return true;

@@ -1,6 +1,7 @@
 /**
- * One delivery, from the request to what the workflow receives: authenticated on the raw bytes, then read once in
- * the Body Format, named and filtered by event type. Pure: the node only wires n8n's request and answer to it.
+ * One delivery, from the request to what the workflow receives: authenticated on the raw bytes,
+ * then read once in the Body Format, named and filtered by event type. Pure: the node only wires
+ * n8n's request and answer to it.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -36,13 +37,19 @@ export interface Refusal {
 	seen?: Seen;
 }
 
-/** What to do with a request: refuse it, acknowledge it (an event the filter leaves out), or start the workflow. */
+/**
+ * What to do with a request: refuse it, acknowledge it (an event the filter leaves out), or start
+ * the workflow.
+ */
 export type Decision =
 	| Refusal
 	| { action: 'acknowledge'; event: string | undefined }
 	| { action: 'start'; item: IDataObject };
 
-/** A refusal: its reason, the status and message the sender gets (refusals.ts), and what the check saw. */
+/**
+ * A refusal: its reason, the status and message the sender gets (refusals.ts), and what the check
+ * saw.
+ */
 export function refusal(reason: RefusalReason, format: BodyFormat = 'json', seen?: Seen): Refusal {
 	return {
 		action: 'refuse',
@@ -53,9 +60,10 @@ export function refusal(reason: RefusalReason, format: BodyFormat = 'json', seen
 }
 
 /**
- * The one output rule: the body as read from the verified bytes, and beside it only `webhookDelivery` (a name the
- * body may not use), which carries the request data no signature covers under names that say so. No secret of the
- * credential, and no header carrying Secret in Header's key, reaches it.
+ * The one output rule: the body as read from the verified bytes, and beside it only
+ * `webhookDelivery` (a name the body may not use), which carries the request data no signature
+ * covers under names that say so. No secret of the credential, and no header carrying Secret in
+ * Header's key, reaches it.
  */
 function outputItem(
 	settings: TriggerSettings,
@@ -83,8 +91,9 @@ function outputItem(
 }
 
 /**
- * The decision for one request. Nothing of the body is read before the request is authenticated; a request without
- * bytes (n8n parsed multipart itself) or of another media type than the Body Format is never read at all.
+ * The decision for one request. Nothing of the body is read before the request is authenticated; a
+ * request without bytes (n8n parsed multipart itself) or of another media type than the Body Format
+ * is never read at all.
  */
 export function receiveDelivery(settings: TriggerSettings, request: ReceivedRequest): Decision {
 	const format = settings.bodyFormat;

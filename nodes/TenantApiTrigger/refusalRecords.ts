@@ -1,10 +1,11 @@
 import { lruEntry } from '../shared/lru';
 
 /**
- * Which refused deliveries become an execution in production (Options → Record Refused Deliveries): at most one
- * per workflow, trigger node and reason every RECORD_WINDOW_MS, per n8n process, so that a flood of forged requests
- * cannot fill the executions list or use up an execution quota. Module state, shared by every delivery the process
- * receives; at most MAX_RECORD_KEYS keys (least recently used dropped first); keys hold no secret.
+ * Which refused deliveries become an execution in production (Options → Record Refused Deliveries):
+ * at most one per workflow, trigger node and reason every RECORD_WINDOW_MS, per n8n process, so
+ * that a flood of forged requests cannot fill the executions list or use up an execution quota.
+ * Module state, shared by every delivery the process receives; at most MAX_RECORD_KEYS keys (least
+ * recently used dropped first); keys hold no secret.
  */
 export const RECORD_WINDOW_MS = 5 * 60 * 1000;
 export const MAX_RECORD_KEYS = 1000;

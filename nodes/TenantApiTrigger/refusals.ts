@@ -4,8 +4,9 @@ import type { AuthenticationFailure } from './authenticate';
 import type { BodyFailure, BodyFormat } from './body';
 
 /**
- * Every reason the trigger refuses a request for, one entry each in REFUSALS, which says the status and message the
- * sender gets and what the Refused output explains (diagnosis.ts); the compiler holds the table to this list.
+ * Every reason the trigger refuses a request for, one entry each in REFUSALS, which says the status
+ * and message the sender gets and what the Refused output explains (diagnosis.ts); the compiler
+ * holds the table to this list.
  */
 export type RefusalReason =
 	| AuthenticationFailure
@@ -18,14 +19,20 @@ export type RefusalReason =
 	| 'unknown_verification'
 	| 'internal_error';
 
-/** What a refused request showed, in the trigger's own words and the node's settings only (diagnosis.ts finds it). */
+/**
+ * What a refused request showed, in the trigger's own words and the node's settings only
+ * (diagnosis.ts finds it).
+ */
 export interface Findings {
 	verificationName: string;
 	/** The header(s) the setting reads the signature from. */
 	expected: string[];
 	/** Headers of the request whose names a scheme or the settings use (lower case), sorted. */
 	carried: string[];
-	/** Signature-like headers not listed (a name no scheme or setting uses, or beyond the first MAX_LISTED): counted. */
+	/**
+	 * Signature-like headers not listed (a name no scheme or setting uses, or beyond the first
+	 * MAX_LISTED): counted.
+	 */
 	others: number;
 	contentType: string;
 	/** How the settings read the body (`json` or `form`). */
@@ -61,14 +68,17 @@ interface RefusalEntry {
 export const INVALID_SIGNATURE = 'Invalid signature';
 
 /**
- * The size of the Refused item is bounded by construction (docs/trigger.md "When a delivery is refused": at most
- * 2 KiB): nothing the sender wrote is shown, a list shows at most MAX_LISTED names, and a setting's text at most
- * MAX_SHOWN_CHARS printable ASCII characters.
+ * The size of the Refused item is bounded by construction (docs/trigger.md "When a delivery is
+ * refused": at most 2 KiB): nothing the sender wrote is shown, a list shows at most MAX_LISTED
+ * names, and a setting's text at most MAX_SHOWN_CHARS printable ASCII characters.
  */
 export const MAX_LISTED = 6;
 const MAX_SHOWN_CHARS = 40;
 
-/** A setting's text as shown: printable ASCII (quotes and backslashes replaced), cut at MAX_SHOWN_CHARS. */
+/**
+ * A setting's text as shown: printable ASCII (quotes and backslashes replaced), cut at
+ * MAX_SHOWN_CHARS.
+ */
 export function shown(text: string): string {
 	const printable = text.replace(/[^\x20\x21\x23-\x5b\x5d-\x7e]/g, '?');
 	return printable.length > MAX_SHOWN_CHARS
@@ -85,7 +95,10 @@ function list(names: string[]): string {
 	return [...quoted(names.slice(0, MAX_LISTED)), ...more].join(', ');
 }
 
-/** The signature-like headers a request carried: the names a scheme or the settings use, the others counted. */
+/**
+ * The signature-like headers a request carried: the names a scheme or the settings use, the others
+ * counted.
+ */
 function carriedList(found: Findings): string {
 	const named = quoted(found.carried.slice(0, MAX_LISTED));
 	if (found.others === 0) return named.length === 0 ? 'none' : named.join(', ');
@@ -95,7 +108,10 @@ function carriedList(found: Findings): string {
 		: [...named, `and ${others}`].join(', ');
 }
 
-/** Which secret to change when the signature does not match: at the Test URL, its own secret once set, or the one to set. */
+/**
+ * Which secret to change when the signature does not match: at the Test URL, its own secret once
+ * set, or the one to set.
+ */
 function signatureMismatchAction(found: Findings): string {
 	if (!found.testUrl)
 		return 'Put the secret the sender signs this webhook with into the credential\'s Signing Secret (after "Rotate API Key", the new one).';

@@ -1,23 +1,28 @@
 /**
- * The signing schemes the trigger verifies, one row each: how the node shows it, which settings it shows, and how
- * a delivery is checked under it. The node's description, the settings and the refusal diagnosis are derived from
- * this table; the property tests generate every row (test/property/settings.ts).
+ * The signing schemes the trigger verifies, one row each: how the node shows it, which settings it
+ * shows, and how a delivery is checked under it. The node's description, the settings and the
+ * refusal diagnosis are derived from this table; the property tests generate every row
+ * (test/property/settings.ts).
  */
 import { headerNames } from './headers';
 
 export type HmacAlgorithm = 'sha1' | 'sha256' | 'sha512';
 
-/** How the secret text becomes the HMAC key: its UTF-8 bytes, base64 (an optional `whsec_` prefix dropped) or hex. */
+/**
+ * How the secret text becomes the HMAC key: its UTF-8 bytes, base64 (an optional `whsec_` prefix
+ * dropped) or hex.
+ */
 export type SecretEncoding = 'text' | 'base64' | 'hex';
 
 /** How a signature is written: hex, base64 (or base64url), or either. */
 export type SignatureEncoding = 'hex' | 'base64' | 'auto';
 
 /**
- * - `plain`: signatures separated by commas or spaces; an `<algorithm>=` prefix naming the algorithm is tolerated.
+ * - `plain`: signatures separated by commas or spaces; an `<algorithm>=` prefix naming the
+ *   algorithm is tolerated.
  * - `prefixed`: every signature starts with `signatureLabel` (`v0=…`).
- * - `keyValue`: `key=value` pairs separated by `pairSeparator`; signatures under `signatureLabel`, the timestamp
- *   under `timestampKey` (`t=…,v1=…`).
+ * - `keyValue`: `key=value` pairs separated by `pairSeparator`; signatures under `signatureLabel`,
+ *   the timestamp under `timestampKey` (`t=…,v1=…`).
  * - `versioned`: space-separated `<signatureLabel>,<signature>` entries (`v1,…`).
  */
 export type SignatureFormat = 'plain' | 'prefixed' | 'keyValue' | 'versioned';
@@ -67,7 +72,10 @@ export interface Scheme {
 	settings: SchemeSetting[];
 	/** The check of a delivery under the node's parameters. */
 	check: (read: ParameterReader) => Check;
-	/** How every secret of the scheme begins, when one does: a refusal names a secret that looks like another's. */
+	/**
+	 * How every secret of the scheme begins, when one does: a refusal names a secret that looks like
+	 * another's.
+	 */
 	secretPrefix?: string;
 }
 
@@ -90,7 +98,10 @@ function tolerance(read: ParameterReader): number {
 	return Number.isFinite(value) && value > 0 ? value : DEFAULT_TOLERANCE_SECONDS;
 }
 
-/** An HMAC-SHA256 of the body alone, its signature in `x-signature`: what every other HMAC row changes. */
+/**
+ * An HMAC-SHA256 of the body alone, its signature in `x-signature`: what every other HMAC row
+ * changes.
+ */
 const BODY_SIGNING: HmacSigning = {
 	algorithm: 'sha256',
 	secretEncoding: 'text',

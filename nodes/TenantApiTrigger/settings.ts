@@ -52,15 +52,17 @@ export function settingsFromParameters(
 	};
 }
 
-/** The credential's secret fields, in the order `webhookDelivery.secret` names them (SECRET_NAMES). */
+/**
+ * The credential's secret fields, in the order `webhookDelivery.secret` names them (SECRET_NAMES).
+ */
 export function credentialSecrets(credential: IDataObject): unknown[] {
 	return [credential.signingSecret, credential.previousSigningSecret, credential.testSigningSecret];
 }
 
 /**
- * The secrets a delivery may be signed with, in the places of SECRET_NAMES: at the Production URL the current and
- * the previous one; at the Test URL the test secret alone once it is set (so a captured production delivery is not
- * accepted there), else the same two as in production.
+ * The secrets a delivery may be signed with, in the places of SECRET_NAMES: at the Production URL
+ * the current and the previous one; at the Test URL the test secret alone once it is set (so a
+ * captured production delivery is not accepted there), else the same two as in production.
  */
 export function signingSecrets(credential: IDataObject, testUrl: boolean): unknown[] {
 	const [current, previous, test] = credentialSecrets(credential);

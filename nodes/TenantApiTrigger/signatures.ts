@@ -4,10 +4,15 @@ import type { HmacAlgorithm, HmacSigning, SecretEncoding, SignatureEncoding } fr
 
 const DIGEST_BYTES: Record<HmacAlgorithm, number> = { sha1: 20, sha256: 32, sha512: 64 };
 
-/** Longest signature header looked at; a longer one is refused as malformed, with no work done on it. */
+/**
+ * Longest signature header looked at; a longer one is refused as malformed, with no work done on
+ * it.
+ */
 export const MAX_SIGNATURE_HEADER_LENGTH = 2048;
 
-/** A header may carry several signatures (a rotation at the sender): at most this many are tried. */
+/**
+ * A header may carry several signatures (a rotation at the sender): at most this many are tried.
+ */
 const MAX_SIGNATURE_CANDIDATES = 8;
 
 const ALGORITHM_PREFIX = /^(sha1|sha256|sha512)=/i;
@@ -15,7 +20,10 @@ const HEX = /^[0-9a-f]+$/i;
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
 
-/** Base64 or base64url, only when the text is the exact encoding of the bytes (Node's decoder is lenient). */
+/**
+ * Base64 or base64url, only when the text is the exact encoding of the bytes (Node's decoder is
+ * lenient).
+ */
 function decodeBase64(text: string): Buffer | undefined {
 	if (!BASE64.test(text) && !BASE64URL.test(text)) return undefined;
 	const standard = text.replace(/-/g, '+').replace(/_/g, '/');
@@ -25,7 +33,10 @@ function decodeBase64(text: string): Buffer | undefined {
 		: undefined;
 }
 
-/** The digest a signature text stands for, or undefined when it is not one of `algorithm` in `encoding`. */
+/**
+ * The digest a signature text stands for, or undefined when it is not one of `algorithm` in
+ * `encoding`.
+ */
 function decodeSignature(
 	text: string,
 	algorithm: HmacAlgorithm,
@@ -63,7 +74,10 @@ function withoutAlgorithmPrefix(text: string, algorithm: HmacAlgorithm): string 
 	return prefix[1].toLowerCase() === algorithm ? text.slice(prefix[0].length) : undefined;
 }
 
-/** The signature texts of a header in the signing's format, and the timestamp it carries (`keyValue`). */
+/**
+ * The signature texts of a header in the signing's format, and the timestamp it carries
+ * (`keyValue`).
+ */
 function readSignatureTexts(
 	value: string,
 	signing: HmacSigning,
@@ -90,7 +104,10 @@ function readSignatureTexts(
 	};
 }
 
-/** The signature header: its timestamp, and the digests of its signatures (at most MAX_SIGNATURE_CANDIDATES). */
+/**
+ * The signature header: its timestamp, and the digests of its signatures (at most
+ * MAX_SIGNATURE_CANDIDATES).
+ */
 export function readSignatureHeader(
 	value: string,
 	signing: HmacSigning,
@@ -109,7 +126,10 @@ export function constantTimeEqual(a: Buffer, b: Buffer): boolean {
 	return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** Constant-time equality of two texts of any length: both hashed first, so the time says nothing of the secret. */
+/**
+ * Constant-time equality of two texts of any length: both hashed first, so the time says nothing of
+ * the secret.
+ */
 export function constantTimeTextEqual(a: string, b: string): boolean {
 	const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
 	return timingSafeEqual(digest(a), digest(b));

@@ -1,13 +1,15 @@
 /**
- * The signed content of an HMAC scheme as a template of byte-exact parts: `{body}` (the request bytes),
- * `{timestamp}`, `{id}`, `{url}`, `{header.<name>}` and literal text (`{id}.{timestamp}.{body}`).
+ * The signed content of an HMAC scheme as a template of byte-exact parts: `{body}` (the request
+ * bytes), `{timestamp}`, `{id}`, `{url}`, `{header.<name>}` and literal text
+ * (`{id}.{timestamp}.{body}`).
  *
- * A template is accepted only when its text splits back into its parts one way, so that no byte of a captured
- * delivery can move from one part to another under the same signature (a new body, a new id):
- * - `{body}` once, as the last part. A JSON object cannot be a proper suffix of another JSON object, nor a
- *   prefix of one, so the body of a JSON delivery is fixed by the signed text alone.
- * - At most one part that may hold any text (`{id}`, `{url}`, `{header.…}`), and none with form bodies, whose end
- *   no reader can fix: such a part takes what the fixed parts around it leave.
+ * A template is accepted only when its text splits back into its parts one way, so that no byte of
+ * a captured delivery can move from one part to another under the same signature (a new body, a new
+ * id):
+ * - `{body}` once, as the last part. A JSON object cannot be a proper suffix of another JSON
+ *   object, nor a prefix of one, so the body of a JSON delivery is fixed by the signed text alone.
+ * - At most one part that may hold any text (`{id}`, `{url}`, `{header.…}`), and none with form
+ *   bodies, whose end no reader can fix: such a part takes what the fixed parts around it leave.
  * - Placeholders side by side only directly before a JSON `{body}`; literal text elsewhere.
  * - `{timestamp}` (digits) never touches a digit of the literal text around it.
  */
@@ -38,7 +40,9 @@ function placeholderPart(name: string): SignedPart | undefined {
 	return undefined;
 }
 
-/** The parts of a template, or undefined when it names a placeholder that does not exist (`{boby}`). */
+/**
+ * The parts of a template, or undefined when it names a placeholder that does not exist (`{boby}`).
+ */
 function parseParts(template: string): SignedPart[] | undefined {
 	const parts: SignedPart[] = [];
 	let last = 0;
@@ -77,7 +81,11 @@ function ambiguity(parts: SignedPart[], format: BodyFormat): string | undefined 
 		if (part.kind === 'timestamp' && next.kind === 'literal' && DIGIT.test(next.text[0]))
 			return 'the text after {timestamp} must not start with a digit';
 		const before = parts[index - 1];
-		if (part.kind === 'timestamp' && before?.kind === 'literal' && DIGIT.test(before.text.slice(-1)))
+		if (
+			part.kind === 'timestamp' &&
+			before?.kind === 'literal' &&
+			DIGIT.test(before.text.slice(-1))
+		)
 			return 'the text before {timestamp} must not end with a digit';
 	}
 	return undefined;

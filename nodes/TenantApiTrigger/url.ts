@@ -11,7 +11,10 @@ function rawQuery(path: string): string {
 	return at === -1 ? '' : path.slice(at);
 }
 
-/** n8n's public URL of this webhook: the Test URL while the editor listens (n8n 2.x), else the Production URL. */
+/**
+ * n8n's public URL of this webhook: the Test URL while the editor listens (n8n 2.x), else the
+ * Production URL.
+ */
 function webhookUrl(context: IWebhookFunctions): string | undefined {
 	const withTest = context as IWebhookFunctions & {
 		getWebhookResourceUrl?: (name: 'default') => string | undefined;
@@ -22,8 +25,8 @@ function webhookUrl(context: IWebhookFunctions): string | undefined {
 }
 
 /**
- * The URL a sender signed: the Signed URL setting (`override`), else the webhook's public URL, with the request's own
- * query string (as received) in place of any query or fragment of that base.
+ * The URL a sender signed: the Signed URL setting (`override`), else the webhook's public URL, with
+ * the request's own query string (as received) in place of any query or fragment of that base.
  */
 export function signedUrlOf(
 	publicUrl: string | undefined,
