@@ -254,7 +254,7 @@ export const REFUSALS: Record<RefusalReason, RefusalEntry> = {
 	unknown_verification: {
 		status: 401,
 		explain: (found) => [
-			`The Verification "${found.verificationName}" is not one this version offers: a scheme removed in 0.2.0 (signatures over form fields or inside body items, and settings named after other services), or one saved by a newer version.`,
+			`The Verification "${found.verificationName}" is not one this version offers: a removed scheme (one named after another service, or a signature over form fields or inside body items; see the CHANGELOG), or one saved by a newer version. Every delivery is refused until it is changed.`,
 			'Choose a Verification in the trigger: HMAC of the Body when the sender signs the body alone, Custom HMAC when it also signs a timestamp, an ID, the URL or a header.',
 		],
 	},
