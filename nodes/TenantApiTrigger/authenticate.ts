@@ -17,7 +17,7 @@ import {
 	constantTimeTextEqual,
 	readSignatureHeader,
 	secretKey,
-} from './signatures';
+} from './signatureHeader';
 
 /** Why a request is not from the sender (or cannot be checked). */
 export type AuthenticationFailure =
@@ -68,7 +68,7 @@ export interface SignedRequest {
 }
 
 type Passed = Omit<Extract<Authentication, { ok: true }>, 'seen' | 'ok'>;
-type Outcome = Passed | AuthenticationFailure;
+type CheckResult = Passed | AuthenticationFailure;
 
 /** Unix seconds as decimal digits (at most 12, so the value stays exact). */
 const UNIX_SECONDS = /^\d{1,12}$/;
@@ -146,7 +146,7 @@ function checkHmac(
 	secrets: Array<string | undefined>,
 	request: SignedRequest,
 	seen: Seen,
-): Outcome {
+): CheckResult {
 	const template = parseSignedContent(signing.signedContent, format);
 	if (!template.ok) return 'invalid_signed_content';
 	const keys = secrets.map((secret) =>
@@ -176,7 +176,7 @@ function checkSecretHeader(
 	header: string,
 	secrets: Array<string | undefined>,
 	request: SignedRequest,
-): Outcome {
+): CheckResult {
 	const sent = headerValue(request.headers, header)?.trim();
 	if (sent === undefined || sent === '') return 'missing_secret_header';
 	const secretIndex = secrets.findIndex(
@@ -189,13 +189,13 @@ function indexesOfDefined(entries: unknown[]): number[] {
 	return entries.flatMap((entry, index) => (entry === undefined ? [] : [index]));
 }
 
-function check(
+function checkRequest(
 	rule: Check,
 	format: BodyFormat,
 	secrets: unknown[],
 	request: SignedRequest,
 	seen: Seen,
-): Outcome {
+): CheckResult {
 	if (rule.kind === 'none') return {};
 	// Blank secrets keep their place: secretIndex points into the list given.
 	const usable = secrets.map((secret) => usableSecrets([secret])[0]);
@@ -219,8 +219,8 @@ export function authenticate(
 	request: SignedRequest,
 ): Authentication {
 	const seen: Seen = { secretsTried: [] };
-	const outcome = check(rule, format, secrets, request, seen);
-	return typeof outcome === 'string'
-		? { ok: false, reason: outcome, seen }
-		: { ok: true, ...outcome, seen };
+	const result = checkRequest(rule, format, secrets, request, seen);
+	return typeof result === 'string'
+		? { ok: false, reason: result, seen }
+		: { ok: true, ...result, seen };
 }
