@@ -105,6 +105,20 @@ describe('eventScope', () => {
 		expect(eventScope('Trigger', '1')).not.toBe('1');
 		expect(eventScope('A', 'b:c')).not.toBe(eventScope('A:b', 'c'));
 	});
+
+	it('gives an event the keys earlier versions sent for it, by position and by content', () => {
+		const event = { ...scope, scope: eventScope('Tenant API Trigger', 'evt_1') };
+		expect([deriveIdempotencyKey(event, 0), deriveIdempotencyKey(event, 1)]).toEqual([
+			'761344d3-dc98-8af2-8103-d0b0e46f52b5',
+			'bc112e97-c99d-8d8a-bdf2-4e3962db43ca',
+		]);
+		const request = {
+			method: 'POST',
+			endpoint: '/transfers',
+			canonicalBody: canonicalJson({ ref: 'a', amount: 1 }),
+		};
+		expect(deriveContentKey(event, request, 1)).toBe('209de196-1ba5-810a-86e9-e7cb06620f37');
+	});
 });
 
 describe('validateIdempotencyKeyOverride', () => {
