@@ -39,7 +39,6 @@ export const ACTION_TYPE = `${PACKAGE_NAME}.tenantApi`;
 export const TRIGGER_TYPE = `${PACKAGE_NAME}.tenantApiTrigger`;
 export const ITEMS_TYPE = 'harness.items';
 export const EMIT_TYPE = 'harness.emit';
-export const COPIES_TYPE = 'harness.copies';
 
 /** A start node for tests: emits the items given in its `items` parameter. */
 class ItemsNode implements INodeType {
@@ -74,36 +73,6 @@ class EmitNode extends ItemsNode {
 	};
 }
 
-/**
- * Makes `copies` items of each input item, each linked to the item it came from (pairedItem), as n8n's own nodes
- * link theirs (a Split Out, a Code node that returns pairedItem): `copy` says which one it is.
- */
-class CopiesNode implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Copies',
-		name: 'copies',
-		group: ['transform'],
-		version: 1,
-		description: 'Copies each item, keeping the item linking',
-		defaults: { name: 'Copies' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		properties: [{ displayName: 'Copies', name: 'copies', type: 'number', default: 1 }],
-	};
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const copies = this.getNodeParameter('copies', 0) as number;
-		return [
-			this.getInputData().flatMap((item, index) =>
-				Array.from({ length: copies }, (_unused, copy) => ({
-					json: { ...item.json, copy },
-					pairedItem: { item: index },
-				})),
-			),
-		];
-	}
-}
-
 let loaderPromise: Promise<PackageDirectoryLoader> | undefined;
 
 /** Loads dist/ through package.json "n8n" exactly as n8n loads a community package. */
@@ -120,7 +89,6 @@ export class PackageNodeTypes implements INodeTypes {
 	private readonly extra: Record<string, INodeType> = {
 		[ITEMS_TYPE]: new ItemsNode(),
 		[EMIT_TYPE]: new EmitNode(),
-		[COPIES_TYPE]: new CopiesNode(),
 	};
 
 	constructor(private readonly loader: PackageDirectoryLoader) {}

@@ -9,6 +9,7 @@ import {
 	duplicateKeyDescription,
 	duplicateKeyMessage,
 	eventScope,
+	executionEvent,
 	findDuplicateKeys,
 	readLineage,
 	validateIdempotencyKeyOverride,
@@ -118,6 +119,30 @@ describe('eventScope', () => {
 			canonicalBody: canonicalJson({ ref: 'a', amount: 1 }),
 		};
 		expect(deriveContentKey(event, request, 1)).toBe('209de196-1ba5-810a-86e9-e7cb06620f37');
+	});
+});
+
+describe('executionEvent', () => {
+	const item = (id: unknown) => ({ json: { ref: 'a', webhookDelivery: { id } } });
+
+	it('is the id the trigger output carries: one item, or several that all carry it', () => {
+		expect(executionEvent('Trigger', [item('evt_1')])).toEqual({ trigger: 'Trigger', id: 'evt_1' });
+		expect(executionEvent('Trigger', [item('evt_1'), item('evt_1')])).toEqual({
+			trigger: 'Trigger',
+			id: 'evt_1',
+		});
+	});
+
+	it.each([
+		['no items', []],
+		['an item without an id', [item(null)]],
+		['an id that is not text', [item(7)]],
+		['an item without webhookDelivery', [{ json: { id: 'evt_1' } }]],
+		['two events', [item('evt_1'), item('evt_2')]],
+		['an item without an id after one with', [item('evt_1'), item(null)]],
+		['an item with an id after one without', [item(null), item('evt_1')]],
+	])('is none (the execution lineage keys the writes) for %s', (_case, items) => {
+		expect(executionEvent('Trigger', items)).toBeUndefined();
 	});
 });
 
