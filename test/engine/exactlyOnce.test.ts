@@ -14,6 +14,7 @@ import { sign } from '../../sandbox/signing';
 import {
 	ACTION_TYPE,
 	EMIT_TYPE,
+	LINES_TYPE,
 	ITEMS_TYPE,
 	TEST_CREDENTIAL_ID,
 	TRIGGER_TYPE,
@@ -106,6 +107,23 @@ function eventWorkflow(items: IDataObject[], post: INode = postNode()): Workflow
 		id: 'wf-events',
 		nodes: [trigger, listing, post],
 		connections: { ...link(TRIGGER_NODE_NAME, LISTING), ...link(LISTING, POST) },
+	};
+}
+
+/** Tenant API Trigger → Lines (a Code node: new items from the delivery's lines) → Create transfer. */
+function linesWorkflow(): WorkflowSpec {
+	const lines: INode = {
+		id: 'lines-id',
+		name: 'Lines',
+		type: LINES_TYPE,
+		typeVersion: 1,
+		position: [200, 0],
+		parameters: {},
+	};
+	return {
+		id: 'wf-lines',
+		nodes: [triggerNode(), lines, postNode()],
+		connections: { ...link(TRIGGER_NODE_NAME, 'Lines'), ...link('Lines', POST) },
 	};
 }
 
@@ -250,33 +268,46 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 	});
 
 	describe('Tenant API Trigger events', () => {
-		it('the same event delivered again writes nothing new; a different event writes', async () => {
-			const workflow = eventWorkflow(TWO);
+		it('a Code node before the node builds new items without item linking: a redelivery writes each once, another event shares no key', async () => {
+			const lines = [
+				{ ref: 'c', amount: 3 },
+				{ ref: 'a', amount: 1 },
+				{ ref: 'skipped', amount: 0 },
+				{ ref: 'b', amount: 2 },
+			];
+			const workflow = linesWorkflow();
 			const first = await startExecution(
 				harness,
 				workflow,
 				TRIGGER_NODE_NAME,
-				await delivery({ id: 'evt_same' }),
+				await delivery({ id: 'evt_lines', lines }),
 			);
+			// n8n filled in the links the Code node left out: every item points at the trigger item.
+			expect(lastRun(first, 'Lines')?.data?.main?.[0]?.map((item) => item.pairedItem)).toEqual([
+				{ item: 0 },
+				{ item: 0 },
+				{ item: 0 },
+			]);
 			const again = await startExecution(
 				harness,
 				workflow,
 				TRIGGER_NODE_NAME,
-				await delivery({ id: 'evt_same' }),
+				await delivery({ id: 'evt_lines', lines }),
 			);
 			expect([first.run.status, again.run.status]).toEqual(['success', 'success']);
 			expect(again.executionId).not.toBe(first.executionId);
 			expect(keysOut(again)).toEqual(keysOut(first));
-			expect(outputs(again).map((json) => json.replayed)).toEqual([true, true]);
+			expect(outputs(again).map((json) => json.replayed)).toEqual([true, true, true]);
 
 			const other = await startExecution(
 				harness,
 				workflow,
 				TRIGGER_NODE_NAME,
-				await delivery({ id: 'evt_other' }),
+				await delivery({ id: 'evt_lines_other', lines }),
 			);
+			expect(other.run.status).toBe('success');
 			expect(keysOut(other).some((key) => keysOut(first).includes(key))).toBe(false);
-			expect(refs()).toEqual(['a', 'b', 'a', 'b']);
+			expect(refs()).toEqual(['a', 'b', 'c', 'a', 'b', 'c']);
 		});
 
 		it.each(['position', 'content'])(

@@ -39,6 +39,7 @@ export const ACTION_TYPE = `${PACKAGE_NAME}.tenantApi`;
 export const TRIGGER_TYPE = `${PACKAGE_NAME}.tenantApiTrigger`;
 export const ITEMS_TYPE = 'harness.items';
 export const EMIT_TYPE = 'harness.emit';
+export const LINES_TYPE = 'harness.lines';
 
 /** A start node for tests: emits the items given in its `items` parameter. */
 class ItemsNode implements INodeType {
@@ -73,6 +74,32 @@ class EmitNode extends ItemsNode {
 	};
 }
 
+/**
+ * What a Code node ("Run Once for All Items") that builds new items does: the `lines` of its input
+ * items with an `amount` above 0, sorted by `ref`, returned without pairedItem. n8n-core then fills
+ * pairedItem in itself (WorkflowExecute's assignPairedItems: item 0 after one input item).
+ */
+class LinesNode implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Lines',
+		name: 'lines',
+		group: ['transform'],
+		version: 1,
+		description: "New items from the input items' lines, without item linking",
+		defaults: { name: 'Lines' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const lines = this.getInputData().flatMap((item) => item.json.lines as IDataObject[]);
+		const kept = lines.filter((line) => Number(line.amount) > 0);
+		kept.sort((a, b) => String(a.ref).localeCompare(String(b.ref)));
+		return [kept.map((json) => ({ json }))];
+	}
+}
+
 let loaderPromise: Promise<PackageDirectoryLoader> | undefined;
 
 /** Loads dist/ through package.json "n8n" exactly as n8n loads a community package. */
@@ -89,6 +116,7 @@ export class PackageNodeTypes implements INodeTypes {
 	private readonly extra: Record<string, INodeType> = {
 		[ITEMS_TYPE]: new ItemsNode(),
 		[EMIT_TYPE]: new EmitNode(),
+		[LINES_TYPE]: new LinesNode(),
 	};
 
 	constructor(private readonly loader: PackageDirectoryLoader) {}
