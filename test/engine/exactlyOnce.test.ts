@@ -92,39 +92,25 @@ function triggerNode(parameters: INode['parameters'] = {}): INode {
 	};
 }
 
-/** Tenant API Trigger → Listing (the items an upstream node produces for the event) → Create transfer. */
-function eventWorkflow(items: IDataObject[], post: INode = postNode()): WorkflowSpec {
-	const trigger = triggerNode();
-	const listing: INode = {
-		id: 'listing-id',
-		name: LISTING,
-		type: EMIT_TYPE,
-		typeVersion: 1,
-		position: [200, 0],
-		parameters: { items: JSON.stringify(items) },
-	};
+/** Tenant API Trigger → `middle` → Create transfer. */
+function triggerWorkflow(
+	id: string,
+	middle: Omit<INode, 'typeVersion' | 'position'>,
+	post: INode = postNode(),
+): WorkflowSpec {
+	const between: INode = { typeVersion: 1, position: [200, 0], ...middle };
 	return {
-		id: 'wf-events',
-		nodes: [trigger, listing, post],
-		connections: { ...link(TRIGGER_NODE_NAME, LISTING), ...link(LISTING, POST) },
+		id,
+		nodes: [triggerNode(), between, post],
+		connections: { ...link(TRIGGER_NODE_NAME, between.name), ...link(between.name, POST) },
 	};
 }
 
-/** Tenant API Trigger → Lines (a Code node: new items from the delivery's lines) → Create transfer. */
-function linesWorkflow(): WorkflowSpec {
-	const lines: INode = {
-		id: 'lines-id',
-		name: 'Lines',
-		type: LINES_TYPE,
-		typeVersion: 1,
-		position: [200, 0],
-		parameters: {},
-	};
-	return {
-		id: 'wf-lines',
-		nodes: [triggerNode(), lines, postNode()],
-		connections: { ...link(TRIGGER_NODE_NAME, 'Lines'), ...link('Lines', POST) },
-	};
+/** Tenant API Trigger → Listing (the items an upstream node produces for the event) → Create transfer. */
+function eventWorkflow(items: IDataObject[], post: INode = postNode()): WorkflowSpec {
+	const parameters = { items: JSON.stringify(items) };
+	const listing = { id: 'listing-id', name: LISTING, type: EMIT_TYPE, parameters };
+	return triggerWorkflow('wf-events', listing, post);
 }
 
 /** The node's task data of its last run in an execution. */
@@ -275,7 +261,9 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 				{ ref: 'skipped', amount: 0 },
 				{ ref: 'b', amount: 2 },
 			];
-			const workflow = linesWorkflow();
+			// Tenant API Trigger → Lines (a Code node: new items from the delivery's lines) → Create transfer.
+			const code = { id: 'lines-id', name: 'Lines', type: LINES_TYPE, parameters: {} };
+			const workflow = triggerWorkflow('wf-lines', code);
 			const first = await startExecution(
 				harness,
 				workflow,
