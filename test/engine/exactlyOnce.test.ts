@@ -10,11 +10,11 @@ import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { startSandbox } from '../../sandbox/server';
 import type { Sandbox } from '../../sandbox/server';
-import { demoSecret, sign, signAdyenPayments } from '../../sandbox/signing';
+import { sign } from '../../sandbox/signing';
 import {
 	ACTION_TYPE,
-	COPIES_TYPE,
 	EMIT_TYPE,
+	LINES_TYPE,
 	ITEMS_TYPE,
 	TEST_CREDENTIAL_ID,
 	TRIGGER_TYPE,
@@ -92,22 +92,25 @@ function triggerNode(parameters: INode['parameters'] = {}): INode {
 	};
 }
 
+/** Tenant API Trigger → `middle` → Create transfer. */
+function triggerWorkflow(
+	id: string,
+	middle: Omit<INode, 'typeVersion' | 'position'>,
+	post: INode = postNode(),
+): WorkflowSpec {
+	const between: INode = { typeVersion: 1, position: [200, 0], ...middle };
+	return {
+		id,
+		nodes: [triggerNode(), between, post],
+		connections: { ...link(TRIGGER_NODE_NAME, between.name), ...link(between.name, POST) },
+	};
+}
+
 /** Tenant API Trigger → Listing (the items an upstream node produces for the event) → Create transfer. */
 function eventWorkflow(items: IDataObject[], post: INode = postNode()): WorkflowSpec {
-	const trigger = triggerNode();
-	const listing: INode = {
-		id: 'listing-id',
-		name: LISTING,
-		type: EMIT_TYPE,
-		typeVersion: 1,
-		position: [200, 0],
-		parameters: { items: JSON.stringify(items) },
-	};
-	return {
-		id: 'wf-events',
-		nodes: [trigger, listing, post],
-		connections: { ...link(TRIGGER_NODE_NAME, LISTING), ...link(LISTING, POST) },
-	};
+	const parameters = { items: JSON.stringify(items) };
+	const listing = { id: 'listing-id', name: LISTING, type: EMIT_TYPE, parameters };
+	return triggerWorkflow('wf-events', listing, post);
 }
 
 /** The node's task data of its last run in an execution. */
@@ -251,33 +254,48 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 	});
 
 	describe('Tenant API Trigger events', () => {
-		it('the same event delivered again writes nothing new; a different event writes', async () => {
-			const workflow = eventWorkflow(TWO);
+		it('a Code node before the node builds new items without item linking: a redelivery writes each once, another event shares no key', async () => {
+			const lines = [
+				{ ref: 'c', amount: 3 },
+				{ ref: 'a', amount: 1 },
+				{ ref: 'skipped', amount: 0 },
+				{ ref: 'b', amount: 2 },
+			];
+			// Tenant API Trigger → Lines (a Code node: new items from the delivery's lines) → Create transfer.
+			const code = { id: 'lines-id', name: 'Lines', type: LINES_TYPE, parameters: {} };
+			const workflow = triggerWorkflow('wf-lines', code);
 			const first = await startExecution(
 				harness,
 				workflow,
 				TRIGGER_NODE_NAME,
-				await delivery({ id: 'evt_same' }),
+				await delivery({ id: 'evt_lines', lines }),
 			);
+			// n8n filled in the links the Code node left out: every item points at the trigger item.
+			expect(lastRun(first, 'Lines')?.data?.main?.[0]?.map((item) => item.pairedItem)).toEqual([
+				{ item: 0 },
+				{ item: 0 },
+				{ item: 0 },
+			]);
 			const again = await startExecution(
 				harness,
 				workflow,
 				TRIGGER_NODE_NAME,
-				await delivery({ id: 'evt_same' }),
+				await delivery({ id: 'evt_lines', lines }),
 			);
 			expect([first.run.status, again.run.status]).toEqual(['success', 'success']);
 			expect(again.executionId).not.toBe(first.executionId);
 			expect(keysOut(again)).toEqual(keysOut(first));
-			expect(outputs(again).map((json) => json.replayed)).toEqual([true, true]);
+			expect(outputs(again).map((json) => json.replayed)).toEqual([true, true, true]);
 
 			const other = await startExecution(
 				harness,
 				workflow,
 				TRIGGER_NODE_NAME,
-				await delivery({ id: 'evt_other' }),
+				await delivery({ id: 'evt_lines_other', lines }),
 			);
+			expect(other.run.status).toBe('success');
 			expect(keysOut(other).some((key) => keysOut(first).includes(key))).toBe(false);
-			expect(refs()).toEqual(['a', 'b', 'a', 'b']);
+			expect(refs()).toEqual(['a', 'b', 'c', 'a', 'b', 'c']);
 		});
 
 		it.each(['position', 'content'])(
@@ -464,133 +482,6 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 				await delivery({ id: 'evt_business_2' }),
 			);
 			expect(recordKeys()).toEqual(['order-a', 'order-b']);
-		});
-	});
-
-	describe('a delivery of several signed items (Adyen payments): the keys of each write follow its own event', () => {
-		const KEY = demoSecret('adyen-payments');
-		let adyen: TriggerServer;
-		beforeAll(async () => {
-			adyen = await startTriggerServer({
-				credential: webhookCredential(KEY),
-				parameters: { verification: 'adyenPayments' },
-			});
-		});
-		afterAll(async () => await adyen.close());
-
-		const entry = (pspReference: string) => ({
-			pspReference,
-			originalReference: '',
-			merchantAccountCode: 'Acct',
-			merchantReference: `order-${pspReference}`,
-			amount: { value: 1999, currency: 'EUR' },
-			eventCode: 'AUTHORISATION',
-			success: 'true',
-		});
-		/** Items signed one by one, as Adyen signs them: a captured one can be put into any delivery. */
-		const [A, B, C] = signAdyenPayments(
-			{
-				notificationItems: ['PSPA', 'PSPB', 'PSPC'].map((psp) => ({
-					NotificationRequestItem: entry(psp),
-				})),
-			},
-			KEY,
-		).notificationItems;
-		async function batch(...entries: IDataObject[]): Promise<INodeExecutionData[][]> {
-			const { status, call } = await adyen.post(
-				JSON.stringify({ live: 'false', notificationItems: entries }),
-				{ 'content-type': 'application/json' },
-			);
-			expect(status).toBe(200);
-			return call.result!.workflowData as INodeExecutionData[][];
-		}
-		/** Tenant API Trigger → Copies (two writes per event, linked to it) → Create transfer. */
-		function batchWorkflow(copies = 2, post: INode = postNode()): WorkflowSpec {
-			const trigger = triggerNode({ verification: 'adyenPayments' });
-			const split: INode = {
-				id: 'copies-id',
-				name: 'Copies',
-				type: COPIES_TYPE,
-				typeVersion: 1,
-				position: [200, 0],
-				parameters: { copies },
-			};
-			const body =
-				'={{ JSON.stringify({ ref: $json.notificationItems[0].NotificationRequestItem.pspReference + "-" + $json.copy, amount: 1 }) }}';
-			const write = { ...post, parameters: { ...post.parameters, body } };
-			return {
-				id: 'wf-batches',
-				nodes: [trigger, split, write],
-				connections: { ...link(TRIGGER_NODE_NAME, 'Copies'), ...link('Copies', POST) },
-			};
-		}
-
-		it.each(['position', 'content'])(
-			'merged, reordered or cut down, a replay writes nothing twice (%s)',
-			async (keyDerivation) => {
-				const workflow = batchWorkflow(2, postNode({ keyDerivation }));
-				const first = await startExecution(harness, workflow, TRIGGER_NODE_NAME, await batch(A, B));
-				expect(first.run.status).toBe('success');
-				expect(refs()).toEqual(['PSPA-0', 'PSPA-1', 'PSPB-0', 'PSPB-1']);
-				for (const replay of [[B, A], [B], [A]]) {
-					const again = await startExecution(
-						harness,
-						workflow,
-						TRIGGER_NODE_NAME,
-						await batch(...replay),
-					);
-					expect(again.run.status).toBe('success');
-					expect(outputs(again).map((json) => json.replayed)).toEqual(
-						replay.flatMap(() => [true, true]),
-					);
-				}
-				// A fresh event merged with a captured one: only the fresh event writes.
-				await startExecution(harness, workflow, TRIGGER_NODE_NAME, await batch(C, A));
-				expect(refs()).toEqual(['PSPA-0', 'PSPA-1', 'PSPB-0', 'PSPB-1', 'PSPC-0', 'PSPC-1']);
-			},
-		);
-
-		it('also in manual mode (a delivery at the Test URL): the event keys, not new ones', async () => {
-			const workflow = batchWorkflow(1);
-			await startExecution(harness, workflow, TRIGGER_NODE_NAME, await batch(A));
-			const atTestUrl = await startExecution(
-				harness,
-				workflow,
-				TRIGGER_NODE_NAME,
-				await batch(B, A),
-				'manual',
-			);
-			expect(atTestUrl.run.status).toBe('success');
-			expect(refs()).toEqual(['PSPA-0', 'PSPB-0']);
-		});
-
-		it('an item the nodes before lost the link of cannot be keyed: nothing is sent, and the error says why', async () => {
-			// Emit outputs fixed items linked by position: the third links to no trigger item.
-			const workflow = eventWorkflow([
-				{ ref: 'x', amount: 1 },
-				{ ref: 'y', amount: 2 },
-				{ ref: 'z', amount: 3 },
-			]);
-			const trigger = workflow.nodes[0];
-			const failed = await startExecution(
-				harness,
-				{
-					...workflow,
-					nodes: [
-						{ ...trigger, parameters: { verification: 'adyenPayments' } },
-						...workflow.nodes.slice(1),
-					],
-				},
-				TRIGGER_NODE_NAME,
-				await batch(A, B),
-			);
-			expect(failed.run.status).toBe('error');
-			const error = errorOf(failed)!;
-			expect(error.message).toBe(`Item 2 cannot be traced to one event of "${TRIGGER_NODE_NAME}"`);
-			expect(error.description).toMatch(
-				/Nothing was sent: keep the item linking .* or set Options → Idempotency Key to a business key\.$/,
-			);
-			expect(sandbox.records()).toHaveLength(0);
 		});
 	});
 

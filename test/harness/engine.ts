@@ -39,7 +39,7 @@ export const ACTION_TYPE = `${PACKAGE_NAME}.tenantApi`;
 export const TRIGGER_TYPE = `${PACKAGE_NAME}.tenantApiTrigger`;
 export const ITEMS_TYPE = 'harness.items';
 export const EMIT_TYPE = 'harness.emit';
-export const COPIES_TYPE = 'harness.copies';
+export const LINES_TYPE = 'harness.lines';
 
 /** A start node for tests: emits the items given in its `items` parameter. */
 class ItemsNode implements INodeType {
@@ -75,32 +75,28 @@ class EmitNode extends ItemsNode {
 }
 
 /**
- * Makes `copies` items of each input item, each linked to the item it came from (pairedItem), as n8n's own nodes
- * link theirs (a Split Out, a Code node that returns pairedItem): `copy` says which one it is.
+ * What a Code node ("Run Once for All Items") that builds new items does: the `lines` of its input
+ * items with an `amount` above 0, sorted by `ref`, returned without pairedItem. n8n-core then fills
+ * pairedItem in itself (WorkflowExecute's assignPairedItems: item 0 after one input item).
  */
-class CopiesNode implements INodeType {
+class LinesNode implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'Copies',
-		name: 'copies',
+		displayName: 'Lines',
+		name: 'lines',
 		group: ['transform'],
 		version: 1,
-		description: 'Copies each item, keeping the item linking',
-		defaults: { name: 'Copies' },
+		description: "New items from the input items' lines, without item linking",
+		defaults: { name: 'Lines' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		properties: [{ displayName: 'Copies', name: 'copies', type: 'number', default: 1 }],
+		properties: [],
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const copies = this.getNodeParameter('copies', 0) as number;
-		return [
-			this.getInputData().flatMap((item, index) =>
-				Array.from({ length: copies }, (_unused, copy) => ({
-					json: { ...item.json, copy },
-					pairedItem: { item: index },
-				})),
-			),
-		];
+		const lines = this.getInputData().flatMap((item) => item.json.lines as IDataObject[]);
+		const kept = lines.filter((line) => Number(line.amount) > 0);
+		kept.sort((a, b) => String(a.ref).localeCompare(String(b.ref)));
+		return [kept.map((json) => ({ json }))];
 	}
 }
 
@@ -120,7 +116,7 @@ export class PackageNodeTypes implements INodeTypes {
 	private readonly extra: Record<string, INodeType> = {
 		[ITEMS_TYPE]: new ItemsNode(),
 		[EMIT_TYPE]: new EmitNode(),
-		[COPIES_TYPE]: new CopiesNode(),
+		[LINES_TYPE]: new LinesNode(),
 	};
 
 	constructor(private readonly loader: PackageDirectoryLoader) {}

@@ -9,6 +9,7 @@ import {
 	duplicateKeyDescription,
 	duplicateKeyMessage,
 	eventScope,
+	executionEvent,
 	findDuplicateKeys,
 	readLineage,
 	validateIdempotencyKeyOverride,
@@ -104,6 +105,44 @@ describe('eventScope', () => {
 	it('cannot collide with an execution id or with another trigger', () => {
 		expect(eventScope('Trigger', '1')).not.toBe('1');
 		expect(eventScope('A', 'b:c')).not.toBe(eventScope('A:b', 'c'));
+	});
+
+	it('gives an event the keys earlier versions sent for it, by position and by content', () => {
+		const event = { ...scope, scope: eventScope('Tenant API Trigger', 'evt_1') };
+		expect([deriveIdempotencyKey(event, 0), deriveIdempotencyKey(event, 1)]).toEqual([
+			'761344d3-dc98-8af2-8103-d0b0e46f52b5',
+			'bc112e97-c99d-8d8a-bdf2-4e3962db43ca',
+		]);
+		const request = {
+			method: 'POST',
+			endpoint: '/transfers',
+			canonicalBody: canonicalJson({ ref: 'a', amount: 1 }),
+		};
+		expect(deriveContentKey(event, request, 1)).toBe('209de196-1ba5-810a-86e9-e7cb06620f37');
+	});
+});
+
+describe('executionEvent', () => {
+	const item = (id: unknown) => ({ json: { ref: 'a', webhookDelivery: { id } } });
+
+	it('is the id the trigger output carries: one item, or several that all carry it', () => {
+		expect(executionEvent('Trigger', [item('evt_1')])).toEqual({ trigger: 'Trigger', id: 'evt_1' });
+		expect(executionEvent('Trigger', [item('evt_1'), item('evt_1')])).toEqual({
+			trigger: 'Trigger',
+			id: 'evt_1',
+		});
+	});
+
+	it.each([
+		['no items', []],
+		['an item without an id', [item(null)]],
+		['an id that is not text', [item(7)]],
+		['an item without webhookDelivery', [{ json: { id: 'evt_1' } }]],
+		['two events', [item('evt_1'), item('evt_2')]],
+		['an item without an id after one with', [item('evt_1'), item(null)]],
+		['an item with an id after one without', [item(null), item('evt_1')]],
+	])('is none (the execution lineage keys the writes) for %s', (_case, items) => {
+		expect(executionEvent('Trigger', items)).toBeUndefined();
 	});
 });
 

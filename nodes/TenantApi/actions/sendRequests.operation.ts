@@ -29,7 +29,7 @@ import {
 	findDuplicateKeys,
 } from './request/idempotencyKeys';
 import { toOutputJson } from './request/jsonBody';
-import { explainKeyConflict } from './request/keyPlaces';
+import { explainKeyConflict } from './request/keyScope';
 import { NOTHING_SENT, planRequests } from './request/planRequests';
 
 type RequestOperation = 'post' | 'send';
@@ -189,9 +189,6 @@ export async function execute(
 	const firstDuplicate = duplicates.values().next().value;
 	if (firstDuplicate && !fn.continueOnFail())
 		throw nodeError(fn, duplicateFailure(firstDuplicate, true));
-	// An item whose event cannot be told has no safe key: stop before anything is sent (Continue On Fail: that item fails).
-	const untraced = keys?.places.find((place) => place instanceof Error);
-	if (untraced && !fn.continueOnFail()) throw nodeError(fn, untraced);
 	const setup = async () => await ApiClient.create(fn, readTransportOptions(fn));
 	const includeMetadataOf = cachedParameterReader(fn, 'options.includeMetadata', false);
 

@@ -1,11 +1,14 @@
 /**
- * Automatic Idempotency-Keys, the pure part: how a key is derived from its scope and the item's position or request,
- * the checks of a business key (Options → Idempotency Key), keys that two items share, and the lineage that keeps
- * "Retry execution" on the first execution's keys. What n8n's context says about each item (its event, the recorded
- * lineage) is read in keyPlaces.ts. Keys stay byte for byte what earlier versions derived.
+ * Automatic Idempotency-Keys, the pure part: how a key is derived from its scope and the item's
+ * position or request, the event a trigger's output belongs to, the checks of a business key
+ * (Options → Idempotency Key), keys that two items share, and the lineage that keeps "Retry
+ * execution" on the first execution's keys. What n8n's context says (the trigger's output, the
+ * recorded lineage) is read in keyScope.ts. Keys stay byte for byte what earlier versions derived.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { createHash } from 'crypto';
+
+import { deliveryIdOf } from '../../../shared/webhookDelivery';
 
 /** Where automatic keys live: one set per workflow, key scope, node and node run. */
 export interface IdempotencyScope {
@@ -27,7 +30,7 @@ export interface RequestContent {
 	canonicalBody: string;
 }
 
-/** A Tenant API Trigger event: the key scope of the items that come from it (eventScope()). */
+/** A Tenant API Trigger event: the key scope of the execution it started (eventScope()). */
 export interface DeliveryEvent {
 	/** The trigger node that received the delivery. */
 	trigger: string;
@@ -85,6 +88,22 @@ export function deriveContentKey(
 /** The key scope of a Tenant API Trigger event: its id, under the trigger node that received it. */
 export function eventScope(triggerName: string, eventId: string): string {
 	return ['event', triggerName, eventId].join('\u0000');
+}
+
+/**
+ * The event of an execution the trigger node `trigger` started, from its output items: one delivery
+ * is one event, so its id is the one every item carries. Undefined when an item has no id or two
+ * items differ (several events in one execution: a trigger output saved by an older version, pinned
+ * data of several items): no one event owns the execution's writes, which are then keyed by its
+ * lineage.
+ */
+export function executionEvent(
+	trigger: string,
+	items: ReadonlyArray<{ json?: IDataObject }>,
+): DeliveryEvent | undefined {
+	const id = deliveryIdOf(items[0]?.json);
+	if (id === undefined || items.some((item) => deliveryIdOf(item.json) !== id)) return undefined;
+	return { trigger, id };
 }
 
 /** JSON with object keys sorted at every level, so that {a,b} and {b,a} are the same body. */

@@ -6,7 +6,7 @@ import type { IExecuteFunctions, IHttpRequestMethods } from 'n8n-workflow';
 
 import { asFailure } from '../../transport/errors';
 import { cachedParameterReader } from '../common/parameters';
-import type { RequestContent } from './idempotencyKeys';
+import type { IdempotencyScope, RequestContent } from './idempotencyKeys';
 import {
 	canonicalJson,
 	deriveContentKey,
@@ -14,8 +14,8 @@ import {
 	validateIdempotencyKeyOverride,
 } from './idempotencyKeys';
 import { parseJsonObjectBody } from './jsonBody';
-import type { KeyPlaces } from './keyPlaces';
-import { resolveKeyPlaces } from './keyPlaces';
+import type { KeyScope } from './keyScope';
+import { resolveKeyScope } from './keyScope';
 
 export const NOTHING_SENT = 'Nothing was sent. Fix the parameter and run again.';
 
@@ -39,7 +39,7 @@ export interface ItemPlan {
 export interface RequestPlans {
 	plans: Array<ItemPlan | Error>;
 	/** Where the automatic keys live, when some item has one. */
-	keys?: KeyPlaces;
+	keys?: KeyScope;
 }
 
 interface Draft extends ItemPlan {
@@ -94,32 +94,27 @@ const needsAutomaticKey = (draft: Draft | Error): draft is Draft =>
 	!(draft instanceof Error) && draft.method !== 'GET' && draft.override === undefined;
 
 /**
- * Derived keys: by position, or by content with a count of identical requests so that each one gets its own key; in
- * either case within the item's scope (its event, or the execution). An item without a place gets its error.
+ * Derived keys, within the run's scope (its event, or the execution): by the item's position, or by
+ * content with a count of identical requests so that each one gets its own key.
  */
 function automaticKeys(
 	drafts: Array<Draft | Error>,
-	keys: KeyPlaces,
+	scope: IdempotencyScope,
 	derivation: KeyDerivation,
-): Map<number, string | Error> {
-	const derived = new Map<number, string | Error>();
+): Map<number, string> {
+	const derived = new Map<number, string>();
 	const seen = new Map<string, number>();
 	drafts.forEach((draft, itemIndex) => {
 		if (!needsAutomaticKey(draft)) return;
-		const place = keys.places[itemIndex];
-		if (place instanceof Error) {
-			derived.set(itemIndex, place);
-			return;
-		}
 		if (derivation === 'position' || !draft.content) {
-			derived.set(itemIndex, deriveIdempotencyKey(place.scope, place.position));
+			derived.set(itemIndex, deriveIdempotencyKey(scope, itemIndex));
 			return;
 		}
 		const { method, endpoint, canonicalBody } = draft.content;
-		const identity = [place.scope.scope, method, endpoint, canonicalBody].join('\u0000');
+		const identity = [method, endpoint, canonicalBody].join('\u0000');
 		const occurrence = (seen.get(identity) ?? 0) + 1;
 		seen.set(identity, occurrence);
-		derived.set(itemIndex, deriveContentKey(place.scope, draft.content, occurrence));
+		derived.set(itemIndex, deriveContentKey(scope, draft.content, occurrence));
 	});
 	return derived;
 }
@@ -141,17 +136,14 @@ export function planRequests(
 			return error as Error;
 		}
 	});
-	const keys = drafts.some(needsAutomaticKey) ? resolveKeyPlaces(fn, drafts.length) : undefined;
-	const derived = keys
-		? automaticKeys(drafts, keys, derivation)
-		: new Map<number, string | Error>();
+	const keys = drafts.some(needsAutomaticKey) ? resolveKeyScope(fn) : undefined;
+	const derived = keys ? automaticKeys(drafts, keys.scope, derivation) : new Map<number, string>();
 	const plans = drafts.map((draft, itemIndex): ItemPlan | Error => {
 		if (draft instanceof Error) return draft;
 		const { method, endpoint, jsonBody, override } = draft;
 		if (override !== undefined)
 			return { method, endpoint, jsonBody, idempotencyKey: override, keySource: 'option' };
 		const automatic = derived.get(itemIndex);
-		if (automatic instanceof Error) return automatic;
 		return automatic === undefined
 			? { method, endpoint, jsonBody }
 			: { method, endpoint, jsonBody, idempotencyKey: automatic, keySource: 'automatic' };
