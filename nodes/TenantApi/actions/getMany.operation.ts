@@ -1,6 +1,6 @@
 /**
- * Get Many, of Account (GET /accounts) and of Request (any collection below the Base URL): one listing per input
- * item, every page followed as the options say, one output item per record.
+ * Get Many, of Account (GET /accounts) and of Request (any collection below the Base URL): one
+ * listing per input item, every page followed as the options say, one output item per record.
  */
 import type {
 	IDataObject,
@@ -21,7 +21,9 @@ import {
 } from './common/parameters';
 import { runItems } from './common/runItems';
 
-/** Return All, Limit, Query Parameters and Options of a Get Many operation (Account and Request). */
+/**
+ * Return All, Limit, Query Parameters and Options of a Get Many operation (Account and Request).
+ */
 function listingFields(show: { resource: string[]; operation: string[] }): INodeProperties[] {
 	return [
 		{

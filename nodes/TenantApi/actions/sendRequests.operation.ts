@@ -1,6 +1,6 @@
 /**
- * POST to Endpoint and Send Request (Request resource): one request per input item, every write with an
- * Idempotency-Key (derived, or the option), so retries are safe whatever the method.
+ * POST to Endpoint and Send Request (Request resource): one request per input item, every write
+ * with an Idempotency-Key (derived, or the option), so retries are safe whatever the method.
  */
 import type {
 	IDataObject,
@@ -117,7 +117,10 @@ function requestFields(operation: RequestOperation): INodeProperties[] {
 /** What the Method parameter offers: POST has its own operation. */
 const OFFERED_METHODS: readonly IHttpRequestMethods[] = ['DELETE', 'GET', 'PATCH', 'PUT'];
 
-/** What it accepts: an expression may also return POST (sent with the Body, as POST to Endpoint sends it). */
+/**
+ * What it accepts: an expression may also return POST (sent with the Body, as POST to Endpoint
+ * sends it).
+ */
 const ACCEPTED_METHODS: readonly IHttpRequestMethods[] = [
 	...OFFERED_METHODS,
 	'POST' as const,
@@ -142,8 +145,8 @@ export const sendDescription: INodeProperties[] = [
 ];
 
 /**
- * The Method parameter as one of ACCEPTED_METHODS; an expression may return it in any case (`"post"`),
- * or something else entirely, which is refused.
+ * The Method parameter as one of ACCEPTED_METHODS; an expression may return it in any case
+ * (`"post"`), or something else entirely, which is refused.
  */
 export function acceptedMethod(value: unknown): IHttpRequestMethods {
 	const method = String(value ?? '')
@@ -165,8 +168,8 @@ function duplicateFailure(duplicate: DuplicateKey, nothingSent: boolean): Tenant
 }
 
 /**
- * Sends one request per item. Keys are settled for all items first: two items with the same key stop the node
- * before anything is sent (with Continue On Fail, only the later item is refused).
+ * Sends one request per item. Keys are settled for all items first: two items with the same key
+ * stop the node before anything is sent (with Continue On Fail, only the later item is refused).
  */
 export async function execute(
 	fn: IExecuteFunctions,

@@ -1,10 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 /**
- * What an AI agent is told each operation does. n8n gives a `usableAsTool` node a generated "Description"
- * that defaults to the operation's action ("Post to an endpoint in Tenant API"); these
- * replace it (n8n adds its own only when the node has no `toolDescription`) with one pre-filled text per
- * operation. They exist only on the tool variant (`@tool`); the agent gets the one of the chosen operation.
+ * What an AI agent is told each operation does. n8n gives a `usableAsTool` node a generated
+ * "Description" that defaults to the operation's action ("Post to an endpoint in Tenant API");
+ * these replace it (n8n adds its own only when the node has no `toolDescription`) with one
+ * pre-filled text per operation. They exist only on the tool variant (`@tool`); the agent gets the
+ * one of the chosen operation.
  */
 const TOOL_DESCRIPTIONS: Array<{ resource: string; operation: string; text: string }> = [
 	{

@@ -66,7 +66,10 @@ export interface ApiResult {
 export interface RateLimitOptions {
 	/** The Max Requests per Second option; undefined: no fixed pace for the run. */
 	maxRequestsPerSecond?: number;
-	/** The Max Rate-Limit Wait option: how long the run may be held back by the API's rate limit, in all. */
+	/**
+	 * The Max Rate-Limit Wait option: how long the run may be held back by the API's rate limit, in
+	 * all.
+	 */
 	maxWaitMs: number;
 }
 
@@ -94,8 +97,8 @@ function checkCredentialField<T>(field: string, check: () => T): T {
 }
 
 /**
- * One per execute() call: credentials are read and the base URL checked once. The rate limit is the API
- * key's, shared with every other run in the process (transport/rateLimit, docs/rate-limits.md).
+ * One per execute() call: credentials are read and the base URL checked once. The rate limit is the
+ * API key's, shared with every other run in the process (transport/rateLimit, docs/rate-limits.md).
  */
 export class ApiClient {
 	private readonly secretForms: string[];
@@ -105,9 +108,10 @@ export class ApiClient {
 	private readonly deadlines: DeadlineWatch;
 
 	/**
-	 * The credential read in create(), handed to n8n's helper so that it does not read it again for every
-	 * request: in n8n that is a database query, a decryption and an expression pass per request and retry.
-	 * A copy of its own: the helper may add refreshed values to it (expiring credentials; this one has none).
+	 * The credential read in create(), handed to n8n's helper so that it does not read it again for
+	 * every request: in n8n that is a database query, a decryption and an expression pass per request
+	 * and retry. A copy of its own: the helper may add refreshed values to it (expiring credentials;
+	 * this one has none).
 	 */
 	private readonly decryptedCredentials: ICredentialsDecrypted;
 
@@ -164,8 +168,8 @@ export class ApiClient {
 
 	/**
 	 * Sends with retries on network errors, timeouts, 5xx and "still in progress" answers (up to Max
-	 * Attempts), and on 429 (until the run's rate-limit wait is used up), always with the same bytes and
-	 * Idempotency-Key; throws a TenantApiFailure otherwise.
+	 * Attempts), and on 429 (until the run's rate-limit wait is used up), always with the same bytes
+	 * and Idempotency-Key; throws a TenantApiFailure otherwise.
 	 */
 	async send(request: ApiRequest, itemIndex: number): Promise<ApiResult> {
 		checkWithinBase(this.base, request.url);
@@ -185,7 +189,8 @@ export class ApiClient {
 			sent++;
 			const signal = this.rateSignal(outcome);
 			this.limiter.release(ticket, signal);
-			// The API asked to slow down: this request waits, the others go on; it is not a failed attempt.
+			// The API asked to slow down: this request waits, the others go on; it is not a failed
+			// attempt.
 			if (signal.kind === 'limited') {
 				const [retryAfterMs, refused] = [signal.retryAfterMs, ++refusedInARow];
 				await this.rateLimited(
@@ -284,7 +289,8 @@ export class ApiClient {
 			qs: request.qs,
 			headers,
 			body: request.jsonBody,
-			// A stream, so that the node bounds the reading of the body in time and size (see exchange.ts).
+			// A stream, so that the node bounds the reading of the body in time and size (see
+			// exchange.ts).
 			encoding: 'stream',
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
@@ -331,7 +337,10 @@ export class ApiClient {
 		);
 	}
 
-	/** What the failure of `request` names: the request (its path only), the item, the attempts, the credential's Base URL. */
+	/**
+	 * What the failure of `request` names: the request (its path only), the item, the attempts, the
+	 * credential's Base URL.
+	 */
 	private failedSend(request: ApiRequest, attempts: number, itemIndex: number): FailedSend {
 		return {
 			request: {

@@ -55,8 +55,8 @@ function tryDecode(text: string): string | undefined {
 const MAX_DECODING_ROUNDS = 5;
 
 /**
- * Decodes percent-escapes until stable, so `%252e%252e` is seen as `..` too, normalising to Unicode NFKC
- * after each round as applications that normalise paths do (`．．` and `‥` are `..`, `／` is `/`,
+ * Decodes percent-escapes until stable, so `%252e%252e` is seen as `..` too, normalising to Unicode
+ * NFKC after each round as applications that normalise paths do (`．．` and `‥` are `..`, `／` is `/`,
  * `％２ｅ` is `%2e`).
  */
 function fullyDecode(segment: string, subject: string): string {
@@ -78,8 +78,8 @@ function fullyDecode(segment: string, subject: string): string {
  * Whether a decoded path segment could lead a server above its parent: it hides a separator or a
  * control character, or it is `.`/`..` (any number of dots) once what servers cut off or ignore is
  * removed: path parameters (`..;x`, which Tomcat-style servers read as `..`), a query or fragment
- * delimiter (`..%3F`, which a server that decodes before it splits off the query reads as `..`), and
- * surrounding whitespace (`..%20`, and `..+` where a path is decoded as a form field).
+ * delimiter (`..%3F`, which a server that decodes before it splits off the query reads as `..`),
+ * and surrounding whitespace (`..%20`, and `..+` where a path is decoded as a form field).
  */
 function segmentCouldClimb(decoded: string): boolean {
 	if (/[\\/\p{Cc}]/u.test(decoded)) return true;
@@ -117,8 +117,8 @@ function remembered<T extends Map<string, string> | Set<string>>(
 }
 
 /**
- * Resolves a user-given endpoint such as `/transfers` or `payouts/po_1/confirm?expand=x` to an absolute
- * URL below the base path. Anything that could leave it is refused rather than normalised.
+ * Resolves a user-given endpoint such as `/transfers` or `payouts/po_1/confirm?expand=x` to an
+ * absolute URL below the base path. Anything that could leave it is refused rather than normalised.
  */
 export function resolveEndpoint(base: ApiBase, endpoint: unknown): string {
 	if (typeof endpoint !== 'string') return resolveNewEndpoint(base, endpoint);
@@ -161,7 +161,10 @@ function resolveNewEndpoint(base: ApiBase, endpoint: unknown): string {
 	return absolute;
 }
 
-/** A next-page link from the API's answer (absolute, or from the origin's root), confined like an endpoint. */
+/**
+ * A next-page link from the API's answer (absolute, or from the origin's root), confined like an
+ * endpoint.
+ */
 export function resolveNextLink(base: ApiBase, link: string): string {
 	return assertWithinBase(base, link, "The API's next-page link").toString();
 }

@@ -1,7 +1,7 @@
 /**
  * Reads a response body (the stream n8n's helper returns with `encoding: 'stream'`, already
- * decompressed) and stops at a size limit, so a huge or endless answer, or a gzip bomb, costs at most
- * the limit in memory instead of everything the server sends.
+ * decompressed) and stops at a size limit, so a huge or endless answer, or a gzip bomb, costs at
+ * most the limit in memory instead of everything the server sends.
  */
 
 export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
@@ -26,7 +26,9 @@ export function isStream(body: unknown): body is ClosableStream {
 	);
 }
 
-/** Closes a response stream nobody will read (errors from an already closed stream are irrelevant). */
+/**
+ * Closes a response stream nobody will read (errors from an already closed stream are irrelevant).
+ */
 export function discard(body: unknown): void {
 	if (isStream(body)) body.destroy();
 }
@@ -52,8 +54,9 @@ function chunkBuffer(chunk: unknown): Buffer {
 }
 
 /**
- * The body's bytes, at most MAX_RESPONSE_BYTES. A declared Content-Length above the limit is refused
- * without reading; otherwise bytes are counted as they arrive (after decompression) and reading stops there.
+ * The body's bytes, at most MAX_RESPONSE_BYTES. A declared Content-Length above the limit is
+ * refused without reading; otherwise bytes are counted as they arrive (after decompression) and
+ * reading stops there.
  */
 export async function readBoundedBody(body: unknown, contentLength: unknown): Promise<BoundedBody> {
 	const maxBytes = MAX_RESPONSE_BYTES;

@@ -1,14 +1,14 @@
 /**
- * A time limit over a whole exchange. n8n's HTTP helper only times the wait for the response headers;
- * a body that trickles in afterwards would hold the node forever. Nodes may not use setTimeout, so the
- * timer is n8n-workflow's sleep.
+ * A time limit over a whole exchange. n8n's HTTP helper only times the wait for the response
+ * headers; a body that trickles in afterwards would hold the node forever. Nodes may not use
+ * setTimeout, so the timer is n8n-workflow's sleep.
  *
  * One watch per client keeps the deadlines of all its exchanges in flight. They all have the same
- * length, so they expire in the order they started: one sleep at a time, until the earliest deadline
- * still open, is all it needs. Finishing an exchange only marks it done: no timer to clear, no abort
- * per request (an abort builds an error with a stack trace, a sixth of the node's own CPU per request
- * when every exchange had its own timer). `dispose()` at the end of the run stops the last sleep, so no
- * timer outlives the run.
+ * length, so they expire in the order they started: one sleep at a time, until the earliest
+ * deadline still open, is all it needs. Finishing an exchange only marks it done: no timer to
+ * clear, no abort per request (an abort builds an error with a stack trace, a sixth of the node's
+ * own CPU per request when every exchange had its own timer). `dispose()` at the end of the run
+ * stops the last sleep, so no timer outlives the run.
  */
 import * as n8nWorkflow from 'n8n-workflow';
 
@@ -21,7 +21,8 @@ interface SleepExports {
 
 /**
  * n8n-workflow is n8n's own copy at run time. 1.x exports `sleepWithAbort` (its `sleep` ignores a
- * signal); 2.x dropped it and its `sleep` takes the signal. Either way the timer is cleared on abort.
+ * signal); 2.x dropped it and its `sleep` takes the signal. Either way the timer is cleared on
+ * abort.
  */
 export function pickAbortableSleep(exports: SleepExports): AbortableSleep {
 	return exports.sleepWithAbort ?? exports.sleep;
@@ -112,7 +113,9 @@ export class DeadlineWatch {
 		});
 	}
 
-	/** Sleeps until the earliest open deadline, expires what is due, and again, until nothing is open. */
+	/**
+	 * Sleeps until the earliest open deadline, expires what is due, and again, until nothing is open.
+	 */
 	private async watch(): Promise<void> {
 		const controller = new AbortController();
 		this.sleeping = controller;

@@ -1,9 +1,10 @@
 /**
- * The action node's failures. Inside the node, every failure it makes is a TenantApiFailure, with typed fields for
- * what the rest of the node reads back: whether the request took effect, its Idempotency-Key, its attempts and the
- * answer's status. It becomes the NodeApiError (the API was asked) or NodeOperationError that n8n shows in one place,
- * nodeError(), where it leaves the node: thrown from execute() or made an error item. The texts are quoted word for
- * word in docs/errors.md and docs/bad-input.md.
+ * The action node's failures. Inside the node, every failure it makes is a TenantApiFailure, with
+ * typed fields for what the rest of the node reads back: whether the request took effect, its
+ * Idempotency-Key, its attempts and the answer's status. It becomes the NodeApiError (the API was
+ * asked) or NodeOperationError that n8n shows in one place, nodeError(), where it leaves the node:
+ * thrown from execute() or made an error item. The texts are quoted word for word in docs/errors.md
+ * and docs/bad-input.md.
  */
 import type { IExecuteFunctions, JsonObject, NodeError } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
@@ -25,12 +26,18 @@ interface FailureFields {
 	/** Undefined: the failure belongs to no item (the credential). */
 	itemIndex?: number;
 	description?: string;
-	/** The request, when the API was asked (or its rate limit held the request back): n8n gets a NodeApiError. */
+	/**
+	 * The request, when the API was asked (or its rate limit held the request back): n8n gets a
+	 * NodeApiError.
+	 */
 	request?: FailedRequest;
 	applied?: Applied;
 	attempts?: number;
 	httpCode?: number;
-	/** More for the error's details: the API's own code and message, the network error code, the rate-limit wait. */
+	/**
+	 * More for the error's details: the API's own code and message, the network error code, the
+	 * rate-limit wait.
+	 */
 	details?: JsonObject;
 }
 
@@ -48,7 +55,9 @@ export class TenantApiFailure extends Error {
 	/** How many times the request was sent; 0 when it was not. */
 	readonly attempts: number;
 
-	/** The status the API answered with (429 when its rate limit needed more waiting than allowed). */
+	/**
+	 * The status the API answered with (429 when its rate limit needed more waiting than allowed).
+	 */
 	readonly httpCode: number | undefined;
 
 	readonly details: JsonObject;
@@ -76,8 +85,9 @@ export function addToDescription(target: { description?: string | null }, senten
 }
 
 /**
- * Runs a step that throws plain Errors (URL rules, body parsing, pagination reading, option and credential checks)
- * and makes what it throws the failure of the item, so the user sees the message on the right item.
+ * Runs a step that throws plain Errors (URL rules, body parsing, pagination reading, option and
+ * credential checks) and makes what it throws the failure of the item, so the user sees the message
+ * on the right item.
  */
 export function asFailure<T>(
 	itemIndex: number | undefined,
@@ -99,8 +109,9 @@ function isNodeError(error: Error): error is NodeError {
 }
 
 /**
- * The error n8n gets: a failure becomes a NodeApiError when the API was asked, else a NodeOperationError; n8n's own
- * errors stay as they are; anything else becomes a NodeOperationError of `itemIndex`.
+ * The error n8n gets: a failure becomes a NodeApiError when the API was asked, else a
+ * NodeOperationError; n8n's own errors stay as they are; anything else becomes a NodeOperationError
+ * of `itemIndex`.
  */
 export function nodeError(fn: IExecuteFunctions, error: Error, itemIndex?: number): NodeError {
 	if (!(error instanceof TenantApiFailure))
@@ -128,9 +139,12 @@ export function nodeError(fn: IExecuteFunctions, error: Error, itemIndex?: numbe
 	});
 }
 
-// ------------------------------------------------------------------------------------ failures of a request
+// ------------------------------------------------------------------------------------ failures of
+// a request
 
-/** A request that failed, with what its failure's text names besides it; the API client fills it in. */
+/**
+ * A request that failed, with what its failure's text names besides it; the API client fills it in.
+ */
 export interface FailedSend {
 	request: FailedRequest;
 	itemIndex: number;
@@ -177,7 +191,10 @@ export interface RequestDescription {
 
 const ENVIRONMENT_LABEL: Record<string, string> = { sandbox: 'Sandbox', live: 'Live' };
 
-/** Human messages for HTTP answers the node cannot use, built from the status and the API's own message. */
+/**
+ * Human messages for HTTP answers the node cannot use, built from the status and the API's own
+ * message.
+ */
 export function describeHttpError(
 	status: number,
 	apiMessage: string | undefined,
@@ -243,8 +260,9 @@ export function describeHttpError(
 }
 
 /**
- * An answer the node cannot use: an error status, a redirect (never followed), a 2xx it could not read. `said` is
- * what the API (or the reading of its answer) said; `inProgress`: an earlier request with the key is still running.
+ * An answer the node cannot use: an error status, a redirect (never followed), a 2xx it could not
+ * read. `said` is what the API (or the reading of its answer) said; `inProgress`: an earlier
+ * request with the key is still running.
  */
 export function answerFailure(
 	sent: FailedSend,
@@ -293,7 +311,10 @@ function describeNetworkFailure(code: string, timeoutMs: number): string {
 	}
 }
 
-/** No answer: `code` is the network error code (retryPolicy.ts, networkErrorCode), when the error has one. */
+/**
+ * No answer: `code` is the network error code (retryPolicy.ts, networkErrorCode), when the error
+ * has one.
+ */
 export function networkFailure(
 	sent: FailedSend,
 	error: unknown,
@@ -325,7 +346,10 @@ export function networkFailure(
 	);
 }
 
-/** The API's rate limit needed more waiting than Max Rate-Limit Wait allows; `sent.attempts` may be 0. */
+/**
+ * The API's rate limit needed more waiting than Max Rate-Limit Wait allows; `sent.attempts` may be
+ * 0.
+ */
 export function rateLimitFailure(
 	sent: FailedSend,
 	exceeded: RateLimitWaitExceeded,

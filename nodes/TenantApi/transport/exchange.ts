@@ -1,7 +1,7 @@
 /**
  * One HTTP exchange through n8n's helper, bounded in time (headers and body together) and in size.
- * The answer is requested as a stream so that the node, not the helper, decides how long and how much
- * it reads.
+ * The answer is requested as a stream so that the node, not the helper, decides how long and how
+ * much it reads.
  */
 import type { IN8nHttpFullResponse } from 'n8n-workflow';
 
@@ -16,9 +16,9 @@ export interface RawAnswer {
 }
 
 /**
- * Sends with `send` (which must ask n8n for `encoding: 'stream'`) and reads the whole answer before the
- * watch's deadline. Throws what `send` throws (network errors), or DeadlineExceededError; in both cases
- * the connection is closed.
+ * Sends with `send` (which must ask n8n for `encoding: 'stream'`) and reads the whole answer before
+ * the watch's deadline. Throws what `send` throws (network errors), or DeadlineExceededError; in
+ * both cases the connection is closed.
  */
 export async function exchange(
 	send: () => Promise<IN8nHttpFullResponse>,

@@ -15,7 +15,10 @@ export function excerpt(text: string, max = 200): string {
 	return plain.length > max ? `${plain.slice(0, max)}…` : plain;
 }
 
-/** One decoder for every answer: building one per answer (an ICU converter each) costs more than decoding a small body. */
+/**
+ * One decoder for every answer: building one per answer (an ICU converter each) costs more than
+ * decoding a small body.
+ */
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
@@ -28,8 +31,8 @@ function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
 
 /**
  * Decodes UTF-8 JSON and removes the secret (`secretForms`) from it. The text is redacted before
- * parsing, which costs one substring search per form; only text with `\u` escapes (which could spell
- * the secret out) is also walked after parsing.
+ * parsing, which costs one substring search per form; only text with `\u` escapes (which could
+ * spell the secret out) is also walked after parsing.
  */
 export function decodeJsonBody(
 	bytes: Buffer | undefined,

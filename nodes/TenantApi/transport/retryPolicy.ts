@@ -1,12 +1,14 @@
 /**
- * When and how long to wait before trying a request again, and which failures are worth it (statuses, "still in
- * progress" answers, network failures behind n8n's error wrappers). Pure: the caller sleeps and re-sends.
+ * When and how long to wait before trying a request again, and which failures are worth it
+ * (statuses, "still in progress" answers, network failures behind n8n's error wrappers). Pure: the
+ * caller sleeps and re-sends.
  */
 
 /**
  * How the API says "a request with this Idempotency-Key is still being processed" (Stripe: 409
- * `idempotency_key_in_use`). Such a request may already be applied: it is retried with the same key,
- * never reported as a plain conflict. Matching words are compared with `-` and `_` read as spaces.
+ * `idempotency_key_in_use`). Such a request may already be applied: it is retried with the same
+ * key, never reported as a plain conflict. Matching words are compared with `-` and `_` read as
+ * spaces.
  */
 export interface InProgressRule {
 	status: number;
@@ -27,8 +29,9 @@ export const MAX_RETRY_DELAY_MS = 10_000;
 export const MAX_RETRY_AFTER_MS = 30_000;
 
 /**
- * Statuses retried with the same request and key, using up Max Attempts. 501 and 505 are left out: they
- * never get better. 429 is not here: the rate limiter waits it out without using up an attempt.
+ * Statuses retried with the same request and key, using up Max Attempts. 501 and 505 are left out:
+ * they never get better. 429 is not here: the rate limiter waits it out without using up an
+ * attempt.
  */
 export const RETRYABLE_STATUSES: readonly number[] = [408, 425, 500, 502, 503, 504];
 

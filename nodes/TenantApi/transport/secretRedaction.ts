@@ -11,7 +11,10 @@ export const REDACTED = '[redacted]';
 /** Shorter values would match ordinary text; the credential never holds such a key in practice. */
 const MIN_SECRET_LENGTH = 4;
 
-/** How the secret can appear in text: plain, JSON-escaped (with or without `\/`), URL-encoded. Longest first. */
+/**
+ * How the secret can appear in text: plain, JSON-escaped (with or without `\/`), URL-encoded.
+ * Longest first.
+ */
 export function secretForms(secret: string | undefined): string[] {
 	if (!secret || secret.length < MIN_SECRET_LENGTH) return [];
 	const jsonEscaped = JSON.stringify(secret).slice(1, -1);
@@ -26,7 +29,9 @@ export function secretForms(secret: string | undefined): string[] {
 	return [...forms].sort((a, b) => b.length - a.length);
 }
 
-/** Replaces every form of the secret in `text`; a plain substring search per form, so it is cheap. */
+/**
+ * Replaces every form of the secret in `text`; a plain substring search per form, so it is cheap.
+ */
 export function redactText(text: string, forms: string[]): string {
 	let result = text;
 	for (const form of forms) if (result.includes(form)) result = result.split(form).join(REDACTED);

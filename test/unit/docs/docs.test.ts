@@ -24,6 +24,7 @@ import {
 	unknownOptions,
 	unknownScripts,
 } from './checks';
+import { commentLines } from './codeComments';
 import { headingAnchors } from './markdown';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
@@ -300,6 +301,16 @@ describe('the documentation', () => {
 		(file) => {
 			const problems = stalePointers(file, repository);
 			expect(problems).toEqual([]);
+		},
+	);
+
+	test.each(CODE.filter((file) => /^(nodes|credentials)\//.test(file)))(
+		'%s: comment lines are at most 100 characters (a tab counts 2, as for the formatter)',
+		(file) => {
+			const long = commentLines(file, read(file))
+				.filter(({ text }) => text.replace(/\t/g, '  ').length > 100)
+				.map(({ line, text }) => `${line}: ${text.trim()}`);
+			expect(long).toEqual([]);
 		},
 	);
 

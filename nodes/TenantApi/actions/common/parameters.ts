@@ -1,7 +1,8 @@
 /**
- * The parameters several operations share (Endpoint, and the retry, timeout and rate-limit Options) and the reading
- * of parameter values. The editor enforces min/max on typed values, but an expression can return anything (2000, -1,
- * "abc"), so every number is checked again where it is read.
+ * The parameters several operations share (Endpoint, and the retry, timeout and rate-limit Options)
+ * and the reading of parameter values. The editor enforces min/max on typed values, but an
+ * expression can return anything (2000, -1, "abc"), so every number is checked again where it is
+ * read.
  */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
@@ -17,7 +18,9 @@ import {
 const ENDPOINT_DESCRIPTION =
 	'Path below the Base URL of the credential, e.g. /transfers. Absolute URLs and paths that climb above the Base URL are refused.';
 
-/** The Endpoint of a Request operation: a path below the Base URL, confined by transport/apiUrl.ts. */
+/**
+ * The Endpoint of a Request operation: a path below the Base URL, confined by transport/apiUrl.ts.
+ */
 export function endpointField(
 	show: { resource: string[]; operation: string[] },
 	description = ENDPOINT_DESCRIPTION,
@@ -34,22 +37,32 @@ export function endpointField(
 	};
 }
 
-// ------------------------------------------------------------------------------------------ reading values
+// ------------------------------------------------------------------------------------------
+// reading values
 
-/** A number as given, or a non-blank string read as one (what an expression may return); NaN for anything else. */
+/**
+ * A number as given, or a non-blank string read as one (what an expression may return); NaN for
+ * anything else.
+ */
 export function numberFrom(value: unknown): number {
 	if (typeof value === 'number') return value;
 	return typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
 }
 
-/** A whole number within [min, max]; values outside are clamped, anything that is not a number gives `fallback`. */
+/**
+ * A whole number within [min, max]; values outside are clamped, anything that is not a number gives
+ * `fallback`.
+ */
 export function clampWhole(value: unknown, min: number, max: number, fallback: number): number {
 	const number = numberFrom(value);
 	if (!Number.isFinite(number)) return fallback;
 	return Math.min(max, Math.max(min, Math.floor(number)));
 }
 
-/** A whole number within [min, max], or an Error that says what is allowed (for settings where a guess would be wrong). */
+/**
+ * A whole number within [min, max], or an Error that says what is allowed (for settings where a
+ * guess would be wrong).
+ */
 export function wholeInRange(value: unknown, min: number, max: number, label: string): number {
 	const number = numberFrom(value);
 	if (!Number.isInteger(number) || number < min || number > max) {
@@ -70,9 +83,9 @@ function rawParameter(fn: IExecuteFunctions, path: string): unknown {
 
 /**
  * A reader of the parameter at `path` for any item that remembers the first value it read when the
- * parameter is not an expression: then it is the same for every item, and n8n's getNodeParameter checks
- * the value against the node's description on every call, a few per cent of the node's CPU per request
- * for nothing. An expression is read for every item.
+ * parameter is not an expression: then it is the same for every item, and n8n's getNodeParameter
+ * checks the value against the node's description on every call, a few per cent of the node's CPU
+ * per request for nothing. An expression is read for every item.
  */
 export function cachedParameterReader<T>(
 	fn: IExecuteFunctions,
@@ -87,10 +100,14 @@ export function cachedParameterReader<T>(
 		(value ??= { read: fn.getNodeParameter(path, itemIndex, fallback) as T }).read;
 }
 
-// --------------------------------------------------------------------------------------- transport options
+// --------------------------------------------------------------------------------------- transport
+// options
 
 export const MAX_ATTEMPTS = 10;
-/** Ten minutes: more than any per-second or per-minute limit needs for a large run, short of an hourly quota. */
+/**
+ * Ten minutes: more than any per-second or per-minute limit needs for a large run, short of an
+ * hourly quota.
+ */
 export const DEFAULT_MAX_RATE_LIMIT_WAIT_S = 600;
 /** A day: n8n's own execution timeouts end runs sooner. */
 export const MAX_RATE_LIMIT_WAIT_S = 86_400;
@@ -147,7 +164,10 @@ export const transportOptionFields: INodeProperties[] = [
 	},
 ];
 
-/** How the API says that an earlier request with the same key is still running; offered where requests carry a key. */
+/**
+ * How the API says that an earlier request with the same key is still running; offered where
+ * requests carry a key.
+ */
 export const inProgressOptionFields: INodeProperties[] = [
 	{
 		displayName: 'In-Progress Status',

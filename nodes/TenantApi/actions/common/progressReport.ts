@@ -1,7 +1,8 @@
 /**
  * What had happened to every item when a node that sends writes stopped on an error. Without it the
- * user sees one error and cannot tell that other items were already applied; "Retry execution" replays
- * them (same automatic keys), but a new run (new automatic keys) would apply them a second time.
+ * user sees one error and cannot tell that other items were already applied; "Retry execution"
+ * replays them (same automatic keys), but a new run (new automatic keys) would apply them a second
+ * time.
  */
 import type { IDataObject } from 'n8n-workflow';
 

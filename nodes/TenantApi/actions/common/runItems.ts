@@ -12,7 +12,8 @@ type ItemResult =
 /** Error details shown on an error item; never a secret, never request headers. */
 function errorItemJson(fn: IExecuteFunctions, error: Error): IDataObject {
 	if (error instanceof TenantApiFailure) {
-		// The message and description as n8n shows them (it rewrites messages that name some error codes).
+		// The message and description as n8n shows them (it rewrites messages that name some error
+		// codes).
 		const shown = nodeError(fn, error);
 		return {
 			error: shown.message,
@@ -46,7 +47,9 @@ function progressOf(results: ItemResult[], tracking: WriteTracking): ItemProgres
 	});
 }
 
-/** Adds to the error what had happened to every item, so the user knows what a new run would repeat. */
+/**
+ * Adds to the error what had happened to every item, so the user knows what a new run would repeat.
+ */
 function withProgress(
 	error: NodeError,
 	failedItem: number,
@@ -79,16 +82,18 @@ export async function mapWithConcurrency<T>(
 	return results;
 }
 
-/** What `setup` gives every item; `dispose` runs once all items have settled (e.g. to stop a timer). */
+/**
+ * What `setup` gives every item; `dispose` runs once all items have settled (e.g. to stop a timer).
+ */
 export interface SharedResources {
 	dispose?(): void;
 }
 
 /**
- * Runs `handle` for every input item, at most `concurrency` at once, and returns the outputs in input
- * order. With "Continue On Fail" a failed item becomes an error item; otherwise no new item starts
- * after a failure, and the failure of the lowest item index is thrown once started items have settled
- * (for writes, with what had been applied by then).
+ * Runs `handle` for every input item, at most `concurrency` at once, and returns the outputs in
+ * input order. With "Continue On Fail" a failed item becomes an error item; otherwise no new item
+ * starts after a failure, and the failure of the lowest item index is thrown once started items
+ * have settled (for writes, with what had been applied by then).
  *
  * `setup` (e.g. reading the credential) runs once, on the first item. Its failure is every item's
  * failure, so Continue On Fail gives error items rather than passing the input through as if sent.

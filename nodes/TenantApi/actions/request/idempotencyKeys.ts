@@ -52,20 +52,20 @@ function keyFromParts(parts: Array<string | number>): string {
 }
 
 /**
- * The key of the item at `itemIndex`. Retry On Fail re-runs the node with the same execution, run index
- * and input items, and "Retry execution" re-runs it with the failed run's index and input items in the
- * same order, so every attempt for an item sends the same key; another item, loop iteration ($runIndex)
- * or scope gets another key. With an execution id as the scope this is the key of versions before
- * lineage scopes existed.
+ * The key of the item at `itemIndex`. Retry On Fail re-runs the node with the same execution, run
+ * index and input items, and "Retry execution" re-runs it with the failed run's index and input
+ * items in the same order, so every attempt for an item sends the same key; another item, loop
+ * iteration ($runIndex) or scope gets another key. With an execution id as the scope this is the
+ * key of versions before lineage scopes existed.
  */
 export function deriveIdempotencyKey(scope: IdempotencyScope, itemIndex: number): string {
 	return keyFromParts([scope.workflowId, scope.scope, scope.nodeId, scope.runIndex, itemIndex]);
 }
 
 /**
- * The key of a request by what it sends: the `occurrence`-th (1, 2, …) request of this node run with
- * the same method, endpoint and body. The item's position does not matter, so items that come in
- * another order keep their keys; a body that changes gets a new key.
+ * The key of a request by what it sends: the `occurrence`-th (1, 2, …) request of this node run
+ * with the same method, endpoint and body. The item's position does not matter, so items that come
+ * in another order keep their keys; a body that changes gets a new key.
  */
 export function deriveContentKey(
 	scope: IdempotencyScope,
@@ -140,12 +140,13 @@ export function validateIdempotencyKeyOverride(key: unknown): string {
 	return text;
 }
 
-// ------------------------------------------------------------------------------------- keys two items share
+// ------------------------------------------------------------------------------------- keys two
+// items share
 
 /**
  * Two items of one run with the same Idempotency-Key: the API applies the key once and answers the
- * other item with the first one's stored result (or refuses it when its body differs), so one of the
- * two operations silently does not happen. Found before anything is sent.
+ * other item with the first one's stored result (or refuses it when its body differs), so one of
+ * the two operations silently does not happen. Found before anything is sent.
  */
 
 export interface DuplicateKey {
@@ -155,7 +156,9 @@ export interface DuplicateKey {
 	key: string;
 }
 
-/** Every item whose key an earlier item already has (items without a key, e.g. GET, are skipped). */
+/**
+ * Every item whose key an earlier item already has (items without a key, e.g. GET, are skipped).
+ */
 export function findDuplicateKeys(
 	keys: ReadonlyArray<string | undefined>,
 ): Map<number, DuplicateKey> {
@@ -183,32 +186,40 @@ export function duplicateKeyDescription(
 	} Give each operation its own key (e.g. add a line number to it), or remove the duplicate item.`;
 }
 
-// ------------------------------------------------------------------------------------------------ lineage
+// ------------------------------------------------------------------------------------------------
+// lineage
 
 /**
- * The lineage of a node's automatic Idempotency-Keys, recorded in the node's context before anything is sent. n8n
- * saves the context with a failed execution and hands it to "Retry execution" (both "with the original workflow" and
- * "with the currently saved workflow", and retries of retries), so the retry derives the keys of the first execution
- * instead of new ones. A new execution, a manual run and a partial run in the editor start with an empty context.
- * Keys of a Tenant API Trigger event do not need it: the event is read again from the saved trigger item.
+ * The lineage of a node's automatic Idempotency-Keys, recorded in the node's context before
+ * anything is sent. n8n saves the context with a failed execution and hands it to "Retry execution"
+ * (both "with the original workflow" and "with the currently saved workflow", and retries of
+ * retries), so the retry derives the keys of the first execution instead of new ones. A new
+ * execution, a manual run and a partial run in the editor start with an empty context. Keys of a
+ * Tenant API Trigger event do not need it: the event is read again from the saved trigger item.
  */
 
 /** The node-context field (node context is saved with the execution, per node name). */
 export const LINEAGE_FIELD = 'idempotencyKeyScope';
 
 export interface KeyLineage {
-	/** The node id of the first run: a node deleted and added again under the same name keeps the keys. */
+	/**
+	 * The node id of the first run: a node deleted and added again under the same name keeps the
+	 * keys.
+	 */
 	nodeId: string;
-	/** This execution, or the first execution this one retries: the scope of the keys of items without an event. */
+	/**
+	 * This execution, or the first execution this one retries: the scope of the keys of items without
+	 * an event.
+	 */
 	executionId: string;
 }
 
 const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';
 
 /**
- * The recorded lineage, or undefined when there is none (or it is not one this version wrote). Versions before events
- * were read per item recorded `kind: 'event'` lineages, whose items all had their event: `executionId` is then this
- * execution's.
+ * The recorded lineage, or undefined when there is none (or it is not one this version wrote).
+ * Versions before events were read per item recorded `kind: 'event'` lineages, whose items all had
+ * their event: `executionId` is then this execution's.
  */
 export function readLineage(value: unknown, currentExecutionId: string): KeyLineage | undefined {
 	if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
@@ -222,8 +233,8 @@ export function readLineage(value: unknown, currentExecutionId: string): KeyLine
 }
 
 /**
- * A sentence for a 409 "key already used with a different request" when the key came from an earlier execution or
- * delivery, or undefined when it is this execution's own.
+ * A sentence for a 409 "key already used with a different request" when the key came from an
+ * earlier execution or delivery, or undefined when it is this execution's own.
  */
 export function conflictExplanation(
 	lineage: KeyLineage,

@@ -1,6 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-/** Deeper bodies are almost certainly a mistake, and parsing or serialising them can overflow the stack. */
+/**
+ * Deeper bodies are almost certainly a mistake, and parsing or serialising them can overflow the
+ * stack.
+ */
 export const MAX_BODY_DEPTH = 100;
 
 function tooDeep(): Error {
@@ -67,8 +70,8 @@ export function parseJsonObjectBody(value: unknown): IDataObject {
 }
 
 /**
- * Output json for a successful answer. n8n treats an output item with a top-level `error` field as a
- * failure (Retry On Fail re-runs the node), so a success body never keeps that name.
+ * Output json for a successful answer. n8n treats an output item with a top-level `error` field as
+ * a failure (Retry On Fail re-runs the node), so a success body never keeps that name.
  */
 export function toOutputJson(body: unknown): IDataObject {
 	if (body === undefined) return {};

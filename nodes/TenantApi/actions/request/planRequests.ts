@@ -1,6 +1,7 @@
 /**
- * Everything about each item that is settled before the first request goes out: its method, endpoint,
- * body and Idempotency-Key. A plan that fails is that item's failure, reported when its turn comes.
+ * Everything about each item that is settled before the first request goes out: its method,
+ * endpoint, body and Idempotency-Key. A plan that fails is that item's failure, reported when its
+ * turn comes.
  */
 import type { IExecuteFunctions, IHttpRequestMethods } from 'n8n-workflow';
 
@@ -21,7 +22,9 @@ export const NOTHING_SENT = 'Nothing was sent. Fix the parameter and run again.'
 
 const METHODS_WITH_BODY = new Set<IHttpRequestMethods>(['POST', 'PUT', 'PATCH']);
 
-/** How automatic keys tell requests apart within a node run (Options → Automatic Key Derivation). */
+/**
+ * How automatic keys tell requests apart within a node run (Options → Automatic Key Derivation).
+ */
 export type KeyDerivation = 'position' | 'content';
 
 export interface ItemPlan {

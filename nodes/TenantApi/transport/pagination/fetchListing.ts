@@ -29,9 +29,9 @@ export interface Listing {
 }
 
 /**
- * The URL without the query parameters the node sends itself (`qs` wins over the same name in an Endpoint
- * such as `/transfers?limit=10`, instead of both going out). Only the query is touched; the path stays as
- * resolved, byte for byte.
+ * The URL without the query parameters the node sends itself (`qs` wins over the same name in an
+ * Endpoint such as `/transfers?limit=10`, instead of both going out). Only the query is touched;
+ * the path stays as resolved, byte for byte.
  */
 export function withoutQueryParameters(url: string, names: Iterable<string>): string {
 	const queryAt = url.indexOf('?');
@@ -44,7 +44,10 @@ export function withoutQueryParameters(url: string, names: Iterable<string>): st
 	return `${url.slice(0, queryAt)}${rest ? `?${rest}` : ''}`;
 }
 
-/** The collection a listing reads (`transfers` for `/accounts/acc_1/transfers?x=1`): its records may sit in a field of that name. */
+/**
+ * The collection a listing reads (`transfers` for `/accounts/acc_1/transfers?x=1`): its records may
+ * sit in a field of that name.
+ */
 function collectionOf(endpoint: unknown): string | undefined {
 	if (typeof endpoint !== 'string') return undefined;
 	const last = endpoint.split(/[?#]/)[0].split('/').filter(Boolean).pop();

@@ -1,6 +1,7 @@
 /**
  * Reads one page of a listing and says where the next one is. The spec does not show the listing's
- * shape, so the common ones are recognised (docs/pagination.md, "What Auto-Detect recognises"); the style can be forced.
+ * shape, so the common ones are recognised (docs/pagination.md, "What Auto-Detect recognises"); the
+ * style can be forced.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -22,7 +23,9 @@ export class PaginationError extends Error {}
 export interface RecordsLocation {
 	/** The field the user named (dot notation for nested fields); when set, nothing is guessed. */
 	field?: string;
-	/** The collection's name (the endpoint's last segment, e.g. `transfers`), tried as a field too. */
+	/**
+	 * The collection's name (the endpoint's last segment, e.g. `transfers`), tried as a field too.
+	 */
 	collection?: string;
 }
 
@@ -139,7 +142,10 @@ function saysMore(body: IDataObject): boolean {
 	return body.has_more === true || body.hasMore === true;
 }
 
-/** A cursor or next-link field that is present but null or empty: the API's way of saying "last page". */
+/**
+ * A cursor or next-link field that is present but null or empty: the API's way of saying "last
+ * page".
+ */
 function hasEmptyPointer(body: IDataObject, paths: string[][]): boolean {
 	return paths.some((path) => {
 		const parent = at(body, path.slice(0, -1));
@@ -151,7 +157,9 @@ function hasEmptyPointer(body: IDataObject, paths: string[][]): boolean {
 	});
 }
 
-/** The next cursor or link; END when the answer marks the last page (and does not also claim more). */
+/**
+ * The next cursor or link; END when the answer marks the last page (and does not also claim more).
+ */
 function pointerNext(
 	body: IDataObject,
 	paths: string[][],
@@ -202,10 +210,10 @@ function readEnvelope(body: IDataObject, style: PaginationStyle, currentPage: nu
 
 /**
  * Reads one page: its items, and where the next page is (none when this is the last). Return All
- * relies on this never ending a listing early: an answer that signals more but cannot be followed is
- * an error, and a listing without end markers is read until an empty page. `via` is how this page was
- * reached: once a listing has handed out cursors (or links), a page without one is its last. `where`
- * says where the records are (default: detected).
+ * relies on this never ending a listing early: an answer that signals more but cannot be followed
+ * is an error, and a listing without end markers is read until an empty page. `via` is how this
+ * page was reached: once a listing has handed out cursors (or links), a page without one is its
+ * last. `where` says where the records are (default: detected).
  */
 export function readPage(
 	body: unknown,

@@ -4,12 +4,13 @@
  * explained in docs/rate-limits.md.
  *
  * Nothing is held back until the API first answers 429. From then on requests go out at a pace that
- * follows CUBIC (RFC 9438), as in the AWS SDKs' adaptive retry mode: a 429 cuts the pace to β × W_max,
- * the pace climbs back to W_max (sooner than CUBIC: RECOVERY), stays there until K, then probes above it
- * along W(t) = W_max + C × (t − K)³; t counts only time in which the pace held requests back (RFC 9438
- * §5.8). W_max is what the API let through since the previous 429 (its bucket was empty at both), but
- * never more than the pace it refused. The first 429 says little: the pace starts at what the API let
- * through in the last second and doubles every quarter of a second until the next one (TCP's slow start).
+ * follows CUBIC (RFC 9438), as in the AWS SDKs' adaptive retry mode: a 429 cuts the pace to β ×
+ * W_max, the pace climbs back to W_max (sooner than CUBIC: RECOVERY), stays there until K, then
+ * probes above it along W(t) = W_max + C × (t − K)³; t counts only time in which the pace held
+ * requests back (RFC 9438 §5.8). W_max is what the API let through since the previous 429 (its
+ * bucket was empty at both), but never more than the pace it refused. The first 429 says little:
+ * the pace starts at what the API let through in the last second and doubles every quarter of a
+ * second until the next one (TCP's slow start).
  */
 import type { RateLimitInfo, RatePolicy } from './headers';
 
@@ -29,19 +30,26 @@ export interface Ticket {
 /** Share of W_max the pace is cut to by a 429. */
 export const BETA = 0.9;
 /**
- * CUBIC's C, in requests per second per second³: the pace takes K = ∛(W_max × (1 − β) / C) seconds of
- * sending to grow back to W_max (10 s at 50 requests/s, 5.8 s at 10/s). Growth beyond W_max does not
- * depend on W_max, so two processes sharing a key even out their shares.
+ * CUBIC's C, in requests per second per second³: the pace takes K = ∛(W_max × (1 − β) / C) seconds
+ * of sending to grow back to W_max (10 s at 50 requests/s, 5.8 s at 10/s). Growth beyond W_max does
+ * not depend on W_max, so two processes sharing a key even out their shares.
  */
 export const CUBIC_C = 0.005;
 /**
- * After a cut the pace is back at W_max in this share of K, and stays there until K, when probing above it
- * begins: a run that starts right after a cut (the previous run's last 429) loses little to the climb.
+ * After a cut the pace is back at W_max in this share of K, and stays there until K, when probing
+ * above it begins: a run that starts right after a cut (the previous run's last 429) loses little
+ * to the climb.
  */
 export const RECOVERY = 0.6;
-/** Leaving slow start, W_max is only a guess: the pace gets back to it, and above it, this much sooner. */
+/**
+ * Leaving slow start, W_max is only a guess: the pace gets back to it, and above it, this much
+ * sooner.
+ */
 export const QUICK_RECOVERY = 0.3;
-/** A 429 after less sending than this since the last cut measured too little: W_max is what got through in the last second. */
+/**
+ * A 429 after less sending than this since the last cut measured too little: W_max is what got
+ * through in the last second.
+ */
 const MEASURED_S = 1;
 /** Slow start doubles the pace after this much sending held back by it. */
 const DOUBLING_S = 0.25;
@@ -51,13 +59,19 @@ export const MIN_RATE = 0.5;
 const PAUSE_FLOOR_MS = 100;
 const MAX_PAUSE_FLOOR_MS = 10_000;
 
-/** The least a wait after a 429 lasts: PAUSE_FLOOR_MS doubled `doublings` times, at most MAX_PAUSE_FLOOR_MS. */
+/**
+ * The least a wait after a 429 lasts: PAUSE_FLOOR_MS doubled `doublings` times, at most
+ * MAX_PAUSE_FLOOR_MS.
+ */
 export function waitFloorMs(doublings: number): number {
 	return Math.min(MAX_PAUSE_FLOOR_MS, PAUSE_FLOOR_MS * 2 ** doublings);
 }
 /** Random extra on every pause and wait: up to this share of it. */
 export const JITTER = 0.1;
-/** A request that waited for its turn may make up for this many turns its timer missed (a loaded machine). */
+/**
+ * A request that waited for its turn may make up for this many turns its timer missed (a loaded
+ * machine).
+ */
 const LATE_TURNS = 1;
 
 interface Pace {
@@ -73,7 +87,10 @@ export class RateGovernor {
 	private slowStart = false;
 	/** Seconds of growth from the last cut back to W_max: RECOVERY (or QUICK_RECOVERY) × K. */
 	private recoveredAt = 1;
-	/** CUBIC's K: when probing above W_max begins, with C = W_max × (1 − β) / K³ (CUBIC's C after a cut; steeper after slow start). */
+	/**
+	 * CUBIC's K: when probing above W_max begins, with C = W_max × (1 − β) / K³ (CUBIC's C after a
+	 * cut; steeper after slow start).
+	 */
 	private probeAt = 1;
 	/** Seconds in which the pace held requests back since the last cut: CUBIC's t. */
 	private growthS = 0;
@@ -82,7 +99,9 @@ export class RateGovernor {
 	private lastSendAt?: number;
 	/** When the pace last made a request wait. */
 	private heldBackAt = Number.NEGATIVE_INFINITY;
-	/** Requests up to this sequence number went out before the last cut: their 429s cut nothing more. */
+	/**
+	 * Requests up to this sequence number went out before the last cut: their 429s cut nothing more.
+	 */
 	private cutSeq = 0;
 	private acceptedSinceCut = 0;
 	private tokens = 1;
@@ -100,7 +119,10 @@ export class RateGovernor {
 
 	constructor(private readonly random: () => number = Math.random) {}
 
-	/** Milliseconds until the next request may go (0: now); undefined: not before another answer comes in. */
+	/**
+	 * Milliseconds until the next request may go (0: now); undefined: not before another answer comes
+	 * in.
+	 */
 	delay(now: number): number | undefined {
 		if (now < this.pausedUntil) return this.pausedUntil - now;
 		const remaining =
@@ -148,7 +170,8 @@ export class RateGovernor {
 			this.acceptedAt.push(now);
 			if (ticket.seq > this.cutSeq) this.acceptedSinceCut++;
 			this.cutsInARow = 0;
-			// Slow start begins at what the API let through in the last second, the first wave's late answers included.
+			// Slow start begins at what the API let through in the last second, the first wave's late
+			// answers included.
 			if (this.slowStart && this.growthS === 0)
 				this.wMax = Math.max(this.wMax ?? 0, this.acceptedLastSecond(now));
 		} else if (ticket.seq > this.cutSeq) {
@@ -187,14 +210,15 @@ export class RateGovernor {
 		} else {
 			const pace = this.cubicRate(now);
 			const measured = !this.slowStart && refused.busyS >= MEASURED_S;
-			// The API's bucket was empty at both 429s: what it accepted in between is its rate (or our share of it);
-			// at least β × the pace refused, unless less got through in the last second (a pace far above the rate).
+			// The API's bucket was empty at both 429s: what it accepted in between is its rate (or our
+			// share of it); at least β × the pace refused, unless less got through in the last second (a
+			// pace far above the rate).
 			const apiRate = measured
 				? Math.max(this.acceptedSinceCut / refused.busyS, Math.min(BETA * pace, acceptedLastSecond))
 				: acceptedLastSecond;
 			this.wMax = Math.max(MIN_RATE, Math.min(pace, apiRate));
-			// Leaving slow start, W_max is what got through while the pace was still climbing: back to it and
-			// above it sooner.
+			// Leaving slow start, W_max is what got through while the pace was still climbing: back to it
+			// and above it sooner.
 			const cubicK = Math.cbrt((this.wMax * (1 - BETA)) / CUBIC_C);
 			this.recoveredAt = cubicK * (this.slowStart ? QUICK_RECOVERY : RECOVERY);
 			this.probeAt = this.slowStart ? this.recoveredAt : cubicK;
@@ -238,7 +262,10 @@ export class RateGovernor {
 			this.pauseUntil(now + info.resetMs * (1 + JITTER * this.random()));
 	}
 
-	/** Slow start: doubling, at most twice what the API let through in the last second. Then CUBIC's W(t). */
+	/**
+	 * Slow start: doubling, at most twice what the API let through in the last second. Then CUBIC's
+	 * W(t).
+	 */
 	private cubicRate(now: number): number {
 		const wMax = this.wMax ?? MIN_RATE;
 		if (this.slowStart)
@@ -246,7 +273,8 @@ export class RateGovernor {
 				wMax * 2 ** (this.growthS / DOUBLING_S),
 				2 * Math.max(wMax, this.acceptedLastSecond(now)),
 			);
-		// Back to W_max by recoveredAt along a cubic from β × W_max, flat until K (probeAt), then W_max + C × (t − K)³.
+		// Back to W_max by recoveredAt along a cubic from β × W_max, flat until K (probeAt), then W_max
+		// + C × (t − K)³.
 		const t = this.growthS;
 		const back = this.recoveredAt;
 		if (t < back)
@@ -255,7 +283,10 @@ export class RateGovernor {
 		return Math.max(MIN_RATE, wMax + probeC * Math.max(0, t - this.probeAt) ** 3);
 	}
 
-	/** The slower of the CUBIC pace and a `RateLimit-Policy` header's; undefined: as fast as requests come. */
+	/**
+	 * The slower of the CUBIC pace and a `RateLimit-Policy` header's; undefined: as fast as requests
+	 * come.
+	 */
 	private pace(now: number): Pace | undefined {
 		const cubic = this.wMax === undefined ? undefined : this.cubicRate(now);
 		if (!this.policy) return cubic === undefined ? undefined : { perSecond: cubic, burst: 1 };
@@ -264,12 +295,17 @@ export class RateGovernor {
 			: { perSecond: Math.min(cubic, this.policy.perSecond), burst: 1 };
 	}
 
-	/** Whether a request is waiting for the pace now (it was made to wait within the last two turns). */
+	/**
+	 * Whether a request is waiting for the pace now (it was made to wait within the last two turns).
+	 */
 	private heldBack(now: number, pace: Pace): boolean {
 		return now - this.heldBackAt <= 2000 / pace.perSecond;
 	}
 
-	/** A token bucket; a request that waited for its turn may use turns its timer missed, an idle pace saves none. */
+	/**
+	 * A token bucket; a request that waited for its turn may use turns its timer missed, an idle pace
+	 * saves none.
+	 */
 	private tokensNow(now: number, pace: Pace): number {
 		const burst = pace.burst + (this.heldBack(now, pace) ? LATE_TURNS : 0);
 		return Math.min(

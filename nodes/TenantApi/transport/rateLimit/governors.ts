@@ -1,7 +1,7 @@
 /**
- * One RateGovernor per API origin + key for the whole n8n process: module state, shared by every run and
- * every execution of the node. At most MAX_GOVERNORS, the least recently used dropped first; keyed by a
- * hash, so the map never holds a secret.
+ * One RateGovernor per API origin + key for the whole n8n process: module state, shared by every
+ * run and every execution of the node. At most MAX_GOVERNORS, the least recently used dropped
+ * first; keyed by a hash, so the map never holds a secret.
  */
 import { createHash } from 'crypto';
 

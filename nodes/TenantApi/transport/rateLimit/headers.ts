@@ -1,7 +1,8 @@
 /**
  * What an answer's rate-limit headers say, in the forms APIs send them: the IETF draft's
- * `RateLimit-Limit/Remaining/Reset` and `RateLimit-Policy` (`50;w=1`, or `"name";q=50;w=1`), and the
- * older `X-RateLimit-*` / `X-Rate-Limit-*` (GitHub, Twitter, Okta), whose Reset is often a Unix time.
+ * `RateLimit-Limit/Remaining/Reset` and `RateLimit-Policy` (`50;w=1`, or `"name";q=50;w=1`), and
+ * the older `X-RateLimit-*` / `X-Rate-Limit-*` (GitHub, Twitter, Okta), whose Reset is often a Unix
+ * time.
  */
 
 export interface RatePolicy {
@@ -83,7 +84,10 @@ function readPolicy(text: string | undefined): RatePolicy | undefined {
 	return slowest;
 }
 
-/** Undefined when the answer carries none of these headers. Header names must be lower case (as Node gives them). */
+/**
+ * Undefined when the answer carries none of these headers. Header names must be lower case (as Node
+ * gives them).
+ */
 export function readRateLimitHeaders(
 	headers: Record<string, unknown>,
 	nowMs: number,

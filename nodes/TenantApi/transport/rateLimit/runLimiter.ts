@@ -1,8 +1,8 @@
 /**
- * The rate limit as one node run sees it: turns from the key's shared RateGovernor (and the run's own
- * Max Requests per Second), the wait of a refused request, and Max Rate-Limit Wait. Nodes may not set
- * timers, so waiting is the clock's `sleep` (n8n-workflow's in the node, a controllable one in tests);
- * one loop per run hands out turns, so the items never wake in a crowd.
+ * The rate limit as one node run sees it: turns from the key's shared RateGovernor (and the run's
+ * own Max Requests per Second), the wait of a refused request, and Max Rate-Limit Wait. Nodes may
+ * not set timers, so waiting is the clock's `sleep` (n8n-workflow's in the node, a controllable one
+ * in tests); one loop per run hands out turns, so the items never wake in a crowd.
  */
 import type { RateGovernor, RateSignal, Ticket } from './governor';
 import { JITTER, waitFloorMs } from './governor';
@@ -15,9 +15,14 @@ export interface Clock {
 export interface RunLimitSettings {
 	/** The Max Requests per Second option; undefined: no fixed pace. */
 	maxRequestsPerSecond?: number;
-	/** The Max Rate-Limit Wait option: how long the run may be held back by the rate limit, in all. */
+	/**
+	 * The Max Rate-Limit Wait option: how long the run may be held back by the rate limit, in all.
+	 */
 	maxWaitMs: number;
-	/** The wait after a 429 without Retry-After (doubled for each further 429 of the request, up to `maxPauseMs`). */
+	/**
+	 * The wait after a 429 without Retry-After (doubled for each further 429 of the request, up to
+	 * `maxPauseMs`).
+	 */
 	basePauseMs: number;
 	maxPauseMs: number;
 }
@@ -55,7 +60,9 @@ export class RunLimiter {
 	private inFlight = 0;
 	/** Items of this run waiting out a 429. */
 	private waitingOut = 0;
-	/** Time the run was held back: nothing of it in flight while an item waited out a 429 or a pause. */
+	/**
+	 * Time the run was held back: nothing of it in flight while an item waited out a 429 or a pause.
+	 */
 	private heldMs = 0;
 	private heldSince?: number;
 	private exhausted?: RateLimitWaitExceeded;
@@ -67,9 +74,13 @@ export class RunLimiter {
 		private readonly random: () => number = Math.random,
 	) {}
 
-	/** Resolves when a request may go; the ticket goes back with `release`. A retry goes before the others. */
+	/**
+	 * Resolves when a request may go; the ticket goes back with `release`. A retry goes before the
+	 * others.
+	 */
 	acquire(retry = false): Ticket | Promise<Ticket> {
-		// Nobody waiting and nothing to wait for (the usual case without a rate limit): no promise, no loop.
+		// Nobody waiting and nothing to wait for (the usual case without a rate limit): no promise, no
+		// loop.
 		if (this.queue.length === 0 && !this.pumping && !this.exhausted) {
 			const now = this.clock.now();
 			if (this.delay(now) === 0) return this.send(now);
@@ -91,9 +102,9 @@ export class RunLimiter {
 	}
 
 	/**
-	 * After a 429: waits its Retry-After (without one, the base delay doubled per 429 of this request), at
-	 * least a floor that doubles per 429 of this request, plus jitter. Throws RateLimitWaitExceeded when the
-	 * wait does not fit in what is left of Max Rate-Limit Wait.
+	 * After a 429: waits its Retry-After (without one, the base delay doubled per 429 of this
+	 * request), at least a floor that doubles per 429 of this request, plus jitter. Throws
+	 * RateLimitWaitExceeded when the wait does not fit in what is left of Max Rate-Limit Wait.
 	 */
 	async waitOut(retryAfterMs: number | undefined, refusedInARow: number): Promise<void> {
 		const { basePauseMs, maxPauseMs, maxWaitMs } = this.settings;
@@ -178,8 +189,9 @@ export class RunLimiter {
 						continue;
 					}
 					this.account(now);
-					// Whole milliseconds, as timers have: rounding errors must not make it wake a hair too early, again and
-					// again. At most a tenth of a second: the pace may change meanwhile (answers of other runs).
+					// Whole milliseconds, as timers have: rounding errors must not make it wake a hair too
+					// early, again and again. At most a tenth of a second: the pace may change meanwhile
+					// (answers of other runs).
 					await this.clock.sleep(Math.min(MAX_SLEEP_MS, Math.ceil(delay)));
 					continue;
 				}
