@@ -11,7 +11,7 @@
  *   - POSTs against a rate-limited API (bench/rateLimited.js, --rl-items, default 500: 40 ms per answer, 50 requests/s,
  *     bursts of 10), against the floor N / rate;
  *   - listing 50,000 accounts with Return All (and the undici floor);
- *   - webhook verification of a 10 KB delivery per signing scheme through the trigger's verifier (bench/webhook.js).
+ *   - the webhook trigger (bench/webhook.js): requests nobody signed, against JSON.parse of the same bytes.
  * Prints items/s (median of the rounds), ratios and peak RSS; writes bench/results/latest.json.
  * Needs `npm run build` first (the npm script does it). `--profile` writes a CPU profile of the measured
  * rounds only (not start-up, not warm-up) to bench/results/<scenarios>.cpuprofile, e.g.
