@@ -3,20 +3,22 @@
  * The webhook trigger's costs, through `receiveDelivery` of the built package (dist/, loaded by its package main):
  * 1. Requests nobody signed (bench/unsignedRequests.js), at 128 KiB in every body shape and at n8n's default payload
  *    limit (16 MiB) in two, against JSON.parse (or URLSearchParams) of the same bytes.
- * Run through `npm run bench -- --only webhook` (builds first), or alone after `npm run build`:
- *   node --expose-gc bench/webhook.js [--rounds 5] [--filter <part of a shape's name>]
- * `--rounds` is the rounds of the 128 KiB part (the 16 MiB part runs 3); `--filter` keeps the
+ * 2. Signed deliveries of 10 KB (bench/signedDeliveries.js), side by side with the build of `--baseline <ref>`.
+ * Run through `npm run bench -- --only webhook [--baseline <ref>]` (builds first), or alone after `npm run build`:
+ *   node --expose-gc bench/webhook.js [--baseline <ref>] [--rounds 5] [--filter <part of a shape's name>]
+ * `--rounds` is the rounds of the 128 KiB part (the 16 MiB part runs 3, the signed part 11); `--filter` keeps the
  * shapes whose name contains it and leaves out the 16 MiB part.
  */
-const { currentBuild } = require('./builds');
+const { baselineBuild, currentBuild } = require('./builds');
+const { printSigned, signedBench } = require('./signedDeliveries');
 const { VARIANTS, printUnsigned, unsignedBench } = require('./unsignedRequests');
 
 /** The most the platform reads before the trigger runs: n8n's default N8N_PAYLOAD_SIZE_MAX (16 MiB), less room for the headers. */
 const LARGE_BYTES = 16 * 1024 * 1024 - 1024;
 
-/** @param {{ rounds?: number, filter?: string }} [options] */
-function webhookBench({ rounds = 5, filter = '' } = {}) {
-	const builds = [currentBuild()];
+/** @param {{ baseline?: string, rounds?: number, filter?: string }} [options] */
+function webhookBench({ baseline, rounds = 5, filter = '' } = {}) {
+	const builds = [currentBuild(), ...(baseline ? [baselineBuild(baseline)] : [])];
 	const unsigned = unsignedBench(builds[0], { bytes: 128 * 1024, rounds, loopUs: 5000, filter });
 	const large =
 		filter === ''
@@ -29,13 +31,15 @@ function webhookBench({ rounds = 5, filter = '' } = {}) {
 					warm: { calls: 1, us: 0 },
 				})
 			: undefined;
-	return { unsigned, large };
+	const signed = signedBench(builds, { rounds: 11 });
+	return { unsigned, large, signed };
 }
 
 /** @param {ReturnType<typeof webhookBench>} report */
 function printWebhook(report) {
 	printUnsigned(report.unsigned);
 	if (report.large) printUnsigned(report.large);
+	printSigned(report.signed);
 }
 
 module.exports = { printWebhook, webhookBench };
@@ -47,6 +51,7 @@ if (require.main === module) {
 		args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : undefined;
 	printWebhook(
 		webhookBench({
+			baseline: option('baseline'),
 			rounds: Number(option('rounds') ?? 5),
 			filter: option('filter') ?? '',
 		}),
