@@ -37,11 +37,15 @@ function series(seed, make) {
  * @param {string} pad
  */
 function fill(bytes, make, pad) {
-	let low = 0;
-	let high = bytes;
+	const fits = (/** @type {number} */ units) => Buffer.byteLength(make(units)) <= bytes;
+	// Doubling first, so that no text tried is much longer than the body (a string has a largest length).
+	let high = 1;
+	while (high < bytes && fits(high)) high *= 2;
+	let low = high === 1 ? 0 : high / 2;
+	high = Math.min(high, bytes);
 	while (low < high) {
 		const mid = Math.ceil((low + high) / 2);
-		if (Buffer.byteLength(make(mid)) <= bytes) low = mid;
+		if (fits(mid)) low = mid;
 		else high = mid - 1;
 	}
 	const text = make(low);
