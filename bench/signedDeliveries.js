@@ -6,7 +6,8 @@
  * on both alike. The figure per build is `receiveDelivery(settings, request)`, the whole pure flow of one delivery
  * (authenticated, read, named, filtered, the item made), with settings built once per row; the ratio new ÷ old is the
  * median of the rounds' ratios. For a baseline with the earlier API, its `readDelivery` (the verifier and the reading
- * alone, without the delivery's identity and output item) runs in the same rounds too.
+ * alone, without the delivery's identity and output item) runs in the same rounds too, and so does
+ * `JSON.parse(rawBody.toString('utf8'))` of the same bytes, for scale.
  * One more row times building the settings from the node's parameters, which n8n does per request in both builds.
  */
 const { isDeepStrictEqual } = require('node:util');
@@ -69,7 +70,7 @@ function deliveryCalls(builds, scheme, body) {
 	const parameters = setup.parameters('json');
 	const request = requestOf(body, setup.sign(body, setup.keys.current), 'json');
 	/** @type {Record<string, () => unknown>} */
-	const fns = {};
+	const fns = { parse: () => JSON.parse(body.toString('utf8')) };
 	const bodies = builds.map((build, index) => {
 		const settings = build.settings(parameters, secretsOf(setup, 1));
 		const own = build.request(parameters, request);
@@ -124,6 +125,7 @@ function signedBench(builds, { rounds }) {
 			sameBody,
 			us: builds.map((_, index) => us(`receive ${index}`)),
 			readUs: builds.map((_, index) => us(`read ${index}`)),
+			parseUs: us('parse'),
 			ratio: builds.length > 1 ? pairedRatio(times['receive 0'], times['receive 1']) : undefined,
 		};
 	});
@@ -139,6 +141,21 @@ function signedBench(builds, { rounds }) {
 /** @param {number | undefined} value @param {number} [digits] */
 const fixed = (value, digits = 1) => (value === undefined ? '' : value.toFixed(digits));
 
+/**
+ * The table's columns: the first four always, the others with a baseline.
+ * @type {Array<[string, (row: ReturnType<typeof signedBench>['rows'][number]) => string]>}
+ */
+const COLUMNS = [
+	['Scheme', (row) => row.scheme],
+	['Body', (row) => row.shape],
+	['JSON.parse µs (same bytes)', (row) => fixed(row.parseUs)],
+	['new µs', (row) => fixed(row.us[0])],
+	['old µs', (row) => fixed(row.us[1])],
+	['new ÷ old', (row) => fixed(row.ratio, 2)],
+	['old readDelivery µs (verify and read only)', (row) => fixed(row.readUs[1])],
+	['same output body', (row) => (row.sameBody ? 'yes' : '**no**')],
+];
+
 /** @param {ReturnType<typeof signedBench>} report */
 function printSigned(report) {
 	const [current, baseline] = report.builds;
@@ -146,21 +163,17 @@ function printSigned(report) {
 	console.log(
 		`\nSigned deliveries of ${report.bytes} bytes, accepted: CPU µs per delivery through receiveDelivery, median of ${report.rounds} rounds${baseline ? `, both builds side by side; new: ${name(current)}, old: ${name(baseline)}` : ` (${name(current)}; --baseline <ref> adds another build)`}`,
 	);
-	if (!baseline) {
-		console.log('| Scheme | Body | µs |');
-		console.log('|---|---|---:|');
-		for (const row of report.rows)
-			console.log(`| ${row.scheme} | ${row.shape} | ${fixed(row.us[0])} |`);
-		return;
-	}
+	const columns = baseline ? COLUMNS : COLUMNS.slice(0, 4);
+	console.log(`| ${columns.map(([title]) => title).join(' | ')} |`);
 	console.log(
-		'| Scheme | Body | new µs | old µs | new ÷ old | old readDelivery µs (verify and read only) | same output body |',
+		`|---|---|${columns
+			.slice(2)
+			.map(() => '---:')
+			.join('|')}|`,
 	);
-	console.log('|---|---|---:|---:|---:|---:|---|');
 	for (const row of report.rows)
-		console.log(
-			`| ${row.scheme} | ${row.shape} | ${fixed(row.us[0])} | ${fixed(row.us[1])} | ${fixed(row.ratio, 2)} | ${fixed(row.readUs[1])} | ${row.sameBody ? 'yes' : '**no**'} |`,
-		);
+		console.log(`| ${columns.map(([, cell]) => cell(row)).join(' | ')} |`);
+	if (!baseline) return;
 	const deliveries = report.rows.filter((row) => !row.shape.startsWith('settings'));
 	const ratios = deliveries.map((row) => /** @type {number} */ (row.ratio));
 	console.log(
