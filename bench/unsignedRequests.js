@@ -21,8 +21,10 @@ const { SETUPS, requestOf, secretsOf } = require('./webhookSetups');
 /** @typedef {import('./webhookSetups').BodyFormat} BodyFormat */
 /** @typedef {{ name: string, secrets: number, signature: 'other key' | 'none' }} Variant */
 /**
+ * @typedef {{ setup: string, variant: string, secrets: number, signature: Variant['signature'],
+ *   hash: string | undefined, reason: string }} CellInfo  `hash`: the HMAC's, undefined for Secret in Header
  * @typedef {{ shape: string, format: BodyFormat, baseline: string, baselineUs: number,
- *   cells: Array<{ setup: string, variant: string, reason: string, us: number, ratio: number }> }} ShapeRow
+ *   cells: Array<CellInfo & { us: number, ratio: number }> }} ShapeRow
  */
 
 /** @type {Variant[]} */
@@ -86,7 +88,18 @@ function cell(build, setup, variant, body, format) {
 		throw new Error(
 			`${setup.name}, ${variant.name}: ${decision.action} ${decision.reason} (${tried} secrets tried), not ${expected}`,
 		);
-	return { reason: expected, run: () => build.receive(settings, request) };
+	const algorithm = kind === 'hmac' ? settings.check.signing.algorithm : undefined;
+	/** @type {CellInfo} */
+	const info = {
+		setup: setup.name,
+		variant: variant.name,
+		secrets: variant.secrets,
+		signature: variant.signature,
+		hash:
+			algorithm === undefined ? undefined : algorithm === 'sha512' ? 'SHA-512' : 'SHA-1/SHA-256',
+		reason: expected,
+	};
+	return { info, run: () => build.receive(settings, request) };
 }
 
 /**
@@ -124,14 +137,14 @@ function unsignedBench(
 			const body = fill(bytes, all[shape], pad);
 			/** @type {Record<string, () => unknown>} */
 			const fns = { baseline: baseline(body) };
-			/** @type {Record<string, { setup: string, variant: string, reason: string }>} */
+			/** @type {Record<string, CellInfo>} */
 			const meta = {};
 			for (const setup of SETUPS)
 				for (const variant of variants) {
 					const key = `${setup.name} | ${variant.name}`;
-					const { reason, run } = cell(build, setup, variant, body, format);
+					const { info, run } = cell(build, setup, variant, body, format);
 					fns[key] = run;
-					meta[key] = { setup: setup.name, variant: variant.name, reason };
+					meta[key] = info;
 				}
 			global.gc?.();
 			const times = sideBySide(fns, { rounds, loopUs, warm });
@@ -180,7 +193,43 @@ function printUnsigned(report) {
 			);
 		}
 	}
+	printByShape(report);
 	printSummary(report);
+}
+
+/**
+ * The columns of the table by shape: each the highest ratio among the cells it takes.
+ * @type {Array<[string, (c: CellInfo) => boolean]>}
+ */
+const GROUPS = [
+	...[1, 2].flatMap((secrets) =>
+		['SHA-1/SHA-256', 'SHA-512'].map(
+			(hash) =>
+				/** @type {[string, (c: CellInfo) => boolean]} */ ([
+					`another key, ${secrets === 1 ? 'one secret' : 'two secrets'}, ${hash}`,
+					(c) => c.signature === 'other key' && c.secrets === secrets && c.hash === hash,
+				]),
+		),
+	),
+	['no signature, or Secret in Header', (c) => c.signature === 'none' || c.hash === undefined],
+];
+
+/** A row per shape: the baseline, and the highest ratio of each group of cells. @param {ReturnType<typeof unsignedBench>} report */
+function printByShape(report) {
+	const groups = GROUPS.filter(([, takes]) => report.rows[0]?.cells.some(takes));
+	console.log(
+		`\nA request nobody signed, ${report.bytes} bytes, by shape: the highest trigger ÷ baseline among the set-ups of each column (median of ${report.rounds} rounds)`,
+	);
+	console.log(`| Shape | baseline µs | ${groups.map(([title]) => title).join(' | ')} |`);
+	console.log(`|---|---:|${groups.map(() => '---:').join('|')}|`);
+	for (const row of report.rows) {
+		const highest = groups.map(([, takes]) =>
+			Math.max(...row.cells.filter(takes).map((c) => c.ratio)).toFixed(2),
+		);
+		console.log(
+			`| ${row.format} ${row.shape} | ${row.baseline} ${micros(row.baselineUs)} | ${highest.join(' | ')} |`,
+		);
+	}
 }
 
 /** Where the trigger cost at most the baseline, and every cell where it cost more. @param {ReturnType<typeof unsignedBench>} report */
