@@ -95,7 +95,7 @@ function settingsCalls(builds, scheme) {
 	builds.forEach((build, index) => {
 		fns[`receive ${index}`] = () => build.settings(parameters, secretsOf(setup, 1));
 	});
-	return { fns, sameBody: true };
+	return { fns, sameBody: undefined };
 }
 
 /**
@@ -138,22 +138,26 @@ function signedBench(builds, { rounds }) {
 	};
 }
 
-/** @param {number | undefined} value @param {number} [digits] */
-const fixed = (value, digits = 1) => (value === undefined ? '' : value.toFixed(digits));
+/** A figure, or nothing (undefined; null once a report went through JSON). @param {number | null | undefined} value @param {number} [digits] */
+const fixed = (value, digits = 1) => (value == null ? '' : value.toFixed(digits));
 
 /**
- * The table's columns: the first four always, the others with a baseline.
- * @type {Array<[string, (row: ReturnType<typeof signedBench>['rows'][number]) => string]>}
+ * The table's columns (title, Markdown alignment, cell): the first four always, the others with a baseline.
+ * @type {Array<[string, string, (row: ReturnType<typeof signedBench>['rows'][number]) => string]>}
  */
 const COLUMNS = [
-	['Scheme', (row) => row.scheme],
-	['Body', (row) => row.shape],
-	['JSON.parse µs (same bytes)', (row) => fixed(row.parseUs)],
-	['new µs', (row) => fixed(row.us[0])],
-	['old µs', (row) => fixed(row.us[1])],
-	['new ÷ old', (row) => fixed(row.ratio, 2)],
-	['old readDelivery µs (verify and read only)', (row) => fixed(row.readUs[1])],
-	['same output body', (row) => (row.sameBody ? 'yes' : '**no**')],
+	['Scheme', '---', (row) => row.scheme],
+	['Body', '---', (row) => row.shape],
+	['JSON.parse µs (same bytes)', '---:', (row) => fixed(row.parseUs)],
+	['new µs', '---:', (row) => fixed(row.us[0])],
+	['old µs', '---:', (row) => fixed(row.us[1])],
+	['new ÷ old', '---:', (row) => fixed(row.ratio, 2)],
+	['old readDelivery µs (verify and read only)', '---:', (row) => fixed(row.readUs[1])],
+	[
+		'same output body',
+		'---',
+		(row) => (row.sameBody === undefined ? '' : row.sameBody ? 'yes' : '**no**'),
+	],
 ];
 
 /** @param {ReturnType<typeof signedBench>} report */
@@ -165,14 +169,9 @@ function printSigned(report) {
 	);
 	const columns = baseline ? COLUMNS : COLUMNS.slice(0, 4);
 	console.log(`| ${columns.map(([title]) => title).join(' | ')} |`);
-	console.log(
-		`|---|---|${columns
-			.slice(2)
-			.map(() => '---:')
-			.join('|')}|`,
-	);
+	console.log(`|${columns.map(([, align]) => align).join('|')}|`);
 	for (const row of report.rows)
-		console.log(`| ${columns.map(([, cell]) => cell(row)).join(' | ')} |`);
+		console.log(`| ${columns.map(([, , cell]) => cell(row)).join(' | ')} |`);
 	if (!baseline) return;
 	const deliveries = report.rows.filter((row) => !row.shape.startsWith('settings'));
 	const ratios = deliveries.map((row) => /** @type {number} */ (row.ratio));
