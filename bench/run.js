@@ -1,6 +1,6 @@
 'use strict';
 /**
- * npm run bench [-- --items 2000 --rl-items 500 --accounts 50000 --rounds 3 --rl-rounds 1 --only node,floor,raw,http,rl,list,webhook]
+ * npm run bench [-- --items 2000 --rl-items 500 --accounts 50000 --rounds 3 --rl-rounds 1 --only node,floor,raw,http,rl,list,webhook --baseline <git ref>]
  *
  * One process, one n8n engine (n8n-core's WorkflowExecute, as in the engine tests), one sandbox (in a
  * child process, so client and server each have a core), loopback only:
@@ -11,7 +11,8 @@
  *   - POSTs against a rate-limited API (bench/rateLimited.js, --rl-items, default 500: 40 ms per answer, 50 requests/s,
  *     bursts of 10), against the floor N / rate;
  *   - listing 50,000 accounts with Return All (and the undici floor);
- *   - webhook verification of a 10 KB delivery per signing scheme through the trigger's verifier (bench/webhook.js).
+ *   - the webhook trigger (bench/webhook.js): requests nobody signed, against JSON.parse of the same bytes, and signed
+ *     10 KB deliveries, side by side with the build of git ref `--baseline` when given.
  * Prints items/s (median of the rounds), ratios and peak RSS; writes bench/results/latest.json.
  * Needs `npm run build` first (the npm script does it). `--profile` writes a CPU profile of the measured
  * rounds only (not start-up, not warm-up) to bench/results/<scenarios>.cpuprofile, e.g.
@@ -60,6 +61,7 @@ function parseArgs(argv) {
 		concurrency: [1, 4, 16],
 		only: [],
 		profile: false,
+		baseline: undefined,
 	};
 	for (let i = 0; i < argv.length; i++) {
 		if (argv[i] === '--profile') {
@@ -73,6 +75,7 @@ function parseArgs(argv) {
 		else if (name === 'rl-items') args.rlItems = Number(value);
 		else if (name === 'concurrency') args.concurrency = value.split(',').map(Number);
 		else if (name === 'only') args.only = value.split(',');
+		else if (name === 'baseline') args.baseline = value;
 		else throw new Error(`unknown option --${name}`);
 	}
 	return args;
@@ -597,7 +600,7 @@ async function main() {
 		await listSandbox.call('close');
 	}
 
-	if (wantWebhook) report.webhook = webhookBench();
+	if (wantWebhook) report.webhook = webhookBench({ baseline: args.baseline });
 
 	report.peakRssMbProcess = process.resourceUsage().maxRSS / 1024;
 	print(report);
