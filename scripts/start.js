@@ -17,7 +17,7 @@
  *    when the sender makes a handshake (Slack's url_verification, GitHub's ping), else, for a sender that wants a
  *    particular answer (Twilio, Adyen), sends a first delivery; prints the outcome and the login. Ctrl-C stops everything
  *
- * Options: --port 5678  --sandbox-port 4010  --n8n 2.41.1|1.123.81|2.40.7  --no-build  --fresh (new user folder)
+ * Options: --port 5678  --sandbox-port 4010  --n8n <a version of install.js VERSIONS>  --no-build  --fresh (new user folder)
  *          (one user folder per n8n version and --scheme: <cache>/demo-user[-<version>][-<scheme>])
  *          --scheme hmac-sha256-hex|standard-webhooks|svix|stripe|slack|paddle|github|shopify|square|adyen-platform|adyen-payments|twilio|…
  * Cache: ${TENANT_API_CACHE:-~/.cache/n8n-nodes-tenant-api}
