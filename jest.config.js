@@ -3,10 +3,12 @@
  *
  *   unit      pure modules and the sandbox
  *   engine    the built package (dist/) in n8n-core's WorkflowExecute / WebhookContext
- *   e2e-2x    a real n8n 2.40.7 with the packed package installed as a community package
- *   e2e-1x    the same tests on n8n 1.123.81 (the last 1.x, on Node 20), but the packaging ones
- *   browser   the n8n 2.40.7 editor in Debian's chromium
- *   queue     n8n 2.40.7 in queue mode (Redis, PostgreSQL, main, 2 workers, a webhook processor)
+ *   e2e-2x    a real n8n 2.x with the packed package installed as a community package
+ *   e2e-1x    the same tests on n8n 1.x (the last 1.x, on Node 20), but the packaging ones
+ *   browser   the n8n 2.x editor in Debian's chromium
+ *   queue     n8n 2.x in queue mode (Redis, PostgreSQL, main, 2 workers, a webhook processor)
+ *
+ * The versions are scripts/n8n/install.js's DEFAULT_VERSION (2.x) and LEGACY_VERSION (1.x), named only there.
  *
  * `npx jest` runs unit and engine (build first). The last four start a real n8n and install the packed
  * package: they exist only when TEST_TARBALL names it, and must never run two at a time. scripts/test.js
@@ -62,7 +64,7 @@ const realN8n = [
 	}),
 	// The packaging tests start no n8n: they run once, with 2.x.
 	realN8nProject('e2e-1x', '<rootDir>/test/e2e', {
-		n8nVersion: '1.123.81',
+		n8nVersion: installer.LEGACY_VERSION,
 		minutes: 10,
 		slowTestThreshold: 60,
 		testPathIgnorePatterns: ['/packaging-'],

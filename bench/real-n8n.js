@@ -1,9 +1,10 @@
 'use strict';
 /**
  * npm run bench:n8n [-- --items 2000 --concurrency 1,4,16 --tarball path.tgz --skip-post --skip-payload
- *                      --executions 300 --at-once 25 --exec-rounds 1 --skip-executions --queue]
+ *                      --executions 300 --at-once 25 --exec-rounds 1 --skip-executions --queue --n8n 2.40.7]
  *
- * The same bulk POST in a real n8n (2.40.7 from the cache of scripts/n8n/install.js, SQLite, the packed
+ * The same bulk POST in a real n8n (scripts/n8n/install.js's DEFAULT_VERSION, or --n8n <version> of its
+ * VERSIONS, from its cache; SQLite, the packed
  * package installed as a community package): Manual Trigger → Code (N items) → Tenant API node at
  * concurrency 1/4/16, and → n8n's HTTP Request node configured as a user would. Each workflow runs once
  * with `n8n execute`; the figure is the node's own executionTime from the run data, so n8n's start-up
@@ -48,6 +49,7 @@ function parseArgs(argv) {
 		atOnce: 25,
 		execRounds: 1,
 		concurrency: [1, 4, 16],
+		n8n: installer.DEFAULT_VERSION,
 	};
 	for (let i = 0; i < argv.length; i++) {
 		const name = argv[i].replace(/^--/, '');
@@ -61,6 +63,7 @@ function parseArgs(argv) {
 		else if (name === 'items') args.items = Number(argv[++i]);
 		else if (name === 'tarball') args.tarball = path.resolve(argv[++i]);
 		else if (name === 'concurrency') args.concurrency = argv[++i].split(',').map(Number);
+		else if (name === 'n8n') args.n8n = argv[++i];
 		else throw new Error(`unknown option --${name}`);
 	}
 	return args;
@@ -288,7 +291,7 @@ function finish(report, file, folders) {
 }
 
 async function main() {
-	const version = installer.DEFAULT_VERSION;
+	const version = args.n8n;
 	// Packed into a folder of our own: the shared pack folder may be rewritten by a concurrent e2e run.
 	const packDir = args.tarball
 		? undefined
@@ -373,7 +376,7 @@ async function queueMain() {
 	const sandbox = await startSandbox({ port: 0 });
 	const report = {
 		date: new Date().toISOString(),
-		n8n: installer.DEFAULT_VERSION,
+		n8n: args.n8n,
 		mode: 'queue',
 		workers: 2,
 		cpu: `${os.cpus().length} × ${os.cpus()[0]?.model}`,
@@ -388,6 +391,7 @@ async function queueMain() {
 		cluster = await clusterLib.startCluster({
 			tarball,
 			runDir,
+			version: args.n8n,
 			workers: 2,
 			concurrency: Math.ceil(args.atOnce / 2),
 		});
@@ -421,7 +425,7 @@ async function queueMain() {
 		}
 		await cluster.startProcessors();
 		console.log(
-			`n8n ${installer.DEFAULT_VERSION} in queue mode (2 workers): ${args.executions} webhook-started executions of one item, ${args.atOnce} at once, API at ${RATE.perSecond} requests/s`,
+			`n8n ${args.n8n} in queue mode (2 workers): ${args.executions} webhook-started executions of one item, ${args.atOnce} at once, API at ${RATE.perSecond} requests/s`,
 		);
 		report.executions = await executionBenchmarks(
 			cluster.webhookBase,

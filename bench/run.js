@@ -48,6 +48,7 @@ const { BODY_EXPRESSION, httpRequestNode, nodeTypesWith } = require('./workflow'
 const { FLOOR_TYPE, floorNodeDefinition, setUpFloor } = require('./floorNode');
 const { LATENCY, RATE_LIMIT, rateLimitedScenarios } = require('./rateLimited');
 const { printWebhook, webhookBench } = require('./webhook');
+const installer = require('../scripts/n8n/install');
 
 // ---------------------------------------------------------------------------------------------- args
 
@@ -87,16 +88,10 @@ const wanted = (name) =>
 
 // ------------------------------------------------------------------------------------------- helpers
 
+// n8n's own nodes from the cached install of the project's n8n (scripts/n8n/install.js DEFAULT_VERSION).
 const HTTP_REQUEST_PACKAGE =
 	process.env.N8N_NODES_BASE_DIR ??
-	path.join(
-		os.homedir(),
-		'.cache',
-		'n8n-nodes-tenant-api',
-		'n8n-2.40.7',
-		'node_modules',
-		'n8n-nodes-base',
-	);
+	path.join(installer.n8nDir(installer.DEFAULT_VERSION), 'node_modules', 'n8n-nodes-base');
 
 function loadHttpRequestNode() {
 	try {

@@ -6,7 +6,7 @@
  *   npm ci && npm start
  *
  * 1. builds and packs the package (npm run build, npm pack)
- * 2. installs n8n 2.40.7 on Node 24 into the cache (first time: minutes; then reused)
+ * 2. installs n8n 2.x (scripts/n8n/install.js DEFAULT_VERSION) on Node 24 into the cache (first time: minutes; then reused)
  * 3. starts the sandbox (the Tenant API stand-in) on 127.0.0.1:4010
  * 4. installs the tarball into <cache>/demo-user/.n8n/nodes the way n8n's community installer does,
  *    imports the sandbox credentials (API and webhook) and examples/*.json, publishes the trigger workflow
@@ -17,7 +17,7 @@
  *    when the sender makes a handshake (Slack's url_verification, GitHub's ping), else, for a sender that wants a
  *    particular answer (Twilio, Adyen), sends a first delivery; prints the outcome and the login. Ctrl-C stops everything
  *
- * Options: --port 5678  --sandbox-port 4010  --n8n 2.40.7|1.123.81  --no-build  --fresh (new user folder)
+ * Options: --port 5678  --sandbox-port 4010  --n8n <a version of install.js VERSIONS>  --no-build  --fresh (new user folder)
  *          (one user folder per n8n version and --scheme: <cache>/demo-user[-<version>][-<scheme>])
  *          --scheme hmac-sha256-hex|standard-webhooks|svix|stripe|slack|paddle|github|shopify|square|adyen-platform|adyen-payments|twilio|…
  * Cache: ${TENANT_API_CACHE:-~/.cache/n8n-nodes-tenant-api}

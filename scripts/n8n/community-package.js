@@ -1,7 +1,8 @@
 'use strict';
 /*
  * The packed tarball installed into an n8n user folder the way n8n's community installer does
- * (CommunityPackagesService.downloadPackage, the same in 1.123 and 2.40).
+ * (CommunityPackagesService.downloadPackage, the same in 1.123, 2.40 and 2.41; 2.41 then refuses a package
+ * whose package.json `n8n.n8nNodesApiVersion` is above its own, 1: this package declares 1).
  */
 const fs = require('node:fs');
 const path = require('node:path');

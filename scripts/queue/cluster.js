@@ -37,7 +37,7 @@ const svc = require('./services');
  * @typedef {{ tarball: string, runDir?: string, version?: string, workers?: number, concurrency?: number,
  *   encryptionKey?: string, env?: Record<string, string>, deadlineMs?: number, log?: (message: string) => void }} ClusterOptions
  *   `tarball`: the packed package (scripts/pack.js); `runDir`: logs and user folders (default: a new temp folder);
- *   `version`: n8n's (default 2.40.7); `workers` (default 2), `concurrency` per worker (default 5); `env`: extra
+ *   `version`: n8n's (default install.js DEFAULT_VERSION); `workers` (default 2), `concurrency` per worker (default 5); `env`: extra
  *   environment for every n8n process; `deadlineMs`: the reaper kills everything after this long (default 15 min)
  */
 

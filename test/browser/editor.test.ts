@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/require-node-api-error -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
  * What a person sees in the n8n editor: Debian's chromium (through playwright-core) against a real
- * n8n 2.40.7 with the packed package installed as a community package, talking to the sandbox.
+ * n8n 2.x (jest.config.js) with the packed package installed as a community package, talking to the sandbox.
  *
  *   npm run test:browser                       # ensure chromium, build + pack, run (scripts/test.js)
  *   UPDATE_SCREENSHOTS=1 npm run test:browser  # also copy the passing steps' PNGs to docs/screenshots/
@@ -12,7 +12,7 @@
  *
  * Each step saves a screenshot into test-artifacts/browser/; with UPDATE_SCREENSHOTS=1 the screenshots
  * of the steps that passed are also copied into docs/screenshots/ (the ones the README shows).
- * Selectors are n8n's `data-test-id`s, checked against the 2.40.7 editor.
+ * Selectors are n8n's `data-test-id`s, checked against the 2.40.7 and 2.41.1 editors.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';

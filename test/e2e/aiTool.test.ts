@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
- * The node as an AI agent's tool in a real n8n (N8N_E2E_VERSION), installed the way the README's manual
+ * The node as an AI agent's tool in a real n8n (that of e2e-2x or e2e-1x), installed the way the README's manual
  * route says. n8n's AI Agent runs with its OpenAI Chat Model node pointed at a scripted model on loopback
  * (fakeChatModel.ts): what that model receives is exactly what an agent is shown of our tools, and the
  * tool calls it makes run through n8n's own $fromAI and tool machinery against the sandbox.

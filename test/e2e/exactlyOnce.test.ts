@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
- * Exactly-once writes beyond one execution in a real n8n (N8N_E2E_VERSION, default 2.40.7) with the
+ * Exactly-once writes beyond one execution in a real n8n (that of e2e-2x or e2e-1x) with the
  * packed package, where n8n itself takes part: "Retry execution" through n8n's REST API
  * (`POST /rest/executions/<id>/retry`, loadWorkflow false and true, a retry of a retry), and a Tenant API
  * Trigger event whose workflow failed, so that n8n answered 500 (Respond "When the Workflow Finishes") and

@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
- * The packed package inside a real n8n (N8N_E2E_VERSION, default 2.40.7), installed into <userFolder>/.n8n/nodes
+ * The packed package inside a real n8n (that of e2e-2x or e2e-1x), installed into <userFolder>/.n8n/nodes
  * the way n8n's community installer does (what lands there: packaging-install.test.ts), against the sandbox: what
  * n8n itself does around the nodes. The nodes' own behaviour (listing, keys, every verification, refusals and their
  * diagnosis, 415s and 400s the trigger decides) is proven in test/engine; here: n8n loads and runs them, its

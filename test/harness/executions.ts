@@ -8,7 +8,7 @@
  *   the node execution stack (`prepareExecutionData`) and WorkflowRunner runs
  *   `new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(workflow)`.
  * - `retryExecution`: what `ExecutionService.retry()` (packages/cli/src/executions/execution.service.ts,
- *   the same in 2.40.7 and 1.123.81) makes a retry run: the execution's saved data (its node context
+ *   the same in 2.40.7, 2.41.1 and 1.123.81) makes a retry run: the execution's saved data (its node context
  *   holds the keys' scope; a JSON round trip stands for the database), its error removed, the failed
  *   node's last task popped (so the node runs with the same $runIndex, part of the keys), mode 'retry', a
  *   new execution id; with "the currently saved workflow", the nodes on the stack swapped for the new
