@@ -50,6 +50,13 @@ describe('nothing of a request is read before it is authenticated', () => {
 			INVALID,
 			'missing_signature',
 		);
+		const multipart = '--b\r\nContent-Disposition: form-data; name="event"\r\n\r\nx\r\n--b--\r\n';
+		await refused(
+			rig.server.post(multipart, { 'content-type': 'multipart/form-data; boundary=b' }),
+			401,
+			INVALID,
+			'raw_body_unavailable',
+		);
 		await refused(
 			rig.server.post(xml, {
 				'content-type': 'application/xml',
