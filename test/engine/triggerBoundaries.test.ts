@@ -200,7 +200,7 @@ describe('a Verification this version does not offer refuses every delivery', ()
 	);
 });
 
-describe('a secret in a header name never reaches the output', () => {
+describe('a secret in a header name (or a query parameter) never reaches the output', () => {
 	const CURRENT = 'whsec_CurrENT7x';
 	const PREVIOUS = 'whsec_PrevIOUS3k';
 	const TEST = 'whsec_TeSTurl9q';
@@ -211,11 +211,11 @@ describe('a secret in a header name never reaches the output', () => {
 		['production', 'webhook', CURRENT],
 		['the Test URL', 'manual', TEST],
 	] as const)(
-		'Include Headers, at %s: every secret of the credential, in any letter case',
+		'Include Headers and Query Parameters, at %s: every secret of the credential, in any letter case',
 		async (_url, mode, signer) => {
 			await rig.server.configure({
 				credential: webhookCredential(CURRENT, PREVIOUS, TEST),
-				parameters: { options: { includeHeaders: true } },
+				parameters: { options: { includeHeaders: true, includeQuery: true } },
 				mode,
 			});
 			const headers: Record<string, string> = {
@@ -228,12 +228,14 @@ describe('a secret in a header name never reaches the output', () => {
 				headers[`x-Auth-${secret.toUpperCase()}-2`] = '1';
 				headers[`x-value-${SECRETS.indexOf(secret)}`] = `Bearer ${secret.toLowerCase()}`;
 			}
-			const { status, call } = await rig.server.post(body, headers);
+			const query = `?note=${TEST.toUpperCase()}&${PREVIOUS}=1&keep=1`;
+			const { status, call } = await rig.server.post(body, headers, query);
 			expect(status).toBe(200);
 			expect(startedItems(call)).toHaveLength(1);
-			const unsigned = deliveryOf(call).unsignedHeaders as IDataObject;
-			expect(unsigned['x-keep']).toBe('kept');
-			const shown = JSON.stringify(unsigned).toLowerCase();
+			const { unsignedHeaders, unsignedQuery } = deliveryOf(call);
+			expect((unsignedHeaders as IDataObject)['x-keep']).toBe('kept');
+			expect(unsignedQuery).toEqual({ keep: '1' });
+			const shown = JSON.stringify(unsignedHeaders).toLowerCase();
 			for (const secret of SECRETS) expect(shown).not.toContain(secret.toLowerCase());
 		},
 	);
