@@ -6,28 +6,12 @@
  * three deliveries and three writes; the same signed bytes delivered twice are one delivery and one write. Needs
  * `npm run build` first.
  */
-import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 
-import { startSandbox } from '../../sandbox/server';
-import type { Sandbox } from '../../sandbox/server';
-import { sign } from '../../sandbox/signing';
-import {
-	ACTION_TYPE,
-	TEST_CREDENTIAL_ID,
-	TRIGGER_TYPE,
-	createHarness,
-	sandboxCredential,
-} from '../harness/engine';
-import type { Harness } from '../harness/engine';
+import { ACTION_TYPE, TEST_CREDENTIAL_ID, TRIGGER_TYPE } from '../harness/engine';
 import type { WorkflowSpec } from '../harness/executions';
 import { startExecution } from '../harness/executions';
-import type { TriggerServer } from '../harness/webhook';
-import {
-	TRIGGER_NODE_NAME,
-	WEBHOOK_ID,
-	startTriggerServer,
-	webhookCredential,
-} from '../harness/webhook';
+import { TRIGGER_NODE_NAME, WEBHOOK_ID, useTriggerToSandbox } from '../harness/webhook';
 
 const SECRET = 'whsec_identity_7c41';
 const POST = 'Write';
@@ -67,35 +51,17 @@ const WORKFLOW: WorkflowSpec = {
 };
 
 describe('the delivery identity, from the trigger to the writes', () => {
-	let sandbox: Sandbox;
-	let harness: Harness;
-	let trigger: TriggerServer;
+	const rig = useTriggerToSandbox(SECRET);
 
-	beforeAll(async () => {
-		sandbox = await startSandbox();
-		harness = await createHarness(sandboxCredential(sandbox.baseUrl));
-		trigger = await startTriggerServer({ credential: webhookCredential(SECRET) });
-	});
-	afterAll(async () => {
-		await trigger.close();
-		await sandbox.close();
-	});
-	beforeEach(() => sandbox.reset());
-
-	/** A signed delivery of exactly `body`: the trigger's output, and the execution it starts. */
+	/** A signed delivery of exactly `body`: the trigger's output item, and how the execution it starts ended. */
 	async function deliver(body: string): Promise<{ item: IDataObject; status: string }> {
-		const { status, call } = await trigger.post(body, {
-			'content-type': 'application/json',
-			...sign({ secret: SECRET, body }),
-		});
-		expect(status).toBe(200);
-		const output = call.result!.workflowData as INodeExecutionData[][];
-		const execution = await startExecution(harness, WORKFLOW, TRIGGER_NODE_NAME, output);
+		const output = await rig.deliver(body);
+		const execution = await startExecution(rig.harness, WORKFLOW, TRIGGER_NODE_NAME, output);
 		return { item: output[0][0].json, status: execution.run.status };
 	}
 
 	const written = () =>
-		sandbox.records().map((record) => [record.ref, record.idempotency_key] as const);
+		rig.sandbox.records().map((record) => [record.ref, record.idempotency_key] as const);
 
 	it("three events of one order (the same top-level id, a resource's) are three deliveries and three writes", async () => {
 		const events = ['orders/create', 'orders/paid', 'orders/updated'];
@@ -130,6 +96,6 @@ describe('the delivery identity, from the trigger to the writes', () => {
 		});
 		expect(ids[1].id).toBe(ids[0].id);
 		expect(written()).toEqual([['transfers.created', expect.any(String)]]);
-		expect(sandbox.stats().replays).toBe(1);
+		expect(rig.sandbox.stats().replays).toBe(1);
 	});
 });
