@@ -136,6 +136,26 @@ describe('every reason a request is refused for', () => {
 		expect(outcome()).toBe(reason);
 	});
 
+	it('every reason of the type has a case', () => {
+		const every: Record<AuthenticationFailure, true> = {
+			no_secret_configured: true,
+			invalid_secret: true,
+			invalid_signed_content: true,
+			missing_signature: true,
+			malformed_signature: true,
+			signature_mismatch: true,
+			missing_timestamp: true,
+			invalid_timestamp: true,
+			timestamp_out_of_window: true,
+			missing_id: true,
+			missing_url: true,
+			missing_signed_header: true,
+			missing_secret_header: true,
+			secret_mismatch: true,
+		};
+		expect(new Set(cases.map(([reason]) => reason))).toEqual(new Set(Object.keys(every)));
+	});
+
 	it('inside the window either way (300 s by default, or the tolerance set) the timestamp passes', () => {
 		for (const offset of [-300, 0, 300])
 			expect(run(timestamped, [SECRET], ts(NOW + offset))).toMatchObject({
