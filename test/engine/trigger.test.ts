@@ -3,7 +3,7 @@
  * The built Tenant API Trigger behind a real local HTTP server, called through n8n-core's WebhookContext
  * (and HookContext for the lifecycle methods): every signing scheme as the sandbox delivers it, what the
  * trigger outputs, and its set-up. How each scheme's signature, timestamp and secrets are checked is proven once
- * in test/unit (authenticate.test.ts, signatures.test.ts, interop.test.ts); forged, tampered and unreadable
+ * in test/unit (authenticate.test.ts, signatureHeader.test.ts, interop.test.ts); forged, tampered and unreadable
  * deliveries in triggerBadInput.test.ts; what is read before authentication in triggerBoundaries.test.ts.
  * Needs `npm run build` first.
  */

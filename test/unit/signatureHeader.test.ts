@@ -1,5 +1,5 @@
 /**
- * Reading a signature header (nodes/TenantApiTrigger/signatures.ts): the four formats, the encodings a signature may
+ * Reading a signature header (nodes/TenantApiTrigger/signatureHeader.ts): the four formats, the encodings a signature may
  * be written in, the secret encodings, and the constant-time comparisons. Whether a signature matches is
  * authenticate.test.ts.
  */
@@ -12,7 +12,7 @@ import {
 	constantTimeTextEqual,
 	readSignatureHeader,
 	secretKey,
-} from '../../nodes/TenantApiTrigger/signatures';
+} from '../../nodes/TenantApiTrigger/signatureHeader';
 
 const BASE = (() => {
 	const check = defaultCheck('customHmac');
