@@ -98,8 +98,11 @@ function outputItem(
 export function receiveDelivery(settings: TriggerSettings, request: ReceivedRequest): Decision {
 	const format = settings.bodyFormat;
 	const fits = mediaTypeFits(format, mediaType(request.headers));
-	if (request.rawBody === undefined)
-		return refusal(fits ? 'raw_body_unavailable' : 'unsupported_media_type', format);
+	// Without bytes nothing is authenticated: only None (it checks nothing) gets to the media type.
+	if (request.rawBody === undefined) {
+		const unauthenticated = settings.check.kind !== 'none' || fits;
+		return refusal(unauthenticated ? 'raw_body_unavailable' : 'unsupported_media_type', format);
+	}
 	const bytes = { ...request, rawBody: request.rawBody };
 	const passed = authenticate(settings.check, format, settings.secrets, bytes);
 	if (!passed.ok) return refusal(passed.reason, format, passed.seen);

@@ -1,11 +1,11 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-hardcoded-secrets -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
  * Bad deliveries to the built Tenant API Trigger, behind a real local HTTP server and n8n-core's
- * WebhookContext (test/harness/webhook.ts): forged signatures of every malformed kind, tampering and
- * re-serialization, replays inside and outside the timestamp window, signed bodies that are empty or not
- * JSON objects, bodies n8n itself turns away, and large deliveries (the verifier's own checks, one by one:
- * test/unit/verification.test.ts). Every refusal: 401 {"message":"Invalid signature"} (or 400 for a verified body that
- * is not a JSON object), no workflow started, no secret in the answer or the log. Needs `npm run build`.
+ * WebhookContext (test/harness/webhook.ts): forged signatures, tampering and re-serialization, replays inside and
+ * outside the timestamp window, signed bodies that cannot be read, bodies n8n itself keeps no bytes of, and large
+ * deliveries (each check of a request, one by one: test/unit/authenticate.test.ts and body.test.ts). Every refusal:
+ * 401 {"message":"Invalid signature"} (or 400 for a verified body that cannot be read), no workflow started, no
+ * secret in the answer or the log. Needs `npm run build`.
  */
 import { createHmac } from 'crypto';
 import { gzipSync } from 'zlib';
@@ -13,7 +13,7 @@ import { gzipSync } from 'zlib';
 import { sign, type SigningScheme } from '../../sandbox/signing';
 import type { TriggerSetup, WebhookCall } from '../harness/webhook';
 import {
-	WEBHOOK_ID,
+	deliveryOf,
 	expectRefusal,
 	startedBodies,
 	useTriggerServer,
@@ -67,20 +67,14 @@ function expectRefused(
 
 describe('forged signatures', () => {
 	const forged: Array<[string, Record<string, string>, string]> = [
-		['right length, random hex', { 'x-signature': 'ab'.repeat(32) }, 'signature_mismatch'],
-		[
-			'the HMAC of another body (an empty one)',
-			{ 'x-signature': hmacHex('') },
-			'signature_mismatch',
-		],
-		[
-			'a plain SHA-256 of the body, no key',
-			{ 'x-signature': createHmac('sha256', '').update(BODY).digest('hex') },
-			'signature_mismatch',
-		],
 		[
 			'HMAC keyed with the API Secret Key instead of the webhook secret',
 			{ 'x-signature': hmacHex(BODY, API_SECRET) },
+			'signature_mismatch',
+		],
+		[
+			'the HMAC of another body (an empty one)',
+			{ 'x-signature': hmacHex('') },
 			'signature_mismatch',
 		],
 		[
@@ -89,21 +83,9 @@ describe('forged signatures', () => {
 			'malformed_signature',
 		],
 		[
-			'a truncated signature (first 63 hex digits)',
-			{ 'x-signature': hmacHex(BODY).slice(0, 63) },
-			'malformed_signature',
-		],
-		['not hex nor base64', { 'x-signature': 'not-a-signature!' }, 'malformed_signature'],
-		[
 			'the webhook secret itself as the signature',
 			{ 'x-signature': SECRET },
 			'malformed_signature',
-		],
-		['a 3,000-character header', { 'x-signature': 'a'.repeat(3000) }, 'malformed_signature'],
-		[
-			'nine wrong candidates, then the right one (only eight are tried)',
-			{ 'x-signature': [...Array(9).fill('00'.repeat(32)), hmacHex(BODY)].join(',') },
-			'signature_mismatch',
 		],
 		[
 			'a valid signature in the wrong header',
@@ -166,17 +148,6 @@ describe('tampered deliveries', () => {
 		);
 	});
 
-	it('refuses a signed timestamp swapped for a fresh one (the signature covers "<timestamp>.<body>")', async () => {
-		await use({ parameters: { useTimestamp: true } });
-		const old = signed(BODY, 'hmac-sha256-hex', now() - 60);
-		await expectRefused(
-			rig.server.post(BODY, { ...old, 'x-timestamp': String(now()) }),
-			401,
-			'Invalid signature',
-			'signature_mismatch',
-		);
-	});
-
 	it('accepts a gzip-compressed delivery whose signature covers the JSON: n8n verifies the decompressed bytes', async () => {
 		const { status, call } = await rig.server.post(gzipSync(BODY), {
 			...signed(BODY),
@@ -221,6 +192,8 @@ describe('replayed deliveries', () => {
 		expect([first.status, second.status]).toEqual([200, 200]);
 		expect(started(first.call)).toEqual([EVENT]);
 		expect(started(second.call)).toEqual([EVENT]);
+		// The same bytes are the same delivery: the writes of the second run are replays (triggerIdentity.test.ts).
+		expect(deliveryOf(second.call).id).toBe(deliveryOf(first.call).id);
 	});
 
 	it('with Use Timestamp, a copy is accepted only while its timestamp is inside the tolerance, then refused', async () => {
@@ -236,32 +209,9 @@ describe('replayed deliveries', () => {
 			'timestamp_out_of_window',
 		);
 	});
-
-	it.each([
-		['milliseconds instead of seconds', () => String(Date.now())],
-		['an ISO date', () => new Date().toISOString()],
-		['a negative number', () => '-5'],
-	])(
-		'with Use Timestamp, refuses a timestamp in %s even when it is signed',
-		async (_name, value) => {
-			await use({ parameters: { useTimestamp: true } });
-			const ts = value();
-			const headers = { 'x-timestamp': ts, 'x-signature': hmacHex(`${ts}.${BODY}`) };
-			await expectRefused(
-				rig.server.post(BODY, headers),
-				401,
-				'Invalid signature',
-				'invalid_timestamp',
-			);
-		},
-	);
 });
 
-describe('empty and non-JSON deliveries', () => {
-	it('an unsigned empty body gets 401 (the signature is checked first)', async () => {
-		await expectRefused(rig.server.post('', {}), 401, 'Invalid signature', 'missing_signature');
-	});
-
+describe('signed bodies that cannot be read', () => {
 	it('a signed body of spaces gets 400 "Empty body"', async () => {
 		await expectRefused(
 			rig.server.post('   ', { ...signed('   '), 'content-type': 'text/plain' }),
@@ -272,16 +222,15 @@ describe('empty and non-JSON deliveries', () => {
 	});
 
 	it.each([
-		['a JSON array', '[{"event":"transfers.created"}]'],
-		['a JSON string', '"transfers.created"'],
-		['JSON null', 'null'],
-		['form data', 'event=transfers.created&id=evt_1'],
-	])('a signed %s gets 400 "Body must be a JSON object"', async (_name, body) => {
+		['a JSON array', '[{"event":"transfers.created"}]', 'not_an_object'],
+		['JSON null', 'null', 'not_an_object'],
+		['form data', 'event=transfers.created&id=evt_1', 'invalid_json'],
+	])('a signed %s gets 400 "Body must be a JSON object"', async (_name, body, reason) => {
 		await expectRefused(
 			rig.server.post(body, { ...signed(body), 'content-type': 'text/plain' }),
 			400,
 			'Body must be a JSON object',
-			undefined,
+			reason,
 		);
 	});
 
@@ -304,14 +253,12 @@ describe('large deliveries (n8n refuses bodies above N8N_PAYLOAD_SIZE_MAX, 16 Mi
 		return head.replace('"filler":""', `"filler":"${'x'.repeat(bytes - Buffer.byteLength(head))}"`);
 	};
 
-	it('a 15 MiB signed delivery is verified over every byte and starts the workflow, quickly', async () => {
+	it('a 15 MiB signed delivery is verified over every byte and starts the workflow', async () => {
 		const body = eventOf(15 * 1024 * 1024);
 		expect(Buffer.byteLength(body)).toBe(15 * 1024 * 1024);
-		const started15 = Date.now();
 		const { status, call } = await rig.server.post(body, signed(body));
 		expect(status).toBe(200);
 		expect(started(call)[0].id).toBe(EVENT.id);
-		expect(Date.now() - started15).toBeLessThan(10_000);
 	});
 
 	it('a 15 MiB delivery with one byte changed at the very end is refused', async () => {
@@ -338,15 +285,6 @@ describe('multipart/form-data (n8n consumes the stream before the trigger runs: 
 	].join('\r\n');
 	const contentType = `multipart/form-data; boundary=${boundary}`;
 
-	it('unsigned gets 401 (never a 5xx that makes senders retry)', async () => {
-		await expectRefused(
-			rig.server.post(multipart, { 'content-type': contentType }),
-			401,
-			'Invalid signature',
-			'raw_body_unavailable',
-		);
-	});
-
 	it('signed over the bytes gets 401 too: the bytes never reach the trigger', async () => {
 		await expectRefused(
 			rig.server.post(multipart, { 'content-type': contentType, ...signed(multipart) }),
@@ -356,7 +294,7 @@ describe('multipart/form-data (n8n consumes the stream before the trigger runs: 
 		);
 	});
 
-	it('with verification off it gets 415', async () => {
+	it('with verification off (nothing to authenticate) it gets 415', async () => {
 		await rig.server.configure({ credential: null, parameters: { verification: 'none' } });
 		await expectRefused(
 			rig.server.post(multipart, { 'content-type': contentType }),
@@ -367,12 +305,12 @@ describe('multipart/form-data (n8n consumes the stream before the trigger runs: 
 	});
 });
 
-describe('form-urlencoded deliveries (Slack-style)', () => {
+describe('form-urlencoded deliveries (Body Format: Form Fields)', () => {
 	const form = (body: string) => ({
 		'content-type': 'application/x-www-form-urlencoded',
-		...sign({ secret: SECRET, scheme: 'slack', body }),
+		...sign({ secret: SECRET, body }),
 	});
-	beforeEach(() => use({ parameters: { verification: 'slack' } }));
+	beforeEach(() => use({ parameters: { bodyFormat: 'form' } }));
 
 	it.each([
 		['an empty form', '', 'Empty body', 'empty_body'],
@@ -447,48 +385,6 @@ describe('set-up mistakes per scheme (all 401, reason in the log, no secret anyw
 			'Invalid signature',
 			'missing_id',
 			[secret],
-		);
-	});
-
-	it('Adyen payments whose body is not JSON', async () => {
-		const key = 'ab'.repeat(32);
-		await use({
-			credential: webhookCredential(key),
-			parameters: { verification: 'adyenPayments' },
-		});
-		await expectRefused(
-			rig.server.post('not json', { 'content-type': 'text/plain' }),
-			401,
-			'Invalid signature',
-			'unreadable_body',
-			[key],
-		);
-	});
-
-	it('Twilio with a JSON body and no bodySHA256 in the URL (read as form fields, which the signature does not cover)', async () => {
-		await use({
-			credential: webhookCredential('twilio_token'),
-			parameters: { verification: 'twilio' },
-		});
-		const url = `http://127.0.0.1:5678/webhook/${WEBHOOK_ID}/webhook`;
-		await expectRefused(
-			rig.server.post(BODY, sign({ secret: 'twilio_token', scheme: 'twilio', body: BODY, url })),
-			401,
-			'Invalid signature',
-			'signature_mismatch',
-			['twilio_token'],
-		);
-	});
-
-	it('Custom HMAC with a typo in the signed content', async () => {
-		await use({
-			parameters: { verification: 'customHmac', customSignedContent: '{timestamp}.{boby}' },
-		});
-		await expectRefused(
-			rig.server.post(BODY, signed()),
-			401,
-			'Invalid signature',
-			'invalid_scheme',
 		);
 	});
 });

@@ -25,6 +25,7 @@ import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
 	INode,
+	INodeExecutionData,
 	INodeType,
 	IWebhookData,
 	IWebhookDescription,
@@ -35,8 +36,12 @@ import type {
 } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
+import { startSandbox } from '../../sandbox/server';
+import type { Sandbox } from '../../sandbox/server';
+import { sign } from '../../sandbox/signing';
+
 import type { Harness } from './engine';
-import { TEST_CREDENTIAL_ID, TRIGGER_TYPE, createHarness } from './engine';
+import { TEST_CREDENTIAL_ID, TRIGGER_TYPE, createHarness, sandboxCredential } from './engine';
 import { withoutDelivery } from './verifier';
 
 export const TRIGGER_NODE_NAME = 'Tenant API Trigger';
@@ -410,6 +415,44 @@ export function useTriggerServer(initial: TriggerSetup = {}): TriggerServerInTes
 		state.logs = captureLogs();
 	});
 	afterEach(() => state.logs.restore());
+	return state;
+}
+
+/** A test file's trigger in front of the Tenant API sandbox, for workflows that start from the trigger's output. */
+export interface TriggerToSandbox {
+	readonly sandbox: Sandbox;
+	/** The engine harness, its Tenant API credential pointing at the sandbox. */
+	readonly harness: Harness;
+	readonly trigger: TriggerServer;
+	/** What the trigger's webhook() returned for exactly `body`, signed with the secret (HMAC-SHA256 of the body). */
+	deliver(body: string): Promise<INodeExecutionData[][]>;
+}
+
+/**
+ * The sandbox, the harness and a trigger server with `secret` (default settings): started before the file's tests,
+ * closed after them; the sandbox reset before each test.
+ */
+export function useTriggerToSandbox(secret: string): TriggerToSandbox {
+	const state = {
+		async deliver(body: string) {
+			const { status, call } = await state.trigger.post(body, {
+				'content-type': 'application/json',
+				...sign({ secret, body }),
+			});
+			expect(status).toBe(200);
+			return call.result!.workflowData as INodeExecutionData[][];
+		},
+	} as TriggerToSandbox & { sandbox: Sandbox; harness: Harness; trigger: TriggerServer };
+	beforeAll(async () => {
+		state.sandbox = await startSandbox();
+		state.harness = await createHarness(sandboxCredential(state.sandbox.baseUrl));
+		state.trigger = await startTriggerServer({ credential: webhookCredential(secret) });
+	});
+	afterAll(async () => {
+		await state.trigger.close();
+		await state.sandbox.close();
+	});
+	beforeEach(() => state.sandbox.reset());
 	return state;
 }
 

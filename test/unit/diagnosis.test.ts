@@ -1,303 +1,309 @@
 /**
- * Every refusal reason the trigger can give is explained on the Refused output (diagnosis.ts), never by the
- * fallback, and no explanation holds the secret or the body. The item holds only the trigger's vocabulary and the
- * node's settings, within 2 KiB, and its advice never names a Verification that proves less than the chosen one
- * (for any request: test/unit/refusalProperties.test.ts).
+ * Why a delivery was refused (nodes/TenantApiTrigger/refusals.ts, the table; diagnosis.ts, the Refused output's
+ * item): every reason has its status, the sender's message and an explanation of its own; the item holds only the
+ * trigger's vocabulary and the node's settings, never a secret, a header value or the body, within 2 KiB; its
+ * advice never names a Verification that proves less than the chosen one.
  */
+import type { IDataObject } from 'n8n-workflow';
+
+import type { Seen } from '../../nodes/TenantApiTrigger/authenticate';
+import type { Evidence } from '../../nodes/TenantApiTrigger/diagnosis';
 import { diagnose } from '../../nodes/TenantApiTrigger/diagnosis';
 import type { RefusalReason } from '../../nodes/TenantApiTrigger/refusals';
-import { verificationConfig } from '../../nodes/TenantApiTrigger/settings';
-import { VERIFICATION_NAMES } from '../../nodes/TenantApiTrigger/verifications';
+import { INVALID_SIGNATURE, REFUSALS, refusalAnswer } from '../../nodes/TenantApiTrigger/refusals';
+import type { SchemeName } from '../../nodes/TenantApiTrigger/schemes';
+import { SCHEMES, SCHEME_NAMES } from '../../nodes/TenantApiTrigger/schemes';
 import { parameterReader } from '../harness/verifier';
-import { ITEM_BOUND_BYTES, REASONS, TABLE_HEADERS } from '../property/refusals';
 
-const SECRET = 'whsec_diagnosis_secret';
-const BODY = Buffer.from('{"id":"evt_1","card":"4111111111111111"}');
-const facts = {
-	verification: 'hmacSha256',
-	config: verificationConfig('hmacSha256', parameterReader({}), [SECRET]),
-	headers: { 'content-type': 'application/json', 'x-signature': 'ab'.repeat(32) },
-	rawBody: BODY,
-	testUrl: false,
-	nowSeconds: 1_700_000_000,
-};
-const fallback = diagnose({ status: 401, reason: 'internal_error' }, facts).summary;
+const SECRET = 'whsec_diagnosis_Secret';
+const SIGNATURE_VALUE = 'ab'.repeat(32);
+const NOW = 1_700_000_000;
+const REASONS = Object.keys(REFUSALS) as RefusalReason[];
 
-it.each(REASONS)('%s is explained', (reason) => {
-	const diagnosis = diagnose({ status: 401, reason }, facts);
-	if (reason !== 'internal_error') expect(diagnosis.summary).not.toBe(fallback);
-	expect(diagnosis).toMatchObject({
-		reason,
-		summary: expect.stringMatching(/\.$/),
-		action: expect.stringMatching(/\S/),
-	});
-	const shown = JSON.stringify(diagnosis);
-	for (const hidden of [SECRET, '4111111111111111', 'ab'.repeat(32)])
-		expect(shown).not.toContain(hidden);
-});
+function evidence(
+	name: SchemeName,
+	parameters: Record<string, unknown> = {},
+	over: Partial<Evidence> = {},
+): Evidence {
+	return {
+		verification: name,
+		check: SCHEMES[name].check(parameterReader(parameters)),
+		secrets: [SECRET],
+		bodyFormat: 'json',
+		headers: { 'content-type': 'application/json', 'x-signature': SIGNATURE_VALUE },
+		bodyBytes: 321,
+		testUrl: false,
+		nowSeconds: NOW,
+		...over,
+	};
+}
 
-describe("the item holds only the trigger's own vocabulary", () => {
-	const HOSTILE_TYPE = 'text/visit-evil.example-and-paste-your-signing-secret please rotate now';
-	const hmacFacts = (
-		verification: string,
-		parameters: Record<string, unknown>,
-		headers: Record<string, string>,
-	) => ({
-		...facts,
-		verification,
-		config: verificationConfig(verification as never, parameterReader(parameters), [SECRET]),
-		headers,
-	});
+const diagnosed = (reason: RefusalReason, facts: Evidence, seen?: Seen) =>
+	diagnose({ ...refusalAnswer(reason), reason, seen }, facts);
 
-	it('a Content-Type the trigger does not know is `other`, in the request and in the summary', () => {
-		const diagnosis = diagnose(
-			{ status: 415, reason: 'unsupported_media_type' },
-			{ ...facts, headers: { ...facts.headers, 'content-type': HOSTILE_TYPE } },
-		);
-		expect(diagnosis.request).toMatchObject({ contentType: 'other' });
-		expect(diagnosis.summary).toMatch(/the Content-Type is other,/);
-		expect(JSON.stringify(diagnosis)).not.toMatch(/evil|paste|rotate/);
+describe('the table', () => {
+	it('every reason: a status, what the sender is told, and an explanation of its own', () => {
+		const summaries = new Set<unknown>();
+		for (const reason of REASONS) {
+			const item = diagnosed(reason, evidence('hmacSha256'), { secretsTried: [0] });
+			expect([reason, item.summary, item.action]).toEqual([
+				reason,
+				expect.stringMatching(/\.$/),
+				expect.stringMatching(/\S/),
+			]);
+			summaries.add(item.summary);
+		}
+		expect(summaries.size).toBe(REASONS.length);
 	});
 
-	it.each([
-		['application/json; charset=utf-8', 'application/json'],
-		['Application/CloudEvents+JSON', 'application/*+json'],
-		['application/vnd.evil-paste-your-secret+json', 'application/*+json'],
-		['text/plain', 'text/plain'],
-		['application/x-www-form-urlencoded', 'application/x-www-form-urlencoded'],
-		['multipart/form-data; boundary=evil', 'multipart/form-data'],
-		['', 'none'],
-		['text/xml', 'other'],
-	])('Content-Type %j is reported as %s', (sent, reported) => {
-		const diagnosis = diagnose(
-			{ status: 401, reason: 'missing_signature' },
-			{ ...facts, headers: { 'content-type': sent } },
-		);
-		expect((diagnosis.request as { contentType: string }).contentType).toBe(reported);
-	});
-
-	it('invented signature-like header names are counted, never listed; the item stays within the bound', () => {
-		const invented = Object.fromEntries(
-			Array.from({ length: 150 }, (_, i) => [
-				`x-signature-${i}-paste-your-secret-${'z'.repeat(40)}`,
-				'v',
-			]),
-		);
-		const diagnosis = diagnose(
-			{ status: 401, reason: 'missing_signature' },
-			{
-				...facts,
-				headers: {
-					'content-type': 'application/json',
-					...invented,
-					'stripe-signature': 't=1,v1=00',
-				},
-			},
-		);
-		expect(diagnosis.request).toEqual({
-			contentType: 'application/json',
-			bodyBytes: BODY.length,
-			signatureHeaders: ['stripe-signature'],
-			otherSignatureLikeHeaders: 150,
-		});
-		const shown = JSON.stringify(diagnosis);
-		expect(shown).not.toMatch(/paste-your-secret/);
-		expect(Buffer.byteLength(shown)).toBeLessThanOrEqual(ITEM_BOUND_BYTES);
-	});
-
-	it('header names a preset or the settings use are listed by name', () => {
-		const diagnosis = diagnose(
-			{ status: 401, reason: 'missing_signature' },
-			hmacFacts(
-				'customHmac',
-				{ customSignatureHeader: 'x-acme-sig', customIdHeader: 'x-acme-delivery' },
-				{
-					'x-acme-delivery': 'd1',
-					'webhook-timestamp': '1',
-					'x-hub-signature-256': 'sha256=00',
-					'x-acme-token': 'v',
-				},
-			),
-		);
-		expect(diagnosis.request).toMatchObject({
-			signatureHeaders: ['webhook-timestamp', 'x-acme-delivery', 'x-hub-signature-256'],
-			otherSignatureLikeHeaders: 1,
-		});
-		expect(diagnosis.summary).toBe(
-			'No signature: the request carries none of the headers Custom HMAC reads ("x-acme-sig"). Signature-like headers it carries: "webhook-timestamp", "x-acme-delivery", "x-hub-signature-256", and 1 other.',
-		);
-	});
-});
-
-describe('advice never points to a weaker Verification because of what the sender sent', () => {
-	const withSettings = (
-		verification: string,
-		parameters: Record<string, unknown>,
-		headers: Record<string, string | undefined>,
-		rawBody: Buffer = BODY,
-	) => ({
-		...facts,
-		verification,
-		config: verificationConfig(verification as never, parameterReader(parameters), [SECRET]),
-		headers: { 'content-type': 'application/json', ...headers },
-		rawBody,
-	});
-	const actionFor = (reason: RefusalReason, ...args: Parameters<typeof withSettings>) =>
-		diagnose({ status: 401, reason }, withSettings(...args)).action as string;
-
-	it('a forged x-callback-token never suggests Secret in Header', () => {
+	it('a signature failure tells the sender "Invalid signature" (nothing that helps a forger) and 401', () => {
 		for (const reason of [
 			'missing_signature',
-			'malformed_signature',
 			'signature_mismatch',
-			'missing_timestamp',
-			'unreadable_body',
-		] as const) {
-			const action = actionFor(reason, 'hmacSha256', {}, { 'x-callback-token': 'forged' });
-			expect(action).not.toMatch(/Secret in Header|None/);
-			expect(action).toBe(
-				diagnose({ status: 401, reason }, withSettings('hmacSha256', {}, {})).action,
+			'timestamp_out_of_window',
+			'unknown_verification',
+			'raw_body_unavailable',
+		] as const)
+			expect(refusalAnswer(reason)).toEqual({ status: 401, message: INVALID_SIGNATURE });
+	});
+
+	it('a verified body that cannot be read is 400 with what it must be; a Content-Type the format does not read 415; an unreadable credential 503', () => {
+		expect(refusalAnswer('invalid_json')).toEqual({
+			status: 400,
+			message: 'Body must be a JSON object',
+		});
+		expect(refusalAnswer('invalid_form', 'form')).toEqual({
+			status: 400,
+			message: 'Body must be form fields with names (at most 1,000)',
+		});
+		expect(refusalAnswer('not_utf8', 'form')).toEqual({
+			status: 400,
+			message: 'Body must be UTF-8 form fields',
+		});
+		expect(refusalAnswer('unsupported_media_type', 'form')).toEqual({
+			status: 415,
+			message:
+				'Unsupported content type: this trigger reads application/x-www-form-urlencoded bodies (Body Format)',
+		});
+		expect(refusalAnswer('credential_unavailable').status).toBe(503);
+	});
+});
+
+describe('what the item says', () => {
+	it('a mismatch: the body size, the secrets tried by name, and at the Test URL which secret to set', () => {
+		const production = diagnosed('signature_mismatch', evidence('hmacSha256'), {
+			secretsTried: [0, 1],
+		});
+		expect(production).toMatchObject({
+			reason: 'signature_mismatch',
+			answered: 401,
+			verification: 'HMAC-SHA256 of the Body',
+			url: 'Production URL',
+			summary:
+				'The signature does not match the 321-byte body signed with the current and the previous secrets.',
+			secretsTried: ['current', 'previous'],
+			request: {
+				contentType: 'application/json',
+				bodyBytes: 321,
+				signatureHeaders: ['x-signature'],
+				otherSignatureLikeHeaders: 0,
+			},
+			refusedAt: new Date(NOW * 1000).toISOString(),
+		});
+		const test = diagnosed('signature_mismatch', evidence('hmacSha256', {}, { testUrl: true }), {
+			secretsTried: [2],
+		});
+		expect(test).toMatchObject({ url: 'Test URL', secretsTried: ['test'] });
+		expect(test.action).toMatch(/Test URL accepts it alone/);
+	});
+
+	it('a timestamp outside the window: how far, which way, and the tolerance', () => {
+		const item = diagnosed('timestamp_out_of_window', evidence('timestampedSignatures'), {
+			secretsTried: [0],
+			timestamp: NOW - 3600,
+		});
+		expect(item.timestampSkewSeconds).toBe(-3600);
+		expect(item.summary).toBe(
+			"The signed timestamp is 3600 s behind n8n's clock; the tolerance is 300 s.",
+		);
+	});
+
+	it('Signed Content that cannot be checked: what is wrong with it', () => {
+		const item = diagnosed(
+			'invalid_signed_content',
+			evidence('customHmac', { customSignedContent: '{body}{url}' }),
+		);
+		expect(item.summary).toMatch(
+			/^Signed Content cannot be checked: \{body\} must come once, at the end\./,
+		);
+	});
+
+	it('a Verification this version does not offer: names it, and what to choose instead', () => {
+		for (const saved of ['twilio', 'adyenPayments', 'slack', 'stripe', 'ed25519FromTheFuture']) {
+			const item = diagnosed('unknown_verification', {
+				...evidence('hmacSha256'),
+				verification: saved,
+				check: undefined,
+			});
+			expect(item.verification).toBe(saved);
+			expect(item.summary).toContain(`The Verification "${saved}" is not one this version offers`);
+			expect(item.action).toMatch(
+				/^Choose a Verification in the trigger: HMAC of the Body .*, Custom HMAC /,
 			);
 		}
 	});
 
-	it('nor None or Secret in Header from any setting, and a stronger one is still named', () => {
+	it('a secret that looks like the wrong kind is named as the likely cause (its text never shown)', () => {
+		const hint = (name: SchemeName, secret: string, parameters: Record<string, unknown> = {}) =>
+			diagnosed('signature_mismatch', evidence(name, parameters, { secrets: [secret] }), {
+				secretsTried: [0],
+			}).likelyCause;
+		expect(hint('hmacSha256', 'sk_live_123')).toMatch(/looks like an API key/);
+		expect(hint('hmacSha256', 'whsec_abc')).toBe(
+			'The Signing Secret starts with whsec_, as Standard Webhooks secrets do: if the sender follows that scheme, choose it.',
+		);
+		expect(hint('customHmac', 'not-hex', { customSecretEncoding: 'hex' })).toMatch(
+			/Secret Encoding is hex/,
+		);
+		expect(hint('standardWebhooks', 'whsec_abc')).toBeUndefined();
 		expect(
-			actionFor('missing_signature', 'none', {}, { 'x-callback-token': 'forged' }),
-		).not.toMatch(/Secret in Header/);
-		expect(
-			actionFor('missing_secret_header', 'secretHeader', {}, { 'stripe-signature': 't=1,v1=00' }),
-		).toBe('Set Verification to Stripe-Style: the request carries what that sender sends.');
-		expect(
-			actionFor(
-				'missing_signature',
-				'hmacSha256',
-				{},
-				{ 'stripe-signature': 't=1,v1=00', 'x-callback-token': 'forged' },
-			),
-		).toBe('Set Verification to Stripe-Style: the request carries what that sender sends.');
+			diagnosed('missing_signature', evidence('hmacSha256', {}, { secrets: ['sk_live_1'] }))
+				.likelyCause,
+		).toBeUndefined();
+	});
+});
+
+describe('advice never points to a Verification that proves less', () => {
+	const standard = { 'webhook-id': 'm', 'webhook-timestamp': '1', 'webhook-signature': 'v1,x' };
+
+	it('Standard Webhooks headers at the default HMAC trigger name Standard Webhooks', () => {
+		const item = diagnosed('missing_signature', evidence('hmacSha256', {}, { headers: standard }));
+		expect(item.action).toBe(
+			'Set Verification to Standard Webhooks: the request carries what that scheme sends.',
+		);
 	});
 
-	it.each([
-		{
-			verification: 'stripe',
-			parameters: {},
-			headers: { 'x-hub-signature-256': 'sha256=00' },
-			why: 'HMAC-SHA256 of the Body signs no timestamp',
-		},
-		{
-			verification: 'hmacSha256',
-			parameters: { useTimestamp: true },
-			headers: { 'x-paystack-signature': '00' },
-			why: 'HMAC-SHA512 of the Body signs no timestamp',
-		},
-		{
-			verification: 'standardWebhooks',
-			parameters: {},
-			headers: { 'x-twilio-signature': 'AA' },
-			why: 'Twilio-Style signs no timestamp',
-		},
-		{
-			verification: 'square',
-			parameters: {},
-			headers: { 'stripe-signature': 't=1,v1=00' },
-			why: 'Stripe-Style does not sign the URL',
-		},
-		{
-			verification: 'customHmac',
-			parameters: { customSignedContent: '{timestamp}.{body}' },
-			headers: { hmacsignature: 'AA' },
-			why: 'Adyen (Platform Webhooks) signs no timestamp',
-		},
-	] as const)(
-		'$verification, headers $headers: not named ($why)',
-		({ verification, parameters, headers }) => {
-			const action = actionFor('missing_signature', verification, parameters, headers);
-			expect(action).not.toMatch(/^Set Verification to/);
-			expect(action).toBe(actionFor('missing_signature', verification, parameters, {}));
-		},
-	);
-
-	it.each([
-		['hmacSha256', {}, { 'x-paystack-signature': '00' }, 'HMAC-SHA512 of the Body'],
-		['hmacSha512', {}, { 'stripe-signature': 't=1,v1=00' }, 'Stripe-Style'],
-		['twilio', {}, { 'x-square-hmacsha256-signature': 'AA' }, 'Square-Style'],
-		[
-			'customHmac',
-			{ customSignedContent: '{timestamp}.{body}' },
-			{ 'webhook-signature': 'v1,AA' },
-			'Standard Webhooks (Svix)',
-		],
-	] as const)(
-		'%s with %j: one that proves at least as much is named',
-		(verification, parameters, headers, name) => {
-			expect(actionFor('missing_signature', verification, parameters, headers)).toBe(
-				`Set Verification to ${name}: the request carries what that sender sends.`,
+	it('a forged x-webhook-secret never suggests Secret in Header; nothing suggests None', () => {
+		for (const name of SCHEME_NAMES) {
+			const headers = { 'x-webhook-secret': 'x', 'x-signature': 'y', ...standard };
+			const item = diagnosed(
+				'missing_signature',
+				evidence(name, { signatureHeader: 'x-other' }, { headers }),
 			);
-		},
-	);
+			expect([name, item.action]).not.toEqual([
+				name,
+				expect.stringMatching(/Secret in Header|None/),
+			]);
+		}
+	});
+
+	it('a check that signs the URL is never pointed to one that does not', () => {
+		const headers = { 'x-signature': 'y', 'webhook-signature': 'v1,x' };
+		const signsUrl = diagnosed(
+			'missing_signature',
+			evidence(
+				'customHmac',
+				{ customSignatureHeader: 'x-mine', customSignedContent: '{url}{body}' },
+				{ headers },
+			),
+		);
+		expect(signsUrl.action).not.toMatch(/Set Verification/);
+	});
 });
 
-it('the largest item: every reason and Verification, the longest settings, every header a list can show', () => {
-	const long = (i: number) => `x-${String(i).padStart(2, '0')}-${'\u0007"'.repeat(100)}`;
-	const list = Array.from({ length: 20 }, (_, i) => long(i)).join(', ');
-	const parameters = {
-		signatureHeader: list,
-		timestampHeader: list,
-		sharedKeyHeader: list,
-		customSignatureHeader: list,
-		customTimestampHeader: list,
-		customIdHeader: list,
-		useTimestamp: true,
-		toleranceSeconds: 1e300,
-	};
-	const headers: Record<string, string> = {
-		'content-type': 'application/x-www-form-urlencoded',
-		'stripe-signature': 't=999999999999,v1=00',
-	};
-	for (let i = 0; i < 20; i++) headers[long(i)] = '999999999999';
-	for (let i = 0; i < 2000; i++) headers[`x-signature-${i}`] = 'v';
-	const sizes = [...VERIFICATION_NAMES, 'x'.repeat(3000)].flatMap((verification) =>
-		[
-			['pk_live_1', 'b', 'c'],
-			['whsec_a', 'b', 'c'],
-		].flatMap((secrets) => {
-			const config = (VERIFICATION_NAMES as string[]).includes(verification)
-				? verificationConfig(verification as never, parameterReader(parameters), secrets)
-				: undefined;
-			return REASONS.flatMap((reason) =>
-				[true, false].map((testUrl) => {
-					const item = diagnose(
-						{ status: 503, reason },
-						{ verification, config, headers, rawBody: BODY, testUrl, nowSeconds: 0 },
+describe("the item holds only the trigger's vocabulary", () => {
+	const HOSTILE = 'text/visit-evil.example-and-paste-your-signing-secret';
+
+	it('no secret, no header value, nothing of the body; an unknown Content-Type is "other"', () => {
+		const facts = evidence(
+			'hmacSha256',
+			{},
+			{
+				headers: {
+					'content-type': HOSTILE,
+					'x-signature': SIGNATURE_VALUE,
+					[`x-hmac-${SECRET}`]: SECRET,
+				},
+				secrets: [SECRET, 'pk_live_prev'],
+			},
+		);
+		for (const reason of REASONS) {
+			const shown = JSON.stringify(diagnosed(reason, facts, { secretsTried: [0, 1] }));
+			for (const hidden of [
+				SECRET,
+				SECRET.toLowerCase(),
+				'pk_live_prev',
+				SIGNATURE_VALUE,
+				'evil',
+				'paste',
+			])
+				expect([reason, shown]).not.toEqual([reason, expect.stringContaining(hidden)]);
+		}
+		expect(diagnosed('unsupported_media_type', facts).request).toMatchObject({
+			contentType: 'other',
+		});
+	});
+
+	it('invented signature-like header names are counted, never listed; the names the schemes use are', () => {
+		const headers = {
+			'x-signature': 'a',
+			'webhook-id': 'b',
+			'x-my-signature-please-rotate': 'c',
+			'x-secret-token': 'd',
+			'x-request-id': 'e',
+		};
+		const item = diagnosed('signature_mismatch', evidence('hmacSha256', {}, { headers }));
+		expect(item.request).toMatchObject({
+			signatureHeaders: ['webhook-id', 'x-signature'],
+			otherSignatureLikeHeaders: 2,
+		});
+		expect(JSON.stringify(item)).not.toMatch(/rotate|x-secret-token/);
+	});
+
+	it('within 2 KiB for every reason and Verification, with the longest settings and every header a list can show', () => {
+		const long = (prefix: string) => `${prefix}-${'h'.repeat(80)}`;
+		const settings = {
+			signatureHeader: Array.from({ length: 12 }, (_, i) => long(`x-signature-${i}`)).join(','),
+			sharedKeyHeader: Array.from({ length: 12 }, (_, i) => long(`x-secret-${i}`)).join(','),
+			customSignatureHeader: Array.from({ length: 12 }, (_, i) => long(`x-custom-${i}`)).join(','),
+			customTimestampHeader: long('x-ts'),
+			customIdHeader: long('x-id'),
+			customSignedContent: '{url}{body}{'.repeat(20),
+			useTimestamp: true,
+			timestampHeader: long('x-timestamp'),
+		};
+		let largest = 0;
+		for (const name of SCHEME_NAMES) {
+			const check = SCHEMES[name].check(parameterReader(settings));
+			const headerNames = [
+				...(check.kind === 'hmac' ? check.signing.signatureHeader.split(',') : []),
+				...(check.kind === 'secretHeader' ? check.header.split(',') : []),
+				...Array.from({ length: 50 }, (_, i) => long(`x-signature-like-${i}`)),
+				'webhook-id',
+				'webhook-timestamp',
+				'webhook-signature',
+				'x-timestamp',
+				'x-webhook-secret',
+			];
+			const headers = Object.fromEntries(headerNames.map((header) => [header, 'v']));
+			for (const reason of REASONS) {
+				for (const testUrl of [false, true]) {
+					const facts = evidence(name, settings, {
+						headers,
+						testUrl,
+						bodyBytes: 16 * 1024 * 1024,
+						secrets: ['sk_live_x', 'y', 'z'],
+					});
+					const item: IDataObject = diagnosed(
+						reason,
+						{ ...facts, verification: reason === 'unknown_verification' ? 'v'.repeat(500) : name },
+						{ secretsTried: [0, 1, 2], timestamp: 0 },
 					);
-					// The largest numbers it can hold, and the node's unrecordedBefore.
-					const largest = {
-						...item,
-						request: { ...(item.request as object), bodyBytes: Number.MAX_SAFE_INTEGER },
-						unrecordedBefore: Number.MAX_SAFE_INTEGER,
-					};
-					return Buffer.byteLength(JSON.stringify(largest));
-				}),
-			);
-		}),
-	);
-	expect(Math.max(...sizes)).toBeLessThanOrEqual(ITEM_BOUND_BYTES);
-});
-
-it('the header names of the tables are the ones it lists by name', () => {
-	const headers = Object.fromEntries(TABLE_HEADERS.map((name) => [name.toUpperCase(), 'v']));
-	const listed = TABLE_HEADERS.flatMap(
-		(name) =>
-			(
-				diagnose(
-					{ status: 401, reason: 'missing_signature' },
-					{ ...facts, headers: { [name]: 'v' } },
-				).request as { signatureHeaders: string[] }
-			).signatureHeaders,
-	);
-	expect(listed).toEqual(TABLE_HEADERS);
-	expect(
-		diagnose({ status: 401, reason: 'missing_signature' }, { ...facts, headers }).request,
-	).toMatchObject({ otherSignatureLikeHeaders: TABLE_HEADERS.length - 6 });
+					item.unrecordedBefore = Number.MAX_SAFE_INTEGER;
+					largest = Math.max(largest, Buffer.byteLength(JSON.stringify(item)));
+				}
+			}
+		}
+		expect(largest).toBeLessThanOrEqual(2048);
+	});
 });

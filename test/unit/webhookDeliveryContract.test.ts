@@ -4,10 +4,8 @@
  */
 import { deliveryIdOf, isTriggerType } from '../../nodes/shared/webhookDelivery';
 import { TenantApiTrigger } from '../../nodes/TenantApiTrigger/TenantApiTrigger.node';
-import { receiveDelivery } from '../../nodes/TenantApiTrigger/receive';
-import { settingsFromParameters } from '../../nodes/TenantApiTrigger/settings';
 import { sign } from '../../sandbox/signing';
-import { parameterReader } from '../harness/verifier';
+import { receive, triggerSettings } from '../harness/verifier';
 
 it("the node finds the trigger by the trigger's own type name", () => {
 	expect(isTriggerType(`n8n-nodes-tenant-api.${new TenantApiTrigger().description.name}`)).toBe(
@@ -17,21 +15,16 @@ it("the node finds the trigger by the trigger's own type name", () => {
 });
 
 it('the node reads the id the trigger puts on its output item', () => {
-	const body = Buffer.from(JSON.stringify({ id: 'evt_contract', event: 'transfers.created' }));
-	const settings = settingsFromParameters(
-		'hmacSha256',
-		parameterReader({}),
-		['whsec_contract'],
-		['whsec_contract'],
-	);
-	const reception = receiveDelivery(settings, {
-		rawBody: body,
+	const body = JSON.stringify({ id: 'evt_contract', event: 'transfers.created' });
+	const settings = triggerSettings({ verification: 'hmacSha256', options: { idFields: 'id' } }, [
+		'whsec_contract',
+	]);
+	const decision = receive(settings, {
+		body,
 		headers: { 'content-type': 'application/json', ...sign({ secret: 'whsec_contract', body }) },
-		query: {},
-		nowSeconds: 1_700_000_000,
 	});
-	expect(reception.action).toBe('start');
-	expect(deliveryIdOf(reception.action === 'start' ? reception.items[0] : undefined)).toBe(
+	expect(decision.action).toBe('start');
+	expect(deliveryIdOf(decision.action === 'start' ? decision.item : undefined)).toBe(
 		'evt_contract',
 	);
 });

@@ -1,0 +1,330 @@
+/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: fixture signing secrets, not real ones */
+/**
+ * Whether a request comes from the sender (nodes/TenantApiTrigger/authenticate.ts), on its raw bytes and headers:
+ * every reason a request is refused for, the secrets of a rotation, several signatures in one header, and the
+ * constant-time comparisons. Signatures are made by the sandbox's signer (sandbox/signing.js), the sender's side.
+ */
+import crypto from 'crypto';
+
+import type {
+	AuthenticationFailure,
+	SignedRequest,
+} from '../../nodes/TenantApiTrigger/authenticate';
+import { MAX_ID_LENGTH, authenticate } from '../../nodes/TenantApiTrigger/authenticate';
+import type { BodyFormat } from '../../nodes/TenantApiTrigger/body';
+import type { Check, SchemeName } from '../../nodes/TenantApiTrigger/schemes';
+import { SCHEMES } from '../../nodes/TenantApiTrigger/schemes';
+import { hmac, sign } from '../../sandbox/signing';
+import { parameterReader } from '../harness/verifier';
+
+const NOW = 1_700_000_000;
+const SECRET = 'whsec_current_1f2e';
+const PREVIOUS = 'whsec_previous_9a8b';
+const STANDARD = `whsec_${Buffer.from('standard webhooks key').toString('base64')}`;
+const BODY = '{"event":"transfers.created","data":{"amount":1250}}';
+const URL_ = 'https://n8n.example.com/webhook/5b0c7e1a/webhook?a=1';
+
+const checkOf = (name: SchemeName, parameters: Record<string, unknown> = {}): Check =>
+	SCHEMES[name].check(parameterReader(parameters));
+
+/** A Custom HMAC check over `template`, its signature as hex in x-signature. */
+const custom = (template: string, parameters: Record<string, unknown> = {}) =>
+	checkOf('customHmac', {
+		customSignedContent: template,
+		customSignatureEncoding: 'hex',
+		...parameters,
+	});
+
+function request(
+	headers: Record<string, string>,
+	over: Partial<SignedRequest> = {},
+): SignedRequest {
+	return { rawBody: Buffer.from(BODY), headers, nowSeconds: NOW, url: URL_, ...over };
+}
+
+const run = (
+	check: Check,
+	secrets: unknown[],
+	headers: Record<string, string>,
+	over: Partial<SignedRequest> = {},
+	format: BodyFormat = 'json',
+) => authenticate(check, format, secrets, request(headers, over));
+
+const reasonOf = (...args: Parameters<typeof run>) => {
+	const result = run(...args);
+	return result.ok ? 'ok' : result.reason;
+};
+
+/** Headers of a Custom HMAC signature (hex in x-signature) over `parts`. */
+const customSigned = (parts: string[], headers: Record<string, string> = {}, secret = SECRET) => ({
+	...headers,
+	'x-signature': hmac('sha256', secret, [...parts, BODY]).toString('hex'),
+});
+
+describe('every reason a request is refused for', () => {
+	const hmacCheck = checkOf('hmacSha256');
+	const timestamped = checkOf('hmacSha256', { useTimestamp: true });
+	const signed = sign({ secret: SECRET, body: BODY });
+	const ts = (timestamp: number | string) =>
+		sign({ secret: SECRET, body: BODY, timestamp: timestamp as number });
+
+	const cases: Array<[AuthenticationFailure, () => string]> = [
+		['no_secret_configured', () => reasonOf(hmacCheck, ['', '  ', undefined, 42], signed)],
+		['invalid_secret', () => reasonOf(checkOf('standardWebhooks'), ['whsec_not base64!'], {})],
+		['invalid_signed_content', () => reasonOf(custom('{body}{timestamp}'), [SECRET], signed)],
+		[
+			'missing_signature',
+			() => reasonOf(hmacCheck, [SECRET], { 'x-other': signed['x-signature'] }),
+		],
+		['missing_signature', () => reasonOf(hmacCheck, [SECRET], { 'x-signature': '  ' })],
+		['malformed_signature', () => reasonOf(hmacCheck, [SECRET], { 'x-signature': 'zz' })],
+		[
+			'malformed_signature',
+			() =>
+				reasonOf(hmacCheck, [SECRET], {
+					'x-signature': `${signed['x-signature']},${'a'.repeat(2048)}`,
+				}),
+		],
+		[
+			'signature_mismatch',
+			() => reasonOf(hmacCheck, [SECRET], sign({ secret: 'whsec_other', body: BODY })),
+		],
+		[
+			'missing_timestamp',
+			() => reasonOf(timestamped, [SECRET], { 'x-signature': signed['x-signature'] }),
+		],
+		['invalid_timestamp', () => reasonOf(timestamped, [SECRET], ts(`${NOW}000`))],
+		['invalid_timestamp', () => reasonOf(timestamped, [SECRET], ts(' 1700000000'))],
+		['timestamp_out_of_window', () => reasonOf(timestamped, [SECRET], ts(NOW - 301))],
+		['timestamp_out_of_window', () => reasonOf(timestamped, [SECRET], ts(NOW + 301))],
+		[
+			'missing_id',
+			() =>
+				reasonOf(
+					custom('{id}.{body}'),
+					[SECRET],
+					customSigned(['msg_1.'], { 'webhook-id': ' msg_1' }),
+				),
+		],
+		[
+			'missing_id',
+			() => {
+				const long = 'i'.repeat(MAX_ID_LENGTH + 1);
+				return reasonOf(
+					custom('{id}.{body}'),
+					[SECRET],
+					customSigned([`${long}.`], { 'webhook-id': long }),
+				);
+			},
+		],
+		[
+			'missing_url',
+			() => reasonOf(custom('{url}{body}'), [SECRET], customSigned([URL_]), { url: undefined }),
+		],
+		[
+			'missing_signed_header',
+			() => reasonOf(custom('{header.x-shop}.{body}'), [SECRET], customSigned(['.'])),
+		],
+		['missing_secret_header', () => reasonOf(checkOf('secretHeader'), [SECRET], {})],
+		[
+			'secret_mismatch',
+			() => reasonOf(checkOf('secretHeader'), [SECRET], { 'x-webhook-secret': `${SECRET}x` }),
+		],
+	];
+
+	it.each(cases)('%s', (reason, outcome) => {
+		expect(outcome()).toBe(reason);
+	});
+
+	it('every reason of the type has a case', () => {
+		const every: Record<AuthenticationFailure, true> = {
+			no_secret_configured: true,
+			invalid_secret: true,
+			invalid_signed_content: true,
+			missing_signature: true,
+			malformed_signature: true,
+			signature_mismatch: true,
+			missing_timestamp: true,
+			invalid_timestamp: true,
+			timestamp_out_of_window: true,
+			missing_id: true,
+			missing_url: true,
+			missing_signed_header: true,
+			missing_secret_header: true,
+			secret_mismatch: true,
+		};
+		expect(new Set(cases.map(([reason]) => reason))).toEqual(new Set(Object.keys(every)));
+	});
+
+	it('inside the window either way (300 s by default, or the tolerance set) the timestamp passes', () => {
+		for (const offset of [-300, 0, 300])
+			expect(run(timestamped, [SECRET], ts(NOW + offset))).toMatchObject({
+				ok: true,
+				timestamp: NOW + offset,
+			});
+		const narrow = checkOf('hmacSha256', { useTimestamp: true, toleranceSeconds: 10 });
+		expect(reasonOf(narrow, [SECRET], ts(NOW - 11))).toBe('timestamp_out_of_window');
+	});
+
+	it('the timestamp is signed: one moved to now does not match', () => {
+		const old = ts(NOW - 60);
+		expect(reasonOf(timestamped, [SECRET], { ...old, 'x-timestamp': String(NOW) })).toBe(
+			'signature_mismatch',
+		);
+	});
+});
+
+describe('what passes', () => {
+	it('every scheme with its own signature; the signed id and timestamp reported', () => {
+		const standard = sign({
+			secret: STANDARD,
+			scheme: 'standard-webhooks',
+			body: BODY,
+			timestamp: NOW,
+			id: 'msg_1',
+		});
+		expect(run(checkOf('standardWebhooks'), [STANDARD], standard)).toEqual({
+			ok: true,
+			secretIndex: 0,
+			timestamp: NOW,
+			id: { value: 'msg_1', header: 'webhook-id' },
+			seen: { secretsTried: [0], timestamp: NOW },
+		});
+		const timestamped = sign({ secret: SECRET, scheme: 'timestamped', body: BODY, timestamp: NOW });
+		expect(run(checkOf('timestampedSignatures'), [SECRET], timestamped)).toMatchObject({
+			ok: true,
+			timestamp: NOW,
+		});
+		const sha512 = sign({ secret: SECRET, scheme: 'hmac-sha512-hex', body: BODY });
+		expect(run(checkOf('hmacSha512'), [SECRET], sha512)).toMatchObject({
+			ok: true,
+			secretIndex: 0,
+		});
+		expect(
+			run(checkOf('secretHeader'), [SECRET], { 'x-webhook-secret': ` ${SECRET} ` }),
+		).toMatchObject({
+			ok: true,
+			secretIndex: 0,
+		});
+		expect(run({ kind: 'none' }, [], {})).toEqual({ ok: true, seen: { secretsTried: [] } });
+	});
+
+	it('{url} is the URL called, query included; {header.x} the header as sent', () => {
+		expect(run(custom('{url}{body}'), [SECRET], customSigned([URL_]))).toMatchObject({ ok: true });
+		expect(
+			run(custom('{url}{body}'), [SECRET], customSigned([URL_]), { url: `${URL_}&b=2` }),
+		).toMatchObject({
+			ok: false,
+			reason: 'signature_mismatch',
+		});
+		const headers = customSigned(['shop-1.'], { 'X-Shop': 'shop-1' });
+		expect(run(custom('{header.x-shop}.{body}'), [SECRET], headers)).toMatchObject({ ok: true });
+	});
+
+	it('the body is signed byte for byte: the same JSON written otherwise does not match', () => {
+		const signed = sign({ secret: SECRET, body: BODY });
+		const reformatted = Buffer.from(JSON.stringify(JSON.parse(BODY), null, 1));
+		expect(run(checkOf('hmacSha256'), [SECRET], signed, { rawBody: reformatted })).toMatchObject({
+			reason: 'signature_mismatch',
+		});
+	});
+});
+
+describe('rotation', () => {
+	it('the previous secret is accepted and named; a blank current secret keeps its place', () => {
+		const check = checkOf('hmacSha256');
+		const signed = sign({ secret: PREVIOUS, body: BODY });
+		expect(run(check, [SECRET, PREVIOUS], signed)).toMatchObject({ ok: true, secretIndex: 1 });
+		expect(run(check, ['  ', PREVIOUS], signed)).toMatchObject({
+			ok: true,
+			secretIndex: 1,
+			seen: { secretsTried: [1] },
+		});
+		expect(
+			run(check, [undefined, undefined, SECRET], sign({ secret: SECRET, body: BODY })),
+		).toMatchObject({
+			secretIndex: 2,
+		});
+		expect(
+			run(checkOf('secretHeader'), [SECRET, PREVIOUS], { 'x-webhook-secret': PREVIOUS }),
+		).toMatchObject({
+			secretIndex: 1,
+		});
+	});
+
+	it('a secret that is not valid in its encoding is skipped, the others still tried', () => {
+		const standard = sign({
+			secret: STANDARD,
+			scheme: 'standard-webhooks',
+			body: BODY,
+			timestamp: NOW,
+		});
+		expect(
+			run(checkOf('standardWebhooks'), ['whsec_not base64!', STANDARD], standard),
+		).toMatchObject({
+			ok: true,
+			secretIndex: 1,
+			seen: { secretsTried: [1] },
+		});
+	});
+
+	it('several signatures in one header (a rotation at the sender): one that matches is enough', () => {
+		const current = sign({ secret: SECRET, body: BODY })['x-signature'];
+		const old = sign({ secret: PREVIOUS, body: BODY })['x-signature'];
+		expect(
+			run(checkOf('hmacSha256'), [SECRET], { 'x-signature': `${old}, ${current}` }),
+		).toMatchObject({
+			ok: true,
+			secretIndex: 0,
+		});
+		const timestamped = sign({ secret: SECRET, scheme: 'timestamped', body: BODY, timestamp: NOW })[
+			'x-signature'
+		];
+		const withOld = timestamped.replace(',v1=', `,v1=${'0'.repeat(64)},v1=`);
+		expect(
+			run(checkOf('timestampedSignatures'), [SECRET], { 'x-signature': withOld }),
+		).toMatchObject({ ok: true });
+	});
+});
+
+describe('constant-time comparisons', () => {
+	afterEach(() => jest.restoreAllMocks());
+
+	it('every signature of the header is compared with the HMAC of every secret, in constant time', () => {
+		const equal = jest.spyOn(crypto, 'timingSafeEqual');
+		const current = sign({ secret: SECRET, body: BODY })['x-signature'];
+		const other = sign({ secret: 'whsec_other', body: BODY })['x-signature'];
+		const result = run(checkOf('hmacSha256'), [PREVIOUS, SECRET], {
+			'x-signature': `${current},${other}`,
+		});
+		expect(result).toMatchObject({ ok: true, secretIndex: 1 });
+		expect(equal).toHaveBeenCalledTimes(4);
+		const expected = hmac('sha256', SECRET, [BODY]);
+		expect(equal).toHaveBeenCalledWith(Buffer.from(current, 'hex'), expected);
+	});
+
+	it('the shared key of Secret in Header too', () => {
+		const equal = jest.spyOn(crypto, 'timingSafeEqual');
+		expect(
+			run(checkOf('secretHeader'), [SECRET], { 'x-webhook-secret': 'whsec_guess' }),
+		).toMatchObject({
+			reason: 'secret_mismatch',
+		});
+		expect(equal).toHaveBeenCalledTimes(1);
+	});
+});
+
+it('the result holds neither a secret nor an expected signature', () => {
+	const check = checkOf('hmacSha256');
+	const expected = [SECRET, PREVIOUS].flatMap((secret) => {
+		const digest = hmac('sha256', secret, [BODY]);
+		return [digest.toString('hex'), digest.toString('base64')];
+	});
+	for (const headers of [
+		{ 'x-signature': 'ab'.repeat(32) },
+		sign({ secret: PREVIOUS, body: BODY }),
+	]) {
+		const shown = JSON.stringify(run(check, [SECRET, PREVIOUS], headers));
+		for (const hidden of [SECRET, PREVIOUS, ...expected]) expect(shown).not.toContain(hidden);
+	}
+});

@@ -1,0 +1,140 @@
+/**
+ * Who a delivery is (nodes/TenantApiTrigger/identity.ts): the id rule (the signed id header; else the Delivery ID
+ * Fields when the body has them all; else the SHA-256 of the verified bytes), several fields joined one way, dot
+ * paths, and the event type and Events filter.
+ */
+import { createHash } from 'crypto';
+
+import type { IDataObject } from 'n8n-workflow';
+
+import {
+	BODY_HASH_ID_SOURCE,
+	deliveryIdentity,
+	eventAccepted,
+	eventType,
+	parseEventList,
+	pathList,
+	valueAtPath,
+} from '../../nodes/TenantApiTrigger/identity';
+
+const RAW = Buffer.from(
+	'{"id":"evt_1","event":"transfers.created","data":{"object":{"id":"tr_1"}}}',
+);
+const BODY = JSON.parse(RAW.toString()) as IDataObject;
+const SHA256 = createHash('sha256').update(RAW).digest('hex');
+
+const idOf = (body: IDataObject, idFields: string[], raw = RAW) =>
+	deliveryIdentity(undefined, raw, body, idFields);
+
+describe('the id rule', () => {
+	it('the signed id header first, whatever the body and the Delivery ID Fields say', () => {
+		expect(deliveryIdentity({ value: 'msg_1', header: 'webhook-id' }, RAW, BODY, ['id'])).toEqual({
+			id: 'msg_1',
+			idSource: 'header:webhook-id',
+		});
+	});
+
+	it('else the Delivery ID Fields, when the body has every one of them', () => {
+		expect(idOf(BODY, ['data.object.id'])).toEqual({ id: 'tr_1', idSource: 'body:data.object.id' });
+		expect(idOf(BODY, ['id', 'missing'])).toEqual({ id: SHA256, idSource: BODY_HASH_ID_SOURCE });
+	});
+
+	it('else the SHA-256 of the verified bytes: never the body\'s "id", which may name a resource', () => {
+		expect(idOf(BODY, [])).toEqual({ id: SHA256, idSource: 'body:sha256' });
+	});
+
+	it('the same bytes get the same id; other bytes of the same JSON value another', () => {
+		const again = Buffer.from(RAW);
+		const spaced = Buffer.from(JSON.stringify(BODY, null, 1));
+		expect(idOf(BODY, [], again).id).toBe(SHA256);
+		expect(idOf(BODY, [], spaced).id).not.toBe(SHA256);
+	});
+
+	it.each([
+		['an object', { id: { nested: 'x' } }],
+		['a list', { id: ['evt_1'] }],
+		['empty text', { id: '' }],
+		['null', { id: null }],
+	])('a field holding %s names nothing: the body hash', (_name, body) => {
+		expect(idOf(body as IDataObject, ['id']).idSource).toBe('body:sha256');
+	});
+
+	it('scalars as read: text exactly (spaces kept), numbers and booleans as text, an exact big number as its text', () => {
+		expect(idOf({ id: ' evt_1' }, ['id']).id).toBe(' evt_1');
+		expect(idOf({ id: 42, ok: true }, ['id', 'ok']).id).toBe('42:true');
+		expect(idOf({ id: '820982911946154508' }, ['id']).id).toBe('820982911946154508');
+	});
+});
+
+describe('several Delivery ID Fields are joined one way', () => {
+	it('each part escapes %, : and , before the parts are joined with ":"', () => {
+		expect(idOf({ a: 'acme:42', b: '7' }, ['a', 'b'])).toEqual({
+			id: 'acme%3A42:7',
+			idSource: 'body:a,b',
+		});
+		expect(idOf({ a: 'acme', b: '42:7' }, ['a', 'b']).id).toBe('acme:42%3A7');
+		expect(idOf({ a: '50%', b: 'x,y' }, ['a', 'b']).id).toBe('50%25:x%2Cy');
+	});
+
+	it('so different field values never share an id', () => {
+		const pairs: Array<[string, string]> = [
+			['a:b', 'c'],
+			['a', 'b:c'],
+			['a%3Ab', 'c'],
+			['a', 'b%3Ac'],
+			['a,b', 'c'],
+		];
+		const ids = pairs.map(([a, b]) => idOf({ a, b }, ['a', 'b']).id);
+		expect(new Set(ids).size).toBe(pairs.length);
+	});
+});
+
+describe('dot paths', () => {
+	const body = {
+		'a.b': 'literal',
+		a: { b: 'nested' },
+		items: [{ id: 'i0' }, { id: 'i1' }],
+	} as IDataObject;
+
+	it('walk own keys and list indexes; a key holding dots is never reached', () => {
+		expect(valueAtPath(body, 'a.b')).toBe('nested');
+		expect(valueAtPath(body, ' items.1.id ')).toBe('i1');
+		expect(valueAtPath(body, 'items.01.id')).toBeUndefined();
+		expect(valueAtPath(body, 'items.length')).toBeUndefined();
+		expect(valueAtPath(body, 'a.b.c')).toBeUndefined();
+		expect(valueAtPath(body, '')).toBeUndefined();
+		expect(valueAtPath(body, 'constructor')).toBeUndefined();
+		expect(valueAtPath({}, '__proto__')).toBeUndefined();
+	});
+
+	it('the Delivery ID Fields setting: paths separated by commas, blanks dropped', () => {
+		expect(pathList(' data.id, ,event ')).toEqual(['data.id', 'event']);
+		expect(pathList(undefined)).toEqual([]);
+	});
+});
+
+describe('event type and Events filter', () => {
+	it('the Event Path, else "type"; text only, trimmed', () => {
+		expect(eventType({ event: ' transfers.created ', type: 'x' }, 'event')).toBe(
+			'transfers.created',
+		);
+		expect(eventType({ type: 'accounts.updated' }, 'event')).toBe('accounts.updated');
+		expect(eventType({ meta: { kind: 'k' } }, 'meta.kind')).toBe('k');
+		expect(eventType({ event: 42, type: ' ' } as IDataObject, 'event')).toBeUndefined();
+		expect(eventType({ event: 'e' }, '')).toBe('e');
+	});
+
+	it('the list: commas or new lines, blanks dropped', () => {
+		expect(parseEventList('a.created, b.*\n\r c ,,')).toEqual(['a.created', 'b.*', 'c']);
+		expect(parseEventList(undefined)).toEqual([]);
+	});
+
+	it('empty or * passes all (even without an event type); * at the end matches by prefix; otherwise exactly', () => {
+		expect(eventAccepted([], undefined)).toBe(true);
+		expect(eventAccepted(['x', '*'], undefined)).toBe(true);
+		expect(eventAccepted(['transfers.*'], 'transfers.created')).toBe(true);
+		expect(eventAccepted(['transfers.*'], 'transfersX')).toBe(false);
+		expect(eventAccepted(['transfers.created'], 'transfers.created.v2')).toBe(false);
+		expect(eventAccepted(['transfers.created'], undefined)).toBe(false);
+	});
+});

@@ -1,0 +1,169 @@
+/**
+ * Reading a signature header (nodes/TenantApiTrigger/signatureHeader.ts): the four formats, the encodings a signature may
+ * be written in, the secret encodings, and the constant-time comparisons. Whether a signature matches is
+ * authenticate.test.ts.
+ */
+import { createHmac } from 'crypto';
+
+import type { HmacSigning } from '../../nodes/TenantApiTrigger/schemes';
+import { defaultCheck } from '../../nodes/TenantApiTrigger/schemes';
+import {
+	constantTimeEqual,
+	constantTimeTextEqual,
+	readSignatureHeader,
+	secretKey,
+} from '../../nodes/TenantApiTrigger/signatureHeader';
+
+const BASE = (() => {
+	const check = defaultCheck('customHmac');
+	if (check.kind !== 'hmac') throw new Error('Custom HMAC is an HMAC check');
+	return check.signing;
+})();
+const signing = (over: Partial<HmacSigning>): HmacSigning => ({ ...BASE, ...over });
+
+const DIGEST = createHmac('sha256', 'key').update('signed').digest();
+const OTHER = createHmac('sha256', 'key').update('other').digest();
+const HEX = DIGEST.toString('hex');
+const B64 = DIGEST.toString('base64');
+const B64URL = DIGEST.toString('base64url');
+/** B64 with the two unused bits of its last character set: Node decodes it to the same bytes, but it is no encoding of them. */
+const B64_LENIENT = (() => {
+	const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+	const last = alphabet.indexOf(B64[42]);
+	return `${B64.slice(0, 42)}${alphabet[last | 1]}=`;
+})();
+
+const digestsOf = (value: string, over: Partial<HmacSigning> = {}) =>
+	readSignatureHeader(value, signing(over)).digests.map((digest) => digest.toString('hex'));
+
+describe('signature encodings', () => {
+	it.each([
+		['hex', HEX],
+		['upper-case hex', HEX.toUpperCase()],
+		['base64', B64],
+		['base64 without padding', B64.replace(/=+$/, '')],
+		['base64url', B64URL],
+	])('auto reads %s', (_name, text) => {
+		expect(digestsOf(text)).toEqual([HEX]);
+	});
+
+	it('Node decodes the lenient form to the same bytes (what the exact check is for)', () => {
+		expect(B64_LENIENT).not.toBe(B64);
+		expect(Buffer.from(B64_LENIENT, 'base64')).toEqual(DIGEST);
+	});
+
+	it('a fixed encoding reads only its own', () => {
+		expect(digestsOf(HEX, { signatureEncoding: 'hex' })).toEqual([HEX]);
+		expect(digestsOf(B64, { signatureEncoding: 'hex' })).toEqual([]);
+		expect(digestsOf(B64, { signatureEncoding: 'base64' })).toEqual([HEX]);
+		expect(digestsOf(HEX, { signatureEncoding: 'base64' })).not.toEqual([HEX]);
+	});
+
+	it.each([
+		['a digest of another length (SHA-1)', createHmac('sha1', 'k').update('x').digest('hex')],
+		['63 hex digits', HEX.slice(0, 63)],
+		['base64 that Node would decode leniently (unused bits set)', B64_LENIENT],
+		['base64 with characters of both alphabets', `${B64.slice(0, 10)}-+${B64.slice(12)}`],
+		['text that is neither', 'not-a-signature!'],
+	])('%s is no signature', (_name, text) => {
+		expect(digestsOf(text)).toEqual([]);
+	});
+
+	it('the digest length follows the algorithm', () => {
+		const sha512 = createHmac('sha512', 'key').update('signed').digest('hex');
+		expect(digestsOf(sha512, { algorithm: 'sha512' })).toEqual([sha512]);
+		expect(digestsOf(sha512)).toEqual([]);
+		expect(digestsOf(HEX, { algorithm: 'sha512' })).toEqual([]);
+	});
+});
+
+describe('signature formats', () => {
+	it('plain: signatures separated by commas or spaces; an algorithm prefix only when it names the algorithm', () => {
+		const other = OTHER.toString('hex');
+		expect(digestsOf(`sha256=${HEX}, ${other} ${B64}`)).toEqual([HEX, other, HEX]);
+		expect(digestsOf(`SHA256=${HEX}`)).toEqual([HEX]);
+		expect(digestsOf(`sha1=${HEX},sha512=${HEX}`)).toEqual([]);
+	});
+
+	it('at most eight signatures of a header are read', () => {
+		const nine = [...Array(8).fill(OTHER.toString('hex')), HEX].join(',');
+		expect(digestsOf(nine)).toHaveLength(8);
+		expect(digestsOf(nine)).not.toContain(HEX);
+	});
+
+	it('prefixed: only signatures that start with the label', () => {
+		expect(
+			digestsOf(`v0=${HEX} v1=${OTHER.toString('hex')}`, {
+				signatureFormat: 'prefixed',
+				signatureLabel: 'v0=',
+			}),
+		).toEqual([HEX]);
+	});
+
+	it('key=value: the signatures under the label and the timestamp under its key, with the pair separator', () => {
+		const stripeLike = signing({ signatureFormat: 'keyValue', signatureLabel: 'v1' });
+		expect(
+			readSignatureHeader(`t=1700000000,v1=${HEX},v0=${OTHER.toString('hex')}`, stripeLike),
+		).toEqual({
+			digests: [DIGEST],
+			timestamp: '1700000000',
+		});
+		const own = signing({
+			signatureFormat: 'keyValue',
+			signatureLabel: 'sig',
+			timestampKey: 'ts',
+			pairSeparator: ';',
+		});
+		expect(readSignatureHeader(` ts = 17 ; sig=${HEX};sig=${B64}`, own)).toEqual({
+			digests: [DIGEST, DIGEST],
+			timestamp: '17',
+		});
+		expect(readSignatureHeader(`=${HEX},v1`, stripeLike)).toEqual({
+			digests: [],
+			timestamp: undefined,
+		});
+	});
+
+	it('versioned: space-separated <label>,<signature> entries of the label', () => {
+		expect(
+			digestsOf(`v1,${B64} v2,${OTHER.toString('base64')} v1a,${B64}`, {
+				signatureFormat: 'versioned',
+				signatureLabel: 'v1',
+			}),
+		).toEqual([HEX]);
+	});
+});
+
+describe('secret encodings', () => {
+	it('text: the UTF-8 bytes as typed', () => {
+		expect(secretKey('clé', 'text')).toEqual(Buffer.from('clé', 'utf8'));
+	});
+
+	it('hex: pairs of hex digits only', () => {
+		expect(secretKey('0aFF', 'hex')).toEqual(Buffer.from([0x0a, 0xff]));
+		for (const invalid of ['abc', 'zz', 'whsec_ab'])
+			expect(secretKey(invalid, 'hex')).toBeUndefined();
+	});
+
+	it('base64: an optional whsec_ prefix dropped; exact encodings only, never empty', () => {
+		const key = Buffer.from('standard webhooks key');
+		expect(secretKey(`whsec_${key.toString('base64')}`, 'base64')).toEqual(key);
+		expect(secretKey(key.toString('base64'), 'base64')).toEqual(key);
+		for (const invalid of ['whsec_not base64!', 'whsec_', 'whsec_QQ=x'])
+			expect(secretKey(invalid, 'base64')).toBeUndefined();
+	});
+});
+
+describe('constant-time comparisons', () => {
+	it('bytes: equal only when equal, false (not an exception) for other lengths', () => {
+		expect(constantTimeEqual(DIGEST, Buffer.from(DIGEST))).toBe(true);
+		expect(constantTimeEqual(DIGEST, OTHER)).toBe(false);
+		expect(constantTimeEqual(DIGEST, DIGEST.subarray(1))).toBe(false);
+	});
+
+	it('texts of any length', () => {
+		expect(constantTimeTextEqual('whsec_a', 'whsec_a')).toBe(true);
+		expect(constantTimeTextEqual('whsec_a', 'whsec_ab')).toBe(false);
+		expect(constantTimeTextEqual('', 'x'.repeat(5000))).toBe(false);
+	});
+});
