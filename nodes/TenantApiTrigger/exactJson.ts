@@ -2,8 +2,8 @@
  * JSON numbers as the sender wrote them. JSON.parse turns every number into the nearest double, so
  * a signed `12345678901234567891` would reach the workflow as 12345678901234567000, and `1e400` as
  * Infinity. A number is kept as its text when its double does not stand for the same decimal, or
- * when it is a whole number beyond Number.MAX_SAFE_INTEGER (next to one, other whole numbers read as
- * the same double); every other value is JSON.parse's own.
+ * when it is a whole number beyond Number.MAX_SAFE_INTEGER (next to one, other whole numbers read
+ * as the same double); every other value is JSON.parse's own.
  *
  * Only a number of 16 digits or more, or one with an exponent, can be such a number, and a body
  * without one (most) keeps JSON.parse's value. In one that has it, each such number is put in
@@ -11,10 +11,10 @@
  */
 
 /**
- * A number token (after `:`, `,` or `[`) with an exponent, or with 16 digits (a point among them).
- * Text in strings may match too; then the quoting below finds nothing to do.
+ * A number token (first, or after `:`, `,` or `[`) with an exponent, or with 16 digits (a point
+ * among them). Text in strings may match too; then the quoting below finds nothing to do.
  */
-const MAY_BE_INEXACT = /[:,[][ \t\n\r]*-?\d+(?:\.\d+)?[eE]|[:,[][ \t\n\r]*-?(?:\d\.?){16}/;
+const MAY_BE_INEXACT = /(?:^|[:,[])[ \t\n\r]*-?(?:\d+(?:\.\d+)?[eE]|(?:\d\.?){16})/;
 
 /** The same test for one number token. */
 const MAY_BE_INEXACT_TOKEN = /[eE]|(?:\d\.?){16}/;
@@ -22,7 +22,10 @@ const MAY_BE_INEXACT_TOKEN = /[eE]|(?:\d\.?){16}/;
 /** The tokens of JSON text that JSON.parse accepted: strings (skipped whole) and numbers. */
 const STRING_OR_NUMBER = /"[^"\\]*(?:\\.[^"\\]*)*"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/g;
 
-/** A decimal's digits without leading or trailing zeros, and its exponent: `1.50e2` and `150` read `15e1`. */
+/**
+ * A decimal's digits without leading or trailing zeros, and its exponent: `1.50e2` and `150` read
+ * `15e1`.
+ */
 function canonicalDecimal(text: string): string {
 	const [, sign, whole, fraction = '', exponent = '0'] =
 		/^(-?)(\d+)(?:\.(\d+))?(?:[eE]([-+]?\d+))?$/.exec(text) ?? [];
@@ -33,7 +36,10 @@ function canonicalDecimal(text: string): string {
 	return `${sign}${significant}e${power}`;
 }
 
-/** A number token as the workflow gets it: JSON.parse's double, or the token's text when the double differs. */
+/**
+ * A number token as the workflow gets it: JSON.parse's double, or the token's text when the double
+ * differs.
+ */
 export function exactNumber(token: string): number | string {
 	const value = Number(token);
 	if (!Number.isFinite(value) || (Number.isInteger(value) && !Number.isSafeInteger(value)))
@@ -41,7 +47,10 @@ export function exactNumber(token: string): number | string {
 	return canonicalDecimal(token) === canonicalDecimal(String(value)) ? value : token;
 }
 
-/** `text` with every number token a double cannot hold exactly in quotes; undefined when there is none. */
+/**
+ * `text` with every number token a double cannot hold exactly in quotes; undefined when there is
+ * none.
+ */
 function quoteInexactNumbers(text: string): string | undefined {
 	let quoted = '';
 	let copied = 0;
@@ -54,7 +63,9 @@ function quoteInexactNumbers(text: string): string | undefined {
 	return copied === 0 ? undefined : quoted + text.slice(copied);
 }
 
-/** The value JSON.parse gave for `text`, with every number a double cannot hold exactly as its text. */
+/**
+ * The value JSON.parse gave for `text`, with every number a double cannot hold exactly as its text.
+ */
 export function withExactNumbers(text: string, parsed: unknown): unknown {
 	const quoted = MAY_BE_INEXACT.test(text) ? quoteInexactNumbers(text) : undefined;
 	return quoted === undefined ? parsed : JSON.parse(quoted);
