@@ -269,7 +269,7 @@ export const REFUSALS: Record<RefusalReason, RefusalEntry> = {
 	raw_body_unavailable: {
 		status: 401,
 		explain: () => [
-			'n8n kept no bytes of this request, so nothing can be verified.',
+			'n8n kept no bytes of this request (it parses multipart/form-data itself before the trigger runs), so nothing can be verified.',
 			'Senders of signed webhooks post JSON or form fields: check the sender.',
 		],
 	},
