@@ -169,6 +169,19 @@ export const DEFECTS: Defect[] = [
 		],
 	},
 	{
+		name: 'digests compared on their first half only',
+		verification: 'hmacSha512',
+		property: 'mutated',
+		patches: [
+			{
+				file: `${TRIGGER}/signatures.ts`,
+				find: '\treturn a.length === b.length && timingSafeEqual(a, b);',
+				replace:
+					'\treturn a.length === b.length && timingSafeEqual(a.subarray(0, a.length / 2), b.subarray(0, b.length / 2));',
+			},
+		],
+	},
+	{
 		name: 'the body read per Content-Type',
 		verification: 'hmacSha256',
 		property: 'mutated',
@@ -323,6 +336,18 @@ export const DEFECTS: Defect[] = [
 				file: `${TRIGGER}/exactJson.ts`,
 				find: 'return MAY_BE_INEXACT.test(text) ? readExactly(text) : parsed;',
 				replace: 'return parsed;',
+			},
+		],
+	},
+	{
+		name: "the exact reader's fields assigned (a `__proto__` field sets the prototype)",
+		verification: 'hmacSha256',
+		property: 'genuine',
+		patches: [
+			{
+				file: `${TRIGGER}/exactJson.ts`,
+				find: 'setOwn(top.container, top.key as string, value);',
+				replace: '(top.container as Record<string, unknown>)[top.key as string] = value;',
 			},
 		],
 	},

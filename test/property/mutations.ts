@@ -4,7 +4,8 @@
  * a field added in front or repeated behind (JSON readers keep a repeated name's last value), form fields added,
  * reordered or respelled; the Content-Type changed, dropped or repeated; headers dropped, replaced, repeated, renamed
  * in another letter case or to a look-alike (`svix-id` for `webhook-id`), padded, added (a first name of a setting's
- * list, any other name), a timestamp shifted, a signature respelled (upper case, base64url, without padding); a
+ * list, any other name), a timestamp shifted, a signature respelled (upper case, base64url, without padding) or
+ * its second half forged (a reader that compares part of a digest would take it); a
  * secret of the credential copied into a header's name or value, Authorization, or the query, in any letter case;
  * query parameters added, dropped or respelled; the request handed over directly instead of through n8n's server.
  */
@@ -39,7 +40,8 @@ type HeaderOp =
 	| 'alias first'
 	| 'look-alike'
 	| 'timestamp shifted'
-	| 'signature respelled';
+	| 'signature respelled'
+	| 'signature half forged';
 type SecretPlace = 'header name' | 'header value' | 'authorization' | 'query name' | 'query value';
 type QueryOp = 'added' | 'dropped' | 'respelled';
 
@@ -129,6 +131,7 @@ export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
 					'look-alike',
 					'timestamp shifted',
 					'signature respelled',
+					'signature half forged',
 				),
 				fc.constant<HeaderOp>('padded'),
 			),
@@ -350,6 +353,9 @@ function editHeader(lines: HeaderLines, m: Extract<Mutation, { kind: 'header' }>
 			const shift = 1 + Math.floor(m.at * 400);
 			return out.map(([n, v]) => [n, v.replace(/\d{10}/, (ts) => String(Number(ts) + shift))]);
 		}
+		case 'signature half forged':
+			out[i] = [name, forgeSecondHalf(value)];
+			return out;
 		default:
 			out[i] = [name, respellSignature(value, m.at)];
 			return out;
@@ -357,6 +363,15 @@ function editHeader(lines: HeaderLines, m: Extract<Mutation, { kind: 'header' }>
 }
 
 /** A signature header's signatures written another way: in upper case, in base64url, without padding. */
+/** Every signature in a header (a long run of hex or base64) with its second half replaced, its first half kept. */
+function forgeSecondHalf(value: string): string {
+	return value.replace(/[0-9A-Za-z+/_-]{27,}/g, (run) => {
+		const half = Math.ceil(run.length / 2);
+		const filler = /^[0-9a-fA-F]+$/.test(run) ? '0' : 'A';
+		return run.slice(0, half) + filler.repeat(run.length - half);
+	});
+}
+
 function respellSignature(value: string, position: number): string {
 	const way = Math.floor(position * 3);
 	if (way === 0) return value.replace(/[0-9a-f]{40,}/g, (hex) => hex.toUpperCase());
