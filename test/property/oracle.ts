@@ -277,24 +277,6 @@ export function slotsCarried(setup: Setup, request: Received, text: Buffer): num
 	});
 }
 
-/** Authentication refusals: 401, before anything of the body is read. */
-export const AUTH_REASONS: RefusalReason[] = [
-	'no_secret_configured',
-	'invalid_secret',
-	'invalid_signed_content',
-	'missing_signature',
-	'malformed_signature',
-	'signature_mismatch',
-	'missing_timestamp',
-	'invalid_timestamp',
-	'timestamp_out_of_window',
-	'missing_id',
-	'missing_url',
-	'missing_signed_header',
-	'missing_secret_header',
-	'secret_mismatch',
-];
-
 /**
  * How sure the judge is of the signature header: a sender's own for this content, which the trigger must read
  * (`readable`); a faulty sender's, which it must not (`unreadable`); or any other (`unknown`: only a header that

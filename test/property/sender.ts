@@ -48,8 +48,6 @@ export interface Genuine {
 	signed?: Signed;
 	/** A sender's fault (its delivery must be refused), or 'none'. */
 	fault: Fault;
-	/** The message id the sender gave (`{id}`), for reports. */
-	id: string;
 }
 
 export const FAULTS = [
@@ -405,7 +403,6 @@ function hmacDelivery(setup: Setup, sender: HmacSender, c: Choices): Genuine {
 			secrets: fault === 'a key the credential does not hold' ? [] : secrets,
 		},
 		fault,
-		id: content.id,
 	};
 }
 
@@ -438,6 +435,5 @@ export function deliver(setup: Setup, c: Choices): Genuine {
 			receivedAt: NOW,
 		},
 		fault,
-		id: c.id,
 	};
 }
