@@ -1,57 +1,31 @@
 /**
- * Generated delivery bodies, as a sender writes them, and the body as an independent reader reads it: JSON with
- * lossless-json (a number JavaScript cannot hold kept as its text), form fields with the URL Standard's parser
- * (Node's URLSearchParams). Numbers can be any JSON number token, not only those JSON.stringify writes.
+ * Bodies as senders write them, byte by byte: JSON objects of every shape (nesting, deep nesting, numbers of every
+ * spelling, among them numbers JavaScript cannot hold, strings with any escape including lone surrogates, repeated
+ * names, `__proto__`, dotted names, blanks of every kind, a byte order mark) and form fields (each encoder's
+ * escapes, repeated names, fields without `=`, empty fields, up to just over the field limit); now and then a body
+ * no sender should send (not UTF-8, not JSON, not an object, empty, an escape that is not UTF-8). How the workflow
+ * must read them is reading.ts's, not this module's.
  */
 import fc from 'fast-check';
-import {
-	LosslessNumber,
-	isSafeNumber,
-	parse as parseLossless,
-	stringify as stringifyLossless,
-} from 'lossless-json';
-import type { IDataObject } from 'n8n-workflow';
 
-export type Format = 'json' | 'form';
+import type { Format } from './reading';
 
-/** Number tokens a double reads exactly, and tokens it cannot hold (beyond 2^53, too many digits, overflow). */
-const NUMBER_TOKENS = [
-	'0',
-	'-0',
-	'1.0',
-	'1.50',
-	'1e2',
-	'1E+2',
-	'-1.5e-3',
-	'0.1',
-	'5e-324',
-	'9007199254740991',
-	'1e15',
-	'9007199254740992',
-	'9007199254740993',
-	'12345678901234567891',
-	'0.10000000000000001',
-	'1e400',
-	'-1e400',
-	'1e-400',
-	'4e-324',
-	'1e16',
-	'123456789012.345678',
-	'1.7976931348623159e308',
-];
+export type Json =
+	| { kind: 'object'; entries: Array<[string, Json]> }
+	| { kind: 'array'; items: Json[] }
+	| { kind: 'string'; value: string }
+	| { kind: 'number'; token: string }
+	| { kind: 'literal'; value: true | false | null };
 
-const bigInteger = fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }).map((n) => String(n));
-/** A JSON number as its exact token. */
-export const numberToken = fc.oneof(
-	fc.constantFrom(...NUMBER_TOKENS),
-	bigInteger,
-	fc.integer().map(String),
-	fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => JSON.stringify(d)),
-);
-const number = numberToken.map((token) => new LosslessNumber(token));
+const pick = <T>(...values: T[]) => fc.constantFrom(...values);
+const str = (value: string): Json => ({ kind: 'string', value });
 
+// ---- text ----
+
+/** Texts that mean something to a reader, a filter, an id or a form. */
 const SPECIAL_TEXT = [
-	'x&event=payout.approved&amount=1000000&id=evt_new&y=',
+	'',
+	' ',
 	'a.b',
 	'=',
 	'&',
@@ -62,223 +36,401 @@ const SPECIAL_TEXT = [
 	'\u2028',
 	'{"x":1}',
 	':',
-	'',
-	' ',
 	'%3A',
 	'a:b',
 	',',
+	'\ud800',
+	'x\udc00y',
+	'😀',
+	'\u0000',
+	'"\\/',
+	'transfers.created',
 ];
 export const text = fc.oneof(
-	fc.string({ maxLength: 10 }),
-	fc.constantFrom(...SPECIAL_TEXT),
-	fc.string({ unit: 'binary', maxLength: 6 }),
+	{ arbitrary: fc.string({ maxLength: 10 }), weight: 3 },
+	{ arbitrary: pick(...SPECIAL_TEXT), weight: 2 },
+	{ arbitrary: fc.string({ unit: 'binary', maxLength: 6 }), weight: 1 },
+	{ arbitrary: fc.string({ unit: 'grapheme', maxLength: 4 }), weight: 1 },
 );
-/** Object keys, including the names the trigger and n8n care about. */
+
+/** A text with its lone surrogates replaced (what a form encoder can encode). */
+export const wellFormed = (value: string) =>
+	value.replace(
+		/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+		'\ufffd',
+	);
+
+// ---- numbers ----
+
+/** Number tokens a double reads exactly, and tokens it cannot hold (beyond 2^53, too many digits, out of range). */
+const NUMBER_TOKENS = [
+	'0',
+	'-0',
+	'1.0',
+	'1.50',
+	'10',
+	'1e1',
+	'1E+1',
+	'100e-1',
+	'-1.5e-3',
+	'0.1',
+	'5e-324',
+	'9007199254740991',
+	'9007199254740992',
+	'9007199254740993',
+	'-9007199254740993',
+	'12345678901234567891',
+	'0.10000000000000001',
+	'1e400',
+	'-1e400',
+	'1e-400',
+	'4e-324',
+	'1e15',
+	'1e16',
+	'1.5e300',
+	'123456789012.345678',
+	'1234567890123456',
+	'0.000000000000001',
+	'1.7976931348623157e308',
+	'1.7976931348623159e308',
+	'2.2250738585072014e-308',
+];
+/** A JSON number token (never one JSON.stringify would write only). */
+export const numberToken = fc.oneof(
+	pick(...NUMBER_TOKENS),
+	fc.bigInt({ min: -(10n ** 25n), max: 10n ** 25n }).map(String),
+	fc.integer().map(String),
+	fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => JSON.stringify(d)),
+	fc
+		.tuple(
+			fc.integer({ min: -99, max: 999 }),
+			fc.integer({ min: -30, max: 30 }),
+			pick('e', 'E', 'e+'),
+		)
+		.map(([units, power, e]) => `${units}${e}${power}`.replace('e+-', 'e-')),
+);
+
+// ---- JSON values ----
+
+const KEYS = [
+	'id',
+	'event',
+	'type',
+	'event_id',
+	'data',
+	'a.b',
+	'__proto__',
+	'constructor',
+	'kind',
+	'object',
+	'items',
+	'0',
+	'',
+];
 export const key = fc.oneof(
-	fc.string({ minLength: 1, maxLength: 6 }),
-	fc.constantFrom(
-		'id',
-		'event',
-		'type',
-		'event_id',
-		'data',
-		'a.b',
-		'data.object',
-		'__proto__',
-		'webhookQuery',
-		'webhookHeaders',
-		'unsignedQuery',
-	),
+	{ arbitrary: text, weight: 2 },
+	{ arbitrary: pick(...KEYS), weight: 3 },
 );
-const leaf = fc.oneof(text, number, fc.boolean(), fc.constant(null));
-export const { value: jsonValue } = fc.letrec<{ value: unknown }>((tie) => ({
+
+const leaf: fc.Arbitrary<Json> = fc.oneof(
+	text.map(str),
+	numberToken.map((token): Json => ({ kind: 'number', token })),
+	pick<true | false | null>(true, false, null).map((value): Json => ({ kind: 'literal', value })),
+);
+
+/** Entries of an object; now and then a name repeated (JSON readers keep its last value). */
+const entries = (value: fc.Arbitrary<Json>) =>
+	fc
+		.tuple(
+			fc.array(fc.tuple(key, value), { maxLength: 4 }),
+			fc.option(fc.tuple(fc.nat(), value), { freq: 4 }),
+		)
+		.map(([list, repeat]) => {
+			if (repeat === null || list.length === 0) return list;
+			const [at, again] = repeat;
+			return [...list, [list[at % list.length][0], again] as [string, Json]];
+		});
+
+export const { value: jsonValue } = fc.letrec<{ value: Json }>((tie) => ({
 	value: fc.oneof(
-		{ depthSize: 'small' },
+		{ depthSize: 'small', withCrossShrink: true },
 		leaf,
-		fc.array(tie('value'), { maxLength: 3 }),
-		fc.dictionary(key, tie('value'), { maxKeys: 3 }),
+		fc.array(tie('value'), { maxLength: 3 }).map((items): Json => ({ kind: 'array', items })),
+		entries(tie('value')).map((list): Json => ({ kind: 'object', entries: list })),
 	),
 }));
 
-/** A JSON text of a value whose numbers are LosslessNumbers (written as their tokens). */
-export function jsonText(value: unknown, space?: number): string {
-	return stringifyLossless(value, undefined, space) ?? 'null';
-}
+/** A value nested `depth` times (in lists or objects), a number at the bottom: nesting no reader may pay for with stack. */
+const deep = fc
+	.record({ depth: fc.integer({ min: 20, max: 1500 }), token: numberToken, objects: fc.boolean() })
+	.map(({ depth, token, objects }): Json => {
+		let value: Json = { kind: 'number', token };
+		for (let i = 0; i < depth; i += 1)
+			value = objects
+				? { kind: 'object', entries: [['d', value]] }
+				: { kind: 'array', items: [value] };
+		return value;
+	});
 
-/** Id values: text (with the characters that join id parts), numbers of every kind, or no usable id. */
-const idValue = fc.oneof(
-	{ arbitrary: fc.stringMatching(/^evt_[a-z0-9]{1,8}$/), weight: 4 },
-	{
-		arbitrary: fc.constantFrom('acme:42', 'acme', '42:7', ' evt_1', 'evt_1 ', 'a%3Ab', 'x,y'),
-		weight: 2,
-	},
-	{ arbitrary: number, weight: 2 },
-	{ arbitrary: fc.constantFrom('', null, true, [], {}), weight: 1 },
+// ---- events ----
+
+const EVENTS = [
+	'transfers.created',
+	'payout.approved',
+	'accounts.updated',
+	' transfers.created ',
+	'x',
+];
+const idValue: fc.Arbitrary<Json> = fc.oneof(
+	{ arbitrary: fc.stringMatching(/^evt_[a-z0-9]{1,8}$/).map(str), weight: 4 },
+	{ arbitrary: pick('acme:42', '42:7', ' evt_1', 'a%3Ab', 'x,y', '%', '').map(str), weight: 2 },
+	{ arbitrary: numberToken.map((token): Json => ({ kind: 'number', token })), weight: 2 },
+	{ arbitrary: leaf, weight: 1 },
 );
 
-/** A webhook event: an id, an event type, fields; one in twenty has the reserved `webhookDelivery` field. */
-const eventObject: fc.Arbitrary<IDataObject> = fc
-	.tuple(
-		fc.record(
-			{
-				id: idValue,
-				event: fc.oneof(
-					fc.constantFrom(
-						'transfers.created',
-						'payout.approved',
-						'accounts.updated',
-						' transfers.created ',
+/** A webhook event: an id, an event type, data; optional fields, among them one in twenty-five the reserved name. */
+const eventObject: fc.Arbitrary<Json> = fc
+	.record(
+		{
+			id: idValue,
+			event: fc.oneof(pick(...EVENTS).map(str), leaf),
+			type: pick(...EVENTS).map(str),
+			event_id: idValue,
+			created_at: numberToken.map((token): Json => ({ kind: 'number', token })),
+			data: fc.oneof(
+				{ arbitrary: jsonValue, weight: 4 },
+				{ arbitrary: deep, weight: 1 },
+				{
+					arbitrary: fc.record({ kind: pick(...EVENTS), id: idValue }).map(
+						({ kind, id }): Json => ({
+							kind: 'object',
+							entries: [
+								['kind', str(kind)],
+								['object', id],
+								['items', { kind: 'array', items: [{ kind: 'object', entries: [['id', id]] }] }],
+							],
+						}),
 					),
-					text,
-				),
-				event_id: idValue,
-				type: fc.constantFrom('transfers.created', 'payout.approved'),
-				created_at: number,
-				data: fc.dictionary(key, jsonValue, { maxKeys: 4 }),
-			},
-			{ requiredKeys: ['id', 'event', 'data'] },
-		),
-		fc.integer({ min: 0, max: 19 }),
+					weight: 3,
+				},
+			),
+			'a.b': idValue,
+			webhookDelivery: fc.integer({ min: 0, max: 24 }),
+			extra: entries(jsonValue),
+		},
+		{ requiredKeys: ['id', 'event', 'data', 'webhookDelivery', 'extra'] },
 	)
 	.map(
-		([event, reserved]) =>
-			(reserved === 0 ? { ...event, webhookDelivery: { id: 'forged' } } : event) as IDataObject,
+		({ webhookDelivery, extra, ...fields }): Json => ({
+			kind: 'object',
+			entries: [
+				...Object.entries(fields).map(([name, value]) => [name, value] as [string, Json]),
+				...(webhookDelivery === 0 ? [['webhookDelivery', str('forged')] as [string, Json]] : []),
+				...extra,
+			],
+		}),
 	);
 
-export const eventBody = fc
-	.tuple(eventObject, fc.constantFrom(undefined, 2))
-	.map(([event, space]) => Buffer.from(jsonText(event, space)));
+// ---- writing JSON ----
 
-/** Slack's URL verification (its challenge printable text, now and then text Slack never sends: blanks, too long, none). */
-export const slackUrlVerification = fc
-	.record({
-		token: fc.stringMatching(/^[A-Za-z0-9]{1,24}$/),
-		challenge: fc.oneof(
-			{ arbitrary: fc.stringMatching(/^[\x21-\x7e]{1,64}$/), weight: 4 },
-			fc.constantFrom('', 'a b', 'x'.repeat(513), 42),
-		),
-	})
-	.map((fields) => Buffer.from(JSON.stringify({ ...fields, type: 'url_verification' })));
-
-/** GitHub's ping: `zen` and the hook's id (the sender marks it with `X-GitHub-Event: ping`). */
-export const githubPing = fc
-	.record({
-		zen: fc.constantFrom('Keep it logically awesome.', 'Design for failure.', ''),
-		hook_id: fc.integer({ min: 1, max: 1e9 }),
-	})
-	.map((fields) => Buffer.from(JSON.stringify(fields)));
-
-const fieldName = fc.oneof(
-	fc.string({ minLength: 1, maxLength: 6 }),
-	fc.constantFrom('event', 'id', 'a.b', 'payload', 'From', 'webhookDelivery'),
-);
-const formPairs = fc.array(fc.tuple(fieldName, text), { minLength: 1, maxLength: 6 });
-
-/** Form bodies; Twilio's may not repeat a pair (it signs each distinct value once). */
-export function formBody(distinctPairs: boolean): fc.Arbitrary<Buffer> {
-	const pairs = distinctPairs
-		? formPairs.filter((list) => new Set(list.map((p) => JSON.stringify(p))).size === list.length)
-		: formPairs;
-	return pairs.map((list) => Buffer.from(new URLSearchParams(list).toString()));
+/** How a sender writes JSON: blanks, escapes, what goes before and after. */
+export interface JsonStyle {
+	/** Between tokens: '', one space, an indent with newlines, tabs, CR LF. */
+	blank: '' | ' ' | '\n  ' | '\t' | '\r\n';
+	/** Which characters are escaped beyond those that must be: none, every non-ASCII one, `/`; upper-case hex. */
+	escapes: 'needed' | 'non-ASCII' | 'slash' | 'upper-case hex';
+	around: 'none' | 'blanks' | 'byte order mark';
 }
 
-const hex32 = fc.stringMatching(/^[0-9a-f]{32}$/);
-/** Twilio message deliveries: SIDs (two letters, 32 hex digits) next to free text. */
-export const twilioForm = fc
-	.record({
-		MessageSid: hex32.map((h) => `SM${h}`),
-		MessagingServiceSid: hex32.map((h) => `MG${h}`),
-		AccountSid: hex32.map((h) => `AC${h}`),
-		Body: text,
-		From: fc.constantFrom('+15550001', 'whatsapp:+1555'),
-	})
-	.chain((fields) =>
-		fc
-			.subarray(Object.entries(fields), { minLength: 1 })
-			.map((pairs) => Buffer.from(new URLSearchParams(pairs).toString())),
-	);
+export const jsonStyle: fc.Arbitrary<JsonStyle> = fc.record({
+	blank: pick<JsonStyle['blank']>('', '', ' ', '\n  ', '\t', '\r\n'),
+	escapes: pick<JsonStyle['escapes']>('needed', 'needed', 'non-ASCII', 'slash', 'upper-case hex'),
+	around: pick<JsonStyle['around']>('none', 'none', 'none', 'blanks', 'byte order mark'),
+});
 
-// ---- the independent reading ----
+const SHORT_ESCAPES: Record<string, string> = {
+	'"': '\\"',
+	'\\': '\\\\',
+	'\b': '\\b',
+	'\f': '\\f',
+	'\n': '\\n',
+	'\r': '\\r',
+	'\t': '\\t',
+};
 
-/**
- * A form body's pairs as WHATWG's urlencoded parser reads them, by Node's URLSearchParams: its bytes above 0x7F
- * escaped first (the same bytes once decoded; Node misreads a '%' followed by some non-ASCII characters), and '&'
- * put first (URLSearchParams drops a leading '?', as for a query string; the parser does not).
- */
-export function whatwgPairs(body: Buffer): Array<[string, string]> {
-	const ascii = [...body]
-		.map((byte) =>
-			byte < 0x80 ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase()}`,
+function hex4(code: number, upper: boolean): string {
+	const hex = code.toString(16).padStart(4, '0');
+	return `\\u${upper ? hex.toUpperCase() : hex}`;
+}
+
+/** A JSON string token: what must be escaped (quotes, backslashes, controls, lone surrogates), and what the style escapes. */
+export function jsonString(value: string, escapes: JsonStyle['escapes'] = 'needed'): string {
+	let out = '"';
+	for (let i = 0; i < value.length; i += 1) {
+		const char = value[i];
+		const code = value.charCodeAt(i);
+		const high = code >= 0xd800 && code <= 0xdbff;
+		const low = code >= 0xdc00 && code <= 0xdfff;
+		const paired = high && /[\udc00-\udfff]/.test(value[i + 1] ?? '');
+		const upper = escapes === 'upper-case hex';
+		if (Object.prototype.hasOwnProperty.call(SHORT_ESCAPES, char) && !(upper && code < 0x20))
+			out += SHORT_ESCAPES[char];
+		else if (
+			code < 0x20 ||
+			((high || low) && !paired && !(low && i > 0 && /[\ud800-\udbff]/.test(value[i - 1])))
 		)
-		.join('');
-	return [...new URLSearchParams(`&${ascii}`)];
-}
-
-export function setOwn(
-	target: Record<string | number, unknown>,
-	k: string | number,
-	v: unknown,
-): void {
-	Object.defineProperty(target, k, {
-		value: v,
-		enumerable: true,
-		writable: true,
-		configurable: true,
-	});
-}
-
-/** lossless-json's numbers as the trigger must deliver them: a number where JavaScript holds it, else the token's text. */
-function plainNumbers(value: unknown): unknown {
-	if (value instanceof LosslessNumber)
-		return isSafeNumber(value.value) ? Number.parseFloat(value.value) : value.value;
-	if (Array.isArray(value)) return value.map(plainNumbers);
-	if (value === null || typeof value !== 'object') return value;
-	const out: IDataObject = {};
-	for (const [k, v] of Object.entries(value)) setOwn(out, k, plainNumbers(v));
-	return out;
-}
-
-/** A copy of a JSON text's value, numbers kept as written. */
-export function cloneJson(json: string): unknown {
-	return parseLossless(json);
-}
-
-/**
- * JSON read losslessly (numbers as LosslessNumber), or undefined when it is not a JSON object. A name an object
- * repeats (only mutations make such bodies) keeps its last value, in its first place, as JavaScript's JSON.parse reads it.
- */
-export function losslessObject(body: Buffer): IDataObject | undefined {
-	try {
-		const value = parseLossless(body.toString('utf8').replace(/^\ufeff/, ''), undefined, {
-			onDuplicateKey: ({ newValue }) => newValue,
-		});
-		return value !== null && typeof value === 'object' && !Array.isArray(value)
-			? (value as IDataObject)
-			: undefined;
-	} catch {
-		return undefined;
+			out += hex4(code, upper);
+		else if ((escapes === 'non-ASCII' || upper) && code > 0x7e) out += hex4(code, upper);
+		else if (escapes === 'slash' && char === '/') out += '\\/';
+		else out += char;
 	}
+	return `${out}"`;
 }
 
-/** The body as an independent reader reads it: lossless JSON, or WHATWG's form fields (one value, or a list). */
-export function referenceReading(format: Format, body: Buffer): IDataObject | undefined {
-	if (format === 'json') {
-		const object = losslessObject(body);
-		return object === undefined ? undefined : (plainNumbers(object) as IDataObject);
+/** A JSON text of a value in a style (a loop, so that any nesting writes). */
+export function jsonText(root: Json, style: JsonStyle): string {
+	const parts: string[] = [];
+	const blank = style.blank;
+	type Task = Json | { close: string } | { raw: string };
+	const tasks: Task[] = [root];
+	while (tasks.length > 0) {
+		const task = tasks.pop() as Task;
+		if ('close' in task) parts.push(blank, task.close);
+		else if ('raw' in task) parts.push(task.raw);
+		else if (task.kind === 'string') parts.push(jsonString(task.value, style.escapes));
+		else if (task.kind === 'number') parts.push(task.token);
+		else if (task.kind === 'literal') parts.push(String(task.value));
+		else {
+			const items: Array<[string | undefined, Json]> =
+				task.kind === 'array' ? task.items.map((item) => [undefined, item]) : task.entries;
+			parts.push(task.kind === 'array' ? '[' : '{');
+			tasks.push({ close: task.kind === 'array' ? ']' : '}' });
+			for (let i = items.length - 1; i >= 0; i -= 1) {
+				const [name, value] = items[i];
+				tasks.push(value);
+				const head =
+					name === undefined ? '' : `${jsonString(name, style.escapes)}${blank}:${blank}`;
+				tasks.push({ raw: `${i === 0 ? '' : ','}${blank}${head}` });
+			}
+		}
 	}
-	return pairsObject(whatwgPairs(body));
+	const json = parts.join('');
+	if (style.around === 'blanks') return ` \n${json}\t `;
+	if (style.around === 'byte order mark') return `\ufeff${json}`;
+	return json;
 }
 
-/** Name-value pairs as one object: a name's one value, or the list of its values when it repeats. */
-export function pairsObject(pairs: Iterable<[string, string]>): IDataObject {
-	const out: IDataObject = {};
-	for (const [name, value] of pairs) {
-		const before = Object.prototype.hasOwnProperty.call(out, name) ? out[name] : undefined;
-		setOwn(
-			out,
-			name,
-			before === undefined ? value : Array.isArray(before) ? [...before, value] : [before, value],
+// ---- form fields ----
+
+/** How a sender encodes a form: the WHATWG serializer (`+` for spaces), encodeURIComponent, raw UTF-8, lower-case escapes. */
+type FormEncoding = 'urlencoded' | 'component' | 'raw UTF-8' | 'lower-case escapes';
+
+function formEncode(value: string, encoding: FormEncoding): string {
+	const clean = wellFormed(value);
+	if (encoding === 'urlencoded') return new URLSearchParams([['', clean]]).toString().slice(1);
+	if (encoding === 'raw UTF-8') return clean.replace(/[%&=+#\s]/g, (c) => encodeURIComponent(c));
+	const encoded = encodeURIComponent(clean);
+	return encoding === 'lower-case escapes'
+		? encoded.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase())
+		: encoded;
+}
+
+const FIELD_NAMES = [
+	'id',
+	'event',
+	'type',
+	'event_id',
+	'a.b',
+	'__proto__',
+	'data.kind',
+	'webhookDelivery',
+];
+const fieldName = fc.oneof(
+	{ arbitrary: fc.string({ minLength: 1, maxLength: 6 }), weight: 20 },
+	{ arbitrary: pick(...FIELD_NAMES.slice(0, -1)), weight: 20 },
+	{ arbitrary: fc.constant('webhookDelivery'), weight: 1 },
+);
+const fieldValue = fc.oneof(text, pick(...EVENTS), fc.stringMatching(/^evt_[a-z0-9]{1,8}$/));
+
+/** The pieces of a form field as written: name, value, and whether `=` separates them. */
+const formField = fc.record({
+	name: fieldName,
+	value: fieldValue,
+	equals: fc.oneof(
+		{ arbitrary: fc.constant(true), weight: 9 },
+		{ arbitrary: fc.constant(false), weight: 1 },
+	),
+});
+
+const formBody = fc
+	.record({
+		fields: fc.array(formField, { minLength: 1, maxLength: 6 }),
+		encoding: pick<FormEncoding>('urlencoded', 'component', 'raw UTF-8', 'lower-case escapes'),
+		repeat: fc.boolean(),
+		emptyFields: pick('', '', '', '&', '&&'),
+	})
+	.map(({ fields, encoding, repeat, emptyFields }) => {
+		const list = repeat ? [...fields, { ...fields[0], value: 'again' }] : fields;
+		const written = list.map(({ name, value, equals }) =>
+			equals
+				? `${formEncode(name, encoding)}=${formEncode(value, encoding)}`
+				: formEncode(name, encoding),
 		);
-	}
-	return out;
-}
+		return Buffer.from(`${emptyFields}${written.join(`&${emptyFields}`)}`, 'utf8');
+	});
+
+/** Forms around the limit of 1,000 fields. */
+const bigForm = pick(999, 1000, 1001).map((n) =>
+	Buffer.from(Array.from({ length: n }, (_, i) => `f${i}=${i}`).join('&')),
+);
+
+// ---- what senders send ----
+
+/** Bodies no sender should send: the reader must refuse each after the signature is checked. */
+const FAULTY_JSON = [
+	'',
+	'  \n',
+	'[1,2]',
+	'"text"',
+	'42',
+	'null',
+	'{"a":1,}',
+	"{'a':1}",
+	'{"a":NaN}',
+	'{"a":1}x',
+];
+const faultyJson = fc.oneof(
+	pick(...FAULTY_JSON).map((t) => Buffer.from(t)),
+	pick(
+		Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]),
+		Buffer.from('{"a":"\xe9"}', 'latin1'),
+	),
+);
+const FAULTY_FORM = ['=1', 'a=%zz', 'a=%E9', 'a=%', '%C3=1', 'a=%ED%A0%80', '&&', 'a=1&=2'];
+const faultyForm = fc.oneof(
+	pick(...FAULTY_FORM).map((t) => Buffer.from(t)),
+	fc.constant(Buffer.from([0x61, 0x3d, 0xff])),
+);
+
+/** JSON bodies: events written in any style, any value, deep ones; now and then a faulty one. */
+export const jsonBodies: fc.Arbitrary<Buffer> = fc.oneof(
+	{
+		arbitrary: fc.tuple(eventObject, jsonStyle).map(([v, s]) => Buffer.from(jsonText(v, s))),
+		weight: 12,
+	},
+	{
+		arbitrary: fc
+			.tuple(entries(jsonValue), jsonStyle)
+			.map(([list, s]) => Buffer.from(jsonText({ kind: 'object', entries: list }, s))),
+		weight: 2,
+	},
+	{ arbitrary: faultyJson, weight: 1 },
+);
+
+export const formBodies: fc.Arbitrary<Buffer> = fc.oneof(
+	{ arbitrary: formBody, weight: 12 },
+	{ arbitrary: bigForm, weight: 1 },
+	{ arbitrary: faultyForm, weight: 1 },
+);
+
+export const bodies = (format: Format) => (format === 'json' ? jsonBodies : formBodies);

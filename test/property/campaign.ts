@@ -4,10 +4,10 @@
  *
  * The long property-based campaign over the trust boundaries: `--cases` generated and mutated cases for each target
  * (all of them unless `--target` names one), spread evenly over its groups.
- * - deliveries: the trigger's (test/property/deliveries.ts), a group per Verification over all of its settings (60 %
- *   mutations of genuine deliveries, 15 % genuine ones, 15 % replays built from several genuine ones, 10 % arbitrary
- *   requests); `--only <verification>`, e.g. `--only customHmac`. Also prints how many cases each setting value, each
- *   kind of mutation and each kind of replay got.
+ * - deliveries: the trigger's (test/property/deliveries.ts), a group per row of SCHEMES over all of its settings (45 %
+ *   edits of genuine deliveries, 20 % genuine ones, 25 % replays built from several genuine ones, 10 % any request);
+ *   `--only <verification>`, e.g. `--only customHmac`. Prints how many cases each setting value, each kind of
+ *   mutation and each kind of replay got, and fails when a setting value the node offers (coverage.ts) got none.
  * - urls: the action node's URL confinement (test/property/urls.ts), a group per kind of input (endpoints and
  *   next-page links from hostile pieces, mutated and plain; base URLs; a Get Many's endpoints);
  *   `--only endpoints|next-links|base-urls|listing-endpoints`.
@@ -18,7 +18,10 @@
  */
 import fc from 'fast-check';
 
+import type { SchemeName } from '../../nodes/TenantApiTrigger/schemes';
+
 import type { CaseProperty, PropertyGroup, Verdict } from './common';
+import { requiredCoverage, unreached } from './coverage';
 import { deliveryGroups } from './deliveries';
 import { URL_GROUPS } from './urls';
 
@@ -26,10 +29,16 @@ interface Target {
 	groups: () => PropertyGroup[];
 	/** What each of its groups is, for the heading. */
 	eachGroupIs: string;
+	/** The coverage the cases of these groups must reach (none required when absent). */
+	required?: (groupKeys: string[]) => Array<[string, string]>;
 }
 
 const TARGETS: Record<string, Target> = {
-	deliveries: { groups: deliveryGroups, eachGroupIs: 'a Verification with all its settings' },
+	deliveries: {
+		groups: deliveryGroups,
+		eachGroupIs: 'a row of SCHEMES with all its settings',
+		required: (keys) => requiredCoverage(keys as SchemeName[]),
+	},
 	urls: { groups: () => URL_GROUPS, eachGroupIs: 'a kind of URL input' },
 };
 
@@ -93,6 +102,16 @@ const byCount = (outcomes: Outcomes) => [...outcomes].sort((a, b) => b[1] - a[1]
 const kept = (property: CaseProperty, chosen: string | undefined) =>
 	chosen === undefined || property.name.split(' ')[0] === chosen;
 
+/** Outcomes named on a group's line (the most frequent; the target's totals list them all). */
+const GROUP_LINE_KINDS = 8;
+
+/** Longest counterexample printed: the broken rule is printed above it, and the seed replays it whole. */
+const REPORT_CHARS = 4000;
+const shortened = (report: string) =>
+	report.length <= REPORT_CHARS
+		? report
+		: `${report.slice(0, REPORT_CHARS)}… (${report.length - REPORT_CHARS} more characters)`;
+
 /** Runs each (kept) property of a group on its share of `runs`; the first failure report (with fast-check's seed and path) or undefined. */
 function runGroup(
 	group: PropertyGroup,
@@ -111,7 +130,8 @@ function runGroup(
 			property.property((verdict) => count(outcomes, coverage, verdict)),
 			{ seed: seed + index, numRuns, endOnFailure: true },
 		);
-		if (details.failed) return `${property.name}: ${fc.defaultReportMessage(details)}`;
+		if (details.failed)
+			return `${property.name}: ${shortened(fc.defaultReportMessage(details) ?? '')}`;
 	}
 	return undefined;
 }
@@ -142,10 +162,14 @@ function runTarget(name: string, options: Options, totals: Outcomes): boolean {
 			coverage,
 			options.property,
 		);
+		const kinds = byCount(outcomes);
+		const more =
+			kinds.length > GROUP_LINE_KINDS ? `; and ${kinds.length - GROUP_LINE_KINDS} kinds more` : '';
 		say(
-			`${group.label}: ${sum(outcomes)} cases: ${byCount(outcomes)
+			`${group.label}: ${sum(outcomes)} cases: ${kinds
+				.slice(0, GROUP_LINE_KINDS)
 				.map(([outcome, n]) => `${n} ${outcome}`)
-				.join('; ')}`,
+				.join('; ')}${more}`,
 		);
 		for (const [outcome, n] of outcomes)
 			outcomesOfTarget.set(outcome, (outcomesOfTarget.get(outcome) ?? 0) + n);
@@ -165,7 +189,36 @@ function runTarget(name: string, options: Options, totals: Outcomes): boolean {
 			say(`  ${String(n).padStart(8)}  ${setting}`);
 	}
 	for (const [outcome, n] of outcomesOfTarget) totals.set(outcome, (totals.get(outcome) ?? 0) + n);
-	return true;
+	return coverageReached(
+		name,
+		chosen.map(({ group }) => group.key),
+		coverage,
+		options,
+	);
+}
+
+/** Whether the cases reached every setting value the target requires (checked when every property ran). */
+function coverageReached(
+	name: string,
+	keys: string[],
+	coverage: Coverage,
+	options: Options,
+): boolean {
+	const { required } = TARGETS[name];
+	if (required === undefined) return true;
+	if (options.property !== undefined) {
+		say(`${name}: coverage not checked (one property ran)`);
+		return true;
+	}
+	const missing = unreached(required(keys), coverage);
+	if (missing.length === 0) {
+		say(`${name}: every setting value the node offers was reached (${required(keys).length})`);
+		return true;
+	}
+	complain(
+		`\nFAILED on ${name}: no case reached ${missing.length} setting value(s):\n  ${missing.join('\n  ')}`,
+	);
+	return false;
 }
 
 function main(): number {

@@ -27,6 +27,15 @@ export interface CaseProperty {
 	property(judge: (verdict: Verdict) => boolean | void): fc.IProperty<[unknown]>;
 }
 
+/** A check's verdict; a check that throws breaks the rule, with its stack as the reason. */
+function checked<T>(check: (value: T) => Verdict, value: T): Verdict {
+	try {
+		return check(value);
+	} catch (error) {
+		return { ok: false, outcome: 'threw', why: (error as Error).stack ?? String(error) };
+	}
+}
+
 export function caseProperty<T>(
 	name: string,
 	share: number,
@@ -37,7 +46,7 @@ export function caseProperty<T>(
 		name,
 		share,
 		property: (judge) =>
-			fc.property(arbitrary as fc.Arbitrary<unknown>, (value) => judge(check(value as T))),
+			fc.property(arbitrary as fc.Arbitrary<unknown>, (value) => judge(checked(check, value as T))),
 	};
 }
 

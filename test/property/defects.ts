@@ -1,9 +1,9 @@
 /**
  * Deliberate defects of the trigger, each a finding the delivery campaign must catch: its text in a product source
- * (found exactly once) and what to put instead, the Verification whose set-ups reach it, and the property meant to
+ * (found exactly once) and what to put instead, the row of SCHEMES whose set-ups reach it, and the property meant to
  * catch it. test/property/mutants.ts runs the campaign with each applied (mutantHook.ts, in memory).
  */
-import type { VerificationName } from '../../nodes/TenantApiTrigger/verifications';
+import type { SchemeName } from '../../nodes/TenantApiTrigger/schemes';
 
 export interface Patch {
 	/** From the repository's root. */
@@ -14,51 +14,244 @@ export interface Patch {
 
 export interface Defect {
 	name: string;
-	verification: VerificationName;
+	verification: SchemeName;
 	/** The first word of the property's name (campaign.ts `--property`). */
-	property: 'mutated' | 'replayed';
+	property: 'mutated' | 'genuine' | 'replayed' | 'arbitrary';
 	patches: Patch[];
 }
 
 const TRIGGER = 'nodes/TenantApiTrigger';
-
-/** The signed items' old identity: one unit for the whole body, named by every item's id, sorted (read.ts had it so). */
-const BATCH_UNIT = `const { scheme } = config;
-	let next = 0;
-	const view = (value: unknown, keys: string[]): unknown =>
-		keys.length === 0 ? items[next++].view : keys[0] === '*' ? (value as unknown[]).map((v) => view(v, keys.slice(1))) : { [keys[0]]: view((value as IDataObject)[keys[0]], keys.slice(1)) };
-	const signed = view(body.object, scheme.itemsPath.split('.')) as IDataObject;
-	return [{ object: scheme.itemsOutput === 'body' ? body.object : signed, signed, itemId: items.map((item) => item.id) as never }];
-	return items.map((item) => {`;
+const AUTHENTICATE = `${TRIGGER}/authenticate.ts`;
+const SIGNED_CONTENT = `${TRIGGER}/signedContent.ts`;
+const RECEIVE = `${TRIGGER}/receive.ts`;
+const IDENTITY = `${TRIGGER}/identity.ts`;
+const SETTINGS = `${TRIGGER}/settings.ts`;
 
 export const DEFECTS: Defect[] = [
 	{
-		name: 'Delivery ID Fields used under open field boundaries (Twilio form)',
-		verification: 'twilio',
+		name: 'the timestamp window skipped',
+		verification: 'timestampedSignatures',
 		property: 'replayed',
 		patches: [
 			{
-				file: `${TRIGGER}/delivery.ts`,
-				find: "return chosenIdFields.length > 0\n\t\t\t? 'unprotected_id'\n\t\t\t: [result.signedTextSha256, SIGNED_TEXT_ID_SOURCE];",
-				replace:
-					'return chosenIdFields.length > 0 ? bodyFieldsId(unit.signed, chosenIdFields) : [result.signedTextSha256, SIGNED_TEXT_ID_SOURCE];',
+				file: AUTHENTICATE,
+				find: "\t\tif (Math.abs(request.nowSeconds - seen.timestamp) > signing.toleranceSeconds)\n\t\t\treturn 'timestamp_out_of_window';\n",
+				replace: '',
 			},
 		],
 	},
 	{
-		name: 'the old batch identity: one item for the whole body, the ids of all items joined and sorted',
-		verification: 'adyenPayments',
+		name: 'another split of the signed text accepted: two free-text placeholders',
+		verification: 'customHmac',
 		property: 'replayed',
 		patches: [
 			{
-				file: `${TRIGGER}/verifier/read.ts`,
-				find: 'const { scheme } = config;\n\treturn items.map((item) => {',
-				replace: BATCH_UNIT,
+				file: SIGNED_CONTENT,
+				find: "\tif (free > 1) return 'at most one of {ID}, {URL} and {header.…} may be signed';\n",
+				replace: '',
+			},
+		],
+	},
+	{
+		name: 'another split of the signed text accepted: free text signed with form bodies',
+		verification: 'customHmac',
+		property: 'replayed',
+		patches: [
+			{
+				file: SIGNED_CONTENT,
+				find: "\tif (free > 0 && format === 'form') return 'form bodies sign only {timestamp}, text and {body}';\n",
+				replace: '',
+			},
+		],
+	},
+	{
+		name: 'another split of the signed text accepted: a digit next to the timestamp',
+		verification: 'customHmac',
+		property: 'replayed',
+		patches: [
+			{
+				file: SIGNED_CONTENT,
+				find: "\t\tif (part.kind === 'timestamp' && next.kind === 'literal' && DIGIT.test(next.text[0]))\n\t\t\treturn 'the text after {timestamp} must not start with a digit';\n",
+				replace: '',
 			},
 			{
-				file: `${TRIGGER}/delivery.ts`,
-				find: 'joinItemIds([unit.itemId])',
-				replace: 'joinItemIds(unit.itemId as never)',
+				file: SIGNED_CONTENT,
+				find: "\t\tif (part.kind === 'timestamp' && before?.kind === 'literal' && DIGIT.test(before.text.slice(-1)))\n\t\t\treturn 'the text before {timestamp} must not end with a digit';\n",
+				replace: '',
+			},
+		],
+	},
+	{
+		name: 'another split of the signed text accepted: placeholders side by side before a form body',
+		verification: 'customHmac',
+		property: 'replayed',
+		patches: [
+			{
+				file: SIGNED_CONTENT,
+				find: "!(next.kind === 'body' && format === 'json')",
+				replace: "!(next.kind === 'body')",
+			},
+		],
+	},
+	{
+		name: 'the {body}-last rule dropped',
+		verification: 'customHmac',
+		property: 'replayed',
+		patches: [
+			{
+				file: SIGNED_CONTENT,
+				find: "if (last?.kind !== 'body' || parts.filter((part) => part.kind === 'body').length !== 1)",
+				replace:
+					"if (last === undefined || parts.filter((part) => part.kind === 'body').length !== 1)",
+			},
+		],
+	},
+	{
+		name: 'a padded signed id accepted, its blanks kept',
+		verification: 'customHmac',
+		property: 'replayed',
+		patches: [
+			{
+				file: AUTHENTICATE,
+				find: "\treturn value === undefined || value === '' || value.trim() !== value ? undefined : value;",
+				replace: "\treturn value === undefined || value === '' ? undefined : value;",
+			},
+		],
+	},
+	{
+		name: 'a signed id trimmed',
+		verification: 'standardWebhooks',
+		property: 'mutated',
+		patches: [
+			{
+				file: AUTHENTICATE,
+				find: "\treturn value === undefined || value === '' || value.trim() !== value ? undefined : value;",
+				replace: "\treturn value === undefined || value.trim() === '' ? undefined : value.trim();",
+			},
+		],
+	},
+	{
+		name: 'the id taken from the ID Header when Signed Content does not sign it',
+		verification: 'customHmac',
+		property: 'replayed',
+		patches: [
+			{
+				file: AUTHENTICATE,
+				find: "\tif (usesPart(parts, 'id')) {\n\t\tvalues.id = exactHeader(request.headers, signing.idHeader);\n\t\tif (values.id === undefined || values.id.length > MAX_ID_LENGTH) return 'missing_id';\n\t}",
+				replace:
+					"\tvalues.id = exactHeader(request.headers, signing.idHeader);\n\tif (usesPart(parts, 'id') && (values.id === undefined || values.id.length > MAX_ID_LENGTH))\n\t\treturn 'missing_id';",
+			},
+		],
+	},
+	{
+		name: "the old default identity kept: the body's id field",
+		verification: 'hmacSha256',
+		property: 'genuine',
+		patches: [
+			{
+				file: IDENTITY,
+				find: '\tconst parts = idFields.map((path) => idText(valueAtPath(body, path)));',
+				replace:
+					"\tif (idFields.length === 0) idFields = ['id'];\n\tconst parts = idFields.map((path) => idText(valueAtPath(body, path)));",
+			},
+		],
+	},
+	{
+		name: 'id parts joined unescaped',
+		verification: 'hmacSha256',
+		property: 'genuine',
+		patches: [
+			{
+				file: IDENTITY,
+				find: "\treturn parts.length === 1 ? parts[0] : parts.map(escape).join(':');",
+				replace: "\treturn parts.join(':');",
+			},
+		],
+	},
+	{
+		name: 'digests compared on their first half only',
+		verification: 'hmacSha512',
+		property: 'mutated',
+		patches: [
+			{
+				file: `${TRIGGER}/signatures.ts`,
+				find: '\treturn a.length === b.length && timingSafeEqual(a, b);',
+				replace:
+					'\treturn a.length === b.length && timingSafeEqual(a.subarray(0, a.length / 2), b.subarray(0, b.length / 2));',
+			},
+		],
+	},
+	{
+		name: 'the body read per Content-Type',
+		verification: 'hmacSha256',
+		property: 'mutated',
+		patches: [
+			{
+				file: RECEIVE,
+				find: "\tif (!fits) return refusal('unsupported_media_type', format, passed.seen);\n\tconst body = readBody(format, bytes.rawBody);",
+				replace:
+					"\tconst body = readBody(fits ? format : format === 'json' ? 'form' : 'json', bytes.rawBody);",
+			},
+		],
+	},
+	{
+		name: 'the body read before the request is authenticated',
+		verification: 'hmacSha256',
+		property: 'mutated',
+		patches: [
+			{
+				file: RECEIVE,
+				find: '\tconst passed = authenticate(settings.check, format, settings.secrets, bytes);',
+				replace:
+					'\tconst early = readBody(format, bytes.rawBody);\n\tif (!early.ok) return refusal(early.reason, format);\n\tconst passed = authenticate(settings.check, format, settings.secrets, bytes);',
+			},
+		],
+	},
+	{
+		name: 'secrets looked for in header names and values in their own letter case only',
+		verification: 'hmacSha256',
+		property: 'mutated',
+		patches: [
+			{
+				file: `${TRIGGER}/headers.ts`,
+				find: '\tconst folded = secrets.map((secret) => secret.toLowerCase());\n\treturn texts\n\t\t.flatMap(leaves)\n\t\t.some((text) => folded.some((secret) => text.toLowerCase().includes(secret)));',
+				replace:
+					'\treturn texts.flatMap(leaves).some((text) => secrets.some((secret) => text.includes(secret)));',
+			},
+		],
+	},
+	{
+		name: 'only the secrets the URL accepts kept out of the output',
+		verification: 'hmacSha256',
+		property: 'replayed',
+		patches: [
+			{
+				file: RECEIVE,
+				find: '\t\t\tsecretHeader,\n\t\t\tsettings.credentialSecrets,',
+				replace: '\t\t\tsecretHeader,\n\t\t\tsettings.secrets,',
+			},
+			{
+				file: RECEIVE,
+				find: 'unsignedQuery(request.query, settings.credentialSecrets)',
+				replace: 'unsignedQuery(request.query, settings.secrets)',
+			},
+		],
+	},
+	{
+		name: 'svix- headers accepted for Standard Webhooks',
+		verification: 'standardWebhooks',
+		property: 'mutated',
+		patches: [
+			{
+				file: `${TRIGGER}/schemes.ts`,
+				find: "\t\t\t\tsignatureHeader: 'webhook-signature',\n",
+				replace: "\t\t\t\tsignatureHeader: 'webhook-signature, svix-signature',\n",
+			},
+			{
+				file: `${TRIGGER}/schemes.ts`,
+				find: "\t\t\t\tidHeader: 'webhook-id',\n\t\t\t\ttimestampHeader: 'webhook-timestamp',\n",
+				replace:
+					"\t\t\t\tidHeader: 'webhook-id, svix-id',\n\t\t\t\ttimestampHeader: 'webhook-timestamp, svix-timestamp',\n",
 			},
 		],
 	},
@@ -68,46 +261,57 @@ export const DEFECTS: Defect[] = [
 		property: 'replayed',
 		patches: [
 			{
-				file: `${TRIGGER}/settings.ts`,
+				file: SETTINGS,
 				find: 'return [undefined, undefined, test];',
 				replace: 'return [current, previous, test];',
 			},
 		],
 	},
 	{
-		name: 'only the accepted secrets kept out of the output (the test secret shown at the Production URL)',
-		verification: 'stripe',
-		property: 'replayed',
+		name: 'the test secret accepted at the Production URL',
+		verification: 'hmacSha256',
+		property: 'genuine',
 		patches: [
 			{
-				file: `${TRIGGER}/receive.ts`,
-				find: 'const { config, credentialSecrets } = settings;',
-				replace: 'const { config } = settings;\n\tconst credentialSecrets = secretsOf(config);',
+				file: SETTINGS,
+				find: 'return [current, previous];',
+				replace: 'return [current, previous, test];',
 			},
 		],
 	},
 	{
-		name: 'two items with the same id not refused',
-		verification: 'adyenPayments',
-		property: 'replayed',
+		name: 'a Body Format left from another scheme read under Standard Webhooks',
+		verification: 'standardWebhooks',
+		property: 'genuine',
 		patches: [
 			{
-				file: `${TRIGGER}/receive.ts`,
-				find: "if (repeatsAnEvent(units)) return refusal('duplicate_item');",
+				file: SETTINGS,
+				find: "\tif (!schemeOf(name).settings.includes('bodyFormat')) return 'json';\n",
 				replace: '',
 			},
 		],
 	},
 	{
-		name: 'the signed-text digest over the fields in the order received',
-		verification: 'twilio',
-		property: 'replayed',
+		name: 'the shared key compared in any letter case',
+		verification: 'secretHeader',
+		property: 'mutated',
 		patches: [
 			{
-				file: `${TRIGGER}/verifier/verify.ts`,
-				find: 'signedTextSha256: sha256Of(renderParts(parts, values))',
-				replace:
-					"signedTextSha256: sha256Of(body?.format === 'form' ? [...body.fields].flatMap(([name, list]) => [name, ...list]) : [])",
+				file: AUTHENTICATE,
+				find: 'constantTimeTextEqual(sent, secret)',
+				replace: 'constantTimeTextEqual(sent.toLowerCase(), secret.toLowerCase())',
+			},
+		],
+	},
+	{
+		name: 'a top-level webhookDelivery field not refused',
+		verification: 'hmacSha256',
+		property: 'genuine',
+		patches: [
+			{
+				file: RECEIVE,
+				find: "\tif (Object.prototype.hasOwnProperty.call(body.object, WEBHOOK_DELIVERY_FIELD))\n\t\treturn refusal('reserved_field', format, passed.seen);\n",
+				replace: '',
 			},
 		],
 	},
@@ -117,75 +321,58 @@ export const DEFECTS: Defect[] = [
 		property: 'mutated',
 		patches: [
 			{
-				file: `${TRIGGER}/receive.ts`,
+				file: RECEIVE,
 				find: 'return { ...body, [WEBHOOK_DELIVERY_FIELD]: delivery };',
 				replace: 'return { ...body, ...request.query, [WEBHOOK_DELIVERY_FIELD]: delivery };',
 			},
 		],
 	},
 	{
-		name: 'ids trimmed',
-		verification: 'hmacSha256',
-		property: 'mutated',
-		patches: [
-			{
-				file: `${TRIGGER}/delivery.ts`,
-				find: "if (typeof value === 'string') return value === '' ? undefined : value;",
-				replace:
-					"if (typeof value === 'string') return value.trim() === '' ? undefined : value.trim();",
-			},
-		],
-	},
-	{
-		name: 'id parts joined unescaped',
-		verification: 'hmacSha256',
-		property: 'mutated',
-		patches: [
-			{
-				file: `${TRIGGER}/verifier/idText.ts`,
-				find: "return parts.length === 1 ? parts[0] : parts.map(escapePart).join(':');",
-				replace: "return parts.join(':');",
-			},
-		],
-	},
-	{
 		name: 'JSON.parse instead of the exact reader',
 		verification: 'hmacSha256',
-		property: 'mutated',
+		property: 'genuine',
 		patches: [
 			{
-				file: `${TRIGGER}/verifier/body.ts`,
-				find: 'if (exactAt === undefined) parsed = makeNumbersExact(',
-				replace: 'if (exactAt === null) parsed = makeNumbersExact(',
-			},
-			{
-				file: `${TRIGGER}/verifier/body.ts`,
-				find: 'else if (exactAt.firstItemHasNumbers(parsed))',
-				replace: 'else if (exactAt === null)',
+				file: `${TRIGGER}/exactJson.ts`,
+				find: 'return MAY_BE_INEXACT.test(text) ? readExactly(text) : parsed;',
+				replace: 'return parsed;',
 			},
 		],
 	},
 	{
-		name: 'the test secret accepted at the Production URL',
+		name: "the exact reader's fields assigned (a `__proto__` field sets the prototype)",
 		verification: 'hmacSha256',
-		property: 'mutated',
+		property: 'genuine',
 		patches: [
 			{
-				file: `${TRIGGER}/settings.ts`,
-				find: 'return [current, previous];',
-				replace: 'return [current, previous, test];',
+				file: `${TRIGGER}/exactJson.ts`,
+				find: 'setOwn(top.container, top.key as string, value);',
+				replace: '(top.container as Record<string, unknown>)[top.key as string] = value;',
 			},
 		],
 	},
 	{
-		name: 'a top-level webhookDelivery field not refused',
+		name: 'the exact reader skipped for numbers with an exponent',
 		verification: 'hmacSha256',
+		property: 'genuine',
+		patches: [
+			{
+				file: `${TRIGGER}/exactJson.ts`,
+				find: 'const MAY_BE_INEXACT = /\\d[eE]|\\d(?:\\.?\\d){15}/;',
+				replace: 'const MAY_BE_INEXACT = /\\d(?:\\.?\\d){15}/;',
+			},
+		],
+	},
+	{
+		name: 'form fields percent-decoded leniently',
+		verification: 'none',
 		property: 'mutated',
 		patches: [
 			{
-				file: `${TRIGGER}/receive.ts`,
-				find: "if (Object.prototype.hasOwnProperty.call(unit.object, WEBHOOK_DELIVERY_FIELD))\n\t\treturn refusal('reserved_field');",
-				replace: '',
+				file: `${TRIGGER}/body.ts`,
+				find: "\t\treturn decodeURIComponent(text.replace(/\\+/g, ' '));\n\t} catch {\n\t\treturn undefined;\n\t}",
+				replace:
+					"\t\treturn decodeURIComponent(text.replace(/\\+/g, ' '));\n\t} catch {\n\t\treturn text;\n\t}",
 			},
 		],
 	},

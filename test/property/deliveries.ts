@@ -1,248 +1,219 @@
 /**
- * Property-based model of the trigger's trust boundary: a group per Verification, each over the whole space of
- * its settings (settings.ts), genuine deliveries signed by the sender (sender.ts), mutations of them (mutations.ts)
- * and replays built from several of them (replays.ts), fed to the trigger's pure reading (receiveDelivery, with the
- * settings and secrets the node builds) and judged by the one oracle (oracle.ts, judge.ts): the workflow sees exactly
- * what was signed, read one way, or nothing, and a replay never gets an identity no genuine delivery had. Used by
- * test/unit/deliveryProperties.test.ts (a fixed seed) and by `npm run fuzz` (test/property/campaign.ts).
+ * The property-based model of the trigger's trust boundary: a group per row of SCHEMES, each over the whole space of
+ * its settings (settings.ts), with genuine deliveries its sender signs (sender.ts, bodies.ts), an attacker's edits of
+ * a captured one (mutations.ts), replays built from several captured ones (replays.ts) and any request at all, each
+ * received by the trigger as its node wires it (trigger.ts) and judged by the model and the four rules (judge.ts,
+ * oracle.ts). Used by test/unit/deliveryProperties.test.ts (a fixed seed) and `npm run fuzz` (campaign.ts).
  */
 import fc from 'fast-check';
 
-import type { Outcome, ReceivedRequest } from '../../nodes/TenantApiTrigger/receive';
-import { receiveDelivery } from '../../nodes/TenantApiTrigger/receive';
-import {
-	credentialSecrets as secretsOfCredential,
-	settingsFromParameters,
-	signingSecrets,
-} from '../../nodes/TenantApiTrigger/settings';
-import { signedUrlOf } from '../../nodes/TenantApiTrigger/url';
-import { parameterReader } from '../harness/verifier';
+import type { SchemeName } from '../../nodes/TenantApiTrigger/schemes';
 
-import { text } from './bodies';
+import { bodies, text } from './bodies';
 import type { PropertyGroup, Verdict } from './common';
-import { caseProperty, fraction } from './common';
-import { judge, judgeReplay } from './judge';
+import { caseProperty } from './common';
+import { settingDims } from './coverage';
+import { judge } from './judge';
 import type { Mutation } from './mutations';
 import { applyMutation, mutation, mutationName } from './mutations';
-import { credentialSecrets, expected, queryObject, sameOutcome, secretRefused } from './oracle';
+import type { Received } from './oracle';
+import { credentialSecrets, expected, received } from './oracle';
 import type { ReplayPlan } from './replays';
 import { buildReplay, replayPlans } from './replays';
-import type { Delivery } from './sender';
-import { NOW, bodies, deliver, queries } from './sender';
+import type { Delivery, Genuine } from './sender';
+import { NOW, choices, deliver } from './sender';
 import type { Setup } from './settings';
-import { BASE_URL, VERIFICATIONS, setups } from './settings';
+import { VERIFICATIONS, setups } from './settings';
+import type { Answer } from './trigger';
+import { trigger } from './trigger';
 
 interface Case {
 	setup: Setup;
-	genuine: Delivery;
+	genuine: Genuine;
 }
 
-const REQUEST_PATH = '/webhook/5b0c7e1a/webhook';
-
-/**
- * The trigger's reading of a request under a set-up, as the node wires it: the secrets the URL accepts, every secret
- * of the credential (none without verification, which selects no credential), the signed URL.
- */
-export function receive(setup: Setup, delivery: Delivery): Outcome {
-	const read = parameterReader(setup.parameters);
-	const [accepted, all] =
-		setup.verification === 'none'
-			? [[], []]
-			: [signingSecrets(setup.credential, setup.testUrl), secretsOfCredential(setup.credential)];
-	const settings = settingsFromParameters(setup.verification, read, accepted, all);
-	const request: ReceivedRequest = {
-		rawBody: delivery.body,
-		headers: delivery.headers,
-		query: queryObject(delivery.query),
-		url: signedUrlOf(BASE_URL, setup.parameters.signedUrl, REQUEST_PATH + delivery.query),
-		nowSeconds: NOW,
-	};
-	return receiveDelivery(settings, request);
-}
-
-/** Message ids (built once: fast-check compiles a pattern each time one is made). */
-const messageId = fc.stringMatching(/^msg_[a-z0-9]{1,8}$/);
-
-const cases = (verification: Setup['verification']): fc.Arbitrary<Case> =>
+const cases = (verification: SchemeName): fc.Arbitrary<Case> =>
 	setups(verification).chain((setup) =>
-		fc
-			.record({ body: bodies(setup), query: queries, id: messageId })
-			.map(({ body, query, id }) => ({ setup, genuine: deliver(setup, body, query, id) })),
+		choices(setup.format, bodies(setup.format), setup.sender).map((c) => ({
+			setup,
+			genuine: deliver(setup, c),
+		})),
 	);
 
-const withDims = (
-	verdict: Verdict,
+/** The trigger's answer to a request; a throw is a verdict of its own (the node's catch-all would hide it). */
+function answer(setup: Setup, request: Received): Answer | Verdict {
+	try {
+		return trigger(setup, request);
+	} catch (error) {
+		return { ok: false, outcome: 'threw', why: (error as Error).stack ?? String(error) };
+	}
+}
+
+const isVerdict = (value: Answer | Verdict): value is Verdict => 'ok' in value;
+
+/** The case's dims: the set-up's settings (from its parameters, and as generated), how the request travelled. */
+function dimsOf(
 	setup: Setup,
+	request: Delivery,
 	extra: Array<[string, string]> = [],
-): Verdict => ({ ...verdict, dims: [...setup.dims, ...extra] });
-
-/** What the trigger did with a genuine delivery, against the documented rules. */
-function genuineVerdict(setup: Setup, delivery: Delivery): Verdict {
-	const want = expected(setup, delivery);
-	const got = receive(setup, delivery);
-	const outcome =
-		got.action === 'refuse'
-			? `refused ${got.status} ${got.reason}`
-			: {
-					start: 'started as signed',
-					acknowledge: 'acknowledged',
-					handshake: 'a handshake answered',
-				}[got.action];
-	return sameOutcome(want, got)
-		? { ok: true, outcome }
-		: {
-				ok: false,
-				outcome,
-				why: `genuine: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`,
-			};
+): Array<[string, string]> {
+	return [
+		...settingDims(setup),
+		...setup.dims.map(([d, v]): [string, string] => [`${setup.verification}: ${d}`, v]),
+		['transport', request.transport],
+		...extra,
+	];
 }
 
-/** A genuine delivery does exactly what the documented rules say: started with the body as read independently, or refused / acknowledged where they say so. */
-function checkGenuine(c: Case): Verdict {
-	return withDims(genuineVerdict(c.setup, c.genuine), c.setup);
+/** A request built from captures, judged. */
+function judged(
+	setup: Setup,
+	captures: Genuine[],
+	request: Delivery,
+	extra: Array<[string, string]>,
+): Verdict {
+	const seen = received(request);
+	const got = answer(setup, seen);
+	const verdict = isVerdict(got) ? got : judge(setup, captures, seen, got);
+	return { ...verdict, dims: dimsOf(setup, request, extra) };
 }
 
-/**
- * A mutated delivery is refused, acknowledged, or read as the genuine one (or within a scheme's documented limit).
- * Mutations that copy a secret take one of the credential's, chosen by `secretAt`.
- */
-function checkMutation(c: Case, m: Mutation, secretAt: number): Verdict {
-	const genuine = genuineVerdict(c.setup, c.genuine);
-	if (!genuine.ok) return withDims(genuine, c.setup);
-	const secrets = credentialSecrets(c.setup);
-	const sent = applyMutation(
-		c.genuine,
-		m,
-		secrets[Math.floor(secretAt * secrets.length)] ?? 'no-secret',
-	);
-	return withDims(judge(c.setup, c.genuine, sent, receive(c.setup, sent)), c.setup, [
-		['mutation', mutationName(m)],
+/** A genuine delivery does exactly what the documented behaviour says (a faulty sender's is refused). */
+function checkGenuine({ setup, genuine }: Case): Verdict {
+	const verdict = judged(setup, [genuine], genuine.request, [['sender fault', genuine.fault]]);
+	return { ...verdict, outcome: `genuine: ${verdict.outcome}` };
+}
+
+/** An attacker's edits (one or two) of a captured delivery, judged against the capture. */
+function checkMutation({ setup, genuine }: Case, edits: Mutation[]): Verdict {
+	const secrets = credentialSecrets(setup);
+	const request = edits.reduce((sent, m) => applyMutation(sent, m, secrets), genuine.request);
+	const names = edits.map(mutationName);
+	const verdict = judged(setup, [genuine], request, [
+		['sender fault', genuine.fault],
+		...names.map((name): [string, string] => ['mutation', name]),
 	]);
+	return { ...verdict, outcome: `mutated: ${verdict.outcome}` };
 }
 
-/** Several genuine deliveries of one set-up and sender (2 or 3, different bodies), and a replay to build from them. */
+// ---- replays ----
+
 interface Captures {
 	setup: Setup;
-	captures: Delivery[];
+	captures: Genuine[];
 	plan: ReplayPlan;
 }
 
-const bodyKey = (body: Buffer | object) =>
-	Buffer.isBuffer(body) ? body.toString('latin1') : JSON.stringify(body);
-
-/** A capture is a delivery its URL accepted: the set-up sent to the URL that takes the secret it signs with. */
-function sentWhereAccepted(setup: Setup): Setup {
-	if (secretRefused(setup) === undefined) return setup;
-	const testUrl = !setup.testUrl;
-	return {
-		...setup,
-		testUrl,
-		dims: setup.dims.map(([dimension, value]): [string, string] => [
-			dimension,
-			dimension === 'url' ? (testUrl ? 'test' : 'production') : value,
-		]),
-	};
-}
-
-const captured = (verification: Setup['verification']): fc.Arbitrary<Captures> =>
-	setups(verification)
-		.map(sentWhereAccepted)
-		.chain((setup) =>
-			fc
-				.uniqueArray(fc.record({ body: bodies(setup), query: queries, id: messageId }), {
-					minLength: 2,
-					maxLength: 3,
-					selector: ({ body }) => bodyKey(body),
-				})
-				.map((list) => list.map(({ body, query, id }) => deliver(setup, body, query, id)))
-				.chain((captures) =>
-					replayPlans(setup, captures).map((plan) => ({ setup, captures, plan })),
-				),
-		);
-
-/** The identity property: each capture does what the rules say, and the replay built from them never gets an identity none of them had. */
-function checkReplay(c: Captures): Verdict {
-	for (const capture of c.captures) {
-		const genuine = genuineVerdict(c.setup, capture);
-		if (!genuine.ok) return withDims(genuine, c.setup);
-	}
-	const replay = buildReplay(c.setup, c.captures, c.plan, credentialSecrets(c.setup));
-	return withDims(
-		judgeReplay(c.setup, c.captures, replay, receive(replay.setup, replay.request)),
-		c.setup,
-		[
-			['replay', c.plan.kind],
-			['replay variant', replay.label],
-		],
+/** Two or three genuine deliveries of one set-up (different bodies, different message ids), and a replay plan. */
+const captured = (verification: SchemeName): fc.Arbitrary<Captures> =>
+	setups(verification).chain((setup) =>
+		fc
+			.uniqueArray(choices(setup.format, bodies(setup.format), setup.sender), {
+				minLength: 2,
+				maxLength: 3,
+				selector: (c) => c.body.toString('latin1'),
+			})
+			.map((list) =>
+				list.map((c, i) => deliver(setup, { ...c, id: `${c.id}${'_'.repeat(i)}`.slice(-256) })),
+			)
+			.chain((captures) => replayPlans(setup).map((plan) => ({ setup, captures, plan }))),
 	);
+
+/**
+ * Rule 3 over the captures: each is received as its sender sent it (what the model says), and two of them share an id
+ * exactly when their signed id, named fields or bytes are the same.
+ */
+function sameIdsOnlyForTheSame(setup: Setup, captures: Genuine[]): Verdict | undefined {
+	const started: Array<{ id: string; key: string }> = [];
+	for (const genuine of captures) {
+		const request = received(genuine.request);
+		const got = answer(setup, request);
+		if (isVerdict(got)) return got;
+		const verdict = judge(setup, [genuine], request, got);
+		if (!verdict.ok) return { ...verdict, why: `a capture: ${verdict.why}` };
+		const [model] = expected(setup, request, genuine.fault === 'none' ? 'readable' : 'unreadable');
+		if (got.decision.action === 'start' && model.action === 'start')
+			started.push({
+				id: String((got.decision.item.webhookDelivery as { id: unknown }).id),
+				key: model.identity.key,
+			});
+	}
+	for (const a of started)
+		for (const b of started)
+			if (a !== b && (a.id === b.id) !== (a.key === b.key))
+				return {
+					ok: false,
+					outcome: 'captures',
+					why: `rule 3: ids ${a.id} and ${b.id} for deliveries ${a.key === b.key ? 'that are the same' : 'that differ'}`,
+				};
+	return undefined;
 }
 
-/** Any request at all: the trigger answers without throwing, with a well-formed outcome. */
-const anyRequest = fc.record({
+function checkReplay(c: Captures): Verdict {
+	const broken = sameIdsOnlyForTheSame(c.setup, c.captures);
+	if (broken !== undefined) return { ...broken, dims: dimsOf(c.setup, c.captures[0].request) };
+	const replay = buildReplay(c.setup, c.captures, c.plan, credentialSecrets(c.setup));
+	const verdict = judged(c.setup, c.captures, replay.request, [
+		['replay', c.plan.kind],
+		['replay variant', replay.label],
+	]);
+	return { ...verdict, outcome: `${c.plan.kind}: ${verdict.outcome}` };
+}
+
+// ---- any request ----
+
+const ANY_HEADERS = [
+	'content-type',
+	'x-signature',
+	'x-timestamp',
+	'webhook-id',
+	'webhook-timestamp',
+	'webhook-signature',
+	'svix-signature',
+	'x-webhook-secret',
+	'x-alias-first',
+	'x-tenant',
+	'authorization',
+];
+
+const anyRequest: fc.Arbitrary<Delivery> = fc.record({
 	body: fc.oneof(
-		fc.uint8Array({ maxLength: 64 }).map((a) => Buffer.from(a)),
-		text.map((t) => Buffer.from(t)),
+		fc.uint8Array({ maxLength: 64 }).map((a): Buffer | undefined => Buffer.from(a)),
+		text.map((t): Buffer | undefined => Buffer.from(t)),
+		fc.constant(undefined),
 	),
-	headers: fc.dictionary(
-		fc.constantFrom(
-			'content-type',
-			'x-signature',
-			'stripe-signature',
-			'webhook-id',
-			'webhook-timestamp',
-			'webhook-signature',
-			'x-twilio-signature',
-			'x-slack-signature',
-			'x-slack-request-timestamp',
-			'paddle-signature',
-			'hmacsignature',
-			'x-square-hmacsha256-signature',
-			'x-webhook-secret',
-			'x-timestamp',
-			'x-custom-signature',
+	lines: fc.array(
+		fc.tuple(
+			fc.oneof(fc.constantFrom(...ANY_HEADERS), fc.stringMatching(/^[a-zA-Z-]{1,12}$/)),
+			fc.oneof(
+				text,
+				fc.constantFrom(
+					't=1700000000,v1=00',
+					'v1,AAAA',
+					'sha256=00',
+					'1700000000',
+					'a'.repeat(3000),
+				),
+			),
 		),
-		fc.oneof(
-			text,
-			fc.array(text, { maxLength: 2 }),
-			fc.constantFrom('t=1700000000,v1=00', 'v1,AAAA', 'sha256=00', 'a'.repeat(3000)),
-		),
+		{ maxLength: 6 },
 	),
 	query: fc.oneof(
 		fc.constant(''),
-		text.map((t) => `?${t}`),
+		text.map((t) => `?${encodeURIComponent(t.replace(/[\ud800-\udfff]/g, ''))}`),
 	),
+	transport: fc.constantFrom('node' as const, 'direct' as const),
+	testUrl: fc.boolean(),
+	receivedAt: fc.constantFrom(NOW, NOW + 301),
 });
 
-function checkNeverThrows(setup: Setup, request: Delivery): Verdict {
-	try {
-		const got = receive(setup, request);
-		const wellFormed =
-			got.action === 'start'
-				? got.items.length > 0 && got.items.every((item) => typeof item === 'object')
-				: got.action === 'refuse'
-					? [400, 401, 413, 415].includes(got.status)
-					: true;
-		const verb = {
-			refuse: 'refused',
-			start: 'started',
-			acknowledge: 'acknowledged',
-			handshake: 'answered as a handshake',
-		}[got.action];
-		return withDims(
-			wellFormed
-				? { ok: true, outcome: `arbitrary request ${verb}` }
-				: { ok: false, outcome: got.action, why: 'malformed outcome' },
-			setup,
-		);
-	} catch (error) {
-		return withDims(
-			{ ok: false, outcome: 'threw', why: (error as Error).stack ?? String(error) },
-			setup,
-		);
-	}
+/** Any request at all: an answer (never a throw) the model allows, with no secret in it. */
+function checkAnyRequest(setup: Setup, request: Delivery): Verdict {
+	const verdict = judged(setup, [], request, []);
+	return { ...verdict, outcome: `any request: ${verdict.outcome}` };
 }
 
-/** A group per Verification: mutations of genuine deliveries, genuine ones, replays of them, arbitrary requests, over all its settings. */
+/** A group per row of SCHEMES: its genuine deliveries, edits of them, replays of them, and any request. */
 export function deliveryGroups(): PropertyGroup[] {
 	return VERIFICATIONS.map((verification) => {
 		const generated = cases(verification);
@@ -252,17 +223,17 @@ export function deliveryGroups(): PropertyGroup[] {
 			properties: [
 				caseProperty(
 					'mutated deliveries',
-					0.6,
-					fc.tuple(generated, mutation, fraction),
-					([c, m, secretAt]: [Case, Mutation, number]) => checkMutation(c, m, secretAt),
+					0.45,
+					fc.tuple(generated, fc.array(mutation, { minLength: 1, maxLength: 2 })),
+					([c, edits]: [Case, Mutation[]]) => checkMutation(c, edits),
 				),
-				caseProperty('genuine deliveries', 0.15, generated, checkGenuine),
-				caseProperty('replayed deliveries', 0.15, captured(verification), checkReplay),
+				caseProperty('genuine deliveries', 0.2, generated, checkGenuine),
+				caseProperty('replayed deliveries', 0.25, captured(verification), checkReplay),
 				caseProperty(
 					'arbitrary requests',
 					0.1,
 					fc.tuple(setups(verification), anyRequest),
-					([setup, request]: [Setup, Delivery]) => checkNeverThrows(setup, request),
+					([setup, request]: [Setup, Delivery]) => checkAnyRequest(setup, request),
 				),
 			],
 		};

@@ -1,185 +1,167 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
- * Judging what the trigger did with a request that is not a sender's own: a mutation of a genuine delivery, or a
- * replay built from captured ones (replays.ts). Both must keep the rule of oracle.ts, and every item started must be
- * one a sender signed: **a request in any shape never gets an identity that no genuine delivery had** (its
- * `webhookDelivery.id` and content are a genuine unit's), except where docs/trigger.md "Limits of each scheme" says
- * a scheme cannot protect something. No secret of the credential ever reaches the output.
+ * The judge of one request: a genuine delivery, a captured one moved by an attacker, or any request at all. Every
+ * case is held to the model (oracle.ts: what the documented behaviour allows for it) and to the four rules of the
+ * trust boundary, each checked on its own:
+ *
+ * 1. The workflow sees exactly what was signed, read one way, or nothing. Under an HMAC scheme a started item comes
+ *    from a genuine delivery whose bytes and every signed part (timestamp, id, URL, signed header) the request
+ *    carries unchanged, and its body is the independent reading (reading.ts) of those bytes in the Body Format;
+ *    a request altered in anything signed starts nothing. Secret in Header and None sign nothing: there a started
+ *    item's body is the independent reading of the bytes received (whoever sent them), in the Body Format and never
+ *    per Content-Type; under Secret in Header only a request carrying an accepted secret, exactly, starts anything.
+ * 2. A captured delivery replayed in any shape (later, at the other URL, with other headers) never gets an identity
+ *    (`webhookDelivery.id`) no genuine delivery had: under an HMAC scheme a started item's id is its genuine
+ *    delivery's. (Under Secret in Header and None anyone holding one request can send any body, with its own id.)
+ * 3. Ids follow the rule of identity.ts, read from what is signed: the signed id header, else Delivery ID Fields,
+ *    else the SHA-256 of the bytes; so the same bytes never get two ids, and two genuine deliveries share one only
+ *    when their signed id, named fields or bytes are the same (deliveries.ts checks pairs of captures).
+ * 4. No secret of the credential (current, previous, test; whichever the URL accepts) reaches an output item,
+ *    Verified or Refused, in any letter case. (A body a sender signed is the sender's: no move puts a secret in one.)
  */
-import { isDeepStrictEqual } from 'util';
-
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Outcome } from '../../nodes/TenantApiTrigger/receive';
-import { ADYEN_SIGNED_FIELDS, fieldText } from '../../sandbox/signing';
-
-import { oneItemEach, signsItems } from './batches';
 import type { Verdict } from './common';
-import type { Expected, Unit } from './oracle';
+import type { ModelDecision, Received } from './oracle';
 import {
 	credentialSecrets,
 	expected,
-	expectedUnits,
-	holdsSecret,
-	openBoundaries,
-	sameOutcome,
-	signatureFixedId,
+	headerText,
+	identity,
+	readSignedContent,
+	received,
 } from './oracle';
-import type { Replay } from './replays';
-import type { Delivery } from './sender';
+import { readAs, sameValue } from './reading';
+import type { Genuine } from './sender';
 import type { Setup } from './settings';
+import type { Answer } from './trigger';
 
-const withoutUnsigned = (json: IDataObject) => {
-	const delivery = { ...(json.webhookDelivery as IDataObject) };
-	delete delivery.unsignedHeaders;
-	delete delivery.unsignedQuery;
-	return { ...json, webhookDelivery: delivery };
+const outcomeOf = (decision: Answer['decision']) =>
+	decision.action === 'refuse'
+		? `refused ${decision.status} ${decision.reason}`
+		: decision.action === 'start'
+			? 'started'
+			: 'acknowledged';
+
+const withoutDelivery = (item: IDataObject) => {
+	const body = { ...item };
+	delete body.webhookDelivery;
+	return body;
 };
 
-const idOf = (json: IDataObject) => (json.webhookDelivery as IDataObject).id;
-
-/**
- * The units the sender signed in the genuine deliveries: the identities a replay may have. A signed item's is what a
- * delivery of that item alone gives, whatever its neighbours in the batch (one that cannot be read refuses the batch,
- * not the others alone).
- */
-function genuineUnits(setup: Setup, genuine: Delivery[]): Unit[] {
-	const unitsOf = (delivery: Delivery): Unit[] => {
-		const units = expectedUnits(setup, delivery);
-		return Array.isArray(units) ? units : [];
-	};
-	return genuine.flatMap((delivery) => {
-		const units = unitsOf(delivery);
-		return units.length > 0 || !signsItems(setup)
-			? units
-			: oneItemEach(setup, delivery).flatMap(unitsOf);
-	});
+/** Whether the trigger's decision is one the model allows. */
+function allowed(decision: Answer['decision'], model: ModelDecision): boolean {
+	if (decision.action !== model.action) return false;
+	if (decision.action === 'refuse' && model.action === 'refuse')
+		return model.reasons.includes(decision.reason);
+	if (decision.action === 'start' && model.action === 'start')
+		return sameValue(decision.item, model.item);
+	return true;
 }
 
-/** Adyen's one entry, with only its item, beside which the body holds only `live`. */
-function adyenEntry(json: IDataObject): IDataObject | undefined {
-	const entries = json.notificationItems;
-	const shaped =
-		Object.keys(json).every((k) => ['live', 'notificationItems', 'webhookDelivery'].includes(k)) &&
-		Array.isArray(entries) &&
-		entries.length === 1;
-	const entry = shaped ? (entries[0] as IDataObject) : undefined;
-	return entry !== undefined && Object.keys(entry).join() === 'NotificationRequestItem'
-		? (entry.NotificationRequestItem as IDataObject)
-		: undefined;
+/**
+ * The signature header's state for the model: the one a genuine sender wrote for exactly this signed content (the
+ * trigger must read it, unless that sender was faulty), or another.
+ */
+function signatureState(setup: Setup, captures: Genuine[], request: Received) {
+	const reading = readSignedContent(setup, request);
+	if (reading === undefined) return 'readable' as const;
+	const header = headerText(request.headers, setup.meaning.signatureHeaders);
+	const same = captures.find(
+		(genuine) =>
+			genuine.signed?.text.equals(reading.text) === true &&
+			headerText(received(genuine.request).headers, setup.meaning.signatureHeaders) === header,
+	);
+	if (same === undefined) return 'unknown' as const;
+	return same.fault === 'none' ? ('readable' as const) : ('unreadable' as const);
 }
 
-const adyenSigned = (item: IDataObject | undefined) =>
-	ADYEN_SIGNED_FIELDS.map((path) => fieldText(item, path));
+/** Rule 4: the secret texts (any letter case) an item holds. */
+function secretsIn(setup: Setup, item: IDataObject | undefined): string[] {
+	if (item === undefined) return [];
+	const json = JSON.stringify(item).toLowerCase();
+	return credentialSecrets(setup).filter((secret) =>
+		json.includes(JSON.stringify(secret.toLowerCase()).slice(1, -1)),
+	);
+}
 
-/**
- * Where a started item comes from: a genuine unit exactly, or a documented limit of the scheme, each keeping the
- * genuine unit's id; undefined when it has an identity no genuine delivery had.
- */
-function origin(
+const SIGNED_PARTS = ['timestamp', 'id', 'url', 'header'] as const;
+
+/** Rules 1 to 3 for a started item under an HMAC scheme: the genuine delivery it comes from, unchanged, or why none. */
+function signedOrigin(
 	setup: Setup,
-	genuine: Delivery[],
-	units: Unit[],
+	captures: Genuine[],
+	request: Received,
 	item: IDataObject,
 ): string | undefined {
-	if (units.some((unit) => isDeepStrictEqual(withoutUnsigned(item), withoutUnsigned(unit.json))))
-		return 'as a genuine delivery started it';
-	if (setup.verification === 'none' || setup.verification === 'secretHeader')
-		return 'unsigned (nothing is signed), read one way';
-	// The signed text fixes the id, even of a genuine delivery refused as it was cut (a reserved field name) and read as re-cut.
-	if (
-		genuine.some(
-			(delivery) =>
-				openBoundaries(setup, delivery) && signatureFixedId(setup, delivery) === idOf(item),
-		)
-	) {
-		return "with the genuine delivery's id: form fields signed by Twilio's rule, re-cut (where the query, names and values meet, and field order, are not signed)";
-	}
-	const entry = adyenEntry(item);
-	if (setup.verification === 'adyenPayments' && entry !== undefined) {
-		const signed = adyenSigned(entry);
-		const same = units.some(
-			(unit) =>
-				unit.id === idOf(item) && isDeepStrictEqual(adyenSigned(adyenEntry(unit.json)), signed),
-		);
-		if (same)
-			return "with a genuine item's id and signed fields, other unsigned fields (only the eight listed fields are signed)";
-	}
-	return undefined;
+	const reading = readSignedContent(setup, request);
+	if (reading === undefined) return 'no bytes to have verified';
+	const origin = captures.find(
+		(genuine) =>
+			genuine.fault === 'none' &&
+			genuine.signed !== undefined &&
+			genuine.signed.values.body.equals(reading.values.body) &&
+			SIGNED_PARTS.every((part) => genuine.signed?.values[part] === reading.values[part]),
+	);
+	if (origin === undefined)
+		return 'rule 1: started, but its bytes or a signed part (timestamp, id, URL, header) are not what a sender signed';
+	const { body, id: signedId } = (origin.signed as NonNullable<Genuine['signed']>).values;
+	const read = readAs(setup.format, body);
+	if (!read.ok || !sameValue(withoutDelivery(item), read.object))
+		return 'rule 1: the body is not the independent reading of the signed bytes';
+	const signed = signedId === undefined ? undefined : { value: signedId, name: '' };
+	const genuineId = identity(setup, body, read.object, signed).id;
+	const id = (item.webhookDelivery as IDataObject).id;
+	return id === genuineId
+		? undefined
+		: `rule 2: id ${JSON.stringify(id)}, which its genuine delivery (${JSON.stringify(genuineId)}) did not have`;
 }
 
-/** Every started item comes from a genuine unit (see origin); the verdict names the class. */
-function fromGenuine(
+/** Rules 1 and 3 under Secret in Header and None: the body as read from the bytes received, the id by the rule. */
+function unsignedOrigin(setup: Setup, request: Received, item: IDataObject): string | undefined {
+	const read = readAs(setup.format, request.body as Buffer);
+	if (!read.ok || !sameValue(withoutDelivery(item), read.object))
+		return 'rule 1: the body is not the independent reading of the bytes received';
+	const id = (item.webhookDelivery as IDataObject).id;
+	const ruled = identity(setup, request.body as Buffer, read.object).id;
+	return id === ruled
+		? undefined
+		: `rule 3: id ${JSON.stringify(id)}, not ${JSON.stringify(ruled)} by the rule`;
+}
+
+/** The verdict on what the trigger did with `request`, a case built from `captures` (genuine deliveries of the set-up). */
+export function judge(
 	setup: Setup,
-	genuine: Delivery[],
-	items: IDataObject[],
-	label: string,
+	captures: Genuine[],
+	request: Received,
+	answer: Answer,
 ): Verdict {
-	const units = genuineUnits(setup, genuine);
-	const classes = items.map((item) => origin(setup, genuine, units, item));
-	const fresh = classes.findIndex((c) => c === undefined);
-	if (fresh !== -1)
-		return {
-			ok: false,
-			outcome: `${label}started`,
-			why: `item ${fresh} has an identity no genuine delivery had: ${JSON.stringify(items[fresh])}`,
-		};
-	return { ok: true, outcome: `${label}started, ${[...new Set(classes)].join('; ')}` };
-}
-
-const described = (outcome: Expected | Outcome) => JSON.stringify(outcome);
-
-/**
- * A mutated request kept the rule when it was refused, acknowledged or answered as a handshake, or started the workflow with what the rules
- * give for it (the unsigned request data as this request carried it), every item a genuine unit or within a scheme's
- * documented limit.
- */
-export function judge(setup: Setup, genuine: Delivery, sent: Delivery, got: Outcome): Verdict {
-	if (got.action === 'refuse') return { ok: true, outcome: `refused ${got.status} ${got.reason}` };
-	if (got.action === 'acknowledge') return { ok: true, outcome: 'acknowledged' };
-	if (got.action === 'handshake')
-		return { ok: true, outcome: `a handshake answered (${got.handshake})` };
-	if (holdsSecret(credentialSecrets(setup), got.items))
-		return { ok: false, outcome: 'started', why: 'a secret reached the output' };
-	if (!sameOutcome(expected(setup, sent), got)) {
-		const units = genuineUnits(setup, [genuine]);
-		const asSigned = got.items.every((item) =>
-			units.some((unit) => isDeepStrictEqual(withoutUnsigned(item), withoutUnsigned(unit.json))),
+	const { decision } = answer;
+	const outcome = outcomeOf(decision);
+	const broken = (why: string): Verdict => ({ ok: false, outcome, why });
+	const leaked = [
+		...secretsIn(setup, decision.action === 'start' ? decision.item : undefined),
+		...secretsIn(setup, answer.refused),
+	];
+	if (leaked.length > 0)
+		return broken(
+			`rule 4: a secret of the credential reached the output: ${JSON.stringify(decision.action === 'start' ? decision.item : answer.refused)}`,
 		);
-		return {
-			ok: false,
-			outcome: 'started',
-			why: asSigned
-				? 'the unsigned request data is not as sent'
-				: 'the workflow would see something that was not signed, or not read one way',
-		};
+	if (decision.action === 'start') {
+		const origin =
+			setup.sender.kind === 'hmac'
+				? signedOrigin(setup, captures, request, decision.item)
+				: unsignedOrigin(setup, request, decision.item);
+		if (origin !== undefined) return broken(`${origin}: ${JSON.stringify(decision.item)}`);
 	}
-	return fromGenuine(setup, [genuine], got.items, '');
-}
-
-/**
- * The identity property: a replay does what the rules say for it (it is made of what a sender signed, so they decide
- * exactly), and every item it starts has the id and content of a unit of the genuine deliveries (`captureSetup`'s),
- * or it is refused, acknowledged or answered as a handshake. No secret reaches the output.
- */
-export function judgeReplay(
-	captureSetup: Setup,
-	genuine: Delivery[],
-	replay: Replay,
-	got: Outcome,
-): Verdict {
-	const label = `${replay.label}: `;
-	if (got.action === 'start' && holdsSecret(credentialSecrets(replay.setup), got.items))
-		return { ok: false, outcome: `${label}started`, why: 'a secret reached the output' };
-	const want = expected(replay.setup, replay.request);
-	if (!sameOutcome(want, got))
-		return {
-			ok: false,
-			outcome: `${label}${got.action}`,
-			why: `expected ${described(want)}, got ${described(got)}`,
-		};
-	if (got.action === 'refuse') return { ok: true, outcome: `${label}refused ${got.reason}` };
-	if (got.action === 'acknowledge') return { ok: true, outcome: `${label}acknowledged` };
-	if (got.action === 'handshake') return { ok: true, outcome: `${label}a handshake answered` };
-	return fromGenuine(captureSetup, genuine, got.items, label);
+	const models = expected(setup, request, signatureState(setup, captures, request));
+	if (!models.some((model) => allowed(decision, model)))
+		return broken(
+			`not what the documented behaviour allows: expected ${models
+				.map((model) => JSON.stringify(model.action === 'start' ? model.item : model))
+				.join(' or ')}, got ${JSON.stringify(decision)}`,
+		);
+	return {
+		ok: true,
+		outcome: models.length > 1 ? `${outcome} (a signature header no sender wrote)` : outcome,
+	};
 }

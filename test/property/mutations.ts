@@ -1,447 +1,466 @@
 /**
- * Mutations of a genuine delivery: bytes; the Content-Type; JSON values changed, retyped, wrapped, dropped, added,
- * renamed, moved, shadowed by look-alike `a.b` keys, re-serialized, at every level (top, nested, inside signed items,
- * numbers swapped for ones JavaScript cannot hold); signed items repeated, reordered, unsigned or retyped; form
- * fields re-encoded, reordered, repeated, split differently or nameless; headers dropped, replaced, repeated, added
- * (some carrying a secret), timestamps shifted; query parameters added (named like body fields, or carrying a
- * secret), dropped, or bytes moved between the query and the body.
+ * An attacker's edits of one captured genuine delivery (no secret needed): the body's bytes flipped, spliced,
+ * truncated or extended, re-encoded (a byte order mark, blanks, escapes, number spellings such as `1e1` for `10`),
+ * a field added in front or repeated behind (JSON readers keep a repeated name's last value), form fields added,
+ * reordered or respelled; the Content-Type changed, dropped or repeated; headers dropped, replaced, repeated, renamed
+ * in another letter case or to a look-alike (`svix-id` for `webhook-id`), padded, added (a first name of a setting's
+ * list, any other name), a timestamp shifted, a signature respelled (upper case, base64url, without padding) or
+ * its second half forged (a reader that compares part of a digest would take it); a
+ * secret of the credential copied into a header's name or value, Authorization, or the query, in any letter case;
+ * query parameters added, dropped or respelled; the request handed over directly instead of through n8n's server.
  */
 import fc from 'fast-check';
-import { LosslessNumber } from 'lossless-json';
 
-import {
-	cloneJson,
-	jsonText,
-	jsonValue,
-	losslessObject,
-	setOwn,
-	text,
-	whatwgPairs,
-} from './bodies';
+import { text } from './bodies';
 import { fraction } from './common';
 import type { Delivery } from './sender';
-import { withParameter } from './sender';
+import type { HeaderLines } from './transport';
+import { sendable } from './transport';
 
-type JsonOp =
-	| 'set'
-	| 'retype'
-	| 'wrap'
-	| 'literalTwin'
-	| 'literalTwinKeepSigned'
-	| 'reserialize'
-	| 'dropKey'
-	| 'addKey'
-	| 'renameKey'
-	| 'moveKey'
-	| 'addTopLevel'
-	| 'bigNumber'
-	| ItemOp;
-/** Edits of signed items: their list, and their fields. */
-type ItemOp = 'duplicateItem' | 'reverseItems' | 'unsignedItem' | 'retypeLeaf';
-type FormOp = 'reencode' | 'reorder' | 'duplicatePair' | 'emptyName' | 'moveBoundary';
+type BodyOp = 'flip' | 'insert' | 'delete' | 'truncated' | 'extended' | 'spliced';
+type Reencoding = 'byte order mark' | 'blank' | 'escape' | 'number spelling';
+type FieldOp =
+	| 'repeated behind'
+	| 'added in front'
+	| 'reserved field'
+	| '__proto__'
+	| 'form field added'
+	| 'form field in front'
+	| 'form fields reordered'
+	| 'form escape respelled';
+type HeaderOp =
+	| 'dropped'
+	| 'replaced'
+	| 'repeated'
+	| 'repeated, same value'
+	| 'letter case'
+	| 'value letter case'
+	| 'padded'
+	| 'added'
+	| 'alias first'
+	| 'look-alike'
+	| 'timestamp shifted'
+	| 'signature respelled'
+	| 'signature half forged';
+type SecretPlace = 'header name' | 'header value' | 'authorization' | 'query name' | 'query value';
+type QueryOp = 'added' | 'dropped' | 'respelled';
 
 export type Mutation =
-	| { kind: 'bytes'; edits: Array<{ op: 'flip' | 'insert' | 'delete'; at: number; byte: number }> }
-	| { kind: 'splice'; at: number; length: number; text: string }
-	| { kind: 'contentType'; value: string }
-	| { kind: 'json'; op: JsonOp; at: number; at2: number; value: unknown; name: string }
-	| { kind: 'form'; op: FormOp; at: number; text: string }
-	| {
-			kind: 'header';
-			op: 'drop' | 'replace' | 'repeat' | 'shiftTimestamp' | 'add' | 'addSecret';
-			at: number;
-			text: string;
-			shift: number;
-	  }
-	| {
-			kind: 'query';
-			op: 'add' | 'addSecret' | 'drop' | 'toBody' | 'fromBody';
-			at: number;
-			text: string;
-	  };
+	| { kind: 'body'; op: BodyOp; at: number; count: number; text: string }
+	| { kind: 're-encoded'; op: Reencoding; at: number }
+	| { kind: 'field'; op: FieldOp; at: number; text: string }
+	| { kind: 'content type'; value: string | undefined; repeated: boolean }
+	| { kind: 'header'; op: HeaderOp; at: number; text: string }
+	| { kind: 'secret'; place: SecretPlace; letters: 'as is' | 'lower' | 'upper'; at: number }
+	| { kind: 'query'; op: QueryOp; at: number; text: string }
+	| { kind: 'transport' };
 
-const FORM_TYPE = 'application/x-www-form-urlencoded';
+const pick = <T>(...values: T[]) => fc.constantFrom(...values);
+
 const CONTENT_TYPES = [
 	'application/json',
-	FORM_TYPE,
+	'application/x-www-form-urlencoded',
 	'text/plain',
 	'',
 	'multipart/form-data; boundary=x',
 	'Application/X-WWW-Form-Urlencoded; charset=utf-8',
 	'application/json; charset=latin1',
 	'application/vnd.api+json',
-];
-/** Names that mean something to the trigger, to n8n or to a workflow. */
-const NAMES = [
-	'event',
-	'id',
-	'type',
-	'event_id',
-	'webhookDelivery',
-	'webhookQuery',
-	'webhookHeaders',
-	'unsignedHeaders',
-	'payout',
-	'live',
-	'notificationItems',
-	'approved',
-	'__proto__',
-	'a.b',
-	'bodySHA256',
+	'text/html',
 ];
 
-const name = fc.oneof(fc.constantFrom(...NAMES), fc.string({ minLength: 1, maxLength: 5 }));
-const byteEdits = fc.record({
-	kind: fc.constant('bytes' as const),
-	edits: fc.array(
-		fc.record({
-			op: fc.constantFrom('flip' as const, 'insert' as const, 'delete' as const),
-			at: fraction,
-			byte: fc.integer({ min: 0, max: 255 }),
-		}),
-		{ minLength: 1, maxLength: 3 },
-	),
-});
-const splice = fc.record({
-	kind: fc.constant('splice' as const),
-	at: fraction,
-	length: fc.integer({ min: 0, max: 8 }),
-	text,
-});
-const contentType = fc.record({
-	kind: fc.constant('contentType' as const),
-	value: fc.constantFrom(...CONTENT_TYPES),
-});
-const JSON_OPS: JsonOp[] = [
-	'set',
-	'retype',
-	'wrap',
-	'literalTwin',
-	'literalTwinKeepSigned',
-	'reserialize',
-	'dropKey',
-	'addKey',
-	'renameKey',
-	'moveKey',
-	'addTopLevel',
-	'bigNumber',
-];
-const ITEM_OPS: ItemOp[] = ['duplicateItem', 'reverseItems', 'unsignedItem', 'retypeLeaf'];
-const jsonEdit = fc.record({
-	kind: fc.constant('json' as const),
-	op: fc.constantFrom<JsonOp>(...JSON_OPS, ...ITEM_OPS),
-	at: fraction,
-	at2: fraction,
-	value: jsonValue,
-	name,
-});
-const formEdit = fc.record({
-	kind: fc.constant('form' as const),
-	op: fc.constantFrom<FormOp>('reencode', 'reorder', 'duplicatePair', 'emptyName', 'moveBoundary'),
-	at: fraction,
-	text,
-});
-const headerEdit = fc.record({
-	kind: fc.constant('header' as const),
-	op: fc.constantFrom(
-		'drop' as const,
-		'replace' as const,
-		'repeat' as const,
-		'shiftTimestamp' as const,
-		'add' as const,
-		'addSecret' as const,
-	),
-	at: fraction,
-	text,
-	shift: fc.integer({ min: -400, max: 400 }),
-});
-const queryEdit = fc.record({
-	kind: fc.constant('query' as const),
-	op: fc.constantFrom(
-		'add' as const,
-		'addSecret' as const,
-		'drop' as const,
-		'toBody' as const,
-		'fromBody' as const,
-	),
-	at: fraction,
-	text,
-});
-
-/** Structural edits weigh more than byte edits, most of which only make the body unreadable. */
 export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
-	{ arbitrary: byteEdits, weight: 2 },
-	{ arbitrary: splice, weight: 1 },
-	{ arbitrary: contentType, weight: 2 },
-	{ arbitrary: jsonEdit, weight: 5 },
-	{ arbitrary: formEdit, weight: 2 },
-	{ arbitrary: headerEdit, weight: 2 },
-	{ arbitrary: queryEdit, weight: 2 },
+	{
+		arbitrary: fc.record({
+			kind: fc.constant('body' as const),
+			op: pick<BodyOp>('flip', 'insert', 'delete', 'truncated', 'extended', 'spliced'),
+			at: fraction,
+			count: fc.integer({ min: 1, max: 8 }),
+			text,
+		}),
+		weight: 3,
+	},
+	{
+		arbitrary: fc.record({
+			kind: fc.constant('re-encoded' as const),
+			op: pick<Reencoding>('byte order mark', 'blank', 'escape', 'number spelling'),
+			at: fraction,
+		}),
+		weight: 3,
+	},
+	{
+		arbitrary: fc.record({
+			kind: fc.constant('field' as const),
+			op: pick<FieldOp>(
+				'repeated behind',
+				'added in front',
+				'reserved field',
+				'__proto__',
+				'form field added',
+				'form field in front',
+				'form fields reordered',
+				'form escape respelled',
+			),
+			at: fraction,
+			text,
+		}),
+		weight: 3,
+	},
+	{
+		arbitrary: fc.record({
+			kind: fc.constant('content type' as const),
+			value: fc.option(pick(...CONTENT_TYPES), { nil: undefined }),
+			repeated: fc.boolean(),
+		}),
+		weight: 2,
+	},
+	{
+		arbitrary: fc.record({
+			kind: fc.constant('header' as const),
+			// Padding reaches the trigger from direct callers only: it weighs more.
+			op: fc.oneof(
+				pick<HeaderOp>(
+					'dropped',
+					'replaced',
+					'repeated',
+					'repeated, same value',
+					'letter case',
+					'value letter case',
+					'added',
+					'alias first',
+					'look-alike',
+					'timestamp shifted',
+					'signature respelled',
+					'signature half forged',
+				),
+				fc.constant<HeaderOp>('padded'),
+			),
+			at: fraction,
+			text: fc.oneof(
+				text,
+				pick('1700000000', 'v1,AAAA', 't=1700000000,v1=00', 'sha256=00', 'a'.repeat(3000)),
+			),
+		}),
+		weight: 5,
+	},
+	{
+		arbitrary: fc.record({
+			kind: fc.constant('secret' as const),
+			place: pick<SecretPlace>(
+				'header name',
+				'header value',
+				'authorization',
+				'query name',
+				'query value',
+			),
+			letters: pick<'as is' | 'lower' | 'upper'>('as is', 'lower', 'upper'),
+			at: fraction,
+		}),
+		weight: 2,
+	},
+	{
+		arbitrary: fc.record({
+			kind: fc.constant('query' as const),
+			op: pick<QueryOp>('added', 'dropped', 'respelled'),
+			at: fraction,
+			text,
+		}),
+		weight: 1,
+	},
+	{ arbitrary: fc.constant({ kind: 'transport' as const }), weight: 1 },
 );
 
-/** Numbers JavaScript cannot hold as they are written. */
-const UNHELD_NUMBERS = [
-	'9007199254740993',
-	'12345678901234567891',
-	'1e400',
-	'0.10000000000000001',
-	'-1e-400',
-];
-
-const pick = <T>(list: T[], at: number): T | undefined =>
-	list.length === 0 ? undefined : list[Math.floor(at * list.length)];
-
-function editBytes(
-	body: Buffer,
-	edits: Array<{ op: 'flip' | 'insert' | 'delete'; at: number; byte: number }>,
-): Buffer {
-	let bytes = Buffer.from(body);
-	for (const { op, at, byte } of edits) {
-		const i = Math.floor(at * (bytes.length + (op === 'insert' ? 1 : 0)));
-		if (op === 'insert')
-			bytes = Buffer.concat([bytes.subarray(0, i), Buffer.from([byte]), bytes.subarray(i)]);
-		else if (bytes.length === 0) continue;
-		else if (op === 'delete') bytes = Buffer.concat([bytes.subarray(0, i), bytes.subarray(i + 1)]);
-		else bytes[i] = bytes[i] ^ (byte || 1);
-	}
-	return bytes;
-}
-
-type Path = Array<string | number>;
-type Container = Record<string | number, unknown>;
-
-const isContainer = (value: unknown): value is Container =>
-	value !== null && typeof value === 'object' && !(value instanceof LosslessNumber);
-
-/** Every path to a value in a JSON value (containers included), root excluded. */
-function paths(value: unknown, prefix: Path = []): Path[] {
-	if (!isContainer(value)) return [];
-	const entries = Array.isArray(value)
-		? value.map((v, i) => [i, v] as const)
-		: Object.entries(value);
-	return entries.flatMap(([k, v]) => [[...prefix, k], ...paths(v, [...prefix, k])]);
-}
-
-function containerAt(root: unknown, path: Path): Container | undefined {
-	let current = root;
-	for (const k of path) current = isContainer(current) ? current[k] : undefined;
-	return isContainer(current) ? current : undefined;
-}
-
-/** Every object in a JSON value (the root first). */
-const objects = (root: unknown): Container[] =>
-	[root, ...paths(root).map((p) => containerAt(root, p))].filter(
-		(c): c is Container => c !== undefined && !Array.isArray(c),
-	);
-
-function retype(value: unknown): unknown {
-	if (value instanceof LosslessNumber) return value.value;
-	// A JSON number's grammar (no leading zero): LosslessNumber takes nothing else.
-	if (typeof value === 'string')
-		return /^-?(0|[1-9]\d*)(\.\d+)?$/.test(value)
-			? new LosslessNumber(value)
-			: value === 'true'
-				? true
-				: [value];
-	if (typeof value === 'boolean') return String(value);
-	if (value === null) return '';
-	return [value];
-}
-
-/** Lists in the body that hold objects: where signed items live. */
-const itemLists = (root: unknown): unknown[][] =>
-	[root, ...paths(root).map((p) => containerAt(root, p))].filter(
-		(c): c is unknown[] => Array.isArray(c) && c.some(isContainer),
-	);
-
-function editItems(root: unknown, op: ItemOp, at: number, value: unknown): boolean {
-	const list = pick(itemLists(root), at);
-	if (list === undefined) return false;
-	const i = Math.floor(at * list.length);
-	if (op === 'duplicateItem') list.splice(i, 0, list[i]);
-	else if (op === 'reverseItems') list.reverse();
-	else if (op === 'unsignedItem')
-		list.splice(
-			i,
-			0,
-			cloneJson(jsonText(list[i] ?? {}).replace(/"(hmacSignature|sig)":"[^"]*"/g, '"$1":"AAAA"')),
-		);
-	else {
-		const leaves = paths(list[i]).filter(
-			(p) => !isContainer(containerAt(list[i], p.slice(0, -1))?.[p[p.length - 1]]),
-		);
-		const leaf = pick(leaves, value === null ? 0 : at);
-		const parent = leaf && containerAt(list[i], leaf.slice(0, -1));
-		if (!leaf || !parent) return false;
-		setOwn(parent, leaf[leaf.length - 1], retype(parent[leaf[leaf.length - 1]]));
-	}
-	return true;
-}
-
-/** A structural edit of a JSON body, serialized again (numbers as they were); undefined when it does not apply. */
-function editJson(body: Buffer, m: Extract<Mutation, { kind: 'json' }>): Buffer | undefined {
-	const { op, at, at2, value, name: key } = m;
-	const root = losslessObject(body);
-	if (root === undefined) return undefined;
-	if (op === 'reserialize') return Buffer.from(jsonText(root, 1 + Math.floor(at * 3)));
-	if ((ITEM_OPS as string[]).includes(op))
-		return editItems(root, op as ItemOp, at, value) ? Buffer.from(jsonText(root)) : undefined;
-	if (op === 'addTopLevel') {
-		setOwn(root, key, value);
-		return Buffer.from(jsonText(root));
-	}
-	const target = pick(paths(root), at);
-	if (target === undefined) return undefined;
-	const parent = containerAt(root, target.slice(0, -1));
-	const last = target[target.length - 1];
-	if (parent === undefined) return undefined;
-	const current = parent[last];
-	if (op === 'set') setOwn(parent, last, value);
-	else if (op === 'retype') setOwn(parent, last, retype(current));
-	else if (op === 'wrap') setOwn(parent, last, [current]);
-	else if (op === 'bigNumber')
-		setOwn(parent, last, new LosslessNumber(pick(UNHELD_NUMBERS, at2) as string));
-	else if (op === 'dropKey' && Array.isArray(parent)) parent.splice(Number(last), 1);
-	else if (op === 'dropKey') delete parent[last];
-	else if (op === 'addKey' && !Array.isArray(parent)) setOwn(parent, key, value);
-	else if (op === 'renameKey' && !Array.isArray(parent)) {
-		delete parent[last];
-		setOwn(parent, key, current);
-	} else if (op === 'moveKey') {
-		// Not into itself: the body would hold a cycle.
-		const inside = new Set(isContainer(current) ? objects(current) : []);
-		const destination = pick(
-			objects(root).filter((o) => !inside.has(o)),
-			at2,
-		);
-		if (destination === undefined || destination === parent) return undefined;
-		if (Array.isArray(parent)) parent.splice(Number(last), 1);
-		else delete parent[last];
-		setOwn(destination, typeof last === 'string' ? last : key, current);
-	} else if (op === 'literalTwin' || op === 'literalTwinKeepSigned') {
-		// `a.b` written as one key beside `a: { b }`, the real value changed (or the literal one), at the top or in between.
-		if (target.length < 2) return undefined;
-		const split = 1 + Math.floor(at2 * (target.length - 1));
-		const holder = containerAt(root, target.slice(0, split - 1));
-		if (holder === undefined || Array.isArray(holder)) return undefined;
-		const literal = target.slice(split - 1).join('.');
-		if (op === 'literalTwin') {
-			setOwn(holder, literal, current);
-			setOwn(parent, last, value);
-		} else {
-			setOwn(holder, literal, value);
-		}
-	} else return undefined;
-	return Buffer.from(jsonText(root));
-}
-
-/** The body's pairs as WHATWG reads them, edited, and encoded again. */
-function editForm(body: Buffer, op: FormOp, at: number, extra: string): Buffer | undefined {
-	const pairs = whatwgPairs(body);
-	if (pairs.length === 0) return undefined;
-	const i = Math.floor(at * pairs.length);
-	if (op === 'emptyName')
-		return Buffer.concat([body, Buffer.from(`&=${encodeURIComponent(extra)}`)]);
-	if (op === 'reencode')
-		return Buffer.from(
-			pairs.map(([n, v]) => `${encodeURIComponent(n)}=${encodeURIComponent(v)}`).join('&'),
-		);
-	if (op === 'reorder') pairs.reverse();
-	else if (op === 'duplicatePair') pairs.splice(i, 0, pairs[i]);
-	else {
-		const joined = pairs[i][0] + pairs[i][1];
-		const split = 1 + Math.floor(at * Math.max(joined.length - 1, 1));
-		pairs[i] = [joined.slice(0, split), joined.slice(split)];
-	}
-	return Buffer.from(new URLSearchParams(pairs).toString());
-}
-
-function editHeader(
-	headers: Delivery['headers'],
-	m: Extract<Mutation, { kind: 'header' }>,
-	secret: string,
-): Delivery['headers'] {
-	const out = { ...headers };
-	if (m.op === 'add') return { ...out, [`x-${Math.floor(m.at * 1000)}`]: m.text };
-	if (m.op === 'addSecret')
-		return {
-			...out,
-			[pick(['x-webhook-secret', 'x-forwarded-secret', 'x-callback-token'], m.at) as string]:
-				`token ${secret}`,
-		};
-	const name = pick(Object.keys(headers).sort(), m.at);
-	if (name === undefined) return headers;
-	const current = String(out[name]);
-	if (m.op === 'drop') delete out[name];
-	else if (m.op === 'replace') out[name] = m.text;
-	else if (m.op === 'repeat') out[name] = [current, m.text];
-	else out[name] = current.replace(/\d{10}/, (ts) => String(Number(ts) + m.shift));
-	return out;
-}
-
-function editQuery(
-	delivery: Delivery,
-	m: Extract<Mutation, { kind: 'query' }>,
-	secret: string,
-): Delivery {
-	const { body, query: q } = delivery;
-	if (m.op === 'add')
-		return {
-			...delivery,
-			query: withParameter(
-				q,
-				encodeURIComponent(pick(NAMES, m.at) ?? 'x'),
-				encodeURIComponent(m.text),
-			),
-		};
-	if (m.op === 'addSecret')
-		return { ...delivery, query: withParameter(q, 'token', encodeURIComponent(secret)) };
-	if (m.op === 'drop')
-		return { ...delivery, query: q.includes('&') ? q.slice(0, q.lastIndexOf('&')) : '' };
-	// Bytes moved across the join of `{url}{body}` (Square signs the two concatenated).
-	const n = 1 + Math.floor(m.at * 4);
-	if (m.op === 'toBody')
-		return q.length <= 1
-			? delivery
-			: {
-					...delivery,
-					query: q.slice(0, -n),
-					body: Buffer.concat([Buffer.from(q.slice(-n)), body]),
-				};
-	const moved = body.subarray(0, n).toString('latin1');
-	return { ...delivery, query: (q === '' ? '?' : q) + moved, body: body.subarray(n) };
-}
-
-/** The mutated request; `secret` is one of the credential's (copied into headers or the query by some mutations). */
-export function applyMutation(delivery: Delivery, m: Mutation, secret: string): Delivery {
-	switch (m.kind) {
-		case 'bytes':
-			return { ...delivery, body: editBytes(delivery.body, m.edits) };
-		case 'splice': {
-			const i = Math.floor(m.at * (delivery.body.length + 1));
-			return {
-				...delivery,
-				body: Buffer.concat([
-					delivery.body.subarray(0, i),
-					Buffer.from(m.text),
-					delivery.body.subarray(i + m.length),
-				]),
-			};
-		}
-		case 'contentType':
-			return { ...delivery, headers: { ...delivery.headers, 'content-type': m.value } };
-		case 'json':
-			return { ...delivery, body: editJson(delivery.body, m) ?? delivery.body };
-		case 'form':
-			return { ...delivery, body: editForm(delivery.body, m.op, m.at, m.text) ?? delivery.body };
-		case 'header':
-			return { ...delivery, headers: editHeader(delivery.headers, m, secret) };
-		case 'query':
-			return editQuery(delivery, m, secret);
-	}
-}
-
-/** The name of a mutation for the coverage report. */
 export function mutationName(m: Mutation): string {
-	return 'op' in m ? `${m.kind} ${m.op}` : m.kind;
+	if (m.kind === 'content type') return `content type${m.repeated ? ' repeated' : ''}`;
+	if (m.kind === 'secret') return `secret in the ${m.place}`;
+	if (m.kind === 'transport') return 'handed over the other way';
+	return `${m.kind}: ${m.op}`;
+}
+
+const at = <T>(list: T[], position: number): T | undefined =>
+	list[Math.floor(position * list.length)];
+
+// ---- the body ----
+
+function editBytes(body: Buffer, m: Extract<Mutation, { kind: 'body' }>): Buffer {
+	const i = Math.floor(m.at * (body.length + 1));
+	const added = Buffer.from(m.text);
+	switch (m.op) {
+		case 'flip':
+			return body.length === 0
+				? Buffer.from([0x20])
+				: Buffer.from(
+						body.map((byte, j) =>
+							j === Math.min(i, body.length - 1) ? byte ^ (m.count * 17 || 1) : byte,
+						),
+					);
+		case 'insert':
+			return Buffer.concat([
+				body.subarray(0, i),
+				added.length > 0 ? added : Buffer.from(' '),
+				body.subarray(i),
+			]);
+		case 'delete':
+			return Buffer.concat([body.subarray(0, i), body.subarray(i + m.count)]);
+		case 'truncated':
+			return body.subarray(0, Math.max(0, body.length - m.count));
+		case 'extended':
+			return Buffer.concat([
+				body,
+				Buffer.from(at([' ', '\n', '}', ',"x":1', '&x=1', '\ufeff', m.text], m.at) ?? ' '),
+			]);
+		default:
+			return Buffer.concat([body.subarray(0, i), added, body.subarray(i + m.count)]);
+	}
+}
+
+const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?(?=\s*[,\]}])/g;
+
+/** Another spelling of a number: `10` as `1e1`, `1.5` as `1.50`, `1e2` as `1E+2`. */
+function respell(token: string): string {
+	if (/[eE]/.test(token)) return token.replace(/[eE]\+?/, 'E+');
+	if (token.includes('.')) return `${token}0`;
+	return /^-?[1-9]\d*0$/.test(token) ? `${token.slice(0, -1)}e1` : `${token}.0`;
+}
+
+function reencode(body: Buffer, op: Reencoding, position: number): Buffer {
+	const textOf = body.toString('utf8');
+	if (op === 'byte order mark')
+		return textOf.startsWith('\ufeff')
+			? body.subarray(3)
+			: Buffer.concat([Buffer.from('\ufeff'), body]);
+	if (op === 'blank') {
+		const places = [...textOf.matchAll(/[:,{[]/g)].map((match) => match.index ?? 0);
+		const i = at(places, position) ?? 0;
+		return Buffer.from(`${textOf.slice(0, i + 1)} ${textOf.slice(i + 1)}`);
+	}
+	if (op === 'number spelling') {
+		const numbers = [...textOf.matchAll(NUMBER)];
+		const found = at(numbers, position);
+		if (found === undefined) return Buffer.from(`${textOf} `);
+		const i = found.index ?? 0;
+		return Buffer.from(textOf.slice(0, i) + respell(found[0]) + textOf.slice(i + found[0].length));
+	}
+	// An escape written another way: `/` as `\/`, a non-ASCII character as `\uXXXX`, or back.
+	const escapes = [...textOf.matchAll(/\\\/|\\u00[0-9a-fA-F]{2}|\/|[\u0080-\uffff]/g)];
+	const found = at(escapes, position);
+	if (found === undefined) return Buffer.from(`\ufeff${textOf}`);
+	const i = found.index ?? 0;
+	const [piece] = found;
+	const other =
+		piece === '\\/'
+			? '/'
+			: piece === '/'
+				? '\\/'
+				: piece.startsWith('\\u')
+					? String.fromCharCode(parseInt(piece.slice(2), 16))
+					: `\\u${piece.charCodeAt(0).toString(16).padStart(4, '0')}`;
+	return Buffer.from(textOf.slice(0, i) + other + textOf.slice(i + piece.length));
+}
+
+function editField(body: Buffer, m: Extract<Mutation, { kind: 'field' }>): Buffer {
+	const textOf = body.toString('utf8');
+	const value = JSON.stringify(m.text.replace(/[\ud800-\udfff]/g, ''));
+	const form = encodeURIComponent(m.text.replace(/[\ud800-\udfff]/g, ''));
+	const close = textOf.lastIndexOf('}');
+	const open = textOf.indexOf('{');
+	switch (m.op) {
+		case 'repeated behind':
+			return close === -1
+				? body
+				: Buffer.from(`${textOf.slice(0, close)},"id":${value}${textOf.slice(close)}`);
+		case 'added in front':
+			return open === -1
+				? body
+				: Buffer.from(`${textOf.slice(0, open + 1)}"event":${value},${textOf.slice(open + 1)}`);
+		case 'reserved field':
+			return close === -1
+				? Buffer.from(`${textOf}&webhookDelivery=x`)
+				: Buffer.from(
+						`${textOf.slice(0, close)},"webhookDelivery":{"id":${value}}${textOf.slice(close)}`,
+					);
+		case '__proto__':
+			return close === -1
+				? Buffer.from(`${textOf}&__proto__=x`)
+				: Buffer.from(
+						`${textOf.slice(0, close)},"__proto__":{"event":${value}}${textOf.slice(close)}`,
+					);
+		case 'form field added':
+			return Buffer.from(`${textOf}&id=${form}`);
+		case 'form field in front':
+			return Buffer.from(`event=${form}&${textOf}`);
+		case 'form fields reordered':
+			return Buffer.from(textOf.split('&').reverse().join('&'));
+		default:
+			return Buffer.from(
+				textOf.includes('+')
+					? textOf.replace('+', '%20')
+					: textOf.replace(/%20|%2[0-9A-F]/i, (e) => (e === '%20' ? '+' : e.toLowerCase())),
+			);
+	}
+}
+
+// ---- headers ----
+
+/** Names that look like another's: what a lenient reader might take for the real one. */
+const LOOK_ALIKES: Record<string, string> = {
+	'webhook-id': 'svix-id',
+	'webhook-timestamp': 'svix-timestamp',
+	'webhook-signature': 'svix-signature',
+	'x-signature': 'x-signature-256',
+	'x-timestamp': 'x-request-timestamp',
+	'x-webhook-secret': 'x-webhook-token',
+	'content-type': 'x-content-type',
+};
+
+function editHeader(lines: HeaderLines, m: Extract<Mutation, { kind: 'header' }>): HeaderLines {
+	const out = lines.map((line): [string, string] => [...line]);
+	if (m.op === 'added') return [...out, [`x-${Math.floor(m.at * 1000)}`, m.text]];
+	if (m.op === 'alias first')
+		return [...out, [at(['x-alias-first', 'x-alias-second'], m.at) as string, m.text]];
+	const i = Math.floor(m.at * out.length);
+	if (out.length === 0) return out;
+	const [name, value] = out[i];
+	switch (m.op) {
+		case 'dropped':
+			return out.filter((_, j) => j !== i);
+		case 'replaced':
+			out[i] = [name, m.text];
+			return out;
+		case 'repeated':
+			return [...out, [name, m.text]];
+		case 'repeated, same value':
+			return [...out, [name, value]];
+		case 'letter case':
+			out[i] = [name === name.toLowerCase() ? name.toUpperCase() : name.toLowerCase(), value];
+			return out;
+		case 'value letter case':
+			out[i] = [name, value === value.toLowerCase() ? value.toUpperCase() : value.toLowerCase()];
+			return out;
+		case 'padded':
+			out[i] = [name, ` ${value} `];
+			return out;
+		case 'look-alike': {
+			const names = Object.keys(LOOK_ALIKES).filter((key) =>
+				out.some(([n]) => n.toLowerCase() === key),
+			);
+			const chosen = at(names, m.at);
+			return chosen === undefined
+				? out
+				: out.map(([n, v]) => [n.toLowerCase() === chosen ? LOOK_ALIKES[chosen] : n, v]);
+		}
+		case 'timestamp shifted': {
+			const shift = 1 + Math.floor(m.at * 400);
+			return out.map(([n, v]) => [n, v.replace(/\d{10}/, (ts) => String(Number(ts) + shift))]);
+		}
+		case 'signature half forged':
+			out[i] = [name, forgeSecondHalf(value)];
+			return out;
+		default:
+			out[i] = [name, respellSignature(value, m.at)];
+			return out;
+	}
+}
+
+/** A signature header's signatures written another way: in upper case, in base64url, without padding. */
+/** Every signature in a header (a long run of hex or base64) with its second half replaced, its first half kept. */
+function forgeSecondHalf(value: string): string {
+	return value.replace(/[0-9A-Za-z+/_-]{27,}/g, (run) => {
+		const half = Math.ceil(run.length / 2);
+		const filler = /^[0-9a-fA-F]+$/.test(run) ? '0' : 'A';
+		return run.slice(0, half) + filler.repeat(run.length - half);
+	});
+}
+
+function respellSignature(value: string, position: number): string {
+	const way = Math.floor(position * 3);
+	if (way === 0) return value.replace(/[0-9a-f]{40,}/g, (hex) => hex.toUpperCase());
+	if (way === 1) return value.replace(/[+/]/g, (c) => (c === '+' ? '-' : '_'));
+	return value.replace(/=+(?=$|[\s,;])/g, '');
+}
+
+// ---- secrets, query ----
+
+function withSecret(
+	request: Delivery,
+	m: Extract<Mutation, { kind: 'secret' }>,
+	secrets: string[],
+): Delivery {
+	const secret = at(secrets, m.at);
+	if (secret === undefined) return request;
+	const written =
+		m.letters === 'lower'
+			? secret.toLowerCase()
+			: m.letters === 'upper'
+				? secret.toUpperCase()
+				: secret;
+	const query = (name: string, value: string) =>
+		`${request.query === '' ? '?' : `${request.query}&`}${encodeURIComponent(name)}=${encodeURIComponent(value)}`;
+	switch (m.place) {
+		case 'header name':
+			return { ...request, lines: [...request.lines, [`x-auth-${written}`, '1']] };
+		case 'header value':
+			return { ...request, lines: [...request.lines, ['x-forwarded-note', `token ${written}`]] };
+		case 'authorization':
+			return { ...request, lines: [...request.lines, ['authorization', `Bearer ${written}`]] };
+		case 'query name':
+			return { ...request, query: query(`k_${written}`, '1') };
+		default:
+			return { ...request, query: query('token', written) };
+	}
+}
+
+function editQuery(query: string, m: Extract<Mutation, { kind: 'query' }>): string {
+	const clean = encodeURIComponent(m.text.replace(/[\ud800-\udfff]/g, ''));
+	if (m.op === 'added')
+		return `${query === '' ? '?' : `${query}&`}${at(['id', 'event', 'type', 'x'], m.at)}=${clean}`;
+	if (m.op === 'dropped') return query.includes('&') ? query.slice(0, query.lastIndexOf('&')) : '';
+	return query.replace(/%[0-9A-F]{2}/, (e) => e.toLowerCase()).replace(/=$/, '=%20');
+}
+
+/** The request an edit makes of a captured one; `secrets` are the credential's (an edit may copy one). */
+export function applyMutation(request: Delivery, m: Mutation, secrets: string[]): Delivery {
+	const body = request.body ?? Buffer.alloc(0);
+	let out: Delivery;
+	switch (m.kind) {
+		case 'body':
+			out = { ...request, body: editBytes(body, m) };
+			break;
+		case 're-encoded':
+			out = { ...request, body: reencode(body, m.op, m.at) };
+			break;
+		case 'field':
+			out = { ...request, body: editField(body, m) };
+			break;
+		case 'content type': {
+			const lines = request.lines.filter(([name]) => name.toLowerCase() !== 'content-type');
+			const added: HeaderLines = m.value === undefined ? [] : [['Content-Type', m.value]];
+			const repeated: HeaderLines = m.repeated
+				? request.lines.filter(([name]) => name.toLowerCase() === 'content-type')
+				: [];
+			// n8n parses a multipart body itself and keeps no bytes.
+			const multipart = m.value?.startsWith('multipart/') === true;
+			out = {
+				...request,
+				lines: [...added, ...repeated, ...lines],
+				body: multipart ? undefined : request.body,
+			};
+			break;
+		}
+		case 'header':
+			out = { ...request, lines: editHeader(request.lines, m) };
+			break;
+		case 'secret':
+			out = withSecret(request, m, secrets);
+			break;
+		case 'query':
+			out = { ...request, query: editQuery(request.query, m) };
+			break;
+		default:
+			out = { ...request, transport: request.transport === 'node' ? 'direct' : 'node' };
+	}
+	// A line HTTP cannot carry, or blanks around a value (Node drops them), reach the trigger only from a program
+	// that calls it directly.
+	const padded = m.kind === 'header' && m.op === 'padded';
+	return out.lines.every(sendable) && !padded ? out : { ...out, transport: 'direct' };
 }

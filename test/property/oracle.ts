@@ -1,533 +1,526 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
- * The rule, written apart from the trigger: the workflow sees exactly what was signed, read one way, or nothing.
- * `expected` is what the documented behaviour gives for a request (docs/trigger.md: answers, handshakes, bodies,
- * delivery identity, signed items, events, output), from the body as an independent reader reads it (bodies.ts), taking the
- * request as the sender's own; judge.ts says whether what the trigger did with a request that is not (a mutation,
- * a replay) keeps the rule.
+ * The model: what the trigger must do with a request under a set-up, written from the documented behaviour (the
+ * node's description, the brief of each scheme, docs/trigger.md) and not from the trigger's code. In order:
+ * - no bytes (n8n parsed a multipart body itself): refused, 415 when the Content-Type does not fit the Body Format;
+ * - authentication on the raw bytes and headers only: the secrets the URL accepts (the Production URL the current and
+ *   previous secret; the Test URL the test secret alone once it is set), each read in the key's encoding; the
+ *   signed content's parts read from the request (a timestamp of unix seconds within the tolerance, an id header
+ *   that is not blank, padded or over 256 characters, the URL called, a signed header), the HMAC of the signed text
+ *   carried by the signature header; or the shared key in its header; or nothing (None);
+ * - then the Content-Type (415 when it does not fit the Body Format), the body read once in the Body Format
+ *   (reading.ts), a top-level `webhookDelivery` refused, the Events filter;
+ * - the item: the body and `webhookDelivery` (the id by the rule: the signed id, else Delivery ID Fields, else the
+ *   SHA-256 of the bytes; the signed timestamp; the secret that matched; the unsigned headers and query without
+ *   credentials or anything holding a secret, in any letter case).
+ * Whether a signature header that is not a sender's own is read is the one thing the model cannot say: it says
+ * which outcomes are allowed then (judge.ts).
  */
-import { createHash } from 'crypto';
-import { isDeepStrictEqual } from 'util';
+import { createHash, createHmac } from 'crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Outcome } from '../../nodes/TenantApiTrigger/receive';
-import { ADYEN_SIGNED_FIELDS, fieldText } from '../../sandbox/signing';
+import type { HeaderBag } from '../../nodes/TenantApiTrigger/headers';
+import type { RefusalReason } from '../../nodes/TenantApiTrigger/refusals';
 
-import { pairsObject, referenceReading, setOwn, whatwgPairs } from './bodies';
+import type { Format } from './reading';
+import { hasOwn, readAs, setOwn } from './reading';
 import type { Delivery } from './sender';
-import { NOW, itemPaths, itemsAt, renderTemplate, setPath, signedBase, valueAt } from './sender';
-import type { CustomSpec, Setup, TemplatePiece } from './settings';
+import type { Setup } from './settings';
+import { PRODUCTION_URL, TEST_URL } from './settings';
+import { parseTemplate, templateProblems } from './templates';
+import { headerBag } from './transport';
 
-type Refusal = { action: 'refuse'; why: string };
-/** A sender's handshake answered: the status, and the text echoed as `text/plain` (none: an empty body). */
-type Handshake = { action: 'handshake'; status: number; body?: string };
-export type Expected =
-	| Refusal
-	| Handshake
-	| { action: 'acknowledge' }
-	| { action: 'start'; items: IDataObject[] };
-
-/** What one signed unit (the body, or one signed item) gives the workflow, before Events and the duplicate check. */
-export interface Unit {
-	json: IDataObject;
-	id: string | null;
-	event: string | undefined;
-	/** What the signature covers of it: two units without an id name the same event when it is the same. */
-	signed: IDataObject;
+/** A request as the trigger receives it. */
+export interface Received {
+	body: Buffer | undefined;
+	headers: HeaderBag;
+	query: IDataObject;
+	rawQuery: string;
+	testUrl: boolean;
+	now: number;
 }
 
-const TIMESTAMPED = ['standardWebhooks', 'stripe', 'slack', 'paddle'];
-/** The body fields each Verification names the delivery by, when nothing else does (docs: Delivery identity). */
-const ID_FIELDS: Record<string, string[]> = {
-	slack: ['event_id'],
-	paddle: ['event_id'],
-	square: ['event_id'],
-	adyenPlatform: [],
-	twilio: [],
-	standardWebhooks: [],
-	adyenPayments: [],
-};
-const ADYEN_ITEMS = 'notificationItems.*.NotificationRequestItem';
-const ADYEN_ID_FIELDS = ['eventCode', 'pspReference', 'success'];
-const ADYEN_TYPED = new Set(['amount.value']);
-/** Twilio's signature as a Custom HMAC template (docs: Verification presets). */
-const TWILIO_TEMPLATE: TemplatePiece[] = [{ placeholder: 'url' }, { placeholder: 'formFields' }];
-const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie'];
+/**
+ * The query as n8n parses it: each name's value, a repeated name's values as a list; a name `a[b]` as a field `b` of
+ * `a` when n8n parses queries the extended way (n8n 1.x), as the name itself otherwise.
+ */
+export function queryObject(rawQuery: string, extended: boolean): IDataObject {
+	const out: IDataObject = {};
+	for (const [name, value] of new URLSearchParams(rawQuery)) {
+		const nested = extended ? /^([^[\]]+)\[([^[\]]+)\]$/.exec(name) : null;
+		if (nested !== null) {
+			const holder =
+				hasOwn(out, nested[1]) && typeof out[nested[1]] === 'object'
+					? (out[nested[1]] as IDataObject)
+					: {};
+			setOwn(holder, nested[2], value);
+			setOwn(out, nested[1], holder);
+		} else if (!hasOwn(out, name)) setOwn(out, name, value);
+		else {
+			const before = out[name];
+			setOwn(out, name, Array.isArray(before) ? [...before, value] : [before, value]);
+		}
+	}
+	return out;
+}
 
-const options = (setup: Setup) => (setup.parameters.options ?? {}) as IDataObject;
-const names = (list: string) =>
-	list
-		.split(',')
-		.map((n) => n.trim().toLowerCase())
-		.filter((n) => n !== '');
-const hasOwn = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key);
-const refuse = (why: string): Refusal => ({ action: 'refuse', why });
+export function received(request: Delivery): Received {
+	return {
+		body: request.body,
+		headers: headerBag(request.lines, request.transport),
+		// The direct callers parse queries the extended way; n8n 2.x (Node's transport here) the simple way.
+		query: queryObject(request.query, request.transport === 'direct'),
+		rawQuery: request.query,
+		testUrl: request.testUrl,
+		now: request.receivedAt,
+	};
+}
+
+// ---- headers ----
+
+/** The value of the first of `names` the request has (any letter case), a repeated one's values joined with ', '. */
+export function headerText(headers: HeaderBag, names: string[]): string | undefined {
+	for (const name of names) {
+		const found = Object.entries(headers).find(
+			([key, value]) => key.toLowerCase() === name && value !== undefined,
+		);
+		if (found !== undefined)
+			return Array.isArray(found[1]) ? found[1].join(', ') : String(found[1]);
+	}
+	return undefined;
+}
+
+/** The name of the first of `names` the request has, else the first. */
+const presentName = (headers: HeaderBag, names: string[]) =>
+	names.find((name) => headerText(headers, [name]) !== undefined) ?? names[0];
+
+/** The media type: the Content-Type before any `;`, trimmed, in lower case ('' without one). */
+function mediaType(headers: HeaderBag): string {
+	return (headerText(headers, ['content-type']) ?? '').split(';')[0].trim().toLowerCase();
+}
+
+/** JSON: application/json, any +json type, text/plain, or none; form fields: application/x-www-form-urlencoded. */
+export function mediaTypeFits(format: Format, headers: HeaderBag): boolean {
+	const type = mediaType(headers);
+	if (format === 'form') return type === 'application/x-www-form-urlencoded';
+	return ['', 'application/json', 'text/plain'].includes(type) || type.endsWith('+json');
+}
 
 // ---- secrets ----
 
-/** Every secret of the credential (current, previous, Test URL), none without verification: none may reach the output, at either URL. */
+export const SLOT_NAMES = ['current', 'previous', 'test'] as const;
+
+const usable = (secret: string) => secret.trim();
+
+/** Every secret of the credential (trimmed, blanks left out): none may reach the output. None selects no credential. */
 export function credentialSecrets(setup: Setup): string[] {
 	if (setup.verification === 'none') return [];
 	return Object.values(setup.credential)
-		.map((s) => s.trim())
-		.filter((s) => s !== '');
+		.map(usable)
+		.filter((secret) => secret !== '');
 }
 
-/**
- * Why the secret the sender signed with is not accepted where the request goes: the Production URL takes the current
- * and previous secrets; the Test URL takes the Test URL Signing Secret alone once it is set, else those two.
- */
-export function secretRefused(setup: Setup): string | undefined {
-	if (setup.signWith === null) return undefined;
-	if (!setup.testUrl)
-		return setup.signWith === 'test' ? 'the test secret at the Production URL' : undefined;
-	const testSecretSet = setup.credential.testSigningSecret.trim() !== '';
-	return testSecretSet && setup.signWith !== 'test'
-		? 'a production secret at the Test URL, which takes only its own secret once set'
-		: undefined;
+/** The secrets a URL accepts, by slot: production the current and previous; the Test URL its own alone once set. */
+export function acceptedSecrets(
+	setup: Setup,
+	testUrl: boolean,
+): Array<{ slot: number; secret: string }> {
+	const [current, previous, test] = [
+		setup.credential.signingSecret,
+		setup.credential.previousSigningSecret,
+		setup.credential.testSigningSecret,
+	].map(usable);
+	const slots =
+		testUrl && test !== ''
+			? [{ slot: 2, secret: test }]
+			: [
+					{ slot: 0, secret: current },
+					{ slot: 1, secret: previous },
+				];
+	return slots.filter(({ secret }) => secret !== '');
 }
 
-// ---- what the signature covers ----
-
-/** An item reduced to its signed fields (text, or the JSON value of a typed field). */
-function signedFields(item: unknown, paths: readonly string[], typed: Set<string>): IDataObject {
-	const view: IDataObject = {};
-	for (const path of paths) {
-		const value = valueAt(item, path);
-		setPath(view, path, typed.has(path) && value !== undefined ? value : fieldText(item, path));
-	}
-	return view;
+/** The HMAC key a secret stands for in an encoding, or undefined when the secret is not valid in it. */
+export function hmacKey(secret: string, encoding: string): Buffer | undefined {
+	if (encoding === 'text') return Buffer.from(secret, 'utf8');
+	if (encoding === 'hex')
+		return /^([0-9a-fA-F]{2})+$/.test(secret) ? Buffer.from(secret, 'hex') : undefined;
+	// Base64 or base64url (one alphabet or the other), an optional whsec_ prefix, padding optional.
+	const text = secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret;
+	if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text) && !/^[A-Za-z0-9_-]+={0,2}$/.test(text))
+		return undefined;
+	const standard = text.replace(/-/g, '+').replace(/_/g, '/');
+	const key = Buffer.from(standard, 'base64');
+	const exact = key.toString('base64').replace(/=+$/, '') === standard.replace(/=+$/, '');
+	return exact && key.length > 0 ? key : undefined;
 }
 
-/** A signed item as a delivery of that item alone holds it: the path to it, with one element at each `*`. */
-function alone(itemsPath: string, leaf: unknown): IDataObject {
-	return itemsPath
-		.split('.')
-		.reduceRight<unknown>(
-			(inner, key) => (key === '*' ? [inner] : { [key]: inner }),
-			leaf,
-		) as IDataObject;
+// ---- the signed content ----
+
+/** What authentication found. */
+export type Authentication =
+	| {
+			ok: true;
+			slot: number | null;
+			timestamp: number | null;
+			id?: { value: string; name: string };
+	  }
+	| { ok: false; reasons: RefusalReason[] };
+
+export interface HmacReading {
+	/** The placeholder values read from the request, or why one cannot be read. */
+	values: { body: Buffer; timestamp?: string; id?: string; url?: string; header?: string };
+	problem?: RefusalReason;
+	text: Buffer;
+	/** The id header's name where `{id}` is signed. */
+	idName?: string;
 }
 
-/** The signature covers form fields by Twilio's rule (no boundaries between them), and nothing else covers the body. */
-export function openBoundaries(setup: Setup, delivery: Delivery): boolean {
-	if (setup.format !== 'form') return false;
-	if (setup.verification === 'twilio') return true;
-	const { sender } = setup;
-	if (sender.kind !== 'custom' || sender.spec.signatureIn !== 'header') return false;
-	const signs = (p: string) =>
-		sender.spec.template.some((piece) => 'placeholder' in piece && piece.placeholder === p);
-	// A body hash counts only in a signed URL, under the configured parameter.
-	const hashed =
-		signs('url') &&
-		sender.spec.bodyHashParameter !== '' &&
-		new URLSearchParams(delivery.query).has(sender.spec.bodyHashParameter);
-	return signs('formFields') && !signs('body') && !hashed;
+const UNIX_SECONDS = /^[0-9]{1,12}$/;
+
+/** A signed header as it arrived: absent, blank or padded reads as none. */
+function exactHeader(headers: HeaderBag, names: string[]): string | undefined {
+	const value = headerText(headers, names);
+	return value === undefined || value === '' || value.trim() !== value ? undefined : value;
 }
 
-/** Form fields in Twilio's signed order: names sorted, each followed by its distinct values sorted. */
-export function signedPairs(body: Buffer): Array<[string, string]> {
-	const fields = new Map<string, string[]>();
-	for (const [name, value] of whatwgPairs(body))
-		fields.set(name, [...(fields.get(name) ?? []), value]);
-	return [...fields.keys()]
-		.sort()
-		.flatMap((name) =>
-			[...new Set(fields.get(name))].sort().map((value): [string, string] => [name, value]),
-		);
+/** The `key=value` entries of a key=value signature header, each trimmed. */
+function entries(header: string, separator: string): Array<[string, string]> {
+	return header.split(separator).flatMap((entry) => {
+		const at = entry.indexOf('=');
+		return at > 0
+			? [[entry.slice(0, at).trim(), entry.slice(at + 1).trim()] as [string, string]]
+			: [];
+	});
 }
 
-/** A header as one text (a repeated one joined as Node joins it), trimmed. */
-function headerText(delivery: Delivery, name: string): string {
-	const value = delivery.headers[name];
-	return (Array.isArray(value) ? value.join(', ') : (value ?? '')).trim();
+/** The base of `{url}`: Signed URL when set (without its query or fragment), else the webhook's URL at this URL. */
+export function urlBase(setup: Setup, testUrl: boolean): string {
+	const set =
+		typeof setup.parameters.signedUrl === 'string' ? setup.parameters.signedUrl.trim() : '';
+	return set === '' ? (testUrl ? TEST_URL : PRODUCTION_URL) : set.split('#')[0].split('?')[0];
 }
 
-/**
- * The signed text of a delivery whose signature leaves field boundaries open: Twilio's URL followed by its sorted
- * fields, or Custom HMAC's template with the delivery's values.
- */
-export function signedText(setup: Setup, delivery: Delivery): Buffer {
-	const { sender } = setup;
-	const template = sender.kind === 'custom' ? sender.spec.template : TWILIO_TEMPLATE;
-	const values = {
-		body: delivery.body,
-		formFields: signedPairs(delivery.body)
-			.map(([name, value]) => name + value)
-			.join(''),
-		timestamp: String(NOW),
-		id: sender.kind === 'custom' ? headerText(delivery, sender.spec.idHeader) : '',
-		url: signedBase(setup) + delivery.query,
+const isHmac = (setup: Setup) => setup.sender.kind === 'hmac';
+
+/** The signed content of a request under an HMAC set-up: each part read from it, and the signed bytes. */
+export function readSignedContent(setup: Setup, request: Received): HmacReading | undefined {
+	const parts = parseTemplate(setup.meaning.template);
+	if (!isHmac(setup) || request.body === undefined || parts === undefined) return undefined;
+	const { meaning, sender } = setup;
+	const values: HmacReading['values'] = { body: request.body };
+	let problem: RefusalReason | undefined;
+	const fail = (reason: RefusalReason) => {
+		problem ??= reason;
 	};
-	return Buffer.concat(
-		renderTemplate(template, values).map((part) =>
-			Buffer.isBuffer(part) ? part : Buffer.from(part),
-		),
+	const signature = headerText(request.headers, meaning.signatureHeaders) ?? '';
+	const kinds = new Set(parts.map((part) => part.kind));
+	if (kinds.has('timestamp')) {
+		const text =
+			sender.kind === 'hmac' && sender.format === 'keyValue'
+				? entries(signature, pairSeparator(setup)).find(([key]) => key === sender.timestampKey)?.[1]
+				: headerText(request.headers, meaning.timestampHeaders);
+		if (text === undefined || text === '') fail('missing_timestamp');
+		else if (!UNIX_SECONDS.test(text)) fail('invalid_timestamp');
+		else if (Math.abs(request.now - Number(text)) > meaning.tolerance)
+			fail('timestamp_out_of_window');
+		values.timestamp = text;
+	}
+	let idName: string | undefined;
+	if (kinds.has('id')) {
+		const id = exactHeader(request.headers, meaning.idHeaders);
+		if (id === undefined || id.length > 256) fail('missing_id');
+		values.id = id;
+		idName = presentName(request.headers, meaning.idHeaders);
+	}
+	if (kinds.has('url')) values.url = urlBase(setup, request.testUrl) + request.rawQuery;
+	const header = parts.find((part) => part.kind === 'header');
+	if (header?.kind === 'header') {
+		values.header = exactHeader(
+			request.headers,
+			header.name
+				.split(',')
+				.map((n) => n.trim())
+				.filter((n) => n !== ''),
+		);
+		if (values.header === undefined) fail('missing_signed_header');
+	}
+	const text = Buffer.concat(
+		parts.map((part) => {
+			if (part.kind === 'literal') return Buffer.from(part.text, 'utf8');
+			const value = values[part.kind];
+			return Buffer.isBuffer(value) ? value : Buffer.from(value ?? '', 'utf8');
+		}),
 	);
+	return { values, problem, text, idName };
 }
 
-/** Each item's signed fields hold none of the literal text between them and their neighbouring fields (docs: Custom HMAC). */
-function splitsOneWay(spec: CustomSpec, item: IDataObject): boolean {
-	const pieces = spec.template;
-	const separators = new Map<string, string>();
-	pieces.forEach((piece, i) => {
-		const [literal, next] = [pieces[i + 1], pieces[i + 2]];
-		if (
-			!('item' in piece) ||
-			literal === undefined ||
-			!('literal' in literal) ||
-			next === undefined ||
-			!('item' in next)
-		)
-			return;
-		for (const field of [piece.item, next.item])
-			separators.set(field, (separators.get(field) ?? '') + literal.literal);
-	});
-	return [...separators].every(
-		([field, chars]) => ![...chars].some((c) => String(valueAt(item, field)).includes(c)),
-	);
+/** The pair separator of a key=value header: Custom HMAC's setting, a comma otherwise. */
+function pairSeparator(setup: Setup): string {
+	return setup.sender.kind === 'hmac' ? setup.sender.pairSeparator : ',';
 }
 
-/** One signed unit as read: what the workflow gets, what the signature covers of it, and a signed item's id fields. */
-interface Reading {
-	object: IDataObject;
-	signed: IDataObject;
-	item?: { fields: string[]; parts: string[] };
-}
-
-/** Adyen: each entry with `live` beside it, as the workflow gets it; its eight signed fields are what names it. */
-function adyenReadings(read: IDataObject): Reading[] {
-	const entries = Array.isArray(read.notificationItems)
-		? (read.notificationItems as IDataObject[])
-		: [];
-	const top = hasOwn(read, 'live') ? { live: read.live } : {};
-	return entries.map((entry) => {
-		const item = entry?.NotificationRequestItem;
-		const signed = alone(ADYEN_ITEMS, signedFields(item, ADYEN_SIGNED_FIELDS, ADYEN_TYPED));
-		return {
-			object: { ...top, notificationItems: [entry] },
-			signed,
-			item: { fields: ADYEN_ID_FIELDS, parts: ADYEN_ID_FIELDS.map((f) => fieldText(item, f)) },
-		};
-	});
-}
-
-/** Custom HMAC with signed items: each item's signed fields alone, each as the text that was signed. */
-function customItemReadings(spec: CustomSpec, read: IDataObject): Reading[] | undefined {
-	const views = (itemsAt(read, spec.itemsPath) ?? []).map((item) =>
-		signedFields(item, itemPaths(spec), new Set()),
-	);
-	if (!views.every((view) => splitsOneWay(spec, view))) return undefined;
-	return views.map((view) => {
-		const unit = alone(spec.itemsPath, view);
-		return {
-			object: unit,
-			signed: unit,
-			item: { fields: itemPaths(spec), parts: itemPaths(spec).map((p) => fieldText(view, p)) },
-		};
-	});
-}
-
-/** The units of a body: one per signed item, else the body itself; undefined when it cannot be read one way. */
-function readings(setup: Setup, body: Buffer): Reading[] | undefined {
-	const read = referenceReading(setup.format, body);
-	if (read === undefined) return undefined;
+/** The slots whose key's HMAC of the signed text the signature header carries (in any form a signature may take). */
+export function slotsCarried(setup: Setup, request: Received, text: Buffer): number[] {
 	const { sender } = setup;
-	if (sender.kind === 'adyenPayments') return adyenReadings(read);
-	if (sender.kind === 'custom' && sender.spec.signatureIn === 'items')
-		return customItemReadings(sender.spec, read);
-	return [{ object: read, signed: read }];
+	if (sender.kind !== 'hmac') return [];
+	const header = headerText(request.headers, setup.meaning.signatureHeaders) ?? '';
+	return acceptedSecrets(setup, request.testUrl).flatMap(({ slot, secret }) => {
+		const key = hmacKey(secret, sender.keyEncoding);
+		if (key === undefined) return [];
+		const digest = createHmac(sender.algorithm, key).update(text).digest();
+		const forms = [digest.toString('base64').replace(/=+$/, ''), digest.toString('base64url')];
+		const carried =
+			header.toLowerCase().includes(digest.toString('hex')) ||
+			forms.some((form) => header.includes(form));
+		return carried ? [slot] : [];
+	});
 }
 
-// ---- identity ----
+/**
+ * How sure the judge is of the signature header: a sender's own for this content, which the trigger must read
+ * (`readable`); a faulty sender's, which it must not (`unreadable`); or any other (`unknown`: only a header that
+ * carries the HMAC may pass).
+ */
+export type SignatureState = 'readable' | 'unreadable' | 'unknown';
 
+/** Authentication as the model sees it; `either` when an unknown signature header carries a valid HMAC. */
+export function authenticate(
+	setup: Setup,
+	request: Received,
+	state: SignatureState,
+): Authentication | { either: Extract<Authentication, { ok: true }>; or: RefusalReason[] } {
+	if (setup.sender.kind === 'none') return { ok: true, slot: null, timestamp: null };
+	const accepted = acceptedSecrets(setup, request.testUrl);
+	if (accepted.length === 0) return { ok: false, reasons: ['no_secret_configured'] };
+	if (setup.sender.kind === 'secretHeader') {
+		const sent = headerText(request.headers, setup.meaning.secretHeaders)?.trim();
+		if (sent === undefined || sent === '') return { ok: false, reasons: ['missing_secret_header'] };
+		const match = accepted.find(({ secret }) => secret === sent);
+		return match === undefined
+			? { ok: false, reasons: ['secret_mismatch'] }
+			: { ok: true, slot: match.slot, timestamp: null };
+	}
+	const { sender } = setup;
+	if (templateProblems(setup.meaning.template, setup.format).length > 0)
+		return { ok: false, reasons: ['invalid_signed_content'] };
+	if (accepted.every(({ secret }) => hmacKey(secret, sender.keyEncoding) === undefined))
+		return { ok: false, reasons: ['invalid_secret'] };
+	const signature = headerText(request.headers, setup.meaning.signatureHeaders);
+	if (signature === undefined || signature.trim() === '')
+		return { ok: false, reasons: ['missing_signature'] };
+	const reading = readSignedContent(setup, request) as HmacReading;
+	const unread: RefusalReason[] = ['malformed_signature', 'signature_mismatch'];
+	if (reading.problem !== undefined)
+		return {
+			ok: false,
+			reasons: state === 'readable' ? [reading.problem] : [reading.problem, 'malformed_signature'],
+		};
+	const carried = slotsCarried(setup, request, reading.text);
+	if (state === 'unreadable' || carried.length === 0) return { ok: false, reasons: unread };
+	const passed = {
+		ok: true as const,
+		slot: carried[0],
+		timestamp: reading.values.timestamp === undefined ? null : Number(reading.values.timestamp),
+		...(reading.values.id === undefined
+			? {}
+			: { id: { value: reading.values.id, name: reading.idName as string } }),
+	};
+	return state === 'readable' ? passed : { either: passed, or: unread };
+}
+
+// ---- identity, events, unsigned data ----
+
+/** The value at a dot path: each segment an own field, or a list's index; a blank path has none. */
+export function valueAt(body: unknown, path: string): unknown {
+	const trimmed = path.trim();
+	if (trimmed === '') return undefined;
+	let current = body;
+	for (const segment of trimmed.split('.')) {
+		if (Array.isArray(current))
+			current = /^(0|[1-9][0-9]*)$/.test(segment) ? current[Number(segment)] : undefined;
+		else if (current !== null && typeof current === 'object' && hasOwn(current, segment))
+			current = (current as IDataObject)[segment];
+		else return undefined;
+	}
+	return current;
+}
+
+const list = (text: unknown, separators: RegExp) =>
+	typeof text === 'string'
+		? text
+				.split(separators)
+				.map((entry) => entry.trim())
+				.filter((entry) => entry !== '')
+		: [];
+
+const options = (setup: Setup) => (setup.parameters.options ?? {}) as IDataObject;
+
+/** A field as an id: text as it is (not empty), a number's or a flag's text; nothing else names a delivery. */
 function idText(value: unknown): string | undefined {
 	if (typeof value === 'string') return value === '' ? undefined : value;
-	if (typeof value === 'number') return String(value);
-	if (typeof value === 'boolean') return String(value);
+	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
 	return undefined;
 }
 
-const escapePart = (part: string) =>
-	part.replace(/%/g, '%25').replace(/:/g, '%3A').replace(/,/g, '%2C');
-const joinParts = (parts: string[]) =>
-	parts.length === 1 ? parts[0] : parts.map(escapePart).join(':');
+/** Several fields' texts joined one way: `%`, `:` and `,` percent-encoded in each, `:` between them. */
+const joinIds = (parts: string[]) =>
+	parts.length === 1
+		? parts[0]
+		: parts
+				.map((part) =>
+					part.replace(/[%:,]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`),
+				)
+				.join(':');
 
-/** The id a scheme signs in a header (Standard Webhooks; Custom HMAC with {id}), and the header it came in. */
-function signedIdHeader(setup: Setup, delivery: Delivery): [string, string] | undefined {
-	const { sender } = setup;
-	if (setup.verification === 'standardWebhooks') {
-		const name = ['webhook-id', 'svix-id'].find((n) => delivery.headers[n] !== undefined);
-		return name === undefined ? undefined : [String(delivery.headers[name]), name];
-	}
-	if (
-		sender.kind === 'custom' &&
-		sender.spec.signatureIn === 'header' &&
-		sender.spec.template.some((p) => 'placeholder' in p && p.placeholder === 'id')
-	) {
-		return [String(delivery.headers[sender.spec.idHeader]), sender.spec.idHeader];
-	}
-	return undefined;
+export interface Identity {
+	id: string;
+	idSource: string;
+	/** What makes two deliveries the same: the signed id, the named fields' texts, or the bytes. */
+	key: string;
 }
 
-type Identity = { id: string | null; idSource: string | null } | 'unprotected';
-
-/** The SHA-256 of the signed text where the signature leaves field boundaries open (docs: Delivery identity, 2). */
-function signedTextId(setup: Setup, delivery: Delivery): string | undefined {
-	return openBoundaries(setup, delivery)
-		? createHash('sha256').update(signedText(setup, delivery)).digest('hex')
-		: undefined;
-}
-
-/**
- * The id the signature itself fixes, whatever the body reads as: a signed id header, else the signed text's SHA-256
- * where field boundaries are open. Every re-cut of a delivery keeps it.
- */
-export function signatureFixedId(setup: Setup, delivery: Delivery): string | undefined {
-	return signedIdHeader(setup, delivery)?.[0] ?? signedTextId(setup, delivery);
-}
-
-function fromFields(signed: IDataObject, paths: string[]): Identity {
-	const parts = paths.map((path) => idText(valueAt(signed, path)));
-	if (paths.length === 0 || parts.some((p) => p === undefined)) return { id: null, idSource: null };
-	return { id: joinParts(parts as string[]), idSource: `body:${paths.join(',')}` };
-}
-
-/**
- * docs: Delivery identity, in order: a signed id header; the SHA-256 of the signed text where field boundaries are
- * open (Delivery ID Fields refused there); Delivery ID Fields; a signed item's id fields; the scheme's body fields.
- */
-function identity(setup: Setup, delivery: Delivery, unit: Reading): Identity {
-	const header = signedIdHeader(setup, delivery);
-	if (header !== undefined) return { id: header[0], idSource: `header:${header[1]}` };
-	const chosen =
-		typeof options(setup).idFields === 'string'
-			? (options(setup).idFields as string)
-					.split(',')
-					.map((p) => p.trim())
-					.filter((p) => p !== '')
-			: [];
-	const digest = signedTextId(setup, delivery);
-	if (digest !== undefined)
-		return chosen.length > 0 ? 'unprotected' : { id: digest, idSource: 'signedText:sha256' };
-	if (chosen.length > 0) return fromFields(unit.signed, chosen);
-	if (unit.item !== undefined)
+/** The id rule: the signed id header; else Delivery ID Fields when the body has all of them; else the body's SHA-256. */
+export function identity(
+	setup: Setup,
+	body: Buffer,
+	object: IDataObject,
+	signedId?: { value: string; name: string },
+): Identity {
+	if (signedId !== undefined)
 		return {
-			id: unit.item.parts.map(escapePart).join(':'),
-			idSource: `items:${unit.item.fields.join(',')}`,
+			id: signedId.value,
+			idSource: `header:${signedId.name}`,
+			key: `header ${signedId.value}`,
 		};
-	return fromFields(unit.signed, ID_FIELDS[setup.verification] ?? ['id']);
+	const paths = list(options(setup).idFields, /,/);
+	const parts = paths.map((path) => idText(valueAt(object, path)));
+	if (paths.length > 0 && parts.every((part) => part !== undefined))
+		return {
+			id: joinIds(parts as string[]),
+			idSource: `body:${paths.join(',')}`,
+			key: `fields ${JSON.stringify(parts)}`,
+		};
+	const digest = createHash('sha256').update(body).digest('hex');
+	return { id: digest, idSource: 'body:sha256', key: `bytes ${digest}` };
 }
 
-function signedTimestamp(setup: Setup): number | null {
-	const { sender } = setup;
-	if (TIMESTAMPED.includes(setup.verification) || setup.parameters.useTimestamp === true)
-		return NOW;
-	if (
-		sender.kind === 'custom' &&
-		sender.spec.template.some((p) => 'placeholder' in p && p.placeholder === 'timestamp')
-	)
-		return NOW;
-	return null;
-}
-
-// ---- events ----
-
-function eventType(signed: IDataObject, eventPath: string): string | undefined {
-	for (const path of [eventPath, 'type']) {
-		const value = valueAt(signed, path);
+/** The event type: the text at Event Path (`event` when blank), else at `type`; trimmed. */
+function eventType(setup: Setup, object: IDataObject): string | undefined {
+	const path = options(setup).eventPath;
+	for (const candidate of [typeof path === 'string' && path !== '' ? path : 'event', 'type']) {
+		const value = valueAt(object, candidate);
 		if (typeof value === 'string' && value.trim() !== '') return value.trim();
 	}
 	return undefined;
 }
 
-function accepted(filter: string, type: string | undefined): boolean {
-	const entries = filter
-		.split(/[,\n\r]+/)
-		.map((e) => e.trim())
-		.filter((e) => e !== '');
-	if (entries.length === 0 || entries.includes('*')) return true;
+/** Events: empty or `*` takes every event; an entry ending in `*` a prefix; any other its own type. */
+function eventAccepted(setup: Setup, type: string | undefined): boolean {
+	const accepted = list(setup.parameters.events, /[,\n\r]+/);
+	if (accepted.length === 0 || accepted.includes('*')) return true;
 	return (
 		type !== undefined &&
-		entries.some((e) => (e.endsWith('*') ? type.startsWith(e.slice(0, -1)) : e === type))
+		accepted.some((entry) =>
+			entry.endsWith('*') ? type.startsWith(entry.slice(0, -1)) : entry === type,
+		)
 	);
 }
 
-// ---- unsigned request data ----
-
-/** The query as n8n hands it to the trigger: one value, or a list for a repeated name. */
-export function queryObject(query: string): IDataObject {
-	return pairsObject(new URLSearchParams(query));
+/** Every text in a value, its names included (a parsed query can nest). */
+function texts(value: unknown): string[] {
+	if (value === null || typeof value !== 'object') return [String(value)];
+	return Object.entries(value).flatMap(([name, inner]) => [name, ...texts(inner)]);
 }
 
-export const holdsSecret = (secrets: string[], ...texts: unknown[]) =>
-	texts.some((t) =>
-		secrets.some((s) => JSON.stringify(t).includes(JSON.stringify(s).slice(1, -1))),
-	);
+export function holdsSecret(secrets: string[], value: unknown): boolean {
+	const folded = secrets.map((secret) => secret.toLowerCase());
+	return texts(value).some((t) => folded.some((secret) => t.toLowerCase().includes(secret)));
+}
 
-function unsignedHeaders(setup: Setup, delivery: Delivery): IDataObject {
-	const secretHeader =
-		setup.verification === 'secretHeader'
-			? names(String(setup.parameters.sharedKeyHeader ?? 'x-webhook-secret'))
-			: [];
-	const redacted = [
+const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie'];
+
+function unsignedHeaders(setup: Setup, headers: HeaderBag): IDataObject {
+	const leftOut = [
 		...CREDENTIAL_HEADERS,
-		...(secretHeader.length > 0
-			? secretHeader
-			: setup.verification === 'secretHeader'
-				? ['x-webhook-secret']
-				: []),
+		...(setup.sender.kind === 'secretHeader' ? setup.meaning.secretHeaders : []),
 	];
 	const secrets = credentialSecrets(setup);
-	return Object.fromEntries(
-		Object.entries(delivery.headers).filter(
-			([name, value]) =>
-				!redacted.includes(name.toLowerCase()) && !holdsSecret(secrets, name, value),
-		),
-	);
+	const out: IDataObject = {};
+	for (const [name, value] of Object.entries(headers)) {
+		if (value === undefined || leftOut.includes(name.toLowerCase())) continue;
+		if (!holdsSecret(secrets, [name, value])) setOwn(out, name, value);
+	}
+	return out;
 }
 
-function unsignedQuery(setup: Setup, delivery: Delivery): IDataObject {
+function unsignedQuery(setup: Setup, query: IDataObject): IDataObject {
 	const secrets = credentialSecrets(setup);
 	const out: IDataObject = {};
-	for (const [name, value] of Object.entries(queryObject(delivery.query)))
-		if (!holdsSecret(secrets, name, value)) setOwn(out, name, value);
+	for (const [name, value] of Object.entries(query))
+		if (!holdsSecret(secrets, [name, value])) setOwn(out, name, value);
 	return out;
 }
 
-/**
- * A Custom template whose placeholders meet without literal text between them, where bytes could move across the
- * join (docs: Custom HMAC): every delivery is refused.
- */
-function ambiguousTemplate(setup: Setup): boolean {
-	const { sender } = setup;
-	if (sender.kind !== 'custom' || sender.spec.signatureIn !== 'header') return false;
-	const pieces = sender.spec.template;
-	return pieces.some((piece, i) => {
-		const next = pieces[i + 1];
-		if (next === undefined || !('placeholder' in piece) || !('placeholder' in next)) return false;
-		const pinned =
-			next.placeholder === 'url' ||
-			(setup.format === 'json' && (piece.placeholder === 'body' || next.placeholder === 'body'));
-		return !pinned && !(piece.placeholder === 'url' && next.placeholder === 'formFields');
-	});
-}
+// ---- the decision ----
 
-// ---- handshakes ----
+export type ModelDecision =
+	| { action: 'refuse'; reasons: RefusalReason[] }
+	| { action: 'acknowledge' }
+	| { action: 'start'; item: IDataObject; identity: Identity };
 
-/** Slack's challenge as the trigger echoes it: printable text without blanks, up to 512 characters. */
-const SLACK_CHALLENGE = /^[\x21-\x7e]{1,512}$/;
-
-/**
- * A sender's check of the URL before it delivers events (docs: What the sender gets back): Slack's `url_verification`
- * with its challenge, GitHub's ping (`X-GitHub-Event: ping`, a signed body with `zen`). Verified, answered, never started.
- */
-function handshake(setup: Setup, delivery: Delivery): Handshake | undefined {
-	if (setup.verification !== 'slack' && setup.verification !== 'hmacSha256') return undefined;
-	const read = referenceReading(setup.format, delivery.body);
-	if (read === undefined) return undefined;
-	if (setup.verification === 'slack') {
-		const { type, challenge } = read;
-		return type === 'url_verification' &&
-			typeof challenge === 'string' &&
-			SLACK_CHALLENGE.test(challenge)
-			? { action: 'handshake', status: 200, body: challenge }
-			: undefined;
-	}
-	return headerText(delivery, 'x-github-event') === 'ping' && typeof read.zen === 'string'
-		? { action: 'handshake', status: 200 }
-		: undefined;
-}
-
-// ---- the expectation ----
-
-function webhookDelivery(
+/** What the trigger must do with a request once it is authenticated (the Content-Type, the body, Events, the item). */
+function afterAuthentication(
 	setup: Setup,
-	delivery: Delivery,
-	id: Exclude<Identity, 'unprotected'>,
-): IDataObject {
-	return {
-		...id,
-		timestamp: signedTimestamp(setup),
+	request: Received & { body: Buffer },
+	passed: Extract<Authentication, { ok: true }>,
+): ModelDecision {
+	if (!mediaTypeFits(setup.format, request.headers))
+		return { action: 'refuse', reasons: ['unsupported_media_type'] };
+	const reading = readAs(setup.format, request.body);
+	if (!reading.ok) return { action: 'refuse', reasons: [reading.reason] };
+	const { object } = reading;
+	if (hasOwn(object, 'webhookDelivery')) return { action: 'refuse', reasons: ['reserved_field'] };
+	if (!eventAccepted(setup, eventType(setup, object))) return { action: 'acknowledge' };
+	const who = identity(setup, request.body, object, passed.id);
+	const delivery: IDataObject = {
+		id: who.id,
+		idSource: who.idSource,
+		timestamp: passed.timestamp,
 		verification: setup.verification,
-		secret: setup.signWith,
+		secret: passed.slot === null ? null : SLOT_NAMES[passed.slot],
 		bodyType: setup.format,
-		...(options(setup).includeHeaders === true
-			? { unsignedHeaders: unsignedHeaders(setup, delivery) }
-			: {}),
-		...(options(setup).includeQuery === true
-			? { unsignedQuery: unsignedQuery(setup, delivery) }
-			: {}),
 	};
+	if (options(setup).includeHeaders === true)
+		delivery.unsignedHeaders = unsignedHeaders(setup, request.headers);
+	if (options(setup).includeQuery === true)
+		delivery.unsignedQuery = unsignedQuery(setup, request.query);
+	const item: IDataObject = {};
+	for (const [name, value] of Object.entries(object)) setOwn(item, name, value);
+	setOwn(item, 'webhookDelivery', delivery);
+	return { action: 'start', item, identity: who };
 }
 
-/**
- * Each signed unit of a request as the workflow would get it, taking the request as the sender's own (every item as
- * a delivery of that item alone gives it), or why the whole request is refused. Neither the URL's secrets, Events
- * nor the duplicate check applied: the identities the sender gave.
- */
-export function expectedUnits(setup: Setup, delivery: Delivery): Unit[] | Refusal {
-	if (ambiguousTemplate(setup)) return refuse('placeholders that meet without a boundary');
-	const units = readings(setup, delivery.body);
-	if (units === undefined) return refuse('unreadable body');
-	if (units.length === 0) return refuse('no signed item');
-	const eventPath =
-		typeof options(setup).eventPath === 'string' && options(setup).eventPath !== ''
-			? (options(setup).eventPath as string)
-			: 'event';
-	const out: Unit[] = [];
-	for (const unit of units) {
-		if (hasOwn(unit.object, 'webhookDelivery')) return refuse('reserved field');
-		const id = identity(setup, delivery, unit);
-		if (id === 'unprotected')
-			return refuse('Delivery ID Fields under a signature without field boundaries');
-		out.push({
-			json: { ...unit.object, webhookDelivery: webhookDelivery(setup, delivery, id) },
-			id: id.id,
-			event: eventType(unit.signed, eventPath),
-			signed: unit.signed,
-		});
-	}
-	return out;
-}
-
-/** What the trigger must do with a request, by the documented rules, taking the request as the sender's own. */
-export function expected(setup: Setup, delivery: Delivery): Expected {
-	const secret = secretRefused(setup);
-	if (secret !== undefined) return refuse(secret);
-	const answered = handshake(setup, delivery);
-	if (answered !== undefined) return answered;
-	const units = expectedUnits(setup, delivery);
-	if (!Array.isArray(units)) return units;
-	const events = units.map((unit) =>
-		unit.id !== null ? `id ${unit.id}` : `signed ${JSON.stringify(unit.signed)}`,
-	);
-	if (new Set(events).size !== events.length)
-		return refuse(
-			'two signed items naming the same event (the same id, or without one the same signed fields)',
-		);
-	const started = units.filter((unit) =>
-		accepted(String(setup.parameters.events ?? ''), unit.event),
-	);
-	return started.length === 0
-		? { action: 'acknowledge' }
-		: { action: 'start', items: started.map((unit) => unit.json) };
-}
-
-/** Whether what the trigger did is what was expected (a refusal may have any reason the docs list). */
-export function sameOutcome(want: Expected, got: Outcome): boolean {
-	if (want.action === 'start')
-		return got.action === 'start' && isDeepStrictEqual(got.items, want.items);
-	if (want.action === 'handshake') {
-		const { answer } = got.action === 'handshake' ? got : { answer: undefined };
-		return (
-			answer?.status === want.status &&
-			answer.body === want.body &&
-			(want.body === undefined
-				? answer.contentType === undefined
-				: /^text\/plain\b/.test(answer.contentType ?? ''))
-		);
-	}
-	return want.action === got.action;
+/** The decisions the trigger may take for a request: one, or (an unknown signature header that carries the HMAC) two. */
+export function expected(setup: Setup, request: Received, state: SignatureState): ModelDecision[] {
+	const { body } = request;
+	if (body === undefined)
+		return [
+			{
+				action: 'refuse',
+				reasons: [
+					mediaTypeFits(setup.format, request.headers)
+						? 'raw_body_unavailable'
+						: 'unsupported_media_type',
+				],
+			},
+		];
+	const auth = authenticate(setup, request, state);
+	if ('either' in auth)
+		return [
+			afterAuthentication(setup, { ...request, body }, auth.either),
+			{ action: 'refuse', reasons: auth.or },
+		];
+	if (!auth.ok) return [{ action: 'refuse', reasons: auth.reasons }];
+	return [afterAuthentication(setup, { ...request, body }, auth)];
 }

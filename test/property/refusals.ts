@@ -1,30 +1,30 @@
 /**
  * The Refused output's item (nodes/TenantApiTrigger/diagnosis.ts) for hostile requests: whatever a sender sends (any
  * header names and values, Content-Types, body sizes), under every set-up of settings.ts at either URL, the item
- * stays within its bound and every string in it is the trigger's own vocabulary or the node's settings, as
- * docs/trigger.md "When a delivery is refused" says. Used by test/unit/refusalProperties.test.ts (a fixed seed).
+ * stays within its bound, holds no secret of the credential in any letter case, and every string in it is the
+ * trigger's own vocabulary or the node's settings, as docs/trigger.md "When a delivery is refused" says. Used by
+ * test/unit/refusalProperties.test.ts (a fixed seed).
  *
- * Everything the sender writes (header names other than the tables', header values, Content-Types, the body) holds
- * CANARY, so any of it that reaches the item is found wherever it lands.
+ * Everything the sender writes (header names other than the schemes', header values, Content-Types) holds CANARY, so
+ * any of it that reaches the item is found wherever it lands.
  */
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
 import { SECRET_NAMES } from '../../nodes/shared/webhookDelivery';
 import type { Evidence } from '../../nodes/TenantApiTrigger/diagnosis';
-import { HANDSHAKES } from '../../nodes/TenantApiTrigger/answers';
 import { diagnose } from '../../nodes/TenantApiTrigger/diagnosis';
-import type { RefusalReason } from '../../nodes/TenantApiTrigger/refusals';
+import type { HeaderBag } from '../../nodes/TenantApiTrigger/headers';
+import type { RefusalReason, RefusalStatus } from '../../nodes/TenantApiTrigger/refusals';
 import { REFUSALS } from '../../nodes/TenantApiTrigger/refusals';
-import { signingSecrets, verificationConfig } from '../../nodes/TenantApiTrigger/settings';
-import type { HeaderBag, VerificationConfig } from '../../nodes/TenantApiTrigger/verifier';
-import { PRESETS, PRESET_NAMES } from '../../nodes/TenantApiTrigger/verifier';
-import type { VerificationName } from '../../nodes/TenantApiTrigger/verifications';
-import { VERIFICATION_NAMES, verificationOf } from '../../nodes/TenantApiTrigger/verifications';
+import type { Check, SchemeName } from '../../nodes/TenantApiTrigger/schemes';
+import { SCHEMES, SCHEME_NAMES, defaultCheck } from '../../nodes/TenantApiTrigger/schemes';
+import { settingsFromParameters, signingSecrets } from '../../nodes/TenantApiTrigger/settings';
 import { parameterReader } from '../harness/verifier';
 
 import type { PropertyGroup, Verdict } from './common';
 import { caseProperty } from './common';
+import { credentialSecrets } from './oracle';
 import { NOW } from './sender';
 import type { Setup } from './settings';
 import { VERIFICATIONS, setups } from './settings';
@@ -46,51 +46,6 @@ const MEDIA_TYPES = [
 	'other',
 ];
 
-/** The header names of the preset and Verification tables (docs/trigger.md: the names some preset uses). */
-export const TABLE_HEADERS = [
-	...new Set(
-		[
-			...PRESET_NAMES.flatMap((name) => [
-				PRESETS[name].signatureHeader,
-				PRESETS[name].timestampHeader,
-				PRESETS[name].idHeader,
-			]),
-			...VERIFICATION_NAMES.flatMap((name) => verificationOf(name).senderHeaders),
-		].flatMap(names),
-	),
-];
-
-/** Text the trigger's own sentences quote beside header names (what a sender shows while its handshake is refused, too). */
-const QUOTED_WORDS = [
-	'Rotate API Key',
-	...Object.values(HANDSHAKES).flatMap((handshake) =>
-		[...handshake.whileRefused.matchAll(/"([^"]*)"/g)].map((match) => match[1]),
-	),
-];
-const LIKELY_CAUSES = [
-	/^The Signing Secret looks like an API key/,
-	/^The Signing Secret starts with whsec_/,
-	/^The key of Adyen \((Payments|Platform) Webhooks\) is hex/,
-];
-const ITEM_KEYS = [
-	'reason',
-	'answered',
-	'summary',
-	'action',
-	'verification',
-	'handshake',
-	'url',
-	'request',
-	'secretsTried',
-	'timestampSkewSeconds',
-	'likelyCause',
-	'refusedAt',
-];
-const HANDSHAKE_LABELS = Object.values(HANDSHAKES).map((handshake) => handshake.label);
-
-export const CANARY = 'zqj';
-const SENDER_TEXT = 'holds what the sender wrote';
-
 function names(list: string): string[] {
 	return list
 		.split(',')
@@ -98,16 +53,42 @@ function names(list: string): string[] {
 		.filter((name) => name !== '');
 }
 
-/** The header names the node's settings configure (they may be shown). */
-function configuredHeaders(config: VerificationConfig | undefined): string[] {
-	if (config === undefined || config.mode === 'none') return [];
-	if (config.mode === 'secretHeader') return names(config.secretHeader);
-	return [
-		config.scheme.signatureHeader,
-		config.scheme.timestampHeader,
-		config.scheme.idHeader,
-	].flatMap(names);
+/** The header names a check reads. */
+function checkHeaders(check: Check | undefined): string[] {
+	if (check === undefined || check.kind === 'none') return [];
+	if (check.kind === 'secretHeader') return names(check.header);
+	const { signing } = check;
+	return [signing.signatureHeader, signing.timestampHeader, signing.idHeader].flatMap(names);
 }
+
+/** The header names the rows of SCHEMES read by default (the item may name them). */
+export const SCHEME_HEADERS = [
+	...new Set(SCHEME_NAMES.flatMap((name) => checkHeaders(defaultCheck(name)))),
+];
+
+/** Text the trigger's own sentences quote beside header names. */
+const QUOTED_WORDS = ['Rotate API Key'];
+const LIKELY_CAUSES = [
+	/^The Signing Secret looks like an API key/,
+	/^The Signing Secret starts with whsec_/,
+	/^The Secret Encoding is hex/,
+];
+const ITEM_KEYS = [
+	'reason',
+	'answered',
+	'summary',
+	'action',
+	'verification',
+	'url',
+	'request',
+	'secretsTried',
+	'timestampSkewSeconds',
+	'likelyCause',
+	'refusedAt',
+];
+
+export const CANARY = 'zqj';
+const SENDER_TEXT = 'holds what the sender wrote';
 
 // ---- what a hostile sender sends ----
 
@@ -128,12 +109,12 @@ const anyCase = (name: string) =>
 
 const headerName = (configured: string[]) =>
 	fc.oneof(
-		{ arbitrary: fc.constantFrom(...TABLE_HEADERS).chain(anyCase), weight: 3 },
+		{ arbitrary: fc.constantFrom(...SCHEME_HEADERS).chain(anyCase), weight: 3 },
 		{
 			arbitrary:
 				configured.length > 0
 					? fc.constantFrom(...configured).chain(anyCase)
-					: fc.constantFrom(...TABLE_HEADERS),
+					: fc.constantFrom(...SCHEME_HEADERS),
 			weight: 2,
 		},
 		// Invented names with the words that make a header signature-like.
@@ -191,83 +172,74 @@ const contentType = fc.oneof(
 	fc.constant(undefined),
 );
 
-/**
- * A body (described, built by bodyOf): sizes around the limits that matter, filled with the canary; Adyen's markers
- * around it; Slack's URL verification with the canary as its challenge; none (multipart).
- */
-type BodySpec = { size: number } | { adyen: string } | { slackChallenge: string } | null;
-
-const body: fc.Arbitrary<BodySpec> = fc.oneof(
-	fc
-		.oneof(fc.nat(2000), fc.integer({ min: 128 * 1024 - 2, max: 128 * 1024 + 2 }), fc.nat(300_000))
-		.map((size) => ({ size })),
-	hostile.map((text) => ({ adyen: text })),
-	hostile.map((text) => ({ slackChallenge: text })),
-	fc.constant(null),
+/** Body sizes around the limits that matter. */
+const bodyBytes = fc.oneof(
+	fc.nat(2000),
+	fc.integer({ min: 128 * 1024 - 2, max: 128 * 1024 + 2 }),
+	fc.nat(30_000_000),
 );
 
-function bodyOf(spec: BodySpec): Buffer | undefined {
-	if (spec === null) return undefined;
-	if ('size' in spec) return Buffer.alloc(spec.size, CANARY);
-	if ('slackChallenge' in spec)
-		return Buffer.from(
-			JSON.stringify({ token: CANARY, challenge: spec.slackChallenge, type: 'url_verification' }),
-		);
-	return Buffer.from(
-		JSON.stringify({
-			notificationItems: [
-				{ NotificationRequestItem: { additionalData: { hmacSignature: spec.adyen } } },
-			],
-		}),
-	);
-}
+type Refused = {
+	reason: RefusalReason;
+	status: RefusalStatus;
+	seen?: { timestamp?: number; secretsTried: number[] };
+};
 
-const refusal = fc.record({
-	reason: fc.constantFrom(...REASONS),
-	status: fc.constantFrom(400, 401, 413, 415, 503) as fc.Arbitrary<400 | 401 | 413 | 415 | 503>,
-});
+const refusal: fc.Arbitrary<Refused> = fc.record(
+	{
+		reason: fc.constantFrom(...REASONS),
+		status: fc.constantFrom<RefusalStatus>(400, 401, 413, 415, 503),
+		seen: fc.record(
+			{
+				timestamp: fc.oneof(fc.integer({ min: 0, max: 999_999_999_999 }), fc.constant(NOW - 3742)),
+				secretsTried: fc.subarray([0, 1, 2]),
+			},
+			{ requiredKeys: ['secretsTried'] },
+		),
+	},
+	{ requiredKeys: ['reason', 'status'] },
+);
 
-/** A hostile request for a set-up: up to 200 headers, a Content-Type, a body. */
+/** A hostile request for a set-up: up to 200 headers, a Content-Type, a body size. */
 interface HostileRequest {
 	headers: HeaderBag;
-	body: BodySpec;
+	bodyBytes: number;
 }
 
-function hostileRequest(config: VerificationConfig | undefined): fc.Arbitrary<HostileRequest> {
+function hostileRequest(check: Check | undefined): fc.Arbitrary<HostileRequest> {
 	return fc
 		.record({
-			headers: fc
-				.tuple(
-					fc.array(fc.tuple(headerName(configuredHeaders(config)), headerValue), {
-						maxLength: 200,
-						size: 'max',
-					}),
-					fc.constantFrom([], [['X-GitHub-Event', 'ping']]),
-				)
-				.map(([generated, ping]) => [...ping, ...generated]),
+			headers: fc.array(fc.tuple(headerName(checkHeaders(check)), headerValue), {
+				maxLength: 200,
+				size: 'max',
+			}),
 			contentTypeName: fc.constantFrom('content-type', 'Content-Type'),
 			contentType,
-			body,
+			bodyBytes,
 		})
-		.map(({ headers, contentTypeName, contentType: type, body: spec }) => ({
+		.map(({ headers, contentTypeName, contentType: type, bodyBytes: size }) => ({
 			headers: Object.fromEntries([...headers, [contentTypeName, type]]) as HeaderBag,
-			body: spec,
+			bodyBytes: size,
 		}));
 }
 
 // ---- the oracle ----
 
-function problems(
-	item: IDataObject,
-	facts: Evidence,
-	refused: { reason: RefusalReason; status: number },
-	settingsNames: string[] | undefined,
-): string[] {
+interface Request {
+	secrets: string[];
+	settingsNames?: string[];
+}
+
+function problems(item: IDataObject, facts: Evidence, refused: Refused, known: Request): string[] {
 	const found: string[] = [];
 	const check = (ok: boolean, what: string) => (ok ? undefined : found.push(what));
 	const json = JSON.stringify(item);
 	check(Buffer.byteLength(json) <= ITEM_BOUND_BYTES, `${Buffer.byteLength(json)} bytes`);
 	check(!json.toLowerCase().includes(CANARY), SENDER_TEXT);
+	check(
+		!known.secrets.some((secret) => json.toLowerCase().includes(secret.toLowerCase())),
+		'a secret of the credential',
+	);
 	check(
 		Object.keys(item).every((key) => ITEM_KEYS.includes(key)),
 		`keys ${Object.keys(item).join(',')}`,
@@ -287,7 +259,7 @@ function problems(
 		'request keys',
 	);
 	check(MEDIA_TYPES.includes(request.contentType), `contentType ${request.contentType}`);
-	check(request.bodyBytes === (facts.rawBody?.length ?? 0), 'bodyBytes');
+	check(request.bodyBytes === facts.bodyBytes, 'bodyBytes');
 	check(
 		Number.isSafeInteger(request.otherSignatureLikeHeaders) &&
 			request.otherSignatureLikeHeaders >= 0,
@@ -308,17 +280,12 @@ function problems(
 			LIKELY_CAUSES.some((cause) => cause.test(String(item.likelyCause))),
 		'likelyCause',
 	);
-	check(
-		item.handshake === undefined || HANDSHAKE_LABELS.includes(String(item.handshake)),
-		'handshake',
-	);
-	const verificationNames = VERIFICATION_NAMES.map((name) => verificationOf(name).name);
-	// With settings as the property generates them (header names, a Verification's key), each name is shown whole.
-	if (settingsNames !== undefined) {
-		const allowed = new Set([...TABLE_HEADERS, ...settingsNames]);
+	const schemeNames = SCHEME_NAMES.map((name) => SCHEMES[name].name as string);
+	// With settings as the property generates them, each name is shown whole.
+	if (known.settingsNames !== undefined) {
+		const allowed = new Set([...SCHEME_HEADERS, ...known.settingsNames]);
 		check(
-			verificationNames.includes(String(item.verification)) ||
-				item.verification === facts.verification,
+			schemeNames.includes(String(item.verification)) || item.verification === facts.verification,
 			`verification ${String(item.verification)}`,
 		);
 		check(
@@ -341,30 +308,37 @@ function problems(
 interface Case {
 	setup: Setup;
 	request: HostileRequest;
-	refused: { reason: RefusalReason; status: 400 | 401 | 413 | 415 | 503 };
+	refused: Refused;
 	/** The settings could not be read (no credential, n8n failing): the item is written from the Verification alone. */
-	withoutConfig: boolean;
+	withoutSettings: boolean;
 }
 
-const configOf = (setup: Setup) =>
-	verificationConfig(
-		setup.verification,
-		parameterReader(setup.parameters),
-		signingSecrets(setup.credential, setup.testUrl),
-	);
+/** The settings as the node reads them for a set-up's URL. */
+function settingsOf(setup: Setup) {
+	const secrets =
+		setup.verification === 'none'
+			? { accepted: [], all: [] }
+			: { accepted: signingSecrets(setup.credential, setup.testUrl), all: [] };
+	return settingsFromParameters(setup.verification, parameterReader(setup.parameters), secrets);
+}
 
 function checkCase(c: Case): Verdict {
-	const config = c.withoutConfig ? undefined : configOf(c.setup);
+	const settings = c.withoutSettings ? undefined : settingsOf(c.setup);
 	const facts: Evidence = {
 		verification: c.setup.verification,
-		config,
+		...(settings === undefined
+			? {}
+			: { check: settings.check, secrets: settings.secrets, bodyFormat: settings.bodyFormat }),
 		headers: c.request.headers,
-		rawBody: bodyOf(c.request.body),
+		bodyBytes: c.request.bodyBytes,
 		testUrl: c.setup.testUrl,
 		nowSeconds: NOW,
 	};
 	const item = diagnose(c.refused, facts);
-	const found = problems(item, facts, c.refused, configuredHeaders(config));
+	const found = problems(item, facts, c.refused, {
+		secrets: credentialSecrets(c.setup),
+		settingsNames: checkHeaders(settings?.check),
+	});
 	const size = Buffer.byteLength(JSON.stringify(item));
 	const outcome = `${c.refused.reason}: ${size <= 1024 ? 'up to 1 KiB' : size <= 1536 ? 'up to 1.5 KiB' : 'up to 2 KiB'}`;
 	return {
@@ -375,54 +349,57 @@ function checkCase(c: Case): Verdict {
 	};
 }
 
-const cases = (verification: VerificationName): fc.Arbitrary<Case> =>
+const cases = (verification: SchemeName): fc.Arbitrary<Case> =>
 	setups(verification).chain((setup) =>
 		fc
 			.record({
-				request: hostileRequest(configOf(setup)),
+				request: hostileRequest(settingsOf(setup).check),
 				refused: refusal,
-				withoutConfig: fc.boolean(),
+				withoutSettings: fc.boolean(),
 			})
 			.map((rest) => ({ setup, ...rest })),
 	);
 
 // ---- settings of any text ----
 
-/** Header settings, and a saved Verification this version does not know, of any text and length. */
+/** Header settings, a Signed Content, and a saved Verification this version does not know, of any text and length. */
 const anySetting = fc.oneof(
 	anyText,
 	fc.array(anyText, { maxLength: 40 }).map((list) => list.join(',')),
 	fc.string({ minLength: 200, maxLength: 2000 }),
 );
-const HEADER_SETTINGS = [
+const TEXT_SETTINGS = [
 	'signatureHeader',
 	'timestampHeader',
 	'sharedKeyHeader',
 	'customSignatureHeader',
 	'customTimestampHeader',
 	'customIdHeader',
+	'customSignedContent',
 ];
 
 interface AnySettingsCase {
 	verification: string;
 	parameters: IDataObject;
 	request: HostileRequest;
-	refused: { reason: RefusalReason; status: 400 | 401 | 413 | 415 | 503 };
+	refused: Refused;
 	testUrl: boolean;
 }
 
 const anySettingsCases: fc.Arbitrary<AnySettingsCase> = fc.record({
 	verification: fc.oneof(
-		{ arbitrary: fc.constantFrom(...VERIFICATION_NAMES), weight: 4 },
-		{ arbitrary: anySetting, weight: 1 },
+		{ arbitrary: fc.constantFrom(...SCHEME_NAMES), weight: 4 },
+		{
+			arbitrary: fc.oneof(
+				anySetting,
+				fc.constantFrom('stripe', 'slack', 'twilio', 'adyenPayments'),
+			),
+			weight: 1,
+		},
 	),
 	parameters: fc
-		.record(Object.fromEntries(HEADER_SETTINGS.map((name) => [name, anySetting])))
-		.map((settings) => ({
-			...settings,
-			useTimestamp: true,
-			customSignedContent: '{timestamp}.{id}.{body}',
-		})),
+		.record(Object.fromEntries(TEXT_SETTINGS.map((name) => [name, anySetting])))
+		.map((settings) => ({ ...settings, useTimestamp: true })),
 	request: hostileRequest(undefined),
 	refused: refusal,
 	testUrl: fc.boolean(),
@@ -430,24 +407,27 @@ const anySettingsCases: fc.Arbitrary<AnySettingsCase> = fc.record({
 
 /** Settings of any text: the bound and the sender's absence still hold (names of any text are shown cut and escaped). */
 function checkAnySettings(c: AnySettingsCase): Verdict {
-	const known = (VERIFICATION_NAMES as string[]).includes(c.verification);
-	const config = known
-		? verificationConfig(c.verification as VerificationName, parameterReader(c.parameters), [
-				'whsec_any',
-				'pk_previous',
-			])
+	const known = (SCHEME_NAMES as string[]).includes(c.verification);
+	const secrets = ['whsec_any', 'pk_previous'];
+	const settings = known
+		? settingsFromParameters(c.verification as SchemeName, parameterReader(c.parameters), {
+				accepted: secrets,
+				all: secrets,
+			})
 		: undefined;
 	const facts: Evidence = {
 		verification: c.verification,
-		config,
+		...(settings === undefined
+			? {}
+			: { check: settings.check, secrets: settings.secrets, bodyFormat: settings.bodyFormat }),
 		headers: c.request.headers,
-		rawBody: bodyOf(c.request.body),
+		bodyBytes: c.request.bodyBytes,
 		testUrl: c.testUrl,
 		nowSeconds: NOW,
 	};
 	const item = diagnose(c.refused, facts);
 	// The canary is the sender's; a setting that happens to hold it is the user's, and may be shown.
-	const found = problems(item, facts, c.refused, undefined).filter(
+	const found = problems(item, facts, c.refused, { secrets }).filter(
 		(problem) => !(problem === SENDER_TEXT && settingsHoldCanary(c)),
 	);
 	return found.length === 0
@@ -458,7 +438,7 @@ function checkAnySettings(c: AnySettingsCase): Verdict {
 const settingsHoldCanary = (c: AnySettingsCase) =>
 	JSON.stringify([c.verification, c.parameters]).toLowerCase().includes(CANARY);
 
-/** A group per Verification (the set-ups of settings.ts, both URLs), and one of settings of any text. */
+/** A group per row of SCHEMES (the set-ups of settings.ts, both URLs), and one of settings of any text. */
 export function refusalGroups(): PropertyGroup[] {
 	return [
 		...VERIFICATIONS.map((verification) => ({

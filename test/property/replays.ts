@@ -1,309 +1,366 @@
 /**
- * Replays an attacker can build from several captured genuine deliveries of one set-up, without the secret:
- * - plain: the same bytes again, with fresh unsigned id headers and query parameters (and now and then one holding a
- *   secret of the credential), every Verification;
- * - other URL: a production capture sent to the Test URL (with and without a Test URL Signing Secret), and a Test URL
- *   capture sent to the Production URL, every Verification;
- * - merged, split, cut down, reordered: signed items (Adyen payments, Custom HMAC with the signature inside items)
- *   of several captures in one body, one item alone, some of them, in another order;
- * - re-cut: form fields signed without boundaries (Twilio-Style, Custom `{formFields}`): bytes moved between the
- *   query, field names and values, fields split, merged or reordered, the signed text kept.
- * judge.ts holds each to the identity rule.
+ * Requests an attacker builds from captured genuine deliveries of one set-up, without the secret:
+ * - as captured; at the other URL (a production capture at the Test URL, a Test URL capture in production); later
+ *   or earlier (around the edges of the timestamp window);
+ * - a capture with another capture's signature header, one of its signed parts (timestamp, id, signed header), or
+ *   its body; with both captures' signatures in one header;
+ * - bytes moved between the signed parts of a capture (Custom HMAC templates: id, URL, header, timestamp, body):
+ *   every other way its signed text splits into the template's parts, sent with the same signature;
+ * - with an unsigned id header set to a fresh id, or a secret of the credential beside it (header and query).
+ * judge.ts holds each to the model and the rules.
  */
 import fc from 'fast-check';
 
-import { entriesOf, signsItems, withEntries } from './batches';
 import { fraction } from './common';
-import { openBoundaries, signedPairs, signedText } from './oracle';
-import type { Delivery } from './sender';
-import { withParameter } from './sender';
-import type { Setup } from './settings';
+import { urlBase } from './oracle';
+import type { Delivery, Genuine } from './sender';
+import { NOW } from './sender';
+import type { HmacSender, Setup } from './settings';
+import type { Part } from './templates';
+import { parseTemplate } from './templates';
+import type { HeaderLines } from './transport';
+import { sendable } from './transport';
 
-const ITEM_REPLAYS = ['merged', 'split', 'cut down', 'reordered'] as const;
-type ItemReplay = (typeof ITEM_REPLAYS)[number];
-export const REPLAY_KINDS = ['plain', 'other URL', ...ITEM_REPLAYS, 're-cut'] as const;
-type ReplayKind = (typeof REPLAY_KINDS)[number];
-type Recut =
-	| 'boundary moved'
-	| 'field split'
-	| 'fields merged'
-	| 'query into a field'
-	| 'field into the query'
-	| 'fields reordered';
+export const REPLAY_KINDS = [
+	'as captured',
+	'at the other URL',
+	'later or earlier',
+	"another delivery's signature",
+	"another delivery's signed part",
+	"another delivery's body",
+	'two signatures',
+	'bytes moved between signed parts',
+	'a fresh unsigned id',
+	'a secret beside it',
+] as const;
+export type ReplayKind = (typeof REPLAY_KINDS)[number];
 
-/** A replay built from captured deliveries, as an attacker holding them can send it. */
+/** Replays that keep what was signed: each must reach a workflow now and then (deliveryProperties.test.ts). */
+export const KEEPING_KINDS: ReplayKind[] = [
+	'as captured',
+	'at the other URL',
+	'later or earlier',
+	'a fresh unsigned id',
+	'a secret beside it',
+];
+
+export interface ReplayPlan {
+	kind: ReplayKind;
+	at: [number, number, number];
+}
+
 export interface Replay {
-	/** The set-up it is received under: the captures', or the same at the other URL. */
-	setup: Setup;
 	request: Delivery;
-	/** Its kind and variant, for the coverage report. */
 	label: string;
 }
 
-/** How to build one replay from any captures: positions, so that it applies whatever they hold. */
-export interface ReplayPlan {
-	kind: ReplayKind;
-	recut: Recut;
-	at: [number, number, number];
-	/** Adds a header and a query parameter holding a secret of the credential (plain replays). */
-	withSecret: boolean;
-}
-
-/** Id headers no set-up signs: a replay may set them to anything (docs: Delivery identity, 5). */
-const UNSIGNED_ID_HEADERS = [
-	'x-github-delivery',
-	'x-shopify-webhook-id',
-	'i-twilio-idempotency-token',
-	'x-request-id',
-];
-
-const pick = <T>(list: T[], at: number): T => list[Math.floor(at * list.length)];
-const signs = (setup: Setup, placeholder: string) =>
-	setup.sender.kind === 'custom' &&
-	setup.sender.spec.template.some((p) => 'placeholder' in p && p.placeholder === placeholder);
-/** Whether the signature covers the URL, query string included (Square, Twilio, Custom `{url}`). */
-const signsUrl = (setup: Setup) =>
-	setup.verification === 'twilio' || setup.verification === 'square' || signs(setup, 'url');
-
-/** The replays that apply to captures of a set-up (re-cuts where the signature leaves their field boundaries open). */
-function replayKinds(setup: Setup, captures: Delivery[]): ReplayKind[] {
-	const open = captures.some((capture) => openBoundaries(setup, capture));
-	return REPLAY_KINDS.filter((kind) =>
-		kind === 're-cut'
-			? open
-			: (ITEM_REPLAYS as readonly string[]).includes(kind)
-				? signsItems(setup)
-				: true,
-	);
-}
-
-/** The replays of a shape only some schemes allow weigh twice those every Verification gets. */
-const kindOf = (kinds: ReplayKind[]) =>
-	fc.oneof(
-		...kinds.map((kind) => ({
-			arbitrary: fc.constant(kind),
-			weight: kind === 'plain' || kind === 'other URL' ? 1 : 2,
-		})),
-	);
-
-export const replayPlans = (setup: Setup, captures: Delivery[]): fc.Arbitrary<ReplayPlan> =>
+/** Replays that need a signature to work on weigh more under HMAC schemes. */
+export const replayPlans = (setup: Setup): fc.Arbitrary<ReplayPlan> =>
 	fc.record({
-		kind: kindOf(replayKinds(setup, captures)),
-		recut: fc.constantFrom(...RECUTS),
-		at: fc.tuple(fraction, fraction, fraction),
-		withSecret: fc.boolean(),
-	});
-
-// ---- plain, other URL ----
-
-function plain(setup: Setup, capture: Delivery, plan: ReplayPlan, secrets: string[]): Replay {
-	const secret = secrets.length > 0 && plan.withSecret ? pick(secrets, plan.at[2]) : undefined;
-	// An unsigned id header: a fresh one, or the id header of a Custom template that does not sign {id}.
-	const idHeaders = [
-		...UNSIGNED_ID_HEADERS,
-		...(setup.sender.kind === 'custom' && !signs(setup, 'id') ? [setup.sender.spec.idHeader] : []),
-	];
-	const headers = {
-		...capture.headers,
-		[pick(idHeaders, plan.at[1])]: `evt_fresh_${Math.floor(plan.at[0] * 1000)}`,
-		...(secret === undefined ? {} : { 'x-forwarded-note': `token ${secret}` }),
-	};
-	let query = capture.query;
-	if (!signsUrl(setup)) {
-		query = withParameter(withParameter(query, 'id', 'evt_fresh'), 'event', 'payout.approved');
-		if (secret !== undefined) query = withParameter(query, 'token', encodeURIComponent(secret));
-	}
-	return {
-		setup,
-		request: { body: capture.body, headers, query },
-		label: `plain${secret === undefined ? '' : ', a secret in a header and the query'}`,
-	};
-}
-
-function otherUrl(setup: Setup, capture: Delivery): Replay {
-	const testSecret =
-		setup.verification === 'none'
-			? 'no credential'
-			: setup.credential.testSigningSecret.trim() !== ''
-				? 'test secret set'
-				: 'no test secret';
-	const label = setup.testUrl
-		? `a Test URL capture at the Production URL (${testSecret})`
-		: `a production capture at the Test URL (${testSecret})`;
-	return { setup: { ...setup, testUrl: !setup.testUrl }, request: capture, label };
-}
-
-// ---- signed items ----
-
-const rotated = <T>(list: T[], by: number) => [...list.slice(by), ...list.slice(0, by)];
-
-function itemReplay(
-	setup: Setup,
-	captures: Delivery[],
-	kind: ItemReplay,
-	at: ReplayPlan['at'],
-): Replay {
-	const lists = captures.map((capture) => entriesOf(setup, capture));
-	if (kind === 'merged') {
-		const all = lists.flat();
-		const merged = rotated(all, Math.floor(at[0] * all.length));
-		// Now and then one item twice: two items naming the same event.
-		const twice = at[1] < 0.25;
-		if (twice) merged.push(pick(all, at[2]));
-		return {
-			setup,
-			request: withEntries(setup, captures[0], merged),
-			label: `merged${twice ? ', an item twice' : ''}`,
-		};
-	}
-	// A batch of several items where there is one.
-	const batches = captures
-		.map((capture, i) => ({ capture, entries: lists[i] }))
-		.filter(({ entries }) => entries.length > 1);
-	const { capture, entries } =
-		batches.length > 0 ? pick(batches, at[0]) : { capture: captures[0], entries: lists[0] };
-	const n = entries.length;
-	if (kind === 'split')
-		return {
-			setup,
-			request: withEntries(setup, capture, [pick(entries, at[1])]),
-			label: `split: one of ${n} item(s)`,
-		};
-	if (kind === 'reordered') {
-		const reordered =
-			at[2] < 0.5 ? [...entries].reverse() : rotated(entries, 1 + Math.floor(at[1] * (n - 1)));
-		return {
-			setup,
-			request: withEntries(setup, capture, reordered),
-			label: `reordered: ${n} item(s)`,
-		};
-	}
-	// Cut down: a subset of the items, in order, neither none nor all (all where there is one).
-	const mask = n < 2 ? 1 : 1 + Math.floor(at[1] * (2 ** n - 2));
-	return {
-		setup,
-		request: withEntries(
-			setup,
-			capture,
-			entries.filter((_, i) => (mask >> i) & 1),
+		kind: fc.oneof(
+			...REPLAY_KINDS.map((kind) => ({
+				arbitrary: fc.constant(kind),
+				weight: kind === 'bytes moved between signed parts' && setup.sender.kind === 'hmac' ? 4 : 1,
+			})),
 		),
-		label: `cut down: ${n} item(s)`,
+		at: fc.tuple(fraction, fraction, fraction),
+	});
+
+const pick = <T>(list: T[], position: number): T => list[Math.floor(position * list.length)];
+
+const replaceLine = (lines: HeaderLines, name: string, value: string): HeaderLines =>
+	lines.map(([n, v]) => [n, n.toLowerCase() === name ? value : v]);
+
+const lineValue = (lines: HeaderLines, name: string) =>
+	lines.find(([n]) => n.toLowerCase() === name)?.[1];
+
+/** A request as the attacker can send it: through n8n's server when HTTP can carry its lines, else directly. */
+function deliverable(request: Delivery): Delivery {
+	const padded = request.lines.some(([, value]) => value !== value.replace(/^[ \t]+|[ \t]+$/g, ''));
+	return request.lines.every(sendable) && !padded ? request : { ...request, transport: 'direct' };
+}
+
+// ---- time ----
+
+/** Arrival times around the window's edges, relative to the signed timestamp (or the sending time). */
+function later(setup: Setup, genuine: Genuine, at: number, sign: number): Replay {
+	const sentAt = Number(genuine.signed?.values.timestamp ?? NOW);
+	const tolerance = Math.floor(setup.meaning.tolerance);
+	const deltas: Array<[number, string]> = [
+		[tolerance, 'at the edge of the window'],
+		[tolerance + 1, 'just past the window'],
+		[1, 'a second later'],
+		[3600, 'an hour later'],
+		[400 * 86_400, 'a year later'],
+	];
+	const [delta, label] = pick(deltas, at);
+	return {
+		request: { ...genuine.request, receivedAt: Math.max(0, sentAt + sign * delta) },
+		label: `${label}${sign < 0 ? ' (earlier)' : ''}`,
 	};
 }
 
-// ---- re-cuts ----
+// ---- several captures ----
 
-/** Characters that can move from a field name into a query string as they are (no escape changes them). */
-const URL_SAFE = /^[A-Za-z0-9\-._~!$'()*+,;=:@/]*$/;
-
-type Fields = { pairs: Array<[string, string]>; query: string };
-/** A capture's fields in signed order, its query, the field a re-cut starts at, and positions. */
-type RecutInput = Fields & { i: number; at: ReplayPlan['at'] };
-
-const spliced = (
-	{ pairs, i }: RecutInput,
-	count: number,
-	...replacement: Array<[string, string]>
-) => [...pairs.slice(0, i), ...replacement, ...pairs.slice(i + count)];
-
-/** Each re-cut: the fields and query it makes (undefined where it does not apply), before the check that the signed text is kept. */
-const RECUT_OF: Record<Recut, (input: RecutInput) => Fields | undefined> = {
-	'boundary moved': (input) => {
-		const joined = input.pairs[input.i].join('');
-		const cut = 1 + Math.floor(input.at[1] * Math.max(joined.length - 1, 1));
-		return {
-			pairs: spliced(input, 1, [joined.slice(0, cut), joined.slice(cut)]),
-			query: input.query,
-		};
-	},
-	'field split': (input) => {
-		const [name, value] = input.pairs[input.i];
-		const start = Math.floor(input.at[1] * value.length);
-		const end = start + 1 + Math.floor(input.at[2] * (value.length - start - 1));
-		return value.length === 0
-			? undefined
-			: {
-					pairs: spliced(
-						input,
-						1,
-						[name, value.slice(0, start)],
-						[value.slice(start, end), value.slice(end)],
-					),
-					query: input.query,
-				};
-	},
-	'fields merged': (input) => {
-		const [[name, value], next] = [input.pairs[input.i], input.pairs[input.i + 1]];
-		return next === undefined
-			? undefined
-			: { pairs: spliced(input, 2, [name, value + next[0] + next[1]]), query: input.query };
-	},
-	'query into a field': ({ pairs: [[first, value], ...rest], query, at }) => {
-		const moved = query.slice(-(1 + Math.floor(at[1] * Math.min(4, query.length - 1))));
-		return query.length < 2
-			? undefined
-			: { pairs: [[moved + first, value], ...rest], query: query.slice(0, -moved.length) };
-	},
-	'field into the query': ({ pairs: [[first, value], ...rest], query, at }) => {
-		const moved = first.slice(0, 1 + Math.floor(at[1] * Math.min(4, first.length - 1)));
-		return query === '' || first.length < 2 || !URL_SAFE.test(moved)
-			? undefined
-			: { pairs: [[first.slice(moved.length), value], ...rest], query: query + moved };
-	},
-	'fields reordered': ({ pairs, query, at }) => ({
-		pairs: rotated(pairs, 1 + Math.floor(at[1] * Math.max(pairs.length - 1, 1))),
-		query,
-	}),
-};
-
-const RECUTS = Object.keys(RECUT_OF) as Recut[];
-
-/** A re-cut's fields and query; a new name cut from a value keeps its place in the sorted order most often after the last field. */
-function recutParts(capture: Delivery, op: Recut, at: ReplayPlan['at']): Fields | undefined {
-	const pairs = signedPairs(capture.body);
-	if (pairs.length === 0) return undefined;
-	return RECUT_OF[op]({
-		pairs,
-		query: capture.query,
-		i: op === 'field split' ? pairs.length - 1 : Math.floor(at[0] * pairs.length),
-		at,
-	});
+function signatureHeaderName(setup: Setup, request: Delivery): string | undefined {
+	return setup.meaning.signatureHeaders.find(
+		(name) => lineValue(request.lines, name) !== undefined,
+	);
 }
 
-/** Fields the trigger reads one way: every one named, no pair repeated. */
-const readable = (pairs: Array<[string, string]>) =>
-	pairs.every(([name]) => name !== '') &&
-	new Set(pairs.map((p) => JSON.stringify(p))).size === pairs.length;
+function theirSignature(setup: Setup, mine: Genuine, theirs: Genuine): Replay {
+	const name = signatureHeaderName(setup, mine.request);
+	const value = name === undefined ? undefined : lineValue(theirs.request.lines, name);
+	if (name === undefined || value === undefined)
+		return { request: mine.request, label: 'no signature header to swap' };
+	return {
+		request: { ...mine.request, lines: replaceLine(mine.request.lines, name, value) },
+		label: "another delivery's signature",
+	};
+}
 
-/** The capture re-cut by `op` (else by the next re-cut that applies), the signed text kept; the capture itself when none applies. */
-function recut(setup: Setup, capture: Delivery, plan: ReplayPlan): Replay {
-	const original = signedText(setup, capture);
-	const start = RECUTS.indexOf(plan.recut);
-	for (const op of [...RECUTS.slice(start), ...RECUTS.slice(0, start)]) {
-		const parts = recutParts(capture, op, plan.at);
-		if (parts === undefined || !readable(parts.pairs)) continue;
-		const request = {
-			...capture,
-			body: Buffer.from(new URLSearchParams(parts.pairs).toString()),
-			query: parts.query,
-		};
-		const changed = !request.body.equals(capture.body) || request.query !== capture.query;
-		if (changed && signedText(setup, request).equals(original))
-			return { setup, request, label: `re-cut: ${op}` };
+function twoSignatures(setup: Setup, mine: Genuine, theirs: Genuine): Replay {
+	const { sender } = setup;
+	const name = signatureHeaderName(setup, mine.request);
+	if (sender.kind !== 'hmac' || name === undefined)
+		return { request: mine.request, label: 'no signature header' };
+	const [a, b] = [lineValue(mine.request.lines, name), lineValue(theirs.request.lines, name)];
+	const joiner =
+		sender.format === 'keyValue'
+			? sender.pairSeparator
+			: sender.format === 'versioned'
+				? ' '
+				: ', ';
+	return {
+		request: { ...mine.request, lines: replaceLine(mine.request.lines, name, `${b}${joiner}${a}`) },
+		label: 'both signatures in one header',
+	};
+}
+
+/** The header each signed part travels in (the timestamp in the signature header for key=value signatures). */
+function partHeaders(sender: HmacSender): Array<[string, string]> {
+	const signed = sender.template.find((piece) => 'header' in piece);
+	return [
+		...(sender.format === 'keyValue'
+			? []
+			: ([['timestamp', sender.timestampHeader]] as Array<[string, string]>)),
+		['id', sender.idHeader],
+		...(signed !== undefined && 'header' in signed
+			? ([['header', signed.header]] as Array<[string, string]>)
+			: []),
+	];
+}
+
+function theirPart(setup: Setup, mine: Genuine, theirs: Genuine, at: number): Replay {
+	const { sender } = setup;
+	if (sender.kind !== 'hmac')
+		return { request: mine.request, label: 'nothing signed apart from the body' };
+	const present = partHeaders(sender).filter(
+		([, name]) => lineValue(theirs.request.lines, name) !== undefined,
+	);
+	if (present.length === 0)
+		return { request: mine.request, label: 'no signed part apart from the body' };
+	const [part, name] = pick(present, at);
+	const value = lineValue(theirs.request.lines, name) as string;
+	const lines: HeaderLines =
+		lineValue(mine.request.lines, name) === undefined
+			? [...mine.request.lines, [name, value]]
+			: replaceLine(mine.request.lines, name, value);
+	return { request: { ...mine.request, lines }, label: `another delivery's ${part}` };
+}
+
+// ---- bytes moved between signed parts ----
+
+type Split = Partial<Record<'body' | 'timestamp' | 'id' | 'url' | 'header', string>>;
+
+const latin1 = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
+
+/** Every way (up to a bound) the signed text splits into the template's parts: each part's bytes, as Latin-1 text. */
+function splits(parts: Part[], signed: string): Split[] {
+	const found: Split[] = [];
+	let steps = 0;
+	const walk = (i: number, position: number, values: Split) => {
+		steps += 1;
+		if (found.length >= 48 || steps > 20_000) return;
+		if (i === parts.length) {
+			if (position === signed.length) found.push(values);
+			return;
+		}
+		const part = parts[i];
+		if (part.kind === 'literal') {
+			const literal = latin1(part.text);
+			if (signed.startsWith(literal, position)) walk(i + 1, position + literal.length, values);
+			return;
+		}
+		const next = parts[i + 1];
+		const last = i === parts.length - 1;
+		for (
+			let end = last ? signed.length : position;
+			end <= Math.min(signed.length, position + 400);
+			end += 1
+		) {
+			if (next?.kind === 'literal' && !signed.startsWith(latin1(next.text), end)) continue;
+			const value = signed.slice(position, end);
+			const before = values[part.kind];
+			if (before === undefined || before === value)
+				walk(i + 1, end, { ...values, [part.kind]: value });
+		}
+	};
+	walk(0, 0, {});
+	return found;
+}
+
+/** A part's bytes as the text a header carries, or undefined when they are not UTF-8. */
+function asText(bytes: string | undefined): string | undefined {
+	if (bytes === undefined) return undefined;
+	const buffer = Buffer.from(bytes, 'latin1');
+	const decoded = buffer.toString('utf8');
+	return Buffer.from(decoded, 'utf8').equals(buffer) ? decoded : undefined;
+}
+
+/** Whether a split could pass the checks of its parts (the attacker tries those first): unix seconds, no blank id. */
+const plausible = (split: Split) =>
+	(split.timestamp === undefined || /^\d{1,12}$/.test(split.timestamp)) &&
+	split.id !== '' &&
+	split.header !== '';
+
+/** The request a split makes of a capture: the body, headers and query carrying its parts; undefined when none can. */
+function splitRequest(
+	setup: Setup,
+	sender: HmacSender,
+	genuine: Genuine,
+	split: Split,
+): Delivery | undefined {
+	const { request } = genuine;
+	let lines = request.lines;
+	let query = request.query;
+	const signature = signatureHeaderName(setup, request);
+	for (const [part, name] of [
+		['timestamp', sender.timestampHeader],
+		['id', sender.idHeader],
+		...partHeaders(sender).filter(([p]) => p === 'header'),
+	] as Array<[keyof Split, string]>) {
+		if (split[part] === undefined) continue;
+		const value = asText(split[part]);
+		if (value === undefined || /[\r\n\0]/.test(value)) return undefined;
+		if (part === 'timestamp' && sender.format === 'keyValue' && signature !== undefined) {
+			const header = lineValue(lines, signature) as string;
+			const old = genuine.signed?.values.timestamp ?? '';
+			lines = replaceLine(
+				lines,
+				signature,
+				header.replace(`${sender.timestampKey}=${old}`, `${sender.timestampKey}=${value}`),
+			);
+		} else lines = replaceLine(lines, name, value);
 	}
-	return { setup, request: capture, label: 're-cut: none applies, sent as captured' };
+	if (split.url !== undefined) {
+		const base = urlBase(setup, request.testUrl);
+		const rest = split.url.slice(base.length);
+		// The query of a request target: visible ASCII, no fragment.
+		if (!split.url.startsWith(base) || !/^(\?[\x21-\x22\x24-\x7e]*)?$/.test(rest)) return undefined;
+		query = rest;
+	}
+	return deliverable({ ...request, lines, query, body: Buffer.from(split.body ?? '', 'latin1') });
 }
 
-/** The replay a plan builds from the captures; `secrets` are the credential's (a plain replay may carry one). */
+function moved(setup: Setup, genuine: Genuine, at: number): Replay {
+	const { sender } = setup;
+	const parts = parseTemplate(setup.meaning.template);
+	if (sender.kind !== 'hmac' || genuine.signed === undefined || parts === undefined)
+		return { request: genuine.request, label: 'no signed parts: sent as captured' };
+	const original = genuine.signed.values;
+	const others = splits(parts, genuine.signed.text.toString('latin1')).filter(
+		(split) =>
+			split.body !== original.body.toString('latin1') ||
+			(['timestamp', 'id', 'url', 'header'] as const).some(
+				(p) => split[p] !== undefined && asText(split[p]) !== original[p],
+			),
+	);
+	const ordered = [...others.filter(plausible), ...others.filter((split) => !plausible(split))];
+	const start = Math.floor(at * Math.max(1, ordered.filter(plausible).length || ordered.length));
+	for (const split of [...ordered.slice(start), ...ordered.slice(0, start)]) {
+		const request = splitRequest(setup, sender, genuine, split);
+		if (request === undefined) continue;
+		const changed = (['timestamp', 'id', 'url', 'header'] as const).filter(
+			(p) => split[p] !== undefined && asText(split[p]) !== original[p],
+		);
+		return { request, label: `bytes moved between the body and ${changed.join(', ') || 'itself'}` };
+	}
+	return { request: genuine.request, label: 'no other split: sent as captured' };
+}
+
+// ---- unsigned additions ----
+
+function freshId(setup: Setup, genuine: Genuine, at: number): Replay {
+	const { sender } = setup;
+	const signsId = setup.meaning.template.toLowerCase().replace(/\s/g, '').includes('{id}');
+	const names = [
+		'x-request-id',
+		'idempotency-key',
+		...(sender.kind === 'hmac' && !signsId ? [sender.idHeader] : []),
+		...(signsId ? [] : setup.meaning.idHeaders),
+	];
+	const name = pick(names, at);
+	const lines: HeaderLines = [
+		...genuine.request.lines.filter(([n]) => n.toLowerCase() !== name),
+		[name, `evt_fresh_${Math.floor(at * 1000)}`],
+	];
+	return { request: deliverable({ ...genuine.request, lines }), label: `a fresh ${name}` };
+}
+
+function withSecret(genuine: Genuine, secrets: string[], at: number): Replay {
+	if (secrets.length === 0) return { request: genuine.request, label: 'no secret to add' };
+	const secret = pick(secrets, at);
+	const { request } = genuine;
+	const query = `${request.query === '' ? '?' : `${request.query}&`}sig=${encodeURIComponent(secret.toLowerCase())}`;
+	return {
+		request: deliverable({
+			...request,
+			lines: [...request.lines, ['x-debug-secret', secret.toUpperCase()]],
+			query,
+		}),
+		label: 'a secret in a header and the query',
+	};
+}
+
+/** The replay a plan builds from the captures; `secrets` are the credential's. */
 export function buildReplay(
 	setup: Setup,
-	captures: Delivery[],
+	captures: Genuine[],
 	plan: ReplayPlan,
 	secrets: string[],
 ): Replay {
-	const capture = pick(captures, plan.at[0]);
-	if (plan.kind === 'plain') return plain(setup, capture, plan, secrets);
-	if (plan.kind === 'other URL') return otherUrl(setup, capture);
-	if (plan.kind === 're-cut') return recut(setup, capture, plan);
-	return itemReplay(setup, captures, plan.kind, plan.at);
+	const [first, second, third] = plan.at;
+	const mine = pick(captures, first);
+	const theirs = captures[(captures.indexOf(mine) + 1) % captures.length];
+	switch (plan.kind) {
+		case 'as captured':
+			return { request: mine.request, label: 'as captured' };
+		case 'at the other URL':
+			return {
+				request: { ...mine.request, testUrl: !mine.request.testUrl },
+				label: mine.request.testUrl
+					? 'a Test URL capture in production'
+					: 'a production capture at the Test URL',
+			};
+		case 'later or earlier':
+			return later(setup, mine, second, third < 0.8 ? 1 : -1);
+		case "another delivery's signature":
+			return theirSignature(setup, mine, theirs);
+		case "another delivery's signed part":
+			return theirPart(setup, mine, theirs, second);
+		case "another delivery's body":
+			return {
+				request: { ...mine.request, body: theirs.request.body },
+				label: "another delivery's body",
+			};
+		case 'two signatures':
+			return twoSignatures(setup, mine, theirs);
+		case 'bytes moved between signed parts':
+			return moved(setup, mine, second);
+		case 'a fresh unsigned id':
+			return freshId(setup, mine, second);
+		default:
+			return withSecret(mine, secrets, second);
+	}
 }

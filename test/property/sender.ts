@@ -1,196 +1,118 @@
 /**
- * The sender's side of a generated set-up: the bodies it posts and how it signs them. The presets sign through the
- * sandbox (sandbox/signing.js, checked against the providers' own libraries); Custom HMAC through `signCustom`
- * below, the settings as a sender implements them, written apart from the product's verifier.
+ * The sender's side of a set-up, written from each scheme's description and not from the trigger's code: it signs a
+ * body (and what else its scheme signs: a timestamp, a message id, the URL it calls, a header) with a secret of the
+ * credential, writes the signature the way senders of the scheme do (hex in either case, base64, base64url, without
+ * padding, an `<algorithm>=` prefix, several signatures in one header while it rotates secrets, entries of other
+ * versions beside them), and posts it with a Content-Type, a query string and header names in any case. Now and
+ * then it is a faulty sender (a timestamp in milliseconds, a key the credential does not hold, a form the setting
+ * does not read), whose deliveries must be refused.
  */
-import { createHash } from 'crypto';
+import { createHmac } from 'crypto';
 
 import fc from 'fast-check';
-import type { IDataObject } from 'n8n-workflow';
 
-import {
-	ADYEN_SIGNED_FIELDS,
-	base64Key,
-	fieldText,
-	hexKey,
-	hmac,
-	sign,
-	signAdyenPayments,
-	sortedFormFields,
-} from '../../sandbox/signing';
+import { fraction } from './common';
+import type { Format } from './reading';
+import type { HmacSender, SecretName, Sender, Setup, SignatureText } from './settings';
+import { CREDENTIAL_FIELDS, PRODUCTION_URL, TEST_URL } from './settings';
+import type { HeaderLines, Transport } from './transport';
+import { sendable } from './transport';
 
-import {
-	eventBody,
-	formBody,
-	githubPing,
-	jsonText,
-	losslessObject,
-	setOwn,
-	slackUrlVerification,
-	text,
-	twilioForm,
-} from './bodies';
-import type { CustomSpec, Setup, TemplatePiece } from './settings';
-import { BASE_URL, SIGNED_URL_OVERRIDE } from './settings';
-
+/** n8n's clock in the model: the time a genuine delivery is received, unless a replay says otherwise. */
 export const NOW = 1_700_000_000;
-const FORM_TYPE = 'application/x-www-form-urlencoded';
 
-/** A request as the trigger receives it; `query` is the raw query string ('' or '?…'). */
+/** A request as sent: its bytes, header lines, raw query string ('' or '?…'), where and when it arrives. */
 export interface Delivery {
-	body: Buffer;
-	headers: Record<string, string | string[]>;
+	/** The exact bytes; undefined when n8n keeps none (it parsed a multipart body itself). */
+	body: Buffer | undefined;
+	lines: HeaderLines;
 	query: string;
+	transport: Transport;
+	testUrl: boolean;
+	/** n8n's clock when it arrives (unix seconds). */
+	receivedAt: number;
 }
 
-const alnum = (min: number, max: number) =>
-	fc.stringMatching(new RegExp(`^[A-Z0-9]{${min},${max}}$`));
+/** What a sender signed for one delivery: each placeholder's value, the signed bytes, the keys it signed with. */
+export interface Signed {
+	values: { body: Buffer; timestamp?: string; id?: string; url?: string; header?: string };
+	text: Buffer;
+	/** The credential's secrets the signatures were made with (a faulty sender may use another key too). */
+	secrets: SecretName[];
+}
 
-// ---- bodies ----
+/** A genuine delivery and what its sender did. */
+export interface Genuine {
+	request: Delivery;
+	/** For HMAC schemes: what was signed. */
+	signed?: Signed;
+	/** A sender's fault (its delivery must be refused), or 'none'. */
+	fault: Fault;
+}
 
-const adyenItem = fc.record(
-	{
-		pspReference: alnum(16, 16),
-		originalReference: fc.oneof(alnum(16, 16), fc.constant('')),
-		merchantAccountCode: fc.stringMatching(/^[A-Za-z0-9_]{1,12}$/),
-		merchantReference: text,
-		amount: fc.record({
-			value: fc.integer({ min: 0, max: 10_000_000 }),
-			currency: fc.constantFrom('EUR', 'USD', 'JPY'),
-		}),
-		eventCode: fc.constantFrom('AUTHORISATION', 'CAPTURE', 'REFUND', 'CANCELLATION'),
-		success: fc.constantFrom('true', 'false'),
-		eventDate: fc.constant('2026-11-24T10:00:00+01:00'),
-		reason: text,
-		additionalData: fc.dictionary(
-			fc.string({ minLength: 1, maxLength: 5 }),
-			fc.string({ maxLength: 5 }),
-			{ maxKeys: 2 },
-		),
-	},
-	{
-		requiredKeys: [
-			'pspReference',
-			'merchantAccountCode',
-			'merchantReference',
-			'amount',
-			'eventCode',
-			'success',
-		],
-	},
-);
+export const FAULTS = [
+	'none',
+	'milliseconds timestamp',
+	'a key the credential does not hold',
+	'a signature form the setting does not read',
+	'an id over 256 characters',
+] as const;
+export type Fault = (typeof FAULTS)[number];
 
-const adyenBody = fc
-	.uniqueArray(adyenItem, {
-		minLength: 1,
-		maxLength: 3,
-		selector: (item) => JSON.stringify(ADYEN_SIGNED_FIELDS.map((path) => fieldText(item, path))),
-	})
-	.map((items) => ({
-		live: 'false',
-		notificationItems: items.map((item) => ({ NotificationRequestItem: item })),
-	}));
+/** The sender's choices for one delivery (sampled with the body). */
+export interface Choices {
+	body: Buffer;
+	contentType: string | undefined;
+	query: string;
+	id: string;
+	headerValue: string;
+	skew: number;
+	text: number;
+	prefixed: boolean;
+	rotation: 'none' | 'two secrets' | 'a retired key too';
+	decoy: boolean;
+	nameCase: 'lower' | 'capitalized' | 'upper';
+	transport: Transport;
+	fault: Fault;
+}
 
-/** The item paths (each once) and separators of a Custom template. */
-export const itemPaths = (spec: CustomSpec) => [
-	...new Set(spec.template.flatMap((piece) => ('item' in piece ? [piece.item] : []))),
-];
-const separatorChars = (spec: CustomSpec) =>
-	spec.template.flatMap((piece) => ('literal' in piece ? [...piece.literal] : []));
+const pick = <T>(...values: T[]) => fc.constantFrom(...values);
 
-/**
- * A signed field's value as a sender has it: text without the template's separators, a number, a flag, or nothing;
- * now and then text holding a separator (such a delivery is refused, so that fields split one way only).
- */
-function fieldValue(spec: CustomSpec): fc.Arbitrary<unknown> {
-	const forbidden = separatorChars(spec);
-	// Mapped, not filtered: a filter that rarely passes would make fast-check retry for ever.
-	const clean = (value: string) => [...value].filter((c) => !forbidden.includes(c)).join('');
-	return fc.oneof(
-		{ arbitrary: text.map(clean), weight: 4 },
+// ---- what a sender writes besides the body ----
+
+const CONTENT_TYPES: Record<Format, string[]> = {
+	json: [
+		'application/json',
+		'application/json',
+		'application/json; charset=utf-8',
+		'APPLICATION/JSON',
+		'text/plain',
+		'application/cloudevents+json',
+	],
+	form: [
+		'application/x-www-form-urlencoded',
+		'application/x-www-form-urlencoded',
+		'application/x-www-form-urlencoded; charset=UTF-8',
+		'Application/X-WWW-Form-Urlencoded',
+	],
+};
+/** Content-Types the other format's senders use, and none: the Body Format does not read them. */
+const MISFIT_TYPES: Record<Format, Array<string | undefined>> = {
+	json: ['application/x-www-form-urlencoded', 'text/html', undefined],
+	form: ['application/json', undefined, 'text/plain'],
+};
+
+const contentType = (format: Format) =>
+	fc.oneof(
 		{
-			arbitrary: fc
-				.tuple(text.map(clean), fc.constantFrom(...(forbidden.length > 0 ? forbidden : [':'])))
-				.map(([t, c]) => `${t}${c}${t}`),
-			weight: 1,
+			arbitrary: pick<string | undefined>(
+				...CONTENT_TYPES[format],
+				...(format === 'json' ? [undefined] : []),
+			),
+			weight: 12,
 		},
-		{ arbitrary: fc.integer({ min: 0, max: 100_000 }), weight: 2 },
-		{
-			arbitrary: fc
-				.integer({ min: 0, max: 10_000 })
-				.map((n) => (clean(String(n / 100)) === String(n / 100) ? n / 100 : n)),
-			weight: 1,
-		},
-		{ arbitrary: fc.constantFrom(true, false, null, undefined), weight: 1 },
-		// Event types some set-ups filter on (Events, with Event Path on an item field).
-		{ arbitrary: fc.constantFrom('AUTHORISATION', 'CAPTURE'), weight: 1 },
+		{ arbitrary: pick(...MISFIT_TYPES[format]), weight: 1 },
 	);
-}
-
-/** Sets the value at a dotted path as an own key, making the objects on the way; an undefined value is left out. */
-export function setPath(target: IDataObject, path: string, value: unknown): void {
-	const keys = path.split('.');
-	let current = target;
-	for (const key of keys.slice(0, -1)) {
-		if (!Object.prototype.hasOwnProperty.call(current, key)) setOwn(current, key, {});
-		current = current[key] as IDataObject;
-	}
-	if (value !== undefined) setOwn(current, keys[keys.length - 1], value);
-}
-
-/**
- * The body Custom HMAC with signed items reads: the items at the items path, and nothing else on the way. A `*`
- * followed by more keys wraps each item (`batch.*.entry` → `{ batch: [{ entry: item }, …] }`).
- */
-function itemsBody(spec: CustomSpec, items: IDataObject[]): IDataObject {
-	const [before, after] = spec.itemsPath.split('.*');
-	const nest = (keys: string[], inner: unknown) =>
-		keys.reduceRight<unknown>((value, key) => ({ [key]: value }), inner);
-	const list = items.map((item) => (after ? nest(after.slice(1).split('.'), item) : item));
-	return nest(before.split('.'), list) as IDataObject;
-}
-
-function customItemsBody(spec: CustomSpec): fc.Arbitrary<IDataObject> {
-	const item = fc
-		.record(Object.fromEntries(itemPaths(spec).map((path) => [path, fieldValue(spec)])), {
-			noNullPrototype: true,
-		})
-		.map((fields) => {
-			const object: IDataObject = { eventDate: '2026-11-24T10:00:00+01:00' };
-			for (const [path, value] of Object.entries(fields)) setPath(object, path, value);
-			return object;
-		});
-	return fc
-		.uniqueArray(item, {
-			minLength: 1,
-			maxLength: 3,
-			selector: (i) => JSON.stringify(itemPaths(spec).map((p) => fieldText(i, p))),
-		})
-		.map((items) => itemsBody(spec, items));
-}
-
-/** The body a set-up's sender posts, before it is signed (items are signed inside the body, by `deliver`). */
-export function bodies(setup: Setup): fc.Arbitrary<Buffer | IDataObject> {
-	if (setup.sender.kind === 'adyenPayments') return adyenBody;
-	if (setup.sender.kind === 'custom' && setup.sender.spec.signatureIn === 'items')
-		return customItemsBody(setup.sender.spec);
-	if (setup.format === 'json' && setup.verification === 'slack')
-		return fc.oneof(
-			{ arbitrary: eventBody, weight: 9 },
-			{ arbitrary: slackUrlVerification, weight: 1 },
-		);
-	if (setup.format === 'json' && setup.verification === 'hmacSha256')
-		return fc.oneof({ arbitrary: eventBody, weight: 9 }, { arbitrary: githubPing, weight: 1 });
-	if (setup.format === 'json') return eventBody;
-	if (setup.verification === 'twilio') return fc.oneof(twilioForm, formBody(true));
-	// Twilio's rule for form fields signs each distinct pair once: a sender that follows it repeats none.
-	const signsFields =
-		setup.sender.kind === 'custom' &&
-		setup.sender.spec.template.some(
-			(piece) => 'placeholder' in piece && piece.placeholder === 'formFields',
-		);
-	return formBody(signsFields);
-}
 
 export const queries = fc.oneof(
 	fc.constant(''),
@@ -199,212 +121,319 @@ export const queries = fc.oneof(
 			fc.tuple(
 				fc.oneof(
 					fc.string({ minLength: 1, maxLength: 4 }),
-					fc.constantFrom('event', 'id', 'approved'),
+					pick('event', 'id', 'approved', 'a[b]'),
 				),
 				fc.string({ maxLength: 4 }),
 			),
-			{ minLength: 1, maxLength: 2 },
+			{ minLength: 1, maxLength: 3 },
 		)
-		.map((pairs) => `?${new URLSearchParams(pairs)}`),
+		.map(
+			(pairs) =>
+				`?${new URLSearchParams(pairs.map(([n, v]) => [n, v.replace(/[\ud800-\udfff]/g, '')]))}`,
+		),
 );
 
-// ---- signing ----
+/**
+ * Message ids and signed header values: plain ones, ones holding the separators of templates (so that bytes could
+ * move across a boundary if a template let them), JSON-like text, Latin-1, the longest allowed and one more.
+ */
+export const freeText = fc.oneof(
+	{ arbitrary: fc.stringMatching(/^msg_[a-zA-Z0-9]{1,10}$/), weight: 6 },
+	{
+		arbitrary: fc
+			.tuple(
+				fc.stringMatching(/^[a-z0-9]{1,4}$/),
+				pick('.', ':', '|', '::', ' / ', '-', ',', '.v1.', 'v0:', '{'),
+				fc.stringMatching(/^[a-z0-9]{1,4}$/),
+			)
+			.map((parts) => parts.join('')),
+		weight: 3,
+	},
+	{
+		arbitrary: pick('{"a":', '1700000000', 'a.1700000000', 'x{', 'caf\u00e9', 'ab\u00ff', 'a, b'),
+		weight: 1,
+	},
+	{ arbitrary: pick('m'.repeat(256)), weight: 1 },
+);
 
-export function valueAt(object: unknown, path: string): unknown {
-	let current = object;
-	for (const key of path.split('.'))
-		current =
-			current !== null && typeof current === 'object' ? (current as IDataObject)[key] : undefined;
-	return current;
-}
-
-/** The items an items path finds (`list.*`, or `list.*.inner` for the object inside each entry); undefined without a list there. */
-export function itemsAt(body: unknown, itemsPath: string): unknown[] | undefined {
-	const [before, after] = itemsPath.split('.*');
-	const list = valueAt(body, before);
-	return Array.isArray(list)
-		? list.map((entry) => (after ? valueAt(entry, after.slice(1)) : entry))
-		: undefined;
-}
-
-function hmacKey(spec: CustomSpec, secret: string): Buffer {
-	if (spec.secretEncoding === 'hex') return hexKey(secret);
-	if (spec.secretEncoding === 'base64') return base64Key(secret);
-	return Buffer.from(secret, 'utf8');
-}
-
-/** The value of each placeholder for one delivery (or one item); `formFields` already in Twilio's order. */
-export interface TemplateValues {
-	body: Buffer;
-	formFields: string;
-	timestamp: string;
-	id: string;
-	url: string;
-	item?: IDataObject;
-}
-
-/** The signed content: each piece of the template with its value. */
-export function renderTemplate(
-	template: TemplatePiece[],
-	values: TemplateValues,
-): Array<string | Buffer> {
-	return template.map((piece) => {
-		if ('literal' in piece) return piece.literal;
-		if ('item' in piece) return fieldText(values.item, piece.item);
-		if (piece.placeholder === 'body') return values.body;
-		return {
-			formFields: values.formFields,
-			timestamp: values.timestamp,
-			id: values.id,
-			url: values.url,
-		}[piece.placeholder];
-	});
-}
-
-/** The URL a set-up's sender signs, before the query string: Signed URL when set, else the webhook's. */
-export const signedBase = (setup: Setup) =>
-	typeof setup.parameters.signedUrl === 'string' ? SIGNED_URL_OVERRIDE : BASE_URL;
-
-function signature(spec: CustomSpec, secret: string, parts: Array<string | Buffer>): string {
-	return hmac(spec.algorithm, hmacKey(spec, secret), parts).toString(spec.signatureEncoding);
-}
-
-/** The signature header of Custom HMAC in its format. */
-function signatureHeader(spec: CustomSpec, sig: string, timestamp: string): string {
-	if (spec.signatureFormat === 'prefixed') return `${spec.label}${sig}`;
-	if (spec.signatureFormat === 'keyValue')
-		return `${spec.timestampKey}=${timestamp}${spec.pairSeparator}${spec.label}=${sig}`;
-	if (spec.signatureFormat === 'versioned') return `${spec.label},${sig}`;
-	return sig;
-}
-
-const sha256Hex = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-/** The raw query string with `name=value` appended (both as given, already encoded where needed). */
-export const withParameter = (query: string, name: string, value: string) =>
-	`${query}${query === '' ? '?' : '&'}${name}=${value}`;
-
-/** A genuine delivery of `body` for the set-up: signed by its sender with the secret the set-up names. */
-export function deliver(
-	setup: Setup,
-	body: Buffer | IDataObject,
-	query: string,
-	id: string,
-): Delivery {
-	const secret =
-		setup.signWith === null
-			? ''
-			: setup.credential[
-					`${setup.signWith === 'current' ? 'signing' : setup.signWith === 'previous' ? 'previousSigning' : 'testSigning'}Secret`
-				];
-	const contentType = setup.format === 'form' ? FORM_TYPE : 'application/json';
-	const base = signedBase(setup);
-	const { sender } = setup;
-	if (sender.kind === 'adyenPayments')
-		return {
-			body: Buffer.from(jsonText(signAdyenPayments(body as never, secret))),
-			headers: { 'content-type': contentType },
-			query,
-		};
-	if (sender.kind === 'custom' && sender.spec.signatureIn === 'items') {
-		const signed = signCustomItems(sender.spec, secret, body as IDataObject);
-		return {
-			body: Buffer.from(JSON.stringify(signed)),
-			headers: { 'content-type': contentType },
-			query,
-		};
-	}
-	const bytes = body as Buffer;
-	if (sender.kind === 'none')
-		return { body: bytes, headers: { 'content-type': contentType }, query };
-	if (sender.kind === 'secretHeader')
-		return {
-			body: bytes,
-			headers: { 'content-type': contentType, [sender.header]: secret },
-			query,
-		};
-	if (sender.kind === 'custom') {
-		const { spec } = sender;
-		const signedQuery =
-			spec.bodyHashParameter === ''
-				? query
-				: withParameter(query, spec.bodyHashParameter, sha256Hex(bytes));
-		const timestamp = String(NOW);
-		const formFields = setup.format === 'form' ? sortedFormFields(bytes) : '';
-		const sig = signature(
-			spec,
-			secret,
-			renderTemplate(spec.template, {
-				body: bytes,
-				formFields,
-				timestamp,
-				id,
-				url: base + signedQuery,
-			}),
-		);
-		const headers: Record<string, string> = {
-			'content-type': contentType,
-			[spec.signatureHeader]: signatureHeader(spec, sig, timestamp),
-			[spec.idHeader]: id,
-		};
-		if (spec.signatureFormat !== 'keyValue') headers[spec.timestampHeader] = timestamp;
-		return { body: bytes, headers, query: signedQuery };
-	}
-	const signedQuery =
-		sender.scheme === 'twilio' && setup.format === 'json'
-			? withParameter(query, 'bodySHA256', sha256Hex(bytes))
-			: query;
-	const signedHeaders = sign({
-		secret,
-		scheme: sender.scheme,
-		body: bytes,
-		id,
-		url: base + signedQuery,
-		contentType,
-		timestamp: useTimestamp(setup) ? NOW : undefined,
-	});
-	const headers: Record<string, string> = {
-		'content-type': contentType,
-		...(isGithubPing(setup, bytes) ? { 'x-github-event': 'ping' } : {}),
-	};
-	for (const [name, value] of Object.entries(signedHeaders))
-		headers[sender.rename[name] ?? name] = value;
-	return { body: bytes, headers, query: signedQuery };
-}
-
-/** GitHub sends its ping (a body with `zen`) with `X-GitHub-Event: ping`. */
-const isGithubPing = (setup: Setup, body: Buffer) =>
-	setup.verification === 'hmacSha256' &&
-	setup.format === 'json' &&
-	typeof losslessObject(body)?.zen === 'string';
-
-/** Whether the sender signs a timestamp (the presets that always do, and the body HMAC with Use Timestamp). */
-function useTimestamp(setup: Setup): boolean {
-	return (
-		['standardWebhooks', 'stripe', 'slack', 'paddle'].includes(setup.verification) ||
-		setup.parameters.useTimestamp === true
+/** The literal text of a sender's template: ids, signed headers and queries that hold it could be split elsewhere. */
+function literalsOf(sender: Sender): string[] {
+	if (sender.kind !== 'hmac') return [];
+	return sender.template.flatMap((piece) =>
+		'literal' in piece && piece.literal !== '' ? [piece.literal] : [],
 	);
 }
 
-/** Every item of the body signed in its Signature Path in Item (the items found as the items path says). */
-function signCustomItems(spec: CustomSpec, secret: string, body: IDataObject): IDataObject {
-	const copy = JSON.parse(JSON.stringify(body)) as IDataObject;
-	for (const item of itemsAt(copy, spec.itemsPath) as IDataObject[]) {
-		setPath(
-			item,
-			spec.itemSignaturePath,
-			signature(
-				spec,
-				secret,
-				renderTemplate(spec.template, {
-					body: Buffer.alloc(0),
-					formFields: '',
-					timestamp: '',
-					id: '',
-					url: '',
-					item,
-				}),
-			),
-		);
+/** Free text that holds a literal of the template between two words (or ends with it). */
+const word = fc.stringMatching(/^[a-z0-9]{1,4}$/);
+const holding = (literals: string[]) =>
+	fc
+		.tuple(word, fc.constantFrom(...literals), fc.oneof(fc.constant(''), word))
+		.map((parts) => parts.join(''));
+
+export function choices(
+	format: Format,
+	bodies: fc.Arbitrary<Buffer>,
+	sender: Sender,
+): fc.Arbitrary<Choices> {
+	const literals = literalsOf(sender);
+	// A URL carries printable ASCII unescaped, a fragment aside.
+	const inUrls = literals.filter(
+		(literal) => /^[\x21-\x7e]+$/.test(literal) && !literal.includes('#'),
+	);
+	const alsoHolding = (
+		usual: fc.Arbitrary<string>,
+		usable: string[],
+		wrap = (text: string) => text,
+	) =>
+		usable.length === 0
+			? usual
+			: fc.oneof(
+					{ arbitrary: usual, weight: 2 },
+					{ arbitrary: holding(usable).map(wrap), weight: 1 },
+				);
+	return fc.record({
+		body: bodies,
+		contentType: contentType(format),
+		query: alsoHolding(queries, inUrls, (text) => `?q=${text}`),
+		id: alsoHolding(freeText, literals),
+		headerValue: alsoHolding(freeText, literals),
+		skew: fc.oneof(
+			{ arbitrary: fc.constant(0), weight: 6 },
+			{ arbitrary: fc.integer({ min: -400, max: 400 }), weight: 2 },
+			{ arbitrary: pick(-301, 301, -300, 300, -86_401, 2, 1), weight: 1 },
+		),
+		text: fraction,
+		prefixed: fc.boolean(),
+		rotation: pick<Choices['rotation']>('none', 'none', 'two secrets', 'a retired key too'),
+		decoy: fc.boolean(),
+		nameCase: pick<Choices['nameCase']>('lower', 'capitalized', 'upper'),
+		transport: pick<Transport>('node', 'node', 'direct'),
+		fault: fc.oneof(
+			{ arbitrary: fc.constant<Fault>('none'), weight: 14 },
+			{ arbitrary: pick(...FAULTS.slice(1)), weight: 1 },
+		),
+	});
+}
+
+// ---- keys and signatures ----
+
+/** The HMAC key of a secret as the sender holds it: its text, or the bytes its hex or base64 stands for. */
+export function senderKey(secret: string, encoding: HmacSender['keyEncoding']): Buffer {
+	const clean = secret.trim();
+	if (encoding === 'hex') return Buffer.from(clean, 'hex');
+	if (encoding === 'base64') return Buffer.from(clean.replace(/^whsec_/, ''), 'base64');
+	return Buffer.from(clean, 'utf8');
+}
+
+/** A key no credential of the model holds. */
+const RETIRED_KEY = Buffer.from('a retired key the credential no longer holds');
+
+function hmac(algorithm: HmacSender['algorithm'], key: Buffer, text: Buffer): Buffer {
+	return createHmac(algorithm, key).update(text).digest();
+}
+
+/** A digest written in one of the forms. */
+export function written(digest: Buffer, form: SignatureText): string {
+	if (form === 'hex') return digest.toString('hex');
+	if (form === 'HEX') return digest.toString('hex').toUpperCase();
+	if (form === 'base64') return digest.toString('base64');
+	if (form === 'base64url') return digest.toString('base64url');
+	return digest.toString('base64').replace(/=+$/, '');
+}
+
+/** The signature header's value in the sender's format. */
+function signatureValue(
+	sender: HmacSender,
+	signatures: string[],
+	timestamp: string | undefined,
+	c: Choices,
+): string {
+	const { label } = sender;
+	if (sender.format === 'keyValue') {
+		const entries = signatures.map((sig) => `${label}=${sig}`);
+		if (c.decoy) entries.push(`v0=${'0'.repeat(16)}`);
+		const stamped =
+			timestamp === undefined ? entries : [`${sender.timestampKey}=${timestamp}`, ...entries];
+		// The timestamp first, or (when no signature entry shares its key) last.
+		const last = !c.prefixed && label !== sender.timestampKey;
+		const ordered = last ? [...stamped.slice(1), stamped[0]] : stamped;
+		return ordered.join(sender.pairSeparator === ',' && c.decoy ? ', ' : sender.pairSeparator);
 	}
-	return copy;
+	if (sender.format === 'versioned') {
+		const entries = signatures.map((sig) => `${label},${sig}`);
+		return (c.decoy ? [...entries, 'v1a,AAAA'] : entries).join(' ');
+	}
+	const separator = c.decoy ? ' ' : ', ';
+	if (sender.format === 'prefixed')
+		return signatures.map((sig) => `${label}${sig}`).join(separator);
+	const prefix =
+		sender.algorithmPrefix && c.prefixed
+			? `${c.nameCase === 'upper' ? sender.algorithm.toUpperCase() : sender.algorithm}=`
+			: '';
+	return signatures.map((sig) => `${prefix}${sig}`).join(separator);
+}
+
+/** A form of signature the setting does not read, for a faulty sender. */
+function misfit(sender: HmacSender, digest: Buffer): string {
+	if (sender.texts.includes('hex') && !sender.texts.includes('base64'))
+		return digest.toString('base64');
+	if (!sender.texts.includes('hex')) return digest.toString('hex');
+	// Both read: an algorithm the setting does not use, named in the prefix.
+	return `${sender.algorithm === 'sha1' ? 'sha256' : 'sha1'}=${digest.toString('hex')}`;
+}
+
+// ---- header names ----
+
+function cased(name: string, nameCase: Choices['nameCase']): string {
+	if (nameCase === 'upper') return name.toUpperCase();
+	if (nameCase === 'capitalized')
+		return name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
+	return name;
+}
+
+// ---- the URL ----
+
+/** The URL the sender calls, without its query: Signed URL when set, else the webhook's (Test URL or production). */
+export function calledUrl(sender: HmacSender, testUrl: boolean): string {
+	return sender.signedUrl ?? (testUrl ? TEST_URL : PRODUCTION_URL);
+}
+
+// ---- signing ----
+
+function secretOf(setup: Setup, name: SecretName): string {
+	return setup.credential[CREDENTIAL_FIELDS[name]];
+}
+
+/** The secrets a sender signs with: its own, and while it rotates, another of the credential. */
+function signingSecrets(setup: Setup, c: Choices): SecretName[] {
+	const own = setup.signWith as SecretName;
+	if (c.rotation !== 'two secrets') return [own];
+	const other = (['current', 'previous', 'test'] as SecretName[]).find(
+		(name) => name !== own && secretOf(setup, name).trim() !== '',
+	);
+	return other === undefined ? [own] : [own, other];
+}
+
+const placeholderOf = (piece: HmacSender['template'][number]) =>
+	'placeholder' in piece ? piece.placeholder : 'header' in piece ? 'header' : undefined;
+
+/** The placeholder values and signed bytes of a delivery. */
+interface Content {
+	body: Buffer;
+	timestamp: string;
+	id: string;
+	url: string;
+	header: string;
+	text: Buffer;
+}
+
+function signedContent(sender: HmacSender, setup: Setup, c: Choices, timestamp: string): Content {
+	const id = c.fault === 'an id over 256 characters' ? 'i'.repeat(257) : c.id;
+	const values = {
+		body: c.body,
+		timestamp,
+		id,
+		url: calledUrl(sender, setup.testUrl) + c.query,
+		header: c.headerValue,
+	};
+	const text = Buffer.concat(
+		sender.template.map((piece) => {
+			const name = placeholderOf(piece);
+			if (name === undefined) return Buffer.from((piece as { literal: string }).literal, 'utf8');
+			return name === 'body' ? c.body : Buffer.from(values[name], 'utf8');
+		}),
+	);
+	return { ...values, text };
+}
+
+/** A fault of the sender only counts where its scheme signs what it gets wrong. */
+function faultThatApplies(fault: Fault, uses: Set<string | undefined>): Fault {
+	if (fault === 'milliseconds timestamp' && !uses.has('timestamp')) return 'none';
+	if (fault === 'an id over 256 characters' && !uses.has('id')) return 'none';
+	return fault;
+}
+
+function hmacDelivery(setup: Setup, sender: HmacSender, c: Choices): Genuine {
+	const sentAt = NOW + c.skew;
+	const timestamp = c.fault === 'milliseconds timestamp' ? `${sentAt}000` : String(sentAt);
+	const content = signedContent(sender, setup, c, timestamp);
+	const secrets = signingSecrets(setup, c);
+	const keys = secrets.map((name) => senderKey(secretOf(setup, name), sender.keyEncoding));
+	if (c.fault === 'a key the credential does not hold') keys.splice(0, keys.length, RETIRED_KEY);
+	if (c.rotation === 'a retired key too') keys.push(RETIRED_KEY);
+	const form = sender.texts[Math.floor(c.text * sender.texts.length)];
+	const digests = keys.map((key) => hmac(sender.algorithm, key, content.text));
+	const signatures =
+		c.fault === 'a signature form the setting does not read'
+			? digests.map((digest) => misfit(sender, digest))
+			: digests.map((digest) => written(digest, form));
+	const uses = new Set(sender.template.map(placeholderOf));
+	const lines: HeaderLines = [];
+	const fault = faultThatApplies(c.fault, uses);
+	const add = (name: string, value: string) => lines.push([cased(name, c.nameCase), value]);
+	if (c.contentType !== undefined) add('content-type', c.contentType);
+	const inHeader = sender.format === 'keyValue';
+	add(
+		sender.signatureHeader,
+		signatureValue(sender, signatures, inHeader ? timestamp : undefined, c),
+	);
+	if (uses.has('timestamp') && !inHeader) add(sender.timestampHeader, timestamp);
+	if (uses.has('id')) add(sender.idHeader, content.id);
+	const signedHeader = sender.template.find((piece) => 'header' in piece);
+	if (signedHeader !== undefined && 'header' in signedHeader)
+		add(signedHeader.header, content.header);
+	add('user-agent', 'tenant-api-sender/1.0');
+	const { text, ...values } = content;
+	const signedValues: Signed['values'] = { body: c.body };
+	for (const name of ['timestamp', 'id', 'url', 'header'] as const)
+		if (uses.has(name)) signedValues[name] = values[name];
+	return {
+		request: {
+			body: c.body,
+			lines,
+			query: c.query,
+			transport: lines.every(sendable) ? c.transport : 'direct',
+			testUrl: setup.testUrl,
+			receivedAt: NOW,
+		},
+		signed: {
+			values: signedValues,
+			text,
+			secrets: fault === 'a key the credential does not hold' ? [] : secrets,
+		},
+		fault,
+	};
+}
+
+/** A genuine delivery of the set-up's sender, with its choices. */
+export function deliver(setup: Setup, c: Choices): Genuine {
+	const { sender } = setup;
+	if (sender.kind === 'hmac') return hmacDelivery(setup, sender, c);
+	const lines: HeaderLines =
+		c.contentType === undefined ? [] : [[cased('content-type', c.nameCase), c.contentType]];
+	if (sender.kind === 'secretHeader') {
+		const secret = secretOf(setup, setup.signWith as SecretName);
+		const sent =
+			c.fault === 'a key the credential does not hold' ? 'Not-The-Shared-Key-42' : secret;
+		lines.push([
+			cased(sender.header, c.nameCase),
+			c.transport === 'direct' && c.decoy ? ` ${sent} ` : sent,
+		]);
+	}
+	const fault: Fault =
+		sender.kind === 'secretHeader' && c.fault === 'a key the credential does not hold'
+			? c.fault
+			: 'none';
+	return {
+		request: {
+			body: c.body,
+			lines,
+			query: c.query,
+			transport: c.transport,
+			testUrl: setup.testUrl,
+			receivedAt: NOW,
+		},
+		fault,
+	};
 }
