@@ -110,7 +110,8 @@ function signedValues(
 		if (values.id === undefined || values.id.length > MAX_ID_LENGTH) return 'missing_id';
 	}
 	if (usesPart(parts, 'url')) {
-		if (!request.url) return 'missing_url';
+		// An HTTP request target holds no blank; one padded could move bytes out of a JSON `{body}`.
+		if (!request.url || request.url.trim() !== request.url) return 'missing_url';
 		values.url = request.url;
 	}
 	const header = parts.find((part) => part.kind === 'header');

@@ -91,7 +91,11 @@ function readSignatureTexts(
 		};
 	}
 	if (format === 'versioned') {
-		const entries = pairs(value.split(/\s+/), ',');
+		// A repeated header arrives joined with ', ': the comma is not part of the entry before it.
+		const entries = pairs(
+			value.split(/\s+/).map((entry) => entry.replace(/,$/, '')),
+			',',
+		);
 		return { signatures: entries.filter(([key]) => key === label).map(([, text]) => text) };
 	}
 	const texts = value.split(/[\s,]+/).filter((text) => text !== '');

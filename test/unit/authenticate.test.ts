@@ -122,6 +122,13 @@ describe('every reason a request is refused for', () => {
 			() => reasonOf(custom('{url}{body}'), [SECRET], customSigned([URL_]), { url: undefined }),
 		],
 		[
+			'missing_url',
+			() =>
+				reasonOf(custom('{url}{body}'), [SECRET], customSigned([`${URL_} `]), {
+					url: `${URL_} `,
+				}),
+		],
+		[
 			'missing_signed_header',
 			() => reasonOf(custom('{header.x-shop}.{body}'), [SECRET], customSigned(['.'])),
 		],

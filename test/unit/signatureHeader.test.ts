@@ -132,6 +132,15 @@ describe('signature formats', () => {
 			}),
 		).toEqual([HEX]);
 	});
+
+	it('versioned: a header sent twice, joined with ", ", keeps the signature of each line', () => {
+		expect(
+			digestsOf(`v1,${OTHER.toString('base64')}, v1,${B64}`, {
+				signatureFormat: 'versioned',
+				signatureLabel: 'v1',
+			}),
+		).toEqual([OTHER.toString('hex'), HEX]);
+	});
 });
 
 describe('secret encodings', () => {
