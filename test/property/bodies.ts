@@ -215,6 +215,17 @@ const eventObject: fc.Arbitrary<Json> = fc
 				},
 			),
 			'a.b': idValue,
+			// The same number as text, then as a number: a reader that finds a token by its digits
+			// alone would change the text.
+			reference: numberToken.map(
+				(token): Json => ({
+					kind: 'object',
+					entries: [
+						['text', str(token)],
+						['number', { kind: 'number', token }],
+					],
+				}),
+			),
 			webhookDelivery: fc.integer({ min: 0, max: 24 }),
 			extra: entries(jsonValue),
 		},

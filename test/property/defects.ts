@@ -76,7 +76,7 @@ export const DEFECTS: Defect[] = [
 			},
 			{
 				file: SIGNED_CONTENT,
-				find: "\t\tif (part.kind === 'timestamp' && before?.kind === 'literal' && DIGIT.test(before.text.slice(-1)))\n\t\t\treturn 'the text before {timestamp} must not end with a digit';\n",
+				find: "\t\tif (\n\t\t\tpart.kind === 'timestamp' &&\n\t\t\tbefore?.kind === 'literal' &&\n\t\t\tDIGIT.test(before.text.slice(-1))\n\t\t)\n\t\t\treturn 'the text before {timestamp} must not end with a digit';\n",
 				replace: '',
 			},
 		],
@@ -174,7 +174,7 @@ export const DEFECTS: Defect[] = [
 		property: 'mutated',
 		patches: [
 			{
-				file: `${TRIGGER}/signatures.ts`,
+				file: `${TRIGGER}/signatureHeader.ts`,
 				find: '\treturn a.length === b.length && timingSafeEqual(a, b);',
 				replace:
 					'\treturn a.length === b.length && timingSafeEqual(a.subarray(0, a.length / 2), b.subarray(0, b.length / 2));',
@@ -334,32 +334,38 @@ export const DEFECTS: Defect[] = [
 		patches: [
 			{
 				file: `${TRIGGER}/exactJson.ts`,
-				find: 'return MAY_BE_INEXACT.test(text) ? readExactly(text) : parsed;',
+				find: 'return quoted === undefined ? parsed : JSON.parse(quoted);',
 				replace: 'return parsed;',
 			},
 		],
 	},
 	{
-		name: "the exact reader's fields assigned (a `__proto__` field sets the prototype)",
+		name: 'the exact reading skipped for numbers with an exponent',
 		verification: 'hmacSha256',
 		property: 'genuine',
 		patches: [
 			{
 				file: `${TRIGGER}/exactJson.ts`,
-				find: 'setOwn(top.container, top.key as string, value);',
-				replace: '(top.container as Record<string, unknown>)[top.key as string] = value;',
+				find: '-?(?:\\d+(?:\\.\\d+)?[eE]|(?:\\d\\.?){16})/;',
+				replace: '-?(?:\\d\\.?){16}/;',
+			},
+			{
+				file: `${TRIGGER}/exactJson.ts`,
+				find: 'const MAY_BE_INEXACT_TOKEN = /[eE]|(?:\\d\\.?){16}/;',
+				replace: 'const MAY_BE_INEXACT_TOKEN = /(?:\\d\\.?){16}/;',
 			},
 		],
 	},
 	{
-		name: 'the exact reader skipped for numbers with an exponent',
+		name: 'an inexact number quoted where its digits first occur (in a string before it)',
 		verification: 'hmacSha256',
 		property: 'genuine',
 		patches: [
 			{
 				file: `${TRIGGER}/exactJson.ts`,
-				find: 'const MAY_BE_INEXACT = /\\d[eE]|\\d(?:\\.?\\d){15}/;',
-				replace: 'const MAY_BE_INEXACT = /\\d(?:\\.?\\d){15}/;',
+				find: 'for (const { 0: token, index: at } of text.matchAll(STRING_OR_NUMBER)) {',
+				replace:
+					'for (const { 0: token } of text.matchAll(STRING_OR_NUMBER)) {\n\t\tconst at = text.indexOf(token, copied);',
 			},
 		],
 	},

@@ -504,17 +504,13 @@ function afterAuthentication(
 /** The decisions the trigger may take for a request: one, or (an unknown signature header that carries the HMAC) two. */
 export function expected(setup: Setup, request: Received, state: SignatureState): ModelDecision[] {
 	const { body } = request;
-	if (body === undefined)
+	// Without bytes nothing is authenticated: only None, which checks nothing, gets to the media type.
+	if (body === undefined) {
+		const media = setup.verification === 'none' && !mediaTypeFits(setup.format, request.headers);
 		return [
-			{
-				action: 'refuse',
-				reasons: [
-					mediaTypeFits(setup.format, request.headers)
-						? 'raw_body_unavailable'
-						: 'unsupported_media_type',
-				],
-			},
+			{ action: 'refuse', reasons: [media ? 'unsupported_media_type' : 'raw_body_unavailable'] },
 		];
+	}
 	const auth = authenticate(setup, request, state);
 	if ('either' in auth)
 		return [
