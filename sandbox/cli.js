@@ -4,21 +4,18 @@
 /**
  * npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--accounts 120] [--pagination cursor] [--transfers N] [--payouts N]
  *   [--api-key sk_test_sandbox] [--tenant tenant_demo] [--webhook-url URL] [--webhook-secret S]...
- *   [--webhook-scheme hmac-sha256-hex] [--webhook-timestamp] [--webhook-signed-url URL] [--webhook-body json|form]
+ *   [--webhook-scheme hmac-sha256-hex] [--webhook-timestamp] [--webhook-body json|form]
  *   [--latency MS] [--latency-jitter MS] [--rate-limit PER_SECOND] [--burst N] [--rate-limit-headers[=ietf|x]] [--verbose]
- * node sandbox/cli.js deliver --to URL [--secret S] [--scheme ...] [--event TYPE|JSON] [--timestamp] [--attempts N]
- *   [--signed-url URL] [--body json|form]
- * node sandbox/cli.js register --to URL --scheme slack|github [--secret S]
+ * node sandbox/cli.js deliver --to URL [--secret S] [--scheme ...] [--event TYPE|JSON | --payload JSON] [--timestamp]
+ *   [--attempts N] [--body json|form]
  */
 
 /** @import { SigningScheme } from './signing' */
 
 const { startSandbox } = require('./server');
-const { WebhookDispatcher } = require('./webhooks');
+const { WebhookDispatcher, describeDelivery } = require('./webhooks');
 const { ENDPOINTS } = require('./control');
 const { SCHEMES, demoSecret } = require('./signing');
-const { describeDelivery } = require('./senders');
-const { describeRegistration, HANDSHAKE_SCHEMES } = require('./handshakes');
 const { PAGINATION_MODES } = require('./accounts');
 
 const BOOLEAN_FLAGS = new Set([
@@ -102,17 +99,17 @@ const USAGE = `Usage:
   node sandbox/cli.js [--port 4010] [--host 127.0.0.1] [--accounts 120] [--pagination ${PAGINATION_MODES.join('|')}]
                       [--transfers N] [--payouts N] (seeded records: /v1/transfers in cursor pages, /v1/payouts in next links)
                       [--api-key KEY] [--tenant ID] [--webhook-url URL] [--webhook-secret S (repeatable; first signs)]
-                      [--webhook-scheme SCHEME] [--webhook-timestamp] [--webhook-signed-url URL] [--webhook-body json|form]
+                      [--webhook-scheme SCHEME] [--webhook-timestamp] [--webhook-body json|form]
                       [--latency MS] [--latency-jitter MS] [--rate-limit PER_SECOND] [--burst N (default 1)] [--rate-limit-headers[=ietf|x]] [--verbose]
-  node sandbox/cli.js deliver --to URL [--secret S] [--scheme SCHEME] [--event TYPE|JSON] [--timestamp] [--attempts N]
-                      [--signed-url URL] [--body json|form]
-  node sandbox/cli.js register --to URL --scheme ${HANDSHAKE_SCHEMES.join('|')} [--secret S]
-                      (the sender's handshake: Slack's url_verification, GitHub's ping; exit 0 when the URL passes)
+  node sandbox/cli.js deliver --to URL [--secret S] [--scheme SCHEME] [--event TYPE|JSON | --payload JSON] [--timestamp]
+                      [--attempts N] [--body json|form]
+                      (one delivery; exit 0 when an answer was a 2xx)
 Schemes: ${SCHEMES.join(', ')} (default hmac-sha256-hex).
   Without a secret, each scheme signs with a demo secret valid in its key format (printed at start).
-  --signed-url: the URL Square/Twilio signatures cover when it is not the destination (e.g. n8n's public URL).
-  --body: slack and twilio send form fields by default, the others JSON.
-  Each answer is judged as the scheme's sender does: Twilio wants TwiML or 204, Adyen notes [accepted], others any 2xx.`;
+  --timestamp: the hmac-* schemes also sign a timestamp (x-timestamp); the others sign one or none as they do.
+  --event: an event type, or a partial event whose other fields are filled in; --payload: a JSON object sent as it is.
+  --body: JSON (default) or form fields.
+  A delivery is made when an answer is a 2xx; any other answer, or none, is delivered again up to --attempts.`;
 
 /**
  * `--rate-limit 50 --burst 10 --rate-limit-headers[=x]`
@@ -156,7 +153,6 @@ async function serve(flags) {
 					secrets: list(flags['webhook-secret']),
 					scheme: /** @type {SigningScheme|undefined} */ (str(flags['webhook-scheme'])),
 					timestamp: bool(flags['webhook-timestamp']),
-					signedUrl: str(flags['webhook-signed-url']),
 					bodyFormat: /** @type {'json'|'form'|undefined} */ (str(flags['webhook-body'])),
 				}
 			: undefined,
@@ -206,12 +202,12 @@ function describeWebhook(sandbox) {
 }
 
 /**
- * A one-off dispatcher for `deliver` and `register`, set up from the command's flags (one attempt unless --attempts).
+ * A one-off dispatcher for `deliver`, set up from the command's flags (one attempt unless --attempts).
  * @param {Record<string, string|boolean|string[]>} flags
  */
 function dispatcherFor(flags) {
 	const url = str(flags.to);
-	if (!url) throw new Error('deliver and register need --to <url>');
+	if (!url) throw new Error('deliver needs --to <url>');
 	const scheme = /** @type {SigningScheme} */ (str(flags.scheme) ?? 'hmac-sha256-hex');
 	return new WebhookDispatcher(
 		{
@@ -219,7 +215,6 @@ function dispatcherFor(flags) {
 			secrets: list(flags.secret) ?? (SCHEMES.includes(scheme) ? [demoSecret(scheme)] : []),
 			scheme,
 			timestamp: bool(flags.timestamp),
-			signedUrl: str(flags['signed-url']),
 			bodyFormat: /** @type {'json'|'form'|undefined} */ (str(flags.body)),
 			maxAttempts: num(flags.attempts) ?? 1,
 		},
@@ -228,41 +223,35 @@ function dispatcherFor(flags) {
 }
 
 /**
- * Runs `command` with a one-off dispatcher; prints its line, exit code 0 when it went through.
+ * What `deliver` sends: `--payload` as it is, else `--event` (a type, or a partial event as JSON), else a ping.
  * @param {Record<string, string|boolean|string[]>} flags
- * @param {(dispatcher: WebhookDispatcher) => Promise<{ ok: boolean, line: string }>} command
+ * @returns {import('./webhooks').DeliveryInput}
  */
-async function withDispatcher(flags, command) {
+function deliveryInput(flags) {
+	const payload = str(flags.payload);
+	if (payload !== undefined) return { payload: JSON.parse(payload) };
+	const event = str(flags.event);
+	return event && event.trim().startsWith('{') ? JSON.parse(event) : event;
+}
+
+/**
+ * One delivery with a one-off dispatcher; prints its outcome, exit code 0 when an answer was a 2xx.
+ * @param {Record<string, string|boolean|string[]>} flags
+ */
+async function deliver(flags) {
+	const input = deliveryInput(flags);
 	const dispatcher = dispatcherFor(flags);
 	try {
-		const { ok, line } = await command(dispatcher);
-		process.stdout.write(line + '\n');
-		process.exitCode = ok ? 0 : 1;
+		const result = await dispatcher.deliver(input);
+		process.stdout.write(describeDelivery(result) + '\n');
+		process.exitCode = result.ok ? 0 : 1;
 	} finally {
 		dispatcher.close();
 	}
 }
 
-/** @param {Record<string, string|boolean|string[]>} flags */
-function deliver(flags) {
-	const eventArg = str(flags.event);
-	const event = eventArg && eventArg.trim().startsWith('{') ? JSON.parse(eventArg) : eventArg;
-	return withDispatcher(flags, async (dispatcher) => {
-		const result = await dispatcher.deliver(event);
-		return { ok: result.ok, line: describeDelivery(result) };
-	});
-}
-
-/** @param {Record<string, string|boolean|string[]>} flags */
-function register(flags) {
-	return withDispatcher(flags, async (dispatcher) => {
-		const result = await dispatcher.register();
-		return { ok: result.ok, line: describeRegistration(result) };
-	});
-}
-
 /** @type {Record<string, (flags: Record<string, string|boolean|string[]>) => Promise<void>>} */
-const COMMANDS = { deliver, register };
+const COMMANDS = { deliver };
 
 async function main() {
 	const { positional, flags } = parseArgs(process.argv.slice(2));

@@ -28,12 +28,10 @@ const ENDPOINTS = {
 		'read / set the per-key token bucket {perSecond, burst, headers: false|ietf|x} (null: off)',
 	'GET|POST /_sandbox/latency': 'read / set the delay before every answer {fixedMs, jitterMs}',
 	'GET|POST /_sandbox/webhook':
-		'read / replace webhook config {url, secrets, scheme, timestamp, maxAttempts, retryDelayMs}',
+		'read / replace webhook config {url, secrets, scheme, timestamp, bodyFormat, maxAttempts, retryDelayMs, timeoutMs}',
 	'POST /_sandbox/deliver':
-		'send one delivery now (optional body {event, ...config overrides}); answers with what the sender saw: status, contentType, body, verdict',
-	'POST /_sandbox/register':
-		"register the URL the way the scheme's sender does (slack: url_verification, github: ping; optional body: config overrides); answers with the outcome",
-	'GET /_sandbox/deliveries': 'recent delivery attempts',
+		'send one delivery now (optional body {event} or {payload}, and config overrides); answers with the outcome: ok, attempts, and the last answer (status, contentType, body)',
+	'GET /_sandbox/deliveries': 'recent delivery attempts and their answers',
 	'GET /_sandbox/held':
 		'requests held by the fault action {hold: true}: id, method, path, idempotencyKey, body, processed, recordId, clientGone',
 	'POST /_sandbox/held/commit':
@@ -54,7 +52,7 @@ async function optionalJson(req) {
 }
 
 /**
- * Whether a delivery or registration has somewhere to go: `overrides.url`, or the configured one.
+ * Whether a delivery has somewhere to go: `overrides.url`, or the configured one.
  * @param {SandboxState} state
  * @param {Record<string, unknown>} overrides
  */
@@ -128,21 +126,17 @@ async function handleControl(state, req, res, path) {
 				);
 				return sendJson(res, 200, { ok: true, config: state.webhooks.config });
 			case 'POST /_sandbox/deliver': {
-				const { event, ...overrides } = obj;
+				const { event, payload, ...overrides } = obj;
 				if (!hasUrl(state, overrides)) return noUrl(res);
+				const input = /** @type {import('./webhooks').DeliveryInput} */ (
+					payload === undefined ? event : { payload }
+				);
 				const result = await state.webhooks.deliver(
-					/** @type {string|Partial<import('./signing').WebhookEvent>|undefined} */ (event),
+					input,
 					Object.keys(overrides).length ? overrides : undefined,
 				);
 				return sendJson(res, 200, result);
 			}
-			case 'POST /_sandbox/register':
-				if (!hasUrl(state, obj)) return noUrl(res);
-				return sendJson(
-					res,
-					200,
-					await state.webhooks.register(Object.keys(obj).length ? obj : undefined),
-				);
 			case 'GET /_sandbox/deliveries':
 				return sendJson(res, 200, { data: state.webhooks.log });
 			case 'GET /_sandbox/held':

@@ -23,13 +23,13 @@ const { sendError } = require('./http-util');
  * @typedef {import('./signing').WebhookEvent} WebhookEvent
  * @typedef {import('./webhooks').DeliveryResult} DeliveryResult
  * @typedef {import('./webhooks').AttemptLog} AttemptLog
- * @typedef {import('./webhooks').RegistrationResult} RegistrationResult
+ * @typedef {import('./webhooks').DeliveryInput} DeliveryInput
  * @typedef {import('./hold').HeldRequest} HeldRequest
  * @typedef {import('./hold').ReleaseOutcome} ReleaseOutcome
  *
  * The in-process handle (README): `setRateLimit` replaces the limit (buckets start full; null turns it off);
- * `rateLimit()` and `latency()` are the settings in effect; `register()` makes the handshake of the scheme's
- * sender (rejects for a scheme without one); `deliveries()` holds the last 1000 attempts; `settle()` resolves
+ * `rateLimit()` and `latency()` are the settings in effect; `deliver()` sends an event, or a payload as given
+ * (`{ payload }`), and retries it until a 2xx or the attempts run out; `deliveries()` holds the last 1000 attempts; `settle()` resolves
  * once no delivery is in flight; `webhookConfig()` has the defaults filled in; `held()` lists held requests
  * oldest first, `commitHeld()` processes them and keeps holding their answers (returns the ids processed),
  * `releaseHeld()` answers those whose client is still there and forgets them (all of them without ids).
@@ -44,8 +44,7 @@ const { sendError } = require('./http-util');
  *   rateLimit(): import('./rateLimit').RateLimitConfig|null,
  *   latency(): import('./rateLimit').LatencyConfig,
  *   configureWebhook(cfg: WebhookOptions|null): void,
- *   deliver(event?: string|Partial<WebhookEvent>, overrides?: WebhookOptions): Promise<DeliveryResult>,
- *   register(overrides?: WebhookOptions): Promise<RegistrationResult>,
+ *   deliver(input?: DeliveryInput, overrides?: WebhookOptions): Promise<DeliveryResult>,
  *   stats(): StatsSnapshot,
  *   records(): CreatedRecord[],
  *   deliveries(): AttemptLog[],
@@ -147,8 +146,7 @@ async function startSandbox(options = {}) {
 		rateLimit: () => (state.rateLimit.config ? { ...state.rateLimit.config } : null),
 		latency: () => ({ ...state.latency.config }),
 		configureWebhook: (cfg) => state.webhooks.configure(cfg),
-		deliver: (event, overrides) => state.webhooks.deliver(event, overrides),
-		register: (overrides) => state.webhooks.register(overrides),
+		deliver: (input, overrides) => state.webhooks.deliver(input, overrides),
 		stats: () => state.stats(),
 		records: () => state.records.map((r) => ({ ...r })),
 		deliveries: () => state.webhooks.log.slice(),

@@ -90,7 +90,11 @@ function sign({ secret, scheme = 'hmac-sha256-hex', body, timestamp, id = 'msg_s
 	switch (scheme) {
 		case 'standard-webhooks': {
 			const sig = hmac('sha256', base64Key(secret), [`${id}.${now}.`, raw]).toString('base64');
-			return { 'webhook-id': id, 'webhook-timestamp': String(now), 'webhook-signature': `v1,${sig}` };
+			return {
+				'webhook-id': id,
+				'webhook-timestamp': String(now),
+				'webhook-signature': `v1,${sig}`,
+			};
 		}
 		case 'timestamped':
 			return {
@@ -131,18 +135,25 @@ function eventAsForm(event) {
 }
 
 /**
- * One whole delivery of `event` in `scheme`: the body bytes (JSON unless `bodyFormat: 'form'`), the headers (content
- * type included) and the URL to post to.
- * @param {{ secret: string, scheme?: SigningScheme, event: WebhookEvent, url: string, timestamp?: number|string|boolean, bodyFormat?: 'json'|'form' }} opts
+ * One whole delivery of `event` (a WebhookEvent, or any JSON object) in `scheme`: the body bytes (JSON unless
+ * `bodyFormat: 'form'`), the headers (content type included) and the URL to post to. `id` is the message id of the
+ * schemes that sign one (default: the event's `id`).
+ * @param {{ secret: string, scheme?: SigningScheme, event: Record<string, unknown>, id?: string, url: string, timestamp?: number|string|boolean, bodyFormat?: 'json'|'form' }} opts
  * @returns {{ body: Buffer, headers: Record<string, string>, url: string }}
  */
-function signedDelivery({ secret, scheme = 'hmac-sha256-hex', event, url, timestamp, bodyFormat }) {
+function signedDelivery({
+	secret,
+	scheme = 'hmac-sha256-hex',
+	event,
+	id = typeof event.id === 'string' ? event.id : undefined,
+	url,
+	timestamp,
+	bodyFormat,
+}) {
 	const form = bodyFormat === 'form';
 	const contentType = form ? 'application/x-www-form-urlencoded' : 'application/json';
-	const body = form
-		? eventAsForm(/** @type {Record<string, unknown>} */ (/** @type {unknown} */ (event)))
-		: Buffer.from(JSON.stringify(event), 'utf8');
-	const headers = sign({ secret, scheme, body, timestamp, id: event.id });
+	const body = form ? eventAsForm(event) : Buffer.from(JSON.stringify(event), 'utf8');
+	const headers = sign({ secret, scheme, body, timestamp, id });
 	return { body, headers: { 'content-type': contentType, ...headers }, url };
 }
 

@@ -3,25 +3,25 @@
 const http = require('node:http');
 const https = require('node:https');
 const { signedDelivery, demoSecret, isScheme } = require('./signing');
-const { judgeAnswer, BODY_EXCERPT } = require('./senders');
-const { handshakeOf, HANDSHAKE_SCHEMES } = require('./handshakes');
 
 /**
- * Outgoing webhook deliveries: one event per created record, signed, retried with backoff, each answer taken the way
- * the scheme's sender takes it (senders.js); and the handshake a sender makes when a URL is registered (handshakes.js).
+ * Outgoing webhook deliveries: one event per created record, signed (signing.js), and delivered again with backoff
+ * until an answer is a 2xx or the attempts run out. Every attempt is logged with what came back.
  *
  * @import { SigningScheme, WebhookEvent } from './signing'
- * @import { Answer } from './senders'
- * @import { HandshakeName } from './handshakes'
  * @typedef {{ url?: string|null, secrets?: string[], secret?: string, scheme?: SigningScheme, timestamp?: boolean,
- *   signedUrl?: string|null, bodyFormat?: 'json'|'form'|null, maxAttempts?: number, retryDelayMs?: number, timeoutMs?: number }} WebhookOptions
+ *   bodyFormat?: 'json'|'form'|null, maxAttempts?: number, retryDelayMs?: number, timeoutMs?: number }} WebhookOptions
  * @typedef {Required<Omit<WebhookOptions, 'secret'>>} WebhookConfig the options with the defaults filled in
  * @typedef {{ attempts: number, succeeded: number, failed: number }} DeliveryStats
- * @typedef {{ status: number|null, contentType: string|null, body: string, verdict: string }} SenderView what the
- *   sender saw (`body`: the first BODY_EXCERPT characters) and made of it (senders.js)
- * @typedef {{ eventId: string, attempt: number, error?: string, at: string } & SenderView} AttemptLog
- * @typedef {{ eventId: string, ok: boolean, attempts: number, error?: string } & SenderView} DeliveryResult
- * @typedef {{ scheme: SigningScheme, handshake: HandshakeName, label: string, ok: boolean, error?: string, at: string } & SenderView} RegistrationResult
+ * @typedef {{ status: number|null, contentType: string|null, body: string, error?: string }} Answer what came back
+ *   (`status` null: no answer, `error` says why; `body`: its first BODY_EXCERPT characters, as text)
+ * @typedef {{ eventId: string, attempt: number, at: string } & Answer} AttemptLog
+ * @typedef {{ eventId: string, ok: boolean, attempts: number } & Answer} DeliveryResult `ok`: an answer was a 2xx
+ * @typedef {{ payload: Record<string, unknown> }} Payload a body sent exactly as given (no field added)
+ * @typedef {string|Partial<WebhookEvent>|Payload|undefined} DeliveryInput an event type, a partial event (the rest
+ *   filled in), a payload, or nothing (a ping)
+ * @typedef {{ eventId: string, body: Record<string, unknown> }} Delivery what is signed and sent: `eventId` names the
+ *   delivery in the log, the `x-event-id` header and the message id of schemes that sign one (`webhook-id`)
  */
 
 const USER_AGENT = 'tenant-api-sandbox';
@@ -70,9 +70,6 @@ function normalizeWebhookConfig(cfg, base) {
 			throw new WebhookConfigError(`${name} must be a number >= ${min}`);
 		return n;
 	};
-	const signedUrl = c.signedUrl === undefined ? (base?.signedUrl ?? null) : c.signedUrl;
-	if (signedUrl !== null && typeof signedUrl !== 'string')
-		throw new WebhookConfigError('signedUrl must be a string');
 	const bodyFormat = c.bodyFormat === undefined ? (base?.bodyFormat ?? null) : c.bodyFormat;
 	if (bodyFormat !== null && bodyFormat !== 'json' && bodyFormat !== 'form')
 		throw new WebhookConfigError('bodyFormat must be "json" or "form"');
@@ -81,7 +78,6 @@ function normalizeWebhookConfig(cfg, base) {
 		secrets: secrets.slice(),
 		scheme,
 		timestamp: c.timestamp === undefined ? (base?.timestamp ?? false) : c.timestamp === true,
-		signedUrl,
 		bodyFormat,
 		maxAttempts: Math.floor(num(c.maxAttempts, base?.maxAttempts ?? 3, 'maxAttempts', 1)),
 		retryDelayMs: num(c.retryDelayMs, base?.retryDelayMs ?? 50, 'retryDelayMs', 0),
@@ -89,12 +85,14 @@ function normalizeWebhookConfig(cfg, base) {
 	};
 }
 
-/** How much of an answer is read (the rest is drained unread). */
-const ANSWER_LIMIT = 64 * 1024;
+/** How much of an answer's body is kept in the attempt log and in results, in characters. */
+const BODY_EXCERPT = 256;
+/** How much of an answer is read (UTF-8 takes at most 4 bytes a character; the rest is drained unread). */
+const ANSWER_LIMIT = BODY_EXCERPT * 4;
 
 /**
- * POST bytes once; resolves with the answer: status, Content-Type and the body as text (its first ANSWER_LIMIT
- * bytes). Never rejects: network errors come back as `{ status: null, error }`.
+ * POST bytes once; resolves with the answer: status, Content-Type and the body as text (its first BODY_EXCERPT
+ * characters). Never rejects: network errors come back as `{ status: null, error }`.
  * @param {{ url: string, body: Buffer, headers: Record<string, string>, timeoutMs: number, agent?: http.Agent }} o
  * @returns {Promise<Answer>}
  */
@@ -124,7 +122,7 @@ function postOnce({ url, body, headers, timeoutMs, agent }) {
 					const answer = () => ({
 						status: res.statusCode ?? null,
 						contentType: res.headers['content-type'] ?? null,
-						body: Buffer.concat(chunks).toString('utf8'),
+						body: Buffer.concat(chunks).toString('utf8').slice(0, BODY_EXCERPT),
 					});
 					res.on('end', () => finish(answer()));
 					res.on('error', (err) => finish({ ...answer(), error: err.message }));
@@ -146,48 +144,34 @@ function postOnce({ url, body, headers, timeoutMs, agent }) {
 	});
 }
 
-/**
- * What the sender saw of an answer, and its verdict.
- * @param {Answer} answer
- * @param {string} verdict
- * @returns {SenderView & { error?: string }}
- */
-function senderView(answer, verdict) {
-	return {
-		status: answer.status,
-		contentType: answer.contentType,
-		body: answer.body.slice(0, BODY_EXCERPT),
-		verdict,
-		...(answer.error ? { error: answer.error } : {}),
-	};
-}
+/** @param {number|null} status */
+const is2xx = (status) => status !== null && status >= 200 && status < 300;
 
 /**
  * Body, headers and URL of one attempt (re-signed per attempt, so a signed timestamp is fresh; the body bytes
- * are the same every time).
+ * are the same every time, and so is the signature of a scheme that signs no timestamp).
  * @param {WebhookConfig} cfg
- * @param {WebhookEvent} event
+ * @param {Delivery} delivery
  * @param {number} attempt
  */
-function attemptRequest(cfg, event, attempt) {
-	const url = /** @type {string} */ (cfg.url);
-	const delivery = signedDelivery({
+function attemptRequest(cfg, delivery, attempt) {
+	const signed = signedDelivery({
 		secret: cfg.secrets[0] ?? '',
 		scheme: cfg.scheme,
-		event,
-		url,
-		signedUrl: cfg.signedUrl ?? undefined,
+		event: delivery.body,
+		id: delivery.eventId,
+		url: /** @type {string} */ (cfg.url),
 		timestamp: cfg.timestamp || undefined,
 		bodyFormat: cfg.bodyFormat ?? undefined,
 	});
 	return {
-		url: delivery.url,
-		body: delivery.body,
+		url: signed.url,
+		body: signed.body,
 		headers: {
 			'user-agent': USER_AGENT,
-			'x-event-id': event.id,
+			'x-event-id': delivery.eventId,
 			'x-delivery-attempt': String(attempt),
-			...delivery.headers,
+			...signed.headers,
 		},
 	};
 }
@@ -238,6 +222,11 @@ class WebhookDispatcher {
 		while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
 	}
 
+	/** The next delivery's id: `evt_1`, `evt_2`, … */
+	nextEventId() {
+		return `evt_${++this.eventSeq}`;
+	}
+
 	/**
 	 * @param {string} type e.g. "transfers.created"
 	 * @param {unknown} object
@@ -245,11 +234,32 @@ class WebhookDispatcher {
 	 */
 	makeEvent(type, object) {
 		return {
-			id: `evt_${++this.eventSeq}`,
+			id: this.nextEventId(),
 			event: type,
 			created_at: Math.floor(Date.now() / 1000),
 			data: { object },
 		};
+	}
+
+	/**
+	 * What `input` sends: a payload exactly as given, else an event (from a type, or a partial event with the rest
+	 * filled in; its `id` names the delivery).
+	 * @param {DeliveryInput} input
+	 * @returns {Delivery}
+	 */
+	toDelivery(input) {
+		if (input !== null && typeof input === 'object' && 'payload' in input) {
+			const { payload } = input;
+			if (payload === null || typeof payload !== 'object' || Array.isArray(payload))
+				throw new WebhookConfigError('payload must be a JSON object');
+			return { eventId: this.nextEventId(), body: payload };
+		}
+		const partial = typeof input === 'string' ? { event: input } : (input ?? {});
+		const event = {
+			...this.makeEvent(partial.event ?? 'sandbox.ping', samplePayload()),
+			...partial,
+		};
+		return { eventId: event.id, body: event };
 	}
 
 	/**
@@ -260,109 +270,65 @@ class WebhookDispatcher {
 	recordCreated(collection, record) {
 		if (this.closed || !this.config.url) return;
 		const event = this.makeEvent(`${collection}.created`, record);
-		void this.send(event, this.config);
+		void this.send({ eventId: event.id, body: event }, this.config);
 	}
 
 	/**
-	 * Send one event now. `event` may be a type string, a partial event, or nothing (a ping).
-	 * @param {string|Partial<WebhookEvent>|undefined} event
+	 * Send one delivery now (README "Webhook deliveries").
+	 * @param {DeliveryInput} input
 	 * @param {WebhookOptions} [overrides] e.g. { url, maxAttempts } for this delivery only
 	 * @returns {Promise<DeliveryResult>}
 	 */
-	deliver(event, overrides) {
+	deliver(input, overrides) {
 		const cfg = overrides ? normalizeWebhookConfig(overrides, this.config) : this.config;
 		if (!cfg.url) throw new WebhookConfigError('no webhook url configured');
-		/** @type {WebhookEvent} */
-		let evt;
-		if (typeof event === 'string') evt = this.makeEvent(event, samplePayload());
-		else if (event && typeof event === 'object') {
-			const base = this.makeEvent(event.event ?? 'sandbox.ping', samplePayload());
-			evt = { ...base, ...event };
-		} else evt = this.makeEvent('sandbox.ping', samplePayload());
-		return this.send(evt, cfg);
+		return this.send(this.toDelivery(input), cfg);
 	}
 
 	/**
 	 * Serialize once, then try up to maxAttempts times with exponential backoff.
-	 * @param {WebhookEvent} event
+	 * @param {Delivery} delivery
 	 * @param {WebhookConfig} cfg
 	 * @returns {Promise<DeliveryResult>}
 	 */
-	send(event, cfg) {
-		const p = this.attemptAll(event, cfg);
+	send(delivery, cfg) {
+		const p = this.attemptAll(delivery, cfg);
 		this.inFlight.add(p);
 		p.finally(() => this.inFlight.delete(p)).catch(() => {});
 		return p;
 	}
 
 	/**
-	 * @param {WebhookEvent} event
+	 * Attempts until an answer is a 2xx, the attempts run out or the dispatcher closes.
+	 * @param {Delivery} delivery
 	 * @param {WebhookConfig} cfg
 	 * @returns {Promise<DeliveryResult>}
 	 */
-	async attemptAll(event, cfg) {
+	async attemptAll(delivery, cfg) {
 		const generation = this.generation;
 		const counting = () => generation === this.generation;
-		/** @type {SenderView & { error?: string }} */
-		let seen = senderView(
-			{ status: null, contentType: null, body: '', error: 'not attempted' },
-			'not attempted',
-		);
+		const { eventId } = delivery;
+		/** @type {Answer} */
+		let last = { status: null, contentType: null, body: '', error: 'not attempted' };
 		let attempt = 0;
 		while (attempt < cfg.maxAttempts && !this.closed) {
 			attempt++;
 			if (attempt > 1) await this.sleep(cfg.retryDelayMs * 2 ** (attempt - 2));
 			if (this.closed) break;
 			if (counting()) this.stats.attempts++;
-			const answer = await postOnce({
-				...attemptRequest(cfg, event, attempt),
+			last = await postOnce({
+				...attemptRequest(cfg, delivery, attempt),
 				timeoutMs: cfg.timeoutMs,
 				agent: this.agentFor(cfg.url),
 			});
-			const judgement = judgeAnswer(cfg.scheme, answer);
-			seen = senderView(answer, judgement.verdict);
-			if (counting())
-				this.pushLog({ eventId: event.id, attempt, ...seen, at: new Date().toISOString() });
-			if (judgement.accepted) {
+			if (counting()) this.pushLog({ eventId, attempt, ...last, at: new Date().toISOString() });
+			if (is2xx(last.status)) {
 				if (counting()) this.stats.succeeded++;
-				return { eventId: event.id, ok: true, attempts: attempt, ...seen };
+				return { eventId, ok: true, attempts: attempt, ...last };
 			}
-			if (judgement.final) break;
 		}
 		if (counting()) this.stats.failed++;
-		return { eventId: event.id, ok: false, attempts: attempt, ...seen };
-	}
-
-	/**
-	 * Register the URL the way the scheme's sender does: its handshake (handshakes.js), once, and its verdict.
-	 * @param {WebhookOptions} [overrides] e.g. { url, scheme } for this registration only
-	 * @returns {Promise<RegistrationResult>}
-	 */
-	async register(overrides) {
-		const cfg = overrides ? normalizeWebhookConfig(overrides, this.config) : this.config;
-		if (!cfg.url) throw new WebhookConfigError('no webhook url configured');
-		const handshake = handshakeOf(cfg.scheme);
-		if (!handshake)
-			throw new WebhookConfigError(
-				`the ${cfg.scheme} sender makes no handshake (those that do: ${HANDSHAKE_SCHEMES.join(', ')}): send a delivery instead`,
-			);
-		const request = handshake.request({ secret: cfg.secrets[0] ?? '', url: cfg.url });
-		const answer = await postOnce({
-			url: request.url,
-			body: request.body,
-			headers: { 'user-agent': USER_AGENT, ...request.headers },
-			timeoutMs: cfg.timeoutMs,
-			agent: this.agentFor(cfg.url),
-		});
-		const { ok, verdict } = handshake.judge(answer, request);
-		return {
-			scheme: cfg.scheme,
-			handshake: handshake.name,
-			label: handshake.label,
-			ok,
-			...senderView(answer, verdict),
-			at: new Date().toISOString(),
-		};
+		return { eventId, ok: false, attempts: attempt, ...last };
 	}
 
 	/** @param {string|null} url */
@@ -407,11 +373,30 @@ function samplePayload() {
 	return { id: 'rec_sample', object: 'sample', created_at: new Date().toISOString() };
 }
 
+/**
+ * An answer in one line: status, Content-Type and the start of the body.
+ * @param {Answer} answer
+ */
+function describeAnswer(answer) {
+	if (answer.status === null) return `no answer (${answer.error ?? 'unknown error'})`;
+	const body =
+		answer.body === ''
+			? 'empty body'
+			: JSON.stringify(answer.body.length > 80 ? `${answer.body.slice(0, 80)}…` : answer.body);
+	return `${answer.status}, ${answer.contentType ?? 'no Content-Type'}, ${body}`;
+}
+
+/**
+ * A delivery's outcome in one line: `evt_1: delivered after 1 attempt(s) [answer: 200, no Content-Type, empty body]`.
+ * @param {DeliveryResult} result
+ */
+function describeDelivery(result) {
+	const outcome = result.ok ? 'delivered' : 'not delivered';
+	return `${result.eventId}: ${outcome} after ${result.attempts} attempt(s) [answer: ${describeAnswer(result)}]`;
+}
+
 module.exports = {
 	WebhookDispatcher,
 	WebhookConfigError,
-	normalizeWebhookConfig,
-	postOnce,
-	attemptRequest,
-	USER_AGENT,
+	describeDelivery,
 };

@@ -2,10 +2,12 @@
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 
+import { startReceiver } from './helpers';
+
 /*
  * `npm run sandbox`: the command line serves with its flags, prints what a user needs and stops cleanly. Its
- * subcommands `deliver` and `register` print what the in-process sender gives (sandbox/senders.js,
- * sandbox/handshakes.js), which test/sandbox/senders.test.ts and webhooks.test.ts prove.
+ * subcommand `deliver` sends one delivery with the in-process sender (proven in webhooks.test.ts), prints its
+ * outcome in one line (what `npm start` prints too) and exits 0 only when it was delivered.
  */
 
 const CLI = path.join(__dirname, '../../sandbox/cli.js');
@@ -51,5 +53,30 @@ describe('sandbox CLI', () => {
 		expect(body.items).toHaveLength(7);
 		p.child.kill('SIGTERM');
 		expect(await p.exited).toBe(0);
+	});
+
+	it('deliver: sends the payload as given, prints the outcome, exits 0 on a 2xx and 1 when every attempt failed', async () => {
+		const receiver = await startReceiver([
+			204,
+			{ status: 401, headers: { 'content-type': 'application/json' }, body: '{"message":"no"}' },
+			{ status: 401, headers: { 'content-type': 'application/json' }, body: '{"message":"no"}' },
+		]);
+		try {
+			const payload = '{"event":"transfers.created","data":{"object":{"id":"tr_1"}}}';
+			const delivered = run(['deliver', '--to', receiver.url, '--payload', payload]);
+			expect(await delivered.exited).toBe(0);
+			expect(delivered.output()).toBe(
+				'evt_1: delivered after 1 attempt(s) [answer: 204, no Content-Type, empty body]\n',
+			);
+			expect(receiver.received[0].body.toString('utf8')).toBe(payload);
+			const refused = run(['deliver', '--to', receiver.url, '--attempts', '2']);
+			expect(await refused.exited).toBe(1);
+			expect(refused.output()).toBe(
+				'evt_1: not delivered after 2 attempt(s) [answer: 401, application/json, "{\\"message\\":\\"no\\"}"]\n',
+			);
+			expect(receiver.received).toHaveLength(3);
+		} finally {
+			await receiver.close();
+		}
 	});
 });

@@ -59,11 +59,10 @@ export interface Received {
 	url: string;
 }
 
-/** An answer of the receiver: a status (then the body "ok"), or the whole answer, or one made from the request. */
+/** An answer of the receiver: a status (then the body "ok"), or the whole answer. */
 export type ScriptedAnswer =
 	| number
-	| { status: number; headers?: Record<string, string>; body?: string }
-	| ((got: Received) => { status: number; headers?: Record<string, string>; body?: string });
+	| { status: number; headers?: Record<string, string>; body?: string };
 
 /** A webhook destination on loopback that records requests and answers as scripted, one answer per request (then 200 "ok"). */
 export async function startReceiver(answers: ScriptedAnswer[] = []) {
@@ -74,11 +73,9 @@ export async function startReceiver(answers: ScriptedAnswer[] = []) {
 		const chunks: Buffer[] = [];
 		req.on('data', (c: Buffer) => chunks.push(c));
 		req.on('end', () => {
-			const got = { headers: req.headers, body: Buffer.concat(chunks), url: req.url ?? '' };
-			received.push(got);
+			received.push({ headers: req.headers, body: Buffer.concat(chunks), url: req.url ?? '' });
 			const next = queue.length ? (queue.shift() as ScriptedAnswer) : 200;
-			const answer =
-				typeof next === 'number' ? { status: next } : typeof next === 'function' ? next(got) : next;
+			const answer = typeof next === 'number' ? { status: next } : next;
 			res.writeHead(answer.status, answer.headers ?? {});
 			res.end(answer.body ?? 'ok');
 			waiters = waiters.filter((w) => {

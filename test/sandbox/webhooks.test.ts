@@ -1,15 +1,28 @@
 /**
- * The sandbox's webhook sender as other suites rely on it: the simple schemes no provider library checks
- * (test/unit/interop.test.ts checks the others), signed exactly as configured, with and without a timestamp;
- * deliveries retried with backoff after a non-2xx or no answer, every attempt recorded (the exactly-once and
- * queue-mode suites count on redeliveries); POST /_sandbox/deliver, which the README's quick start uses.
+ * The sandbox's webhook sender as other suites rely on it: every scheme of sandbox/signing.js delivered on the wire
+ * as configured (secret, timestamp) and started by the trigger set up for it (`triggerParameters`, the settings
+ * `npm start --scheme` imports); a payload sent exactly as given (the exactly-once suite delivers bodies without a
+ * top-level id); deliveries retried with backoff after any non-2xx or no answer, over the same signed bytes, every
+ * attempt recorded with its answer (the exactly-once and queue-mode suites count on redeliveries);
+ * POST /_sandbox/deliver, which the README's quick start uses.
  */
+import { createHash } from 'node:crypto';
+
 import { startSandbox, type Sandbox } from '../../sandbox/server';
 import type { SigningScheme } from '../../sandbox/signing';
-import { configForScheme, queryOf, verifyReceived } from '../harness/verifier';
-import { post, control, startReceiver } from './helpers';
+import { SCHEMES, triggerParameters } from '../../sandbox/signing';
+import { queryOf, receive, settingsForScheme } from '../harness/verifier';
+import { post, control, startReceiver, type Received } from './helpers';
 
 const SECRET = 'whsec_current';
+const OTHER_SECRET = 'whsec_other';
+/** Standard Webhooks keys are base64 (after `whsec_`): a configured one, and another. */
+const BASE64_SECRETS = [
+	`whsec_${Buffer.from('configured signing key').toString('base64')}`,
+	`whsec_${Buffer.from('another signing key').toString('base64')}`,
+];
+const secretsOf = (scheme: SigningScheme) =>
+	scheme === 'standard-webhooks' ? BASE64_SECRETS : [SECRET, OTHER_SECRET];
 
 let sb: Sandbox;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -27,107 +40,150 @@ afterEach(async () => {
 	await receiver.close();
 });
 
-/** The product's verifier, with the trigger settings for `scheme` (and `parameters`), over what the receiver got on the wire. */
-const productVerifies = (
+/** What the trigger set up for `scheme` (with `parameters`) decides for what the receiver got on the wire. */
+const triggerDecides = (
 	scheme: SigningScheme,
 	secrets: string[],
-	got: { headers: Record<string, unknown>; body: Buffer; url: string },
-	receiverUrl: string,
+	got: Received,
 	parameters: Record<string, unknown> = {},
 ) =>
-	verifyReceived(configForScheme(scheme, secrets, parameters), {
-		...got,
-		url: receiverUrl + queryOf(got.url),
+	receive(settingsForScheme(scheme, secrets, parameters), {
+		body: got.body,
+		headers: got.headers,
+		url: receiver.url + queryOf(got.url),
 	});
 
-/** How each simple scheme writes its signature on the wire (the verifier accepts hex or base64 alike). */
-const SIGNATURE_FORMAT: Record<string, RegExp> = {
+/** How the HMAC-of-the-body schemes write their signature on the wire. */
+const SIGNATURE_FORMAT: Partial<Record<SigningScheme, RegExp>> = {
 	'hmac-sha256-hex': /^[0-9a-f]{64}$/,
 	'hmac-sha256-base64': /^[A-Za-z0-9+/]{43}=$/,
 	'hmac-sha256-prefixed': /^sha256=[0-9a-f]{64}$/,
 	'hmac-sha512-hex': /^[0-9a-f]{128}$/,
 };
+const BODY_HMAC = Object.keys(SIGNATURE_FORMAT) as SigningScheme[];
 
 describe('webhook deliveries', () => {
-	const LEGACY = [
-		'hmac-sha256-hex',
-		'hmac-sha256-base64',
-		'hmac-sha256-prefixed',
-		'hmac-sha512-hex',
-		'secret-header',
-		'none',
-	] as const;
-	it.each(
-		LEGACY.flatMap(
-			(s) =>
-				[
-					[s, false],
-					[s, true],
-				] as const,
-		),
-	)(
-		'scheme %s (timestamp: %s) is accepted by the product verifier, exactly as configured',
+	it.each(SCHEMES)(
+		'%s: a created record is delivered signed with the configured secret, and the trigger set up for the scheme starts with it',
+		async (scheme) => {
+			const [secret, other] = secretsOf(scheme);
+			sb.configureWebhook({ url: receiver.url, secrets: [secret], scheme });
+			await post(sb, '/payouts', 'k-' + scheme, { amount: 1 });
+			await receiver.waitFor(1);
+			const got = receiver.received[0];
+			const decision = triggerDecides(scheme, [secret], got);
+			expect(decision).toMatchObject({
+				action: 'start',
+				item: {
+					id: 'evt_1',
+					event: 'payouts.created',
+					data: { object: { amount: 1 } },
+					webhookDelivery: {
+						verification: triggerParameters(scheme).verification,
+						secret: scheme === 'none' ? null : 'current',
+					},
+				},
+			});
+			if (scheme !== 'none')
+				expect(triggerDecides(scheme, [other], got)).toMatchObject({ action: 'refuse' });
+			if (scheme === 'secret-header') expect(got.headers['x-webhook-secret']).toBe(secret);
+			else expect(JSON.stringify(got.headers)).not.toContain(secret);
+		},
+	);
+
+	it.each(BODY_HMAC.flatMap((scheme) => [[scheme, false] as const, [scheme, true] as const]))(
+		'%s (timestamp: %s): the timestamp is signed exactly when the delivery carries one',
 		async (scheme, timestamp) => {
 			sb.configureWebhook({ url: receiver.url, secrets: [SECRET], scheme, timestamp });
 			await post(sb, '/payouts', 'k-' + scheme, { amount: 1 });
 			await receiver.waitFor(1);
 			const got = receiver.received[0];
-			const { headers } = got;
-			const ts = headers['x-timestamp'] as string | undefined;
+			expect(got.headers['x-signature']).toMatch(SIGNATURE_FORMAT[scheme]!);
+			const ts = got.headers['x-timestamp'];
 			if (timestamp) {
 				expect(ts).toMatch(/^\d{10}$/);
 				expect(Math.abs(Number(ts) - Date.now() / 1000)).toBeLessThan(5);
 			} else expect(ts).toBeUndefined();
-			const verify = (secrets: string[], useTimestamp = timestamp) =>
-				productVerifies(scheme, secrets, got, receiver.url, { useTimestamp });
-			if (scheme === 'none') {
-				expect(verify([SECRET])).toMatchObject({
-					ok: true,
-					reason: 'verification_disabled',
-					bodyFormat: 'json',
-				});
-			} else {
-				expect(verify([SECRET])).toMatchObject({ ok: true, secretIndex: 0 });
-				expect(verify(['whsec_other']).ok).toBe(false);
-			}
-			if (scheme in SIGNATURE_FORMAT) {
-				expect(headers['x-signature']).toMatch(SIGNATURE_FORMAT[scheme]);
-				// The timestamp is part of the signed bytes exactly when the delivery carries one.
-				expect(verify([SECRET], !timestamp)).toMatchObject({ ok: false });
-			} else expect(headers['x-signature']).toBeUndefined();
-			if (scheme === 'secret-header') expect(headers['x-webhook-secret']).toBe(SECRET);
-			else expect(headers['x-webhook-secret']).toBeUndefined();
+			const withTimestamp = (useTimestamp: boolean) =>
+				triggerDecides(scheme, [SECRET], got, { useTimestamp }).action;
+			expect([withTimestamp(timestamp), withTimestamp(!timestamp)]).toEqual(['start', 'refuse']);
 		},
 	);
 
-	it('retries a failing destination with backoff and records every attempt', async () => {
+	it('a payload is sent exactly as given: no id added, the delivery named evt_<n> in the x-event-id header and the log', async () => {
+		const payload = { event: 'transfers.created', data: { object: { id: 'tr_1', amount: 1250 } } };
+		sb.configureWebhook({ url: receiver.url, secrets: [SECRET] });
+		expect(await sb.deliver({ payload })).toMatchObject({ eventId: 'evt_1', ok: true });
+		const got = receiver.received[0];
+		expect(got.body.toString('utf8')).toBe(JSON.stringify(payload));
+		expect(got.headers['x-event-id']).toBe('evt_1');
+		expect(sb.deliveries().map((attempt) => attempt.eventId)).toEqual(['evt_1']);
+		expect(triggerDecides('hmac-sha256-hex', [SECRET], got)).toMatchObject({
+			action: 'start',
+			item: {
+				...payload,
+				webhookDelivery: {
+					id: createHash('sha256').update(got.body).digest('hex'),
+					idSource: 'body:sha256',
+				},
+			},
+		});
+		expect(() => sb.deliver({ payload: ['not', 'an', 'object'] } as never)).toThrow(
+			'payload must be a JSON object',
+		);
+	});
+
+	it('retries any non-2xx with backoff, over the same signed bytes, and records every attempt with its answer', async () => {
 		await receiver.close();
-		receiver = await startReceiver([500, 503, 200]);
-		sb.configureWebhook({ url: receiver.url, secrets: [SECRET], maxAttempts: 3, retryDelayMs: 20 });
+		receiver = await startReceiver([
+			500,
+			{ status: 401, headers: { 'content-type': 'application/json' }, body: '{"message":"no"}' },
+			204,
+		]);
+		sb.configureWebhook({ url: receiver.url, secrets: [SECRET], maxAttempts: 4, retryDelayMs: 20 });
 		await post(sb, '/transfers', 'retry-1', { amount: 1 });
 		await receiver.waitFor(3);
 		await sb.settle();
-		const ids = receiver.received.map((r) => r.headers['x-event-id']);
-		expect(ids).toEqual(['evt_1', 'evt_1', 'evt_1']);
-		expect(receiver.received.map((r) => r.headers['x-delivery-attempt'])).toEqual(['1', '2', '3']);
-		// same bytes on every attempt
-		expect(receiver.received[2].body.equals(receiver.received[0].body)).toBe(true);
+		const { received } = receiver;
+		expect(received.map((r) => r.headers['x-event-id'])).toEqual(['evt_1', 'evt_1', 'evt_1']);
+		expect(received.map((r) => r.headers['x-delivery-attempt'])).toEqual(['1', '2', '3']);
+		for (const again of received.slice(1)) {
+			expect(again.body.equals(received[0].body)).toBe(true);
+			expect(again.headers['x-signature']).toBe(received[0].headers['x-signature']);
+		}
 		expect(sb.stats().deliveries).toEqual({ attempts: 3, succeeded: 1, failed: 0, pending: 0 });
-		expect(sb.deliveries().map((d) => d.status)).toEqual([500, 503, 200]);
+		expect(
+			sb.deliveries().map(({ status, contentType, body }) => [status, contentType, body]),
+		).toEqual([
+			[500, null, 'ok'],
+			[401, 'application/json', '{"message":"no"}'],
+			[204, null, ''],
+		]);
 	});
 
-	it('counts network errors as failed attempts', async () => {
+	it('stops after maxAttempts, and counts network errors as failed attempts', async () => {
+		await receiver.close();
+		receiver = await startReceiver([401, 401]);
+		sb.configureWebhook({ url: receiver.url, secrets: [SECRET], maxAttempts: 2, retryDelayMs: 1 });
+		expect(await sb.deliver()).toMatchObject({ ok: false, attempts: 2, status: 401 });
 		const dead = receiver.url;
 		await receiver.close();
-		sb.configureWebhook({ url: dead, secrets: [SECRET], maxAttempts: 2, retryDelayMs: 1 });
-		const result = await sb.deliver();
-		expect(result.ok).toBe(false);
-		expect(result.status).toBeNull();
+		const result = await sb.deliver('sandbox.ping', { url: dead });
+		expect(result).toMatchObject({ ok: false, attempts: 2, status: null });
 		expect(result.error).toMatch(/ECONNREFUSED/);
+		expect(sb.stats().deliveries).toEqual({ attempts: 4, succeeded: 0, failed: 2, pending: 0 });
 		receiver = await startReceiver();
 	});
 
-	it('POST /_sandbox/deliver sends one delivery now and answers with the destination status', async () => {
+	it('the attempt log keeps the first 256 characters of an answer', async () => {
+		await receiver.close();
+		receiver = await startReceiver([{ status: 200, body: 'é'.repeat(100_000) }]);
+		const result = await sb.deliver('big.answer', { url: receiver.url });
+		expect(result.body).toBe('é'.repeat(256));
+		expect(sb.deliveries()[0].body).toBe('é'.repeat(256));
+	});
+
+	it('POST /_sandbox/deliver sends one delivery now (an event, or a payload) and answers with the outcome', async () => {
 		sb.configureWebhook(null);
 		const none = await control(sb, 'deliver', {});
 		expect(none.status).toBe(409);
@@ -150,7 +206,6 @@ describe('webhook deliveries', () => {
 			status: 200,
 			contentType: null,
 			body: 'ok',
-			verdict: 'accepted',
 			attempts: 1,
 		});
 		const got = receiver.received[0];
@@ -159,11 +214,19 @@ describe('webhook deliveries', () => {
 			event: 'account.updated',
 			data: { object: { id: 'acc_0001' } },
 		});
-		expect(got.headers['x-signature']).toMatch(SIGNATURE_FORMAT['hmac-sha256-prefixed']);
 		expect(
-			productVerifies('hmac-sha256-prefixed', [SECRET], got, receiver.url, { useTimestamp: true }),
-		).toMatchObject({ ok: true });
+			triggerDecides('hmac-sha256-prefixed', [SECRET], got, { useTimestamp: true }),
+		).toMatchObject({ action: 'start' });
 
+		const payload = await control(sb, 'deliver', { payload: { event: 'account.closed' } });
+		expect(await payload.json()).toMatchObject({ eventId: 'evt_2', ok: true });
+		expect(receiver.received[1].body.toString()).toBe('{"event":"account.closed"}');
+
+		const notAnObject = await control(sb, 'deliver', { payload: 'account.closed' });
+		expect([notAnObject.status, (await notAnObject.json()).error.code]).toEqual([
+			400,
+			'invalid_webhook',
+		]);
 		const bad = await control(sb, 'webhook', { url: receiver.url, scheme: 'rot13' });
 		expect(bad.status).toBe(400);
 	});
