@@ -11,15 +11,14 @@
  * 4. installs the tarball into <cache>/demo-user/.n8n/nodes the way n8n's community installer does,
  *    imports the sandbox credentials (API and webhook) and examples/*.json, publishes the trigger workflow
  * 5. points the sandbox's signed webhook deliveries at the trigger's production URL, signed in --scheme
- *    (the trigger workflow is imported with the Verification that checks that scheme; for a sender that registers
- *    with a handshake, with the body format of the events that follow it: Slack's Events API posts JSON)
- * 6. starts n8n on http://localhost:5678; then the sandbox acts like the scheme's sender once: it registers the URL
- *    when the sender makes a handshake (Slack's url_verification, GitHub's ping), else, for a sender that wants a
- *    particular answer (Twilio, Adyen), sends a first delivery; prints the outcome and the login. Ctrl-C stops everything
+ *    (the trigger workflow is imported with the Verification that checks that scheme: sandbox/signing.js
+ *    triggerParameters)
+ * 6. starts n8n on http://localhost:5678; then the sandbox sends a first delivery and prints how n8n answered it,
+ *    and the login. Ctrl-C stops everything
  *
  * Options: --port 5678  --sandbox-port 4010  --n8n <a version of install.js VERSIONS>  --no-build  --fresh (new user folder)
  *          (one user folder per n8n version and --scheme: <cache>/demo-user[-<version>][-<scheme>])
- *          --scheme hmac-sha256-hex|standard-webhooks|svix|stripe|slack|paddle|github|shopify|square|adyen-platform|adyen-payments|twilio|…
+ *          --scheme hmac-sha256-hex (default) | one of sandbox/signing.js SCHEMES (node sandbox/cli.js --help)
  * Cache: ${TENANT_API_CACHE:-~/.cache/n8n-nodes-tenant-api}
  */
 const fs = require('node:fs');
@@ -29,8 +28,7 @@ const { createInstance } = require('./n8n/instance');
 const { buildAndPack, ROOT } = require('./pack');
 
 const signing = require('../sandbox/signing');
-const { handshakeOf, describeRegistration } = require('../sandbox/handshakes');
-const { hasAnswerRule, describeDelivery } = require('../sandbox/senders');
+const { describeDelivery } = require('../sandbox/webhooks');
 
 /**
  * @import { Sandbox } from '../sandbox/server'
@@ -93,47 +91,41 @@ function credentialsFor(sandbox, secret) {
 }
 
 /**
- * The body format of the scheme's deliveries in the demo: that of the events that follow the sender's handshake
- * (Slack's Events API posts JSON), else the sandbox's default for the scheme (undefined).
- * @param {SigningScheme} scheme
- */
-function demoBodyFormat(scheme) {
-	return handshakeOf(scheme)?.eventsBodyFormat;
-}
-
-/**
- * The example trigger workflow with the Verification that checks `scheme` (sandbox/signing.js triggerParameters), for
- * bodies in `bodyFormat` (default: the demo's, demoBodyFormat).
+ * The example trigger workflow with the Verification that checks `scheme` (sandbox/signing.js triggerParameters).
  * @param {Workflow} workflow
  * @param {SigningScheme} scheme
- * @param {'json'|'form'} [bodyFormat]
  * @returns {Workflow}
  */
-function triggerWorkflowFor(workflow, scheme, bodyFormat = demoBodyFormat(scheme)) {
+function triggerWorkflowFor(workflow, scheme) {
 	return {
 		...workflow,
 		nodes: workflow.nodes.map((node) =>
 			node.type.endsWith('.tenantApiTrigger')
-				? {
-						...node,
-						parameters: { ...node.parameters, ...signing.triggerParameters(scheme, bodyFormat) },
-					}
+				? { ...node, parameters: { ...node.parameters, ...signing.triggerParameters(scheme) } }
 				: node,
 		),
 	};
 }
 
 /**
- * What the scheme's sender does first, done once by the sandbox against its configured webhook URL, in one line:
- * the registration handshake when the sender makes one (`Slack URL verification: passed: …`), else, for a sender
- * that wants a particular answer, a first delivery and how the sender took its answer; undefined for other senders.
+ * One delivery from the sandbox to its configured webhook URL, and its outcome in one line
+ * (`first delivery evt_1: delivered after 1 attempt(s) [answer: 200, …]`).
  * @param {Sandbox} sandbox
- * @param {SigningScheme} scheme
  */
-async function senderCheck(sandbox, scheme) {
-	if (handshakeOf(scheme)) return describeRegistration(await sandbox.register());
-	if (hasAnswerRule(scheme)) return `first delivery ${describeDelivery(await sandbox.deliver())}`;
-	return undefined;
+async function firstDelivery(sandbox) {
+	return `first delivery ${describeDelivery(await sandbox.deliver())}`;
+}
+
+/**
+ * The Verification's name as the editor shows it (the built package's SCHEMES), e.g. "HMAC-SHA256 of the Body".
+ * @param {SigningScheme} scheme
+ * @returns {string}
+ */
+function verificationName(scheme) {
+	const verification = String(signing.triggerParameters(scheme).verification);
+	/** @type {{ SCHEMES: Record<string, { name: string }> }} */
+	const main = require(ROOT);
+	return main.SCHEMES[verification]?.name ?? verification;
 }
 
 /**
@@ -245,12 +237,7 @@ async function main() {
 		await n8n.installPackage(tarball);
 		const { webhookPath, secret } = await importExamples(n8n, sandbox, { scheme });
 		const webhookUrl = `http://localhost:${port}${webhookPath}`;
-		sandbox.configureWebhook({
-			url: webhookUrl,
-			secrets: [secret],
-			scheme,
-			bodyFormat: demoBodyFormat(scheme) ?? null,
-		});
+		sandbox.configureWebhook({ url: webhookUrl, secrets: [secret], scheme });
 		say(`sandbox delivers ${scheme}-signed webhooks to ${webhookUrl}`);
 
 		await n8n.start();
@@ -260,13 +247,9 @@ async function main() {
 		await shutdown(1);
 		return;
 	}
-	const firstContact = await senderCheck(sandbox, scheme).catch(
-		(err) => `the sandbox could not act like the ${scheme} sender: ${err.message}`,
-	);
-	if (firstContact) say(firstContact);
+	const delivered = await firstDelivery(sandbox);
 
 	const url = `http://localhost:${port}`;
-	const handshake = handshakeOf(scheme);
 	process.stdout.write(
 		[
 			'',
@@ -276,15 +259,10 @@ async function main() {
 			'',
 			`  sandbox:  ${sandbox.url}  (API key ${sandbox.apiKey}, tenant ${sandbox.tenantId})`,
 			`  workflows: "Tenant API: list accounts", "Tenant API: POST with idempotency keys",`,
-			`             "Tenant API: signed webhook trigger" (published, Verification: ${signing.triggerParameters(scheme).verification})`,
-			`  deliveries signed in: ${scheme} (another: npm start -- --scheme stripe; list: node sandbox/cli.js --help)`,
+			`             "Tenant API: signed webhook trigger" (published, Verification: ${verificationName(scheme)})`,
+			`  deliveries signed in: ${scheme} (another: npm start -- --scheme standard-webhooks; list: node sandbox/cli.js --help)`,
+			`  ${delivered}`,
 			`  send a signed delivery: curl -X POST ${sandbox.url}/_sandbox/deliver`,
-			...(handshake
-				? [
-						`  register the URL again (${handshake.label}): curl -X POST ${sandbox.url}/_sandbox/register`,
-					]
-				: []),
-			...(firstContact ? [`  ${firstContact}`] : []),
 			`  n8n log:  ${n8n.logFile}`,
 			'',
 			'  Ctrl-C stops everything.',
@@ -297,8 +275,7 @@ module.exports = {
 	importExamples,
 	credentialsFor,
 	triggerWorkflowFor,
-	senderCheck,
-	demoBodyFormat,
+	firstDelivery,
 	WEBHOOK_SECRET,
 	SIGNING_SCHEME,
 };
