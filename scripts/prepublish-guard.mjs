@@ -51,7 +51,17 @@ function checkFiles() {
 	if (missing.length > 0) fail(`the build did not produce ${missing.join(', ')}`);
 }
 
-/** index.js (main) loads and exports every node and credential class listed in the n8n block. */
+/** What index.js (main) exports for code that checks deliveries without n8n (README, docs/trigger.md). */
+const WEBHOOK_EXPORTS = [
+	'authenticate',
+	'receiveDelivery',
+	'refusalAnswer',
+	'settingsFromParameters',
+	'SCHEMES',
+	'SCHEME_NAMES',
+];
+
+/** index.js (main) loads and exports every node and credential class listed in the n8n block, and WEBHOOK_EXPORTS. */
 function checkMain() {
 	const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 	const main = require(path.join(ROOT, manifest.main));
@@ -62,8 +72,8 @@ function checkMain() {
 				fail(`${manifest.main} does not export the class of ${entry}`);
 		}
 	}
-	if (typeof main.verifyDelivery !== 'function')
-		fail(`${manifest.main} does not export verifyDelivery`);
+	const missing = WEBHOOK_EXPORTS.filter((name) => main[name] === undefined);
+	if (missing.length > 0) fail(`${manifest.main} does not export ${missing.join(', ')}`);
 }
 
 build();
