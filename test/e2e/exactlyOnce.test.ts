@@ -3,10 +3,10 @@
  * Exactly-once writes beyond one execution in a real n8n (that of e2e-2x or e2e-1x) with the
  * packed package, where n8n itself takes part: "Retry execution" through n8n's REST API
  * (`POST /rest/executions/<id>/retry`, loadWorkflow false and true, a retry of a retry), and a Tenant API
- * Trigger event whose workflow failed, so that n8n answered 500 (Respond "When the Workflow Finishes") and
- * the sandbox delivered it again → one record per intended write. The node's keys across executions and
- * events (the control, redeliveries, items in another order, by position and by content) are proven in
- * test/engine/exactlyOnce.test.ts.
+ * Trigger delivery whose workflow failed, so that n8n answered 500 (Respond "When the Workflow Finishes") and
+ * the sandbox delivered the same signed bytes again → one record, with the trigger's defaults (a body without a
+ * top-level id is named by its SHA-256). The node's keys across executions and events (the control, redeliveries,
+ * items in another order, by position and by content) are proven in test/engine/exactlyOnce.test.ts.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -14,7 +14,12 @@ import * as path from 'node:path';
 import type { CreatedRecord, DeliveryResult, Sandbox } from '../../sandbox/server';
 import type { N8nInstance } from '../../scripts/n8n/instance';
 import { postScript } from '../harness/postScript';
-import { POST_NAME, eventWorkflow, listing, webhookItemsWorkflow } from './exactlyOnceWorkflows';
+import {
+	POST_NAME,
+	TRIGGER_NAME,
+	eventWorkflow,
+	webhookItemsWorkflow,
+} from './exactlyOnceWorkflows';
 import {
 	type SuiteSetUp,
 	VERSION,
@@ -153,24 +158,23 @@ describe(`n8n ${VERSION}: exactly-once writes across executions`, () => {
 	};
 	const keysOf = (execution: Execution) =>
 		(postOutput(execution)?.data?.main[0] ?? []).map((item) => item.json.idempotencyKey);
+	const triggerItems = (execution: Execution) =>
+		(execution.data?.resultData.runData[TRIGGER_NAME]?.[0].data?.main[0] ?? []).map(
+			(item) => item.json,
+		);
 
-	async function deliverEvent(
+	/** The sandbox sends `payload` as it is, signed as the trigger's default checks it, retrying after a non-2xx. */
+	async function deliverPayload(
 		workflow: Workflow,
-		id: string,
-		maxAttempts: number,
+		payload: Record<string, unknown>,
 	): Promise<DeliveryResult> {
 		return await sandbox.deliver(
-			{
-				id,
-				event: 'transfers.created',
-				created_at: 1700000000,
-				data: { object: { id: `tr_${id}` } },
-			},
+			{ payload },
 			{
 				url: n8n.url + workflow.webhookPath,
 				secrets: [WEBHOOK_SECRET],
 				scheme: 'hmac-sha256-hex',
-				maxAttempts,
+				maxAttempts: 3,
 				retryDelayMs: 200,
 				timeoutMs: 60000,
 			},
@@ -214,21 +218,42 @@ describe(`n8n ${VERSION}: exactly-once writes across executions`, () => {
 		expect(countsOf(refs)).toEqual([1, 1]);
 	});
 
-	test('an event whose workflow failed (n8n answered 500) is delivered again by the sender: one record per write', async () => {
-		const refs = ['evt1-a', 'evt1-b'];
+	test('a redelivery of {"event", "data"} (no top-level id) after n8n answered 500 writes once, with no configuration; another delivery writes under another key', async () => {
+		sandbox.reset();
 		const start = await mark(events);
-		sandbox.setFaults([listing(refs), ...postScript('pass', 'drop')]);
-		const result = await deliverEvent(events, 'evt_e2e_1', 3);
+		sandbox.setFaults(postScript('drop'));
+		const event = { event: 'transfers.created', data: { ref: 'redelivered', amount: 1250 } };
+		const result = await deliverPayload(events, event);
 		expect(result).toMatchObject({ ok: true, status: 200, attempts: 2 });
-		// n8n's own answers with Respond When the Workflow Finishes: 500 for the failed workflow, then an empty 200.
-		const attempts = sandbox.deliveries().filter((entry) => entry.eventId === 'evt_e2e_1');
-		expect(attempts.map((entry) => [entry.status, entry.body])).toEqual([
-			[500, '{"message":"Error in workflow"}'],
-			[200, ''],
+		// n8n's own answers with Respond When the Workflow Finishes: 500 for the failed run, then an empty 200.
+		expect(sandbox.deliveries().map((entry) => [entry.eventId, entry.status, entry.body])).toEqual([
+			[result.eventId, 500, '{"message":"Error in workflow"}'],
+			[result.eventId, 200, ''],
 		]);
 		const [second, first] = await since(start, 2);
 		expect([first.status, second.status]).toEqual(['error', 'success']);
-		expect(keysOf(second)).toEqual(recordsOf(refs).map((record) => record.idempotency_key));
-		expect(countsOf(refs)).toEqual([1, 1]);
+		expect(postOutput(first)?.error?.message).toMatch(/Could not reach the API/);
+		// The same bytes both times: the same item, the same delivery id (the SHA-256 of the body).
+		expect(triggerItems(second)).toEqual(triggerItems(first));
+		expect(triggerItems(first)).toEqual([
+			{ ...event, webhookDelivery: expect.objectContaining({ idSource: 'body:sha256' }) },
+		]);
+		// The first POST was applied (its answer lost); the second, under the same key, was answered from it.
+		const [record] = sandbox.records();
+		expect(sandbox.records()).toHaveLength(1);
+		expect(record).toMatchObject({ ref: 'redelivered', amount: 1250 });
+		expect(keysOf(second)).toEqual([record.idempotency_key]);
+		expect(sandbox.stats()).toMatchObject({ records: 1, replays: 1, distinctIdempotencyKeys: 1 });
+
+		const another = await deliverPayload(events, {
+			event: 'transfers.created',
+			data: { ref: 'another', amount: 1250 },
+		});
+		expect(another).toMatchObject({ ok: true, status: 200, attempts: 1 });
+		expect(sandbox.records().map((r) => [r.ref, r.idempotency_key])).toEqual([
+			['redelivered', record.idempotency_key],
+			['another', expect.not.stringMatching(`^${record.idempotency_key}$`)],
+		]);
+		expect(sandbox.stats()).toMatchObject({ records: 2, replays: 1, distinctIdempotencyKeys: 2 });
 	});
 });

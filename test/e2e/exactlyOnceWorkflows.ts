@@ -1,23 +1,12 @@
 /* Workflows and sandbox scripts for exactlyOnce.test.ts (n8n's export format, created through the public API). */
 import * as crypto from 'node:crypto';
 
-import type { FaultRule } from '../../sandbox/server';
-
 export const POST_NAME = 'Create transfer';
 export const TRIGGER_NAME = 'Tenant API Trigger';
 
 interface Credential {
 	id: string;
 	name: string;
-}
-
-/** The sandbox's answer to GET /v1/pending: the items an upstream listing gives the workflow, in this order (the same items in any order). */
-export function listing(refs: string[]): FaultRule {
-	return {
-		method: 'GET',
-		path: '/v1/pending',
-		action: { status: 200, body: { data: refs.map((ref) => ({ ref, amount: 100 })) } },
-	};
 }
 
 const node = (
@@ -37,8 +26,12 @@ const node = (
 	...extra,
 });
 
-/** One item per request, one at a time, one attempt each: what the API answers decides the run. */
-function postNode(credential: Credential) {
+/**
+ * One item per request, one at a time, one attempt each: what the API answers decides the run. The body is `ref` and
+ * `amount` of the item, or of the object at `from` (`data`).
+ */
+function postNode(credential: Credential, from = '') {
+	const fields = from === '' ? '$json' : `$json.${from}`;
 	return node(
 		POST_NAME,
 		'n8n-nodes-tenant-api.tenantApi',
@@ -48,7 +41,7 @@ function postNode(credential: Credential) {
 			resource: 'request',
 			operation: 'post',
 			endpoint: '/transfers',
-			body: '={{ JSON.stringify({ ref: $json.ref, amount: $json.amount }) }}',
+			body: `={{ JSON.stringify({ ref: ${fields}.ref, amount: ${fields}.amount }) }}`,
 			options: { includeMetadata: true, maxAttempts: 1, concurrency: 1 },
 		},
 		{ credentials: { tenantApi: credential } },
@@ -90,8 +83,8 @@ export function webhookItemsWorkflow(name: string, path: string, credential: Cre
 }
 
 /**
- * Tenant API Trigger (Respond: When the Workflow Finishes) → Look up (GET /pending, the upstream listing)
- * → Split Out (data) → Create transfer.
+ * Tenant API Trigger (its defaults: Verification HMAC-SHA256 of the Body, no Delivery ID Fields; Respond: When the
+ * Workflow Finishes, so that the sender learns of a failed run) → Create transfer (the delivery's `data`).
  */
 export function eventWorkflow(name: string, credentials: { api: Credential; webhook: Credential }) {
 	const webhookId = crypto.randomUUID();
@@ -103,26 +96,12 @@ export function eventWorkflow(name: string, credentials: { api: Credential; webh
 		{ respond: 'whenFinished' },
 		{ webhookId, credentials: { tenantWebhookApi: credentials.webhook } },
 	);
-	const lookUp = node(
-		'Look up',
-		'n8n-nodes-tenant-api.tenantApi',
-		1,
-		240,
-		{
-			resource: 'request',
-			operation: 'send',
-			method: 'GET',
-			endpoint: '/pending',
-			options: { maxAttempts: 1 },
-		},
-		{ credentials: { tenantApi: credentials.api } },
-	);
 	return {
 		webhookPath: `/webhook/${webhookId}/webhook`,
 		body: {
 			name,
-			nodes: [trigger, lookUp, splitOut('data'), postNode(credentials.api)],
-			connections: chain(TRIGGER_NAME, 'Look up', 'Split Out', POST_NAME),
+			nodes: [trigger, postNode(credentials.api, 'data')],
+			connections: chain(TRIGGER_NAME, POST_NAME),
 			settings: { executionOrder: 'v1' },
 		},
 	};

@@ -4,9 +4,10 @@
  * the way n8n's community installer does (what lands there: packaging-install.test.ts), against the sandbox: what
  * n8n itself does around the nodes. The nodes' own behaviour (listing, keys, every verification, refusals and their
  * diagnosis, 415s and 400s the trigger decides) is proven in test/engine; here: n8n loads and runs them, its
- * credential tester, the executions it lists, its body parser (raw bytes kept for forms, multipart consumed, 422 for
- * JSON that does not parse), and a refused delivery recorded by the editor's test run (1.x and 2.x start it
- * differently) and in production.
+ * credential tester, the executions it lists, the trigger's answer as n8n sends it (what `npm start` prints for its
+ * first delivery), its body parser (raw bytes kept for forms, multipart consumed, 422 for JSON that does not parse),
+ * a refused delivery recorded by the editor's test run (1.x and 2.x start it differently) and in production, and a
+ * workflow saved with a Verification this version no longer has, which refuses every delivery.
  */
 import * as crypto from 'node:crypto';
 import { createServer } from 'node:http';
@@ -26,6 +27,7 @@ import {
 	publishTrigger,
 	readExample,
 	setUpSuite,
+	startLib,
 	successfulExecution,
 	triggerWebhookPath,
 } from './helpers';
@@ -99,8 +101,16 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 		const signedPost = (path: string, body: string, headers: Record<string, string> = {}) =>
 			post(path, body, { 'x-signature': hmacHex(WEBHOOK_SECRET, body), ...headers });
 
-		/** Tenant API Trigger → (Verified) NoOp "Verified", (Refused) NoOp "Refused", with the example webhook credential. */
-		function verifiedAndRefused(name: string, webhookId: string, options: IDataObject) {
+		/**
+		 * Tenant API Trigger (its `options`, and other `parameters`) → (Verified) NoOp "Verified", (Refused) NoOp
+		 * "Refused", with the example webhook credential.
+		 */
+		function verifiedAndRefused(
+			name: string,
+			webhookId: string,
+			options: IDataObject,
+			parameters: IDataObject = {},
+		) {
 			const noOp = (nodeName: string, y: number) => ({
 				id: crypto.randomUUID(),
 				name: nodeName,
@@ -120,7 +130,7 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 						typeVersion: 1,
 						position: [0, 0],
 						webhookId,
-						parameters: { options },
+						parameters: { ...parameters, options },
 						credentials: { tenantWebhookApi: credential },
 					},
 					noOp('Verified', -100),
@@ -228,7 +238,7 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 			}
 		});
 
-		test('the published example: a signed delivery starts one successful execution carrying the payload; forged and unsigned ones get 401 and start none', async () => {
+		test("the published example: a signed delivery starts one successful execution carrying the payload, named by the body's SHA-256; forged and unsigned ones get 401 and start none", async () => {
 			expect(
 				(await n8n.api<{ active: boolean }>('GET', `/workflows/${TRIGGER.id}`)).json?.active,
 			).toBe(true);
@@ -259,15 +269,27 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 			expect(triggerOut).toContain(event.id);
 			expect(triggerOut).toContain('transfer.created');
 			expect(JSON.stringify(runData['Received'][0].data?.main[0])).toContain(event.id);
-			// The delivery identity later nodes read (docs/trigger.md "Delivery identity").
+			// The delivery identity later nodes read (docs/trigger.md "Delivery identity"): without Delivery ID Fields,
+			// the SHA-256 of the bytes, whatever the body holds.
 			expect(runData['Tenant API Trigger'][0].data?.main[0]?.[0]?.json.webhookDelivery).toEqual({
-				id: event.id,
-				idSource: 'body:id',
+				id: crypto.createHash('sha256').update(JSON.stringify(event)).digest('hex'),
+				idSource: 'body:sha256',
 				timestamp: null,
 				verification: 'hmacSha256',
 				secret: 'current',
 				bodyType: 'json',
 			});
+		});
+
+		test("npm start's first delivery: the sandbox's event is answered on receipt with an empty 200 and runs the example", async () => {
+			const before = (await executionsUntil(n8n, TRIGGER.id, () => true)).length;
+			expect(await startLib.firstDelivery(sandbox)).toMatch(
+				/^first delivery evt_\d+: delivered after 1 attempt\(s\) \[answer: 200, no Content-Type, empty body\]$/,
+			);
+			const list = await executionsUntil(n8n, TRIGGER.id, (ended) => ended.length > before);
+			expect(list.map((execution) => execution.status)).toEqual(
+				Array<string>(before + 1).fill('success'),
+			);
 		});
 
 		test('form-urlencoded with Body Format Form Fields: n8n keeps the raw bytes, the trigger verifies them and outputs the fields', async () => {
@@ -398,6 +420,33 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 				answered: 401,
 			});
 			expect(executions.filter((e) => ran(e, 'Verified'))).toHaveLength(1);
+		});
+
+		test('a workflow saved with a Verification this version no longer has (twilio) fails closed: a signed delivery is refused 401, nothing runs from Verified', async () => {
+			const { workflowId, path } = await publishTrigger(
+				n8n,
+				verifiedAndRefused(
+					'Removed Verification',
+					crypto.randomUUID(),
+					{ recordRefusals: true },
+					{ verification: 'twilio' },
+				),
+			);
+			const body = JSON.stringify({ event: 'transfers.created', data: { amount: 1 } });
+			const answer = await signedPost(path, body);
+			expect([answer.status, await answer.json()]).toEqual([401, { message: 'Invalid signature' }]);
+			// The refusal is recorded from the same request: once it is listed, every execution that request started is.
+			const executions = await executionsUntil(n8n, workflowId, (list) =>
+				list.some((e) => ran(e, 'Refused')),
+			);
+			expect(executions.map((e) => [ran(e, 'Verified'), ran(e, 'Refused')])).toEqual([
+				[false, true],
+			]);
+			expect(refusedItem(executions[0])).toMatchObject({
+				reason: 'unknown_verification',
+				answered: 401,
+				url: 'Production URL',
+			});
 		});
 	});
 });

@@ -4,6 +4,7 @@
  * name from code (index.js, the package's main).
  */
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -36,24 +37,31 @@ function repack(
 	return out;
 }
 
+const PROBE_BODY = '{"event":"transfers.created","data":{"amount":1}}';
+
 /**
  * What code sees after `require('n8n-nodes-tenant-api')` (run by a plain `node` in `cwd`): the exports,
- * the classes of the package's n8n entries found among them, and two webhook verifications.
+ * the classes of the package's n8n entries found among them, and a delivery checked with the trigger's defaults
+ * (settingsFromParameters): authenticated, forged, received whole, and received with a Content-Type its Body
+ * Format does not read.
  */
 const PROBE = `
 const crypto = require('crypto');
 const main = require(${JSON.stringify(PACKAGE)});
 const manifest = require(${JSON.stringify(`${PACKAGE}/package.json`)});
-const result = { exports: Object.keys(main).sort() };
-const config = { mode: 'hmac', scheme: main.PRESETS.hmacSha256, secrets: ['whsec_probe'] };
-const body = Buffer.from('{"id":"evt_1","event":"transfers.created"}');
+const result = { exports: Object.keys(main).sort(), schemes: main.SCHEME_NAMES };
+const defaults = (_name, fallback) => fallback;
+const secrets = ['whsec_probe'];
+const settings = main.settingsFromParameters('hmacSha256', defaults, { accepted: secrets, all: secrets });
+const request = (rawBody, headers) => ({ rawBody, headers, query: {}, nowSeconds: 0 });
+const body = Buffer.from(${JSON.stringify(PROBE_BODY)});
 const signature = crypto.createHmac('sha256', 'whsec_probe').update(body).digest('hex');
-result.signed = main.verifyDelivery(config, { rawBody: body, headers: { 'X-Signature': signature }, nowSeconds: 0 });
-result.forged = main.verifyDelivery(config, { rawBody: Buffer.from(body.toString().replace('1', '2')), headers: { 'x-signature': signature }, nowSeconds: 0 });
-const reading = main.readDelivery(config, { rawBody: body, headers: { 'content-type': 'application/json', 'x-signature': signature }, nowSeconds: 0 });
-result.read = reading.ok ? reading.units[0].object : reading;
-result.readAsForm = main.readDelivery(config, { rawBody: body, headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-signature': signature }, nowSeconds: 0 });
-result.readAsForm.status = main.refusalAnswer(result.readAsForm.reason).status;
+const forgedBody = Buffer.from(body.toString().replace('1', '2'));
+result.signed = main.authenticate(settings.check, 'json', settings.secrets, request(body, { 'X-Signature': signature }));
+result.forged = main.authenticate(settings.check, 'json', settings.secrets, request(forgedBody, { 'x-signature': signature }));
+result.received = main.receiveDelivery(settings, request(body, { 'content-type': 'application/json', 'x-signature': signature }));
+const asForm = main.receiveDelivery(settings, request(body, { 'content-type': 'application/x-www-form-urlencoded', 'x-signature': signature }));
+result.receivedAsForm = { action: asForm.action, reason: asForm.reason, answer: main.refusalAnswer(asForm.reason) };
 try {
 	const exported = new Set(Object.values(main));
 	result.entries = {};
@@ -69,11 +77,12 @@ process.stdout.write(JSON.stringify(result));
 
 interface ProbeResult {
 	exports: string[];
-	signed: { ok: boolean; reason: string };
-	forged: { ok: boolean; reason: string };
-	/** readDelivery of the signed body: the JSON read once, or the refusal. */
-	read: unknown;
-	readAsForm: { ok: boolean; status: number; reason: string };
+	schemes: string[];
+	signed: { ok: boolean; reason?: string };
+	forged: { ok: boolean; reason?: string };
+	/** receiveDelivery of the signed body: the item the workflow starts with, or the refusal. */
+	received: unknown;
+	receivedAsForm: { action: string; reason: string; answer: { status: number; message: string } };
 	entries?: Record<string, Array<string | undefined>>;
 	classError?: string;
 }
@@ -120,7 +129,7 @@ describe('the packed tarball, installed as the README says', () => {
 		expect(run.stderr).toMatch(/n8n-workflow/);
 	});
 
-	test("require('n8n-nodes-tenant-api') with n8n-workflow beside it: classes of every n8n entry and the verifier", () => {
+	test("require('n8n-nodes-tenant-api') with n8n-workflow beside it: classes of every n8n entry and the webhook check", () => {
 		const app = path.join(work, 'app');
 		expectInstalled(npmInstallOffline(app, tarball()));
 		// n8n provides n8n-workflow to the packages it loads; here the project's copy stands in for it.
@@ -131,19 +140,27 @@ describe('the packed tarball, installed as the README says', () => {
 		);
 		const result = probe(app);
 		expect(result.classError).toBeUndefined();
-		expect(result.exports).toEqual(
-			expect.arrayContaining([
-				'PRESETS',
-				'PRESET_NAMES',
-				'TenantApi',
-				'TenantApiCredentials',
-				'TenantApiTrigger',
-				'TenantWebhookApiCredentials',
-				'readDelivery',
-				'refusalAnswer',
-				'verifyDelivery',
-			]),
-		);
+		expect(result.exports).toEqual([
+			'SCHEMES',
+			'SCHEME_NAMES',
+			'TenantApi',
+			'TenantApiCredentials',
+			'TenantApiTrigger',
+			'TenantWebhookApiCredentials',
+			'authenticate',
+			'receiveDelivery',
+			'refusalAnswer',
+			'settingsFromParameters',
+		]);
+		expect(result.schemes).toEqual([
+			'hmacSha256',
+			'hmacSha512',
+			'timestampedSignatures',
+			'standardWebhooks',
+			'customHmac',
+			'secretHeader',
+			'none',
+		]);
 		// Every class behind an n8n entry is exported by index.js (undefined marks one that is not).
 		const entries = result.entries ?? {};
 		expect(Object.keys(entries).sort()).toEqual(
@@ -156,28 +173,36 @@ describe('the packed tarball, installed as the README says', () => {
 			'tenantApiTrigger',
 		]);
 		expect(entries['dist/credentials/TenantApi.credentials.js']).toEqual(['tenantApi']);
-		expect(result.signed).toEqual({
-			ok: true,
-			reason: 'ok',
-			bodyFormat: 'json',
-			secretIndex: 0,
-			seen: { secretsTried: [0] },
-		});
+		expect(result.signed).toEqual({ ok: true, secretIndex: 0, seen: { secretsTried: [0] } });
 		expect(result.forged).toEqual({
 			ok: false,
 			reason: 'signature_mismatch',
 			seen: { secretsTried: [0] },
 		});
-		expect(result.read).toEqual({ id: 'evt_1', event: 'transfers.created' });
-		expect(result.readAsForm).toMatchObject({
-			ok: false,
-			status: 415,
+		expect(result.received).toEqual({
+			action: 'start',
+			item: {
+				event: 'transfers.created',
+				data: { amount: 1 },
+				webhookDelivery: {
+					id: createHash('sha256').update(PROBE_BODY).digest('hex'),
+					idSource: 'body:sha256',
+					timestamp: null,
+					verification: 'hmacSha256',
+					secret: 'current',
+					bodyType: 'json',
+				},
+			},
+		});
+		expect(result.receivedAsForm).toEqual({
+			action: 'refuse',
 			reason: 'unsupported_media_type',
+			answer: { status: 415, message: expect.stringMatching(/^Unsupported content type/) },
 		});
 	});
 
-	test('without n8n-workflow the webhook verifier still works; the n8n classes need it', () => {
-		const app = path.join(work, 'verifier-only');
+	test('without n8n-workflow the webhook check still works; the n8n classes need it', () => {
+		const app = path.join(work, 'check-only');
 		expectInstalled(npmInstallOffline(app, tarball()));
 		const result = probe(app);
 		expect(result.signed.ok).toBe(true);
