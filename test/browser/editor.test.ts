@@ -340,30 +340,24 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 			const params = ndv.getByTestId('node-parameters');
 			const verification = params.getByTestId('parameter-input-verification');
 			await expect(verification.locator('input').first().inputValue()).resolves.toBe(
-				'HMAC-SHA256 of the Body (GitHub, Shopify, Plain)',
+				'HMAC-SHA256 of the Body',
 			);
 			await verification.click();
 			const options = page.locator('.el-select-dropdown__item:visible');
 			await expect(options.first()).toBeVisibleSoon();
 			expect((await options.allInnerTexts()).map((t) => t.split('\n')[0].trim())).toEqual([
-				'Adyen (Payments Webhooks)',
-				'Adyen (Platform Webhooks)',
-				'Custom HMAC',
-				'HMAC-SHA256 of the Body (GitHub, Shopify, Plain)',
+				'HMAC-SHA256 of the Body',
 				'HMAC-SHA512 of the Body',
-				'None (Insecure)',
-				'Paddle-Style',
-				'Secret in Header',
-				'Slack-Style',
-				'Square-Style',
-				'Standard Webhooks (Svix)',
-				'Stripe-Style',
-				'Twilio-Style',
+				'HMAC-SHA256 of Timestamp and Body (t=…,v1=… Header)',
+				'Standard Webhooks',
+				'Custom HMAC',
+				'Secret in Header (Weaker)',
+				'None (Insecure, Local Tests Only)',
 			]);
 			await shot(page, 'trigger-verification');
-			await options.filter({ hasText: 'Standard Webhooks (Svix)' }).first().click();
+			await options.filter({ hasText: 'Standard Webhooks' }).first().click();
 			await expect(verification.locator('input').first().inputValue()).resolves.toBe(
-				'Standard Webhooks (Svix)',
+				'Standard Webhooks',
 			);
 			await expect(params.getByTestId('parameter-input-toleranceSeconds')).toBeVisibleSoon();
 			// Respond: on receipt by default; "When the Workflow Finishes" shows what it costs the sender.

@@ -55,7 +55,8 @@ export type Respond = 'onReceipt' | 'whenFinished';
  * Trigger → Tenant API POST /transfers, Retry On Fail on (5 tries). The node itself tries each request
  * twice (Max Attempts 2, 50 ms base delay), so injected faults often exhaust it and Retry On Fail
  * re-runs the node. `businessKey`: Idempotency-Key = "evt-" + event id; otherwise the automatic key
- * (scoped to the delivery's event: workflow, event id, node, run index, item index).
+ * (scoped to the delivery: workflow, `webhookDelivery.id` (with the trigger's defaults, the SHA-256 of the body, so
+ * the same bytes delivered again get the same keys), node, run index, item index).
  */
 export function transferWorkflow(
 	name: string,
