@@ -260,7 +260,7 @@ async function main() {
 			`  sandbox:  ${sandbox.url}  (API key ${sandbox.apiKey}, tenant ${sandbox.tenantId})`,
 			`  workflows: "Tenant API: list accounts", "Tenant API: POST with idempotency keys",`,
 			`             "Tenant API: signed webhook trigger" (published, Verification: ${verificationName(scheme)})`,
-			`  deliveries signed in: ${scheme} (another: npm start -- --scheme standard-webhooks; list: node sandbox/cli.js --help)`,
+			`  deliveries signed in: ${scheme} (another: npm start -- --scheme <scheme>; the schemes: node sandbox/cli.js --help)`,
 			`  ${delivered}`,
 			`  send a signed delivery: curl -X POST ${sandbox.url}/_sandbox/deliver`,
 			`  n8n log:  ${n8n.logFile}`,
