@@ -313,12 +313,16 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 					event: 'transfer.created',
 					amount: '1250',
 					note: 'café au lait',
-					webhookDelivery: expect.objectContaining({ id: 'evt_form_1', bodyType: 'form' }),
+					webhookDelivery: expect.objectContaining({
+						id: crypto.createHash('sha256').update(body).digest('hex'),
+						idSource: 'body:sha256',
+						bodyType: 'form',
+					}),
 				},
 			);
 		});
 
-		test("n8n's body parser before the trigger: multipart/form-data is consumed (the trigger answers 401, never a 5xx), invalid JSON gets n8n's 422; neither starts anything", async () => {
+		test("n8n's body parser before the trigger: multipart/form-data is consumed (no bytes to authenticate: the trigger answers 401, never a 5xx), invalid JSON gets n8n's 422; neither starts anything", async () => {
 			const { workflowId, path } = await publishTrigger(
 				n8n,
 				verifiedAndRefused('Body parser', crypto.randomUUID(), {}),
