@@ -147,8 +147,9 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 		}
 	}
 
+	/** The step's screenshot, with every CSS animation and transition at its end (a list that is still opening). */
 	async function shot(target: Page | Locator, name: string): Promise<void> {
-		await target.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
+		await target.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), animations: 'disabled' });
 	}
 
 	/** Every <img> of our package under `scope` has loaded an SVG (HTTP 200, naturalWidth > 0). */
