@@ -339,7 +339,7 @@ async function handlePost(state, ctx, req, res, fault, segs, path, idemKey, tena
 			? answerKnownKey(state, scoped, fingerprint('POST', path, body))
 			: null;
 	if (fault?.type === 'slowCommit' && known === null) {
-		// A slow commit: meanwhile the key is "in progress" and a retry with it gets a 409 (as at Stripe).
+		// A slow commit: meanwhile the key is "in progress" and a retry with it gets a 409 (as some payment APIs answer).
 		// The commit happens even when the client has gone away.
 		state.inProgress.add(scoped);
 		const timer = setTimeout(() => {

@@ -7,8 +7,8 @@ const { createPrng } = require('./prng');
  * a token bucket: `burst` requests at once, refilled at `perSecond`. A request that finds the bucket
  * empty gets 429 with `Retry-After` in whole seconds (at least 1, as HTTP allows no less). With
  * `headers`, every answer says how much is left: `ietf` (RateLimit-Limit/Remaining/Reset and
- * RateLimit-Policy `50;w=1;burst=10`) or `x` (X-RateLimit-Limit/Remaining and a Unix-time Reset, as
- * GitHub sends them).
+ * RateLimit-Policy `50;w=1;burst=10`) or `x` (X-RateLimit-Limit/Remaining and a Unix-time Reset, the
+ * older convention).
  *
  * @typedef {'ietf'|'x'} HeaderStyle
  * @typedef {{ perSecond: number, burst?: number, headers?: boolean|HeaderStyle|null }} RateLimitOptions what a test
