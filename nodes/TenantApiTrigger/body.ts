@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { setOwn } from '../shared/ownProperty';
 
-import { withExactNumbers } from './exactJson';
+import { parseExactJson } from './exactJson';
 
 export type BodyFormat = 'json' | 'form';
 
@@ -41,13 +41,13 @@ export function mediaTypeFits(format: BodyFormat, type: string): boolean {
 function readJson(text: string): BodyReading {
 	let parsed: unknown;
 	try {
-		parsed = JSON.parse(text);
+		parsed = parseExactJson(text);
 	} catch {
 		return { ok: false, reason: 'invalid_json' };
 	}
 	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
 		return { ok: false, reason: 'not_an_object' };
-	return { ok: true, object: withExactNumbers(text, parsed) as IDataObject };
+	return { ok: true, object: parsed as IDataObject };
 }
 
 /** One form field's name or value: `+` is a space, and a percent-escape must be UTF-8. */

@@ -5,21 +5,24 @@
  * when it is a whole number beyond Number.MAX_SAFE_INTEGER (next to one, other whole numbers read
  * as the same double); every other value is JSON.parse's own.
  *
- * Only a number of 16 digits or more, or one with an exponent, can be such a number, and a body
- * without one (most) keeps JSON.parse's value. In one that has it, each such number is put in
- * quotes and JSON.parse reads the text again: its text is then what the workflow gets.
+ * Only a number of 16 digits or more, or one with an exponent, can be such a number. Each one where a
+ * value starts is put in quotes before JSON.parse reads the text, once: its text is then what the
+ * workflow gets. A number token and a string are the same to JSON wherever a value goes, so quoting
+ * one changes no text's validity; digits that only look like a value inside a string make the
+ * quoted text invalid, and the text is then read again with every token in its place.
  */
+
+/** Where a value starts, a run of 16 digits and points or an exponent: most bodies have none. */
+const MAY_BE_INEXACT = /[:,[][ \t\n\r]*-?(?:\d[\d.]{15}|[\d.]+[eE])|^[ \t\n\r]*-?[\d.]+[eE\d]/;
 
 /**
- * A number token (first, or after `:`, `,` or `[`) with an exponent, or with 16 digits (a point
- * among them). Text in strings may match too; then the quoting below finds nothing to do.
+ * A whole number token (a JSON number: no leading zero, nothing of a number after it) with an exponent
+ * or 16 digits, where a value starts: first, or after `:`, `,` or `[`, and not a key (no `:` after it).
  */
-const MAY_BE_INEXACT = /(?:^|[:,[])[ \t\n\r]*-?(?:\d+(?:\.\d+)?[eE]|(?:\d\.?){16})/;
+const VALUE_THAT_MAY_BE_INEXACT =
+	/((?:^|[:,[])[ \t\n\r]*)(?=-?(?:\d+(?:\.\d+)?[eE]|(?:\d\.?){16}))(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?)(?![\d.eE+-]|[ \t\n\r]*:)/g;
 
-/** The same test for one number token. */
-const MAY_BE_INEXACT_TOKEN = /[eE]|(?:\d\.?){16}/;
-
-/** The tokens of JSON text that JSON.parse accepted: strings (skipped whole) and numbers. */
+/** The tokens of JSON text: strings (kept whole) and numbers. */
 const STRING_OR_NUMBER = /"[^"\\]*(?:\\.[^"\\]*)*"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/g;
 
 /**
@@ -47,26 +50,32 @@ export function exactNumber(token: string): number | string {
 	return canonicalDecimal(token) === canonicalDecimal(String(value)) ? value : token;
 }
 
-/**
- * `text` with every number token a double cannot hold exactly in quotes; undefined when there is
- * none.
- */
-function quoteInexactNumbers(text: string): string | undefined {
-	let quoted = '';
-	let copied = 0;
-	for (const { 0: token, index: at } of text.matchAll(STRING_OR_NUMBER)) {
-		if (token[0] === '"' || !MAY_BE_INEXACT_TOKEN.test(token)) continue;
-		if (typeof exactNumber(token) === 'number') continue;
-		quoted += `${text.slice(copied, at)}"${token}"`;
-		copied = at + token.length;
-	}
-	return copied === 0 ? undefined : quoted + text.slice(copied);
-}
+const quote = (token: string) => (typeof exactNumber(token) === 'number' ? token : `"${token}"`);
 
 /**
- * The value JSON.parse gave for `text`, with every number a double cannot hold exactly as its text.
+ * Reads JSON text as JSON.parse does (and throws where it throws), every number a double cannot hold
+ * exactly as its text.
  */
-export function withExactNumbers(text: string, parsed: unknown): unknown {
-	const quoted = MAY_BE_INEXACT.test(text) ? quoteInexactNumbers(text) : undefined;
-	return quoted === undefined ? parsed : JSON.parse(quoted);
+export function parseExactJson(text: string): unknown {
+	if (!MAY_BE_INEXACT.test(text)) return JSON.parse(text);
+	let quoted = false;
+	const candidate = text.replace(
+		VALUE_THAT_MAY_BE_INEXACT,
+		(_match, before: string, token: string) => {
+			const written = quote(token);
+			quoted ||= written !== token;
+			return before + written;
+		},
+	);
+	if (!quoted) return JSON.parse(text);
+	try {
+		return JSON.parse(candidate);
+	} catch {
+		// Digits inside a string were taken for a value, or the text is not JSON (which throws here):
+		// every token in its place this time.
+		JSON.parse(text);
+		return JSON.parse(
+			text.replace(STRING_OR_NUMBER, (token) => (token[0] === '"' ? token : quote(token))),
+		);
+	}
 }

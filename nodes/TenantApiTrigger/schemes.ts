@@ -71,7 +71,7 @@ export interface Scheme {
 	description: string;
 	settings: SchemeSetting[];
 	/** The check of a delivery under the node's parameters. */
-	check: (read: ParameterReader) => Check;
+	checkFrom: (read: ParameterReader) => Check;
 	/**
 	 * How every secret of the scheme begins, when one does: a refusal names a secret that looks like
 	 * another's.
@@ -166,21 +166,21 @@ export const SCHEMES = {
 		description:
 			'HMAC-SHA256 of the exact request bytes (or of a timestamp, a dot and the bytes), hex or base64, optional sha256= prefix',
 		settings: ['signatureHeader', 'useTimestamp', 'bodyFormat'],
-		check: bodyHmac('sha256'),
+		checkFrom: bodyHmac('sha256'),
 	},
 	hmacSha512: {
 		name: 'HMAC-SHA512 of the Body',
 		description:
 			'HMAC-SHA512 of the exact request bytes (or of a timestamp, a dot and the bytes), hex or base64, optional sha512= prefix',
 		settings: ['signatureHeader', 'useTimestamp', 'bodyFormat'],
-		check: bodyHmac('sha512'),
+		checkFrom: bodyHmac('sha512'),
 	},
 	timestampedSignatures: {
 		name: 'HMAC-SHA256 of Timestamp and Body (t=…,v1=… Header)',
 		description:
 			'One header holds the timestamp and the signatures, t=…,v1=… (hex), over "{t}.{body}", as Stripe signs',
 		settings: ['signatureHeader', 'tolerance', 'bodyFormat'],
-		check: (read) => ({
+		checkFrom: (read) => ({
 			kind: 'hmac',
 			signing: {
 				...BODY_SIGNING,
@@ -199,7 +199,7 @@ export const SCHEMES = {
 			'Headers webhook-ID, webhook-timestamp and webhook-signature (v1,… base64) over "{ID}.{timestamp}.{body}"; whsec_ secret',
 		settings: ['tolerance'],
 		secretPrefix: 'whsec_',
-		check: (read) => ({
+		checkFrom: (read) => ({
 			kind: 'hmac',
 			signing: {
 				...BODY_SIGNING,
@@ -220,14 +220,14 @@ export const SCHEMES = {
 		description:
 			'Choose the algorithm, the secret encoding, the signed content (body, timestamp, ID, URL, a header, text) and the signature header yourself',
 		settings: ['custom', 'tolerance', 'bodyFormat'],
-		check: customSigning,
+		checkFrom: customSigning,
 	},
 	secretHeader: {
 		name: 'Secret in Header (Weaker)',
 		description:
 			'The sender puts the secret itself in a header: it proves the sender knows the secret, but nothing ties the body to it',
 		settings: ['sharedKeyHeader', 'bodyFormat'],
-		check: (read) => ({
+		checkFrom: (read) => ({
 			kind: 'secretHeader',
 			header: headerSetting(read, 'sharedKeyHeader', 'x-webhook-secret'),
 		}),
@@ -236,7 +236,7 @@ export const SCHEMES = {
 		name: 'None (Insecure, Local Tests Only)',
 		description: 'Accept every request without checking who sent it',
 		settings: ['bodyFormat'],
-		check: () => ({ kind: 'none' }),
+		checkFrom: () => ({ kind: 'none' }),
 	},
 } satisfies Record<string, Scheme>;
 
@@ -257,5 +257,5 @@ export function showing(setting: SchemeSetting): SchemeName[] {
 
 /** Each scheme's check with every setting at its default. */
 export function defaultCheck(name: SchemeName): Check {
-	return schemeOf(name).check((_setting, fallback) => fallback);
+	return schemeOf(name).checkFrom((_setting, fallback) => fallback);
 }

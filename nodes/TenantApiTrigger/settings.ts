@@ -40,7 +40,7 @@ export function settingsFromParameters(
 	const options = (read('options', {}) ?? {}) as IDataObject;
 	return {
 		verification,
-		check: schemeOf(verification).check(read),
+		check: schemeOf(verification).checkFrom(read),
 		bodyFormat: bodyFormat(read, verification),
 		secrets: secrets.accepted,
 		credentialSecrets: secrets.all,

@@ -215,13 +215,13 @@ const eventObject: fc.Arbitrary<Json> = fc
 				},
 			),
 			'a.b': idValue,
-			// The same number as text, then as a number: a reader that finds a token by its digits
-			// alone would change the text.
+			// The same number in a string, after a colon as a value would be, then as a number: a
+			// reader that takes digits in a string for a value would change one or the other.
 			reference: numberToken.map(
 				(token): Json => ({
 					kind: 'object',
 					entries: [
-						['text', str(token)],
+						['text', str(`at:${token}`)],
 						['number', { kind: 'number', token }],
 					],
 				}),

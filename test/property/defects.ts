@@ -334,8 +334,8 @@ export const DEFECTS: Defect[] = [
 		patches: [
 			{
 				file: `${TRIGGER}/exactJson.ts`,
-				find: 'return quoted === undefined ? parsed : JSON.parse(quoted);',
-				replace: 'return parsed;',
+				find: 'if (!MAY_BE_INEXACT.test(text)) return JSON.parse(text);',
+				replace: 'return JSON.parse(text);',
 			},
 		],
 	},
@@ -346,26 +346,20 @@ export const DEFECTS: Defect[] = [
 		patches: [
 			{
 				file: `${TRIGGER}/exactJson.ts`,
-				find: '-?(?:\\d+(?:\\.\\d+)?[eE]|(?:\\d\\.?){16})/;',
-				replace: '-?(?:\\d\\.?){16}/;',
-			},
-			{
-				file: `${TRIGGER}/exactJson.ts`,
-				find: 'const MAY_BE_INEXACT_TOKEN = /[eE]|(?:\\d\\.?){16}/;',
-				replace: 'const MAY_BE_INEXACT_TOKEN = /(?:\\d\\.?){16}/;',
+				find: '(?=-?(?:\\d+(?:\\.\\d+)?[eE]|(?:\\d\\.?){16}))',
+				replace: '(?=-?(?:\\d\\.?){16})',
 			},
 		],
 	},
 	{
-		name: 'an inexact number quoted where its digits first occur (in a string before it)',
+		name: 'digits in a string taken for a value: the text read with doubles instead',
 		verification: 'hmacSha256',
 		property: 'genuine',
 		patches: [
 			{
 				file: `${TRIGGER}/exactJson.ts`,
-				find: 'for (const { 0: token, index: at } of text.matchAll(STRING_OR_NUMBER)) {',
-				replace:
-					'for (const { 0: token } of text.matchAll(STRING_OR_NUMBER)) {\n\t\tconst at = text.indexOf(token, copied);',
+				find: "\t\tJSON.parse(text);\n\t\treturn JSON.parse(\n\t\t\ttext.replace(STRING_OR_NUMBER, (token) => (token[0] === '\"' ? token : quote(token))),\n\t\t);",
+				replace: '\t\treturn JSON.parse(text);',
 			},
 		],
 	},

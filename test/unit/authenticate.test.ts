@@ -25,7 +25,7 @@ const BODY = '{"event":"transfers.created","data":{"amount":1250}}';
 const URL_ = 'https://n8n.example.com/webhook/5b0c7e1a/webhook?a=1';
 
 const checkOf = (name: SchemeName, parameters: Record<string, unknown> = {}): Check =>
-	SCHEMES[name].check(parameterReader(parameters));
+	SCHEMES[name].checkFrom(parameterReader(parameters));
 
 /** A Custom HMAC check over `template`, its signature as hex in x-signature. */
 const custom = (template: string, parameters: Record<string, unknown> = {}) =>

@@ -27,7 +27,7 @@ function evidence(
 ): Evidence {
 	return {
 		verification: name,
-		check: SCHEMES[name].check(parameterReader(parameters)),
+		check: SCHEMES[name].checkFrom(parameterReader(parameters)),
 		secrets: [SECRET],
 		bodyFormat: 'json',
 		headers: { 'content-type': 'application/json', 'x-signature': SIGNATURE_VALUE },
@@ -274,7 +274,7 @@ describe("the item holds only the trigger's vocabulary", () => {
 		};
 		let largest = 0;
 		for (const name of SCHEME_NAMES) {
-			const check = SCHEMES[name].check(parameterReader(settings));
+			const check = SCHEMES[name].checkFrom(parameterReader(settings));
 			const headerNames = [
 				...(check.kind === 'hmac' ? check.signing.signatureHeader.split(',') : []),
 				...(check.kind === 'secretHeader' ? check.header.split(',') : []),

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { isSafeNumber, parse as losslessParse } from 'lossless-json';
 
 import { readBody } from '../../nodes/TenantApiTrigger/body';
-import { exactNumber, withExactNumbers } from '../../nodes/TenantApiTrigger/exactJson';
+import { exactNumber, parseExactJson } from '../../nodes/TenantApiTrigger/exactJson';
 
 /** The oracle: lossless-json's reading, its numbers JavaScript numbers when safe, else their text. */
 function oracle(text: string): unknown {
@@ -20,7 +20,7 @@ function oracle(text: string): unknown {
 	});
 }
 
-const product = (text: string) => withExactNumbers(text, JSON.parse(text));
+const product = (text: string) => parseExactJson(text);
 
 describe('number tokens', () => {
 	it.each([
@@ -53,10 +53,20 @@ describe('number tokens', () => {
 });
 
 describe('texts', () => {
-	it('a text without a number that may be inexact keeps JSON.parse value itself (the plain reader never runs)', () => {
-		const parsed: unknown = JSON.parse('{"a":1,"b":[0.5,"x"]}');
-		expect(withExactNumbers('{"a":1,"b":[0.5,"x"]}', parsed)).toBe(parsed);
-	});
+	it.each([
+		'{"a":1,1e400:2}',
+		'{"a":"x:1e400",1e400:2}',
+		'{"a":"x:1e400","b":1e400,}',
+		'[01e400]',
+		'{"a":1e400 1e400}',
+		'{"a":-12345678901234567891.}',
+	])(
+		'%s is not JSON: it throws as JSON.parse does (a number that may be inexact where a key goes too)',
+		(text) => {
+			expect(() => JSON.parse(text)).toThrow(SyntaxError);
+			expect(() => parseExactJson(text)).toThrow(SyntaxError);
+		},
+	);
 
 	it('digits inside strings (keys and values, escaped quotes around them) are left alone', () => {
 		const text =
@@ -66,6 +76,13 @@ describe('texts', () => {
 			'1e400': '1e400',
 			q: '"12345678901234567891\\',
 			n: '12345678901234567891',
+		});
+	});
+
+	it('digits in a string that look like a value (after a colon or a comma) are left alone, numbers beside them exact', () => {
+		expect(product('{"note":"at 10:12345678901234567891, [1e400","n":[1e400,0.5]}')).toEqual({
+			note: 'at 10:12345678901234567891, [1e400',
+			n: ['1e400', 0.5],
 		});
 	});
 
@@ -215,6 +232,29 @@ function expectedReading(text: string) {
 		? { ok: true, object: value }
 		: { ok: false, reason: 'not_an_object' };
 }
+
+it('a generated JSON text cut, doubled at a point or with a character inserted is read exactly when JSON.parse reads it (fixed seed)', () => {
+	const edited = fc
+		.tuple(jsonTexts(), fc.nat(), fc.constantFrom('', ':', ',', '"', '0', '1e400', ']', '}', ' '))
+		.map(([text, at, inserted]) => {
+			const cut = at % (text.length + 1);
+			return text.slice(0, cut) + inserted + text.slice(inserted === '' ? cut + 1 : cut);
+		});
+	fc.assert(
+		fc.property(edited, (text) => {
+			let parsed: boolean;
+			try {
+				JSON.parse(text);
+				parsed = true;
+			} catch {
+				parsed = false;
+			}
+			if (parsed) expect(parseExactJson(text)).toEqual(oracle(text));
+			else expect(() => parseExactJson(text)).toThrow(SyntaxError);
+		}),
+		{ seed: 20261128, numRuns: 3000 },
+	);
+});
 
 it('every generated JSON text is read as the lossless oracle reads it (fixed seed)', () => {
 	fc.assert(

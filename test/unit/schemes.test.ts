@@ -15,7 +15,7 @@ import {
 import { parameterReader } from '../harness/verifier';
 
 const checkOf = (name: SchemeName, parameters: Record<string, unknown> = {}): Check =>
-	SCHEMES[name].check(parameterReader(parameters));
+	SCHEMES[name].checkFrom(parameterReader(parameters));
 
 /** The HMAC signing of a check (the test fails when the check is not an HMAC one). */
 function signingOf(check: Check) {
@@ -190,7 +190,7 @@ describe('the settings each row shows', () => {
 	/** The node parameters a row's check reads, with Use Timestamp on and a key=value format (every branch). */
 	function parametersRead(name: SchemeName): string[] {
 		const read = new Set<string>();
-		SCHEMES[name].check((parameter, fallback) => {
+		SCHEMES[name].checkFrom((parameter, fallback) => {
 			read.add(parameter);
 			if (parameter === 'useTimestamp') return true;
 			return parameter === 'customSignatureFormat' ? 'keyValue' : fallback;
