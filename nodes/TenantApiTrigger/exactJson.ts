@@ -5,8 +5,8 @@
  * when it is a whole number beyond Number.MAX_SAFE_INTEGER (next to one, other whole numbers read
  * as the same double); every other value is JSON.parse's own.
  *
- * Only a number of 16 digits or more, or one with an exponent, can be such a number. Each one where a
- * value starts is put in quotes before JSON.parse reads the text, once: its text is then what the
+ * Only a number of 16 digits or more, or one with an exponent, can be such a number. Each one where
+ * a value starts is put in quotes before JSON.parse reads the text, once: its text is then what the
  * workflow gets. A number token and a string are the same to JSON wherever a value goes, so quoting
  * one changes no text's validity; digits that only look like a value inside a string make the
  * quoted text invalid, and the text is then read again with every token in its place.
@@ -16,8 +16,9 @@
 const MAY_BE_INEXACT = /[:,[][ \t\n\r]*-?(?:\d[\d.]{15}|[\d.]+[eE])|^[ \t\n\r]*-?[\d.]+[eE\d]/;
 
 /**
- * A whole number token (a JSON number: no leading zero, nothing of a number after it) with an exponent
- * or 16 digits, where a value starts: first, or after `:`, `,` or `[`, and not a key (no `:` after it).
+ * A whole number token (a JSON number: no leading zero, nothing of a number after it) with an
+ * exponent or 16 digits, where a value starts: first, or after `:`, `,` or `[`, and not a key (no
+ * `:` after it).
  */
 const VALUE_THAT_MAY_BE_INEXACT =
 	/((?:^|[:,[])[ \t\n\r]*)(?=-?(?:\d+(?:\.\d+)?[eE]|(?:\d\.?){16}))(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?)(?![\d.eE+-]|[ \t\n\r]*:)/g;
@@ -53,8 +54,8 @@ export function exactNumber(token: string): number | string {
 const quote = (token: string) => (typeof exactNumber(token) === 'number' ? token : `"${token}"`);
 
 /**
- * Reads JSON text as JSON.parse does (and throws where it throws), every number a double cannot hold
- * exactly as its text.
+ * Reads JSON text as JSON.parse does (and throws where it throws), every number a double cannot
+ * hold exactly as its text.
  */
 export function parseExactJson(text: string): unknown {
 	if (!MAY_BE_INEXACT.test(text)) return JSON.parse(text);
