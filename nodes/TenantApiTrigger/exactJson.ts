@@ -13,7 +13,9 @@
  */
 
 /** Where a value starts, a run of 16 digits and points or an exponent: most bodies have none. */
-const MAY_BE_INEXACT = /[:,[][ \t\n\r]*-?(?:\d[\d.]{15}|[\d.]+[eE])|^[ \t\n\r]*-?[\d.]+[eE\d]/;
+const MAY_BE_INEXACT = /[:,[][ \t\n\r]*-?(?:\d[\d.]{15}|[\d.]+[eE])/;
+/** A text that is a number itself (never a body, which is an object). */
+const NUMBER_FIRST = /^[ \t\n\r]*-?\d/;
 
 /**
  * A whole number token (a JSON number: no leading zero, nothing of a number after it) with an
@@ -58,7 +60,7 @@ const quote = (token: string) => (typeof exactNumber(token) === 'number' ? token
  * hold exactly as its text.
  */
 export function parseExactJson(text: string): unknown {
-	if (!MAY_BE_INEXACT.test(text)) return JSON.parse(text);
+	if (!MAY_BE_INEXACT.test(text) && !NUMBER_FIRST.test(text)) return JSON.parse(text);
 	let quoted = false;
 	const candidate = text.replace(
 		VALUE_THAT_MAY_BE_INEXACT,

@@ -334,7 +334,7 @@ export const DEFECTS: Defect[] = [
 		patches: [
 			{
 				file: `${TRIGGER}/exactJson.ts`,
-				find: 'if (!MAY_BE_INEXACT.test(text)) return JSON.parse(text);',
+				find: 'if (!MAY_BE_INEXACT.test(text) && !NUMBER_FIRST.test(text)) return JSON.parse(text);',
 				replace: 'return JSON.parse(text);',
 			},
 		],
