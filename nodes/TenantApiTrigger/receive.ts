@@ -87,7 +87,9 @@ function outputItem(
 		);
 	if (settings.includeQuery)
 		delivery.unsignedQuery = unsignedQuery(request.query, settings.credentialSecrets);
-	return { ...body, [WEBHOOK_DELIVERY_FIELD]: delivery };
+	// The body was read for this request alone, and has no field of that name (refused before).
+	body[WEBHOOK_DELIVERY_FIELD] = delivery;
+	return body;
 }
 
 /**
