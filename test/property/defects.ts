@@ -322,8 +322,9 @@ export const DEFECTS: Defect[] = [
 		patches: [
 			{
 				file: RECEIVE,
-				find: 'return { ...body, [WEBHOOK_DELIVERY_FIELD]: delivery };',
-				replace: 'return { ...body, ...request.query, [WEBHOOK_DELIVERY_FIELD]: delivery };',
+				find: '\tbody[WEBHOOK_DELIVERY_FIELD] = delivery;',
+				replace:
+					'\tObject.assign(body, request.query);\n\tbody[WEBHOOK_DELIVERY_FIELD] = delivery;',
 			},
 		],
 	},

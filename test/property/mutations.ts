@@ -354,8 +354,8 @@ function editHeader(lines: HeaderLines, m: Extract<Mutation, { kind: 'header' }>
 			return out.map(([n, v]) => [n, v.replace(/\d{10}/, (ts) => String(Number(ts) + shift))]);
 		}
 		case 'signature half forged':
-			out[i] = [name, forgeSecondHalf(value)];
-			return out;
+			// Every line: the signature is the long run wherever it is (one header of several).
+			return out.map(([n, v]) => [n, forgeSecondHalf(v)]);
 		default:
 			out[i] = [name, respellSignature(value, m.at)];
 			return out;
