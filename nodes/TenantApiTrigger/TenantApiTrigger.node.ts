@@ -17,12 +17,12 @@ import { properties } from './description';
 import type { Evidence } from './diagnosis';
 import { diagnose } from './diagnosis';
 import type { HeaderBag } from './headers';
-import { usableSecrets } from './headers';
+import { usableSecret } from './headers';
 import type { Decision, Refusal } from './receive';
 import { receiveDelivery, refusal } from './receive';
 import { admitRefusal } from './refusalRecords';
 import type { ParameterReader } from './schemes';
-import { isSchemeName } from './schemes';
+import { isSchemeName, schemeOf } from './schemes';
 import { credentialSecrets, settingsFromParameters, signingSecrets } from './settings';
 import { signedUrl } from './url';
 
@@ -135,10 +135,10 @@ async function judgeRequest(
 			rawBody,
 			headers: evidence.headers,
 			query: context.getQueryData() as IDataObject,
-			url:
-				settings.check.kind === 'hmac'
-					? signedUrl(context, context.getNodeParameter('signedUrl', ''))
-					: undefined,
+			// Only Custom HMAC can sign `{url}`: no other request pays for working it out.
+			url: schemeOf(verification).settings.includes('custom')
+				? signedUrl(context, context.getNodeParameter('signedUrl', ''))
+				: undefined,
 			nowSeconds,
 		});
 		return { decision, evidence };
@@ -266,13 +266,13 @@ export class TenantApiTrigger implements INodeType {
 				credential: ICredentialsDecrypted,
 			): Promise<INodeCredentialTestResult> {
 				const data = credential.data ?? {};
-				if (usableSecrets([data.signingSecret]).length === 0)
+				if (usableSecret(data.signingSecret) === undefined)
 					return { status: 'Error', message: 'The Signing Secret is empty' };
 				const also = [
-					usableSecrets([data.previousSigningSecret]).length > 0 ? 'the previous secret' : '',
-					usableSecrets([data.testSigningSecret]).length > 0
-						? 'the test secret (Test URL only)'
-						: '',
+					usableSecret(data.previousSigningSecret) === undefined ? '' : 'the previous secret',
+					usableSecret(data.testSigningSecret) === undefined
+						? ''
+						: 'the test secret (Test URL only)',
 				].filter((name) => name !== '');
 				return {
 					status: 'OK',

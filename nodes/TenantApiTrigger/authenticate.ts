@@ -7,7 +7,7 @@ import { createHmac } from 'crypto';
 
 import type { BodyFormat } from './body';
 import type { HeaderBag } from './headers';
-import { headerValue, presentHeader, usableSecrets } from './headers';
+import { headerValue, presentHeader, usableSecret } from './headers';
 import type { Check, HmacSigning } from './schemes';
 import type { SignedPart, SignedValues } from './signedContent';
 import { parseSignedContent, renderParts, usesPart } from './signedContent';
@@ -199,7 +199,7 @@ function checkRequest(
 ): CheckResult {
 	if (rule.kind === 'none') return {};
 	// Blank secrets keep their place: secretIndex points into the list given.
-	const usable = secrets.map((secret) => usableSecrets([secret])[0]);
+	const usable = secrets.map(usableSecret);
 	seen.secretsTried = indexesOfDefined(usable);
 	if (seen.secretsTried.length === 0) return 'no_secret_configured';
 	return rule.kind === 'secretHeader'

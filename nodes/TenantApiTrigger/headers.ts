@@ -47,11 +47,15 @@ export function mediaType(headers: HeaderBag): string {
 	return value === undefined ? '' : value.split(';')[0].trim().toLowerCase();
 }
 
+/** A secret as it is used: trimmed text, or undefined when it is blank or not text. */
+export function usableSecret(secret: unknown): string | undefined {
+	const text = typeof secret === 'string' ? secret.trim() : '';
+	return text === '' ? undefined : text;
+}
+
 /** The secrets that can be used (trimmed), blank and non-text entries left out. */
 export function usableSecrets(secrets: unknown[]): string[] {
-	return secrets
-		.map((secret) => (typeof secret === 'string' ? secret.trim() : ''))
-		.filter((secret) => secret !== '');
+	return secrets.map(usableSecret).filter((secret): secret is string => secret !== undefined);
 }
 
 /** Headers never copied into the output: they can carry credentials. */

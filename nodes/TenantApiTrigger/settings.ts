@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { BodyFormat } from './body';
-import { usableSecrets } from './headers';
+import { usableSecret } from './headers';
 import { DEFAULT_EVENT_PATH, parseEventList, pathList } from './identity';
 import type { Check, ParameterReader, SchemeName } from './schemes';
 import { schemeOf } from './schemes';
@@ -66,6 +66,6 @@ export function credentialSecrets(credential: IDataObject): unknown[] {
  */
 export function signingSecrets(credential: IDataObject, testUrl: boolean): unknown[] {
 	const [current, previous, test] = credentialSecrets(credential);
-	if (testUrl && usableSecrets([test]).length > 0) return [undefined, undefined, test];
+	if (testUrl && usableSecret(test) !== undefined) return [undefined, undefined, test];
 	return [current, previous];
 }
