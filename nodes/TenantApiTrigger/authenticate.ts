@@ -55,6 +55,9 @@ export type Authentication =
 			/** The signed timestamp and delivery id, with the header the id came from. */
 			timestamp?: number;
 			id?: { value: string; header: string };
+			/** The signed header (`{header.<name>}`) or URL (`{url}`): they name the delivery too. */
+			header?: { name: string; value: string };
+			url?: string;
 			seen: Seen;
 	  }
 	| { ok: false; reason: AuthenticationFailure; seen: Seen };
@@ -164,12 +167,19 @@ function checkHmac(
 	if (typeof values === 'string') return values;
 	const secretIndex = matchingKey(signing, renderParts(template.parts, values), keys, digests);
 	if (secretIndex === undefined) return 'signature_mismatch';
+	const signedHeader = template.parts.find((part) => part.kind === 'header');
 	return {
 		secretIndex,
 		...(values.timestamp === undefined ? {} : { timestamp: Number(values.timestamp) }),
 		...(values.id === undefined
 			? {}
 			: { id: { value: values.id, header: presentHeader(request.headers, signing.idHeader) } }),
+		...(signedHeader?.kind === 'header' && values.header !== undefined
+			? {
+					header: { name: presentHeader(request.headers, signedHeader.name), value: values.header },
+				}
+			: {}),
+		...(values.url === undefined ? {} : { url: values.url }),
 	};
 }
 

@@ -66,22 +66,36 @@ export interface Identity {
 	idSource: string;
 }
 
+/** What the signature fixed besides the body and the timestamp (authenticate.ts). */
+export interface SignedParts {
+	id?: { value: string; header: string };
+	header?: { name: string; value: string };
+	url?: string;
+}
+
 /**
- * The rule: the id the scheme signs in a header (`webhook-id`); else the body fields the user names
- * (Delivery ID Fields), when the delivery has all of them; else the SHA-256 of the verified body,
- * so that the same bytes delivered again get the same id and two different bodies never share one.
+ * The rule: the id the scheme signs in a header (`webhook-id`); else the body fields the user
+ * names (Delivery ID Fields), when the delivery has all of them; else the SHA-256 of everything
+ * signed but the timestamp: the signed header's value or URL (as a JSON string, so that it ends
+ * where the body begins) and the verified bytes. The same event delivered again, re-signed later,
+ * keeps its id; anything else signed that differs gives another.
  */
 export function deliveryIdentity(
-	signedId: { value: string; header: string } | undefined,
+	signed: SignedParts,
 	rawBody: Buffer,
 	body: IDataObject,
 	idFields: string[],
 ): Identity {
-	if (signedId !== undefined) return { id: signedId.value, idSource: `header:${signedId.header}` };
+	if (signed.id !== undefined)
+		return { id: signed.id.value, idSource: `header:${signed.id.header}` };
 	const parts = idFields.map((path) => idText(valueAtPath(body, path)));
 	if (parts.length > 0 && parts.every((part) => part !== undefined))
 		return { id: joinIdParts(parts as string[]), idSource: `body:${idFields.join(',')}` };
-	return { id: createHash('sha256').update(rawBody).digest('hex'), idSource: BODY_HASH_ID_SOURCE };
+	const hash = createHash('sha256');
+	const beside = signed.header?.value ?? signed.url;
+	if (beside !== undefined) hash.update(JSON.stringify(beside));
+	const source = signed.header ? `header.${signed.header.name}+` : signed.url ? 'url+' : '';
+	return { id: hash.update(rawBody).digest('hex'), idSource: `${source}${BODY_HASH_ID_SOURCE}` };
 }
 
 /** The event type at `eventPath`, else at `type`; undefined when neither holds text. */

@@ -72,12 +72,15 @@ function outputItem(
 	passed: Extract<Authentication, { ok: true }>,
 ): IDataObject {
 	const delivery: WebhookDelivery = {
-		...deliveryIdentity(passed.id, request.rawBody, body, settings.idFields),
+		...deliveryIdentity(passed, request.rawBody, body, settings.idFields),
 		timestamp: passed.timestamp ?? null,
 		verification: settings.verification,
 		secret: passed.secretIndex === undefined ? null : (SECRET_NAMES[passed.secretIndex] ?? null),
 		bodyType: settings.bodyFormat,
 	};
+	if (passed.header !== undefined)
+		delivery.signedHeaders = { [passed.header.name]: passed.header.value };
+	if (passed.url !== undefined) delivery.signedUrl = passed.url;
 	const secretHeader = settings.check.kind === 'secretHeader' ? settings.check.header : '';
 	if (settings.includeHeaders)
 		delivery.unsignedHeaders = unsignedHeaders(

@@ -27,8 +27,8 @@ export interface WebhookDelivery extends IDataObject {
 	/** The delivery's id: from signed data only, the same on every delivery of the same event. */
 	id: string;
 	/**
-	 * Where `id` was read: `header:<name>` (a signed header), `body:<path>[,<path>]` or
-	 * `body:sha256`.
+	 * Where `id` was read: `header:<name>` (a signed header), `body:<path>[,<path>]`, `body:sha256`,
+	 * or `header.<name>+body:sha256` / `url+body:sha256` (a signed header or URL with the body).
 	 */
 	idSource: string;
 	/** The signed timestamp (unix seconds), or null when the scheme signs none. */
@@ -39,6 +39,10 @@ export interface WebhookDelivery extends IDataObject {
 	secret: (typeof SECRET_NAMES)[number] | null;
 	/** How the body was read: `json` or `form`. */
 	bodyType: 'json' | 'form';
+	/** The header the signature covers (Custom HMAC's `{header.<name>}`), by its lower-case name. */
+	signedHeaders?: IDataObject;
+	/** The URL the signature covers (Custom HMAC's `{URL}`), query included. */
+	signedUrl?: string;
 	/**
 	 * Include Headers: the request headers, which no scheme signs (credential-bearing ones left out).
 	 */

@@ -157,6 +157,18 @@ export const DEFECTS: Defect[] = [
 		],
 	},
 	{
+		name: 'the body alone names a delivery whose header or URL is signed too',
+		verification: 'customHmac',
+		property: 'replayed',
+		patches: [
+			{
+				file: IDENTITY,
+				find: '\tif (beside !== undefined) hash.update(JSON.stringify(beside));\n',
+				replace: '',
+			},
+		],
+	},
+	{
 		name: 'id parts joined unescaped',
 		verification: 'hmacSha256',
 		property: 'genuine',

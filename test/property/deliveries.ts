@@ -104,58 +104,87 @@ interface Captures {
 	plan: ReplayPlan;
 }
 
-/** Two or three genuine deliveries of one set-up (different bodies, different message ids), and a replay plan. */
+/**
+ * Two or three genuine deliveries of one set-up (different message ids) and a replay plan. Their bodies differ, or
+ * now and then they share one body and differ only in what else is signed (a header, the URL, the timestamp).
+ */
 const captured = (verification: SchemeName): fc.Arbitrary<Captures> =>
 	setups(verification).chain((setup) =>
 		fc
-			.uniqueArray(choices(setup.format, bodies(setup.format), setup.sender), {
-				minLength: 2,
-				maxLength: 3,
-				selector: (c) => c.body.toString('latin1'),
-			})
-			.map((list) =>
-				list.map((c, i) => deliver(setup, { ...c, id: `${c.id}${'_'.repeat(i)}`.slice(-256) })),
+			.tuple(
+				fc.uniqueArray(choices(setup.format, bodies(setup.format), setup.sender), {
+					minLength: 2,
+					maxLength: 3,
+					selector: (c) => c.body.toString('latin1'),
+				}),
+				fc.oneof({ arbitrary: fc.constant(false), weight: 3 }, fc.constant(true)),
+			)
+			.map(([list, oneBody]) =>
+				list.map((c, i) =>
+					deliver(setup, {
+						...c,
+						...(oneBody ? { body: list[0].body, contentType: list[0].contentType } : {}),
+						id: `${c.id}${'_'.repeat(i)}`.slice(-256),
+					}),
+				),
 			)
 			.chain((captures) => replayPlans(setup).map((plan) => ({ setup, captures, plan }))),
 	);
 
+/** Two started captures with one body: their ids differ exactly when something else signed does. */
+const ONE_BODY = ['one body, the same id', 'one body, other ids'] as const;
+
 /**
  * Rule 3 over the captures: each is received as its sender sent it (what the model says), and two of them share an id
- * exactly when their signed id, named fields or bytes are the same.
+ * exactly when their signed id, named fields or signed content but the timestamp are the same. Also says whether two
+ * started captures shared one body (and then whether their ids differed).
  */
-function sameIdsOnlyForTheSame(setup: Setup, captures: Genuine[]): Verdict | undefined {
-	const started: Array<{ id: string; key: string }> = [];
+function sameIdsOnlyForTheSame(
+	setup: Setup,
+	captures: Genuine[],
+): { broken?: Verdict; oneBody?: (typeof ONE_BODY)[number] } {
+	const started: Array<{ id: string; key: string; body: string }> = [];
 	for (const genuine of captures) {
 		const request = received(genuine.request);
 		const got = answer(setup, request);
-		if (isVerdict(got)) return got;
+		if (isVerdict(got)) return { broken: got };
 		const verdict = judge(setup, [genuine], request, got);
-		if (!verdict.ok) return { ...verdict, why: `a capture: ${verdict.why}` };
+		if (!verdict.ok) return { broken: { ...verdict, why: `a capture: ${verdict.why}` } };
 		const [model] = expected(setup, request, genuine.fault === 'none' ? 'readable' : 'unreadable');
 		if (got.decision.action === 'start' && model.action === 'start')
 			started.push({
 				id: String((got.decision.item.webhookDelivery as { id: unknown }).id),
 				key: model.identity.key,
+				body: (genuine.request.body as Buffer).toString('latin1'),
 			});
 	}
+	let oneBody: (typeof ONE_BODY)[number] | undefined;
 	for (const a of started)
-		for (const b of started)
-			if (a !== b && (a.id === b.id) !== (a.key === b.key))
+		for (const b of started) {
+			if (a === b) continue;
+			if ((a.id === b.id) !== (a.key === b.key))
 				return {
-					ok: false,
-					outcome: 'captures',
-					why: `rule 3: ids ${a.id} and ${b.id} for deliveries ${a.key === b.key ? 'that are the same' : 'that differ'}`,
+					broken: {
+						ok: false,
+						outcome: 'captures',
+						why: `rule 3: ids ${a.id} and ${b.id} for deliveries ${a.key === b.key ? 'that are the same' : 'that differ'}`,
+					},
 				};
-	return undefined;
+			if (a.body === b.body && oneBody !== ONE_BODY[1]) oneBody = ONE_BODY[a.id === b.id ? 0 : 1];
+		}
+	return { oneBody };
 }
 
 function checkReplay(c: Captures): Verdict {
-	const broken = sameIdsOnlyForTheSame(c.setup, c.captures);
+	const { broken, oneBody } = sameIdsOnlyForTheSame(c.setup, c.captures);
 	if (broken !== undefined) return { ...broken, dims: dimsOf(c.setup, c.captures[0].request) };
 	const replay = buildReplay(c.setup, c.captures, c.plan, credentialSecrets(c.setup));
 	const verdict = judged(c.setup, c.captures, replay.request, [
 		['replay', c.plan.kind],
 		['replay variant', replay.label],
+		...(oneBody === undefined
+			? []
+			: [[`${c.setup.verification}: captures`, oneBody] as [string, string]]),
 	]);
 	return { ...verdict, outcome: `${c.plan.kind}: ${verdict.outcome}` };
 }

@@ -13,8 +13,9 @@
  *    (`webhookDelivery.id`) no genuine delivery had: under an HMAC scheme a started item's id is its genuine
  *    delivery's. (Under Secret in Header and None anyone holding one request can send any body, with its own id.)
  * 3. Ids follow the rule of identity.ts, read from what is signed: the signed id header, else Delivery ID Fields,
- *    else the SHA-256 of the bytes; so the same bytes never get two ids, and two genuine deliveries share one only
- *    when their signed id, named fields or bytes are the same (deliveries.ts checks pairs of captures).
+ *    else the SHA-256 of everything signed but the timestamp (a signed header or URL, and the bytes); so the same
+ *    signed content never gets two ids, and two genuine deliveries share one only when their signed id, named fields
+ *    or signed content but the timestamp are the same (deliveries.ts checks pairs of captures).
  * 4. No secret of the credential (current, previous, test; whichever the URL accepts) reaches an output item,
  *    Verified or Refused, in any letter case. (A body a sender signed is the sender's: no move puts a secret in one.)
  */
@@ -108,12 +109,20 @@ function signedOrigin(
 	);
 	if (origin === undefined)
 		return 'rule 1: started, but its bytes or a signed part (timestamp, id, URL, header) are not what a sender signed';
-	const { body, id: signedId } = (origin.signed as NonNullable<Genuine['signed']>).values;
+	const {
+		body,
+		id: signedId,
+		header,
+		url,
+	} = (origin.signed as NonNullable<Genuine['signed']>).values;
 	const read = readAs(setup.format, body);
 	if (!read.ok || !sameValue(withoutDelivery(item), read.object))
 		return 'rule 1: the body is not the independent reading of the signed bytes';
-	const signed = signedId === undefined ? undefined : { value: signedId, name: '' };
-	const genuineId = identity(setup, body, read.object, signed).id;
+	const genuineId = identity(setup, body, read.object, {
+		id: signedId === undefined ? undefined : { value: signedId, name: '' },
+		header: header === undefined ? undefined : { value: header, name: '' },
+		url,
+	}).id;
 	const id = (item.webhookDelivery as IDataObject).id;
 	return id === genuineId
 		? undefined

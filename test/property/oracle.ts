@@ -164,6 +164,9 @@ export type Authentication =
 			slot: number | null;
 			timestamp: number | null;
 			id?: { value: string; name: string };
+			/** The signed header (by the name present) or URL: they name the delivery with its body. */
+			header?: { name: string; value: string };
+			url?: string;
 	  }
 	| { ok: false; reasons: RefusalReason[] };
 
@@ -174,6 +177,8 @@ export interface HmacReading {
 	text: Buffer;
 	/** The id header's name where `{id}` is signed. */
 	idName?: string;
+	/** The signed header's name, as present, where `{header.…}` is signed. */
+	headerName?: string;
 }
 
 const UNIX_SECONDS = /^[0-9]{1,12}$/;
@@ -235,15 +240,15 @@ export function readSignedContent(setup: Setup, request: Received): HmacReading 
 	}
 	if (kinds.has('url')) values.url = urlBase(setup, request.testUrl) + request.rawQuery;
 	const header = parts.find((part) => part.kind === 'header');
+	let headerName: string | undefined;
 	if (header?.kind === 'header') {
-		values.header = exactHeader(
-			request.headers,
-			header.name
-				.split(',')
-				.map((n) => n.trim())
-				.filter((n) => n !== ''),
-		);
+		const names = header.name
+			.split(',')
+			.map((n) => n.trim())
+			.filter((n) => n !== '');
+		values.header = exactHeader(request.headers, names);
 		if (values.header === undefined) fail('missing_signed_header');
+		headerName = presentName(request.headers, names);
 	}
 	const text = Buffer.concat(
 		parts.map((part) => {
@@ -252,7 +257,7 @@ export function readSignedContent(setup: Setup, request: Received): HmacReading 
 			return Buffer.isBuffer(value) ? value : Buffer.from(value ?? '', 'utf8');
 		}),
 	);
-	return { values, problem, text, idName };
+	return { values, problem, text, idName, headerName };
 }
 
 /** The pair separator of a key=value header: Custom HMAC's setting, a comma otherwise. */
@@ -325,6 +330,10 @@ export function authenticate(
 		...(reading.values.id === undefined
 			? {}
 			: { id: { value: reading.values.id, name: reading.idName as string } }),
+		...(reading.values.header === undefined
+			? {}
+			: { header: { name: reading.headerName as string, value: reading.values.header } }),
+		...(reading.values.url === undefined ? {} : { url: reading.values.url }),
 	};
 	return state === 'readable' ? passed : { either: passed, or: unread };
 }
@@ -380,18 +389,29 @@ export interface Identity {
 	key: string;
 }
 
-/** The id rule: the signed id header; else Delivery ID Fields when the body has all of them; else the body's SHA-256. */
+/** What a signature fixed besides the body and the timestamp. */
+export interface SignedBeside {
+	id?: { value: string; name: string };
+	header?: { name: string; value: string };
+	url?: string;
+}
+
+/**
+ * The id rule: the signed id header; else Delivery ID Fields when the body has all of them; else the SHA-256 of
+ * the signed header's value or the signed URL, as a JSON string, followed by the body's bytes (the body's bytes
+ * alone when neither is signed).
+ */
 export function identity(
 	setup: Setup,
 	body: Buffer,
 	object: IDataObject,
-	signedId?: { value: string; name: string },
+	signed: SignedBeside = {},
 ): Identity {
-	if (signedId !== undefined)
+	if (signed.id !== undefined)
 		return {
-			id: signedId.value,
-			idSource: `header:${signedId.name}`,
-			key: `header ${signedId.value}`,
+			id: signed.id.value,
+			idSource: `header:${signed.id.name}`,
+			key: `header ${signed.id.value}`,
 		};
 	const paths = list(options(setup).idFields, /,/);
 	const parts = paths.map((path) => idText(valueAt(object, path)));
@@ -401,8 +421,17 @@ export function identity(
 			idSource: `body:${paths.join(',')}`,
 			key: `fields ${JSON.stringify(parts)}`,
 		};
-	const digest = createHash('sha256').update(body).digest('hex');
-	return { id: digest, idSource: 'body:sha256', key: `bytes ${digest}` };
+	const beside = signed.header?.value ?? signed.url;
+	const prefix = beside === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(beside));
+	const digest = createHash('sha256')
+		.update(Buffer.concat([prefix, body]))
+		.digest('hex');
+	const named = signed.header ? `header.${signed.header.name}+` : signed.url ? 'url+' : '';
+	return {
+		id: digest,
+		idSource: `${named}body:sha256`,
+		key: `signed ${JSON.stringify(beside ?? null)} bytes ${body.toString('hex')}`,
+	};
 }
 
 /** The event type: the text at Event Path (`event` when blank), else at `type`; trimmed. */
@@ -482,7 +511,7 @@ function afterAuthentication(
 	const { object } = reading;
 	if (hasOwn(object, 'webhookDelivery')) return { action: 'refuse', reasons: ['reserved_field'] };
 	if (!eventAccepted(setup, eventType(setup, object))) return { action: 'acknowledge' };
-	const who = identity(setup, request.body, object, passed.id);
+	const who = identity(setup, request.body, object, passed);
 	const delivery: IDataObject = {
 		id: who.id,
 		idSource: who.idSource,
@@ -491,6 +520,9 @@ function afterAuthentication(
 		secret: passed.slot === null ? null : SLOT_NAMES[passed.slot],
 		bodyType: setup.format,
 	};
+	if (passed.header !== undefined)
+		delivery.signedHeaders = { [passed.header.name]: passed.header.value };
+	if (passed.url !== undefined) delivery.signedUrl = passed.url;
 	if (options(setup).includeHeaders === true)
 		delivery.unsignedHeaders = unsignedHeaders(setup, request.headers);
 	if (options(setup).includeQuery === true)

@@ -97,6 +97,16 @@ describe('what the cases reached', () => {
 		},
 	);
 
+	it.each([
+		'customHmac: captures: one body, other ids',
+		'standardWebhooks: captures: one body, other ids',
+	])(
+		'deliveries of one body told apart by another signed part (a header, the URL, the id) were received: %s',
+		(key) => {
+			expect(coverage.get(key) ?? 0).toBeGreaterThan(0);
+		},
+	);
+
 	it('bytes moved between signed parts were sent, and never started a workflow with a part changed', () => {
 		const variants = [...coverage.keys()].filter((key) =>
 			key.startsWith('replay variant: bytes moved between the body and '),

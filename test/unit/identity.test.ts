@@ -3,7 +3,7 @@
  * Fields when the body has them all; else the SHA-256 of the verified bytes), several fields joined one way, dot
  * paths, and the event type and Events filter.
  */
-import { createHash } from 'crypto';
+import { createHash, createHmac } from 'crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
@@ -16,6 +16,8 @@ import {
 	pathList,
 	valueAtPath,
 } from '../../nodes/TenantApiTrigger/identity';
+import type { Decision } from '../../nodes/TenantApiTrigger/receive';
+import { receive, triggerSettings } from '../harness/verifier';
 
 const RAW = Buffer.from(
 	'{"id":"evt_1","event":"transfers.created","data":{"object":{"id":"tr_1"}}}',
@@ -24,11 +26,13 @@ const BODY = JSON.parse(RAW.toString()) as IDataObject;
 const SHA256 = createHash('sha256').update(RAW).digest('hex');
 
 const idOf = (body: IDataObject, idFields: string[], raw = RAW) =>
-	deliveryIdentity(undefined, raw, body, idFields);
+	deliveryIdentity({}, raw, body, idFields);
 
 describe('the id rule', () => {
 	it('the signed id header first, whatever the body and the Delivery ID Fields say', () => {
-		expect(deliveryIdentity({ value: 'msg_1', header: 'webhook-id' }, RAW, BODY, ['id'])).toEqual({
+		expect(
+			deliveryIdentity({ id: { value: 'msg_1', header: 'webhook-id' } }, RAW, BODY, ['id']),
+		).toEqual({
 			id: 'msg_1',
 			idSource: 'header:webhook-id',
 		});
@@ -136,5 +140,87 @@ describe('event type and Events filter', () => {
 		expect(eventAccepted(['transfers.*'], 'transfersX')).toBe(false);
 		expect(eventAccepted(['transfers.created'], 'transfers.created.v2')).toBe(false);
 		expect(eventAccepted(['transfers.created'], undefined)).toBe(false);
+	});
+});
+
+describe('a signed header or URL names the delivery with its body', () => {
+	const SECRET = 'whsec-identity-test';
+	const NOW = 1_700_000_000;
+	const BODY_TEXT = '{"order":"ord_1","amount":1200}';
+	const sign = (...parts: string[]) =>
+		createHmac('sha256', SECRET).update(parts.join('')).digest('hex');
+	const started = (decision: Decision) => {
+		if (decision.action !== 'start') throw new Error(`not started: ${JSON.stringify(decision)}`);
+		return decision.item.webhookDelivery as IDataObject;
+	};
+
+	it('two events in one body, told apart by a signed header, get two ids; a retry of one keeps its id', () => {
+		const settings = triggerSettings(
+			{ verification: 'customHmac', customSignedContent: '{header.x-event}.{body}' },
+			[SECRET],
+		);
+		const deliver = (event: string, now = NOW) =>
+			started(
+				receive(settings, {
+					body: BODY_TEXT,
+					headers: { 'x-event': event, 'x-signature': sign(event, '.', BODY_TEXT) },
+					now,
+				}),
+			);
+		const shipped = deliver('order.shipped');
+		const delivered = deliver('order.delivered');
+		expect(shipped.id).not.toBe(delivered.id);
+		expect(deliver('order.shipped', NOW + 60).id).toBe(shipped.id);
+		expect(shipped).toMatchObject({
+			idSource: 'header.x-event+body:sha256',
+			signedHeaders: { 'x-event': 'order.shipped' },
+		});
+	});
+
+	it('two events told apart by the signed URL get two ids', () => {
+		const settings = triggerSettings(
+			{ verification: 'customHmac', customSignedContent: '{URL}{body}' },
+			[SECRET],
+		);
+		const deliver = (url: string) =>
+			started(
+				receive(settings, {
+					body: BODY_TEXT,
+					headers: { 'x-signature': sign(url, BODY_TEXT) },
+					url,
+					now: NOW,
+				}),
+			);
+		const base = 'https://n8n.example.com/webhook/abc/webhook';
+		const created = deliver(`${base}?event=created`);
+		const deleted = deliver(`${base}?event=deleted`);
+		expect(created.id).not.toBe(deleted.id);
+		expect(created).toMatchObject({
+			idSource: 'url+body:sha256',
+			signedUrl: `${base}?event=created`,
+		});
+	});
+
+	it('with a timestamp signed too, the id leaves it out: a re-signed retry keeps its id', () => {
+		const settings = triggerSettings(
+			{
+				verification: 'customHmac',
+				customSignedContent: '{timestamp}.{header.x-event}.{body}',
+			},
+			[SECRET],
+		);
+		const deliver = (now: number) =>
+			started(
+				receive(settings, {
+					body: BODY_TEXT,
+					headers: {
+						'x-timestamp': String(now),
+						'x-event': 'order.shipped',
+						'x-signature': sign(String(now), '.order.shipped.', BODY_TEXT),
+					},
+					now,
+				}),
+			);
+		expect(deliver(NOW).id).toBe(deliver(NOW + 120).id);
 	});
 });
