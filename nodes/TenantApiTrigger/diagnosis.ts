@@ -165,7 +165,9 @@ function findingsOf(evidence: Evidence, seen: Seen | undefined): Findings {
 		testUrl: evidence.testUrl,
 		bodyFormat: evidence.bodyFormat ?? 'json',
 		suggested: suggestion(evidence, carried),
-		...(template?.ok === false ? { signedContentProblem: template.problem } : {}),
+		...(template?.ok === false
+			? { signedContentProblem: template.problem, removedFeature: template.removed }
+			: {}),
 		skew: seen?.timestamp === undefined ? undefined : seen.timestamp - evidence.nowSeconds,
 		tolerance: check?.kind === 'hmac' ? check.signing.toleranceSeconds : undefined,
 	};

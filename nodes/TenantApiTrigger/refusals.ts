@@ -2,6 +2,8 @@ import { WEBHOOK_DELIVERY_FIELD } from '../shared/webhookDelivery';
 
 import type { AuthenticationFailure } from './authenticate';
 import type { BodyFailure, BodyFormat } from './body';
+import type { RemovedFeature } from './signedContent';
+import { REMOVED_FEATURES } from './signedContent';
 
 /**
  * Every reason the trigger refuses a request for, one entry each in REFUSALS, which says the status
@@ -45,6 +47,8 @@ export interface Findings {
 	suggested?: string;
 	/** What is wrong with Signed Content, when it cannot be checked. */
 	signedContentProblem?: string;
+	/** The removed Custom HMAC feature Signed Content still uses. */
+	removedFeature?: RemovedFeature;
 	/** Seconds the signed timestamp is ahead (+) or behind (-) n8n's clock, when it could be read. */
 	skew?: number;
 	tolerance?: number;
@@ -211,10 +215,16 @@ export const REFUSALS: Record<RefusalReason, RefusalEntry> = {
 	},
 	invalid_signed_content: {
 		status: 401,
-		explain: (found) => [
-			`Signed Content cannot be checked: ${found.signedContentProblem ?? 'it is not a template the trigger reads'}. Otherwise a captured delivery could be split another way under the same signature.`,
-			'Fix Signed Content: {body} last, text between placeholders, at most one of {ID}, {URL} and {header.…}.',
-		],
+		explain: (found) =>
+			found.removedFeature === undefined
+				? [
+						`Signed Content cannot be checked: ${found.signedContentProblem ?? 'it is not a template the trigger reads'}. Otherwise a captured delivery could be split another way under the same signature.`,
+						'Fix Signed Content: {body} last, text between placeholders, at most one of {ID}, {URL} and {header.…}.',
+					]
+				: [
+						`Signed Content cannot be checked: ${REMOVED_FEATURES[found.removedFeature].problem}, as it let a captured delivery be re-cut into other content under the same signature. Every delivery is refused until it is changed.`,
+						REMOVED_FEATURES[found.removedFeature].instead,
+					],
 	},
 	missing_secret_header: {
 		status: 401,

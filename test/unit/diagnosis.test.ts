@@ -138,6 +138,40 @@ describe('what the item says', () => {
 		);
 	});
 
+	it.each([
+		[
+			'signatures inside body items',
+			'{item.pspReference}:{item.eventCode}',
+			/^Signed Content cannot be checked: \{item\.…\} signs fields of each body item, .*\(Signature Location\), which this version removed/,
+			/choose HMAC of the Body, or a Signed Content that ends in \{body\}/,
+		],
+		[
+			'form fields one by one',
+			'{url}{formFields}',
+			/^Signed Content cannot be checked: \{formFields\} signs form fields one by one, which this version removed/,
+			/^Sign the form as sent: \{body\} in place of \{formFields\} .* Body Format Form Fields/,
+		],
+		[
+			'a body hash in the signed URL',
+			'{URL}',
+			/^Signed Content cannot be checked: it signs \{URL\} without \{body\}, and a body hash in the signed URL \(Body Hash Query Parameter\) is no longer read/,
+			/^End Signed Content with \{body\} \(e\.g\. \{URL\}\{body\}/,
+		],
+	])(
+		'Signed Content with a removed Custom HMAC feature (%s): names it, and what to choose instead',
+		(_name, template, summary, action) => {
+			const item = diagnosed(
+				'invalid_signed_content',
+				evidence('customHmac', { customSignedContent: template }),
+			);
+			expect([item.summary, item.action]).toEqual([
+				expect.stringMatching(summary),
+				expect.stringMatching(action),
+			]);
+			expect(item.summary).toMatch(/Every delivery is refused until it is changed\.$/);
+		},
+	);
+
 	it('a Verification this version does not offer: names it, and what to choose instead', () => {
 		for (const saved of ['twilio', 'adyenPayments', 'slack', 'stripe', 'ed25519FromTheFuture']) {
 			const item = diagnosed('unknown_verification', {
