@@ -11,7 +11,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { sign } from '../../sandbox/signing';
 import type { TriggerSetup, WebhookCall } from '../harness/webhook';
-import { WEBHOOK_ID, useTriggerServer, webhookCredential } from '../harness/webhook';
+import { WEBHOOK_ID, startedItems, useTriggerServer, webhookCredential } from '../harness/webhook';
 
 const SECRET = 'whsec_refusals';
 const MARKER = 'BODY-MARKER-never-shown';
@@ -283,4 +283,65 @@ describe('a workflow saved with a removed Custom HMAC feature names it, and what
 			expect(diagnosis.action).toMatch(saved.action);
 		},
 	);
+});
+
+describe('a signature in a header the settings do not read is named, with the setting to change', () => {
+	const signature = (body: string) => createHmac('sha256', SECRET).update(body).digest('hex');
+
+	it('its name, its Verification and the Signature Header to set; set it, and the same delivery starts', async () => {
+		await atTestUrl();
+		const headers = { ...JSON_TYPE, 'X-Hub-Signature-256': `sha256=${signature(BODY)}` };
+		const diagnosis = diagnosisOf(await rig.server.post(BODY, headers));
+		expect(diagnosis).toMatchObject({
+			reason: 'missing_signature',
+			request: {
+				signatureHeaders: ['x-hub-signature-256'],
+				otherSignatureLikeHeaders: 0,
+				signatureElsewhere: {
+					header: 'x-hub-signature-256',
+					verification: 'HMAC-SHA256 of the Body',
+				},
+			},
+			action:
+				'Set the Signature Header to "x-hub-signature-256": it holds a signature in the form the settings read.',
+		});
+		expect(JSON.stringify(diagnosis)).not.toContain(signature(BODY));
+
+		await atTestUrl({ parameters: { signatureHeader: 'x-hub-signature-256' } });
+		const started = await rig.server.post(BODY, headers);
+		expect([started.status, startedItems(started.call).length]).toEqual([200, 1]);
+	});
+
+	it("a name holding one of the credential's secrets is not shown (any of them, at the Test URL too)", async () => {
+		const previous = 'Prev1ous7Key';
+		await atTestUrl({ credential: webhookCredential(SECRET, previous) });
+		const name = `X-Signature-${previous}`;
+		const diagnosis = diagnosisOf(
+			await rig.server.post(BODY, { ...JSON_TYPE, [name]: `sha256=${signature(BODY)}` }),
+		);
+		expect(diagnosis.request).toMatchObject({
+			signatureHeaders: [],
+			otherSignatureLikeHeaders: 1,
+			signatureElsewhere: { verification: 'HMAC-SHA256 of the Body' },
+		});
+		expect(JSON.stringify(diagnosis).toLowerCase()).not.toContain(previous.toLowerCase());
+	});
+
+	it('a removed Verification saved in the workflow: which one to choose, and its Signature Header', async () => {
+		const t = Math.floor(Date.now() / 1000);
+		const v1 = createHmac('sha256', SECRET).update(`${t}.${BODY}`).digest('hex');
+		const headers = { ...JSON_TYPE, 'stripe-signature': `t=${t},v1=${v1}` };
+		await atTestUrl({ parameters: { verification: 'stripe' } });
+		expect(diagnosisOf(await rig.server.post(BODY, headers))).toMatchObject({
+			reason: 'unknown_verification',
+			action:
+				'Set Verification to HMAC-SHA256 of Timestamp and Body (t=…,v1=… Header) and its Signature Header to "stripe-signature": it holds a signature in that form.',
+		});
+
+		await atTestUrl({
+			parameters: { verification: 'timestampedSignatures', signatureHeader: 'stripe-signature' },
+		});
+		const started = await rig.server.post(BODY, headers);
+		expect([started.status, startedItems(started.call).length]).toEqual([200, 1]);
+	});
 });
