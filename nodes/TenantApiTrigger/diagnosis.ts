@@ -159,13 +159,14 @@ const ROW_FORMS: Form[] = SCHEME_NAMES.flatMap((verification) => {
 		: [];
 });
 
-/** The forms a header is compared with: the chosen check's first, then the other rows'. */
+/**
+ * The forms a header is compared with: the chosen check's first, then the other rows' (every row's
+ * when no HMAC is chosen, or the settings could not be read).
+ */
 function formsOf({ check, verification }: Evidence): Form[] {
-	const chosen: Form[] =
-		check?.kind === 'hmac' && isSchemeName(verification)
-			? [{ verification, holds: signatureForm(check.signing), chosen: true, check }]
-			: [];
-	return [...chosen, ...ROW_FORMS.filter((form) => form.verification !== verification)];
+	if (check?.kind !== 'hmac' || !isSchemeName(verification)) return ROW_FORMS;
+	const chosen: Form = { verification, holds: signatureForm(check.signing), chosen: true, check };
+	return [chosen, ...ROW_FORMS.filter((form) => form.verification !== verification)];
 }
 
 /** The settings that show a Signature Header. */
