@@ -181,7 +181,7 @@ interface Elsewhere {
 	form: Form;
 }
 
-/** What to change for a signature found elsewhere: the Signature Header, or the Verification too. */
+/** What to change for a signature found elsewhere: the Signature Header, or the Verification. */
 function elsewhereAdvice({ header, form }: Elsewhere): string {
 	const where =
 		header === undefined ? 'the header holding it (its name is not shown)' : `"${header}"`;
