@@ -119,7 +119,12 @@ async function judgeRequest(
 			'hmacSha256',
 		));
 		// A scheme removed from this version, or saved by a newer one: refused, like a bad signature.
-		if (!isSchemeName(verification)) return { decision: refusal('unknown_verification'), evidence };
+		if (!isSchemeName(verification)) {
+			// The credential's secrets only let the Refused item name the request's headers.
+			const secrets = await readSecrets(context, testUrl);
+			if (!('action' in secrets)) evidence.credentialSecrets = secrets.all;
+			return { decision: refusal('unknown_verification'), evidence };
+		}
 		const secrets =
 			verification === 'none' ? { accepted: [], all: [] } : await readSecrets(context, testUrl);
 		if ('action' in secrets) return { decision: secrets, evidence };
@@ -129,6 +134,8 @@ async function judgeRequest(
 		Object.assign(evidence, {
 			check: settings.check,
 			secrets: settings.secrets,
+			// None reads no credential: its secrets are not known, so no other header name is shown.
+			credentialSecrets: verification === 'none' ? undefined : settings.credentialSecrets,
 			bodyFormat: settings.bodyFormat,
 		});
 		const decision = receiveDelivery(settings, {

@@ -1,7 +1,7 @@
 /**
  * The Refused output's item: what was checked, what was found, and the one thing to change, in the
- * trigger's own words and the node's settings only. It holds no secret, no expected signature, no
- * header value and nothing of the body but its size.
+ * trigger's own words, the node's settings and header names that are plain tokens only. It holds no
+ * secret, no expected signature, no header value and nothing of the body but its size.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -13,9 +13,10 @@ import type { HeaderBag } from './headers';
 import { headerNames, mediaType, usableSecrets } from './headers';
 import type { Refusal } from './receive';
 import type { Findings } from './refusals';
-import { MAX_LISTED, REFUSALS, SECRET_REASONS, shown } from './refusals';
-import type { Check, SchemeName } from './schemes';
+import { MAX_LISTED, PLAIN_TOKEN, REFUSALS, SECRET_REASONS, shown, shownName } from './refusals';
+import type { Check, SchemeName, SchemeSetting } from './schemes';
 import { SCHEME_NAMES, defaultCheck, isSchemeName, schemeOf } from './schemes';
+import { signatureForm } from './signatureHeader';
 import { parseSignedContent, usesPart } from './signedContent';
 
 /** Everything a refusal can be explained from; never the body's content or a header's value. */
@@ -25,6 +26,11 @@ export interface Evidence {
 	/** The check and the settings' secrets and body format, when the settings could be read. */
 	check?: Check;
 	secrets?: unknown[];
+	/**
+	 * Every secret of the credential, when it was read: a header name holding one is never shown
+	 * (without them, only the names a scheme or the settings use are).
+	 */
+	credentialSecrets?: unknown[];
 	bodyFormat?: BodyFormat;
 	headers: HeaderBag;
 	bodyBytes: number;
@@ -82,23 +88,30 @@ function knownMediaType(headers: HeaderBag): string {
 }
 
 /**
+ * Whether a check proves at least what the chosen one proves (anything, when none is chosen).
+ * Anyone can send any header: one that points to a scheme that proves less suggests nothing, and
+ * the reason's own advice stands.
+ */
+function provesAtLeast(offered: Check, chosen: Check | undefined): boolean {
+	const proven = proofs(offered);
+	return chosen === undefined || proofs(chosen).every((proof) => proven.includes(proof));
+}
+
+/**
  * Another scheme whose own headers the request carries (a header only it reads by default) and that
- * proves at least what the chosen check proves. Anyone can send any header: one that points to a
- * scheme that proves less suggests nothing, and the reason's own advice stands.
+ * proves at least what the chosen check proves.
  */
 function suggestion(evidence: Evidence, carried: string[]): string | undefined {
 	if (evidence.check === undefined) return undefined;
-	const chosen = proofs(evidence.check);
 	const configured = new Set(checkHeaders(evidence.check));
 	const pointed = SCHEME_NAMES.find((name: SchemeName) => {
 		const check = defaultCheck(name);
 		const own = expectedHeaders(check).filter((header) => !configured.has(header));
-		const offered = proofs(check);
 		return (
 			name !== evidence.verification &&
 			own.some((header) => carried.includes(header)) &&
-			offered.includes('signature') &&
-			chosen.every((proof) => offered.includes(proof))
+			proofs(check).includes('signature') &&
+			provesAtLeast(check, evidence.check)
 		);
 	});
 	return pointed === undefined
@@ -128,24 +141,123 @@ function secretHint(evidence: Evidence): string | undefined {
 }
 
 /**
- * The request's header names (lower case, once each): those a scheme or the settings read, and how
- * many more look like signatures.
+ * A Verification's form of signature: the chosen check's (its own settings) or a row's default
+ * (`check`).
  */
-function signatureHeaders(headers: HeaderBag, check: Check | undefined) {
-	const known = new Set([...SCHEME_HEADERS, ...checkHeaders(check)]);
-	const names = new Set(
-		Object.entries(headers)
-			.filter(([, value]) => value !== undefined)
-			.map(([name]) => name.toLowerCase()),
+interface Form {
+	verification: SchemeName;
+	holds: (value: string) => boolean;
+	chosen: boolean;
+	check: Check;
+}
+
+/** The rows whose signature has a form of their own (Custom HMAC's is what it is set to). */
+const ROW_FORMS: Form[] = SCHEME_NAMES.flatMap((verification) => {
+	const check = defaultCheck(verification);
+	return check.kind === 'hmac' && !schemeOf(verification).settings.includes('custom')
+		? [{ verification, holds: signatureForm(check.signing), chosen: false, check }]
+		: [];
+});
+
+/**
+ * The forms a header is compared with: the chosen check's first, then the other rows' (every row's
+ * when no HMAC is chosen, or the settings could not be read).
+ */
+function formsOf({ check, verification }: Evidence): Form[] {
+	if (check?.kind !== 'hmac' || !isSchemeName(verification)) return ROW_FORMS;
+	const chosen: Form = { verification, holds: signatureForm(check.signing), chosen: true, check };
+	return [chosen, ...ROW_FORMS.filter((form) => form.verification !== verification)];
+}
+
+/** The settings that show a Signature Header. */
+const SIGNATURE_HEADER_SETTINGS: SchemeSetting[] = ['signatureHeader', 'custom'];
+const readsAnyHeader = (name: SchemeName) =>
+	SIGNATURE_HEADER_SETTINGS.some((setting) => schemeOf(name).settings.includes(setting));
+
+/** A header the settings do not read, holding a signature in a form a Verification reads. */
+interface Elsewhere {
+	/** Its name, when shown. */
+	header?: string;
+	form: Form;
+}
+
+/** What to change for a signature found elsewhere: the Signature Header, or the Verification. */
+function elsewhereAdvice({ header, form }: Elsewhere): string {
+	const where =
+		header === undefined ? 'the header holding it (its name is not shown)' : `"${header}"`;
+	const name = schemeOf(form.verification).name;
+	const own = expectedHeaders(defaultCheck(form.verification));
+	if (!readsAnyHeader(form.verification) && !(header !== undefined && own.includes(header)))
+		return `Set Verification to Custom HMAC set up as ${name} signs, with Signature Header ${where}: it holds a signature in that form (${name} reads ${own.join(', ')} only).`;
+	if (form.chosen)
+		return `Set the Signature Header to ${where}: it holds a signature in the form the settings read.`;
+	return header !== undefined && own.includes(header)
+		? `Set Verification to ${name}: ${where} holds a signature in its form.`
+		: `Set Verification to ${name} and its Signature Header to ${where}: it holds a signature in that form.`;
+}
+
+/**
+ * The request's signature-like headers (lower case, once each): those a scheme or the settings use
+ * (`known`), the names shown (`carried`: those, then other plain tokens holding no secret of the
+ * credential), how many more, and a signature in a header the settings do not read. One pass over
+ * the headers, whatever their number.
+ */
+function signatureHeaders(evidence: Evidence) {
+	const read = new Set(checkHeaders(evidence.check));
+	const known = new Set([...SCHEME_HEADERS, ...read]);
+	const secrets = evidence.credentialSecrets && usableSecrets(evidence.credentialSecrets);
+	const shownByName = (name: string) =>
+		secrets !== undefined &&
+		PLAIN_TOKEN.test(name) &&
+		!secrets.some((secret) => name.includes(secret.toLowerCase()));
+	const forms = formsOf(evidence);
+	const seen = new Set<string>();
+	const carried: string[] = [];
+	const plain: string[] = [];
+	/** Per form, the first header holding it: by name order, one shown first. */
+	const holders = new Map<Form, { name: string; shown: boolean }>();
+	let signatureLike = 0;
+	for (const [raw, value] of Object.entries(evidence.headers)) {
+		const name = raw.toLowerCase();
+		if (value === undefined || seen.has(name)) continue;
+		seen.add(name);
+		// A repeated header as Node joins it.
+		const text = Array.isArray(value) ? value.join(', ') : String(value);
+		const held = read.has(name) ? [] : forms.filter((form) => form.holds(text));
+		if (!known.has(name) && !SIGNATURE_LIKE.test(name) && held.length === 0) continue;
+		signatureLike += 1;
+		const shown = known.has(name) || shownByName(name);
+		if (known.has(name)) carried.push(name);
+		else if (shown) plain.push(name);
+		for (const form of held) {
+			const holder = holders.get(form);
+			if (
+				holder === undefined ||
+				(shown && !holder.shown) ||
+				(shown === holder.shown && name < holder.name)
+			)
+				holders.set(form, { name, shown });
+		}
+	}
+	const named = [...carried.sort(), ...plain.sort()];
+	const advised = forms.find(
+		(form) => holders.has(form) && (form.chosen || provesAtLeast(form.check, evidence.check)),
 	);
-	const carried = [...names].filter((name) => known.has(name)).sort();
-	const unknown = [...names].filter((name) => !known.has(name) && SIGNATURE_LIKE.test(name)).length;
-	return { carried, others: unknown + Math.max(0, carried.length - MAX_LISTED) };
+	const holder = advised && holders.get(advised);
+	return {
+		known: carried,
+		carried: named,
+		others: signatureLike - Math.min(named.length, MAX_LISTED),
+		elsewhere:
+			advised === undefined || holder === undefined
+				? undefined
+				: { ...(holder.shown ? { header: shownName(holder.name) } : {}), form: advised },
+	};
 }
 
 function findingsOf(evidence: Evidence, seen: Seen | undefined): Findings {
 	const { check, headers, verification } = evidence;
-	const { carried, others } = signatureHeaders(headers, check);
+	const { known, carried, others, elsewhere } = signatureHeaders(evidence);
 	const template =
 		check?.kind === 'hmac'
 			? parseSignedContent(check.signing.signedContent, evidence.bodyFormat ?? 'json')
@@ -164,8 +276,18 @@ function findingsOf(evidence: Evidence, seen: Seen | undefined): Findings {
 		),
 		testUrl: evidence.testUrl,
 		bodyFormat: evidence.bodyFormat ?? 'json',
-		suggested: suggestion(evidence, carried),
-		...(template?.ok === false ? { signedContentProblem: template.problem } : {}),
+		suggested: elsewhere === undefined ? suggestion(evidence, known) : elsewhereAdvice(elsewhere),
+		...(elsewhere === undefined
+			? {}
+			: {
+					signatureElsewhere: {
+						...(elsewhere.header === undefined ? {} : { header: elsewhere.header }),
+						verification: schemeOf(elsewhere.form.verification).name,
+					},
+				}),
+		...(template?.ok === false
+			? { signedContentProblem: template.problem, removedFeature: template.removed }
+			: {}),
 		skew: seen?.timestamp === undefined ? undefined : seen.timestamp - evidence.nowSeconds,
 		tolerance: check?.kind === 'hmac' ? check.signing.toleranceSeconds : undefined,
 	};
@@ -189,8 +311,11 @@ export function diagnose(
 		request: {
 			contentType: findings.contentType,
 			bodyBytes: findings.bodyBytes,
-			signatureHeaders: findings.carried.slice(0, MAX_LISTED).map(shown),
+			signatureHeaders: findings.carried.slice(0, MAX_LISTED).map(shownName),
 			otherSignatureLikeHeaders: findings.others,
+			...(findings.signatureElsewhere === undefined
+				? {}
+				: { signatureElsewhere: findings.signatureElsewhere }),
 		},
 		secretsTried: findings.secrets,
 		...(findings.skew === undefined ? {} : { timestampSkewSeconds: findings.skew }),

@@ -2,6 +2,8 @@ import { WEBHOOK_DELIVERY_FIELD } from '../shared/webhookDelivery';
 
 import type { AuthenticationFailure } from './authenticate';
 import type { BodyFailure, BodyFormat } from './body';
+import type { RemovedFeature } from './signedContent';
+import { REMOVED_FEATURES } from './signedContent';
 
 /**
  * Every reason the trigger refuses a request for, one entry each in REFUSALS, which says the status
@@ -27,11 +29,14 @@ export interface Findings {
 	verificationName: string;
 	/** The header(s) the setting reads the signature from. */
 	expected: string[];
-	/** Headers of the request whose names a scheme or the settings use (lower case), sorted. */
+	/**
+	 * Signature-like headers of the request shown by name (lower case): those whose names a scheme or
+	 * the settings use, sorted, then the others whose names are plain tokens, sorted.
+	 */
 	carried: string[];
 	/**
-	 * Signature-like headers not listed (a name no scheme or setting uses, or beyond the first
-	 * MAX_LISTED): counted.
+	 * Signature-like headers not listed (a name that is not a plain token or holds a secret, or
+	 * beyond the first MAX_LISTED): counted.
 	 */
 	others: number;
 	contentType: string;
@@ -41,10 +46,17 @@ export interface Findings {
 	/** The credential's secrets that were tried, by name. */
 	secrets: string[];
 	testUrl: boolean;
-	/** The setting the request points to (diagnosis.ts, suggestion()). */
+	/** The setting the request points to (diagnosis.ts, suggestion() and elsewhereAdvice()). */
 	suggested?: string;
+	/**
+	 * A header the settings do not read that holds a signature in a Verification's form: its name
+	 * (when shown) and that Verification's name.
+	 */
+	signatureElsewhere?: { header?: string; verification: string };
 	/** What is wrong with Signed Content, when it cannot be checked. */
 	signedContentProblem?: string;
+	/** The removed Custom HMAC feature Signed Content still uses. */
+	removedFeature?: RemovedFeature;
 	/** Seconds the signed timestamp is ahead (+) or behind (-) n8n's clock, when it could be read. */
 	skew?: number;
 	tolerance?: number;
@@ -69,11 +81,18 @@ export const INVALID_SIGNATURE = 'Invalid signature';
 
 /**
  * The size of the Refused item is bounded by construction (docs/trigger.md "When a delivery is
- * refused": at most 2 KiB): nothing the sender wrote is shown, a list shows at most MAX_LISTED
- * names, and a setting's text at most MAX_SHOWN_CHARS printable ASCII characters.
+ * refused": at most 2 KiB): nothing the sender wrote is shown but header names that are plain
+ * tokens, a list shows at most MAX_LISTED names, and a setting's text at most MAX_SHOWN_CHARS
+ * printable ASCII characters.
  */
-export const MAX_LISTED = 6;
+export const MAX_LISTED = 5;
 const MAX_SHOWN_CHARS = 40;
+
+/**
+ * A header name shown whole: letters, digits and `-`, at most 64 characters (names arrive in lower
+ * case). Any other name a sender writes is only counted.
+ */
+export const PLAIN_TOKEN = /^[a-z0-9-]{1,64}$/;
 
 /**
  * A setting's text as shown: printable ASCII (quotes and backslashes replaced), cut at
@@ -86,7 +105,10 @@ export function shown(text: string): string {
 		: printable;
 }
 
-const quoted = (names: string[]) => names.map((name) => `"${shown(name)}"`);
+/** A header name as shown: a plain token whole, any other as a setting's text. */
+export const shownName = (name: string) => (PLAIN_TOKEN.test(name) ? name : shown(name));
+
+const quoted = (names: string[]) => names.map((name) => `"${shownName(name)}"`);
 
 /** Names of a setting, at most MAX_LISTED of them. */
 function list(names: string[]): string {
@@ -95,17 +117,12 @@ function list(names: string[]): string {
 	return [...quoted(names.slice(0, MAX_LISTED)), ...more].join(', ');
 }
 
-/**
- * The signature-like headers a request carried: the names a scheme or the settings use, the others
- * counted.
- */
+/** The signature-like headers a request carried: those shown by name, the others counted. */
 function carriedList(found: Findings): string {
 	const named = quoted(found.carried.slice(0, MAX_LISTED));
 	if (found.others === 0) return named.length === 0 ? 'none' : named.join(', ');
-	const others = `${found.others} other${found.others === 1 ? '' : 's'}`;
-	return named.length === 0
-		? `${others}, none of them named by a scheme or the settings`
-		: [...named, `and ${others}`].join(', ');
+	const others = `${found.others} other${found.others === 1 ? '' : 's'} (names not shown)`;
+	return named.length === 0 ? others : [...named, `and ${others}`].join(', ');
 }
 
 /**
@@ -211,10 +228,16 @@ export const REFUSALS: Record<RefusalReason, RefusalEntry> = {
 	},
 	invalid_signed_content: {
 		status: 401,
-		explain: (found) => [
-			`Signed Content cannot be checked: ${found.signedContentProblem ?? 'it is not a template the trigger reads'}. Otherwise a captured delivery could be split another way under the same signature.`,
-			'Fix Signed Content: {body} last, text between placeholders, at most one of {ID}, {URL} and {header.…}.',
-		],
+		explain: (found) =>
+			found.removedFeature === undefined
+				? [
+						`Signed Content cannot be checked: ${found.signedContentProblem ?? 'it is not a template the trigger reads'}. Otherwise a captured delivery could be split another way under the same signature.`,
+						'Fix Signed Content: {body} last, text between placeholders, at most one of {ID}, {URL} and {header.…}.',
+					]
+				: [
+						`Signed Content cannot be checked: ${REMOVED_FEATURES[found.removedFeature].problem}, as it let a captured delivery be re-cut into other content under the same signature. Every delivery is refused until it is changed.`,
+						REMOVED_FEATURES[found.removedFeature].instead,
+					],
 	},
 	missing_secret_header: {
 		status: 401,
@@ -255,7 +278,10 @@ export const REFUSALS: Record<RefusalReason, RefusalEntry> = {
 		status: 401,
 		explain: (found) => [
 			`The Verification "${found.verificationName}" is not one this version offers: a removed scheme (one named after another service, or a signature over form fields or inside body items; see the CHANGELOG), or one saved by a newer version. Every delivery is refused until it is changed.`,
-			'Choose a Verification in the trigger: HMAC of the Body when the sender signs the body alone, Custom HMAC when it also signs a timestamp, an ID, the URL or a header.',
+			chooseSuggested(
+				found,
+				'Choose a Verification in the trigger: HMAC of the Body when the sender signs the body alone, Custom HMAC when it also signs a timestamp, an ID, the URL or a header.',
+			),
 		],
 	},
 	credential_unavailable: {

@@ -125,6 +125,28 @@ export function readSignatureHeader(
 	return { digests, timestamp };
 }
 
+/**
+ * Whether a header value holds a signature in a signing's form, marked as one: a key=value list
+ * with its timestamp (`t=…,v1=…`), a labelled entry (`v1,…`, `v0=…`), or a plain signature with its
+ * algorithm's prefix (`sha256=…`); a bare digest could be any token. Made once per signing, asked
+ * of many values: a value without the label, or longer than a signature header may be, is not read.
+ */
+export function signatureForm(signing: HmacSigning): (value: string) => boolean {
+	const unmarked =
+		signing.signatureFormat === 'plain' ||
+		(signing.signatureFormat === 'prefixed' && signing.signatureLabel === '');
+	const marked: HmacSigning = unmarked
+		? { ...signing, signatureFormat: 'prefixed', signatureLabel: `${signing.algorithm}=` }
+		: signing;
+	const label = marked.signatureLabel;
+	return (value) => {
+		if (label === '' || value.length > MAX_SIGNATURE_HEADER_LENGTH || !value.includes(label))
+			return false;
+		const { digests, timestamp } = readSignatureHeader(value, marked);
+		return digests.length > 0 && (marked.signatureFormat !== 'keyValue' || timestamp !== undefined);
+	};
+}
+
 /** Constant-time equality of two byte strings; false (not an exception) when the lengths differ. */
 export function constantTimeEqual(a: Buffer, b: Buffer): boolean {
 	return a.length === b.length && timingSafeEqual(a, b);

@@ -12,6 +12,9 @@
  *   bodies, whose end no reader can fix: such a part takes what the fixed parts around it leave.
  * - Placeholders side by side only directly before a JSON `{body}`; literal text elsewhere.
  * - `{timestamp}` (digits) never touches a digit of the literal text around it.
+ *
+ * Custom HMAC features of earlier versions that re-cut a delivery's content under one signature are
+ * refused by name (REMOVED_FEATURES).
  */
 import type { BodyFormat } from './body';
 
@@ -32,6 +35,41 @@ const NAMED: Record<string, Placeholder> = {
 };
 const HEADER_PREFIX = 'header.';
 
+/**
+ * Custom HMAC features earlier versions had, as a saved workflow still holds them: n8n drops the
+ * parameters a node no longer describes (Signature Location, Items Path, Body Hash Query Parameter)
+ * when it runs the workflow, so the Signed Content is what is left of them. Each let a captured
+ * delivery be re-cut into other content under the same signature; each is refused, named, with what
+ * to choose instead.
+ */
+export const REMOVED_FEATURES = {
+	itemSignatures: {
+		problem:
+			'{item.…} signs fields of each body item, with the signature inside the item (Signature Location), which this version removed',
+		instead:
+			'A signature inside the body is not read: if the sender also signs the whole body in a header, choose HMAC of the Body, or a Signed Content that ends in {body}.',
+	},
+	formFields: {
+		problem: '{formFields} signs form fields one by one, which this version removed',
+		instead:
+			'Sign the form as sent: {body} in place of {formFields} (e.g. {timestamp}.{body}) with Body Format Form Fields, when the sender signs the bytes it posts.',
+	},
+	bodyHash: {
+		problem:
+			'it signs {URL} without {body}, and a body hash in the signed URL (Body Hash Query Parameter) is no longer read',
+		instead:
+			'End Signed Content with {body} (e.g. {URL}{body} with JSON bodies), so that the signature covers the body.',
+	},
+} as const;
+
+export type RemovedFeature = keyof typeof REMOVED_FEATURES;
+
+/** The removed feature a placeholder name (trimmed, lower case) stood for. */
+function removedPlaceholder(lower: string): RemovedFeature | undefined {
+	if (lower === 'formfields') return 'formFields';
+	return lower.startsWith('item.') ? 'itemSignatures' : undefined;
+}
+
 function placeholderPart(name: string): SignedPart | undefined {
 	const lower = name.trim().toLowerCase();
 	if (Object.prototype.hasOwnProperty.call(NAMED, lower)) return { kind: NAMED[lower] };
@@ -41,16 +79,17 @@ function placeholderPart(name: string): SignedPart | undefined {
 }
 
 /**
- * The parts of a template, or undefined when it names a placeholder that does not exist (`{boby}`).
+ * The parts of a template, or the first placeholder name that does not exist (`{boby}`), trimmed
+ * and in lower case.
  */
-function parseParts(template: string): SignedPart[] | undefined {
+function parseParts(template: string): SignedPart[] | { unknown: string } {
 	const parts: SignedPart[] = [];
 	let last = 0;
 	for (const match of template.matchAll(PLACEHOLDER)) {
 		const index = match.index ?? 0;
 		if (index > last) parts.push({ kind: 'literal', text: template.slice(last, index) });
 		const part = placeholderPart(match[1]);
-		if (part === undefined) return undefined;
+		if (part === undefined) return { unknown: match[1].trim().toLowerCase() };
 		parts.push(part);
 		last = index + match[0].length;
 	}
@@ -91,13 +130,26 @@ function ambiguity(parts: SignedPart[], format: BodyFormat): string | undefined 
 	return undefined;
 }
 
-export type SignedContent = { ok: true; parts: SignedPart[] } | { ok: false; problem: string };
+export type SignedContent =
+	| { ok: true; parts: SignedPart[] }
+	| { ok: false; problem: string; removed?: RemovedFeature };
+
+const refusedAs = (removed: RemovedFeature): SignedContent => ({
+	ok: false,
+	problem: REMOVED_FEATURES[removed].problem,
+	removed,
+});
 
 /** A template read for a body format: its parts, or what is wrong with it. */
 export function parseSignedContent(template: string, format: BodyFormat): SignedContent {
 	const parts = parseParts(template);
-	if (parts === undefined)
+	if (!Array.isArray(parts)) {
+		const removed = removedPlaceholder(parts.unknown);
+		if (removed !== undefined) return refusedAs(removed);
 		return { ok: false, problem: 'it names a placeholder that does not exist' };
+	}
+	// Signing the URL alone was an earlier version's way to sign a body through its hash.
+	if (usesPart(parts, 'url') && !usesPart(parts, 'body')) return refusedAs('bodyHash');
 	const problem = ambiguity(parts, format);
 	return problem === undefined ? { ok: true, parts } : { ok: false, problem };
 }

@@ -194,7 +194,12 @@ describe('a Verification this version does not offer refuses every delivery', ()
 				summary: expect.stringContaining(
 					`The Verification "${verification}" is not one this version offers`,
 				),
-				action: expect.stringMatching(/^Choose a Verification in the trigger: /),
+				// A t=…,v1=… signature names the Verification that reads it there.
+				action: expect.stringMatching(
+					verification === 'stripe'
+						? /^Set Verification to HMAC-SHA256 of Timestamp and Body .* "stripe-signature"/
+						: /^Choose a Verification in the trigger: /,
+				),
 			});
 		},
 	);

@@ -2,11 +2,13 @@
  * The Refused output's item (nodes/TenantApiTrigger/diagnosis.ts) for hostile requests: whatever a sender sends (any
  * header names and values, Content-Types, body sizes), under every set-up of settings.ts at either URL, the item
  * stays within its bound, holds no secret of the credential in any letter case, and every string in it is the
- * trigger's own vocabulary or the node's settings, as docs/trigger.md "When a delivery is refused" says. Used by
- * test/unit/refusalProperties.test.ts (a fixed seed).
+ * trigger's own vocabulary, the node's settings or a header name that is a plain token, as docs/trigger.md "When a
+ * delivery is refused" says. A signature in a header the settings do not read: the header is named only when its
+ * name is a plain token holding no secret of the credential, and a Verification only when the value has its form.
+ * Used by test/unit/refusalProperties.test.ts (a fixed seed).
  *
- * Everything the sender writes (header names other than the schemes', header values, Content-Types) holds CANARY, so
- * any of it that reaches the item is found wherever it lands.
+ * Everything the sender writes holds a canary, so any of it that reaches the item is found wherever it lands: header
+ * values and Content-Types CANARY (never shown), header names NAME_CANARY (shown only as a whole name that may be).
  */
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
@@ -25,8 +27,8 @@ import { parameterReader } from '../harness/verifier';
 import type { PropertyGroup, Verdict } from './common';
 import { caseProperty } from './common';
 import { credentialSecrets } from './oracle';
-import { NOW } from './sender';
-import type { Setup } from './settings';
+import { NOW, written } from './sender';
+import type { HmacSender, Setup, SignatureText } from './settings';
 import { VERIFICATIONS, setups } from './settings';
 
 /** The bound docs/trigger.md gives the item: its JSON, in UTF-8 bytes. */
@@ -88,7 +90,12 @@ const ITEM_KEYS = [
 ];
 
 export const CANARY = 'zqj';
+/** In the header names a sender writes. */
+const NAME_CANARY = 'qxw';
 const SENDER_TEXT = 'holds what the sender wrote';
+
+/** A header name the item may show although no scheme or setting uses it (docs/trigger.md). */
+const PLAIN_TOKEN = /^[a-z0-9-]{1,64}$/;
 
 // ---- what a hostile sender sends ----
 
@@ -96,8 +103,10 @@ const anyText = fc.oneof(
 	fc.string({ maxLength: 30 }),
 	fc.string({ unit: 'binary', maxLength: 12 }),
 );
-/** Text the sender wrote: anything, with the canary inside. */
-const hostile = fc.tuple(anyText, anyText).map(([before, after]) => `${before}${CANARY}${after}`);
+/** Text the sender wrote: anything, with a canary inside. */
+const withCanary = (canary: string) =>
+	fc.tuple(anyText, anyText).map(([before, after]) => `${before}${canary}${after}`);
+const hostile = withCanary(CANARY);
 
 /** A name in another case, as a sender may write it. */
 const anyCase = (name: string) =>
@@ -107,7 +116,54 @@ const anyCase = (name: string) =>
 		name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase()),
 	);
 
-const headerName = (configured: string[]) =>
+/** Letters, digits and `-`: what a plain token is made of. */
+const tokenText = (maxLength: number) =>
+	fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789-'), maxLength });
+
+/** The first words of invented names, and their last ones: with or without a word that makes them signature-like. */
+const NAME_STARTS = [
+	'x-signature-',
+	'x-',
+	'',
+	'hmac-',
+	'x-token-',
+	'secret-',
+	'webhook-id-',
+	'x-hub-',
+];
+const NAME_ENDS = ['', '-signature', '-signature-256', '-timestamp', '-token', '-auth'];
+
+/**
+ * Invented names that are plain tokens (in any letter case: names arrive in lower case), also at the longest length
+ * shown and one past it.
+ */
+const plainName = fc
+	.tuple(
+		fc.constantFrom(...NAME_STARTS),
+		tokenText(30),
+		fc.constantFrom(...NAME_ENDS),
+		fc.constantFrom<number | undefined>(undefined, 64, 65),
+	)
+	.map(([start, middle, end, length]) => {
+		const name = `${start}${NAME_CANARY}${middle}${end}`;
+		return length === undefined ? name : name.padEnd(length, 'n').slice(0, length);
+	})
+	.chain(anyCase);
+
+/** Invented names that are not plain tokens: another character, or anything. */
+const otherName = fc.oneof(
+	fc
+		.tuple(
+			fc.constantFrom(...NAME_STARTS),
+			tokenText(20),
+			fc.constantFrom('_', '.', '~', '!', ' ', 'é', '"'),
+			fc.constantFrom(...NAME_ENDS),
+		)
+		.map(([start, middle, other, end]) => `${start}${NAME_CANARY}${middle}${other}${end}`),
+	withCanary(NAME_CANARY),
+);
+
+const headerName = (configured: string[], secrets: string[]) =>
 	fc.oneof(
 		{ arbitrary: fc.constantFrom(...SCHEME_HEADERS).chain(anyCase), weight: 3 },
 		{
@@ -117,44 +173,74 @@ const headerName = (configured: string[]) =>
 					: fc.constantFrom(...SCHEME_HEADERS),
 			weight: 2,
 		},
-		// Invented names with the words that make a header signature-like.
+		{ arbitrary: plainName, weight: 3 },
+		{ arbitrary: otherName, weight: 3 },
+		// A name holding one of the credential's secrets (a plain token where the secret is one).
 		{
-			arbitrary: fc
-				.tuple(
-					fc.constantFrom(
-						'x-signature-',
-						'x-',
-						'',
-						'hmac-',
-						'x-token-',
-						'secret-',
-						'webhook-id-',
-						'svix-id',
-					),
-					hostile,
-					fc.constantFrom('', '-signature', '-timestamp', '-token'),
-				)
-				.map((parts) => parts.join('')),
-			weight: 4,
+			arbitrary:
+				secrets.length > 0
+					? fc
+							.tuple(fc.constantFrom(...NAME_STARTS), fc.constantFrom(...secrets))
+							.map(([start, secret]) => `${start}${NAME_CANARY}-${secret}`)
+							.chain(anyCase)
+					: plainName,
+			weight: 1,
 		},
-		{ arbitrary: hostile, weight: 2 },
 	);
 
-/** Header values: anything; or values that parse (a timestamp, signatures in each format), the canary where it fits. */
-const headerValue = fc.oneof(
-	hostile,
-	fc.array(hostile, { minLength: 1, maxLength: 3 }),
-	fc.constantFrom(
-		`t=${NOW - 4000},v1=${CANARY}00`,
-		`ts=${NOW + 90};h1=${CANARY}`,
-		String(NOW - 3742),
-		'999999999999',
-		`v1,${CANARY}AAAA`,
-		`sha256=${CANARY}00`,
-		`v0=${CANARY}`,
-	),
-	fc.constant(undefined),
-);
+const hex = (bytes: number) => 'a7'.repeat(bytes);
+const base64 = (bytes: number) => Buffer.alloc(bytes, 0xa7).toString('base64');
+/** 32 bytes in base64 whose text holds the canary (43 characters and a pad: the last one's low bits are 0). */
+const BASE64_WITH_CANARY = `${'A'.repeat(10)}${CANARY}${'A'.repeat(30)}=`;
+
+/**
+ * Values in the form of each row of SCHEMES that has one of its own (docs/trigger.md), alone or with the canary
+ * beside the signature or inside it.
+ */
+const ROW_FORM_VALUES = [
+	`sha256=${hex(32)}`,
+	`sha256=${base64(32)}, note=${CANARY}`,
+	`sha512=${hex(64)}`,
+	`sha512=${hex(64)} ${CANARY}`,
+	`t=${NOW},v1=${hex(32)}`,
+	`t=${NOW},v1=${hex(32)},v0=${CANARY}`,
+	`v1,${base64(32)}`,
+	`v1,${BASE64_WITH_CANARY} v1,${CANARY}`,
+];
+
+/** A value in the chosen HMAC settings' own form (what the sender writes), the canary beside it. */
+function chosenFormValue(sender: HmacSender): string {
+	const text = written(Buffer.alloc(DIGEST_BYTES[sender.algorithm], 0xa7), sender.texts[0]);
+	const { label } = sender;
+	if (sender.format === 'keyValue')
+		return [`${sender.timestampKey}=${NOW}`, `${label}=${text}`, `x=${CANARY}`].join(
+			sender.pairSeparator,
+		);
+	if (sender.format === 'versioned') return `${label},${text} ${CANARY}`;
+	const prefix = sender.format === 'prefixed' && label !== '' ? label : `${sender.algorithm}=`;
+	return `${prefix}${text}, ${CANARY}`;
+}
+
+/** Header values: anything; or values that parse (a timestamp, signatures in each form), the canary where it fits. */
+const headerValue = (sender: Setup['sender'] | undefined) =>
+	fc.oneof(
+		hostile,
+		fc.array(hostile, { minLength: 1, maxLength: 3 }),
+		fc.constantFrom(
+			`t=${NOW - 4000},v1=${CANARY}00`,
+			`ts=${NOW + 90};h1=${CANARY}`,
+			String(NOW - 3742),
+			'999999999999',
+			`v1,${CANARY}AAAA`,
+			`sha256=${CANARY}00`,
+			`v0=${CANARY}`,
+		),
+		fc.constantFrom(
+			...ROW_FORM_VALUES,
+			...(sender?.kind === 'hmac' ? [chosenFormValue(sender)] : []),
+		),
+		fc.constant(undefined),
+	);
 
 const contentType = fc.oneof(
 	fc.constantFrom(
@@ -206,13 +292,14 @@ interface HostileRequest {
 	bodyBytes: number;
 }
 
-function hostileRequest(check: Check | undefined): fc.Arbitrary<HostileRequest> {
+function hostileRequest(check: Check | undefined, setup?: Setup): fc.Arbitrary<HostileRequest> {
+	const secrets = setup === undefined ? [] : credentialSecrets(setup);
 	return fc
 		.record({
-			headers: fc.array(fc.tuple(headerName(checkHeaders(check)), headerValue), {
-				maxLength: 200,
-				size: 'max',
-			}),
+			headers: fc.array(
+				fc.tuple(headerName(checkHeaders(check), secrets), headerValue(setup?.sender)),
+				{ maxLength: 200, size: 'max' },
+			),
 			contentTypeName: fc.constantFrom('content-type', 'Content-Type'),
 			contentType,
 			bodyBytes,
@@ -225,9 +312,184 @@ function hostileRequest(check: Check | undefined): fc.Arbitrary<HostileRequest> 
 
 // ---- the oracle ----
 
+const DIGEST_BYTES = { sha1: 20, sha256: 32, sha512: 64 } as const;
+
+/** A form of signature as docs/trigger.md describes it: the format, its label, the digest and how it is written. */
+interface FormSpec {
+	format: HmacSender['format'];
+	label: string;
+	algorithm: keyof typeof DIGEST_BYTES;
+	texts: SignatureText[];
+	pairSeparator: string;
+	timestampKey: string;
+}
+
+const ALL_TEXTS: SignatureText[] = ['hex', 'base64', 'base64url'];
+const PLAIN = { label: '', pairSeparator: ',', timestampKey: 't', texts: ALL_TEXTS };
+
+/** The rows of SCHEMES whose signature has a form of its own, by the name the editor shows. */
+const ROW_FORMS: Array<[SchemeName, FormSpec]> = [
+	['hmacSha256', { ...PLAIN, format: 'plain', algorithm: 'sha256' }],
+	['hmacSha512', { ...PLAIN, format: 'plain', algorithm: 'sha512' }],
+	[
+		'timestampedSignatures',
+		{ ...PLAIN, format: 'keyValue', label: 'v1', algorithm: 'sha256', texts: ['hex'] },
+	],
+	[
+		'standardWebhooks',
+		{ ...PLAIN, format: 'versioned', label: 'v1', algorithm: 'sha256', texts: ['base64'] },
+	],
+];
+
+/** Whether a text is a digest of `bytes` written in one of `texts` (hex in either case; base64 exactly). */
+function isDigest(text: string, bytes: number, texts: SignatureText[]): boolean {
+	const hex = texts.some((form) => form === 'hex' || form === 'HEX');
+	if (hex && text.length === bytes * 2 && /^[0-9a-f]+$/i.test(text)) return true;
+	if (!texts.some((form) => form.startsWith('base64'))) return false;
+	if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text) && !/^[A-Za-z0-9_-]+={0,2}$/.test(text)) return false;
+	const standard = text.replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '');
+	const decoded = Buffer.from(standard, 'base64');
+	return decoded.length === bytes && decoded.toString('base64').replace(/=+$/, '') === standard;
+}
+
+/**
+ * Whether a header value holds a signature in a form, marked as one: a plain signature with its algorithm's prefix
+ * (`sha256=…`), a prefixed or versioned one with its label, a key=value list with its timestamp key.
+ */
+function inForm(value: string, form: FormSpec): boolean {
+	const digest = (text: string) => isDigest(text.trim(), DIGEST_BYTES[form.algorithm], form.texts);
+	const unmarked = form.format === 'plain' || (form.format === 'prefixed' && form.label === '');
+	const label = unmarked ? `${form.algorithm}=` : form.label;
+	if (label === '' || value.length > 2048) return false;
+	const pairs = (entries: string[], separator: string) =>
+		entries.flatMap((entry) => {
+			const at = entry.indexOf(separator);
+			return at <= 0 ? [] : [[entry.slice(0, at).trim(), entry.slice(at + separator.length)]];
+		});
+	if (form.format === 'keyValue') {
+		const entries = pairs(value.split(form.pairSeparator), '=');
+		return (
+			entries.some(([key]) => key === form.timestampKey) &&
+			entries.some(([key, text]) => key === label && digest(text))
+		);
+	}
+	if (form.format === 'versioned') {
+		const entries = pairs(
+			value.split(/\s+/).map((entry) => entry.replace(/,$/, '')),
+			',',
+		);
+		return entries.some(([key, text]) => key === label && digest(text));
+	}
+	return value
+		.split(/[\s,]+/)
+		.some((text) => text.startsWith(label) && digest(text.slice(label.length)));
+}
+
+const SIGNATURE_WORDS = /signature|hmac|token|secret|timestamp|webhook-id/;
+
+/** What the oracle knows of a refused request beside the item. */
 interface Request {
+	/** Every secret of the credential (none may be shown). */
 	secrets: string[];
+	/** The header names the settings read, when generated as the node's settings (each then shown whole). */
 	settingsNames?: string[];
+	/** The credential's secrets as the trigger read them: undefined when it read none. */
+	credentialSecrets?: string[];
+	/** The chosen HMAC settings' form, when the settings were read. */
+	chosen?: FormSpec;
+}
+
+/** The request's headers as the trigger reads them: lower case, the first of each name, a list joined. */
+function headersOf(bag: HeaderBag): Map<string, string> {
+	const headers = new Map<string, string>();
+	for (const [name, value] of Object.entries(bag))
+		if (value !== undefined && !headers.has(name.toLowerCase()))
+			headers.set(name.toLowerCase(), Array.isArray(value) ? value.join(', ') : String(value));
+	return headers;
+}
+
+/**
+ * The rules for signature-like headers: a name the item shows is the schemes', the settings' or a plain token holding
+ * no secret of the credential (only when the trigger read the credential); a signature elsewhere names a header the
+ * settings do not read, and a Verification whose form its value has; the chosen settings' own form is always found;
+ * every signature-like header is shown or counted. Nothing the sender wrote but those names reaches the item.
+ */
+function signatureProblems(item: IDataObject, facts: Evidence, known: Request): string[] {
+	const found: string[] = [];
+	const check = (ok: boolean, what: string) => (ok ? undefined : found.push(what));
+	const headers = headersOf(facts.headers);
+	const read = new Set(known.settingsNames ?? []);
+	const nameable = (name: string) =>
+		known.credentialSecrets !== undefined &&
+		PLAIN_TOKEN.test(name) &&
+		!known.credentialSecrets.some((secret) => name.includes(secret.toLowerCase()));
+	const allowed = (name: string) =>
+		SCHEME_HEADERS.includes(name) || read.has(name) || (headers.has(name) && nameable(name));
+	const verificationOf = (name: SchemeName) => SCHEMES[name].name as string;
+	/** The Verifications whose form a value has, for the trigger: the chosen settings', the other rows'. */
+	const formsOf = (value: string) => [
+		...(known.chosen !== undefined && inForm(value, known.chosen)
+			? [String(item.verification)]
+			: []),
+		...ROW_FORMS.filter(
+			([name, form]) =>
+				!(known.chosen !== undefined && name === facts.verification) && inForm(value, form),
+		).map(([name]) => verificationOf(name)),
+	];
+	const unread = [...headers].filter(([name]) => !read.has(name));
+	const request = item.request as {
+		signatureHeaders: string[];
+		otherSignatureLikeHeaders: number;
+		signatureElsewhere?: { header?: string; verification: string };
+	};
+	const elsewhere = request.signatureElsewhere;
+	check(
+		request.signatureHeaders.every(allowed),
+		`signatureHeaders ${request.signatureHeaders.join(',')}`,
+	);
+	if (elsewhere !== undefined) {
+		const holders = unread.filter(
+			([name, value]) =>
+				(elsewhere.header === undefined ? !allowed(name) : name === elsewhere.header) &&
+				formsOf(value).includes(elsewhere.verification),
+		);
+		check(
+			holders.length > 0 && (elsewhere.header === undefined || allowed(elsewhere.header)),
+			`signatureElsewhere ${JSON.stringify(elsewhere)} names a header or a Verification without its form`,
+		);
+	}
+	if (known.chosen !== undefined && unread.some(([, value]) => inForm(value, known.chosen!)))
+		check(
+			elsewhere?.verification === item.verification,
+			"the chosen settings' own form in another header is not named",
+		);
+	const signatureLike = [...headers].filter(
+		([name, value]) =>
+			SCHEME_HEADERS.includes(name) ||
+			read.has(name) ||
+			SIGNATURE_WORDS.test(name) ||
+			(!read.has(name) && formsOf(value).length > 0),
+	);
+	const shown = signatureLike.filter(([name]) => allowed(name)).length;
+	check(
+		request.signatureHeaders.length === Math.min(shown, 5) &&
+			request.otherSignatureLikeHeaders === signatureLike.length - request.signatureHeaders.length,
+		`${request.signatureHeaders.length} listed and ${request.otherSignatureLikeHeaders} counted of ${signatureLike.length} signature-like headers, ${shown} that may be shown`,
+	);
+	// What is left once the names that may be shown are taken out holds nothing the sender wrote.
+	const quotedName = /"([^"]*)"/g;
+	const withoutNames = JSON.stringify({
+		...item,
+		summary: String(item.summary).replace(quotedName, (m, name: string) =>
+			allowed(name) ? '""' : m,
+		),
+		action: String(item.action).replace(quotedName, (m, name: string) =>
+			allowed(name) ? '""' : m,
+		),
+		request: { ...request, signatureHeaders: [], signatureElsewhere: elsewhere?.verification },
+	});
+	check(!withoutNames.toLowerCase().includes(NAME_CANARY), `a header name ${SENDER_TEXT}`);
+	return found;
 }
 
 function problems(item: IDataObject, facts: Evidence, refused: Refused, known: Request): string[] {
@@ -252,10 +514,14 @@ function problems(item: IDataObject, facts: Evidence, refused: Refused, known: R
 		bodyBytes: number;
 		signatureHeaders: string[];
 		otherSignatureLikeHeaders: number;
+		signatureElsewhere?: IDataObject;
 	};
+	const keys = ['contentType', 'bodyBytes', 'signatureHeaders', 'otherSignatureLikeHeaders'];
 	check(
 		JSON.stringify(Object.keys(request)) ===
-			JSON.stringify(['contentType', 'bodyBytes', 'signatureHeaders', 'otherSignatureLikeHeaders']),
+			JSON.stringify(
+				request.signatureElsewhere === undefined ? keys : [...keys, 'signatureElsewhere'],
+			),
 		'request keys',
 	);
 	check(MEDIA_TYPES.includes(request.contentType), `contentType ${request.contentType}`);
@@ -281,26 +547,37 @@ function problems(item: IDataObject, facts: Evidence, refused: Refused, known: R
 		'likelyCause',
 	);
 	const schemeNames = SCHEME_NAMES.map((name) => SCHEMES[name].name as string);
+	check(
+		request.signatureElsewhere === undefined ||
+			schemeNames.includes(String(request.signatureElsewhere.verification)),
+		`signatureElsewhere ${JSON.stringify(request.signatureElsewhere)}`,
+	);
 	// With settings as the property generates them, each name is shown whole.
 	if (known.settingsNames !== undefined) {
+		const headers = headersOf(facts.headers);
 		const allowed = new Set([...SCHEME_HEADERS, ...known.settingsNames]);
+		const plain = (name: string) =>
+			headers.has(name) &&
+			PLAIN_TOKEN.test(name) &&
+			!known.secrets.some((secret) => name.includes(secret.toLowerCase()));
 		check(
 			schemeNames.includes(String(item.verification)) || item.verification === facts.verification,
 			`verification ${String(item.verification)}`,
-		);
-		check(
-			request.signatureHeaders.every((name) => allowed.has(name)),
-			`signatureHeaders ${request.signatureHeaders.join(',')}`,
 		);
 		const quoted = [String(item.summary), String(item.action)].flatMap((text) =>
 			[...text.matchAll(/"([^"]*)"/g)].map((match) => match[1]),
 		);
 		check(
 			quoted.every(
-				(name) => allowed.has(name) || name === item.verification || QUOTED_WORDS.includes(name),
+				(name) =>
+					allowed.has(name) ||
+					plain(name) ||
+					name === item.verification ||
+					QUOTED_WORDS.includes(name),
 			),
 			`quoted ${quoted.join(',')}`,
 		);
+		found.push(...signatureProblems(item, facts, known));
 	}
 	return found;
 }
@@ -322,13 +599,31 @@ function settingsOf(setup: Setup) {
 	return settingsFromParameters(setup.verification, parameterReader(setup.parameters), secrets);
 }
 
+/** The chosen HMAC settings' form, as their sender writes it. */
+function chosenForm(sender: Setup['sender']): FormSpec | undefined {
+	if (sender.kind !== 'hmac') return undefined;
+	const { format, label, algorithm, texts, pairSeparator, timestampKey } = sender;
+	return { format, label, algorithm, texts, pairSeparator, timestampKey };
+}
+
+/** What the item shows of signature-like headers, for the coverage of the rules. */
+function shownOutcome(item: IDataObject): string {
+	const request = item.request as IDataObject;
+	const elsewhere = request.signatureElsewhere as IDataObject | undefined;
+	if (elsewhere === undefined) return 'no signature elsewhere';
+	return `signature elsewhere, ${elsewhere.header === undefined ? 'its name not shown' : 'named'}`;
+}
+
 function checkCase(c: Case): Verdict {
 	const settings = c.withoutSettings ? undefined : settingsOf(c.setup);
+	// The node reads the credential's secrets with the settings (None reads none).
+	const readSecrets = settings !== undefined && c.setup.verification !== 'none';
 	const facts: Evidence = {
 		verification: c.setup.verification,
 		...(settings === undefined
 			? {}
 			: { check: settings.check, secrets: settings.secrets, bodyFormat: settings.bodyFormat }),
+		...(readSecrets ? { credentialSecrets: Object.values(c.setup.credential) } : {}),
 		headers: c.request.headers,
 		bodyBytes: c.request.bodyBytes,
 		testUrl: c.setup.testUrl,
@@ -338,9 +633,11 @@ function checkCase(c: Case): Verdict {
 	const found = problems(item, facts, c.refused, {
 		secrets: credentialSecrets(c.setup),
 		settingsNames: checkHeaders(settings?.check),
+		...(readSecrets ? { credentialSecrets: credentialSecrets(c.setup) } : {}),
+		...(settings?.check.kind === 'hmac' ? { chosen: chosenForm(c.setup.sender) } : {}),
 	});
 	const size = Buffer.byteLength(JSON.stringify(item));
-	const outcome = `${c.refused.reason}: ${size <= 1024 ? 'up to 1 KiB' : size <= 1536 ? 'up to 1.5 KiB' : 'up to 2 KiB'}`;
+	const outcome = `${c.refused.reason}: ${size <= 1024 ? 'up to 1 KiB' : size <= 1536 ? 'up to 1.5 KiB' : 'up to 2 KiB'}; ${shownOutcome(item)}`;
 	return {
 		...(found.length === 0
 			? { ok: true, outcome }
@@ -353,7 +650,7 @@ const cases = (verification: SchemeName): fc.Arbitrary<Case> =>
 	setups(verification).chain((setup) =>
 		fc
 			.record({
-				request: hostileRequest(settingsOf(setup).check),
+				request: hostileRequest(settingsOf(setup).check, setup),
 				refused: refusal,
 				withoutSettings: fc.boolean(),
 			})
@@ -419,7 +716,12 @@ function checkAnySettings(c: AnySettingsCase): Verdict {
 		verification: c.verification,
 		...(settings === undefined
 			? {}
-			: { check: settings.check, secrets: settings.secrets, bodyFormat: settings.bodyFormat }),
+			: {
+					check: settings.check,
+					secrets: settings.secrets,
+					credentialSecrets: secrets,
+					bodyFormat: settings.bodyFormat,
+				}),
 		headers: c.request.headers,
 		bodyBytes: c.request.bodyBytes,
 		testUrl: c.testUrl,

@@ -16,6 +16,8 @@ import { SCHEMES, SCHEME_NAMES } from '../../nodes/TenantApiTrigger/schemes';
 import { parameterReader } from '../harness/verifier';
 
 const SECRET = 'whsec_diagnosis_Secret';
+/** A previous secret of letters and digits only: a header name that is a plain token can hold it. */
+const PLAIN_SECRET = 'Prev1ous7Key';
 const SIGNATURE_VALUE = 'ab'.repeat(32);
 const NOW = 1_700_000_000;
 const REASONS = Object.keys(REFUSALS) as RefusalReason[];
@@ -29,6 +31,7 @@ function evidence(
 		verification: name,
 		check: SCHEMES[name].checkFrom(parameterReader(parameters)),
 		secrets: [SECRET],
+		credentialSecrets: [SECRET, PLAIN_SECRET],
 		bodyFormat: 'json',
 		headers: { 'content-type': 'application/json', 'x-signature': SIGNATURE_VALUE },
 		bodyBytes: 321,
@@ -37,6 +40,16 @@ function evidence(
 		...over,
 	};
 }
+
+const HEX = 'a1'.repeat(32);
+const BASE64 = Buffer.alloc(32, 7).toString('base64');
+/** Header values in the form of each row of SCHEMES that has a form of its own. */
+const FORM = {
+	sha256: `sha256=${HEX}`,
+	sha512: `sha512=${'b2'.repeat(64)}`,
+	timestamped: `t=${NOW},v1=${HEX}`,
+	standard: `v1,${BASE64}`,
+};
 
 const diagnosed = (reason: RefusalReason, facts: Evidence, seen?: Seen) =>
 	diagnose({ ...refusalAnswer(reason), reason, seen }, facts);
@@ -138,6 +151,40 @@ describe('what the item says', () => {
 		);
 	});
 
+	it.each([
+		[
+			'signatures inside body items',
+			'{item.pspReference}:{item.eventCode}',
+			/^Signed Content cannot be checked: \{item\.…\} signs fields of each body item, .*\(Signature Location\), which this version removed/,
+			/choose HMAC of the Body, or a Signed Content that ends in \{body\}/,
+		],
+		[
+			'form fields one by one',
+			'{url}{formFields}',
+			/^Signed Content cannot be checked: \{formFields\} signs form fields one by one, which this version removed/,
+			/^Sign the form as sent: \{body\} in place of \{formFields\} .* Body Format Form Fields/,
+		],
+		[
+			'a body hash in the signed URL',
+			'{URL}',
+			/^Signed Content cannot be checked: it signs \{URL\} without \{body\}, and a body hash in the signed URL \(Body Hash Query Parameter\) is no longer read/,
+			/^End Signed Content with \{body\} \(e\.g\. \{URL\}\{body\}/,
+		],
+	])(
+		'Signed Content with a removed Custom HMAC feature (%s): names it, and what to choose instead',
+		(_name, template, summary, action) => {
+			const item = diagnosed(
+				'invalid_signed_content',
+				evidence('customHmac', { customSignedContent: template }),
+			);
+			expect([item.summary, item.action]).toEqual([
+				expect.stringMatching(summary),
+				expect.stringMatching(action),
+			]);
+			expect(item.summary).toMatch(/Every delivery is refused until it is changed\.$/);
+		},
+	);
+
 	it('a Verification this version does not offer: names it, and what to choose instead', () => {
 		for (const saved of ['twilio', 'adyenPayments', 'slack', 'stripe', 'ed25519FromTheFuture']) {
 			const item = diagnosed('unknown_verification', {
@@ -211,6 +258,211 @@ describe('advice never points to a Verification that proves less', () => {
 	});
 });
 
+describe('a signature in a header the settings do not read: its name, and the Verification whose form it has', () => {
+	const refused = (
+		name: SchemeName,
+		headers: Record<string, string>,
+		parameters: Record<string, unknown> = {},
+		reason: RefusalReason = 'missing_signature',
+	) => diagnosed(reason, evidence(name, parameters, { headers }));
+	const request = (item: IDataObject) => item.request as IDataObject;
+
+	it.each([
+		[
+			'sha256=…, the form the settings read',
+			'x-hub-signature-256',
+			FORM.sha256,
+			'HMAC-SHA256 of the Body',
+			'Set the Signature Header to "x-hub-signature-256": it holds a signature in the form the settings read.',
+		],
+		[
+			'sha512=…',
+			'x-acme-signature',
+			FORM.sha512,
+			'HMAC-SHA512 of the Body',
+			'Set Verification to HMAC-SHA512 of the Body and its Signature Header to "x-acme-signature": it holds a signature in that form.',
+		],
+		[
+			't=…,v1=…',
+			'x-acme-signature',
+			FORM.timestamped,
+			'HMAC-SHA256 of Timestamp and Body (t=…,v1=… Header)',
+			'Set Verification to HMAC-SHA256 of Timestamp and Body (t=…,v1=… Header) and its Signature Header to "x-acme-signature": it holds a signature in that form.',
+		],
+		[
+			'v1,… (Standard Webhooks reads its own header only)',
+			'x-acme-auth',
+			FORM.standard,
+			'Standard Webhooks',
+			'Set Verification to Custom HMAC set up as Standard Webhooks signs, with Signature Header "x-acme-auth": it holds a signature in that form (Standard Webhooks reads webhook-signature only).',
+		],
+		[
+			"v1,… in Standard Webhooks' own header",
+			'webhook-signature',
+			FORM.standard,
+			'Standard Webhooks',
+			'Set Verification to Standard Webhooks: "webhook-signature" holds a signature in its form.',
+		],
+	])(
+		'at the default HMAC-SHA256 trigger, %s: named, with the setting to change',
+		(_name, header, value, verification, action) => {
+			const item = refused('hmacSha256', { 'X-Request-Id': 'r1', [header]: value });
+			expect(request(item)).toMatchObject({
+				signatureHeaders: [header],
+				otherSignatureLikeHeaders: 0,
+				signatureElsewhere: { header, verification },
+			});
+			expect(item.action).toBe(action);
+			expect(JSON.stringify(item)).not.toContain(value.slice(8, 30));
+		},
+	);
+
+	it("a Custom HMAC's own form (v0=…) in another header: set its Signature Header", () => {
+		const parameters = {
+			customSignatureFormat: 'prefixed',
+			customSignatureLabel: 'v0=',
+			customSignatureHeader: 'x-shop-signature',
+		};
+		const item = refused('customHmac', { 'x-shop-sig': `v0=${HEX}` }, parameters);
+		expect(request(item).signatureElsewhere).toEqual({
+			header: 'x-shop-sig',
+			verification: 'Custom HMAC',
+		});
+		expect(item.action).toBe(
+			'Set the Signature Header to "x-shop-sig": it holds a signature in the form the settings read.',
+		);
+	});
+
+	it('the same advice for a missing shared key and a malformed or mismatched signature', () => {
+		const headers = { 'x-signature': 'not-a-signature', 'x-hub-signature-256': FORM.sha256 };
+		for (const reason of ['malformed_signature', 'signature_mismatch'] as const)
+			expect(refused('hmacSha256', headers, {}, reason).action).toMatch(
+				/^Set the Signature Header to "x-hub-signature-256"/,
+			);
+		expect(
+			refused('secretHeader', { 'x-hub-signature-256': FORM.sha256 }, {}, 'missing_secret_header')
+				.action,
+		).toBe(
+			'Set Verification to HMAC-SHA256 of the Body and its Signature Header to "x-hub-signature-256": it holds a signature in that form.',
+		);
+	});
+
+	it('a removed Verification saved in the workflow: what to choose, and its Signature Header', () => {
+		const item = diagnosed('unknown_verification', {
+			...evidence('hmacSha256', {}, { headers: { 'stripe-signature': FORM.timestamped } }),
+			verification: 'stripe',
+			check: undefined,
+		});
+		expect(item.action).toBe(
+			'Set Verification to HMAC-SHA256 of Timestamp and Body (t=…,v1=… Header) and its Signature Header to "stripe-signature": it holds a signature in that form.',
+		);
+	});
+
+	it.each([
+		['an underscore', 'x_hub_signature_256'],
+		['a dot', 'x.hub.signature'],
+		['65 characters', `x-signature-${'n'.repeat(53)}`],
+		['a secret of the credential', `x-hub-signature-${PLAIN_SECRET}`],
+		['a secret of the credential in upper case', `X-SIGNATURE-${PLAIN_SECRET.toUpperCase()}`],
+	])(
+		'a name with %s is not shown: the Verification is, and the header is counted',
+		(_name, header) => {
+			const item = refused('hmacSha256', { [header]: FORM.sha256 });
+			expect(request(item)).toMatchObject({
+				signatureHeaders: [],
+				otherSignatureLikeHeaders: 1,
+				signatureElsewhere: { verification: 'HMAC-SHA256 of the Body' },
+			});
+			expect(request(item).signatureElsewhere).not.toHaveProperty('header');
+			expect(item.action).toBe(
+				'Set the Signature Header to the header holding it (its name is not shown): it holds a signature in the form the settings read.',
+			);
+			const shown = JSON.stringify(item).toLowerCase();
+			expect(shown).not.toContain(header.toLowerCase());
+			expect(shown).not.toContain(PLAIN_SECRET.toLowerCase());
+		},
+	);
+
+	it('a name that is shown comes before one that is not; a name that is not a signature word is found by its value', () => {
+		const item = refused('hmacSha256', { x_sig: FORM.sha256, 'x-shop-auth': FORM.sha256 });
+		expect(request(item)).toMatchObject({
+			signatureHeaders: ['x-shop-auth'],
+			otherSignatureLikeHeaders: 1,
+			signatureElsewhere: { header: 'x-shop-auth' },
+		});
+	});
+
+	it('the value is never shown, whatever text or secret it holds beside the signature', () => {
+		const values = [
+			`${FORM.sha256}, note=paste-your-signing-secret-here`,
+			`${FORM.sha256} ${SECRET}`,
+			`t=${NOW},v1=${HEX},v0=visit-evil.example`,
+			`v1,${BASE64} v1,${PLAIN_SECRET}`,
+		];
+		for (const value of values) {
+			const item = refused('hmacSha256', { 'x-acme-signature': value });
+			expect(request(item).signatureElsewhere).toBeDefined();
+			const shown = JSON.stringify(item);
+			for (const hidden of [HEX, BASE64, String(NOW), 'paste', 'evil', SECRET, PLAIN_SECRET])
+				expect([value, shown]).not.toEqual([value, expect.stringContaining(hidden)]);
+		}
+	});
+
+	it.each([
+		['sha256= with a short digest', `sha256=${HEX.slice(2)}`],
+		['sha256= with text that is not a digest', 'sha256=zzzz'],
+		['a bare digest (any token can be hex)', HEX],
+		['v1, with text that is not a digest', 'v1,abc'],
+		['v1= without a timestamp', `v1=${HEX}`],
+		['t=…,v1= with text that is not a digest', `t=${NOW},v1=xyz`],
+		['sha1=… (no Verification signs SHA-1 by default)', `sha1=${'c3'.repeat(20)}`],
+	])('no Verification is named for a value not in any form: %s', (_name, value) => {
+		const item = refused('hmacSha256', { 'x-acme-signature': value });
+		expect(request(item)).toMatchObject({ signatureHeaders: ['x-acme-signature'] });
+		expect(request(item)).not.toHaveProperty('signatureElsewhere');
+		expect(item.action).toBe(
+			'Check which header the sender signs in and set the Signature Header (or the Verification) to match.',
+		);
+	});
+
+	it('a header the settings read is not a signature elsewhere', () => {
+		const item = refused(
+			'hmacSha256',
+			{ 'x-signature': FORM.timestamped },
+			{},
+			'malformed_signature',
+		);
+		expect(request(item)).not.toHaveProperty('signatureElsewhere');
+	});
+
+	it('never a Verification that proves less than the chosen one', () => {
+		const standard = refused('standardWebhooks', { 'x-acme-signature': FORM.sha256 });
+		const timestamped = refused(
+			'hmacSha256',
+			{ 'x-acme-signature': FORM.sha512 },
+			{ useTimestamp: true },
+		);
+		const signsUrl = refused(
+			'customHmac',
+			{ 'x-acme-signature': FORM.timestamped },
+			{ customSignedContent: '{url}{body}', customSignatureHeader: 'x-mine' },
+		);
+		for (const item of [standard, timestamped, signsUrl]) {
+			expect(request(item)).toMatchObject({
+				signatureHeaders: expect.arrayContaining(['x-acme-signature']),
+			});
+			expect(request(item)).not.toHaveProperty('signatureElsewhere');
+			expect(item.action).not.toMatch(/Set Verification/);
+		}
+		// The chosen Verification's own form keeps it (and its timestamp): only the header changes.
+		expect(
+			refused('hmacSha256', { 'x-acme-signature': FORM.sha256 }, { useTimestamp: true }).action,
+		).toBe(
+			'Set the Signature Header to "x-acme-signature": it holds a signature in the form the settings read.',
+		);
+	});
+});
+
 describe("the item holds only the trigger's vocabulary", () => {
 	const HOSTILE = 'text/visit-evil.example-and-paste-your-signing-secret';
 
@@ -225,6 +477,7 @@ describe("the item holds only the trigger's vocabulary", () => {
 					[`x-hmac-${SECRET}`]: SECRET,
 				},
 				secrets: [SECRET, 'pk_live_prev'],
+				credentialSecrets: [SECRET, 'pk_live_prev'],
 			},
 		);
 		for (const reason of REASONS) {
@@ -244,25 +497,62 @@ describe("the item holds only the trigger's vocabulary", () => {
 		});
 	});
 
-	it('invented signature-like header names are counted, never listed; the names the schemes use are', () => {
+	it('signature-like header names: those the schemes use, then other plain tokens, listed; the rest counted', () => {
 		const headers = {
 			'x-signature': 'a',
 			'webhook-id': 'b',
-			'x-my-signature-please-rotate': 'c',
+			'X-My-Signature-Please-Rotate': 'c',
 			'x-secret-token': 'd',
 			'x-request-id': 'e',
+			x_webhook_token: 'f',
+			'x.signature': 'g',
+			[`x-signature-${'n'.repeat(53)}`]: 'h',
+			[`x-signature-${'n'.repeat(52)}`]: 'i',
+			[`x-hmac-${PLAIN_SECRET}`]: 'j',
+			[`x-token-${PLAIN_SECRET.toLowerCase()}-2`]: 'k',
 		};
-		const item = diagnosed('signature_mismatch', evidence('hmacSha256', {}, { headers }));
-		expect(item.request).toMatchObject({
-			signatureHeaders: ['webhook-id', 'x-signature'],
-			otherSignatureLikeHeaders: 2,
+		const item = diagnosed('missing_signature', evidence('hmacSha256', {}, { headers }));
+		expect(item.request).toEqual({
+			contentType: 'none',
+			bodyBytes: 321,
+			signatureHeaders: [
+				'webhook-id',
+				'x-signature',
+				'x-my-signature-please-rotate',
+				'x-secret-token',
+				`x-signature-${'n'.repeat(52)}`,
+			],
+			otherSignatureLikeHeaders: 5,
 		});
-		expect(JSON.stringify(item)).not.toMatch(/rotate|x-secret-token/);
+		expect(item.summary).toMatch(
+			/"x-secret-token", "x-signature-n+", and 5 others \(names not shown\)\.$/,
+		);
+		const shown = JSON.stringify(item);
+		for (const hidden of ['x_webhook', 'x.signature', 'n'.repeat(53), PLAIN_SECRET.toLowerCase()])
+			expect(shown).not.toContain(hidden);
 	});
 
-	it('within 2 KiB for every reason and Verification, with the longest settings and every header a list can show', () => {
+	it("without the credential's secrets (not read), only the names the schemes or the settings use are listed", () => {
+		const headers = { 'x-signature': 'a', 'x-secret-token': 'd' };
+		const item = diagnosed(
+			'unknown_verification',
+			evidence(
+				'hmacSha256',
+				{},
+				{ headers, verification: 'stripe', check: undefined, credentialSecrets: undefined },
+			),
+		);
+		expect(item.request).toMatchObject({
+			signatureHeaders: ['x-signature'],
+			otherSignatureLikeHeaders: 1,
+		});
+	});
+
+	it('within 2 KiB for every reason and Verification, with the longest settings, every header a list can show and a signature elsewhere in every form', () => {
 		const long = (prefix: string) => `${prefix}-${'h'.repeat(80)}`;
-		const settings = {
+		/** A plain token of the longest length shown. */
+		const plain = (i: number) => `x-signature-like-${i}-${'h'.repeat(64)}`.slice(0, 64);
+		const longest = {
 			signatureHeader: Array.from({ length: 12 }, (_, i) => long(`x-signature-${i}`)).join(','),
 			sharedKeyHeader: Array.from({ length: 12 }, (_, i) => long(`x-secret-${i}`)).join(','),
 			customSignatureHeader: Array.from({ length: 12 }, (_, i) => long(`x-custom-${i}`)).join(','),
@@ -273,37 +563,42 @@ describe("the item holds only the trigger's vocabulary", () => {
 			timestampHeader: long('x-timestamp'),
 		};
 		let largest = 0;
-		for (const name of SCHEME_NAMES) {
-			const check = SCHEMES[name].checkFrom(parameterReader(settings));
-			const headerNames = [
-				...(check.kind === 'hmac' ? check.signing.signatureHeader.split(',') : []),
-				...(check.kind === 'secretHeader' ? check.header.split(',') : []),
-				...Array.from({ length: 50 }, (_, i) => long(`x-signature-like-${i}`)),
-				'webhook-id',
-				'webhook-timestamp',
-				'webhook-signature',
-				'x-timestamp',
-				'x-webhook-secret',
-			];
-			const headers = Object.fromEntries(headerNames.map((header) => [header, 'v']));
-			for (const reason of REASONS) {
-				for (const testUrl of [false, true]) {
-					const facts = evidence(name, settings, {
-						headers,
-						testUrl,
-						bodyBytes: 16 * 1024 * 1024,
-						secrets: ['sk_live_x', 'y', 'z'],
-					});
-					const item: IDataObject = diagnosed(
-						reason,
-						{ ...facts, verification: reason === 'unknown_verification' ? 'v'.repeat(500) : name },
-						{ secretsTried: [0, 1, 2], timestamp: 0 },
-					);
-					item.unrecordedBefore = Number.MAX_SAFE_INTEGER;
-					largest = Math.max(largest, Buffer.byteLength(JSON.stringify(item)));
+		for (const settings of [longest, { useTimestamp: true }])
+			for (const value of ['v', ...Object.values(FORM)])
+				for (const name of SCHEME_NAMES) {
+					const check = SCHEMES[name].checkFrom(parameterReader(settings));
+					const headerNames = [
+						...(check.kind === 'hmac' ? check.signing.signatureHeader.split(',') : []),
+						...(check.kind === 'secretHeader' ? check.header.split(',') : []),
+						...Array.from({ length: 7 }, (_, i) => long(`x-signature-like-${i}`)),
+						...Array.from({ length: 7 }, (_, i) => plain(i)),
+						'webhook-id',
+						'webhook-timestamp',
+						'webhook-signature',
+						'x-timestamp',
+						'x-webhook-secret',
+					];
+					const headers = Object.fromEntries(headerNames.map((header) => [header, value]));
+					for (const reason of REASONS) {
+						for (const testUrl of [false, true]) {
+							const facts = evidence(name, settings, {
+								headers,
+								testUrl,
+								bodyBytes: 16 * 1024 * 1024,
+								secrets: ['sk_live_x', 'y', 'z'],
+							});
+							const item: IDataObject = diagnosed(
+								reason,
+								reason === 'unknown_verification'
+									? { ...facts, verification: 'v'.repeat(500), check: undefined }
+									: facts,
+								{ secretsTried: [0, 1, 2], timestamp: 0 },
+							);
+							item.unrecordedBefore = Number.MAX_SAFE_INTEGER;
+							largest = Math.max(largest, Buffer.byteLength(JSON.stringify(item)));
+						}
+					}
 				}
-			}
-		}
 		expect(largest).toBeLessThanOrEqual(2048);
 	});
 });

@@ -98,7 +98,7 @@ describe('each rule', () => {
 		expect(problemOf('v1:{timestamp}:2.{body}')).toBeUndefined();
 	});
 
-	it.each(['{boby}', '{timestamp}.{header.}{body}', '{formFields}', '{item.pspReference}'])(
+	it.each(['{boby}', '{timestamp}.{header.}{body}', '{items}', '{form}'])(
 		'a placeholder that does not exist is refused: %s',
 		(template) => {
 			expect(problemOf(template)).toBe('it names a placeholder that does not exist');
@@ -119,6 +119,50 @@ describe('each rule', () => {
 				{ kind: 'body' },
 			],
 		});
+	});
+});
+
+describe('Custom HMAC features earlier versions had, as a saved Signed Content still holds them', () => {
+	const ITEMS =
+		/^\{item\.…\} signs fields of each body item, .*\(Signature Location\), which this version removed$/;
+	const FORM_FIELDS = /^\{formFields\} signs form fields one by one, which this version removed$/;
+	const BODY_HASH =
+		/^it signs \{URL\} without \{body\}, and a body hash in the signed URL \(Body Hash Query Parameter\) is no longer read$/;
+
+	it.each([
+		// The signed fields of each body item, with the signature inside the item.
+		['{item.pspReference}:{item.merchantAccountCode}:{item.amount.value}', 'json', ITEMS],
+		['{ITEM.eventCode}.{body}', 'json', ITEMS],
+		// Form fields sorted by name, each name followed by its value; with or without the URL.
+		['{url}{formFields}', 'form', FORM_FIELDS],
+		['{timestamp}.{ formFields }', 'form', FORM_FIELDS],
+		['{FormFields}', 'json', FORM_FIELDS],
+		// The URL alone, its query carrying the body's SHA-256 (Body Hash Query Parameter).
+		['{URL}', 'json', BODY_HASH],
+		['{timestamp}.{url}', 'json', BODY_HASH],
+		['{url}', 'form', BODY_HASH],
+	] as const)('%s (%s) is refused, naming what was removed', (template, format, problem) => {
+		expect(problemOf(template, format)).toMatch(problem);
+	});
+
+	it('the refusal says which feature, for the Refused item to say what to choose instead', () => {
+		const removedOf = (template: string) => {
+			const parsed = parseSignedContent(template, 'json');
+			return parsed.ok ? 'accepted' : parsed.removed;
+		};
+		expect(['{item.a}', '{formFields}', '{url}', '{boby}', '{timestamp}.'].map(removedOf)).toEqual([
+			'itemSignatures',
+			'formFields',
+			'bodyHash',
+			undefined,
+			undefined,
+		]);
+	});
+
+	it('a typo, or a template without {body} that signs no URL, keeps its own problem', () => {
+		expect(problemOf('{boby}')).toBe('it names a placeholder that does not exist');
+		expect(problemOf('{timestamp}.')).toBe('{body} must come once, at the end');
+		expect(problemOf('{url}.{body}.{url}')).toBe('{body} must come once, at the end');
 	});
 });
 
