@@ -19,7 +19,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const { breakdown, describe } = require('./cpuProfile');
+const { GROUPS, breakdown, describe } = require('./cpuProfile');
 
 const TRIGGER = {
 	name: 'Start',
@@ -270,6 +270,17 @@ async function listingBenchmarks(n8n, sandbox, credentials, options) {
 		console.log(
 			`  ${row.label.padEnd(62)} ${row.medianMs.toFixed(0).padStart(6)} ms  ${row.msPerPage.toFixed(2)} ms/page${speed}${warm}`,
 		);
+	}
+	for (const s of scenarios) {
+		const profiles = runs[s.name].map((run) => run.profile).filter(Boolean);
+		if (profiles.length === 0) continue;
+		const medianOf = (pick) => median(profiles.map(pick));
+		const typical = {
+			windowMs: medianOf((p) => p.windowMs),
+			groups: Object.fromEntries(GROUPS.map(([g]) => [g, medianOf((p) => p.groups[g])])),
+		};
+		console.log(`  ${s.label}, median of each group over the rounds:`);
+		for (const line of describe(typical, pages)) console.log(`      ${line}`);
 	}
 	return { accounts, pageSize, pages, rounds, runs, summary };
 }
