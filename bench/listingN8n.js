@@ -20,6 +20,7 @@ const os = require('node:os');
 const path = require('node:path');
 
 const { GROUPS, breakdown, describe } = require('./cpuProfile');
+const { returnAllNode } = require('./workflow');
 
 const TRIGGER = {
 	name: 'Start',
@@ -55,18 +56,11 @@ function chain(id, nodes) {
  * `timedNodes` are the nodes whose executionTime adds up to the scenario's time.
  */
 function listingScenarios(sandbox, credentials, pageSize) {
-	const tenantApi = {
-		name: 'Tenant API',
-		type: 'n8n-nodes-tenant-api.tenantApi',
-		typeVersion: 1,
-		parameters: {
-			resource: 'account',
-			operation: 'getAll',
-			returnAll: true,
-			options: { pageSize },
-		},
-		credentials: { tenantApi: credentials.tenantApi },
-	};
+	const tenantApi = returnAllNode(
+		'n8n-nodes-tenant-api.tenantApi',
+		pageSize,
+		credentials.tenantApi,
+	);
 	const httpRequest = {
 		name: 'HTTP Request',
 		type: 'n8n-nodes-base.httpRequest',
