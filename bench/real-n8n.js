@@ -1,7 +1,8 @@
 'use strict';
 /**
  * npm run bench:n8n [-- --items 2000 --concurrency 1,4,16 --tarball path.tgz --skip-post --skip-payload
- *                      --executions 300 --at-once 25 --exec-rounds 1 --skip-executions --queue --n8n 2.40.7]
+ *                      --executions 300 --at-once 25 --exec-rounds 1 --skip-executions --queue --n8n 2.40.7
+ *                      --skip-list --accounts 20000 --page-size 100 --list-rounds 3 --cpu-prof <dir>]
  *
  * The same bulk POST in a real n8n (scripts/n8n/install.js's DEFAULT_VERSION, or --n8n <version> of its
  * VERSIONS, from its cache; SQLite, the packed
@@ -10,6 +11,10 @@
  * with `n8n execute`; the figure is the node's own executionTime from the run data, so n8n's start-up
  * and the Code node are not counted. Real n8n reads credentials from its database and decrypts them,
  * which the in-process benchmark (npm run bench) does not.
+ *
+ * Then (unless --skip-list) Return All over --accounts accounts in pages of --page-size against HTTP
+ * Request + Pagination + Split Out and a plain client, --list-rounds times each (bench/listingN8n.js;
+ * --cpu-prof <dir>: a V8 CPU profile of each listing's `n8n execute` in <dir>).
  *
  * Then `n8n start`, and (unless --skip-executions) many short executions against a rate-limited API
  * (bench/executions.js: 300 webhook calls, 25 at once, each an execution that POSTs one item; the API at
@@ -35,6 +40,7 @@ const { importExamples } = require('../scripts/start');
 const { startSandbox } = require('../sandbox/server');
 const { sign } = require('../sandbox/signing');
 const { RATE, executionWorkflows, printExecutions, runExecutions } = require('./executions');
+const { listingBenchmarks } = require('./listingN8n');
 const { BODY_EXPRESSION, httpRequestNode } = require('./workflow');
 
 function parseArgs(argv) {
@@ -50,6 +56,11 @@ function parseArgs(argv) {
 		execRounds: 1,
 		concurrency: [1, 4, 16],
 		n8n: installer.DEFAULT_VERSION,
+		skipList: false,
+		accounts: 20000,
+		pageSize: 100,
+		listRounds: 3,
+		cpuProf: undefined,
 	};
 	for (let i = 0; i < argv.length; i++) {
 		const name = argv[i].replace(/^--/, '');
@@ -64,6 +75,11 @@ function parseArgs(argv) {
 		else if (name === 'tarball') args.tarball = path.resolve(argv[++i]);
 		else if (name === 'concurrency') args.concurrency = argv[++i].split(',').map(Number);
 		else if (name === 'n8n') args.n8n = argv[++i];
+		else if (name === 'skip-list') args.skipList = true;
+		else if (name === 'accounts') args.accounts = Number(argv[++i]);
+		else if (name === 'page-size') args.pageSize = Number(argv[++i]);
+		else if (name === 'list-rounds') args.listRounds = Number(argv[++i]);
+		else if (name === 'cpu-prof') args.cpuProf = path.resolve(argv[++i]);
 		else throw new Error(`unknown option --${name}`);
 	}
 	return args;
@@ -301,7 +317,11 @@ async function main() {
 	// n8n start takes port + 1 for its task-runner broker, `n8n execute` port + 2.
 	const port = await freePort({ run: 3 });
 	const secret = 'whsec_bench_payload';
-	const sandbox = await startSandbox({ port: 0 });
+	const sandbox = await startSandbox({
+		port: 0,
+		accounts: args.skipList ? undefined : args.accounts,
+		maxPageSize: Math.max(100, args.pageSize),
+	});
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bench-n8n-'));
 	const n8n = createInstance({ version, userFolder, port, tarball });
 	const report = {
@@ -322,6 +342,25 @@ async function main() {
 		if (!args.skipPost) {
 			console.log(`real n8n ${version}: bulk POST of ${args.items} items (node executionTime)`);
 			report.post = await postBenchmarks(n8n, sandbox);
+		}
+		if (!args.skipList) {
+			console.log(
+				`real n8n ${version}: Return All over ${args.accounts} accounts, page size ${args.pageSize} (nodes' executionTime)`,
+			);
+			report.listing = await listingBenchmarks(
+				n8n,
+				sandbox,
+				{
+					tenantApi: { id: CRED_ID, name: 'Tenant API (sandbox)' },
+					headerAuth: { id: HEADER_CRED_ID, name: 'Header Auth (bench)' },
+				},
+				{
+					accounts: args.accounts,
+					pageSize: args.pageSize,
+					rounds: args.listRounds,
+					cpuProfDir: args.cpuProf,
+				},
+			);
 		}
 		if (!args.skipExecutions || !args.skipPayload) await n8n.start();
 		if (!args.skipExecutions) {

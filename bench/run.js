@@ -44,7 +44,7 @@ const {
 	runNodeWorkflow,
 	sandboxCredential,
 } = require('../test/harness/engine.ts');
-const { BODY_EXPRESSION, httpRequestNode, nodeTypesWith } = require('./workflow');
+const { BODY_EXPRESSION, httpRequestNode, nodeTypesWith, returnAllNode } = require('./workflow');
 const { FLOOR_TYPE, floorNodeDefinition, setUpFloor } = require('./floorNode');
 const { LATENCY, RATE_LIMIT, rateLimitedScenarios } = require('./rateLimited');
 const { printWebhook, webhookBench } = require('./webhook');
@@ -314,18 +314,10 @@ function listScenarios(ctx) {
 			kind: 'node',
 			pageSize,
 			run: async () => {
-				const node = {
+				const node = returnAllNode(ACTION_TYPE, pageSize, {
+					id: TEST_CREDENTIAL_ID,
 					name: 'Tenant API',
-					type: ACTION_TYPE,
-					typeVersion: 1,
-					parameters: {
-						resource: 'account',
-						operation: 'getAll',
-						returnAll: true,
-						options: { pageSize },
-					},
-					credentials: { tenantApi: { id: TEST_CREDENTIAL_ID, name: 'Tenant API' } },
-				};
+				});
 				const {
 					items,
 					error,

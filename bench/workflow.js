@@ -1,7 +1,8 @@
 'use strict';
 /**
- * Node types for the benchmark: the harness's (this package) plus n8n's HTTP Request node. Workflows
- * run through the harness's runNodeWorkflow (n8n-core's WorkflowExecute), like the engine tests.
+ * Node types for the benchmark: the harness's (this package) plus n8n's HTTP Request node, and the
+ * nodes the benchmarks run. In-process workflows run through the harness's runNodeWorkflow (n8n-core's
+ * WorkflowExecute), like the engine tests; bench/real-n8n.js imports them into a real n8n.
  */
 const { NodeHelpers } = require('n8n-workflow');
 
@@ -49,4 +50,20 @@ function httpRequestNode(baseUrl, tenantId, credential) {
 	};
 }
 
-module.exports = { BODY_EXPRESSION, httpRequestNode, nodeTypesWith };
+/** The Tenant API node (of node type `type`) listing every account: Account → Get Many, Return All. */
+function returnAllNode(type, pageSize, credential) {
+	return {
+		name: 'Tenant API',
+		type,
+		typeVersion: 1,
+		parameters: {
+			resource: 'account',
+			operation: 'getAll',
+			returnAll: true,
+			options: { pageSize },
+		},
+		credentials: { tenantApi: credential },
+	};
+}
+
+module.exports = { BODY_EXPRESSION, httpRequestNode, nodeTypesWith, returnAllNode };

@@ -10,24 +10,33 @@ const { spawnGroup, signalGroup, stopGroup } = require('./process-group');
 /**
  * Run `n8n <args>` (async: the sandbox may live in this process and must keep answering). Appends the
  * command and its output to `logFile`. Resolves { code, signal, stdout, stderr }; rejects on a non-zero
- * exit unless `allowFailure`, and kills the command after `timeoutMs`.
+ * exit unless `allowFailure`, and kills the command after `timeoutMs`. With `stdoutFile`, stdout goes to
+ * that file (read back at exit) instead of a pipe: n8n 2.41.1 exits before a pipe drains, so a large
+ * output (`execute --rawOutput` of a few MB) loses its tail in a pipe; a file is written synchronously.
  * @param {import('./install').N8nInstallInfo} installed
  * @param {string[]} args
- * @param {{ env: NodeJS.ProcessEnv, cwd: string, logFile: string, allowFailure?: boolean, timeoutMs?: number }} options
+ * @param {{ env: NodeJS.ProcessEnv, cwd: string, logFile: string, allowFailure?: boolean, timeoutMs?: number, stdoutFile?: string }} options
  * @returns {Promise<CliResult>}
  */
-function runCli(installed, args, { env, cwd, logFile, allowFailure = false, timeoutMs = 180000 }) {
+function runCli(
+	installed,
+	args,
+	{ env, cwd, logFile, allowFailure = false, timeoutMs = 180000, stdoutFile },
+) {
 	fs.mkdirSync(cwd, { recursive: true });
 	return new Promise((resolve, reject) => {
+		const stdoutFd = stdoutFile === undefined ? undefined : fs.openSync(stdoutFile, 'w');
 		const p = spawnGroup(installed.nodeBin, [installed.n8nBin, ...args], {
 			pipe: true,
+			stdoutFd,
 			env,
 			cwd,
 			label: `n8n ${args[0]}`,
 		});
+		if (stdoutFd !== undefined) fs.closeSync(stdoutFd);
 		let stdout = '';
 		let stderr = '';
-		/** @type {import('node:stream').Readable} */ (p.stdout).on('data', (d) => (stdout += d));
+		p.stdout?.on('data', (d) => (stdout += d));
 		/** @type {import('node:stream').Readable} */ (p.stderr).on('data', (d) => (stderr += d));
 		const timer = setTimeout(
 			() => signalGroup(/** @type {number} */ (p.pid), 'SIGKILL'),
@@ -40,9 +49,10 @@ function runCli(installed, args, { env, cwd, logFile, allowFailure = false, time
 		p.on('close', (code, signal) => {
 			clearTimeout(timer);
 			void stopGroup(p); // leftovers of the group, if any
+			if (stdoutFile !== undefined) stdout = fs.readFileSync(stdoutFile, 'utf8');
 			fs.appendFileSync(
 				logFile,
-				`\n$ n8n ${args.join(' ')}  -> ${code ?? signal}\n--- stdout\n${stdout}\n--- stderr\n${stderr}\n`,
+				`\n$ n8n ${args.join(' ')}  -> ${code ?? signal}\n--- stdout${stdoutFile === undefined ? `\n${stdout}` : `: ${stdoutFile}`}\n--- stderr\n${stderr}\n`,
 			);
 			const result = { code, signal, stdout, stderr };
 			if (code === 0 || allowFailure) return resolve(result);

@@ -38,7 +38,7 @@ const { runCli, publishArgs, parseRawOutput } = require('./cli');
  * @typedef {{ version?: string, userFolder: string, port?: number, tarball?: string, host?: string, publicHost?: string,
  *   webhookUrl?: string, encryptionKey?: string, owner?: Partial<Owner>, env?: Record<string, string>,
  *   log?: (message: string) => void }} InstanceOptions
- * @typedef {{ allowFailure?: boolean, timeoutMs?: number, extraEnv?: Record<string, string> }} CliOptions
+ * @typedef {{ allowFailure?: boolean, timeoutMs?: number, extraEnv?: Record<string, string>, stdoutFile?: string }} CliOptions
  */
 
 class N8nInstance {
@@ -117,7 +117,7 @@ class N8nInstance {
 	 * @param {string[]} args
 	 * @param {CliOptions} [options]
 	 */
-	cli(args, { allowFailure = false, timeoutMs = 180000, extraEnv = {} } = {}) {
+	cli(args, { allowFailure = false, timeoutMs = 180000, extraEnv = {}, stdoutFile } = {}) {
 		// `n8n execute` prints its result through the logger at level info: keep info. Commands that run
 		// workflows start a task-runner broker: port + 2, so they can run while `n8n start` is up.
 		const env = this.env({ N8N_RUNNERS_BROKER_PORT: String(this.port + 2), ...extraEnv });
@@ -127,6 +127,7 @@ class N8nInstance {
 			logFile: this.cliLog,
 			allowFailure,
 			timeoutMs,
+			stdoutFile,
 		});
 	}
 
@@ -143,12 +144,17 @@ class N8nInstance {
 	 * sometimes dies of SIGSEGV while exiting, after it printed the whole run (seen here: complete run data of a
 	 * successful execution, nothing on stderr; n8n's issue tracker has SIGSEGV reports on Node 24). The run is what
 	 * callers ask about, so such an exit counts as 0 when the printed run succeeded (`signal` still says SIGSEGV).
+	 * The run is printed into a file (runCli's `stdoutFile`), so that a run of many items arrives whole.
+	 * `extraEnv` is added to the command's environment (e.g. NODE_OPTIONS for a CPU profile).
 	 * @param {string} workflowId
+	 * @param {{ extraEnv?: Record<string, string> }} [options]
 	 * @returns {Promise<CliResult & { data: import('n8n-workflow').IRun }>}
 	 */
-	async execute(workflowId) {
+	async execute(workflowId, { extraEnv } = {}) {
 		const res = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], {
 			allowFailure: true,
+			extraEnv,
+			stdoutFile: path.join(this.userFolder, `execute-${workflowId}.out`),
 		});
 		/** @type {import('n8n-workflow').IRun} */
 		let data;

@@ -40,21 +40,26 @@ function signalGroup(pgid, signal) {
 
 /**
  * Spawn `cmd` as the leader of a new process group. Output: appended to `logFile` (with a header line),
- * or, with `pipe: true`, readable on child.stdout / child.stderr. The child gets `exited` (a promise of
+ * or, with `pipe: true`, readable on child.stdout / child.stderr; `stdoutFd` (with `pipe`) sends stdout to
+ * that open file instead of a pipe. The child gets `exited` (a promise of
  * { code, signal }) and `exitInfo` (null while it runs). `registry` (optional: { addGroup, removeGroup })
  * is told about the group, for a watchdog that outlives this process (scripts/queue/services.js).
  * @param {string} cmd
  * @param {string[]} args
- * @param {{ logFile?: string, pipe?: boolean, env?: NodeJS.ProcessEnv, cwd?: string, label?: string, registry?: GroupRegistry }} [options]
+ * @param {{ logFile?: string, pipe?: boolean, stdoutFd?: number, env?: NodeJS.ProcessEnv, cwd?: string, label?: string, registry?: GroupRegistry }} [options]
  */
-function spawnGroup(cmd, args, { logFile, pipe = false, env, cwd, label = cmd, registry } = {}) {
+function spawnGroup(
+	cmd,
+	args,
+	{ logFile, pipe = false, stdoutFd, env, cwd, label = cmd, registry } = {},
+) {
 	let out;
 	if (!pipe) {
 		out = fs.openSync(/** @type {string} */ (logFile), 'a');
 		fs.writeSync(out, `\n===== ${label}: ${cmd} ${args.join(' ')}  ${new Date().toISOString()}\n`);
 	}
 	/** @type {import('node:child_process').StdioOptions} */
-	const stdio = pipe ? ['ignore', 'pipe', 'pipe'] : ['ignore', out, out];
+	const stdio = pipe ? ['ignore', stdoutFd ?? 'pipe', 'pipe'] : ['ignore', out, out];
 	const child = /** @type {GroupChild} */ (spawn(cmd, args, { cwd, env, stdio, detached: true }));
 	if (out !== undefined) fs.closeSync(out);
 	child.exitInfo = null;

@@ -1,0 +1,282 @@
+'use strict';
+/**
+ * Return All in a real n8n, for bench/real-n8n.js: the sandbox's accounts (--accounts) in pages of
+ * --page-size, listed
+ *   - by the Tenant API node: Account → Get Many, Return All, Options → Page Size;
+ *   - by n8n's HTTP Request node + Split Out as a user builds it: GET <base>/accounts?limit=<page size>
+ *     with Header Auth, Pagination "Update a Parameter in Each Request" (query cursor =
+ *     {{ $response.body.next_cursor }}), complete when {{ !$response.body.has_more }}; Split Out of `data`;
+ *   - by a plain client in a process of its own on n8n's Node (bench/plainListing.js): fetch with
+ *     keep-alive, and node:http with a new agent per request (n8n's helper's way, without axios or n8n).
+ * Each workflow runs with `n8n execute` (a new process each time, Manual Trigger first); its figure is
+ * the nodes' own executionTime from the run data (HTTP Request's plus Split Out's), so n8n's start-up is
+ * not counted. Every run is checked: one output item per account, first and last in order.
+ * With --cpu-prof <dir>, each `n8n execute` of a listing writes a V8 CPU profile into a folder of its
+ * own there (NODE_OPTIONS), and each run's paging loop is shown by where its time went (bench/cpuProfile.js).
+ */
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const { GROUPS, breakdown, describe } = require('./cpuProfile');
+const { returnAllNode } = require('./workflow');
+
+const TRIGGER = {
+	name: 'Start',
+	type: 'n8n-nodes-base.manualTrigger',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
+
+/** A workflow Start → nodes[0] → nodes[1] …, for `n8n import:workflow`. */
+function chain(id, nodes) {
+	const all = [TRIGGER, ...nodes].map((node, i) => ({
+		id: `${id}-${i + 1}`,
+		position: [i * 220, 0],
+		...node,
+	}));
+	const connections = {};
+	for (let i = 0; i + 1 < all.length; i++)
+		connections[all[i].name] = { main: [[{ node: all[i + 1].name, type: 'main', index: 0 }]] };
+	return {
+		id,
+		name: `bench ${id}`,
+		active: false,
+		nodes: all,
+		connections,
+		settings: { executionOrder: 'v1' },
+		pinData: {},
+	};
+}
+
+/**
+ * The two listing workflows. `credentials`: { tenantApi, headerAuth }, each { id, name }.
+ * `timedNodes` are the nodes whose executionTime adds up to the scenario's time.
+ */
+function listingScenarios(sandbox, credentials, pageSize) {
+	const tenantApi = returnAllNode(
+		'n8n-nodes-tenant-api.tenantApi',
+		pageSize,
+		credentials.tenantApi,
+	);
+	const httpRequest = {
+		name: 'HTTP Request',
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.5,
+		parameters: {
+			url: `${sandbox.baseUrl}/accounts`,
+			authentication: 'genericCredentialType',
+			genericAuthType: 'httpHeaderAuth',
+			sendQuery: true,
+			queryParameters: { parameters: [{ name: 'limit', value: String(pageSize) }] },
+			sendHeaders: true,
+			headerParameters: { parameters: [{ name: 'x-tenant-id', value: sandbox.tenantId }] },
+			options: {
+				pagination: {
+					pagination: {
+						paginationMode: 'updateAParameterInEachRequest',
+						parameters: {
+							parameters: [
+								{ type: 'qs', name: 'cursor', value: '={{ $response.body.next_cursor }}' },
+							],
+						},
+						paginationCompleteWhen: 'other',
+						completeExpression: '={{ !$response.body.has_more }}',
+					},
+				},
+			},
+		},
+		credentials: { httpHeaderAuth: credentials.headerAuth },
+	};
+	const splitOut = {
+		name: 'Split Out',
+		type: 'n8n-nodes-base.splitOut',
+		typeVersion: 1,
+		parameters: { fieldToSplitOut: 'data' },
+	};
+	return [
+		{
+			name: 'list-tenant-api',
+			label: 'Tenant API node, Return All',
+			workflow: chain('benchListTenantApi', [tenantApi]),
+			timedNodes: [tenantApi.name],
+			outputNode: tenantApi.name,
+			profile: { windowFunction: 'fetchListing', ownPackage: 'n8n-nodes-tenant-api' },
+		},
+		{
+			name: 'list-http-request',
+			label: 'HTTP Request + Pagination + Split Out',
+			workflow: chain('benchListHttpRequest', [httpRequest, splitOut]),
+			timedNodes: [httpRequest.name, splitOut.name],
+			outputNode: splitOut.name,
+			profile: {
+				windowFunction: 'requestWithAuthenticationPaginated',
+				ownPackage: 'n8n-nodes-base',
+			},
+		},
+	];
+}
+
+/** Runs bench/plainListing.js on `nodeBin`; resolves its { pages, coldMs, warmMs }. */
+function plainListing(nodeBin, options) {
+	return new Promise((resolve, reject) => {
+		const child = spawn(
+			nodeBin,
+			[path.join(__dirname, 'plainListing.js'), JSON.stringify(options)],
+			{ stdio: ['ignore', 'pipe', 'pipe'] },
+		);
+		let out = '';
+		let err = '';
+		child.stdout.on('data', (d) => (out += d));
+		child.stderr.on('data', (d) => (err += d));
+		child.on('error', reject);
+		child.on('close', (code) =>
+			code === 0
+				? resolve(JSON.parse(out))
+				: reject(new Error(`plainListing ${options.client}: exit ${code}\n${err}`)),
+		);
+	});
+}
+
+/** The 1-minute load average: on a shared machine, the wait for a CPU shows in every page's time. */
+const load = () => os.loadavg()[0].toFixed(1);
+
+function median(values) {
+	const sorted = [...values].sort((a, b) => a - b);
+	const mid = Math.floor(sorted.length / 2);
+	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** The n8n side of one run: the timed nodes' executionTime, checked output. */
+async function runWorkflow(n8n, scenario, { accounts, profileDir }) {
+	const extraEnv = profileDir
+		? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` }
+		: undefined;
+	const loadBefore = load();
+	const { code, data } = await n8n.execute(scenario.workflow.id, { extraEnv });
+	const runData = data.data.resultData.runData;
+	const error =
+		data.data.resultData.error?.message ??
+		scenario.timedNodes.map((name) => runData[name]?.[0]?.error?.message).find(Boolean);
+	const items = runData[scenario.outputNode]?.[0]?.data?.main?.[0] ?? [];
+	const ids = [items[0]?.json?.id, items[items.length - 1]?.json?.id];
+	const lastId = `acc_${String(accounts).padStart(4, '0')}`;
+	if (
+		code !== 0 ||
+		error ||
+		items.length !== accounts ||
+		ids[0] !== 'acc_0001' ||
+		ids[1] !== lastId
+	)
+		throw new Error(
+			`${scenario.label}: exit ${code}, error ${error}, ${items.length} items (${ids.join(' … ')})`,
+		);
+	return {
+		load: `${loadBefore} → ${load()}`,
+		ms: scenario.timedNodes.reduce((sum, name) => sum + runData[name][0].executionTime, 0),
+		byNode: Object.fromEntries(
+			scenario.timedNodes.map((name) => [name, runData[name][0].executionTime]),
+		),
+	};
+}
+
+/**
+ * `rounds` rounds of: each n8n workflow once, then each plain client once (a new process each).
+ * Prints every run and a summary with the per-page cost; returns the report.
+ */
+async function listingBenchmarks(n8n, sandbox, credentials, options) {
+	const { accounts, pageSize, rounds, cpuProfDir } = options;
+	const pages = Math.ceil(accounts / pageSize);
+	const scenarios = listingScenarios(sandbox, credentials, pageSize);
+	const dir = path.join(n8n.userFolder, 'bench-import', 'listing');
+	fs.mkdirSync(dir, { recursive: true });
+	for (const s of scenarios)
+		fs.writeFileSync(path.join(dir, `${s.name}.json`), JSON.stringify(s.workflow));
+	await n8n.cli(['import:workflow', '--separate', `--input=${dir}`]);
+	const clients = ['fetch', 'http-new-agent'];
+	const runs = Object.fromEntries(
+		[...scenarios.map((s) => s.name), ...clients].map((n) => [n, []]),
+	);
+	for (let round = 0; round < rounds; round++) {
+		for (const s of scenarios) {
+			const profileDir = cpuProfDir && path.join(cpuProfDir, `${s.name}-${round + 1}`);
+			if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
+			const run = await runWorkflow(n8n, s, { accounts, profileDir });
+			runs[s.name].push(run);
+			const parts = Object.entries(run.byNode).map(([name, ms]) => `${name} ${ms}`);
+			console.log(
+				`  round ${round + 1} ${s.label.padEnd(40)} ${String(run.ms).padStart(6)} ms  ${(run.ms / pages).toFixed(2)} ms/page  (${parts.join(' + ')}; load ${run.load})`,
+			);
+			if (profileDir) {
+				run.profile = breakdown(profileDir, s.profile.windowFunction, s.profile.ownPackage);
+				const lines = run.profile
+					? describe(run.profile, pages)
+					: [`no profile in ${profileDir} has ${s.profile.windowFunction}`];
+				for (const line of lines) console.log(`      ${line}`);
+			}
+		}
+		for (const client of clients) {
+			const loadBefore = load();
+			const run = await plainListing(n8n.ensureInstalled().nodeBin, {
+				baseUrl: sandbox.baseUrl,
+				apiKey: sandbox.apiKey,
+				tenantId: sandbox.tenantId,
+				pageSize,
+				accounts,
+				client,
+			});
+			if (run.pages !== pages) throw new Error(`${client}: ${run.pages} pages, expected ${pages}`);
+			run.load = `${loadBefore} → ${load()}`;
+			runs[client].push(run);
+			console.log(
+				`  round ${round + 1} plain client, ${client.padEnd(26)} ${run.coldMs.toFixed(0).padStart(6)} ms  ${(run.coldMs / pages).toFixed(2)} ms/page  (warm: ${(run.warmMs / pages).toFixed(2)} ms/page; load ${run.load})`,
+			);
+		}
+	}
+	const summary = [
+		...scenarios.map((s) => ({
+			name: s.name,
+			label: s.label,
+			medianMs: median(runs[s.name].map((r) => r.ms)),
+		})),
+		...clients.map((client) => ({
+			name: client,
+			label: `plain client: ${client === 'fetch' ? 'fetch, keep-alive' : 'node:http, new agent per request'} (new process)`,
+			medianMs: median(runs[client].map((r) => r.coldMs)),
+			warmMedianMs: median(runs[client].map((r) => r.warmMs)),
+		})),
+	].map((row) => ({ ...row, msPerPage: row.medianMs / pages }));
+	const peer = summary.find((r) => r.name === 'list-http-request');
+	console.log(
+		`\nReturn All over ${accounts} accounts, ${pages} pages of ${pageSize}, median of ${rounds}${cpuProfDir ? ' (under the CPU profiler, which costs the n8n runs some time)' : ''}:`,
+	);
+	for (const row of summary) {
+		const speed =
+			row.name === 'list-tenant-api'
+				? `  ${(peer.medianMs / row.medianMs).toFixed(2)}× the speed of HTTP Request + Pagination + Split Out`
+				: '';
+		const warm =
+			row.warmMedianMs === undefined
+				? ''
+				: `  (second listing in the same process: ${(row.warmMedianMs / pages).toFixed(2)} ms/page)`;
+		console.log(
+			`  ${row.label.padEnd(62)} ${row.medianMs.toFixed(0).padStart(6)} ms  ${row.msPerPage.toFixed(2)} ms/page${speed}${warm}`,
+		);
+	}
+	for (const s of scenarios) {
+		const profiles = runs[s.name].map((run) => run.profile).filter(Boolean);
+		if (profiles.length === 0) continue;
+		const medianOf = (pick) => median(profiles.map(pick));
+		const typical = {
+			windowMs: medianOf((p) => p.windowMs),
+			groups: Object.fromEntries(GROUPS.map(([g]) => [g, medianOf((p) => p.groups[g])])),
+		};
+		console.log(`  ${s.label}, median of each group over the rounds:`);
+		for (const line of describe(typical, pages)) console.log(`      ${line}`);
+	}
+	return { accounts, pageSize, pages, rounds, runs, summary };
+}
+
+module.exports = { listingBenchmarks };
