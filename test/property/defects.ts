@@ -26,6 +26,7 @@ const SIGNED_CONTENT = `${TRIGGER}/signedContent.ts`;
 const RECEIVE = `${TRIGGER}/receive.ts`;
 const IDENTITY = `${TRIGGER}/identity.ts`;
 const SETTINGS = `${TRIGGER}/settings.ts`;
+const SPELLINGS = 'nodes/shared/secretSpellings.ts';
 
 export const DEFECTS: Defect[] = [
 	{
@@ -213,10 +214,9 @@ export const DEFECTS: Defect[] = [
 		property: 'mutated',
 		patches: [
 			{
-				file: `${TRIGGER}/headers.ts`,
-				find: '\tconst folded = secrets.map((secret) => secret.toLowerCase());\n\treturn texts\n\t\t.flatMap(leaves)\n\t\t.some((text) => folded.some((secret) => text.toLowerCase().includes(secret)));',
-				replace:
-					'\treturn texts.flatMap(leaves).some((text) => secrets.some((secret) => text.includes(secret)));',
+				file: SPELLINGS,
+				find: "\treturn new RegExp(unique.join('|'), 'gi');",
+				replace: "\treturn new RegExp(unique.join('|'), 'g');",
 			},
 		],
 	},
