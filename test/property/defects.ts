@@ -221,6 +221,71 @@ export const DEFECTS: Defect[] = [
 		],
 	},
 	{
+		name: 'secrets looked for only as written: no other spelling',
+		verification: 'hmacSha256',
+		property: 'mutated',
+		patches: [
+			{
+				file: SPELLINGS,
+				find: '\tconst texts = new Set(secrets.flatMap(writings).flatMap(jsonEscaped));',
+				replace: '\tconst texts = new Set(secrets);',
+			},
+			{
+				file: SPELLINGS,
+				find: '\t\tENCODINGS.map((times) => encodedPattern(text, times)),',
+				replace: '\t\t[literal(text)],',
+			},
+		],
+	},
+	{
+		name: 'secrets not looked for inside base64',
+		verification: 'standardWebhooks',
+		property: 'mutated',
+		patches: [
+			{
+				file: SPELLINGS,
+				find: "\t\twritten.push(inside, inside.replace(/\\+/g, '-').replace(/\\//g, '_'));",
+				replace: '',
+			},
+		],
+	},
+	{
+		name: 'secrets looked for percent-encoded once at most',
+		verification: 'customHmac',
+		property: 'mutated',
+		patches: [
+			{
+				file: SPELLINGS,
+				find: 'const ENCODINGS = [0, 1, 2];',
+				replace: 'const ENCODINGS = [0, 1];',
+			},
+		],
+	},
+	{
+		name: "a secret's + not read as a space",
+		verification: 'hmacSha256',
+		property: 'replayed',
+		patches: [
+			{
+				file: SPELLINGS,
+				find: "\tconst readAs = character === '+' || character === ' ' ? ['+', ' '] : [character];",
+				replace: '\tconst readAs = [character];',
+			},
+		],
+	},
+	{
+		name: 'secrets not looked for JSON-escaped',
+		verification: 'hmacSha512',
+		property: 'mutated',
+		patches: [
+			{
+				file: SPELLINGS,
+				find: "\treturn [text, escapedText, escapedText.replace(/\\//g, '\\\\/')];",
+				replace: '\treturn [text];',
+			},
+		],
+	},
+	{
 		name: 'only the secrets the URL accepts kept out of the output',
 		verification: 'hmacSha256',
 		property: 'replayed',
