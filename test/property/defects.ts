@@ -251,8 +251,8 @@ export const DEFECTS: Defect[] = [
 	},
 	{
 		name: 'secrets looked for percent-encoded once at most',
-		verification: 'customHmac',
-		property: 'mutated',
+		verification: 'hmacSha256',
+		property: 'replayed',
 		patches: [
 			{
 				file: SPELLINGS,

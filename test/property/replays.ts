@@ -317,7 +317,12 @@ function withSecret(genuine: Genuine, secrets: string[], at: number): Replay {
 	return {
 		request: deliverable({
 			...request,
-			lines: [...request.lines, ['x-debug-secret', secret.toUpperCase()]],
+			lines: [
+				...request.lines,
+				['x-debug-secret', secret.toUpperCase()],
+				// A proxy's copy of a URL that held it, encoded again on the way.
+				['x-original-url', `/hook?sig=${encodeURIComponent(encodeURIComponent(secret))}`],
+			],
 			query,
 		}),
 		label: 'a secret in a header and the query',
