@@ -5,6 +5,7 @@
  * secret itself in any letter case (folded, it no longer decodes, but holds most of the secret). Written from
  * docs/trigger.md, not from the product's code (nodes/shared/secretSpellings.ts spells secrets out instead).
  */
+import { ESCAPES } from './reading';
 
 /** Every run of percent escapes as the UTF-8 text of its bytes; other text as it is. */
 const percentDecoded = (text: string) =>
@@ -12,22 +13,11 @@ const percentDecoded = (text: string) =>
 		Buffer.from(run.replace(/%/g, ''), 'hex').toString('utf8'),
 	);
 
-const JSON_ESCAPES: Record<string, string> = {
-	'"': '"',
-	'\\': '\\',
-	'/': '/',
-	b: '\b',
-	f: '\f',
-	n: '\n',
-	r: '\r',
-	t: '\t',
-};
-
 const jsonUnescaped = (text: string) =>
 	text.replace(/\\(?:u([0-9a-fA-F]{4})|(.))/g, (escape, code?: string, character?: string) =>
 		code !== undefined
 			? String.fromCharCode(parseInt(code, 16))
-			: (JSON_ESCAPES[character as string] ?? escape),
+			: (ESCAPES[character as string] ?? escape),
 	);
 
 /** The text as written, percent-decoded until nothing changes, each of those JSON-unescaped. */
