@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { setOwn } from '../shared/ownProperty';
+import { holdsSpelling, secretSpellings } from '../shared/secretSpellings';
 
 /**
  * Request headers as n8n hands them over (names in lower case; repeated ones joined or in a list).
@@ -62,14 +63,12 @@ export function usableSecrets(secrets: unknown[]): string[] {
 const ALWAYS_LEFT_OUT = ['authorization', 'proxy-authorization', 'cookie'];
 
 /**
- * Whether a name or value holds one of the secrets, in any letter case: header names arrive in
- * lower case, so a secret in a name (`X-Auth-<secret>`) reaches the node case-folded.
+ * Whether a name or value holds a spelling of one of the secrets (nodes/shared/secretSpellings.ts),
+ * in any letter case: header names arrive in lower case, so a secret in a name (`X-Auth-<secret>`)
+ * reaches the node case-folded.
  */
-function holdsSecret(secrets: string[], texts: unknown[]): boolean {
-	const folded = secrets.map((secret) => secret.toLowerCase());
-	return texts
-		.flatMap(leaves)
-		.some((text) => folded.some((secret) => text.toLowerCase().includes(secret)));
+function holdsSecret(spellings: RegExp | undefined, texts: unknown[]): boolean {
+	return texts.flatMap(leaves).some((text) => holdsSpelling(spellings, text));
 }
 
 /**
@@ -83,7 +82,7 @@ function leaves(value: unknown): string[] {
 
 /**
  * The request headers without those that can carry credentials: `secretHeaders`, and any holding a
- * secret.
+ * secret in any spelling.
  */
 export function unsignedHeaders(
 	headers: HeaderBag,
@@ -91,21 +90,21 @@ export function unsignedHeaders(
 	secrets: unknown[],
 ): IDataObject {
 	const leftOut = new Set([...ALWAYS_LEFT_OUT, ...headerNames(secretHeaders)]);
-	const usable = usableSecrets(secrets);
+	const spellings = secretSpellings(usableSecrets(secrets));
 	const out: IDataObject = {};
 	for (const [name, value] of Object.entries(headers)) {
 		if (value === undefined || leftOut.has(name.toLowerCase())) continue;
-		if (!holdsSecret(usable, [name, value])) setOwn(out, name, value);
+		if (!holdsSecret(spellings, [name, value])) setOwn(out, name, value);
 	}
 	return out;
 }
 
-/** The query parameters without any that hold a secret. */
+/** The query parameters without any that hold a secret in any spelling. */
 export function unsignedQuery(query: IDataObject, secrets: unknown[]): IDataObject {
-	const usable = usableSecrets(secrets);
+	const spellings = secretSpellings(usableSecrets(secrets));
 	const out: IDataObject = {};
 	for (const [key, value] of Object.entries(query)) {
-		if (!holdsSecret(usable, [key, value])) setOwn(out, key, value);
+		if (!holdsSecret(spellings, [key, value])) setOwn(out, key, value);
 	}
 	return out;
 }

@@ -26,6 +26,7 @@ const SIGNED_CONTENT = `${TRIGGER}/signedContent.ts`;
 const RECEIVE = `${TRIGGER}/receive.ts`;
 const IDENTITY = `${TRIGGER}/identity.ts`;
 const SETTINGS = `${TRIGGER}/settings.ts`;
+const SPELLINGS = 'nodes/shared/secretSpellings.ts';
 
 export const DEFECTS: Defect[] = [
 	{
@@ -225,10 +226,74 @@ export const DEFECTS: Defect[] = [
 		property: 'mutated',
 		patches: [
 			{
-				file: `${TRIGGER}/headers.ts`,
-				find: '\tconst folded = secrets.map((secret) => secret.toLowerCase());\n\treturn texts\n\t\t.flatMap(leaves)\n\t\t.some((text) => folded.some((secret) => text.toLowerCase().includes(secret)));',
-				replace:
-					'\treturn texts.flatMap(leaves).some((text) => secrets.some((secret) => text.includes(secret)));',
+				file: SPELLINGS,
+				find: "\treturn new RegExp(unique.join('|'), 'gi');",
+				replace: "\treturn new RegExp(unique.join('|'), 'g');",
+			},
+		],
+	},
+	{
+		name: 'secrets looked for only as written: no other spelling',
+		verification: 'hmacSha256',
+		property: 'mutated',
+		patches: [
+			{
+				file: SPELLINGS,
+				find: '\tconst texts = new Set(secrets.flatMap(writings).flatMap(jsonEscaped));',
+				replace: '\tconst texts = new Set(secrets);',
+			},
+			{
+				file: SPELLINGS,
+				find: '\t\tENCODINGS.map((times) => encodedPattern(text, times)),',
+				replace: '\t\t[literal(text)],',
+			},
+		],
+	},
+	{
+		name: 'secrets not looked for inside base64',
+		verification: 'standardWebhooks',
+		property: 'mutated',
+		patches: [
+			{
+				file: SPELLINGS,
+				find: "\t\twritten.push(inside, inside.replace(/\\+/g, '-').replace(/\\//g, '_'));",
+				replace: '',
+			},
+		],
+	},
+	{
+		name: 'secrets looked for percent-encoded once at most',
+		verification: 'hmacSha256',
+		property: 'replayed',
+		patches: [
+			{
+				file: SPELLINGS,
+				find: 'const ENCODINGS = [0, 1, 2];',
+				replace: 'const ENCODINGS = [0, 1];',
+			},
+		],
+	},
+	{
+		name: "a secret's + not read as a space",
+		verification: 'hmacSha256',
+		property: 'replayed',
+		patches: [
+			{
+				file: SPELLINGS,
+				find: "\tconst readAs = character === '+' || character === ' ' ? ['+', ' '] : [character];",
+				replace: '\tconst readAs = [character];',
+			},
+		],
+	},
+	{
+		name: 'secrets not looked for JSON-escaped',
+		verification: 'hmacSha512',
+		property: 'mutated',
+		patches: [
+			{
+				file: SPELLINGS,
+				find: "\treturn [text, escapedText, escapedText.replace(/\\//g, '\\\\/')];",
+				replace: '\treturn [text];',
 			},
 		],
 	},

@@ -6,6 +6,7 @@
  * oracle.ts). Used by test/unit/deliveryProperties.test.ts (a fixed seed) and `npm run fuzz` (campaign.ts).
  */
 import fc from 'fast-check';
+import type { IDataObject } from 'n8n-workflow';
 
 import type { SchemeName } from '../../nodes/TenantApiTrigger/schemes';
 
@@ -24,6 +25,7 @@ import type { Delivery, Genuine } from './sender';
 import { NOW, choices, deliver } from './sender';
 import type { Setup } from './settings';
 import { VERIFICATIONS, setups } from './settings';
+import { spellingParts } from './transport';
 import type { Answer } from './trigger';
 import { trigger } from './trigger';
 
@@ -84,6 +86,26 @@ function checkGenuine({ setup, genuine }: Case): Verdict {
 	return { ...verdict, outcome: `genuine: ${verdict.outcome}` };
 }
 
+/**
+ * The secrets an edit put where the output shows them when started (Include Headers, Include Query Parameters): the
+ * place and each part of the spelling, as dims.
+ */
+function secretsShown(setup: Setup, edits: Mutation[]): Array<[string, string]> {
+	const { includeHeaders, includeQuery } = (setup.parameters.options ?? {}) as IDataObject;
+	return edits.flatMap((m): Array<[string, string]> => {
+		if (m.kind !== 'secret') return [];
+		const shown = m.place.startsWith('query') ? includeQuery : includeHeaders;
+		if (shown !== true || setup.verification === 'none') return [];
+		return [
+			['secret sent where the item shows it', `place: ${m.place}`],
+			...spellingParts(m.spelling).map((part): [string, string] => [
+				'secret sent where the item shows it',
+				part,
+			]),
+		];
+	});
+}
+
 /** An attacker's edits (one or two) of a captured delivery, judged against the capture. */
 function checkMutation({ setup, genuine }: Case, edits: Mutation[]): Verdict {
 	const secrets = credentialSecrets(setup);
@@ -93,7 +115,12 @@ function checkMutation({ setup, genuine }: Case, edits: Mutation[]): Verdict {
 		['sender fault', genuine.fault],
 		...names.map((name): [string, string] => ['mutation', name]),
 	]);
-	return { ...verdict, outcome: `mutated: ${verdict.outcome}` };
+	const started = verdict.ok && verdict.outcome.endsWith('started');
+	return {
+		...verdict,
+		outcome: `mutated: ${verdict.outcome}`,
+		dims: [...(verdict.dims ?? []), ...(started ? secretsShown(setup, edits) : [])],
+	};
 }
 
 // ---- replays ----

@@ -17,7 +17,8 @@
  *    signed content never gets two ids, and two genuine deliveries share one only when their signed id, named fields
  *    or signed content but the timestamp are the same (deliveries.ts checks pairs of captures).
  * 4. No secret of the credential (current, previous, test; whichever the URL accepts) reaches an output item,
- *    Verified or Refused, in any letter case. (A body a sender signed is the sender's: no move puts a secret in one.)
+ *    Verified or Refused, in any spelling (percent-encoded, JSON-escaped, a `+` read as a space, in base64) or letter
+ *    case. (A body a sender signed is the sender's: no move puts a secret in one.)
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -32,6 +33,7 @@ import {
 	received,
 } from './oracle';
 import { readAs, sameValue } from './reading';
+import { secretFinder, texts } from './secretReadings';
 import type { Genuine } from './sender';
 import type { Setup } from './settings';
 import type { Answer } from './trigger';
@@ -80,13 +82,9 @@ function signatureState(setup: Setup, captures: Genuine[], request: Received) {
 		: ('readable' as const);
 }
 
-/** Rule 4: the secret texts (any letter case) an item holds. */
-function secretsIn(setup: Setup, item: IDataObject | undefined): string[] {
-	if (item === undefined) return [];
-	const json = JSON.stringify(item).toLowerCase();
-	return credentialSecrets(setup).filter((secret) =>
-		json.includes(JSON.stringify(secret.toLowerCase()).slice(1, -1)),
-	);
+/** Rule 4: whether an item holds a secret, in any spelling (secretReadings.ts), in any of its names and texts. */
+function holdsASecret(setup: Setup, item: IDataObject | undefined): boolean {
+	return item !== undefined && texts(item).some(secretFinder(credentialSecrets(setup)));
 }
 
 const SIGNED_PARTS = ['timestamp', 'id', 'url', 'header'] as const;
@@ -151,13 +149,10 @@ export function judge(
 	const { decision } = answer;
 	const outcome = outcomeOf(decision);
 	const broken = (why: string): Verdict => ({ ok: false, outcome, why });
-	const leaked = [
-		...secretsIn(setup, decision.action === 'start' ? decision.item : undefined),
-		...secretsIn(setup, answer.refused),
-	];
-	if (leaked.length > 0)
+	const shown = decision.action === 'start' ? decision.item : answer.refused;
+	if (holdsASecret(setup, shown))
 		return broken(
-			`rule 4: a secret of the credential reached the output: ${JSON.stringify(decision.action === 'start' ? decision.item : answer.refused)}`,
+			`rule 4: a secret of the credential reached the output: ${JSON.stringify(shown)}`,
 		);
 	if (decision.action === 'start') {
 		const origin =

@@ -6,7 +6,9 @@
  * in another letter case or to a look-alike (`svix-id` for `webhook-id`), padded, added (a first name of a setting's
  * list, any other name), a timestamp shifted, a signature respelled (upper case, base64url, without padding) or
  * its second half forged (a reader that compares part of a digest would take it); a
- * secret of the credential copied into a header's name or value, Authorization, or the query, in any letter case;
+ * secret of the credential copied into a header's name or value, Authorization, a URL a proxy forwards
+ * (`X-Forwarded-Uri`, `X-Original-Url`, `Referer`), Basic credentials in a header of its own, or the query (as is: a
+ * `+` reads as a space), in any spelling (transport.ts);
  * query parameters added, dropped or respelled; the request handed over directly instead of through n8n's server.
  */
 import fc from 'fast-check';
@@ -14,8 +16,8 @@ import fc from 'fast-check';
 import { text } from './bodies';
 import { fraction } from './common';
 import type { Delivery } from './sender';
-import type { HeaderLines } from './transport';
-import { sendable } from './transport';
+import type { HeaderLines, Spelling } from './transport';
+import { sendable, spelled, spelling } from './transport';
 
 type BodyOp = 'flip' | 'insert' | 'delete' | 'truncated' | 'extended' | 'spliced';
 type Reencoding = 'byte order mark' | 'blank' | 'escape' | 'number spelling';
@@ -42,7 +44,19 @@ type HeaderOp =
 	| 'timestamp shifted'
 	| 'signature respelled'
 	| 'signature half forged';
-type SecretPlace = 'header name' | 'header value' | 'authorization' | 'query name' | 'query value';
+/** Where an edit puts a secret of the credential. */
+export const SECRET_PLACES = [
+	'header name',
+	'header value',
+	'authorization',
+	'x-forwarded-uri',
+	'x-original-url',
+	'referer',
+	'basic credentials',
+	'query name',
+	'query value',
+] as const;
+type SecretPlace = (typeof SECRET_PLACES)[number];
 type QueryOp = 'added' | 'dropped' | 'respelled';
 
 export type Mutation =
@@ -51,7 +65,7 @@ export type Mutation =
 	| { kind: 'field'; op: FieldOp; at: number; text: string }
 	| { kind: 'content type'; value: string | undefined; repeated: boolean }
 	| { kind: 'header'; op: HeaderOp; at: number; text: string }
-	| { kind: 'secret'; place: SecretPlace; letters: 'as is' | 'lower' | 'upper'; at: number }
+	| { kind: 'secret'; place: SecretPlace; spelling: Spelling; at: number }
 	| { kind: 'query'; op: QueryOp; at: number; text: string }
 	| { kind: 'transport' };
 
@@ -146,17 +160,12 @@ export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
 	{
 		arbitrary: fc.record({
 			kind: fc.constant('secret' as const),
-			place: pick<SecretPlace>(
-				'header name',
-				'header value',
-				'authorization',
-				'query name',
-				'query value',
-			),
-			letters: pick<'as is' | 'lower' | 'upper'>('as is', 'lower', 'upper'),
+			// The query value twice: only there does a `+` sent as is reach n8n's parser, which reads it as a space.
+			place: pick<SecretPlace>(...SECRET_PLACES, 'query value'),
+			spelling,
 			at: fraction,
 		}),
-		weight: 2,
+		weight: 3,
 	},
 	{
 		arbitrary: fc.record({
@@ -388,25 +397,34 @@ function withSecret(
 ): Delivery {
 	const secret = at(secrets, m.at);
 	if (secret === undefined) return request;
-	const written =
-		m.letters === 'lower'
-			? secret.toLowerCase()
-			: m.letters === 'upper'
-				? secret.toUpperCase()
-				: secret;
-	const query = (name: string, value: string) =>
-		`${request.query === '' ? '?' : `${request.query}&`}${encodeURIComponent(name)}=${encodeURIComponent(value)}`;
+	const written = spelled(secret, m.spelling);
+	const header = (name: string, value: string): Delivery => ({
+		...request,
+		lines: [...request.lines, [name, value]],
+	});
+	// As written into the query string: n8n's parser decodes it once and reads a `+` as a space.
+	const query = (pair: string) => ({
+		...request,
+		query: `${request.query === '' ? '?' : `${request.query}&`}${pair}`,
+	});
 	switch (m.place) {
 		case 'header name':
-			return { ...request, lines: [...request.lines, [`x-auth-${written}`, '1']] };
+			return header(`x-auth-${written}`, '1');
 		case 'header value':
-			return { ...request, lines: [...request.lines, ['x-forwarded-note', `token ${written}`]] };
+			return header('x-forwarded-note', `token ${written}`);
 		case 'authorization':
-			return { ...request, lines: [...request.lines, ['authorization', `Bearer ${written}`]] };
+			return header('authorization', `Bearer ${written}`);
+		case 'x-forwarded-uri':
+		case 'x-original-url':
+		case 'referer':
+			// A URL a proxy forwards, or the page the sender came from, with the query as sent.
+			return header(m.place, `/webhook/5b0c7e1a?token=${written}`);
+		case 'basic credentials':
+			return header('x-upstream-authorization', `Basic ${written}`);
 		case 'query name':
-			return { ...request, query: query(`k_${written}`, '1') };
+			return query(`k_${encodeURIComponent(written)}=1`);
 		default:
-			return { ...request, query: query('token', written) };
+			return query(`token=${written}`);
 	}
 }
 

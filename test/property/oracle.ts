@@ -11,7 +11,7 @@
  *   (reading.ts), a top-level `webhookDelivery` refused, the Events filter;
  * - the item: the body and `webhookDelivery` (the id by the rule: the signed id, else Delivery ID Fields, else the
  *   SHA-256 of the bytes; the signed timestamp; the secret that matched; the unsigned headers and query without
- *   credentials or anything holding a secret, in any letter case).
+ *   credentials or anything holding a secret, in any spelling or letter case).
  * Whether a signature header that is not a sender's own is read is the one thing the model cannot say: it says
  * which outcomes are allowed then (judge.ts).
  */
@@ -24,6 +24,7 @@ import type { RefusalReason } from '../../nodes/TenantApiTrigger/refusals';
 
 import type { Format } from './reading';
 import { hasOwn, readAs, setOwn } from './reading';
+import { secretFinder, texts } from './secretReadings';
 import type { Delivery } from './sender';
 import type { Setup } from './settings';
 import { PRODUCTION_URL, TEST_URL } from './settings';
@@ -456,15 +457,9 @@ function eventAccepted(setup: Setup, type: string | undefined): boolean {
 	);
 }
 
-/** Every text in a value, its names included (a parsed query can nest). */
-function texts(value: unknown): string[] {
-	if (value === null || typeof value !== 'object') return [String(value)];
-	return Object.entries(value).flatMap(([name, inner]) => [name, ...texts(inner)]);
-}
-
+/** Whether a name or value holds a secret in any spelling (secretReadings.ts), at any depth (a parsed query can nest). */
 export function holdsSecret(secrets: string[], value: unknown): boolean {
-	const folded = secrets.map((secret) => secret.toLowerCase());
-	return texts(value).some((t) => folded.some((secret) => t.toLowerCase().includes(secret)));
+	return texts(value).some(secretFinder(secrets));
 }
 
 const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie'];

@@ -73,7 +73,8 @@ export function numberValue(token: string): number | string {
 class Invalid extends Error {}
 
 const WHITESPACE = new Set([' ', '\t', '\n', '\r']);
-const ESCAPES: Record<string, string> = {
+/** What each JSON escape stands for after its `\` (`\u` apart). */
+export const ESCAPES: Record<string, string> = {
 	'"': '"',
 	'\\': '\\',
 	'/': '/',

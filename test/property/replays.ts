@@ -312,11 +312,17 @@ function withSecret(genuine: Genuine, secrets: string[], at: number): Replay {
 	if (secrets.length === 0) return { request: genuine.request, label: 'no secret to add' };
 	const secret = pick(secrets, at);
 	const { request } = genuine;
-	const query = `${request.query === '' ? '?' : `${request.query}&`}sig=${encodeURIComponent(secret.toLowerCase())}`;
+	// Unencoded, as a careless sender writes it: n8n's parser reads a `+` in it as a space.
+	const query = `${request.query === '' ? '?' : `${request.query}&`}sig=${secret.toLowerCase()}`;
 	return {
 		request: deliverable({
 			...request,
-			lines: [...request.lines, ['x-debug-secret', secret.toUpperCase()]],
+			lines: [
+				...request.lines,
+				['x-debug-secret', secret.toUpperCase()],
+				// A proxy's copy of a URL that held it, encoded again on the way.
+				['x-original-url', `/hook?sig=${encodeURIComponent(encodeURIComponent(secret))}`],
+			],
 			query,
 		}),
 		label: 'a secret in a header and the query',

@@ -99,13 +99,14 @@ const rarely = <T>(usual: fc.Arbitrary<T>, rare: fc.Arbitrary<T>) =>
 
 /**
  * Secrets of each key encoding, two of each name: long, with upper-case letters (a secret copied into a header name
- * arrives in lower case), none a part of another.
+ * arrives in lower case), some with `+`, `/` and `=` (spelled otherwise in a URL, a query or JSON), none a part of
+ * another.
  */
 const SECRETS: Record<KeyEncoding, Record<SecretName, string[]>> = {
 	text: {
-		current: ['Cur7Xq9Lm2Vb8Np4Rt6Kz1', 'whsec_TxtCurrentQ2W4E6R8'],
-		previous: ['Prev-Q8wE4rT6yU2iO0pA3sD5', 'OldRotatedKey_Zm5Xn7Cb9'],
-		test: ['TestSecret-Hj5Kl7Zx9Cv1Bn3', 'EditorOnly_Fg4Hj6Kl8Mn0'],
+		current: ['Cur7Xq9Lm2Vb8Np4Rt6Kz1', 'whsec_Txt+Current/Q2W4=E6R8'],
+		previous: ['Prev-Q8wE4rT6yU2iO0pA3sD5', 'Old+Rotated/Key=Zm5Xn7Cb9'],
+		test: ['TestSecret-Hj5Kl7Zx9Cv1Bn3', 'Editor+Only/Fg4Hj6=Kl8Mn0'],
 	},
 	hex: {
 		current: [
@@ -118,7 +119,7 @@ const SECRETS: Record<KeyEncoding, Record<SecretName, string[]>> = {
 	base64: {
 		current: [
 			`whsec_${Buffer.from('current signing key: 32 bytes!!').toString('base64')}`,
-			Buffer.from('Current-Key-Without-Prefix-7').toString('base64'),
+			Buffer.from('current~key>>without?prefix').toString('base64'),
 		],
 		previous: [
 			`whsec_${Buffer.from('previous rotated signing key ###').toString('base64url')}`,

@@ -2,8 +2,12 @@
  * How a request's headers reach the trigger. A sender (or an attacker) writes header lines: names in any case,
  * repeated, values with blanks around them. n8n hands the trigger Node's `req.headers`, built by Node's HTTP
  * server from those lines; a program calling `receiveDelivery` itself (the package's main exports it) may hand it
- * any header bag. The campaign sends each request one of the two ways.
+ * any header bag. The campaign sends each request one of the two ways. And how a text (a credential secret) is
+ * spelled on its way into a header or the query: its bytes as text or in base64 at any offset, JSON-escaped,
+ * percent-encoded once or twice in the styles encoders use, in any letter case.
  */
+import fc from 'fast-check';
+
 import type { HeaderBag } from '../../nodes/TenantApiTrigger/headers';
 
 /** Header lines as sent: [name, value] in order. */
@@ -71,4 +75,112 @@ export function headerBag(lines: HeaderLines, transport: Transport): HeaderBag {
 /** Whether a line can travel in an HTTP request: a token for a name; no CR, LF or NUL, and Latin-1 only, in a value. */
 export function sendable([name, value]: [string, string]): boolean {
 	return /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) && /^[\t\x20-\x7e\x80-\xff]*$/.test(value);
+}
+
+// ---- how a secret is spelled on its way ----
+
+/** The bytes a sender writes: the text itself, or base64 / base64url of it with text around it (Basic credentials). */
+const BYTES = ['text', 'base64', 'base64url'] as const;
+/** A text as is, or JSON-escaped (a JSON document in a header), with `\/` for `/`. */
+const JSON_ESCAPING = ['none', 'escaped', 'escaped with \\/'] as const;
+/**
+ * How an encoder percent-encodes: every character but letters, digits and `-._~` (`all`); as JavaScript's
+ * encodeURIComponent (`component`, which also leaves `!*'()`); as a form (`form`, URLSearchParams: a space as `+`,
+ * `~` escaped); as a path (`path`, Python's quote: `/` left as is).
+ */
+const STYLES = ['all', 'component', 'form', 'path'] as const;
+const TIMES = [0, 1, 2] as const;
+const HEX = ['upper', 'lower'] as const;
+/** A text's letters as written or folded (base64 keeps its letters: folded, it no longer decodes to the secret). */
+const LETTERS = ['as is', 'lower', 'upper'] as const;
+
+/** One way a secret reaches a header or the query, the encoders composed in the order they run. */
+export interface Spelling {
+	bytes: (typeof BYTES)[number];
+	/** Before the secret in the encoded bytes (its offset in base64: 0, 1 or 2 bytes), and after it. */
+	before: string;
+	after: string;
+	json: (typeof JSON_ESCAPING)[number];
+	/** Percent-encoded 0, 1 or 2 times, in a style, hex digits in upper or lower case. */
+	percent: (typeof TIMES)[number];
+	style: (typeof STYLES)[number];
+	hex: (typeof HEX)[number];
+	letters: (typeof LETTERS)[number];
+}
+
+export const spelling: fc.Arbitrary<Spelling> = fc.record({
+	bytes: fc.constantFrom(...BYTES),
+	before: fc.constantFrom('', 'a:', 'ab:', 'user:', 'x'),
+	after: fc.constantFrom('', ':', ':extra'),
+	json: fc.constantFrom(...JSON_ESCAPING),
+	// Unencoded weighs more: in the query, only that leaves a `+` for n8n's parser to read as a space.
+	percent: fc.constantFrom(0, ...TIMES),
+	style: fc.constantFrom(...STYLES),
+	hex: fc.constantFrom(...HEX),
+	letters: fc.constantFrom(...LETTERS),
+});
+
+/** The encoders of a spelling, each as `<encoder>: <value>` (for the campaign's report), only those that apply. */
+export function spellingParts(s: Spelling): string[] {
+	return [
+		`bytes: ${s.bytes}${s.bytes === 'text' ? '' : `, ${Buffer.byteLength(s.before) % 3} bytes before`}`,
+		`JSON: ${s.json}`,
+		`percent-encoded: ${s.percent}`,
+		...(s.percent > 0 ? [`percent style: ${s.style}`, `hex: ${s.hex}`] : []),
+		...(s.bytes === 'text' ? [`letters: ${s.letters}`] : []),
+	];
+}
+
+/** Every part a spelling can have. */
+export const SPELLING_PARTS: string[] = [
+	'bytes: text',
+	...['base64', 'base64url'].flatMap((bytes) =>
+		[0, 1, 2].map((n) => `bytes: ${bytes}, ${n} bytes before`),
+	),
+	...JSON_ESCAPING.map((json) => `JSON: ${json}`),
+	...TIMES.map((times) => `percent-encoded: ${times}`),
+	...STYLES.map((style) => `percent style: ${style}`),
+	...HEX.map((hex) => `hex: ${hex}`),
+	...LETTERS.map((letters) => `letters: ${letters}`),
+];
+
+const KEPT: Record<Spelling['style'], RegExp> = {
+	all: /[A-Za-z0-9\-._~]/,
+	component: /[A-Za-z0-9\-._~!*'()]/,
+	form: /[A-Za-z0-9\-._*]/,
+	path: /[A-Za-z0-9\-._~/]/,
+};
+
+function percentEncoded(text: string, style: Spelling['style'], hex: Spelling['hex']): string {
+	const escape = (byte: number) => {
+		const digits = byte.toString(16).padStart(2, '0');
+		return `%${hex === 'upper' ? digits.toUpperCase() : digits}`;
+	};
+	return [...text]
+		.map((character) => {
+			if (KEPT[style].test(character)) return character;
+			if (style === 'form' && character === ' ') return '+';
+			return [...Buffer.from(character, 'utf8')].map(escape).join('');
+		})
+		.join('');
+}
+
+/** The text a secret becomes, each encoder applied in turn. */
+export function spelled(secret: string, s: Spelling): string {
+	const letters =
+		s.letters === 'lower'
+			? secret.toLowerCase()
+			: s.letters === 'upper'
+				? secret.toUpperCase()
+				: secret;
+	let out =
+		s.bytes === 'text'
+			? `${s.before}${letters}${s.after}`
+			: Buffer.from(`${s.before}${secret}${s.after}`).toString(s.bytes);
+	if (s.json !== 'none') {
+		out = JSON.stringify(out).slice(1, -1);
+		if (s.json === 'escaped with \\/') out = out.replace(/\//g, '\\/');
+	}
+	for (let i = 0; i < s.percent; i++) out = percentEncoded(out, s.style, s.hex);
+	return out;
 }

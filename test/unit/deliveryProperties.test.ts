@@ -24,10 +24,11 @@ import type { Verdict } from '../property/common';
 import { holds } from '../property/common';
 import { requiredCoverage } from '../property/coverage';
 import { deliveryGroups } from '../property/deliveries';
+import { SECRET_PLACES } from '../property/mutations';
 import { readJsonText, sameValue } from '../property/reading';
 import { KEEPING_KINDS } from '../property/replays';
 import type { HeaderLines } from '../property/transport';
-import { nodeHeaders } from '../property/transport';
+import { nodeHeaders, SPELLING_PARTS } from '../property/transport';
 
 const SEED = 20261128;
 /** Cases per property and row of SCHEMES. */
@@ -104,6 +105,21 @@ describe('what the cases reached', () => {
 		'deliveries of one body told apart by another signed part (a header, the URL, the id) were received: %s',
 		(key) => {
 			expect(coverage.get(key) ?? 0).toBeGreaterThan(0);
+		},
+	);
+
+	// Authorization is always left out: it never shows, whatever it holds.
+	it.each(
+		[
+			...SECRET_PLACES.filter((place) => place !== 'authorization').map(
+				(place) => `place: ${place}`,
+			),
+			...SPELLING_PARTS,
+		].map((part) => [part] as const),
+	)(
+		'a secret of the credential was sent where the item shows the request (Include Headers / Query on): %s',
+		(part) => {
+			expect(coverage.get(`secret sent where the item shows it: ${part}`) ?? 0).toBeGreaterThan(0);
 		},
 	);
 

@@ -11,22 +11,22 @@ import {
 
 describe('decodeJsonBody', () => {
 	it('parses JSON from bytes and treats an empty body as empty', () => {
-		expect(decodeJsonBody(Buffer.from('{"a":1}'), undefined, [])).toEqual({
+		expect(decodeJsonBody(Buffer.from('{"a":1}'), undefined, undefined)).toEqual({
 			ok: true,
 			empty: false,
 			value: { a: 1 },
 		});
-		expect(decodeJsonBody(Buffer.alloc(0), undefined, [])).toEqual({
+		expect(decodeJsonBody(Buffer.alloc(0), undefined, undefined)).toEqual({
 			ok: true,
 			empty: true,
 			value: undefined,
 		});
-		expect(decodeJsonBody(undefined, undefined, [])).toEqual({
+		expect(decodeJsonBody(undefined, undefined, undefined)).toEqual({
 			ok: true,
 			empty: true,
 			value: undefined,
 		});
-		expect(decodeJsonBody(Buffer.from(' \n'), undefined, [])).toEqual({
+		expect(decodeJsonBody(Buffer.from(' \n'), undefined, undefined)).toEqual({
 			ok: true,
 			empty: true,
 			value: undefined,
@@ -36,13 +36,15 @@ describe('decodeJsonBody', () => {
 		const html = decodeJsonBody(
 			Buffer.from('<html><title>502 Bad Gateway</title><body><h1>Bad gateway</h1></body></html>'),
 			'text/html; charset=utf-8',
-			[],
+			undefined,
 		);
 		expect(html).toEqual({
 			ok: false,
 			reason: 'The response is not JSON (text/html): "502 Bad Gateway Bad gateway"',
 		});
-		expect(decodeJsonBody(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), undefined, [])).toMatchObject({
+		expect(
+			decodeJsonBody(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), undefined, undefined),
+		).toMatchObject({
 			ok: false,
 			reason: expect.stringMatching(/not valid UTF-8/),
 		});

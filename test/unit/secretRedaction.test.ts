@@ -1,48 +1,65 @@
 import { decodeJsonBody } from '../../nodes/TenantApi/transport/responseBody';
+/**
+ * The Tenant API node's redaction (nodes/TenantApi/transport/secretRedaction.ts): every spelling of the Secret Key
+ * (nodes/shared/secretSpellings.ts) in an answer, its excerpt or an error becomes `[redacted]`, the text around it
+ * kept; parsed answers are walked only where `\u` escapes could spell the key out.
+ */
 import {
+	keySpellings,
 	REDACTED,
 	redactParsed,
 	redactText,
-	secretForms,
 } from '../../nodes/TenantApi/transport/secretRedaction';
 
 const SECRET = 'sk_live/4eC39"HqLy+jW=';
+const base64 = (text: string) => Buffer.from(text).toString('base64');
+const percentOnce = (text: string) => encodeURIComponent(text);
 
-describe('secretForms', () => {
-	it('lists plain, JSON-escaped (with and without \\/) and URL-encoded forms, longest first', () => {
-		const forms = secretForms(SECRET);
-		expect(forms).toEqual(
-			expect.arrayContaining([
-				SECRET,
-				'sk_live/4eC39\\"HqLy+jW=',
-				'sk_live\\/4eC39\\"HqLy+jW=',
-				'sk_live%2F4eC39%22HqLy%2BjW%3D',
-				'sk_live%2f4eC39%22HqLy%2bjW%3d',
-			]),
-		);
-		expect(forms.map((form) => form.length)).toEqual(
-			[...forms.map((form) => form.length)].sort((a, b) => b - a),
-		);
+describe('keySpellings', () => {
+	it('finds each spelling an API may echo the key in, in any letter case', () => {
+		const spellings = keySpellings(SECRET);
+		const echoed = [
+			SECRET,
+			SECRET.toUpperCase(),
+			'sk_live/4eC39\\"HqLy+jW=',
+			'sk_live\\/4eC39\\"HqLy+jW=',
+			'sk_live%2F4eC39%22HqLy%2BjW%3D',
+			'sk_live%2f4eC39%22HqLy%2bjW%3d',
+			percentOnce(percentOnce(SECRET)),
+			'sk_live/4eC39%22HqLy%2BjW%3D',
+			'sk_live/4eC39"HqLy jW=',
+			base64(`${SECRET}:`),
+			base64(`x${SECRET}`),
+			base64(`user:${SECRET}`),
+			Buffer.from(`user:${SECRET}`).toString('base64url'),
+		];
+		for (const text of echoed)
+			expect([text, redactText(`<${text}>`, spellings)]).toEqual([
+				text,
+				expect.stringContaining(REDACTED),
+			]);
+		expect(redactText('sk_live/4eC39"HqLy+jW', spellings)).toBe('sk_live/4eC39"HqLy+jW');
 	});
-	it('is empty for a missing or too short secret (nothing to find)', () => {
-		expect(secretForms(undefined)).toEqual([]);
-		expect(secretForms('abc')).toEqual([]);
+	it('is none for a missing or too short secret (nothing to find)', () => {
+		expect(keySpellings(undefined)).toBeUndefined();
+		expect(keySpellings('abc')).toBeUndefined();
+		expect(redactText('abc', keySpellings('abc'))).toBe('abc');
 	});
 });
 
 describe('redaction', () => {
 	it('replaces every form in text', () => {
 		const text = `plain ${SECRET} json ${JSON.stringify(SECRET)} url ?key=${encodeURIComponent(SECRET)}`;
-		expect(redactText(text, secretForms(SECRET))).toBe(
+		expect(redactText(text, keySpellings(SECRET))).toBe(
 			`plain ${REDACTED} json "${REDACTED}" url ?key=${REDACTED}`,
 		);
-		expect(redactText('key sk_abc123 echoed sk_abc123', secretForms('sk_abc123'))).toBe(
+		expect(redactText('key sk_abc123 echoed sk_abc123', keySpellings('sk_abc123'))).toBe(
 			`key ${REDACTED} echoed ${REDACTED}`,
 		);
 	});
 
 	it('walks parsed values and keys in place, at any depth, without touching prototypes', () => {
-		const forms = secretForms('sk_test_sandbox');
+		const forms = keySpellings('sk_test_sandbox');
 		let deep: Record<string, unknown> = { leaf: 'sk_test_sandbox' };
 		for (let i = 0; i < 20_000; i++) deep = { next: deep };
 		const value = JSON.parse(
@@ -62,7 +79,7 @@ describe('redaction', () => {
 });
 
 describe('decodeJsonBody keeps the secret out of parsed answers', () => {
-	const forms = secretForms(SECRET);
+	const forms = keySpellings(SECRET);
 	const decode = (text: string) => decodeJsonBody(Buffer.from(text), 'application/json', forms);
 
 	it.each([
@@ -77,6 +94,22 @@ describe('decodeJsonBody keeps the secret out of parsed answers', () => {
 			`{"key":"${[...SECRET].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"}`,
 		],
 		['as an object key', JSON.stringify({ [SECRET]: true })],
+		[
+			'percent-encoded twice inside a link',
+			JSON.stringify({ next: `https://api/v1/x?key=${percentOnce(percentOnce(SECRET))}` }),
+		],
+		[
+			'in a query echoed as read, a + as a space',
+			JSON.stringify({ query: { key: SECRET.replace('+', ' ') } }),
+		],
+		[
+			'inside echoed Basic credentials',
+			JSON.stringify({ headers: { authorization: `Basic ${base64(`user:${SECRET}`)}` } }),
+		],
+		[
+			'inside echoed Basic credentials, JSON-escaped with \\/',
+			JSON.stringify({ auth: base64(`ab:${SECRET}`) }).replace(/\//g, '\\/'),
+		],
 	])('%s', (_name, text) => {
 		const decoded = decode(text);
 		expect(decoded.ok).toBe(true);
@@ -85,7 +118,7 @@ describe('decodeJsonBody keeps the secret out of parsed answers', () => {
 	});
 
 	it('a secret that straddles JSON syntax still yields the parsed answer, redacted', () => {
-		const straddling = secretForms('ab","c');
+		const straddling = keySpellings('ab","c');
 		const decoded = decodeJsonBody(Buffer.from('{"x":"ab","c":"d"}'), undefined, straddling);
 		expect(decoded).toEqual({ ok: true, empty: false, value: { x: 'ab', c: 'd' } });
 		const inside = decodeJsonBody(
@@ -112,6 +145,6 @@ describe('decodeJsonBody keeps the secret out of parsed answers', () => {
 	});
 
 	it('only replaces whole secrets (text below the minimum length is never matched)', () => {
-		expect(redactText('sk_', secretForms('sk_'))).toBe('sk_');
+		expect(redactText('sk_', keySpellings('sk_'))).toBe('sk_');
 	});
 });

@@ -39,7 +39,7 @@ import {
 	nextRetryDelayMs,
 	parseRetryAfterMs,
 } from './retryPolicy';
-import { redactText, secretForms } from './secretRedaction';
+import { keySpellings, redactText } from './secretRedaction';
 import { checkTenantId } from './tenantId';
 
 export const CREDENTIAL_TYPE = 'tenantApi';
@@ -101,7 +101,7 @@ function checkCredentialField<T>(field: string, check: () => T): T {
  * API key's, shared with every other run in the process (transport/rateLimit, docs/rate-limits.md).
  */
 export class ApiClient {
-	private readonly secretForms: string[];
+	private readonly spellings: RegExp | undefined;
 
 	private readonly limiter: RunLimiter;
 
@@ -121,7 +121,7 @@ export class ApiClient {
 		private readonly options: ApiClientOptions,
 		private readonly credentials: ICredentialDataDecryptedObject,
 	) {
-		this.secretForms = secretForms(this.credentials.secretKey as string);
+		this.spellings = keySpellings(this.credentials.secretKey as string);
 		const { policy, rateLimit } = options;
 		const governor = governorFor(base.origin, this.credentials.secretKey as string);
 		this.limiter = new RunLimiter(
@@ -252,7 +252,7 @@ export class ApiClient {
 				this.deadlines,
 			);
 			const decoded: DecodedBody = answer.body.ok
-				? decodeJsonBody(answer.body.bytes, answer.headers['content-type'], this.secretForms)
+				? decodeJsonBody(answer.body.bytes, answer.headers['content-type'], this.spellings)
 				: answer.body;
 			return { answer, decoded };
 		} catch (error) {
@@ -352,7 +352,7 @@ export class ApiClient {
 			attempts,
 			baseUrl: this.baseUrl,
 			environment: this.environment,
-			redact: (text) => redactText(text, this.secretForms),
+			redact: (text) => redactText(text, this.spellings),
 		};
 	}
 }

@@ -30,14 +30,14 @@ function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
 }
 
 /**
- * Decodes UTF-8 JSON and removes the secret (`secretForms`) from it. The text is redacted before
- * parsing, which costs one substring search per form; only text with `\u` escapes (which could
+ * Decodes UTF-8 JSON and removes the Secret Key (its `spellings`) from it. The text is redacted
+ * before parsing, which costs one search of the text; only text with `\u` escapes (which could
  * spell the secret out) is also walked after parsing.
  */
 export function decodeJsonBody(
 	bytes: Buffer | undefined,
 	contentType: unknown,
-	secretForms: string[],
+	spellings: RegExp | undefined,
 ): DecodedBody {
 	if (!bytes || bytes.length === 0) return { ok: true, empty: true, value: undefined };
 	let text: string;
@@ -47,7 +47,7 @@ export function decodeJsonBody(
 		return { ok: false, reason: 'The response body is not valid UTF-8 text, so it cannot be JSON' };
 	}
 	if (text.trim() === '') return { ok: true, empty: true, value: undefined };
-	const redacted = redactText(text, secretForms);
+	const redacted = redactText(text, spellings);
 	let parsed = tryParse(redacted);
 	let walk = text.includes('\\u');
 	if (!parsed.ok && redacted !== text) {
@@ -59,7 +59,7 @@ export function decodeJsonBody(
 		return {
 			ok: true,
 			empty: false,
-			value: walk ? redactParsed(parsed.value, secretForms) : parsed.value,
+			value: walk ? redactParsed(parsed.value, spellings) : parsed.value,
 		};
 	const type =
 		typeof contentType === 'string' && contentType ? ` (${contentType.split(';')[0]})` : '';

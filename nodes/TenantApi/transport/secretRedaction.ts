@@ -1,51 +1,35 @@
 /**
  * Keeps the Secret Key out of everything the node shows: output items, error messages and details.
- * An API may echo the key back (a debug field, a URL it built, an error page); it is replaced by
- * `[redacted]` in the forms it travels in: plain, inside a JSON string, and URL-encoded.
+ * An API may echo the key back (a debug field, a URL it built, an error page, request headers);
+ * every spelling of it (nodes/shared/secretSpellings.ts) is replaced by `[redacted]`.
  */
 
 import { setOwn } from '../../shared/ownProperty';
+import { secretSpellings } from '../../shared/secretSpellings';
 
 export const REDACTED = '[redacted]';
 
 /** Shorter values would match ordinary text; the credential never holds such a key in practice. */
 const MIN_SECRET_LENGTH = 4;
 
-/**
- * How the secret can appear in text: plain, JSON-escaped (with or without `\/`), URL-encoded.
- * Longest first.
- */
-export function secretForms(secret: string | undefined): string[] {
-	if (!secret || secret.length < MIN_SECRET_LENGTH) return [];
-	const jsonEscaped = JSON.stringify(secret).slice(1, -1);
-	const urlEncoded = encodeURIComponent(secret);
-	const forms = new Set([
-		secret,
-		jsonEscaped,
-		jsonEscaped.replace(/\//g, '\\/'),
-		urlEncoded,
-		urlEncoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()),
-	]);
-	return [...forms].sort((a, b) => b.length - a.length);
+/** The spellings of the Secret Key; none for a missing or too short key (nothing to find). */
+export function keySpellings(secret: string | undefined): RegExp | undefined {
+	return secret && secret.length >= MIN_SECRET_LENGTH ? secretSpellings([secret]) : undefined;
 }
 
-/**
- * Replaces every form of the secret in `text`; a plain substring search per form, so it is cheap.
- */
-export function redactText(text: string, forms: string[]): string {
-	let result = text;
-	for (const form of forms) if (result.includes(form)) result = result.split(form).join(REDACTED);
-	return result;
+/** Replaces every spelling in `text`: one search of the text. */
+export function redactText(text: string, spellings: RegExp | undefined): string {
+	return spellings === undefined ? text : text.replace(spellings, REDACTED);
 }
 
 /**
  * Redacts every string and key of a parsed JSON value in place. Iterative, so any nesting depth is
  * fine. Only needed when the JSON text could hide the secret behind `\u` escapes: the text-level
- * redaction catches every other form before parsing.
+ * redaction catches every other spelling before parsing.
  */
-export function redactParsed(value: unknown, forms: string[]): unknown {
-	if (forms.length === 0) return value;
-	if (typeof value === 'string') return redactText(value, forms);
+export function redactParsed(value: unknown, spellings: RegExp | undefined): unknown {
+	if (spellings === undefined) return value;
+	if (typeof value === 'string') return redactText(value, spellings);
 	const pending: unknown[] = [value];
 	while (pending.length > 0) {
 		const current = pending.pop();
@@ -53,8 +37,8 @@ export function redactParsed(value: unknown, forms: string[]): unknown {
 		const record = current as Record<string, unknown>;
 		for (const key of Object.keys(record)) {
 			const child = record[key];
-			const safeKey = redactText(key, forms);
-			const safeChild = typeof child === 'string' ? redactText(child, forms) : child;
+			const safeKey = redactText(key, spellings);
+			const safeChild = typeof child === 'string' ? redactText(child, spellings) : child;
 			if (safeKey !== key) delete record[key];
 			if (safeKey !== key || safeChild !== child) setOwn(record, safeKey, safeChild);
 			if (safeChild && typeof safeChild === 'object') pending.push(safeChild);
