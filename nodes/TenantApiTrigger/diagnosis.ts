@@ -5,6 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { holdsSpelling, secretSpellings } from '../shared/secretSpellings';
 import { SECRET_NAMES } from '../shared/webhookDelivery';
 
 import type { Seen } from './authenticate';
@@ -205,11 +206,12 @@ function elsewhereAdvice({ header, form }: Elsewhere): string {
 function signatureHeaders(evidence: Evidence) {
 	const read = new Set(checkHeaders(evidence.check));
 	const known = new Set([...SCHEME_HEADERS, ...read]);
-	const secrets = evidence.credentialSecrets && usableSecrets(evidence.credentialSecrets);
+	const spellings =
+		evidence.credentialSecrets && secretSpellings(usableSecrets(evidence.credentialSecrets));
 	const shownByName = (name: string) =>
-		secrets !== undefined &&
+		evidence.credentialSecrets !== undefined &&
 		PLAIN_TOKEN.test(name) &&
-		!secrets.some((secret) => name.includes(secret.toLowerCase()));
+		!holdsSpelling(spellings, name);
 	const forms = formsOf(evidence);
 	const seen = new Set<string>();
 	const carried: string[] = [];
