@@ -11,8 +11,8 @@
  * one changes no text's validity; digits that only look like a value inside a string make the quoted
  * text invalid, and the text is then quoted again with its strings skipped. Every step is linear in
  * the text, and none needs more stack for a longer one: the patterns below look at a few characters
- * around each number, and strings are skipped with indexOf, never matched by a pattern (one that
- * matches a whole string backtracks once per escape in it, and V8 gives up after a few million).
+ * around each number, and strings are skipped a character at a time, never matched by a pattern (one
+ * that matches a whole string backtracks once per escape in it, and V8 gives up after a few million).
  */
 
 /** Where a value starts, a run of 16 digits and points or an exponent: most bodies have none. */
@@ -55,25 +55,19 @@ export function exactNumber(token: string): number | string {
 	return canonicalDecimal(token) === canonicalDecimal(String(value)) ? value : token;
 }
 
-/**
- * Where the string that opens at `open` ends: after the first quote past it that an even number of
- * backslashes precedes (the text's end when none does; JSON.parse then throws).
- */
+/** Where the string that opens at `open` ends: after its closing quote (the text's end without one). */
 function afterString(text: string, open: number): number {
-	let quote = text.indexOf('"', open + 1);
-	while (quote !== -1) {
-		let backslashes = 0;
-		while (text[quote - 1 - backslashes] === '\\') backslashes += 1;
-		if (backslashes % 2 === 0) return quote + 1;
-		quote = text.indexOf('"', quote + 1);
+	for (let at = open + 1; at < text.length; at += 1) {
+		const char = text[at];
+		if (char === '\\') at += 1;
+		else if (char === '"') return at + 1;
 	}
 	return text.length;
 }
 
 /**
  * The text with each number a double cannot hold put in quotes where a value starts (the text
- * itself when there is none); with `skipStrings`, only outside strings (a string skipped costs two
- * indexOf calls, and one more per escaped quote in it).
+ * itself when there is none); with `skipStrings`, only outside strings.
  */
 function quoteInexact(text: string, skipStrings: boolean): string {
 	const parts: string[] = [];

@@ -86,7 +86,7 @@ describe('texts', () => {
 		});
 	});
 
-	it('a string is skipped to the quote that an even run of backslashes precedes', () => {
+	it('a string ends at its first quote that no backslash escapes (after runs of backslashes of either length)', () => {
 		const text = '{"a":"\\\\","b":"\\\\\\":1e400","c":"\\"\\\\\\"","d":"x:1e400","e":[1e400]}';
 		expect(product(text)).toEqual({
 			a: '\\',
