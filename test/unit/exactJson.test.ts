@@ -191,6 +191,13 @@ describe("bodies up to n8n's payload limit (16 MiB): read exactly, however long 
 			object: { n: inexact, m: 1.5 },
 		});
 	});
+
+	it('15 MiB of blanks around a number, and a number of 15 MiB of digits, each read exactly', () => {
+		const blanks = ' \n'.repeat(15 * 256 * 1024);
+		expect(read(`{"a":${blanks}1e400${blanks}}`)).toEqual({ ok: true, object: { a: '1e400' } });
+		const digits = `1${'2'.repeat(15 * 1024 * 1024)}`;
+		expect(read(`{"n":${digits}}`)).toEqual({ ok: true, object: { n: digits } });
+	});
 });
 
 /** Generated JSON text: every value kind, numbers of every shape, duplicate and `__proto__` keys, escapes, whitespace. */
