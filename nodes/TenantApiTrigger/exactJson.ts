@@ -8,11 +8,12 @@
  * Only a number of 16 digits or more, or one with an exponent, can be such a number. Each one where
  * a value starts is put in quotes before JSON.parse reads the text: its text is then what the
  * workflow gets. A number token and a string are the same to JSON wherever a value goes, so quoting
- * one changes no text's validity; digits that only look like a value inside a string make the quoted
- * text invalid, and the text is then quoted again with its strings skipped. Every step is linear in
- * the text, and none needs more stack for a longer one: the patterns below look at a few characters
- * around each number, and strings are skipped a character at a time, never matched by a pattern (one
- * that matches a whole string backtracks once per escape in it, and V8 gives up after a few million).
+ * one changes no text's validity; digits that only look like a value inside a string make the
+ * quoted text invalid, and the text is then quoted again with its strings skipped. Every step is
+ * linear in the text, and none needs more stack for a longer one: the patterns below look at a few
+ * characters around each number, and strings are skipped a character at a time, never matched by a
+ * pattern (one that matches a whole string backtracks once per escape in it, and V8 gives up after
+ * a few million).
  */
 
 /** Where a value starts, a run of 16 digits and points or an exponent: most bodies have none. */
@@ -55,7 +56,7 @@ export function exactNumber(token: string): number | string {
 	return canonicalDecimal(token) === canonicalDecimal(String(value)) ? value : token;
 }
 
-/** Where the string that opens at `open` ends: after its closing quote (the text's end without one). */
+/** Where the string that opens at `open` ends: after its closing quote (or the text's end). */
 function afterString(text: string, open: number): number {
 	for (let at = open + 1; at < text.length; at += 1) {
 		const char = text[at];
