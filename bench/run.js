@@ -12,7 +12,8 @@
  *     bursts of 10), against the floor N / rate;
  *   - listing 50,000 accounts with Return All (and the undici floor);
  *   - the webhook trigger (bench/webhook.js): requests nobody signed, against JSON.parse of the same bytes, and signed
- *     10 KB deliveries, side by side with the build of git ref `--baseline` when given.
+ *     deliveries of 10 KB and at the payload limit (16 MiB), side by side with the build of git ref `--baseline` when
+ *     given.
  * Prints items/s (median of the rounds), ratios and peak RSS; writes bench/results/latest.json.
  * Needs `npm run build` first (the npm script does it). `--profile` writes a CPU profile of the measured
  * rounds only (not start-up, not warm-up) to bench/results/<scenarios>.cpuprofile, e.g.

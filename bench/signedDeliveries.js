@@ -9,6 +9,8 @@
  * alone, without the delivery's identity and output item) runs in the same rounds too, and so does
  * `JSON.parse(rawBody.toString('utf8'))` of the same bytes, for scale.
  * One more row times building the settings from the node's parameters, which n8n does per request in both builds.
+ * `LARGE_BODIES` are the same measure at n8n's payload limit (bench/webhook.js asks for them): one long string of
+ * escapes, with digits in it that look like a value and without; a build that refuses one is timed refusing it.
  */
 const { isDeepStrictEqual } = require('node:util');
 
@@ -52,6 +54,23 @@ const BODIES = {
 		),
 };
 
+/** The tags of an export, as JSON text in a string (a sender's `data`, stringified). @param {number} n */
+const tags = (n) =>
+	Array.from({ length: n }, (_, i) => `\\"${String.fromCharCode(97 + (i % 26))}\\"`).join(',');
+/** An export event whose `data` is JSON text: a list of tags, after `head`. @param {string} head */
+const exportEvent = (head) => (/** @type {number} */ n) =>
+	`{"id":"evt_bench","event":"export.ready","created_at":${NOW},"data":"{${head}\\"tags\\":[${tags(n)}]}"}`;
+
+/** Bodies at the payload limit: name → text of `n` units. Each is one long string of escapes. */
+const LARGE_BODIES = {
+	'export event, JSON text in a string with a 19-digit id': exportEvent(
+		'\\"id\\":1234567890123456789,',
+	),
+	'export event, JSON text in a string without numbers': exportEvent(''),
+	'escaped quotes, then a 20-digit number in a string': (/** @type {number} */ n) =>
+		`{"text":"${'\\"'.repeat(n)}","ref":"invoice:12345678901234567891"}`,
+};
+
 /** The item's body fields, without what the trigger adds. @param {Record<string, unknown> | undefined} item */
 function bodyOf(item) {
 	if (item === undefined) return undefined;
@@ -60,30 +79,36 @@ function bodyOf(item) {
 }
 
 /**
- * The functions to time for one scheme and body in every build, each checked once to start the workflow.
+ * The functions to time for one scheme and body in every build, and what each build does with the delivery: it must
+ * start the workflow, or with `refusals` may refuse it.
  * @param {Build[]} builds
  * @param {string} scheme
  * @param {Buffer} body
+ * @param {boolean} refusals
  */
-function deliveryCalls(builds, scheme, body) {
+function deliveryCalls(builds, scheme, body, refusals) {
 	const setup = setupNamed(scheme);
 	const parameters = setup.parameters('json');
 	const request = requestOf(body, setup.sign(body, setup.keys.current), 'json');
 	/** @type {Record<string, () => unknown>} */
 	const fns = { parse: () => JSON.parse(body.toString('utf8')) };
-	const bodies = builds.map((build, index) => {
+	/** @type {string[]} */
+	const refused = [];
+	const bodies = builds.flatMap((build, index) => {
 		const settings = build.settings(parameters, secretsOf(setup, 1));
 		const own = build.request(parameters, request);
 		const decision = build.receive(settings, own);
 		const item = build.item(decision);
-		if (item === undefined)
-			throw new Error(`${build.label}, ${scheme}: ${decision.action} ${decision.reason ?? ''}`);
 		fns[`receive ${index}`] = () => build.receive(settings, own);
 		const { verifyAndRead } = build;
 		if (verifyAndRead !== undefined) fns[`read ${index}`] = () => verifyAndRead(settings, own);
-		return bodyOf(item);
+		if (item !== undefined) return [bodyOf(item)];
+		const what = `${index === 0 ? 'new' : 'old'} refused it: ${decision.reason ?? decision.action}`;
+		if (!refusals) throw new Error(`${build.label}, ${scheme}: ${what}`);
+		refused.push(what);
+		return [];
 	});
-	return { fns, sameBody: bodies.every((b) => isDeepStrictEqual(b, bodies[0])) };
+	return { fns, sameBody: bodies.every((b) => isDeepStrictEqual(b, bodies[0])), refused };
 }
 
 /** Building the settings of `scheme` from the node's parameters, in every build. @param {Build[]} builds @param {string} scheme */
@@ -95,34 +120,43 @@ function settingsCalls(builds, scheme) {
 	builds.forEach((build, index) => {
 		fns[`receive ${index}`] = () => build.settings(parameters, secretsOf(setup, 1));
 	});
-	return { fns, sameBody: undefined };
+	return { fns, sameBody: undefined, refused: [] };
 }
 
 /**
  * @param {Build[]} builds  this checkout's build first, then the baseline (if any)
- * @param {{ rounds: number }} options
+ * @param {{ rounds: number, large?: number }} options  `large`: the bytes of LARGE_BODIES, timed instead of the 10 KB
+ *   bodies (hmacSha256 only, 3 calls a round, each build warmed by one call)
  */
-function signedBench(builds, { rounds }) {
+function signedBench(builds, { rounds, large }) {
+	const [bytes, schemes, bodies] =
+		large === undefined ? [BYTES, SCHEMES, BODIES] : [large, ['hmacSha256'], LARGE_BODIES];
 	const cases = [];
-	for (const scheme of SCHEMES)
-		for (const [shape, make] of Object.entries(BODIES)) {
-			const body = fill(BYTES, make, ' ');
-			cases.push({ scheme, shape, ...deliveryCalls(builds, scheme, body) });
+	for (const scheme of schemes)
+		for (const [shape, make] of Object.entries(bodies)) {
+			const body = fill(bytes, make, ' ');
+			cases.push({ scheme, shape, ...deliveryCalls(builds, scheme, body, large !== undefined) });
 		}
-	cases.push({
-		scheme: 'hmacSha256',
-		shape: 'settings from the node parameters (no request)',
-		...settingsCalls(builds, 'hmacSha256'),
-	});
-	const rows = cases.map(({ scheme, shape, fns, sameBody }) => {
-		process.stderr.write(`  signed, ${BYTES} bytes: ${scheme}, ${shape}\n`);
+	if (large === undefined)
+		cases.push({
+			scheme: 'hmacSha256',
+			shape: 'settings from the node parameters (no request)',
+			...settingsCalls(builds, 'hmacSha256'),
+		});
+	const timing =
+		large === undefined
+			? { rounds, loopUs: LOOP_US, warm: { calls: 20, us: 100000 } }
+			: { rounds, loopUs: 0, warm: { calls: 1, us: 0 } };
+	const rows = cases.map(({ scheme, shape, fns, sameBody, refused }) => {
+		process.stderr.write(`  signed, ${bytes} bytes: ${scheme}, ${shape}\n`);
 		global.gc?.();
-		const times = sideBySide(fns, { rounds, loopUs: LOOP_US, warm: { calls: 20, us: 100000 } });
+		const times = sideBySide(fns, timing);
 		const us = (/** @type {string} */ key) => (times[key] ? median(times[key]) : undefined);
 		return {
 			scheme,
 			shape,
 			sameBody,
+			refused,
 			us: builds.map((_, index) => us(`receive ${index}`)),
 			readUs: builds.map((_, index) => us(`read ${index}`)),
 			parseUs: us('parse'),
@@ -130,9 +164,9 @@ function signedBench(builds, { rounds }) {
 		};
 	});
 	return {
-		bytes: BYTES,
+		bytes,
 		rounds,
-		loopUs: LOOP_US,
+		loopUs: timing.loopUs,
 		builds: builds.map((build) => ({ label: build.label, commit: build.commit })),
 		rows,
 	};
@@ -156,7 +190,10 @@ const COLUMNS = [
 	[
 		'same output body',
 		'---',
-		(row) => (row.sameBody === undefined ? '' : row.sameBody ? 'yes' : '**no**'),
+		(row) => {
+			if (row.refused.length > 0) return row.refused.join('; ');
+			return row.sameBody === undefined ? '' : row.sameBody ? 'yes' : '**no**';
+		},
 	],
 ];
 
@@ -165,7 +202,7 @@ function printSigned(report) {
 	const [current, baseline] = report.builds;
 	const name = (/** @type {{ label: string, commit: string }} */ b) => `${b.label} (${b.commit})`;
 	console.log(
-		`\nSigned deliveries of ${report.bytes} bytes, accepted: CPU µs per delivery through receiveDelivery, median of ${report.rounds} rounds${baseline ? `, both builds side by side; new: ${name(current)}, old: ${name(baseline)}` : ` (${name(current)}; --baseline <ref> adds another build)`}`,
+		`\nSigned deliveries of ${report.bytes} bytes: CPU µs per delivery through receiveDelivery, median of ${report.rounds} rounds${baseline ? `, both builds side by side; new: ${name(current)}, old: ${name(baseline)}` : ` (${name(current)}; --baseline <ref> adds another build)`}`,
 	);
 	const columns = baseline ? COLUMNS : COLUMNS.slice(0, 4);
 	console.log(`| ${columns.map(([title]) => title).join(' | ')} |`);

@@ -3,11 +3,12 @@
  * The webhook trigger's costs, through `receiveDelivery` of the built package (dist/, loaded by its package main):
  * 1. Requests nobody signed (bench/unsignedRequests.js), at 128 KiB in every body shape and at n8n's default payload
  *    limit (16 MiB) in two, against JSON.parse (or URLSearchParams) of the same bytes.
- * 2. Signed deliveries of 10 KB (bench/signedDeliveries.js), side by side with the build of `--baseline <ref>`.
+ * 2. Signed deliveries of 10 KB (bench/signedDeliveries.js), side by side with the build of `--baseline <ref>`, and
+ *    at the payload limit in three bodies of one long string of escapes.
  * Run through `npm run bench -- --only webhook [--baseline <ref>]` (builds first), or alone after `npm run build`:
  *   node --expose-gc bench/webhook.js [--baseline <ref>] [--rounds 5] [--filter <part of a shape's name>]
- * `--rounds` is the rounds of the 128 KiB part (the 16 MiB part runs 3, the signed part 11); `--filter` keeps the
- * shapes whose name contains it and leaves out the 16 MiB part.
+ * `--rounds` is the rounds of the 128 KiB part (the 16 MiB parts run 3, the signed 10 KB part 11); `--filter` keeps
+ * the shapes whose name contains it and leaves out the 16 MiB parts.
  */
 const { baselineBuild, currentBuild } = require('./builds');
 const { printSigned, signedBench } = require('./signedDeliveries');
@@ -32,7 +33,9 @@ function webhookBench({ baseline, rounds = 5, filter = '' } = {}) {
 				})
 			: undefined;
 	const signed = signedBench(builds, { rounds: 11 });
-	return { unsigned, large, signed };
+	const signedLarge =
+		filter === '' ? signedBench(builds, { rounds: 3, large: LARGE_BYTES }) : undefined;
+	return { unsigned, large, signed, signedLarge };
 }
 
 /** @param {ReturnType<typeof webhookBench>} report */
@@ -40,6 +43,7 @@ function printWebhook(report) {
 	printUnsigned(report.unsigned);
 	if (report.large) printUnsigned(report.large);
 	printSigned(report.signed);
+	if (report.signedLarge) printSigned(report.signedLarge);
 }
 
 module.exports = { printWebhook, webhookBench };

@@ -6,10 +6,14 @@
  * as the same double); every other value is JSON.parse's own.
  *
  * Only a number of 16 digits or more, or one with an exponent, can be such a number. Each one where
- * a value starts is put in quotes before JSON.parse reads the text, once: its text is then what the
+ * a value starts is put in quotes before JSON.parse reads the text: its text is then what the
  * workflow gets. A number token and a string are the same to JSON wherever a value goes, so quoting
  * one changes no text's validity; digits that only look like a value inside a string make the
- * quoted text invalid, and the text is then read again with every token in its place.
+ * quoted text invalid, and the text is then quoted again with its strings skipped. Every step is
+ * linear in the text, and none needs more stack for a longer one: the patterns below look at a few
+ * characters around each number, and strings are skipped a character at a time, never matched by a
+ * pattern (one that matches a whole string backtracks once per escape in it, and V8 gives up after
+ * a few million).
  */
 
 /** Where a value starts, a run of 16 digits and points or an exponent: most bodies have none. */
@@ -25,9 +29,6 @@ const NUMBER_FIRST = /^[ \t\n\r]*-?\d/;
 const VALUE_THAT_MAY_BE_INEXACT =
 	/((?:^|[:,[])[ \t\n\r]*)(?=-?(?:\d+(?:\.\d+)?[eE]|(?:\d\.?){16}))(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?)(?![\d.eE+-]|[ \t\n\r]*:)/g;
 
-/** The tokens of JSON text: strings (kept whole) and numbers. */
-const STRING_OR_NUMBER = /"[^"\\]*(?:\\.[^"\\]*)*"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/g;
-
 /**
  * A decimal's digits without leading or trailing zeros, and its exponent: `1.50e2` and `150` read
  * `15e1`.
@@ -37,7 +38,9 @@ function canonicalDecimal(text: string): string {
 		/^(-?)(\d+)(?:\.(\d+))?(?:[eE]([-+]?\d+))?$/.exec(text) ?? [];
 	const digits = `${whole}${fraction}`.replace(/^0+/, '');
 	if (digits === '') return '0';
-	const significant = digits.replace(/0+$/, '');
+	let end = digits.length;
+	while (digits[end - 1] === '0') end -= 1; // not /0+$/: it tries every zero of a run again
+	const significant = digits.slice(0, end);
 	const power = Number(exponent) - fraction.length + (digits.length - significant.length);
 	return `${sign}${significant}e${power}`;
 }
@@ -53,7 +56,41 @@ export function exactNumber(token: string): number | string {
 	return canonicalDecimal(token) === canonicalDecimal(String(value)) ? value : token;
 }
 
-const quote = (token: string) => (typeof exactNumber(token) === 'number' ? token : `"${token}"`);
+/** Where the string that opens at `open` ends: after its closing quote (or the text's end). */
+function afterString(text: string, open: number): number {
+	for (let at = open + 1; at < text.length; at += 1) {
+		const char = text[at];
+		if (char === '\\') at += 1;
+		else if (char === '"') return at + 1;
+	}
+	return text.length;
+}
+
+/**
+ * The text with each number a double cannot hold put in quotes where a value starts (the text
+ * itself when there is none); with `skipStrings`, only outside strings.
+ */
+function quoteInexact(text: string, skipStrings: boolean): string {
+	const parts: string[] = [];
+	let copied = 0;
+	// The strings that open before `outside` are skipped; the next one opens at `nextString`.
+	let outside = 0;
+	let nextString = skipStrings ? text.indexOf('"') : -1;
+	for (const match of text.matchAll(VALUE_THAT_MAY_BE_INEXACT)) {
+		const [, before, token] = match;
+		const at = (match.index as number) + before.length;
+		while (nextString !== -1 && nextString < at) {
+			outside = afterString(text, nextString);
+			nextString = text.indexOf('"', outside);
+		}
+		if (outside > at || typeof exactNumber(token) === 'number') continue;
+		parts.push(text.slice(copied, at), `"${token}"`);
+		copied = at + token.length;
+	}
+	if (parts.length === 0) return text;
+	parts.push(text.slice(copied));
+	return parts.join('');
+}
 
 /**
  * Reads JSON text as JSON.parse does (and throws where it throws), every number a double cannot
@@ -61,24 +98,13 @@ const quote = (token: string) => (typeof exactNumber(token) === 'number' ? token
  */
 export function parseExactJson(text: string): unknown {
 	if (!MAY_BE_INEXACT.test(text) && !NUMBER_FIRST.test(text)) return JSON.parse(text);
-	let quoted = false;
-	const candidate = text.replace(
-		VALUE_THAT_MAY_BE_INEXACT,
-		(_match, before: string, token: string) => {
-			const written = quote(token);
-			quoted ||= written !== token;
-			return before + written;
-		},
-	);
-	if (!quoted) return JSON.parse(text);
+	const quoted = quoteInexact(text, false);
+	if (quoted === text) return JSON.parse(text);
 	try {
-		return JSON.parse(candidate);
+		return JSON.parse(quoted);
 	} catch {
-		// Digits inside a string were taken for a value, or the text is not JSON (which throws here):
-		// every token in its place this time.
-		JSON.parse(text);
-		return JSON.parse(
-			text.replace(STRING_OR_NUMBER, (token) => (token[0] === '"' ? token : quote(token))),
-		);
+		// Digits inside a string were taken for a value (quoting them ends the string, and a string
+		// followed by a number is never JSON), or the text is not JSON: quoted again, strings skipped.
+		return JSON.parse(quoteInexact(text, true));
 	}
 }

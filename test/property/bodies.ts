@@ -1,10 +1,10 @@
 /**
  * Bodies as senders write them, byte by byte: JSON objects of every shape (nesting, deep nesting, numbers of every
- * spelling, among them numbers JavaScript cannot hold, strings with any escape including lone surrogates, repeated
- * names, `__proto__`, dotted names, blanks of every kind, a byte order mark) and form fields (each encoder's
- * escapes, repeated names, fields without `=`, empty fields, up to just over the field limit); now and then a body
- * no sender should send (not UTF-8, not JSON, not an object, empty, an escape that is not UTF-8). How the workflow
- * must read them is reading.ts's, not this module's.
+ * spelling, among them numbers JavaScript cannot hold, strings with any escape including lone surrogates, long strings
+ * of escapes with digits in them that look like a value, repeated names, `__proto__`, dotted names, blanks of every
+ * kind, a byte order mark) and form fields (each encoder's escapes, repeated names, fields without `=`, empty fields,
+ * up to just over the field limit); now and then a body no sender should send (not UTF-8, not JSON, not an object,
+ * empty, an escape that is not UTF-8). How the workflow must read them is reading.ts's, not this module's.
  */
 import fc from 'fast-check';
 
@@ -172,6 +172,35 @@ const deep = fc
 		return value;
 	});
 
+/**
+ * Pieces of a long text: characters JSON escapes (quotes, backslashes; a `\u` escape's own text), and what JSON text
+ * kept in a string holds (`"data":"{\"id\":12345678901234567891,\"tags\":[\"a\",…]}"`).
+ */
+const LONG_TEXT_PIECES = ['"', '\\', '\\"', '"a",', 'x', 'é', '\u2028', ' ', '\\u0031', '{"id":1,'];
+/** Digits where a value would start, inside a string: a reader that takes them for a value changes the string. */
+const LOOKS_LIKE_A_VALUE = [
+	':12345678901234567891',
+	',1e400',
+	'[1e16',
+	':-0.10000000000000001',
+	': 9007199254740993',
+];
+/**
+ * A text of 16 to 32,768 characters (as often short as long), its pieces repeated, digits that look like a value at
+ * its end: a reader whose work or stack grows with a string's length or escapes meets it (V8's regular expressions
+ * give up after a few million escapes; a reader that gives up sooner gives up here).
+ */
+const longText = fc
+	.record({
+		pieces: fc.array(pick(...LONG_TEXT_PIECES), { minLength: 1, maxLength: 4 }),
+		length: fc.integer({ min: 4, max: 15 }).map((power) => 2 ** power),
+		value: pick(...LOOKS_LIKE_A_VALUE),
+	})
+	.map(({ pieces, length, value }) => {
+		const unit = pieces.join('');
+		return `${unit.repeat(Math.ceil(length / unit.length))}${value}`;
+	});
+
 // ---- events ----
 
 const EVENTS = [
@@ -200,6 +229,7 @@ const eventObject: fc.Arbitrary<Json> = fc
 			data: fc.oneof(
 				{ arbitrary: jsonValue, weight: 4 },
 				{ arbitrary: deep, weight: 1 },
+				{ arbitrary: longText.map(str), weight: 2 },
 				{
 					arbitrary: fc.record({ kind: pick(...EVENTS), id: idValue }).map(
 						({ kind, id }): Json => ({

@@ -436,8 +436,21 @@ export const DEFECTS: Defect[] = [
 		patches: [
 			{
 				file: `${TRIGGER}/exactJson.ts`,
-				find: "\t\tJSON.parse(text);\n\t\treturn JSON.parse(\n\t\t\ttext.replace(STRING_OR_NUMBER, (token) => (token[0] === '\"' ? token : quote(token))),\n\t\t);",
+				find: '\t\treturn JSON.parse(quoteInexact(text, true));',
 				replace: '\t\treturn JSON.parse(text);',
+			},
+		],
+	},
+	{
+		name: 'strings skipped by a pattern that gives up past 1,000 escapes (as V8 gives up past a few million)',
+		verification: 'hmacSha256',
+		property: 'genuine',
+		patches: [
+			{
+				file: `${TRIGGER}/exactJson.ts`,
+				find: 'function afterString(text: string, open: number): number {\n',
+				replace:
+					'function afterString(text: string, open: number): number {\n\tconst string = /"[^"\\\\]*(?:\\\\.[^"\\\\]*){0,1000}"/y;\n\tstring.lastIndex = open;\n\tif (!string.test(text)) throw new RangeError(\'Maximum call stack size exceeded\');\n\treturn string.lastIndex;\n',
 			},
 		],
 	},

@@ -86,6 +86,17 @@ describe('texts', () => {
 		});
 	});
 
+	it('a string ends at its first quote that no backslash escapes (after runs of backslashes of either length)', () => {
+		const text = '{"a":"\\\\","b":"\\\\\\":1e400","c":"\\"\\\\\\"","d":"x:1e400","e":[1e400]}';
+		expect(product(text)).toEqual({
+			a: '\\',
+			b: '\\":1e400',
+			c: '"\\"',
+			d: 'x:1e400',
+			e: ['1e400'],
+		});
+	});
+
 	it('a repeated key keeps its last value in its first place, numbers still exact', () => {
 		const read = product('{"id":1e400,"n":1,"id":"evt_2","big":1,"big":12345678901234567891}');
 		expect(Object.entries(read as object)).toEqual([
@@ -137,6 +148,55 @@ describe('texts', () => {
 		let value = product(text(depth));
 		for (let level = 0; level < depth; level++) value = inner(value);
 		expect(value).toBe('1e400');
+	});
+});
+
+describe("bodies up to n8n's payload limit (16 MiB): read exactly, however long a string and however many escapes", () => {
+	/** A verified body as the trigger reads it; none of these is over the limit. */
+	const read = (text: string) => {
+		const bytes = Buffer.from(text);
+		expect(bytes.length).toBeLessThanOrEqual(16 * 1024 * 1024);
+		return readBody('json', bytes);
+	};
+
+	it('one string of 3.4 million escaped quotes, then digits in a string that look like a value (6.5 MiB)', () => {
+		const text = '"'.repeat(3_400_000);
+		const body = `{"text":${JSON.stringify(text)},"ref":"invoice:12345678901234567891"}`;
+		expect(read(body)).toEqual({
+			ok: true,
+			object: { text, ref: 'invoice:12345678901234567891' },
+		});
+	});
+
+	it('an export.ready event whose data is JSON text with a 19-digit id and 2.2 million tags (12.6 MiB)', () => {
+		const tags = Array.from({ length: 2_200_000 }, (_, i) => String.fromCharCode(97 + (i % 26)));
+		const data = `{"id":1234567890123456789,"tags":${JSON.stringify(tags)}}`;
+		const body = JSON.stringify({ id: 'evt_1', event: 'export.ready', data });
+		expect(read(body)).toEqual({ ok: true, object: { id: 'evt_1', event: 'export.ready', data } });
+	});
+
+	it('16 MiB of escaped quotes and backslashes around numbers, beside numbers a double cannot hold', () => {
+		const note = `${'"'.repeat(16)}:1e400,\\[12345678901234567891`.repeat(270_000);
+		const body = `{"note":${JSON.stringify(note)},"amount":12345678901234567891,"list":[1e400,0.5]}`;
+		expect(read(body)).toEqual({
+			ok: true,
+			object: { note, amount: '12345678901234567891', list: ['1e400', 0.5] },
+		});
+	});
+
+	it('a number of a million digits is read in one pass over them', () => {
+		const [inexact, exact] = [`0.1${'0'.repeat(1e6)}1`, `1.5${'0'.repeat(1e6)}`];
+		expect(read(`{"n":${inexact},"m":${exact}}`)).toEqual({
+			ok: true,
+			object: { n: inexact, m: 1.5 },
+		});
+	});
+
+	it('15 MiB of blanks around a number, and a number of 15 MiB of digits, each read exactly', () => {
+		const blanks = ' \n'.repeat(15 * 256 * 1024);
+		expect(read(`{"a":${blanks}1e400${blanks}}`)).toEqual({ ok: true, object: { a: '1e400' } });
+		const digits = `1${'2'.repeat(15 * 1024 * 1024)}`;
+		expect(read(`{"n":${digits}}`)).toEqual({ ok: true, object: { n: digits } });
 	});
 });
 
