@@ -29,6 +29,10 @@ const NUMBER_FIRST = /^[ \t\n\r]*-?\d/;
 const VALUE_THAT_MAY_BE_INEXACT =
 	/((?:^|[:,[])[ \t\n\r]*)(?=-?(?:\d+(?:\.\d+)?[eE]|(?:\d\.?){16}))(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?)(?![\d.eE+-]|[ \t\n\r]*:)/g;
 
+/** Any number token where a value starts (as above, whatever its length). */
+const VALUE_NUMBER =
+	/((?:^|[:,[])[ \t\n\r]*)(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?)(?![\d.eE+-]|[ \t\n\r]*:)/g;
+
 /**
  * A decimal's digits without leading or trailing zeros, and its exponent: `1.50e2` and `150` read
  * `15e1`.
@@ -66,24 +70,31 @@ function afterString(text: string, open: number): number {
 	return text.length;
 }
 
+const isInexact = (token: string) => typeof exactNumber(token) === 'string';
+
 /**
- * The text with each number a double cannot hold put in quotes where a value starts (the text
- * itself when there is none); with `skipStrings`, only outside strings.
+ * The text with each number token `numbers` finds where a value starts put in quotes when `quoted`
+ * says so (the text itself when there is none); with `skipStrings`, only outside strings.
  */
-function quoteInexact(text: string, skipStrings: boolean): string {
+function quoteNumbers(
+	text: string,
+	numbers: RegExp,
+	quoted: (token: string) => boolean,
+	skipStrings: boolean,
+): string {
 	const parts: string[] = [];
 	let copied = 0;
 	// The strings that open before `outside` are skipped; the next one opens at `nextString`.
 	let outside = 0;
 	let nextString = skipStrings ? text.indexOf('"') : -1;
-	for (const match of text.matchAll(VALUE_THAT_MAY_BE_INEXACT)) {
+	for (const match of text.matchAll(numbers)) {
 		const [, before, token] = match;
 		const at = (match.index as number) + before.length;
 		while (nextString !== -1 && nextString < at) {
 			outside = afterString(text, nextString);
 			nextString = text.indexOf('"', outside);
 		}
-		if (outside > at || typeof exactNumber(token) === 'number') continue;
+		if (outside > at || !quoted(token)) continue;
 		parts.push(text.slice(copied, at), `"${token}"`);
 		copied = at + token.length;
 	}
@@ -98,13 +109,18 @@ function quoteInexact(text: string, skipStrings: boolean): string {
  */
 export function parseExactJson(text: string): unknown {
 	if (!MAY_BE_INEXACT.test(text) && !NUMBER_FIRST.test(text)) return JSON.parse(text);
-	const quoted = quoteInexact(text, false);
+	const quoted = quoteNumbers(text, VALUE_THAT_MAY_BE_INEXACT, isInexact, false);
 	if (quoted === text) return JSON.parse(text);
 	try {
 		return JSON.parse(quoted);
 	} catch {
 		// Digits inside a string were taken for a value (quoting them ends the string, and a string
 		// followed by a number is never JSON), or the text is not JSON: quoted again, strings skipped.
-		return JSON.parse(quoteInexact(text, true));
+		return JSON.parse(quoteNumbers(text, VALUE_THAT_MAY_BE_INEXACT, isInexact, true));
 	}
+}
+
+/** Reads JSON text with every number as the text the sender wrote (`1.0` stays `"1.0"`). */
+export function parseNumbersAsWritten(text: string): unknown {
+	return JSON.parse(quoteNumbers(text, VALUE_NUMBER, () => true, true));
 }

@@ -6,6 +6,8 @@
 import type { IDataObject } from 'n8n-workflow';
 import { createHash } from 'crypto';
 
+import { parseNumbersAsWritten } from './exactJson';
+
 /** `idSource` of an id that is the SHA-256 of the verified body. */
 export const BODY_HASH_ID_SOURCE = 'body:sha256';
 
@@ -41,13 +43,13 @@ export function pathList(value: unknown): string[] {
 }
 
 /**
- * A scalar field as id text, exactly as read; undefined for anything else (objects, lists, empty
- * text).
+ * A scalar field as id text: text as it is, a number as the sender wrote it (read from the bytes
+ * again, only then), a boolean's word; undefined for anything else (objects, lists, empty text).
  */
-function idText(value: unknown): string | undefined {
+function idText(value: unknown, writtenAt: () => unknown): string | undefined {
 	if (typeof value === 'string') return value === '' ? undefined : value;
-	if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean')
-		return String(value);
+	if (typeof value === 'number') return writtenAt() as string;
+	if (typeof value === 'boolean') return String(value);
 	return undefined;
 }
 
@@ -88,7 +90,12 @@ export function deliveryIdentity(
 ): Identity {
 	if (signed.id !== undefined)
 		return { id: signed.id.value, idSource: `header:${signed.id.header}` };
-	const parts = idFields.map((path) => idText(valueAtPath(body, path)));
+	// The bytes are UTF-8 (read before), so the lenient decoder reads them as the strict one did.
+	let written: unknown;
+	const writtenBody = () => (written ??= parseNumbersAsWritten(new TextDecoder().decode(rawBody)));
+	const parts = idFields.map((path) =>
+		idText(valueAtPath(body, path), () => valueAtPath(writtenBody(), path)),
+	);
 	if (parts.length > 0 && parts.every((part) => part !== undefined))
 		return { id: joinIdParts(parts as string[]), idSource: `body:${idFields.join(',')}` };
 	const hash = createHash('sha256');

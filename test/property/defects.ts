@@ -151,9 +151,9 @@ export const DEFECTS: Defect[] = [
 		patches: [
 			{
 				file: IDENTITY,
-				find: '\tconst parts = idFields.map((path) => idText(valueAtPath(body, path)));',
+				find: '\tconst parts = idFields.map((path) =>\n',
 				replace:
-					"\tif (idFields.length === 0) idFields = ['id'];\n\tconst parts = idFields.map((path) => idText(valueAtPath(body, path)));",
+					"\tif (idFields.length === 0) idFields = ['id'];\n\tconst parts = idFields.map((path) =>\n",
 			},
 		],
 	},
@@ -436,7 +436,7 @@ export const DEFECTS: Defect[] = [
 		patches: [
 			{
 				file: `${TRIGGER}/exactJson.ts`,
-				find: '\t\treturn JSON.parse(quoteInexact(text, true));',
+				find: '\t\treturn JSON.parse(quoteNumbers(text, VALUE_THAT_MAY_BE_INEXACT, isInexact, true));',
 				replace: '\t\treturn JSON.parse(text);',
 			},
 		],

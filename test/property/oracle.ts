@@ -366,10 +366,11 @@ const list = (text: unknown, separators: RegExp) =>
 
 const options = (setup: Setup) => (setup.parameters.options ?? {}) as IDataObject;
 
-/** A field as an id: text as it is (not empty), a number's or a flag's text; nothing else names a delivery. */
-function idText(value: unknown): string | undefined {
+/** A field as an id: text as it is (not empty), a number as written, a flag's word; nothing else names a delivery. */
+function idText(value: unknown, written: () => unknown): string | undefined {
 	if (typeof value === 'string') return value === '' ? undefined : value;
-	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+	if (typeof value === 'number') return written() as string;
+	if (typeof value === 'boolean') return String(value);
 	return undefined;
 }
 
@@ -415,7 +416,9 @@ export function identity(
 			key: `header ${signed.id.value}`,
 		};
 	const paths = list(options(setup).idFields, /,/);
-	const parts = paths.map((path) => idText(valueAt(object, path)));
+	// A number as the sender wrote it: the body read again with every number as its text.
+	const written = () => (readAs('json', body, 'written') as { object: IDataObject }).object;
+	const parts = paths.map((path) => idText(valueAt(object, path), () => valueAt(written(), path)));
 	if (paths.length > 0 && parts.every((part) => part !== undefined))
 		return {
 			id: joinIds(parts as string[]),

@@ -87,10 +87,16 @@ export const ESCAPES: Record<string, string> = {
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
 /** One JSON text read from start to end; a loop with its own stack, so that any nesting reads. */
+/** How numbers are read: as the rule says, or every one as the text written (what an id names). */
+export type Numbers = 'exact' | 'written';
+
 class JsonReader {
 	private at = 0;
 
-	constructor(private readonly text: string) {}
+	constructor(
+		private readonly text: string,
+		private readonly numbers: Numbers,
+	) {}
 
 	private blanks(): void {
 		while (WHITESPACE.has(this.text[this.at])) this.at += 1;
@@ -143,7 +149,7 @@ class JsonReader {
 		const token = NUMBER.exec(this.text)?.[0];
 		if (token === undefined) throw new Invalid();
 		this.at += token.length;
-		return numberValue(token);
+		return this.numbers === 'written' ? token : numberValue(token);
 	}
 
 	read(): unknown {
@@ -209,9 +215,12 @@ class JsonReader {
 }
 
 /** A JSON text's value (numbers as the rule says), or undefined when the text is not JSON. */
-export function readJsonText(text: string): { value: unknown } | undefined {
+export function readJsonText(
+	text: string,
+	numbers: Numbers = 'exact',
+): { value: unknown } | undefined {
 	try {
-		return { value: new JsonReader(text).read() };
+		return { value: new JsonReader(text, numbers).read() };
 	} catch {
 		return undefined;
 	}
@@ -257,13 +266,13 @@ function readFormText(text: string): Reading {
 }
 
 /** The body read in a format, or why it cannot be. */
-export function readAs(format: Format, bytes: Buffer): Reading {
+export function readAs(format: Format, bytes: Buffer, numbers: Numbers = 'exact'): Reading {
 	const decoded = strictUtf8(bytes);
 	if (decoded === undefined) return { ok: false, reason: 'not_utf8' };
 	const text = decoded.startsWith('\ufeff') ? decoded.slice(1) : decoded;
 	if (text.trim() === '') return { ok: false, reason: 'empty_body' };
 	if (format === 'form') return readFormText(text);
-	const json = readJsonText(text);
+	const json = readJsonText(text, numbers);
 	if (json === undefined) return { ok: false, reason: 'invalid_json' };
 	const { value } = json;
 	return value !== null && typeof value === 'object' && !Array.isArray(value)

@@ -1,9 +1,12 @@
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: fs, path and __dirname read the manual's examples */
 /**
  * Who a delivery is (nodes/TenantApiTrigger/identity.ts): the id rule (the signed id header; else the Delivery ID
  * Fields when the body has them all; else the SHA-256 of the verified bytes), several fields joined one way, dot
  * paths, and the event type and Events filter.
  */
 import { createHash, createHmac } from 'crypto';
+import { readFileSync } from 'fs';
+import { join } from 'path';
 
 import type { IDataObject } from 'n8n-workflow';
 
@@ -25,7 +28,7 @@ const RAW = Buffer.from(
 const BODY = JSON.parse(RAW.toString()) as IDataObject;
 const SHA256 = createHash('sha256').update(RAW).digest('hex');
 
-const idOf = (body: IDataObject, idFields: string[], raw = RAW) =>
+const idOf = (body: IDataObject, idFields: string[], raw = Buffer.from(JSON.stringify(body))) =>
 	deliveryIdentity({}, raw, body, idFields);
 
 describe('the id rule', () => {
@@ -222,5 +225,35 @@ describe('a signed header or URL names the delivery with its body', () => {
 				}),
 			);
 		expect(deliver(NOW).id).toBe(deliver(NOW + 120).id);
+	});
+});
+
+describe('a number under Delivery ID Fields is named as the sender wrote it (docs/trigger.md)', () => {
+	const settings = triggerSettings({ verification: 'none', options: { idFields: 'id' } }, []);
+	const idFor = (text: string) => {
+		const decision = receive(settings, { body: text, headers: {} });
+		if (decision.action !== 'start') throw new Error(`not started: ${JSON.stringify(decision)}`);
+		return (decision.item.webhookDelivery as IDataObject).id;
+	};
+
+	it.each([
+		['1', '1'],
+		['1.0', '1.0'],
+		['1e0', '1e0'],
+		['10e-1', '10e-1'],
+		['-0', '-0'],
+		['1E2', '1E2'],
+		['12345678901234567891', '12345678901234567891'],
+	])('{"id": %s} gives the id %s, though the item holds the number', (written, id) => {
+		expect(idFor(`{"event":"x","id": ${written},"note":"id: 7"}`)).toBe(id);
+	});
+
+	it('every example of the manual holds', () => {
+		const manual = readFileSync(join(__dirname, '..', '..', 'docs', 'trigger.md'), 'utf8');
+		const examples = [
+			...manual.replace(/\n/g, ' ').matchAll(/`(\{"id": [^`]+\})` gives (?:the id )?`([^`]+)`/g),
+		];
+		expect(examples.length).toBeGreaterThanOrEqual(4);
+		for (const [, body, id] of examples) expect(idFor(body)).toBe(id);
 	});
 });
