@@ -37,7 +37,8 @@ import type {
 	WebhookOptions,
 } from '../../sandbox/server';
 import type { ClusterProcess, QueueCluster } from '../../scripts/queue/cluster';
-import { N8N_VERSION, tarball } from '../harness/realN8n';
+import { tarball } from '../harness/packedPackage';
+import { N8N_VERSION } from '../harness/realN8n';
 import {
 	Flow,
 	ForgeKind,
