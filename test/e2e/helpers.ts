@@ -257,6 +257,9 @@ export async function startManualRun(
 	});
 }
 
+/** Statuses of an execution that has ended. */
+const ENDED = ['success', 'error', 'crashed', 'canceled'];
+
 /** A workflow run from its Manual Trigger `trigger`, as the editor starts it, to its end: the execution and its data. */
 export async function runManually(
 	n8n: N8nInstance,
@@ -270,10 +273,12 @@ export async function runManually(
 			`manual run of ${workflowId} -> ${started.status}: ${JSON.stringify(started.json)}`,
 		);
 	for (let i = 0; i < 600; i++) {
-		const execution = (
-			await n8n.api<ApiExecution>('GET', `/executions/${executionId}?includeData=true`)
-		).json;
-		if (execution && !['new', 'running'].includes(execution.status)) return execution;
+		// Until it is saved, n8n answers 404 for a new execution.
+		const { status, json } = await n8n.api<ApiExecution>(
+			'GET',
+			`/executions/${executionId}?includeData=true`,
+		);
+		if (status === 200 && json && ENDED.includes(json.status)) return json;
 		await sleep(200);
 	}
 	throw new Error(`manual run ${executionId} of workflow ${workflowId} did not end within 120 s`);
