@@ -113,15 +113,20 @@ const RETRY_ANSWER_MS = 60 * 1000;
 const EXTRA_N8N_ENV: Record<string, string> = JSON.parse(process.env.QUEUE_N8N_ENV || '{}');
 /** How soon n8n gives up a dead worker's jobs (scripts/queue/cluster.js), as the processes get it. */
 const TIMING = { ...clusterLib.DEAD_WORKER_TIMING, ...EXTRA_N8N_ENV };
-/** The longest n8n takes to give up a dead worker's job: its lock expires, then two stalled-job checks. */
-const GIVE_UP_MS =
-	Number(TIMING.QUEUE_WORKER_LOCK_DURATION) + 2 * Number(TIMING.QUEUE_WORKER_STALLED_INTERVAL);
 /**
- * The sandbox's redelivery in the worker-kill test: an attempt waits for n8n's answer twice as long as n8n
+ * The longest n8n takes to give up a dead worker's job: its lock expires, two stalled-job checks, then the 30 s
+ * n8n 2.41.1 rechecks the execution in the database before it marks it failed (docs/queue-mode.md).
+ */
+const GIVE_UP_MS =
+	Number(TIMING.QUEUE_WORKER_LOCK_DURATION) +
+	2 * Number(TIMING.QUEUE_WORKER_STALLED_INTERVAL) +
+	30 * 1000;
+/**
+ * The sandbox's redelivery in the worker-kill test: an attempt waits for n8n's answer 15 s longer than n8n
  * takes to give up a dead worker's job, so the sender sees n8n's 500 for those; an answer n8n never sends
  * costs one timeout. Up to 4 attempts.
  */
-const REDELIVERY_TIMEOUT_MS = 2 * GIVE_UP_MS + 10 * 1000;
+const REDELIVERY_TIMEOUT_MS = GIVE_UP_MS + 15 * 1000;
 const REDELIVERY: WebhookOptions = {
 	maxAttempts: 4,
 	retryDelayMs: 1000,
