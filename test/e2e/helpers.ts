@@ -199,14 +199,14 @@ export async function sandboxCredentials(
 
 /**
  * An example of examples/ as the public API takes it: its credentials replaced by those of `credentials` (by
- * type), a trigger's webhookId by `webhookId`.
+ * type), a trigger's webhookId by a new one.
  */
 export function exampleWorkflow(
 	name: string,
 	credentials: Partial<Record<string, CredentialRef>>,
-	webhookId: string = crypto.randomUUID(),
 ): WorkflowBody {
 	const example = readExample(name);
+	const webhookId = crypto.randomUUID();
 	const nodes = example.nodes.map((node) => ({
 		...node,
 		...(node.webhookId ? { webhookId } : {}),
@@ -235,7 +235,6 @@ export async function startManualRun(
 	n8n: N8nInstance,
 	workflowId: string,
 	trigger: string,
-	pushRef = `e2e-${crypto.randomUUID()}`,
 ): Promise<{
 	status: number;
 	json?: { data?: { executionId?: string; waitingForWebhook?: boolean } };
@@ -252,7 +251,7 @@ export async function startManualRun(
 		: {};
 	return await n8n.request('POST', `/rest/workflows/${workflowId}/run`, {
 		cookie,
-		headers: { 'push-ref': pushRef },
+		headers: { 'push-ref': `e2e-${crypto.randomUUID()}` },
 		body: { ...saved, triggerToStartFrom: { name: trigger } },
 	});
 }

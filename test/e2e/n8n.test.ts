@@ -70,6 +70,9 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 			['/transfers', '1003', 'order-1003'],
 		]);
 		expect(records.find((r) => r.order_id === '1003')?.amount).toBe(12000);
+		// The control API tells the same story to a separate process.
+		const remote = await (await fetch(`${sandbox.url}/_sandbox/stats`)).json();
+		expect(remote.records ?? remote.data?.records).toBe(3);
 	});
 
 	describe('the example trigger published', () => {
