@@ -105,7 +105,8 @@ describe(`n8n ${VERSION}: exactly-once writes across executions`, () => {
 		return res.json?.data ?? [];
 	}
 
-	const isEnded = (e: Execution) => e.status === 'success' || e.status === 'error';
+	/** Ended, with its data (n8n 1.x can list an ended execution before its data). */
+	const isEnded = (e: Execution) => !!e.data && (e.status === 'success' || e.status === 'error');
 
 	/** A mark in the executions of `workflow`; `since(mark, n)` waits for the n executions after it to end, newest first. */
 	async function mark(workflow: Workflow): Promise<{ workflow: Workflow; ids: Set<string> }> {

@@ -107,13 +107,20 @@ export async function publishTrigger(
 	return { workflowId, path };
 }
 
+/** Ended, with its data (n8n 1.x can list an ended execution before its data). */
+const settled = (execution: ApiExecution) =>
+	!!execution.data &&
+	(execution.finished || execution.status === 'success' || execution.status === 'error');
+
 /** The first successful execution of a workflow, with its data (public API), waiting up to 30 s for it. */
 export async function successfulExecution(
 	n8n: N8nInstance,
 	workflowId: string,
 ): Promise<ApiExecution> {
 	for (let i = 0; i < 60; i++) {
-		const run = (await executionsOf(n8n, workflowId)).find((e) => e.status === 'success');
+		const run = (await executionsOf(n8n, workflowId)).find(
+			(e) => settled(e) && e.status === 'success',
+		);
 		if (run) return run;
 		await sleep(500);
 	}
@@ -131,9 +138,6 @@ export async function executionsOf(n8n: N8nInstance, workflowId: string): Promis
 		).json?.data ?? []
 	);
 }
-
-const settled = (execution: ApiExecution) =>
-	execution.finished || execution.status === 'success' || execution.status === 'error';
 
 /** The workflow's executions once every one listed has ended and `done` says those waited for are there (up to 30 s). */
 export async function executionsUntil(
@@ -272,12 +276,12 @@ export async function runManually(
 			`manual run of ${workflowId} -> ${started.status}: ${JSON.stringify(started.json)}`,
 		);
 	for (let i = 0; i < 600; i++) {
-		// Until it is saved, n8n answers 404 for a new execution.
+		// Until it is saved, n8n answers 404 for a new execution; 1.x can list an ended one before its data.
 		const { status, json } = await n8n.api<ApiExecution>(
 			'GET',
 			`/executions/${executionId}?includeData=true`,
 		);
-		if (status === 200 && json && ENDED.includes(json.status)) return json;
+		if (status === 200 && json?.data && ENDED.includes(json.status)) return json;
 		await sleep(200);
 	}
 	throw new Error(`manual run ${executionId} of workflow ${workflowId} did not end within 120 s`);
