@@ -1,23 +1,34 @@
 /**
- * Every test suite of the project, one Jest project each (`--selectProjects <name>`):
+ * Every test suite of the project, one Jest project each (`--selectProjects <name>`); CONTRIBUTING.md
+ * "Test layout" says what each proves, needs and takes:
  *
- *   unit      pure modules and the sandbox
- *   engine    the built package (dist/) in n8n-core's WorkflowExecute / WebhookContext
- *   e2e-2x    a real n8n 2.x with the packed package installed as a community package
- *   e2e-1x    the same tests on n8n 1.x (the last 1.x, on Node 20), but the packaging ones
- *   browser   the n8n 2.x editor in Debian's chromium
- *   queue     n8n 2.x in queue mode (Redis, PostgreSQL, main, 2 workers, a webhook processor)
+ *   unit       pure modules and the sandbox
+ *   engine     the built package (dist/) in n8n-core's WorkflowExecute / WebhookContext
+ *   packaging  the packed tarball: its contents, its install, the release scripts (no n8n)
+ *   e2e-2x     a real n8n 2.x with the packed package installed as a community package
+ *   e2e-1x     the same tests on n8n 1.x (the last 1.x, on Node 20)
+ *   browser    the n8n 2.x editor in Debian's chromium
+ *   queue      n8n 2.x in queue mode (Redis, PostgreSQL, main, 2 workers, a webhook processor)
  *
  * The versions are scripts/n8n/install.js's DEFAULT_VERSION (2.x) and LEGACY_VERSION (1.x), named only there.
  *
- * `npx jest` runs unit and engine (build first). The last four start a real n8n and install the packed
- * package: they exist only when TEST_TARBALL names it, and must never run two at a time. scripts/test.js
- * builds and packs once, installs what they need and runs them one after the other in band:
- * `npm run e2e | e2e:1x | test:browser | test:queue`, and `npm test` for everything (see README).
+ * `npx jest` runs unit and engine (build first). The others test the packed package: they exist only when
+ * TEST_TARBALL names it. scripts/test.js builds and packs once, installs what they need and runs them in
+ * band, one n8n at a time: `node scripts/test.js <suite> [-- <file or Jest args>]`, `npm test` for all.
+ * e2e-2x, e2e-1x and browser start their n8n once for all their files (globalSetup, test/harness/sharedN8n.ts).
  */
 const installer = require('./scripts/n8n/install');
 
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] };
+
+/** The projects that need the packed package, with the folder of their files. */
+const PACKED = {
+	packaging: 'test/packaging',
+	'e2e-2x': 'test/e2e',
+	'e2e-1x': 'test/e2e',
+	browser: 'test/browser',
+	queue: 'test/queue',
+};
 
 function project(displayName, roots, options = {}) {
 	return {
@@ -31,19 +42,20 @@ function project(displayName, roots, options = {}) {
 }
 
 /**
- * A project that runs the tests under `root` against a real n8n `n8nVersion`, `minutes` per test at most
- * (test/harness/realN8n.ts reads both).
+ * A project that runs the tests of `PACKED[displayName]` against a real n8n `n8nVersion`, `minutes` per test
+ * at most (test/harness/realN8n.ts reads both); with `shared`, one n8n for all its files (sharedN8n.ts).
  */
-function realN8nProject(
-	displayName,
-	root,
-	{ n8nVersion, minutes, slowTestThreshold, testPathIgnorePatterns = ['/node_modules/'] },
-) {
-	return project(displayName, [root], {
-		testPathIgnorePatterns,
+function realN8nProject(displayName, { n8nVersion, minutes, shared = true }) {
+	return project(displayName, [`<rootDir>/${PACKED[displayName]}`], {
 		globals: { n8nVersion, testTimeoutMs: minutes * 60 * 1000 },
 		setupFilesAfterEnv: ['<rootDir>/test/harness/realN8nSetup.ts'],
-		slowTestThreshold,
+		...(shared
+			? {
+					globalSetup: '<rootDir>/test/harness/n8nGlobalSetup.ts',
+					globalTeardown: '<rootDir>/test/harness/n8nGlobalTeardown.ts',
+				}
+			: {}),
+		slowTestThreshold: 30,
 	});
 }
 
@@ -56,33 +68,40 @@ const fast = [
 	}),
 ];
 
-const realN8n = [
-	realN8nProject('e2e-2x', '<rootDir>/test/e2e', {
-		n8nVersion: installer.DEFAULT_VERSION,
-		minutes: 10,
-		slowTestThreshold: 60,
-	}),
-	// The packaging tests start no n8n: they run once, with 2.x.
-	realN8nProject('e2e-1x', '<rootDir>/test/e2e', {
-		n8nVersion: installer.LEGACY_VERSION,
-		minutes: 10,
-		slowTestThreshold: 60,
-		testPathIgnorePatterns: ['/packaging-'],
-	}),
-	realN8nProject('browser', '<rootDir>/test/browser', {
-		n8nVersion: installer.DEFAULT_VERSION,
-		minutes: 5,
-		slowTestThreshold: 60,
-	}),
-	realN8nProject('queue', '<rootDir>/test/queue', {
+const packed = [
+	project('packaging', [`<rootDir>/${PACKED.packaging}`]),
+	realN8nProject('e2e-2x', { n8nVersion: installer.DEFAULT_VERSION, minutes: 10 }),
+	realN8nProject('e2e-1x', { n8nVersion: installer.LEGACY_VERSION, minutes: 10 }),
+	realN8nProject('browser', { n8nVersion: installer.DEFAULT_VERSION, minutes: 5 }),
+	realN8nProject('queue', {
 		n8nVersion: process.env.N8N_QUEUE_VERSION || installer.DEFAULT_VERSION,
 		minutes: 5,
-		slowTestThreshold: 120,
+		shared: false,
 	}),
 ];
+
+/**
+ * Without TEST_TARBALL, a file of those projects named on the command line (`npx jest test/e2e/n8n.test.ts`)
+ * would find no tests: say how to run it instead, and stop.
+ */
+function refuseWithoutTarball() {
+	for (const file of process.argv.slice(2)) {
+		const names = Object.keys(PACKED).filter((name) => file.includes(PACKED[name]));
+		if (names.length === 0) continue;
+		require('node:fs').writeSync(
+			2,
+			`${file} tests the packed package (Jest project ${names.join(' or ')}). Run it with\n` +
+				names.map((name) => `  node scripts/test.js ${name} -- ${file}\n`).join('') +
+				'which builds and packs first, then installs what the suite needs (CONTRIBUTING.md "Test layout").\n',
+		);
+		process.exit(1);
+	}
+}
+
+if (!process.env.TEST_TARBALL) refuseWithoutTarball();
 
 module.exports = {
 	reporters: ['default', '<rootDir>/scripts/test-totals.js'],
 	testTimeout: 60000,
-	projects: process.env.TEST_TARBALL ? [...fast, ...realN8n] : fast,
+	projects: process.env.TEST_TARBALL ? [...fast, ...packed] : fast,
 };

@@ -1,8 +1,9 @@
 'use strict';
 /*
- * `npm test` runs several jest suites (unit/engine, e2e on two n8n versions, browser, queue mode).
- * As a jest reporter this file adds each suite's counts to test-artifacts/test-totals.json;
- * run as a script it resets that file (`reset`) or prints one closing line for the whole run.
+ * `npm test` runs several jest suites (unit/engine/packaging, e2e on two n8n versions, browser, queue mode).
+ * As a jest reporter this file prints how long each project's files took and adds the run's counts to
+ * test-artifacts/test-totals.json; run as a script it resets that file (`reset`) or prints one closing line
+ * for the whole run.
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -35,7 +36,29 @@ class TestTotalsReporter {
 		});
 		fs.mkdirSync(path.dirname(FILE), { recursive: true });
 		fs.writeFileSync(FILE, JSON.stringify(totals, null, 2));
+		for (const line of projectTimes(results.testResults)) process.stderr.write(`[test] ${line}\n`);
 	}
+}
+
+/**
+ * Per Jest project: its files, and the time from its first file's start to its last file's end.
+ * @param {import('@jest/test-result').TestResult[]} files
+ */
+function projectTimes(files) {
+	/** @type {Map<string, { files: number, start: number, end: number }>} */
+	const byProject = new Map();
+	for (const { displayName, perfStats } of files) {
+		const name = displayName?.name ?? '(no project)';
+		const p = byProject.get(name) ?? { files: 0, start: Infinity, end: 0 };
+		byProject.set(name, {
+			files: p.files + 1,
+			start: Math.min(p.start, perfStats.start),
+			end: Math.max(p.end, perfStats.end),
+		});
+	}
+	return [...byProject].map(
+		([name, p]) => `  ${name}: ${p.files} files in ${Math.round((p.end - p.start) / 1000)} s`,
+	);
 }
 
 module.exports = TestTotalsReporter;

@@ -1,21 +1,24 @@
 #!/usr/bin/env node
 'use strict';
 /*
- * Runs Jest projects of jest.config.js with ONE build and ONE pack for the whole run:
+ * Runs the checks and the Jest projects of jest.config.js with ONE build and ONE pack for the whole run:
  *
- *   node scripts/test.js all                      # what `npm test` runs after lint and typecheck
- *   node scripts/test.js e2e-2x e2e-1x            # any projects, always in the order below
- *   node scripts/test.js e2e-2x -- -t offline     # arguments after `--` go to Jest
+ *   node scripts/test.js all                      # what `npm test` runs: lint, typecheck, every project
+ *   node scripts/test.js e2e-2x e2e-1x            # any steps, always in the order below
+ *   node scripts/test.js e2e-2x -- test/e2e/n8n.test.ts   # one file (arguments after `--` go to Jest)
+ *   node scripts/test.js e2e-2x -- -t offline     # tests by name
  *   node scripts/test.js --no-build engine        # use the dist/ that is there
  *   TEST_TARBALL=pkg.tgz node scripts/test.js queue   # test this tarball (no build, no pack)
  *
+ * 0. `npm run lint`, `npm run typecheck`;
  * 1. `npm run build` once, when a selected project needs dist/ (engine, or a pack to make);
- * 2. unit and engine in one Jest run (parallel workers);
- * 3. `npm pack` once, into a temporary folder: TEST_TARBALL for every real-n8n project;
- * 4. the n8n versions those projects need (both at once on a cold cache), chromium for `browser`,
+ * 2. `npm pack` once, into a temporary folder: TEST_TARBALL for every project that tests the package;
+ * 3. unit, engine and packaging (no n8n) in one Jest run, WORKERS files at a time;
+ * 4. the n8n versions the other projects need (both at once on a cold cache), chromium for `browser`,
  *    Redis and PostgreSQL for `queue`;
- * 5. each real-n8n project in a Jest run of its own, in band: never two n8n at a time.
- * Stops at the first project that fails (exit code 1).
+ * 5. each of those in a Jest run of its own, in band: never two n8n at a time.
+ * Prints each step's time, each project's (scripts/test-totals.js) and a summary at the end. Stops at the
+ * first step that fails.
  */
 const fs = require('node:fs');
 const os = require('node:os');
@@ -24,10 +27,19 @@ const { spawnSync } = require('node:child_process');
 const installer = require('./n8n/install');
 const { build, buildAndPack, ROOT } = require('./pack');
 
+/** Checks (npm scripts) before the tests. */
+const CHECKS = ['lint', 'typecheck'];
 /** Every project, in the order a run goes through them. */
-const ORDER = ['unit', 'engine', 'e2e-2x', 'e2e-1x', 'browser', 'queue'];
-const FAST = new Set(['unit', 'engine']);
+const ORDER = ['unit', 'engine', 'packaging', 'e2e-2x', 'e2e-1x', 'browser', 'queue'];
+/** Projects that start no n8n: one Jest run with parallel workers. */
+const NO_N8N = new Set(['unit', 'engine', 'packaging']);
 const NEEDS_DIST = new Set(['engine']);
+const NEEDS_TARBALL = new Set(ORDER.filter((p) => p !== 'unit' && p !== 'engine'));
+/**
+ * Jest workers for the projects without n8n. Many of their tests wait on sockets and timers (rate limits,
+ * the sandbox): more workers than cores overlap those waits (measured in CONTRIBUTING.md "Test layout").
+ */
+const WORKERS = 3;
 
 /**
  * What a real-n8n project needs on the machine besides n8n, and extra Jest flags.
@@ -62,21 +74,24 @@ function run(cmd, args, env = process.env) {
 }
 
 /**
- * Projects (in ORDER), `--no-build`, and the arguments for Jest (after `--`).
+ * Checks and projects (in their order), `--no-build`, and the arguments for Jest (after `--`).
  * @param {string[]} argv
  */
 function parseArgs(argv) {
 	const sep = argv.indexOf('--');
 	const own = sep >= 0 ? argv.slice(0, sep) : argv;
 	const names = own.filter((a) => !a.startsWith('--'));
-	const unknown = names.filter((n) => n !== 'all' && !ORDER.includes(n));
+	const unknown = names.filter((n) => n !== 'all' && !CHECKS.includes(n) && !ORDER.includes(n));
 	if (unknown.length > 0 || names.length === 0) {
 		throw new Error(
-			`usage: node scripts/test.js [--no-build] <all | ${ORDER.join(' | ')}>... [-- jest args] (got ${unknown.join(' ') || 'nothing'})`,
+			`usage: node scripts/test.js [--no-build] <all | ${[...CHECKS, ...ORDER].join(' | ')}>... [-- jest args] (got ${unknown.join(' ') || 'nothing'})`,
 		);
 	}
+	const chosen = (/** @type {string[]} */ list) =>
+		names.includes('all') ? list : list.filter((p) => names.includes(p));
 	return {
-		projects: names.includes('all') ? ORDER : ORDER.filter((p) => names.includes(p)),
+		checks: chosen(CHECKS),
+		projects: chosen(ORDER),
 		noBuild: own.includes('--no-build'),
 		jestArgs: sep >= 0 ? argv.slice(sep + 1) : [],
 	};
@@ -92,6 +107,9 @@ function jest(projects, flags, env) {
 	return run(process.execPath, [bin, '--selectProjects', ...projects, ...flags], env);
 }
 
+/** @type {Array<[string, number]>} each step done so far and its seconds */
+const steps = [];
+
 /**
  * A step with its duration in the log.
  * @template T
@@ -101,47 +119,59 @@ function jest(projects, flags, env) {
 function timed(label, fn) {
 	const t0 = Date.now();
 	const result = fn();
-	say(`${label}: ${Math.round((Date.now() - t0) / 1000)} s`);
+	const seconds = Math.round((Date.now() - t0) / 1000);
+	steps.push([label, seconds]);
+	say(`${label}: ${seconds} s`);
 	return result;
 }
+
+/** @param {number} seconds */
+const minutes = (seconds) => `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
 
 /**
  * The n8n version of each real-n8n project, as jest.config.js sets it.
  * @param {string[]} projects
  */
 function n8nVersionsOf(projects) {
-	/** @type {{ projects: Array<{ displayName: string, globals: { n8nVersion: string } }> }} */
+	/** @type {{ projects: Array<{ displayName: string, globals?: { n8nVersion: string } }> }} */
 	const config = require(path.join(ROOT, 'jest.config.js'));
 	const versions = config.projects
 		.filter((p) => projects.includes(p.displayName))
-		.map((p) => p.globals.n8nVersion);
+		.flatMap((p) => (p.globals ? [p.globals.n8nVersion] : []));
 	return [...new Set(versions)];
 }
 
 async function main() {
-	const { projects, noBuild, jestArgs } = parseArgs(process.argv.slice(2));
-	const fast = projects.filter((p) => FAST.has(p));
-	const realN8n = projects.filter((p) => !FAST.has(p));
+	const { checks, projects, noBuild, jestArgs } = parseArgs(process.argv.slice(2));
+	for (const check of checks) if (!timed(check, () => run('npm', ['run', check]))) return 1;
+	const noN8n = projects.filter((p) => NO_N8N.has(p));
+	const realN8n = projects.filter((p) => !NO_N8N.has(p));
 	const given = process.env.TEST_TARBALL;
+	const needsTarball = projects.some((p) => NEEDS_TARBALL.has(p));
 	const needsBuild =
-		!noBuild && (projects.some((p) => NEEDS_DIST.has(p)) || (realN8n.length > 0 && !given));
+		!noBuild && (projects.some((p) => NEEDS_DIST.has(p)) || (needsTarball && !given));
 
 	if (needsBuild) timed('build', () => build());
-	if (fast.length > 0 && !jest(fast, jestArgs)) return 1;
-	if (realN8n.length === 0) return 0;
-
 	/** @type {string|undefined} */
 	let packDir;
 	let tarball = given && path.resolve(given);
 	if (tarball && !fs.existsSync(tarball)) throw new Error(`TEST_TARBALL ${given} not found`);
-	if (!tarball) {
+	if (needsTarball && !tarball) {
 		packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-pack-'));
 		tarball = timed('pack', () => buildAndPack({ skipBuild: true, dest: packDir }));
 	}
 	try {
-		const env = { ...process.env, TEST_TARBALL: tarball };
-		process.env.TEST_TARBALL = tarball; // jest.config.js defines the real-n8n projects only with it
+		const env = tarball ? { ...process.env, TEST_TARBALL: tarball } : process.env;
+		if (tarball) process.env.TEST_TARBALL = tarball; // jest.config.js defines the packed projects only with it
+		if (
+			noN8n.length > 0 &&
+			!timed(noN8n.join(' + '), () => jest(noN8n, [`--maxWorkers=${WORKERS}`, ...jestArgs], env))
+		)
+			return 1;
+		if (realN8n.length === 0) return 0;
+		const t0 = Date.now();
 		await installer.ensureN8nVersions(n8nVersionsOf(realN8n), { parallel: true });
+		steps.push(['n8n installed', Math.round((Date.now() - t0) / 1000)]);
 		for (const project of realN8n) {
 			if (PREREQUISITES[project]) timed(`${project}: prerequisites`, PREREQUISITES[project]);
 			const ok = timed(project, () =>
@@ -159,10 +189,19 @@ async function main() {
 	}
 }
 
-main().then(
-	(code) => (process.exitCode = code),
-	(err) => {
-		say(`FAILED: ${err.message}`);
-		process.exitCode = 1;
-	},
-);
+const started = Date.now();
+main()
+	.then(
+		(code) => (process.exitCode = code),
+		(err) => {
+			say(`FAILED: ${err.message}`);
+			process.exitCode = 1;
+		},
+	)
+	.finally(() => {
+		const total = Math.round((Date.now() - started) / 1000);
+		if (steps.length > 0)
+			say(
+				`steps: ${steps.map(([label, s]) => `${label} ${s} s`).join(', ')}; total ${minutes(total)}`,
+			);
+	});

@@ -47,6 +47,18 @@ const MAX_STARTS = 4;
 const PORT_TAKEN = /already in use|EADDRINUSE/i;
 
 /**
+ * How soon n8n gives up the jobs of a worker that died (ms; n8n's @n8n/config `queue.bull.settings`,
+ * docs/queue-mode.md "A worker that dies"). With n8n's defaults (a 60 s lock renewed every 10 s, a stalled-job
+ * check every 30 s) the worker-kill test waited minutes for it. A live worker renews its locks every 3 s:
+ * only an event loop blocked for 15 s would lose one.
+ */
+const DEAD_WORKER_TIMING = {
+	QUEUE_WORKER_LOCK_DURATION: '15000',
+	QUEUE_WORKER_LOCK_RENEW_TIME: '3000',
+	QUEUE_WORKER_STALLED_INTERVAL: '5000',
+};
+
+/**
  * What every process of the cluster shares (docs/queue-mode.md lists these). n8n's default pool is 2
  * connections per process: a burst of 40 deliveries then waits longer than
  * DB_POSTGRESDB_CONNECTION_TIMEOUT (20 s) on the webhook processor and gets 500s; size it to the
@@ -67,6 +79,7 @@ function queueSettings({ redis, pg, encryptionKey, extra = {} }) {
 		DB_POSTGRESDB_PASSWORD: pg.password,
 		N8N_ENCRYPTION_KEY: encryptionKey,
 		DB_POSTGRESDB_POOL_SIZE: '10',
+		...DEAD_WORKER_TIMING,
 		...extra,
 	};
 }
@@ -430,7 +443,7 @@ async function startCluster(opts) {
 const { httpJson } = session;
 
 // Names only (no `name: expression`), so that tsc exports the classes as types too.
-module.exports = { startCluster, httpJson, QueueCluster, ClusterProcess };
+module.exports = { startCluster, httpJson, QueueCluster, ClusterProcess, DEAD_WORKER_TIMING };
 
 if (require.main === module) {
 	const { buildAndPack } = require('../pack');

@@ -5,10 +5,10 @@
  *
  *   npm run test:browser                       # ensure chromium, build + pack, run (scripts/test.js)
  *   UPDATE_SCREENSHOTS=1 npm run test:browser  # also copy the passing steps' PNGs to docs/screenshots/
- *   BROWSER_KEEP=1 npm run test:browser        # keep the temp n8n user folder (n8n.log, database)
+ *   E2E_KEEP=1 npm run test:browser            # keep the temp n8n user folder (n8n.log, database)
  *
- * The sandbox and n8n are set up and torn down by test/e2e/helpers.ts (setUpSuite); n8n's logs are copied
- * to test-artifacts/e2e/<version>/browser-n8n.log and browser-cli.log.
+ * n8n is the browser project's own (test/harness/sharedN8n.ts: started before the file, its logs copied to
+ * test-artifacts/browser/ after it): this file expects an instance where it alone created credentials.
  *
  * Each step saves a screenshot into test-artifacts/browser/; with UPDATE_SCREENSHOTS=1 the screenshots
  * of the steps that passed are also copied into docs/screenshots/ (the ones the README shows).
@@ -21,7 +21,14 @@ import { chromium, selectors, type BrowserContext, type Locator, type Page } fro
 import type { Sandbox } from '../../sandbox/server';
 import type { N8nInstance } from '../../scripts/n8n/instance';
 import { sign } from '../../sandbox/signing';
-import { ROOT, type SuiteSetUp, VERSION, setUpSuite } from '../e2e/helpers';
+import {
+	ROOT,
+	type SuiteSetUp,
+	VERSION,
+	createCredential,
+	exampleWorkflow,
+	setUpSuite,
+} from '../e2e/helpers';
 
 const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'browser');
 const DOCS_SCREENSHOTS = path.join(ROOT, 'docs', 'screenshots');
@@ -29,8 +36,7 @@ const PKG = 'n8n-nodes-tenant-api';
 const ACTION_TYPE = `${PKG}.tenantApi`;
 const TRIGGER_TYPE = `${PKG}.tenantApiTrigger`;
 const ICON_PREFIX = `/icons/${PKG}/`;
-const LIST = JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', 'list-accounts.json'), 'utf8'));
-const LIST_NODE: string = LIST.nodes.find((n: { type: string }) => n.type === ACTION_TYPE).name;
+const LIST_NODE = 'List accounts';
 const [EXAMPLE_CREDENTIAL] = JSON.parse(
 	fs.readFileSync(path.join(ROOT, 'examples', 'credentials.json'), 'utf8'),
 );
@@ -55,35 +61,33 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 	let context: BrowserContext | undefined;
 	let browserProfile: string | undefined;
 	let baseUrl = '';
-	let failed = false;
+	let listWorkflowId = '';
 
 	beforeAll(async () => {
-		failed = true; // until everything is up: keep the n8n user folder if the set-up fails after the install
 		fs.mkdirSync(ARTIFACTS, { recursive: true });
 		for (const f of fs.readdirSync(ARTIFACTS))
 			if (f.endsWith('.png')) fs.rmSync(path.join(ARTIFACTS, f));
 
-		suite = await setUpSuite({ name: 'browser' });
+		suite = await setUpSuite();
 		({ sandbox, n8n } = suite);
 
 		// The example credential, pointed at this sandbox; and the list-accounts example workflow.
-		const credFile = path.join(n8n.userFolder, 'credentials.json');
-		const credential = {
-			...EXAMPLE_CREDENTIAL,
+		const credential = await createCredential(n8n, {
+			name: EXAMPLE_CREDENTIAL.name,
+			type: EXAMPLE_CREDENTIAL.type,
 			data: {
 				...EXAMPLE_CREDENTIAL.data,
 				baseUrl: sandbox.baseUrl,
 				secretKey: sandbox.apiKey,
 				tenantId: sandbox.tenantId,
 			},
-		};
-		fs.writeFileSync(credFile, JSON.stringify([credential]));
-		await n8n.cli(['import:credentials', `--input=${credFile}`]);
-		await n8n.cli([
-			'import:workflow',
-			`--input=${path.join(ROOT, 'examples', 'list-accounts.json')}`,
-		]);
-		await n8n.start();
+		});
+		const list = await n8n.api<{ id: string }>(
+			'POST',
+			'/workflows',
+			exampleWorkflow('list-accounts', { tenantApi: credential }),
+		);
+		listWorkflowId = list.json!.id;
 		baseUrl = n8n.url;
 
 		browserProfile = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-chromium-'));
@@ -101,7 +105,6 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 		await context.addCookies([{ name, value, url: baseUrl }]);
 		const cookies = await context.cookies(baseUrl);
 		expect(cookies.map((c) => c.name)).toContain('n8n-auth');
-		failed = false;
 	});
 
 	afterAll(async () => {
@@ -115,7 +118,7 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 			}
 		};
 		await attempt(() => context?.close());
-		await attempt(() => suite?.tearDown({ keep: failed || process.env.BROWSER_KEEP === '1' }));
+		await attempt(() => suite?.tearDown());
 		if (browserProfile) fs.rmSync(browserProfile, { recursive: true, force: true });
 		if (errors.length > 0) throw errors[0];
 	});
@@ -137,7 +140,6 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 				);
 			}
 		} catch (err) {
-			failed = true;
 			await page
 				.screenshot({ path: path.join(ARTIFACTS, `${name}-FAILED.png`) })
 				.catch(() => undefined);
@@ -480,7 +482,7 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 	test('list accounts: executing the node in the editor shows the sandbox accounts in the output panel', async () => {
 		await step('list-accounts-output', async (page) => {
 			const before = sandbox!.stats().requests;
-			await page.goto(`${baseUrl}/workflow/${LIST.id}`);
+			await page.goto(`${baseUrl}/workflow/${listWorkflowId}`);
 			const node = page.locator(`[data-test-id="canvas-node"][data-node-name="${LIST_NODE}"]`);
 			await expect(node).toBeVisibleSoon();
 			await expect(node.getAttribute('data-node-type')).resolves.toBe(ACTION_TYPE);

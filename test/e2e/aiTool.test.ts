@@ -1,24 +1,26 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
- * The node as an AI agent's tool in a real n8n (that of e2e-2x or e2e-1x), installed the way the README's manual
- * route says. n8n's AI Agent runs with its OpenAI Chat Model node pointed at a scripted model on loopback
- * (fakeChatModel.ts): what that model receives is exactly what an agent is shown of our tools, and the
- * tool calls it makes run through n8n's own $fromAI and tool machinery against the sandbox.
+ * The node as an AI agent's tool in a real n8n (that of e2e-2x or e2e-1x). n8n's AI Agent runs with its OpenAI
+ * Chat Model node pointed at a scripted model on loopback (fakeChatModel.ts): what that model receives is
+ * exactly what an agent is shown of our tools, and the tool calls it makes run through n8n's own $fromAI and
+ * tool machinery against the sandbox.
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type { INodeProperties, INodeTypeDescription, IWorkflowBase } from 'n8n-workflow';
 import type { Sandbox } from '../../sandbox/server';
 import type { N8nInstance } from '../../scripts/n8n/instance';
 import { type ChatTool, type FakeChatModel, startFakeChatModel, textOf } from './fakeChatModel';
-import { type SuiteSetUp, VERSION, nodeOutput, setUpSuite, tarball } from './helpers';
-import { installedPackages, npmInstallOffline } from './manualInstall';
+import {
+	type CredentialRef,
+	type SuiteSetUp,
+	VERSION,
+	createCredential,
+	nodeOutput,
+	runManually,
+	setUpSuite,
+} from './helpers';
 
 const PACKAGE = 'n8n-nodes-tenant-api';
 const MAJOR = Number(VERSION.split('.')[0]);
 const TOOL_TYPE = `${PACKAGE}.tenantApiTool`;
-const TENANT_CREDENTIAL = { id: 'aiToolTenantApi', name: 'Tenant API (sandbox)' };
-const MODEL_CREDENTIAL = { id: 'aiToolModel', name: 'Scripted model (loopback)' };
 
 /** What the editor's "let the model define this parameter" button writes (key from the display name). */
 const fromAI = (key: string, type: string) =>
@@ -55,19 +57,18 @@ const SCRIPT = [
 /** Seeded payouts of the sandbox (po_0001…), listed in next-link pages. */
 const PAYOUTS = 12;
 
-/** A workflow file as `n8n import:workflow` reads it. */
-type WorkflowFile = Pick<
-	IWorkflowBase,
-	'id' | 'name' | 'active' | 'nodes' | 'connections' | 'settings'
->;
+/** A workflow as n8n's public API creates it. */
+type WorkflowBody = Pick<IWorkflowBase, 'name' | 'nodes' | 'connections' | 'settings'>;
 
 /** Manual Trigger → AI Agent, with the scripted model and three Tenant API tools (list accounts, list a collection, create a transfer). */
-function agentWorkflow(id: string, prompt: string): WorkflowFile {
-	const tenantApi = { tenantApi: TENANT_CREDENTIAL };
+function agentWorkflow(
+	id: string,
+	prompt: string,
+	credentials: { tenantApi: CredentialRef; model: CredentialRef },
+): WorkflowBody {
+	const tenantApi = { tenantApi: credentials.tenantApi };
 	return {
-		id,
 		name: `AI tool: ${prompt}`,
-		active: false,
 		settings: { executionOrder: 'v1' },
 		nodes: [
 			{
@@ -93,7 +94,7 @@ function agentWorkflow(id: string, prompt: string): WorkflowFile {
 				typeVersion: 1.2,
 				position: [120, 220],
 				parameters: { model: { __rl: true, mode: 'id', value: 'scripted-model' }, options: {} },
-				credentials: { openAiApi: MODEL_CREDENTIAL },
+				credentials: { openAiApi: credentials.model },
 			},
 			{
 				id: `${id}-4`,
@@ -162,31 +163,22 @@ function toolAnswer(model: FakeChatModel): string {
 	return textOf(message);
 }
 
-/** The README's manual install into the n8n's nodes folder: our package and nothing else. */
-function installTheReadmeWay(n8n: N8nInstance): void {
-	const nodesFolder = path.join(n8n.userFolder, '.n8n', 'nodes');
-	const install = npmInstallOffline(nodesFolder, tarball());
-	if (install.status !== 0) throw new Error(`README install failed:\n${install.stderr}`);
-	expect(installedPackages(nodesFolder)).toEqual([PACKAGE]);
-}
-
 describe(`n8n ${VERSION}: the node as an AI agent's tool`, () => {
 	let suite: SuiteSetUp | undefined;
 	let sandbox: Sandbox;
 	let model: FakeChatModel;
 	let n8n: N8nInstance;
 
+	/** The agent's workflows by prompt: their ids in n8n. */
+	const workflowOf: Partial<Record<keyof typeof PROMPTS, string>> = {};
+
 	beforeAll(async () => {
-		suite = await setUpSuite({
-			name: 'ai-tool',
-			install: installTheReadmeWay,
-			sandbox: { payouts: PAYOUTS },
-		});
+		suite = await setUpSuite({ payouts: PAYOUTS });
 		({ sandbox, n8n } = suite);
 		model = await startFakeChatModel(SCRIPT);
-		const credentials = [
-			{
-				...TENANT_CREDENTIAL,
+		const credentials = {
+			tenantApi: await createCredential(n8n, {
+				name: 'Tenant API (AI tool sandbox)',
 				type: 'tenantApi',
 				data: {
 					environment: 'sandbox',
@@ -194,25 +186,23 @@ describe(`n8n ${VERSION}: the node as an AI agent's tool`, () => {
 					secretKey: sandbox.apiKey,
 					tenantId: sandbox.tenantId,
 				},
-			},
-			{
-				...MODEL_CREDENTIAL,
+			}),
+			model: await createCredential(n8n, {
+				name: 'Scripted model (loopback)',
 				type: 'openAiApi',
-				data: { apiKey: 'scripted-model-key', url: model.url },
-			},
-		];
-		const workflows = [
-			agentWorkflow('aiToolPay', PROMPTS.pay),
-			agentWorkflow('aiToolEscape', PROMPTS.escape),
-			agentWorkflow('aiToolPayouts', PROMPTS.payouts),
-		];
-		const imports = path.join(n8n.userFolder, 'import');
-		fs.mkdirSync(path.join(imports, 'workflows'), { recursive: true });
-		fs.writeFileSync(path.join(imports, 'credentials.json'), JSON.stringify(credentials));
-		for (const wf of workflows)
-			fs.writeFileSync(path.join(imports, 'workflows', `${wf.id}.json`), JSON.stringify(wf));
-		await n8n.cli(['import:credentials', `--input=${path.join(imports, 'credentials.json')}`]);
-		await n8n.cli(['import:workflow', '--separate', `--input=${path.join(imports, 'workflows')}`]);
+				data: { apiKey: 'scripted-model-key', url: model.url, header: false },
+			}),
+		};
+		for (const [key, prompt] of Object.entries(PROMPTS) as Array<[keyof typeof PROMPTS, string]>) {
+			const created = await n8n.api<{ id: string }>(
+				'POST',
+				'/workflows',
+				agentWorkflow(key, prompt, credentials),
+			);
+			if (created.status !== 200 || !created.json)
+				throw new Error(`POST /api/v1/workflows -> ${created.status}: ${created.text}`);
+			workflowOf[key] = created.json.id;
+		}
 	});
 
 	afterAll(async () => {
@@ -220,14 +210,15 @@ describe(`n8n ${VERSION}: the node as an AI agent's tool`, () => {
 		await suite?.tearDown();
 	});
 
-	async function execute(workflowId: string) {
+	/** Runs the agent's workflow for `prompt` as the editor does; the model's requests start afresh. */
+	async function execute(prompt: keyof typeof PROMPTS) {
 		model.requests.length = 0;
-		return (await n8n.execute(workflowId)).data;
+		return await runManually(n8n, workflowOf[prompt]!, 'Start');
 	}
 
 	/** Runs the agent's workflow; returns the agent's final answer. */
-	async function runAgent(workflowId: string): Promise<string> {
-		const run = await execute(workflowId);
+	async function runAgent(prompt: keyof typeof PROMPTS): Promise<string> {
+		const run = await execute(prompt);
 		expect(run.data.resultData.error).toBeUndefined();
 		return String(nodeOutput(run, 'AI Agent')[0]?.output ?? '');
 	}
@@ -237,7 +228,7 @@ describe(`n8n ${VERSION}: the node as an AI agent's tool`, () => {
 
 		beforeAll(async () => {
 			sandbox.reset();
-			firstAnswer = await runAgent('aiToolPay');
+			firstAnswer = await runAgent('pay');
 		});
 
 		test('the model is shown each tool with the description of its operation', () => {
@@ -301,7 +292,7 @@ describe(`n8n ${VERSION}: the node as an AI agent's tool`, () => {
 		});
 
 		test('the same call again (same business key) is answered from the first one, nothing is created twice', async () => {
-			const again = await runAgent('aiToolPay');
+			const again = await runAgent('pay');
 			expect(sandbox.records()).toHaveLength(1);
 			expect(sandbox.stats().replays).toBeGreaterThanOrEqual(1);
 			expect(toolAnswer(model)).toContain(sandbox.records()[0].id);
@@ -310,7 +301,7 @@ describe(`n8n ${VERSION}: the node as an AI agent's tool`, () => {
 
 		test("the model's choice of collection is listed whole, every page, one record each, and reaches the model", async () => {
 			const before = sandbox.stats().byRoute['GET /v1/payouts'] ?? 0;
-			const answer = await runAgent('aiToolPayouts');
+			const answer = await runAgent('payouts');
 			// 12 payouts in next-link pages of 5: 3 pages.
 			expect((sandbox.stats().byRoute['GET /v1/payouts'] ?? 0) - before).toBe(3);
 			const shown = toolAnswer(model);
@@ -321,7 +312,7 @@ describe(`n8n ${VERSION}: the node as an AI agent's tool`, () => {
 
 		test('an endpoint outside the Base URL is refused before anything is sent, with a message that says why', async () => {
 			const before = sandbox.stats().requests;
-			const run = await execute('aiToolEscape');
+			const run = await execute('escape');
 			expect(sandbox.stats().requests).toBe(before);
 			expect(sandbox.records()).toHaveLength(1);
 			const refusal = 'must be a path relative to the Base URL (e.g. /transfers)';
@@ -340,7 +331,6 @@ describe(`n8n ${VERSION}: the node as an AI agent's tool`, () => {
 		let tool: INodeTypeDescription;
 
 		beforeAll(async () => {
-			await n8n.start();
 			const res = await n8n.request<INodeTypeDescription[]>('GET', '/types/nodes.json', {
 				cookie: n8n.cookie,
 			});

@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
  * Exactly-once writes beyond one execution in a real n8n (that of e2e-2x or e2e-1x) with the
  * packed package, where n8n itself takes part: "Retry execution" through n8n's REST API
@@ -8,9 +7,6 @@
  * top-level id is named by its SHA-256). The node's keys across executions and events (the control, redeliveries,
  * items in another order, by position and by content) are proven in test/engine/exactlyOnce.test.ts.
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-
 import type { CreatedRecord, DeliveryResult, Sandbox } from '../../sandbox/server';
 import type { N8nInstance } from '../../scripts/n8n/instance';
 import { postScript } from '../harness/postScript';
@@ -24,10 +20,10 @@ import {
 	type SuiteSetUp,
 	VERSION,
 	WEBHOOK_SECRET,
+	sandboxCredentials,
 	sessionLib,
 	setUpSuite,
 	sleep,
-	startLib,
 } from './helpers';
 
 interface Execution {
@@ -78,23 +74,11 @@ describe(`n8n ${VERSION}: exactly-once writes across executions`, () => {
 	}
 
 	beforeAll(async () => {
-		suite = await setUpSuite({ name: 'exactly-once' });
+		suite = await setUpSuite();
 		({ sandbox, n8n } = suite);
-		// Imported before the start, as `npm start` does (n8n 1.x's public API wants fields of its own on credentials).
-		const credentials: Array<{ id: string; name: string; type: string }> = startLib.credentialsFor(
-			sandbox,
-			WEBHOOK_SECRET,
-		);
-		const file = path.join(n8n.userFolder, 'credentials.json');
-		fs.writeFileSync(file, JSON.stringify(credentials));
-		await n8n.cli(['import:credentials', `--input=${file}`]);
-		await n8n.start();
-		const reference = (type: string) => {
-			const { id, name } = credentials.find((credential) => credential.type === type)!;
-			return { id, name };
-		};
-		const api = reference('tenantApi');
-		const webhook = reference('tenantWebhookApi');
+		const credentials = await sandboxCredentials(n8n, sandbox, 'exactly once');
+		const api = credentials.tenantApi;
+		const webhook = credentials.tenantWebhookApi;
 		items = await createWorkflow(
 			webhookItemsWorkflow('Exactly once: Webhook items', 'exactly-once-items', api),
 			'/webhook/exactly-once-items',
@@ -121,7 +105,8 @@ describe(`n8n ${VERSION}: exactly-once writes across executions`, () => {
 		return res.json?.data ?? [];
 	}
 
-	const isEnded = (e: Execution) => e.status === 'success' || e.status === 'error';
+	/** Ended, with its data (n8n 1.x can list an ended execution before its data). */
+	const isEnded = (e: Execution) => !!e.data && (e.status === 'success' || e.status === 'error');
 
 	/** A mark in the executions of `workflow`; `since(mark, n)` waits for the n executions after it to end, newest first. */
 	async function mark(workflow: Workflow): Promise<{ workflow: Workflow; ids: Set<string> }> {

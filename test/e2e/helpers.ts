@@ -1,27 +1,29 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/require-node-api-error -- test code: runs in Node next to n8n, not in n8n Cloud */
-/* Shared helpers for the e2e suite (plain requires: the scripts are CommonJS, typed by their JSDoc). */
-import { N8N_VERSION, tarball } from '../harness/realN8n';
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
+/*
+ * Shared helpers for the e2e and browser suites (plain requires: the scripts are CommonJS, typed by their JSDoc).
+ * Every file runs against its project's one n8n (test/harness/sharedN8n.ts) with a sandbox of its own, and
+ * creates its own credentials and workflows through n8n's public API.
+ */
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { IDataObject, IRun, IRunExecutionData, IWorkflowBase } from 'n8n-workflow';
 import type { Sandbox, SandboxOptions } from '../../sandbox/server';
-import { type SigningScheme, sign } from '../../sandbox/signing';
+import { sign } from '../../sandbox/signing';
 import type { N8nInstance } from '../../scripts/n8n/instance';
+import { ROOT } from '../harness/packedPackage';
+import { N8N_VERSION } from '../harness/realN8n';
+import { sharedN8n } from '../harness/sharedN8n';
 
-export const ROOT = path.resolve(__dirname, '..', '..');
-export { tarball };
-/** The n8n version of this project (e2e-2x or e2e-1x in jest.config.js). */
+export { ROOT };
+/** The n8n version of this project (e2e-2x, e2e-1x or browser in jest.config.js). */
 export const VERSION = N8N_VERSION;
 export const WEBHOOK_SECRET = 'whsec_e2e_' + crypto.randomBytes(6).toString('hex');
 
 /* eslint-disable @typescript-eslint/no-require-imports */
-export const instanceLib: typeof import('../../scripts/n8n/instance') = require('../../scripts/n8n/instance');
-const portsLib: typeof import('../../scripts/n8n/ports') = require('../../scripts/n8n/ports');
 export const sessionLib: typeof import('../../scripts/n8n/session') = require('../../scripts/n8n/session');
 export const startLib = require('../../scripts/start');
-export const sandboxLib: typeof import('../../sandbox/server') = require('../../sandbox/server');
+const sandboxLib: typeof import('../../sandbox/server') = require('../../sandbox/server');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 /** An execution as n8n's public API lists it (with `includeData=true`). */
@@ -35,39 +37,6 @@ export interface ApiExecution {
 /** A workflow file from examples/ (n8n's export format). */
 export function readExample(name: string): IWorkflowBase {
 	return JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', `${name}.json`), 'utf8'));
-}
-
-export function tempUserFolder(tag: string): string {
-	return fs.mkdtempSync(path.join(os.tmpdir(), `tenant-api-e2e-${tag}-`));
-}
-
-/** Removes `dir`, unless `keep` (default: E2E_KEEP=1) says to leave it for a look. */
-export function removeUnlessKept(dir: string, keep = process.env.E2E_KEEP === '1'): void {
-	if (keep) {
-		// eslint-disable-next-line no-console
-		console.log(`kept ${dir}`);
-		return;
-	}
-	fs.rmSync(dir, { recursive: true, force: true });
-}
-
-/** A port p with p, p + 1 and p + 2 free (task-runner brokers of `n8n start` and of CLI runs). */
-export function freePorts(): Promise<number> {
-	return portsLib.freePort({ run: 3 });
-}
-
-/**
- * Copy the instance's logs to test-artifacts/e2e/<version>/ as <prefix>n8n.log and <prefix>cli.log (kept for
- * CI and for a look after a failure).
- */
-export function saveLogs(userFolder: string, prefix = ''): string {
-	const dest = path.join(ROOT, 'test-artifacts', 'e2e', VERSION);
-	fs.mkdirSync(dest, { recursive: true });
-	for (const f of ['n8n.log', 'cli.log']) {
-		const src = path.join(userFolder, f);
-		if (fs.existsSync(src)) fs.copyFileSync(src, path.join(dest, prefix + f));
-	}
-	return dest;
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -90,7 +59,7 @@ export function hmacHex(secret: string, body: Buffer | string): string {
 }
 
 /** Output items of a node in an IRun (as printed by `n8n execute --rawOutput`). */
-export function nodeOutput(run: IRun, nodeName: string): IDataObject[] {
+export function nodeOutput(run: Pick<IRun, 'data'>, nodeName: string): IDataObject[] {
 	const runs = run?.data?.resultData?.runData?.[nodeName];
 	if (!runs)
 		throw new Error(
@@ -138,13 +107,20 @@ export async function publishTrigger(
 	return { workflowId, path };
 }
 
+/** Ended, with its data (n8n 1.x can list an ended execution before its data). */
+const settled = (execution: ApiExecution) =>
+	!!execution.data &&
+	(execution.finished || execution.status === 'success' || execution.status === 'error');
+
 /** The first successful execution of a workflow, with its data (public API), waiting up to 30 s for it. */
 export async function successfulExecution(
 	n8n: N8nInstance,
 	workflowId: string,
 ): Promise<ApiExecution> {
 	for (let i = 0; i < 60; i++) {
-		const run = (await executionsOf(n8n, workflowId)).find((e) => e.status === 'success');
+		const run = (await executionsOf(n8n, workflowId)).find(
+			(e) => settled(e) && e.status === 'success',
+		);
 		if (run) return run;
 		await sleep(500);
 	}
@@ -163,9 +139,6 @@ export async function executionsOf(n8n: N8nInstance, workflowId: string): Promis
 	);
 }
 
-const settled = (execution: ApiExecution) =>
-	execution.finished || execution.status === 'success' || execution.status === 'error';
-
 /** The workflow's executions once every one listed has ended and `done` says those waited for are there (up to 30 s). */
 export async function executionsUntil(
 	n8n: N8nInstance,
@@ -180,120 +153,153 @@ export async function executionsUntil(
 	throw new Error(`workflow ${workflowId}: the executions waited for did not end`);
 }
 
-/** A suite's sandbox and n8n (VERSION, its own temp user folder, the packed package installed). */
-export interface SuiteSetUp {
-	sandbox: Sandbox;
-	n8n: N8nInstance;
-	userFolder: string;
-	/** n8n stopped, the sandbox closed, the logs saved, the user folder removed unless `keep` (default: E2E_KEEP=1). */
-	tearDown(options?: { keep?: boolean }): Promise<void>;
-}
-
-export interface SuiteOptions {
-	/** The suite's name ('' for the main suite): user folder tenant-api-e2e-<name>-<version>-…, logs <name>-n8n.log. */
+/** An n8n credential as workflows reference it. */
+export interface CredentialRef {
+	id: string;
 	name: string;
-	/** A production webhook path of this n8n: the sandbox delivers its events there, signed with WEBHOOK_SECRET. */
-	webhookPath?: string;
-	/** n8n settings of the suite (on top of offlineEnv()), given the user folder. */
-	env?: (userFolder: string) => Record<string, string>;
-	/** How the package gets into n8n; default: the tarball installed the way n8n's community installer does. */
-	install?: (n8n: N8nInstance) => unknown;
-	/** Import the examples as `npm start` does: credentials (webhook secret WEBHOOK_SECRET), workflows, the trigger published. */
-	examples?: boolean;
-	/** Sandbox settings of the suite, e.g. seeded collections `{ transfers: 130 }`. */
-	sandbox?: Pick<SandboxOptions, 'transfers' | 'payouts'>;
-}
-
-/** The signing scheme of the examples' trigger and of the sandbox's deliveries to it. */
-const EXAMPLES_SCHEME: SigningScheme = 'hmac-sha256-hex';
-
-/** The sandbox; with `webhookPath`, its webhook sender delivers to that path of the n8n on `n8nPort`. */
-function startSandboxFor(
-	n8nPort: number,
-	webhookPath?: string,
-	settings: SuiteOptions['sandbox'] = {},
-): Promise<Sandbox> {
-	const webhook = webhookPath
-		? {
-				url: `http://127.0.0.1:${n8nPort}${webhookPath}`,
-				secrets: [WEBHOOK_SECRET],
-				scheme: EXAMPLES_SCHEME,
-			}
-		: undefined;
-	return sandboxLib.startSandbox({ port: 0, ...settings, ...(webhook ? { webhook } : {}) });
-}
-
-function installAsCommunityPackage(n8n: N8nInstance): Promise<string> {
-	return n8n.installPackage(tarball());
-}
-
-/** Runs every step, even after one fails; then throws the first failure. */
-async function releaseAll(steps: Array<() => unknown>): Promise<void> {
-	const failures: unknown[] = [];
-	for (const step of steps) {
-		try {
-			await step();
-		} catch (err) {
-			failures.push(err);
-		}
-	}
-	if (failures.length > 0) throw failures[0];
-}
-
-/** What setUpSuite has made so far (no sandbox when starting it failed). */
-interface Made {
-	name: string;
-	n8n: N8nInstance;
-	userFolder: string;
-	sandbox?: Sandbox;
-}
-
-function tearDown({ name, n8n, userFolder, sandbox }: Made, keep?: boolean): Promise<void> {
-	return releaseAll([
-		() => n8n.stop(),
-		() => sandbox?.close(),
-		() => {
-			const logs = saveLogs(userFolder, name ? `${name}-` : '');
-			// eslint-disable-next-line no-console
-			console.log(`n8n ${VERSION} logs: ${logs}`);
-		},
-		() => removeUnlessKept(userFolder, keep),
-	]);
 }
 
 /**
- * Start the sandbox, make an n8n in a temp user folder, install the package (and import the examples when
- * asked). n8n itself is not started. If a step fails, what was made is released before the error is thrown.
+ * A credential created through n8n's public API. n8n 1.x adds "Allowed HTTP Request Domains" to the types that
+ * authenticate requests and its public API then wants it: set to the editor's default where the type's schema has it.
  */
-export async function setUpSuite({
-	name,
-	webhookPath,
-	env,
-	install = installAsCommunityPackage,
-	examples = false,
-	sandbox: sandboxSettings,
-}: SuiteOptions): Promise<SuiteSetUp> {
-	const port = await freePorts();
-	const userFolder = tempUserFolder([name, VERSION].filter(Boolean).join('-'));
-	const n8n = instanceLib.createInstance({
-		version: VERSION,
-		userFolder,
-		port,
-		env: env?.(userFolder),
+export async function createCredential(
+	n8n: N8nInstance,
+	{ name, type, data }: { name: string; type: string; data: IDataObject },
+): Promise<CredentialRef> {
+	const schema = await n8n.api<{ properties?: IDataObject }>('GET', `/credentials/schema/${type}`);
+	const domains = schema.json?.properties?.allowedHttpRequestDomains
+		? { allowedHttpRequestDomains: 'all' }
+		: {};
+	const res = await n8n.api<CredentialRef>('POST', '/credentials', {
+		name,
+		type,
+		data: { ...domains, ...data },
 	});
-	const made: Made = { name, n8n, userFolder };
-	try {
-		const sandbox = await startSandboxFor(port, webhookPath, sandboxSettings);
-		made.sandbox = sandbox;
-		await install(n8n);
-		if (examples)
-			await startLib.importExamples(n8n, sandbox, {
-				scheme: EXAMPLES_SCHEME,
-				secret: WEBHOOK_SECRET,
-			});
-		return { sandbox, n8n, userFolder, tearDown: (options) => tearDown(made, options?.keep) };
-	} catch (err) {
-		await tearDown(made).catch(() => undefined);
-		throw err;
+	if (res.status !== 200 || !res.json)
+		throw new Error(`POST /api/v1/credentials (${type}) -> ${res.status}: ${res.text}`);
+	return { id: res.json.id, name: res.json.name };
+}
+
+/**
+ * The example credentials (examples/credentials.json, as `npm start` fills them in) for `sandbox`, the webhook
+ * one with WEBHOOK_SECRET, created under names that end in `label`; by credential type.
+ */
+export async function sandboxCredentials(
+	n8n: N8nInstance,
+	sandbox: Sandbox,
+	label: string,
+): Promise<Record<'tenantApi' | 'tenantWebhookApi', CredentialRef>> {
+	const examples: Array<{
+		name: string;
+		type: 'tenantApi' | 'tenantWebhookApi';
+		data: IDataObject;
+	}> = startLib.credentialsFor(sandbox, WEBHOOK_SECRET);
+	const refs = {} as Record<'tenantApi' | 'tenantWebhookApi', CredentialRef>;
+	for (const { name, type, data } of examples)
+		refs[type] = await createCredential(n8n, { name: `${name}: ${label}`, type, data });
+	return refs;
+}
+
+/**
+ * An example of examples/ as the public API takes it: its credentials replaced by those of `credentials` (by
+ * type), a trigger's webhookId by a new one.
+ */
+export function exampleWorkflow(
+	name: string,
+	credentials: Partial<Record<string, CredentialRef>>,
+): WorkflowBody {
+	const example = readExample(name);
+	const webhookId = crypto.randomUUID();
+	const nodes = example.nodes.map((node) => ({
+		...node,
+		...(node.webhookId ? { webhookId } : {}),
+		...(node.credentials
+			? {
+					credentials: Object.fromEntries(
+						Object.keys(node.credentials).map((type) => [type, credentials[type]]),
+					),
+				}
+			: {}),
+	}));
+	return {
+		name: `${example.name} (${VERSION}, ${webhookId.slice(0, 8)})`,
+		nodes,
+		connections: example.connections,
+		settings: example.settings,
+	};
+}
+
+/**
+ * What the editor sends for "Execute workflow" from the trigger named `trigger` (the owner's login cookie):
+ * 2.x reads the workflow from the database, 1.x takes it in the body. `{ executionId }` once a run started,
+ * `{ waitingForWebhook: true }` when the trigger listens at its Test URL.
+ */
+export async function startManualRun(
+	n8n: N8nInstance,
+	workflowId: string,
+	trigger: string,
+): Promise<{
+	status: number;
+	json?: { data?: { executionId?: string; waitingForWebhook?: boolean } };
+}> {
+	const cookie = n8n.cookie;
+	const saved = VERSION.startsWith('1.')
+		? {
+				workflowData: (
+					await n8n.request<{ data: IDataObject }>('GET', `/rest/workflows/${workflowId}`, {
+						cookie,
+					})
+				).json?.data,
+			}
+		: {};
+	return await n8n.request('POST', `/rest/workflows/${workflowId}/run`, {
+		cookie,
+		headers: { 'push-ref': `e2e-${crypto.randomUUID()}` },
+		body: { ...saved, triggerToStartFrom: { name: trigger } },
+	});
+}
+
+/** Statuses of an execution that has ended. */
+const ENDED = ['success', 'error', 'crashed', 'canceled'];
+
+/** A workflow run from its Manual Trigger `trigger`, as the editor starts it, to its end: the execution and its data. */
+export async function runManually(
+	n8n: N8nInstance,
+	workflowId: string,
+	trigger: string,
+): Promise<ApiExecution> {
+	const started = await startManualRun(n8n, workflowId, trigger);
+	const executionId = started.json?.data?.executionId;
+	if (started.status !== 200 || !executionId)
+		throw new Error(
+			`manual run of ${workflowId} -> ${started.status}: ${JSON.stringify(started.json)}`,
+		);
+	for (let i = 0; i < 600; i++) {
+		// Until it is saved, n8n answers 404 for a new execution; 1.x can list an ended one before its data.
+		const { status, json } = await n8n.api<ApiExecution>(
+			'GET',
+			`/executions/${executionId}?includeData=true`,
+		);
+		if (status === 200 && json?.data && ENDED.includes(json.status)) return json;
+		await sleep(200);
 	}
+	throw new Error(`manual run ${executionId} of workflow ${workflowId} did not end within 120 s`);
+}
+
+/** A file's sandbox and its project's n8n. */
+export interface SuiteSetUp {
+	sandbox: Sandbox;
+	n8n: N8nInstance;
+	/** The sandbox closed. */
+	tearDown(): Promise<void>;
+}
+
+/** The file's own sandbox (`settings`: e.g. seeded collections `{ payouts: 12 }`) and the project's running n8n. */
+export async function setUpSuite(
+	settings: Pick<SandboxOptions, 'transfers' | 'payouts'> = {},
+): Promise<SuiteSetUp> {
+	const n8n = sharedN8n(VERSION);
+	const sandbox = await sandboxLib.startSandbox({ port: 0, ...settings });
+	return { sandbox, n8n, tearDown: () => sandbox.close() };
 }

@@ -1,13 +1,13 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
  * The packed package inside a real n8n (that of e2e-2x or e2e-1x), installed into <userFolder>/.n8n/nodes
- * the way n8n's community installer does (what lands there: packaging-install.test.ts), against the sandbox: what
- * n8n itself does around the nodes. The nodes' own behaviour (listing, keys, every verification, refusals and their
- * diagnosis, 415s and 400s the trigger decides) is proven in test/engine; here: n8n loads and runs them, its
- * credential tester, the executions it lists, the trigger's answer as n8n sends it (what `npm start` prints for its
- * first delivery), its body parser (raw bytes kept for forms, multipart consumed, 422 for JSON that does not parse),
- * a refused delivery recorded by the editor's test run (1.x and 2.x start it differently) and in production, and a
- * workflow saved with a Verification this version no longer has, which refuses every delivery.
+ * the way n8n's community installer does (what lands there: test/packaging/install.test.ts), against the sandbox:
+ * what n8n itself does around the nodes. The nodes' own behaviour (listing, keys, every verification, refusals and
+ * their diagnosis, 415s and 400s the trigger decides) is proven in test/engine; here: n8n loads and runs them, the
+ * examples, its credential tester, the executions it lists, the trigger's answer as n8n sends it (what `npm start`
+ * prints for its first delivery), its body parser (raw bytes kept for forms, multipart consumed, 422 for JSON that
+ * does not parse), a refused delivery recorded by the editor's test run (1.x and 2.x start it differently) and in
+ * production, and a workflow saved with a Verification this version no longer has, which refuses every delivery.
  */
 import * as crypto from 'node:crypto';
 import { createServer } from 'node:http';
@@ -18,78 +18,72 @@ import type { Sandbox } from '../../sandbox/server';
 import type { N8nInstance } from '../../scripts/n8n/instance';
 import {
 	type ApiExecution,
+	type CredentialRef,
 	type SuiteSetUp,
 	VERSION,
 	WEBHOOK_SECRET,
+	exampleWorkflow,
 	executionsUntil,
 	hmacHex,
 	nodeOutput,
 	publishTrigger,
-	readExample,
+	runManually,
+	sandboxCredentials,
 	setUpSuite,
 	startLib,
+	startManualRun,
 	successfulExecution,
-	triggerWebhookPath,
 } from './helpers';
-
-const POST = readExample('post-with-idempotency');
-const TRIGGER = readExample('webhook-trigger');
-const WEBHOOK_PATH = triggerWebhookPath(TRIGGER);
 
 describe(`n8n ${VERSION} with the packed package`, () => {
 	let suite: SuiteSetUp | undefined;
 	let sandbox: Sandbox;
 	let n8n: N8nInstance;
+	let credentials: Record<'tenantApi' | 'tenantWebhookApi', CredentialRef>;
+	let url: string;
+	/** The example webhook-trigger.json, published. */
+	let trigger: { workflowId: string; path: string };
 
 	beforeAll(async () => {
-		suite = await setUpSuite({ name: '', webhookPath: WEBHOOK_PATH, examples: true });
+		suite = await setUpSuite();
 		({ sandbox, n8n } = suite);
+		url = n8n.url;
+		credentials = await sandboxCredentials(n8n, sandbox, 'n8n.test');
 	});
 
 	afterAll(() => suite?.tearDown());
 
-	test('n8n execute: POST with idempotency creates 3 records; a re-run creates none', async () => {
+	test("the example post-with-idempotency, run from the editor: 3 records under the Code node's business keys", async () => {
 		sandbox.reset();
-		const first = await n8n.execute(POST.id);
-		expect(first.code).toBe(0);
-		expect(first.data.data.resultData.error).toBeUndefined();
-		const out1 = nodeOutput(first.data, 'Create transfer');
-		expect(out1).toHaveLength(3);
-
+		const created = await n8n.api<{ id: string }>(
+			'POST',
+			'/workflows',
+			exampleWorkflow('post-with-idempotency', credentials),
+		);
+		const run = await runManually(n8n, created.json!.id, "When clicking 'Execute workflow'");
+		expect([run.status, run.data.resultData.error]).toEqual(['success', undefined]);
+		expect(nodeOutput(run, 'Create transfer')).toHaveLength(3);
 		const records = sandbox.records();
-		expect(records).toHaveLength(3);
-		expect(records.map((r) => r.idempotency_key).sort()).toEqual([
-			'order-1001',
-			'order-1002',
-			'order-1003',
+		expect(records.map((r) => [r.endpoint, r.order_id, r.idempotency_key]).sort()).toEqual([
+			['/transfers', '1001', 'order-1001'],
+			['/transfers', '1002', 'order-1002'],
+			['/transfers', '1003', 'order-1003'],
 		]);
-		expect(records.map((r) => r.endpoint)).toEqual(['/transfers', '/transfers', '/transfers']);
-		expect(records.map((r) => r.order_id).sort()).toEqual(['1001', '1002', '1003']);
 		expect(records.find((r) => r.order_id === '1003')?.amount).toBe(12000);
-
-		const second = await n8n.execute(POST.id);
-		expect(second.code).toBe(0);
-		const out2 = nodeOutput(second.data, 'Create transfer');
-		expect(out2).toHaveLength(3);
-		const stats = sandbox.stats();
-		expect(stats.records).toBe(3);
-		expect(stats.distinctIdempotencyKeys).toBe(3);
-		expect(stats.replays).toBeGreaterThanOrEqual(3);
-		// The replayed responses describe the same records.
-		expect(JSON.stringify(out2.map((o) => o.id))).toBe(JSON.stringify(out1.map((o) => o.id)));
-
 		// The control API tells the same story to a separate process.
 		const remote = await (await fetch(`${sandbox.url}/_sandbox/stats`)).json();
 		expect(remote.records ?? remote.data?.records).toBe(3);
 	});
 
-	describe('n8n start with the trigger workflow published', () => {
-		let url: string;
-
+	describe('the example trigger published', () => {
 		beforeAll(async () => {
-			await n8n.start();
-			url = n8n.url;
-			await n8n.waitForWebhook(WEBHOOK_PATH);
+			trigger = await publishTrigger(n8n, exampleWorkflow('webhook-trigger', credentials));
+			// From now on the sandbox delivers its events (a record created, `npm start`'s first delivery) there.
+			sandbox.configureWebhook({
+				url: url + trigger.path,
+				secrets: [WEBHOOK_SECRET],
+				scheme: 'hmac-sha256-hex',
+			});
 		});
 
 		const post = (path: string, body: string, headers: Record<string, string> = {}) =>
@@ -119,7 +113,7 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 				position: [300, y],
 				parameters: {},
 			});
-			const credential = { id: 'tenantWebhookDemo', name: 'Tenant Webhook (sandbox)' };
+			const credential = credentials.tenantWebhookApi;
 			return {
 				name,
 				nodes: [
@@ -197,8 +191,7 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 						cookie: n8n.cookie,
 						body: {
 							credentials: {
-								id: 'tenantApiDemo',
-								name: 'Tenant API (sandbox)',
+								...credentials.tenantApi,
 								type: 'tenantApi',
 								data: { environment: 'sandbox', baseUrl, ...data },
 							},
@@ -240,7 +233,8 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 
 		test("the published example: a signed delivery starts one successful execution carrying the payload, named by the body's SHA-256; forged and unsigned ones get 401 and start none", async () => {
 			expect(
-				(await n8n.api<{ active: boolean }>('GET', `/workflows/${TRIGGER.id}`)).json?.active,
+				(await n8n.api<{ active: boolean }>('GET', `/workflows/${trigger.workflowId}`)).json
+					?.active,
 			).toBe(true);
 			const forgedBody = JSON.stringify({
 				id: 'evt_forged',
@@ -249,20 +243,20 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 			});
 			expect(
 				(
-					await post(WEBHOOK_PATH, forgedBody, {
+					await post(trigger.path, forgedBody, {
 						'x-signature': hmacHex('not-the-secret', forgedBody),
 					})
 				).status,
 			).toBe(401);
-			expect((await post(WEBHOOK_PATH, forgedBody)).status).toBe(401);
+			expect((await post(trigger.path, forgedBody)).status).toBe(401);
 			const event = {
 				id: `evt_e2e_${Date.now()}`,
 				type: 'transfer.created',
 				data: { order_id: '1001', amount: 2500 },
 			};
-			expect((await signedPost(WEBHOOK_PATH, JSON.stringify(event))).status).toBe(200);
+			expect((await signedPost(trigger.path, JSON.stringify(event))).status).toBe(200);
 			// The refused requests were answered before the signed one was sent: the one execution listed is the signed one's.
-			const list = await executionsUntil(n8n, TRIGGER.id, (ended) => ended.length >= 1);
+			const list = await executionsUntil(n8n, trigger.workflowId, (ended) => ended.length >= 1);
 			expect(list.map((execution) => execution.status)).toEqual(['success']);
 			const runData = list[0].data.resultData.runData;
 			const triggerOut = JSON.stringify(runData['Tenant API Trigger'][0].data?.main[0]);
@@ -282,18 +276,18 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 		});
 
 		test("npm start's first delivery: the sandbox's event is answered on receipt with an empty 200 and runs the example", async () => {
-			const before = (await executionsUntil(n8n, TRIGGER.id, () => true)).length;
+			const before = (await executionsUntil(n8n, trigger.workflowId, () => true)).length;
 			expect(await startLib.firstDelivery(sandbox)).toMatch(
 				/^first delivery evt_\d+: delivered after 1 attempt\(s\) \[answer: 200, no Content-Type, empty body\]$/,
 			);
-			const list = await executionsUntil(n8n, TRIGGER.id, (ended) => ended.length > before);
+			const list = await executionsUntil(n8n, trigger.workflowId, (ended) => ended.length > before);
 			expect(list.map((execution) => execution.status)).toEqual(
 				Array<string>(before + 1).fill('success'),
 			);
 		});
 
 		test('form-urlencoded with Body Format Form Fields: n8n keeps the raw bytes, the trigger verifies them and outputs the fields', async () => {
-			const credential = { id: 'tenantWebhookDemo', name: 'Tenant Webhook (sandbox)' };
+			const credential = credentials.tenantWebhookApi;
 			const parameters = { verification: 'hmacSha256', bodyFormat: 'form' };
 			const { workflowId, path } = await publishTrigger(n8n, {
 				name: 'Tenant API: form trigger',
@@ -360,22 +354,7 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 				verifiedAndRefused('Refusals at the Test URL', webhookId, {}),
 			);
 			const workflowId = created.json!.id;
-			const cookie = await n8n.login();
-			// What the editor sends for "Execute workflow": 2.x reads the workflow from the database, 1.x takes it in the body.
-			const saved = VERSION.startsWith('1.')
-				? {
-						workflowData: (
-							await n8n.request<{ data: IDataObject }>('GET', `/rest/workflows/${workflowId}`, {
-								cookie,
-							})
-						).json!.data,
-					}
-				: {};
-			const listening = await n8n.request('POST', `/rest/workflows/${workflowId}/run`, {
-				cookie,
-				headers: { 'push-ref': `refusals-${webhookId}` },
-				body: { ...saved, triggerToStartFrom: { name: 'Trigger' } },
-			});
+			const listening = await startManualRun(n8n, workflowId, 'Trigger');
 			expect([listening.status, listening.json]).toEqual([
 				200,
 				{ data: { waitingForWebhook: true } },

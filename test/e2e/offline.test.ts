@@ -1,38 +1,38 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
  * Loopback only: every n8n the project starts gets offlineEnv() (scripts/n8n/env.js). This proves
- * that environment complete for the n8n version under test. n8n runs under scripts/n8n/netguard.js, a
- * Node preload (through NODE_OPTIONS, so every Node process n8n starts loads it too) that refuses and
- * records every DNS query and TCP/UDP connection outside loopback. Then: the CLI commands that set an
- * instance up, `n8n start`, a workflow run in the CLI and one started by a signed delivery, the editor's
- * start-up calls, `n8n stop` — and not one attempt recorded.
+ * that environment complete for the n8n version under test. The project's n8n runs under scripts/n8n/netguard.js
+ * (test/harness/sharedN8n.ts), a Node preload (through NODE_OPTIONS, so every Node process n8n starts loads it
+ * too) that refuses and records every DNS query and TCP/UDP connection outside loopback. Here: the CLI commands
+ * `npm start` sets an instance up with, a workflow run in the CLI and one started by a signed delivery, the
+ * editor's start-up calls — and not one attempt recorded since `n8n start`. The globalTeardown checks the
+ * same after `n8n stop`, over everything every file of the run made n8n do.
  */
 import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
+import type { Sandbox } from '../../sandbox/server';
 import type { N8nInstance } from '../../scripts/n8n/instance';
+import { removeUnlessKept } from '../harness/packedPackage';
+import { guardLogOf } from '../harness/sharedN8n';
 import {
 	type ApiExecution,
+	type CredentialRef,
 	type SuiteSetUp,
 	VERSION,
 	WEBHOOK_SECRET,
+	exampleWorkflow,
 	hmacHex,
 	nodeOutput,
-	readExample,
-	removeUnlessKept,
+	publishTrigger,
 	setUpSuite,
 	sleep,
-	tempUserFolder,
-	triggerWebhookPath,
+	startLib,
 } from './helpers';
 
 /* eslint-disable-next-line @typescript-eslint/no-require-imports */
 const { guardEnv, readGuardLog } = require('../../scripts/n8n/netguard-log');
-
-const LIST = readExample('list-accounts');
-const TRIGGER = readExample('webhook-trigger');
-const WEBHOOK_PATH = triggerWebhookPath(TRIGGER);
-/** Where the loopback guard of the suite's n8n records what it loaded and refused. */
-const guardLogIn = (userFolder: string) => path.join(userFolder, 'netguard.jsonl');
 
 type Attempt = { pid: number; argv: string; kind: string; target: string; stack: string[] };
 const describeAttempts = (attempts: Attempt[]) =>
@@ -41,7 +41,7 @@ const describeAttempts = (attempts: Attempt[]) =>
 	);
 
 test('the guard refuses and records what leaves loopback, and lets loopback through', () => {
-	const dir = tempUserFolder('netguard');
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-netguard-'));
 	const log = path.join(dir, 'guard.jsonl');
 	// 127.0.0.2 and "localhost" are flagged as outside for this check: nothing leaves the machine.
 	const script = `
@@ -76,28 +76,35 @@ test('the guard refuses and records what leaves loopback, and lets loopback thro
 
 describe(`n8n ${VERSION} with offlineEnv() stays on loopback`, () => {
 	let suite: SuiteSetUp | undefined;
+	let sandbox: Sandbox;
 	let n8n: N8nInstance;
-	let guardLog: string;
 
 	beforeAll(async () => {
-		suite = await setUpSuite({
-			name: 'offline',
-			env: (userFolder) => guardEnv(guardLogIn(userFolder)),
-			examples: true,
-		});
-		n8n = suite.n8n;
-		guardLog = guardLogIn(suite.userFolder);
+		suite = await setUpSuite();
+		({ sandbox, n8n } = suite);
 	});
 
 	afterAll(() => suite?.tearDown());
 
-	test('set-up, start, two workflow runs, the editor start-up calls and stop: no attempt outside loopback', async () => {
-		const listed = await n8n.execute(LIST.id);
+	test("npm start's set-up commands, two workflow runs, the editor start-up calls: no attempt outside loopback", async () => {
+		// The CLI commands `npm start` imports and publishes the examples with, beside the running n8n.
+		const { workflows } = await startLib.importExamples(n8n, sandbox, {
+			scheme: 'hmac-sha256-hex',
+			secret: WEBHOOK_SECRET,
+		});
+		const listed = await n8n.execute(workflows['list-accounts'].id);
 		expect(listed.code).toBe(0);
 		expect(nodeOutput(listed.data, 'List accounts')).toHaveLength(50);
 
-		await n8n.start();
-		await n8n.waitForWebhook(WEBHOOK_PATH);
+		// A running n8n activates what the CLI published only at its next start: the example trigger, with the
+		// imported credential, published through the API instead.
+		const imported: CredentialRef[] = startLib.credentialsFor(sandbox, WEBHOOK_SECRET);
+		const { workflowId: triggerId, path: webhookPath } = await publishTrigger(
+			n8n,
+			exampleWorkflow('webhook-trigger', {
+				tenantWebhookApi: imported.find((c) => c.id === 'tenantWebhookDemo'),
+			}),
+		);
 		const body = Buffer.from(
 			JSON.stringify({
 				id: `evt_offline_${Date.now()}`,
@@ -105,7 +112,7 @@ describe(`n8n ${VERSION} with offlineEnv() stays on loopback`, () => {
 				data: { amount: 1 },
 			}),
 		);
-		const delivered = await fetch(n8n.url + WEBHOOK_PATH, {
+		const delivered = await fetch(n8n.url + webhookPath, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json', 'x-signature': hmacHex(WEBHOOK_SECRET, body) },
 			body,
@@ -115,8 +122,8 @@ describe(`n8n ${VERSION} with offlineEnv() stays on loopback`, () => {
 		for (let i = 0; i < 60 && !runs.some((e) => e.status === 'success'); i++) {
 			await sleep(500);
 			runs =
-				(await n8n.api<{ data: ApiExecution[] }>('GET', `/executions?workflowId=${TRIGGER.id}`))
-					.json?.data ?? [];
+				(await n8n.api<{ data: ApiExecution[] }>('GET', `/executions?workflowId=${triggerId}`)).json
+					?.data ?? [];
 		}
 		expect(runs.map((e) => e.status)).toEqual(['success']);
 
@@ -130,16 +137,17 @@ describe(`n8n ${VERSION} with offlineEnv() stays on loopback`, () => {
 		]) {
 			await n8n.request('GET', route, { cookie: n8n.cookie });
 		}
-		await n8n.stop();
 
-		const { loaded, attempts } = readGuardLog(guardLog);
+		const { loaded, attempts } = readGuardLog(guardLogOf(n8n.userFolder));
 		// The guard ran in the server and in the CLI commands (so this test can fail).
 		const argvs = loaded.map((l: { argv: string }) => l.argv);
-		expect(argvs.filter((a: string) => / start$/.test(a)).length).toBeGreaterThanOrEqual(1);
-		expect(argvs.filter((a: string) => / execute$/.test(a)).length).toBeGreaterThanOrEqual(1);
-		expect(argvs.filter((a: string) => / import:workflow$/.test(a)).length).toBeGreaterThanOrEqual(
-			1,
-		);
+		for (const command of ['start', 'import:credentials', 'import:workflow', 'execute'])
+			expect({ command, underGuard: argvs.some((a: string) => a.endsWith(` ${command}`)) }).toEqual(
+				{
+					command,
+					underGuard: true,
+				},
+			);
 		expect(describeAttempts(attempts)).toEqual([]);
 	});
 });

@@ -37,7 +37,8 @@ import type {
 	WebhookOptions,
 } from '../../sandbox/server';
 import type { ClusterProcess, QueueCluster } from '../../scripts/queue/cluster';
-import { N8N_VERSION, tarball } from '../harness/realN8n';
+import { tarball } from '../harness/packedPackage';
+import { N8N_VERSION } from '../harness/realN8n';
 import {
 	Flow,
 	ForgeKind,
@@ -108,17 +109,35 @@ const CONCURRENCY = 5;
 // time to kill and release it stays well below the node's timeout, so no held POST can time out.
 const HOLD_WAIT_MS = 4 * 60 * 1000;
 const RETRY_ANSWER_MS = 60 * 1000;
+/** Extra n8n settings for every process, as JSON (e.g. n8n's defaults for the timing below, to compare). */
+const EXTRA_N8N_ENV: Record<string, string> = JSON.parse(process.env.QUEUE_N8N_ENV || '{}');
+/** How soon n8n gives up a dead worker's jobs (scripts/queue/cluster.js), as the processes get it. */
+const TIMING = { ...clusterLib.DEAD_WORKER_TIMING, ...EXTRA_N8N_ENV };
 /**
- * The sandbox's redelivery in the worker-kill test: an attempt waits up to 150 s for n8n's answer, longer
- * than n8n takes to give up a dead worker's job (a 60 s lock, then two stalled-job checks 30 s apart), so
- * the sender sees n8n's 500 for those; an answer n8n never sends costs one timeout. Up to 4 attempts.
+ * The longest n8n takes to give up a dead worker's job: its lock expires, two stalled-job checks, then the 30 s
+ * n8n 2.41.1 rechecks the execution in the database before it marks it failed (docs/queue-mode.md).
  */
-const REDELIVERY: WebhookOptions = { maxAttempts: 4, retryDelayMs: 1000, timeoutMs: 150 * 1000 };
+const GIVE_UP_MS =
+	Number(TIMING.QUEUE_WORKER_LOCK_DURATION) +
+	2 * Number(TIMING.QUEUE_WORKER_STALLED_INTERVAL) +
+	30 * 1000;
+/**
+ * The sandbox's redelivery in the worker-kill test: an attempt waits for n8n's answer 15 s longer than n8n
+ * takes to give up a dead worker's job, so the sender sees n8n's 500 for those; an answer n8n never sends
+ * costs one timeout. Up to 4 attempts.
+ */
+const REDELIVERY_TIMEOUT_MS = GIVE_UP_MS + 15 * 1000;
+const REDELIVERY: WebhookOptions = {
+	maxAttempts: 4,
+	retryDelayMs: 1000,
+	timeoutMs: REDELIVERY_TIMEOUT_MS,
+};
 const FORGES: ForgeKind[] = ['wrong-secret', 'tampered-body', 'unsigned'];
 
 const report: QueueReport = {
 	n8n: VERSION,
-	extraN8nEnv: JSON.parse(process.env.QUEUE_N8N_ENV || '{}'),
+	extraN8nEnv: EXTRA_N8N_ENV,
+	deadWorkerTiming: TIMING,
 	topology: { workers: WORKERS, concurrencyPerWorker: CONCURRENCY, webhookProcessors: 1, mains: 1 },
 };
 /** The flows' credentials and workflows are created through n8n's public API: its answers carry an id and a name. */
@@ -164,7 +183,7 @@ describe(`n8n ${VERSION} in queue mode with the packed package`, () => {
 				// QUEUE_N8N_ENV: extra n8n settings for every process, as JSON (e.g. to compare n8n's queue retention settings).
 				env: {
 					...guardEnv(path.join(runDir, 'netguard.jsonl')),
-					...JSON.parse(process.env.QUEUE_N8N_ENV || '{}'),
+					...EXTRA_N8N_ENV,
 				},
 			});
 
@@ -670,6 +689,7 @@ describe(`n8n ${VERSION} in queue mode with the packed package`, () => {
 				killAt,
 				webhookLogOffset,
 				survivor,
+				settleMs: REDELIVERY_TIMEOUT_MS,
 			});
 			k.operatorRetry = await operatorRetry(cluster, sandbox, heldInfo, RETRY_ANSWER_MS);
 			const burstRuns = await burstExecutions(cluster, webhookLogOffset);

@@ -142,6 +142,8 @@ export interface WorkerKillReport {
 export interface QueueReport {
 	n8n: string;
 	extraN8nEnv: Record<string, string>;
+	/** QUEUE_WORKER_LOCK_DURATION, QUEUE_WORKER_LOCK_RENEW_TIME, QUEUE_WORKER_STALLED_INTERVAL (ms) of every process. */
+	deadWorkerTiming: Record<string, string>;
 	topology: {
 		workers: number;
 		concurrencyPerWorker: number;
@@ -272,7 +274,7 @@ export class StatusHistory {
 
 /**
  * What n8n does by itself with the executions the dead worker held: their statuses until none is
- * new/running (or 150 s), the error they end with, the stalled-job lines, re-runs by the other worker.
+ * new/running (or `settleMs`), the error they end with, the stalled-job lines, re-runs by the other worker.
  */
 export async function observeDeadWorkerHandling(
 	cluster: QueueCluster,
@@ -282,7 +284,14 @@ export async function observeDeadWorkerHandling(
 		killAt,
 		webhookLogOffset,
 		survivor,
-	}: { history: StatusHistory; killAt: number; webhookLogOffset: number; survivor: ClusterProcess },
+		settleMs,
+	}: {
+		history: StatusHistory;
+		killAt: number;
+		webhookLogOffset: number;
+		survivor: ClusterProcess;
+		settleMs: number;
+	},
 ): Promise<DeadWorkerHandling> {
 	const timeline: TimelineEntry[] = [];
 	const observe = async (label: string) => {
@@ -307,7 +316,7 @@ export async function observeDeadWorkerHandling(
 			const r = await observe('waiting (no intervention)');
 			return unsettled(r).length === 0 ? r : null;
 		},
-		{ timeoutMs: 150 * 1000, intervalMs: 3000 },
+		{ timeoutMs: settleMs, intervalMs: 3000 },
 	);
 	const webhookLog = cluster.webhook.log().slice(webhookLogOffset);
 	const errorOf = async (h: VictimEvent) =>

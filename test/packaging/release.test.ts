@@ -12,13 +12,16 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ROOT, removeUnlessKept, tarball } from './helpers';
+import { ROOT, removeUnlessKept, tarball } from '../harness/packedPackage';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { expectedPackageFiles, missingFiles } = require('../../scripts/package-contents') as {
 	expectedPackageFiles: (root: string) => string[];
 	missingFiles: (root: string, present: string[]) => string[];
 };
+
+// npm, builds and lint in child processes: minutes on a loaded machine.
+jest.setTimeout(5 * 60 * 1000);
 
 const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 const VERSION: string = manifest.version;

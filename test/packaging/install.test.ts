@@ -8,8 +8,11 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ROOT, removeUnlessKept, tarball } from './helpers';
+import { ROOT, removeUnlessKept, tarball } from '../harness/packedPackage';
 import { installedPackages, npmInstallOffline, type NpmRun } from './manualInstall';
+
+// npm, builds and lint in child processes: minutes on a loaded machine.
+jest.setTimeout(5 * 60 * 1000);
 
 const PACKAGE = 'n8n-nodes-tenant-api';
 
