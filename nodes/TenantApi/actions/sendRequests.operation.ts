@@ -32,24 +32,20 @@ import { toOutputJson } from './request/jsonBody';
 import { explainKeyConflict } from './request/keyScope';
 import { NOTHING_SENT, planRequests } from './request/planRequests';
 
-type RequestOperation = 'post' | 'send';
-
 /** Options → Concurrency's maximum: items in flight at once. */
-export const MAX_CONCURRENCY = 64;
+const MAX_CONCURRENCY = 64;
 
 /** Endpoint, Body and Options of an operation that sends one request per item. */
-function requestFields(operation: RequestOperation): INodeProperties[] {
-	const showFor = { resource: ['request'], operation: [operation] };
-	const bodyShowFor = operation === 'send' ? { ...showFor, method: ['PUT', 'PATCH'] } : showFor;
+function requestFields(bodyShow: { method?: string[] } = {}): INodeProperties[] {
 	return [
-		endpointField(showFor),
+		endpointField(),
 		{
 			displayName: 'Body',
 			name: 'body',
 			type: 'json',
 			default: '{}',
 			description: 'JSON object sent as the request body',
-			displayOptions: { show: bodyShowFor },
+			displayOptions: { show: bodyShow },
 		},
 		{
 			displayName: 'Options',
@@ -57,7 +53,6 @@ function requestFields(operation: RequestOperation): INodeProperties[] {
 			type: 'collection',
 			placeholder: 'Add Option',
 			default: {},
-			displayOptions: { show: showFor },
 			options: [
 				{
 					displayName: 'Automatic Key Derivation',
@@ -127,10 +122,10 @@ const ACCEPTED_METHODS: readonly IHttpRequestMethods[] = [
 ].sort();
 
 /** Request → POST to Endpoint. */
-export const postDescription: INodeProperties[] = requestFields('post');
+export const postFields: INodeProperties[] = requestFields();
 
-/** Request → Send Request. */
-export const sendDescription: INodeProperties[] = [
+/** Request → Send Request: the Method, and a Body for PUT and PATCH. */
+export const sendFields: INodeProperties[] = [
 	{
 		displayName: 'Method',
 		name: 'method',
@@ -139,9 +134,8 @@ export const sendDescription: INodeProperties[] = [
 		default: 'GET',
 		description:
 			'HTTP method, for endpoints the spec does not show. Writes carry an Idempotency-Key too.',
-		displayOptions: { show: { resource: ['request'], operation: ['send'] } },
 	},
-	...requestFields('send'),
+	...requestFields({ method: ['PUT', 'PATCH'] }),
 ];
 
 /**
@@ -168,15 +162,16 @@ function duplicateFailure(duplicate: DuplicateKey, nothingSent: boolean): Tenant
 }
 
 /**
- * Sends one request per item. Keys are settled for all items first: two items with the same key
- * stop the node before anything is sent (with Continue On Fail, only the later item is refused).
+ * Sends one request per item, with `method` or the Method parameter. Keys are settled for all items
+ * first: two items with the same key stop the node before anything is sent (with Continue On Fail,
+ * only the later item is refused).
  */
 export async function execute(
 	fn: IExecuteFunctions,
-	operation: RequestOperation,
+	method?: IHttpRequestMethods,
 ): Promise<INodeExecutionData[]> {
 	const methodFor = (itemIndex: number): IHttpRequestMethods =>
-		operation === 'post' ? 'POST' : acceptedMethod(fn.getNodeParameter('method', itemIndex));
+		method ?? acceptedMethod(fn.getNodeParameter('method', itemIndex));
 	const concurrency = clampWhole(
 		fn.getNodeParameter('options.concurrency', 0, 5),
 		1,

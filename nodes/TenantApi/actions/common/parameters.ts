@@ -21,10 +21,7 @@ const ENDPOINT_DESCRIPTION =
 /**
  * The Endpoint of a Request operation: a path below the Base URL, confined by transport/apiUrl.ts.
  */
-export function endpointField(
-	show: { resource: string[]; operation: string[] },
-	description = ENDPOINT_DESCRIPTION,
-): INodeProperties {
+export function endpointField(description = ENDPOINT_DESCRIPTION): INodeProperties {
 	return {
 		displayName: 'Endpoint',
 		name: 'endpoint',
@@ -33,7 +30,6 @@ export function endpointField(
 		default: '',
 		placeholder: '/transfers',
 		description,
-		displayOptions: { show },
 	};
 }
 
