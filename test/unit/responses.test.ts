@@ -7,7 +7,7 @@ import {
 	parseJsonObjectBody,
 	toOutputJson,
 	valueDepth,
-} from '../../nodes/TenantApi/actions/request/jsonBody';
+} from '../../nodes/TenantApi/actions/common/jsonBody';
 
 describe('decodeJsonBody', () => {
 	it('parses JSON from bytes and treats an empty body as empty', () => {

@@ -22,15 +22,15 @@ import {
 	transportOptionFields,
 } from './common/parameters';
 import { runItems } from './common/runItems';
-import type { DuplicateKey } from './request/idempotencyKeys';
+import type { DuplicateKey } from './idempotency/idempotencyKeys';
 import {
 	duplicateKeyDescription,
 	duplicateKeyMessage,
 	findDuplicateKeys,
-} from './request/idempotencyKeys';
-import { toOutputJson } from './request/jsonBody';
-import { explainKeyConflict } from './request/keyScope';
-import { NOTHING_SENT, planRequests } from './request/planRequests';
+} from './idempotency/idempotencyKeys';
+import { toOutputJson } from './common/jsonBody';
+import { explainKeyConflict } from './idempotency/keyScope';
+import { NOTHING_SENT, planRequests } from './idempotency/planRequests';
 
 /** Options → Concurrency's maximum: items in flight at once. */
 const MAX_CONCURRENCY = 64;
