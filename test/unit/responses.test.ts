@@ -13,22 +13,12 @@ describe('decodeJsonBody', () => {
 	it('parses JSON from bytes and treats an empty body as empty', () => {
 		expect(decodeJsonBody(Buffer.from('{"a":1}'), undefined, [])).toEqual({
 			ok: true,
-			empty: false,
 			value: { a: 1 },
 		});
-		expect(decodeJsonBody(Buffer.alloc(0), undefined, [])).toEqual({
-			ok: true,
-			empty: true,
-			value: undefined,
-		});
-		expect(decodeJsonBody(undefined, undefined, [])).toEqual({
-			ok: true,
-			empty: true,
-			value: undefined,
-		});
+		expect(decodeJsonBody(Buffer.alloc(0), undefined, [])).toEqual({ ok: true, value: undefined });
+		expect(decodeJsonBody(undefined, undefined, [])).toEqual({ ok: true, value: undefined });
 		expect(decodeJsonBody(Buffer.from(' \n'), undefined, [])).toEqual({
 			ok: true,
-			empty: true,
 			value: undefined,
 		});
 	});

@@ -56,7 +56,6 @@ export interface ApiRequest {
 
 export interface ApiResult {
 	statusCode: number;
-	headers: Record<string, unknown>;
 	/** Parsed JSON without the Secret Key; undefined for an empty body. */
 	body: unknown;
 	attempts: number;
@@ -315,7 +314,6 @@ export class ApiClient {
 			if (!decoded.ok) throw answerFailure(failed(), status, { message: decoded.reason });
 			return {
 				statusCode: status,
-				headers,
 				body: decoded.value,
 				attempts,
 				replayed: String(headers['idempotent-replayed'] ?? '').toLowerCase() === 'true',
