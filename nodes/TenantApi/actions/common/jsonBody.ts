@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { kindOf } from '../../../shared/kindOf';
+
 /**
  * Deeper bodies are almost certainly a mistake, and parsing or serialising them can overflow the
  * stack.
@@ -57,14 +59,8 @@ export function parseJsonObjectBody(value: unknown): IDataObject {
 		}
 		if (syntaxError !== undefined) throw new Error(`The Body is not valid JSON: ${syntaxError}`);
 	}
-	if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-		const kind = Array.isArray(parsed)
-			? 'an array'
-			: parsed === null
-				? 'null'
-				: `a ${typeof parsed}`;
-		throw new Error(`The Body must be a JSON object ({ ... }), not ${kind}`);
-	}
+	if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+		throw new Error(`The Body must be a JSON object ({ ... }), not ${kindOf(parsed)}`);
 	if (typeof value !== 'string' && valueDepth(parsed) > MAX_BODY_DEPTH) throw tooDeep();
 	return parsed as IDataObject;
 }
