@@ -129,15 +129,10 @@ export async function runItems<Shared extends SharedResources>(
 		}
 	});
 	(await shared?.catch(() => undefined))?.dispose?.();
-	const returnData: INodeExecutionData[] = [];
-	for (const [itemIndex, result] of results.entries()) {
-		if (result.ok === 'skipped') continue;
-		if (!result.ok) {
-			const error = nodeError(fn, result.error, itemIndex);
-			throw writes ? withProgress(error, itemIndex, results, writes) : error;
-		}
-		// One by one: spreading a page of 100,000+ items into push() overflows the call stack.
-		for (const item of result.items) returnData.push(item);
-	}
-	return returnData;
+	return results.flatMap((result, itemIndex) => {
+		if (result.ok === 'skipped') return [];
+		if (result.ok) return result.items;
+		const error = nodeError(fn, result.error, itemIndex);
+		throw writes ? withProgress(error, itemIndex, results, writes) : error;
+	});
 }
