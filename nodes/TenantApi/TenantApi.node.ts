@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { TENANT_API_CREDENTIAL } from '../../credentials/credentialTypes';
 import { properties, subtitle } from './actions/description';
 import { router } from './actions/router';
 
@@ -23,7 +24,7 @@ export class TenantApi implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'tenantApi', required: true }],
+		credentials: [{ name: TENANT_API_CREDENTIAL, required: true }],
 		properties,
 	};
 

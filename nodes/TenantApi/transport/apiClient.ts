@@ -9,6 +9,7 @@ import type {
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { TENANT_API_CREDENTIAL } from '../../../credentials/credentialTypes';
 import type { ApiBase } from './apiUrl';
 import { checkWithinBase, parseBaseUrl } from './apiUrl';
 import { DeadlineWatch } from './deadline';
@@ -41,8 +42,6 @@ import {
 } from './retryPolicy';
 import { redactText, secretForms } from './secretRedaction';
 import { checkTenantId } from './tenantId';
-
-export const CREDENTIAL_TYPE = 'tenantApi';
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
@@ -130,11 +129,11 @@ export class ApiClient {
 		);
 		this.deadlines = new DeadlineWatch(options.timeoutMs);
 		// Read once: n8n's getNode() deep-copies the node on every call.
-		const reference = fn.getNode().credentials?.[CREDENTIAL_TYPE];
+		const reference = fn.getNode().credentials?.[TENANT_API_CREDENTIAL];
 		this.decryptedCredentials = {
 			id: reference?.id ?? '',
 			name: reference?.name ?? '',
-			type: CREDENTIAL_TYPE,
+			type: TENANT_API_CREDENTIAL,
 			data: { ...credentials },
 		};
 	}
@@ -145,7 +144,7 @@ export class ApiClient {
 	}
 
 	static async create(fn: IExecuteFunctions, options: ApiClientOptions): Promise<ApiClient> {
-		const credentials = await fn.getCredentials(CREDENTIAL_TYPE);
+		const credentials = await fn.getCredentials(TENANT_API_CREDENTIAL);
 		if (typeof credentials.secretKey !== 'string' || credentials.secretKey.trim() === '') {
 			throw new TenantApiFailure('The Tenant API credential has no Secret Key', {
 				description:
@@ -242,7 +241,7 @@ export class ApiClient {
 				async () =>
 					(await this.fn.helpers.httpRequestWithAuthentication.call(
 						this.fn,
-						CREDENTIAL_TYPE,
+						TENANT_API_CREDENTIAL,
 						this.httpOptions(request),
 						{
 							credentialsDecrypted: this.decryptedCredentials,
