@@ -142,7 +142,7 @@ export const sendFields: INodeProperties[] = [
  * The Method parameter as one of ACCEPTED_METHODS; an expression may return it in any case
  * (`"post"`), or something else entirely, which is refused.
  */
-export function acceptedMethod(value: unknown): IHttpRequestMethods {
+function acceptedMethod(value: unknown): IHttpRequestMethods {
 	const method = String(value ?? '')
 		.trim()
 		.toUpperCase() as IHttpRequestMethods;

@@ -174,7 +174,7 @@ export function resolveNextLink(base: ApiBase, link: string): string {
  * API): the API's origin, below the base path, and no segment that a server could read as a climb.
  * The check is on the URL as it will go on the wire (after the URL parser's own normalisation).
  */
-export function assertWithinBase(base: ApiBase, absoluteUrl: string, subject = 'The URL'): URL {
+function assertWithinBase(base: ApiBase, absoluteUrl: string, subject = 'The URL'): URL {
 	const url = tryParseUrl(absoluteUrl, `${base.origin}/`);
 	if (!url) throw new UnsafeUrlError(`"${absoluteUrl}" is not a valid URL`);
 	if (

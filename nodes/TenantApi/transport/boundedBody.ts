@@ -16,7 +16,7 @@ interface ClosableStream {
 	removeListener(event: string, listener: (...args: never[]) => void): unknown;
 }
 
-export function isStream(body: unknown): body is ClosableStream {
+function isStream(body: unknown): body is ClosableStream {
 	return (
 		!!body &&
 		typeof body === 'object' &&

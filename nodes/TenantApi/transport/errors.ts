@@ -178,7 +178,7 @@ export function apiErrorText(body: unknown): { code?: string; message?: string }
 	return { code: typeof record.code === 'string' ? record.code : undefined, message };
 }
 
-export interface RequestDescription {
+interface RequestDescription {
 	method: string;
 	/** Path below the origin, e.g. /v1/transfers (never a query with secrets, never headers). */
 	path: string;
@@ -195,7 +195,7 @@ const ENVIRONMENT_LABEL: Record<string, string> = { sandbox: 'Sandbox', live: 'L
  * Human messages for HTTP answers the node cannot use, built from the status and the API's own
  * message.
  */
-export function describeHttpError(
+function describeHttpError(
 	status: number,
 	apiMessage: string | undefined,
 	request: RequestDescription,

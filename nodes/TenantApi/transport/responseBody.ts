@@ -4,7 +4,7 @@ import { redactParsed, redactText } from './secretRedaction';
 export type DecodedBody = { ok: true; value: unknown } | { ok: false; reason: string };
 
 /** A short, tag-free excerpt of a non-JSON answer (HTML error pages say little but their title). */
-export function excerpt(text: string, max = 200): string {
+function excerpt(text: string, max = 200): string {
 	const plain = text
 		.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
 		.replace(/<[^>]*>/g, ' ')

@@ -33,7 +33,7 @@ export const MAX_RETRY_AFTER_MS = 30_000;
  * they never get better. 429 is not here: the rate limiter waits it out without using up an
  * attempt.
  */
-export const RETRYABLE_STATUSES: readonly number[] = [408, 425, 500, 502, 503, 504];
+const RETRYABLE_STATUSES: readonly number[] = [408, 425, 500, 502, 503, 504];
 
 export const DEFAULT_IN_PROGRESS: InProgressRule = {
 	status: 409,

@@ -40,7 +40,7 @@ export function endpointField(description = ENDPOINT_DESCRIPTION): INodeProperti
  * A number as given, or a non-blank string read as one (what an expression may return); NaN for
  * anything else.
  */
-export function numberFrom(value: unknown): number {
+function numberFrom(value: unknown): number {
 	if (typeof value === 'number') return value;
 	return typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
 }
@@ -99,17 +99,17 @@ export function cachedParameterReader<T>(
 // --------------------------------------------------------------------------------------- transport
 // options
 
-export const MAX_ATTEMPTS = 10;
+const MAX_ATTEMPTS = 10;
 /**
  * Ten minutes: more than any per-second or per-minute limit needs for a large run, short of an
  * hourly quota.
  */
-export const DEFAULT_MAX_RATE_LIMIT_WAIT_S = 600;
+const DEFAULT_MAX_RATE_LIMIT_WAIT_S = 600;
 /** A day: n8n's own execution timeouts end runs sooner. */
-export const MAX_RATE_LIMIT_WAIT_S = 86_400;
-export const MAX_REQUESTS_PER_SECOND = 10_000;
+const MAX_RATE_LIMIT_WAIT_S = 86_400;
+const MAX_REQUESTS_PER_SECOND = 10_000;
 /** Node's timers (and so n8n's sleep) cannot wait longer: a larger value would fire after 1 ms. */
-export const MAX_TIMEOUT_MS = 2_147_483_647;
+const MAX_TIMEOUT_MS = 2_147_483_647;
 
 /** Retry and timeout settings, offered in the Options of every operation. */
 export const transportOptionFields: INodeProperties[] = [
