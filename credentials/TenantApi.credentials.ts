@@ -78,8 +78,8 @@ export class TenantApi implements ICredentialType {
 
 	/**
 	 * A function rather than a generic block: n8n calls it as it is, where the block's two header
-	 * values would be expressions evaluated for every request (a sixth of the node's CPU per
-	 * request). The credential test (`test` below) goes through it too.
+	 * values would be expressions evaluated for every request. The credential test (`test` below)
+	 * goes through it too.
 	 */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,

@@ -99,8 +99,8 @@ function assertSegmentsStay(segments: string[], subject: string): void {
 
 /**
  * What was found safe for a base (one object per run), remembered: a run sends the same few URLs
- * thousands of times, and parsing and checking them again is a few per cent of the node's CPU per
- * request. Only successes are kept, and no more than `REMEMBERED` per base.
+ * thousands of times, and need not parse and check them again each time. Only successes are kept,
+ * and no more than `REMEMBERED` per base.
  */
 const REMEMBERED = 1000;
 const resolvedEndpoints = new WeakMap<ApiBase, Map<string, string>>();

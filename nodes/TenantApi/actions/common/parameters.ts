@@ -80,8 +80,8 @@ function rawParameter(fn: IExecuteFunctions, path: string): unknown {
 /**
  * A reader of the parameter at `path` for any item that remembers the first value it read when the
  * parameter is not an expression: then it is the same for every item, and n8n's getNodeParameter
- * checks the value against the node's description on every call, a few per cent of the node's CPU
- * per request for nothing. An expression is read for every item.
+ * would check it against the node's description again on every call. An expression is read for
+ * every item.
  */
 export function cachedParameterReader<T>(
 	fn: IExecuteFunctions,
