@@ -9,16 +9,10 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { ApiClient } from '../transport/apiClient';
 import type { ListingSettings } from '../transport/pagination/fetchListing';
 import { fetchListing } from '../transport/pagination/fetchListing';
 import type { PaginationStyle } from '../transport/pagination/readPage';
-import {
-	clampWhole,
-	endpointField,
-	readTransportOptions,
-	transportOptionFields,
-} from './common/parameters';
+import { clampWhole, endpointField, optionsField } from './common/parameters';
 import { runItems } from './common/runItems';
 
 /** Return All, Limit, Query Parameters and Options of Get Many (Account and Request). */
@@ -58,91 +52,83 @@ export const listingFields: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Cursor Parameter',
-				name: 'cursorParameter',
-				type: 'string',
-				default: 'cursor',
-				description: 'Query parameter that carries the next cursor',
-			},
-			{
-				displayName: 'Max Pages',
-				name: 'maxPages',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 1000,
-				description: 'Safety stop for listings that never end',
-			},
-			{
-				displayName: 'Page Parameter',
-				name: 'pageParameter',
-				type: 'string',
-				default: 'page',
-				description: 'Query parameter that carries the page number (page-numbered listings)',
-			},
-			{
-				displayName: 'Page Size',
-				name: 'pageSize',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 100,
-				description: 'How many records to ask for per request',
-			},
-			{
-				displayName: 'Page Size Parameter',
-				name: 'pageSizeParameter',
-				type: 'string',
-				default: 'limit',
-				description: 'Query parameter that carries the page size',
-			},
-			{
-				displayName: 'Pagination Style',
-				name: 'paginationStyle',
-				type: 'options',
-				options: [
-					{
-						name: 'Auto-Detect',
-						value: 'auto',
-						description: 'Next cursor, next URL or page numbers, whichever the answer has',
-					},
-					{
-						name: 'Cursor',
-						value: 'cursor',
-						description: 'The answer has next_cursor (or nextCursor, next_page_token)',
-					},
-					{
-						name: 'Next URL',
-						value: 'nextUrl',
-						description: 'The answer has a next link on the same API',
-					},
-					{ name: 'None', value: 'none', description: 'Only fetch the first page' },
-					{
-						name: 'Page Numbers',
-						value: 'page',
-						description: 'Ask for page 1, 2, 3… until the last one',
-					},
-				],
-				default: 'auto',
-			},
-			{
-				displayName: 'Records Field',
-				name: 'recordsField',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. data or result.entries',
-				description:
-					'Field of each answer that holds the records (dot notation for nested fields). Empty: a top-level array, or the first array under data, items, the collection name (the last segment of the endpoint) or results.',
-			},
-			...transportOptionFields,
-		],
-	},
+	optionsField([
+		{
+			displayName: 'Cursor Parameter',
+			name: 'cursorParameter',
+			type: 'string',
+			default: 'cursor',
+			description: 'Query parameter that carries the next cursor',
+		},
+		{
+			displayName: 'Max Pages',
+			name: 'maxPages',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 1000,
+			description: 'Safety stop for listings that never end',
+		},
+		{
+			displayName: 'Page Parameter',
+			name: 'pageParameter',
+			type: 'string',
+			default: 'page',
+			description: 'Query parameter that carries the page number (page-numbered listings)',
+		},
+		{
+			displayName: 'Page Size',
+			name: 'pageSize',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 100,
+			description: 'How many records to ask for per request',
+		},
+		{
+			displayName: 'Page Size Parameter',
+			name: 'pageSizeParameter',
+			type: 'string',
+			default: 'limit',
+			description: 'Query parameter that carries the page size',
+		},
+		{
+			displayName: 'Pagination Style',
+			name: 'paginationStyle',
+			type: 'options',
+			options: [
+				{
+					name: 'Auto-Detect',
+					value: 'auto',
+					description: 'Next cursor, next URL or page numbers, whichever the answer has',
+				},
+				{
+					name: 'Cursor',
+					value: 'cursor',
+					description: 'The answer has next_cursor (or nextCursor, next_page_token)',
+				},
+				{
+					name: 'Next URL',
+					value: 'nextUrl',
+					description: 'The answer has a next link on the same API',
+				},
+				{ name: 'None', value: 'none', description: 'Only fetch the first page' },
+				{
+					name: 'Page Numbers',
+					value: 'page',
+					description: 'Ask for page 1, 2, 3… until the last one',
+				},
+			],
+			default: 'auto',
+		},
+		{
+			displayName: 'Records Field',
+			name: 'recordsField',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. data or result.entries',
+			description:
+				'Field of each answer that holds the records (dot notation for nested fields). Empty: a top-level array, or the first array under data, items, the collection name (the last segment of the endpoint) or results.',
+		},
+	]),
 ];
 
 /** Request → Get Many: the Endpoint of the collection, then the listing's fields. */
@@ -191,8 +177,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const endpointOf = (itemIndex: number): unknown =>
 		endpoint ?? fn.getNodeParameter('endpoint', itemIndex);
-	const setup = async () => await ApiClient.create(fn, readTransportOptions(fn));
-	return await runItems(fn, 1, setup, async (itemIndex, client) => {
+	return await runItems(fn, 1, async (itemIndex, client) => {
 		const returnAll = fn.getNodeParameter('returnAll', itemIndex, false) as boolean;
 		const wanted = returnAll
 			? Number.POSITIVE_INFINITY

@@ -10,7 +10,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { ApiClient } from '../transport/apiClient';
+import type { ApiClient } from '../transport/apiClient';
 import { resolveEndpoint } from '../transport/apiUrl';
 import { asFailure, nodeError, TenantApiFailure } from '../transport/errors';
 import {
@@ -18,8 +18,7 @@ import {
 	clampWhole,
 	endpointField,
 	inProgressOptionFields,
-	readTransportOptions,
-	transportOptionFields,
+	optionsField,
 } from './common/parameters';
 import { runItems } from './common/runItems';
 import type { DuplicateKey } from './idempotency/idempotencyKeys';
@@ -47,65 +46,57 @@ function requestFields(bodyShow: { method?: string[] } = {}): INodeProperties[] 
 			description: 'JSON object sent as the request body',
 			displayOptions: { show: bodyShow },
 		},
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			options: [
-				{
-					displayName: 'Automatic Key Derivation',
-					name: 'keyDerivation',
-					type: 'options',
-					options: [
-						{
-							name: 'By Item Position',
-							value: 'position',
-							description:
-								'Each item keeps the key of its position. Safe when the items before this node come in the same order on every run of an execution or event; a request that differs from the first one under its key is refused by the API (409), never written twice.',
-						},
-						{
-							name: 'By Request Content',
-							value: 'content',
-							description:
-								'The key follows method, endpoint and body (identical requests are counted), so items may come in any order. A body that changes between runs (e.g. one that uses $now) gets a new key and is written again.',
-						},
-					],
-					default: 'position',
-					description:
-						'How automatic Idempotency-Keys tell the requests of a run apart. They belong to the execution ("Retry execution" keeps them) or, when a Tenant API Trigger delivery started the workflow, to its event (every redelivery keeps them).',
-				},
-				{
-					displayName: 'Concurrency',
-					name: 'concurrency',
-					type: 'number',
-					typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
-					default: 5,
-					description:
-						'How many items are sent at the same time. Output order always follows input order.',
-				},
-				{
-					displayName: 'Idempotency Key',
-					name: 'idempotencyKey',
-					type: 'string',
-					default: '',
-					placeholder: '={{ $json.orderId }}',
-					description:
-						'Overrides the automatic key for each item. Automatic keys stay the same on Retry On Fail, "Retry execution" and redeliveries of a Tenant API Trigger event; a new run gets new ones. A business key (e.g. an order ID) is the same on every run. Not sent with GET.',
-				},
-				...inProgressOptionFields,
-				{
-					displayName: 'Include Request Metadata',
-					name: 'includeMetadata',
-					type: 'boolean',
-					default: false,
-					description:
-						'Whether to output { statusCode, idempotencyKey, attempts, replayed, body } instead of the response body alone',
-				},
-				...transportOptionFields,
-			],
-		},
+		optionsField([
+			{
+				displayName: 'Automatic Key Derivation',
+				name: 'keyDerivation',
+				type: 'options',
+				options: [
+					{
+						name: 'By Item Position',
+						value: 'position',
+						description:
+							'Each item keeps the key of its position. Safe when the items before this node come in the same order on every run of an execution or event; a request that differs from the first one under its key is refused by the API (409), never written twice.',
+					},
+					{
+						name: 'By Request Content',
+						value: 'content',
+						description:
+							'The key follows method, endpoint and body (identical requests are counted), so items may come in any order. A body that changes between runs (e.g. one that uses $now) gets a new key and is written again.',
+					},
+				],
+				default: 'position',
+				description:
+					'How automatic Idempotency-Keys tell the requests of a run apart. They belong to the execution ("Retry execution" keeps them) or, when a Tenant API Trigger delivery started the workflow, to its event (every redelivery keeps them).',
+			},
+			{
+				displayName: 'Concurrency',
+				name: 'concurrency',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
+				default: 5,
+				description:
+					'How many items are sent at the same time. Output order always follows input order.',
+			},
+			{
+				displayName: 'Idempotency Key',
+				name: 'idempotencyKey',
+				type: 'string',
+				default: '',
+				placeholder: '={{ $json.orderId }}',
+				description:
+					'Overrides the automatic key for each item. Automatic keys stay the same on Retry On Fail, "Retry execution" and redeliveries of a Tenant API Trigger event; a new run gets new ones. A business key (e.g. an order ID) is the same on every run. Not sent with GET.',
+			},
+			...inProgressOptionFields,
+			{
+				displayName: 'Include Request Metadata',
+				name: 'includeMetadata',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to output { statusCode, idempotencyKey, attempts, replayed, body } instead of the response body alone',
+			},
+		]),
 	];
 }
 
@@ -187,7 +178,6 @@ export async function execute(
 	const firstDuplicate = duplicates.values().next().value;
 	if (firstDuplicate && !fn.continueOnFail())
 		throw nodeError(fn, duplicateFailure(firstDuplicate, true));
-	const setup = async () => await ApiClient.create(fn, readTransportOptions(fn));
 	const includeMetadataOf = cachedParameterReader(fn, 'options.includeMetadata', false);
 
 	const handle = async (itemIndex: number, client: ApiClient): Promise<IDataObject[]> => {
@@ -221,5 +211,5 @@ export async function execute(
 			: body;
 		return [json];
 	};
-	return await runItems(fn, concurrency, setup, handle, { keyOf });
+	return await runItems(fn, concurrency, handle, keyOf);
 }

@@ -112,7 +112,7 @@ const MAX_REQUESTS_PER_SECOND = 10_000;
 const MAX_TIMEOUT_MS = 2_147_483_647;
 
 /** Retry and timeout settings, offered in the Options of every operation. */
-export const transportOptionFields: INodeProperties[] = [
+const transportOptionFields: INodeProperties[] = [
 	{
 		displayName: 'Max Attempts',
 		name: 'maxAttempts',
@@ -159,6 +159,18 @@ export const transportOptionFields: INodeProperties[] = [
 			'How long one attempt may take in all, from sending the request to the last byte of the answer',
 	},
 ];
+
+/** The Options of an operation: its own, then the retry, timeout and rate-limit ones. */
+export function optionsField(own: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [...own, ...transportOptionFields],
+	};
+}
 
 /**
  * How the API says that an earlier request with the same key is still running; offered where
