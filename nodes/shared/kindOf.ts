@@ -1,7 +1,4 @@
-/**
- * What kind of value was given, for messages that refuse it: `null`, `an array`, `an object`, a
- * number that is not finite as itself (`NaN`), else `a string`, `a boolean`, ….
- */
+/** For messages that refuse a value: `null`, `an array`, `an object`, `NaN`, `a string`, …. */
 export function kindOf(value: unknown): string {
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return 'an array';

@@ -1,23 +1,18 @@
-/**
- * The parts of the node's description that come from the table of operations (operations.ts): the
- * AI-tool Descriptions, the Resource and Operation pickers, each operation's parameters, and the
- * subtitle.
- */
+/** The node's parameters and subtitle, derived from the table of operations (operations.ts). */
 import type { INodeProperties } from 'n8n-workflow';
 
 import { OPERATIONS, RESOURCES } from './operations';
 
 type Row = (typeof OPERATIONS)[number];
 
-const showFor = ({ resource, value }: Pick<Row, 'resource' | 'value'>) => ({
+const showFor = ({ resource, value }: Omit<Row, 'toolDescription'>) => ({
 	resource: [resource],
 	operation: [value],
 });
 
 /**
- * One pre-filled Description per operation, on the tool variant only (`@tool`): n8n's own
- * ("Post to an endpoint in Tenant API", from the action) is left out when a node has
- * `toolDescription`.
+ * One pre-filled Description per operation, on the tool variant only (`@tool`): n8n generates its
+ * own, from the action, only for a node without `toolDescription`.
  */
 const toolDescriptionFields = OPERATIONS.map(
 	({ toolDescription, ...row }): INodeProperties => ({
@@ -76,11 +71,7 @@ const resourceFields = Object.entries(RESOURCES).flatMap(
 	},
 );
 
-export const properties: INodeProperties[] = [
-	...toolDescriptionFields,
-	resourcePicker,
-	...resourceFields,
-];
+export const properties = [...toolDescriptionFields, resourcePicker, ...resourceFields];
 
 const parameter = (name: string) => `$parameter[${JSON.stringify(name)}]`;
 

@@ -108,17 +108,15 @@ export const RESOURCES = {
 	}),
 };
 
-export type ResourceName = keyof typeof RESOURCES;
-
 /** Every operation with its resource and value, in the table's order. */
-export const OPERATIONS = Object.entries(RESOURCES).flatMap(([resourceName, { operations }]) =>
-	Object.entries(operations).map(([value, operation]: [string, Operation]) => ({
-		resource: resourceName as ResourceName,
+export const OPERATIONS = Object.entries(RESOURCES).flatMap(([resource, { operations }]) =>
+	Object.entries(operations).map(([value, row]: [string, Operation]) => ({
+		resource,
 		value,
-		...operation,
+		...row,
 	})),
 );
 
 /** The row of an operation; undefined for a combination the table does not have. */
-export const operationOf = (resourceName: unknown, value: unknown) =>
-	OPERATIONS.find((row) => row.resource === resourceName && row.value === value);
+export const operationOf = (resource: unknown, value: unknown) =>
+	OPERATIONS.find((row) => row.resource === resource && row.value === value);
