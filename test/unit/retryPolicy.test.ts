@@ -11,8 +11,6 @@ import {
 const policy = {
 	maxAttempts: 4,
 	baseDelayMs: 500,
-	maxDelayMs: 10_000,
-	maxRetryAfterMs: 30_000,
 	inProgress: DEFAULT_IN_PROGRESS,
 };
 

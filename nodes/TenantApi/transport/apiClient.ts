@@ -36,6 +36,7 @@ import {
 	isAbortError,
 	isInProgressAnswer,
 	isRetryableStatus,
+	MAX_RETRY_DELAY_MS,
 	networkErrorCode,
 	nextRetryDelayMs,
 	parseRetryAfterMs,
@@ -124,7 +125,7 @@ export class ApiClient {
 		const governor = governorFor(base.origin, this.credentials.secretKey as string);
 		this.limiter = new RunLimiter(
 			governor,
-			{ ...rateLimit, basePauseMs: policy.baseDelayMs, maxPauseMs: policy.maxDelayMs },
+			{ ...rateLimit, basePauseMs: policy.baseDelayMs, maxPauseMs: MAX_RETRY_DELAY_MS },
 			n8nClock,
 		);
 		this.deadlines = new DeadlineWatch(options.timeoutMs);
@@ -154,14 +155,6 @@ export class ApiClient {
 		const base = checkCredentialField('Base URL', () => parseBaseUrl(credentials.baseUrl));
 		checkCredentialField('Tenant ID', () => checkTenantId(credentials.tenantId));
 		return new ApiClient(fn, base, options, credentials);
-	}
-
-	private get environment(): string {
-		return String(this.credentials.environment ?? 'sandbox');
-	}
-
-	get baseUrl(): string {
-		return `${this.base.origin}${this.base.path}`;
 	}
 
 	/**
@@ -347,8 +340,8 @@ export class ApiClient {
 			},
 			itemIndex,
 			attempts,
-			baseUrl: this.baseUrl,
-			environment: this.environment,
+			baseUrl: `${this.base.origin}${this.base.path}`,
+			environment: String(this.credentials.environment ?? 'sandbox'),
 			redact: (text) => redactText(text, this.secretForms),
 		};
 	}

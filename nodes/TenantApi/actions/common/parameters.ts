@@ -10,7 +10,6 @@ import type { ApiClientOptions } from '../../transport/apiClient';
 import { asFailure } from '../../transport/errors';
 import {
 	DEFAULT_IN_PROGRESS,
-	MAX_RETRY_AFTER_MS,
 	MAX_RETRY_DELAY_MS,
 	parseInProgressMatches,
 } from '../../transport/retryPolicy';
@@ -231,8 +230,6 @@ export function readTransportOptions(fn: IExecuteFunctions): ApiClientOptions {
 				MAX_RETRY_DELAY_MS,
 				defaultOf('retryBaseDelay'),
 			),
-			maxDelayMs: MAX_RETRY_DELAY_MS,
-			maxRetryAfterMs: MAX_RETRY_AFTER_MS,
 			inProgress: {
 				status: clampWhole(options.inProgressStatus, 100, 599, DEFAULT_IN_PROGRESS.status),
 				matches:
