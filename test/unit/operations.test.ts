@@ -1,11 +1,11 @@
 /* eslint-disable @typescript-eslint/no-require-imports, @n8n/community-nodes/no-restricted-imports -- test code: n8n's lint plugin (installed with @n8n/node-cli) has no types */
 import type { Linter } from 'eslint';
 import { ESLint } from 'eslint';
-import type { INode, INodeParameters, INodeTypes } from 'n8n-workflow';
-import { Workflow } from 'n8n-workflow';
+import type { INodeParameters, INodeTypes } from 'n8n-workflow';
 
 import { OPERATIONS } from '../../nodes/TenantApi/actions/operations';
 import { TenantApi } from '../../nodes/TenantApi/TenantApi.node';
+import { resolveForNode } from '../harness/expression';
 
 /** n8n's lint rules for nodes, as `npm run lint` (through @n8n/node-cli) and n8n's scanner apply them. */
 const n8nNodesBase = require('eslint-plugin-n8n-nodes-base') as ESLint.Plugin & {
@@ -16,27 +16,12 @@ const node = new TenantApi();
 const { description } = node;
 
 /** The node's subtitle as the editor shows it: n8n's expression engine over the node's parameters. */
-function subtitle(parameters: INodeParameters): unknown {
-	const nodeTypes = {
-		getByName: () => node,
-		getByNameAndVersion: () => node,
-	} as unknown as INodeTypes;
-	const canvasNode: INode = {
-		id: 'n',
-		name: 'Tenant API',
-		type: 'tenantApi',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters,
-	};
-	const workflow = new Workflow({ nodes: [canvasNode], connections: {}, active: false, nodeTypes });
-	return workflow.expression.getSimpleParameterValue(
-		canvasNode,
-		description.subtitle!,
-		'internal',
-		{},
-	);
-}
+const nodeTypes = {
+	getByName: () => node,
+	getByNameAndVersion: () => node,
+} as unknown as INodeTypes;
+const subtitle = (parameters: INodeParameters) =>
+	resolveForNode(description.subtitle!, { type: 'tenantApi', parameters }, nodeTypes);
 
 describe('the subtitle under the node on the canvas', () => {
 	const cases: Array<[INodeParameters, string]> = [
