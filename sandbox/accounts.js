@@ -238,11 +238,4 @@ function isPaginationMode(mode) {
 	);
 }
 
-module.exports = {
-	seedAccounts,
-	listRecords,
-	isPaginationMode,
-	PAGINATION_MODES,
-	encodeCursor,
-	decodeCursor,
-};
+module.exports = { seedAccounts, listRecords, isPaginationMode, PAGINATION_MODES };

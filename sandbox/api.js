@@ -3,17 +3,9 @@
 const { listRecords } = require('./accounts');
 const { listingModeOf } = require('./collections');
 const { IdempotencyStore, fingerprint } = require('./idempotency');
-const {
-	sendRaw,
-	sendError,
-	errorBody,
-	readBody,
-	parseJson,
-	sendDripping,
-	sendGzipBomb,
-	BodyTooLargeError,
-	JSON_TYPE,
-} = require('./http-util');
+const http = require('./http-util');
+
+const { sendRaw, sendError, errorBody, JSON_TYPE } = http;
 
 /**
  * The /v1 API: latency, auth, tenant check, rate limit, fault injection, listings, idempotent POSTs.
@@ -53,7 +45,7 @@ function withEcho(req, body) {
 }
 
 /**
- * Answer a committed/computed response, honouring post-commit faults.
+ * Answer a processed request, honouring the faults that act after the commit.
  * @param {ApiContext} ctx
  * @param {IncomingMessage} req
  * @param {ServerResponse} res
@@ -63,37 +55,17 @@ function withEcho(req, body) {
  * @param {Record<string, string>} [headers]
  */
 function respond(ctx, req, res, fault, status, body, headers) {
-	if (fault === null) {
+	if (fault?.type === 'echoRequest') body = withEcho(req, body);
+	if (fault === null || fault.type === 'echoRequest' || fault.type === 'hold') {
 		sendRaw(res, status, body, JSON_TYPE, headers);
-	} else if (fault.type === 'dropAfterCommit') {
-		drop(req);
-	} else if (fault.type === 'echoRequest') {
-		sendRaw(res, status, withEcho(req, body), JSON_TYPE, headers);
 	} else if (fault.type === 'drip') {
-		sendDripping(
-			res,
-			status,
-			body,
-			{ ...fault, contentType: JSON_TYPE, headers },
-			ctx.delayTimers,
-			() => ctx.state.answersCutShort++,
-		);
+		http.sendDripping(res, status, body, fault, ctx.delayTimers, () => ctx.state.answersCutShort++);
 	} else if (fault.type === 'delay' || fault.type === 'slowCommit') {
 		const t = setTimeout(() => {
 			ctx.delayTimers.delete(t);
 			if (!res.destroyed && !res.writableEnded) sendRaw(res, status, body, JSON_TYPE, headers);
 		}, fault.ms);
 		ctx.delayTimers.add(t);
-	} else if (fault.type === 'status') {
-		sendRaw(res, fault.status, fault.body, fault.contentType, fault.headers);
-	} else if (fault.type === 'hold') {
-		const idempotencyKey = req.headers['idempotency-key'];
-		const info = {
-			method: String(req.method),
-			path: String(req.url),
-			idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : null,
-		};
-		ctx.held.hold(res, info, { answer: { status, body, contentType: JSON_TYPE, headers } });
 	} else {
 		drop(req);
 	}
@@ -184,14 +156,10 @@ function answerApi(state, ctx, req, res, method, segs, path, query, verdict) {
 
 	const fault =
 		state.faults.compiled.length === 0 ? null : state.faults.match(method, path, idemKey);
-	if (fault !== null) {
-		if (fault.type === 'status' && !fault.commit) {
-			sendRaw(res, fault.status, fault.body, fault.contentType, fault.headers);
-			return;
-		}
-		if (fault.type === 'gzipBomb')
-			return sendGzipBomb(res, fault.status, fault, () => state.answersCutShort++);
-	}
+	if (fault?.type === 'status')
+		return sendRaw(res, fault.status, fault.body, fault.contentType, fault.headers);
+	if (fault?.type === 'gzipBomb')
+		return http.sendGzipBomb(res, fault, () => state.answersCutShort++);
 
 	if (method === 'GET') return handleGet(state, ctx, req, res, fault, segs, query);
 	if (method === 'POST')
@@ -303,36 +271,12 @@ async function handlePost(state, ctx, req, res, fault, segs, path, idemKey, tena
 		);
 		return;
 	}
-	/** @type {Buffer} */
-	let raw;
-	try {
-		raw = await readBody(req, state.maxBodyBytes);
-	} catch (err) {
-		if (err instanceof BodyTooLargeError)
-			sendError(res, 413, 'payload_too_large', `Request body exceeds ${state.maxBodyBytes} bytes`, {
-				connection: 'close',
-			});
-		else drop(req);
-		return;
-	}
-	const parsed = parseJson(raw);
-	if (!parsed.ok) {
-		sendError(res, 400, 'invalid_json', 'The request body is not valid JSON');
-		return;
-	}
-	const body = parsed.value;
-	if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-		sendError(res, 400, 'invalid_body', 'The request body must be a JSON object');
-		return;
-	}
+	const body = await http.readObject(req, res);
+	if (body === undefined) return;
 
-	const processPost = () =>
-		commitPost(state, segs, path, idemKey, tenant, /** @type {Record<string, unknown>} */ (body));
-	if (fault !== null && fault.type === 'hold') {
-		const info = { method: 'POST', path, idempotencyKey: idemKey, body };
-		ctx.held.hold(res, info, fault.commit ? { answer: processPost() } : { process: processPost });
-		return;
-	}
+	const processPost = () => commitPost(state, segs, path, idemKey, tenant, body);
+	if (fault?.type === 'hold')
+		return ctx.held.hold(res, { method: 'POST', path, idempotencyKey: idemKey, body }, processPost);
 	const scoped = IdempotencyStore.scope(tenant, idemKey);
 	const known =
 		fault?.type === 'slowCommit'
@@ -442,10 +386,6 @@ function commitPost(state, segs, path, idemKey, tenant, body) {
  */
 async function handleChange(state, ctx, req, res, fault, method, segs) {
 	const [collection, id] = segs;
-	if (state.seededById.get(id)?.object === collection) {
-		sendError(res, 405, 'read_only', `Seeded ${collection} are read-only: ${id}`, { allow: 'GET' });
-		return;
-	}
 	const found = state.recordsById.get(id);
 	if (!found || found.object !== collection) {
 		sendError(res, 404, 'not_found', `No such ${collection}: ${id}`);
@@ -462,37 +402,10 @@ async function handleChange(state, ctx, req, res, fault, method, segs) {
 			JSON.stringify({ id, object: collection, deleted: true }),
 		);
 	}
-	let raw;
-	try {
-		raw = await readBody(req, state.maxBodyBytes);
-	} catch {
-		drop(req);
-		return;
-	}
-	const parsed = parseJson(raw);
-	if (
-		!parsed.ok ||
-		parsed.value === null ||
-		typeof parsed.value !== 'object' ||
-		Array.isArray(parsed.value)
-	) {
-		sendError(res, 400, 'invalid_body', 'The request body must be a JSON object');
-		return;
-	}
-	respond(
-		ctx,
-		req,
-		res,
-		fault,
-		200,
-		JSON.stringify(
-			state.updateRecord(
-				id,
-				/** @type {Record<string, unknown>} */ (parsed.value),
-				method === 'PUT',
-			),
-		),
-	);
+	const fields = await http.readObject(req, res);
+	if (fields === undefined) return;
+	const record = state.updateRecord(id, fields, method === 'PUT');
+	respond(ctx, req, res, fault, 200, JSON.stringify(record));
 }
 
 module.exports = { handleApi };

@@ -14,9 +14,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * @param {Record<string, string>} [headers]
  */
 function sendJson(res, status, payload, headers) {
-	const body =
-		typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : JSON.stringify(payload);
-	sendRaw(res, status, body, JSON_TYPE, headers);
+	sendRaw(res, status, JSON.stringify(payload), JSON_TYPE, headers);
 }
 
 /**
@@ -31,7 +29,7 @@ function sendRaw(res, status, body, contentType, headers) {
 	res.writeHead(status, {
 		'content-type': contentType,
 		'content-length': String(Buffer.byteLength(body)),
-		...lowerCaseKeys(headers),
+		...headers,
 	});
 	res.end(body);
 }
@@ -57,79 +55,68 @@ function sendError(res, status, code, message, headers) {
 	sendJson(res, status, errorBody(code, message), headers);
 }
 
-class BodyTooLargeError extends Error {}
+/** Request bodies above this close the connection unanswered. */
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 /**
- * Read the whole request body, up to `limit` bytes.
+ * The request's body as a JSON object (`{}` for an empty body where `emptyOk`), or undefined once the request
+ * has been refused: 400 when it is no JSON object, the connection closed when it is too large or breaks off.
  * @param {IncomingMessage} req
- * @param {number} limit
- * @returns {Promise<Buffer>}
+ * @param {ServerResponse} res
+ * @param {boolean} [emptyOk]
+ * @returns {Promise<Record<string, unknown>|undefined>}
  */
-function readBody(req, limit) {
-	return new Promise((resolve, reject) => {
-		/** @type {Buffer[]} */
-		const chunks = [];
-		let size = 0;
-		req.on('data', (chunk) => {
-			size += chunk.length;
-			if (size > limit) {
-				reject(new BodyTooLargeError('body too large'));
-				req.removeAllListeners('data');
-				req.resume();
-				return;
-			}
-			chunks.push(chunk);
-		});
-		req.on('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
-		req.on('error', reject);
-	});
-}
-
-/**
- * Parse a JSON body; returns undefined for an empty body.
- * @param {Buffer} buf
- * @returns {{ ok: true, value: unknown } | { ok: false }}
- */
-function parseJson(buf) {
+async function readObject(req, res, emptyOk = false) {
+	/** @type {Buffer[]} */
+	const chunks = [];
+	let size = 0;
 	try {
-		return { ok: true, value: JSON.parse(buf.toString('utf8')) };
+		for await (const chunk of req) {
+			if ((size += chunk.length) > MAX_BODY_BYTES) throw new Error('body too large');
+			chunks.push(chunk);
+		}
 	} catch {
-		return { ok: false };
+		req.socket.destroy();
+		return undefined;
 	}
+	const text = Buffer.concat(chunks).toString('utf8');
+	if (emptyOk && text === '') return {};
+	try {
+		const value = JSON.parse(text);
+		if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value;
+	} catch {
+		// answered below
+	}
+	sendError(res, 400, 'invalid_body', 'The request body must be a JSON object');
+	return undefined;
 }
 
 /**
- * Write `body` slowly, `bytesPerTick` bytes every `intervalMs`, after the headers went out at once:
- * the answer a client with a headers-only timeout waits for forever. With `endless`, spaces (valid
- * trailing JSON whitespace) follow the body until the client goes away. `timers` holds the pending
- * tick so the server can cancel it on close; `onCutShort` runs when the client closes first.
+ * Write `body` one byte every `intervalMs`, after the headers went out at once: the answer a client with a
+ * headers-only timeout waits for forever. With `endless`, spaces (valid trailing JSON whitespace) follow the
+ * body until the client goes away. `timers` holds the pending tick so the server can cancel it on close;
+ * `onCutShort` runs when the client closes first.
  * @param {ServerResponse} res
  * @param {number} status
- * @param {string|Buffer} body
- * @param {{ intervalMs: number, bytesPerTick: number, endless: boolean, contentType: string, headers?: Record<string, string> }} how
+ * @param {string} body
+ * @param {{ intervalMs: number, endless: boolean }} how
  * @param {Set<NodeJS.Timeout>} timers
  * @param {() => void} onCutShort
  */
 function sendDripping(res, status, body, how, timers, onCutShort) {
-	const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8');
-	/** @type {Record<string, string>} */
-	const headers = { 'content-type': how.contentType, ...lowerCaseKeys(how.headers) };
-	if (!how.endless) headers['content-length'] = String(bytes.length);
-	res.writeHead(status, headers);
+	const bytes = Buffer.from(body, 'utf8');
+	res.writeHead(status, {
+		'content-type': JSON_TYPE,
+		...(how.endless ? {} : { 'content-length': String(bytes.length) }),
+	});
 	res.flushHeaders();
 	let offset = 0;
 	whenCutShort(res, onCutShort);
 	const tick = () => {
 		if (res.destroyed) return;
-		if (offset < bytes.length) {
-			res.write(bytes.subarray(offset, offset + how.bytesPerTick));
-			offset += how.bytesPerTick;
-		} else if (how.endless) {
-			res.write(' '.repeat(how.bytesPerTick));
-		} else {
-			res.end();
-			return;
-		}
+		if (offset < bytes.length) res.write(bytes.subarray(offset, ++offset));
+		else if (how.endless) res.write(' ');
+		else return void res.end();
 		const timer = setTimeout(() => {
 			timers.delete(timer);
 			tick();
@@ -148,16 +135,15 @@ const MIB = 1024 * 1024;
  * gzip members (about 1 KiB on the wire per MiB inflated). With `endless`, members follow until the
  * client goes away. Written with backpressure, so it costs the sandbox no memory.
  * @param {ServerResponse} res
- * @param {number} status
  * @param {{ inflatedMiB: number, endless: boolean }} how
  * @param {() => void} onCutShort
  */
-function sendGzipBomb(res, status, how, onCutShort) {
+function sendGzipBomb(res, how, onCutShort) {
 	spacesMember ??= zlib.gzipSync(Buffer.alloc(MIB, 0x20), { level: 9 });
 	const member = spacesMember;
 	const open = zlib.gzipSync(Buffer.from('['));
 	const close = zlib.gzipSync(Buffer.from(']'));
-	res.writeHead(status, { 'content-type': JSON_TYPE, 'content-encoding': 'gzip' });
+	res.writeHead(200, { 'content-type': JSON_TYPE, 'content-encoding': 'gzip' });
 	whenCutShort(res, onCutShort);
 	let written = 0;
 	res.write(open);
@@ -187,26 +173,13 @@ function whenCutShort(res, onCutShort) {
 	});
 }
 
-/**
- * @param {Record<string, string>|undefined} headers
- */
-function lowerCaseKeys(headers) {
-	/** @type {Record<string, string>} */
-	const out = {};
-	for (const name of Object.keys(headers ?? {}))
-		out[name.toLowerCase()] = String(/** @type {Record<string, string>} */ (headers)[name]);
-	return out;
-}
-
 module.exports = {
 	sendJson,
 	sendRaw,
 	sendError,
 	errorBody,
-	readBody,
-	parseJson,
+	readObject,
 	sendDripping,
 	sendGzipBomb,
-	BodyTooLargeError,
 	JSON_TYPE,
 };

@@ -9,16 +9,13 @@ const { sendError } = require('./http-util');
 /**
  * The sandbox: a real local HTTP server implementing the Tenant API as we interpret it.
  *
- * @typedef {import('./state').StateOptions & { port?: number, host?: string, log?: (line: string) => void }} SandboxOptions
+ * @typedef {import('./state').StateOptions & { port?: number }} SandboxOptions
  * @typedef {import('./state').StatsSnapshot} StatsSnapshot
  * @typedef {import('./state').CreatedRecord} CreatedRecord
  * @typedef {import('./accounts').PaginationMode} PaginationMode
  * @typedef {import('./accounts').Account} Account
  * @typedef {import('./faults').FaultRule} FaultRule
- * @typedef {import('./faults').FaultAction} FaultAction
  * @typedef {import('./faults').RandomFaults} RandomFaults
- * @typedef {import('./rateLimit').RateLimitOptions} RateLimitOptions
- * @typedef {import('./rateLimit').LatencyOptions} LatencyOptions
  * @typedef {import('./webhooks').WebhookOptions} WebhookOptions
  * @typedef {import('./signing').WebhookEvent} WebhookEvent
  * @typedef {import('./webhooks').DeliveryResult} DeliveryResult
@@ -28,7 +25,7 @@ const { sendError } = require('./http-util');
  * @typedef {import('./hold').ReleaseOutcome} ReleaseOutcome
  *
  * The in-process handle (README): `setRateLimit` replaces the limit (buckets start full; null turns it off);
- * `rateLimit()` and `latency()` are the settings in effect; `deliver()` sends an event, or a payload as given
+ * `deliver()` sends an event, or a payload as given
  * (`{ payload }`), and retries it until a 2xx or the attempts run out; `deliveries()` holds the last 1000 attempts; `settle()` resolves
  * once no delivery is in flight; `webhookConfig()` has the defaults filled in; `held()` lists held requests
  * oldest first, `commitHeld()` processes them and keeps holding their answers (returns the ids processed),
@@ -37,12 +34,10 @@ const { sendError } = require('./http-util');
  *   url: string, baseUrl: string, port: number, apiKey: string, tenantId: string,
  *   close(): Promise<void>,
  *   reset(): void,
- *   setFaults(rules: import('./faults').FaultRules|null): void,
+ *   setFaults(rules: FaultRule[]|null): void,
  *   setPagination(mode: PaginationMode): void,
- *   setRateLimit(cfg: RateLimitOptions|null): void,
- *   setLatency(cfg: LatencyOptions|null): void,
- *   rateLimit(): import('./rateLimit').RateLimitConfig|null,
- *   latency(): import('./rateLimit').LatencyConfig,
+ *   setRateLimit(cfg: import('./rateLimit').RateLimitOptions|null): void,
+ *   setLatency(cfg: import('./rateLimit').LatencyOptions|null): void,
  *   configureWebhook(cfg: WebhookOptions|null): void,
  *   deliver(input?: DeliveryInput, overrides?: WebhookOptions): Promise<DeliveryResult>,
  *   stats(): StatsSnapshot,
@@ -62,22 +57,11 @@ const { sendError } = require('./http-util');
  */
 async function startSandbox(options = {}) {
 	const state = new SandboxState(options);
-	const host = options.host ?? '127.0.0.1';
 	/** @type {Set<NodeJS.Timeout>} */
 	const delayTimers = new Set();
 	const ctx = { delayTimers, origin: '', state, held: state.held };
-	const log = options.log;
 
 	const server = http.createServer((req, res) => {
-		if (log) {
-			const started = Date.now();
-			res.on('finish', () =>
-				log(`${req.method} ${req.url} -> ${res.statusCode} (${Date.now() - started} ms)`),
-			);
-			res.on('close', () => {
-				if (!res.writableFinished) log(`${req.method} ${req.url} -> connection dropped`);
-			});
-		}
 		const url = req.url ?? '/';
 		const q = url.indexOf('?');
 		const path = q === -1 ? url : url.slice(0, q);
@@ -103,17 +87,14 @@ async function startSandbox(options = {}) {
 
 	await new Promise((resolve, reject) => {
 		server.once('error', reject);
-		server.listen(options.port ?? 0, host, () => {
+		server.listen(options.port ?? 0, '127.0.0.1', () => {
 			server.off('error', reject);
 			resolve(undefined);
 		});
 	});
 
-	const address = /** @type {import('node:net').AddressInfo} */ (server.address());
-	const port = address.port;
-	const shownHost =
-		host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-	const url = `http://${shownHost}:${port}`;
+	const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+	const url = `http://127.0.0.1:${port}`;
 	ctx.origin = url;
 
 	let closing = /** @type {Promise<void>|null} */ (null);
@@ -143,8 +124,6 @@ async function startSandbox(options = {}) {
 		setPagination: (mode) => state.setPagination(mode),
 		setRateLimit: (cfg) => state.rateLimit.configure(cfg),
 		setLatency: (cfg) => state.latency.configure(cfg),
-		rateLimit: () => (state.rateLimit.config ? { ...state.rateLimit.config } : null),
-		latency: () => ({ ...state.latency.config }),
 		configureWebhook: (cfg) => state.webhooks.configure(cfg),
 		deliver: (input, overrides) => state.webhooks.deliver(input, overrides),
 		stats: () => state.stats(),

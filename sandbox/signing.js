@@ -203,16 +203,4 @@ function triggerParameters(scheme, bodyFormat) {
 		: { ...settings[scheme] };
 }
 
-module.exports = {
-	sign,
-	hmac,
-	base64Key,
-	signedDelivery,
-	demoSecret,
-	triggerParameters,
-	isScheme,
-	SCHEMES,
-	SIGNATURE_HEADER,
-	TIMESTAMP_HEADER,
-	SECRET_HEADER,
-};
+module.exports = { sign, hmac, signedDelivery, demoSecret, triggerParameters, isScheme, SCHEMES };

@@ -7,6 +7,7 @@ const { FaultInjector } = require('./faults');
 const { WebhookDispatcher } = require('./webhooks');
 const { KeyRateLimit, Latency } = require('./rateLimit');
 const { HeldRequests } = require('./hold');
+const { SandboxOptionError, numberOption } = require('./options');
 
 /** Fields a request body can never set or change. */
 const PROTECTED_FIELDS = new Set(['id', 'object', 'endpoint', 'idempotency_key', 'created_at']);
@@ -22,25 +23,16 @@ const PROTECTED_FIELDS = new Set(['id', 'object', 'endpoint', 'idempotency_key',
  * @typedef {{ requests: number, byRoute: Record<string, number>, records: number, distinctIdempotencyKeys: number,
  *   replays: number, conflicts: number, answersCutShort: number, postsInProgress: number, inFlight: number, peakInFlight: number, faultsInjected: number, rateLimited: number,
  *   deliveries: { attempts: number, succeeded: number, failed: number, pending: number } }} StatsSnapshot
- * @typedef {{ apiKey?: string, tenantId?: string, accounts?: number, transfers?: number, payouts?: number, pagination?: PaginationMode,
- *   defaultPageSize?: number, maxPageSize?: number, webhook?: WebhookOptions|null,
- *   faults?: import('./faults').FaultRules, maxBodyBytes?: number,
+ * @typedef {{ apiKey?: string, tenantId?: string, accounts?: number, transfers?: number, payouts?: number,
+ *   pagination?: PaginationMode, maxPageSize?: number, webhook?: WebhookOptions|null,
  *   rateLimit?: import('./rateLimit').RateLimitOptions|null, latency?: import('./rateLimit').LatencyOptions|null }} StateOptions
  */
 
-class InvalidOptionError extends Error {}
-
-/**
- * @param {unknown} v
- * @param {number} d
- * @param {string} name
- * @param {number} min
- */
-function intOption(v, d, name, min) {
-	const n = v === undefined ? d : Number(v);
-	if (!Number.isInteger(n) || n < min)
-		throw new InvalidOptionError(`${name} must be an integer >= ${min}`);
-	return n;
+/** @param {unknown} mode */
+function paginationMode(mode) {
+	if (!isPaginationMode(mode))
+		throw new SandboxOptionError(`unknown pagination mode: ${String(mode)}`);
+	return mode;
 }
 
 class SandboxState {
@@ -48,39 +40,30 @@ class SandboxState {
 	constructor(options) {
 		this.apiKey = options.apiKey ?? 'sk_test_sandbox';
 		this.tenantId = options.tenantId ?? 'tenant_demo';
-		this.maxBodyBytes = intOption(options.maxBodyBytes, 1024 * 1024, 'maxBodyBytes', 1);
 		/** @type {Account[]} */
-		this.accounts = seedAccounts(intOption(options.accounts, 120, 'accounts', 0));
+		this.accounts = seedAccounts(numberOption(options.accounts, 120, 'accounts', 0, true));
 		/** @type {Map<string, Account>} */
 		this.accountsById = new Map(this.accounts.map((a) => [a.id, a]));
 		/** @type {Record<string, SeededRecord[]>} read-only records listed before the created ones (collections.js) */
 		this.seeded = {};
 		for (const collection of SEEDED_COLLECTIONS) {
-			const count = intOption(
-				options[/** @type {'transfers'|'payouts'} */ (collection)],
-				0,
+			const count = options[/** @type {'transfers'|'payouts'} */ (collection)];
+			this.seeded[collection] = seedCollection(
 				collection,
-				0,
+				numberOption(count, 0, collection, 0, true),
 			);
-			this.seeded[collection] = seedCollection(collection, count);
 		}
 		/** @type {Map<string, SeededRecord>} */
 		this.seededById = new Map(
 			Object.values(this.seeded).flatMap((records) => records.map((r) => [r.id, r])),
 		);
-		const mode = options.pagination ?? 'cursor';
-		if (!isPaginationMode(mode))
-			throw new InvalidOptionError(`unknown pagination mode: ${String(mode)}`);
-		const maxPageSize = intOption(options.maxPageSize, 100, 'maxPageSize', 1);
+		const maxPageSize = numberOption(options.maxPageSize, 100, 'maxPageSize', 1, true);
 		/** @type {Map<string, { status: number, text: string }>} listing texts; valid because accounts never change */
 		this.listingCache = new Map();
 		/** @type {PaginationConfig} */
 		this.pagination = {
-			mode,
-			defaultPageSize: Math.min(
-				intOption(options.defaultPageSize, 25, 'defaultPageSize', 1),
-				maxPageSize,
-			),
+			mode: paginationMode(options.pagination ?? 'cursor'),
+			defaultPageSize: Math.min(25, maxPageSize),
 			maxPageSize,
 		};
 
@@ -93,7 +76,6 @@ class SandboxState {
 		/** @type {Set<string>} scoped keys of POSTs accepted but not yet committed (slow commits) */
 		this.inProgress = new Set();
 		this.faults = new FaultInjector();
-		if (options.faults !== undefined) this.faults.set(options.faults);
 		/** per-key token bucket ({perSecond, burst, headers}); off unless configured */
 		this.rateLimit = new KeyRateLimit(options.rateLimit);
 		/** delay before every /v1 answer ({fixedMs, jitterMs}) */
@@ -119,9 +101,7 @@ class SandboxState {
 	 * @param {PaginationMode} mode
 	 */
 	setPagination(mode) {
-		if (!isPaginationMode(mode))
-			throw new InvalidOptionError(`unknown pagination mode: ${String(mode)}`);
-		this.pagination.mode = mode;
+		this.pagination.mode = paginationMode(mode);
 	}
 
 	/**
@@ -218,4 +198,4 @@ class SandboxState {
 	}
 }
 
-module.exports = { SandboxState, InvalidOptionError };
+module.exports = { SandboxState };

@@ -42,7 +42,7 @@ describe('token bucket per API key (pure, time given)', () => {
 	});
 
 	it('sends RateLimit-* headers (IETF draft) or X-RateLimit-* with a Unix-time Reset', () => {
-		const ietf = new KeyRateLimit({ perSecond: 50, burst: 10, headers: true });
+		const ietf = new KeyRateLimit({ perSecond: 50, burst: 10, headers: 'ietf' });
 		expect(ietf.take('a', 0)?.headers).toEqual({
 			'ratelimit-limit': '50',
 			'ratelimit-remaining': '9',
