@@ -93,25 +93,6 @@ describe('hostile answers', () => {
 			expect(suite.sandbox.stats()).toMatchObject({ records: 1, replays: 1 });
 		});
 
-		it('Send Request too: a GET that drips forever ends with the timeout', async () => {
-			suite.sandbox.setFaults([
-				{ method: 'GET', action: { drip: { intervalMs: 20, endless: true } } },
-			]);
-			const { error } = await runActionWorkflow(suite.harness, {
-				parameters: {
-					resource: 'request',
-					operation: 'send',
-					method: 'GET',
-					endpoint: '/accounts/acc_0001',
-					options: { timeout: 300, maxAttempts: 1 },
-				},
-			});
-			expect(error?.message).toBe(
-				'Could not reach the API: no complete answer within 300 ms (after 1 attempt)',
-			);
-			expect(await answersCutShort(suite.sandbox, 1)).toBe(1);
-		});
-
 		it('leaves no timer running after the requests are over', async () => {
 			const timers = () =>
 				process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
@@ -176,97 +157,38 @@ describe('hostile answers', () => {
 			]);
 			expect(everything(run)).not.toContain(SECRET);
 		});
-
-		it('a key with JSON and URL specials, echoed plain, JSON-escaped (also with \\/), URL-encoded and \\u-escaped', async () => {
-			const oddKey = 'sk_test/odd"key+=';
-			const odd = await startSandbox({ apiKey: oddKey });
-			try {
-				const oddHarness = await createHarness(
-					sandboxCredential(odd.baseUrl, { secretKey: oddKey }),
-				);
-				const spelled = [...oddKey]
-					.map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
-					.join('');
-				const text = `{"data":[{"id":"a","json":${JSON.stringify(oddKey)},"slashed":${JSON.stringify(oddKey).replace(/\//g, '\\/')},"link":"https://x/?k=${encodeURIComponent(oddKey)}","spelled":"${spelled}"}],"has_more":false}`;
-				odd.setFaults([{ method: 'GET', action: { rawBody: text } }]);
-				const run = await runActionWorkflow(oddHarness, {
-					parameters: { resource: 'account', operation: 'getAll', returnAll: true },
-				});
-				expect(run.error).toBeUndefined();
-				expect(run.items[0].json).toEqual({
-					id: 'a',
-					json: '[redacted]',
-					slashed: '[redacted]',
-					link: 'https://x/?k=[redacted]',
-					spelled: '[redacted]',
-				});
-				for (const form of ['odd"key', 'odd\\"key', 'odd%22key'])
-					expect(everything(run)).not.toContain(form);
-			} finally {
-				await odd.close();
-			}
-		});
 	});
 
-	describe('next links obey the same rule as the Endpoint field (item 5)', () => {
-		it.each([
-			'/v1/..%2F..%2Fadmin',
-			'/v1/%252e%252e/admin',
-			'/v1/..;/admin',
-			'/v1/accounts/..%3b/..%3b/admin',
-			'/v1/..%20/admin',
-		])('%s is not followed with the Api-Key', async (path) => {
-			const page = JSON.stringify({
-				results: [{ id: 'acc_1' }],
-				next: `${suite.sandbox.url}${path}?cursor=2`,
-			});
-			const { error, items } = await list({}, [
-				{ method: 'GET', path: '/v1/accounts', times: 1, action: { rawBody: page } },
-			]);
-			expect(items).toHaveLength(0);
-			expect(error?.message).toMatch(
-				/^The API's next-page link must stay below the Base URL: segment ".+" is not allowed$/,
-			);
-			expect(suite.sandbox.stats().requests).toBe(1);
+	it('a next link that climbs out of the Base URL is not followed with the Api-Key (item 5)', async () => {
+		const page = JSON.stringify({
+			results: [{ id: 'acc_1' }],
+			next: `${suite.sandbox.url}/v1/accounts/..%3b/..%3b/admin?cursor=2`,
 		});
+		const { error, items } = await list({}, [
+			{ method: 'GET', path: '/v1/accounts', times: 1, action: { rawBody: page } },
+		]);
+		expect(items).toHaveLength(0);
+		expect(error?.message).toBe(
+			'The API\'s next-page link must stay below the Base URL: segment "..%3b" is not allowed',
+		);
+		expect(suite.sandbox.stats().requests).toBe(1);
 	});
 
-	describe('Return All returns everything or fails (item 7)', () => {
-		it('a plain-array listing whose server caps pages below Page Size (50 of 100) returns all 120', async () => {
-			const capped = await startSandbox({ accounts: 120, maxPageSize: 50, pagination: 'array' });
-			try {
-				const run = await list(
-					{ options: { pageSize: 100 } },
-					undefined,
-					await createHarness(sandboxCredential(capped.baseUrl)),
-				);
-				expect(run.error).toBeUndefined();
-				expect(run.items.map((item) => item.json.id)).toEqual(ids(120));
-				// 50 + 50 + 20, then an empty page: a short page is not taken for the last one.
-				expect(capped.stats().requests).toBe(4);
-			} finally {
-				await capped.close();
-			}
-		});
-
-		it('{data, has_more: true} without a cursor: a clear error, not the first page as if complete', async () => {
-			const page = JSON.stringify({ data: [{ id: 'acc_1' }], has_more: true });
-			const { error, items } = await list({}, [{ method: 'GET', action: { rawBody: page } }]);
-			expect(items).toHaveLength(0);
-			expect(error?.message).toBe(
-				'The API says more records follow (has_more is true) but its answer has no next cursor or next link, so the rest cannot be fetched. Nothing is output rather than a partial list. Set Pagination Style and Cursor Parameter to match the API.',
+	it('Return All returns everything (item 7): a plain-array listing whose server caps pages below Page Size (50 of 100) returns all 120', async () => {
+		const capped = await startSandbox({ accounts: 120, maxPageSize: 50, pagination: 'array' });
+		try {
+			const run = await list(
+				{ options: { pageSize: 100 } },
+				undefined,
+				await createHarness(sandboxCredential(capped.baseUrl)),
 			);
-		});
-
-		it('an API that ignores the page number and repeats itself: a clear error with the way out', async () => {
-			const page = JSON.stringify({ data: [{ id: 'acc_1' }, { id: 'acc_2' }] });
-			const { error } = await list({}, [{ method: 'GET', action: { rawBody: page } }]);
-			expect(error?.message).toMatch(
-				/^Pagination is not advancing: .* set Pagination Style to None/,
-			);
-			const single = await list({ options: { paginationStyle: 'none' } });
-			expect(single.items.map((item) => item.json.id)).toEqual(['acc_1', 'acc_2']);
-		});
+			expect(run.error).toBeUndefined();
+			expect(run.items.map((item) => item.json.id)).toEqual(ids(120));
+			// 50 + 50 + 20, then an empty page: a short page is not taken for the last one.
+			expect(capped.stats().requests).toBe(4);
+		} finally {
+			await capped.close();
+		}
 	});
 
 	describe('"request still in progress" (item 9)', () => {
@@ -323,19 +245,6 @@ describe('hostile answers', () => {
 			} finally {
 				await slow.close();
 			}
-		});
-
-		it('with matching turned off, the same 409 is a conflict whose description still warns against a new key', async () => {
-			const { error } = await postOne({ inProgressMatch: '', idempotencyKey: 'payout-8' }, [
-				{ method: 'POST', action: { status: 409, body: { error: IN_USE } } },
-			]);
-			expect(error?.message).toMatch(
-				/^Conflict \(409\): There is currently another in-progress request/,
-			);
-			expect(error?.description).toMatch(
-				/with Idempotency-Key payout-8\. If the API says the key was already used .* do not send this one again under a new key/,
-			);
-			expect(suite.sandbox.stats().requests).toBe(1);
 		});
 	});
 });

@@ -1,8 +1,7 @@
 /**
- * Bad input on the user's side, through the built node inside WorkflowExecute against the sandbox:
- * Endpoint forms that climb in disguise, a run that fails halfway (what was applied), two items with
- * the same business key, and parameters or credentials outside what can work. Rows of
- * docs/bad-input.md. Needs `npm run build` first.
+ * Bad input on the user's side, through the built node inside WorkflowExecute against the sandbox: a run
+ * that fails halfway (what was applied), two items with the same business key, and parameters or
+ * credentials outside what can work. Rows of docs/bad-input.md. Needs `npm run build` first.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -21,28 +20,6 @@ describe('bad input from the workflow', () => {
 	const suite = useSandbox();
 	const post = (parameters: IDataObject, extra: Partial<ActionWorkflowOptions> = {}) =>
 		postTransfer(suite.harness, parameters, extra);
-
-	describe('`..` is refused in any form in the Endpoint (item 6)', () => {
-		it.each([
-			['/..;/admin', '..;'],
-			['/%2e%2e;/admin', '%2e%2e;'],
-			['/..%3b/admin', '..%3b'],
-			['/..%20/admin', '..%20'],
-			['/transfers/...;x=1', '...;x=1'],
-			['/．．/admin', '．．'],
-			['/‥/admin', '‥'],
-			['/..%3F/admin', '..%3F'],
-			['/..%23/admin', '..%23'],
-			['/..+/admin', '..+'],
-		])('%s', async (endpoint, segment) => {
-			const { error } = await post({ endpoint });
-			expect(error?.message).toBe(
-				`The endpoint must stay below the Base URL: segment "${segment}" is not allowed`,
-			);
-			expect(error?.description).toBe(NOTHING_SENT);
-			expect(suite.sandbox.stats().requests).toBe(0);
-		});
-	});
 
 	describe('a run that stops halfway says what was applied (item 8)', () => {
 		// Item 3 goes to an endpoint that answers 422; the others are created, each answer 200 ms late so
@@ -166,12 +143,6 @@ describe('bad input from the workflow', () => {
 			expect(items[2].json.description).toMatch(/Item 2 was not sent\./);
 			expect(suite.sandbox.stats()).toMatchObject({ requests: 2, records: 2 });
 		});
-
-		it('automatic keys never collide, whatever the items hold', async () => {
-			const { error } = await post({}, { inputItems: [{ amount: 1 }, { amount: 1 }] });
-			expect(error).toBeUndefined();
-			expect(suite.sandbox.stats().records).toBe(2);
-		});
 	});
 
 	describe('clear errors instead of crashes, clamps instead of runaway settings (item 11)', () => {
@@ -181,30 +152,6 @@ describe('bad input from the workflow', () => {
 				{ options: { timeout: 2 ** 31 } },
 				'Timeout (Ms) must be a whole number from 1 to 2147483647, not 2147483648',
 				'Nothing was sent. Fix the option and run again.',
-			],
-			[
-				'Timeout from an expression that is not a number',
-				{ options: { timeout: '={{ "soon" }}' } },
-				'Timeout (Ms) must be a whole number from 1 to 2147483647, not "soon"',
-				undefined,
-			],
-			[
-				'a Body nested 5,000 levels',
-				{ body: `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}` },
-				'The Body is nested more than 100 levels deep; that many levels are almost certainly a mistake',
-				NOTHING_SENT,
-			],
-			[
-				'an Idempotency Key expression that returns an object',
-				{ options: { idempotencyKey: '={{ { id: 1 } }}' } },
-				'The Idempotency Key must be text or a number, but the expression returned an object',
-				NOTHING_SENT,
-			],
-			[
-				'an Idempotency Key expression that returns a boolean',
-				{ options: { idempotencyKey: '={{ true }}' } },
-				'The Idempotency Key must be text or a number, but the expression returned a boolean',
-				NOTHING_SENT,
 			],
 			[
 				'a Method expression that returns something else',
@@ -265,17 +212,6 @@ describe('bad input from the workflow', () => {
 			expect(error).toBeUndefined();
 			expect(items).toHaveLength(150);
 			expect(suite.sandbox.stats().peakInFlight).toBeLessThanOrEqual(64);
-		});
-
-		it('a listing answered with null', async () => {
-			suite.sandbox.setFaults([{ method: 'GET', action: { rawBody: 'null' } }]);
-			const { error } = await runActionWorkflow(suite.harness, {
-				parameters: { resource: 'account', operation: 'getAll', returnAll: true },
-			});
-			expect(error?.message).toBe(
-				'Expected a JSON list of records (a top-level array, or an array under data/items/accounts/results) but got null',
-			);
-			expect(suite.sandbox.stats().requests).toBe(1);
 		});
 	});
 });

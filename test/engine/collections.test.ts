@@ -1,9 +1,8 @@
-/* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: a wrong key for the sandbox to refuse, not a real one */
 /**
  * Request → Get Many and Account → Get Many inside WorkflowExecute, against the sandbox's collections:
  * /v1/transfers in cursor pages ({data, has_more, next_cursor}), /v1/payouts in next links ({results, next}),
  * and /v1/accounts in the sandbox's page-numbered shapes; each pagination style auto-detected and forced;
- * listings that loop or never end, and a refused key.
+ * listings that loop or never end, a next link to another origin, an Endpoint refused for one item.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -199,53 +198,22 @@ describe('Tenant API node: Request → Get Many, inside WorkflowExecute', () => 
 			expect(idsOf(items)).toEqual(['e_1', 'e_2', 'e_3']);
 			expect(requestsTo('/ledger')).toBe(2);
 		});
-
-		it('without Records Field, an answer detection cannot read stops with a message that names the option', async () => {
-			const body = { result: { entries: entries(2) } };
-			const { items, error } = await list(
-				{ endpoint: '/ledger', returnAll: true },
-				{ faults: [{ method: 'GET', action: { rawBody: JSON.stringify(body) } }] },
-			);
-			expect(items).toHaveLength(0);
-			expect(error?.message).toBe(
-				'Expected a JSON list of records (a top-level array, or an array under data/items/ledger/results) but got an object with keys result. Name the field that holds them in Options → Records Field.',
-			);
-		});
 	});
 
-	describe('confinement below the Base URL: the Endpoint and next links', () => {
-		it.each([
-			'https://elsewhere.example/v1/transfers',
-			'//elsewhere.example/transfers',
-			'../admin',
-			'/transfers/%2e%2e/%2e%2e/admin',
-			'/a%2F..%2F..%2Fadmin',
-		])('the Endpoint %s is refused before anything is sent', async (endpoint) => {
-			const { items, error } = await list({ endpoint, returnAll: true });
-			expect(items).toHaveLength(0);
-			expect(error?.message).toMatch(
-				/^The endpoint (must be a path relative to the Base URL|must stay below the Base URL)/,
-			);
-			expect(sandbox.stats().requests).toBe(0);
+	it('a next link to another origin is not followed with the Api-Key', async () => {
+		const page = JSON.stringify({
+			results: [{ id: 'po_x' }],
+			next: 'https://elsewhere.example/v1/payouts?offset=20',
 		});
-
-		it.each([
-			'/v1/..%2F..%2Fadmin',
-			'/v1/payouts/..%3b/..%3b/admin',
-			'https://elsewhere.example/v1/payouts?offset=20',
-		])('a next link to %s is not followed with the Api-Key', async (link) => {
-			const next = link.startsWith('https:') ? link : `${sandbox.url}${link}`;
-			const page = JSON.stringify({ results: [{ id: 'po_x' }], next });
-			const { items, error } = await list(
-				{ endpoint: '/payouts', returnAll: true },
-				{ faults: [{ method: 'GET', times: 1, action: { rawBody: page } }] },
-			);
-			expect(items).toHaveLength(0);
-			expect(error?.message).toMatch(
-				/^(The API's next-page link must stay below the Base URL|Refusing to send the API key to)/,
-			);
-			expect(sandbox.stats().requests).toBe(1);
-		});
+		const { items, error } = await list(
+			{ endpoint: '/payouts', returnAll: true },
+			{ faults: [{ method: 'GET', times: 1, action: { rawBody: page } }] },
+		);
+		expect(items).toHaveLength(0);
+		expect(error?.message).toBe(
+			`Refusing to send the API key to "https://elsewhere.example/v1/payouts": it is outside the Base URL ${sandbox.baseUrl}`,
+		);
+		expect(sandbox.stats().requests).toBe(1);
 	});
 
 	it('with Continue On Fail, an item whose listing fails becomes an error item; the others are listed', async () => {
@@ -303,17 +271,6 @@ describe('Tenant API node: Request → Get Many, inside WorkflowExecute', () => 
 			const { error } = await accounts({ returnAll: true, options: { maxPages: 5, pageSize: 10 } });
 			expect(error?.message).toMatch(/Stopped after 5 pages/);
 			expect(requestsTo('/accounts')).toBe(5);
-		});
-
-		it('explains a 401 with the environment and base URL, without the key', async () => {
-			const wrong = await createHarness(
-				sandboxCredential(sandbox.baseUrl, { secretKey: 'sk_live_wrong_key_123' }),
-			);
-			const { error } = await accounts({ returnAll: false, limit: 5 }, wrong);
-			expect(error?.message).toMatch(/Authorization failed \(401\)/);
-			expect(error?.description).toContain('Sandbox');
-			expect(error?.description).toContain(sandbox.baseUrl);
-			expect(JSON.stringify(error)).not.toContain('sk_live_wrong_key_123');
 		});
 	});
 });

@@ -151,22 +151,23 @@ describe('validateIdempotencyKeyOverride', () => {
 		expect(validateIdempotencyKeyOverride(' order-42 ')).toBe('order-42');
 		expect(validateIdempotencyKeyOverride(42)).toBe('42');
 	});
-	it.each([[''], ['   '], ['has space'], ['naïve'], ['x'.repeat(256)], [null], [{}]])(
-		'refuses %p',
-		(value) => {
-			expect(() => validateIdempotencyKeyOverride(value)).toThrow(/Idempotency Key/);
-		},
-	);
+
+	const returned = (kind: string) =>
+		`The Idempotency Key must be text or a number, but the expression returned ${kind}`;
+	const ASCII = 'The Idempotency Key may only contain visible ASCII characters (no spaces)';
 	it.each([
-		[{ id: 1 }, 'an object'],
-		[['a'], 'an array'],
-		[true, 'a boolean'],
-		[null, 'null'],
-		[Number.NaN, 'NaN'],
-	])('says what an expression returned instead of text: %p', (value, kind) => {
-		expect(() => validateIdempotencyKeyOverride(value)).toThrow(
-			`The Idempotency Key must be text or a number, but the expression returned ${kind}`,
-		);
+		['', 'The Idempotency Key option resolved to an empty value'],
+		['   ', 'The Idempotency Key option resolved to an empty value'],
+		['order 1', ASCII],
+		['naïve', ASCII],
+		['x'.repeat(256), 'The Idempotency Key must be at most 255 characters'],
+		[{ id: 1 }, returned('an object')],
+		[['a'], returned('an array')],
+		[true, returned('a boolean')],
+		[null, returned('null')],
+		[Number.NaN, returned('NaN')],
+	])('refuses %p', (value, message) => {
+		expect(() => validateIdempotencyKeyOverride(value)).toThrow(new Error(message));
 	});
 });
 

@@ -3,100 +3,67 @@ import { readPage } from '../../nodes/TenantApi/transport/pagination/readPage';
 import { withoutQueryParameters } from '../../nodes/TenantApi/transport/pagination/fetchListing';
 
 const accounts = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `acc_${i}` }));
+const NO_LIST =
+	'Expected a JSON list of records (a top-level array, or an array under data/items/accounts/results) but got';
+const listing = { collection: 'accounts' };
 
 describe('readPage', () => {
 	it.each(['data', 'items', 'accounts', 'results'])(
 		'finds the list of /accounts under %s',
 		(key) => {
-			expect(
-				readPage({ [key]: accounts(2) }, 'auto', 1, undefined, { collection: 'accounts' }).items,
-			).toHaveLength(2);
+			expect(readPage({ [key]: accounts(2) }, 'auto', 1, undefined, listing).items).toHaveLength(2);
 		},
 	);
 
-	it('detects a next cursor (snake, camel, token, nested) and stops on has_more=false', () => {
-		expect(readPage({ data: accounts(2), next_cursor: 'c2' }, 'auto', 1).next).toEqual({
-			kind: 'cursor',
-			cursor: 'c2',
-		});
-		expect(readPage({ data: accounts(2), nextCursor: 'c3' }, 'auto', 1).next).toEqual({
-			kind: 'cursor',
-			cursor: 'c3',
-		});
-		expect(readPage({ data: accounts(2), next_page_token: 't' }, 'auto', 1).next).toEqual({
-			kind: 'cursor',
-			cursor: 't',
-		});
-		expect(readPage({ data: accounts(2), meta: { next_cursor: 'm' } }, 'auto', 1).next).toEqual({
-			kind: 'cursor',
-			cursor: 'm',
-		});
-		expect(
-			readPage({ data: accounts(2), next_cursor: 'c2', has_more: false }, 'auto', 1).next,
-		).toBeUndefined();
-		expect(readPage({ data: accounts(2), next_cursor: null }, 'auto', 1).next).toBeUndefined();
-	});
-
-	it('detects a next URL', () => {
-		expect(
-			readPage({ results: accounts(2), next: 'https://api/v1/accounts?o=2' }, 'auto', 1).next,
-		).toEqual({
-			kind: 'url',
-			url: 'https://api/v1/accounts?o=2',
-		});
-		expect(
-			readPage({ data: accounts(1), links: { next: '/v1/accounts?p=2' } }, 'auto', 1).next,
-		).toEqual({ kind: 'url', url: '/v1/accounts?p=2' });
-	});
-
-	it('follows page numbers until the last page', () => {
-		expect(readPage({ items: accounts(2), page: 1, total_pages: 3 }, 'auto', 1).next).toEqual({
-			kind: 'page',
-			page: 2,
-		});
-		expect(
-			readPage({ items: accounts(2), page: 3, total_pages: 3 }, 'auto', 3).next,
-		).toBeUndefined();
-		expect(readPage({ items: accounts(2), totalPages: 2 }, 'page', 1).next).toEqual({
-			kind: 'page',
-			page: 2,
-		});
-	});
-
-	it('reads page numbers until an empty page when the answer has no end marker (a capped page is not the end)', () => {
-		expect(readPage(accounts(10), 'auto', 1).next).toEqual({ kind: 'page', page: 2 });
-		expect(readPage(accounts(9), 'auto', 2).next).toEqual({ kind: 'page', page: 3 });
-		expect(readPage([], 'auto', 3).next).toBeUndefined();
-		expect(readPage({ data: accounts(50), page: 1 }, 'auto', 1).next).toEqual({
-			kind: 'page',
-			page: 2,
-		});
-		expect(readPage({ data: accounts(3) }, 'auto', 4).next).toEqual({ kind: 'page', page: 5 });
-		expect(readPage({ data: accounts(3) }, 'page', 4).next).toEqual({ kind: 'page', page: 5 });
-	});
-
-	it('ends where the answer marks the end', () => {
-		expect(readPage({ data: accounts(3), has_more: false }, 'auto', 1).next).toBeUndefined();
-		expect(readPage({ data: accounts(3), next_cursor: null }, 'auto', 1).next).toBeUndefined();
-		expect(readPage({ results: accounts(3), next: null }, 'auto', 1).next).toBeUndefined();
-		expect(readPage({ data: accounts(3), links: { next: '' } }, 'auto', 1).next).toBeUndefined();
-		expect(
-			readPage({ items: accounts(3), page: 2, total_pages: 2 }, 'auto', 2).next,
-		).toBeUndefined();
-	});
-
-	it('once cursors (or links) led here, a page without one is the last', () => {
-		expect(readPage({ data: accounts(3) }, 'auto', 1, 'cursor').next).toBeUndefined();
-		expect(readPage({ data: accounts(3) }, 'auto', 1, 'url').next).toBeUndefined();
-		expect(readPage({ data: accounts(3) }, 'auto', 2, 'page').next).toEqual({
-			kind: 'page',
-			page: 3,
-		});
+	const [two, three] = [accounts(2), accounts(3)];
+	const cursor = (value: string) => ({ kind: 'cursor', cursor: value });
+	const link = (url: string) => ({ kind: 'url', url });
+	const page = (number: number) => ({ kind: 'page', page: number });
+	// [answer, "<style> <page number> [how this page was reached]", the next page]
+	it.each<[unknown, string, unknown]>([
+		// cursors: snake, camel, token, nested
+		[{ data: two, next_cursor: 'c2' }, 'auto 1', cursor('c2')],
+		[{ data: two, nextCursor: 'c3' }, 'auto 1', cursor('c3')],
+		[{ data: two, next_page_token: 't' }, 'auto 1', cursor('t')],
+		[{ data: two, meta: { next_cursor: 'm' } }, 'auto 1', cursor('m')],
+		// next links
+		[{ results: two, next: 'https://api/v1/a?o=2' }, 'auto 1', link('https://api/v1/a?o=2')],
+		[{ data: two, links: { next: '/v1/a?p=2' } }, 'auto 1', link('/v1/a?p=2')],
+		// page numbers until the last page
+		[{ items: two, page: 1, total_pages: 3 }, 'auto 1', page(2)],
+		[{ items: two, totalPages: 2 }, 'page 1', page(2)],
+		// without an end marker, until an empty page (a capped page is not the end)
+		[accounts(10), 'auto 1', page(2)],
+		[accounts(9), 'auto 2', page(3)],
+		[{ data: accounts(50), page: 1 }, 'auto 1', page(2)],
+		[{ data: three }, 'auto 4', page(5)],
+		[{ data: three }, 'page 4', page(5)],
+		[{ data: three }, 'auto 2 page', page(3)],
+		// where the answer marks the end
+		[[], 'auto 3', undefined],
+		[{ data: two, next_cursor: 'c2', has_more: false }, 'auto 1', undefined],
+		[{ data: three, next_cursor: null }, 'auto 1', undefined],
+		[{ results: three, next: null }, 'auto 1', undefined],
+		[{ data: three, links: { next: '' } }, 'auto 1', undefined],
+		[{ items: two, page: 3, total_pages: 3 }, 'auto 3', undefined],
+		[{ data: [], next_cursor: 'c' }, 'auto 1', undefined],
+		// once cursors (or links) led here, a page without one is the last
+		[{ data: three }, 'auto 1 cursor', undefined],
+		[{ data: three }, 'auto 1 url', undefined],
+		// a forced style
+		[{ data: two, next_cursor: 'c', next: 'https://x/v1/a' }, 'nextUrl 1', link('https://x/v1/a')],
+		[{ data: two, next_cursor: 'c', next: 'https://x/v1/a' }, 'cursor 1', cursor('c')],
+		[{ data: two, next_cursor: 'c', next: 'https://x/v1/a' }, 'none 1', undefined],
+		[accounts(5), 'cursor 1', undefined],
+	])('%j (%s): next %j', (body, at, next) => {
+		const [style, number, via] = at.split(' ');
+		const reached = via as Parameters<typeof readPage>[3];
+		expect(readPage(body, style as 'auto', Number(number), reached).next).toEqual(next);
 	});
 
 	it('refuses an answer that says more follow but cannot be followed', () => {
 		const message =
-			/says more records follow \(has_more is true\) but its answer has no next cursor or next link/;
+			'The API says more records follow (has_more is true) but its answer has no next cursor or next link, so the rest cannot be fetched. Nothing is output rather than a partial list. Set Pagination Style and Cursor Parameter to match the API.';
 		expect(() => readPage({ data: accounts(3), has_more: true }, 'auto', 1)).toThrow(message);
 		expect(() =>
 			readPage({ data: accounts(3), hasMore: true, next_cursor: null }, 'auto', 1),
@@ -108,25 +75,16 @@ describe('readPage', () => {
 		);
 	});
 
-	it('obeys a forced style', () => {
-		const body = { data: accounts(2), next_cursor: 'c', next: 'https://x/v1/a' };
-		expect(readPage(body, 'nextUrl', 1).next?.kind).toBe('url');
-		expect(readPage(body, 'cursor', 1).next?.kind).toBe('cursor');
-		expect(readPage(body, 'none', 1).next).toBeUndefined();
-		expect(readPage(accounts(5), 'cursor', 1).next).toBeUndefined();
-	});
-
-	it('stops on an empty page even if a cursor is present', () => {
-		expect(readPage({ data: [], next_cursor: 'c' }, 'auto', 1).next).toBeUndefined();
-	});
-
 	it('wraps non-object list entries and explains unknown shapes', () => {
 		expect(readPage([1, 'a'], 'auto', 1).items).toEqual([{ value: 1 }, { value: 'a' }]);
-		expect(() => readPage({ accountz: [] }, 'auto', 1)).toThrow(/Expected a JSON list.*accountz/);
-		expect(() => readPage(undefined, 'auto', 1)).toThrow(/empty body$/);
-		expect(() => readPage('text', 'auto', 1)).toThrow(/string$/);
-		expect(() => readPage(null, 'auto', 1)).toThrow(
-			/^Expected a JSON list of records \(a top-level array, or an array under data\/items\/results\) but got null$/,
+		const read = (body: unknown) => () => readPage(body, 'auto', 1, undefined, listing);
+		expect(read(undefined)).toThrow(new Error(`${NO_LIST} an empty body`));
+		expect(read('text')).toThrow(new Error(`${NO_LIST} a string`));
+		expect(read(null)).toThrow(new Error(`${NO_LIST} null`));
+		expect(read({ total: 3, next: null })).toThrow(
+			new Error(
+				`${NO_LIST} an object with keys total, next. Name the field that holds them in Options → Records Field.`,
+			),
 		);
 	});
 
@@ -145,9 +103,6 @@ describe('readPage', () => {
 		).toEqual([{ id: 'i' }]);
 		expect(() => readPage({ transfers: accounts(2) }, 'auto', 1)).toThrow(
 			'Expected a JSON list of records (a top-level array, or an array under data/items/results) but got an object with keys transfers. Name the field that holds them in Options → Records Field.',
-		);
-		expect(() => readPage({ total: 3 }, 'auto', 1, undefined, { collection: 'accounts' })).toThrow(
-			/array under data\/items\/accounts\/results\) but got an object with keys total\./,
 		);
 	});
 
@@ -203,7 +158,7 @@ describe('PaginationGuard', () => {
 		const guard = new PaginationGuard(100);
 		guard.countPage(accounts(3));
 		expect(() => guard.countPage(accounts(3))).toThrow(
-			/not advancing.*If the API returns the whole list in one answer, set Pagination Style to None/,
+			'Pagination is not advancing: page 2 starts with the same record as the page before. If the API returns the whole list in one answer, set Pagination Style to None; otherwise set the pagination options to match the API.',
 		);
 	});
 

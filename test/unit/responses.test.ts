@@ -124,22 +124,34 @@ describe('network errors', () => {
 });
 
 describe('JSON body and output', () => {
+	const notAnObject = (kind: string) => `The Body must be a JSON object ({ ... }), not ${kind}`;
+	it.each([
+		['{"amount":', 'The Body is not valid JSON: Unexpected end of JSON input'],
+		['{a:1}', /^The Body is not valid JSON: /],
+		['{"amount": 1,}', /^The Body is not valid JSON: /],
+		['[1,2]', notAnObject('an array')],
+		['"x"', notAnObject('a string')],
+		['42', notAnObject('a number')],
+		['null', notAnObject('null')],
+		// What an expression returns is no text: `={{ [$json.amount] }}`.
+		[[1], notAnObject('an array')],
+	])('refuses the Body %j: %s', (body, message) => {
+		expect(() => parseJsonObjectBody(body)).toThrow(message);
+	});
+
 	it('accepts objects only', () => {
 		expect(parseJsonObjectBody('{"a":1}')).toEqual({ a: 1 });
 		expect(parseJsonObjectBody({ a: 1 })).toEqual({ a: 1 });
 		expect(parseJsonObjectBody('')).toEqual({});
-		expect(() => parseJsonObjectBody('{a:1}')).toThrow(/not valid JSON/);
-		expect(() => parseJsonObjectBody('[1]')).toThrow(/not an array/);
-		expect(() => parseJsonObjectBody('3')).toThrow(/not a number/);
-		expect(() => parseJsonObjectBody('null')).toThrow(/not null/);
 	});
+
 	it('refuses bodies nested deeper than the limit, as text or as an object, without overflowing the stack', () => {
 		const nested = (levels: number, inner = '1') =>
 			`${'{"a":'.repeat(levels)}${inner}${'}'.repeat(levels)}`;
 		// Brackets in strings are not levels.
 		expect(parseJsonObjectBody(nested(100, '"{{{[[[\\"}"'))).toBeDefined();
 		expect(() => parseJsonObjectBody(nested(101))).toThrow(
-			'The Body is nested more than 100 levels deep',
+			'The Body is nested more than 100 levels deep; that many levels are almost certainly a mistake',
 		);
 		expect(() => parseJsonObjectBody(nested(200_000))).toThrow(/nested more than/);
 		const deep = (levels: number) => {
@@ -151,9 +163,10 @@ describe('JSON body and output', () => {
 		expect(() => parseJsonObjectBody(deep(101))).toThrow(/nested more than 100/);
 		expect(() => parseJsonObjectBody(deep(5000))).toThrow(/nested more than/);
 	});
+
 	it('never outputs a top-level error field on success', () => {
-		expect(toOutputJson({ id: 1, error: null })).toEqual({ id: 1, apiError: null });
-		expect(toOutputJson([1])).toEqual({ data: [1] });
+		expect(toOutputJson({ id: 'tr_1', error: null })).toEqual({ id: 'tr_1', apiError: null });
+		expect(toOutputJson([1, 2])).toEqual({ data: [1, 2] });
 		expect(toOutputJson(undefined)).toEqual({});
 	});
 });
