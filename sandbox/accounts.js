@@ -1,5 +1,7 @@
 'use strict';
 
+const { SandboxOptionError, numberOption } = require('./options');
+
 /**
  * Deterministic account seed and the seven listing shapes ("pagination modes"), which other collections
  * use too (collections.js).
@@ -23,19 +25,9 @@ const PAGINATION_MODES = /** @type {const} */ ([
 	'endless',
 ]);
 
-const NAMES = [
-	'Acme',
-	'Globex',
-	'Initech',
-	'Umbrella',
-	'Hooli',
-	'Stark',
-	'Wayne',
-	'Wonka',
-	'Tyrell',
-	'Soylent',
-	'Cyberdyne',
-];
+const NAMES = 'Acme Globex Initech Umbrella Hooli Stark Wayne Wonka Tyrell Soylent Cyberdyne'.split(
+	' ',
+);
 const CURRENCIES = ['EUR', 'USD', 'GBP', 'CHF'];
 const STATUSES = ['active', 'active', 'active', 'frozen', 'closed'];
 const EPOCH_MS = Date.UTC(2024, 0, 1);
@@ -82,29 +74,15 @@ function decodeCursor(cursor) {
 	return Number.isInteger(n) && n >= 0 ? n : -1;
 }
 
-class QueryError extends Error {
-	/** @param {string} message */
-	constructor(message) {
-		super(message);
-		this.code = 'invalid_parameter';
-	}
-}
-
 /**
- * Parse a positive integer query param.
+ * A whole-number query parameter of at least `min` (a refusal answers 400).
  * @param {URLSearchParams} q
  * @param {string} name
  * @param {number} fallback
  * @param {number} min
  */
-function intParam(q, name, fallback, min) {
-	const raw = q.get(name);
-	if (raw === null || raw === '') return fallback;
-	const n = Number(raw);
-	if (!Number.isInteger(n) || n < min)
-		throw new QueryError(`Query parameter "${name}" must be an integer >= ${min}`);
-	return n;
-}
+const intParam = (q, name, fallback, min) =>
+	numberOption(q.get(name) || undefined, fallback, `Query parameter "${name}"`, min, true);
 
 /**
  * Filter by equality on record fields, for any non-paging query param naming an existing field.
@@ -141,10 +119,8 @@ function listRecords(all, q, cfg, origin, path = '/v1/accounts') {
 	try {
 		return { status: 200, body: listInner(all, q, cfg, `${origin}${path}`) };
 	} catch (err) {
-		if (err instanceof QueryError) {
-			return { status: 400, body: { error: { code: err.code, message: err.message } } };
-		}
-		throw err;
+		if (!(err instanceof SandboxOptionError)) throw err;
+		return { status: 400, body: { error: { code: 'invalid_parameter', message: err.message } } };
 	}
 }
 
@@ -168,7 +144,7 @@ function listInner(all, q, cfg, listingUrl) {
 			const cursor = q.get('cursor');
 			if (cursor) {
 				offset = decodeCursor(cursor);
-				if (offset < 0) throw new QueryError('Unknown cursor');
+				if (offset < 0) throw new SandboxOptionError('Unknown cursor');
 			}
 			if (cfg.mode === 'endless') {
 				// Always a fresh cursor and has_more: the records wrap around forever.

@@ -15,20 +15,15 @@ const { sendRaw, sendError, errorBody, JSON_TYPE } = http;
  * @import { CompiledAction } from './faults'
  * @import { HeldAnswer } from './hold'
  * @typedef {{ delayTimers: Set<NodeJS.Timeout>, origin: string, state: SandboxState, held: import('./hold').HeldRequests }} ApiContext
+ * @typedef {{ ctx: ApiContext, state: SandboxState, req: IncomingMessage, res: ServerResponse, method: string,
+ *   path: string, segs: string[], query: string, idemKey: string|undefined, fault: CompiledAction|null }} Call
+ *   one request: `segs` are the path's segments after /v1, `query` the text after '?'
  */
 
 const REPLAY_HEADERS = { 'idempotent-replayed': 'true' };
 const IN_PROGRESS_MESSAGE =
 	'There is currently another in-progress request using this Idempotency-Key (that probably means you submitted twice, and the other request is still going through). Please try again later.';
 const LISTING_CACHE_MAX = 512;
-
-/**
- * Destroy the connection without an answer.
- * @param {IncomingMessage} req
- */
-function drop(req) {
-	req.socket.destroy();
-}
 
 /**
  * The answer with what the request carried (headers included, so the Api-Key too): a debugging echo
@@ -46,41 +41,43 @@ function withEcho(req, body) {
 
 /**
  * Answer a processed request, honouring the faults that act after the commit.
- * @param {ApiContext} ctx
- * @param {IncomingMessage} req
- * @param {ServerResponse} res
- * @param {CompiledAction|null} fault
+ * @param {Call} call
  * @param {number} status
  * @param {string} body JSON text
  * @param {Record<string, string>} [headers]
  */
-function respond(ctx, req, res, fault, status, body, headers) {
-	if (fault?.type === 'echoRequest') body = withEcho(req, body);
+function respond({ ctx, req, res, fault }, status, body, headers) {
 	if (fault === null || fault.type === 'echoRequest' || fault.type === 'hold') {
-		sendRaw(res, status, body, JSON_TYPE, headers);
+		const text = fault?.type === 'echoRequest' ? withEcho(req, body) : body;
+		sendRaw(res, status, text, JSON_TYPE, headers);
 	} else if (fault.type === 'drip') {
 		http.sendDripping(res, status, body, fault, ctx.delayTimers, () => ctx.state.answersCutShort++);
 	} else if (fault.type === 'delay' || fault.type === 'slowCommit') {
-		const t = setTimeout(() => {
-			ctx.delayTimers.delete(t);
+		later(ctx, fault.ms, () => {
 			if (!res.destroyed && !res.writableEnded) sendRaw(res, status, body, JSON_TYPE, headers);
-		}, fault.ms);
-		ctx.delayTimers.add(t);
+		});
 	} else {
-		drop(req);
+		req.socket.destroy();
 	}
 }
 
 /**
- * Stats key: method + path, with ids in GET /v1/<collection>/<id> folded to ":id".
- * @param {string} method
- * @param {string[]} segs path segments after /v1
- * @param {string} path
+ * Runs `then` in `ms`, unless the sandbox closes first.
+ * @param {ApiContext} ctx
+ * @param {number} ms
+ * @param {() => void} then
  */
-function routeKey(method, segs, path) {
-	if (method !== 'POST' && segs.length === 2) return `${method} /v1/${segs[0]}/:id`;
-	return method + ' ' + path;
+function later(ctx, ms, then) {
+	const timer = setTimeout(() => {
+		ctx.delayTimers.delete(timer);
+		then();
+	}, ms);
+	ctx.delayTimers.add(timer);
 }
+
+/** @param {Call} call @param {string} message */
+const notFound = (call, message) =>
+	respond(call, 404, JSON.stringify(errorBody('not_found', message)));
 
 /**
  * @param {SandboxState} state
@@ -94,7 +91,9 @@ function handleApi(state, ctx, req, res, rawPath, query) {
 	const path = rawPath.length > 3 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
 	const method = /** @type {string} */ (req.method);
 	const segs = path.length > 4 ? path.slice(4).split('/') : [];
-	const key = routeKey(method, segs, path);
+	// Stats key: ids in GET /v1/<collection>/<id> (and PUT, PATCH, DELETE) folded to ":id".
+	const key =
+		method !== 'POST' && segs.length === 2 ? `${method} /v1/${segs[0]}/:id` : `${method} ${path}`;
 	state.requests++;
 	state.byRoute[key] = (state.byRoute[key] ?? 0) + 1;
 	state.inFlight++;
@@ -104,102 +103,80 @@ function handleApi(state, ctx, req, res, rawPath, query) {
 	// The rate limit decides when the request arrives; the answer, whatever it is, comes after the latency.
 	const apiKey = req.headers['api-key'];
 	const verdict = apiKey === state.apiKey ? state.rateLimit.take(apiKey) : null;
-	if (verdict)
-		for (const [name, value] of Object.entries(verdict.headers)) res.setHeader(name, value);
-	const answer = () => answerApi(state, ctx, req, res, method, segs, path, query, verdict);
+	for (const [name, value] of Object.entries(verdict?.headers ?? {})) res.setHeader(name, value);
+	const idemKey = req.headers['idempotency-key'];
+	/** @type {Call} */
+	const call = {
+		ctx,
+		state,
+		req,
+		res,
+		method,
+		path,
+		segs,
+		query,
+		idemKey: typeof idemKey === 'string' ? idemKey : undefined,
+		fault: null,
+	};
 	const delayMs = state.latency.nextMs();
-	if (delayMs === 0) return answer();
-	const timer = setTimeout(() => {
-		ctx.delayTimers.delete(timer);
-		if (!res.destroyed) answer();
-	}, delayMs);
-	ctx.delayTimers.add(timer);
+	if (delayMs === 0) return answerApi(call, verdict);
+	later(ctx, delayMs, () => {
+		if (!res.destroyed) answerApi(call, verdict);
+	});
 }
 
 /**
- * @param {SandboxState} state
- * @param {ApiContext} ctx
- * @param {IncomingMessage} req
- * @param {ServerResponse} res
- * @param {string} method
- * @param {string[]} segs path segments after /v1
- * @param {string} path
- * @param {string} query
+ * @param {Call} call
  * @param {import('./rateLimit').Verdict|null} verdict the rate limit's decision, null without a limit
  */
-function answerApi(state, ctx, req, res, method, segs, path, query, verdict) {
-	const headers = req.headers;
-	if (headers['api-key'] !== state.apiKey) {
-		sendError(res, 401, 'unauthorized', 'Invalid or missing API key');
-		return;
-	}
-	const tenantHeader = headers['x-tenant-id'];
-	if (tenantHeader !== undefined && tenantHeader !== state.tenantId) {
-		sendError(res, 403, 'tenant_mismatch', 'Unknown tenant');
-		return;
-	}
+function answerApi(call, verdict) {
+	const { state, req, res, method, segs } = call;
+	if (req.headers['api-key'] !== state.apiKey)
+		return sendError(res, 401, 'unauthorized', 'Invalid or missing API key');
+	const tenant = req.headers['x-tenant-id'];
+	if (tenant !== undefined && tenant !== state.tenantId)
+		return sendError(res, 403, 'tenant_mismatch', 'Unknown tenant');
 	if (verdict && !verdict.ok) {
-		const limit = /** @type {import('./rateLimit').RateLimitConfig} */ (state.rateLimit.config);
-		sendError(
-			res,
-			429,
-			'rate_limited',
-			`Too many requests: ${limit.perSecond} per second are allowed for this key`,
-			{
-				'retry-after': String(verdict.retryAfterSeconds),
-			},
+		const { perSecond } = /** @type {import('./rateLimit').RateLimitConfig} */ (
+			state.rateLimit.config
 		);
-		return;
+		const message = `Too many requests: ${perSecond} per second are allowed for this key`;
+		return sendError(res, 429, 'rate_limited', message, {
+			'retry-after': String(verdict.retryAfterSeconds),
+		});
 	}
-	const idemKey =
-		typeof headers['idempotency-key'] === 'string' ? headers['idempotency-key'] : undefined;
-
-	const fault =
-		state.faults.compiled.length === 0 ? null : state.faults.match(method, path, idemKey);
+	const fault = state.faults.match(method, call.path, call.idemKey);
 	if (fault?.type === 'status')
 		return sendRaw(res, fault.status, fault.body, fault.contentType, fault.headers);
 	if (fault?.type === 'gzipBomb')
 		return http.sendGzipBomb(res, fault, () => state.answersCutShort++);
+	call.fault = fault;
 
-	if (method === 'GET') return handleGet(state, ctx, req, res, fault, segs, query);
-	if (method === 'POST')
-		return void handlePost(state, ctx, req, res, fault, segs, path, idemKey, state.tenantId);
+	if (method === 'GET') return handleGet(call);
+	if (method === 'POST') return void handlePost(call);
 	if ((method === 'PUT' || method === 'PATCH' || method === 'DELETE') && segs.length === 2)
-		return void handleChange(state, ctx, req, res, fault, method, segs);
+		return void handleChange(call);
 	sendError(res, 405, 'method_not_allowed', `Method ${method} is not supported`, {
 		allow: 'GET, POST, PUT, PATCH, DELETE',
 	});
 }
 
-/**
- * @param {SandboxState} state
- * @param {ApiContext} ctx
- * @param {IncomingMessage} req
- * @param {ServerResponse} res
- * @param {CompiledAction|null} fault
- * @param {string[]} segs
- * @param {string} query
- */
-function handleGet(state, ctx, req, res, fault, segs, query) {
+/** @param {Call} call */
+function handleGet(call) {
+	const { state, req, segs, query } = call;
+	const origin = req.headers.host ? `http://${req.headers.host}` : call.ctx.origin;
 	if (segs.length === 1 && segs[0] === 'accounts') {
 		// Accounts never change, so a listing is a pure function of (mode, sizes, host, query): cache the text.
-		const host = req.headers.host;
 		const p = state.pagination;
-		const cacheKey = `${p.mode}|${p.defaultPageSize}|${p.maxPageSize}|${host}|${query}`;
-		const listingCache = state.listingCache;
-		let hit = listingCache.get(cacheKey);
+		const cacheKey = `${p.mode}|${p.defaultPageSize}|${p.maxPageSize}|${origin}|${query}`;
+		let hit = state.listingCache.get(cacheKey);
 		if (hit === undefined) {
-			const out = listRecords(
-				state.accounts,
-				new URLSearchParams(query),
-				p,
-				host ? `http://${host}` : ctx.origin,
-			);
+			const out = listRecords(state.accounts, new URLSearchParams(query), p, origin);
 			hit = { status: out.status, text: JSON.stringify(out.body) };
-			if (listingCache.size >= LISTING_CACHE_MAX) listingCache.clear();
-			listingCache.set(cacheKey, hit);
+			if (state.listingCache.size >= LISTING_CACHE_MAX) state.listingCache.clear();
+			state.listingCache.set(cacheKey, hit);
 		}
-		return respond(ctx, req, res, fault, hit.status, hit.text);
+		return respond(call, hit.status, hit.text);
 	}
 	if (segs.length === 2) {
 		const [collection, id] = segs;
@@ -207,17 +184,9 @@ function handleGet(state, ctx, req, res, fault, segs, query) {
 			collection === 'accounts'
 				? state.accountsById.get(id)
 				: (state.recordsById.get(id) ?? state.seededById.get(id));
-		if (found && (collection === 'accounts' || found.object === collection)) {
-			return respond(ctx, req, res, fault, 200, JSON.stringify(found));
-		}
-		return respond(
-			ctx,
-			req,
-			res,
-			fault,
-			404,
-			JSON.stringify({ error: { code: 'not_found', message: `No such ${collection}: ${id}` } }),
-		);
+		if (found && (collection === 'accounts' || found.object === collection))
+			return respond(call, 200, JSON.stringify(found));
+		return notFound(call, `No such ${collection}: ${id}`);
 	}
 	if (segs.length === 1 && segs[0] !== '') {
 		const collection = segs[0];
@@ -225,59 +194,28 @@ function handleGet(state, ctx, req, res, fault, segs, query) {
 			...(state.seeded[collection] ?? []),
 			...state.records.filter((r) => r.object === collection),
 		];
-		const host = req.headers.host;
 		const cfg = { ...state.pagination, mode: listingModeOf(collection) };
-		const out = listRecords(
-			records,
-			new URLSearchParams(query),
-			cfg,
-			host ? `http://${host}` : ctx.origin,
-			`/v1/${collection}`,
-		);
-		return respond(ctx, req, res, fault, out.status, JSON.stringify(out.body));
+		const out = listRecords(records, new URLSearchParams(query), cfg, origin, `/v1/${collection}`);
+		return respond(call, out.status, JSON.stringify(out.body));
 	}
-	respond(
-		ctx,
-		req,
-		res,
-		fault,
-		404,
-		JSON.stringify({ error: { code: 'not_found', message: 'No such route' } }),
-	);
+	notFound(call, 'No such route');
 }
 
-/**
- * @param {SandboxState} state
- * @param {ApiContext} ctx
- * @param {IncomingMessage} req
- * @param {ServerResponse} res
- * @param {CompiledAction|null} fault
- * @param {string[]} segs
- * @param {string} path
- * @param {string|undefined} idemKey
- * @param {string} tenant
- */
-async function handlePost(state, ctx, req, res, fault, segs, path, idemKey, tenant) {
-	if (segs.length === 0 || segs[0] === '') {
-		sendError(res, 404, 'not_found', 'No such route');
-		return;
-	}
+/** @param {Call} call */
+async function handlePost(call) {
+	const { ctx, state, res, segs, path, idemKey, fault } = call;
+	if (segs.length === 0 || segs[0] === '') return sendError(res, 404, 'not_found', 'No such route');
 	if (!idemKey) {
-		sendError(
-			res,
-			400,
-			'idempotency_key_missing',
-			'The Idempotency-Key header is required for POST requests',
-		);
-		return;
+		const message = 'The Idempotency-Key header is required for POST requests';
+		return sendError(res, 400, 'idempotency_key_missing', message);
 	}
-	const body = await http.readObject(req, res);
+	const body = await http.readObject(call.req, res);
 	if (body === undefined) return;
 
-	const processPost = () => commitPost(state, segs, path, idemKey, tenant, body);
+	const processPost = () => commitPost(state, segs, path, idemKey, body);
 	if (fault?.type === 'hold')
 		return ctx.held.hold(res, { method: 'POST', path, idempotencyKey: idemKey, body }, processPost);
-	const scoped = IdempotencyStore.scope(tenant, idemKey);
+	const scoped = IdempotencyStore.scope(state.tenantId, idemKey);
 	const known =
 		fault?.type === 'slowCommit'
 			? answerKnownKey(state, scoped, fingerprint('POST', path, body))
@@ -286,21 +224,18 @@ async function handlePost(state, ctx, req, res, fault, segs, path, idemKey, tena
 		// A slow commit: meanwhile the key is "in progress" and a retry with it gets a 409 (as some payment APIs answer).
 		// The commit happens even when the client has gone away.
 		state.inProgress.add(scoped);
-		const timer = setTimeout(() => {
-			ctx.delayTimers.delete(timer);
+		return later(ctx, fault.ms, () => {
 			state.inProgress.delete(scoped);
 			const answer = processPost();
 			if (!res.destroyed && !res.writableEnded)
 				sendRaw(res, answer.status, answer.body, answer.contentType, answer.headers);
-		}, fault.ms);
-		ctx.delayTimers.add(timer);
-		return;
+		});
 	}
 	const answer = known ?? processPost();
 	// A conflict is answered at once: it changed nothing, so post-commit faults do not apply.
 	if (answer.status === 409)
 		sendRaw(res, answer.status, answer.body, answer.contentType, answer.headers);
-	else respond(ctx, req, res, fault, answer.status, String(answer.body), answer.headers);
+	else respond(call, answer.status, answer.body, answer.headers);
 }
 
 /**
@@ -312,35 +247,23 @@ async function handlePost(state, ctx, req, res, fault, segs, path, idemKey, tena
  * @returns {HeldAnswer|null}
  */
 function answerKnownKey(state, scoped, fp) {
-	if (state.inProgress.has(scoped)) {
+	/** @param {string} code @param {string} message @returns {HeldAnswer} */
+	const conflict = (code, message) => {
 		state.conflicts++;
-		return {
-			status: 409,
-			body: JSON.stringify(errorBody('idempotency_key_in_use', IN_PROGRESS_MESSAGE)),
-			contentType: JSON_TYPE,
-			recordId: null,
-		};
-	}
+		const body = JSON.stringify(errorBody(code, message));
+		return { status: 409, body, contentType: JSON_TYPE, recordId: null };
+	};
+	if (state.inProgress.has(scoped)) return conflict('idempotency_key_in_use', IN_PROGRESS_MESSAGE);
 	const seen = state.idempotency.lookup(scoped, fp);
-	if (seen.kind === 'replay') {
-		state.replays++;
-		return {
-			status: seen.entry.status,
-			body: seen.entry.body,
-			contentType: JSON_TYPE,
-			headers: REPLAY_HEADERS,
-			recordId: seen.entry.recordId,
-		};
-	}
-	if (seen.kind === 'conflict') {
-		state.conflicts++;
-		const refusal = errorBody(
+	if (seen.kind === 'conflict')
+		return conflict(
 			'idempotency_key_reuse',
 			'This Idempotency-Key was already used with a different request',
 		);
-		return { status: 409, body: JSON.stringify(refusal), contentType: JSON_TYPE, recordId: null };
-	}
-	return null;
+	if (seen.kind === 'new') return null;
+	state.replays++;
+	const { status, body, recordId } = seen.entry;
+	return { status, body, contentType: JSON_TYPE, headers: REPLAY_HEADERS, recordId };
 }
 
 /**
@@ -349,12 +272,11 @@ function answerKnownKey(state, scoped, fp) {
  * @param {string[]} segs
  * @param {string} path
  * @param {string} idemKey
- * @param {string} tenant
  * @param {Record<string, unknown>} body
  * @returns {HeldAnswer}
  */
-function commitPost(state, segs, path, idemKey, tenant, body) {
-	const scoped = IdempotencyStore.scope(tenant, idemKey);
+function commitPost(state, segs, path, idemKey, body) {
+	const scoped = IdempotencyStore.scope(state.tenantId, idemKey);
 	const fp = fingerprint('POST', path, body);
 	const known = answerKnownKey(state, scoped, fp);
 	if (known !== null) return known;
@@ -376,36 +298,20 @@ function commitPost(state, segs, path, idemKey, tenant, body) {
 /**
  * PUT replaces a created record's fields, PATCH merges into them, DELETE removes the record. All are
  * naturally idempotent, so they need no Idempotency-Key (one is accepted and ignored).
- * @param {SandboxState} state
- * @param {ApiContext} ctx
- * @param {IncomingMessage} req
- * @param {ServerResponse} res
- * @param {CompiledAction|null} fault
- * @param {'PUT'|'PATCH'|'DELETE'} method
- * @param {string[]} segs
+ * @param {Call} call
  */
-async function handleChange(state, ctx, req, res, fault, method, segs) {
+async function handleChange(call) {
+	const { state, segs, method } = call;
 	const [collection, id] = segs;
-	const found = state.recordsById.get(id);
-	if (!found || found.object !== collection) {
-		sendError(res, 404, 'not_found', `No such ${collection}: ${id}`);
-		return;
-	}
+	if (state.recordsById.get(id)?.object !== collection)
+		return sendError(call.res, 404, 'not_found', `No such ${collection}: ${id}`);
 	if (method === 'DELETE') {
 		state.deleteRecord(id);
-		return respond(
-			ctx,
-			req,
-			res,
-			fault,
-			200,
-			JSON.stringify({ id, object: collection, deleted: true }),
-		);
+		return respond(call, 200, JSON.stringify({ id, object: collection, deleted: true }));
 	}
-	const fields = await http.readObject(req, res);
+	const fields = await http.readObject(call.req, call.res);
 	if (fields === undefined) return;
-	const record = state.updateRecord(id, fields, method === 'PUT');
-	respond(ctx, req, res, fault, 200, JSON.stringify(record));
+	respond(call, 200, JSON.stringify(state.updateRecord(id, fields, method === 'PUT')));
 }
 
 module.exports = { handleApi };

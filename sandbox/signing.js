@@ -20,19 +20,6 @@ const crypto = require('node:crypto');
  * @typedef {{ id: string, event: string, created_at: number, data: { object: unknown } }} WebhookEvent
  */
 
-/** @type {readonly SigningScheme[]} */
-const SCHEMES = [
-	'hmac-sha256-hex',
-	'hmac-sha256-base64',
-	'hmac-sha256-prefixed',
-	'hmac-sha512-hex',
-	'timestamped',
-	'standard-webhooks',
-	'custom-hmac',
-	'secret-header',
-	'none',
-];
-
 const SIGNATURE_HEADER = 'x-signature';
 const TIMESTAMP_HEADER = 'x-timestamp';
 const SECRET_HEADER = 'x-webhook-secret';
@@ -40,11 +27,36 @@ const CUSTOM_SIGNATURE_HEADER = 'x-custom-signature';
 const CUSTOM_TIMESTAMP_HEADER = 'x-custom-timestamp';
 
 /**
+ * Each scheme, and the Tenant API Trigger settings that verify its deliveries.
+ * @type {Record<SigningScheme, Record<string, unknown>>}
+ */
+const TRIGGER_SETTINGS = {
+	'hmac-sha256-hex': { verification: 'hmacSha256' },
+	'hmac-sha256-base64': { verification: 'hmacSha256' },
+	'hmac-sha256-prefixed': { verification: 'hmacSha256' },
+	'hmac-sha512-hex': { verification: 'hmacSha512' },
+	timestamped: { verification: 'timestampedSignatures' },
+	'standard-webhooks': { verification: 'standardWebhooks' },
+	'custom-hmac': {
+		verification: 'customHmac',
+		customSignedContent: 'v0:{timestamp}:{body}',
+		customSignatureHeader: CUSTOM_SIGNATURE_HEADER,
+		customSignatureFormat: 'prefixed',
+		customSignatureLabel: 'v0=',
+		customSignatureEncoding: 'hex',
+		customTimestampHeader: CUSTOM_TIMESTAMP_HEADER,
+	},
+	'secret-header': { verification: 'secretHeader' },
+	none: { verification: 'none' },
+};
+const SCHEMES = /** @type {SigningScheme[]} */ (Object.keys(TRIGGER_SETTINGS));
+
+/**
  * @param {unknown} scheme
  * @returns {scheme is SigningScheme}
  */
 function isScheme(scheme) {
-	return typeof scheme === 'string' && /** @type {readonly string[]} */ (SCHEMES).includes(scheme);
+	return typeof scheme === 'string' && Object.hasOwn(TRIGGER_SETTINGS, scheme);
 }
 
 /** @param {Buffer|string} body */
@@ -167,17 +179,6 @@ function demoSecret(scheme) {
 	return 'whsec_sandbox';
 }
 
-/** The Custom HMAC settings of `custom-hmac`. */
-const CUSTOM_HMAC_PARAMETERS = {
-	verification: 'customHmac',
-	customSignedContent: 'v0:{timestamp}:{body}',
-	customSignatureHeader: CUSTOM_SIGNATURE_HEADER,
-	customSignatureFormat: 'prefixed',
-	customSignatureLabel: 'v0=',
-	customSignatureEncoding: 'hex',
-	customTimestampHeader: CUSTOM_TIMESTAMP_HEADER,
-};
-
 /**
  * The Tenant API Trigger settings that verify deliveries of `scheme` (what `npm start --scheme` and the tests use),
  * for bodies in `bodyFormat` (JSON by default; Standard Webhooks reads JSON only).
@@ -186,21 +187,9 @@ const CUSTOM_HMAC_PARAMETERS = {
  * @returns {Record<string, unknown>}
  */
 function triggerParameters(scheme, bodyFormat) {
-	/** @type {Record<SigningScheme, Record<string, unknown>>} */
-	const settings = {
-		'hmac-sha256-hex': { verification: 'hmacSha256' },
-		'hmac-sha256-base64': { verification: 'hmacSha256' },
-		'hmac-sha256-prefixed': { verification: 'hmacSha256' },
-		'hmac-sha512-hex': { verification: 'hmacSha512' },
-		timestamped: { verification: 'timestampedSignatures' },
-		'standard-webhooks': { verification: 'standardWebhooks' },
-		'custom-hmac': CUSTOM_HMAC_PARAMETERS,
-		'secret-header': { verification: 'secretHeader' },
-		none: { verification: 'none' },
-	};
 	return scheme !== 'standard-webhooks' && bodyFormat !== undefined
-		? { ...settings[scheme], bodyFormat }
-		: { ...settings[scheme] };
+		? { ...TRIGGER_SETTINGS[scheme], bodyFormat }
+		: { ...TRIGGER_SETTINGS[scheme] };
 }
 
 module.exports = { sign, hmac, signedDelivery, demoSecret, triggerParameters, isScheme, SCHEMES };

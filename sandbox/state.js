@@ -93,8 +93,7 @@ class SandboxState {
 		/** API requests being answered now, and the most at once since the last reset */
 		this.inFlight = 0;
 		this.peakInFlight = 0;
-		this.deliveryStats = { attempts: 0, succeeded: 0, failed: 0 };
-		this.webhooks = new WebhookDispatcher(options.webhook, this.deliveryStats);
+		this.webhooks = new WebhookDispatcher(options.webhook);
 	}
 
 	/**
@@ -172,9 +171,6 @@ class SandboxState {
 		this.conflicts = 0;
 		this.answersCutShort = 0;
 		this.peakInFlight = this.inFlight;
-		this.deliveryStats.attempts = 0;
-		this.deliveryStats.succeeded = 0;
-		this.deliveryStats.failed = 0;
 		this.webhooks.resetCounters();
 	}
 
@@ -193,7 +189,7 @@ class SandboxState {
 			peakInFlight: this.peakInFlight,
 			faultsInjected: this.faults.injected,
 			rateLimited: this.rateLimit.refused,
-			deliveries: { ...this.deliveryStats, pending: this.webhooks.pending },
+			deliveries: { ...this.webhooks.stats, pending: this.webhooks.inFlight.size },
 		};
 	}
 }

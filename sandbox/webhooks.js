@@ -143,21 +143,19 @@ function attemptRequest(cfg, delivery, attempt) {
 }
 
 class WebhookDispatcher {
-	/**
-	 * @param {WebhookOptions|null|undefined} cfg
-	 * @param {DeliveryStats} stats counters updated in place
-	 */
-	constructor(cfg, stats) {
+	/** @param {WebhookOptions|null|undefined} cfg */
+	constructor(cfg) {
 		/** @type {WebhookConfig} */
 		this.config = normalizeWebhookConfig(cfg);
-		this.stats = stats;
+		/** @type {DeliveryStats} */
+		this.stats = { attempts: 0, succeeded: 0, failed: 0 };
 		this.eventSeq = 0;
 		/** @type {AttemptLog[]} */
 		this.log = [];
 		this.closed = false;
 		/** bumped by resetCounters(): deliveries started before a reset stop touching the counters */
 		this.generation = 0;
-		/** @type {Set<Promise<DeliveryResult>>} */
+		/** @type {Set<Promise<DeliveryResult>>} events being delivered (backoff waits included) */
 		this.inFlight = new Set();
 		/** @type {Map<NodeJS.Timeout, () => void>} pending backoff sleeps, resolved early on close */
 		this.timers = new Map();
@@ -171,13 +169,9 @@ class WebhookDispatcher {
 
 	resetCounters() {
 		this.generation++;
+		this.stats = { attempts: 0, succeeded: 0, failed: 0 };
 		this.eventSeq = 0;
 		this.log = [];
-	}
-
-	/** Number of events still being delivered (including backoff waits). */
-	get pending() {
-		return this.inFlight.size;
 	}
 
 	/**
