@@ -7,8 +7,8 @@ import { mapWithConcurrency } from '../../../nodes/TenantApi/actions/common/runI
 import { RateGovernor } from '../../../nodes/TenantApi/transport/rateLimit/governor';
 import { RateLimitWaitExceeded } from '../../../nodes/TenantApi/transport/rateLimit/runLimiter';
 import { createPrng } from '../../../sandbox/prng';
-import type { SimulatedApiOptions } from './simulatedApi';
-import { Simulation, simulate } from './simulation';
+import type { SimulatedApiOptions } from '../../harness/rateLimit/simulatedApi';
+import { Simulation, simulate } from '../../harness/rateLimit/simulation';
 
 /** The benchmark's API: 50 requests/s per key, bursts of 10, 40 ms to answer (+ up to 10 ms). */
 const BENCH_API = { perSecond: 50, burst: 10, latencyMs: 40, jitterMs: 10 };
