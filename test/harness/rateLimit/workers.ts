@@ -1,10 +1,11 @@
 /**
  * Queue mode on a simulated clock: N worker processes share one API key and nothing else. Each worker
  * takes the next execution from a queue that is always ahead of the API, runs it (its items at the run's
- * Concurrency) and takes the next. The figures are those of the time until the API has accepted the
- * items of `executions` executions, while the queue still holds work for every worker; then the queue
- * runs to its end and every item is checked (none failed, none accepted twice). The worker's rate limit is
- * the product's (a governor per worker, a RunLimiter per execution) or one of two controls:
+ * Concurrency) and takes the next. The figures are those of the time until the workers have the
+ * accepting answers of `executions` executions' items, while the queue still holds work for every
+ * worker; then the queue runs to its end, and the API must have accepted each of its items once (or the
+ * item failed). The worker's rate limit is the product's (a governor per worker, a RunLimiter per
+ * execution) or one of two controls:
  *
  * - `ideal`: the workers take their turns from one copy of the API's token bucket (which processes
  *   cannot share): the floor, no 429;
@@ -26,11 +27,12 @@ export interface QueueOptions {
 }
 
 export interface QueueResult {
-	/** Items measured: the figures below are those of the time until the API had accepted this many. */
+	/** Items measured: the figures below are those of the time until this many were answered as accepted. */
 	items: number;
 	elapsedMs: number;
 	/** The least time the API's rate and the workers' concurrency allow. */
 	floorMs: number;
+	/** Answers in that time (accepted and 429), and the 429s among them. */
 	requests: number;
 	refused: number;
 	/** Per worker: items accepted, 429s met, and the longest time without an accepted answer. */
@@ -88,8 +90,9 @@ export async function runQueue(
 	const startedAt = clock.now();
 	let taken = 0;
 	let failedItems = 0;
-	let accepted = 0;
-	const end: { at?: number; requests?: number } = {};
+	/** Answers until the measured items were accepted: accepted ones and 429s. */
+	const answered = { accepted: 0, refused: 0 };
+	let endedAt: number | undefined;
 	const perWorker = Array.from({ length: workers }, () => ({
 		items: 0,
 		refused: 0,
@@ -97,18 +100,18 @@ export async function runQueue(
 		lastAcceptedAt: startedAt,
 	}));
 	const onAnswer = (stats: (typeof perWorker)[number]) => (status: number) => {
-		if (end.at !== undefined) return;
+		if (endedAt !== undefined) return;
 		const now = clock.now();
 		if (status === 429) {
 			stats.refused++;
+			answered.refused++;
 			return;
 		}
 		stats.items++;
 		stats.longestGapMs = Math.max(stats.longestGapMs, now - stats.lastAcceptedAt);
 		stats.lastAcceptedAt = now;
-		if (++accepted < items) return;
-		end.at = now;
-		end.requests = api.accepted + api.refused;
+		if (++answered.accepted < items) return;
+		endedAt = now;
 		for (const other of perWorker)
 			other.longestGapMs = Math.max(other.longestGapMs, now - other.lastAcceptedAt);
 	};
@@ -130,13 +133,13 @@ export async function runQueue(
 		}
 	};
 	await simulation.settle(Promise.all(perWorker.map(worker)));
-	const elapsedMs = (end.at ?? clock.now()) - startedAt;
+	const elapsedMs = (endedAt ?? clock.now()) - startedAt;
 	return {
 		items,
 		elapsedMs,
 		floorMs: Math.max((items / perSecond) * 1000, (items / (workers * concurrency)) * latencyMs),
-		requests: end.requests ?? 0,
-		refused: perWorker.reduce((sum, stats) => sum + stats.refused, 0),
+		requests: answered.accepted + answered.refused,
+		refused: answered.refused,
 		workers: perWorker.map(({ items, refused, longestGapMs }) => ({
 			items,
 			refused,

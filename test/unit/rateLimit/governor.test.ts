@@ -216,6 +216,19 @@ describe('rate governor', () => {
 		expect(governor.snapshot(700 + quickS * 1000).rate).toBeCloseTo(w, 0);
 	});
 
+	it(`leaving slow start from fewer than ${MEASURED_ANSWERS} answers in the last second, W_max is no measure to probe above soon: not before PROBE_AFTER_S`, () => {
+		const governor = afterFirstContact(0);
+		const at = nextTurn(governor, 100);
+		governor.answer(at, governor.send(at), limited(1000));
+		const { wMax, slowStart } = governor.snapshot(at);
+		expect(slowStart).toBe(false);
+		const end = at + (PROBE_AFTER_S - 1) * 1000;
+		sendPaced(governor, governor.pausedUntil, end);
+		expect(governor.snapshot(end).rate).toBeCloseTo(wMax as number, 6);
+		sendPaced(governor, end, end + 5000);
+		expect(governor.snapshot(end + 5000).rate).toBeGreaterThan(wMax as number);
+	});
+
 	it('the pace grows only while it holds requests back: not between runs', () => {
 		const governor = afterFirstContact(10);
 		refuseLast(governor, 100, 700);

@@ -32,15 +32,14 @@ export interface Ticket {
 /** Share of W_max the pace is cut to by a 429. */
 export const BETA = 0.9;
 /**
- * CUBIC's C, in requests per second per second³: the pace takes K = ∛(W_max × (1 − β) / C) seconds
- * of sending to grow back to W_max (10 s at 50 requests/s, 5.8 s at 10/s). Growth beyond W_max does
- * not depend on W_max, so two processes sharing a key even out their shares.
+ * CUBIC's C, in requests per second per second³: K = ∛(W_max × (1 − β) / C) is 10 s at 50
+ * requests/s, 5.8 s at 10/s.
  */
 export const CUBIC_C = 0.005;
 /**
- * After a cut the pace is back at W_max in this share of K, and stays there until K, when probing
- * above it begins: a run that starts right after a cut (the previous run's last 429) loses little
- * to the climb.
+ * After a cut the pace is back at W_max in this share of K, and stays there until probing above it
+ * begins: a run that starts right after a cut (the previous run's last 429) loses little to the
+ * climb.
  */
 export const RECOVERY = 0.6;
 /**
@@ -50,15 +49,16 @@ export const RECOVERY = 0.6;
 export const QUICK_RECOVERY = 0.3;
 /**
  * A 429 after less sending than this since the last cut measured too little: W_max is what got
- * through in the last second.
+ * through in the last second (or β × the pace, from too few answers).
  */
 const MEASURED_S = 1;
 /** Slow start doubles the pace after this much sending held back by it. */
 const DOUBLING_S = 0.25;
 /**
  * Probing above W_max begins no sooner than this many seconds of sending after the last cut, whatever
- * the rate: with N processes on one key the API refuses whoever comes when its bucket is empty, so each
- * process meets about one 429 per PROBE_AFTER_S, and one that keeps meeting them does not probe.
+ * the rate. N processes on one key cut each other: the API refuses whoever comes when its bucket is
+ * empty. So a process meets about one 429 per PROBE_AFTER_S, however many share the key, and the
+ * ones that meet them most (the largest shares) probe least.
  */
 export const PROBE_AFTER_S = 25;
 /**
@@ -101,8 +101,9 @@ export class RateGovernor {
 	/** Seconds of growth from the last cut back to W_max: RECOVERY (or QUICK_RECOVERY) × K. */
 	private recoveredAt = 1;
 	/**
-	 * CUBIC's K: when probing above W_max begins, with C = W_max × (1 − β) / K³ (CUBIC's C after a
-	 * cut; steeper after slow start).
+	 * When probing above W_max begins, along W_max + C' × (t − probeAt)³ with C' = W_max × (1 − β) /
+	 * probeAt³: CUBIC's K and C, but K at least PROBE_AFTER_S (so C' is gentler); after slow start,
+	 * sooner and steeper.
 	 */
 	private probeAt = 1;
 	/** Seconds in which the pace held requests back since the last cut: CUBIC's t. */
@@ -242,11 +243,12 @@ export class RateGovernor {
 					? acceptedLastSecond
 					: BETA * pace;
 			this.wMax = Math.max(MIN_RATE, Math.min(pace, apiRate));
-			// Leaving slow start, W_max is what got through while the pace was still climbing: back to it
-			// and above it sooner.
+			// Leaving slow start, W_max is what got through in the last second while the pace was still
+			// climbing: back to it and above it sooner.
+			const climbing = this.slowStart && acceptedLastSecond >= MEASURED_ANSWERS;
 			const cubicK = Math.cbrt((this.wMax * (1 - BETA)) / CUBIC_C);
-			this.recoveredAt = cubicK * (this.slowStart ? QUICK_RECOVERY : RECOVERY);
-			this.probeAt = this.slowStart ? this.recoveredAt : Math.max(PROBE_AFTER_S, cubicK);
+			this.recoveredAt = cubicK * (climbing ? QUICK_RECOVERY : RECOVERY);
+			this.probeAt = climbing ? this.recoveredAt : Math.max(PROBE_AFTER_S, cubicK);
 			this.slowStart = false;
 			// 429s keep coming at the lower pace, nothing accepted in between: everything waits.
 			if (inARow > 1) this.pauseAll(now, retryAfterMs, inARow - 2);
@@ -298,8 +300,8 @@ export class RateGovernor {
 				wMax * 2 ** (this.growthS / DOUBLING_S),
 				2 * Math.max(wMax, this.acceptedLastSecond(now)),
 			);
-		// Back to W_max by recoveredAt along a cubic from β × W_max, flat until K (probeAt), then W_max
-		// + C × (t − K)³.
+		// Back to W_max by recoveredAt along a cubic from β × W_max, flat until probeAt, then W_max +
+		// C' × (t − probeAt)³.
 		const t = this.growthS;
 		const back = this.recoveredAt;
 		if (t < back)
