@@ -11,7 +11,7 @@
  *   cannot share): the floor, no 429;
  * - `retryAfterOnly`: nothing held back; a refused request waits its Retry-After and goes again.
  */
-import type { RateSignal, Ticket } from '../../../nodes/TenantApi/transport/rateLimit/governor';
+import type { Ticket } from '../../../nodes/TenantApi/transport/rateLimit/governor';
 import type { RunClient, Simulation } from './simulation';
 import { DEFAULT_SETTINGS } from './simulation';
 
@@ -72,7 +72,7 @@ function retryAfterOnly(simulation: Simulation): RunClient {
 	let seq = 0;
 	return {
 		acquire: () => ({ seq: ++seq, busyS: 0 }),
-		release: (_ticket: Ticket, _signal: RateSignal) => {},
+		release: () => {},
 		waitOut: async (retryAfterMs) => await simulation.clock.sleep(retryAfterMs ?? 1000),
 	};
 }
