@@ -7,12 +7,12 @@
  * follows CUBIC (RFC 9438), as in the AWS SDKs' adaptive retry mode: a 429 cuts the pace to β ×
  * W_max, the pace climbs back to W_max (sooner than CUBIC: RECOVERY), stays there until K, then
  * probes above it along CUBIC's curve; t counts only time in which the pace held requests back
- * (RFC 9438 §5.8). K is at least PROBE_AFTER_S: processes sharing a key (queue-mode workers) cut each
- * other with their probes, so the 429s of N processes grow with N / K, not with N × their probing.
- * W_max is what the API let through since the previous 429 (its bucket was empty at both), but never
- * more than the pace it refused; from too few answers, β × that pace. The first 429 says little: the
- * pace starts at what the API let through in the last second (at least one request per Retry-After)
- * and doubles every quarter of a second until the next one (TCP's slow start).
+ * (RFC 9438 §5.8). K is at least PROBE_AFTER_S: processes sharing a key (queue-mode workers) cut
+ * each other with their probes, so the 429s of N processes grow with N / K, not with N × their
+ * probing. W_max is what the API let through since the previous 429 (its bucket was empty at both),
+ * but never more than the pace it refused; from too few answers, β × that pace. The first 429 says
+ * little: the pace starts at what the API let through in the last second (at least one request per
+ * Retry-After) and doubles every quarter of a second until the next one (TCP's slow start).
  */
 import type { RateLimitInfo, RatePolicy } from './headers';
 
@@ -55,10 +55,10 @@ const MEASURED_S = 1;
 /** Slow start doubles the pace after this much sending held back by it. */
 const DOUBLING_S = 0.25;
 /**
- * Probing above W_max begins no sooner than this many seconds of sending after the last cut, whatever
- * the rate. N processes on one key cut each other: the API refuses whoever comes when its bucket is
- * empty. So a process meets about one 429 per PROBE_AFTER_S, however many share the key, and the
- * ones that meet them most (the largest shares) probe least.
+ * Probing above W_max begins no sooner than this many seconds of sending after the last cut,
+ * whatever the rate. N processes on one key cut each other: the API refuses whoever comes when its
+ * bucket is empty. So a process meets about one 429 per PROBE_AFTER_S, however many share the key,
+ * and the ones that meet them most (the largest shares) probe least.
  */
 export const PROBE_AFTER_S = 25;
 /**
@@ -66,7 +66,10 @@ export const PROBE_AFTER_S = 25;
  * last second); with fewer, it cuts the pace to β of what it was.
  */
 export const MEASURED_ANSWERS = 5;
-/** Requests per second at the least: one every 20 s (32 processes on a key of 10 requests/s get 0.31). */
+/**
+ * Requests per second at the least: one every 20 s (32 processes on a key of 10 requests/s get 0.31
+ * each).
+ */
 export const MIN_RATE = 0.05;
 /** A pause of everything lasts at least this, doubled for each one in a row. */
 const PAUSE_FLOOR_MS = 100;
@@ -82,8 +85,9 @@ export function waitFloorMs(doublings: number): number {
 /** Random extra on every pause and wait: up to this share of it. */
 export const JITTER = 0.1;
 /**
- * A request that waited for its turn may make up for this many turns missed: its timer fired late (a
- * loaded machine), or the process was waiting for an answer (a run's last one, before the next run).
+ * A request that waited for its turn may make up for this many turns missed: its timer fired late
+ * (a loaded machine), or the process was waiting for an answer (a run's last one, before the next
+ * run).
  */
 const LATE_TURNS = 1;
 
@@ -323,8 +327,8 @@ export class RateGovernor {
 	}
 
 	/**
-	 * Whether the process is busy at the pace now: a request was made to wait for it, or an answer came
-	 * in, within the last two turns.
+	 * Whether the process is busy at the pace now: a request was made to wait for it, or an answer
+	 * came in, within the last two turns.
 	 */
 	private heldBack(now: number, pace: Pace): boolean {
 		return now - Math.max(this.heldBackAt, this.lastAnswerAt) <= 2000 / pace.perSecond;
