@@ -6,6 +6,7 @@ import {
 	MEASURED_ANSWERS,
 	PROBE_AFTER_S,
 	QUICK_RECOVERY,
+	SHARED_FOR_S,
 	RECOVERY,
 	RateGovernor,
 } from '../../../nodes/TenantApi/transport/rateLimit/governor';
@@ -50,6 +51,16 @@ function refuseLast(governor: RateGovernor, from: number, to: number) {
 function nextTurn(governor: RateGovernor, from: number) {
 	let now = from;
 	while (governor.delay(now) !== 0) now++;
+	return now;
+}
+
+/** Sends at the pace until it probes above W_max; the next request is refused. Returns when. */
+function refuseProbe(governor: RateGovernor, from: number) {
+	let now = from;
+	while ((governor.snapshot(now).rate as number) <= (governor.snapshot(now).wMax as number))
+		sendPaced(governor, now, (now += 100));
+	now = nextTurn(governor, now);
+	governor.answer(now, governor.send(now), limited(1000));
 	return now;
 }
 
@@ -183,28 +194,67 @@ describe('rate governor', () => {
 		expect(wMax).toBeGreaterThanOrEqual(BETA * pace);
 	});
 
-	it('CUBIC: back to W_max after RECOVERY × K seconds of sending at the pace (K = ∛(W_max × (1 − β) / C)), flat until PROBE_AFTER_S, then above it', () => {
+	it.each([
+		['alone on the key (its 429s come when it probes): flat until K', false],
+		['with another process on the key (a 429 at W_max): flat until PROBE_AFTER_S', true],
+	])(
+		'CUBIC: back to W_max after RECOVERY × K seconds of sending at the pace (K = ∛(W_max × (1 − β) / C)); %s, then above it',
+		(_, shared) => {
+			const governor = afterFirstContact(10);
+			// Slow start ends; the pace probes above what it found, and a probe is refused.
+			refuseLast(governor, 100, 700);
+			let now = refuseProbe(governor, 700);
+			// Refused again right after, below W_max: not its own probe.
+			if (shared) {
+				now = nextTurn(governor, now);
+				governor.answer(now, governor.send(now), limited(1000));
+			}
+			const start = Math.max(now, governor.pausedUntil);
+			const { wMax, rate } = governor.snapshot(start);
+			expect(rate).toBeCloseTo(BETA * (wMax as number), 6);
+			const w = wMax as number;
+			const k = cubicK(w);
+			let at = start;
+			const rateAfter = (seconds: number) => {
+				sendPaced(governor, at, start + seconds * 1000);
+				at = start + seconds * 1000;
+				return governor.snapshot(at).rate as number;
+			};
+			expect(rateAfter((RECOVERY * k) / 2)).toBeLessThan(w);
+			expect(rateAfter((RECOVERY * k) / 2)).toBeGreaterThan(0.98 * w);
+			expect(rateAfter(RECOVERY * k)).toBeCloseTo(w, 4);
+			expect(rateAfter(k)).toBeCloseTo(w, 6);
+			expect(k + 3).toBeLessThan(PROBE_AFTER_S);
+			if (shared) {
+				expect(rateAfter(k + 3)).toBeCloseTo(w, 6);
+				expect(rateAfter(PROBE_AFTER_S)).toBeCloseTo(w, 6);
+				expect(rateAfter(PROBE_AFTER_S + 3)).toBeGreaterThan(w);
+			} else expect(rateAfter(k + 3)).toBeGreaterThan(w);
+		},
+	);
+
+	it('a 429 at W_max counts as another process on the key for SHARED_FOR_S: till then probing waits PROBE_AFTER_S, then K again', () => {
 		const governor = afterFirstContact(10);
 		refuseLast(governor, 100, 700);
-		refuseLast(governor, 700, 2000);
-		const { wMax, rate } = governor.snapshot(2000);
-		expect(rate).toBeCloseTo(BETA * (wMax as number), 6);
-		const w = wMax as number;
-		const k = cubicK(w);
-		let at = 2000;
-		const rateAfter = (seconds: number) => {
-			sendPaced(governor, at, 2000 + seconds * 1000);
-			at = 2000 + seconds * 1000;
-			return governor.snapshot(at).rate as number;
-		};
-		expect(rateAfter((RECOVERY * k) / 2)).toBeLessThan(w);
-		expect(rateAfter((RECOVERY * k) / 2)).toBeGreaterThan(0.98 * w);
-		expect(rateAfter(RECOVERY * k)).toBeCloseTo(w, 6);
-		// K would be over here; probing waits for PROBE_AFTER_S, whatever the rate.
+		// A probe refused, then the next request too, below W_max.
+		const sharedAt = nextTurn(governor, refuseProbe(governor, 700));
+		governor.answer(sharedAt, governor.send(sharedAt), limited(1000));
+		// Only probes are refused from now on: each comes PROBE_AFTER_S after the last cut while that
+		// cut came within SHARED_FOR_S of the 429 at W_max, after K once it did not.
+		const cuts: Array<{ at: number; nextS: number }> = [];
+		for (let cut = sharedAt; cut < sharedAt + (SHARED_FOR_S + 60) * 1000; ) {
+			const next = refuseProbe(governor, cut);
+			cuts.push({ at: cut, nextS: (next - cut) / 1000 });
+			cut = next;
+		}
+		const k = cubicK(governor.snapshot(sharedAt).wMax as number);
 		expect(k + 3).toBeLessThan(PROBE_AFTER_S);
-		expect(rateAfter(k + 3)).toBeCloseTo(w, 6);
-		expect(rateAfter(PROBE_AFTER_S)).toBeCloseTo(w, 6);
-		expect(rateAfter(PROBE_AFTER_S + 3)).toBeGreaterThan(w);
+		const shared = cuts.filter(({ at }) => at < sharedAt + SHARED_FOR_S * 1000);
+		const alone = cuts.slice(shared.length);
+		expect(shared.length).toBeGreaterThan(5);
+		expect(alone.length).toBeGreaterThan(2);
+		expect(shared.every(({ nextS }) => nextS > PROBE_AFTER_S)).toBe(true);
+		expect(alone.every(({ nextS }) => nextS < k + 3)).toBe(true);
 	});
 
 	it('leaving slow start, W_max (what the API accepted in the last second) is reached again in a third of K', () => {
@@ -216,13 +266,16 @@ describe('rate governor', () => {
 		expect(governor.snapshot(700 + quickS * 1000).rate).toBeCloseTo(w, 0);
 	});
 
-	it(`leaving slow start from fewer than ${MEASURED_ANSWERS} answers in the last second, W_max is no measure to probe above soon: not before PROBE_AFTER_S`, () => {
+	it(`leaving slow start from fewer than ${MEASURED_ANSWERS} answers in the last second, W_max is no measure to probe above soon: not before K`, () => {
 		const governor = afterFirstContact(0);
 		const at = nextTurn(governor, 100);
 		governor.answer(at, governor.send(at), limited(1000));
 		const { wMax, slowStart } = governor.snapshot(at);
 		expect(slowStart).toBe(false);
-		const end = at + (PROBE_AFTER_S - 1) * 1000;
+		const k = cubicK(wMax as number);
+		expect(k).toBeGreaterThan(3);
+		// Two seconds of sending (and up to two turns before them): past 0.3 K, short of K.
+		const end = governor.pausedUntil + 2000;
 		sendPaced(governor, governor.pausedUntil, end);
 		expect(governor.snapshot(end).rate).toBeCloseTo(wMax as number, 6);
 		sendPaced(governor, end, end + 5000);

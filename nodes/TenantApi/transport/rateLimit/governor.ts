@@ -7,12 +7,13 @@
  * follows CUBIC (RFC 9438), as in the AWS SDKs' adaptive retry mode: a 429 cuts the pace to β ×
  * W_max, the pace climbs back to W_max (sooner than CUBIC: RECOVERY), stays there until K, then
  * probes above it along CUBIC's curve; t counts only time in which the pace held requests back
- * (RFC 9438 §5.8). K is at least PROBE_AFTER_S: processes sharing a key (queue-mode workers) cut
- * each other with their probes, so the 429s of N processes grow with N / K, not with N × their
- * probing. W_max is what the API let through since the previous 429 (its bucket was empty at both),
- * but never more than the pace it refused; from too few answers, β × that pace. The first 429 says
- * little: the pace starts at what the API let through in the last second (at least one request per
- * Retry-After) and doubles every quarter of a second until the next one (TCP's slow start).
+ * (RFC 9438 §5.8). Where other processes use the key (a 429 came at or below W_max), K is at least
+ * PROBE_AFTER_S: processes sharing a key (queue-mode workers) cut each other with their probes, so
+ * the 429s of N processes grow with N / K, not with N × their probing. W_max is what the API let
+ * through since the previous 429 (its bucket was empty at both), but never more than the pace it
+ * refused; from too few answers, β × that pace. The first 429 says little: the pace starts at what
+ * the API let through in the last second (at least one request per Retry-After) and doubles every
+ * quarter of a second until the next one (TCP's slow start).
  */
 import type { RateLimitInfo, RatePolicy } from './headers';
 
@@ -55,12 +56,18 @@ const MEASURED_S = 1;
 /** Slow start doubles the pace after this much sending held back by it. */
 const DOUBLING_S = 0.25;
 /**
- * Probing above W_max begins no sooner than this many seconds of sending after the last cut,
- * whatever the rate. N processes on one key cut each other: the API refuses whoever comes when its
- * bucket is empty. So a process meets about one 429 per PROBE_AFTER_S, however many share the key,
- * and the ones that meet them most (the largest shares) probe least.
+ * With other processes on the key, probing above W_max begins no sooner than this many seconds of
+ * sending after the last cut, whatever the rate. N processes on one key cut each other: the API
+ * refuses whoever comes when its bucket is empty. So a process meets about one 429 per
+ * PROBE_AFTER_S, however many share the key, and the ones that meet them most (the largest shares)
+ * probe least.
  */
 export const PROBE_AFTER_S = 25;
+/**
+ * A 429 of a request sent at or below W_max, the pace found (not probing, not in slow start), says
+ * that other processes use the key: for this long, probing waits PROBE_AFTER_S.
+ */
+export const SHARED_FOR_S = 300;
 /**
  * A cut measures W_max only from at least this many accepted answers (since the last cut, or in the
  * last second); with fewer, it cuts the pace to β of what it was.
@@ -118,6 +125,8 @@ export class RateGovernor {
 	/** When the pace last made a request wait. */
 	private heldBackAt = Number.NEGATIVE_INFINITY;
 	private lastAnswerAt = Number.NEGATIVE_INFINITY;
+	/** Until when other processes are taken to use the key (SHARED_FOR_S). */
+	private sharedUntil = Number.NEGATIVE_INFINITY;
 	/**
 	 * Requests up to this sequence number went out before the last cut: their 429s cut nothing more.
 	 */
@@ -236,6 +245,7 @@ export class RateGovernor {
 			nextTurn += this.random();
 		} else {
 			const pace = this.cubicRate(now);
+			if (!this.slowStart && pace <= this.wMax) this.sharedUntil = now + SHARED_FOR_S * 1000;
 			const measured =
 				!this.slowStart && refused.busyS >= MEASURED_S && this.acceptedSinceCut >= MEASURED_ANSWERS;
 			// The API's bucket was empty at both 429s: what it accepted in between is its rate (or our
@@ -252,7 +262,12 @@ export class RateGovernor {
 			const climbing = this.slowStart && acceptedLastSecond >= MEASURED_ANSWERS;
 			const cubicK = Math.cbrt((this.wMax * (1 - BETA)) / CUBIC_C);
 			this.recoveredAt = cubicK * (climbing ? QUICK_RECOVERY : RECOVERY);
-			this.probeAt = climbing ? this.recoveredAt : Math.max(PROBE_AFTER_S, cubicK);
+			const shared = now < this.sharedUntil;
+			this.probeAt = climbing
+				? this.recoveredAt
+				: shared
+					? Math.max(PROBE_AFTER_S, cubicK)
+					: cubicK;
 			this.slowStart = false;
 			// 429s keep coming at the lower pace, nothing accepted in between: everything waits.
 			if (inARow > 1) this.pauseAll(now, retryAfterMs, inARow - 2);
