@@ -198,18 +198,10 @@ export async function execute(
 					? explainKeyConflict(fn, error, itemIndex, keys)
 					: error;
 			});
-		const includeMetadata = includeMetadataOf(itemIndex);
 		const body = toOutputJson(result.body);
-		const json: IDataObject = includeMetadata
-			? {
-					statusCode: result.statusCode,
-					idempotencyKey,
-					attempts: result.attempts,
-					replayed: result.replayed,
-					body,
-				}
-			: body;
-		return [json];
+		if (!includeMetadataOf(itemIndex)) return [body];
+		const { statusCode, attempts, replayed } = result;
+		return [{ statusCode, idempotencyKey, attempts, replayed, body }];
 	};
 	return await runItems(fn, concurrency, handle, keyOf);
 }

@@ -43,23 +43,15 @@ interface FailureFields {
 
 export class TenantApiFailure extends Error {
 	readonly itemIndex: number | undefined;
-
 	/** What n8n shows under the message; later steps may add to it (addToDescription). */
 	description: string | undefined;
-
 	readonly request: FailedRequest | undefined;
-
 	/** 'no' for a failure before sending. */
 	readonly applied: Applied;
-
 	/** How many times the request was sent; 0 when it was not. */
 	readonly attempts: number;
-
-	/**
-	 * The status the API answered with (429 when its rate limit needed more waiting than allowed).
-	 */
+	/** The status the API answered (429 when its rate limit needed more waiting than allowed). */
 	readonly httpCode: number | undefined;
-
 	readonly details: JsonObject;
 
 	constructor(message: string, fields: FailureFields = {}) {
@@ -138,9 +130,6 @@ export function nodeError(fn: IExecuteFunctions, error: Error, itemIndex?: numbe
 		itemIndex: error.itemIndex,
 	});
 }
-
-// ------------------------------------------------------------------------------------ failures of
-// a request
 
 /**
  * A request that failed, with what its failure's text names besides it; the API client fills it in.
@@ -278,22 +267,17 @@ export function answerFailure(
 	});
 }
 
+const TIMEOUT_CODES = ['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'ERR_SOCKET_CONNECTION_TIMEOUT'];
+const NETWORK_REASONS = new Map([
+	['ECONNREFUSED', 'the connection was refused'],
+	['EAI_AGAIN', 'the host name could not be resolved'],
+	['ENETUNREACH', 'the network or host is unreachable'],
+	['EHOSTUNREACH', 'the network or host is unreachable'],
+]);
+
 function describeNetworkFailure(code: string, timeoutMs: number): string {
-	switch (code) {
-		case 'ETIMEDOUT':
-		case 'ESOCKETTIMEDOUT':
-		case 'ERR_SOCKET_CONNECTION_TIMEOUT':
-			return `no complete answer within ${timeoutMs} ms`;
-		case 'ECONNREFUSED':
-			return 'the connection was refused';
-		case 'EAI_AGAIN':
-			return 'the host name could not be resolved';
-		case 'ENETUNREACH':
-		case 'EHOSTUNREACH':
-			return 'the network or host is unreachable';
-		default:
-			return 'the connection closed before an answer arrived';
-	}
+	if (TIMEOUT_CODES.includes(code)) return `no complete answer within ${timeoutMs} ms`;
+	return NETWORK_REASONS.get(code) ?? 'the connection closed before an answer arrived';
 }
 
 /**

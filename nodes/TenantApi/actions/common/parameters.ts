@@ -32,9 +32,6 @@ export function endpointField(description = ENDPOINT_DESCRIPTION): INodeProperti
 	};
 }
 
-// ------------------------------------------------------------------------------------------
-// reading values
-
 /**
  * A number as given, or a non-blank string read as one (what an expression may return); NaN for
  * anything else.
@@ -94,9 +91,6 @@ export function cachedParameterReader<T>(
 	return (itemIndex) =>
 		(value ??= { read: fn.getNodeParameter(path, itemIndex, fallback) as T }).read;
 }
-
-// --------------------------------------------------------------------------------------- transport
-// options
 
 const MAX_ATTEMPTS = 10;
 /**
@@ -198,16 +192,6 @@ export const inProgressOptionFields: INodeProperties[] = [
 const defaultOf = (name: string) =>
 	transportOptionFields.find((field) => field.name === name)?.default as number;
 
-interface TransportOptionValues {
-	maxAttempts?: unknown;
-	retryBaseDelay?: unknown;
-	timeout?: unknown;
-	inProgressStatus?: unknown;
-	inProgressMatch?: unknown;
-	maxRateLimitWait?: unknown;
-	maxRequestsPerSecond?: unknown;
-}
-
 function readMaxRequestsPerSecond(value: unknown): number | undefined {
 	const number = numberFrom(value);
 	if (!Number.isFinite(number) || number <= 0) return undefined;
@@ -215,7 +199,7 @@ function readMaxRequestsPerSecond(value: unknown): number | undefined {
 }
 
 export function readTransportOptions(fn: IExecuteFunctions): ApiClientOptions {
-	const options = fn.getNodeParameter('options', 0, {}) as TransportOptionValues;
+	const options = fn.getNodeParameter('options', 0, {}) as Record<string, unknown>;
 	const timeoutMs = asFailure(
 		0,
 		() => wholeInRange(options.timeout ?? defaultOf('timeout'), 1, MAX_TIMEOUT_MS, 'Timeout (Ms)'),

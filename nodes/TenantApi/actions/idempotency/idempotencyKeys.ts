@@ -60,8 +60,11 @@ function keyFromParts(parts: Array<string | number>): string {
  * key of versions before lineage scopes existed.
  */
 export function deriveIdempotencyKey(scope: IdempotencyScope, itemIndex: number): string {
-	return keyFromParts([scope.workflowId, scope.scope, scope.nodeId, scope.runIndex, itemIndex]);
+	return keyFromParts([...scopeParts(scope), itemIndex]);
 }
+
+const scopeParts = ({ workflowId, scope, nodeId, runIndex }: IdempotencyScope) =>
+	[workflowId, scope, nodeId, runIndex] as const;
 
 /**
  * The key of a request by what it sends: the `occurrence`-th (1, 2, …) request of this node run
@@ -73,15 +76,13 @@ export function deriveContentKey(
 	request: RequestContent,
 	occurrence: number,
 ): string {
+	const { method, endpoint, canonicalBody } = request;
 	return keyFromParts([
-		scope.workflowId,
-		scope.scope,
-		scope.nodeId,
-		scope.runIndex,
+		...scopeParts(scope),
 		'content',
-		request.method,
-		request.endpoint,
-		request.canonicalBody,
+		method,
+		endpoint,
+		canonicalBody,
 		occurrence,
 	]);
 }
@@ -134,15 +135,11 @@ export function validateIdempotencyKeyOverride(key: unknown): string {
 	return text;
 }
 
-// ------------------------------------------------------------------------------------- keys two
-// items share
-
 /**
  * Two items of one run with the same Idempotency-Key: the API applies the key once and answers the
  * other item with the first one's stored result (or refuses it when its body differs), so one of
  * the two operations silently does not happen. Found before anything is sent.
  */
-
 export interface DuplicateKey {
 	item: number;
 	/** The earlier item that has the same key. */
@@ -180,9 +177,6 @@ export function duplicateKeyDescription(
 	} Give each operation its own key (e.g. add a line number to it), or remove the duplicate item.`;
 }
 
-// ------------------------------------------------------------------------------------------------
-// lineage
-
 /**
  * The lineage of a node's automatic Idempotency-Keys, recorded in the node's context before
  * anything is sent. n8n saves the context with a failed execution and hands it to "Retry execution"
@@ -190,21 +184,14 @@ export function duplicateKeyDescription(
  * retries), so the retry derives the keys of the first execution instead of new ones. A new
  * execution, a manual run and a partial run in the editor start with an empty context. Keys of a
  * Tenant API Trigger event do not need it: the event is read again from the saved trigger item.
+ * It is saved in this node-context field (node context is saved with the execution, per node name).
  */
-
-/** The node-context field (node context is saved with the execution, per node name). */
 export const LINEAGE_FIELD = 'idempotencyKeyScope';
 
 export interface KeyLineage {
-	/**
-	 * The node id of the first run: a node deleted and added again under the same name keeps the
-	 * keys.
-	 */
+	/** The first run's node id: a node deleted and added again under the same name keeps the keys. */
 	nodeId: string;
-	/**
-	 * This execution, or the first execution this one retries: the scope of the keys of items without
-	 * an event.
-	 */
+	/** This execution, or the first one it retries: the scope of keys of items without an event. */
 	executionId: string;
 }
 

@@ -32,23 +32,12 @@ export interface RecordsLocation {
 }
 
 const COMMON_LIST_KEYS = ['data', 'items', 'results'];
-const CURSOR_PATHS = [
-	['next_cursor'],
-	['nextCursor'],
-	['next_page_token'],
-	['nextPageToken'],
-	['meta', 'next_cursor'],
-	['pagination', 'next_cursor'],
-	['cursor', 'next'],
-];
-const NEXT_URL_PATHS = [
-	['next'],
-	['next_url'],
-	['nextUrl'],
-	['links', 'next'],
-	['_links', 'next', 'href'],
-	['paging', 'next'],
-];
+/** Fields tried in turn, written in dot notation. */
+const fieldPaths = (list: string) => list.split(' ').map((path) => path.split('.'));
+const CURSOR_PATHS = fieldPaths(
+	'next_cursor nextCursor next_page_token nextPageToken meta.next_cursor pagination.next_cursor cursor.next',
+);
+const NEXT_URL_PATHS = fieldPaths('next next_url nextUrl links.next _links.next.href paging.next');
 const TOTAL_PAGES_KEYS = ['total_pages', 'totalPages', 'last_page', 'pages'];
 
 function at(body: IDataObject, path: string[]): unknown {
