@@ -46,75 +46,37 @@ describe('Tenant API node: Request → Get Many, inside WorkflowExecute', () => 
 	const idsOf = (items: Array<{ json: IDataObject }>) => items.map((item) => item.json.id);
 	const requestsTo = (path: string) => sandbox.stats().byRoute[`GET /v1${path}`] ?? 0;
 
-	describe('each pagination style', () => {
-		it.each(['auto', 'cursor'])(
-			'cursor pages (/transfers, %s): every transfer once, in order, one item per record',
-			async (paginationStyle) => {
-				const { items, error } = await list({
-					endpoint: '/transfers',
-					returnAll: true,
-					options: { pageSize: 25, paginationStyle },
-				});
-				expect(error).toBeUndefined();
-				expect(idsOf(items)).toEqual(ids('tr', TRANSFERS));
-				expect(items[0].json).toEqual(
-					expect.objectContaining({
-						object: 'transfers',
-						amount: expect.any(Number),
-						status: expect.any(String),
-					}),
-				);
-				expect(items.every((item) => (item.pairedItem as { item: number }).item === 0)).toBe(true);
-				// 25 a page: 6 pages, the last one says has_more false.
-				expect(requestsTo('/transfers')).toBe(6);
-			},
-		);
-
-		it.each(['auto', 'nextUrl'])(
-			'next links (/payouts, %s): every payout once, in order',
-			async (paginationStyle) => {
-				const { items, error } = await list({
-					endpoint: 'payouts',
-					returnAll: true,
-					options: { pageSize: 20, paginationStyle },
-				});
-				expect(error).toBeUndefined();
-				expect(idsOf(items)).toEqual(ids('po', PAYOUTS));
-				expect(requestsTo('/payouts')).toBe(5);
-			},
-		);
-
-		it.each<[PaginationMode, string, number]>([
-			['page', 'auto', 5],
-			['page', 'page', 5],
-			['pageNoTotals', 'auto', 6],
-			['array', 'page', 6],
-		])(
-			'page numbers (/accounts in the sandbox mode %s, style %s): every account once',
-			async (mode, paginationStyle, requests) => {
-				sandbox.setPagination(mode);
-				const { items, error } = await list({
-					endpoint: '/accounts',
-					returnAll: true,
-					options: { pageSize: 25, paginationStyle },
-				});
-				expect(error).toBeUndefined();
-				expect(idsOf(items)).toEqual(ids('acc', ACCOUNTS));
-				expect(requestsTo('/accounts')).toBe(requests);
-			},
-		);
-
-		it('None: only the first page', async () => {
+	// Transfers come in cursor pages, payouts in next links, accounts in the sandbox's page-numbered shapes.
+	it.each<[string, PaginationMode, string, number, string[], number]>([
+		// 25 a page: 6 pages, the last one says has_more false.
+		['/transfers', 'cursor', 'auto', 25, ids('tr', TRANSFERS), 6],
+		['/transfers', 'cursor', 'cursor', 25, ids('tr', TRANSFERS), 6],
+		['payouts', 'cursor', 'auto', 20, ids('po', PAYOUTS), 5],
+		['payouts', 'cursor', 'nextUrl', 20, ids('po', PAYOUTS), 5],
+		['/accounts', 'page', 'auto', 25, ids('acc', ACCOUNTS), 5],
+		['/accounts', 'page', 'page', 25, ids('acc', ACCOUNTS), 5],
+		['/accounts', 'pageNoTotals', 'auto', 25, ids('acc', ACCOUNTS), 6],
+		['/accounts', 'array', 'page', 25, ids('acc', ACCOUNTS), 6],
+		// None: only the first page.
+		['/transfers', 'cursor', 'none', 25, ids('tr', 25), 1],
+	])(
+		'%s (sandbox mode %s, style %s, pages of %i): every record once, in order, one item per record',
+		async (endpoint, mode, paginationStyle, pageSize, expected, requests) => {
+			sandbox.setPagination(mode);
 			const { items, error } = await list({
-				endpoint: '/transfers',
+				endpoint,
 				returnAll: true,
-				options: { pageSize: 25, paginationStyle: 'none' },
+				options: { pageSize, paginationStyle },
 			});
 			expect(error).toBeUndefined();
-			expect(idsOf(items)).toEqual(ids('tr', 25));
-			expect(requestsTo('/transfers')).toBe(1);
-		});
-	});
+			expect(idsOf(items)).toEqual(expected);
+			expect(items[0].json).toEqual(
+				expect.objectContaining({ object: expect.any(String), currency: expect.any(String) }),
+			);
+			expect(items.every((item) => (item.pairedItem as { item: number }).item === 0)).toBe(true);
+			expect(requestsTo(endpoint.replace(/^\/?/, '/'))).toBe(requests);
+		},
+	);
 
 	it('stops exactly at the Limit, asking for no more than it needs', async () => {
 		const { items, error } = await list({

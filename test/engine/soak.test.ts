@@ -52,21 +52,8 @@ const inputs: IDataObject[] = Array.from({ length: ITEMS }, (_, i) => ({
 	amount: i + 1,
 }));
 
-interface Summary {
-	variant: string;
-	durationMs: number;
-	executeCalls: number;
-	requests: number;
-	faultsInjected: number;
-	replays: number;
-	records: number;
-	duplicates: number;
-	lost: number;
-	successItems: number;
-	errorItems: number;
-}
-
-const summaries: Summary[] = [];
+/** One line per variant, printed at the end for docs and reports. */
+const summaries: IDataObject[] = [];
 
 async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
 	let timer: NodeJS.Timeout | undefined;
@@ -124,7 +111,6 @@ describe('fault soak: 1,000 POSTs under random faults, Retry On Fail on', () => 
 	afterAll(async () => {
 		executeSpy.mockRestore();
 		await sandbox.close();
-		// One line per variant, for docs and reports.
 		// eslint-disable-next-line no-console
 		for (const s of summaries) console.log(`soak ${JSON.stringify(s)}`);
 	});
@@ -161,7 +147,7 @@ describe('fault soak: 1,000 POSTs under random faults, Retry On Fail on', () => 
 	) => {
 		const byRef = recordsByRef(sandbox.records());
 		const stats = sandbox.stats();
-		const summary: Summary = {
+		const summary = {
 			variant,
 			durationMs,
 			executeCalls: executeSpy.mock.calls.length,
@@ -204,7 +190,6 @@ describe('fault soak: 1,000 POSTs under random faults, Retry On Fail on', () => 
 		run.items.forEach((item, index) =>
 			expect(item.json.idempotencyKey).toBe(keyOf.get(String(inputs[index].ref))),
 		);
-		expect(durationMs).toBeLessThan(DEADLINE_MS);
 	});
 
 	it('one attempt per engine try: Retry On Fail re-runs replay committed items instead of duplicating them', async () => {
@@ -222,7 +207,6 @@ describe('fault soak: 1,000 POSTs under random faults, Retry On Fail on', () => 
 			},
 		]);
 		const few = inputs.slice(0, 300);
-		const started = Date.now();
 		const run = await withDeadline(
 			runActionWorkflow(harness, {
 				inputItems: few,
@@ -247,7 +231,6 @@ describe('fault soak: 1,000 POSTs under random faults, Retry On Fail on', () => 
 		expect(run.items.map((item) => item.json.replayed)).toEqual(
 			few.map((_, index) => index <= 247),
 		);
-		expect(Date.now() - started).toBeLessThan(DEADLINE_MS);
 	});
 
 	it('continueOnFail: failures become clear error items; re-running them with a business key completes the set without duplicates', async () => {

@@ -52,6 +52,9 @@ const ABSOLUTE = (endpoint: string) =>
 	`The endpoint must be a path relative to the Base URL (e.g. /transfers), not a URL: ${JSON.stringify(endpoint)}`;
 const CLIMBS = (segment: string) =>
 	`The endpoint must stay below the Base URL: segment "${segment}" is not allowed`;
+/** Rows for segments (written one space apart) that climb, each as /segment then `after`. */
+const climbing = (segments: string, after: string): Array<[string, string]> =>
+	segments.split(' ').map((segment) => [`/${segment}${after}`, CLIMBS(segment)]);
 const CHARACTERS = 'The endpoint must not contain backslashes, spaces or control characters';
 
 describe('resolveEndpoint', () => {
@@ -95,43 +98,16 @@ describe('resolveEndpoint', () => {
 			'/%2525252525252e%2525252525252e/admin',
 			'The endpoint is percent-encoded more than 5 times over: "%2525252525252e%2525252525252e"',
 		],
-		['/..', CLIMBS('..')],
 		['../admin', CLIMBS('..')],
 		['/transfers/../../x', CLIMBS('..')],
 		['a/../../b', CLIMBS('..')],
-		['/./x', CLIMBS('.')],
-		['/%2e%2e/x', CLIMBS('%2e%2e')],
-		['/%2E%2E%2Fx', CLIMBS('%2E%2E%2Fx')],
-		['/%2E%2e/x', CLIMBS('%2E%2e')],
-		['/.%2E/x', CLIMBS('.%2E')],
-		['/%252e%252e/x', CLIMBS('%252e%252e')],
-		['/a%2Fb', CLIMBS('a%2Fb')],
-		['/a%5c..', CLIMBS('a%5c..')],
-		['/x%7Fy', CLIMBS('x%7Fy')],
-		['/x%C2%85y', CLIMBS('x%C2%85y')],
-		['/..;/admin', CLIMBS('..;')],
-		['/%2e%2e;/admin', CLIMBS('%2e%2e;')],
-		['/..%3b/admin', CLIMBS('..%3b')],
-		['/..%3B/admin', CLIMBS('..%3B')],
-		['/..%20/admin', CLIMBS('..%20')],
-		['/..%09/admin', CLIMBS('..%09')],
-		['/%20../admin', CLIMBS('%20..')],
 		['/transfers/...;x=1', CLIMBS('...;x=1')],
-		['/...;jsessionid=1/admin', CLIMBS('...;jsessionid=1')],
-		['/..%C2%A0/admin', CLIMBS('..%C2%A0')],
-		['/．．/admin', CLIMBS('．．')],
-		['/%EF%BC%8E%EF%BC%8E/admin', CLIMBS('%EF%BC%8E%EF%BC%8E')],
-		['/‥/admin', CLIMBS('‥')],
-		['/…/admin', CLIMBS('…')],
-		['/.․/admin', CLIMBS('.․')],
-		['/％２ｅ％２ｅ/admin', CLIMBS('％２ｅ％２ｅ')],
-		['/..＼admin', CLIMBS('..＼admin')],
-		['/..；/admin', CLIMBS('..；')],
-		['/..%3F/admin', CLIMBS('..%3F')],
-		['/..%23/admin', CLIMBS('..%23')],
-		['/...%253f/admin', CLIMBS('...%253f')],
-		['/..+/admin', CLIMBS('..+')],
-		['/%2b%2e./admin', CLIMBS('%2b%2e.')],
+		...climbing('.. %2E%2E%2Fx a%2Fb a%5c.. x%7Fy x%C2%85y ..＼admin', ''),
+		...climbing('. %2e%2e %2E%2e .%2E %252e%252e', '/x'),
+		...climbing(
+			'..; %2e%2e; ..%3b ..%3B ..%20 ..%09 %20.. ...;jsessionid=1 ..%C2%A0 ．． %EF%BC%8E%EF%BC%8E ‥ … .․ ％２ｅ％２ｅ ..； ..%3F ..%23 ...%253f ..+ %2b%2e.',
+			'/admin',
+		),
 	])('refuses %p', (endpoint, message) => {
 		expect(() => resolveEndpoint(base, endpoint)).toThrow(new Error(message));
 	});
