@@ -32,11 +32,9 @@ describe('parseBaseUrl', () => {
 		['', 'The credential has no Base URL'],
 		[undefined, 'The credential has no Base URL'],
 		['not a url', 'The credential\'s Base URL "not a url" is not a valid URL'],
-		['http://api.example.com/v1', HTTPS_ONLY('http://api.example.com')],
-		['http://localhost.evil.com/v1', HTTPS_ONLY('http://localhost.evil.com')],
-		['http://127.0.0.1.nip.io/v1', HTTPS_ONLY('http://127.0.0.1.nip.io')],
-		['http://10.0.0.5/v1', HTTPS_ONLY('http://10.0.0.5')],
-		['ftp://api.example.com/v1', HTTPS_ONLY('ftp://api.example.com')],
+		...'http://api.example.com http://localhost.evil.com http://127.0.0.1.nip.io http://10.0.0.5 ftp://api.example.com'
+			.split(' ')
+			.map((origin): [string, string] => [`${origin}/v1`, HTTPS_ONLY(origin)]),
 		[
 			'https://user:secret@api.example.com/v1',
 			"The credential's Base URL must not contain a user name or password",
@@ -79,12 +77,9 @@ describe('resolveEndpoint', () => {
 	it.each([
 		['', 'The endpoint is empty; give a path such as /transfers'],
 		['   ', 'The endpoint is empty; give a path such as /transfers'],
-		['https://evil.example/v1/x', ABSOLUTE('https://evil.example/v1/x')],
-		['HTTP://127.0.0.1:9', ABSOLUTE('HTTP://127.0.0.1:9')],
-		['HTTPS://evil.example', ABSOLUTE('HTTPS://evil.example')],
-		['//evil.example/v1', ABSOLUTE('//evil.example/v1')],
-		['javascript:alert(1)', ABSOLUTE('javascript:alert(1)')],
-		['mailto:x@example.com', ABSOLUTE('mailto:x@example.com')],
+		...'https://evil.example/v1/x HTTP://127.0.0.1:9 HTTPS://evil.example //evil.example/v1 javascript:alert(1) mailto:x@example.com'
+			.split(' ')
+			.map((url): [string, string] => [url, ABSOLUTE(url)]),
 		['\\\\evil.example\\x', CHARACTERS],
 		['/\\evil.example', CHARACTERS],
 		['/transfers\\..\\x', CHARACTERS],
