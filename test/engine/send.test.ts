@@ -16,7 +16,7 @@ const send = (method: string, endpoint: string, extra: Record<string, unknown> =
 	options: { includeMetadata: true, retryBaseDelay: 10, ...(extra.options as object) },
 });
 
-describe('Tenant API node: Request → Send Request (GET, PUT, PATCH, DELETE)', () => {
+describe('Tenant API node: Request → Send Request (GET, PUT, PATCH, DELETE), and its credential', () => {
 	let sandbox: Sandbox;
 
 	beforeAll(async () => {
@@ -106,6 +106,18 @@ describe('Tenant API node: Request → Send Request (GET, PUT, PATCH, DELETE)', 
 			expect(seen[0].headers['api-key']).toBe('sk_test_sandbox');
 			expect('idempotency-key' in seen[0].headers).toBe(withKey);
 			expect(seen[0].body).toBe(withBody ? '{"a":1}' : '');
+		});
+
+		// The credential's authenticate function; an empty Tenant ID sends no x-tenant-id.
+		it.each([
+			[{ secretKey: 'sk_header_check', tenantId: 'tenant_42' }, 'sk_header_check', 'tenant_42'],
+			[{ tenantId: '' }, 'sk_test_sandbox', undefined],
+		])('the credential %j sends Api-Key %s and x-tenant-id %s', async (overrides, key, tenant) => {
+			const harness = await createHarness(sandboxCredential(baseUrl, overrides));
+			const { error } = await runActionWorkflow(harness, { parameters: send('GET', '/accounts') });
+			expect(error).toBeUndefined();
+			expect(seen[0].headers['api-key']).toBe(key);
+			expect(seen[0].headers['x-tenant-id']).toBe(tenant);
 		});
 	});
 });
