@@ -120,11 +120,9 @@ describe('resolveNextLink', () => {
 	});
 
 	it.each([
-		['https://evil.example/v1/accounts', 'https://evil.example/v1/accounts'],
-		['http://api.example.com/v1/accounts', 'http://api.example.com/v1/accounts'],
-		['https://api.example.com:444/v1/accounts', 'https://api.example.com:444/v1/accounts'],
-		['https://api.example.com/v2/accounts', 'https://api.example.com/v2/accounts'],
-		['https://api.example.com/v1evil/accounts', 'https://api.example.com/v1evil/accounts'],
+		...'https://evil.example/v1 http://api.example.com/v1 https://api.example.com:444/v1 https://api.example.com/v2 https://api.example.com/v1evil'
+			.split(' ')
+			.map((above): [string, string] => [`${above}/accounts`, `${above}/accounts`]),
 		['https://api.example.com/v1/../admin', 'https://api.example.com/admin'],
 		['https://api.example.com/v1/%2e%2e/admin', 'https://api.example.com/admin'],
 		['//evil.example/v1', 'https://evil.example/v1'],
@@ -137,14 +135,12 @@ describe('resolveNextLink', () => {
 	// The same segment rule as for the Endpoint field, applied to the path as it goes on the wire.
 	it.each([
 		['https://api.example.com/v1/..%2F..%2Fadmin', '..%2F..%2Fadmin'],
-		['https://api.example.com/v1/%252e%252e/admin', '%252e%252e'],
-		['https://api.example.com/v1/..;/admin', '..;'],
 		['/v1/accounts/..%3b/..%3b/admin', '..%3b'],
-		['https://api.example.com/v1/..%20/admin', '..%20'],
 		['https://api.example.com/v1/a%00b', 'a%00b'],
-		['https://api.example.com/v1/..%3F/admin', '..%3F'],
-		['https://api.example.com/v1/%EF%BC%8E%EF%BC%8E/admin', '%EF%BC%8E%EF%BC%8E'],
 		['/v1/..+/admin', '..+'],
+		...'%252e%252e ..; ..%20 ..%3F %EF%BC%8E%EF%BC%8E'
+			.split(' ')
+			.map((segment) => [`https://api.example.com/v1/${segment}/admin`, segment]),
 	])('refuses the next link %s', (link, segment) => {
 		expect(() => resolveNextLink(base, link)).toThrow(
 			`The API's next-page link must stay below the Base URL: segment "${segment}" is not allowed`,
