@@ -110,9 +110,6 @@ function postOnce({ url, body, headers, timeoutMs, agent }) {
 	});
 }
 
-/** @param {number|null} status */
-const is2xx = (status) => status !== null && status >= 200 && status < 300;
-
 /**
  * Body, headers and URL of one attempt (re-signed per attempt, so a signed timestamp is fresh; the body bytes
  * are the same every time, and so is the signature of a scheme that signs no timestamp).
@@ -174,30 +171,20 @@ class WebhookDispatcher {
 		this.log = [];
 	}
 
-	/**
-	 * Resolve once no delivery is in flight (deliveries started meanwhile are awaited too).
-	 */
+	/** Resolves once no delivery is in flight (deliveries started meanwhile are awaited too). */
 	async settle() {
 		while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
 	}
 
-	/** The next delivery's id: `evt_1`, `evt_2`, … */
-	nextEventId() {
-		return `evt_${++this.eventSeq}`;
-	}
-
 	/**
+	 * An event with the next delivery id (`evt_1`, `evt_2`, …).
 	 * @param {string} type e.g. "transfers.created"
 	 * @param {unknown} object
 	 * @returns {WebhookEvent}
 	 */
 	makeEvent(type, object) {
-		return {
-			id: this.nextEventId(),
-			event: type,
-			created_at: Math.floor(Date.now() / 1000),
-			data: { object },
-		};
+		const id = `evt_${++this.eventSeq}`;
+		return { id, event: type, created_at: Math.floor(Date.now() / 1000), data: { object } };
 	}
 
 	/**
@@ -211,13 +198,11 @@ class WebhookDispatcher {
 			const { payload } = input;
 			if (payload === null || typeof payload !== 'object' || Array.isArray(payload))
 				throw new SandboxOptionError('payload must be a JSON object');
-			return { eventId: this.nextEventId(), body: payload };
+			return { eventId: `evt_${++this.eventSeq}`, body: payload };
 		}
 		const partial = typeof input === 'string' ? { event: input } : (input ?? {});
-		const event = {
-			...this.makeEvent(partial.event ?? 'sandbox.ping', samplePayload()),
-			...partial,
-		};
+		const sample = { id: 'rec_sample', object: 'sample', created_at: new Date().toISOString() };
+		const event = { ...this.makeEvent(partial.event ?? 'sandbox.ping', sample), ...partial };
 		return { eventId: event.id, body: event };
 	}
 
@@ -281,7 +266,7 @@ class WebhookDispatcher {
 				agent: this.agent,
 			});
 			if (counting()) this.pushLog({ eventId, attempt, ...last, at: new Date().toISOString() });
-			if (is2xx(last.status)) {
+			if (last.status !== null && last.status >= 200 && last.status < 300) {
 				if (counting()) this.stats.succeeded++;
 				return { eventId, ok: true, attempts: attempt, ...last };
 			}
@@ -296,10 +281,7 @@ class WebhookDispatcher {
 		if (this.log.length > LOG_LIMIT) this.log.splice(0, this.log.length - LOG_LIMIT);
 	}
 
-	/**
-	 * @param {number} ms
-	 * @returns {Promise<void>}
-	 */
+	/** @param {number} ms @returns {Promise<void>} */
 	sleep(ms) {
 		return new Promise((resolve) => {
 			const t = setTimeout(() => {
@@ -319,11 +301,6 @@ class WebhookDispatcher {
 		this.timers.clear();
 		this.agent.destroy();
 	}
-}
-
-/** @returns {Record<string, unknown>} a record-shaped object for hand-made deliveries */
-function samplePayload() {
-	return { id: 'rec_sample', object: 'sample', created_at: new Date().toISOString() };
 }
 
 /**
