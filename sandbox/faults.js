@@ -10,7 +10,7 @@ const { SandboxOptionError, numberOption } = require('./options');
  * request's Idempotency-Key, or whose probability roll fails is skipped.
  *
  * What a rule's action asks for: an HTTP status with a body (a JSON error unless `body` says otherwise), an
- * HTML error page, or raw bytes (`repeat`ed), all answered before the request is processed; dropping the
+ * HTML error page, or raw bytes, all answered before the request is processed; dropping the
  * connection after the commit; a delay; a slow commit (`commitDelayMs`: the key stays "in progress"
  * meanwhile, a retry with it gets 409 idempotency_key_in_use); the request echoed in the answer (Api-Key
  * included); a body drip-fed one byte every `intervalMs` (default 1 s; `endless` adds spaces forever); a gzip
@@ -25,7 +25,7 @@ const { SandboxOptionError, numberOption } = require('./options');
  *   | { gzipBomb: { inflatedMiB?: number, endless?: boolean } }
  *   | { hold: true }
  *   | { htmlError: number }
- *   | { rawBody: string, repeat?: number, contentType?: string, status?: number }
+ *   | { rawBody: string, contentType?: string, status?: number }
  *   | { rawBodyBase64: string, contentType?: string, status?: number }} FaultAction
  *
  * @typedef {{ seed?: number, p500?: number, pDropAfterCommit?: number, p429?: number,
@@ -54,10 +54,7 @@ const { SandboxOptionError, numberOption } = require('./options');
 const htmlPage = (status) =>
 	`<!DOCTYPE html>\n<html><head><title>${status} Error</title></head><body><center><h1>${status} Error</h1></center><hr><center>sandbox-proxy</center></body></html>\n`;
 
-/**
- * @param {unknown} value
- * @param {string} name
- */
+/** @param {unknown} value @param {string} name */
 const statusOf = (value, name) => numberOption(value, 200, `${name}: status`, 100, true);
 
 /**
@@ -111,12 +108,8 @@ function compileAction(a) {
 			Buffer.from(a.rawBodyBase64, 'base64'),
 			a.contentType,
 		);
-	if (a.rawBody !== undefined) {
-		const bytes = Buffer.from(String(a.rawBody));
-		const repeat = numberOption(a.repeat, 1, 'repeat', 0, true);
-		const body = repeat === 1 ? bytes : Buffer.alloc(bytes.length * repeat, bytes);
-		return answer(statusOf(a.status, 'rawBody'), body, a.contentType);
-	}
+	if (a.rawBody !== undefined)
+		return answer(statusOf(a.status, 'rawBody'), Buffer.from(String(a.rawBody)), a.contentType);
 	if (a.status !== undefined) {
 		const status = statusOf(a.status, 'status');
 		const body =
@@ -135,10 +128,7 @@ function compileAction(a) {
 	);
 }
 
-/**
- * @param {unknown} p
- * @param {string} name
- */
+/** @param {unknown} p @param {string} name */
 function probabilityOf(p, name) {
 	const n = numberOption(p, 0, name, 0);
 	if (n > 1) throw new SandboxOptionError(`${name} must be between 0 and 1`);
@@ -179,10 +169,7 @@ function randomPick(spec) {
 	};
 }
 
-/**
- * @param {FaultRule} rule
- * @returns {CompiledRule}
- */
+/** @param {FaultRule} rule @returns {CompiledRule} */
 function compileRule(rule) {
 	const action = rule.random === undefined ? compileAction(rule.action ?? {}) : null;
 	return {

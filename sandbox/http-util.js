@@ -7,18 +7,7 @@ const zlib = require('node:zlib');
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
- * Send a JSON response.
- * @param {ServerResponse} res
- * @param {number} status
- * @param {unknown} payload
- * @param {Record<string, string>} [headers]
- */
-function sendJson(res, status, payload, headers) {
-	sendRaw(res, status, JSON.stringify(payload), JSON_TYPE, headers);
-}
-
-/**
- * Send arbitrary bytes.
+ * Sends `body` as it is.
  * @param {ServerResponse} res
  * @param {number} status
  * @param {string|Buffer} body
@@ -34,26 +23,26 @@ function sendRaw(res, status, body, contentType, headers) {
 	res.end(body);
 }
 
+/** The standard error body. @param {string} code @param {string} message */
+const errorBody = (code, message) => ({ error: { code, message } });
+
 /**
- * Build the standard error body.
- * @param {string} code
- * @param {string} message
+ * Sends a JSON value (the standard error body by `sendError`).
+ * @param {ServerResponse} res
+ * @param {number} status
+ * @param {unknown} payload
+ * @param {Record<string, string>} [headers]
  */
-function errorBody(code, message) {
-	return { error: { code, message } };
+function sendJson(res, status, payload, headers) {
+	sendRaw(res, status, JSON.stringify(payload), JSON_TYPE, headers);
 }
 
 /**
- * Send the standard error body.
- * @param {ServerResponse} res
- * @param {number} status
- * @param {string} code
- * @param {string} message
+ * @param {ServerResponse} res @param {number} status @param {string} code @param {string} message
  * @param {Record<string, string>} [headers]
  */
-function sendError(res, status, code, message, headers) {
+const sendError = (res, status, code, message, headers) =>
 	sendJson(res, status, errorBody(code, message), headers);
-}
 
 /** Request bodies above this close the connection unanswered. */
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -163,10 +152,7 @@ function sendGzipBomb(res, how, onCutShort) {
 	pump();
 }
 
-/**
- * @param {ServerResponse} res
- * @param {() => void} onCutShort
- */
+/** @param {ServerResponse} res @param {() => void} onCutShort */
 function whenCutShort(res, onCutShort) {
 	res.on('close', () => {
 		if (!res.writableFinished) onCutShort();
