@@ -121,6 +121,15 @@ const cases: Case[] = [
 		description: FIX_BASE_URL,
 		requests: 0,
 	},
+	{
+		name: 'Credential: a 100 KB Tenant ID (listing)',
+		op: 'list',
+		credential: { tenantId: 't'.repeat(100 * 1024) },
+		message:
+			"The credential's Tenant ID is 102400 characters long; at most 1024 are sent (it travels as the x-tenant-id header)",
+		description: 'Fix the Tenant ID in the Tenant API credential. Nothing was sent.',
+		requests: 0,
+	},
 	// ------------------------------------------------------------------ the API says no
 	{
 		name: 'Credential: wrong Tenant ID (the sandbox answers 403 tenant_mismatch)',
