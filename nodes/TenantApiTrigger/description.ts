@@ -1,10 +1,21 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_TOLERANCE_SECONDS, SCHEMES, SCHEME_NAMES, showing } from './schemes';
+import { VERIFICATIONS, VERIFICATION_NAMES, showing } from './verifications';
 
 const USE_TIMESTAMP = showing('useTimestamp');
 const custom = (extra: Record<string, string[]> = {}) => ({
 	show: { verification: showing('custom'), ...extra },
+});
+
+/** Tolerance (Seconds), where a signed timestamp is read: one property per condition to show it. */
+const tolerance = (show: IDisplayOptions['show']): INodeProperties => ({
+	displayName: 'Tolerance (Seconds)',
+	name: 'toleranceSeconds',
+	type: 'number',
+	default: 300,
+	typeOptions: { minValue: 1 },
+	displayOptions: { show },
+	description: 'How far the signed timestamp may be from the current time, in either direction',
 });
 
 const verificationOptions: INodeProperties = {
@@ -12,10 +23,10 @@ const verificationOptions: INodeProperties = {
 	name: 'verification',
 	type: 'options',
 	noDataExpression: true,
-	options: SCHEME_NAMES.map((value) => ({
-		name: SCHEMES[value].name,
+	options: VERIFICATION_NAMES.map((value) => ({
+		name: VERIFICATIONS[value].name,
 		value,
-		description: SCHEMES[value].description,
+		description: VERIFICATIONS[value].description,
 	})),
 	default: 'hmacSha256',
 	description:
@@ -224,24 +235,8 @@ export const properties: INodeProperties[] = [
 		description: 'Request header that carries the timestamp, in unix seconds',
 	},
 	...customHmacFields,
-	{
-		displayName: 'Tolerance (Seconds)',
-		name: 'toleranceSeconds',
-		type: 'number',
-		default: DEFAULT_TOLERANCE_SECONDS,
-		typeOptions: { minValue: 1 },
-		displayOptions: { show: { verification: USE_TIMESTAMP, useTimestamp: [true] } },
-		description: 'How far the signed timestamp may be from the current time, in either direction',
-	},
-	{
-		displayName: 'Tolerance (Seconds)',
-		name: 'toleranceSeconds',
-		type: 'number',
-		default: DEFAULT_TOLERANCE_SECONDS,
-		typeOptions: { minValue: 1 },
-		displayOptions: { show: { verification: showing('tolerance') } },
-		description: 'How far the signed timestamp may be from the current time, in either direction',
-	},
+	tolerance({ verification: USE_TIMESTAMP, useTimestamp: [true] }),
+	tolerance({ verification: showing('tolerance') }),
 	{
 		displayName: 'Signed URL',
 		name: 'signedUrl',

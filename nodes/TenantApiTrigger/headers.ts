@@ -20,23 +20,18 @@ export function headerNames(names: string): string[] {
 }
 
 /**
- * Case-insensitive header lookup. `names` may list alternatives separated by commas: the first one
- * present wins. Repeated headers are joined with ', ' the way Node joins them.
+ * The request's headers in one pass, by lower-case name: those of `names` (all without); the first
+ * of a name wins, a repeated one joined with ', ' the way Node joins it.
  */
-export function headerValue(headers: HeaderBag, names: string): string | undefined {
-	for (const wanted of headerNames(names)) {
-		for (const [key, value] of Object.entries(headers)) {
-			if (key.toLowerCase() !== wanted || value === undefined) continue;
-			return Array.isArray(value) ? value.join(', ') : String(value);
-		}
+export function headerMap(headers: HeaderBag, names?: string[]): Map<string, string> {
+	const wanted = names && new Set(names);
+	const found = new Map<string, string>();
+	for (const [key, value] of Object.entries(headers)) {
+		const name = key.toLowerCase();
+		if (value === undefined || found.has(name) || (wanted && !wanted.has(name))) continue;
+		found.set(name, Array.isArray(value) ? value.join(', ') : String(value));
 	}
-	return undefined;
-}
-
-/** The header name of `names` that is present, else the first one. */
-export function presentHeader(headers: HeaderBag, names: string): string {
-	const all = headerNames(names);
-	return all.find((name) => headerValue(headers, name) !== undefined) ?? all[0] ?? '';
+	return found;
 }
 
 /**
@@ -44,19 +39,8 @@ export function presentHeader(headers: HeaderBag, names: string): string {
  * `application/json`).
  */
 export function mediaType(headers: HeaderBag): string {
-	const value = headerValue(headers, 'content-type');
+	const value = headerMap(headers, ['content-type']).get('content-type');
 	return value === undefined ? '' : value.split(';')[0].trim().toLowerCase();
-}
-
-/** A secret as it is used: trimmed text, or undefined when it is blank or not text. */
-export function usableSecret(secret: unknown): string | undefined {
-	const text = typeof secret === 'string' ? secret.trim() : '';
-	return text === '' ? undefined : text;
-}
-
-/** The secrets that can be used (trimmed), blank and non-text entries left out. */
-export function usableSecrets(secrets: unknown[]): string[] {
-	return secrets.map(usableSecret).filter((secret): secret is string => secret !== undefined);
 }
 
 /** Headers never copied into the output: they can carry credentials. */
@@ -86,11 +70,11 @@ function leaves(value: unknown): string[] {
  */
 export function unsignedHeaders(
 	headers: HeaderBag,
-	secretHeaders: string,
-	secrets: unknown[],
+	secretHeaders: string[],
+	secrets: string[],
 ): IDataObject {
-	const leftOut = new Set([...ALWAYS_LEFT_OUT, ...headerNames(secretHeaders)]);
-	const spellings = secretSpellings(usableSecrets(secrets));
+	const leftOut = new Set([...ALWAYS_LEFT_OUT, ...secretHeaders]);
+	const spellings = secretSpellings(secrets);
 	const out: IDataObject = {};
 	for (const [name, value] of Object.entries(headers)) {
 		if (value === undefined || leftOut.has(name.toLowerCase())) continue;
@@ -100,8 +84,8 @@ export function unsignedHeaders(
 }
 
 /** The query parameters without any that hold a secret in any spelling. */
-export function unsignedQuery(query: IDataObject, secrets: unknown[]): IDataObject {
-	const spellings = secretSpellings(usableSecrets(secrets));
+export function unsignedQuery(query: IDataObject, secrets: string[]): IDataObject {
+	const spellings = secretSpellings(secrets);
 	const out: IDataObject = {};
 	for (const [key, value] of Object.entries(query)) {
 		if (!holdsSecret(spellings, [key, value])) setOwn(out, key, value);

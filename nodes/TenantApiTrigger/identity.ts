@@ -6,6 +6,9 @@
 import type { IDataObject } from 'n8n-workflow';
 import { createHash } from 'crypto';
 
+import type { WebhookDelivery } from '../shared/webhookDelivery';
+
+import type { Authenticated } from './authenticate';
 import { parseNumbersAsWritten } from './exactJson';
 
 /** `idSource` of an id that is the SHA-256 of the verified body. */
@@ -63,18 +66,6 @@ function joinIdParts(parts: string[]): string {
 	return parts.length === 1 ? parts[0] : parts.map(escape).join(':');
 }
 
-export interface Identity {
-	id: string;
-	idSource: string;
-}
-
-/** What the signature fixed besides the body and the timestamp (authenticate.ts). */
-export interface SignedParts {
-	id?: { value: string; header: string };
-	header?: { name: string; value: string };
-	url?: string;
-}
-
 /**
  * The rule: the id the scheme signs in a header (`webhook-id`); else the body fields the user
  * names (Delivery ID Fields), when the delivery has all of them; else the SHA-256 of everything
@@ -83,11 +74,11 @@ export interface SignedParts {
  * keeps its id; anything else signed that differs gives another.
  */
 export function deliveryIdentity(
-	signed: SignedParts,
+	signed: Pick<Authenticated, 'id' | 'header' | 'url'>,
 	rawBody: Buffer,
 	body: IDataObject,
 	idFields: string[],
-): Identity {
+): Pick<WebhookDelivery, 'id' | 'idSource'> {
 	if (signed.id !== undefined)
 		return { id: signed.id.value, idSource: `header:${signed.id.header}` };
 	// The bytes are UTF-8 (read before), so the lenient decoder reads them as the strict one did.

@@ -2,7 +2,8 @@ import { WEBHOOK_DELIVERY_FIELD } from '../shared/webhookDelivery';
 
 import type { AuthenticationFailure } from './authenticate';
 import type { BodyFailure, BodyFormat } from './body';
-import type { RemovedFeature } from './signedContent';
+import type { Findings } from './diagnosis';
+import type { SettingsFailure } from './settings';
 import { REMOVED_FEATURES } from './signedContent';
 
 /**
@@ -13,59 +14,14 @@ import { REMOVED_FEATURES } from './signedContent';
 export type RefusalReason =
 	| AuthenticationFailure
 	| BodyFailure
+	| SettingsFailure
 	| 'unsupported_media_type'
-	| 'raw_body_unavailable'
-	| 'reserved_field'
-	| 'no_credential_selected'
-	| 'credential_unavailable'
-	| 'unknown_verification'
-	| 'internal_error';
-
-/**
- * What a refused request showed, in the trigger's own words and the node's settings only
- * (diagnosis.ts finds it).
- */
-export interface Findings {
-	verificationName: string;
-	/** The header(s) the setting reads the signature from. */
-	expected: string[];
-	/**
-	 * Signature-like headers of the request shown by name (lower case): those whose names a scheme or
-	 * the settings use, sorted, then the others whose names are plain tokens, sorted.
-	 */
-	carried: string[];
-	/**
-	 * Signature-like headers not listed (a name that is not a plain token or holds a secret, or
-	 * beyond the first MAX_LISTED): counted.
-	 */
-	others: number;
-	contentType: string;
-	/** How the settings read the body (`json` or `form`). */
-	bodyFormat: string;
-	bodyBytes: number;
-	/** The credential's secrets that were tried, by name. */
-	secrets: string[];
-	testUrl: boolean;
-	/** The setting the request points to (diagnosis.ts, suggestion() and elsewhereAdvice()). */
-	suggested?: string;
-	/**
-	 * A header the settings do not read that holds a signature in a Verification's form: its name
-	 * (when shown) and that Verification's name.
-	 */
-	signatureElsewhere?: { header?: string; verification: string };
-	/** What is wrong with Signed Content, when it cannot be checked. */
-	signedContentProblem?: string;
-	/** The removed Custom HMAC feature Signed Content still uses. */
-	removedFeature?: RemovedFeature;
-	/** Seconds the signed timestamp is ahead (+) or behind (-) n8n's clock, when it could be read. */
-	skew?: number;
-	tolerance?: number;
-}
+	| 'reserved_field';
 
 type Explanation = [summary: string, action: string];
 
 /** The statuses a refusal is answered with. */
-export type RefusalStatus = 400 | 401 | 413 | 415 | 503;
+export type RefusalStatus = 400 | 401 | 415 | 503;
 
 /** One row of the table. */
 interface RefusalEntry {
@@ -138,7 +94,6 @@ function signatureMismatchAction(found: Findings): string {
 	return "Put the secret of the webhook registered for the Test URL into the credential's Test URL Signing Secret (a webhook for the Test URL has its own).";
 }
 
-const chooseSuggested = (found: Findings, otherwise: string) => found.suggested ?? otherwise;
 const secretsPhrase = (found: Findings) =>
 	found.secrets.length === 0
 		? 'no secret'
@@ -159,17 +114,15 @@ export const REFUSALS: Record<RefusalReason, RefusalEntry> = {
 		status: 401,
 		explain: (found) => [
 			`No signature: the request carries none of the headers ${found.verificationName} reads (${list(found.expected)}). Signature-like headers it carries: ${carriedList(found)}.`,
-			chooseSuggested(
-				found,
+			found.suggested ??
 				'Check which header the sender signs in and set the Signature Header (or the Verification) to match.',
-			),
 		],
 	},
 	malformed_signature: {
 		status: 401,
 		explain: (found) => [
 			`The signature header (${list(found.expected)}) does not hold a signature in the form ${found.verificationName} expects (algorithm, hex or base64, prefix or label).`,
-			chooseSuggested(found, 'Check that the Verification matches what the sender sends.'),
+			found.suggested ?? 'Check that the Verification matches what the sender sends.',
 		],
 	},
 	signature_mismatch: {
@@ -183,10 +136,8 @@ export const REFUSALS: Record<RefusalReason, RefusalEntry> = {
 		status: 401,
 		explain: (found) => [
 			`The signed timestamp is missing: ${found.verificationName} needs it beside the signature.`,
-			chooseSuggested(
-				found,
+			found.suggested ??
 				'Check that the Verification matches the sender (and the Timestamp Header).',
-			),
 		],
 	},
 	invalid_timestamp: {
@@ -243,7 +194,7 @@ export const REFUSALS: Record<RefusalReason, RefusalEntry> = {
 		status: 401,
 		explain: (found) => [
 			`The header carrying the shared key (${list(found.expected)}) is missing. Signature-like headers present: ${carriedList(found)}.`,
-			chooseSuggested(found, 'Set Header Carrying the Shared Key to the header the sender uses.'),
+			found.suggested ?? 'Set Header Carrying the Shared Key to the header the sender uses.',
 		],
 	},
 	secret_mismatch: {
@@ -278,10 +229,8 @@ export const REFUSALS: Record<RefusalReason, RefusalEntry> = {
 		status: 401,
 		explain: (found) => [
 			`The Verification "${found.verificationName}" is not one this version offers: a removed scheme (one named after another service, or a signature over form fields or inside body items; see the CHANGELOG), or one saved by a newer version. Every delivery is refused until it is changed.`,
-			chooseSuggested(
-				found,
+			found.suggested ??
 				'Choose a Verification in the trigger: HMAC of the Body when the sender signs the body alone, Custom HMAC when it also signs a timestamp, an ID, the URL or a header.',
-			),
 		],
 	},
 	credential_unavailable: {

@@ -6,14 +6,12 @@
  */
 import crypto from 'crypto';
 
-import type {
-	AuthenticationFailure,
-	SignedRequest,
-} from '../../nodes/TenantApiTrigger/authenticate';
+import type { AuthenticationFailure } from '../../nodes/TenantApiTrigger/authenticate';
 import { MAX_ID_LENGTH, authenticate } from '../../nodes/TenantApiTrigger/authenticate';
 import type { BodyFormat } from '../../nodes/TenantApiTrigger/body';
-import type { Check, SchemeName } from '../../nodes/TenantApiTrigger/schemes';
-import { SCHEMES } from '../../nodes/TenantApiTrigger/schemes';
+import type { ReceivedRequest } from '../../nodes/TenantApiTrigger/receive';
+import { settingsFromParameters } from '../../nodes/TenantApiTrigger/settings';
+import type { Verification, VerificationName } from '../../nodes/TenantApiTrigger/verifications';
 import { hmac, sign } from '../../sandbox/signing';
 import { parameterReader } from '../harness/verifier';
 
@@ -24,10 +22,10 @@ const STANDARD = `whsec_${Buffer.from('standard webhooks key').toString('base64'
 const BODY = '{"event":"transfers.created","data":{"amount":1250}}';
 const URL_ = 'https://n8n.example.com/webhook/5b0c7e1a/webhook?a=1';
 
-const checkOf = (name: SchemeName, parameters: Record<string, unknown> = {}): Check =>
-	SCHEMES[name].checkFrom(parameterReader(parameters));
+const checkOf = (name: VerificationName, parameters: Record<string, unknown> = {}) =>
+	settingsFromParameters(name, parameterReader(parameters)).verification;
 
-/** A Custom HMAC check over `template`, its signature as hex in x-signature. */
+/** A Custom HMAC Verification over `template`, its signature as hex in x-signature. */
 const custom = (template: string, parameters: Record<string, unknown> = {}) =>
 	checkOf('customHmac', {
 		customSignedContent: template,
@@ -37,16 +35,16 @@ const custom = (template: string, parameters: Record<string, unknown> = {}) =>
 
 function request(
 	headers: Record<string, string>,
-	over: Partial<SignedRequest> = {},
-): SignedRequest {
-	return { rawBody: Buffer.from(BODY), headers, nowSeconds: NOW, url: URL_, ...over };
+	over: Partial<ReceivedRequest> = {},
+): ReceivedRequest {
+	return { rawBody: Buffer.from(BODY), headers, query: {}, nowSeconds: NOW, url: URL_, ...over };
 }
 
 const run = (
-	check: Check,
+	check: Verification,
 	secrets: unknown[],
 	headers: Record<string, string>,
-	over: Partial<SignedRequest> = {},
+	over: Partial<ReceivedRequest> = {},
 	format: BodyFormat = 'json',
 ) => authenticate(check, format, secrets, request(headers, over));
 
@@ -69,6 +67,7 @@ describe('every reason a request is refused for', () => {
 		sign({ secret: SECRET, body: BODY, timestamp: timestamp as number });
 
 	const cases: Array<[AuthenticationFailure, () => string]> = [
+		['raw_body_unavailable', () => reasonOf(hmacCheck, [SECRET], signed, { rawBody: undefined })],
 		['no_secret_configured', () => reasonOf(hmacCheck, ['', '  ', undefined, 42], signed)],
 		['invalid_secret', () => reasonOf(checkOf('standardWebhooks'), ['whsec_not base64!'], {})],
 		['invalid_signed_content', () => reasonOf(custom('{body}{timestamp}'), [SECRET], signed)],
@@ -145,6 +144,7 @@ describe('every reason a request is refused for', () => {
 
 	it('every reason of the type has a case', () => {
 		const every: Record<AuthenticationFailure, true> = {
+			raw_body_unavailable: true,
 			no_secret_configured: true,
 			invalid_secret: true,
 			invalid_signed_content: true,
@@ -213,7 +213,7 @@ describe('what passes', () => {
 			ok: true,
 			secretIndex: 0,
 		});
-		expect(run({ kind: 'none' }, [], {})).toEqual({ ok: true, seen: { secretsTried: [] } });
+		expect(run(checkOf('none'), [], {})).toEqual({ ok: true, seen: { secretsTried: [] } });
 	});
 
 	it('{url} is the URL called, query included; {header.x} the header as sent', () => {

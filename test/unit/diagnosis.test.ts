@@ -11,8 +11,9 @@ import type { Evidence } from '../../nodes/TenantApiTrigger/diagnosis';
 import { diagnose } from '../../nodes/TenantApiTrigger/diagnosis';
 import type { RefusalReason } from '../../nodes/TenantApiTrigger/refusals';
 import { INVALID_SIGNATURE, REFUSALS, refusalAnswer } from '../../nodes/TenantApiTrigger/refusals';
-import type { SchemeName } from '../../nodes/TenantApiTrigger/schemes';
-import { SCHEMES, SCHEME_NAMES } from '../../nodes/TenantApiTrigger/schemes';
+import type { VerificationName } from '../../nodes/TenantApiTrigger/verifications';
+import { settingsFromParameters } from '../../nodes/TenantApiTrigger/settings';
+import { VERIFICATION_NAMES } from '../../nodes/TenantApiTrigger/verifications';
 import { parameterReader } from '../harness/verifier';
 
 const SECRET = 'whsec_diagnosis_Secret';
@@ -22,17 +23,16 @@ const SIGNATURE_VALUE = 'ab'.repeat(32);
 const NOW = 1_700_000_000;
 const REASONS = Object.keys(REFUSALS) as RefusalReason[];
 
+/** The evidence of a refusal under a Verification's settings; `accepted`: the secrets the URL accepts. */
 function evidence(
-	name: SchemeName,
+	name: VerificationName,
 	parameters: Record<string, unknown> = {},
 	over: Partial<Evidence> = {},
+	accepted: string[] = [SECRET],
+	all: string[] = [SECRET, PLAIN_SECRET],
 ): Evidence {
 	return {
-		verification: name,
-		check: SCHEMES[name].checkFrom(parameterReader(parameters)),
-		secrets: [SECRET],
-		credentialSecrets: [SECRET, PLAIN_SECRET],
-		bodyFormat: 'json',
+		settings: settingsFromParameters(name, parameterReader(parameters), { accepted, all }),
 		headers: { 'content-type': 'application/json', 'x-signature': SIGNATURE_VALUE },
 		bodyBytes: 321,
 		testUrl: false,
@@ -41,9 +41,16 @@ function evidence(
 	};
 }
 
+/** Settings saved with a Verification this version does not offer. */
+const unknown = (saved: string, credentialSecrets?: string[]) => ({
+	failure: 'unknown_verification' as const,
+	saved,
+	credentialSecrets,
+});
+
 const HEX = 'a1'.repeat(32);
 const BASE64 = Buffer.alloc(32, 7).toString('base64');
-/** Header values in the form of each row of SCHEMES that has a form of its own. */
+/** Header values in the form of each row of VERIFICATIONS that has a form of its own. */
 const FORM = {
 	sha256: `sha256=${HEX}`,
 	sha512: `sha512=${'b2'.repeat(64)}`,
@@ -189,8 +196,7 @@ describe('what the item says', () => {
 		for (const saved of ['twilio', 'adyenPayments', 'slack', 'stripe', 'ed25519FromTheFuture']) {
 			const item = diagnosed('unknown_verification', {
 				...evidence('hmacSha256'),
-				verification: saved,
-				check: undefined,
+				settings: unknown(saved, [SECRET, PLAIN_SECRET]),
 			});
 			expect(item.verification).toBe(saved);
 			expect(item.summary).toContain(`The Verification "${saved}" is not one this version offers`);
@@ -201,8 +207,12 @@ describe('what the item says', () => {
 	});
 
 	it('a secret that looks like the wrong kind is named as the likely cause (its text never shown)', () => {
-		const hint = (name: SchemeName, secret: string, parameters: Record<string, unknown> = {}) =>
-			diagnosed('signature_mismatch', evidence(name, parameters, { secrets: [secret] }), {
+		const hint = (
+			name: VerificationName,
+			secret: string,
+			parameters: Record<string, unknown> = {},
+		) =>
+			diagnosed('signature_mismatch', evidence(name, parameters, {}, [secret]), {
 				secretsTried: [0],
 			}).likelyCause;
 		expect(hint('hmacSha256', 'sk_live_123')).toMatch(/looks like an API key/);
@@ -214,8 +224,7 @@ describe('what the item says', () => {
 		);
 		expect(hint('standardWebhooks', 'whsec_abc')).toBeUndefined();
 		expect(
-			diagnosed('missing_signature', evidence('hmacSha256', {}, { secrets: ['sk_live_1'] }))
-				.likelyCause,
+			diagnosed('missing_signature', evidence('hmacSha256', {}, {}, ['sk_live_1'])).likelyCause,
 		).toBeUndefined();
 	});
 });
@@ -231,7 +240,7 @@ describe('advice never points to a Verification that proves less', () => {
 	});
 
 	it('a forged x-webhook-secret never suggests Secret in Header; nothing suggests None', () => {
-		for (const name of SCHEME_NAMES) {
+		for (const name of VERIFICATION_NAMES) {
 			const headers = { 'x-webhook-secret': 'x', 'x-signature': 'y', ...standard };
 			const item = diagnosed(
 				'missing_signature',
@@ -260,7 +269,7 @@ describe('advice never points to a Verification that proves less', () => {
 
 describe('a signature in a header the settings do not read: its name, and the Verification whose form it has', () => {
 	const refused = (
-		name: SchemeName,
+		name: VerificationName,
 		headers: Record<string, string>,
 		parameters: Record<string, unknown> = {},
 		reason: RefusalReason = 'missing_signature',
@@ -350,8 +359,7 @@ describe('a signature in a header the settings do not read: its name, and the Ve
 	it('a removed Verification saved in the workflow: what to choose, and its Signature Header', () => {
 		const item = diagnosed('unknown_verification', {
 			...evidence('hmacSha256', {}, { headers: { 'stripe-signature': FORM.timestamped } }),
-			verification: 'stripe',
-			check: undefined,
+			settings: unknown('stripe', [SECRET, PLAIN_SECRET]),
 		});
 		expect(item.action).toBe(
 			'Set Verification to HMAC-SHA256 of Timestamp and Body (t=…,v1=… Header) and its Signature Header to "stripe-signature": it holds a signature in that form.',
@@ -476,9 +484,9 @@ describe("the item holds only the trigger's vocabulary", () => {
 					'x-signature': SIGNATURE_VALUE,
 					[`x-hmac-${SECRET}`]: SECRET,
 				},
-				secrets: [SECRET, 'pk_live_prev'],
-				credentialSecrets: [SECRET, 'pk_live_prev'],
 			},
+			[SECRET, 'pk_live_prev'],
+			[SECRET, 'pk_live_prev'],
 		);
 		for (const reason of REASONS) {
 			const shown = JSON.stringify(diagnosed(reason, facts, { secretsTried: [0, 1] }));
@@ -536,11 +544,7 @@ describe("the item holds only the trigger's vocabulary", () => {
 		const headers = { 'x-signature': 'a', 'x-secret-token': 'd' };
 		const item = diagnosed(
 			'unknown_verification',
-			evidence(
-				'hmacSha256',
-				{},
-				{ headers, verification: 'stripe', check: undefined, credentialSecrets: undefined },
-			),
+			evidence('hmacSha256', {}, { headers, settings: unknown('stripe') }),
 		);
 		expect(item.request).toMatchObject({
 			signatureHeaders: ['x-signature'],
@@ -565,11 +569,11 @@ describe("the item holds only the trigger's vocabulary", () => {
 		let largest = 0;
 		for (const settings of [longest, { useTimestamp: true }])
 			for (const value of ['v', ...Object.values(FORM)])
-				for (const name of SCHEME_NAMES) {
-					const check = SCHEMES[name].checkFrom(parameterReader(settings));
+				for (const name of VERIFICATION_NAMES) {
+					const { verification } = settingsFromParameters(name, parameterReader(settings));
 					const headerNames = [
-						...(check.kind === 'hmac' ? check.signing.signatureHeader.split(',') : []),
-						...(check.kind === 'secretHeader' ? check.header.split(',') : []),
+						...(verification.kind === 'hmac' ? verification.signatureHeader : []),
+						...(verification.kind === 'secretHeader' ? verification.header : []),
 						...Array.from({ length: 7 }, (_, i) => long(`x-signature-like-${i}`)),
 						...Array.from({ length: 7 }, (_, i) => plain(i)),
 						'webhook-id',
@@ -581,16 +585,16 @@ describe("the item holds only the trigger's vocabulary", () => {
 					const headers = Object.fromEntries(headerNames.map((header) => [header, value]));
 					for (const reason of REASONS) {
 						for (const testUrl of [false, true]) {
-							const facts = evidence(name, settings, {
-								headers,
-								testUrl,
-								bodyBytes: 16 * 1024 * 1024,
-								secrets: ['sk_live_x', 'y', 'z'],
-							});
+							const facts = evidence(
+								name,
+								settings,
+								{ headers, testUrl, bodyBytes: 16 * 1024 * 1024 },
+								['sk_live_x', 'y', 'z'],
+							);
 							const item: IDataObject = diagnosed(
 								reason,
 								reason === 'unknown_verification'
-									? { ...facts, verification: 'v'.repeat(500), check: undefined }
+									? { ...facts, settings: unknown('v'.repeat(500), [SECRET, PLAIN_SECRET]) }
 									: facts,
 								{ secretsTried: [0, 1, 2], timestamp: 0 },
 							);

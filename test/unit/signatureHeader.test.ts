@@ -5,21 +5,21 @@
  */
 import { createHmac } from 'crypto';
 
-import type { HmacSigning } from '../../nodes/TenantApiTrigger/schemes';
-import { defaultCheck } from '../../nodes/TenantApiTrigger/schemes';
+import { settingsFromParameters } from '../../nodes/TenantApiTrigger/settings';
 import {
 	constantTimeEqual,
 	constantTimeTextEqual,
 	readSignatureHeader,
 	secretKey,
 } from '../../nodes/TenantApiTrigger/signatureHeader';
+import type { HmacVerification } from '../../nodes/TenantApiTrigger/verifications';
 
 const BASE = (() => {
-	const check = defaultCheck('customHmac');
-	if (check.kind !== 'hmac') throw new Error('Custom HMAC is an HMAC check');
-	return check.signing;
+	const { verification } = settingsFromParameters('customHmac', (_name, fallback) => fallback);
+	if (verification.kind !== 'hmac') throw new Error('Custom HMAC is an HMAC Verification');
+	return verification;
 })();
-const signing = (over: Partial<HmacSigning>): HmacSigning => ({ ...BASE, ...over });
+const hmac = (over: Partial<HmacVerification>): HmacVerification => ({ ...BASE, ...over });
 
 const DIGEST = createHmac('sha256', 'key').update('signed').digest();
 const OTHER = createHmac('sha256', 'key').update('other').digest();
@@ -33,8 +33,8 @@ const B64_LENIENT = (() => {
 	return `${B64.slice(0, 42)}${alphabet[last | 1]}=`;
 })();
 
-const digestsOf = (value: string, over: Partial<HmacSigning> = {}) =>
-	readSignatureHeader(value, signing(over)).digests.map((digest) => digest.toString('hex'));
+const digestsOf = (value: string, over: Partial<HmacVerification> = {}) =>
+	readSignatureHeader(value, hmac(over)).digests.map((digest) => digest.toString('hex'));
 
 describe('signature encodings', () => {
 	it.each([
@@ -101,14 +101,14 @@ describe('signature formats', () => {
 	});
 
 	it('key=value: the signatures under the label and the timestamp under its key, with the pair separator', () => {
-		const stripeLike = signing({ signatureFormat: 'keyValue', signatureLabel: 'v1' });
+		const stripeLike = hmac({ signatureFormat: 'keyValue', signatureLabel: 'v1' });
 		expect(
 			readSignatureHeader(`t=1700000000,v1=${HEX},v0=${OTHER.toString('hex')}`, stripeLike),
 		).toEqual({
 			digests: [DIGEST],
 			timestamp: '1700000000',
 		});
-		const own = signing({
+		const own = hmac({
 			signatureFormat: 'keyValue',
 			signatureLabel: 'sig',
 			timestampKey: 'ts',

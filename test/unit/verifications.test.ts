@@ -1,41 +1,44 @@
 /**
- * The table of signing schemes (nodes/TenantApiTrigger/schemes.ts): the check each row builds from the node's
- * parameters, with defaults and with every setting it reads, and which settings the node shows for each row.
+ * The table of Verifications (nodes/TenantApiTrigger/verifications.ts): the Verification each row makes of the node's
+ * parameters (read by settings.ts), with defaults and with every setting it reads, and which settings the node shows
+ * for each row.
  */
 import { properties } from '../../nodes/TenantApiTrigger/description';
-import type { Check, SchemeName } from '../../nodes/TenantApiTrigger/schemes';
+import { settingsFromParameters } from '../../nodes/TenantApiTrigger/settings';
+import type { Verification, VerificationName } from '../../nodes/TenantApiTrigger/verifications';
 import {
-	DEFAULT_TOLERANCE_SECONDS,
-	SCHEMES,
-	SCHEME_NAMES,
-	defaultCheck,
-	isSchemeName,
-	schemeOf,
-} from '../../nodes/TenantApiTrigger/schemes';
+	VERIFICATIONS,
+	VERIFICATION_NAMES,
+	isVerificationName,
+} from '../../nodes/TenantApiTrigger/verifications';
 import { parameterReader } from '../harness/verifier';
 
-const checkOf = (name: SchemeName, parameters: Record<string, unknown> = {}): Check =>
-	SCHEMES[name].checkFrom(parameterReader(parameters));
+const DEFAULT_TOLERANCE_SECONDS = 300;
 
-/** The HMAC signing of a check (the test fails when the check is not an HMAC one). */
-function signingOf(check: Check) {
-	if (check.kind !== 'hmac') throw new Error(`not an HMAC check: ${check.kind}`);
-	return check.signing;
+const checkOf = (name: VerificationName, parameters: Record<string, unknown> = {}): Verification =>
+	settingsFromParameters(name, parameterReader(parameters)).verification;
+const defaultCheck = (name: VerificationName) => checkOf(name);
+
+/** An HMAC Verification (the test fails when it is not one). */
+function signingOf(verification: Verification) {
+	if (verification.kind !== 'hmac')
+		throw new Error(`not an HMAC Verification: ${verification.kind}`);
+	return verification;
 }
 
 /** What the body-HMAC rows share, with the defaults. */
 const BODY_HMAC = {
 	secretEncoding: 'text',
 	signedContent: '{body}',
-	signatureHeader: 'x-signature',
+	signatureHeader: ['x-signature'],
 	signatureFormat: 'plain',
 	signatureEncoding: 'auto',
-	timestampHeader: '',
-	idHeader: '',
+	timestampHeader: [],
+	idHeader: [],
 	toleranceSeconds: DEFAULT_TOLERANCE_SECONDS,
 };
 
-describe('every row builds its check', () => {
+describe('every row makes its Verification', () => {
 	it.each(['hmacSha256', 'hmacSha512'] as const)(
 		'%s: the HMAC of the body in x-signature; with Use Timestamp, of "{timestamp}.{body}"',
 		(name) => {
@@ -43,16 +46,16 @@ describe('every row builds its check', () => {
 			expect(signingOf(defaultCheck(name))).toMatchObject({ ...BODY_HMAC, algorithm });
 			expect(
 				signingOf(checkOf(name, { signatureHeader: ' X-Hub-Signature-256, x-sig ' })),
-			).toMatchObject({ signatureHeader: 'X-Hub-Signature-256, x-sig' });
+			).toMatchObject({ signatureHeader: ['x-hub-signature-256', 'x-sig'] });
 			expect(signingOf(checkOf(name, { useTimestamp: true }))).toMatchObject({
 				signedContent: '{timestamp}.{body}',
-				timestampHeader: 'x-timestamp',
+				timestampHeader: ['x-timestamp'],
 			});
 			expect(
 				signingOf(
 					checkOf(name, { useTimestamp: true, timestampHeader: 'x-ts', toleranceSeconds: 60 }),
 				),
-			).toMatchObject({ timestampHeader: 'x-ts', toleranceSeconds: 60 });
+			).toMatchObject({ timestampHeader: ['x-ts'], toleranceSeconds: 60 });
 		},
 	);
 
@@ -60,7 +63,7 @@ describe('every row builds its check', () => {
 		expect(signingOf(defaultCheck('timestampedSignatures'))).toMatchObject({
 			algorithm: 'sha256',
 			signedContent: '{timestamp}.{body}',
-			signatureHeader: 'x-signature',
+			signatureHeader: ['x-signature'],
 			signatureFormat: 'keyValue',
 			signatureEncoding: 'hex',
 			signatureLabel: 'v1',
@@ -69,7 +72,7 @@ describe('every row builds its check', () => {
 		});
 		expect(
 			signingOf(checkOf('timestampedSignatures', { signatureHeader: 'Stripe-Signature' })),
-		).toMatchObject({ signatureHeader: 'Stripe-Signature' });
+		).toMatchObject({ signatureHeader: ['stripe-signature'] });
 	});
 
 	it('standardWebhooks: fixed headers, base64 key, "{id}.{timestamp}.{body}"; only the tolerance is a setting', () => {
@@ -77,33 +80,35 @@ describe('every row builds its check', () => {
 			algorithm: 'sha256',
 			secretEncoding: 'base64',
 			signedContent: '{id}.{timestamp}.{body}',
-			signatureHeader: 'webhook-signature',
+			signatureHeader: ['webhook-signature'],
 			signatureFormat: 'versioned',
 			signatureEncoding: 'base64',
 			signatureLabel: 'v1',
-			idHeader: 'webhook-id',
-			timestampHeader: 'webhook-timestamp',
+			idHeader: ['webhook-id'],
+			timestampHeader: ['webhook-timestamp'],
 		};
 		expect(signingOf(defaultCheck('standardWebhooks'))).toMatchObject(fixed);
 		expect(
 			signingOf(checkOf('standardWebhooks', { signatureHeader: 'x-other', toleranceSeconds: 30 })),
 		).toEqual({ ...signingOf(defaultCheck('standardWebhooks')), toleranceSeconds: 30 });
-		expect(SCHEMES.standardWebhooks.secretPrefix).toBe('whsec_');
+		expect(VERIFICATIONS.standardWebhooks.secretPrefix).toBe('whsec_');
 	});
 
-	it('customHmac: every field of the signing is a setting', () => {
+	it('customHmac: every field of an HMAC Verification is a setting', () => {
 		expect(signingOf(defaultCheck('customHmac'))).toEqual({
+			name: 'customHmac',
+			kind: 'hmac',
 			algorithm: 'sha256',
 			secretEncoding: 'text',
 			signedContent: '{timestamp}.{body}',
-			signatureHeader: 'x-signature',
+			signatureHeader: ['x-signature'],
 			signatureFormat: 'plain',
 			signatureEncoding: 'auto',
 			signatureLabel: 'v1',
 			pairSeparator: ',',
 			timestampKey: 't',
-			idHeader: 'webhook-id',
-			timestampHeader: 'x-timestamp',
+			idHeader: ['webhook-id'],
+			timestampHeader: ['x-timestamp'],
 			toleranceSeconds: DEFAULT_TOLERANCE_SECONDS,
 		});
 		const check = checkOf('customHmac', {
@@ -121,17 +126,19 @@ describe('every row builds its check', () => {
 			toleranceSeconds: 90,
 		});
 		expect(signingOf(check)).toEqual({
+			name: 'customHmac',
+			kind: 'hmac',
 			algorithm: 'sha1',
 			secretEncoding: 'hex',
 			signedContent: 'v0:{timestamp}:{body}',
-			signatureHeader: 'x-custom-signature',
+			signatureHeader: ['x-custom-signature'],
 			signatureFormat: 'keyValue',
 			signatureEncoding: 'base64',
 			signatureLabel: 'sig',
 			pairSeparator: ';',
 			timestampKey: 'ts',
-			idHeader: 'x-delivery',
-			timestampHeader: 'x-custom-timestamp',
+			idHeader: ['x-delivery'],
+			timestampHeader: ['x-custom-timestamp'],
 			toleranceSeconds: 90,
 		});
 	});
@@ -144,17 +151,19 @@ describe('every row builds its check', () => {
 
 	it('secretHeader: the secret itself in the header setting (x-webhook-secret by default)', () => {
 		expect(defaultCheck('secretHeader')).toEqual({
+			name: 'secretHeader',
 			kind: 'secretHeader',
-			header: 'x-webhook-secret',
+			header: ['x-webhook-secret'],
 		});
-		expect(checkOf('secretHeader', { sharedKeyHeader: 'x-token' })).toEqual({
+		expect(checkOf('secretHeader', { sharedKeyHeader: 'X-Token' })).toEqual({
+			name: 'secretHeader',
 			kind: 'secretHeader',
-			header: 'x-token',
+			header: ['x-token'],
 		});
 	});
 
 	it('none: no check', () => {
-		expect(defaultCheck('none')).toEqual({ kind: 'none' });
+		expect(defaultCheck('none')).toEqual({ name: 'none', kind: 'none' });
 	});
 
 	it.each([
@@ -163,10 +172,10 @@ describe('every row builds its check', () => {
 		['not text', 42],
 	])('a header setting that is %s falls back to the default', (_name, value) => {
 		expect(signingOf(checkOf('hmacSha256', { signatureHeader: value }))).toMatchObject({
-			signatureHeader: 'x-signature',
+			signatureHeader: ['x-signature'],
 		});
 		expect(checkOf('secretHeader', { sharedKeyHeader: value })).toMatchObject({
-			header: 'x-webhook-secret',
+			header: ['x-webhook-secret'],
 		});
 	});
 
@@ -179,18 +188,18 @@ describe('every row builds its check', () => {
 		},
 	);
 
-	it('only the rows of the table are scheme names (a removed or future value is not)', () => {
-		expect(SCHEME_NAMES.every(isSchemeName)).toBe(true);
+	it('only the rows of the table are Verification names (a removed or future value is not)', () => {
+		expect(VERIFICATION_NAMES.every(isVerificationName)).toBe(true);
 		for (const value of ['twilio', 'stripe', 'toString', '__proto__', '', undefined])
-			expect(isSchemeName(value)).toBe(false);
+			expect(isVerificationName(value)).toBe(false);
 	});
 });
 
 describe('the settings each row shows', () => {
-	/** The node parameters a row's check reads, with Use Timestamp on and a key=value format (every branch). */
-	function parametersRead(name: SchemeName): string[] {
+	/** The node parameters read for a row, with Use Timestamp on and a key=value format (every branch). */
+	function parametersRead(name: VerificationName): string[] {
 		const read = new Set<string>();
-		SCHEMES[name].checkFrom((parameter, fallback) => {
+		settingsFromParameters(name, (parameter, fallback) => {
 			read.add(parameter);
 			if (parameter === 'useTimestamp') return true;
 			return parameter === 'customSignatureFormat' ? 'keyValue' : fallback;
@@ -199,7 +208,7 @@ describe('the settings each row shows', () => {
 	}
 
 	/** The node's settings shown for a row: every property whose display depends on the Verification and includes it. */
-	const shownFor = (name: SchemeName) =>
+	const shownFor = (name: VerificationName) =>
 		properties
 			.filter((property) => property.type !== 'notice')
 			.filter((property) =>
@@ -207,32 +216,28 @@ describe('the settings each row shows', () => {
 			)
 			.map((property) => property.name);
 
-	it.each(SCHEME_NAMES)(
-		'%s: the node shows exactly the parameters its check reads, Body Format and Signed URL where they apply',
+	it.each(VERIFICATION_NAMES)(
+		'%s: the settings read exactly the parameters the node shows for it, and Events and Options',
 		(name) => {
-			const { settings } = schemeOf(name);
-			const expected = [
-				...parametersRead(name),
-				...(settings.includes('bodyFormat') ? ['bodyFormat'] : []),
-				...(settings.includes('custom') ? ['signedUrl'] : []),
-			];
-			expect(new Set(shownFor(name))).toEqual(new Set(expected));
+			expect(new Set(parametersRead(name))).toEqual(
+				new Set([...shownFor(name), 'events', 'options']),
+			);
 		},
 	);
 
 	it('Body Format is offered for every row but Standard Webhooks (JSON only)', () => {
-		expect(SCHEME_NAMES.filter((name) => !schemeOf(name).settings.includes('bodyFormat'))).toEqual([
-			'standardWebhooks',
-		]);
+		expect(
+			VERIFICATION_NAMES.filter((name) => !VERIFICATIONS[name].settings.includes('bodyFormat')),
+		).toEqual(['standardWebhooks']);
 	});
 
 	it('the Verification options are the rows, in order, with their names and descriptions', () => {
 		const verification = properties.find((property) => property.name === 'verification');
 		expect(verification?.options).toEqual(
-			SCHEME_NAMES.map((value) => ({
-				name: SCHEMES[value].name,
+			VERIFICATION_NAMES.map((value) => ({
+				name: VERIFICATIONS[value].name,
 				value,
-				description: SCHEMES[value].description,
+				description: VERIFICATIONS[value].description,
 			})),
 		);
 	});
