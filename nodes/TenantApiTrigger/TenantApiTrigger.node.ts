@@ -21,7 +21,7 @@ import type { HeaderBag } from './headers';
 import type { Decision, ReceivedRequest, Refusal } from './receive';
 import { receiveDelivery, refusal } from './receive';
 import { admitRefusal } from './refusalRecords';
-import type { NodeAccess, NodeSettings, TriggerSettings, UnreadSettings } from './settings';
+import type { NodeSettings } from './settings';
 import { readSettings, savedVerification, usableSecret } from './settings';
 import { signedUrl } from './url';
 
@@ -31,9 +31,12 @@ const WEBHOOK_CREDENTIAL = new TenantWebhookApi().name;
 /** n8n's response mode for the Respond parameter, evaluated by n8n for each request. */
 const RESPONSE_MODE = '={{ $parameter["respond"] === "whenFinished" ? "lastNode" : "onReceived" }}';
 
-interface RequestWithRawBody {
+/** The part of n8n's request object (an express request) the trigger reads. */
+interface RawRequest {
 	rawBody?: unknown;
 	readRawBody?: () => Promise<void>;
+	originalUrl?: string;
+	url?: string;
 }
 
 /**
@@ -50,8 +53,7 @@ interface RawResponse {
  * when n8n consumed the stream itself (multipart/form-data, which it parses before the node runs)
  * or reading failed.
  */
-async function readRawBody(context: IWebhookFunctions): Promise<Buffer | undefined> {
-	const req = context.getRequestObject() as unknown as RequestWithRawBody;
+async function readRawBody(req: RawRequest): Promise<Buffer | undefined> {
 	try {
 		if (!Buffer.isBuffer(req.rawBody) && typeof req.readRawBody === 'function')
 			await req.readRawBody();
@@ -61,37 +63,23 @@ async function readRawBody(context: IWebhookFunctions): Promise<Buffer | undefin
 	return Buffer.isBuffer(req.rawBody) ? req.rawBody : undefined;
 }
 
-/** The node's parameters and credential as n8n gives them (settings.ts reads each once). */
-function nodeAccess(context: IWebhookFunctions): NodeAccess {
-	return {
-		read: (name, fallback) => context.getNodeParameter(name, fallback as never),
-		credential: async () => await context.getCredentials(WEBHOOK_CREDENTIAL),
-		credentialSelected: () => context.getNode().credentials?.[WEBHOOK_CREDENTIAL] !== undefined,
+/**
+ * n8n's public URL of this webhook: the Test URL while the editor listens (n8n 2.x), else the
+ * Production URL.
+ */
+function webhookUrl(context: IWebhookFunctions): string | undefined {
+	const withTest = context as IWebhookFunctions & {
+		getWebhookResourceUrl?: (name: 'default') => string | undefined;
 	};
-}
-
-/** The request as n8n hands it over; the URL only where the settings can sign it. */
-async function readRequest(
-	context: IWebhookFunctions,
-	settings: TriggerSettings | UnreadSettings,
-	nowSeconds: number,
-): Promise<ReceivedRequest> {
-	const headers = context.getHeaderData() as HeaderBag;
-	return {
-		headers,
-		rawBody: await readRawBody(context),
-		query: context.getQueryData() as IDataObject,
-		url:
-			'failure' in settings || settings.signedUrl === undefined
-				? undefined
-				: signedUrl(context, settings.signedUrl),
-		nowSeconds,
-	};
+	return typeof withTest.getWebhookResourceUrl === 'function'
+		? withTest.getWebhookResourceUrl('default')
+		: context.getNodeWebhookUrl('default');
 }
 
 /**
- * The decision on the request, and what a refusal is explained from. Never throws: n8n failing to
- * give the request, or a defect in reading it, is refused (the flow's one catch-all).
+ * The request as n8n hands it over, the decision on it, and what a refusal is explained from.
+ * Never throws: n8n failing to give the request, or a defect in reading it, is refused (the flow's
+ * one catch-all).
  */
 async function judge(
 	context: IWebhookFunctions,
@@ -102,7 +90,19 @@ async function judge(
 	let request: ReceivedRequest = { headers: {}, query: {}, nowSeconds };
 	let decision: Decision;
 	try {
-		request = await readRequest(context, settings, nowSeconds);
+		const req = context.getRequestObject() as unknown as RawRequest;
+		const signed = 'failure' in settings ? undefined : settings.signedUrl;
+		request = {
+			headers: context.getHeaderData() as HeaderBag,
+			rawBody: await readRawBody(req),
+			query: context.getQueryData() as IDataObject,
+			// Only a Verification that shows Signed URL can sign `{url}`: no other request pays for it.
+			url:
+				signed === undefined
+					? undefined
+					: signedUrl(webhookUrl(context), signed, req.originalUrl ?? req.url ?? ''),
+			nowSeconds,
+		};
 		decision =
 			'failure' in settings ? refusal(settings.failure) : receiveDelivery(settings, request);
 	} catch {
@@ -121,13 +121,9 @@ async function judge(
  */
 function send(context: IWebhookFunctions, status: number, message?: string): void {
 	const res = context.getResponseObject() as unknown as RawResponse;
-	if (message === undefined) {
-		res.writeHead(status, {});
-		res.end();
-		return;
-	}
-	res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
-	res.end(JSON.stringify({ message }));
+	const json = { 'content-type': 'application/json; charset=utf-8' };
+	res.writeHead(status, message === undefined ? {} : json);
+	res.end(message === undefined ? undefined : JSON.stringify({ message }));
 }
 
 /**
@@ -218,11 +214,9 @@ export class TenantApiTrigger implements INodeType {
 				if (usableSecret(data.signingSecret) === undefined)
 					return { status: 'Error', message: 'The Signing Secret is empty' };
 				const also = [
-					usableSecret(data.previousSigningSecret) === undefined ? '' : 'the previous secret',
-					usableSecret(data.testSigningSecret) === undefined
-						? ''
-						: 'the test secret (Test URL only)',
-				].filter((name) => name !== '');
+					...(usableSecret(data.previousSigningSecret) ? ['the previous secret'] : []),
+					...(usableSecret(data.testSigningSecret) ? ['the test secret (Test URL only)'] : []),
+				];
 				return {
 					status: 'OK',
 					message: `The Signing Secret${also.length > 0 ? ` and ${also.join(' and ')} are` : ' is'} set. Each delivery is checked when it arrives; a refused one is answered 401, and the trigger's Refused output says why (at the Test URL, and in production with Options → Record Refused Deliveries).`,
@@ -238,9 +232,7 @@ export class TenantApiTrigger implements INodeType {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				this.logger.debug(
 					'Tenant API Trigger: webhooks are registered in the service dashboard; nothing to check',
-					{
-						node: this.getNode().name,
-					},
+					{ node: this.getNode().name },
 				);
 				return false;
 			},
@@ -270,7 +262,16 @@ export class TenantApiTrigger implements INodeType {
 		// n8n runs the editor's Test URL in manual mode, production webhooks in webhook mode.
 		const testUrl = this.getMode() === 'manual';
 		const nowSeconds = Math.floor(Date.now() / 1000);
-		const node = await readSettings(nodeAccess(this), testUrl);
+		const node = await readSettings(
+			{
+				read: (name, fallback) => this.getNodeParameter(name, fallback as never),
+				credential: async () =>
+					this.getNode().credentials?.[WEBHOOK_CREDENTIAL] === undefined
+						? undefined
+						: await this.getCredentials<IDataObject>(WEBHOOK_CREDENTIAL),
+			},
+			testUrl,
+		);
 		const { decision, evidence } = await judge(this, node, testUrl, nowSeconds);
 		if (decision.action === 'refuse')
 			return refuseDelivery(this, decision, evidence, node.recordRefusals);

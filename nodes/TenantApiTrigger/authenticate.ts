@@ -70,7 +70,7 @@ export type Authentication = (
 /** Unix seconds as decimal digits (at most 12, so the value stays exact). */
 const UNIX_SECONDS = /^\d{1,12}$/;
 /** Longest delivery id taken from a header. */
-export const MAX_ID_LENGTH = 256;
+const MAX_ID_LENGTH = 256;
 
 const refused = (reason: AuthenticationFailure, seen: Seen): Authentication => ({
 	ok: false,

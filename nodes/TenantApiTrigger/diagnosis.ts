@@ -30,30 +30,27 @@ export interface Evidence {
 	nowSeconds: number;
 }
 
-/** What a refused request showed, in the trigger's own words and the node's settings only. */
+/**
+ * What a refused request showed, in the trigger's own words and the node's settings only:
+ * `expected`, the headers the settings read the signature (or shared key) from; `carried`, the
+ * signature-like headers shown by name (those a Verification or the settings read, then other
+ * plain tokens, each sorted), `others` those not listed; `secrets`, those tried, by name;
+ * `suggested`, the setting the request points to; `skew`, how far the signed timestamp is ahead (+)
+ * or behind (-) n8n's clock.
+ */
 export interface Findings {
 	verificationName: string;
-	/** The header(s) the settings read the signature (or the shared key) from. */
 	expected: string[];
-	/**
-	 * Signature-like headers shown by name (lower case): those a Verification or the settings read,
-	 * sorted, then the others that are plain tokens, sorted.
-	 */
 	carried: string[];
-	/** Signature-like headers not listed (beyond the first MAX_LISTED, or not shown): counted. */
 	others: number;
 	contentType: string;
 	bodyFormat: string;
 	bodyBytes: number;
-	/** The credential's secrets that were tried, by name. */
 	secrets: string[];
 	testUrl: boolean;
-	/** The setting the request points to. */
 	suggested?: string;
-	/** What is wrong with Signed Content, and the removed Custom HMAC feature it still uses. */
 	signedContentProblem?: string;
 	removedFeature?: RemovedFeature;
-	/** Seconds the signed timestamp is ahead (+) or behind (-) n8n's clock, and the tolerance. */
 	skew?: number;
 	tolerance?: number;
 }
@@ -62,28 +59,23 @@ export interface Findings {
 const SIGNATURE_LIKE = /signature|hmac|token|secret|timestamp|webhook-id/;
 
 /** The header names a Verification reads its signature (or shared key) from. */
-function expectedHeaders(verification: Verification | undefined): string[] {
-	if (verification?.kind === 'hmac') return verification.signatureHeader;
-	return verification?.kind === 'secretHeader' ? verification.header : [];
-}
+const expectedHeaders = (verification?: Verification) =>
+	verification?.kind === 'hmac'
+		? verification.signatureHeader
+		: verification?.kind === 'secretHeader'
+			? verification.header
+			: [];
 
 /** Every header name a Verification reads. */
-function headersRead(verification: Verification | undefined): string[] {
-	if (verification?.kind !== 'hmac') return expectedHeaders(verification);
-	return [
-		...verification.signatureHeader,
-		...verification.timestampHeader,
-		...verification.idHeader,
-	];
-}
+const headersRead = (verification?: Verification) =>
+	verification?.kind === 'hmac'
+		? [...verification.signatureHeader, ...verification.timestampHeader, ...verification.idHeader]
+		: expectedHeaders(verification);
 
 /** Each row's Verification with every setting at its default. */
 const DEFAULTS = VERIFICATION_NAMES.map(
 	(name) => settingsFromParameters(name, (_parameter, fallback) => fallback).verification,
 );
-const defaultOf = (verification: Verification) =>
-	DEFAULTS.find((row) => row.name === verification.name) as Verification;
-
 /** Header names the rows read by default. */
 const ROW_HEADERS: ReadonlySet<string> = new Set(DEFAULTS.flatMap(headersRead));
 
@@ -139,7 +131,7 @@ function elsewhereAdvice(form: Form, header: string | undefined): string {
 	const where =
 		header === undefined ? 'the header holding it (its name is not shown)' : `"${header}"`;
 	const { name, settings } = VERIFICATIONS[form.verification.name];
-	const own = expectedHeaders(defaultOf(form.verification));
+	const own = expectedHeaders(DEFAULTS.find((row) => row.name === form.verification.name));
 	const itsOwn = header !== undefined && own.includes(header);
 	if (!settings.includes('signatureHeader') && !settings.includes('custom') && !itsOwn)
 		return `Set Verification to Custom HMAC set up as ${name} signs, with Signature Header ${where}: it holds a signature in that form (${name} reads ${own.join(', ')} only).`;
@@ -171,10 +163,10 @@ function suggestion(chosen: Verification | undefined, carried: string[]): string
 }
 
 /**
- * The request's signature-like headers, in one pass whatever their number: the names shown (those a
- * Verification or the settings read, then other plain tokens holding no secret of the credential),
- * how many more, and a signature in a header the settings do not read (by name order, one shown
- * first), in the first form that proves at least what the chosen Verification proves.
+ * The request's signature-like headers: the names shown (those a Verification or the settings
+ * read, then other plain tokens holding no secret of the credential), how many more, and a
+ * signature in a header the settings do not read (by name, one shown first) in the first form that
+ * proves at least what the chosen Verification proves.
  */
 function signatureHeaders({ settings, headers }: Evidence, chosen: Verification | undefined) {
 	const read = new Set(headersRead(chosen));
@@ -182,35 +174,25 @@ function signatureHeaders({ settings, headers }: Evidence, chosen: Verification 
 	const secrets = settings.credentialSecrets;
 	const spellings = secrets && secretSpellings(secrets);
 	const forms = formsOf(chosen);
-	const carried: string[] = [];
-	const plain: string[] = [];
-	const holders = new Map<Form, { name: string; shown: boolean }>();
-	let signatureLike = 0;
-	for (const [name, value] of headerMap(headers)) {
-		const held = read.has(name) ? [] : forms.filter((form) => form.holds(value));
-		if (!known.has(name) && !SIGNATURE_LIKE.test(name) && held.length === 0) continue;
-		signatureLike += 1;
-		const shownByName =
-			secrets !== undefined && PLAIN_TOKEN.test(name) && !holdsSpelling(spellings, name);
-		if (known.has(name)) carried.push(name);
-		else if (shownByName) plain.push(name);
-		const shown = known.has(name) || shownByName;
-		for (const form of held) {
-			const holder = holders.get(form);
-			if (!holder || (shown && !holder.shown) || (shown === holder.shown && name < holder.name))
-				holders.set(form, { name, shown });
-		}
-	}
-	const names = [...carried.sort(), ...plain.sort()];
+	const like = [...headerMap(headers)]
+		.flatMap(([name, value]) => {
+			const held = read.has(name) ? [] : forms.filter((form) => form.holds(value));
+			if (!known.has(name) && !SIGNATURE_LIKE.test(name) && held.length === 0) return [];
+			const nameable = PLAIN_TOKEN.test(name) && !holdsSpelling(spellings, name);
+			const shown = known.has(name) || (secrets !== undefined && nameable);
+			return [{ name, held, known: known.has(name), shown }];
+		})
+		.sort((a, b) => Number(b.shown) - Number(a.shown) || (a.name < b.name ? -1 : 1));
+	const names = [...like.filter((h) => h.known), ...like.filter((h) => h.shown && !h.known)];
 	const form = forms.find(
 		(candidate) =>
-			holders.has(candidate) && (candidate.chosen || provesAtLeast(candidate.verification, chosen)),
+			(candidate.chosen || provesAtLeast(candidate.verification, chosen)) &&
+			like.some((h) => h.held.includes(candidate)),
 	);
-	const holder = form && holders.get(form);
+	const holder = form && like.find((h) => h.held.includes(form));
 	return {
-		known: carried,
-		names,
-		others: signatureLike - Math.min(names.length, MAX_LISTED),
+		names: names.map((h) => h.name),
+		others: like.length - Math.min(names.length, MAX_LISTED),
 		elsewhere: form &&
 			holder && { form, header: holder.shown ? shownName(holder.name) : undefined },
 	};
@@ -232,23 +214,20 @@ function knownMediaType(headers: HeaderBag): string {
  * A secret that looks like the wrong kind for the setting (its text is never shown): an API key; a
  * secret shaped like another Verification's (secretPrefix); text that is not hex for a hex key.
  */
-function secretHint(
-	chosen: Verification | undefined,
-	settings: TriggerSettings,
-): string | undefined {
-	const secret = settings.acceptedSecrets.map(usableSecret).find((text) => text !== undefined);
-	if (secret === undefined || chosen?.kind !== 'hmac') return undefined;
+function secretHint({ verification, acceptedSecrets }: TriggerSettings): string | undefined {
+	const secret = acceptedSecrets.map(usableSecret).find((text) => text !== undefined);
+	if (secret === undefined || verification.kind !== 'hmac') return undefined;
 	if (/^(pk|sk|rk)_/.test(secret))
 		return 'The Signing Secret looks like an API key (it starts with pk_, sk_ or rk_). The webhook has a secret of its own: the dashboard shows it when the Webhook URL is generated.';
 	const owner = VERIFICATION_NAMES.map((name) => VERIFICATIONS[name]).find(
 		(row) =>
 			row.secretPrefix !== undefined &&
 			secret.startsWith(row.secretPrefix) &&
-			row !== VERIFICATIONS[chosen.name],
+			row !== VERIFICATIONS[verification.name],
 	);
-	if (owner !== undefined && chosen.secretEncoding === 'text')
+	if (owner !== undefined && verification.secretEncoding === 'text')
 		return `The Signing Secret starts with ${owner.secretPrefix}, as ${owner.name} secrets do: if the sender follows that scheme, choose it.`;
-	if (chosen.secretEncoding === 'hex' && !/^([0-9a-f]{2})+$/i.test(secret))
+	if (verification.secretEncoding === 'hex' && !/^([0-9a-f]{2})+$/i.test(secret))
 		return 'The Secret Encoding is hex (0-9, a-f): copy the HMAC key, not a password or an API key.';
 	return undefined;
 }
@@ -258,44 +237,35 @@ export function diagnose(
 	refusal: Pick<Refusal, 'status' | 'reason' | 'seen'>,
 	evidence: Evidence,
 ): IDataObject {
-	const { settings } = evidence;
-	const chosen = 'failure' in settings ? undefined : settings.verification;
+	const { settings, nowSeconds } = evidence;
+	const read = 'failure' in settings ? undefined : settings;
+	const chosen = read?.verification;
 	const saved = savedVerification(settings);
-	const { known, names, others, elsewhere } = signatureHeaders(evidence, chosen);
-	const template =
-		chosen?.kind === 'hmac'
-			? parseSignedContent(
-					chosen.signedContent,
-					'failure' in settings ? 'json' : settings.bodyFormat,
-				)
-			: undefined;
-	const seen = refusal.seen;
+	const { names, others, elsewhere } = signatureHeaders(evidence, chosen);
+	const bodyFormat = read?.bodyFormat ?? 'json';
+	const template = chosen?.kind === 'hmac' && parseSignedContent(chosen.signedContent, bodyFormat);
+	const { timestamp, secretsTried = [] } = refusal.seen ?? {};
 	const findings: Findings = {
 		verificationName: isVerificationName(saved) ? VERIFICATIONS[saved].name : shown(String(saved)),
 		expected: expectedHeaders(chosen),
 		carried: names,
 		others,
 		contentType: knownMediaType(evidence.headers),
-		bodyFormat: 'failure' in settings ? 'json' : settings.bodyFormat,
+		bodyFormat,
 		bodyBytes: evidence.bodyBytes,
-		secrets: (seen?.secretsTried ?? []).map(
-			(index) => SECRET_NAMES[index] ?? `secret ${index + 1}`,
-		),
+		secrets: secretsTried.map((index) => SECRET_NAMES[index] ?? `secret ${index + 1}`),
 		testUrl: evidence.testUrl,
 		suggested: elsewhere
 			? elsewhereAdvice(elsewhere.form, elsewhere.header)
-			: suggestion(chosen, known),
-		...(template?.ok === false
+			: suggestion(chosen, names),
+		...(template && !template.ok
 			? { signedContentProblem: template.problem, removedFeature: template.removed }
 			: {}),
-		skew: seen?.timestamp === undefined ? undefined : seen.timestamp - evidence.nowSeconds,
+		skew: timestamp === undefined ? undefined : timestamp - nowSeconds,
 		tolerance: chosen?.kind === 'hmac' ? chosen.toleranceSeconds : undefined,
 	};
 	const [summary, action] = REFUSALS[refusal.reason].explain(findings);
-	const hint =
-		SECRET_REASONS.includes(refusal.reason) && !('failure' in settings)
-			? secretHint(chosen, settings)
-			: undefined;
+	const hint = read && SECRET_REASONS.includes(refusal.reason) && secretHint(read);
 	return {
 		reason: refusal.reason,
 		answered: refusal.status,
@@ -305,7 +275,7 @@ export function diagnose(
 		url: evidence.testUrl ? 'Test URL' : 'Production URL',
 		request: {
 			contentType: findings.contentType,
-			bodyBytes: findings.bodyBytes,
+			bodyBytes: evidence.bodyBytes,
 			signatureHeaders: names.slice(0, MAX_LISTED).map(shownName),
 			otherSignatureLikeHeaders: others,
 			...(elsewhere && {
@@ -317,7 +287,7 @@ export function diagnose(
 		},
 		secretsTried: findings.secrets,
 		...(findings.skew === undefined ? {} : { timestampSkewSeconds: findings.skew }),
-		...(hint === undefined ? {} : { likelyCause: hint }),
-		refusedAt: new Date(evidence.nowSeconds * 1000).toISOString(),
+		...(hint ? { likelyCause: hint } : {}),
+		refusedAt: new Date(nowSeconds * 1000).toISOString(),
 	};
 }

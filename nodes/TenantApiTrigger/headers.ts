@@ -47,15 +47,6 @@ export function mediaType(headers: HeaderBag): string {
 const ALWAYS_LEFT_OUT = ['authorization', 'proxy-authorization', 'cookie'];
 
 /**
- * Whether a name or value holds a spelling of one of the secrets (nodes/shared/secretSpellings.ts),
- * in any letter case: header names arrive in lower case, so a secret in a name (`X-Auth-<secret>`)
- * reaches the node case-folded.
- */
-function holdsSecret(spellings: RegExp | undefined, texts: unknown[]): boolean {
-	return texts.flatMap(leaves).some((text) => holdsSpelling(spellings, text));
-}
-
-/**
  * Every text in a value: itself, or the keys and leaves of a list or an object (a parsed query can
  * nest).
  */
@@ -65,30 +56,30 @@ function leaves(value: unknown): string[] {
 }
 
 /**
- * The request headers without those that can carry credentials: `secretHeaders`, and any holding a
- * secret in any spelling.
+ * The entries of the request's headers or query but those `leftOut` (by lower-case name) and those
+ * whose name or value holds a spelling of one of the secrets (nodes/shared/secretSpellings.ts), in
+ * any letter case: header names arrive in lower case, so a secret in a name (`X-Auth-<secret>`)
+ * reaches the node case-folded.
  */
-export function unsignedHeaders(
-	headers: HeaderBag,
-	secretHeaders: string[],
+function withoutSecrets(
+	entries: Record<string, unknown>,
 	secrets: string[],
+	leftOut: string[] = [],
 ): IDataObject {
-	const leftOut = new Set([...ALWAYS_LEFT_OUT, ...secretHeaders]);
 	const spellings = secretSpellings(secrets);
 	const out: IDataObject = {};
-	for (const [name, value] of Object.entries(headers)) {
-		if (value === undefined || leftOut.has(name.toLowerCase())) continue;
-		if (!holdsSecret(spellings, [name, value])) setOwn(out, name, value);
+	for (const [name, value] of Object.entries(entries)) {
+		if (value === undefined || leftOut.includes(name.toLowerCase())) continue;
+		const texts = [name, value].flatMap(leaves);
+		if (!texts.some((text) => holdsSpelling(spellings, text))) setOwn(out, name, value);
 	}
 	return out;
 }
 
-/** The query parameters without any that hold a secret in any spelling. */
-export function unsignedQuery(query: IDataObject, secrets: string[]): IDataObject {
-	const spellings = secretSpellings(secrets);
-	const out: IDataObject = {};
-	for (const [key, value] of Object.entries(query)) {
-		if (!holdsSecret(spellings, [key, value])) setOwn(out, key, value);
-	}
-	return out;
-}
+/** The request headers but those that can carry credentials: `secretHeaders`, any with a secret. */
+export const unsignedHeaders = (headers: HeaderBag, secretHeaders: string[], secrets: string[]) =>
+	withoutSecrets(headers, secrets, [...ALWAYS_LEFT_OUT, ...secretHeaders]);
+
+/** The query parameters but any that hold a secret. */
+export const unsignedQuery = (query: IDataObject, secrets: string[]) =>
+	withoutSecrets(query, secrets);

@@ -11,9 +11,6 @@ import type { WebhookDelivery } from '../shared/webhookDelivery';
 import type { Authenticated } from './authenticate';
 import { parseNumbersAsWritten } from './exactJson';
 
-/** `idSource` of an id that is the SHA-256 of the verified body. */
-export const BODY_HASH_ID_SOURCE = 'body:sha256';
-
 export const DEFAULT_EVENT_PATH = 'event';
 const FALLBACK_EVENT_PATH = 'type';
 
@@ -30,7 +27,7 @@ function child(current: unknown, key: string): unknown {
  * key or a list index: a key that holds dots itself cannot be reached, so a body cannot shadow
  * `a.b` with a `"a.b"` key.
  */
-export function valueAtPath(body: unknown, path: string): unknown {
+function valueAtPath(body: unknown, path: string): unknown {
 	const keys = path.trim() === '' ? [] : path.trim().split('.');
 	return keys.length === 0 ? undefined : keys.reduce(child, body);
 }
@@ -93,7 +90,7 @@ export function deliveryIdentity(
 	const beside = signed.header?.value ?? signed.url;
 	if (beside !== undefined) hash.update(JSON.stringify(beside));
 	const source = signed.header ? `header.${signed.header.name}+` : signed.url ? 'url+' : '';
-	return { id: hash.update(rawBody).digest('hex'), idSource: `${source}${BODY_HASH_ID_SOURCE}` };
+	return { id: hash.update(rawBody).digest('hex'), idSource: `${source}body:sha256` };
 }
 
 /** The event type at `eventPath`, else at `type`; undefined when neither holds text. */

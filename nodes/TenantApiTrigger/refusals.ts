@@ -25,15 +25,13 @@ export type RefusalStatus = 400 | 401 | 415 | 503;
 
 /** One row of the table. */
 interface RefusalEntry {
-	status: RefusalStatus;
-	/** What the sender is told (default: Invalid signature: nothing that helps a forger). */
+	/** The status the sender gets (default: 401). */
+	status?: RefusalStatus;
+	/** What the sender is told (default: "Invalid signature": nothing that helps a forger). */
 	answer?: (format: BodyFormat) => string;
 	/** What was checked, what was found, and the one thing to change. */
 	explain: (found: Findings) => Explanation;
 }
-
-/** What every refusal that is not about the body's format tells the sender. */
-export const INVALID_SIGNATURE = 'Invalid signature';
 
 /**
  * The size of the Refused item is bounded by construction (docs/trigger.md "When a delivery is
@@ -111,7 +109,6 @@ const bodyShape = (format: BodyFormat) =>
 /** Every refusal: its status, what the sender is told, and what the Refused output says. */
 export const REFUSALS: Record<RefusalReason, RefusalEntry> = {
 	missing_signature: {
-		status: 401,
 		explain: (found) => [
 			`No signature: the request carries none of the headers ${found.verificationName} reads (${list(found.expected)}). Signature-like headers it carries: ${carriedList(found)}.`,
 			found.suggested ??
@@ -119,21 +116,18 @@ export const REFUSALS: Record<RefusalReason, RefusalEntry> = {
 		],
 	},
 	malformed_signature: {
-		status: 401,
 		explain: (found) => [
 			`The signature header (${list(found.expected)}) does not hold a signature in the form ${found.verificationName} expects (algorithm, hex or base64, prefix or label).`,
 			found.suggested ?? 'Check that the Verification matches what the sender sends.',
 		],
 	},
 	signature_mismatch: {
-		status: 401,
 		explain: (found) => [
 			`The signature does not match the ${found.bodyBytes}-byte body signed with ${secretsPhrase(found)}.`,
 			found.suggested ?? signatureMismatchAction(found),
 		],
 	},
 	missing_timestamp: {
-		status: 401,
 		explain: (found) => [
 			`The signed timestamp is missing: ${found.verificationName} needs it beside the signature.`,
 			found.suggested ??
@@ -141,14 +135,12 @@ export const REFUSALS: Record<RefusalReason, RefusalEntry> = {
 		],
 	},
 	invalid_timestamp: {
-		status: 401,
 		explain: () => [
 			'The signed timestamp is not unix seconds.',
 			'Check that the sender sends unix seconds in the timestamp (not milliseconds or a date).',
 		],
 	},
 	timestamp_out_of_window: {
-		status: 401,
 		explain: (found) => [
 			found.skew === undefined
 				? `The signed timestamp is further than ${found.tolerance ?? 'the tolerance of'} s from n8n's clock.`
@@ -157,28 +149,24 @@ export const REFUSALS: Record<RefusalReason, RefusalEntry> = {
 		],
 	},
 	missing_id: {
-		status: 401,
 		explain: () => [
 			'The signed delivery ID header is missing, empty, padded with spaces or longer than 256 characters.',
 			'Check that the sender is a Standard Webhooks sender (Custom HMAC: set the ID Header).',
 		],
 	},
 	missing_url: {
-		status: 401,
 		explain: () => [
 			'The URL the sender signed is not known to the trigger.',
 			'Set Signed URL to the URL registered at the sender.',
 		],
 	},
 	missing_signed_header: {
-		status: 401,
 		explain: () => [
 			'A header that Signed Content names ({header.…}) is missing, empty or padded with spaces.',
 			'Check that Signed Content names the header the sender signs.',
 		],
 	},
 	invalid_signed_content: {
-		status: 401,
 		explain: (found) =>
 			found.removedFeature === undefined
 				? [
@@ -191,42 +179,36 @@ export const REFUSALS: Record<RefusalReason, RefusalEntry> = {
 					],
 	},
 	missing_secret_header: {
-		status: 401,
 		explain: (found) => [
 			`The header carrying the shared key (${list(found.expected)}) is missing. Signature-like headers present: ${carriedList(found)}.`,
 			found.suggested ?? 'Set Header Carrying the Shared Key to the header the sender uses.',
 		],
 	},
 	secret_mismatch: {
-		status: 401,
 		explain: (found) => [
 			`The shared key in ${list(found.expected)} is not ${secretsPhrase(found)}.`,
 			"Put the key the sender sends into the credential's Signing Secret.",
 		],
 	},
 	no_secret_configured: {
-		status: 401,
 		explain: () => [
 			'The Tenant Webhook API credential holds no Signing Secret.',
 			'Paste the webhook secret into the credential.',
 		],
 	},
 	no_credential_selected: {
-		status: 401,
 		explain: () => [
 			'No Tenant Webhook API credential is selected.',
 			'Select (or create) the credential in the trigger.',
 		],
 	},
 	invalid_secret: {
-		status: 401,
 		explain: (found) => [
 			`The Signing Secret is not valid for ${found.verificationName} (Standard Webhooks: whsec_ and base64; a hex or base64 Secret Encoding: hex or base64).`,
 			'Copy the secret exactly as the sender shows it.',
 		],
 	},
 	unknown_verification: {
-		status: 401,
 		explain: (found) => [
 			`The Verification "${found.verificationName}" is not one this version offers: a removed scheme (one named after another service, or a signature over form fields or inside body items; see the CHANGELOG), or one saved by a newer version. Every delivery is refused until it is changed.`,
 			found.suggested ??
@@ -242,7 +224,6 @@ export const REFUSALS: Record<RefusalReason, RefusalEntry> = {
 		],
 	},
 	raw_body_unavailable: {
-		status: 401,
 		explain: () => [
 			'n8n kept no bytes of this request (it parses multipart/form-data itself before the trigger runs), so nothing can be verified.',
 			'Senders of signed webhooks post JSON or form fields: check the sender.',
@@ -307,7 +288,6 @@ export const REFUSALS: Record<RefusalReason, RefusalEntry> = {
 		],
 	},
 	internal_error: {
-		status: 401,
 		explain: () => [
 			'n8n did not hand the trigger the request or its settings.',
 			'Deliver again; if it repeats, check the n8n log.',
@@ -328,6 +308,6 @@ export function refusalAnswer(
 	reason: RefusalReason,
 	format: BodyFormat = 'json',
 ): { status: RefusalStatus; message: string } {
-	const { status, answer } = REFUSALS[reason];
-	return { status, message: answer === undefined ? INVALID_SIGNATURE : answer(format) };
+	const { status = 401, answer } = REFUSALS[reason];
+	return { status, message: answer === undefined ? 'Invalid signature' : answer(format) };
 }

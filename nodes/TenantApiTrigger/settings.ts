@@ -135,12 +135,13 @@ export interface UnreadSettings {
 export const savedVerification = (settings: TriggerSettings | UnreadSettings): unknown =>
 	'failure' in settings ? settings.saved : settings.verification.name;
 
-/** How the node reaches n8n (TenantApiTrigger.node.ts); each throws when n8n cannot give it. */
+/**
+ * How the node reaches n8n (TenantApiTrigger.node.ts): a parameter (throws when n8n cannot give
+ * it), and the credential (undefined when none is selected; throws when it cannot be read now).
+ */
 export interface NodeAccess {
 	read: ParameterReader;
-	credential(): Promise<IDataObject>;
-	/** Whether a credential is selected in the node. */
-	credentialSelected(): boolean;
+	credential(): Promise<IDataObject | undefined>;
 }
 
 export interface NodeSettings {
@@ -151,33 +152,26 @@ export interface NodeSettings {
 	recordRefusals: boolean;
 }
 
-async function settingsFor(
-	read: ParameterReader,
-	node: NodeAccess,
-	testUrl: boolean,
-): Promise<TriggerSettings | UnreadSettings> {
+async function settingsFor(read: ParameterReader, node: NodeAccess, testUrl: boolean) {
 	let saved: unknown;
 	try {
 		saved = read('verification', DEFAULTS.get('verification'));
 		// None reads no credential; a Verification this version does not offer reads it only to let
-		// the Refused item name the request's headers.
-		let credential: IDataObject | undefined;
-		let failure: SettingsFailure | undefined;
-		if (saved !== 'none')
-			credential = await node.credential().catch(() => {
-				failure = node.credentialSelected() ? 'credential_unavailable' : 'no_credential_selected';
-				return undefined;
-			});
-		const secrets = credential && secretsOf(credential, testUrl);
+		// the Refused item name the request's headers. A temporary failure to read it is a 503.
+		const credential =
+			saved === 'none' ? undefined : await node.credential().catch(() => 'unavailable' as const);
+		const secrets = typeof credential === 'object' ? secretsOf(credential, testUrl) : undefined;
+		const unread = (failure: SettingsFailure): UnreadSettings => ({ failure, saved });
 		if (!isVerificationName(saved))
 			return {
-				failure: 'unknown_verification',
-				saved,
+				...unread('unknown_verification'),
 				credentialSecrets: secrets && usable(secrets.all),
 			};
-		return failure ? { failure, saved } : settingsFromParameters(saved, read, secrets);
+		if (credential === 'unavailable') return unread('credential_unavailable');
+		if (saved !== 'none' && secrets === undefined) return unread('no_credential_selected');
+		return settingsFromParameters(saved, read, secrets);
 	} catch {
-		return { failure: 'internal_error', saved };
+		return { failure: 'internal_error' as const, saved };
 	}
 }
 

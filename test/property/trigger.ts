@@ -10,7 +10,7 @@ import { diagnose } from '../../nodes/TenantApiTrigger/diagnosis';
 import type { Decision } from '../../nodes/TenantApiTrigger/receive';
 import { receiveDelivery } from '../../nodes/TenantApiTrigger/receive';
 import { secretsOf, settingsFromParameters } from '../../nodes/TenantApiTrigger/settings';
-import { signedUrlOf } from '../../nodes/TenantApiTrigger/url';
+import { signedUrl } from '../../nodes/TenantApiTrigger/url';
 import { parameterReader } from '../harness/verifier';
 
 import type { Received } from './oracle';
@@ -40,9 +40,7 @@ export function trigger(setup: Setup, request: Received): Answer {
 		headers: request.headers,
 		query: request.query,
 		url:
-			settings.signedUrl === undefined
-				? undefined
-				: signedUrlOf(publicUrl, settings.signedUrl, path),
+			settings.signedUrl === undefined ? undefined : signedUrl(publicUrl, settings.signedUrl, path),
 		nowSeconds: request.now,
 	});
 	if (decision.action !== 'refuse') return { decision };

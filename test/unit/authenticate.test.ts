@@ -7,7 +7,7 @@
 import crypto from 'crypto';
 
 import type { AuthenticationFailure } from '../../nodes/TenantApiTrigger/authenticate';
-import { MAX_ID_LENGTH, authenticate } from '../../nodes/TenantApiTrigger/authenticate';
+import { authenticate } from '../../nodes/TenantApiTrigger/authenticate';
 import type { BodyFormat } from '../../nodes/TenantApiTrigger/body';
 import type { ReceivedRequest } from '../../nodes/TenantApiTrigger/receive';
 import { settingsFromParameters } from '../../nodes/TenantApiTrigger/settings';
@@ -108,7 +108,7 @@ describe('every reason a request is refused for', () => {
 		[
 			'missing_id',
 			() => {
-				const long = 'i'.repeat(MAX_ID_LENGTH + 1);
+				const long = 'i'.repeat(257);
 				return reasonOf(
 					custom('{id}.{body}'),
 					[SECRET],

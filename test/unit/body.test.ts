@@ -4,7 +4,9 @@
  * format takes. How numbers are kept exact is exactJson.test.ts.
  */
 import type { BodyFormat } from '../../nodes/TenantApiTrigger/body';
-import { MAX_FORM_FIELDS, mediaTypeFits, readBody } from '../../nodes/TenantApiTrigger/body';
+import { mediaTypeFits, readBody } from '../../nodes/TenantApiTrigger/body';
+
+const MAX_FORM_FIELDS = 1000;
 
 const read = (format: BodyFormat, body: string | Buffer) => readBody(format, Buffer.from(body));
 const fields = (body: string) => {

@@ -10,7 +10,7 @@ import type { Seen } from '../../nodes/TenantApiTrigger/authenticate';
 import type { Evidence } from '../../nodes/TenantApiTrigger/diagnosis';
 import { diagnose } from '../../nodes/TenantApiTrigger/diagnosis';
 import type { RefusalReason } from '../../nodes/TenantApiTrigger/refusals';
-import { INVALID_SIGNATURE, REFUSALS, refusalAnswer } from '../../nodes/TenantApiTrigger/refusals';
+import { REFUSALS, refusalAnswer } from '../../nodes/TenantApiTrigger/refusals';
 import type { VerificationName } from '../../nodes/TenantApiTrigger/verifications';
 import { settingsFromParameters } from '../../nodes/TenantApiTrigger/settings';
 import { VERIFICATION_NAMES } from '../../nodes/TenantApiTrigger/verifications';
@@ -84,7 +84,7 @@ describe('the table', () => {
 			'unknown_verification',
 			'raw_body_unavailable',
 		] as const)
-			expect(refusalAnswer(reason)).toEqual({ status: 401, message: INVALID_SIGNATURE });
+			expect(refusalAnswer(reason)).toEqual({ status: 401, message: 'Invalid signature' });
 	});
 
 	it('a verified body that cannot be read is 400 with what it must be; a Content-Type the format does not read 415; an unreadable credential 503', () => {

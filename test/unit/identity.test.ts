@@ -11,13 +11,11 @@ import { join } from 'path';
 import type { IDataObject } from 'n8n-workflow';
 
 import {
-	BODY_HASH_ID_SOURCE,
 	deliveryIdentity,
 	eventAccepted,
 	eventType,
 	parseEventList,
 	pathList,
-	valueAtPath,
 } from '../../nodes/TenantApiTrigger/identity';
 import type { Decision } from '../../nodes/TenantApiTrigger/receive';
 import { receive, triggerSettings } from '../harness/verifier';
@@ -43,7 +41,7 @@ describe('the id rule', () => {
 
 	it('else the Delivery ID Fields, when the body has every one of them', () => {
 		expect(idOf(BODY, ['data.object.id'])).toEqual({ id: 'tr_1', idSource: 'body:data.object.id' });
-		expect(idOf(BODY, ['id', 'missing'])).toEqual({ id: SHA256, idSource: BODY_HASH_ID_SOURCE });
+		expect(idOf(BODY, ['id', 'missing'])).toEqual({ id: SHA256, idSource: 'body:sha256' });
 	});
 
 	it('else the SHA-256 of the verified bytes: never the body\'s "id", which may name a resource', () => {
@@ -103,15 +101,15 @@ describe('dot paths', () => {
 		items: [{ id: 'i0' }, { id: 'i1' }],
 	} as IDataObject;
 
-	it('walk own keys and list indexes; a key holding dots is never reached', () => {
-		expect(valueAtPath(body, 'a.b')).toBe('nested');
-		expect(valueAtPath(body, ' items.1.id ')).toBe('i1');
-		expect(valueAtPath(body, 'items.01.id')).toBeUndefined();
-		expect(valueAtPath(body, 'items.length')).toBeUndefined();
-		expect(valueAtPath(body, 'a.b.c')).toBeUndefined();
-		expect(valueAtPath(body, '')).toBeUndefined();
-		expect(valueAtPath(body, 'constructor')).toBeUndefined();
-		expect(valueAtPath({}, '__proto__')).toBeUndefined();
+	it('walk own keys and list indexes; a key holding dots is never reached (the Event Path)', () => {
+		expect(eventType(body, 'a.b')).toBe('nested');
+		expect(eventType(body, ' items.1.id ')).toBe('i1');
+		expect(eventType(body, 'items.01.id')).toBeUndefined();
+		expect(eventType(body, 'items.length')).toBeUndefined();
+		expect(eventType(body, 'a.b.c')).toBeUndefined();
+		expect(eventType(body, ' ')).toBeUndefined();
+		expect(eventType(body, 'constructor')).toBeUndefined();
+		expect(eventType({}, '__proto__')).toBeUndefined();
 	});
 
 	it('the Delivery ID Fields setting: paths separated by commas, blanks dropped', () => {
