@@ -6,9 +6,9 @@
 import { createHmac } from 'crypto';
 
 import type { BodyFormat } from './body';
-import { headerMap, headerNames } from './headers';
+import { headerMap } from './headers';
 import type { ReceivedRequest } from './receive';
-import { usableSecret } from './settings';
+import { headerNames, usableSecret } from './settings';
 import {
 	MAX_SIGNATURE_HEADER_LENGTH,
 	constantTimeEqual,

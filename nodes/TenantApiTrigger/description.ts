@@ -18,21 +18,6 @@ const tolerance = (show: IDisplayOptions['show']): INodeProperties => ({
 	description: 'How far the signed timestamp may be from the current time, in either direction',
 });
 
-const verificationOptions: INodeProperties = {
-	displayName: 'Verification',
-	name: 'verification',
-	type: 'options',
-	noDataExpression: true,
-	options: VERIFICATION_NAMES.map((value) => ({
-		name: VERIFICATIONS[value].name,
-		value,
-		description: VERIFICATIONS[value].description,
-	})),
-	default: 'hmacSha256',
-	description:
-		'How each delivery is checked before the workflow starts. Refused deliveries get a 401 and start nothing from the Verified output; the Refused output says why.',
-};
-
 const customHmacFields: INodeProperties[] = [
 	{
 		displayName: 'Algorithm',
@@ -147,30 +132,6 @@ const customHmacFields: INodeProperties[] = [
 	},
 ];
 
-const bodyFormatOptions = [
-	{
-		name: 'JSON',
-		value: 'json',
-		description: 'A JSON object; Content-Type JSON, +JSON, text/plain or none',
-	},
-	{
-		name: 'Form Fields',
-		value: 'form',
-		description: 'Content-Type application/x-www-form-urlencoded',
-	},
-];
-/** Body Format: JSON by default. */
-const bodyFormatField: INodeProperties = {
-	displayName: 'Body Format',
-	name: 'bodyFormat',
-	type: 'options',
-	options: bodyFormatOptions,
-	default: 'json',
-	displayOptions: { show: { verification: showing('bodyFormat') } },
-	description:
-		'How the verified body is read. A delivery whose Content-Type says otherwise is refused with 415: the Content-Type is not signed, so the same signed bytes must never be read another way.',
-};
-
 export const properties: INodeProperties[] = [
 	{
 		displayName:
@@ -179,7 +140,20 @@ export const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	verificationOptions,
+	{
+		displayName: 'Verification',
+		name: 'verification',
+		type: 'options',
+		noDataExpression: true,
+		options: VERIFICATION_NAMES.map((value) => ({
+			name: VERIFICATIONS[value].name,
+			value,
+			description: VERIFICATIONS[value].description,
+		})),
+		default: 'hmacSha256',
+		description:
+			'How each delivery is checked before the workflow starts. Refused deliveries get a 401 and start nothing from the Verified output; the Refused output says why.',
+	},
 	{
 		displayName:
 			'Verification is off: anyone who knows or guesses this URL can start the workflow with any data. Use it only for a first test.',
@@ -247,7 +221,27 @@ export const properties: INodeProperties[] = [
 		description:
 			'For {URL} in Signed Content: the URL registered at the sender, when it differs from the Webhook URL n8n shows (e.g. behind a proxy that rewrites it). Empty: the Webhook URL of this node. The query string of each request is appended as received.',
 	},
-	bodyFormatField,
+	{
+		displayName: 'Body Format',
+		name: 'bodyFormat',
+		type: 'options',
+		options: [
+			{
+				name: 'JSON',
+				value: 'json',
+				description: 'A JSON object; Content-Type JSON, +JSON, text/plain or none',
+			},
+			{
+				name: 'Form Fields',
+				value: 'form',
+				description: 'Content-Type application/x-www-form-urlencoded',
+			},
+		],
+		default: 'json',
+		displayOptions: { show: { verification: showing('bodyFormat') } },
+		description:
+			'How the verified body is read. A delivery whose Content-Type says otherwise is refused with 415: the Content-Type is not signed, so the same signed bytes must never be read another way.',
+	},
 	{
 		displayName: 'Events',
 		name: 'events',

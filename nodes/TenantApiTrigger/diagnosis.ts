@@ -15,7 +15,6 @@ import { MAX_LISTED, PLAIN_TOKEN, REFUSALS, SECRET_REASONS, shown, shownName } f
 import type { TriggerSettings, UnreadSettings } from './settings';
 import { savedVerification, settingsFromParameters, usableSecret } from './settings';
 import { signatureForm } from './signatureHeader';
-import type { RemovedFeature } from './signedContent';
 import { parseSignedContent, usesPart } from './signedContent';
 import type { Verification } from './verifications';
 import { VERIFICATIONS, VERIFICATION_NAMES, isVerificationName } from './verifications';
@@ -28,31 +27,6 @@ export interface Evidence {
 	bodyBytes: number;
 	testUrl: boolean;
 	nowSeconds: number;
-}
-
-/**
- * What a refused request showed, in the trigger's own words and the node's settings only:
- * `expected`, the headers the settings read the signature (or shared key) from; `carried`, the
- * signature-like headers shown by name (those a Verification or the settings read, then other
- * plain tokens, each sorted), `others` those not listed; `secrets`, those tried, by name;
- * `suggested`, the setting the request points to; `skew`, how far the signed timestamp is ahead (+)
- * or behind (-) n8n's clock.
- */
-export interface Findings {
-	verificationName: string;
-	expected: string[];
-	carried: string[];
-	others: number;
-	contentType: string;
-	bodyFormat: string;
-	bodyBytes: number;
-	secrets: string[];
-	testUrl: boolean;
-	suggested?: string;
-	signedContentProblem?: string;
-	removedFeature?: RemovedFeature;
-	skew?: number;
-	tolerance?: number;
 }
 
 /** Words that mark a header as one that carries a signature, a timestamp or a shared secret. */
@@ -232,11 +206,14 @@ function secretHint({ verification, acceptedSecrets }: TriggerSettings): string 
 	return undefined;
 }
 
-/** The Refused output's item for a refusal. */
-export function diagnose(
-	refusal: Pick<Refusal, 'status' | 'reason' | 'seen'>,
-	evidence: Evidence,
-): IDataObject {
+/**
+ * What a refused request showed, in the trigger's own words and the node's settings only, for
+ * REFUSALS to explain: `expected`, the headers the settings read the signature (or shared key)
+ * from; `carried`, the signature-like headers shown by name, `others` those not listed; `secrets`,
+ * those tried, by name; `suggested`, the setting the request points to; `skew`, how far the signed
+ * timestamp is ahead (+) or behind (-) n8n's clock.
+ */
+function findingsOf(refusal: Pick<Refusal, 'seen'>, evidence: Evidence) {
 	const { settings, nowSeconds } = evidence;
 	const read = 'failure' in settings ? undefined : settings;
 	const chosen = read?.verification;
@@ -245,16 +222,15 @@ export function diagnose(
 	const bodyFormat = read?.bodyFormat ?? 'json';
 	const template = chosen?.kind === 'hmac' && parseSignedContent(chosen.signedContent, bodyFormat);
 	const { timestamp, secretsTried = [] } = refusal.seen ?? {};
-	const findings: Findings = {
+	return {
 		verificationName: isVerificationName(saved) ? VERIFICATIONS[saved].name : shown(String(saved)),
 		expected: expectedHeaders(chosen),
 		carried: names,
 		others,
+		elsewhere,
 		contentType: knownMediaType(evidence.headers),
 		bodyFormat,
-		bodyBytes: evidence.bodyBytes,
 		secrets: secretsTried.map((index) => SECRET_NAMES[index] ?? `secret ${index + 1}`),
-		testUrl: evidence.testUrl,
 		suggested: elsewhere
 			? elsewhereAdvice(elsewhere.form, elsewhere.header)
 			: suggestion(chosen, names),
@@ -263,21 +239,35 @@ export function diagnose(
 			: {}),
 		skew: timestamp === undefined ? undefined : timestamp - nowSeconds,
 		tolerance: chosen?.kind === 'hmac' ? chosen.toleranceSeconds : undefined,
+		hint: read && secretHint(read),
+		bodyBytes: evidence.bodyBytes,
+		testUrl: evidence.testUrl,
+		nowSeconds,
 	};
-	const [summary, action] = REFUSALS[refusal.reason].explain(findings);
-	const hint = read && SECRET_REASONS.includes(refusal.reason) && secretHint(read);
+}
+
+export type Findings = ReturnType<typeof findingsOf>;
+
+/** The Refused output's item for a refusal. */
+export function diagnose(
+	refusal: Pick<Refusal, 'status' | 'reason' | 'seen'>,
+	evidence: Evidence,
+): IDataObject {
+	const found = findingsOf(refusal, evidence);
+	const [summary, action] = REFUSALS[refusal.reason].explain(found);
+	const { elsewhere, skew, hint } = found;
 	return {
 		reason: refusal.reason,
 		answered: refusal.status,
 		summary,
 		action,
-		verification: findings.verificationName,
-		url: evidence.testUrl ? 'Test URL' : 'Production URL',
+		verification: found.verificationName,
+		url: found.testUrl ? 'Test URL' : 'Production URL',
 		request: {
-			contentType: findings.contentType,
-			bodyBytes: evidence.bodyBytes,
-			signatureHeaders: names.slice(0, MAX_LISTED).map(shownName),
-			otherSignatureLikeHeaders: others,
+			contentType: found.contentType,
+			bodyBytes: found.bodyBytes,
+			signatureHeaders: found.carried.slice(0, MAX_LISTED).map(shownName),
+			otherSignatureLikeHeaders: found.others,
 			...(elsewhere && {
 				signatureElsewhere: {
 					...(elsewhere.header === undefined ? {} : { header: elsewhere.header }),
@@ -285,9 +275,9 @@ export function diagnose(
 				},
 			}),
 		},
-		secretsTried: findings.secrets,
-		...(findings.skew === undefined ? {} : { timestampSkewSeconds: findings.skew }),
-		...(hint ? { likelyCause: hint } : {}),
-		refusedAt: new Date(nowSeconds * 1000).toISOString(),
+		secretsTried: found.secrets,
+		...(skew === undefined ? {} : { timestampSkewSeconds: skew }),
+		...(hint && SECRET_REASONS.includes(refusal.reason) ? { likelyCause: hint } : {}),
+		refusedAt: new Date(found.nowSeconds * 1000).toISOString(),
 	};
 }

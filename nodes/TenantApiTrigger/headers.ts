@@ -9,17 +9,6 @@ import { holdsSpelling, secretSpellings } from '../shared/secretSpellings';
 export type HeaderBag = Record<string, string | string[] | undefined>;
 
 /**
- * The header names of a setting that may list several, separated by commas (lower case, blanks
- * dropped).
- */
-export function headerNames(names: string): string[] {
-	return names
-		.split(',')
-		.map((name) => name.trim().toLowerCase())
-		.filter((name) => name !== '');
-}
-
-/**
  * The request's headers in one pass, by lower-case name: those of `names` (all without); the first
  * of a name wins, a repeated one joined with ', ' the way Node joins it.
  */

@@ -32,16 +32,6 @@ function valueAtPath(body: unknown, path: string): unknown {
 	return keys.length === 0 ? undefined : keys.reduce(child, body);
 }
 
-/** Comma-separated dot paths (`a.b, c`), blanks dropped. */
-export function pathList(value: unknown): string[] {
-	return typeof value === 'string'
-		? value
-				.split(',')
-				.map((path) => path.trim())
-				.filter((path) => path !== '')
-		: [];
-}
-
 /**
  * A scalar field as id text: text as it is, a number as the sender wrote it (read from the bytes
  * again, only then), a boolean's word; undefined for anything else (objects, lists, empty text).
@@ -100,15 +90,6 @@ export function eventType(body: IDataObject, eventPath: string): string | undefi
 		if (typeof value === 'string' && value.trim() !== '') return value.trim();
 	}
 	return undefined;
-}
-
-/** Accepted event types from free text: comma or newline separated, blanks dropped. */
-export function parseEventList(text: unknown): string[] {
-	if (typeof text !== 'string') return [];
-	return text
-		.split(/[,\n\r]+/)
-		.map((entry) => entry.trim())
-		.filter((entry) => entry !== '');
 }
 
 /**

@@ -71,23 +71,21 @@ function outputItem(
 	body: IDataObject,
 	passed: Authenticated,
 ): IDataObject {
-	const { verification } = settings;
+	const { verification, credentialSecrets: secrets = [] } = settings;
+	const secretHeader = verification.kind === 'secretHeader' ? verification.header : [];
 	const delivery: WebhookDelivery = {
 		...deliveryIdentity(passed, request.rawBody, body, settings.idFields),
 		timestamp: passed.timestamp ?? null,
 		verification: verification.name,
 		secret: passed.secretIndex === undefined ? null : (SECRET_NAMES[passed.secretIndex] ?? null),
 		bodyType: settings.bodyFormat,
+		...(passed.header && { signedHeaders: { [passed.header.name]: passed.header.value } }),
+		...(passed.url === undefined ? {} : { signedUrl: passed.url }),
+		...(settings.includeHeaders
+			? { unsignedHeaders: unsignedHeaders(request.headers, secretHeader, secrets) }
+			: {}),
+		...(settings.includeQuery ? { unsignedQuery: unsignedQuery(request.query, secrets) } : {}),
 	};
-	if (passed.header !== undefined)
-		delivery.signedHeaders = { [passed.header.name]: passed.header.value };
-	if (passed.url !== undefined) delivery.signedUrl = passed.url;
-	const secrets = settings.credentialSecrets ?? [];
-	if (settings.includeHeaders) {
-		const secretHeader = verification.kind === 'secretHeader' ? verification.header : [];
-		delivery.unsignedHeaders = unsignedHeaders(request.headers, secretHeader, secrets);
-	}
-	if (settings.includeQuery) delivery.unsignedQuery = unsignedQuery(request.query, secrets);
 	// The body was read for this request alone, and has no field of that name (refused before).
 	body[WEBHOOK_DELIVERY_FIELD] = delivery;
 	return body;

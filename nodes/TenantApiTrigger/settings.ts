@@ -7,8 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { BodyFormat } from './body';
 import { properties } from './description';
-import { headerNames } from './headers';
-import { DEFAULT_EVENT_PATH, parseEventList, pathList } from './identity';
+import { DEFAULT_EVENT_PATH } from './identity';
 import type { Parameters, Verification, VerificationName } from './verifications';
 import { VERIFICATIONS, isVerificationName } from './verifications';
 
@@ -42,6 +41,13 @@ export function usableSecret(secret: unknown): string | undefined {
 	return text === '' ? undefined : text;
 }
 
+/** A setting that lists values: separated by commas (or `separators`), trimmed, blanks dropped. */
+const listOf = (value: unknown, separators = /,/) =>
+	(typeof value === 'string' ? value.split(separators) : []).flatMap((entry) => entry.trim() || []);
+
+/** The header names of a setting that may list several, in lower case. */
+export const headerNames = (setting: string) => listOf(setting).map((name) => name.toLowerCase());
+
 const usable = (secrets: unknown[]) => secrets.flatMap((secret) => usableSecret(secret) ?? []);
 
 /** The default the node shows for each parameter. */
@@ -49,18 +55,14 @@ const DEFAULTS = new Map(properties.map((property) => [property.name, property.d
 
 /** The values of a row's parameters as its Verification takes them (verifications.ts). */
 function parametersOf(value: (name: string) => unknown): Parameters {
-	const text = (name: string) => {
+	const typed = (name: string) => {
 		const read = value(name);
-		return typeof read === 'string' && read.trim() !== ''
-			? read.trim()
-			: String(DEFAULTS.get(name));
+		return typeof read === 'string' ? read.trim() : String(DEFAULTS.get(name));
 	};
+	const text = (name: string) => typed(name) || String(DEFAULTS.get(name));
 	return {
 		text,
-		typed: (name) => {
-			const read = value(name);
-			return typeof read === 'string' ? read.trim() : String(DEFAULTS.get(name));
-		},
+		typed,
 		headers: (name) => {
 			const names = headerNames(text(name));
 			return names.length > 0 ? names : headerNames(String(DEFAULTS.get(name)));
@@ -91,9 +93,9 @@ export function settingsFromParameters(
 		bodyFormat: settings.includes('bodyFormat') && value('bodyFormat') === 'form' ? 'form' : 'json',
 		acceptedSecrets: secrets?.accepted ?? [],
 		credentialSecrets: secrets && usable(secrets.all),
-		events: parseEventList(value('events')),
+		events: listOf(value('events'), /[,\n\r]+/),
 		eventPath: typeof options.eventPath === 'string' ? options.eventPath : DEFAULT_EVENT_PATH,
-		idFields: pathList(options.idFields),
+		idFields: listOf(options.idFields),
 		includeHeaders: options.includeHeaders === true,
 		includeQuery: options.includeQuery === true,
 		signedUrl: settings.includes('custom') ? parameters.typed('signedUrl') : undefined,

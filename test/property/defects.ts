@@ -281,8 +281,8 @@ export const DEFECTS: Defect[] = [
 			patch(
 				RECEIVE,
 				'outputItem',
-				'const secrets = settings.credentialSecrets ?? [];',
-				"const secrets = settings.acceptedSecrets.flatMap((secret) => (typeof secret === 'string' && secret.trim() !== '' ? [secret.trim()] : []));",
+				'const { verification, credentialSecrets: secrets = [] } = settings;',
+				"const { verification } = settings;\nconst secrets = settings.acceptedSecrets.flatMap((secret) => (typeof secret === 'string' && secret.trim() !== '' ? [secret.trim()] : []));",
 			),
 		],
 	},

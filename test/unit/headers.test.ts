@@ -10,13 +10,16 @@ import type { IDataObject } from 'n8n-workflow';
 
 import {
 	headerMap,
-	headerNames,
 	mediaType,
 	unsignedHeaders,
 	unsignedQuery,
 } from '../../nodes/TenantApiTrigger/headers';
 import { receiveDelivery } from '../../nodes/TenantApiTrigger/receive';
-import { secretsOf, settingsFromParameters } from '../../nodes/TenantApiTrigger/settings';
+import {
+	headerNames,
+	secretsOf,
+	settingsFromParameters,
+} from '../../nodes/TenantApiTrigger/settings';
 import { parameterReader } from '../harness/verifier';
 
 const CURRENT = 'whsec_Cur7RENT';

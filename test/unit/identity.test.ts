@@ -10,15 +10,10 @@ import { join } from 'path';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import {
-	deliveryIdentity,
-	eventAccepted,
-	eventType,
-	parseEventList,
-	pathList,
-} from '../../nodes/TenantApiTrigger/identity';
+import { deliveryIdentity, eventAccepted, eventType } from '../../nodes/TenantApiTrigger/identity';
+import { settingsFromParameters } from '../../nodes/TenantApiTrigger/settings';
 import type { Decision } from '../../nodes/TenantApiTrigger/receive';
-import { receive, triggerSettings } from '../harness/verifier';
+import { parameterReader, receive, triggerSettings } from '../harness/verifier';
 
 const RAW = Buffer.from(
 	'{"id":"evt_1","event":"transfers.created","data":{"object":{"id":"tr_1"}}}',
@@ -113,8 +108,11 @@ describe('dot paths', () => {
 	});
 
 	it('the Delivery ID Fields setting: paths separated by commas, blanks dropped', () => {
-		expect(pathList(' data.id, ,event ')).toEqual(['data.id', 'event']);
-		expect(pathList(undefined)).toEqual([]);
+		const idFields = (value: unknown) =>
+			settingsFromParameters('hmacSha256', parameterReader({ options: { idFields: value } }))
+				.idFields;
+		expect(idFields(' data.id, ,event ')).toEqual(['data.id', 'event']);
+		expect(idFields(undefined)).toEqual([]);
 	});
 });
 
@@ -130,8 +128,10 @@ describe('event type and Events filter', () => {
 	});
 
 	it('the list: commas or new lines, blanks dropped', () => {
-		expect(parseEventList('a.created, b.*\n\r c ,,')).toEqual(['a.created', 'b.*', 'c']);
-		expect(parseEventList(undefined)).toEqual([]);
+		const events = (value: unknown) =>
+			settingsFromParameters('hmacSha256', parameterReader({ events: value })).events;
+		expect(events('a.created, b.*\n\r c ,,')).toEqual(['a.created', 'b.*', 'c']);
+		expect(events(42)).toEqual([]);
 	});
 
 	it('empty or * passes all (even without an event type); * at the end matches by prefix; otherwise exactly', () => {
