@@ -1,6 +1,6 @@
 'use strict';
 /**
- * npm run bench [-- --items 2000 --rl-items 500 --accounts 50000 --rounds 3 --rl-rounds 1 --only node,floor,raw,http,rl,list,webhook --baseline <git ref>]
+ * npm run bench [-- --items 2000 --rl-items 500 --accounts 50000 --rounds 3 --rl-rounds 1 --queue-seconds 300 --only node,floor,raw,http,rl,queue,list,webhook --baseline <git ref>]
  *
  * One process, one n8n engine (n8n-core's WorkflowExecute, as in the engine tests), one sandbox (in a
  * child process, so client and server each have a core), loopback only:
@@ -10,6 +10,7 @@
  *     a plain undici client;
  *   - POSTs against a rate-limited API (bench/rateLimited.js, --rl-items, default 500: 40 ms per answer, 50 requests/s,
  *     bursts of 10), against the floor N / rate;
+ *   - queue mode, 1–32 workers on one key, on a simulated clock (bench/queueWorkers.js, --queue-seconds);
  *   - listing 50,000 accounts with Return All (and the undici floor);
  *   - the webhook trigger (bench/webhook.js): requests nobody signed, against JSON.parse of the same bytes, and signed
  *     deliveries of 10 KB and at the payload limit (16 MiB), side by side with the build of git ref `--baseline` when
@@ -48,6 +49,7 @@ const {
 const { BODY_EXPRESSION, httpRequestNode, nodeTypesWith, returnAllNode } = require('./workflow');
 const { FLOOR_TYPE, floorNodeDefinition, setUpFloor } = require('./floorNode');
 const { LATENCY, RATE_LIMIT, rateLimitedScenarios } = require('./rateLimited');
+const { printQueueWorkers, queueWorkersBench } = require('./queueWorkers');
 const { printWebhook, webhookBench } = require('./webhook');
 const installer = require('../scripts/n8n/install');
 
@@ -60,6 +62,7 @@ function parseArgs(argv) {
 		accounts: 50000,
 		rounds: 3,
 		rlRounds: 1,
+		queueSeconds: 300,
 		concurrency: [1, 4, 16],
 		only: [],
 		profile: false,
@@ -75,6 +78,7 @@ function parseArgs(argv) {
 		if (name === 'items' || name === 'accounts' || name === 'rounds') args[name] = Number(value);
 		else if (name === 'rl-rounds') args.rlRounds = Number(value);
 		else if (name === 'rl-items') args.rlItems = Number(value);
+		else if (name === 'queue-seconds') args.queueSeconds = Number(value);
 		else if (name === 'concurrency') args.concurrency = value.split(',').map(Number);
 		else if (name === 'only') args.only = value.split(',');
 		else if (name === 'baseline') args.baseline = value;
@@ -535,6 +539,7 @@ async function main() {
 		args,
 		post: [],
 		rateLimited: undefined,
+		queueWorkers: undefined,
 		list: [],
 		webhook: undefined,
 	};
@@ -545,6 +550,7 @@ async function main() {
 	const wantPost =
 		args.only.length === 0 || args.only.some((p) => /^(node|floor|raw|http)/.test(p));
 	const wantRateLimited = args.only.length === 0 || args.only.some((p) => p.startsWith('rl'));
+	const wantQueue = args.only.length === 0 || args.only.some((p) => p.startsWith('queue'));
 	const wantList = args.only.length === 0 || args.only.some((p) => p.startsWith('list'));
 	const wantWebhook = args.only.length === 0 || args.only.some((p) => p.startsWith('webhook'));
 
@@ -576,6 +582,8 @@ async function main() {
 	}
 
 	if (wantRateLimited) report.rateLimited = await runRateLimited();
+
+	if (wantQueue) report.queueWorkers = await queueWorkersBench({ seconds: args.queueSeconds });
 
 	if (wantList) {
 		const listSandbox = await startSandboxProcess({ accounts: args.accounts, maxPageSize: 1000 });
@@ -637,6 +645,7 @@ function print(report) {
 			);
 		}
 	}
+	if (report.queueWorkers) printQueueWorkers(report.queueWorkers);
 	if (report.list.length) {
 		const listBy = new Map(report.list.map((r) => [r.name, r]));
 		console.log(

@@ -8,6 +8,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { TENANT_API_CREDENTIAL } from './credentialTypes';
+
 // The credential test must never send the key over plain HTTP to a remote host: an unsafe base URL
 // is swapped for an unresolvable `.invalid` host (RFC 2606), so the test fails without leaving the
 // machine.
@@ -15,7 +17,7 @@ const SAFE_TEST_BASE_URL =
 	'={{ /^(https:\\/\\/|http:\\/\\/(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d+)?(\\/|$))/i.test($credentials.baseUrl) ? $credentials.baseUrl.replace(/\\/+$/, "") : "https://base-url-must-use-https.invalid" }}';
 
 export class TenantApi implements ICredentialType {
-	name = 'tenantApi';
+	name = TENANT_API_CREDENTIAL;
 
 	displayName = 'Tenant API';
 
@@ -76,8 +78,8 @@ export class TenantApi implements ICredentialType {
 
 	/**
 	 * A function rather than a generic block: n8n calls it as it is, where the block's two header
-	 * values would be expressions evaluated for every request (a sixth of the node's CPU per
-	 * request). The credential test (`test` below) goes through it too.
+	 * values would be expressions evaluated for every request. The credential test (`test` below)
+	 * goes through it too.
 	 */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,

@@ -3,8 +3,7 @@ import { createServer } from 'http';
 import type { IncomingHttpHeaders } from 'http';
 import type { AddressInfo, Server } from 'net';
 
-import type { ICredentialTestRequest, INode } from 'n8n-workflow';
-import { Workflow } from 'n8n-workflow';
+import type { ICredentialTestRequest } from 'n8n-workflow';
 
 import {
 	createHarness,
@@ -13,6 +12,7 @@ import {
 	runActionWorkflow,
 	sandboxCredential,
 } from '../harness/engine';
+import { resolveForNode } from '../harness/expression';
 
 describe('Tenant API credential', () => {
 	let server: Server;
@@ -66,27 +66,11 @@ describe('Tenant API credential', () => {
 			const loader = await loadPackage();
 			const type = loader.getCredential('tenantApi').type;
 			const request = (type.test as ICredentialTestRequest).request;
-			const node: INode = {
-				id: 'n',
-				name: 'n',
-				type: 'harness.items',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			};
-			const workflow = new Workflow({
-				nodes: [node],
-				connections: {},
-				active: false,
-				nodeTypes: new PackageNodeTypes(loader),
-			});
-			const value = workflow.expression.getSimpleParameterValue(
-				node,
+			const value = resolveForNode(
 				request.baseURL as string,
-				'internal',
-				{
-					$credentials: { baseUrl: credentialBaseUrl },
-				} as never,
+				{ type: 'harness.items', parameters: {} },
+				new PackageNodeTypes(loader),
+				{ $credentials: { baseUrl: credentialBaseUrl } },
 			);
 			return { value, url: request.url, method: request.method };
 		};

@@ -1,6 +1,6 @@
 import { createHash } from 'crypto';
 
-import type { KeyLineage } from '../../nodes/TenantApi/actions/request/idempotencyKeys';
+import type { KeyLineage } from '../../nodes/TenantApi/actions/idempotency/idempotencyKeys';
 import {
 	canonicalJson,
 	conflictExplanation,
@@ -13,7 +13,7 @@ import {
 	findDuplicateKeys,
 	readLineage,
 	validateIdempotencyKeyOverride,
-} from '../../nodes/TenantApi/actions/request/idempotencyKeys';
+} from '../../nodes/TenantApi/actions/idempotency/idempotencyKeys';
 
 const scope = { workflowId: 'wf1', scope: '101', nodeId: 'node-a', runIndex: 0 };
 

@@ -1,4 +1,4 @@
-import { describeProgress, ranges } from '../../nodes/TenantApi/actions/common/progressReport';
+import { describeProgress } from '../../nodes/TenantApi/actions/common/progressReport';
 import type { ItemProgress } from '../../nodes/TenantApi/actions/common/progressReport';
 
 const applied = (item: number): ItemProgress => ({ item, state: 'applied', key: `key-${item}` });
@@ -57,11 +57,11 @@ describe('describeProgress', () => {
 		expect(report?.text).toMatch(/9 \(Idempotency-Key key-9\) and 15 more\./);
 		expect(report?.context.itemsApplied).toHaveLength(25);
 	});
-});
 
-describe('ranges', () => {
-	it('joins consecutive items', () => {
-		expect(ranges([5, 6, 7, 9, 11, 12])).toBe('5–7, 9, 11–12');
-		expect(ranges([])).toBe('');
+	it('joins consecutive items not sent into ranges', () => {
+		const failed: ItemProgress = { item: 1, state: 'failed', key: 'key-1', applied: 'no' };
+		const progress = [applied(0), failed, ...[5, 6, 7, 9, 11, 12].map(notSent)];
+		expect(describeProgress(progress, 1)?.context.itemsNotSent).toBe('5–7, 9, 11–12');
+		expect(describeProgress([applied(0), failed], 1)?.context.itemsNotSent).toBe('');
 	});
 });

@@ -1,16 +1,4 @@
-import { acceptedMethod } from '../../nodes/TenantApi/actions/sendRequests.operation';
 import { checkTenantId, MAX_TENANT_ID_LENGTH } from '../../nodes/TenantApi/transport/tenantId';
-
-describe('acceptedMethod', () => {
-	it('accepts any case and refuses other methods', () => {
-		expect(acceptedMethod('post')).toBe('POST');
-		expect(acceptedMethod(' Patch ')).toBe('PATCH');
-		expect(() => acceptedMethod('TRACE')).toThrow(
-			'The Method must be one of DELETE, GET, PATCH, POST, PUT, not "TRACE"',
-		);
-		expect(() => acceptedMethod(undefined)).toThrow(/not undefined/);
-	});
-});
 
 describe('checkTenantId', () => {
 	it('accepts an empty or ordinary Tenant ID', () => {

@@ -1,34 +1,22 @@
-import { apiErrorText, describeHttpError } from '../../nodes/TenantApi/transport/errors';
+import type { FailedRequest } from '../../nodes/TenantApi/transport/errors';
+import { answerFailure, apiErrorText } from '../../nodes/TenantApi/transport/errors';
 import { networkErrorCode, isAbortError } from '../../nodes/TenantApi/transport/retryPolicy';
-import { decodeJsonBody, excerpt } from '../../nodes/TenantApi/transport/responseBody';
-import {
-	jsonTextDepth,
-	MAX_BODY_DEPTH,
-	parseJsonObjectBody,
-	toOutputJson,
-	valueDepth,
-} from '../../nodes/TenantApi/actions/request/jsonBody';
+import { decodeJsonBody } from '../../nodes/TenantApi/transport/responseBody';
+import { parseJsonObjectBody, toOutputJson } from '../../nodes/TenantApi/actions/common/jsonBody';
 
 describe('decodeJsonBody', () => {
 	it('parses JSON from bytes and treats an empty body as empty', () => {
 		expect(decodeJsonBody(Buffer.from('{"a":1}'), undefined, undefined)).toEqual({
 			ok: true,
-			empty: false,
 			value: { a: 1 },
 		});
 		expect(decodeJsonBody(Buffer.alloc(0), undefined, undefined)).toEqual({
 			ok: true,
-			empty: true,
 			value: undefined,
 		});
-		expect(decodeJsonBody(undefined, undefined, undefined)).toEqual({
-			ok: true,
-			empty: true,
-			value: undefined,
-		});
+		expect(decodeJsonBody(undefined, undefined, undefined)).toEqual({ ok: true, value: undefined });
 		expect(decodeJsonBody(Buffer.from(' \n'), undefined, undefined)).toEqual({
 			ok: true,
-			empty: true,
 			value: undefined,
 		});
 	});
@@ -49,10 +37,36 @@ describe('decodeJsonBody', () => {
 			reason: expect.stringMatching(/not valid UTF-8/),
 		});
 	});
-	it('keeps excerpts short', () => {
-		expect(excerpt('x'.repeat(500))).toHaveLength(201);
+	it('quotes a short excerpt of an answer that is not JSON', () => {
+		expect(decodeJsonBody(Buffer.from('x'.repeat(500)), 'text/plain', undefined)).toEqual({
+			ok: false,
+			reason: `The response is not JSON (text/plain): "${'x'.repeat(200)}…"`,
+		});
 	});
 });
+
+const accounts: FailedRequest = { method: 'GET', path: '/v1/accounts' };
+
+/** The failure of `request` answered with `status` after one attempt, as the API client builds it. */
+const answered = (
+	status: number,
+	message: string | undefined,
+	request: FailedRequest,
+	inProgress = false,
+) =>
+	answerFailure(
+		{
+			request,
+			itemIndex: 0,
+			attempts: 1,
+			baseUrl: 'https://api.example.com/v1',
+			environment: 'live',
+			redact: (text) => text,
+		},
+		status,
+		{ message },
+		inProgress,
+	);
 
 describe('API error text', () => {
 	it('reads the common error shapes', () => {
@@ -69,34 +83,20 @@ describe('API error text', () => {
 		expect(apiErrorText('nope')).toEqual({});
 	});
 	it('says what to check for 401 and names the environment', () => {
-		const { message, description } = describeHttpError(401, undefined, {
-			method: 'GET',
-			path: '/v1/accounts',
-			baseUrl: 'https://api.example.com/v1',
-			environment: 'live',
-		});
+		const { message, description } = answered(401, undefined, accounts);
 		expect(message).toBe('Authorization failed (401)');
 		expect(description).toMatch(/Live Secret Key.*https:\/\/api\.example\.com\/v1.*Public Key/);
 	});
 	it('never advises a new key for a request that may have been applied', () => {
-		const request = {
-			method: 'POST',
-			path: '/v1/payouts',
-			baseUrl: 'https://api.example.com/v1',
-			environment: 'live',
-			idempotencyKey: 'po-7',
-		};
-		const inProgress = describeHttpError(409, 'Request in progress', {
-			...request,
-			inProgress: true,
-		});
+		const payout = { method: 'POST', path: '/v1/payouts', idempotencyKey: 'po-7' };
+		const inProgress = answered(409, 'Request in progress', payout, true);
 		expect(inProgress.message).toBe(
 			'The API is still processing an earlier request with this Idempotency-Key (409): Request in progress',
 		);
 		expect(inProgress.description).toMatch(
 			/POST \/v1\/payouts with Idempotency-Key po-7 may already have been applied.*Do not send it under a new key/,
 		);
-		const conflict = describeHttpError(409, undefined, request);
+		const conflict = answered(409, undefined, payout);
 		expect(conflict.description).toMatch(
 			/that earlier request was applied: do not send this one again under a new key unless it is a different operation/,
 		);
@@ -105,14 +105,7 @@ describe('API error text', () => {
 		);
 	});
 	it('sends a 431 to the Tenant ID', () => {
-		expect(
-			describeHttpError(431, undefined, {
-				method: 'GET',
-				path: '/v1/accounts',
-				baseUrl: 'b',
-				environment: 'sandbox',
-			}).description,
-		).toMatch(/Tenant ID/);
+		expect(answered(431, undefined, accounts).description).toMatch(/Tenant ID/);
 	});
 });
 
@@ -141,18 +134,22 @@ describe('JSON body and output', () => {
 		expect(() => parseJsonObjectBody('null')).toThrow(/not null/);
 	});
 	it('refuses bodies nested deeper than the limit, as text or as an object, without overflowing the stack', () => {
-		const nested = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
-		expect(jsonTextDepth(nested(3))).toBe(3);
-		expect(jsonTextDepth('{"a":"{{{[[[", "b":"\\"}"}')).toBe(1);
-		expect(parseJsonObjectBody(nested(MAX_BODY_DEPTH))).toBeDefined();
-		expect(() => parseJsonObjectBody(nested(5000))).toThrow(
-			`The Body is nested more than ${MAX_BODY_DEPTH} levels deep`,
+		const nested = (levels: number, inner = '1') =>
+			`${'{"a":'.repeat(levels)}${inner}${'}'.repeat(levels)}`;
+		// Brackets in strings are not levels.
+		expect(parseJsonObjectBody(nested(100, '"{{{[[[\\"}"'))).toBeDefined();
+		expect(() => parseJsonObjectBody(nested(101))).toThrow(
+			'The Body is nested more than 100 levels deep',
 		);
 		expect(() => parseJsonObjectBody(nested(200_000))).toThrow(/nested more than/);
-		let deep: Record<string, unknown> = {};
-		for (let i = 0; i < 5000; i++) deep = { a: deep };
-		expect(valueDepth(deep)).toBe(MAX_BODY_DEPTH + 1);
-		expect(() => parseJsonObjectBody(deep)).toThrow(/nested more than/);
+		const deep = (levels: number) => {
+			let value: Record<string, unknown> = {};
+			for (let i = 1; i < levels; i++) value = { a: value };
+			return value;
+		};
+		expect(parseJsonObjectBody(deep(100))).toBeDefined();
+		expect(() => parseJsonObjectBody(deep(101))).toThrow(/nested more than 100/);
+		expect(() => parseJsonObjectBody(deep(5000))).toThrow(/nested more than/);
 	});
 	it('never outputs a top-level error field on success', () => {
 		expect(toOutputJson({ id: 1, error: null })).toEqual({ id: 1, apiError: null });

@@ -120,19 +120,18 @@ describe('decodeJsonBody keeps the secret out of parsed answers', () => {
 	it('a secret that straddles JSON syntax still yields the parsed answer, redacted', () => {
 		const straddling = keySpellings('ab","c');
 		const decoded = decodeJsonBody(Buffer.from('{"x":"ab","c":"d"}'), undefined, straddling);
-		expect(decoded).toEqual({ ok: true, empty: false, value: { x: 'ab', c: 'd' } });
+		expect(decoded).toEqual({ ok: true, value: { x: 'ab', c: 'd' } });
 		const inside = decodeJsonBody(
 			Buffer.from(JSON.stringify({ x: 'ab","c' })),
 			undefined,
 			straddling,
 		);
-		expect(inside).toEqual({ ok: true, empty: false, value: { x: REDACTED } });
+		expect(inside).toEqual({ ok: true, value: { x: REDACTED } });
 	});
 
 	it('leaves answers without the secret as they are', () => {
 		expect(decode('{"id":"acc_1","note":"caf\\u00e9"}')).toEqual({
 			ok: true,
-			empty: false,
 			value: { id: 'acc_1', note: 'café' },
 		});
 	});

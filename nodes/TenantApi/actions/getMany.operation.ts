@@ -9,165 +9,134 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { ApiClient } from '../transport/apiClient';
 import type { ListingSettings } from '../transport/pagination/fetchListing';
 import { fetchListing } from '../transport/pagination/fetchListing';
 import type { PaginationStyle } from '../transport/pagination/readPage';
-import {
-	clampWhole,
-	endpointField,
-	readTransportOptions,
-	transportOptionFields,
-} from './common/parameters';
+import { clampWhole, endpointField, optionsField } from './common/parameters';
 import { runItems } from './common/runItems';
 
-/**
- * Return All, Limit, Query Parameters and Options of a Get Many operation (Account and Request).
- */
-function listingFields(show: { resource: string[]; operation: string[] }): INodeProperties[] {
-	return [
+/** Return All, Limit, Query Parameters and Options of Get Many (Account and Request). */
+export const listingFields: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		displayOptions: { show: { returnAll: [false] } },
+	},
+	{
+		displayName: 'Query Parameters',
+		name: 'queryParameters',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Parameter',
+		default: {},
+		description: 'Filters or other query parameters the API accepts (the spec does not list them)',
+		options: [
+			{
+				name: 'parameter',
+				displayName: 'Parameter',
+				values: [
+					{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+					{ displayName: 'Value', name: 'value', type: 'string', default: '' },
+				],
+			},
+		],
+	},
+	optionsField([
 		{
-			displayName: 'Return All',
-			name: 'returnAll',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to return all results or only up to a given limit',
-			displayOptions: { show },
+			displayName: 'Cursor Parameter',
+			name: 'cursorParameter',
+			type: 'string',
+			default: 'cursor',
+			description: 'Query parameter that carries the next cursor',
 		},
 		{
-			displayName: 'Limit',
-			name: 'limit',
+			displayName: 'Max Pages',
+			name: 'maxPages',
 			type: 'number',
 			typeOptions: { minValue: 1 },
-			default: 50,
-			description: 'Max number of results to return',
-			displayOptions: { show: { ...show, returnAll: [false] } },
+			default: 1000,
+			description: 'Safety stop for listings that never end',
 		},
 		{
-			displayName: 'Query Parameters',
-			name: 'queryParameters',
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: true },
-			placeholder: 'Add Parameter',
-			default: {},
+			displayName: 'Page Parameter',
+			name: 'pageParameter',
+			type: 'string',
+			default: 'page',
+			description: 'Query parameter that carries the page number (page-numbered listings)',
+		},
+		{
+			displayName: 'Page Size',
+			name: 'pageSize',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 100,
+			description: 'How many records to ask for per request',
+		},
+		{
+			displayName: 'Page Size Parameter',
+			name: 'pageSizeParameter',
+			type: 'string',
+			default: 'limit',
+			description: 'Query parameter that carries the page size',
+		},
+		{
+			displayName: 'Pagination Style',
+			name: 'paginationStyle',
+			type: 'options',
+			options: [
+				{
+					name: 'Auto-Detect',
+					value: 'auto',
+					description: 'Next cursor, next URL or page numbers, whichever the answer has',
+				},
+				{
+					name: 'Cursor',
+					value: 'cursor',
+					description: 'The answer has next_cursor (or nextCursor, next_page_token)',
+				},
+				{
+					name: 'Next URL',
+					value: 'nextUrl',
+					description: 'The answer has a next link on the same API',
+				},
+				{ name: 'None', value: 'none', description: 'Only fetch the first page' },
+				{
+					name: 'Page Numbers',
+					value: 'page',
+					description: 'Ask for page 1, 2, 3… until the last one',
+				},
+			],
+			default: 'auto',
+		},
+		{
+			displayName: 'Records Field',
+			name: 'recordsField',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. data or result.entries',
 			description:
-				'Filters or other query parameters the API accepts (the spec does not list them)',
-			displayOptions: { show },
-			options: [
-				{
-					name: 'parameter',
-					displayName: 'Parameter',
-					values: [
-						{ displayName: 'Name', name: 'name', type: 'string', default: '' },
-						{ displayName: 'Value', name: 'value', type: 'string', default: '' },
-					],
-				},
-			],
+				'Field of each answer that holds the records (dot notation for nested fields). Empty: a top-level array, or the first array under data, items, the collection name (the last segment of the endpoint) or results.',
 		},
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			displayOptions: { show },
-			options: [
-				{
-					displayName: 'Cursor Parameter',
-					name: 'cursorParameter',
-					type: 'string',
-					default: 'cursor',
-					description: 'Query parameter that carries the next cursor',
-				},
-				{
-					displayName: 'Max Pages',
-					name: 'maxPages',
-					type: 'number',
-					typeOptions: { minValue: 1 },
-					default: 1000,
-					description: 'Safety stop for listings that never end',
-				},
-				{
-					displayName: 'Page Parameter',
-					name: 'pageParameter',
-					type: 'string',
-					default: 'page',
-					description: 'Query parameter that carries the page number (page-numbered listings)',
-				},
-				{
-					displayName: 'Page Size',
-					name: 'pageSize',
-					type: 'number',
-					typeOptions: { minValue: 1 },
-					default: 100,
-					description: 'How many records to ask for per request',
-				},
-				{
-					displayName: 'Page Size Parameter',
-					name: 'pageSizeParameter',
-					type: 'string',
-					default: 'limit',
-					description: 'Query parameter that carries the page size',
-				},
-				{
-					displayName: 'Pagination Style',
-					name: 'paginationStyle',
-					type: 'options',
-					options: [
-						{
-							name: 'Auto-Detect',
-							value: 'auto',
-							description: 'Next cursor, next URL or page numbers, whichever the answer has',
-						},
-						{
-							name: 'Cursor',
-							value: 'cursor',
-							description: 'The answer has next_cursor (or nextCursor, next_page_token)',
-						},
-						{
-							name: 'Next URL',
-							value: 'nextUrl',
-							description: 'The answer has a next link on the same API',
-						},
-						{ name: 'None', value: 'none', description: 'Only fetch the first page' },
-						{
-							name: 'Page Numbers',
-							value: 'page',
-							description: 'Ask for page 1, 2, 3… until the last one',
-						},
-					],
-					default: 'auto',
-				},
-				{
-					displayName: 'Records Field',
-					name: 'recordsField',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. data or result.entries',
-					description:
-						'Field of each answer that holds the records (dot notation for nested fields). Empty: a top-level array, or the first array under data, items, the collection name (the last segment of the endpoint) or results.',
-				},
-				...transportOptionFields,
-			],
-		},
-	];
-}
+	]),
+];
 
-const requestShow = { resource: ['request'], operation: ['getAll'] };
-
-/** Account → Get Many. */
-export const accountDescription: INodeProperties[] = listingFields({
-	resource: ['account'],
-	operation: ['getAll'],
-});
-
-/** Request → Get Many. */
-export const requestDescription: INodeProperties[] = [
+/** Request → Get Many: the Endpoint of the collection, then the listing's fields. */
+export const collectionFields: INodeProperties[] = [
 	endpointField(
-		requestShow,
 		'Path of the collection below the Base URL of the credential, e.g. /transfers or /accounts/acc_1/transfers. Absolute URLs and paths that climb above the Base URL are refused.',
 	),
-	...listingFields(requestShow),
+	...listingFields,
 ];
 
 /** Far above any real listing; only stops expressions that return nonsense. */
@@ -198,15 +167,17 @@ function readQuery(fn: IExecuteFunctions, itemIndex: number): IDataObject {
 	return query;
 }
 
-/** Lists the collection for every input item, following pages as the item's options say. */
+/**
+ * Lists the collection at `endpoint`, or at the Endpoint parameter, for every input item, following
+ * pages as the item's options say.
+ */
 export async function execute(
 	fn: IExecuteFunctions,
-	resource: 'account' | 'request',
+	endpoint?: string,
 ): Promise<INodeExecutionData[]> {
 	const endpointOf = (itemIndex: number): unknown =>
-		resource === 'account' ? '/accounts' : fn.getNodeParameter('endpoint', itemIndex);
-	const setup = async () => await ApiClient.create(fn, readTransportOptions(fn));
-	return await runItems(fn, 1, setup, async (itemIndex, client) => {
+		endpoint ?? fn.getNodeParameter('endpoint', itemIndex);
+	return await runItems(fn, 1, async (itemIndex, client) => {
 		const returnAll = fn.getNodeParameter('returnAll', itemIndex, false) as boolean;
 		const wanted = returnAll
 			? Number.POSITIVE_INFINITY

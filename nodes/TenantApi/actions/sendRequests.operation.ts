@@ -10,7 +10,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { ApiClient } from '../transport/apiClient';
+import type { ApiClient } from '../transport/apiClient';
 import { resolveEndpoint } from '../transport/apiUrl';
 import { asFailure, nodeError, TenantApiFailure } from '../transport/errors';
 import {
@@ -18,99 +18,85 @@ import {
 	clampWhole,
 	endpointField,
 	inProgressOptionFields,
-	readTransportOptions,
-	transportOptionFields,
+	optionsField,
 } from './common/parameters';
 import { runItems } from './common/runItems';
-import type { DuplicateKey } from './request/idempotencyKeys';
+import type { DuplicateKey } from './idempotency/idempotencyKeys';
 import {
 	duplicateKeyDescription,
 	duplicateKeyMessage,
 	findDuplicateKeys,
-} from './request/idempotencyKeys';
-import { toOutputJson } from './request/jsonBody';
-import { explainKeyConflict } from './request/keyScope';
-import { NOTHING_SENT, planRequests } from './request/planRequests';
-
-type RequestOperation = 'post' | 'send';
+} from './idempotency/idempotencyKeys';
+import { toOutputJson } from './common/jsonBody';
+import { explainKeyConflict } from './idempotency/keyScope';
+import { NOTHING_SENT, planRequests } from './idempotency/planRequests';
 
 /** Options → Concurrency's maximum: items in flight at once. */
-export const MAX_CONCURRENCY = 64;
+const MAX_CONCURRENCY = 64;
 
 /** Endpoint, Body and Options of an operation that sends one request per item. */
-function requestFields(operation: RequestOperation): INodeProperties[] {
-	const showFor = { resource: ['request'], operation: [operation] };
-	const bodyShowFor = operation === 'send' ? { ...showFor, method: ['PUT', 'PATCH'] } : showFor;
+function requestFields(bodyShow: { method?: string[] } = {}): INodeProperties[] {
 	return [
-		endpointField(showFor),
+		endpointField(),
 		{
 			displayName: 'Body',
 			name: 'body',
 			type: 'json',
 			default: '{}',
 			description: 'JSON object sent as the request body',
-			displayOptions: { show: bodyShowFor },
+			displayOptions: { show: bodyShow },
 		},
-		{
-			displayName: 'Options',
-			name: 'options',
-			type: 'collection',
-			placeholder: 'Add Option',
-			default: {},
-			displayOptions: { show: showFor },
-			options: [
-				{
-					displayName: 'Automatic Key Derivation',
-					name: 'keyDerivation',
-					type: 'options',
-					options: [
-						{
-							name: 'By Item Position',
-							value: 'position',
-							description:
-								'Each item keeps the key of its position. Safe when the items before this node come in the same order on every run of an execution or event; a request that differs from the first one under its key is refused by the API (409), never written twice.',
-						},
-						{
-							name: 'By Request Content',
-							value: 'content',
-							description:
-								'The key follows method, endpoint and body (identical requests are counted), so items may come in any order. A body that changes between runs (e.g. one that uses $now) gets a new key and is written again.',
-						},
-					],
-					default: 'position',
-					description:
-						'How automatic Idempotency-Keys tell the requests of a run apart. They belong to the execution ("Retry execution" keeps them) or, when a Tenant API Trigger delivery started the workflow, to its event (every redelivery keeps them).',
-				},
-				{
-					displayName: 'Concurrency',
-					name: 'concurrency',
-					type: 'number',
-					typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
-					default: 5,
-					description:
-						'How many items are sent at the same time. Output order always follows input order.',
-				},
-				{
-					displayName: 'Idempotency Key',
-					name: 'idempotencyKey',
-					type: 'string',
-					default: '',
-					placeholder: '={{ $json.orderId }}',
-					description:
-						'Overrides the automatic key for each item. Automatic keys stay the same on Retry On Fail, "Retry execution" and redeliveries of a Tenant API Trigger event; a new run gets new ones. A business key (e.g. an order ID) is the same on every run. Not sent with GET.',
-				},
-				...inProgressOptionFields,
-				{
-					displayName: 'Include Request Metadata',
-					name: 'includeMetadata',
-					type: 'boolean',
-					default: false,
-					description:
-						'Whether to output { statusCode, idempotencyKey, attempts, replayed, body } instead of the response body alone',
-				},
-				...transportOptionFields,
-			],
-		},
+		optionsField([
+			{
+				displayName: 'Automatic Key Derivation',
+				name: 'keyDerivation',
+				type: 'options',
+				options: [
+					{
+						name: 'By Item Position',
+						value: 'position',
+						description:
+							'Each item keeps the key of its position. Safe when the items before this node come in the same order on every run of an execution or event; a request that differs from the first one under its key is refused by the API (409), never written twice.',
+					},
+					{
+						name: 'By Request Content',
+						value: 'content',
+						description:
+							'The key follows method, endpoint and body (identical requests are counted), so items may come in any order. A body that changes between runs (e.g. one that uses $now) gets a new key and is written again.',
+					},
+				],
+				default: 'position',
+				description:
+					'How automatic Idempotency-Keys tell the requests of a run apart. They belong to the execution ("Retry execution" keeps them) or, when a Tenant API Trigger delivery started the workflow, to its event (every redelivery keeps them).',
+			},
+			{
+				displayName: 'Concurrency',
+				name: 'concurrency',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
+				default: 5,
+				description:
+					'How many items are sent at the same time. Output order always follows input order.',
+			},
+			{
+				displayName: 'Idempotency Key',
+				name: 'idempotencyKey',
+				type: 'string',
+				default: '',
+				placeholder: '={{ $json.orderId }}',
+				description:
+					'Overrides the automatic key for each item. Automatic keys stay the same on Retry On Fail, "Retry execution" and redeliveries of a Tenant API Trigger event; a new run gets new ones. A business key (e.g. an order ID) is the same on every run. Not sent with GET.',
+			},
+			...inProgressOptionFields,
+			{
+				displayName: 'Include Request Metadata',
+				name: 'includeMetadata',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to output { statusCode, idempotencyKey, attempts, replayed, body } instead of the response body alone',
+			},
+		]),
 	];
 }
 
@@ -127,10 +113,10 @@ const ACCEPTED_METHODS: readonly IHttpRequestMethods[] = [
 ].sort();
 
 /** Request → POST to Endpoint. */
-export const postDescription: INodeProperties[] = requestFields('post');
+export const postFields: INodeProperties[] = requestFields();
 
-/** Request → Send Request. */
-export const sendDescription: INodeProperties[] = [
+/** Request → Send Request: the Method, and a Body for PUT and PATCH. */
+export const sendFields: INodeProperties[] = [
 	{
 		displayName: 'Method',
 		name: 'method',
@@ -139,16 +125,15 @@ export const sendDescription: INodeProperties[] = [
 		default: 'GET',
 		description:
 			'HTTP method, for endpoints the spec does not show. Writes carry an Idempotency-Key too.',
-		displayOptions: { show: { resource: ['request'], operation: ['send'] } },
 	},
-	...requestFields('send'),
+	...requestFields({ method: ['PUT', 'PATCH'] }),
 ];
 
 /**
  * The Method parameter as one of ACCEPTED_METHODS; an expression may return it in any case
  * (`"post"`), or something else entirely, which is refused.
  */
-export function acceptedMethod(value: unknown): IHttpRequestMethods {
+function acceptedMethod(value: unknown): IHttpRequestMethods {
 	const method = String(value ?? '')
 		.trim()
 		.toUpperCase() as IHttpRequestMethods;
@@ -168,15 +153,16 @@ function duplicateFailure(duplicate: DuplicateKey, nothingSent: boolean): Tenant
 }
 
 /**
- * Sends one request per item. Keys are settled for all items first: two items with the same key
- * stop the node before anything is sent (with Continue On Fail, only the later item is refused).
+ * Sends one request per item, with `method` or the Method parameter. Keys are settled for all items
+ * first: two items with the same key stop the node before anything is sent (with Continue On Fail,
+ * only the later item is refused).
  */
 export async function execute(
 	fn: IExecuteFunctions,
-	operation: RequestOperation,
+	method?: IHttpRequestMethods,
 ): Promise<INodeExecutionData[]> {
 	const methodFor = (itemIndex: number): IHttpRequestMethods =>
-		operation === 'post' ? 'POST' : acceptedMethod(fn.getNodeParameter('method', itemIndex));
+		method ?? acceptedMethod(fn.getNodeParameter('method', itemIndex));
 	const concurrency = clampWhole(
 		fn.getNodeParameter('options.concurrency', 0, 5),
 		1,
@@ -192,7 +178,6 @@ export async function execute(
 	const firstDuplicate = duplicates.values().next().value;
 	if (firstDuplicate && !fn.continueOnFail())
 		throw nodeError(fn, duplicateFailure(firstDuplicate, true));
-	const setup = async () => await ApiClient.create(fn, readTransportOptions(fn));
 	const includeMetadataOf = cachedParameterReader(fn, 'options.includeMetadata', false);
 
 	const handle = async (itemIndex: number, client: ApiClient): Promise<IDataObject[]> => {
@@ -226,5 +211,5 @@ export async function execute(
 			: body;
 		return [json];
 	};
-	return await runItems(fn, concurrency, setup, handle, { keyOf });
+	return await runItems(fn, concurrency, handle, keyOf);
 }

@@ -9,6 +9,7 @@ import type {
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { TENANT_API_CREDENTIAL } from '../../../credentials/credentialTypes';
 import type { ApiBase } from './apiUrl';
 import { checkWithinBase, parseBaseUrl } from './apiUrl';
 import { DeadlineWatch } from './deadline';
@@ -35,14 +36,13 @@ import {
 	isAbortError,
 	isInProgressAnswer,
 	isRetryableStatus,
+	MAX_RETRY_DELAY_MS,
 	networkErrorCode,
 	nextRetryDelayMs,
 	parseRetryAfterMs,
 } from './retryPolicy';
 import { keySpellings, redactText } from './secretRedaction';
 import { checkTenantId } from './tenantId';
-
-export const CREDENTIAL_TYPE = 'tenantApi';
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
@@ -56,7 +56,6 @@ export interface ApiRequest {
 
 export interface ApiResult {
 	statusCode: number;
-	headers: Record<string, unknown>;
 	/** Parsed JSON without the Secret Key; undefined for an empty body. */
 	body: unknown;
 	attempts: number;
@@ -126,16 +125,16 @@ export class ApiClient {
 		const governor = governorFor(base.origin, this.credentials.secretKey as string);
 		this.limiter = new RunLimiter(
 			governor,
-			{ ...rateLimit, basePauseMs: policy.baseDelayMs, maxPauseMs: policy.maxDelayMs },
+			{ ...rateLimit, basePauseMs: policy.baseDelayMs, maxPauseMs: MAX_RETRY_DELAY_MS },
 			n8nClock,
 		);
 		this.deadlines = new DeadlineWatch(options.timeoutMs);
 		// Read once: n8n's getNode() deep-copies the node on every call.
-		const reference = fn.getNode().credentials?.[CREDENTIAL_TYPE];
+		const reference = fn.getNode().credentials?.[TENANT_API_CREDENTIAL];
 		this.decryptedCredentials = {
 			id: reference?.id ?? '',
 			name: reference?.name ?? '',
-			type: CREDENTIAL_TYPE,
+			type: TENANT_API_CREDENTIAL,
 			data: { ...credentials },
 		};
 	}
@@ -146,7 +145,7 @@ export class ApiClient {
 	}
 
 	static async create(fn: IExecuteFunctions, options: ApiClientOptions): Promise<ApiClient> {
-		const credentials = await fn.getCredentials(CREDENTIAL_TYPE);
+		const credentials = await fn.getCredentials(TENANT_API_CREDENTIAL);
 		if (typeof credentials.secretKey !== 'string' || credentials.secretKey.trim() === '') {
 			throw new TenantApiFailure('The Tenant API credential has no Secret Key', {
 				description:
@@ -156,14 +155,6 @@ export class ApiClient {
 		const base = checkCredentialField('Base URL', () => parseBaseUrl(credentials.baseUrl));
 		checkCredentialField('Tenant ID', () => checkTenantId(credentials.tenantId));
 		return new ApiClient(fn, base, options, credentials);
-	}
-
-	private get environment(): string {
-		return String(this.credentials.environment ?? 'sandbox');
-	}
-
-	get baseUrl(): string {
-		return `${this.base.origin}${this.base.path}`;
 	}
 
 	/**
@@ -243,7 +234,7 @@ export class ApiClient {
 				async () =>
 					(await this.fn.helpers.httpRequestWithAuthentication.call(
 						this.fn,
-						CREDENTIAL_TYPE,
+						TENANT_API_CREDENTIAL,
 						this.httpOptions(request),
 						{
 							credentialsDecrypted: this.decryptedCredentials,
@@ -315,7 +306,6 @@ export class ApiClient {
 			if (!decoded.ok) throw answerFailure(failed(), status, { message: decoded.reason });
 			return {
 				statusCode: status,
-				headers,
 				body: decoded.value,
 				attempts,
 				replayed: String(headers['idempotent-replayed'] ?? '').toLowerCase() === 'true',
@@ -350,8 +340,8 @@ export class ApiClient {
 			},
 			itemIndex,
 			attempts,
-			baseUrl: this.baseUrl,
-			environment: this.environment,
+			baseUrl: `${this.base.origin}${this.base.path}`,
+			environment: String(this.credentials.environment ?? 'sandbox'),
 			redact: (text) => redactText(text, this.spellings),
 		};
 	}

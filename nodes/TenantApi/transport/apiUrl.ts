@@ -99,8 +99,8 @@ function assertSegmentsStay(segments: string[], subject: string): void {
 
 /**
  * What was found safe for a base (one object per run), remembered: a run sends the same few URLs
- * thousands of times, and parsing and checking them again is a few per cent of the node's CPU per
- * request. Only successes are kept, and no more than `REMEMBERED` per base.
+ * thousands of times, and need not parse and check them again each time. Only successes are kept,
+ * and no more than `REMEMBERED` per base.
  */
 const REMEMBERED = 1000;
 const resolvedEndpoints = new WeakMap<ApiBase, Map<string, string>>();
@@ -174,7 +174,7 @@ export function resolveNextLink(base: ApiBase, link: string): string {
  * API): the API's origin, below the base path, and no segment that a server could read as a climb.
  * The check is on the URL as it will go on the wire (after the URL parser's own normalisation).
  */
-export function assertWithinBase(base: ApiBase, absoluteUrl: string, subject = 'The URL'): URL {
+function assertWithinBase(base: ApiBase, absoluteUrl: string, subject = 'The URL'): URL {
 	const url = tryParseUrl(absoluteUrl, `${base.origin}/`);
 	if (!url) throw new UnsafeUrlError(`"${absoluteUrl}" is not a valid URL`);
 	if (

@@ -16,7 +16,7 @@ interface ClosableStream {
 	removeListener(event: string, listener: (...args: never[]) => void): unknown;
 }
 
-export function isStream(body: unknown): body is ClosableStream {
+function isStream(body: unknown): body is ClosableStream {
 	return (
 		!!body &&
 		typeof body === 'object' &&
@@ -81,8 +81,8 @@ function prematureClose(): Error {
 }
 
 /**
- * With listeners rather than `for await`: the async iterator costs several promises and an
- * end-of-stream watcher per answer, a few per cent of the node's CPU per request.
+ * With listeners rather than `for await`, whose async iterator costs several promises and an
+ * end-of-stream watcher per answer.
  */
 async function readStream(body: ClosableStream, maxBytes: number): Promise<BoundedBody> {
 	return await new Promise<BoundedBody>((resolve, reject) => {

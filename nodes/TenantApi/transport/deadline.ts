@@ -6,9 +6,8 @@
  * One watch per client keeps the deadlines of all its exchanges in flight. They all have the same
  * length, so they expire in the order they started: one sleep at a time, until the earliest
  * deadline still open, is all it needs. Finishing an exchange only marks it done: no timer to
- * clear, no abort per request (an abort builds an error with a stack trace, a sixth of the node's
- * own CPU per request when every exchange had its own timer). `dispose()` at the end of the run
- * stops the last sleep, so no timer outlives the run.
+ * clear, no abort per request (an abort builds an error with a stack trace). `dispose()` at the end
+ * of the run stops the last sleep, so no timer outlives the run.
  */
 import * as n8nWorkflow from 'n8n-workflow';
 

@@ -178,33 +178,23 @@ export function apiErrorText(body: unknown): { code?: string; message?: string }
 	return { code: typeof record.code === 'string' ? record.code : undefined, message };
 }
 
-export interface RequestDescription {
-	method: string;
-	/** Path below the origin, e.g. /v1/transfers (never a query with secrets, never headers). */
-	path: string;
-	baseUrl: string;
-	environment: string;
-	idempotencyKey?: string;
-	/** The answer says an earlier request with the same Idempotency-Key is still being processed. */
-	inProgress?: boolean;
-}
-
 const ENVIRONMENT_LABEL: Record<string, string> = { sandbox: 'Sandbox', live: 'Live' };
 
 /**
  * Human messages for HTTP answers the node cannot use, built from the status and the API's own
  * message.
  */
-export function describeHttpError(
+function describeHttpError(
 	status: number,
 	apiMessage: string | undefined,
-	request: RequestDescription,
+	{ request, baseUrl, environment: environmentName }: FailedSend,
+	inProgress: boolean,
 ): { message: string; description: string } {
-	const environment = ENVIRONMENT_LABEL[request.environment] ?? request.environment;
+	const environment = ENVIRONMENT_LABEL[environmentName] ?? environmentName;
 	const where = `${request.method} ${request.path}`;
 	const said = apiMessage ? `: ${apiMessage}` : '';
 	const keyed = request.idempotencyKey ? ` with Idempotency-Key ${request.idempotencyKey}` : '';
-	if (request.inProgress) {
+	if (inProgress) {
 		return {
 			message: `The API is still processing an earlier request with this Idempotency-Key (${status})${said}`,
 			description: `${where}${keyed} may already have been applied and is still being processed. Do not send it under a new key: that could apply it twice. Run it again later with the same key (Retry On Fail, or a business key in Options → Idempotency Key) to get its result.`,
@@ -215,7 +205,7 @@ export function describeHttpError(
 			message: `The API accepted the request (${status}), but its answer could not be read${said}`,
 			description:
 				request.method === 'GET'
-					? `${where} at ${request.baseUrl} (${environment}).`
+					? `${where} at ${baseUrl} (${environment}).`
 					: `${where} was applied. Do not send it again under a new Idempotency-Key; a retry with the same key gets the stored answer.`,
 		};
 	}
@@ -223,7 +213,7 @@ export function describeHttpError(
 		case 401:
 			return {
 				message: `Authorization failed (401)${said}`,
-				description: `The ${environment} Secret Key in the credential was not accepted by ${request.baseUrl}. Check that the credential holds the Secret Key (not the Public Key) of the ${environment} environment, that the Base URL belongs to that environment, and that the key was not rotated in the dashboard.`,
+				description: `The ${environment} Secret Key in the credential was not accepted by ${baseUrl}. Check that the credential holds the Secret Key (not the Public Key) of the ${environment} environment, that the Base URL belongs to that environment, and that the key was not rotated in the dashboard.`,
 			};
 		case 403:
 			return {
@@ -233,7 +223,7 @@ export function describeHttpError(
 		case 404:
 			return {
 				message: `Not found (404)${said}`,
-				description: `${where} does not exist at ${request.baseUrl}. Check the endpoint path.`,
+				description: `${where} does not exist at ${baseUrl}. Check the endpoint path.`,
 			};
 		case 409:
 			return {
@@ -254,7 +244,7 @@ export function describeHttpError(
 		default:
 			return {
 				message: `The API answered ${status}${said}`,
-				description: `${where} at ${request.baseUrl} (${environment}).`,
+				description: `${where} at ${baseUrl} (${environment}).`,
 			};
 	}
 }
@@ -272,12 +262,7 @@ export function answerFailure(
 ): TenantApiFailure {
 	const { request, attempts } = sent;
 	const apiMessage = said.message === undefined ? undefined : sent.redact(said.message);
-	const { message, description } = describeHttpError(status, apiMessage, {
-		...request,
-		baseUrl: sent.baseUrl,
-		environment: sent.environment,
-		inProgress,
-	});
+	const { message, description } = describeHttpError(status, apiMessage, sent, inProgress);
 	const retried = attempts > 1 ? ` (after ${attempts} attempts)` : '';
 	return new TenantApiFailure(`${message}${retried}`, {
 		itemIndex: sent.itemIndex,

@@ -1,12 +1,10 @@
 /** Turns the raw response bytes into JSON, or a reason a person can act on. */
 import { redactParsed, redactText } from './secretRedaction';
 
-export type DecodedBody =
-	| { ok: true; empty: boolean; value: unknown }
-	| { ok: false; reason: string };
+export type DecodedBody = { ok: true; value: unknown } | { ok: false; reason: string };
 
 /** A short, tag-free excerpt of a non-JSON answer (HTML error pages say little but their title). */
-export function excerpt(text: string, max = 200): string {
+function excerpt(text: string, max = 200): string {
 	const plain = text
 		.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
 		.replace(/<[^>]*>/g, ' ')
@@ -39,14 +37,14 @@ export function decodeJsonBody(
 	contentType: unknown,
 	spellings: RegExp | undefined,
 ): DecodedBody {
-	if (!bytes || bytes.length === 0) return { ok: true, empty: true, value: undefined };
+	if (!bytes || bytes.length === 0) return { ok: true, value: undefined };
 	let text: string;
 	try {
 		text = utf8.decode(bytes);
 	} catch {
 		return { ok: false, reason: 'The response body is not valid UTF-8 text, so it cannot be JSON' };
 	}
-	if (text.trim() === '') return { ok: true, empty: true, value: undefined };
+	if (text.trim() === '') return { ok: true, value: undefined };
 	const redacted = redactText(text, spellings);
 	let parsed = tryParse(redacted);
 	let walk = text.includes('\\u');
@@ -56,11 +54,7 @@ export function decodeJsonBody(
 		walk = true;
 	}
 	if (parsed.ok)
-		return {
-			ok: true,
-			empty: false,
-			value: walk ? redactParsed(parsed.value, spellings) : parsed.value,
-		};
+		return { ok: true, value: walk ? redactParsed(parsed.value, spellings) : parsed.value };
 	const type =
 		typeof contentType === 'string' && contentType ? ` (${contentType.split(';')[0]})` : '';
 	return { ok: false, reason: `The response is not JSON${type}: "${excerpt(redacted)}"` };

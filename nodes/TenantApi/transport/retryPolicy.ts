@@ -19,21 +19,19 @@ export interface InProgressRule {
 export interface RetryPolicy {
 	maxAttempts: number;
 	baseDelayMs: number;
-	maxDelayMs: number;
-	/** Upper bound on how long a Retry-After header may make us wait. */
-	maxRetryAfterMs: number;
 	inProgress: InProgressRule;
 }
 
+/** The longest wait between attempts; a Retry-After header may ask for up to MAX_RETRY_AFTER_MS. */
 export const MAX_RETRY_DELAY_MS = 10_000;
-export const MAX_RETRY_AFTER_MS = 30_000;
+const MAX_RETRY_AFTER_MS = 30_000;
 
 /**
  * Statuses retried with the same request and key, using up Max Attempts. 501 and 505 are left out:
  * they never get better. 429 is not here: the rate limiter waits it out without using up an
  * attempt.
  */
-export const RETRYABLE_STATUSES: readonly number[] = [408, 425, 500, 502, 503, 504];
+const RETRYABLE_STATUSES: readonly number[] = [408, 425, 500, 502, 503, 504];
 
 export const DEFAULT_IN_PROGRESS: InProgressRule = {
 	status: 409,
@@ -147,7 +145,7 @@ export function nextRetryDelayMs(
 	random: () => number = Math.random,
 ): number | undefined {
 	if (failedAttempt >= policy.maxAttempts) return undefined;
-	if (retryAfterMs !== undefined) return Math.min(retryAfterMs, policy.maxRetryAfterMs);
-	const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (failedAttempt - 1));
+	if (retryAfterMs !== undefined) return Math.min(retryAfterMs, MAX_RETRY_AFTER_MS);
+	const ceiling = Math.min(MAX_RETRY_DELAY_MS, policy.baseDelayMs * 2 ** (failedAttempt - 1));
 	return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }

@@ -5,8 +5,8 @@ import {
 	RateLimitWaitExceeded,
 	RunLimiter,
 } from '../../../nodes/TenantApi/transport/rateLimit/runLimiter';
-import { FakeClock } from './fakeClock';
-import { DEFAULT_SETTINGS } from './simulation';
+import { FakeClock } from '../../harness/rateLimit/fakeClock';
+import { DEFAULT_SETTINGS } from '../../harness/rateLimit/simulation';
 
 const limiterOn = (
 	clock: FakeClock,

@@ -7,8 +7,9 @@ import { mapWithConcurrency } from '../../../nodes/TenantApi/actions/common/runI
 import { RateGovernor } from '../../../nodes/TenantApi/transport/rateLimit/governor';
 import { RateLimitWaitExceeded } from '../../../nodes/TenantApi/transport/rateLimit/runLimiter';
 import { createPrng } from '../../../sandbox/prng';
-import type { SimulatedApiOptions } from './simulatedApi';
-import { Simulation, simulate } from './simulation';
+import type { SimulatedApiOptions } from '../../harness/rateLimit/simulatedApi';
+import { Simulation, simulate } from '../../harness/rateLimit/simulation';
+import { runQueue } from '../../harness/rateLimit/workers';
 
 /** The benchmark's API: 50 requests/s per key, bursts of 10, 40 ms to answer (+ up to 10 ms). */
 const BENCH_API = { perSecond: 50, burst: 10, latencyMs: 40, jitterMs: 10 };
@@ -168,6 +169,29 @@ describe('rate limit: whole runs against a simulated rate-limited API', () => {
 			expect(Math.min(...secondHalf) / (secondHalf[0] + secondHalf[1])).toBeGreaterThanOrEqual(
 				0.25,
 			);
+		},
+	);
+
+	it.each([
+		[8, 10, 10],
+		[32, 50, 10],
+	])(
+		'queue mode, %i workers with a governor each against %i requests/s (burst %i), executions of 20 items at Concurrency 5 from a queue ahead of the API: ≤ 1.10 requests per item, ≤ 1.05× the floor, no worker 10 s without an accepted answer, every item once',
+		async (workers, perSecond, burst) => {
+			const simulation = new Simulation({ perSecond, burst, latencyMs: 40 }, 1);
+			const executions = (perSecond * 300) / 20;
+			const run = await runQueue(simulation, {
+				workers,
+				executions,
+				itemsPerExecution: 20,
+				concurrency: 5,
+				client: 'governor',
+			});
+			expect(run.requests / run.items).toBeLessThanOrEqual(1.1);
+			expect(run.elapsedMs / run.floorMs).toBeLessThanOrEqual(1.05);
+			expect(Math.max(...run.workers.map((worker) => worker.longestGapMs))).toBeLessThan(10_000);
+			expect(run.failedItems).toBe(0);
+			expect(run.accepted).toBe(run.queuedItems);
 		},
 	);
 

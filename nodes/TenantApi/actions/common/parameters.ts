@@ -10,7 +10,6 @@ import type { ApiClientOptions } from '../../transport/apiClient';
 import { asFailure } from '../../transport/errors';
 import {
 	DEFAULT_IN_PROGRESS,
-	MAX_RETRY_AFTER_MS,
 	MAX_RETRY_DELAY_MS,
 	parseInProgressMatches,
 } from '../../transport/retryPolicy';
@@ -21,10 +20,7 @@ const ENDPOINT_DESCRIPTION =
 /**
  * The Endpoint of a Request operation: a path below the Base URL, confined by transport/apiUrl.ts.
  */
-export function endpointField(
-	show: { resource: string[]; operation: string[] },
-	description = ENDPOINT_DESCRIPTION,
-): INodeProperties {
+export function endpointField(description = ENDPOINT_DESCRIPTION): INodeProperties {
 	return {
 		displayName: 'Endpoint',
 		name: 'endpoint',
@@ -33,7 +29,6 @@ export function endpointField(
 		default: '',
 		placeholder: '/transfers',
 		description,
-		displayOptions: { show },
 	};
 }
 
@@ -44,7 +39,7 @@ export function endpointField(
  * A number as given, or a non-blank string read as one (what an expression may return); NaN for
  * anything else.
  */
-export function numberFrom(value: unknown): number {
+function numberFrom(value: unknown): number {
 	if (typeof value === 'number') return value;
 	return typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
 }
@@ -84,8 +79,8 @@ function rawParameter(fn: IExecuteFunctions, path: string): unknown {
 /**
  * A reader of the parameter at `path` for any item that remembers the first value it read when the
  * parameter is not an expression: then it is the same for every item, and n8n's getNodeParameter
- * checks the value against the node's description on every call, a few per cent of the node's CPU
- * per request for nothing. An expression is read for every item.
+ * would check it against the node's description again on every call. An expression is read for
+ * every item.
  */
 export function cachedParameterReader<T>(
 	fn: IExecuteFunctions,
@@ -103,20 +98,20 @@ export function cachedParameterReader<T>(
 // --------------------------------------------------------------------------------------- transport
 // options
 
-export const MAX_ATTEMPTS = 10;
+const MAX_ATTEMPTS = 10;
 /**
  * Ten minutes: more than any per-second or per-minute limit needs for a large run, short of an
  * hourly quota.
  */
-export const DEFAULT_MAX_RATE_LIMIT_WAIT_S = 600;
+const DEFAULT_MAX_RATE_LIMIT_WAIT_S = 600;
 /** A day: n8n's own execution timeouts end runs sooner. */
-export const MAX_RATE_LIMIT_WAIT_S = 86_400;
-export const MAX_REQUESTS_PER_SECOND = 10_000;
+const MAX_RATE_LIMIT_WAIT_S = 86_400;
+const MAX_REQUESTS_PER_SECOND = 10_000;
 /** Node's timers (and so n8n's sleep) cannot wait longer: a larger value would fire after 1 ms. */
-export const MAX_TIMEOUT_MS = 2_147_483_647;
+const MAX_TIMEOUT_MS = 2_147_483_647;
 
 /** Retry and timeout settings, offered in the Options of every operation. */
-export const transportOptionFields: INodeProperties[] = [
+const transportOptionFields: INodeProperties[] = [
 	{
 		displayName: 'Max Attempts',
 		name: 'maxAttempts',
@@ -163,6 +158,18 @@ export const transportOptionFields: INodeProperties[] = [
 			'How long one attempt may take in all, from sending the request to the last byte of the answer',
 	},
 ];
+
+/** The Options of an operation: its own, then the retry, timeout and rate-limit ones. */
+export function optionsField(own: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [...own, ...transportOptionFields],
+	};
+}
 
 /**
  * How the API says that an earlier request with the same key is still running; offered where
@@ -223,8 +230,6 @@ export function readTransportOptions(fn: IExecuteFunctions): ApiClientOptions {
 				MAX_RETRY_DELAY_MS,
 				defaultOf('retryBaseDelay'),
 			),
-			maxDelayMs: MAX_RETRY_DELAY_MS,
-			maxRetryAfterMs: MAX_RETRY_AFTER_MS,
 			inProgress: {
 				status: clampWhole(options.inProgressStatus, 100, 599, DEFAULT_IN_PROGRESS.status),
 				matches:

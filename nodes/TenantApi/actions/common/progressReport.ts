@@ -25,7 +25,7 @@ function withKeys(entries: Array<{ item: number; key?: string }>): string {
 }
 
 /** `[5, 6, 7, 9]` → `5–7, 9` */
-export function ranges(items: number[]): string {
+function ranges(items: number[]): string {
 	const parts: string[] = [];
 	for (let start = 0; start < items.length; ) {
 		let end = start;

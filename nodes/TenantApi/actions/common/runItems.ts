@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeError } from 'n8n-workflow';
 
+import { ApiClient } from '../../transport/apiClient';
 import { addToDescription, nodeError, TenantApiFailure } from '../../transport/errors';
+import { readTransportOptions } from './parameters';
 import type { ItemProgress } from './progressReport';
 import { describeProgress } from './progressReport';
 
@@ -32,14 +34,12 @@ function errorItemJson(fn: IExecuteFunctions, error: Error): IDataObject {
 }
 
 /** For operations that write: the Idempotency-Key each item is sent with. */
-export interface WriteTracking {
-	keyOf(itemIndex: number): string | undefined;
-}
+type KeyOf = (itemIndex: number) => string | undefined;
 
-function progressOf(results: ItemResult[], tracking: WriteTracking): ItemProgress[] {
+function progressOf(results: ItemResult[], keyOf: KeyOf): ItemProgress[] {
 	return results.map((result, item): ItemProgress => {
 		if (result.ok === 'skipped') return { item, state: 'notSent' };
-		const key = tracking.keyOf(item);
+		const key = keyOf(item);
 		if (result.ok) return { item, state: 'applied', key };
 		// Failures of a request say whether it took effect; any other error came before sending.
 		const applied = result.error instanceof TenantApiFailure ? result.error.applied : 'no';
@@ -54,9 +54,9 @@ function withProgress(
 	error: NodeError,
 	failedItem: number,
 	results: ItemResult[],
-	tracking: WriteTracking,
+	keyOf: KeyOf,
 ): NodeError {
-	const report = describeProgress(progressOf(results, tracking), failedItem);
+	const report = describeProgress(progressOf(results, keyOf), failedItem);
 	if (!report) return error;
 	addToDescription(error, report.text);
 	error.context = { ...(error.context ?? {}), ...report.context };
@@ -83,36 +83,30 @@ export async function mapWithConcurrency<T>(
 }
 
 /**
- * What `setup` gives every item; `dispose` runs once all items have settled (e.g. to stop a timer).
- */
-export interface SharedResources {
-	dispose?(): void;
-}
-
-/**
  * Runs `handle` for every input item, at most `concurrency` at once, and returns the outputs in
  * input order. With "Continue On Fail" a failed item becomes an error item; otherwise no new item
  * starts after a failure, and the failure of the lowest item index is thrown once started items
- * have settled (for writes, with what had been applied by then).
+ * have settled (for writes, with what had been applied by then: `keyOf` gives each item's key).
  *
- * `setup` (e.g. reading the credential) runs once, on the first item. Its failure is every item's
- * failure, so Continue On Fail gives error items rather than passing the input through as if sent.
+ * The API client (the credential and the Options, read and checked) is made once, on the first
+ * item. Its failure is every item's failure, so Continue On Fail gives error items rather than
+ * passing the input through as if sent.
  */
-export async function runItems<Shared extends SharedResources>(
+export async function runItems(
 	fn: IExecuteFunctions,
 	concurrency: number,
-	setup: () => Promise<Shared>,
-	handle: (itemIndex: number, shared: Shared) => Promise<IDataObject[]>,
-	writes?: WriteTracking,
+	handle: (itemIndex: number, client: ApiClient) => Promise<IDataObject[]>,
+	keyOf?: KeyOf,
 ): Promise<INodeExecutionData[]> {
 	const count = fn.getInputData().length;
-	let shared: Promise<Shared> | undefined;
+	const connect = async () => await ApiClient.create(fn, readTransportOptions(fn));
+	let client: Promise<ApiClient> | undefined;
 	let failed = false;
 	const results = await mapWithConcurrency<ItemResult>(count, concurrency, async (itemIndex) => {
 		if (failed) return { ok: 'skipped' };
 		try {
-			shared ??= setup();
-			const outputs = await handle(itemIndex, await shared);
+			client ??= connect();
+			const outputs = await handle(itemIndex, await client);
 			return {
 				ok: true,
 				items: outputs.map((json) => ({ json, pairedItem: { item: itemIndex } })),
@@ -128,16 +122,11 @@ export async function runItems<Shared extends SharedResources>(
 			return { ok: false, error: error as Error };
 		}
 	});
-	(await shared?.catch(() => undefined))?.dispose?.();
-	const returnData: INodeExecutionData[] = [];
-	for (const [itemIndex, result] of results.entries()) {
-		if (result.ok === 'skipped') continue;
-		if (!result.ok) {
-			const error = nodeError(fn, result.error, itemIndex);
-			throw writes ? withProgress(error, itemIndex, results, writes) : error;
-		}
-		// One by one: spreading a page of 100,000+ items into push() overflows the call stack.
-		for (const item of result.items) returnData.push(item);
-	}
-	return returnData;
+	(await client?.catch(() => undefined))?.dispose();
+	return results.flatMap((result, itemIndex) => {
+		if (result.ok === 'skipped') return [];
+		if (result.ok) return result.items;
+		const error = nodeError(fn, result.error, itemIndex);
+		throw keyOf ? withProgress(error, itemIndex, results, keyOf) : error;
+	});
 }

@@ -71,7 +71,8 @@ export async function fetchListing(
 	const { settings, query, wanted } = listing;
 	const guarded = <T>(step: () => T) => asFailure(itemIndex, step);
 	const guard = new PaginationGuard(settings.maxPages);
-	const collected: IDataObject[] = [];
+	const pages: IDataObject[][] = [];
+	let collected = 0;
 	// One size for every page: page-numbered APIs compute offsets from it, so it must not change.
 	const size = Math.min(settings.pageSize, wanted);
 	const firstUrl = guarded(() => resolveEndpoint(client.base, listing.endpoint));
@@ -97,15 +98,13 @@ export async function fetchListing(
 		const { body } = await client.send({ method: 'GET', url, qs }, itemIndex);
 		const reading = guarded(() => readPage(body, settings.style, page, nextPage?.kind, where));
 		guarded(() => guard.countPage(reading.items));
-		// One by one: spreading a page of 100,000+ items into push() overflows the call stack.
-		for (const item of reading.items) {
-			if (collected.length >= wanted) break;
-			collected.push(item);
-		}
+		const taken = reading.items.slice(0, wanted - collected);
+		pages.push(taken);
+		collected += taken.length;
 		next = reading.next;
 		if (next?.kind === 'page') page = next.page;
 		const following = next;
-		if (following && collected.length < wanted) guarded(() => guard.follow(following));
-	} while (next && collected.length < wanted);
-	return collected;
+		if (following && collected < wanted) guarded(() => guard.follow(following));
+	} while (next && collected < wanted);
+	return pages.flat();
 }

@@ -5,6 +5,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { kindOf } from '../../../shared/kindOf';
+
 export type PaginationStyle = 'auto' | 'cursor' | 'nextUrl' | 'page' | 'none';
 
 export type NextPage =
@@ -69,14 +71,8 @@ function firstString(body: IDataObject, paths: string[][]): string | undefined {
 
 function describeShape(body: unknown): string {
 	if (body === undefined) return 'an empty body';
-	if (body === null) return 'null';
-	if (typeof body === 'object')
-		return `an object with keys ${
-			Object.keys(body as object)
-				.slice(0, 8)
-				.join(', ') || '(none)'
-		}`;
-	return typeof body;
+	if (!body || typeof body !== 'object' || Array.isArray(body)) return kindOf(body);
+	return `an object with keys ${Object.keys(body).slice(0, 8).join(', ') || '(none)'}`;
 }
 
 /** The fields tried in turn: `data`, `items`, the collection's name, `results`. */

@@ -6,11 +6,14 @@
  * Nothing is held back until the API first answers 429. From then on requests go out at a pace that
  * follows CUBIC (RFC 9438), as in the AWS SDKs' adaptive retry mode: a 429 cuts the pace to β ×
  * W_max, the pace climbs back to W_max (sooner than CUBIC: RECOVERY), stays there until K, then
- * probes above it along W(t) = W_max + C × (t − K)³; t counts only time in which the pace held
- * requests back (RFC 9438 §5.8). W_max is what the API let through since the previous 429 (its
- * bucket was empty at both), but never more than the pace it refused. The first 429 says little:
- * the pace starts at what the API let through in the last second and doubles every quarter of a
- * second until the next one (TCP's slow start).
+ * probes above it along CUBIC's curve; t counts only time in which the pace held requests back
+ * (RFC 9438 §5.8). Where other processes use the key (a 429 came at or below W_max), K is at least
+ * PROBE_AFTER_S: processes sharing a key (queue-mode workers) cut each other with their probes, so
+ * the 429s of N processes grow with N / K, not with N × their probing. W_max is what the API let
+ * through since the previous 429 (its bucket was empty at both), but never more than the pace it
+ * refused; from too few answers, β × that pace. The first 429 says little: the pace starts at what
+ * the API let through in the last second (at least one request per Retry-After) and doubles every
+ * quarter of a second until the next one (TCP's slow start).
  */
 import type { RateLimitInfo, RatePolicy } from './headers';
 
@@ -30,15 +33,14 @@ export interface Ticket {
 /** Share of W_max the pace is cut to by a 429. */
 export const BETA = 0.9;
 /**
- * CUBIC's C, in requests per second per second³: the pace takes K = ∛(W_max × (1 − β) / C) seconds
- * of sending to grow back to W_max (10 s at 50 requests/s, 5.8 s at 10/s). Growth beyond W_max does
- * not depend on W_max, so two processes sharing a key even out their shares.
+ * CUBIC's C, in requests per second per second³: K = ∛(W_max × (1 − β) / C) is 10 s at 50
+ * requests/s, 5.8 s at 10/s.
  */
 export const CUBIC_C = 0.005;
 /**
- * After a cut the pace is back at W_max in this share of K, and stays there until K, when probing
- * above it begins: a run that starts right after a cut (the previous run's last 429) loses little
- * to the climb.
+ * After a cut the pace is back at W_max in this share of K, and stays there until probing above it
+ * begins: a run that starts right after a cut (the previous run's last 429) loses little to the
+ * climb.
  */
 export const RECOVERY = 0.6;
 /**
@@ -48,13 +50,34 @@ export const RECOVERY = 0.6;
 export const QUICK_RECOVERY = 0.3;
 /**
  * A 429 after less sending than this since the last cut measured too little: W_max is what got
- * through in the last second.
+ * through in the last second (or β × the pace, from too few answers).
  */
 const MEASURED_S = 1;
 /** Slow start doubles the pace after this much sending held back by it. */
 const DOUBLING_S = 0.25;
-/** Requests per second at the least (as in the AWS SDKs). */
-export const MIN_RATE = 0.5;
+/**
+ * With other processes on the key, probing above W_max begins no sooner than this many seconds of
+ * sending after the last cut, whatever the rate. N processes on one key cut each other: the API
+ * refuses whoever comes when its bucket is empty. So a process meets about one 429 per
+ * PROBE_AFTER_S, however many share the key, and the ones that meet them most (the largest shares)
+ * probe least.
+ */
+export const PROBE_AFTER_S = 25;
+/**
+ * A 429 of a request sent at or below W_max, the pace found (not probing, not in slow start), says
+ * that other processes use the key: for this long, probing waits PROBE_AFTER_S.
+ */
+export const SHARED_FOR_S = 300;
+/**
+ * A cut measures W_max only from at least this many accepted answers (since the last cut, or in the
+ * last second); with fewer, it cuts the pace to β of what it was.
+ */
+export const MEASURED_ANSWERS = 5;
+/**
+ * Requests per second at the least: one every 20 s (32 processes on a key of 10 requests/s get 0.31
+ * each).
+ */
+export const MIN_RATE = 0.05;
 /** A pause of everything lasts at least this, doubled for each one in a row. */
 const PAUSE_FLOOR_MS = 100;
 const MAX_PAUSE_FLOOR_MS = 10_000;
@@ -69,8 +92,9 @@ export function waitFloorMs(doublings: number): number {
 /** Random extra on every pause and wait: up to this share of it. */
 export const JITTER = 0.1;
 /**
- * A request that waited for its turn may make up for this many turns its timer missed (a loaded
- * machine).
+ * A request that waited for its turn may make up for this many turns missed: its timer fired late
+ * (a loaded machine), or the process was waiting for an answer (a run's last one, before the next
+ * run).
  */
 const LATE_TURNS = 1;
 
@@ -88,8 +112,9 @@ export class RateGovernor {
 	/** Seconds of growth from the last cut back to W_max: RECOVERY (or QUICK_RECOVERY) × K. */
 	private recoveredAt = 1;
 	/**
-	 * CUBIC's K: when probing above W_max begins, with C = W_max × (1 − β) / K³ (CUBIC's C after a
-	 * cut; steeper after slow start).
+	 * When probing above W_max begins, along W_max + C' × (t − probeAt)³ with C' = W_max × (1 − β) /
+	 * probeAt³: CUBIC's K and C, but K at least PROBE_AFTER_S (so C' is gentler); after slow start,
+	 * sooner and steeper.
 	 */
 	private probeAt = 1;
 	/** Seconds in which the pace held requests back since the last cut: CUBIC's t. */
@@ -99,6 +124,9 @@ export class RateGovernor {
 	private lastSendAt?: number;
 	/** When the pace last made a request wait. */
 	private heldBackAt = Number.NEGATIVE_INFINITY;
+	private lastAnswerAt = Number.NEGATIVE_INFINITY;
+	/** Until when other processes are taken to use the key (SHARED_FOR_S). */
+	private sharedUntil = Number.NEGATIVE_INFINITY;
 	/**
 	 * Requests up to this sequence number went out before the last cut: their 429s cut nothing more.
 	 */
@@ -159,6 +187,7 @@ export class RateGovernor {
 
 	answer(now: number, ticket: Ticket, signal: RateSignal): void {
 		this.inFlight--;
+		this.lastAnswerAt = now;
 		this.answered?.resolve();
 		this.answered = undefined;
 		if (signal.kind === 'unanswered') {
@@ -204,24 +233,41 @@ export class RateGovernor {
 	private cut(now: number, refused: Ticket, retryAfterMs: number | undefined): void {
 		const acceptedLastSecond = this.acceptedLastSecond(now);
 		const inARow = ++this.cutsInARow;
+		// The next turn comes after one turn; after the first 429, after one to two (random): processes
+		// refused by the same burst do not come back in step.
+		let nextTurn = 1;
 		if (this.wMax === undefined) {
-			this.wMax = Math.max(MIN_RATE, acceptedLastSecond);
+			// Nothing is known of this process's share yet: what got through in the last second, and at
+			// least one request per Retry-After (one a second at the most).
+			const perRetryAfter = 1000 / Math.max(1000, retryAfterMs ?? 1000);
+			this.wMax = Math.max(MIN_RATE, perRetryAfter, acceptedLastSecond);
 			this.slowStart = true;
+			nextTurn += this.random();
 		} else {
 			const pace = this.cubicRate(now);
-			const measured = !this.slowStart && refused.busyS >= MEASURED_S;
+			if (!this.slowStart && pace <= this.wMax) this.sharedUntil = now + SHARED_FOR_S * 1000;
+			const measured =
+				!this.slowStart && refused.busyS >= MEASURED_S && this.acceptedSinceCut >= MEASURED_ANSWERS;
 			// The API's bucket was empty at both 429s: what it accepted in between is its rate (or our
 			// share of it); at least β × the pace refused, unless less got through in the last second (a
-			// pace far above the rate).
+			// pace far above the rate). Too few answers measure nothing: β × the pace.
 			const apiRate = measured
 				? Math.max(this.acceptedSinceCut / refused.busyS, Math.min(BETA * pace, acceptedLastSecond))
-				: acceptedLastSecond;
+				: acceptedLastSecond >= MEASURED_ANSWERS
+					? acceptedLastSecond
+					: BETA * pace;
 			this.wMax = Math.max(MIN_RATE, Math.min(pace, apiRate));
-			// Leaving slow start, W_max is what got through while the pace was still climbing: back to it
-			// and above it sooner.
+			// Leaving slow start, W_max is what got through in the last second while the pace was still
+			// climbing: back to it and above it sooner.
+			const climbing = this.slowStart && acceptedLastSecond >= MEASURED_ANSWERS;
 			const cubicK = Math.cbrt((this.wMax * (1 - BETA)) / CUBIC_C);
-			this.recoveredAt = cubicK * (this.slowStart ? QUICK_RECOVERY : RECOVERY);
-			this.probeAt = this.slowStart ? this.recoveredAt : cubicK;
+			this.recoveredAt = cubicK * (climbing ? QUICK_RECOVERY : RECOVERY);
+			const shared = now < this.sharedUntil;
+			this.probeAt = climbing
+				? this.recoveredAt
+				: shared
+					? Math.max(PROBE_AFTER_S, cubicK)
+					: cubicK;
 			this.slowStart = false;
 			// 429s keep coming at the lower pace, nothing accepted in between: everything waits.
 			if (inARow > 1) this.pauseAll(now, retryAfterMs, inARow - 2);
@@ -231,7 +277,7 @@ export class RateGovernor {
 		this.acceptedSinceCut = 0;
 		this.cutSeq = this.seq;
 		this.lastSendAt = now;
-		this.tokens = 0;
+		this.tokens = 1 - nextTurn;
 		this.tokensAt = now;
 	}
 
@@ -273,8 +319,8 @@ export class RateGovernor {
 				wMax * 2 ** (this.growthS / DOUBLING_S),
 				2 * Math.max(wMax, this.acceptedLastSecond(now)),
 			);
-		// Back to W_max by recoveredAt along a cubic from β × W_max, flat until K (probeAt), then W_max
-		// + C × (t − K)³.
+		// Back to W_max by recoveredAt along a cubic from β × W_max, flat until probeAt, then W_max +
+		// C' × (t − probeAt)³.
 		const t = this.growthS;
 		const back = this.recoveredAt;
 		if (t < back)
@@ -296,15 +342,15 @@ export class RateGovernor {
 	}
 
 	/**
-	 * Whether a request is waiting for the pace now (it was made to wait within the last two turns).
+	 * Whether the process is busy at the pace now: a request was made to wait for it, or an answer
+	 * came in, within the last two turns.
 	 */
 	private heldBack(now: number, pace: Pace): boolean {
-		return now - this.heldBackAt <= 2000 / pace.perSecond;
+		return now - Math.max(this.heldBackAt, this.lastAnswerAt) <= 2000 / pace.perSecond;
 	}
 
 	/**
-	 * A token bucket; a request that waited for its turn may use turns its timer missed, an idle pace
-	 * saves none.
+	 * A token bucket; a busy process may make up a turn it missed, an idle pace saves none.
 	 */
 	private tokensNow(now: number, pace: Pace): number {
 		const burst = pace.burst + (this.heldBack(now, pace) ? LATE_TURNS : 0);

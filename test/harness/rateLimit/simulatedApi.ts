@@ -39,7 +39,7 @@ export class SimulatedApi {
 
 	constructor(
 		private readonly clock: FakeClock,
-		private readonly options: SimulatedApiOptions,
+		readonly options: SimulatedApiOptions,
 	) {
 		this.limit = new KeyRateLimit({
 			perSecond: options.perSecond,

@@ -8,6 +8,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { createHash } from 'crypto';
 
+import { kindOf } from '../../../shared/kindOf';
 import { deliveryIdOf } from '../../../shared/webhookDelivery';
 
 /** Where automatic keys live: one set per workflow, key scope, node and node run. */
@@ -115,13 +116,6 @@ export function canonicalJson(value: unknown): string {
 		.filter((key) => record[key] !== undefined)
 		.sort();
 	return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(',')}}`;
-}
-
-function kindOf(value: unknown): string {
-	if (value === null) return 'null';
-	if (typeof value === 'number') return String(value);
-	if (Array.isArray(value)) return 'an array';
-	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 /** Header values must be visible ASCII; a business key like an order id usually is. */

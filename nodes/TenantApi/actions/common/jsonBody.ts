@@ -1,10 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { kindOf } from '../../../shared/kindOf';
+
 /**
  * Deeper bodies are almost certainly a mistake, and parsing or serialising them can overflow the
  * stack.
  */
-export const MAX_BODY_DEPTH = 100;
+const MAX_BODY_DEPTH = 100;
 
 function tooDeep(): Error {
 	return new Error(
@@ -13,7 +15,7 @@ function tooDeep(): Error {
 }
 
 /** Nesting depth of JSON text, counted on the characters (no parsing, no recursion). */
-export function jsonTextDepth(text: string): number {
+function jsonTextDepth(text: string): number {
 	let depth = 0;
 	let deepest = 0;
 	let inString = false;
@@ -30,7 +32,7 @@ export function jsonTextDepth(text: string): number {
 }
 
 /** Nesting depth of a value, without recursion; stops counting once `limit` is passed. */
-export function valueDepth(value: unknown, limit = MAX_BODY_DEPTH): number {
+function valueDepth(value: unknown, limit = MAX_BODY_DEPTH): number {
 	let deepest = 0;
 	const pending: Array<[unknown, number]> = [[value, 1]];
 	while (pending.length > 0) {
@@ -57,14 +59,8 @@ export function parseJsonObjectBody(value: unknown): IDataObject {
 		}
 		if (syntaxError !== undefined) throw new Error(`The Body is not valid JSON: ${syntaxError}`);
 	}
-	if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-		const kind = Array.isArray(parsed)
-			? 'an array'
-			: parsed === null
-				? 'null'
-				: `a ${typeof parsed}`;
-		throw new Error(`The Body must be a JSON object ({ ... }), not ${kind}`);
-	}
+	if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+		throw new Error(`The Body must be a JSON object ({ ... }), not ${kindOf(parsed)}`);
 	if (typeof value !== 'string' && valueDepth(parsed) > MAX_BODY_DEPTH) throw tooDeep();
 	return parsed as IDataObject;
 }

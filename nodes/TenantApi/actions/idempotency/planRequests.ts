@@ -14,7 +14,7 @@ import {
 	deriveIdempotencyKey,
 	validateIdempotencyKeyOverride,
 } from './idempotencyKeys';
-import { parseJsonObjectBody } from './jsonBody';
+import { parseJsonObjectBody } from '../common/jsonBody';
 import type { KeyScope } from './keyScope';
 import { resolveKeyScope } from './keyScope';
 

@@ -1,9 +1,12 @@
 /**
  * Node runs on a fake clock against a SimulatedApi, the way ApiClient.send uses the rate limit: wait for
  * a turn, send, report the answer; after a 429, wait it out and go again (429s use up no attempt). One
- * Simulation is one n8n process: its runs share one governor per API key, as the node's do.
+ * Simulation is one API; each governor stands for one n8n process, whose runs share it as the node's do.
+ * The governor and run limiter are the sources' (the unit tests) or the built package's (the benchmark:
+ * `code`).
  */
 import { mapWithConcurrency } from '../../../nodes/TenantApi/actions/common/runItems';
+import type { RateSignal, Ticket } from '../../../nodes/TenantApi/transport/rateLimit/governor';
 import { RateGovernor } from '../../../nodes/TenantApi/transport/rateLimit/governor';
 import type { RunLimitSettings } from '../../../nodes/TenantApi/transport/rateLimit/runLimiter';
 import { RunLimiter } from '../../../nodes/TenantApi/transport/rateLimit/runLimiter';
@@ -21,6 +24,22 @@ export interface RunResult {
 	errors: Error[];
 }
 
+/** The product code a simulation runs. */
+export interface RateLimitCode {
+	RateGovernor: typeof RateGovernor;
+	RunLimiter: typeof RunLimiter;
+}
+
+export const SOURCE_CODE: RateLimitCode = { RateGovernor, RunLimiter };
+
+/** What a run asks of its rate limit: RunLimiter's side of it, or a control client's (workers.ts). */
+export interface RunClient {
+	acquire(retry: boolean): Ticket | Promise<Ticket>;
+	release(ticket: Ticket, signal: RateSignal): void;
+	waitOut(retryAfterMs: number | undefined, refusedInARow: number): Promise<void>;
+	readonly heldBackMs?: number;
+}
+
 export const DEFAULT_SETTINGS: RunLimitSettings = {
 	maxWaitMs: 600_000,
 	basePauseMs: 500,
@@ -33,12 +52,22 @@ export class Simulation {
 	readonly governor: RateGovernor;
 	readonly random: () => number;
 
-	constructor(api: Omit<SimulatedApiOptions, 'random'>, seed = 1, timerLateMs = 0) {
+	constructor(
+		api: Omit<SimulatedApiOptions, 'random'>,
+		seed = 1,
+		timerLateMs = 0,
+		readonly code: RateLimitCode = SOURCE_CODE,
+	) {
 		this.random = createPrng(seed);
 		const lateness = createPrng(seed + 1_000);
 		this.clock = new FakeClock(() => lateness() * timerLateMs);
 		this.api = new SimulatedApi(this.clock, { ...api, random: this.random });
-		this.governor = new RateGovernor(this.random);
+		this.governor = this.newGovernor();
+	}
+
+	/** The governor of another process. */
+	newGovernor(): RateGovernor {
+		return new this.code.RateGovernor(this.random);
 	}
 
 	/** One run of the node: `items` requests, `concurrency` at once; `governor` stands for another process's. */
@@ -48,27 +77,37 @@ export class Simulation {
 		settings: Partial<RunLimitSettings> = {},
 		governor = this.governor,
 	): Promise<RunResult> {
-		const limiter = new RunLimiter(
+		const limiter = new this.code.RunLimiter(
 			governor,
 			{ ...DEFAULT_SETTINGS, ...settings },
 			this.clock,
 			this.random,
 		);
-		const [startedAt, requestsBefore, refusedBefore] = [
-			this.clock.now(),
-			this.requests,
-			this.api.refused,
-		];
+		return await this.runWith(limiter, items, concurrency);
+	}
+
+	/** One run with `client` as its rate limit; `onAnswer` hears every answer's status. */
+	async runWith(
+		client: RunClient,
+		items: number,
+		concurrency: number,
+		onAnswer: (status: number) => void = () => {},
+	): Promise<RunResult> {
+		const startedAt = this.clock.now();
+		let [requests, refused] = [0, 0];
 		const errors: Error[] = [];
 		const sendItem = async () => {
-			for (let refused = 0; ; ) {
-				const ticket = await limiter.acquire(refused > 0);
+			for (let inARow = 0; ; ) {
+				const ticket = await client.acquire(inARow > 0);
 				const answer = await this.api.request();
-				limiter.release(ticket, answer.signal);
+				client.release(ticket, answer.signal);
+				requests++;
+				onAnswer(answer.status);
 				if (answer.status !== 429) return;
-				await limiter.waitOut(
+				refused++;
+				await client.waitOut(
 					answer.signal.kind === 'limited' ? answer.signal.retryAfterMs : undefined,
-					++refused,
+					++inARow,
 				);
 			}
 		};
@@ -79,10 +118,10 @@ export class Simulation {
 		);
 		return {
 			elapsedMs: this.clock.now() - startedAt,
-			requests: this.requests - requestsBefore,
-			refused: this.api.refused - refusedBefore,
+			requests,
+			refused,
 			failedItems: errors.length,
-			heldBackMs: limiter.heldBackMs,
+			heldBackMs: client.heldBackMs ?? 0,
 			errors,
 		};
 	}

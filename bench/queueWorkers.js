@@ -1,0 +1,124 @@
+'use strict';
+/**
+ * Queue mode against one API key, on a simulated clock: N worker processes (1, 2, 4, 8, 16, 32), each
+ * with a rate governor of its own and a run limiter per execution from the built package (dist/), share
+ * nothing but the API's answers. The API is the sandbox's token bucket (sandbox/rateLimit.js) at a few
+ * rates: 429 + Retry-After: 1, no rate-limit headers, 40 ms per answer. Each worker takes executions of
+ * 20 items at Concurrency 5 from a queue that stays ahead of the API; the figures are those of the time
+ * the API takes to accept `--queue-seconds` (default 300) seconds of its rate in items
+ * (test/harness/rateLimit/workers.ts). Two controls show what the harness tells apart: workers that
+ * take their turns from one copy of the API's bucket (which processes cannot share: the floor), and
+ * workers that only honour Retry-After.
+ * Run through `npm run bench -- --only queue` (builds first), or alone after `npm run build`:
+ *   node bench/queueWorkers.js [--queue-seconds 300]
+ */
+require('./register-ts');
+
+const path = require('node:path');
+
+const { Simulation } = require('../test/harness/rateLimit/simulation.ts');
+const { runQueue } = require('../test/harness/rateLimit/workers.ts');
+
+const RATE_LIMIT_DIST = path.join(
+	__dirname,
+	'..',
+	'dist',
+	'nodes',
+	'TenantApi',
+	'transport',
+	'rateLimit',
+);
+
+const RATES = [
+	{ perSecond: 10, burst: 10 },
+	{ perSecond: 50, burst: 10 },
+	{ perSecond: 200, burst: 50 },
+];
+const WORKERS = [1, 2, 4, 8, 16, 32];
+const CLIENTS = [
+	{ client: 'governor', label: 'Tenant API node' },
+	{ client: 'ideal', label: 'one copy of the API bucket shared by all workers' },
+	{ client: 'retryAfterOnly', label: 'honouring Retry-After only' },
+];
+const EXECUTION = { itemsPerExecution: 20, concurrency: 5 };
+const LATENCY_MS = 40;
+
+function builtCode() {
+	return {
+		RateGovernor: require(path.join(RATE_LIMIT_DIST, 'governor.js')).RateGovernor,
+		RunLimiter: require(path.join(RATE_LIMIT_DIST, 'runLimiter.js')).RunLimiter,
+	};
+}
+
+/** @param {{ seconds?: number }} [options] */
+async function queueWorkersBench({ seconds = 300 } = {}) {
+	const code = builtCode();
+	const startedAt = Date.now();
+	const rows = [];
+	for (const rate of RATES) {
+		const executions = Math.ceil((rate.perSecond * seconds) / EXECUTION.itemsPerExecution);
+		for (const { client, label } of CLIENTS) {
+			for (const workers of WORKERS) {
+				const simulation = new Simulation({ ...rate, latencyMs: LATENCY_MS }, 1, 0, code);
+				const run = await runQueue(simulation, { workers, executions, client, ...EXECUTION });
+				if (run.accepted + run.failedItems !== run.queuedItems)
+					throw new Error(
+						`${label}, ${workers} workers against ${rate.perSecond}/s: ${run.accepted} accepted and ${run.failedItems} failed of ${run.queuedItems} items`,
+					);
+				const itemsPerWorker = run.workers.map((worker) => worker.items);
+				rows.push({
+					perSecond: rate.perSecond,
+					burst: rate.burst,
+					client,
+					label,
+					workers,
+					items: run.items,
+					vsFloor: run.elapsedMs / run.floorMs,
+					requestsPerItem: run.requests / run.items,
+					refusedPerWorkerSecond: run.refused / workers / (run.elapsedMs / 1000),
+					longestGapS: Math.max(...run.workers.map((worker) => worker.longestGapMs)) / 1000,
+					itemsPerWorker: [Math.min(...itemsPerWorker), Math.max(...itemsPerWorker)],
+					failedItems: run.failedItems,
+				});
+			}
+		}
+	}
+	return { seconds, latencyMs: LATENCY_MS, ...EXECUTION, wallMs: Date.now() - startedAt, rows };
+}
+
+function printQueueWorkers(report) {
+	const fmt = (n, digits) => n.toFixed(digits);
+	console.log(
+		`\nQueue mode on a simulated clock: N workers on one key, executions of ${report.itemsPerExecution} items at Concurrency ${report.concurrency}, ${report.latencyMs} ms per answer, 429 + Retry-After: 1; ${report.seconds} s of the API's rate in items (${fmt(report.wallMs / 1000, 1)} s of wall time). Longest starvation: the longest time a worker waited for an accepted answer. Controls: one copy of the API's bucket shared by all workers (the floor), and workers that only honour Retry-After.`,
+	);
+	for (const rate of RATES) {
+		const of = (client, workers) =>
+			report.rows.find(
+				(r) => r.perSecond === rate.perSecond && r.client === client && r.workers === workers,
+			);
+		console.log(
+			`\n| ${rate.perSecond} requests/s, burst ${rate.burst}: workers | × floor | requests/item | 429s per worker per s | longest starvation s | items per worker | shared bucket: × floor | requests/item | longest starvation s | Retry-After only: × floor | requests/item | longest starvation s |`,
+		);
+		console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+		for (const workers of WORKERS) {
+			const [node, ideal, retryOnly] = CLIENTS.map(({ client }) => of(client, workers));
+			const failed = node.failedItems ? ` (${node.failedItems} items failed)` : '';
+			console.log(
+				`| ${workers} | ${fmt(node.vsFloor, 3)} | ${fmt(node.requestsPerItem, 3)}${failed} | ${fmt(node.refusedPerWorkerSecond, 3)} | ${fmt(node.longestGapS, 1)} | ${node.itemsPerWorker.join('–')} | ${fmt(ideal.vsFloor, 3)} | ${fmt(ideal.requestsPerItem, 3)} | ${fmt(ideal.longestGapS, 1)} | ${fmt(retryOnly.vsFloor, 3)} | ${fmt(retryOnly.requestsPerItem, 3)} | ${fmt(retryOnly.longestGapS, 1)} |`,
+			);
+		}
+	}
+}
+
+module.exports = { printQueueWorkers, queueWorkersBench };
+
+if (require.main === module) {
+	const at = process.argv.indexOf('--queue-seconds');
+	const seconds = at >= 0 ? Number(process.argv[at + 1]) : undefined;
+	queueWorkersBench({ seconds })
+		.then(printQueueWorkers)
+		.catch((error) => {
+			console.error(error);
+			process.exit(1);
+		});
+}
