@@ -2,9 +2,9 @@
 /**
  * Exactly-once writes beyond one execution (issue 11), inside n8n-core's WorkflowExecute: "Retry
  * execution" (both ways, and retries of retries) re-sends the first execution's keys; a Tenant API
- * Trigger event gets the same keys on every delivery; new executions get new ones. The trigger's items
- * come from its real webhook() (test/harness/webhook.ts), retries are built as n8n's
- * ExecutionService.retry() builds them (test/harness/executions.ts). Needs `npm run build` first.
+ * Trigger event gets the same keys on every delivery, another event (of the same resource too) others; new
+ * executions get new ones. The trigger's items come from its real webhook() (test/harness/webhook.ts), retries
+ * are built as n8n's ExecutionService.retry() builds them (test/harness/executions.ts). Needs `npm run build`.
  */
 import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
@@ -29,7 +29,6 @@ import type { TriggerServer } from '../harness/webhook';
 import {
 	TRIGGER_NODE_NAME,
 	WEBHOOK_ID,
-	buildTriggerRig,
 	startTriggerServer,
 	webhookCredential,
 } from '../harness/webhook';
@@ -254,7 +253,7 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 	});
 
 	describe('Tenant API Trigger events', () => {
-		it('a Code node before the node builds new items without item linking: a redelivery writes each once, another event shares no key', async () => {
+		it('a Code node before the node builds new items without item linking: a redelivery writes each once, another event (of the same resource too) shares no key', async () => {
 			const lines = [
 				{ ref: 'c', amount: 3 },
 				{ ref: 'a', amount: 1 },
@@ -287,12 +286,10 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 			expect(keysOut(again)).toEqual(keysOut(first));
 			expect(outputs(again).map((json) => json.replayed)).toEqual([true, true, true]);
 
-			const other = await startExecution(
-				harness,
-				workflow,
-				TRIGGER_NODE_NAME,
-				await delivery({ id: 'evt_lines_other', lines }),
-			);
+			// Another event of the same resource (the same top-level "id", another event type) is another delivery.
+			const otherEvent = await delivery({ id: 'evt_lines', event: 'transfers.updated', lines });
+			expect(otherEvent[0][0].json.webhookDelivery).toMatchObject({ idSource: 'body:sha256' });
+			const other = await startExecution(harness, workflow, TRIGGER_NODE_NAME, otherEvent);
 			expect(other.run.status).toBe('success');
 			expect(keysOut(other).some((key) => keysOut(first).includes(key))).toBe(false);
 			expect(refs()).toEqual(['a', 'b', 'c', 'a', 'b', 'c']);
@@ -393,10 +390,9 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 		it('when the node first runs in a retry (an earlier node failed), the retry still uses the event keys', async () => {
 			const listingFails = eventWorkflow(TWO);
 			const lookup: INode = {
+				...postNode(),
 				id: 'lookup-id',
 				name: 'Look up',
-				type: ACTION_TYPE,
-				typeVersion: 1,
 				position: [100, 0],
 				parameters: {
 					resource: 'request',
@@ -405,7 +401,6 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 					endpoint: '/transfers',
 					options: { maxAttempts: 1 },
 				},
-				credentials: { tenantApi: { id: TEST_CREDENTIAL_ID, name: 'Tenant API test' } },
 			};
 			const workflow: WorkflowSpec = {
 				...listingFails,
@@ -470,26 +465,6 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 				await delivery({ id: 'evt_business_2' }),
 			);
 			expect(recordKeys()).toEqual(['order-a', 'order-b']);
-		});
-	});
-
-	describe('Trigger option Respond', () => {
-		it.each([
-			[{}, 'onReceived'],
-			[{ respond: 'onReceipt' }, 'onReceived'],
-			[{ respond: 'whenFinished' }, 'lastNode'],
-			[{ respond: 'something a newer version saved' }, 'onReceived'],
-		])('%j gives n8n the response mode %s', async (parameters, mode) => {
-			const rig = await buildTriggerRig({ parameters, credential: webhookCredential(SECRET) });
-			const evaluated = rig.workflow.expression.getSimpleParameterValue(
-				rig.node,
-				rig.webhookDescription.responseMode,
-				'webhook',
-				{},
-				undefined,
-				'onReceived',
-			);
-			expect(evaluated).toBe(mode);
 		});
 	});
 });

@@ -228,12 +228,18 @@ describe('what passes', () => {
 		expect(run(custom('{header.x-shop}.{body}'), [SECRET], headers)).toMatchObject({ ok: true });
 	});
 
-	it('the body is signed byte for byte: the same JSON written otherwise does not match', () => {
-		const signed = sign({ secret: SECRET, body: BODY });
+	it('the body is signed byte for byte, up to the payload limit: the same JSON written otherwise, or 15 MiB with its last byte changed, does not match', () => {
+		const check = checkOf('hmacSha256');
 		const reformatted = Buffer.from(JSON.stringify(JSON.parse(BODY), null, 1));
-		expect(run(checkOf('hmacSha256'), [SECRET], signed, { rawBody: reformatted })).toMatchObject({
-			reason: 'signature_mismatch',
-		});
+		expect(
+			reasonOf(check, [SECRET], sign({ secret: SECRET, body: BODY }), { rawBody: reformatted }),
+		).toBe('signature_mismatch');
+		const large = Buffer.alloc(15 * 1024 * 1024, 'x');
+		const signed = sign({ secret: SECRET, body: large });
+		expect(reasonOf(check, [SECRET], signed, { rawBody: large })).toBe('ok');
+		const changed = Buffer.from(large);
+		changed[changed.length - 1] = 0x79;
+		expect(reasonOf(check, [SECRET], signed, { rawBody: changed })).toBe('signature_mismatch');
 	});
 });
 

@@ -1,10 +1,12 @@
 /**
  * A verified body read once, in the Body Format (nodes/TenantApiTrigger/body.ts): strict UTF-8, a leading byte order
  * mark dropped, empty bodies, JSON that is not an object, the form decoding rules, and which Content-Types each
- * format takes. How numbers are kept exact is exactJson.test.ts.
+ * format takes; none of it before the request is authenticated. How numbers are kept exact is exactJson.test.ts.
  */
 import type { BodyFormat } from '../../nodes/TenantApiTrigger/body';
 import { mediaTypeFits, readBody } from '../../nodes/TenantApiTrigger/body';
+import { sign } from '../../sandbox/signing';
+import { receive, triggerSettings } from '../harness/verifier';
 
 const MAX_FORM_FIELDS = 1000;
 
@@ -123,4 +125,65 @@ it('the Content-Types each format takes: JSON the JSON types, text/plain and non
 	expect(mediaTypeFits('form', 'application/x-www-form-urlencoded')).toBe(true);
 	for (const type of [...json, 'multipart/form-data'])
 		expect([type, mediaTypeFits('form', type)]).toEqual([type, false]);
+});
+
+describe('nothing of a request is read before it is authenticated (receiveDelivery)', () => {
+	const SECRET = 'whsec_read_after';
+	const reasonOf = (
+		parameters: Record<string, unknown>,
+		body: string,
+		contentType: string,
+		signature: 'none' | 'forged' | 'signed',
+	) => {
+		const headers: Record<string, string> = { 'content-type': contentType };
+		if (signature === 'forged') headers['x-signature'] = 'ab'.repeat(32);
+		if (signature === 'signed') Object.assign(headers, sign({ secret: SECRET, body }));
+		const decision = receive(
+			triggerSettings({ verification: 'hmacSha256', ...parameters }, [SECRET]),
+			{
+				body,
+				headers,
+			},
+		);
+		return decision.action === 'refuse' ? decision.reason : decision.action;
+	};
+	const XML = '<event>transfers.created</event>';
+
+	it.each([
+		['not JSON, unsigned', {}, 'not json', 'application/json', 'none', 'missing_signature'],
+		['not JSON, forged', {}, 'not json', 'application/json', 'forged', 'signature_mismatch'],
+		['not JSON, signed', {}, 'not json', 'application/json', 'signed', 'invalid_json'],
+		['XML, unsigned', {}, XML, 'application/xml', 'none', 'missing_signature'],
+		['XML, signed', {}, XML, 'application/xml', 'signed', 'unsupported_media_type'],
+		[
+			'webhookDelivery in the body, unsigned',
+			{},
+			'{"webhookDelivery":{}}',
+			'application/json',
+			'none',
+			'missing_signature',
+		],
+		[
+			'an event the Events filter leaves out, unsigned',
+			{ events: 'accounts.updated' },
+			'{"event":"x"}',
+			'application/json',
+			'none',
+			'missing_signature',
+		],
+		[
+			'300 KiB under a Signed Content of an earlier version ({formFields})',
+			{
+				verification: 'customHmac',
+				customSignedContent: '{timestamp}.{formFields}',
+				bodyFormat: 'form',
+			},
+			`a=${'x'.repeat(300 * 1024)}`,
+			'application/x-www-form-urlencoded',
+			'forged',
+			'invalid_signed_content',
+		],
+	] as const)('%s: %s', (_name, parameters, body, contentType, signature, reason) => {
+		expect(reasonOf(parameters, body, contentType, signature)).toBe(reason);
+	});
 });

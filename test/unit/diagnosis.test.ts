@@ -76,36 +76,42 @@ describe('the table', () => {
 		expect(summaries.size).toBe(REASONS.length);
 	});
 
-	it('a signature failure tells the sender "Invalid signature" (nothing that helps a forger) and 401', () => {
-		for (const reason of [
-			'missing_signature',
-			'signature_mismatch',
-			'timestamp_out_of_window',
-			'unknown_verification',
-			'raw_body_unavailable',
-		] as const)
-			expect(refusalAnswer(reason)).toEqual({ status: 401, message: 'Invalid signature' });
+	/** The refusals whose answer says more than 401 "Invalid signature": status, in JSON, in form fields. */
+	const ANSWERS: Array<[RefusalReason, number, string, string?]> = [
+		['credential_unavailable', 503, 'Temporarily unable to verify the delivery'],
+		[
+			'unsupported_media_type',
+			415,
+			'Unsupported content type: this trigger reads application/json bodies (Body Format)',
+			'Unsupported content type: this trigger reads application/x-www-form-urlencoded bodies (Body Format)',
+		],
+		['empty_body', 400, 'Empty body'],
+		['not_utf8', 400, 'Body must be UTF-8 JSON', 'Body must be UTF-8 form fields'],
+		...(['invalid_json', 'not_an_object', 'invalid_form'] as const).map(
+			(reason) =>
+				[
+					reason,
+					400,
+					'Body must be a JSON object',
+					'Body must be form fields with names (at most 1,000)',
+				] as [RefusalReason, number, string, string],
+		),
+		['reserved_field', 400, 'Body must not have a top-level webhookDelivery field'],
+	];
+
+	it.each(ANSWERS)('%s is answered %d %p (form: %p)', (reason, status, json, form = json) => {
+		expect(refusalAnswer(reason, 'json')).toEqual({ status, message: json });
+		expect(refusalAnswer(reason, 'form')).toEqual({ status, message: form });
 	});
 
-	it('a verified body that cannot be read is 400 with what it must be; a Content-Type the format does not read 415; an unreadable credential 503', () => {
-		expect(refusalAnswer('invalid_json')).toEqual({
-			status: 400,
-			message: 'Body must be a JSON object',
-		});
-		expect(refusalAnswer('invalid_form', 'form')).toEqual({
-			status: 400,
-			message: 'Body must be form fields with names (at most 1,000)',
-		});
-		expect(refusalAnswer('not_utf8', 'form')).toEqual({
-			status: 400,
-			message: 'Body must be UTF-8 form fields',
-		});
-		expect(refusalAnswer('unsupported_media_type', 'form')).toEqual({
-			status: 415,
-			message:
-				'Unsupported content type: this trigger reads application/x-www-form-urlencoded bodies (Body Format)',
-		});
-		expect(refusalAnswer('credential_unavailable').status).toBe(503);
+	it('every other reason is 401 "Invalid signature": nothing that helps a forger', () => {
+		const others = REASONS.filter((reason) => !ANSWERS.some(([listed]) => listed === reason));
+		expect(others).toContain('signature_mismatch');
+		for (const reason of others)
+			expect([reason, refusalAnswer(reason)]).toEqual([
+				reason,
+				{ status: 401, message: 'Invalid signature' },
+			]);
 	});
 });
 

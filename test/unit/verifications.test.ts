@@ -4,7 +4,7 @@
  * for each row.
  */
 import { properties } from '../../nodes/TenantApiTrigger/description';
-import { settingsFromParameters } from '../../nodes/TenantApiTrigger/settings';
+import { readSettings, settingsFromParameters } from '../../nodes/TenantApiTrigger/settings';
 import type { Verification, VerificationName } from '../../nodes/TenantApiTrigger/verifications';
 import {
 	VERIFICATIONS,
@@ -193,6 +193,21 @@ describe('every row makes its Verification', () => {
 		for (const value of ['twilio', 'stripe', 'toString', '__proto__', '', undefined])
 			expect(isVerificationName(value)).toBe(false);
 	});
+
+	it.each(['stripe', 'slack', 'twilio', 'adyenPayments'])(
+		'a removed Verification saved in a workflow (%s) makes settings that refuse every delivery',
+		async (saved) => {
+			const node = {
+				read: parameterReader({ verification: saved }),
+				credential: () => Promise.resolve({ signingSecret: 'whsec_saved' }),
+			};
+			expect((await readSettings(node, false)).settings).toEqual({
+				failure: 'unknown_verification',
+				saved,
+				credentialSecrets: ['whsec_saved'],
+			});
+		},
+	);
 });
 
 describe('the settings each row shows', () => {
