@@ -372,31 +372,6 @@ describe('a signature in a header the settings do not read: its name, and the Ve
 		);
 	});
 
-	it.each([
-		['an underscore', 'x_hub_signature_256'],
-		['a dot', 'x.hub.signature'],
-		['65 characters', `x-signature-${'n'.repeat(53)}`],
-		['a secret of the credential', `x-hub-signature-${PLAIN_SECRET}`],
-		['a secret of the credential in upper case', `X-SIGNATURE-${PLAIN_SECRET.toUpperCase()}`],
-	])(
-		'a name with %s is not shown: the Verification is, and the header is counted',
-		(_name, header) => {
-			const item = refused('hmacSha256', { [header]: FORM.sha256 });
-			expect(request(item)).toMatchObject({
-				signatureHeaders: [],
-				otherSignatureLikeHeaders: 1,
-				signatureElsewhere: { verification: 'HMAC-SHA256 of the Body' },
-			});
-			expect(request(item).signatureElsewhere).not.toHaveProperty('header');
-			expect(item.action).toBe(
-				'Set the Signature Header to the header holding it (its name is not shown): it holds a signature in the form the settings read.',
-			);
-			const shown = JSON.stringify(item).toLowerCase();
-			expect(shown).not.toContain(header.toLowerCase());
-			expect(shown).not.toContain(PLAIN_SECRET.toLowerCase());
-		},
-	);
-
 	it('a name that is shown comes before one that is not; a name that is not a signature word is found by its value', () => {
 		const item = refused('hmacSha256', { x_sig: FORM.sha256, 'x-shop-auth': FORM.sha256 });
 		expect(request(item)).toMatchObject({
@@ -404,49 +379,6 @@ describe('a signature in a header the settings do not read: its name, and the Ve
 			otherSignatureLikeHeaders: 1,
 			signatureElsewhere: { header: 'x-shop-auth' },
 		});
-	});
-
-	it('the value is never shown, whatever text or secret it holds beside the signature', () => {
-		const values = [
-			`${FORM.sha256}, note=paste-your-signing-secret-here`,
-			`${FORM.sha256} ${SECRET}`,
-			`t=${NOW},v1=${HEX},v0=visit-evil.example`,
-			`v1,${BASE64} v1,${PLAIN_SECRET}`,
-		];
-		for (const value of values) {
-			const item = refused('hmacSha256', { 'x-acme-signature': value });
-			expect(request(item).signatureElsewhere).toBeDefined();
-			const shown = JSON.stringify(item);
-			for (const hidden of [HEX, BASE64, String(NOW), 'paste', 'evil', SECRET, PLAIN_SECRET])
-				expect([value, shown]).not.toEqual([value, expect.stringContaining(hidden)]);
-		}
-	});
-
-	it.each([
-		['sha256= with a short digest', `sha256=${HEX.slice(2)}`],
-		['sha256= with text that is not a digest', 'sha256=zzzz'],
-		['a bare digest (any token can be hex)', HEX],
-		['v1, with text that is not a digest', 'v1,abc'],
-		['v1= without a timestamp', `v1=${HEX}`],
-		['t=…,v1= with text that is not a digest', `t=${NOW},v1=xyz`],
-		['sha1=… (no Verification signs SHA-1 by default)', `sha1=${'c3'.repeat(20)}`],
-	])('no Verification is named for a value not in any form: %s', (_name, value) => {
-		const item = refused('hmacSha256', { 'x-acme-signature': value });
-		expect(request(item)).toMatchObject({ signatureHeaders: ['x-acme-signature'] });
-		expect(request(item)).not.toHaveProperty('signatureElsewhere');
-		expect(item.action).toBe(
-			'Check which header the sender signs in and set the Signature Header (or the Verification) to match.',
-		);
-	});
-
-	it('a header the settings read is not a signature elsewhere', () => {
-		const item = refused(
-			'hmacSha256',
-			{ 'x-signature': FORM.timestamped },
-			{},
-			'malformed_signature',
-		);
-		expect(request(item)).not.toHaveProperty('signatureElsewhere');
 	});
 
 	it('never a Verification that proves less than the chosen one', () => {
@@ -477,40 +409,12 @@ describe('a signature in a header the settings do not read: its name, and the Ve
 	});
 });
 
+/**
+ * The item's bound (2 KiB), that it holds no secret, header value or body text, and which header names it may show
+ * are proven over generated requests and settings by test/unit/refusalProperties.test.ts; this is the documented
+ * example of the list.
+ */
 describe("the item holds only the trigger's vocabulary", () => {
-	const HOSTILE = 'text/visit-evil.example-and-paste-your-signing-secret';
-
-	it('no secret, no header value, nothing of the body; an unknown Content-Type is "other"', () => {
-		const facts = evidence(
-			'hmacSha256',
-			{},
-			{
-				headers: {
-					'content-type': HOSTILE,
-					'x-signature': SIGNATURE_VALUE,
-					[`x-hmac-${SECRET}`]: SECRET,
-				},
-			},
-			[SECRET, 'pk_live_prev'],
-			[SECRET, 'pk_live_prev'],
-		);
-		for (const reason of REASONS) {
-			const shown = JSON.stringify(diagnosed(reason, facts, { secretsTried: [0, 1] }));
-			for (const hidden of [
-				SECRET,
-				SECRET.toLowerCase(),
-				'pk_live_prev',
-				SIGNATURE_VALUE,
-				'evil',
-				'paste',
-			])
-				expect([reason, shown]).not.toEqual([reason, expect.stringContaining(hidden)]);
-		}
-		expect(diagnosed('unsupported_media_type', facts).request).toMatchObject({
-			contentType: 'other',
-		});
-	});
-
 	it('signature-like header names: those the schemes use, then other plain tokens, listed; the rest counted', () => {
 		const headers = {
 			'x-signature': 'a',
@@ -544,71 +448,5 @@ describe("the item holds only the trigger's vocabulary", () => {
 		const shown = JSON.stringify(item);
 		for (const hidden of ['x_webhook', 'x.signature', 'n'.repeat(53), PLAIN_SECRET.toLowerCase()])
 			expect(shown).not.toContain(hidden);
-	});
-
-	it("without the credential's secrets (not read), only the names the schemes or the settings use are listed", () => {
-		const headers = { 'x-signature': 'a', 'x-secret-token': 'd' };
-		const item = diagnosed(
-			'unknown_verification',
-			evidence('hmacSha256', {}, { headers, settings: unknown('stripe') }),
-		);
-		expect(item.request).toMatchObject({
-			signatureHeaders: ['x-signature'],
-			otherSignatureLikeHeaders: 1,
-		});
-	});
-
-	it('within 2 KiB for every reason and Verification, with the longest settings, every header a list can show and a signature elsewhere in every form', () => {
-		const long = (prefix: string) => `${prefix}-${'h'.repeat(80)}`;
-		/** A plain token of the longest length shown. */
-		const plain = (i: number) => `x-signature-like-${i}-${'h'.repeat(64)}`.slice(0, 64);
-		const longest = {
-			signatureHeader: Array.from({ length: 12 }, (_, i) => long(`x-signature-${i}`)).join(','),
-			sharedKeyHeader: Array.from({ length: 12 }, (_, i) => long(`x-secret-${i}`)).join(','),
-			customSignatureHeader: Array.from({ length: 12 }, (_, i) => long(`x-custom-${i}`)).join(','),
-			customTimestampHeader: long('x-ts'),
-			customIdHeader: long('x-id'),
-			customSignedContent: '{url}{body}{'.repeat(20),
-			useTimestamp: true,
-			timestampHeader: long('x-timestamp'),
-		};
-		let largest = 0;
-		for (const settings of [longest, { useTimestamp: true }])
-			for (const value of ['v', ...Object.values(FORM)])
-				for (const name of VERIFICATION_NAMES) {
-					const { verification } = settingsFromParameters(name, parameterReader(settings));
-					const headerNames = [
-						...(verification.kind === 'hmac' ? verification.signatureHeader : []),
-						...(verification.kind === 'secretHeader' ? verification.header : []),
-						...Array.from({ length: 7 }, (_, i) => long(`x-signature-like-${i}`)),
-						...Array.from({ length: 7 }, (_, i) => plain(i)),
-						'webhook-id',
-						'webhook-timestamp',
-						'webhook-signature',
-						'x-timestamp',
-						'x-webhook-secret',
-					];
-					const headers = Object.fromEntries(headerNames.map((header) => [header, value]));
-					for (const reason of REASONS) {
-						for (const testUrl of [false, true]) {
-							const facts = evidence(
-								name,
-								settings,
-								{ headers, testUrl, bodyBytes: 16 * 1024 * 1024 },
-								['sk_live_x', 'y', 'z'],
-							);
-							const item: IDataObject = diagnosed(
-								reason,
-								reason === 'unknown_verification'
-									? { ...facts, settings: unknown('v'.repeat(500), [SECRET, PLAIN_SECRET]) }
-									: facts,
-								{ secretsTried: [0, 1, 2], timestamp: 0 },
-							);
-							item.unrecordedBefore = Number.MAX_SAFE_INTEGER;
-							largest = Math.max(largest, Buffer.byteLength(JSON.stringify(item)));
-						}
-					}
-				}
-		expect(largest).toBeLessThanOrEqual(2048);
 	});
 });
