@@ -253,6 +253,10 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 	});
 
 	describe('Tenant API Trigger events', () => {
+		/** The execution `workflow` starts for a delivery of `event`. */
+		const onEvent = async (workflow: WorkflowSpec, event: IDataObject) =>
+			startExecution(harness, workflow, TRIGGER_NODE_NAME, await delivery(event));
+
 		it('a Code node before the node builds new items without item linking: a redelivery writes each once, another event (of the same resource too) shares no key', async () => {
 			const lines = [
 				{ ref: 'c', amount: 3 },
@@ -263,24 +267,14 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 			// Tenant API Trigger → Lines (a Code node: new items from the delivery's lines) → Create transfer.
 			const code = { id: 'lines-id', name: 'Lines', type: LINES_TYPE, parameters: {} };
 			const workflow = triggerWorkflow('wf-lines', code);
-			const first = await startExecution(
-				harness,
-				workflow,
-				TRIGGER_NODE_NAME,
-				await delivery({ id: 'evt_lines', lines }),
-			);
+			const first = await onEvent(workflow, { id: 'evt_lines', lines });
 			// n8n filled in the links the Code node left out: every item points at the trigger item.
 			expect(lastRun(first, 'Lines')?.data?.main?.[0]?.map((item) => item.pairedItem)).toEqual([
 				{ item: 0 },
 				{ item: 0 },
 				{ item: 0 },
 			]);
-			const again = await startExecution(
-				harness,
-				workflow,
-				TRIGGER_NODE_NAME,
-				await delivery({ id: 'evt_lines', lines }),
-			);
+			const again = await onEvent(workflow, { id: 'evt_lines', lines });
 			expect([first.run.status, again.run.status]).toEqual(['success', 'success']);
 			expect(again.executionId).not.toBe(first.executionId);
 			expect(keysOut(again)).toEqual(keysOut(first));
@@ -303,19 +297,9 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 					{ ref: 'x', amount: 5 },
 				];
 				const workflow = eventWorkflow(same, postNode({ keyDerivation }));
-				const first = await startExecution(
-					harness,
-					workflow,
-					TRIGGER_NODE_NAME,
-					await delivery({ id: `evt_twins_${keyDerivation}` }),
-				);
+				const first = await onEvent(workflow, { id: `evt_twins_${keyDerivation}` });
 				expect(new Set(keysOut(first)).size).toBe(2);
-				await startExecution(
-					harness,
-					workflow,
-					TRIGGER_NODE_NAME,
-					await delivery({ id: `evt_twins_${keyDerivation}` }),
-				);
+				await onEvent(workflow, { id: `evt_twins_${keyDerivation}` });
 				expect(refs()).toEqual(['x', 'x']);
 			},
 		);
@@ -324,12 +308,7 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 			const event = await delivery({ id: 'evt_reorder' });
 			const eventId = (event[0][0].json.webhookDelivery as IDataObject).id as string;
 			await startExecution(harness, eventWorkflow(TWO), TRIGGER_NODE_NAME, event);
-			const reordered = await startExecution(
-				harness,
-				eventWorkflow([...TWO].reverse()),
-				TRIGGER_NODE_NAME,
-				await delivery({ id: 'evt_reorder' }),
-			);
+			const reordered = await onEvent(eventWorkflow([...TWO].reverse()), { id: 'evt_reorder' });
 			expect(reordered.run.status).toBe('error');
 			const error = errorOf(reordered)!;
 			expect(error.message).toBe(
@@ -346,17 +325,12 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 		});
 
 		it('items in another order on a redelivery, by request content: the same writes, replayed', async () => {
-			const first = await startExecution(
-				harness,
-				eventWorkflow(TWO, postNode({ keyDerivation: 'content' })),
-				TRIGGER_NODE_NAME,
-				await delivery({ id: 'evt_reorder_c' }),
-			);
-			const reordered = await startExecution(
-				harness,
+			const first = await onEvent(eventWorkflow(TWO, postNode({ keyDerivation: 'content' })), {
+				id: 'evt_reorder_c',
+			});
+			const reordered = await onEvent(
 				eventWorkflow([...TWO].reverse(), postNode({ keyDerivation: 'content' })),
-				TRIGGER_NODE_NAME,
-				await delivery({ id: 'evt_reorder_c' }),
+				{ id: 'evt_reorder_c' },
 			);
 			expect(reordered.run.status).toBe('success');
 			expect(keysOut(reordered)).toEqual([...keysOut(first)].reverse());
@@ -367,21 +341,11 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 		it('a failed delivery, then both "Retry execution" and a redelivery of the event: each item written once', async () => {
 			const workflow = eventWorkflow(TWO);
 			sandbox.setFaults(postScript('pass', 'drop'));
-			const failed = await startExecution(
-				harness,
-				workflow,
-				TRIGGER_NODE_NAME,
-				await delivery({ id: 'evt_fail' }),
-			);
+			const failed = await onEvent(workflow, { id: 'evt_fail' });
 			expect(failed.run.status).toBe('error');
 			sandbox.setFaults([]);
 			const retry = await retryExecution(harness, failed);
-			const redelivered = await startExecution(
-				harness,
-				workflow,
-				TRIGGER_NODE_NAME,
-				await delivery({ id: 'evt_fail' }),
-			);
+			const redelivered = await onEvent(workflow, { id: 'evt_fail' });
 			expect([retry.run.status, redelivered.run.status]).toEqual(['success', 'success']);
 			expect(keysOut(redelivered)).toEqual(keysOut(retry));
 			expect(refs()).toEqual(['a', 'b']);
@@ -412,20 +376,10 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 				},
 			};
 			sandbox.setFaults([{ method: 'GET', times: 1, action: { status: 503 } }]);
-			const failed = await startExecution(
-				harness,
-				workflow,
-				TRIGGER_NODE_NAME,
-				await delivery({ id: 'evt_upstream' }),
-			);
+			const failed = await onEvent(workflow, { id: 'evt_upstream' });
 			expect(failed.run.data.resultData.lastNodeExecuted).toBe('Look up');
 			const retry = await retryExecution(harness, failed);
-			const redelivered = await startExecution(
-				harness,
-				workflow,
-				TRIGGER_NODE_NAME,
-				await delivery({ id: 'evt_upstream' }),
-			);
+			const redelivered = await onEvent(workflow, { id: 'evt_upstream' });
 			expect(keysOut(redelivered)).toEqual(keysOut(retry));
 			expect(refs()).toEqual(['a', 'b']);
 		});
@@ -452,18 +406,8 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 				TWO,
 				postNode({ idempotencyKey: '={{ "order-" + $json.ref }}' }),
 			);
-			await startExecution(
-				harness,
-				workflow,
-				TRIGGER_NODE_NAME,
-				await delivery({ id: 'evt_business_1' }),
-			);
-			await startExecution(
-				harness,
-				workflow,
-				TRIGGER_NODE_NAME,
-				await delivery({ id: 'evt_business_2' }),
-			);
+			await onEvent(workflow, { id: 'evt_business_1' });
+			await onEvent(workflow, { id: 'evt_business_2' });
 			expect(recordKeys()).toEqual(['order-a', 'order-b']);
 		});
 	});
