@@ -23,9 +23,7 @@ import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
 	INode,
-	INodeType,
 	IWebhookData,
-	IWebhookDescription,
 	IWebhookResponseData,
 	IWorkflowExecuteAdditionalData,
 	WorkflowActivateMode,
@@ -33,7 +31,6 @@ import type {
 } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
-import type { Harness } from './engine';
 import { TEST_CREDENTIAL_ID, TRIGGER_TYPE, createHarness } from './engine';
 import { withoutDelivery } from './verifier';
 
@@ -122,18 +119,8 @@ async function prepareRequest(req: http.IncomingMessage): Promise<void> {
 	r.rawBody = Buffer.concat(chunks);
 }
 
-export interface TriggerRig {
-	harness: Harness;
-	nodeType: INodeType;
-	workflow: Workflow;
-	node: INode;
-	webhookDescription: IWebhookDescription;
-	additionalData: IWorkflowExecuteAdditionalData;
-	webhookData(isTest?: boolean): IWebhookData;
-}
-
 /** Builds a Workflow holding the trigger node, with the package loaded from dist/. */
-export async function buildTriggerRig(setup: TriggerSetup = {}): Promise<TriggerRig> {
+export async function buildTriggerRig(setup: TriggerSetup = {}) {
 	const harness = await createHarness(setup.credential ?? {});
 	const nodeType = harness.nodeTypes.getByNameAndVersion(TRIGGER_TYPE, 1);
 	const node: INode = {
@@ -168,7 +155,6 @@ export async function buildTriggerRig(setup: TriggerSetup = {}): Promise<Trigger
 	const additionalData = harness.additionalData(randomUUID(), workflowId);
 	const webhookDescription = nodeType.description.webhooks![0];
 	return {
-		harness,
 		nodeType,
 		workflow,
 		node: resolved,
@@ -187,6 +173,8 @@ export async function buildTriggerRig(setup: TriggerSetup = {}): Promise<Trigger
 	};
 }
 
+export type TriggerRig = Awaited<ReturnType<typeof buildTriggerRig>>;
+
 /** Runs one of webhookMethods.default.{checkExists,create,delete} through n8n-core's HookContext. */
 export async function runHookMethod(
 	rig: TriggerRig,
@@ -201,9 +189,7 @@ export async function runHookMethod(
 		activation,
 		rig.webhookData(),
 	);
-	const fn = rig.nodeType.webhookMethods?.default?.[method];
-	if (!fn) throw new Error(`webhookMethods.default.${method} is missing`);
-	return await fn.call(context);
+	return await rig.nodeType.webhookMethods!.default![method]!.call(context);
 }
 
 /** The HTTP answer the sender got, and the recorded call. */
