@@ -39,7 +39,7 @@ function diagnosisOf(
 }
 
 describe('at the Test URL, every refusal reaches the editor', () => {
-	it('says what was checked and what to change, without the body, a header value or a secret', async () => {
+	it('says what was checked and what to change, without the body, a header value or a secret (what it says for each reason: test/unit/diagnosis.test.ts)', async () => {
 		await atTestUrl({ credential: webhookCredential(SECRET, 'whsec_old') });
 		const forged = sign({ secret: 'whsec_other', body: BODY });
 		const result = await rig.server.post(BODY, { ...JSON_TYPE, ...forged });
@@ -48,21 +48,10 @@ describe('at the Test URL, every refusal reaches the editor', () => {
 		expect(diagnosis).toMatchObject({
 			reason: 'signature_mismatch',
 			answered: 401,
-			verification: 'HMAC-SHA256 of the Body',
 			url: 'Test URL',
-			request: {
-				contentType: 'application/json',
-				bodyBytes: Buffer.byteLength(BODY),
-				signatureHeaders: ['x-signature'],
-				otherSignatureLikeHeaders: 0,
-			},
+			request: { bodyBytes: Buffer.byteLength(BODY), signatureHeaders: ['x-signature'] },
 			secretsTried: ['current', 'previous'],
 		});
-		expect(diagnosis.summary).toBe(
-			`The signature does not match the ${Buffer.byteLength(BODY)}-byte body signed with the current and the previous secrets.`,
-		);
-		expect(diagnosis.action).toMatch(/Test URL Signing Secret/);
-		expect(diagnosis.likelyCause).toMatch(/^The Signing Secret starts with whsec_/);
 		const shown = JSON.stringify(diagnosis);
 		for (const hidden of [MARKER, SECRET, 'whsec_old', forged['x-signature']])
 			expect(shown).not.toContain(hidden);
@@ -166,31 +155,6 @@ describe('in production', () => {
 		});
 		expect((await unsigned()).call.result).toEqual({ noWebhookResponse: true });
 	});
-});
-
-it('a workflow saved with a removed Custom HMAC feature ({formFields}): every delivery is refused, and the Test URL names it and what to choose', async () => {
-	await atTestUrl({
-		parameters: {
-			verification: 'customHmac',
-			customSignedContent: '{url}{formFields}',
-			bodyFormat: 'form',
-		},
-	});
-	const body = 'Body=hello&From=%2B15550001';
-	const result = await rig.server.post(body, {
-		'content-type': 'application/x-www-form-urlencoded',
-		...sign({ secret: SECRET, body }),
-	});
-	expect(JSON.parse(result.text)).toEqual({ message: 'Invalid signature' });
-	const diagnosis = diagnosisOf(result);
-	expect(diagnosis).toMatchObject({
-		reason: 'invalid_signed_content',
-		verification: 'Custom HMAC',
-	});
-	expect(diagnosis.summary).toMatch(
-		/\{formFields\} signs form fields one by one, which this version removed/,
-	);
-	expect(diagnosis.action).toMatch(/^Sign the form as sent: \{body\} in place of \{formFields\}/);
 });
 
 describe('a signature in a header the settings do not read is named, with the setting to change', () => {
