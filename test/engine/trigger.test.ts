@@ -2,16 +2,15 @@
 /**
  * The built Tenant API Trigger behind a real local HTTP server, called through n8n-core's WebhookContext (and
  * HookContext for the lifecycle methods): what only n8n gives the trigger (no credential, the log, the request's
- * query, the public and Test URLs, the mode of a Test URL call) and a delivery the sandbox sends on its own. What the
- * trigger decides for a request is proven once in test/unit and, over generated requests, by the property campaign
- * (test/unit/deliveryProperties.test.ts); every scheme's answer in triggerAnswers.test.ts; refusals in
- * triggerRefusals.test.ts. Needs `npm run build` first.
+ * query, the public and Test URLs, the mode of a Test URL call); the deliveries the sandbox sends on its own are
+ * decided by the trigger in test/sandbox/webhooks.test.ts. What the trigger decides for a request is proven once in
+ * test/unit and, over generated requests, by the property campaign (test/unit/deliveryProperties.test.ts); every
+ * scheme's answer in triggerAnswers.test.ts; refusals in triggerRefusals.test.ts. Needs `npm run build` first.
  */
 import { createHash, createHmac } from 'crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { startSandbox } from '../../sandbox/server';
 import { sign } from '../../sandbox/signing';
 import type { TriggerSetup } from '../harness/webhook';
 import {
@@ -101,38 +100,6 @@ it('lifecycle methods through HookContext: checkExists/create/delete are logged 
 		3,
 	);
 	expect(rig.logs.text()).not.toContain(SECRET);
-});
-
-it('a POST to the sandbox delivers a signed, timestamped event on its own, which starts the workflow', async () => {
-	await use({ parameters: { useTimestamp: true, events: 'transfers.created' } });
-	const sandbox = await startSandbox({
-		port: 0,
-		webhook: {
-			url: rig.server.url,
-			secrets: [SECRET],
-			scheme: 'hmac-sha256-prefixed',
-			timestamp: true,
-		},
-	});
-	try {
-		const before = rig.server.calls.length;
-		const created = await fetch(`${sandbox.baseUrl}/transfers`, {
-			method: 'POST',
-			headers: { 'Api-Key': 'sk_test_sandbox', 'Idempotency-Key': 'idem-trigger-1', ...JSON_TYPE },
-			body: JSON.stringify({ amount: 500, currency: 'EUR' }),
-		});
-		expect(created.status).toBeLessThan(300);
-		await rig.server.waitForCalls(before + 1);
-		const call = rig.server.calls[before];
-		const [json] = startedBodies(call);
-		expect(json).toMatchObject({ event: 'transfers.created', id: expect.stringMatching(/^evt_/) });
-		expect((json.data as IDataObject).object).toMatchObject({ amount: 500, currency: 'EUR' });
-		expect(deliveryOf(call).timestamp).toEqual(expect.any(Number));
-		await sandbox.settle();
-		expect(sandbox.deliveries()).toEqual([expect.objectContaining({ status: 200, attempt: 1 })]);
-	} finally {
-		await sandbox.close();
-	}
 });
 
 describe("Custom HMAC's {url}: n8n's public webhook URL (or the Signed URL setting), with the query as received", () => {

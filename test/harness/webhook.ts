@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
  * Runs the built Tenant API Trigger the way n8n's webhook server runs it: a real local HTTP server reads the
  * request, and the node's `webhook()` runs through n8n-core's `WebhookContext` (the lifecycle methods through its
@@ -204,13 +204,10 @@ export interface Answered {
 export interface TriggerServer {
 	/** URL to POST deliveries to (shaped like n8n's production URL). */
 	url: string;
-	calls: WebhookCall[];
 	/** Replace the node parameters / credential used for the next requests. */
 	configure(setup: TriggerSetup): Promise<void>;
-	/** POST exact bytes; resolves with the HTTP answer and the recorded call. */
+	/** POST exact bytes (one at a time); resolves with the HTTP answer and the recorded call. */
 	post(body: string | Buffer, headers?: Record<string, string>, query?: string): Promise<Answered>;
-	/** Resolves once `n` calls have been handled. */
-	waitForCalls(n: number, ms?: number): Promise<void>;
 	close(): Promise<void>;
 }
 
@@ -219,55 +216,54 @@ export async function startTriggerServer(initial: TriggerSetup = {}): Promise<Tr
 	let setup = initial;
 	let rig = await buildTriggerRig(setup);
 	const calls: WebhookCall[] = [];
-	let waiters: Array<{ n: number; resolve: () => void }> = [];
+	/** Every request's handling, for `post` to wait for its call. */
+	const handling: Array<Promise<void>> = [];
 
 	const server = http.createServer((req, rawRes) => {
 		const res = expressLike(rawRes);
-		void (async () => {
-			const call: WebhookCall = { status: 0 };
-			await prepareRequest(req);
-			const additionalData = {
-				...rig.additionalData,
-				httpRequest: req,
-				httpResponse: res,
-			} as IWorkflowExecuteAdditionalData;
-			const context = new WebhookContext(
-				rig.workflow,
-				rig.node,
-				additionalData,
-				setup.mode ?? 'webhook',
-				{
-					...rig.webhookData(setup.mode === 'manual'),
-					workflowExecuteAdditionalData: additionalData,
-				},
-				[],
-				null,
-			);
-			try {
-				call.result = await rig.nodeType.webhook!.call(context);
-			} catch (error) {
-				call.error = error as Error;
-			}
-			// executeWebhook's answer when the node sent none.
-			if (!rawRes.writableEnded) {
-				if (call.error) res.status(500).json({ code: 0, message: call.error.message });
-				// n8n would leave the sender waiting: make the node's mistake visible.
-				else if (call.result?.noWebhookResponse === true)
-					res.status(500).json({ message: 'noWebhookResponse without a response' });
-				else if (call.result?.workflowData === undefined)
-					res
-						.status(200)
-						.json(call.result?.webhookResponse ?? { message: 'Webhook call received' });
-				else if (rig.webhookDescription.responseData === 'noData') rawRes.writeHead(200).end();
-				else res.status(200).json({ message: 'Workflow was started' });
-			}
-			call.status = rawRes.statusCode;
-			calls.push(call);
-			waiters = waiters.filter((w) => {
-				if (calls.length >= w.n) w.resolve();
-				return calls.length < w.n;
-			});
-		})();
+		handling.push(
+			(async () => {
+				const call: WebhookCall = { status: 0 };
+				await prepareRequest(req);
+				const additionalData = {
+					...rig.additionalData,
+					httpRequest: req,
+					httpResponse: res,
+				} as IWorkflowExecuteAdditionalData;
+				const context = new WebhookContext(
+					rig.workflow,
+					rig.node,
+					additionalData,
+					setup.mode ?? 'webhook',
+					{
+						...rig.webhookData(setup.mode === 'manual'),
+						workflowExecuteAdditionalData: additionalData,
+					},
+					[],
+					null,
+				);
+				try {
+					call.result = await rig.nodeType.webhook!.call(context);
+				} catch (error) {
+					call.error = error as Error;
+				}
+				// executeWebhook's answer when the node sent none.
+				if (!rawRes.writableEnded) {
+					if (call.error) res.status(500).json({ code: 0, message: call.error.message });
+					// n8n would leave the sender waiting: make the node's mistake visible.
+					else if (call.result?.noWebhookResponse === true)
+						res.status(500).json({ message: 'noWebhookResponse without a response' });
+					else if (call.result?.workflowData === undefined)
+						res
+							.status(200)
+							.json(call.result?.webhookResponse ?? { message: 'Webhook call received' });
+					else if (rig.webhookDescription.responseData === 'noData') rawRes.writeHead(200).end();
+					else res.status(200).json({ message: 'Workflow was started' });
+				}
+				call.status = rawRes.statusCode;
+				calls.push(call);
+			})(),
+		);
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const port = (server.address() as AddressInfo).port;
@@ -286,9 +282,8 @@ export async function startTriggerServer(initial: TriggerSetup = {}): Promise<Tr
 		};
 	};
 
-	const server_: TriggerServer = {
+	return {
 		url,
-		calls,
 		async configure(next) {
 			setup = next;
 			rig = await buildTriggerRig(setup);
@@ -296,25 +291,14 @@ export async function startTriggerServer(initial: TriggerSetup = {}): Promise<Tr
 		async post(body, headers = {}, query = '') {
 			const before = calls.length;
 			const answer = await send(body, headers, query);
-			await server_.waitForCalls(before + 1);
+			await Promise.all(handling);
 			return { ...answer, call: calls[before] };
-		},
-		waitForCalls(n, ms = 5000) {
-			if (calls.length >= n) return Promise.resolve();
-			return new Promise<void>((resolve, reject) => {
-				const timer = setTimeout(
-					() => reject(new Error(`only ${calls.length} of ${n} webhook calls arrived`)),
-					ms,
-				);
-				waiters.push({ n, resolve: () => (clearTimeout(timer), resolve()) });
-			});
 		},
 		close() {
 			server.closeAllConnections();
 			return new Promise<void>((resolve) => server.close(() => resolve()));
 		},
 	};
-	return server_;
 }
 
 export interface TriggerServerInTests {
