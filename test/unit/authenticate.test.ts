@@ -337,18 +337,3 @@ describe('constant-time comparisons', () => {
 		expect(equal).toHaveBeenCalledTimes(1);
 	});
 });
-
-it('the result holds neither a secret nor an expected signature', () => {
-	const check = checkOf('hmacSha256');
-	const expected = [SECRET, PREVIOUS].flatMap((secret) => {
-		const digest = hmac('sha256', secret, [BODY]);
-		return [digest.toString('hex'), digest.toString('base64')];
-	});
-	for (const headers of [
-		{ 'x-signature': 'ab'.repeat(32) },
-		sign({ secret: PREVIOUS, body: BODY }),
-	]) {
-		const shown = JSON.stringify(run(check, [SECRET, PREVIOUS], headers));
-		for (const hidden of [SECRET, PREVIOUS, ...expected]) expect(shown).not.toContain(hidden);
-	}
-});

@@ -59,22 +59,6 @@ describe('every row makes its Verification', () => {
 		},
 	);
 
-	it('timestampedSignatures: t=…,v1=… (hex) over "{timestamp}.{body}" in the header setting', () => {
-		expect(signingOf(defaultCheck('timestampedSignatures'))).toMatchObject({
-			algorithm: 'sha256',
-			signedContent: '{timestamp}.{body}',
-			signatureHeader: ['x-signature'],
-			signatureFormat: 'keyValue',
-			signatureEncoding: 'hex',
-			signatureLabel: 'v1',
-			timestampKey: 't',
-			pairSeparator: ',',
-		});
-		expect(
-			signingOf(checkOf('timestampedSignatures', { signatureHeader: 'Stripe-Signature' })),
-		).toMatchObject({ signatureHeader: ['stripe-signature'] });
-	});
-
 	// What Standard Webhooks and t=…,v1=… sign is proven against their libraries (interop.test.ts).
 	it('standardWebhooks: only the tolerance is a setting', () => {
 		expect(
