@@ -69,7 +69,7 @@ it('the query and headers n8n hands over sit under webhookDelivery, named unsign
 	});
 });
 
-it('a refusal: 401, nothing started, its reason in the log; neither the answer nor the log holds a secret or the expected signature', async () => {
+it('a refusal without Record Refused Deliveries: 401, nothing started or recorded, its reason in the log; neither the answer nor the log holds a secret or the expected signature', async () => {
 	await use({ credential: webhookCredential(SECRET, PREVIOUS) });
 	const expected = createHmac('sha256', SECRET).update(BODY).digest();
 	const { status, text, call } = await rig.server.post(BODY, {
@@ -80,8 +80,14 @@ it('a refusal: 401, nothing started, its reason in the log; neither the answer n
 		'{"message":"Invalid signature"}',
 		{ noWebhookResponse: true },
 	]);
-	expect(rig.logs.entries.map((e) => (e.metadata as IDataObject | undefined)?.reason)).toContain(
-		'signature_mismatch',
+	expect(rig.logs.entries).toContainEqual(
+		expect.objectContaining({
+			level: 'warn',
+			message: expect.stringMatching(
+				/^Tenant API Trigger refused a delivery: The signature does not match/,
+			),
+			metadata: expect.objectContaining({ reason: 'signature_mismatch' }),
+		}),
 	);
 	for (const hidden of [SECRET, PREVIOUS, expected.toString('hex'), expected.toString('base64')])
 		expect([text, rig.logs.text()]).not.toEqual(
