@@ -143,36 +143,28 @@ describe('signature formats', () => {
 	});
 });
 
-describe('secret encodings', () => {
-	it('text: the UTF-8 bytes as typed', () => {
-		expect(secretKey('clé', 'text')).toEqual(Buffer.from('clé', 'utf8'));
-	});
+const KEY = Buffer.from('standard webhooks key');
 
-	it('hex: pairs of hex digits only', () => {
-		expect(secretKey('0aFF', 'hex')).toEqual(Buffer.from([0x0a, 0xff]));
-		for (const invalid of ['abc', 'zz', 'whsec_ab'])
-			expect(secretKey(invalid, 'hex')).toBeUndefined();
-	});
-
-	it('base64: an optional whsec_ prefix dropped; exact encodings only, never empty', () => {
-		const key = Buffer.from('standard webhooks key');
-		expect(secretKey(`whsec_${key.toString('base64')}`, 'base64')).toEqual(key);
-		expect(secretKey(key.toString('base64'), 'base64')).toEqual(key);
-		for (const invalid of ['whsec_not base64!', 'whsec_', 'whsec_QQ=x'])
-			expect(secretKey(invalid, 'base64')).toBeUndefined();
-	});
+it.each([
+	['text: the UTF-8 bytes as typed', 'clé', 'text', Buffer.from('clé', 'utf8')],
+	['hex: pairs of hex digits', '0aFF', 'hex', Buffer.from([0x0a, 0xff])],
+	['hex: pairs of hex digits only', 'abc', 'hex', undefined],
+	['hex: pairs of hex digits only', 'zz', 'hex', undefined],
+	['hex: pairs of hex digits only', 'whsec_ab', 'hex', undefined],
+	['base64: a whsec_ prefix dropped', `whsec_${KEY.toString('base64')}`, 'base64', KEY],
+	['base64: without the prefix', KEY.toString('base64'), 'base64', KEY],
+	['base64: exact encodings only', 'whsec_not base64!', 'base64', undefined],
+	['base64: exact encodings only', 'whsec_QQ=x', 'base64', undefined],
+	['base64: never empty', 'whsec_', 'base64', undefined],
+] as const)('secret encoding %s: %p', (_rule, secret, encoding, key) => {
+	expect(secretKey(secret, encoding)).toEqual(key);
 });
 
-describe('constant-time comparisons', () => {
-	it('bytes: equal only when equal, false (not an exception) for other lengths', () => {
-		expect(constantTimeEqual(DIGEST, Buffer.from(DIGEST))).toBe(true);
-		expect(constantTimeEqual(DIGEST, OTHER)).toBe(false);
-		expect(constantTimeEqual(DIGEST, DIGEST.subarray(1))).toBe(false);
-	});
-
-	it('texts of any length', () => {
-		expect(constantTimeTextEqual('whsec_a', 'whsec_a')).toBe(true);
-		expect(constantTimeTextEqual('whsec_a', 'whsec_ab')).toBe(false);
-		expect(constantTimeTextEqual('', 'x'.repeat(5000))).toBe(false);
-	});
+it('constant-time comparisons: equal only when equal, false (not an exception) for other lengths', () => {
+	expect(constantTimeEqual(DIGEST, Buffer.from(DIGEST))).toBe(true);
+	expect(constantTimeEqual(DIGEST, OTHER)).toBe(false);
+	expect(constantTimeEqual(DIGEST, DIGEST.subarray(1))).toBe(false);
+	expect(constantTimeTextEqual('whsec_a', 'whsec_a')).toBe(true);
+	expect(constantTimeTextEqual('whsec_a', 'whsec_ab')).toBe(false);
+	expect(constantTimeTextEqual('', 'x'.repeat(5000))).toBe(false);
 });

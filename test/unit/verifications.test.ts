@@ -45,7 +45,7 @@ describe('every row makes its Verification', () => {
 			const algorithm = name === 'hmacSha256' ? 'sha256' : 'sha512';
 			expect(signingOf(defaultCheck(name))).toMatchObject({ ...BODY_HMAC, algorithm });
 			expect(
-				signingOf(checkOf(name, { signatureHeader: ' X-Hub-Signature-256, x-sig ' })),
+				signingOf(checkOf(name, { signatureHeader: ' X-Hub-Signature-256, ,x-sig ' })),
 			).toMatchObject({ signatureHeader: ['x-hub-signature-256', 'x-sig'] });
 			expect(signingOf(checkOf(name, { useTimestamp: true }))).toMatchObject({
 				signedContent: '{timestamp}.{body}',
