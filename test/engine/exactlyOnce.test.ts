@@ -65,50 +65,37 @@ const link = (from: string, to: string) => ({
 	[from]: { main: [[{ node: to, type: 'main' as const, index: 0 }]] },
 });
 
+/** A node of these workflows at `x`. */
+const node = (name: string, type: string, x: number, parameters = {}, more: Partial<INode> = {}) =>
+	({
+		id: `${name}-id`,
+		name,
+		type,
+		typeVersion: 1,
+		position: [x, 0],
+		parameters,
+		...more,
+	}) as INode;
+
 /** Items → Create transfer: a workflow not started by the Tenant API Trigger. */
 function itemsWorkflow(items: IDataObject[], post: INode = postNode()): WorkflowSpec {
-	const start: INode = {
-		id: 'items-id',
-		name: 'Items',
-		type: ITEMS_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: { items: JSON.stringify(items) },
-	};
+	const start = node('Items', ITEMS_TYPE, 0, { items: JSON.stringify(items) });
 	return { id: 'wf-items', nodes: [start, post], connections: link('Items', POST) };
 }
 
-/** The Tenant API Trigger of these workflows, with `parameters`. */
-function triggerNode(parameters: INode['parameters'] = {}): INode {
-	return {
-		id: 'trigger-id',
-		name: TRIGGER_NODE_NAME,
-		type: TRIGGER_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		webhookId: WEBHOOK_ID,
-		parameters,
-	};
-}
-
 /** Tenant API Trigger → `middle` → Create transfer. */
-function triggerWorkflow(
-	id: string,
-	middle: Omit<INode, 'typeVersion' | 'position'>,
-	post: INode = postNode(),
-): WorkflowSpec {
-	const between: INode = { typeVersion: 1, position: [200, 0], ...middle };
+function triggerWorkflow(id: string, middle: INode, post: INode = postNode()): WorkflowSpec {
+	const trigger = node(TRIGGER_NODE_NAME, TRIGGER_TYPE, 0, {}, { webhookId: WEBHOOK_ID });
 	return {
 		id,
-		nodes: [triggerNode(), between, post],
-		connections: { ...link(TRIGGER_NODE_NAME, between.name), ...link(between.name, POST) },
+		nodes: [trigger, middle, post],
+		connections: { ...link(TRIGGER_NODE_NAME, middle.name), ...link(middle.name, POST) },
 	};
 }
 
 /** Tenant API Trigger → Listing (the items an upstream node produces for the event) → Create transfer. */
 function eventWorkflow(items: IDataObject[], post: INode = postNode()): WorkflowSpec {
-	const parameters = { items: JSON.stringify(items) };
-	const listing = { id: 'listing-id', name: LISTING, type: EMIT_TYPE, parameters };
+	const listing = node(LISTING, EMIT_TYPE, 200, { items: JSON.stringify(items) });
 	return triggerWorkflow('wf-events', listing, post);
 }
 
@@ -265,8 +252,7 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 				{ ref: 'b', amount: 2 },
 			];
 			// Tenant API Trigger → Lines (a Code node: new items from the delivery's lines) → Create transfer.
-			const code = { id: 'lines-id', name: 'Lines', type: LINES_TYPE, parameters: {} };
-			const workflow = triggerWorkflow('wf-lines', code);
+			const workflow = triggerWorkflow('wf-lines', node('Lines', LINES_TYPE, 200));
 			const first = await onEvent(workflow, { id: 'evt_lines', lines });
 			// n8n filled in the links the Code node left out: every item points at the trigger item.
 			expect(lastRun(first, 'Lines')?.data?.main?.[0]?.map((item) => item.pairedItem)).toEqual([
@@ -353,19 +339,21 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 
 		it('when the node first runs in a retry (an earlier node failed), the retry still uses the event keys', async () => {
 			const listingFails = eventWorkflow(TWO);
-			const lookup: INode = {
-				...postNode(),
-				id: 'lookup-id',
-				name: 'Look up',
-				position: [100, 0],
-				parameters: {
-					resource: 'request',
-					operation: 'send',
-					method: 'GET',
-					endpoint: '/transfers',
-					options: { maxAttempts: 1 },
-				},
+			const send = {
+				resource: 'request',
+				operation: 'send',
+				method: 'GET',
+				endpoint: '/transfers',
 			};
+			const lookup = node(
+				'Look up',
+				ACTION_TYPE,
+				100,
+				{ ...send, options: { maxAttempts: 1 } },
+				{
+					credentials: postNode().credentials,
+				},
+			);
 			const workflow: WorkflowSpec = {
 				...listingFails,
 				nodes: [...listingFails.nodes, lookup],
