@@ -31,55 +31,43 @@ describe('the templates senders sign', () => {
 });
 
 describe('each rule, and a template it refuses', () => {
-	const BODY_LAST = '{body} must come once, at the end';
-	const ONE_FREE_TEXT = 'at most one of {ID}, {URL} and {header.…} may be signed';
-	const FORM_FREE_TEXT = 'form bodies sign only {timestamp}, text and {body}';
-	const SIDE_BY_SIDE = 'two placeholders need text between them';
-	const UNKNOWN = 'it names a placeholder that does not exist';
-
-	it.each([
-		['{body} once and last: no {body}', '{timestamp}.', 'json', BODY_LAST],
-		['{body} once and last: {body} not last', '{body}.{timestamp}', 'json', BODY_LAST],
-		['{body} once and last: {body} twice', '{body}.{body}', 'json', BODY_LAST],
-		['one free-text placeholder: {id} and {url}', '{id}.{url}.{body}', 'json', ONE_FREE_TEXT],
+	/** Each rule's problem, and templates it refuses (with JSON bodies, unless a format is given). */
+	const REFUSED: Array<[string, Array<string | [string, BodyFormat]>]> = [
+		['{body} must come once, at the end', ['{timestamp}.', '{body}.{timestamp}', '{body}.{body}']],
 		[
-			'one free-text placeholder: {url} and a header',
-			'{url}|{header.x-a}.{body}',
-			'json',
-			ONE_FREE_TEXT,
-		],
-		[
-			'one free-text placeholder: two headers',
-			'{header.x-a}.{header.x-b}.{body}',
-			'json',
-			ONE_FREE_TEXT,
+			'at most one of {ID}, {URL} and {header.…} may be signed',
+			['{id}.{url}.{body}', '{url}|{header.x-a}.{body}', '{header.x-a}.{header.x-b}.{body}'],
 		],
 		// A form has no end a reader can fix, so a free-text part could take its start.
-		['form bodies: {url}', '{url}{body}', 'form', FORM_FREE_TEXT],
-		['form bodies: {id}', '{id}.{body}', 'form', FORM_FREE_TEXT],
-		['form bodies: a header', '{header.x-request-id}.{body}', 'form', FORM_FREE_TEXT],
-		['{timestamp} once', '{timestamp}.{timestamp}.{body}', 'json', '{timestamp} may come once'],
-		['side by side only before a JSON {body}', '{timestamp}{id}.{body}', 'json', SIDE_BY_SIDE],
-		['side by side only before a JSON {body}', '{id}{timestamp}.{body}', 'json', SIDE_BY_SIDE],
-		['side by side only before a JSON {body}', '{timestamp}{body}', 'form', SIDE_BY_SIDE],
 		[
-			'{timestamp} never touches a digit',
-			'{timestamp}1.{body}',
-			'json',
-			'the text after {timestamp} must not start with a digit',
+			'form bodies sign only {timestamp}, text and {body}',
+			[
+				['{url}{body}', 'form'],
+				['{id}.{body}', 'form'],
+				['{header.x-request-id}.{body}', 'form'],
+			],
 		],
+		['{timestamp} may come once', ['{timestamp}.{timestamp}.{body}']],
 		[
-			'{timestamp} never touches a digit',
-			'v1{timestamp}.{body}',
-			'json',
-			'the text before {timestamp} must not end with a digit',
+			'two placeholders need text between them',
+			['{timestamp}{id}.{body}', '{id}{timestamp}.{body}', ['{timestamp}{body}', 'form']],
 		],
-		['placeholders that exist', '{boby}', 'json', UNKNOWN],
-		['placeholders that exist', '{timestamp}.{header.}{body}', 'json', UNKNOWN],
-		['placeholders that exist', '{items}', 'json', UNKNOWN],
-		['placeholders that exist', '{form}', 'json', UNKNOWN],
-	] as const)('%s: %s (%s) is refused', (_rule, template, format, problem) => {
-		expect(problemOf(template, format)).toBe(problem);
+		['the text after {timestamp} must not start with a digit', ['{timestamp}1.{body}']],
+		['the text before {timestamp} must not end with a digit', ['v1{timestamp}.{body}']],
+		[
+			'it names a placeholder that does not exist',
+			['{boby}', '{timestamp}.{header.}{body}', '{items}', '{form}'],
+		],
+	];
+
+	it.each(
+		REFUSED.flatMap(([problem, templates]) =>
+			templates.map((template) =>
+				typeof template === 'string' ? [template, 'json', problem] : [...template, problem],
+			),
+		),
+	)('%s (%s) is refused: %s', (template, format, problem) => {
+		expect(problemOf(template, format as BodyFormat)).toBe(problem);
 	});
 
 	it('placeholder names are case-insensitive, header names read in lower case', () => {
