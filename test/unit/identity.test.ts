@@ -12,7 +12,6 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { deliveryIdentity, eventAccepted, eventType } from '../../nodes/TenantApiTrigger/identity';
 import { settingsFromParameters } from '../../nodes/TenantApiTrigger/settings';
-import type { Decision } from '../../nodes/TenantApiTrigger/receive';
 import { parameterReader, receive, triggerSettings } from '../harness/verifier';
 
 const RAW = Buffer.from(
@@ -129,81 +128,58 @@ describe('a signed header or URL names the delivery with its body', () => {
 	const SECRET = 'whsec-identity-test';
 	const NOW = 1_700_000_000;
 	const BODY_TEXT = '{"order":"ord_1","amount":1200}';
-	const sign = (...parts: string[]) =>
-		createHmac('sha256', SECRET).update(parts.join('')).digest('hex');
-	const started = (decision: Decision) => {
+	const BASE = 'https://n8n.example.com/webhook/abc/webhook';
+	/** The webhookDelivery of a delivery of BODY_TEXT under `template`, `signed` the text before the body. */
+	const delivered = (template: string, signed: string, headers = {}, url?: string, now = NOW) => {
+		const settings = triggerSettings(
+			{ verification: 'customHmac', customSignedContent: template },
+			[SECRET],
+		);
+		const signature = createHmac('sha256', SECRET)
+			.update(signed + BODY_TEXT)
+			.digest('hex');
+		const decision = receive(settings, {
+			body: BODY_TEXT,
+			headers: { ...headers, 'x-signature': signature },
+			url,
+			now,
+		});
 		if (decision.action !== 'start') throw new Error(`not started: ${JSON.stringify(decision)}`);
 		return decision.item.webhookDelivery as IDataObject;
 	};
 
 	it('two events in one body, told apart by a signed header, get two ids; a retry of one keeps its id', () => {
-		const settings = triggerSettings(
-			{ verification: 'customHmac', customSignedContent: '{header.x-event}.{body}' },
-			[SECRET],
-		);
-		const deliver = (event: string, now = NOW) =>
-			started(
-				receive(settings, {
-					body: BODY_TEXT,
-					headers: { 'x-event': event, 'x-signature': sign(event, '.', BODY_TEXT) },
-					now,
-				}),
-			);
-		const shipped = deliver('order.shipped');
-		const delivered = deliver('order.delivered');
-		expect(shipped.id).not.toBe(delivered.id);
-		expect(deliver('order.shipped', NOW + 60).id).toBe(shipped.id);
+		const byEvent = (event: string, now = NOW) =>
+			delivered('{header.x-event}.{body}', `${event}.`, { 'x-event': event }, undefined, now);
+		const shipped = byEvent('order.shipped');
 		expect(shipped).toMatchObject({
 			idSource: 'header.x-event+body:sha256',
 			signedHeaders: { 'x-event': 'order.shipped' },
 		});
+		expect(byEvent('order.delivered').id).not.toBe(shipped.id);
+		expect(byEvent('order.shipped', NOW + 60).id).toBe(shipped.id);
 	});
 
 	it('two events told apart by the signed URL get two ids', () => {
-		const settings = triggerSettings(
-			{ verification: 'customHmac', customSignedContent: '{URL}{body}' },
-			[SECRET],
-		);
-		const deliver = (url: string) =>
-			started(
-				receive(settings, {
-					body: BODY_TEXT,
-					headers: { 'x-signature': sign(url, BODY_TEXT) },
-					url,
-					now: NOW,
-				}),
-			);
-		const base = 'https://n8n.example.com/webhook/abc/webhook';
-		const created = deliver(`${base}?event=created`);
-		const deleted = deliver(`${base}?event=deleted`);
-		expect(created.id).not.toBe(deleted.id);
+		const byUrl = (url: string) => delivered('{URL}{body}', url, {}, url);
+		const created = byUrl(`${BASE}?event=created`);
 		expect(created).toMatchObject({
 			idSource: 'url+body:sha256',
-			signedUrl: `${base}?event=created`,
+			signedUrl: `${BASE}?event=created`,
 		});
+		expect(byUrl(`${BASE}?event=deleted`).id).not.toBe(created.id);
 	});
 
 	it('with a timestamp signed too, the id leaves it out: a re-signed retry keeps its id', () => {
-		const settings = triggerSettings(
-			{
-				verification: 'customHmac',
-				customSignedContent: '{timestamp}.{header.x-event}.{body}',
-			},
-			[SECRET],
-		);
-		const deliver = (now: number) =>
-			started(
-				receive(settings, {
-					body: BODY_TEXT,
-					headers: {
-						'x-timestamp': String(now),
-						'x-event': 'order.shipped',
-						'x-signature': sign(String(now), '.order.shipped.', BODY_TEXT),
-					},
-					now,
-				}),
+		const at = (now: number) =>
+			delivered(
+				'{timestamp}.{header.x-event}.{body}',
+				`${now}.order.shipped.`,
+				{ 'x-timestamp': String(now), 'x-event': 'order.shipped' },
+				undefined,
+				now,
 			);
-		expect(deliver(NOW).id).toBe(deliver(NOW + 120).id);
+		expect(at(NOW).id).toBe(at(NOW + 120).id);
 	});
 });
 
