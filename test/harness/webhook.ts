@@ -64,8 +64,6 @@ export interface WebhookCall {
 	/** What the node's webhook() returned; undefined when it threw. */
 	result?: IWebhookResponseData;
 	error?: Error;
-	/** The HTTP status the sender got. */
-	status: number;
 }
 
 interface LogEntry {
@@ -223,7 +221,7 @@ export async function startTriggerServer(initial: TriggerSetup = {}): Promise<Tr
 		const res = expressLike(rawRes);
 		handling.push(
 			(async () => {
-				const call: WebhookCall = { status: 0 };
+				const call: WebhookCall = {};
 				await prepareRequest(req);
 				const additionalData = {
 					...rig.additionalData,
@@ -260,7 +258,6 @@ export async function startTriggerServer(initial: TriggerSetup = {}): Promise<Tr
 					else if (rig.webhookDescription.responseData === 'noData') rawRes.writeHead(200).end();
 					else res.status(200).json({ message: 'Workflow was started' });
 				}
-				call.status = rawRes.statusCode;
 				calls.push(call);
 			})(),
 		);
@@ -268,19 +265,6 @@ export async function startTriggerServer(initial: TriggerSetup = {}): Promise<Tr
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const port = (server.address() as AddressInfo).port;
 	const url = `http://127.0.0.1:${port}/webhook/${WEBHOOK_ID}/webhook`;
-
-	const send = async (body: string | Buffer, headers: Record<string, string>, query: string) => {
-		const res = await fetch(url + query, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json', ...headers },
-			body: Buffer.from(body),
-		});
-		return {
-			status: res.status,
-			contentType: res.headers.get('content-type') ?? '',
-			text: await res.text(),
-		};
-	};
 
 	return {
 		url,
@@ -290,9 +274,15 @@ export async function startTriggerServer(initial: TriggerSetup = {}): Promise<Tr
 		},
 		async post(body, headers = {}, query = '') {
 			const before = calls.length;
-			const answer = await send(body, headers, query);
+			const res = await fetch(url + query, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', ...headers },
+				body: Buffer.from(body),
+			});
+			const text = await res.text();
 			await Promise.all(handling);
-			return { ...answer, call: calls[before] };
+			const contentType = res.headers.get('content-type') ?? '';
+			return { status: res.status, contentType, text, call: calls[before] };
 		},
 		close() {
 			server.closeAllConnections();
@@ -301,14 +291,9 @@ export async function startTriggerServer(initial: TriggerSetup = {}): Promise<Tr
 	};
 }
 
-export interface TriggerServerInTests {
-	readonly server: TriggerServer;
-	/** n8n's log during the current test. */
-	readonly logs: ReturnType<typeof captureLogs>;
-}
-
 /** A test file's trigger server: started before its tests and closed after them; n8n's log captured around each test. */
-export function useTriggerServer(initial: TriggerSetup = {}): TriggerServerInTests {
+export function useTriggerServer(initial: TriggerSetup = {}) {
+	/** The server, and n8n's log during the current test. */
 	const state = {} as { server: TriggerServer; logs: ReturnType<typeof captureLogs> };
 	beforeAll(async () => {
 		state.server = await startTriggerServer(initial);
