@@ -3,7 +3,7 @@
  * The package's `main`. n8n itself does not use it: n8n loads the nodes and the credential listed in the
  * `n8n` block of package.json. This file is for code that requires the package:
  *
- *   const { authenticate, receiveDelivery, settingsFromParameters, SCHEMES } = require('n8n-nodes-tenant-api');   // no n8n needed
+ *   const { authenticate, receiveDelivery, settingsFromParameters, VERIFICATIONS } = require('n8n-nodes-tenant-api');   // no n8n needed
  *   const { TenantApi, TenantApiTrigger, TenantApiCredentials, TenantWebhookApiCredentials } = require('n8n-nodes-tenant-api');
  *
  * The node classes need n8n-workflow (the peer dependency n8n provides), so they load on first access:
@@ -12,7 +12,10 @@
 const { authenticate } = require('./dist/nodes/TenantApiTrigger/authenticate');
 const { receiveDelivery } = require('./dist/nodes/TenantApiTrigger/receive');
 const { refusalAnswer } = require('./dist/nodes/TenantApiTrigger/refusals');
-const { SCHEMES, SCHEME_NAMES } = require('./dist/nodes/TenantApiTrigger/schemes');
+const {
+	VERIFICATIONS,
+	VERIFICATION_NAMES,
+} = require('./dist/nodes/TenantApiTrigger/verifications');
 const { settingsFromParameters } = require('./dist/nodes/TenantApiTrigger/settings');
 
 const lazy = {
@@ -32,6 +35,9 @@ Object.assign(exports, {
 	receiveDelivery,
 	refusalAnswer,
 	settingsFromParameters,
-	SCHEMES,
-	SCHEME_NAMES,
+	VERIFICATIONS,
+	VERIFICATION_NAMES,
+	// The same table by its earlier names, which scripts/start.js and scripts/prepublish-guard.mjs read.
+	SCHEMES: VERIFICATIONS,
+	SCHEME_NAMES: VERIFICATION_NAMES,
 });

@@ -11,29 +11,32 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { TenantWebhookApi } from '../../credentials/TenantWebhookApi.credentials';
 import { TRIGGER_NODE_NAME } from '../shared/webhookDelivery';
 
 import { properties } from './description';
 import type { Evidence } from './diagnosis';
 import { diagnose } from './diagnosis';
 import type { HeaderBag } from './headers';
-import { usableSecret } from './headers';
-import type { Decision, Refusal } from './receive';
+import type { Decision, ReceivedRequest, Refusal } from './receive';
 import { receiveDelivery, refusal } from './receive';
 import { admitRefusal } from './refusalRecords';
-import type { ParameterReader } from './schemes';
-import { isSchemeName, schemeOf } from './schemes';
-import { credentialSecrets, settingsFromParameters, signingSecrets } from './settings';
+import type { NodeSettings } from './settings';
+import { readSettings, savedVerification, usableSecret } from './settings';
 import { signedUrl } from './url';
 
-const WEBHOOK_CREDENTIAL_TYPE = 'tenantWebhookApi';
+/** The credential's type (the description names it too: n8n's linter checks the name there). */
+const WEBHOOK_CREDENTIAL = new TenantWebhookApi().name;
 
 /** n8n's response mode for the Respond parameter, evaluated by n8n for each request. */
 const RESPONSE_MODE = '={{ $parameter["respond"] === "whenFinished" ? "lastNode" : "onReceived" }}';
 
-interface RequestWithRawBody {
+/** The part of n8n's request object (an express request) the trigger reads. */
+interface RawRequest {
 	rawBody?: unknown;
 	readRawBody?: () => Promise<void>;
+	originalUrl?: string;
+	url?: string;
 }
 
 /**
@@ -50,8 +53,7 @@ interface RawResponse {
  * when n8n consumed the stream itself (multipart/form-data, which it parses before the node runs)
  * or reading failed.
  */
-async function readRawBody(context: IWebhookFunctions): Promise<Buffer | undefined> {
-	const req = context.getRequestObject() as unknown as RequestWithRawBody;
+async function readRawBody(req: RawRequest): Promise<Buffer | undefined> {
 	try {
 		if (!Buffer.isBuffer(req.rawBody) && typeof req.readRawBody === 'function')
 			await req.readRawBody();
@@ -62,107 +64,55 @@ async function readRawBody(context: IWebhookFunctions): Promise<Buffer | undefin
 }
 
 /**
- * Whether n8n runs this webhook for the editor's Test URL (it runs test webhooks in manual mode,
- * production ones in webhook mode).
+ * n8n's public URL of this webhook: the Test URL while the editor listens (n8n 2.x), else the
+ * Production URL.
  */
-function isTestDelivery(context: IWebhookFunctions): boolean {
-	return context.getMode() === 'manual';
-}
-
-interface Secrets {
-	/** The secrets this delivery may be signed with (signingSecrets). */
-	accepted: unknown[];
-	/** Every secret of the credential: none may reach the output. */
-	all: unknown[];
-}
-
-/**
- * The credential's secrets, or the refusal when there are none: no credential selected is a set-up
- * error (refused like a bad signature); a selected one that cannot be read now (e.g. the database
- * is busy) is temporary (503: the sender retries).
- */
-async function readSecrets(
-	context: IWebhookFunctions,
-	testUrl: boolean,
-): Promise<Secrets | Refusal> {
-	try {
-		const credential = await context.getCredentials(WEBHOOK_CREDENTIAL_TYPE);
-		return { accepted: signingSecrets(credential, testUrl), all: credentialSecrets(credential) };
-	} catch {
-		const selected = context.getNode().credentials?.[WEBHOOK_CREDENTIAL_TYPE] !== undefined;
-		return refusal(selected ? 'credential_unavailable' : 'no_credential_selected');
-	}
+function webhookUrl(context: IWebhookFunctions): string | undefined {
+	const withTest = context as IWebhookFunctions & {
+		getWebhookResourceUrl?: (name: 'default') => string | undefined;
+	};
+	return typeof withTest.getWebhookResourceUrl === 'function'
+		? withTest.getWebhookResourceUrl('default')
+		: context.getNodeWebhookUrl('default');
 }
 
 /**
- * The decision for this request under the node's settings, and what a refusal can be explained
- * from. Never throws.
+ * The request as n8n hands it over, the decision on it, and what a refusal is explained from.
+ * Never throws: n8n failing to give the request, or a defect in reading it, is refused (the flow's
+ * one catch-all).
  */
-async function judgeRequest(
+async function judge(
 	context: IWebhookFunctions,
+	{ settings }: NodeSettings,
 	testUrl: boolean,
 	nowSeconds: number,
 ): Promise<{ decision: Decision; evidence: Evidence }> {
-	const evidence: Evidence = {
-		verification: undefined,
-		headers: {},
-		bodyBytes: 0,
-		testUrl,
-		nowSeconds,
-	};
+	let request: ReceivedRequest = { headers: {}, query: {}, nowSeconds };
+	let decision: Decision;
 	try {
-		evidence.headers = context.getHeaderData() as HeaderBag;
-		const rawBody = await readRawBody(context);
-		evidence.bodyBytes = rawBody?.length ?? 0;
-		const verification = (evidence.verification = context.getNodeParameter(
-			'verification',
-			'hmacSha256',
-		));
-		// A scheme removed from this version, or saved by a newer one: refused, like a bad signature.
-		if (!isSchemeName(verification)) {
-			// The credential's secrets only let the Refused item name the request's headers.
-			const secrets = await readSecrets(context, testUrl);
-			if (!('action' in secrets)) evidence.credentialSecrets = secrets.all;
-			return { decision: refusal('unknown_verification'), evidence };
-		}
-		const secrets =
-			verification === 'none' ? { accepted: [], all: [] } : await readSecrets(context, testUrl);
-		if ('action' in secrets) return { decision: secrets, evidence };
-		const read: ParameterReader = (name, fallback) =>
-			context.getNodeParameter(name, fallback as never);
-		const settings = settingsFromParameters(verification, read, secrets);
-		Object.assign(evidence, {
-			check: settings.check,
-			secrets: settings.secrets,
-			// None reads no credential: its secrets are not known, so no other header name is shown.
-			credentialSecrets: verification === 'none' ? undefined : settings.credentialSecrets,
-			bodyFormat: settings.bodyFormat,
-		});
-		const decision = receiveDelivery(settings, {
-			rawBody,
-			headers: evidence.headers,
+		const req = context.getRequestObject() as unknown as RawRequest;
+		const signed = 'failure' in settings ? undefined : settings.signedUrl;
+		request = {
+			headers: context.getHeaderData() as HeaderBag,
+			rawBody: await readRawBody(req),
 			query: context.getQueryData() as IDataObject,
-			// Only Custom HMAC can sign `{url}`: no other request pays for working it out.
-			url: schemeOf(verification).settings.includes('custom')
-				? signedUrl(context, context.getNodeParameter('signedUrl', ''))
-				: undefined,
+			// Only a Verification that shows Signed URL can sign `{url}`: no other request pays for it.
+			url:
+				signed === undefined
+					? undefined
+					: signedUrl(webhookUrl(context), signed, req.originalUrl ?? req.url ?? ''),
 			nowSeconds,
-		});
-		return { decision, evidence };
+		};
+		decision =
+			'failure' in settings ? refusal(settings.failure) : receiveDelivery(settings, request);
 	} catch {
-		// The one catch-all of the flow: n8n failing to give the request or the settings, or a defect
-		// in reading it.
-		return { decision: refusal('internal_error'), evidence };
+		decision = refusal('internal_error');
 	}
-}
-
-/** Options → Record Refused Deliveries (false when n8n cannot give the options). */
-function recordsRefusals(context: IWebhookFunctions): boolean {
-	try {
-		return (context.getNodeParameter('options', {}) as IDataObject).recordRefusals === true;
-	} catch {
-		return false;
-	}
+	const { headers, rawBody } = request;
+	return {
+		decision,
+		evidence: { settings, headers, bodyBytes: rawBody?.length ?? 0, testUrl, nowSeconds },
+	};
 }
 
 /**
@@ -171,22 +121,9 @@ function recordsRefusals(context: IWebhookFunctions): boolean {
  */
 function send(context: IWebhookFunctions, status: number, message?: string): void {
 	const res = context.getResponseObject() as unknown as RawResponse;
-	if (message === undefined) {
-		res.writeHead(status, {});
-		res.end();
-		return;
-	}
-	res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
-	res.end(JSON.stringify({ message }));
-}
-
-/** Respond: When the Workflow Finishes (n8n answers once the workflow ends), else On Receipt. */
-function respondsWhenFinished(context: IWebhookFunctions): boolean {
-	try {
-		return context.getNodeParameter('respond', 'onReceipt') === 'whenFinished';
-	} catch {
-		return false;
-	}
+	const json = { 'content-type': 'application/json; charset=utf-8' };
+	res.writeHead(status, message === undefined ? {} : json);
+	res.end(message === undefined ? undefined : JSON.stringify({ message }));
 }
 
 /**
@@ -199,6 +136,7 @@ function refuseDelivery(
 	context: IWebhookFunctions,
 	refused: Refusal,
 	evidence: Evidence,
+	recordRefusals: boolean,
 ): IWebhookResponseData {
 	const node = context.getNode().name;
 	const workflowId = context.getWorkflow().id ?? '';
@@ -213,11 +151,11 @@ function refuseDelivery(
 		reason: refused.reason,
 		node,
 		workflowId,
-		verification: String(evidence.verification),
+		verification: String(savedVerification(evidence.settings)),
 	});
 	send(context, refused.status, refused.message);
 	if (!evidence.testUrl) {
-		if (!recordsRefusals(context)) return { noWebhookResponse: true };
+		if (!recordRefusals) return { noWebhookResponse: true };
 		const decision = admitRefusal(workflowId, node, refused.reason, evidence.nowSeconds * 1000);
 		if (!decision.record) return { noWebhookResponse: true };
 		diagnosis.unrecordedBefore = decision.unrecordedBefore;
@@ -276,11 +214,9 @@ export class TenantApiTrigger implements INodeType {
 				if (usableSecret(data.signingSecret) === undefined)
 					return { status: 'Error', message: 'The Signing Secret is empty' };
 				const also = [
-					usableSecret(data.previousSigningSecret) === undefined ? '' : 'the previous secret',
-					usableSecret(data.testSigningSecret) === undefined
-						? ''
-						: 'the test secret (Test URL only)',
-				].filter((name) => name !== '');
+					...(usableSecret(data.previousSigningSecret) ? ['the previous secret'] : []),
+					...(usableSecret(data.testSigningSecret) ? ['the test secret (Test URL only)'] : []),
+				];
 				return {
 					status: 'OK',
 					message: `The Signing Secret${also.length > 0 ? ` and ${also.join(' and ')} are` : ' is'} set. Each delivery is checked when it arrives; a refused one is answered 401, and the trigger's Refused output says why (at the Test URL, and in production with Options → Record Refused Deliveries).`,
@@ -296,9 +232,7 @@ export class TenantApiTrigger implements INodeType {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				this.logger.debug(
 					'Tenant API Trigger: webhooks are registered in the service dashboard; nothing to check',
-					{
-						node: this.getNode().name,
-					},
+					{ node: this.getNode().name },
 				);
 				return false;
 			},
@@ -325,9 +259,22 @@ export class TenantApiTrigger implements INodeType {
 	 * answers once the workflow ends.
 	 */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const testUrl = isTestDelivery(this);
-		const { decision, evidence } = await judgeRequest(this, testUrl, Math.floor(Date.now() / 1000));
-		if (decision.action === 'refuse') return refuseDelivery(this, decision, evidence);
+		// n8n runs the editor's Test URL in manual mode, production webhooks in webhook mode.
+		const testUrl = this.getMode() === 'manual';
+		const nowSeconds = Math.floor(Date.now() / 1000);
+		const node = await readSettings(
+			{
+				read: (name, fallback) => this.getNodeParameter(name, fallback as never),
+				credential: async () =>
+					this.getNode().credentials?.[WEBHOOK_CREDENTIAL] === undefined
+						? undefined
+						: await this.getCredentials<IDataObject>(WEBHOOK_CREDENTIAL),
+			},
+			testUrl,
+		);
+		const { decision, evidence } = await judge(this, node, testUrl, nowSeconds);
+		if (decision.action === 'refuse')
+			return refuseDelivery(this, decision, evidence, node.recordRefusals);
 		if (decision.action === 'acknowledge') {
 			this.logger.debug('Tenant API Trigger: delivery acknowledged but filtered out', {
 				node: this.getNode().name,
@@ -337,7 +284,7 @@ export class TenantApiTrigger implements INodeType {
 			return { noWebhookResponse: true };
 		}
 		const workflowData = [[{ json: decision.item }], []];
-		if (respondsWhenFinished(this)) return { workflowData };
+		if (node.respondWhenFinished) return { workflowData };
 		send(this, 200);
 		return { noWebhookResponse: true, workflowData };
 	}

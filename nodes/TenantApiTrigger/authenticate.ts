@@ -1,16 +1,14 @@
 /**
- * The first thing done with a request: is it from the sender? Checked on the raw bytes and headers
- * only; nothing of the body is read here, so a request nobody signed costs at most an HMAC of its
- * bytes per secret.
+ * The first thing done with a request: is it from the sender? Checked on the raw bytes and the
+ * headers the Verification names, read once; nothing of the body is read here, so a request nobody
+ * signed costs at most an HMAC of its bytes per secret.
  */
 import { createHmac } from 'crypto';
 
 import type { BodyFormat } from './body';
-import type { HeaderBag } from './headers';
-import { headerValue, presentHeader, usableSecret } from './headers';
-import type { Check, HmacSigning } from './schemes';
-import type { SignedPart, SignedValues } from './signedContent';
-import { parseSignedContent, renderParts, usesPart } from './signedContent';
+import { headerMap } from './headers';
+import type { ReceivedRequest } from './receive';
+import { headerNames, usableSecret } from './settings';
 import {
 	MAX_SIGNATURE_HEADER_LENGTH,
 	constantTimeEqual,
@@ -18,9 +16,13 @@ import {
 	readSignatureHeader,
 	secretKey,
 } from './signatureHeader';
+import type { SignedValues } from './signedContent';
+import { parseSignedContent, renderParts, usesPart } from './signedContent';
+import type { HmacVerification, Verification } from './verifications';
 
 /** Why a request is not from the sender (or cannot be checked). */
 export type AuthenticationFailure =
+	| 'raw_body_unavailable'
 	| 'no_secret_configured'
 	| 'invalid_secret'
 	| 'invalid_signed_content'
@@ -37,7 +39,7 @@ export type AuthenticationFailure =
 	| 'secret_mismatch';
 
 /**
- * What the check read of a request, whatever came of it: what a refusal is explained from
+ * What authentication saw of a request, whatever came of it: what a refusal is explained from
  * (diagnosis.ts).
  */
 export interface Seen {
@@ -47,87 +49,58 @@ export interface Seen {
 	secretsTried: number[];
 }
 
-export type Authentication =
-	| {
-			ok: true;
-			/** The secret that matched (an index into the secrets given); none without a check. */
-			secretIndex?: number;
-			/** The signed timestamp and delivery id, with the header the id came from. */
-			timestamp?: number;
-			id?: { value: string; header: string };
-			/** The signed header (`{header.<name>}`) or URL (`{url}`): they name the delivery too. */
-			header?: { name: string; value: string };
-			url?: string;
-			seen: Seen;
-	  }
-	| { ok: false; reason: AuthenticationFailure; seen: Seen };
-
-export interface SignedRequest {
-	rawBody: Buffer;
-	headers: HeaderBag;
-	/** The URL the sender called, query string included (for `{url}`). */
+/**
+ * A request from the sender: the secret that matched (an index into the secrets given; none without
+ * a check), and what the signature covers besides the body: the timestamp, the delivery id with the
+ * header it came from, the signed header (`{header.<name>}`) or URL (`{url}`).
+ */
+export interface Authenticated {
+	secretIndex?: number;
+	timestamp?: number;
+	id?: { value: string; header: string };
+	header?: { name: string; value: string };
 	url?: string;
-	nowSeconds: number;
 }
 
-type Passed = Omit<Extract<Authentication, { ok: true }>, 'seen' | 'ok'>;
-type CheckResult = Passed | AuthenticationFailure;
+export type Authentication = (
+	| ({ ok: true } & Authenticated)
+	| { ok: false; reason: AuthenticationFailure }
+) & { seen: Seen };
 
 /** Unix seconds as decimal digits (at most 12, so the value stays exact). */
 const UNIX_SECONDS = /^\d{1,12}$/;
 /** Longest delivery id taken from a header. */
-export const MAX_ID_LENGTH = 256;
+const MAX_ID_LENGTH = 256;
 
-/**
- * A signed header value as it arrived: absent, blank, or padded with spaces (which no sender's is)
- * reads as none.
- */
-function exactHeader(headers: HeaderBag, names: string): string | undefined {
-	const value = headerValue(headers, names);
-	return value === undefined || value === '' || value.trim() !== value ? undefined : value;
+const refused = (reason: AuthenticationFailure, seen: Seen): Authentication => ({
+	ok: false,
+	reason,
+	seen,
+});
+
+/** The first of `names` the request carries, with its value. */
+function first(headers: Map<string, string>, names: string[]) {
+	for (const name of names) {
+		const value = headers.get(name);
+		if (value !== undefined) return { name, value };
+	}
+	return undefined;
 }
 
-/** The values of the template's placeholders, read from the request, or why one is missing. */
-function signedValues(
-	signing: HmacSigning,
-	parts: SignedPart[],
-	request: SignedRequest,
-	headerTimestamp: string | undefined,
-	seen: Seen,
-): SignedValues | AuthenticationFailure {
-	const values: SignedValues = { body: request.rawBody };
-	if (usesPart(parts, 'timestamp')) {
-		const text =
-			signing.signatureFormat === 'keyValue'
-				? headerTimestamp
-				: headerValue(request.headers, signing.timestampHeader);
-		if (text === undefined || text === '') return 'missing_timestamp';
-		if (!UNIX_SECONDS.test(text)) return 'invalid_timestamp';
-		seen.timestamp = Number(text);
-		if (Math.abs(request.nowSeconds - seen.timestamp) > signing.toleranceSeconds)
-			return 'timestamp_out_of_window';
-		values.timestamp = text;
-	}
-	if (usesPart(parts, 'id')) {
-		values.id = exactHeader(request.headers, signing.idHeader);
-		if (values.id === undefined || values.id.length > MAX_ID_LENGTH) return 'missing_id';
-	}
-	if (usesPart(parts, 'url')) {
-		// An HTTP request target holds no blank; one padded could move bytes out of a JSON `{body}`.
-		if (!request.url || request.url.trim() !== request.url) return 'missing_url';
-		values.url = request.url;
-	}
-	const header = parts.find((part) => part.kind === 'header');
-	if (header?.kind === 'header') {
-		values.header = exactHeader(request.headers, header.name);
-		if (values.header === undefined) return 'missing_signed_header';
-	}
-	return values;
+/**
+ * A signed header as it arrived: absent, blank, or padded with spaces (which no sender's is)
+ * reads as none.
+ */
+function exactHeader(headers: Map<string, string>, names: string[]) {
+	const header = first(headers, names);
+	return header === undefined || header.value === '' || header.value.trim() !== header.value
+		? undefined
+		: header;
 }
 
 /** The index of the first key whose HMAC matches one of the digests; every pair is compared. */
 function matchingKey(
-	signing: HmacSigning,
+	algorithm: string,
 	content: Array<Buffer | string>,
 	keys: Array<Buffer | undefined>,
 	digests: Buffer[],
@@ -135,7 +108,7 @@ function matchingKey(
 	let matched: number | undefined;
 	keys.forEach((key, index) => {
 		if (key === undefined) return;
-		const hmac = createHmac(signing.algorithm, key);
+		const hmac = createHmac(algorithm, key);
 		for (const part of content) hmac.update(part);
 		const expected = hmac.digest();
 		for (const digest of digests)
@@ -144,94 +117,112 @@ function matchingKey(
 	return matched;
 }
 
-function checkHmac(
-	signing: HmacSigning,
+const indexesOfDefined = (entries: unknown[]) =>
+	entries.flatMap((entry, index) => (entry === undefined ? [] : [index]));
+
+function authenticateHmac(
+	verification: HmacVerification,
 	format: BodyFormat,
 	secrets: Array<string | undefined>,
-	request: SignedRequest,
-	seen: Seen,
-): CheckResult {
-	const template = parseSignedContent(signing.signedContent, format);
-	if (!template.ok) return 'invalid_signed_content';
+	request: ReceivedRequest & { rawBody: Buffer },
+	tried: number[],
+): Authentication {
+	const template = parseSignedContent(verification.signedContent, format);
+	if (!template.ok) return refused('invalid_signed_content', { secretsTried: tried });
+	const { parts } = template;
 	const keys = secrets.map((secret) =>
-		secret === undefined ? undefined : secretKey(secret, signing.secretEncoding),
+		secret === undefined ? undefined : secretKey(secret, verification.secretEncoding),
 	);
-	seen.secretsTried = indexesOfDefined(keys);
-	if (seen.secretsTried.length === 0) return 'invalid_secret';
-	const header = headerValue(request.headers, signing.signatureHeader);
-	if (header === undefined || header.trim() === '') return 'missing_signature';
-	if (header.length > MAX_SIGNATURE_HEADER_LENGTH) return 'malformed_signature';
-	const { digests, timestamp } = readSignatureHeader(header, signing);
-	if (digests.length === 0) return 'malformed_signature';
-	const values = signedValues(signing, template.parts, request, timestamp, seen);
-	if (typeof values === 'string') return values;
-	const secretIndex = matchingKey(signing, renderParts(template.parts, values), keys, digests);
-	if (secretIndex === undefined) return 'signature_mismatch';
-	const signedHeader = template.parts.find((part) => part.kind === 'header');
+	const secretsTried = indexesOfDefined(keys);
+	if (secretsTried.length === 0) return refused('invalid_secret', { secretsTried });
+	const headerPart = parts.find((part) => part.kind === 'header');
+	const signedHeader = headerPart?.kind === 'header' ? headerNames(headerPart.name) : undefined;
+	const { signatureHeader, timestampHeader, idHeader } = verification;
+	const headers = headerMap(request.headers, [
+		...signatureHeader,
+		...timestampHeader,
+		...idHeader,
+		...(signedHeader ?? []),
+	]);
+	const signature = first(headers, signatureHeader)?.value;
+	if (signature === undefined || signature.trim() === '')
+		return refused('missing_signature', { secretsTried });
+	if (signature.length > MAX_SIGNATURE_HEADER_LENGTH)
+		return refused('malformed_signature', { secretsTried });
+	const { digests, timestamp: inSignature } = readSignatureHeader(signature, verification);
+	if (digests.length === 0) return refused('malformed_signature', { secretsTried });
+	const values: SignedValues = { body: request.rawBody };
+	let timestamp: number | undefined;
+	if (usesPart(parts, 'timestamp')) {
+		const text =
+			verification.signatureFormat === 'keyValue'
+				? inSignature
+				: first(headers, timestampHeader)?.value;
+		if (text === undefined || text === '') return refused('missing_timestamp', { secretsTried });
+		if (!UNIX_SECONDS.test(text)) return refused('invalid_timestamp', { secretsTried });
+		timestamp = Number(text);
+		values.timestamp = text;
+	}
+	const seen: Seen = timestamp === undefined ? { secretsTried } : { secretsTried, timestamp };
+	if (
+		timestamp !== undefined &&
+		Math.abs(request.nowSeconds - timestamp) > verification.toleranceSeconds
+	)
+		return refused('timestamp_out_of_window', seen);
+	const id = usesPart(parts, 'id') ? exactHeader(headers, idHeader) : undefined;
+	if (usesPart(parts, 'id') && (id === undefined || id.value.length > MAX_ID_LENGTH))
+		return refused('missing_id', seen);
+	values.id = id?.value;
+	if (usesPart(parts, 'url')) {
+		// An HTTP request target holds no blank; one padded could move bytes out of a JSON `{body}`.
+		if (!request.url || request.url.trim() !== request.url) return refused('missing_url', seen);
+		values.url = request.url;
+	}
+	const header = signedHeader && exactHeader(headers, signedHeader);
+	if (signedHeader && header === undefined) return refused('missing_signed_header', seen);
+	values.header = header?.value;
+	const keyIndex = matchingKey(verification.algorithm, renderParts(parts, values), keys, digests);
+	if (keyIndex === undefined) return refused('signature_mismatch', seen);
 	return {
-		secretIndex,
-		...(values.timestamp === undefined ? {} : { timestamp: Number(values.timestamp) }),
-		...(values.id === undefined
-			? {}
-			: { id: { value: values.id, header: presentHeader(request.headers, signing.idHeader) } }),
-		...(signedHeader?.kind === 'header' && values.header !== undefined
-			? {
-					header: { name: presentHeader(request.headers, signedHeader.name), value: values.header },
-				}
-			: {}),
-		...(values.url === undefined ? {} : { url: values.url }),
+		ok: true,
+		seen,
+		secretIndex: keyIndex,
+		timestamp,
+		id: id && { value: id.value, header: id.name },
+		header,
+		url: values.url,
 	};
-}
-
-function checkSecretHeader(
-	header: string,
-	secrets: Array<string | undefined>,
-	request: SignedRequest,
-): CheckResult {
-	const sent = headerValue(request.headers, header)?.trim();
-	if (sent === undefined || sent === '') return 'missing_secret_header';
-	const secretIndex = secrets.findIndex(
-		(secret) => secret !== undefined && constantTimeTextEqual(sent, secret),
-	);
-	return secretIndex === -1 ? 'secret_mismatch' : { secretIndex };
-}
-
-function indexesOfDefined(entries: unknown[]): number[] {
-	return entries.flatMap((entry, index) => (entry === undefined ? [] : [index]));
-}
-
-function checkRequest(
-	rule: Check,
-	format: BodyFormat,
-	secrets: unknown[],
-	request: SignedRequest,
-	seen: Seen,
-): CheckResult {
-	if (rule.kind === 'none') return {};
-	// Blank secrets keep their place: secretIndex points into the list given.
-	const usable = secrets.map(usableSecret);
-	seen.secretsTried = indexesOfDefined(usable);
-	if (seen.secretsTried.length === 0) return 'no_secret_configured';
-	return rule.kind === 'secretHeader'
-		? checkSecretHeader(rule.header, usable, request)
-		: checkHmac(rule.signing, format, usable, request, seen);
 }
 
 /**
  * Whether a request comes from the sender: its signature over the raw bytes (and what else the
- * scheme signs), or the shared secret in a header. `secrets` in order of preference (current,
+ * Verification signs), or the shared secret in a header. `secrets` in order of preference (current,
  * previous); the result names the one that matched and never holds a secret or an expected
  * signature.
  */
 export function authenticate(
-	rule: Check,
+	verification: Verification,
 	format: BodyFormat,
 	secrets: unknown[],
-	request: SignedRequest,
+	request: ReceivedRequest,
 ): Authentication {
-	const seen: Seen = { secretsTried: [] };
-	const result = checkRequest(rule, format, secrets, request, seen);
-	return typeof result === 'string'
-		? { ok: false, reason: result, seen }
-		: { ok: true, ...result, seen };
+	if (verification.kind === 'none') return { ok: true, seen: { secretsTried: [] } };
+	const { rawBody } = request;
+	if (rawBody === undefined) return refused('raw_body_unavailable', { secretsTried: [] });
+	// Blank secrets keep their place: secretIndex points into the list given.
+	const usable = secrets.map(usableSecret);
+	const secretsTried = indexesOfDefined(usable);
+	if (secretsTried.length === 0) return refused('no_secret_configured', { secretsTried });
+	if (verification.kind === 'hmac')
+		return authenticateHmac(verification, format, usable, { ...request, rawBody }, secretsTried);
+	const sent = first(headerMap(request.headers, verification.header), verification.header);
+	const shared = sent?.value.trim();
+	if (shared === undefined || shared === '')
+		return refused('missing_secret_header', { secretsTried });
+	const secretIndex = usable.findIndex(
+		(secret) => secret !== undefined && constantTimeTextEqual(shared, secret),
+	);
+	return secretIndex === -1
+		? refused('secret_mismatch', { secretsTried })
+		: { ok: true, seen: { secretsTried }, secretIndex };
 }

@@ -18,10 +18,10 @@ export type BodyFailure =
 	| 'not_an_object'
 	| 'invalid_form';
 
-export type BodyReading = { ok: true; object: IDataObject } | { ok: false; reason: BodyFailure };
+type BodyReading = { ok: true; object: IDataObject } | { ok: false; reason: BodyFailure };
 
 /** Most fields a form body may have. */
-export const MAX_FORM_FIELDS = 1000;
+const MAX_FORM_FIELDS = 1000;
 
 /** JSON and form fields are UTF-8; a leading byte order mark is dropped. */
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });

@@ -1,26 +1,22 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_TOLERANCE_SECONDS, SCHEMES, SCHEME_NAMES, showing } from './schemes';
+import { VERIFICATIONS, VERIFICATION_NAMES, showing } from './verifications';
 
 const USE_TIMESTAMP = showing('useTimestamp');
 const custom = (extra: Record<string, string[]> = {}) => ({
 	show: { verification: showing('custom'), ...extra },
 });
 
-const verificationOptions: INodeProperties = {
-	displayName: 'Verification',
-	name: 'verification',
-	type: 'options',
-	noDataExpression: true,
-	options: SCHEME_NAMES.map((value) => ({
-		name: SCHEMES[value].name,
-		value,
-		description: SCHEMES[value].description,
-	})),
-	default: 'hmacSha256',
-	description:
-		'How each delivery is checked before the workflow starts. Refused deliveries get a 401 and start nothing from the Verified output; the Refused output says why.',
-};
+/** Tolerance (Seconds), where a signed timestamp is read: one property per condition to show it. */
+const tolerance = (show: IDisplayOptions['show']): INodeProperties => ({
+	displayName: 'Tolerance (Seconds)',
+	name: 'toleranceSeconds',
+	type: 'number',
+	default: 300,
+	typeOptions: { minValue: 1 },
+	displayOptions: { show },
+	description: 'How far the signed timestamp may be from the current time, in either direction',
+});
 
 const customHmacFields: INodeProperties[] = [
 	{
@@ -136,30 +132,6 @@ const customHmacFields: INodeProperties[] = [
 	},
 ];
 
-const bodyFormatOptions = [
-	{
-		name: 'JSON',
-		value: 'json',
-		description: 'A JSON object; Content-Type JSON, +JSON, text/plain or none',
-	},
-	{
-		name: 'Form Fields',
-		value: 'form',
-		description: 'Content-Type application/x-www-form-urlencoded',
-	},
-];
-/** Body Format: JSON by default. */
-const bodyFormatField: INodeProperties = {
-	displayName: 'Body Format',
-	name: 'bodyFormat',
-	type: 'options',
-	options: bodyFormatOptions,
-	default: 'json',
-	displayOptions: { show: { verification: showing('bodyFormat') } },
-	description:
-		'How the verified body is read. A delivery whose Content-Type says otherwise is refused with 415: the Content-Type is not signed, so the same signed bytes must never be read another way.',
-};
-
 export const properties: INodeProperties[] = [
 	{
 		displayName:
@@ -168,7 +140,20 @@ export const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	verificationOptions,
+	{
+		displayName: 'Verification',
+		name: 'verification',
+		type: 'options',
+		noDataExpression: true,
+		options: VERIFICATION_NAMES.map((value) => ({
+			name: VERIFICATIONS[value].name,
+			value,
+			description: VERIFICATIONS[value].description,
+		})),
+		default: 'hmacSha256',
+		description:
+			'How each delivery is checked before the workflow starts. Refused deliveries get a 401 and start nothing from the Verified output; the Refused output says why.',
+	},
 	{
 		displayName:
 			'Verification is off: anyone who knows or guesses this URL can start the workflow with any data. Use it only for a first test.',
@@ -224,24 +209,8 @@ export const properties: INodeProperties[] = [
 		description: 'Request header that carries the timestamp, in unix seconds',
 	},
 	...customHmacFields,
-	{
-		displayName: 'Tolerance (Seconds)',
-		name: 'toleranceSeconds',
-		type: 'number',
-		default: DEFAULT_TOLERANCE_SECONDS,
-		typeOptions: { minValue: 1 },
-		displayOptions: { show: { verification: USE_TIMESTAMP, useTimestamp: [true] } },
-		description: 'How far the signed timestamp may be from the current time, in either direction',
-	},
-	{
-		displayName: 'Tolerance (Seconds)',
-		name: 'toleranceSeconds',
-		type: 'number',
-		default: DEFAULT_TOLERANCE_SECONDS,
-		typeOptions: { minValue: 1 },
-		displayOptions: { show: { verification: showing('tolerance') } },
-		description: 'How far the signed timestamp may be from the current time, in either direction',
-	},
+	tolerance({ verification: USE_TIMESTAMP, useTimestamp: [true] }),
+	tolerance({ verification: showing('tolerance') }),
 	{
 		displayName: 'Signed URL',
 		name: 'signedUrl',
@@ -252,7 +221,27 @@ export const properties: INodeProperties[] = [
 		description:
 			'For {URL} in Signed Content: the URL registered at the sender, when it differs from the Webhook URL n8n shows (e.g. behind a proxy that rewrites it). Empty: the Webhook URL of this node. The query string of each request is appended as received.',
 	},
-	bodyFormatField,
+	{
+		displayName: 'Body Format',
+		name: 'bodyFormat',
+		type: 'options',
+		options: [
+			{
+				name: 'JSON',
+				value: 'json',
+				description: 'A JSON object; Content-Type JSON, +JSON, text/plain or none',
+			},
+			{
+				name: 'Form Fields',
+				value: 'form',
+				description: 'Content-Type application/x-www-form-urlencoded',
+			},
+		],
+		default: 'json',
+		displayOptions: { show: { verification: showing('bodyFormat') } },
+		description:
+			'How the verified body is read. A delivery whose Content-Type says otherwise is refused with 415: the Content-Type is not signed, so the same signed bytes must never be read another way.',
+	},
 	{
 		displayName: 'Events',
 		name: 'events',

@@ -53,7 +53,7 @@ function canonicalDecimal(text: string): string {
  * A number token as the workflow gets it: JSON.parse's double, or the token's text when the double
  * differs.
  */
-export function exactNumber(token: string): number | string {
+function exactNumber(token: string): number | string {
 	const value = Number(token);
 	if (!Number.isFinite(value) || (Number.isInteger(value) && !Number.isSafeInteger(value)))
 		return token;

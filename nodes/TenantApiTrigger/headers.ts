@@ -9,34 +9,18 @@ import { holdsSpelling, secretSpellings } from '../shared/secretSpellings';
 export type HeaderBag = Record<string, string | string[] | undefined>;
 
 /**
- * The header names of a setting that may list several, separated by commas (lower case, blanks
- * dropped).
+ * The request's headers in one pass, by lower-case name: those of `names` (all without); the first
+ * of a name wins, a repeated one joined with ', ' the way Node joins it.
  */
-export function headerNames(names: string): string[] {
-	return names
-		.split(',')
-		.map((name) => name.trim().toLowerCase())
-		.filter((name) => name !== '');
-}
-
-/**
- * Case-insensitive header lookup. `names` may list alternatives separated by commas: the first one
- * present wins. Repeated headers are joined with ', ' the way Node joins them.
- */
-export function headerValue(headers: HeaderBag, names: string): string | undefined {
-	for (const wanted of headerNames(names)) {
-		for (const [key, value] of Object.entries(headers)) {
-			if (key.toLowerCase() !== wanted || value === undefined) continue;
-			return Array.isArray(value) ? value.join(', ') : String(value);
-		}
+export function headerMap(headers: HeaderBag, names?: string[]): Map<string, string> {
+	const wanted = names && new Set(names);
+	const found = new Map<string, string>();
+	for (const [key, value] of Object.entries(headers)) {
+		const name = key.toLowerCase();
+		if (value === undefined || found.has(name) || (wanted && !wanted.has(name))) continue;
+		found.set(name, Array.isArray(value) ? value.join(', ') : String(value));
 	}
-	return undefined;
-}
-
-/** The header name of `names` that is present, else the first one. */
-export function presentHeader(headers: HeaderBag, names: string): string {
-	const all = headerNames(names);
-	return all.find((name) => headerValue(headers, name) !== undefined) ?? all[0] ?? '';
+	return found;
 }
 
 /**
@@ -44,32 +28,12 @@ export function presentHeader(headers: HeaderBag, names: string): string {
  * `application/json`).
  */
 export function mediaType(headers: HeaderBag): string {
-	const value = headerValue(headers, 'content-type');
+	const value = headerMap(headers, ['content-type']).get('content-type');
 	return value === undefined ? '' : value.split(';')[0].trim().toLowerCase();
-}
-
-/** A secret as it is used: trimmed text, or undefined when it is blank or not text. */
-export function usableSecret(secret: unknown): string | undefined {
-	const text = typeof secret === 'string' ? secret.trim() : '';
-	return text === '' ? undefined : text;
-}
-
-/** The secrets that can be used (trimmed), blank and non-text entries left out. */
-export function usableSecrets(secrets: unknown[]): string[] {
-	return secrets.map(usableSecret).filter((secret): secret is string => secret !== undefined);
 }
 
 /** Headers never copied into the output: they can carry credentials. */
 const ALWAYS_LEFT_OUT = ['authorization', 'proxy-authorization', 'cookie'];
-
-/**
- * Whether a name or value holds a spelling of one of the secrets (nodes/shared/secretSpellings.ts),
- * in any letter case: header names arrive in lower case, so a secret in a name (`X-Auth-<secret>`)
- * reaches the node case-folded.
- */
-function holdsSecret(spellings: RegExp | undefined, texts: unknown[]): boolean {
-	return texts.flatMap(leaves).some((text) => holdsSpelling(spellings, text));
-}
 
 /**
  * Every text in a value: itself, or the keys and leaves of a list or an object (a parsed query can
@@ -81,30 +45,30 @@ function leaves(value: unknown): string[] {
 }
 
 /**
- * The request headers without those that can carry credentials: `secretHeaders`, and any holding a
- * secret in any spelling.
+ * The entries of the request's headers or query but those `leftOut` (by lower-case name) and those
+ * whose name or value holds a spelling of one of the secrets (nodes/shared/secretSpellings.ts), in
+ * any letter case: header names arrive in lower case, so a secret in a name (`X-Auth-<secret>`)
+ * reaches the node case-folded.
  */
-export function unsignedHeaders(
-	headers: HeaderBag,
-	secretHeaders: string,
-	secrets: unknown[],
+function withoutSecrets(
+	entries: Record<string, unknown>,
+	secrets: string[],
+	leftOut: string[] = [],
 ): IDataObject {
-	const leftOut = new Set([...ALWAYS_LEFT_OUT, ...headerNames(secretHeaders)]);
-	const spellings = secretSpellings(usableSecrets(secrets));
+	const spellings = secretSpellings(secrets);
 	const out: IDataObject = {};
-	for (const [name, value] of Object.entries(headers)) {
-		if (value === undefined || leftOut.has(name.toLowerCase())) continue;
-		if (!holdsSecret(spellings, [name, value])) setOwn(out, name, value);
+	for (const [name, value] of Object.entries(entries)) {
+		if (value === undefined || leftOut.includes(name.toLowerCase())) continue;
+		const texts = [name, value].flatMap(leaves);
+		if (!texts.some((text) => holdsSpelling(spellings, text))) setOwn(out, name, value);
 	}
 	return out;
 }
 
-/** The query parameters without any that hold a secret in any spelling. */
-export function unsignedQuery(query: IDataObject, secrets: unknown[]): IDataObject {
-	const spellings = secretSpellings(usableSecrets(secrets));
-	const out: IDataObject = {};
-	for (const [key, value] of Object.entries(query)) {
-		if (!holdsSecret(spellings, [key, value])) setOwn(out, key, value);
-	}
-	return out;
-}
+/** The request headers but those that can carry credentials: `secretHeaders`, any with a secret. */
+export const unsignedHeaders = (headers: HeaderBag, secretHeaders: string[], secrets: string[]) =>
+	withoutSecrets(headers, secrets, [...ALWAYS_LEFT_OUT, ...secretHeaders]);
+
+/** The query parameters but any that hold a secret. */
+export const unsignedQuery = (query: IDataObject, secrets: string[]) =>
+	withoutSecrets(query, secrets);

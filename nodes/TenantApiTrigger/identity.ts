@@ -6,10 +6,10 @@
 import type { IDataObject } from 'n8n-workflow';
 import { createHash } from 'crypto';
 
-import { parseNumbersAsWritten } from './exactJson';
+import type { WebhookDelivery } from '../shared/webhookDelivery';
 
-/** `idSource` of an id that is the SHA-256 of the verified body. */
-export const BODY_HASH_ID_SOURCE = 'body:sha256';
+import type { Authenticated } from './authenticate';
+import { parseNumbersAsWritten } from './exactJson';
 
 export const DEFAULT_EVENT_PATH = 'event';
 const FALLBACK_EVENT_PATH = 'type';
@@ -27,19 +27,9 @@ function child(current: unknown, key: string): unknown {
  * key or a list index: a key that holds dots itself cannot be reached, so a body cannot shadow
  * `a.b` with a `"a.b"` key.
  */
-export function valueAtPath(body: unknown, path: string): unknown {
+function valueAtPath(body: unknown, path: string): unknown {
 	const keys = path.trim() === '' ? [] : path.trim().split('.');
 	return keys.length === 0 ? undefined : keys.reduce(child, body);
-}
-
-/** Comma-separated dot paths (`a.b, c`), blanks dropped. */
-export function pathList(value: unknown): string[] {
-	return typeof value === 'string'
-		? value
-				.split(',')
-				.map((path) => path.trim())
-				.filter((path) => path !== '')
-		: [];
 }
 
 /**
@@ -63,18 +53,6 @@ function joinIdParts(parts: string[]): string {
 	return parts.length === 1 ? parts[0] : parts.map(escape).join(':');
 }
 
-export interface Identity {
-	id: string;
-	idSource: string;
-}
-
-/** What the signature fixed besides the body and the timestamp (authenticate.ts). */
-export interface SignedParts {
-	id?: { value: string; header: string };
-	header?: { name: string; value: string };
-	url?: string;
-}
-
 /**
  * The rule: the id the scheme signs in a header (`webhook-id`); else the body fields the user
  * names (Delivery ID Fields), when the delivery has all of them; else the SHA-256 of everything
@@ -83,11 +61,11 @@ export interface SignedParts {
  * keeps its id; anything else signed that differs gives another.
  */
 export function deliveryIdentity(
-	signed: SignedParts,
+	signed: Pick<Authenticated, 'id' | 'header' | 'url'>,
 	rawBody: Buffer,
 	body: IDataObject,
 	idFields: string[],
-): Identity {
+): Pick<WebhookDelivery, 'id' | 'idSource'> {
 	if (signed.id !== undefined)
 		return { id: signed.id.value, idSource: `header:${signed.id.header}` };
 	// The bytes are UTF-8 (read before), so the lenient decoder reads them as the strict one did.
@@ -102,7 +80,7 @@ export function deliveryIdentity(
 	const beside = signed.header?.value ?? signed.url;
 	if (beside !== undefined) hash.update(JSON.stringify(beside));
 	const source = signed.header ? `header.${signed.header.name}+` : signed.url ? 'url+' : '';
-	return { id: hash.update(rawBody).digest('hex'), idSource: `${source}${BODY_HASH_ID_SOURCE}` };
+	return { id: hash.update(rawBody).digest('hex'), idSource: `${source}body:sha256` };
 }
 
 /** The event type at `eventPath`, else at `type`; undefined when neither holds text. */
@@ -112,15 +90,6 @@ export function eventType(body: IDataObject, eventPath: string): string | undefi
 		if (typeof value === 'string' && value.trim() !== '') return value.trim();
 	}
 	return undefined;
-}
-
-/** Accepted event types from free text: comma or newline separated, blanks dropped. */
-export function parseEventList(text: unknown): string[] {
-	if (typeof text !== 'string') return [];
-	return text
-		.split(/[,\n\r]+/)
-		.map((entry) => entry.trim())
-		.filter((entry) => entry !== '');
 }
 
 /**

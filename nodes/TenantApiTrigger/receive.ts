@@ -8,7 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { WebhookDelivery } from '../shared/webhookDelivery';
 import { SECRET_NAMES, WEBHOOK_DELIVERY_FIELD } from '../shared/webhookDelivery';
 
-import type { Authentication, Seen } from './authenticate';
+import type { Authenticated, Seen } from './authenticate';
 import { authenticate } from './authenticate';
 import type { BodyFormat } from './body';
 import { mediaTypeFits, readBody } from './body';
@@ -21,10 +21,10 @@ import type { TriggerSettings } from './settings';
 
 export interface ReceivedRequest {
 	/** The exact request bytes; undefined when n8n kept none (multipart). */
-	rawBody: Buffer | undefined;
+	rawBody?: Buffer;
 	headers: HeaderBag;
 	query: IDataObject;
-	/** The URL the sender called (for `{url}`). */
+	/** The URL the sender called, query string included (for `{url}`). */
 	url?: string;
 	nowSeconds: number;
 }
@@ -47,8 +47,8 @@ export type Decision =
 	| { action: 'start'; item: IDataObject };
 
 /**
- * A refusal: its reason, the status and message the sender gets (refusals.ts), and what the check
- * saw.
+ * A refusal: its reason, the status and message the sender gets (refusals.ts), and what
+ * authentication saw.
  */
 export function refusal(reason: RefusalReason, format: BodyFormat = 'json', seen?: Seen): Refusal {
 	return {
@@ -69,27 +69,23 @@ function outputItem(
 	settings: TriggerSettings,
 	request: ReceivedRequest & { rawBody: Buffer },
 	body: IDataObject,
-	passed: Extract<Authentication, { ok: true }>,
+	passed: Authenticated,
 ): IDataObject {
+	const { verification, credentialSecrets: secrets = [] } = settings;
+	const secretHeader = verification.kind === 'secretHeader' ? verification.header : [];
 	const delivery: WebhookDelivery = {
 		...deliveryIdentity(passed, request.rawBody, body, settings.idFields),
 		timestamp: passed.timestamp ?? null,
-		verification: settings.verification,
+		verification: verification.name,
 		secret: passed.secretIndex === undefined ? null : (SECRET_NAMES[passed.secretIndex] ?? null),
 		bodyType: settings.bodyFormat,
+		...(passed.header && { signedHeaders: { [passed.header.name]: passed.header.value } }),
+		...(passed.url === undefined ? {} : { signedUrl: passed.url }),
+		...(settings.includeHeaders
+			? { unsignedHeaders: unsignedHeaders(request.headers, secretHeader, secrets) }
+			: {}),
+		...(settings.includeQuery ? { unsignedQuery: unsignedQuery(request.query, secrets) } : {}),
 	};
-	if (passed.header !== undefined)
-		delivery.signedHeaders = { [passed.header.name]: passed.header.value };
-	if (passed.url !== undefined) delivery.signedUrl = passed.url;
-	const secretHeader = settings.check.kind === 'secretHeader' ? settings.check.header : '';
-	if (settings.includeHeaders)
-		delivery.unsignedHeaders = unsignedHeaders(
-			request.headers,
-			secretHeader,
-			settings.credentialSecrets,
-		);
-	if (settings.includeQuery)
-		delivery.unsignedQuery = unsignedQuery(request.query, settings.credentialSecrets);
 	// The body was read for this request alone, and has no field of that name (refused before).
 	body[WEBHOOK_DELIVERY_FIELD] = delivery;
 	return body;
@@ -102,21 +98,21 @@ function outputItem(
  */
 export function receiveDelivery(settings: TriggerSettings, request: ReceivedRequest): Decision {
 	const format = settings.bodyFormat;
-	const fits = mediaTypeFits(format, mediaType(request.headers));
-	// Without bytes nothing is authenticated: only None (it checks nothing) gets to the media type.
-	if (request.rawBody === undefined) {
-		const unauthenticated = settings.check.kind !== 'none' || fits;
-		return refusal(unauthenticated ? 'raw_body_unavailable' : 'unsupported_media_type', format);
-	}
-	const bytes = { ...request, rawBody: request.rawBody };
-	const passed = authenticate(settings.check, format, settings.secrets, bytes);
+	const passed = authenticate(settings.verification, format, settings.acceptedSecrets, request);
 	if (!passed.ok) return refusal(passed.reason, format, passed.seen);
-	if (!fits) return refusal('unsupported_media_type', format, passed.seen);
-	const body = readBody(format, bytes.rawBody);
-	if (!body.ok) return refusal(body.reason, format, passed.seen);
+	const refuse = (reason: RefusalReason) => refusal(reason, format, passed.seen);
+	if (!mediaTypeFits(format, mediaType(request.headers))) return refuse('unsupported_media_type');
+	// Only None gets here without bytes: it checks nothing.
+	const { rawBody } = request;
+	if (rawBody === undefined) return refuse('raw_body_unavailable');
+	const body = readBody(format, rawBody);
+	if (!body.ok) return refuse(body.reason);
 	if (Object.prototype.hasOwnProperty.call(body.object, WEBHOOK_DELIVERY_FIELD))
-		return refusal('reserved_field', format, passed.seen);
+		return refuse('reserved_field');
 	const event = eventType(body.object, settings.eventPath);
 	if (!eventAccepted(settings.events, event)) return { action: 'acknowledge', event };
-	return { action: 'start', item: outputItem(settings, bytes, body.object, passed) };
+	return {
+		action: 'start',
+		item: outputItem(settings, { ...request, rawBody }, body.object, passed),
+	};
 }

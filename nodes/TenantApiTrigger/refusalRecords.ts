@@ -7,8 +7,8 @@ import { lruEntry } from '../shared/lru';
  * Module state, shared by every delivery the process receives; at most MAX_RECORD_KEYS keys (least
  * recently used dropped first); keys hold no secret.
  */
-export const RECORD_WINDOW_MS = 5 * 60 * 1000;
-export const MAX_RECORD_KEYS = 1000;
+const RECORD_WINDOW_MS = 5 * 60 * 1000;
+const MAX_RECORD_KEYS = 1000;
 
 interface Window {
 	/** When the last refusal was recorded (ms). */
@@ -19,7 +19,7 @@ interface Window {
 
 const windows = new Map<string, Window>();
 
-export type RecordDecision = { record: true; unrecordedBefore: number } | { record: false };
+type RecordDecision = { record: true; unrecordedBefore: number } | { record: false };
 
 /** Whether this refusal is recorded; counts it as unrecorded when not. */
 export function admitRefusal(
@@ -42,9 +42,4 @@ export function admitRefusal(
 	window.recordedAt = nowMs;
 	window.unrecorded = 0;
 	return { record: true, unrecordedBefore };
-}
-
-/** How many keys are held; for tests. */
-export function recordKeys(): number {
-	return windows.size;
 }

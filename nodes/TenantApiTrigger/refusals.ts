@@ -2,7 +2,8 @@ import { WEBHOOK_DELIVERY_FIELD } from '../shared/webhookDelivery';
 
 import type { AuthenticationFailure } from './authenticate';
 import type { BodyFailure, BodyFormat } from './body';
-import type { RemovedFeature } from './signedContent';
+import type { Findings } from './diagnosis';
+import type { SettingsFailure } from './settings';
 import { REMOVED_FEATURES } from './signedContent';
 
 /**
@@ -13,71 +14,24 @@ import { REMOVED_FEATURES } from './signedContent';
 export type RefusalReason =
 	| AuthenticationFailure
 	| BodyFailure
+	| SettingsFailure
 	| 'unsupported_media_type'
-	| 'raw_body_unavailable'
-	| 'reserved_field'
-	| 'no_credential_selected'
-	| 'credential_unavailable'
-	| 'unknown_verification'
-	| 'internal_error';
-
-/**
- * What a refused request showed, in the trigger's own words and the node's settings only
- * (diagnosis.ts finds it).
- */
-export interface Findings {
-	verificationName: string;
-	/** The header(s) the setting reads the signature from. */
-	expected: string[];
-	/**
-	 * Signature-like headers of the request shown by name (lower case): those whose names a scheme or
-	 * the settings use, sorted, then the others whose names are plain tokens, sorted.
-	 */
-	carried: string[];
-	/**
-	 * Signature-like headers not listed (a name that is not a plain token or holds a secret, or
-	 * beyond the first MAX_LISTED): counted.
-	 */
-	others: number;
-	contentType: string;
-	/** How the settings read the body (`json` or `form`). */
-	bodyFormat: string;
-	bodyBytes: number;
-	/** The credential's secrets that were tried, by name. */
-	secrets: string[];
-	testUrl: boolean;
-	/** The setting the request points to (diagnosis.ts, suggestion() and elsewhereAdvice()). */
-	suggested?: string;
-	/**
-	 * A header the settings do not read that holds a signature in a Verification's form: its name
-	 * (when shown) and that Verification's name.
-	 */
-	signatureElsewhere?: { header?: string; verification: string };
-	/** What is wrong with Signed Content, when it cannot be checked. */
-	signedContentProblem?: string;
-	/** The removed Custom HMAC feature Signed Content still uses. */
-	removedFeature?: RemovedFeature;
-	/** Seconds the signed timestamp is ahead (+) or behind (-) n8n's clock, when it could be read. */
-	skew?: number;
-	tolerance?: number;
-}
+	| 'reserved_field';
 
 type Explanation = [summary: string, action: string];
 
 /** The statuses a refusal is answered with. */
-export type RefusalStatus = 400 | 401 | 413 | 415 | 503;
+export type RefusalStatus = 400 | 401 | 415 | 503;
 
 /** One row of the table. */
 interface RefusalEntry {
-	status: RefusalStatus;
-	/** What the sender is told (default: Invalid signature: nothing that helps a forger). */
+	/** The status the sender gets (default: 401). */
+	status?: RefusalStatus;
+	/** What the sender is told (default: "Invalid signature": nothing that helps a forger). */
 	answer?: (format: BodyFormat) => string;
 	/** What was checked, what was found, and the one thing to change. */
 	explain: (found: Findings) => Explanation;
 }
-
-/** What every refusal that is not about the body's format tells the sender. */
-export const INVALID_SIGNATURE = 'Invalid signature';
 
 /**
  * The size of the Refused item is bounded by construction (docs/trigger.md "When a delivery is
@@ -138,7 +92,6 @@ function signatureMismatchAction(found: Findings): string {
 	return "Put the secret of the webhook registered for the Test URL into the credential's Test URL Signing Secret (a webhook for the Test URL has its own).";
 }
 
-const chooseSuggested = (found: Findings, otherwise: string) => found.suggested ?? otherwise;
 const secretsPhrase = (found: Findings) =>
 	found.secrets.length === 0
 		? 'no secret'
@@ -156,48 +109,38 @@ const bodyShape = (format: BodyFormat) =>
 /** Every refusal: its status, what the sender is told, and what the Refused output says. */
 export const REFUSALS: Record<RefusalReason, RefusalEntry> = {
 	missing_signature: {
-		status: 401,
 		explain: (found) => [
 			`No signature: the request carries none of the headers ${found.verificationName} reads (${list(found.expected)}). Signature-like headers it carries: ${carriedList(found)}.`,
-			chooseSuggested(
-				found,
+			found.suggested ??
 				'Check which header the sender signs in and set the Signature Header (or the Verification) to match.',
-			),
 		],
 	},
 	malformed_signature: {
-		status: 401,
 		explain: (found) => [
 			`The signature header (${list(found.expected)}) does not hold a signature in the form ${found.verificationName} expects (algorithm, hex or base64, prefix or label).`,
-			chooseSuggested(found, 'Check that the Verification matches what the sender sends.'),
+			found.suggested ?? 'Check that the Verification matches what the sender sends.',
 		],
 	},
 	signature_mismatch: {
-		status: 401,
 		explain: (found) => [
 			`The signature does not match the ${found.bodyBytes}-byte body signed with ${secretsPhrase(found)}.`,
 			found.suggested ?? signatureMismatchAction(found),
 		],
 	},
 	missing_timestamp: {
-		status: 401,
 		explain: (found) => [
 			`The signed timestamp is missing: ${found.verificationName} needs it beside the signature.`,
-			chooseSuggested(
-				found,
+			found.suggested ??
 				'Check that the Verification matches the sender (and the Timestamp Header).',
-			),
 		],
 	},
 	invalid_timestamp: {
-		status: 401,
 		explain: () => [
 			'The signed timestamp is not unix seconds.',
 			'Check that the sender sends unix seconds in the timestamp (not milliseconds or a date).',
 		],
 	},
 	timestamp_out_of_window: {
-		status: 401,
 		explain: (found) => [
 			found.skew === undefined
 				? `The signed timestamp is further than ${found.tolerance ?? 'the tolerance of'} s from n8n's clock.`
@@ -206,28 +149,24 @@ export const REFUSALS: Record<RefusalReason, RefusalEntry> = {
 		],
 	},
 	missing_id: {
-		status: 401,
 		explain: () => [
 			'The signed delivery ID header is missing, empty, padded with spaces or longer than 256 characters.',
 			'Check that the sender is a Standard Webhooks sender (Custom HMAC: set the ID Header).',
 		],
 	},
 	missing_url: {
-		status: 401,
 		explain: () => [
 			'The URL the sender signed is not known to the trigger.',
 			'Set Signed URL to the URL registered at the sender.',
 		],
 	},
 	missing_signed_header: {
-		status: 401,
 		explain: () => [
 			'A header that Signed Content names ({header.…}) is missing, empty or padded with spaces.',
 			'Check that Signed Content names the header the sender signs.',
 		],
 	},
 	invalid_signed_content: {
-		status: 401,
 		explain: (found) =>
 			found.removedFeature === undefined
 				? [
@@ -240,48 +179,40 @@ export const REFUSALS: Record<RefusalReason, RefusalEntry> = {
 					],
 	},
 	missing_secret_header: {
-		status: 401,
 		explain: (found) => [
 			`The header carrying the shared key (${list(found.expected)}) is missing. Signature-like headers present: ${carriedList(found)}.`,
-			chooseSuggested(found, 'Set Header Carrying the Shared Key to the header the sender uses.'),
+			found.suggested ?? 'Set Header Carrying the Shared Key to the header the sender uses.',
 		],
 	},
 	secret_mismatch: {
-		status: 401,
 		explain: (found) => [
 			`The shared key in ${list(found.expected)} is not ${secretsPhrase(found)}.`,
 			"Put the key the sender sends into the credential's Signing Secret.",
 		],
 	},
 	no_secret_configured: {
-		status: 401,
 		explain: () => [
 			'The Tenant Webhook API credential holds no Signing Secret.',
 			'Paste the webhook secret into the credential.',
 		],
 	},
 	no_credential_selected: {
-		status: 401,
 		explain: () => [
 			'No Tenant Webhook API credential is selected.',
 			'Select (or create) the credential in the trigger.',
 		],
 	},
 	invalid_secret: {
-		status: 401,
 		explain: (found) => [
 			`The Signing Secret is not valid for ${found.verificationName} (Standard Webhooks: whsec_ and base64; a hex or base64 Secret Encoding: hex or base64).`,
 			'Copy the secret exactly as the sender shows it.',
 		],
 	},
 	unknown_verification: {
-		status: 401,
 		explain: (found) => [
 			`The Verification "${found.verificationName}" is not one this version offers: a removed scheme (one named after another service, or a signature over form fields or inside body items; see the CHANGELOG), or one saved by a newer version. Every delivery is refused until it is changed.`,
-			chooseSuggested(
-				found,
+			found.suggested ??
 				'Choose a Verification in the trigger: HMAC of the Body when the sender signs the body alone, Custom HMAC when it also signs a timestamp, an ID, the URL or a header.',
-			),
 		],
 	},
 	credential_unavailable: {
@@ -293,7 +224,6 @@ export const REFUSALS: Record<RefusalReason, RefusalEntry> = {
 		],
 	},
 	raw_body_unavailable: {
-		status: 401,
 		explain: () => [
 			'n8n kept no bytes of this request (it parses multipart/form-data itself before the trigger runs), so nothing can be verified.',
 			'Senders of signed webhooks post JSON or form fields: check the sender.',
@@ -358,7 +288,6 @@ export const REFUSALS: Record<RefusalReason, RefusalEntry> = {
 		],
 	},
 	internal_error: {
-		status: 401,
 		explain: () => [
 			'n8n did not hand the trigger the request or its settings.',
 			'Deliver again; if it repeats, check the n8n log.',
@@ -379,6 +308,6 @@ export function refusalAnswer(
 	reason: RefusalReason,
 	format: BodyFormat = 'json',
 ): { status: RefusalStatus; message: string } {
-	const { status, answer } = REFUSALS[reason];
-	return { status, message: answer === undefined ? INVALID_SIGNATURE : answer(format) };
+	const { status = 401, answer } = REFUSALS[reason];
+	return { status, message: answer === undefined ? 'Invalid signature' : answer(format) };
 }

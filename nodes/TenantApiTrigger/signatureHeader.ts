@@ -1,6 +1,11 @@
 import { createHash, timingSafeEqual } from 'crypto';
 
-import type { HmacAlgorithm, HmacSigning, SecretEncoding, SignatureEncoding } from './schemes';
+import type {
+	HmacAlgorithm,
+	HmacVerification,
+	SecretEncoding,
+	SignatureEncoding,
+} from './verifications';
 
 const DIGEST_BYTES: Record<HmacAlgorithm, number> = { sha1: 20, sha256: 32, sha512: 64 };
 
@@ -67,7 +72,7 @@ function pairs(texts: string[], separator: string): Array<[string, string]> {
 	});
 }
 
-/** An `<algorithm>=` prefix counts only when it names the signing's algorithm. */
+/** An `<algorithm>=` prefix counts only when it names the Verification's algorithm. */
 function withoutAlgorithmPrefix(text: string, algorithm: HmacAlgorithm): string | undefined {
 	const prefix = ALGORITHM_PREFIX.exec(text);
 	if (!prefix) return text;
@@ -75,19 +80,19 @@ function withoutAlgorithmPrefix(text: string, algorithm: HmacAlgorithm): string 
 }
 
 /**
- * The signature texts of a header in the signing's format, and the timestamp it carries
+ * The signature texts of a header in the Verification's format, and the timestamp it carries
  * (`keyValue`).
  */
 function readSignatureTexts(
 	value: string,
-	signing: HmacSigning,
+	verification: HmacVerification,
 ): { signatures: string[]; timestamp?: string } {
-	const { signatureFormat: format, signatureLabel: label } = signing;
+	const { signatureFormat: format, signatureLabel: label } = verification;
 	if (format === 'keyValue') {
-		const entries = pairs(value.split(signing.pairSeparator), '=');
+		const entries = pairs(value.split(verification.pairSeparator), '=');
 		return {
 			signatures: entries.filter(([key]) => key === label).map(([, text]) => text),
-			timestamp: entries.find(([key]) => key === signing.timestampKey)?.[1],
+			timestamp: entries.find(([key]) => key === verification.timestampKey)?.[1],
 		};
 	}
 	if (format === 'versioned') {
@@ -104,7 +109,7 @@ function readSignatureTexts(
 			signatures: texts.filter((text) => text.startsWith(label)).map((t) => t.slice(label.length)),
 		};
 	return {
-		signatures: texts.flatMap((text) => withoutAlgorithmPrefix(text, signing.algorithm) ?? []),
+		signatures: texts.flatMap((text) => withoutAlgorithmPrefix(text, verification.algorithm) ?? []),
 	};
 }
 
@@ -114,30 +119,32 @@ function readSignatureTexts(
  */
 export function readSignatureHeader(
 	value: string,
-	signing: HmacSigning,
+	verification: HmacVerification,
 ): { digests: Buffer[]; timestamp?: string } {
-	const { signatures, timestamp } = readSignatureTexts(value, signing);
+	const { signatures, timestamp } = readSignatureTexts(value, verification);
 	const digests = signatures
 		.slice(0, MAX_SIGNATURE_CANDIDATES)
 		.flatMap(
-			(text) => decodeSignature(text.trim(), signing.algorithm, signing.signatureEncoding) ?? [],
+			(text) =>
+				decodeSignature(text.trim(), verification.algorithm, verification.signatureEncoding) ?? [],
 		);
 	return { digests, timestamp };
 }
 
 /**
- * Whether a header value holds a signature in a signing's form, marked as one: a key=value list
- * with its timestamp (`t=…,v1=…`), a labelled entry (`v1,…`, `v0=…`), or a plain signature with its
- * algorithm's prefix (`sha256=…`); a bare digest could be any token. Made once per signing, asked
- * of many values: a value without the label, or longer than a signature header may be, is not read.
+ * Whether a header value holds a signature in an HMAC Verification's form, marked as one: a
+ * key=value list with its timestamp (`t=…,v1=…`), a labelled entry (`v1,…`, `v0=…`), or a plain
+ * signature with its algorithm's prefix (`sha256=…`); a bare digest could be any token. Made once
+ * per Verification, asked of many values: a value without the label, or longer than a signature
+ * header may be, is not read.
  */
-export function signatureForm(signing: HmacSigning): (value: string) => boolean {
+export function signatureForm(verification: HmacVerification): (value: string) => boolean {
 	const unmarked =
-		signing.signatureFormat === 'plain' ||
-		(signing.signatureFormat === 'prefixed' && signing.signatureLabel === '');
-	const marked: HmacSigning = unmarked
-		? { ...signing, signatureFormat: 'prefixed', signatureLabel: `${signing.algorithm}=` }
-		: signing;
+		verification.signatureFormat === 'plain' ||
+		(verification.signatureFormat === 'prefixed' && verification.signatureLabel === '');
+	const marked: HmacVerification = unmarked
+		? { ...verification, signatureFormat: 'prefixed', signatureLabel: `${verification.algorithm}=` }
+		: verification;
 	const label = marked.signatureLabel;
 	return (value) => {
 		if (label === '' || value.length > MAX_SIGNATURE_HEADER_LENGTH || !value.includes(label))

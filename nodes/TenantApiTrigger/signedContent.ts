@@ -18,7 +18,9 @@
  */
 import type { BodyFormat } from './body';
 
-export type Placeholder = 'body' | 'timestamp' | 'id' | 'url';
+/** Placeholder names are case-insensitive (`{URL}` = `{url}`). */
+const PLACEHOLDERS = ['body', 'timestamp', 'id', 'url'] as const;
+export type Placeholder = (typeof PLACEHOLDERS)[number];
 
 export type SignedPart =
 	| { kind: 'literal'; text: string }
@@ -26,13 +28,6 @@ export type SignedPart =
 	| { kind: 'header'; name: string };
 
 const PLACEHOLDER = /\{([^{}]*)\}/g;
-/** Placeholder names are case-insensitive (`{URL}` = `{url}`). */
-const NAMED: Record<string, Placeholder> = {
-	body: 'body',
-	timestamp: 'timestamp',
-	id: 'id',
-	url: 'url',
-};
 const HEADER_PREFIX = 'header.';
 
 /**
@@ -72,7 +67,8 @@ function removedPlaceholder(lower: string): RemovedFeature | undefined {
 
 function placeholderPart(name: string): SignedPart | undefined {
 	const lower = name.trim().toLowerCase();
-	if (Object.prototype.hasOwnProperty.call(NAMED, lower)) return { kind: NAMED[lower] };
+	const placeholder = PLACEHOLDERS.find((known) => known === lower);
+	if (placeholder !== undefined) return { kind: placeholder };
 	if (lower.startsWith(HEADER_PREFIX) && lower.length > HEADER_PREFIX.length)
 		return { kind: 'header', name: lower.slice(HEADER_PREFIX.length) };
 	return undefined;
@@ -97,9 +93,6 @@ function parseParts(template: string): SignedPart[] | { unknown: string } {
 	return parts;
 }
 
-const isFreeText = (part: SignedPart) =>
-	part.kind === 'id' || part.kind === 'url' || part.kind === 'header';
-
 const DIGIT = /\d/;
 
 /** Why the parts do not split one way (see the module comment), or undefined when they do. */
@@ -107,7 +100,8 @@ function ambiguity(parts: SignedPart[], format: BodyFormat): string | undefined 
 	const last = parts[parts.length - 1];
 	if (last?.kind !== 'body' || parts.filter((part) => part.kind === 'body').length !== 1)
 		return '{body} must come once, at the end';
-	const free = parts.filter(isFreeText).length;
+	// Parts that may hold any text.
+	const free = parts.filter((part) => ['id', 'url', 'header'].includes(part.kind)).length;
 	if (free > 1) return 'at most one of {ID}, {URL} and {header.…} may be signed';
 	if (free > 0 && format === 'form') return 'form bodies sign only {timestamp}, text and {body}';
 	if (parts.filter((part) => part.kind === 'timestamp').length > 1)

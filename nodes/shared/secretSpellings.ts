@@ -91,12 +91,7 @@ function build(secrets: readonly string[]): RegExp | undefined {
  * every execution shares it.
  */
 const built = new Map<string, RegExp | undefined>();
-export const MAX_BUILT_SPELLINGS = 64;
-
-/** The map's keys, oldest first; for tests. */
-export function builtSpellingKeys(): string[] {
-	return [...built.keys()];
-}
+const MAX_BUILT_SPELLINGS = 64;
 
 /**
  * One pattern for every spelling of `secrets` (global, any letter case), or undefined when there is

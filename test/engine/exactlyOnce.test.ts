@@ -2,9 +2,9 @@
 /**
  * Exactly-once writes beyond one execution (issue 11), inside n8n-core's WorkflowExecute: "Retry
  * execution" (both ways, and retries of retries) re-sends the first execution's keys; a Tenant API
- * Trigger event gets the same keys on every delivery; new executions get new ones. The trigger's items
- * come from its real webhook() (test/harness/webhook.ts), retries are built as n8n's
- * ExecutionService.retry() builds them (test/harness/executions.ts). Needs `npm run build` first.
+ * Trigger event gets the same keys on every delivery, another event (of the same resource too) others; new
+ * executions get new ones. The trigger's items come from its real webhook() (test/harness/webhook.ts), retries
+ * are built as n8n's ExecutionService.retry() builds them (test/harness/executions.ts). Needs `npm run build`.
  */
 import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
@@ -29,7 +29,6 @@ import type { TriggerServer } from '../harness/webhook';
 import {
 	TRIGGER_NODE_NAME,
 	WEBHOOK_ID,
-	buildTriggerRig,
 	startTriggerServer,
 	webhookCredential,
 } from '../harness/webhook';
@@ -66,50 +65,37 @@ const link = (from: string, to: string) => ({
 	[from]: { main: [[{ node: to, type: 'main' as const, index: 0 }]] },
 });
 
+/** A node of these workflows at `x`. */
+const node = (name: string, type: string, x: number, parameters = {}, more: Partial<INode> = {}) =>
+	({
+		id: `${name}-id`,
+		name,
+		type,
+		typeVersion: 1,
+		position: [x, 0],
+		parameters,
+		...more,
+	}) as INode;
+
 /** Items → Create transfer: a workflow not started by the Tenant API Trigger. */
 function itemsWorkflow(items: IDataObject[], post: INode = postNode()): WorkflowSpec {
-	const start: INode = {
-		id: 'items-id',
-		name: 'Items',
-		type: ITEMS_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: { items: JSON.stringify(items) },
-	};
+	const start = node('Items', ITEMS_TYPE, 0, { items: JSON.stringify(items) });
 	return { id: 'wf-items', nodes: [start, post], connections: link('Items', POST) };
 }
 
-/** The Tenant API Trigger of these workflows, with `parameters`. */
-function triggerNode(parameters: INode['parameters'] = {}): INode {
-	return {
-		id: 'trigger-id',
-		name: TRIGGER_NODE_NAME,
-		type: TRIGGER_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		webhookId: WEBHOOK_ID,
-		parameters,
-	};
-}
-
 /** Tenant API Trigger → `middle` → Create transfer. */
-function triggerWorkflow(
-	id: string,
-	middle: Omit<INode, 'typeVersion' | 'position'>,
-	post: INode = postNode(),
-): WorkflowSpec {
-	const between: INode = { typeVersion: 1, position: [200, 0], ...middle };
+function triggerWorkflow(id: string, middle: INode, post: INode = postNode()): WorkflowSpec {
+	const trigger = node(TRIGGER_NODE_NAME, TRIGGER_TYPE, 0, {}, { webhookId: WEBHOOK_ID });
 	return {
 		id,
-		nodes: [triggerNode(), between, post],
-		connections: { ...link(TRIGGER_NODE_NAME, between.name), ...link(between.name, POST) },
+		nodes: [trigger, middle, post],
+		connections: { ...link(TRIGGER_NODE_NAME, middle.name), ...link(middle.name, POST) },
 	};
 }
 
 /** Tenant API Trigger → Listing (the items an upstream node produces for the event) → Create transfer. */
 function eventWorkflow(items: IDataObject[], post: INode = postNode()): WorkflowSpec {
-	const parameters = { items: JSON.stringify(items) };
-	const listing = { id: 'listing-id', name: LISTING, type: EMIT_TYPE, parameters };
+	const listing = node(LISTING, EMIT_TYPE, 200, { items: JSON.stringify(items) });
 	return triggerWorkflow('wf-events', listing, post);
 }
 
@@ -254,7 +240,11 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 	});
 
 	describe('Tenant API Trigger events', () => {
-		it('a Code node before the node builds new items without item linking: a redelivery writes each once, another event shares no key', async () => {
+		/** The execution `workflow` starts for a delivery of `event`. */
+		const onEvent = async (workflow: WorkflowSpec, event: IDataObject) =>
+			startExecution(harness, workflow, TRIGGER_NODE_NAME, await delivery(event));
+
+		it('a Code node before the node builds new items without item linking: a redelivery writes each once, another event (of the same resource too) shares no key', async () => {
 			const lines = [
 				{ ref: 'c', amount: 3 },
 				{ ref: 'a', amount: 1 },
@@ -262,37 +252,24 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 				{ ref: 'b', amount: 2 },
 			];
 			// Tenant API Trigger → Lines (a Code node: new items from the delivery's lines) → Create transfer.
-			const code = { id: 'lines-id', name: 'Lines', type: LINES_TYPE, parameters: {} };
-			const workflow = triggerWorkflow('wf-lines', code);
-			const first = await startExecution(
-				harness,
-				workflow,
-				TRIGGER_NODE_NAME,
-				await delivery({ id: 'evt_lines', lines }),
-			);
+			const workflow = triggerWorkflow('wf-lines', node('Lines', LINES_TYPE, 200));
+			const first = await onEvent(workflow, { id: 'evt_lines', lines });
 			// n8n filled in the links the Code node left out: every item points at the trigger item.
 			expect(lastRun(first, 'Lines')?.data?.main?.[0]?.map((item) => item.pairedItem)).toEqual([
 				{ item: 0 },
 				{ item: 0 },
 				{ item: 0 },
 			]);
-			const again = await startExecution(
-				harness,
-				workflow,
-				TRIGGER_NODE_NAME,
-				await delivery({ id: 'evt_lines', lines }),
-			);
+			const again = await onEvent(workflow, { id: 'evt_lines', lines });
 			expect([first.run.status, again.run.status]).toEqual(['success', 'success']);
 			expect(again.executionId).not.toBe(first.executionId);
 			expect(keysOut(again)).toEqual(keysOut(first));
 			expect(outputs(again).map((json) => json.replayed)).toEqual([true, true, true]);
 
-			const other = await startExecution(
-				harness,
-				workflow,
-				TRIGGER_NODE_NAME,
-				await delivery({ id: 'evt_lines_other', lines }),
-			);
+			// Another event of the same resource (the same top-level "id", another event type) is another delivery.
+			const otherEvent = await delivery({ id: 'evt_lines', event: 'transfers.updated', lines });
+			expect(otherEvent[0][0].json.webhookDelivery).toMatchObject({ idSource: 'body:sha256' });
+			const other = await startExecution(harness, workflow, TRIGGER_NODE_NAME, otherEvent);
 			expect(other.run.status).toBe('success');
 			expect(keysOut(other).some((key) => keysOut(first).includes(key))).toBe(false);
 			expect(refs()).toEqual(['a', 'b', 'c', 'a', 'b', 'c']);
@@ -306,19 +283,9 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 					{ ref: 'x', amount: 5 },
 				];
 				const workflow = eventWorkflow(same, postNode({ keyDerivation }));
-				const first = await startExecution(
-					harness,
-					workflow,
-					TRIGGER_NODE_NAME,
-					await delivery({ id: `evt_twins_${keyDerivation}` }),
-				);
+				const first = await onEvent(workflow, { id: `evt_twins_${keyDerivation}` });
 				expect(new Set(keysOut(first)).size).toBe(2);
-				await startExecution(
-					harness,
-					workflow,
-					TRIGGER_NODE_NAME,
-					await delivery({ id: `evt_twins_${keyDerivation}` }),
-				);
+				await onEvent(workflow, { id: `evt_twins_${keyDerivation}` });
 				expect(refs()).toEqual(['x', 'x']);
 			},
 		);
@@ -327,12 +294,7 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 			const event = await delivery({ id: 'evt_reorder' });
 			const eventId = (event[0][0].json.webhookDelivery as IDataObject).id as string;
 			await startExecution(harness, eventWorkflow(TWO), TRIGGER_NODE_NAME, event);
-			const reordered = await startExecution(
-				harness,
-				eventWorkflow([...TWO].reverse()),
-				TRIGGER_NODE_NAME,
-				await delivery({ id: 'evt_reorder' }),
-			);
+			const reordered = await onEvent(eventWorkflow([...TWO].reverse()), { id: 'evt_reorder' });
 			expect(reordered.run.status).toBe('error');
 			const error = errorOf(reordered)!;
 			expect(error.message).toBe(
@@ -349,17 +311,12 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 		});
 
 		it('items in another order on a redelivery, by request content: the same writes, replayed', async () => {
-			const first = await startExecution(
-				harness,
-				eventWorkflow(TWO, postNode({ keyDerivation: 'content' })),
-				TRIGGER_NODE_NAME,
-				await delivery({ id: 'evt_reorder_c' }),
-			);
-			const reordered = await startExecution(
-				harness,
+			const first = await onEvent(eventWorkflow(TWO, postNode({ keyDerivation: 'content' })), {
+				id: 'evt_reorder_c',
+			});
+			const reordered = await onEvent(
 				eventWorkflow([...TWO].reverse(), postNode({ keyDerivation: 'content' })),
-				TRIGGER_NODE_NAME,
-				await delivery({ id: 'evt_reorder_c' }),
+				{ id: 'evt_reorder_c' },
 			);
 			expect(reordered.run.status).toBe('success');
 			expect(keysOut(reordered)).toEqual([...keysOut(first)].reverse());
@@ -370,21 +327,11 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 		it('a failed delivery, then both "Retry execution" and a redelivery of the event: each item written once', async () => {
 			const workflow = eventWorkflow(TWO);
 			sandbox.setFaults(postScript('pass', 'drop'));
-			const failed = await startExecution(
-				harness,
-				workflow,
-				TRIGGER_NODE_NAME,
-				await delivery({ id: 'evt_fail' }),
-			);
+			const failed = await onEvent(workflow, { id: 'evt_fail' });
 			expect(failed.run.status).toBe('error');
 			sandbox.setFaults([]);
 			const retry = await retryExecution(harness, failed);
-			const redelivered = await startExecution(
-				harness,
-				workflow,
-				TRIGGER_NODE_NAME,
-				await delivery({ id: 'evt_fail' }),
-			);
+			const redelivered = await onEvent(workflow, { id: 'evt_fail' });
 			expect([retry.run.status, redelivered.run.status]).toEqual(['success', 'success']);
 			expect(keysOut(redelivered)).toEqual(keysOut(retry));
 			expect(refs()).toEqual(['a', 'b']);
@@ -392,21 +339,21 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 
 		it('when the node first runs in a retry (an earlier node failed), the retry still uses the event keys', async () => {
 			const listingFails = eventWorkflow(TWO);
-			const lookup: INode = {
-				id: 'lookup-id',
-				name: 'Look up',
-				type: ACTION_TYPE,
-				typeVersion: 1,
-				position: [100, 0],
-				parameters: {
-					resource: 'request',
-					operation: 'send',
-					method: 'GET',
-					endpoint: '/transfers',
-					options: { maxAttempts: 1 },
-				},
-				credentials: { tenantApi: { id: TEST_CREDENTIAL_ID, name: 'Tenant API test' } },
+			const send = {
+				resource: 'request',
+				operation: 'send',
+				method: 'GET',
+				endpoint: '/transfers',
 			};
+			const lookup = node(
+				'Look up',
+				ACTION_TYPE,
+				100,
+				{ ...send, options: { maxAttempts: 1 } },
+				{
+					credentials: postNode().credentials,
+				},
+			);
 			const workflow: WorkflowSpec = {
 				...listingFails,
 				nodes: [...listingFails.nodes, lookup],
@@ -417,20 +364,10 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 				},
 			};
 			sandbox.setFaults([{ method: 'GET', times: 1, action: { status: 503 } }]);
-			const failed = await startExecution(
-				harness,
-				workflow,
-				TRIGGER_NODE_NAME,
-				await delivery({ id: 'evt_upstream' }),
-			);
+			const failed = await onEvent(workflow, { id: 'evt_upstream' });
 			expect(failed.run.data.resultData.lastNodeExecuted).toBe('Look up');
 			const retry = await retryExecution(harness, failed);
-			const redelivered = await startExecution(
-				harness,
-				workflow,
-				TRIGGER_NODE_NAME,
-				await delivery({ id: 'evt_upstream' }),
-			);
+			const redelivered = await onEvent(workflow, { id: 'evt_upstream' });
 			expect(keysOut(redelivered)).toEqual(keysOut(retry));
 			expect(refs()).toEqual(['a', 'b']);
 		});
@@ -457,39 +394,9 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 				TWO,
 				postNode({ idempotencyKey: '={{ "order-" + $json.ref }}' }),
 			);
-			await startExecution(
-				harness,
-				workflow,
-				TRIGGER_NODE_NAME,
-				await delivery({ id: 'evt_business_1' }),
-			);
-			await startExecution(
-				harness,
-				workflow,
-				TRIGGER_NODE_NAME,
-				await delivery({ id: 'evt_business_2' }),
-			);
+			await onEvent(workflow, { id: 'evt_business_1' });
+			await onEvent(workflow, { id: 'evt_business_2' });
 			expect(recordKeys()).toEqual(['order-a', 'order-b']);
-		});
-	});
-
-	describe('Trigger option Respond', () => {
-		it.each([
-			[{}, 'onReceived'],
-			[{ respond: 'onReceipt' }, 'onReceived'],
-			[{ respond: 'whenFinished' }, 'lastNode'],
-			[{ respond: 'something a newer version saved' }, 'onReceived'],
-		])('%j gives n8n the response mode %s', async (parameters, mode) => {
-			const rig = await buildTriggerRig({ parameters, credential: webhookCredential(SECRET) });
-			const evaluated = rig.workflow.expression.getSimpleParameterValue(
-				rig.node,
-				rig.webhookDescription.responseMode,
-				'webhook',
-				{},
-				undefined,
-				'onReceived',
-			);
-			expect(evaluated).toBe(mode);
 		});
 	});
 });

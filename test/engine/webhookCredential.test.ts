@@ -6,98 +6,76 @@ import type {
 	ICredentialsDecrypted,
 	ICredentialTestFunctions,
 	INodeCredentialTestResult,
+	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { TRIGGER_TYPE, loadPackage } from '../harness/engine';
+import { loadPackage } from '../harness/engine';
 
-const propertyNames = async (type: string) =>
-	(await loadPackage()).getCredential(type).type.properties.map((p) => p.name);
+type CredentialTest = (
+	this: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted,
+) => Promise<INodeCredentialTestResult>;
 
-async function runCredentialTest(data: Record<string, string>): Promise<INodeCredentialTestResult> {
+it('holds only what verification needs: three password fields, no API key, no Base URL; the API credential no webhook field', async () => {
 	const loader = await loadPackage();
-	const trigger = loader.getNode(TRIGGER_TYPE.split('.')[1]).type as {
-		methods?: {
-			credentialTest?: Record<
-				string,
-				(
-					this: ICredentialTestFunctions,
-					credential: ICredentialsDecrypted,
-				) => Promise<INodeCredentialTestResult>
-			>;
-		};
+	const type = loader.getCredential('tenantWebhookApi').type;
+	expect([type.displayName, type.authenticate]).toEqual(['Tenant Webhook API', undefined]);
+	expect(
+		type.properties
+			.filter((p) => p.type !== 'notice')
+			.map((p) => [p.name, p.typeOptions?.password]),
+	).toEqual([
+		['signingSecret', true],
+		['previousSigningSecret', true],
+		['testSigningSecret', true],
+	]);
+	expect(loader.getCredential('tenantApi').type.properties.map((p) => p.name)).toEqual([
+		'keysNotice',
+		'environment',
+		'baseUrl',
+		'secretKey',
+		'tenantId',
+	]);
+});
+
+it.each([
+	[{ signingSecret: 'whsec_x' }, 'OK', /^The Signing Secret is set/],
+	[
+		{ signingSecret: 'whsec_x', previousSigningSecret: 'whsec_y' },
+		'OK',
+		/^The Signing Secret and the previous secret are set/,
+	],
+	[
+		{ signingSecret: 'whsec_x', testSigningSecret: 'whsec_t' },
+		'OK',
+		/^The Signing Secret and the test secret \(Test URL only\) are set/,
+	],
+	[
+		{ signingSecret: '  ', previousSigningSecret: 'whsec_y' },
+		'Error',
+		/^The Signing Secret is empty$/,
+	],
+])('the trigger uses it and tests it locally: %j is %s', async (data, status, message) => {
+	const trigger = (await loadPackage()).getNode('tenantApiTrigger').type as {
+		description: INodeTypeDescription;
+		methods?: { credentialTest?: Record<string, CredentialTest> };
 	};
-	const credential: ICredentialsDecrypted = {
-		id: 'c',
-		name: 'Tenant Webhook',
-		type: 'tenantWebhookApi',
-		data,
-	};
-	return await trigger.methods!.credentialTest!.tenantWebhookApiTest.call(
+	expect(trigger.description.credentials).toEqual([
+		expect.objectContaining({
+			name: 'tenantWebhookApi',
+			required: true,
+			testedBy: 'tenantWebhookApiTest',
+		}),
+	]);
+	const result = await trigger.methods!.credentialTest!.tenantWebhookApiTest.call(
 		{} as ICredentialTestFunctions,
-		credential,
+		{
+			id: 'c',
+			name: 'Tenant Webhook',
+			type: 'tenantWebhookApi',
+			data: { previousSigningSecret: '', ...data },
+		},
 	);
-}
-
-describe('Tenant Webhook API credential', () => {
-	it('holds only what verification needs: three password fields, no API key, no Base URL', async () => {
-		const type = (await loadPackage()).getCredential('tenantWebhookApi').type;
-		expect(type.displayName).toBe('Tenant Webhook API');
-		expect(type.authenticate).toBeUndefined();
-		const fields = type.properties.filter((p) => p.type !== 'notice');
-		expect(fields.map((p) => [p.name, p.typeOptions?.password])).toEqual([
-			['signingSecret', true],
-			['previousSigningSecret', true],
-			['testSigningSecret', true],
-		]);
-	});
-
-	it('the API credential has no webhook fields any more', async () => {
-		expect(await propertyNames('tenantApi')).toEqual([
-			'keysNotice',
-			'environment',
-			'baseUrl',
-			'secretKey',
-			'tenantId',
-		]);
-	});
-
-	it('the trigger uses it, and tests it locally', async () => {
-		const trigger = (await loadPackage()).getNode('tenantApiTrigger').type.description as {
-			credentials?: unknown;
-		};
-		expect(trigger.credentials).toEqual([
-			expect.objectContaining({
-				name: 'tenantWebhookApi',
-				required: true,
-				testedBy: 'tenantWebhookApiTest',
-			}),
-		]);
-		expect(
-			await runCredentialTest({ signingSecret: 'whsec_x', previousSigningSecret: '' }),
-		).toEqual({ status: 'OK', message: expect.stringMatching(/^The Signing Secret is set/) });
-		expect(
-			await runCredentialTest({ signingSecret: 'whsec_x', previousSigningSecret: 'whsec_y' }),
-		).toEqual({
-			status: 'OK',
-			message: expect.stringMatching(/^The Signing Secret and the previous secret are set/),
-		});
-		expect(
-			await runCredentialTest({
-				signingSecret: 'whsec_x',
-				previousSigningSecret: '',
-				testSigningSecret: 'whsec_t',
-			}),
-		).toEqual({
-			status: 'OK',
-			message: expect.stringMatching(
-				/^The Signing Secret and the test secret \(Test URL only\) are set/,
-			),
-		});
-		const empty = await runCredentialTest({
-			signingSecret: '  ',
-			previousSigningSecret: 'whsec_y',
-		});
-		expect(empty).toEqual({ status: 'Error', message: 'The Signing Secret is empty' });
-		expect(JSON.stringify(empty)).not.toContain('whsec_y');
-	});
+	expect(result).toEqual({ status, message: expect.stringMatching(message) });
+	expect(JSON.stringify(result)).not.toMatch(/whsec_[yt]/);
 });

@@ -7,9 +7,9 @@ import type { IDataObject } from 'n8n-workflow';
 import { WEBHOOK_DELIVERY_FIELD } from '../../nodes/shared/webhookDelivery';
 import type { Decision } from '../../nodes/TenantApiTrigger/receive';
 import { receiveDelivery } from '../../nodes/TenantApiTrigger/receive';
-import type { ParameterReader, SchemeName } from '../../nodes/TenantApiTrigger/schemes';
-import type { TriggerSettings } from '../../nodes/TenantApiTrigger/settings';
+import type { ParameterReader, TriggerSettings } from '../../nodes/TenantApiTrigger/settings';
 import { settingsFromParameters } from '../../nodes/TenantApiTrigger/settings';
+import type { VerificationName } from '../../nodes/TenantApiTrigger/verifications';
 import type { SigningScheme } from '../../sandbox/signing';
 import { triggerParameters } from '../../sandbox/signing';
 
@@ -25,7 +25,7 @@ export function triggerSettings(
 	secrets: unknown[],
 ): TriggerSettings {
 	const { verification, ...rest } = parameters;
-	return settingsFromParameters(verification as SchemeName, parameterReader(rest), {
+	return settingsFromParameters(verification as VerificationName, parameterReader(rest), {
 		accepted: secrets,
 		all: secrets,
 	});

@@ -1,22 +1,20 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
  * Runs the built Tenant API Trigger the way n8n's webhook server runs it: a real local HTTP server reads the
  * request, and the node's `webhook()` runs through n8n-core's `WebhookContext` (the lifecycle methods through its
  * `HookContext`).
  *
- * What this rebuilds of n8n's server package (packages/cli, which the engine tests cannot load without an n8n
- * install), and only what the trigger reads: the raw body reader (`rawBody`, gzip/deflate decoded; for
- * multipart/form-data, n8n parses the stream itself and `readRawBody()` then throws), the request's query, two
- * express response methods (`status`, `json`), and `executeWebhook`'s answer once `webhook()` returned (nothing
- * when the node answered itself; `200 {"message":"Webhook call received"}` without workflow data; `200` with an
- * empty body for `responseData: 'noData'`). n8n's body parser (the trigger reads only the raw bytes), its 422 for
- * JSON that does not parse, its payload limit and Respond "When the Workflow Finishes" are left to the end-to-end
+ * It re-implements, of n8n's server package (packages/cli, which the engine tests cannot load without an n8n
+ * install), only what the trigger reads: the raw body (`rawBody`), the query (one value, or a list for a repeated
+ * name), two express response methods (`status`, `json`), and `executeWebhook`'s answer once `webhook()` returned
+ * (nothing when the node answered itself; `200 {"message":"Webhook call received"}` without workflow data; `200`
+ * with an empty body for `responseData: 'noData'`). n8n's body parser (multipart, decompression, its 422 for JSON
+ * that does not parse), its payload limit and Respond "When the Workflow Finishes" are left to the end-to-end
  * suites, which run n8n itself.
  */
 import { randomUUID } from 'crypto';
 import * as http from 'http';
 import type { AddressInfo } from 'net';
-import { gunzipSync, inflateSync } from 'zlib';
 
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
@@ -25,10 +23,7 @@ import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
 	INode,
-	INodeExecutionData,
-	INodeType,
 	IWebhookData,
-	IWebhookDescription,
 	IWebhookResponseData,
 	IWorkflowExecuteAdditionalData,
 	WorkflowActivateMode,
@@ -36,12 +31,7 @@ import type {
 } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
-import { startSandbox } from '../../sandbox/server';
-import type { Sandbox } from '../../sandbox/server';
-import { sign } from '../../sandbox/signing';
-
-import type { Harness } from './engine';
-import { TEST_CREDENTIAL_ID, TRIGGER_TYPE, createHarness, sandboxCredential } from './engine';
+import { TEST_CREDENTIAL_ID, TRIGGER_TYPE, createHarness } from './engine';
 import { withoutDelivery } from './verifier';
 
 export const TRIGGER_NODE_NAME = 'Tenant API Trigger';
@@ -55,7 +45,7 @@ export function webhookCredential(
 	return { signingSecret, previousSigningSecret, testSigningSecret };
 }
 export const WEBHOOK_ID = '5b0c7e1a-5f2e-4d67-9a51-3c0f9d1e2a77';
-export const WORKFLOW_ID = 'wf-trigger';
+const WORKFLOW_ID = 'wf-trigger';
 
 export interface TriggerSetup {
 	/** Trigger node parameters (defaults of the node apply to what is left out). */
@@ -74,26 +64,19 @@ export interface WebhookCall {
 	/** What the node's webhook() returned; undefined when it threw. */
 	result?: IWebhookResponseData;
 	error?: Error;
-	/** The HTTP answer the sender got. */
-	status: number;
-	responseBody: string;
-	/** What the node saw. */
-	rawBody: Buffer;
 }
 
-export interface LogEntry {
+interface LogEntry {
 	level: 'error' | 'warn' | 'info' | 'debug';
 	message: string;
 	metadata?: unknown;
 }
 
 type ExpressLikeRequest = http.IncomingMessage & {
-	rawBody?: Buffer;
-	readRawBody?: () => Promise<void>;
+	rawBody: Buffer;
 	body: unknown;
 	query: Record<string, string | string[]>;
 	params: Record<string, string>;
-	contentType?: string;
 };
 
 type ExpressLikeResponse = http.ServerResponse & {
@@ -118,19 +101,9 @@ function expressLike(res: http.ServerResponse): ExpressLikeResponse {
 	return r;
 }
 
-function readBytes(req: http.IncomingMessage): Promise<Buffer> {
-	return new Promise((resolve, reject) => {
-		const chunks: Buffer[] = [];
-		req.on('data', (chunk: Buffer) => chunks.push(chunk));
-		req.on('end', () => resolve(Buffer.concat(chunks)));
-		req.on('error', reject);
-	});
-}
-
-/** Like n8n's raw body reader: decompress and keep the bytes; multipart consumed as n8n consumes it. */
+/** The request as n8n hands it to a node: its bytes kept as `rawBody`, its query parsed. */
 async function prepareRequest(req: http.IncomingMessage): Promise<void> {
 	const r = req as ExpressLikeRequest;
-	r.contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
 	const url = new URL(req.url ?? '/', 'http://localhost');
 	r.query = {};
 	for (const key of new Set(url.searchParams.keys())) {
@@ -139,31 +112,13 @@ async function prepareRequest(req: http.IncomingMessage): Promise<void> {
 	}
 	r.params = {};
 	r.body = {};
-	const raw = await readBytes(req);
-	if (r.contentType === 'multipart/form-data') {
-		// n8n parses multipart itself (formidable) and never keeps the bytes; the node's read then fails.
-		r.readRawBody = async () => {
-			throw new Error('Request body stream was aborted or is not readable');
-		};
-		return;
-	}
-	const encoding = req.headers['content-encoding'];
-	r.rawBody =
-		encoding === 'gzip' ? gunzipSync(raw) : encoding === 'deflate' ? inflateSync(raw) : raw;
-}
-
-export interface TriggerRig {
-	harness: Harness;
-	nodeType: INodeType;
-	workflow: Workflow;
-	node: INode;
-	webhookDescription: IWebhookDescription;
-	additionalData: IWorkflowExecuteAdditionalData;
-	webhookData(isTest?: boolean): IWebhookData;
+	const chunks: Buffer[] = [];
+	for await (const chunk of req) chunks.push(chunk as Buffer);
+	r.rawBody = Buffer.concat(chunks);
 }
 
 /** Builds a Workflow holding the trigger node, with the package loaded from dist/. */
-export async function buildTriggerRig(setup: TriggerSetup = {}): Promise<TriggerRig> {
+export async function buildTriggerRig(setup: TriggerSetup = {}) {
 	const harness = await createHarness(setup.credential ?? {});
 	const nodeType = harness.nodeTypes.getByNameAndVersion(TRIGGER_TYPE, 1);
 	const node: INode = {
@@ -198,7 +153,6 @@ export async function buildTriggerRig(setup: TriggerSetup = {}): Promise<Trigger
 	const additionalData = harness.additionalData(randomUUID(), workflowId);
 	const webhookDescription = nodeType.description.webhooks![0];
 	return {
-		harness,
 		nodeType,
 		workflow,
 		node: resolved,
@@ -217,6 +171,8 @@ export async function buildTriggerRig(setup: TriggerSetup = {}): Promise<Trigger
 	};
 }
 
+export type TriggerRig = Awaited<ReturnType<typeof buildTriggerRig>>;
+
 /** Runs one of webhookMethods.default.{checkExists,create,delete} through n8n-core's HookContext. */
 export async function runHookMethod(
 	rig: TriggerRig,
@@ -231,9 +187,7 @@ export async function runHookMethod(
 		activation,
 		rig.webhookData(),
 	);
-	const fn = rig.nodeType.webhookMethods?.default?.[method];
-	if (!fn) throw new Error(`webhookMethods.default.${method} is missing`);
-	return await fn.call(context);
+	return await rig.nodeType.webhookMethods!.default![method]!.call(context);
 }
 
 /** The HTTP answer the sender got, and the recorded call. */
@@ -248,13 +202,10 @@ export interface Answered {
 export interface TriggerServer {
 	/** URL to POST deliveries to (shaped like n8n's production URL). */
 	url: string;
-	calls: WebhookCall[];
 	/** Replace the node parameters / credential used for the next requests. */
 	configure(setup: TriggerSetup): Promise<void>;
-	/** POST exact bytes; resolves with the HTTP answer and the recorded call. */
+	/** POST exact bytes (one at a time); resolves with the HTTP answer and the recorded call. */
 	post(body: string | Buffer, headers?: Record<string, string>, query?: string): Promise<Answered>;
-	/** Resolves once `n` calls have been handled. */
-	waitForCalls(n: number, ms?: number): Promise<void>;
 	close(): Promise<void>;
 }
 
@@ -263,35 +214,29 @@ export async function startTriggerServer(initial: TriggerSetup = {}): Promise<Tr
 	let setup = initial;
 	let rig = await buildTriggerRig(setup);
 	const calls: WebhookCall[] = [];
-	let waiters: Array<{ n: number; resolve: () => void }> = [];
+	/** Every request's handling, for `post` to wait for its call. */
+	const handling: Array<Promise<void>> = [];
 
 	const server = http.createServer((req, rawRes) => {
 		const res = expressLike(rawRes);
-		void (async () => {
-			const call: WebhookCall = { status: 0, responseBody: '', rawBody: Buffer.alloc(0) };
-			const sent: Buffer[] = [];
-			const originalEnd = rawRes.end.bind(rawRes) as (chunk?: unknown) => http.ServerResponse;
-			(rawRes as unknown as { end: (chunk?: unknown) => http.ServerResponse }).end = (
-				chunk?: unknown,
-			) => {
-				if (typeof chunk === 'string' || Buffer.isBuffer(chunk)) sent.push(Buffer.from(chunk));
-				return originalEnd(chunk);
-			};
-			try {
+		handling.push(
+			(async () => {
+				const call: WebhookCall = {};
 				await prepareRequest(req);
-				call.rawBody = (req as ExpressLikeRequest).rawBody ?? Buffer.alloc(0);
 				const additionalData = {
 					...rig.additionalData,
 					httpRequest: req,
 					httpResponse: res,
 				} as IWorkflowExecuteAdditionalData;
-				const isTest = setup.mode === 'manual';
 				const context = new WebhookContext(
 					rig.workflow,
 					rig.node,
 					additionalData,
 					setup.mode ?? 'webhook',
-					{ ...rig.webhookData(isTest), workflowExecuteAdditionalData: additionalData },
+					{
+						...rig.webhookData(setup.mode === 'manual'),
+						workflowExecuteAdditionalData: additionalData,
+					},
 					[],
 					null,
 				);
@@ -300,8 +245,10 @@ export async function startTriggerServer(initial: TriggerSetup = {}): Promise<Tr
 				} catch (error) {
 					call.error = error as Error;
 				}
+				// executeWebhook's answer when the node sent none.
 				if (!rawRes.writableEnded) {
 					if (call.error) res.status(500).json({ code: 0, message: call.error.message });
+					// n8n would leave the sender waiting: make the node's mistake visible.
 					else if (call.result?.noWebhookResponse === true)
 						res.status(500).json({ message: 'noWebhookResponse without a response' });
 					else if (call.result?.workflowData === undefined)
@@ -311,102 +258,43 @@ export async function startTriggerServer(initial: TriggerSetup = {}): Promise<Tr
 					else if (rig.webhookDescription.responseData === 'noData') rawRes.writeHead(200).end();
 					else res.status(200).json({ message: 'Workflow was started' });
 				}
-			} catch (error) {
-				call.error = error as Error;
-				if (!rawRes.writableEnded) res.status(500).json({ message: 'harness error' });
-			}
-			call.status = rawRes.statusCode;
-			call.responseBody = Buffer.concat(sent).toString('utf8');
-			calls.push(call);
-			waiters = waiters.filter((w) => {
-				if (calls.length >= w.n) w.resolve();
-				return calls.length < w.n;
-			});
-		})();
+				calls.push(call);
+			})(),
+		);
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const port = (server.address() as AddressInfo).port;
 	const url = `http://127.0.0.1:${port}/webhook/${WEBHOOK_ID}/webhook`;
 
-	const send = (body: string | Buffer, headers: Record<string, string>, query: string) =>
-		new Promise<Omit<Answered, 'call'>>((resolve, reject) => {
-			const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8');
-			const req = http.request(
-				url + query,
-				{
-					method: 'POST',
-					headers: {
-						'content-type': 'application/json',
-						...headers,
-						'content-length': String(bytes.length),
-					},
-				},
-				(res) => {
-					readBytes(res).then(
-						(data) =>
-							resolve({
-								status: res.statusCode ?? 0,
-								contentType: res.headers['content-type'] ?? '',
-								text: data.toString('utf8'),
-							}),
-						reject,
-					);
-				},
-			);
-			req.on('error', reject);
-			req.end(bytes);
-		});
-
-	const server_: TriggerServer = {
+	return {
 		url,
-		calls,
 		async configure(next) {
 			setup = next;
 			rig = await buildTriggerRig(setup);
 		},
 		async post(body, headers = {}, query = '') {
 			const before = calls.length;
-			const answer = await send(body, headers, query);
-			await server_.waitForCalls(before + 1);
-			return { ...answer, call: calls[before] };
-		},
-		waitForCalls(n, ms = 5000) {
-			if (calls.length >= n) return Promise.resolve();
-			return new Promise<void>((resolve, reject) => {
-				const timer = setTimeout(
-					() => reject(new Error(`only ${calls.length} of ${n} webhook calls arrived`)),
-					ms,
-				);
-				waiters.push({ n, resolve: () => (clearTimeout(timer), resolve()) });
+			const res = await fetch(url + query, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', ...headers },
+				body: Buffer.from(body),
 			});
+			const text = await res.text();
+			await Promise.all(handling);
+			const contentType = res.headers.get('content-type') ?? '';
+			return { status: res.status, contentType, text, call: calls[before] };
 		},
 		close() {
 			server.closeAllConnections();
 			return new Promise<void>((resolve) => server.close(() => resolve()));
 		},
 	};
-	return server_;
-}
-
-export interface TriggerServerInTests {
-	readonly server: TriggerServer;
-	/** n8n's log during the current test. */
-	readonly logs: ReturnType<typeof captureLogs>;
-	/** `expectRefusal` with this test's log: the status, the message and the logged reason. */
-	refused(
-		post: ReturnType<TriggerServer['post']>,
-		status: number,
-		message: string,
-		reason: string,
-	): Promise<void>;
 }
 
 /** A test file's trigger server: started before its tests and closed after them; n8n's log captured around each test. */
-export function useTriggerServer(initial: TriggerSetup = {}): TriggerServerInTests {
-	const state = {
-		refused: (post, status, message, reason) =>
-			expectRefusal(state.logs, post, { status, message, reason }),
-	} as TriggerServerInTests & { server: TriggerServer; logs: ReturnType<typeof captureLogs> };
+export function useTriggerServer(initial: TriggerSetup = {}) {
+	/** The server, and n8n's log during the current test. */
+	const state = {} as { server: TriggerServer; logs: ReturnType<typeof captureLogs> };
 	beforeAll(async () => {
 		state.server = await startTriggerServer(initial);
 	});
@@ -418,46 +306,8 @@ export function useTriggerServer(initial: TriggerSetup = {}): TriggerServerInTes
 	return state;
 }
 
-/** A test file's trigger in front of the Tenant API sandbox, for workflows that start from the trigger's output. */
-export interface TriggerToSandbox {
-	readonly sandbox: Sandbox;
-	/** The engine harness, its Tenant API credential pointing at the sandbox. */
-	readonly harness: Harness;
-	readonly trigger: TriggerServer;
-	/** What the trigger's webhook() returned for exactly `body`, signed with the secret (HMAC-SHA256 of the body). */
-	deliver(body: string): Promise<INodeExecutionData[][]>;
-}
-
-/**
- * The sandbox, the harness and a trigger server with `secret` (default settings): started before the file's tests,
- * closed after them; the sandbox reset before each test.
- */
-export function useTriggerToSandbox(secret: string): TriggerToSandbox {
-	const state = {
-		async deliver(body: string) {
-			const { status, call } = await state.trigger.post(body, {
-				'content-type': 'application/json',
-				...sign({ secret, body }),
-			});
-			expect(status).toBe(200);
-			return call.result!.workflowData as INodeExecutionData[][];
-		},
-	} as TriggerToSandbox & { sandbox: Sandbox; harness: Harness; trigger: TriggerServer };
-	beforeAll(async () => {
-		state.sandbox = await startSandbox();
-		state.harness = await createHarness(sandboxCredential(state.sandbox.baseUrl));
-		state.trigger = await startTriggerServer({ credential: webhookCredential(secret) });
-	});
-	afterAll(async () => {
-		await state.trigger.close();
-		await state.sandbox.close();
-	});
-	beforeEach(() => state.sandbox.reset());
-	return state;
-}
-
 /** Records what nodes log through n8n's Logger (the one `this.logger` returns) until `restore()`. */
-export function captureLogs(): { entries: LogEntry[]; text(): string; restore(): void } {
+function captureLogs(): { entries: LogEntry[]; text(): string; restore(): void } {
 	const logger = Container.get(Logger);
 	const entries: LogEntry[] = [];
 	const levels = ['error', 'warn', 'info', 'debug'] as const;
@@ -487,28 +337,4 @@ export function startedBodies(call: WebhookCall): IDataObject[] {
 /** The `webhookDelivery` of the first item a call started ({} when there is none). */
 export function deliveryOf(call: WebhookCall): IDataObject {
 	return (call.result!.workflowData![0][0].json.webhookDelivery ?? {}) as IDataObject;
-}
-
-/**
- * A refusal: the status and message, nothing started, the reason in the log (when given), and none of
- * `mustNotShow` (secrets) in the answer or the log.
- */
-export async function expectRefusal(
-	logs: ReturnType<typeof captureLogs>,
-	post: Promise<{ status: number; text: string; call: WebhookCall }>,
-	expected: { status: number; message: string; reason?: string; mustNotShow?: string[] },
-): Promise<void> {
-	const { status, text, call } = await post;
-	expect(status).toBe(expected.status);
-	expect(JSON.parse(text)).toEqual({ message: expected.message });
-	expect(call.result).toEqual({ noWebhookResponse: true });
-	expect(startedBodies(call)).toEqual([]);
-	if (expected.reason)
-		expect(logs.entries.map((e) => (e.metadata as IDataObject | undefined)?.reason)).toContain(
-			expected.reason,
-		);
-	for (const secret of expected.mustNotShow ?? []) {
-		expect(text).not.toContain(secret);
-		expect(logs.text()).not.toContain(secret);
-	}
 }

@@ -52,7 +52,7 @@ const PROBE = `
 const crypto = require('crypto');
 const main = require(${JSON.stringify(PACKAGE)});
 const manifest = require(${JSON.stringify(`${PACKAGE}/package.json`)});
-const result = { exports: Object.keys(main).sort(), schemes: main.SCHEME_NAMES };
+const result = { exports: Object.keys(main).sort(), verifications: main.VERIFICATION_NAMES, aliases: main.SCHEMES === main.VERIFICATIONS && main.SCHEME_NAMES === main.VERIFICATION_NAMES };
 const defaults = (_name, fallback) => fallback;
 const secrets = ['whsec_probe'];
 const settings = main.settingsFromParameters('hmacSha256', defaults, { accepted: secrets, all: secrets });
@@ -60,8 +60,8 @@ const request = (rawBody, headers) => ({ rawBody, headers, query: {}, nowSeconds
 const body = Buffer.from(${JSON.stringify(PROBE_BODY)});
 const signature = crypto.createHmac('sha256', 'whsec_probe').update(body).digest('hex');
 const forgedBody = Buffer.from(body.toString().replace('1', '2'));
-result.signed = main.authenticate(settings.check, 'json', settings.secrets, request(body, { 'X-Signature': signature }));
-result.forged = main.authenticate(settings.check, 'json', settings.secrets, request(forgedBody, { 'x-signature': signature }));
+result.signed = main.authenticate(settings.verification, 'json', settings.acceptedSecrets, request(body, { 'X-Signature': signature }));
+result.forged = main.authenticate(settings.verification, 'json', settings.acceptedSecrets, request(forgedBody, { 'x-signature': signature }));
 result.received = main.receiveDelivery(settings, request(body, { 'content-type': 'application/json', 'x-signature': signature }));
 const asForm = main.receiveDelivery(settings, request(body, { 'content-type': 'application/x-www-form-urlencoded', 'x-signature': signature }));
 result.receivedAsForm = { action: asForm.action, reason: asForm.reason, answer: main.refusalAnswer(asForm.reason) };
@@ -80,7 +80,8 @@ process.stdout.write(JSON.stringify(result));
 
 interface ProbeResult {
 	exports: string[];
-	schemes: string[];
+	verifications: string[];
+	aliases: boolean;
 	signed: { ok: boolean; reason?: string };
 	forged: { ok: boolean; reason?: string };
 	/** receiveDelivery of the signed body: the item the workflow starts with, or the refusal. */
@@ -150,12 +151,15 @@ describe('the packed tarball, installed as the README says', () => {
 			'TenantApiCredentials',
 			'TenantApiTrigger',
 			'TenantWebhookApiCredentials',
+			'VERIFICATIONS',
+			'VERIFICATION_NAMES',
 			'authenticate',
 			'receiveDelivery',
 			'refusalAnswer',
 			'settingsFromParameters',
 		]);
-		expect(result.schemes).toEqual([
+		expect(result.aliases).toBe(true);
+		expect(result.verifications).toEqual([
 			'hmacSha256',
 			'hmacSha512',
 			'timestampedSignatures',

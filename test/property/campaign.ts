@@ -4,7 +4,7 @@
  *
  * The long property-based campaign over the trust boundaries: `--cases` generated and mutated cases for each target
  * (all of them unless `--target` names one), spread evenly over its groups.
- * - deliveries: the trigger's (test/property/deliveries.ts), a group per row of SCHEMES over all of its settings (45 %
+ * - deliveries: the trigger's (test/property/deliveries.ts), a group per row of VERIFICATIONS over all of its settings (45 %
  *   edits of genuine deliveries, 20 % genuine ones, 25 % replays built from several genuine ones, 10 % any request);
  *   `--only <verification>`, e.g. `--only customHmac`. Prints how many cases each setting value, each kind of
  *   mutation and each kind of replay got, and fails when a setting value the node offers (coverage.ts) got none.
@@ -18,7 +18,7 @@
  */
 import fc from 'fast-check';
 
-import type { SchemeName } from '../../nodes/TenantApiTrigger/schemes';
+import type { VerificationName } from '../../nodes/TenantApiTrigger/verifications';
 
 import type { CaseProperty, PropertyGroup, Verdict } from './common';
 import { requiredCoverage, unreached } from './coverage';
@@ -36,8 +36,8 @@ interface Target {
 const TARGETS: Record<string, Target> = {
 	deliveries: {
 		groups: deliveryGroups,
-		eachGroupIs: 'a row of SCHEMES with all its settings',
-		required: (keys) => requiredCoverage(keys as SchemeName[]),
+		eachGroupIs: 'a row of VERIFICATIONS with all its settings',
+		required: (keys) => requiredCoverage(keys as VerificationName[]),
 	},
 	urls: { groups: () => URL_GROUPS, eachGroupIs: 'a kind of URL input' },
 };

@@ -1,5 +1,5 @@
 /**
- * What the generators must reach, read from the product and not from them: every row of SCHEMES, and under each
+ * What the generators must reach, read from the product and not from them: every row of VERIFICATIONS, and under each
  * every setting the node's description shows for it (its displayOptions evaluated as n8n does), each value of an
  * option list, both values of a switch, a text or number at its default and set; the options; the credential's
  * fields where it is shown; both URLs; each secret signed with; Signed Content splitting one way and refused for each
@@ -10,8 +10,8 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { TenantWebhookApi } from '../../credentials/TenantWebhookApi.credentials';
 import { properties } from '../../nodes/TenantApiTrigger/description';
-import type { SchemeName } from '../../nodes/TenantApiTrigger/schemes';
-import { SCHEME_NAMES } from '../../nodes/TenantApiTrigger/schemes';
+import type { VerificationName } from '../../nodes/TenantApiTrigger/verifications';
+import { VERIFICATION_NAMES } from '../../nodes/TenantApiTrigger/verifications';
 
 import type { Setup } from './settings';
 import { TEMPLATE_PROBLEMS, templateProblems } from './templates';
@@ -42,7 +42,7 @@ function shown(property: Property, parameters: IDataObject): boolean {
 }
 
 /** Whether a property can show under a Verification (its other conditions are settings of their own). */
-function showsUnder(property: Property, verification: SchemeName): boolean {
+function showsUnder(property: Property, verification: VerificationName): boolean {
 	const show = (property.displayOptions?.show ?? {}) as Conditions;
 	const hide = (property.displayOptions?.hide ?? {}) as Conditions;
 	return (
@@ -70,11 +70,11 @@ const dimension = (verification: string, setting: string) => `${verification} â€
 const CREDENTIAL_FIELDS = new TenantWebhookApi().properties
 	.filter((property) => property.type !== 'notice')
 	.map((property) => property.name);
-const credentialShown = (verification: SchemeName) => verification !== 'none';
+const credentialShown = (verification: VerificationName) => verification !== 'none';
 
 /** Everything the generated cases must reach, as [dimension, value]. */
 export function requiredCoverage(
-	verifications: SchemeName[] = SCHEME_NAMES,
+	verifications: VerificationName[] = VERIFICATION_NAMES,
 ): Array<[string, string]> {
 	return verifications.flatMap((verification) => {
 		const nodeSettings = SETTINGS.filter(
@@ -82,7 +82,7 @@ export function requiredCoverage(
 		);
 		const unique = [...new Map(nodeSettings.map((property) => [property.name, property])).values()];
 		return [
-			[dimension('verification', 'row of SCHEMES'), verification] as [string, string],
+			[dimension('verification', 'row of VERIFICATIONS'), verification] as [string, string],
 			...unique.flatMap((property) =>
 				valuesOf(property).map((value): [string, string] => [
 					dimension(verification, property.name),
@@ -130,7 +130,7 @@ export function settingDims(setup: Setup): Array<[string, string]> {
 	const { verification, parameters } = setup;
 	const options = (parameters.options ?? {}) as IDataObject;
 	const dims: Array<[string, string]> = [
-		[dimension('verification', 'row of SCHEMES'), verification],
+		[dimension('verification', 'row of VERIFICATIONS'), verification],
 	];
 	const seen = new Set<string>();
 	for (const property of SETTINGS) {
@@ -167,7 +167,7 @@ export function settingDims(setup: Setup): Array<[string, string]> {
 }
 
 /** Whether a setting is one the node shows for a Verification (so that a setting of another row can be left in). */
-export function showsSetting(verification: SchemeName, name: string): boolean {
+export function showsSetting(verification: VerificationName, name: string): boolean {
 	return SETTINGS.some((property) => property.name === name && showsUnder(property, verification));
 }
 

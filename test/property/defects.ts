@@ -1,20 +1,24 @@
 /**
- * Deliberate defects of the trigger, each a finding the delivery campaign must catch: its text in a product source
- * (found exactly once) and what to put instead, the row of SCHEMES whose set-ups reach it, and the property meant to
- * catch it. test/property/mutants.ts runs the campaign with each applied (mutantHook.ts, in memory).
+ * Deliberate defects of the trigger, each a finding the delivery campaign must catch: where it goes (a product source,
+ * and the top-level function or constant there), a short piece of code found exactly once in it (blanks and line
+ * breaks ignored, so a reflow keeps it) and what to put instead, the row of VERIFICATIONS whose set-ups reach it, and
+ * the property meant to catch it. test/property/mutants.ts runs the campaign with each applied (mutantHook.ts, in
+ * memory); test/unit/defects.test.ts fails when one no longer applies.
  */
-import type { SchemeName } from '../../nodes/TenantApiTrigger/schemes';
+import type { VerificationName } from '../../nodes/TenantApiTrigger/verifications';
 
 export interface Patch {
 	/** From the repository's root. */
 	file: string;
+	/** The top-level function or constant of `file` the code is in. */
+	within: string;
 	find: string;
 	replace: string;
 }
 
 export interface Defect {
 	name: string;
-	verification: SchemeName;
+	verification: VerificationName;
 	/** The first word of the property's name (campaign.ts `--property`). */
 	property: 'mutated' | 'genuine' | 'replayed' | 'arbitrary';
 	patches: Patch[];
@@ -26,7 +30,15 @@ const SIGNED_CONTENT = `${TRIGGER}/signedContent.ts`;
 const RECEIVE = `${TRIGGER}/receive.ts`;
 const IDENTITY = `${TRIGGER}/identity.ts`;
 const SETTINGS = `${TRIGGER}/settings.ts`;
+const EXACT_JSON = `${TRIGGER}/exactJson.ts`;
 const SPELLINGS = 'nodes/shared/secretSpellings.ts';
+
+const patch = (file: string, within: string, find: string, replace = ''): Patch => ({
+	file,
+	within,
+	find,
+	replace,
+});
 
 export const DEFECTS: Defect[] = [
 	{
@@ -34,35 +46,26 @@ export const DEFECTS: Defect[] = [
 		verification: 'timestampedSignatures',
 		property: 'replayed',
 		patches: [
-			{
-				file: AUTHENTICATE,
-				find: "\t\tif (Math.abs(request.nowSeconds - seen.timestamp) > signing.toleranceSeconds)\n\t\t\treturn 'timestamp_out_of_window';\n",
-				replace: '',
-			},
+			patch(
+				AUTHENTICATE,
+				'authenticateHmac',
+				'Math.abs(request.nowSeconds - timestamp) > verification.toleranceSeconds',
+				'false',
+			),
 		],
 	},
 	{
 		name: 'another split of the signed text accepted: two free-text placeholders',
 		verification: 'customHmac',
 		property: 'replayed',
-		patches: [
-			{
-				file: SIGNED_CONTENT,
-				find: "\tif (free > 1) return 'at most one of {ID}, {URL} and {header.…} may be signed';\n",
-				replace: '',
-			},
-		],
+		patches: [patch(SIGNED_CONTENT, 'ambiguity', 'if (free > 1)', 'if (false)')],
 	},
 	{
 		name: 'another split of the signed text accepted: free text signed with form bodies',
 		verification: 'customHmac',
 		property: 'replayed',
 		patches: [
-			{
-				file: SIGNED_CONTENT,
-				find: "\tif (free > 0 && format === 'form') return 'form bodies sign only {timestamp}, text and {body}';\n",
-				replace: '',
-			},
+			patch(SIGNED_CONTENT, 'ambiguity', "if (free > 0 && format === 'form')", 'if (false)'),
 		],
 	},
 	{
@@ -70,16 +73,8 @@ export const DEFECTS: Defect[] = [
 		verification: 'customHmac',
 		property: 'replayed',
 		patches: [
-			{
-				file: SIGNED_CONTENT,
-				find: "\t\tif (part.kind === 'timestamp' && next.kind === 'literal' && DIGIT.test(next.text[0]))\n\t\t\treturn 'the text after {timestamp} must not start with a digit';\n",
-				replace: '',
-			},
-			{
-				file: SIGNED_CONTENT,
-				find: "\t\tif (\n\t\t\tpart.kind === 'timestamp' &&\n\t\t\tbefore?.kind === 'literal' &&\n\t\t\tDIGIT.test(before.text.slice(-1))\n\t\t)\n\t\t\treturn 'the text before {timestamp} must not end with a digit';\n",
-				replace: '',
-			},
+			patch(SIGNED_CONTENT, 'ambiguity', 'DIGIT.test(next.text[0])', 'false'),
+			patch(SIGNED_CONTENT, 'ambiguity', 'DIGIT.test(before.text.slice(-1))', 'false'),
 		],
 	},
 	{
@@ -87,48 +82,37 @@ export const DEFECTS: Defect[] = [
 		verification: 'customHmac',
 		property: 'replayed',
 		patches: [
-			{
-				file: SIGNED_CONTENT,
-				find: "!(next.kind === 'body' && format === 'json')",
-				replace: "!(next.kind === 'body')",
-			},
+			patch(
+				SIGNED_CONTENT,
+				'ambiguity',
+				"next.kind === 'body' && format === 'json'",
+				"next.kind === 'body'",
+			),
 		],
 	},
 	{
 		name: 'the {body}-last rule dropped',
 		verification: 'customHmac',
 		property: 'replayed',
-		patches: [
-			{
-				file: SIGNED_CONTENT,
-				find: "if (last?.kind !== 'body' || parts.filter((part) => part.kind === 'body').length !== 1)",
-				replace:
-					"if (last === undefined || parts.filter((part) => part.kind === 'body').length !== 1)",
-			},
-		],
+		patches: [patch(SIGNED_CONTENT, 'ambiguity', "last?.kind !== 'body'", 'last === undefined')],
 	},
 	{
 		name: 'a padded signed id accepted, its blanks kept',
 		verification: 'customHmac',
 		property: 'replayed',
-		patches: [
-			{
-				file: AUTHENTICATE,
-				find: "\treturn value === undefined || value === '' || value.trim() !== value ? undefined : value;",
-				replace: "\treturn value === undefined || value === '' ? undefined : value;",
-			},
-		],
+		patches: [patch(AUTHENTICATE, 'exactHeader', '|| header.value.trim() !== header.value')],
 	},
 	{
 		name: 'a signed id trimmed',
 		verification: 'standardWebhooks',
 		property: 'mutated',
 		patches: [
-			{
-				file: AUTHENTICATE,
-				find: "\treturn value === undefined || value === '' || value.trim() !== value ? undefined : value;",
-				replace: "\treturn value === undefined || value.trim() === '' ? undefined : value.trim();",
-			},
+			patch(
+				AUTHENTICATE,
+				'exactHeader',
+				"header.value === '' || header.value.trim() !== header.value ? undefined : header",
+				"header.value.trim() === '' ? undefined : { ...header, value: header.value.trim() }",
+			),
 		],
 	},
 	{
@@ -136,12 +120,12 @@ export const DEFECTS: Defect[] = [
 		verification: 'customHmac',
 		property: 'replayed',
 		patches: [
-			{
-				file: AUTHENTICATE,
-				find: "\tif (usesPart(parts, 'id')) {\n\t\tvalues.id = exactHeader(request.headers, signing.idHeader);\n\t\tif (values.id === undefined || values.id.length > MAX_ID_LENGTH) return 'missing_id';\n\t}",
-				replace:
-					"\tvalues.id = exactHeader(request.headers, signing.idHeader);\n\tif (usesPart(parts, 'id') && (values.id === undefined || values.id.length > MAX_ID_LENGTH))\n\t\treturn 'missing_id';",
-			},
+			patch(
+				AUTHENTICATE,
+				'authenticateHmac',
+				"usesPart(parts, 'id') ? exactHeader(headers, idHeader) : undefined",
+				'exactHeader(headers, idHeader)',
+			),
 		],
 	},
 	{
@@ -149,12 +133,12 @@ export const DEFECTS: Defect[] = [
 		verification: 'hmacSha256',
 		property: 'genuine',
 		patches: [
-			{
-				file: IDENTITY,
-				find: '\tconst parts = idFields.map((path) =>\n',
-				replace:
-					"\tif (idFields.length === 0) idFields = ['id'];\n\tconst parts = idFields.map((path) =>\n",
-			},
+			patch(
+				IDENTITY,
+				'deliveryIdentity',
+				'const parts = idFields.map(',
+				"if (idFields.length === 0) idFields = ['id'];\nconst parts = idFields.map(",
+			),
 		],
 	},
 	{
@@ -162,36 +146,30 @@ export const DEFECTS: Defect[] = [
 		verification: 'customHmac',
 		property: 'replayed',
 		patches: [
-			{
-				file: IDENTITY,
-				find: '\tif (beside !== undefined) hash.update(JSON.stringify(beside));\n',
-				replace: '',
-			},
+			patch(
+				IDENTITY,
+				'deliveryIdentity',
+				'if (beside !== undefined) hash.update(JSON.stringify(beside));',
+			),
 		],
 	},
 	{
 		name: 'id parts joined unescaped',
 		verification: 'hmacSha256',
 		property: 'genuine',
-		patches: [
-			{
-				file: IDENTITY,
-				find: "\treturn parts.length === 1 ? parts[0] : parts.map(escape).join(':');",
-				replace: "\treturn parts.join(':');",
-			},
-		],
+		patches: [patch(IDENTITY, 'joinIdParts', "parts.map(escape).join(':')", "parts.join(':')")],
 	},
 	{
 		name: 'digests compared on their first half only',
 		verification: 'hmacSha512',
 		property: 'mutated',
 		patches: [
-			{
-				file: `${TRIGGER}/signatureHeader.ts`,
-				find: '\treturn a.length === b.length && timingSafeEqual(a, b);',
-				replace:
-					'\treturn a.length === b.length && timingSafeEqual(a.subarray(0, a.length / 2), b.subarray(0, b.length / 2));',
-			},
+			patch(
+				`${TRIGGER}/signatureHeader.ts`,
+				'constantTimeEqual',
+				'timingSafeEqual(a, b)',
+				'timingSafeEqual(a.subarray(0, a.length / 2), b.subarray(0, b.length / 2))',
+			),
 		],
 	},
 	{
@@ -199,12 +177,18 @@ export const DEFECTS: Defect[] = [
 		verification: 'hmacSha256',
 		property: 'mutated',
 		patches: [
-			{
-				file: RECEIVE,
-				find: "\tif (!fits) return refusal('unsupported_media_type', format, passed.seen);\n\tconst body = readBody(format, bytes.rawBody);",
-				replace:
-					"\tconst body = readBody(fits ? format : format === 'json' ? 'form' : 'json', bytes.rawBody);",
-			},
+			patch(
+				RECEIVE,
+				'receiveDelivery',
+				"if (!mediaTypeFits(format, mediaType(request.headers))) return refuse('unsupported_media_type');",
+				'const fits = mediaTypeFits(format, mediaType(request.headers));',
+			),
+			patch(
+				RECEIVE,
+				'receiveDelivery',
+				'readBody(format, rawBody)',
+				"readBody(fits ? format : format === 'json' ? 'form' : 'json', rawBody)",
+			),
 		],
 	},
 	{
@@ -212,41 +196,37 @@ export const DEFECTS: Defect[] = [
 		verification: 'hmacSha256',
 		property: 'mutated',
 		patches: [
-			{
-				file: RECEIVE,
-				find: '\tconst passed = authenticate(settings.check, format, settings.secrets, bytes);',
-				replace:
-					'\tconst early = readBody(format, bytes.rawBody);\n\tif (!early.ok) return refusal(early.reason, format);\n\tconst passed = authenticate(settings.check, format, settings.secrets, bytes);',
-			},
+			patch(
+				RECEIVE,
+				'receiveDelivery',
+				'const passed = authenticate(',
+				'if (request.rawBody !== undefined) {\nconst early = readBody(format, request.rawBody);\nif (!early.ok) return refusal(early.reason, format);\n}\nconst passed = authenticate(',
+			),
 		],
 	},
 	{
 		name: 'secrets looked for in header names and values in their own letter case only',
 		verification: 'hmacSha256',
 		property: 'mutated',
-		patches: [
-			{
-				file: SPELLINGS,
-				find: "\treturn new RegExp(unique.join('|'), 'gi');",
-				replace: "\treturn new RegExp(unique.join('|'), 'g');",
-			},
-		],
+		patches: [patch(SPELLINGS, 'build', "'gi')", "'g')")],
 	},
 	{
 		name: 'secrets looked for only as written: no other spelling',
 		verification: 'hmacSha256',
 		property: 'mutated',
 		patches: [
-			{
-				file: SPELLINGS,
-				find: '\tconst texts = new Set(secrets.flatMap(writings).flatMap(jsonEscaped));',
-				replace: '\tconst texts = new Set(secrets);',
-			},
-			{
-				file: SPELLINGS,
-				find: '\t\tENCODINGS.map((times) => encodedPattern(text, times)),',
-				replace: '\t\t[literal(text)],',
-			},
+			patch(
+				SPELLINGS,
+				'build',
+				'new Set(secrets.flatMap(writings).flatMap(jsonEscaped))',
+				'new Set(secrets)',
+			),
+			patch(
+				SPELLINGS,
+				'build',
+				'ENCODINGS.map((times) => encodedPattern(text, times))',
+				'[literal(text)]',
+			),
 		],
 	},
 	{
@@ -254,35 +234,30 @@ export const DEFECTS: Defect[] = [
 		verification: 'standardWebhooks',
 		property: 'mutated',
 		patches: [
-			{
-				file: SPELLINGS,
-				find: "\t\twritten.push(inside, inside.replace(/\\+/g, '-').replace(/\\//g, '_'));",
-				replace: '',
-			},
+			patch(
+				SPELLINGS,
+				'writings',
+				"written.push(inside, inside.replace(/\\+/g, '-').replace(/\\//g, '_'));",
+			),
 		],
 	},
 	{
 		name: 'secrets looked for percent-encoded once at most',
 		verification: 'hmacSha256',
 		property: 'replayed',
-		patches: [
-			{
-				file: SPELLINGS,
-				find: 'const ENCODINGS = [0, 1, 2];',
-				replace: 'const ENCODINGS = [0, 1];',
-			},
-		],
+		patches: [patch(SPELLINGS, 'ENCODINGS', '[0, 1, 2]', '[0, 1]')],
 	},
 	{
 		name: "a secret's + not read as a space",
 		verification: 'hmacSha256',
 		property: 'replayed',
 		patches: [
-			{
-				file: SPELLINGS,
-				find: "\tconst readAs = character === '+' || character === ' ' ? ['+', ' '] : [character];",
-				replace: '\tconst readAs = [character];',
-			},
+			patch(
+				SPELLINGS,
+				'characterSpellings',
+				"character === '+' || character === ' ' ? ['+', ' '] : [character]",
+				'[character]',
+			),
 		],
 	},
 	{
@@ -290,11 +265,12 @@ export const DEFECTS: Defect[] = [
 		verification: 'hmacSha512',
 		property: 'mutated',
 		patches: [
-			{
-				file: SPELLINGS,
-				find: "\treturn [text, escapedText, escapedText.replace(/\\//g, '\\\\/')];",
-				replace: '\treturn [text];',
-			},
+			patch(
+				SPELLINGS,
+				'jsonEscaped',
+				"return [text, escapedText, escapedText.replace(/\\//g, '\\\\/')];",
+				'return [text];',
+			),
 		],
 	},
 	{
@@ -302,16 +278,12 @@ export const DEFECTS: Defect[] = [
 		verification: 'hmacSha256',
 		property: 'replayed',
 		patches: [
-			{
-				file: RECEIVE,
-				find: '\t\t\tsecretHeader,\n\t\t\tsettings.credentialSecrets,',
-				replace: '\t\t\tsecretHeader,\n\t\t\tsettings.secrets,',
-			},
-			{
-				file: RECEIVE,
-				find: 'unsignedQuery(request.query, settings.credentialSecrets)',
-				replace: 'unsignedQuery(request.query, settings.secrets)',
-			},
+			patch(
+				RECEIVE,
+				'outputItem',
+				'const { verification, credentialSecrets: secrets = [] } = settings;',
+				"const { verification } = settings;\nconst secrets = settings.acceptedSecrets.flatMap((secret) => (typeof secret === 'string' && secret.trim() !== '' ? [secret.trim()] : []));",
+			),
 		],
 	},
 	{
@@ -319,17 +291,24 @@ export const DEFECTS: Defect[] = [
 		verification: 'standardWebhooks',
 		property: 'mutated',
 		patches: [
-			{
-				file: `${TRIGGER}/schemes.ts`,
-				find: "\t\t\t\tsignatureHeader: 'webhook-signature',\n",
-				replace: "\t\t\t\tsignatureHeader: 'webhook-signature, svix-signature',\n",
-			},
-			{
-				file: `${TRIGGER}/schemes.ts`,
-				find: "\t\t\t\tidHeader: 'webhook-id',\n\t\t\t\ttimestampHeader: 'webhook-timestamp',\n",
-				replace:
-					"\t\t\t\tidHeader: 'webhook-id, svix-id',\n\t\t\t\ttimestampHeader: 'webhook-timestamp, svix-timestamp',\n",
-			},
+			patch(
+				`${TRIGGER}/verifications.ts`,
+				'ROWS',
+				"signatureHeader: ['webhook-signature']",
+				"signatureHeader: ['webhook-signature', 'svix-signature']",
+			),
+			patch(
+				`${TRIGGER}/verifications.ts`,
+				'ROWS',
+				"idHeader: ['webhook-id']",
+				"idHeader: ['webhook-id', 'svix-id']",
+			),
+			patch(
+				`${TRIGGER}/verifications.ts`,
+				'ROWS',
+				"timestampHeader: ['webhook-timestamp']",
+				"timestampHeader: ['webhook-timestamp', 'svix-timestamp']",
+			),
 		],
 	},
 	{
@@ -337,47 +316,32 @@ export const DEFECTS: Defect[] = [
 		verification: 'hmacSha256',
 		property: 'replayed',
 		patches: [
-			{
-				file: SETTINGS,
-				find: 'return [undefined, undefined, test];',
-				replace: 'return [current, previous, test];',
-			},
+			patch(SETTINGS, 'secretsOf', '[undefined, undefined, test]', '[current, previous, test]'),
 		],
 	},
 	{
 		name: 'the test secret accepted at the Production URL',
 		verification: 'hmacSha256',
 		property: 'genuine',
-		patches: [
-			{
-				file: SETTINGS,
-				find: 'return [current, previous];',
-				replace: 'return [current, previous, test];',
-			},
-		],
+		patches: [patch(SETTINGS, 'secretsOf', ': [current, previous]', ': [current, previous, test]')],
 	},
 	{
-		name: 'a Body Format left from another scheme read under Standard Webhooks',
+		name: 'a Body Format left from another Verification read under Standard Webhooks',
 		verification: 'standardWebhooks',
 		property: 'genuine',
-		patches: [
-			{
-				file: SETTINGS,
-				find: "\tif (!schemeOf(name).settings.includes('bodyFormat')) return 'json';\n",
-				replace: '',
-			},
-		],
+		patches: [patch(SETTINGS, 'settingsFromParameters', "settings.includes('bodyFormat') &&")],
 	},
 	{
 		name: 'the shared key compared in any letter case',
 		verification: 'secretHeader',
 		property: 'mutated',
 		patches: [
-			{
-				file: AUTHENTICATE,
-				find: 'constantTimeTextEqual(sent, secret)',
-				replace: 'constantTimeTextEqual(sent.toLowerCase(), secret.toLowerCase())',
-			},
+			patch(
+				AUTHENTICATE,
+				'authenticate',
+				'constantTimeTextEqual(shared, secret)',
+				'constantTimeTextEqual(shared.toLowerCase(), secret.toLowerCase())',
+			),
 		],
 	},
 	{
@@ -385,11 +349,12 @@ export const DEFECTS: Defect[] = [
 		verification: 'hmacSha256',
 		property: 'genuine',
 		patches: [
-			{
-				file: RECEIVE,
-				find: "\tif (Object.prototype.hasOwnProperty.call(body.object, WEBHOOK_DELIVERY_FIELD))\n\t\treturn refusal('reserved_field', format, passed.seen);\n",
-				replace: '',
-			},
+			patch(
+				RECEIVE,
+				'receiveDelivery',
+				'Object.prototype.hasOwnProperty.call(body.object, WEBHOOK_DELIVERY_FIELD)',
+				'false',
+			),
 		],
 	},
 	{
@@ -397,12 +362,12 @@ export const DEFECTS: Defect[] = [
 		verification: 'hmacSha256',
 		property: 'mutated',
 		patches: [
-			{
-				file: RECEIVE,
-				find: '\tbody[WEBHOOK_DELIVERY_FIELD] = delivery;',
-				replace:
-					'\tObject.assign(body, request.query);\n\tbody[WEBHOOK_DELIVERY_FIELD] = delivery;',
-			},
+			patch(
+				RECEIVE,
+				'outputItem',
+				'body[WEBHOOK_DELIVERY_FIELD] = delivery;',
+				'Object.assign(body, request.query);\nbody[WEBHOOK_DELIVERY_FIELD] = delivery;',
+			),
 		],
 	},
 	{
@@ -410,11 +375,11 @@ export const DEFECTS: Defect[] = [
 		verification: 'hmacSha256',
 		property: 'genuine',
 		patches: [
-			{
-				file: `${TRIGGER}/exactJson.ts`,
-				find: 'if (!MAY_BE_INEXACT.test(text) && !NUMBER_FIRST.test(text)) return JSON.parse(text);',
-				replace: 'return JSON.parse(text);',
-			},
+			patch(
+				EXACT_JSON,
+				'parseExactJson',
+				'if (!MAY_BE_INEXACT.test(text) && !NUMBER_FIRST.test(text))',
+			),
 		],
 	},
 	{
@@ -422,11 +387,12 @@ export const DEFECTS: Defect[] = [
 		verification: 'hmacSha256',
 		property: 'genuine',
 		patches: [
-			{
-				file: `${TRIGGER}/exactJson.ts`,
-				find: '(?=-?(?:\\d+(?:\\.\\d+)?[eE]|(?:\\d\\.?){16}))',
-				replace: '(?=-?(?:\\d\\.?){16})',
-			},
+			patch(
+				EXACT_JSON,
+				'VALUE_THAT_MAY_BE_INEXACT',
+				'(?=-?(?:\\d+(?:\\.\\d+)?[eE]|(?:\\d\\.?){16}))',
+				'(?=-?(?:\\d\\.?){16})',
+			),
 		],
 	},
 	{
@@ -434,11 +400,12 @@ export const DEFECTS: Defect[] = [
 		verification: 'hmacSha256',
 		property: 'genuine',
 		patches: [
-			{
-				file: `${TRIGGER}/exactJson.ts`,
-				find: '\t\treturn JSON.parse(quoteNumbers(text, VALUE_THAT_MAY_BE_INEXACT, isInexact, true));',
-				replace: '\t\treturn JSON.parse(text);',
-			},
+			patch(
+				EXACT_JSON,
+				'parseExactJson',
+				'return JSON.parse(quoteNumbers(text, VALUE_THAT_MAY_BE_INEXACT, isInexact, true));',
+				'return JSON.parse(text);',
+			),
 		],
 	},
 	{
@@ -446,38 +413,54 @@ export const DEFECTS: Defect[] = [
 		verification: 'hmacSha256',
 		property: 'genuine',
 		patches: [
-			{
-				file: `${TRIGGER}/exactJson.ts`,
-				find: 'function afterString(text: string, open: number): number {\n',
-				replace:
-					'function afterString(text: string, open: number): number {\n\tconst string = /"[^"\\\\]*(?:\\\\.[^"\\\\]*){0,1000}"/y;\n\tstring.lastIndex = open;\n\tif (!string.test(text)) throw new RangeError(\'Maximum call stack size exceeded\');\n\treturn string.lastIndex;\n',
-			},
+			patch(
+				EXACT_JSON,
+				'afterString',
+				'function afterString(text: string, open: number): number {',
+				'function afterString(text: string, open: number): number {\nconst string = /"[^"\\\\]*(?:\\\\.[^"\\\\]*){0,1000}"/y;\nstring.lastIndex = open;\nif (!string.test(text)) throw new RangeError(\'Maximum call stack size exceeded\');\nreturn string.lastIndex;\n',
+			),
 		],
 	},
 	{
 		name: 'form fields percent-decoded leniently',
 		verification: 'none',
 		property: 'mutated',
-		patches: [
-			{
-				file: `${TRIGGER}/body.ts`,
-				find: "\t\treturn decodeURIComponent(text.replace(/\\+/g, ' '));\n\t} catch {\n\t\treturn undefined;\n\t}",
-				replace:
-					"\t\treturn decodeURIComponent(text.replace(/\\+/g, ' '));\n\t} catch {\n\t\treturn text;\n\t}",
-			},
-		],
+		patches: [patch(`${TRIGGER}/body.ts`, 'formText', 'return undefined;', 'return text;')],
 	},
 ];
 
-/** A source with a defect's patches to it applied; throws when a patch no longer finds its text exactly once. */
+const escaped = (character: string) => character.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+
+/**
+ * Where a top-level function or constant of a source is: from its declaration to the next line that starts a
+ * top-level one (a line that begins with a letter, or a comment's `/`).
+ */
+function extent(source: string, name: string): [number, number] | undefined {
+	const start = new RegExp(`^(?:export )?(?:async )?(?:function|const|let) ${name}\\b`, 'm').exec(
+		source,
+	)?.index;
+	if (start === undefined) return undefined;
+	const next = /^[A-Za-z/]/gm;
+	next.lastIndex = source.indexOf('\n', start) + 1;
+	return [start, next.exec(source)?.index ?? source.length];
+}
+
+/**
+ * A source with a defect's patches to it applied; throws when a patch's code is no longer found exactly once in the
+ * function or constant it names (blanks and line breaks ignored).
+ */
 export function patched(defect: Defect, file: string, source: string): string {
 	return defect.patches
 		.filter((patch) => patch.file === file)
-		.reduce((text, patch) => {
-			if (text.split(patch.find).length !== 2)
+		.reduce((text, { within, find, replace }) => {
+			const where = extent(text, within);
+			const code = new RegExp([...find.replace(/\s+/g, '')].map(escaped).join('\\s*'), 'g');
+			const found = where === undefined ? [] : [...text.slice(...where).matchAll(code)];
+			if (where === undefined || found.length !== 1)
 				throw new Error(
-					`defect "${defect.name}": ${file} no longer holds, exactly once: ${patch.find}`,
+					`defect "${defect.name}": ${file} no longer holds, once in ${within}: ${find}`,
 				);
-			return text.replace(patch.find, () => patch.replace);
+			const at = where[0] + (found[0].index ?? 0);
+			return text.slice(0, at) + replace + text.slice(at + found[0][0].length);
 		}, source);
 }

@@ -1,5 +1,5 @@
 /**
- * The property-based model of the trigger's trust boundary: a group per row of SCHEMES, each over the whole space of
+ * The property-based model of the trigger's trust boundary: a group per row of VERIFICATIONS, each over the whole space of
  * its settings (settings.ts), with genuine deliveries its sender signs (sender.ts, bodies.ts), an attacker's edits of
  * a captured one (mutations.ts), replays built from several captured ones (replays.ts) and any request at all, each
  * received by the trigger as its node wires it (trigger.ts) and judged by the model and the four rules (judge.ts,
@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
-import type { SchemeName } from '../../nodes/TenantApiTrigger/schemes';
+import type { VerificationName } from '../../nodes/TenantApiTrigger/verifications';
 
 import { bodies, text } from './bodies';
 import type { PropertyGroup, Verdict } from './common';
@@ -34,7 +34,7 @@ interface Case {
 	genuine: Genuine;
 }
 
-const cases = (verification: SchemeName): fc.Arbitrary<Case> =>
+const cases = (verification: VerificationName): fc.Arbitrary<Case> =>
 	setups(verification).chain((setup) =>
 		choices(setup.format, bodies(setup.format), setup.sender).map((c) => ({
 			setup,
@@ -135,7 +135,7 @@ interface Captures {
  * Two or three genuine deliveries of one set-up (different message ids) and a replay plan. Their bodies differ, or
  * now and then they share one body and differ only in what else is signed (a header, the URL, the timestamp).
  */
-const captured = (verification: SchemeName): fc.Arbitrary<Captures> =>
+const captured = (verification: VerificationName): fc.Arbitrary<Captures> =>
 	setups(verification).chain((setup) =>
 		fc
 			.tuple(
@@ -269,7 +269,7 @@ function checkAnyRequest(setup: Setup, request: Delivery): Verdict {
 	return { ...verdict, outcome: `any request: ${verdict.outcome}` };
 }
 
-/** A group per row of SCHEMES: its genuine deliveries, edits of them, replays of them, and any request. */
+/** A group per row of VERIFICATIONS: its genuine deliveries, edits of them, replays of them, and any request. */
 export function deliveryGroups(): PropertyGroup[] {
 	return VERIFICATIONS.map((verification) => {
 		const generated = cases(verification);

@@ -3,7 +3,7 @@
  * npm run mutants [-- --cases 3000] [--seed 1] [--only <part of a defect's name>]
  *
  * Whether the delivery campaign (test/property/campaign.ts) catches each deliberate defect of defects.ts: for each,
- * the campaign on the defect's row of SCHEMES and property with a fixed size and seed, first on the trigger as it is
+ * the campaign on the defect's row of VERIFICATIONS and property with a fixed size and seed, first on the trigger as it is
  * (it must pass), then with the defect applied as the sources load (mutantHook.ts: in memory, nothing on disk
  * changes, nothing to restore); that run must fail. Prints a line per defect with the cases its property took to
  * catch it, and what broke; exits 1 when a defect is not caught, no longer applies, or the trigger as it is fails.

@@ -19,9 +19,17 @@ import { diagnose } from '../../nodes/TenantApiTrigger/diagnosis';
 import type { HeaderBag } from '../../nodes/TenantApiTrigger/headers';
 import type { RefusalReason, RefusalStatus } from '../../nodes/TenantApiTrigger/refusals';
 import { REFUSALS } from '../../nodes/TenantApiTrigger/refusals';
-import type { Check, SchemeName } from '../../nodes/TenantApiTrigger/schemes';
-import { SCHEMES, SCHEME_NAMES, defaultCheck } from '../../nodes/TenantApiTrigger/schemes';
-import { settingsFromParameters, signingSecrets } from '../../nodes/TenantApiTrigger/settings';
+import type { TriggerSettings } from '../../nodes/TenantApiTrigger/settings';
+import {
+	savedVerification,
+	secretsOf,
+	settingsFromParameters,
+} from '../../nodes/TenantApiTrigger/settings';
+import type { Verification, VerificationName } from '../../nodes/TenantApiTrigger/verifications';
+import {
+	VERIFICATIONS as ROWS,
+	VERIFICATION_NAMES,
+} from '../../nodes/TenantApiTrigger/verifications';
 import { parameterReader } from '../harness/verifier';
 
 import type { PropertyGroup, Verdict } from './common';
@@ -48,24 +56,21 @@ const MEDIA_TYPES = [
 	'other',
 ];
 
-function names(list: string): string[] {
-	return list
-		.split(',')
-		.map((name) => name.trim().toLowerCase())
-		.filter((name) => name !== '');
+/** The header names a Verification reads. */
+function headersRead(verification: Verification | undefined): string[] {
+	if (verification === undefined || verification.kind === 'none') return [];
+	if (verification.kind === 'secretHeader') return verification.header;
+	const { signatureHeader, timestampHeader, idHeader } = verification;
+	return [...signatureHeader, ...timestampHeader, ...idHeader];
 }
 
-/** The header names a check reads. */
-function checkHeaders(check: Check | undefined): string[] {
-	if (check === undefined || check.kind === 'none') return [];
-	if (check.kind === 'secretHeader') return names(check.header);
-	const { signing } = check;
-	return [signing.signatureHeader, signing.timestampHeader, signing.idHeader].flatMap(names);
-}
-
-/** The header names the rows of SCHEMES read by default (the item may name them). */
-export const SCHEME_HEADERS = [
-	...new Set(SCHEME_NAMES.flatMap((name) => checkHeaders(defaultCheck(name)))),
+/** The header names the rows of VERIFICATIONS read by default (the item may name them). */
+export const ROW_HEADERS = [
+	...new Set(
+		VERIFICATION_NAMES.flatMap((name) =>
+			headersRead(settingsFromParameters(name, (_parameter, fallback) => fallback).verification),
+		),
+	),
 ];
 
 /** Text the trigger's own sentences quote beside header names. */
@@ -165,12 +170,12 @@ const otherName = fc.oneof(
 
 const headerName = (configured: string[], secrets: string[]) =>
 	fc.oneof(
-		{ arbitrary: fc.constantFrom(...SCHEME_HEADERS).chain(anyCase), weight: 3 },
+		{ arbitrary: fc.constantFrom(...ROW_HEADERS).chain(anyCase), weight: 3 },
 		{
 			arbitrary:
 				configured.length > 0
 					? fc.constantFrom(...configured).chain(anyCase)
-					: fc.constantFrom(...SCHEME_HEADERS),
+					: fc.constantFrom(...ROW_HEADERS),
 			weight: 2,
 		},
 		{ arbitrary: plainName, weight: 3 },
@@ -194,7 +199,7 @@ const base64 = (bytes: number) => Buffer.alloc(bytes, 0xa7).toString('base64');
 const BASE64_WITH_CANARY = `${'A'.repeat(10)}${CANARY}${'A'.repeat(30)}=`;
 
 /**
- * Values in the form of each row of SCHEMES that has one of its own (docs/trigger.md), alone or with the canary
+ * Values in the form of each row of VERIFICATIONS that has one of its own (docs/trigger.md), alone or with the canary
  * beside the signature or inside it.
  */
 const ROW_FORM_VALUES = [
@@ -274,7 +279,7 @@ type Refused = {
 const refusal: fc.Arbitrary<Refused> = fc.record(
 	{
 		reason: fc.constantFrom(...REASONS),
-		status: fc.constantFrom<RefusalStatus>(400, 401, 413, 415, 503),
+		status: fc.constantFrom<RefusalStatus>(400, 401, 415, 503),
 		seen: fc.record(
 			{
 				timestamp: fc.oneof(fc.integer({ min: 0, max: 999_999_999_999 }), fc.constant(NOW - 3742)),
@@ -292,12 +297,15 @@ interface HostileRequest {
 	bodyBytes: number;
 }
 
-function hostileRequest(check: Check | undefined, setup?: Setup): fc.Arbitrary<HostileRequest> {
+function hostileRequest(
+	verification: Verification | undefined,
+	setup?: Setup,
+): fc.Arbitrary<HostileRequest> {
 	const secrets = setup === undefined ? [] : credentialSecrets(setup);
 	return fc
 		.record({
 			headers: fc.array(
-				fc.tuple(headerName(checkHeaders(check), secrets), headerValue(setup?.sender)),
+				fc.tuple(headerName(headersRead(verification), secrets), headerValue(setup?.sender)),
 				{ maxLength: 200, size: 'max' },
 			),
 			contentTypeName: fc.constantFrom('content-type', 'Content-Type'),
@@ -327,8 +335,8 @@ interface FormSpec {
 const ALL_TEXTS: SignatureText[] = ['hex', 'base64', 'base64url'];
 const PLAIN = { label: '', pairSeparator: ',', timestampKey: 't', texts: ALL_TEXTS };
 
-/** The rows of SCHEMES whose signature has a form of its own, by the name the editor shows. */
-const ROW_FORMS: Array<[SchemeName, FormSpec]> = [
+/** The rows of VERIFICATIONS whose signature has a form of its own, by the name the editor shows. */
+const ROW_FORMS: Array<[VerificationName, FormSpec]> = [
 	['hmacSha256', { ...PLAIN, format: 'plain', algorithm: 'sha256' }],
 	['hmacSha512', { ...PLAIN, format: 'plain', algorithm: 'sha512' }],
 	[
@@ -424,8 +432,8 @@ function signatureProblems(item: IDataObject, facts: Evidence, known: Request): 
 		PLAIN_TOKEN.test(name) &&
 		!known.credentialSecrets.some((secret) => name.includes(secret.toLowerCase()));
 	const allowed = (name: string) =>
-		SCHEME_HEADERS.includes(name) || read.has(name) || (headers.has(name) && nameable(name));
-	const verificationOf = (name: SchemeName) => SCHEMES[name].name as string;
+		ROW_HEADERS.includes(name) || read.has(name) || (headers.has(name) && nameable(name));
+	const verificationOf = (name: VerificationName) => ROWS[name].name;
 	/** The Verifications whose form a value has, for the trigger: the chosen settings', the other rows'. */
 	const formsOf = (value: string) => [
 		...(known.chosen !== undefined && inForm(value, known.chosen)
@@ -433,7 +441,8 @@ function signatureProblems(item: IDataObject, facts: Evidence, known: Request): 
 			: []),
 		...ROW_FORMS.filter(
 			([name, form]) =>
-				!(known.chosen !== undefined && name === facts.verification) && inForm(value, form),
+				!(known.chosen !== undefined && name === savedVerification(facts.settings)) &&
+				inForm(value, form),
 		).map(([name]) => verificationOf(name)),
 	];
 	const unread = [...headers].filter(([name]) => !read.has(name));
@@ -465,7 +474,7 @@ function signatureProblems(item: IDataObject, facts: Evidence, known: Request): 
 		);
 	const signatureLike = [...headers].filter(
 		([name, value]) =>
-			SCHEME_HEADERS.includes(name) ||
+			ROW_HEADERS.includes(name) ||
 			read.has(name) ||
 			SIGNATURE_WORDS.test(name) ||
 			(!read.has(name) && formsOf(value).length > 0),
@@ -546,22 +555,23 @@ function problems(item: IDataObject, facts: Evidence, refused: Refused, known: R
 			LIKELY_CAUSES.some((cause) => cause.test(String(item.likelyCause))),
 		'likelyCause',
 	);
-	const schemeNames = SCHEME_NAMES.map((name) => SCHEMES[name].name as string);
+	const rowNames = VERIFICATION_NAMES.map((name) => ROWS[name].name);
 	check(
 		request.signatureElsewhere === undefined ||
-			schemeNames.includes(String(request.signatureElsewhere.verification)),
+			rowNames.includes(String(request.signatureElsewhere.verification)),
 		`signatureElsewhere ${JSON.stringify(request.signatureElsewhere)}`,
 	);
 	// With settings as the property generates them, each name is shown whole.
 	if (known.settingsNames !== undefined) {
 		const headers = headersOf(facts.headers);
-		const allowed = new Set([...SCHEME_HEADERS, ...known.settingsNames]);
+		const allowed = new Set([...ROW_HEADERS, ...known.settingsNames]);
 		const plain = (name: string) =>
 			headers.has(name) &&
 			PLAIN_TOKEN.test(name) &&
 			!known.secrets.some((secret) => name.includes(secret.toLowerCase()));
 		check(
-			schemeNames.includes(String(item.verification)) || item.verification === facts.verification,
+			rowNames.includes(String(item.verification)) ||
+				item.verification === savedVerification(facts.settings),
 			`verification ${String(item.verification)}`,
 		);
 		const quoted = [String(item.summary), String(item.action)].flatMap((text) =>
@@ -590,12 +600,10 @@ interface Case {
 	withoutSettings: boolean;
 }
 
-/** The settings as the node reads them for a set-up's URL. */
-function settingsOf(setup: Setup) {
+/** The settings as the node reads them for a set-up's URL (None reads no credential). */
+function settingsOf(setup: Setup): TriggerSettings {
 	const secrets =
-		setup.verification === 'none'
-			? { accepted: [], all: [] }
-			: { accepted: signingSecrets(setup.credential, setup.testUrl), all: [] };
+		setup.verification === 'none' ? undefined : secretsOf(setup.credential, setup.testUrl);
 	return settingsFromParameters(setup.verification, parameterReader(setup.parameters), secrets);
 }
 
@@ -616,14 +624,9 @@ function shownOutcome(item: IDataObject): string {
 
 function checkCase(c: Case): Verdict {
 	const settings = c.withoutSettings ? undefined : settingsOf(c.setup);
-	// The node reads the credential's secrets with the settings (None reads none).
-	const readSecrets = settings !== undefined && c.setup.verification !== 'none';
+	const readSecrets = settings?.credentialSecrets !== undefined;
 	const facts: Evidence = {
-		verification: c.setup.verification,
-		...(settings === undefined
-			? {}
-			: { check: settings.check, secrets: settings.secrets, bodyFormat: settings.bodyFormat }),
-		...(readSecrets ? { credentialSecrets: Object.values(c.setup.credential) } : {}),
+		settings: settings ?? { failure: 'internal_error', saved: c.setup.verification },
 		headers: c.request.headers,
 		bodyBytes: c.request.bodyBytes,
 		testUrl: c.setup.testUrl,
@@ -632,9 +635,9 @@ function checkCase(c: Case): Verdict {
 	const item = diagnose(c.refused, facts);
 	const found = problems(item, facts, c.refused, {
 		secrets: credentialSecrets(c.setup),
-		settingsNames: checkHeaders(settings?.check),
+		settingsNames: headersRead(settings?.verification),
 		...(readSecrets ? { credentialSecrets: credentialSecrets(c.setup) } : {}),
-		...(settings?.check.kind === 'hmac' ? { chosen: chosenForm(c.setup.sender) } : {}),
+		...(settings?.verification.kind === 'hmac' ? { chosen: chosenForm(c.setup.sender) } : {}),
 	});
 	const size = Buffer.byteLength(JSON.stringify(item));
 	const outcome = `${c.refused.reason}: ${size <= 1024 ? 'up to 1 KiB' : size <= 1536 ? 'up to 1.5 KiB' : 'up to 2 KiB'}; ${shownOutcome(item)}`;
@@ -646,11 +649,11 @@ function checkCase(c: Case): Verdict {
 	};
 }
 
-const cases = (verification: SchemeName): fc.Arbitrary<Case> =>
+const cases = (verification: VerificationName): fc.Arbitrary<Case> =>
 	setups(verification).chain((setup) =>
 		fc
 			.record({
-				request: hostileRequest(settingsOf(setup).check, setup),
+				request: hostileRequest(settingsOf(setup).verification, setup),
 				refused: refusal,
 				withoutSettings: fc.boolean(),
 			})
@@ -685,7 +688,7 @@ interface AnySettingsCase {
 
 const anySettingsCases: fc.Arbitrary<AnySettingsCase> = fc.record({
 	verification: fc.oneof(
-		{ arbitrary: fc.constantFrom(...SCHEME_NAMES), weight: 4 },
+		{ arbitrary: fc.constantFrom(...VERIFICATION_NAMES), weight: 4 },
 		{
 			arbitrary: fc.oneof(
 				anySetting,
@@ -704,24 +707,16 @@ const anySettingsCases: fc.Arbitrary<AnySettingsCase> = fc.record({
 
 /** Settings of any text: the bound and the sender's absence still hold (names of any text are shown cut and escaped). */
 function checkAnySettings(c: AnySettingsCase): Verdict {
-	const known = (SCHEME_NAMES as string[]).includes(c.verification);
+	const known = (VERIFICATION_NAMES as string[]).includes(c.verification);
 	const secrets = ['whsec_any', 'pk_previous'];
 	const settings = known
-		? settingsFromParameters(c.verification as SchemeName, parameterReader(c.parameters), {
+		? settingsFromParameters(c.verification as VerificationName, parameterReader(c.parameters), {
 				accepted: secrets,
 				all: secrets,
 			})
 		: undefined;
 	const facts: Evidence = {
-		verification: c.verification,
-		...(settings === undefined
-			? {}
-			: {
-					check: settings.check,
-					secrets: settings.secrets,
-					credentialSecrets: secrets,
-					bodyFormat: settings.bodyFormat,
-				}),
+		settings: settings ?? { failure: 'unknown_verification', saved: c.verification },
 		headers: c.request.headers,
 		bodyBytes: c.request.bodyBytes,
 		testUrl: c.testUrl,
@@ -740,7 +735,7 @@ function checkAnySettings(c: AnySettingsCase): Verdict {
 const settingsHoldCanary = (c: AnySettingsCase) =>
 	JSON.stringify([c.verification, c.parameters]).toLowerCase().includes(CANARY);
 
-/** A group per row of SCHEMES (the set-ups of settings.ts, both URLs), and one of settings of any text. */
+/** A group per row of VERIFICATIONS (the set-ups of settings.ts, both URLs), and one of settings of any text. */
 export function refusalGroups(): PropertyGroup[] {
 	return [
 		...VERIFICATIONS.map((verification) => ({

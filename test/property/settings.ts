@@ -1,5 +1,5 @@
 /**
- * Generated trigger set-ups: every row of SCHEMES (nodes/TenantApiTrigger/schemes.ts), each with every setting the
+ * Generated trigger set-ups: every row of VERIFICATIONS (nodes/TenantApiTrigger/verifications.ts), each with every setting the
  * node shows for it (header names in any case and shape, Use Timestamp and its header, Tolerance, Body Format, every
  * Custom HMAC field, Signed URL, Secret in Header's header list), now and then a setting another row shows left in
  * the parameters; the options (Delivery ID Fields, Event Path, Include Headers, Include Query Parameters, Record
@@ -11,7 +11,7 @@
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 
-import type { SchemeName } from '../../nodes/TenantApiTrigger/schemes';
+import type { VerificationName } from '../../nodes/TenantApiTrigger/verifications';
 
 import { showsSetting } from './coverage';
 import type { Format } from './reading';
@@ -70,7 +70,7 @@ export interface Meaning {
 }
 
 export interface Setup {
-	verification: SchemeName;
+	verification: VerificationName;
 	/** The node's parameters as n8n stores them (`verification` among them). */
 	parameters: IDataObject;
 	/** The credential's fields (none for None, which selects no credential). */
@@ -596,8 +596,8 @@ const none: fc.Arbitrary<SchemePart> = bodyFormat.map((format) => ({
 	dims: [],
 }));
 
-/** The part of a set-up each row of SCHEMES decides. */
-export const SCHEME_PARTS: Record<SchemeName, fc.Arbitrary<SchemePart>> = {
+/** The part of a set-up each row of VERIFICATIONS decides. */
+export const SCHEME_PARTS: Record<VerificationName, fc.Arbitrary<SchemePart>> = {
 	hmacSha256: bodyHmac('sha256'),
 	hmacSha512: bodyHmac('sha512'),
 	timestampedSignatures,
@@ -607,7 +607,7 @@ export const SCHEME_PARTS: Record<SchemeName, fc.Arbitrary<SchemePart>> = {
 	none,
 };
 
-export const VERIFICATIONS = Object.keys(SCHEME_PARTS) as SchemeName[];
+export const VERIFICATIONS = Object.keys(SCHEME_PARTS) as VerificationName[];
 
 /** Settings other rows show, left in the parameters after the Verification changed: the row's own reading ignores them. */
 const STALE: IDataObject[] = [
@@ -672,7 +672,7 @@ function signingSecret(asked: SecretName, credential: Record<CredentialField, st
 }
 
 /** Set-ups of one Verification, with everything around it generated. */
-export function setups(verification: SchemeName): fc.Arbitrary<Setup> {
+export function setups(verification: VerificationName): fc.Arbitrary<Setup> {
 	return SCHEME_PARTS[verification].chain((part) =>
 		fc
 			.record({

@@ -1,21 +1,16 @@
 /**
- * The trigger under test, wired the way its node wires it (nodes/TenantApiTrigger/TenantApiTrigger.node.ts,
- * judgeRequest and refuseDelivery): the settings from the node's parameters and the credential's secrets (those the
- * URL accepts, and all of them), the URL a sender signed, the pure decision (`receiveDelivery`), and for a refusal
- * the Refused output's item (`diagnose`).
+ * The trigger under test, wired the way its node wires it (nodes/TenantApiTrigger/TenantApiTrigger.node.ts and
+ * settings.ts readSettings): the settings from the node's parameters and the credential's secrets (None reads no
+ * credential), the URL a sender signed where the settings show Signed URL, the pure decision (`receiveDelivery`),
+ * and for a refusal the Refused output's item (`diagnose`).
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Evidence } from '../../nodes/TenantApiTrigger/diagnosis';
 import { diagnose } from '../../nodes/TenantApiTrigger/diagnosis';
 import type { Decision } from '../../nodes/TenantApiTrigger/receive';
 import { receiveDelivery } from '../../nodes/TenantApiTrigger/receive';
-import {
-	credentialSecrets,
-	settingsFromParameters,
-	signingSecrets,
-} from '../../nodes/TenantApiTrigger/settings';
-import { signedUrlOf } from '../../nodes/TenantApiTrigger/url';
+import { secretsOf, settingsFromParameters } from '../../nodes/TenantApiTrigger/settings';
+import { signedUrl } from '../../nodes/TenantApiTrigger/url';
 import { parameterReader } from '../harness/verifier';
 
 import type { Received } from './oracle';
@@ -33,15 +28,11 @@ export interface Answer {
 
 /** What the trigger does with a request under a set-up. */
 export function trigger(setup: Setup, request: Received): Answer {
-	const read = parameterReader(setup.parameters);
-	const secrets =
-		setup.verification === 'none'
-			? { accepted: [], all: [] }
-			: {
-					accepted: signingSecrets(setup.credential, request.testUrl),
-					all: credentialSecrets(setup.credential),
-				};
-	const settings = settingsFromParameters(setup.verification, read, secrets);
+	const settings = settingsFromParameters(
+		setup.verification,
+		parameterReader(setup.parameters),
+		setup.verification === 'none' ? undefined : secretsOf(setup.credential, request.testUrl),
+	);
 	const publicUrl = request.testUrl ? TEST_URL : PRODUCTION_URL;
 	const path = (request.testUrl ? PATHS.test : PATHS.production) + request.rawQuery;
 	const decision = receiveDelivery(settings, {
@@ -49,17 +40,12 @@ export function trigger(setup: Setup, request: Received): Answer {
 		headers: request.headers,
 		query: request.query,
 		url:
-			settings.check.kind === 'hmac'
-				? signedUrlOf(publicUrl, read('signedUrl', ''), path)
-				: undefined,
+			settings.signedUrl === undefined ? undefined : signedUrl(publicUrl, settings.signedUrl, path),
 		nowSeconds: request.now,
 	});
 	if (decision.action !== 'refuse') return { decision };
-	const evidence: Evidence = {
-		verification: setup.verification,
-		check: settings.check,
-		secrets: settings.secrets,
-		bodyFormat: settings.bodyFormat,
+	const evidence = {
+		settings,
 		headers: request.headers,
 		bodyBytes: request.body?.length ?? 0,
 		testUrl: request.testUrl,

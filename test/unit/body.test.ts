@@ -1,10 +1,14 @@
 /**
  * A verified body read once, in the Body Format (nodes/TenantApiTrigger/body.ts): strict UTF-8, a leading byte order
  * mark dropped, empty bodies, JSON that is not an object, the form decoding rules, and which Content-Types each
- * format takes. How numbers are kept exact is exactJson.test.ts.
+ * format takes; none of it before the request is authenticated. How numbers are kept exact is exactJson.test.ts.
  */
 import type { BodyFormat } from '../../nodes/TenantApiTrigger/body';
-import { MAX_FORM_FIELDS, mediaTypeFits, readBody } from '../../nodes/TenantApiTrigger/body';
+import { mediaTypeFits, readBody } from '../../nodes/TenantApiTrigger/body';
+import { sign } from '../../sandbox/signing';
+import { receive, triggerSettings } from '../harness/verifier';
+
+const MAX_FORM_FIELDS = 1000;
 
 const read = (format: BodyFormat, body: string | Buffer) => readBody(format, Buffer.from(body));
 const fields = (body: string) => {
@@ -121,4 +125,49 @@ it('the Content-Types each format takes: JSON the JSON types, text/plain and non
 	expect(mediaTypeFits('form', 'application/x-www-form-urlencoded')).toBe(true);
 	for (const type of [...json, 'multipart/form-data'])
 		expect([type, mediaTypeFits('form', type)]).toEqual([type, false]);
+});
+
+describe('nothing of a request is read before it is authenticated (receiveDelivery)', () => {
+	const SECRET = 'whsec_read_after';
+	const XML = 'application/xml';
+	const FORM_FIELDS = {
+		verification: 'customHmac',
+		customSignedContent: '{timestamp}.{formFields}',
+		bodyFormat: 'form',
+	};
+
+	it.each([
+		['not JSON', 'none', 'missing_signature', 'not json'],
+		['not JSON', 'forged', 'signature_mismatch', 'not json'],
+		['not JSON', 'signed', 'invalid_json', 'not json'],
+		['XML', 'none', 'missing_signature', '<event/>', {}, XML],
+		['XML', 'signed', 'unsupported_media_type', '<event/>', {}, XML],
+		['a body with webhookDelivery', 'none', 'missing_signature', '{"webhookDelivery":{}}'],
+		['an event Events leaves out', 'none', 'missing_signature', '{"event":"x"}', { events: 'y' }],
+		// A Signed Content of an earlier version ({formFields}): refused before 300 KiB are read.
+		[
+			'{formFields}',
+			'forged',
+			'invalid_signed_content',
+			`a=${'x'.repeat(300 * 1024)}`,
+			FORM_FIELDS,
+		],
+	] as const)(
+		'%s, signature %s: %s',
+		(
+			_name,
+			signature,
+			reason,
+			body,
+			parameters: Record<string, unknown> = {},
+			contentType: string = 'application/json',
+		) => {
+			const headers: Record<string, string> = { 'content-type': contentType };
+			if (signature === 'forged') headers['x-signature'] = 'ab'.repeat(32);
+			if (signature === 'signed') Object.assign(headers, sign({ secret: SECRET, body }));
+			const settings = triggerSettings({ verification: 'hmacSha256', ...parameters }, [SECRET]);
+			const decision = receive(settings, { body, headers });
+			expect(decision.action === 'refuse' ? decision.reason : decision.action).toBe(reason);
+		},
+	);
 });

@@ -1,6 +1,6 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: Node's http and net to compare the model's headers with Node's, fs and process for the coverage report */
 /**
- * The trigger's trust boundary, property-based (test/property/deliveries.ts): for every row of SCHEMES and every
+ * The trigger's trust boundary, property-based (test/property/deliveries.ts): for every row of VERIFICATIONS and every
  * setting the node shows for it, genuine deliveries do what the documented behaviour says; an attacker's edits and
  * replays of captured ones are refused, or read exactly as signed with the identity they were signed with; any
  * request gets an answer; no secret reaches an output item. The same properties as `npm run fuzz`, with a fixed seed
@@ -31,7 +31,7 @@ import type { HeaderLines } from '../property/transport';
 import { nodeHeaders, SPELLING_PARTS } from '../property/transport';
 
 const SEED = 20261128;
-/** Cases per property and row of SCHEMES. */
+/** Cases per property and row of VERIFICATIONS. */
 const RUNS: Record<string, number> = {
 	'mutated deliveries': 420,
 	'genuine deliveries': 170,

@@ -10,9 +10,10 @@ import type { Seen } from '../../nodes/TenantApiTrigger/authenticate';
 import type { Evidence } from '../../nodes/TenantApiTrigger/diagnosis';
 import { diagnose } from '../../nodes/TenantApiTrigger/diagnosis';
 import type { RefusalReason } from '../../nodes/TenantApiTrigger/refusals';
-import { INVALID_SIGNATURE, REFUSALS, refusalAnswer } from '../../nodes/TenantApiTrigger/refusals';
-import type { SchemeName } from '../../nodes/TenantApiTrigger/schemes';
-import { SCHEMES, SCHEME_NAMES } from '../../nodes/TenantApiTrigger/schemes';
+import { REFUSALS, refusalAnswer } from '../../nodes/TenantApiTrigger/refusals';
+import type { VerificationName } from '../../nodes/TenantApiTrigger/verifications';
+import { settingsFromParameters } from '../../nodes/TenantApiTrigger/settings';
+import { VERIFICATION_NAMES } from '../../nodes/TenantApiTrigger/verifications';
 import { parameterReader } from '../harness/verifier';
 
 const SECRET = 'whsec_diagnosis_Secret';
@@ -22,17 +23,16 @@ const SIGNATURE_VALUE = 'ab'.repeat(32);
 const NOW = 1_700_000_000;
 const REASONS = Object.keys(REFUSALS) as RefusalReason[];
 
+/** The evidence of a refusal under a Verification's settings; `accepted`: the secrets the URL accepts. */
 function evidence(
-	name: SchemeName,
+	name: VerificationName,
 	parameters: Record<string, unknown> = {},
 	over: Partial<Evidence> = {},
+	accepted: string[] = [SECRET],
+	all: string[] = [SECRET, PLAIN_SECRET],
 ): Evidence {
 	return {
-		verification: name,
-		check: SCHEMES[name].checkFrom(parameterReader(parameters)),
-		secrets: [SECRET],
-		credentialSecrets: [SECRET, PLAIN_SECRET],
-		bodyFormat: 'json',
+		settings: settingsFromParameters(name, parameterReader(parameters), { accepted, all }),
 		headers: { 'content-type': 'application/json', 'x-signature': SIGNATURE_VALUE },
 		bodyBytes: 321,
 		testUrl: false,
@@ -41,9 +41,16 @@ function evidence(
 	};
 }
 
+/** Settings saved with a Verification this version does not offer. */
+const unknown = (saved: string, credentialSecrets?: string[]) => ({
+	failure: 'unknown_verification' as const,
+	saved,
+	credentialSecrets,
+});
+
 const HEX = 'a1'.repeat(32);
 const BASE64 = Buffer.alloc(32, 7).toString('base64');
-/** Header values in the form of each row of SCHEMES that has a form of its own. */
+/** Header values in the form of each row of VERIFICATIONS that has a form of its own. */
 const FORM = {
 	sha256: `sha256=${HEX}`,
 	sha512: `sha512=${'b2'.repeat(64)}`,
@@ -69,36 +76,42 @@ describe('the table', () => {
 		expect(summaries.size).toBe(REASONS.length);
 	});
 
-	it('a signature failure tells the sender "Invalid signature" (nothing that helps a forger) and 401', () => {
-		for (const reason of [
-			'missing_signature',
-			'signature_mismatch',
-			'timestamp_out_of_window',
-			'unknown_verification',
-			'raw_body_unavailable',
-		] as const)
-			expect(refusalAnswer(reason)).toEqual({ status: 401, message: INVALID_SIGNATURE });
+	/** The refusals whose answer says more than 401 "Invalid signature": status, in JSON, in form fields. */
+	const ANSWERS: Array<[RefusalReason, number, string, string?]> = [
+		['credential_unavailable', 503, 'Temporarily unable to verify the delivery'],
+		[
+			'unsupported_media_type',
+			415,
+			'Unsupported content type: this trigger reads application/json bodies (Body Format)',
+			'Unsupported content type: this trigger reads application/x-www-form-urlencoded bodies (Body Format)',
+		],
+		['empty_body', 400, 'Empty body'],
+		['not_utf8', 400, 'Body must be UTF-8 JSON', 'Body must be UTF-8 form fields'],
+		...(['invalid_json', 'not_an_object', 'invalid_form'] as const).map(
+			(reason) =>
+				[
+					reason,
+					400,
+					'Body must be a JSON object',
+					'Body must be form fields with names (at most 1,000)',
+				] as [RefusalReason, number, string, string],
+		),
+		['reserved_field', 400, 'Body must not have a top-level webhookDelivery field'],
+	];
+
+	it.each(ANSWERS)('%s is answered %d %p (form: %p)', (reason, status, json, form = json) => {
+		expect(refusalAnswer(reason, 'json')).toEqual({ status, message: json });
+		expect(refusalAnswer(reason, 'form')).toEqual({ status, message: form });
 	});
 
-	it('a verified body that cannot be read is 400 with what it must be; a Content-Type the format does not read 415; an unreadable credential 503', () => {
-		expect(refusalAnswer('invalid_json')).toEqual({
-			status: 400,
-			message: 'Body must be a JSON object',
-		});
-		expect(refusalAnswer('invalid_form', 'form')).toEqual({
-			status: 400,
-			message: 'Body must be form fields with names (at most 1,000)',
-		});
-		expect(refusalAnswer('not_utf8', 'form')).toEqual({
-			status: 400,
-			message: 'Body must be UTF-8 form fields',
-		});
-		expect(refusalAnswer('unsupported_media_type', 'form')).toEqual({
-			status: 415,
-			message:
-				'Unsupported content type: this trigger reads application/x-www-form-urlencoded bodies (Body Format)',
-		});
-		expect(refusalAnswer('credential_unavailable').status).toBe(503);
+	it('every other reason is 401 "Invalid signature": nothing that helps a forger', () => {
+		const others = REASONS.filter((reason) => !ANSWERS.some(([listed]) => listed === reason));
+		expect(others).toContain('signature_mismatch');
+		for (const reason of others)
+			expect([reason, refusalAnswer(reason)]).toEqual([
+				reason,
+				{ status: 401, message: 'Invalid signature' },
+			]);
 	});
 });
 
@@ -189,8 +202,7 @@ describe('what the item says', () => {
 		for (const saved of ['twilio', 'adyenPayments', 'slack', 'stripe', 'ed25519FromTheFuture']) {
 			const item = diagnosed('unknown_verification', {
 				...evidence('hmacSha256'),
-				verification: saved,
-				check: undefined,
+				settings: unknown(saved, [SECRET, PLAIN_SECRET]),
 			});
 			expect(item.verification).toBe(saved);
 			expect(item.summary).toContain(`The Verification "${saved}" is not one this version offers`);
@@ -201,8 +213,12 @@ describe('what the item says', () => {
 	});
 
 	it('a secret that looks like the wrong kind is named as the likely cause (its text never shown)', () => {
-		const hint = (name: SchemeName, secret: string, parameters: Record<string, unknown> = {}) =>
-			diagnosed('signature_mismatch', evidence(name, parameters, { secrets: [secret] }), {
+		const hint = (
+			name: VerificationName,
+			secret: string,
+			parameters: Record<string, unknown> = {},
+		) =>
+			diagnosed('signature_mismatch', evidence(name, parameters, {}, [secret]), {
 				secretsTried: [0],
 			}).likelyCause;
 		expect(hint('hmacSha256', 'sk_live_123')).toMatch(/looks like an API key/);
@@ -214,8 +230,7 @@ describe('what the item says', () => {
 		);
 		expect(hint('standardWebhooks', 'whsec_abc')).toBeUndefined();
 		expect(
-			diagnosed('missing_signature', evidence('hmacSha256', {}, { secrets: ['sk_live_1'] }))
-				.likelyCause,
+			diagnosed('missing_signature', evidence('hmacSha256', {}, {}, ['sk_live_1'])).likelyCause,
 		).toBeUndefined();
 	});
 });
@@ -231,7 +246,7 @@ describe('advice never points to a Verification that proves less', () => {
 	});
 
 	it('a forged x-webhook-secret never suggests Secret in Header; nothing suggests None', () => {
-		for (const name of SCHEME_NAMES) {
+		for (const name of VERIFICATION_NAMES) {
 			const headers = { 'x-webhook-secret': 'x', 'x-signature': 'y', ...standard };
 			const item = diagnosed(
 				'missing_signature',
@@ -243,24 +258,11 @@ describe('advice never points to a Verification that proves less', () => {
 			]);
 		}
 	});
-
-	it('a check that signs the URL is never pointed to one that does not', () => {
-		const headers = { 'x-signature': 'y', 'webhook-signature': 'v1,x' };
-		const signsUrl = diagnosed(
-			'missing_signature',
-			evidence(
-				'customHmac',
-				{ customSignatureHeader: 'x-mine', customSignedContent: '{url}{body}' },
-				{ headers },
-			),
-		);
-		expect(signsUrl.action).not.toMatch(/Set Verification/);
-	});
 });
 
 describe('a signature in a header the settings do not read: its name, and the Verification whose form it has', () => {
 	const refused = (
-		name: SchemeName,
+		name: VerificationName,
 		headers: Record<string, string>,
 		parameters: Record<string, unknown> = {},
 		reason: RefusalReason = 'missing_signature',
@@ -350,38 +352,12 @@ describe('a signature in a header the settings do not read: its name, and the Ve
 	it('a removed Verification saved in the workflow: what to choose, and its Signature Header', () => {
 		const item = diagnosed('unknown_verification', {
 			...evidence('hmacSha256', {}, { headers: { 'stripe-signature': FORM.timestamped } }),
-			verification: 'stripe',
-			check: undefined,
+			settings: unknown('stripe', [SECRET, PLAIN_SECRET]),
 		});
 		expect(item.action).toBe(
 			'Set Verification to HMAC-SHA256 of Timestamp and Body (t=…,v1=… Header) and its Signature Header to "stripe-signature": it holds a signature in that form.',
 		);
 	});
-
-	it.each([
-		['an underscore', 'x_hub_signature_256'],
-		['a dot', 'x.hub.signature'],
-		['65 characters', `x-signature-${'n'.repeat(53)}`],
-		['a secret of the credential', `x-hub-signature-${PLAIN_SECRET}`],
-		['a secret of the credential in upper case', `X-SIGNATURE-${PLAIN_SECRET.toUpperCase()}`],
-	])(
-		'a name with %s is not shown: the Verification is, and the header is counted',
-		(_name, header) => {
-			const item = refused('hmacSha256', { [header]: FORM.sha256 });
-			expect(request(item)).toMatchObject({
-				signatureHeaders: [],
-				otherSignatureLikeHeaders: 1,
-				signatureElsewhere: { verification: 'HMAC-SHA256 of the Body' },
-			});
-			expect(request(item).signatureElsewhere).not.toHaveProperty('header');
-			expect(item.action).toBe(
-				'Set the Signature Header to the header holding it (its name is not shown): it holds a signature in the form the settings read.',
-			);
-			const shown = JSON.stringify(item).toLowerCase();
-			expect(shown).not.toContain(header.toLowerCase());
-			expect(shown).not.toContain(PLAIN_SECRET.toLowerCase());
-		},
-	);
 
 	it('a name that is shown comes before one that is not; a name that is not a signature word is found by its value', () => {
 		const item = refused('hmacSha256', { x_sig: FORM.sha256, 'x-shop-auth': FORM.sha256 });
@@ -392,49 +368,6 @@ describe('a signature in a header the settings do not read: its name, and the Ve
 		});
 	});
 
-	it('the value is never shown, whatever text or secret it holds beside the signature', () => {
-		const values = [
-			`${FORM.sha256}, note=paste-your-signing-secret-here`,
-			`${FORM.sha256} ${SECRET}`,
-			`t=${NOW},v1=${HEX},v0=visit-evil.example`,
-			`v1,${BASE64} v1,${PLAIN_SECRET}`,
-		];
-		for (const value of values) {
-			const item = refused('hmacSha256', { 'x-acme-signature': value });
-			expect(request(item).signatureElsewhere).toBeDefined();
-			const shown = JSON.stringify(item);
-			for (const hidden of [HEX, BASE64, String(NOW), 'paste', 'evil', SECRET, PLAIN_SECRET])
-				expect([value, shown]).not.toEqual([value, expect.stringContaining(hidden)]);
-		}
-	});
-
-	it.each([
-		['sha256= with a short digest', `sha256=${HEX.slice(2)}`],
-		['sha256= with text that is not a digest', 'sha256=zzzz'],
-		['a bare digest (any token can be hex)', HEX],
-		['v1, with text that is not a digest', 'v1,abc'],
-		['v1= without a timestamp', `v1=${HEX}`],
-		['t=…,v1= with text that is not a digest', `t=${NOW},v1=xyz`],
-		['sha1=… (no Verification signs SHA-1 by default)', `sha1=${'c3'.repeat(20)}`],
-	])('no Verification is named for a value not in any form: %s', (_name, value) => {
-		const item = refused('hmacSha256', { 'x-acme-signature': value });
-		expect(request(item)).toMatchObject({ signatureHeaders: ['x-acme-signature'] });
-		expect(request(item)).not.toHaveProperty('signatureElsewhere');
-		expect(item.action).toBe(
-			'Check which header the sender signs in and set the Signature Header (or the Verification) to match.',
-		);
-	});
-
-	it('a header the settings read is not a signature elsewhere', () => {
-		const item = refused(
-			'hmacSha256',
-			{ 'x-signature': FORM.timestamped },
-			{},
-			'malformed_signature',
-		);
-		expect(request(item)).not.toHaveProperty('signatureElsewhere');
-	});
-
 	it('never a Verification that proves less than the chosen one', () => {
 		const standard = refused('standardWebhooks', { 'x-acme-signature': FORM.sha256 });
 		const timestamped = refused(
@@ -442,9 +375,10 @@ describe('a signature in a header the settings do not read: its name, and the Ve
 			{ 'x-acme-signature': FORM.sha512 },
 			{ useTimestamp: true },
 		);
+		// A check that signs the URL, with what other schemes send beside: never one that does not.
 		const signsUrl = refused(
 			'customHmac',
-			{ 'x-acme-signature': FORM.timestamped },
+			{ 'x-acme-signature': FORM.timestamped, 'x-signature': 'y', 'webhook-signature': 'v1,x' },
 			{ customSignedContent: '{url}{body}', customSignatureHeader: 'x-mine' },
 		);
 		for (const item of [standard, timestamped, signsUrl]) {
@@ -463,40 +397,12 @@ describe('a signature in a header the settings do not read: its name, and the Ve
 	});
 });
 
+/**
+ * The item's bound (2 KiB), that it holds no secret, header value or body text, and which header names it may show
+ * are proven over generated requests and settings by test/unit/refusalProperties.test.ts; this is the documented
+ * example of the list.
+ */
 describe("the item holds only the trigger's vocabulary", () => {
-	const HOSTILE = 'text/visit-evil.example-and-paste-your-signing-secret';
-
-	it('no secret, no header value, nothing of the body; an unknown Content-Type is "other"', () => {
-		const facts = evidence(
-			'hmacSha256',
-			{},
-			{
-				headers: {
-					'content-type': HOSTILE,
-					'x-signature': SIGNATURE_VALUE,
-					[`x-hmac-${SECRET}`]: SECRET,
-				},
-				secrets: [SECRET, 'pk_live_prev'],
-				credentialSecrets: [SECRET, 'pk_live_prev'],
-			},
-		);
-		for (const reason of REASONS) {
-			const shown = JSON.stringify(diagnosed(reason, facts, { secretsTried: [0, 1] }));
-			for (const hidden of [
-				SECRET,
-				SECRET.toLowerCase(),
-				'pk_live_prev',
-				SIGNATURE_VALUE,
-				'evil',
-				'paste',
-			])
-				expect([reason, shown]).not.toEqual([reason, expect.stringContaining(hidden)]);
-		}
-		expect(diagnosed('unsupported_media_type', facts).request).toMatchObject({
-			contentType: 'other',
-		});
-	});
-
 	it('signature-like header names: those the schemes use, then other plain tokens, listed; the rest counted', () => {
 		const headers = {
 			'x-signature': 'a',
@@ -530,75 +436,5 @@ describe("the item holds only the trigger's vocabulary", () => {
 		const shown = JSON.stringify(item);
 		for (const hidden of ['x_webhook', 'x.signature', 'n'.repeat(53), PLAIN_SECRET.toLowerCase()])
 			expect(shown).not.toContain(hidden);
-	});
-
-	it("without the credential's secrets (not read), only the names the schemes or the settings use are listed", () => {
-		const headers = { 'x-signature': 'a', 'x-secret-token': 'd' };
-		const item = diagnosed(
-			'unknown_verification',
-			evidence(
-				'hmacSha256',
-				{},
-				{ headers, verification: 'stripe', check: undefined, credentialSecrets: undefined },
-			),
-		);
-		expect(item.request).toMatchObject({
-			signatureHeaders: ['x-signature'],
-			otherSignatureLikeHeaders: 1,
-		});
-	});
-
-	it('within 2 KiB for every reason and Verification, with the longest settings, every header a list can show and a signature elsewhere in every form', () => {
-		const long = (prefix: string) => `${prefix}-${'h'.repeat(80)}`;
-		/** A plain token of the longest length shown. */
-		const plain = (i: number) => `x-signature-like-${i}-${'h'.repeat(64)}`.slice(0, 64);
-		const longest = {
-			signatureHeader: Array.from({ length: 12 }, (_, i) => long(`x-signature-${i}`)).join(','),
-			sharedKeyHeader: Array.from({ length: 12 }, (_, i) => long(`x-secret-${i}`)).join(','),
-			customSignatureHeader: Array.from({ length: 12 }, (_, i) => long(`x-custom-${i}`)).join(','),
-			customTimestampHeader: long('x-ts'),
-			customIdHeader: long('x-id'),
-			customSignedContent: '{url}{body}{'.repeat(20),
-			useTimestamp: true,
-			timestampHeader: long('x-timestamp'),
-		};
-		let largest = 0;
-		for (const settings of [longest, { useTimestamp: true }])
-			for (const value of ['v', ...Object.values(FORM)])
-				for (const name of SCHEME_NAMES) {
-					const check = SCHEMES[name].checkFrom(parameterReader(settings));
-					const headerNames = [
-						...(check.kind === 'hmac' ? check.signing.signatureHeader.split(',') : []),
-						...(check.kind === 'secretHeader' ? check.header.split(',') : []),
-						...Array.from({ length: 7 }, (_, i) => long(`x-signature-like-${i}`)),
-						...Array.from({ length: 7 }, (_, i) => plain(i)),
-						'webhook-id',
-						'webhook-timestamp',
-						'webhook-signature',
-						'x-timestamp',
-						'x-webhook-secret',
-					];
-					const headers = Object.fromEntries(headerNames.map((header) => [header, value]));
-					for (const reason of REASONS) {
-						for (const testUrl of [false, true]) {
-							const facts = evidence(name, settings, {
-								headers,
-								testUrl,
-								bodyBytes: 16 * 1024 * 1024,
-								secrets: ['sk_live_x', 'y', 'z'],
-							});
-							const item: IDataObject = diagnosed(
-								reason,
-								reason === 'unknown_verification'
-									? { ...facts, verification: 'v'.repeat(500), check: undefined }
-									: facts,
-								{ secretsTried: [0, 1, 2], timestamp: 0 },
-							);
-							item.unrecordedBefore = Number.MAX_SAFE_INTEGER;
-							largest = Math.max(largest, Buffer.byteLength(JSON.stringify(item)));
-						}
-					}
-				}
-		expect(largest).toBeLessThanOrEqual(2048);
 	});
 });

@@ -2,12 +2,11 @@
  * The spellings of a secret (nodes/shared/secretSpellings.ts), which both nodes keep out of what they show: the
  * characters that have more than one spelling, and the patterns kept for the process (shared, bounded, by hash).
  */
-import {
-	builtSpellingKeys,
-	holdsSpelling,
-	MAX_BUILT_SPELLINGS,
-	secretSpellings,
-} from '../../nodes/shared/secretSpellings';
+import * as lru from '../../nodes/shared/lru';
+import { holdsSpelling, secretSpellings } from '../../nodes/shared/secretSpellings';
+
+/** The patterns the process keeps at most. */
+const MAX_BUILT_SPELLINGS = 64;
 
 const holds = (secret: string, text: string) => holdsSpelling(secretSpellings([secret]), text);
 
@@ -51,15 +50,21 @@ describe('the patterns kept for the process', () => {
 	});
 
 	it(`keyed by a hash, never by a secret; at most ${MAX_BUILT_SPELLINGS}, the least recently used dropped first`, () => {
+		const keys = jest.spyOn(lru, 'lruEntry');
 		const dropped = secretSpellings(['dropped-Secret-1']);
 		const kept = secretSpellings(['kept-Secret-1']);
-		for (let i = 0; i < MAX_BUILT_SPELLINGS; i++) {
+		for (let i = 0; i < MAX_BUILT_SPELLINGS - 1; i++) {
 			secretSpellings([`secret-${i}`]);
 			expect(secretSpellings(['kept-Secret-1'])).toBe(kept);
 		}
-		const keys = builtSpellingKeys();
-		expect(keys).toHaveLength(MAX_BUILT_SPELLINGS);
-		expect(keys.every((key) => /^[0-9a-f]{64}$/.test(key))).toBe(true);
+		// 64 held: the newest 63 and the one used again; the first one went.
+		expect(secretSpellings([`secret-0`])).toBe(secretSpellings([`secret-0`]));
 		expect(secretSpellings(['dropped-Secret-1'])).not.toBe(dropped);
+		expect(keys.mock.calls.length).toBeGreaterThan(MAX_BUILT_SPELLINGS);
+		expect(keys.mock.calls.map(([, key]) => key)).toEqual(
+			keys.mock.calls.map(() => expect.stringMatching(/^[0-9a-f]{64}$/)),
+		);
+		expect(keys.mock.calls.every(([, , , max]) => max === MAX_BUILT_SPELLINGS)).toBe(true);
+		keys.mockRestore();
 	});
 });

@@ -5,21 +5,21 @@
  */
 import { createHmac } from 'crypto';
 
-import type { HmacSigning } from '../../nodes/TenantApiTrigger/schemes';
-import { defaultCheck } from '../../nodes/TenantApiTrigger/schemes';
+import { settingsFromParameters } from '../../nodes/TenantApiTrigger/settings';
 import {
 	constantTimeEqual,
 	constantTimeTextEqual,
 	readSignatureHeader,
 	secretKey,
 } from '../../nodes/TenantApiTrigger/signatureHeader';
+import type { HmacVerification } from '../../nodes/TenantApiTrigger/verifications';
 
 const BASE = (() => {
-	const check = defaultCheck('customHmac');
-	if (check.kind !== 'hmac') throw new Error('Custom HMAC is an HMAC check');
-	return check.signing;
+	const { verification } = settingsFromParameters('customHmac', (_name, fallback) => fallback);
+	if (verification.kind !== 'hmac') throw new Error('Custom HMAC is an HMAC Verification');
+	return verification;
 })();
-const signing = (over: Partial<HmacSigning>): HmacSigning => ({ ...BASE, ...over });
+const hmac = (over: Partial<HmacVerification>): HmacVerification => ({ ...BASE, ...over });
 
 const DIGEST = createHmac('sha256', 'key').update('signed').digest();
 const OTHER = createHmac('sha256', 'key').update('other').digest();
@@ -33,8 +33,8 @@ const B64_LENIENT = (() => {
 	return `${B64.slice(0, 42)}${alphabet[last | 1]}=`;
 })();
 
-const digestsOf = (value: string, over: Partial<HmacSigning> = {}) =>
-	readSignatureHeader(value, signing(over)).digests.map((digest) => digest.toString('hex'));
+const digestsOf = (value: string, over: Partial<HmacVerification> = {}) =>
+	readSignatureHeader(value, hmac(over)).digests.map((digest) => digest.toString('hex'));
 
 describe('signature encodings', () => {
 	it.each([
@@ -101,14 +101,14 @@ describe('signature formats', () => {
 	});
 
 	it('key=value: the signatures under the label and the timestamp under its key, with the pair separator', () => {
-		const stripeLike = signing({ signatureFormat: 'keyValue', signatureLabel: 'v1' });
+		const stripeLike = hmac({ signatureFormat: 'keyValue', signatureLabel: 'v1' });
 		expect(
 			readSignatureHeader(`t=1700000000,v1=${HEX},v0=${OTHER.toString('hex')}`, stripeLike),
 		).toEqual({
 			digests: [DIGEST],
 			timestamp: '1700000000',
 		});
-		const own = signing({
+		const own = hmac({
 			signatureFormat: 'keyValue',
 			signatureLabel: 'sig',
 			timestampKey: 'ts',
@@ -143,36 +143,29 @@ describe('signature formats', () => {
 	});
 });
 
-describe('secret encodings', () => {
-	it('text: the UTF-8 bytes as typed', () => {
-		expect(secretKey('clé', 'text')).toEqual(Buffer.from('clé', 'utf8'));
-	});
-
-	it('hex: pairs of hex digits only', () => {
-		expect(secretKey('0aFF', 'hex')).toEqual(Buffer.from([0x0a, 0xff]));
-		for (const invalid of ['abc', 'zz', 'whsec_ab'])
-			expect(secretKey(invalid, 'hex')).toBeUndefined();
-	});
-
-	it('base64: an optional whsec_ prefix dropped; exact encodings only, never empty', () => {
-		const key = Buffer.from('standard webhooks key');
-		expect(secretKey(`whsec_${key.toString('base64')}`, 'base64')).toEqual(key);
-		expect(secretKey(key.toString('base64'), 'base64')).toEqual(key);
-		for (const invalid of ['whsec_not base64!', 'whsec_', 'whsec_QQ=x'])
-			expect(secretKey(invalid, 'base64')).toBeUndefined();
-	});
+it('secret encodings: text as typed; hex pairs of hex digits only; base64 with an optional whsec_ prefix, exact, never empty', () => {
+	const key = Buffer.from('standard webhooks key');
+	expect(secretKey('clé', 'text')).toEqual(Buffer.from('clé', 'utf8'));
+	expect(secretKey('0aFF', 'hex')).toEqual(Buffer.from([0x0a, 0xff]));
+	expect(secretKey(`whsec_${key.toString('base64')}`, 'base64')).toEqual(key);
+	expect(secretKey(key.toString('base64'), 'base64')).toEqual(key);
+	const invalid = {
+		hex: ['abc', 'zz', 'whsec_ab'],
+		base64: ['whsec_not base64!', 'whsec_', 'whsec_QQ=x'],
+	};
+	for (const [encoding, secrets] of Object.entries(invalid))
+		for (const secret of secrets)
+			expect([secret, secretKey(secret, encoding as 'hex' | 'base64')]).toEqual([
+				secret,
+				undefined,
+			]);
 });
 
-describe('constant-time comparisons', () => {
-	it('bytes: equal only when equal, false (not an exception) for other lengths', () => {
-		expect(constantTimeEqual(DIGEST, Buffer.from(DIGEST))).toBe(true);
-		expect(constantTimeEqual(DIGEST, OTHER)).toBe(false);
-		expect(constantTimeEqual(DIGEST, DIGEST.subarray(1))).toBe(false);
-	});
-
-	it('texts of any length', () => {
-		expect(constantTimeTextEqual('whsec_a', 'whsec_a')).toBe(true);
-		expect(constantTimeTextEqual('whsec_a', 'whsec_ab')).toBe(false);
-		expect(constantTimeTextEqual('', 'x'.repeat(5000))).toBe(false);
-	});
+it('constant-time comparisons: equal only when equal, false (not an exception) for other lengths', () => {
+	expect(constantTimeEqual(DIGEST, Buffer.from(DIGEST))).toBe(true);
+	expect(constantTimeEqual(DIGEST, OTHER)).toBe(false);
+	expect(constantTimeEqual(DIGEST, DIGEST.subarray(1))).toBe(false);
+	expect(constantTimeTextEqual('whsec_a', 'whsec_a')).toBe(true);
+	expect(constantTimeTextEqual('whsec_a', 'whsec_ab')).toBe(false);
+	expect(constantTimeTextEqual('', 'x'.repeat(5000))).toBe(false);
 });
