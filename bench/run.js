@@ -21,7 +21,7 @@
  *   node bench/run.js --only node-c16 --rounds 1 --profile
  * Figures and analysis: docs/benchmarks.md.
  */
-require('./register-ts');
+require('../test/harness/register-ts');
 
 const fs = require('node:fs');
 const os = require('node:os');
