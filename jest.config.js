@@ -10,14 +10,14 @@
  *   browser    the n8n 2.x editor in Debian's chromium
  *   queue      n8n 2.x in queue mode (Redis, PostgreSQL, main, 2 workers, a webhook processor)
  *
- * The versions are scripts/n8n/install.js's DEFAULT_VERSION (2.x) and LEGACY_VERSION (1.x), named only there.
+ * The versions are test/harness/n8n/install.js's DEFAULT_VERSION (2.x) and LEGACY_VERSION (1.x), named only there.
  *
  * `npx jest` runs unit and engine (build first). The others test the packed package: they exist only when
  * TEST_TARBALL names it. scripts/test.js builds and packs once, installs what they need and runs them in
  * band, one n8n at a time: `node scripts/test.js <suite> [-- <file or Jest args>]`, `npm test` for all.
  * e2e-2x, e2e-1x and browser start their n8n once for all their files (globalSetup, test/harness/sharedN8n.ts).
  */
-const installer = require('./scripts/n8n/install');
+const installer = require('./test/harness/n8n/install');
 
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] };
 
@@ -101,7 +101,7 @@ function refuseWithoutTarball() {
 if (!process.env.TEST_TARBALL) refuseWithoutTarball();
 
 module.exports = {
-	reporters: ['default', '<rootDir>/scripts/test-totals.js'],
+	reporters: ['default', '<rootDir>/test/harness/testTotals.js'],
 	testTimeout: 60000,
 	projects: process.env.TEST_TARBALL ? [...fast, ...packed] : fast,
 };

@@ -4,7 +4,7 @@
  *                      --executions 300 --at-once 25 --exec-rounds 1 --skip-executions --queue --n8n 2.40.7
  *                      --skip-list --accounts 20000 --page-size 100 --list-rounds 3 --cpu-prof <dir>]
  *
- * The same bulk POST in a real n8n (scripts/n8n/install.js's DEFAULT_VERSION, or --n8n <version> of its
+ * The same bulk POST in a real n8n (test/harness/n8n/install.js's DEFAULT_VERSION, or --n8n <version> of its
  * VERSIONS, from its cache; SQLite, the packed
  * package installed as a community package): Manual Trigger → Code (N items) → Tenant API node at
  * concurrency 1/4/16, and → n8n's HTTP Request node configured as a user would. Each workflow runs once
@@ -23,7 +23,7 @@
  * trigger example: the second is above N8N_PAYLOAD_SIZE_MAX (16 MiB by default), so n8n turns it away
  * before the trigger runs. Writes bench/results/real-n8n.json.
  *
- * --queue: instead of all that, the same executions on a queue-mode cluster (scripts/queue/cluster.js:
+ * --queue: instead of all that, the same executions on a queue-mode cluster (test/harness/queue/cluster.js:
  * Redis and PostgreSQL from Debian packages, a main, two workers, a webhook processor), each worker with
  * a rate governor of its own. Writes bench/results/queue-n8n.json.
  */
@@ -31,12 +31,12 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const installer = require('../scripts/n8n/install');
-const { createInstance } = require('../scripts/n8n/instance');
-const { freePort } = require('../scripts/n8n/ports');
-const { createActiveWorkflow, waitForWebhook } = require('../scripts/n8n/session');
-const { buildAndPack } = require('../scripts/pack');
-const { importExamples } = require('../scripts/start');
+const installer = require('../test/harness/n8n/install');
+const { createInstance } = require('../test/harness/n8n/instance');
+const { freePort } = require('../test/harness/n8n/ports');
+const { createActiveWorkflow, waitForWebhook } = require('../test/harness/n8n/session');
+const { buildAndPack } = require('../test/harness/pack');
+const { importExamples } = require('../test/harness/n8n/examples');
 const { startSandbox } = require('../sandbox/server');
 const { sign } = require('../sandbox/signing');
 const { RATE, executionWorkflows, printExecutions, runExecutions } = require('./executions');
@@ -405,8 +405,8 @@ async function main() {
  * governor) and a webhook processor; credentials and workflows through the public API, as test/queue does.
  */
 async function queueMain() {
-	const clusterLib = require('../scripts/queue/cluster');
-	require('../scripts/queue/services').ensurePackages();
+	const clusterLib = require('../test/harness/queue/cluster');
+	require('../test/harness/queue/services').ensurePackages();
 	const packDir = args.tarball
 		? undefined
 		: fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bench-pack-'));

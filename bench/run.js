@@ -51,7 +51,7 @@ const { FLOOR_TYPE, floorNodeDefinition, setUpFloor } = require('./floorNode');
 const { LATENCY, RATE_LIMIT, rateLimitedScenarios } = require('./rateLimited');
 const { printQueueWorkers, queueWorkersBench } = require('./queueWorkers');
 const { printWebhook, webhookBench } = require('./webhook');
-const installer = require('../scripts/n8n/install');
+const installer = require('../test/harness/n8n/install');
 
 // ---------------------------------------------------------------------------------------------- args
 
@@ -93,7 +93,7 @@ const wanted = (name) =>
 
 // ------------------------------------------------------------------------------------------- helpers
 
-// n8n's own nodes from the cached install of the project's n8n (scripts/n8n/install.js DEFAULT_VERSION).
+// n8n's own nodes from the cached install of the project's n8n (test/harness/n8n/install.js DEFAULT_VERSION).
 const HTTP_REQUEST_PACKAGE =
 	process.env.N8N_NODES_BASE_DIR ??
 	path.join(installer.n8nDir(installer.DEFAULT_VERSION), 'node_modules', 'n8n-nodes-base');

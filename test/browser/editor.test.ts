@@ -19,7 +19,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, selectors, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import type { Sandbox } from '../../sandbox/server';
-import type { N8nInstance } from '../../scripts/n8n/instance';
+import type { N8nInstance } from '../harness/n8n/instance';
 import { sign } from '../../sandbox/signing';
 import {
 	ROOT,

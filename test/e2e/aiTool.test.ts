@@ -6,7 +6,7 @@
  */
 import type { INodeProperties, INodeTypeDescription, IWorkflowBase } from 'n8n-workflow';
 import type { Sandbox } from '../../sandbox/server';
-import type { N8nInstance } from '../../scripts/n8n/instance';
+import type { N8nInstance } from '../harness/n8n/instance';
 import { type ChatTool, type FakeChatModel, startFakeChatModel, textOf } from './fakeChatModel';
 import {
 	type CredentialRef,

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import type { IDataObject, IRun, IRunExecutionData, IWorkflowBase } from 'n8n-workflow';
 import type { Sandbox, SandboxOptions } from '../../sandbox/server';
 import { sign } from '../../sandbox/signing';
-import type { N8nInstance } from '../../scripts/n8n/instance';
+import type { N8nInstance } from '../harness/n8n/instance';
 import { ROOT } from '../harness/packedPackage';
 import { N8N_VERSION } from '../harness/realN8n';
 import { sharedN8n } from '../harness/sharedN8n';
@@ -21,8 +21,8 @@ export const VERSION = N8N_VERSION;
 export const WEBHOOK_SECRET = 'whsec_e2e_' + crypto.randomBytes(6).toString('hex');
 
 /* eslint-disable @typescript-eslint/no-require-imports */
-export const sessionLib: typeof import('../../scripts/n8n/session') = require('../../scripts/n8n/session');
-export const startLib = require('../../scripts/start');
+export const sessionLib: typeof import('../harness/n8n/session') = require('../harness/n8n/session');
+export const startLib: typeof import('../harness/n8n/examples') = require('../harness/n8n/examples');
 const sandboxLib: typeof import('../../sandbox/server') = require('../../sandbox/server');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -190,13 +190,8 @@ export async function sandboxCredentials(
 	sandbox: Sandbox,
 	label: string,
 ): Promise<Record<'tenantApi' | 'tenantWebhookApi', CredentialRef>> {
-	const examples: Array<{
-		name: string;
-		type: 'tenantApi' | 'tenantWebhookApi';
-		data: IDataObject;
-	}> = startLib.credentialsFor(sandbox, WEBHOOK_SECRET);
 	const refs = {} as Record<'tenantApi' | 'tenantWebhookApi', CredentialRef>;
-	for (const { name, type, data } of examples)
+	for (const { name, type, data } of startLib.credentialsFor(sandbox, WEBHOOK_SECRET))
 		refs[type] = await createCredential(n8n, { name: `${name}: ${label}`, type, data });
 	return refs;
 }

@@ -15,7 +15,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { IDataObject, INodeTypeDescription } from 'n8n-workflow';
 import type { Sandbox } from '../../sandbox/server';
-import type { N8nInstance } from '../../scripts/n8n/instance';
+import type { N8nInstance } from '../harness/n8n/instance';
 import {
 	type ApiExecution,
 	type CredentialRef,

@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
- * Loopback only: every n8n the project starts gets offlineEnv() (scripts/n8n/env.js). This proves
- * that environment complete for the n8n version under test. The project's n8n runs under scripts/n8n/netguard.js
+ * Loopback only: every n8n the project starts gets offlineEnv() (test/harness/n8n/env.js). This proves
+ * that environment complete for the n8n version under test. The project's n8n runs under test/harness/n8n/netguard.js
  * (test/harness/sharedN8n.ts), a Node preload (through NODE_OPTIONS, so every Node process n8n starts loads it
  * too) that refuses and records every DNS query and TCP/UDP connection outside loopback. Here: the CLI commands
  * `npm start` sets an instance up with, a workflow run in the CLI and one started by a signed delivery, the
@@ -13,12 +13,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Sandbox } from '../../sandbox/server';
-import type { N8nInstance } from '../../scripts/n8n/instance';
+import type { N8nInstance } from '../harness/n8n/instance';
 import { removeUnlessKept } from '../harness/packedPackage';
 import { guardLogOf } from '../harness/sharedN8n';
 import {
 	type ApiExecution,
-	type CredentialRef,
 	type SuiteSetUp,
 	VERSION,
 	WEBHOOK_SECRET,
@@ -32,7 +31,7 @@ import {
 } from './helpers';
 
 /* eslint-disable-next-line @typescript-eslint/no-require-imports */
-const { guardEnv, readGuardLog } = require('../../scripts/n8n/netguard-log');
+const { guardEnv, readGuardLog } = require('../harness/n8n/netguard-log');
 
 type Attempt = { pid: number; argv: string; kind: string; target: string; stack: string[] };
 const describeAttempts = (attempts: Attempt[]) =>
@@ -98,7 +97,7 @@ describe(`n8n ${VERSION} with offlineEnv() stays on loopback`, () => {
 
 		// A running n8n activates what the CLI published only at its next start: the example trigger, with the
 		// imported credential, published through the API instead.
-		const imported: CredentialRef[] = startLib.credentialsFor(sandbox, WEBHOOK_SECRET);
+		const imported = startLib.credentialsFor(sandbox, WEBHOOK_SECRET);
 		const { workflowId: triggerId, path: webhookPath } = await publishTrigger(
 			n8n,
 			exampleWorkflow('webhook-trigger', {

@@ -5,14 +5,14 @@
  * (`n8n worker --concurrency=C`) and one webhook processor (`n8n webhook`), each in its own user
  * folder with the packed package installed as a community package, all with the same encryption key.
  *
- *   const { startCluster } = require('./scripts/queue/cluster');
+ *   const { startCluster } = require('./test/harness/queue/cluster');
  *   const c = await startCluster({ tarball, runDir });        // everything up, owner + API key ready
  *   await c.api('POST', '/credentials', {...});                // n8n public API on the main
  *   c.webhookBase  c.workers[0].pid  c.workers[0].kill()  c.restartMain()  await c.stop()
  *
- *   node scripts/queue/cluster.js [--workers 2] [--concurrency 5]   # by hand: up until Ctrl-C
+ *   node test/harness/queue/cluster.js [--workers 2] [--concurrency 5]   # by hand: up until Ctrl-C
  *
- * Uses the pieces of scripts/n8n/ every n8n of the project uses (the offline environment, process
+ * Uses the pieces of test/harness/n8n/ every n8n of the project uses (the offline environment, process
  * groups, the owner/login/API-key session, the community-package installer); every process group is
  * registered with the reaper (services.createTracker).
  */
@@ -36,7 +36,7 @@ const svc = require('./services');
  *   ready: (p: ClusterProcess) => Promise<boolean> }} ProcessSpec
  * @typedef {{ tarball: string, runDir?: string, version?: string, workers?: number, concurrency?: number,
  *   encryptionKey?: string, env?: Record<string, string>, deadlineMs?: number, log?: (message: string) => void }} ClusterOptions
- *   `tarball`: the packed package (scripts/pack.js); `runDir`: logs and user folders (default: a new temp folder);
+ *   `tarball`: the packed package (test/harness/pack.js); `runDir`: logs and user folders (default: a new temp folder);
  *   `version`: n8n's (default install.js DEFAULT_VERSION); `workers` (default 2), `concurrency` per worker (default 5); `env`: extra
  *   environment for every n8n process; `deadlineMs`: the reaper kills everything after this long (default 15 min)
  */

@@ -1,21 +1,21 @@
 'use strict';
 /*
- * `npm test` runs several jest suites (unit/engine/packaging, e2e on two n8n versions, browser, queue mode).
- * As a jest reporter this file prints how long each project's files took and adds the run's counts to
- * test-artifacts/test-totals.json; run as a script it resets that file (`reset`) or prints one closing line
- * for the whole run.
+ * scripts/test.js runs several Jest runs (the suites without n8n in one, then e2e on two n8n versions, browser, queue mode).
+ * As the Jest reporter of jest.config.js this file prints how long each project's files took and adds the run's
+ * counts to test-artifacts/test-totals.json; scripts/test.js resets that file first (`reset`) and prints one
+ * closing line for the whole run at the end (`closingLine`).
  */
 const fs = require('node:fs');
 const path = require('node:path');
 
-const FILE = path.join(__dirname, '..', 'test-artifacts', 'test-totals.json');
+const FILE = path.join(__dirname, '..', '..', 'test-artifacts', 'test-totals.json');
 
-/** @returns {{ passed: number, failed: number, skipped: number, suites: { passed: number, failed: number, at: string }[] }} */
+/** @returns {{ passed: number, failed: number, skipped: number }} */
 function read() {
 	try {
 		return JSON.parse(fs.readFileSync(FILE, 'utf8'));
 	} catch {
-		return { passed: 0, failed: 0, skipped: 0, suites: [] };
+		return { passed: 0, failed: 0, skipped: 0 };
 	}
 }
 
@@ -29,11 +29,6 @@ class TestTotalsReporter {
 		totals.passed += results.numPassedTests;
 		totals.failed += results.numFailedTests;
 		totals.skipped += results.numPendingTests + results.numTodoTests;
-		totals.suites.push({
-			passed: results.numPassedTests,
-			failed: results.numFailedTests,
-			at: new Date().toISOString(),
-		});
 		fs.mkdirSync(path.dirname(FILE), { recursive: true });
 		fs.writeFileSync(FILE, JSON.stringify(totals, null, 2));
 		for (const line of projectTimes(results.testResults)) process.stderr.write(`[test] ${line}\n`);
@@ -61,14 +56,16 @@ function projectTimes(files) {
 	);
 }
 
-module.exports = TestTotalsReporter;
+TestTotalsReporter.reset = () => fs.rmSync(FILE, { force: true });
 
-if (require.main === module) {
-	if (process.argv[2] === 'reset') {
-		fs.rmSync(FILE, { force: true });
-	} else {
-		const { passed, failed, skipped } = read();
-		console.log(`Totals: ${passed} passed, ${failed} failed, ${skipped} skipped`);
-		if (failed > 0 || passed === 0) process.exitCode = 1;
-	}
-}
+/** `Totals: N passed, N failed, N skipped`, and whether the run passed (some test passed, none failed); undefined when no Jest run reported. */
+TestTotalsReporter.closingLine = () => {
+	if (!fs.existsSync(FILE)) return undefined;
+	const { passed, failed, skipped } = read();
+	return {
+		line: `Totals: ${passed} passed, ${failed} failed, ${skipped} skipped`,
+		ok: failed === 0 && passed > 0,
+	};
+};
+
+module.exports = TestTotalsReporter;

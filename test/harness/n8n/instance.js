@@ -5,7 +5,7 @@
  * environment), process-group.js (start and stop a process group), session.js (readiness, owner,
  * login, API key), community-package.js (the tarball installed like n8n's installer does), cli.js.
  *
- *   const { createInstance } = require('./scripts/n8n/instance');
+ *   const { createInstance } = require('./test/harness/n8n/instance');
  *   const n8n = createInstance({ version: installer.DEFAULT_VERSION, userFolder, port: 5678, tarball });
  *   await n8n.installPackage();                 // <userFolder>/.n8n/nodes, like n8n's installer
  *   await n8n.cli(['import:credentials', '--input=creds.json']);

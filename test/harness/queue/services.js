@@ -3,7 +3,7 @@
  * Loopback Redis and PostgreSQL for the queue-mode suite, plus the bookkeeping that makes sure every
  * process started here goes away again (see reaper.js).
  *
- *   const svc = require('./scripts/queue/services');
+ *   const svc = require('./test/harness/queue/services');
  *   svc.ensurePackages();                       // apt-get install redis-server / postgresql when missing (root only)
  *   const tracker = svc.createTracker(runDir, { deadlineMs });
  *   const redis = await svc.startRedis({ dir, tracker });        // { host, port, stop() }
