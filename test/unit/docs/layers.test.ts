@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-dangerous-functions -- test code: reads the sources from disk and asks git which files the repository has */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code: reads the sources from disk and asks git which files the repository has */
 /**
  * One direction of imports: every relative import, require and type import of the code (`@import` and
  * `import('…')` in JSDoc too) points from a layer to itself or to a layer below it, and no file reaches
