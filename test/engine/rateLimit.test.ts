@@ -6,7 +6,6 @@
  * records, 429s, requests, the governors of the process), never durations: how fast and with how few
  * 429s the governor paces whole runs is proven on a simulated clock (test/unit/rateLimit/simulation.test.ts).
  */
-import * as path from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 
 import { startSandbox } from '../../sandbox/server';
@@ -24,7 +23,7 @@ import type { ActionWorkflowOptions, Harness, NodeRun } from '../harness/engine'
 /** The process's governors, as the package loaded from dist/ keeps them (the same module the engine loaded). */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const governors: typeof import('../../nodes/TenantApi/transport/rateLimit/governors') = require(
-	path.join(PACKAGE_ROOT, 'dist', 'nodes', 'TenantApi', 'transport', 'rateLimit', 'governors.js'),
+	`${PACKAGE_ROOT}/dist/nodes/TenantApi/transport/rateLimit/governors.js`,
 );
 const SECRET_KEY = String(sandboxCredential('').secretKey);
 
