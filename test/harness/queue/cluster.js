@@ -8,7 +8,7 @@
  *   const { startCluster } = require('./test/harness/queue/cluster');
  *   const c = await startCluster({ tarball, runDir });        // everything up, owner + API key ready
  *   await c.api('POST', '/credentials', {...});                // n8n public API on the main
- *   c.webhookBase  c.workers[0].pid  c.workers[0].kill()  c.restartMain()  await c.stop()
+ *   c.webhookBase  c.workers[0].pid  c.workers[0].kill()  await c.stop()
  *
  *   node test/harness/queue/cluster.js [--workers 2] [--concurrency 5]   # by hand: up until Ctrl-C
  *
@@ -269,15 +269,6 @@ class QueueCluster {
 		return this.access.cookie;
 	}
 
-	/** The shared settings as docs may show them (secrets masked). */
-	get sharedEnv() {
-		return {
-			...this.shared,
-			N8N_ENCRYPTION_KEY: '<same on every process>',
-			DB_POSTGRESDB_PASSWORD: '<secret>',
-		};
-	}
-
 	/**
 	 * @param {string} userFolder
 	 * @param {Record<string, string>} own
@@ -389,33 +380,10 @@ class QueueCluster {
 		);
 	}
 
-	/**
-	 * Internal REST API on the main with the owner's cookie.
-	 * @template [T=unknown]
-	 * @param {string} method
-	 * @param {string} urlPath
-	 * @param {unknown} [body]
-	 * @returns {Promise<HttpJson<T>>}
-	 */
-	rest(method, urlPath, body) {
-		return session.restApi(this.mainUrl, /** @type {string} */ (this.access.cookie))(
-			method,
-			urlPath,
-			body,
-		);
-	}
-
 	/** Start the webhook processor and the workers (after workflows are active). */
 	async startProcessors() {
 		await Promise.all([this.webhook.start(), ...this.workers.map((w) => w.start())]);
 		this.lap('processorsReady');
-	}
-
-	/** Stop and start the main again (queue recovery runs at its start). */
-	async restartMain() {
-		await this.main.stop();
-		await this.main.start();
-		await this.openSession();
 	}
 
 	/** Workers and the webhook processor first (they drain), then main, then the services. */
@@ -440,10 +408,8 @@ async function startCluster(opts) {
 	}
 }
 
-const { httpJson } = session;
-
 // Names only (no `name: expression`), so that tsc exports the classes as types too.
-module.exports = { startCluster, httpJson, QueueCluster, ClusterProcess, DEAD_WORKER_TIMING };
+module.exports = { startCluster, QueueCluster, ClusterProcess, DEAD_WORKER_TIMING };
 
 if (require.main === module) {
 	const { buildAndPack } = require('../pack');
