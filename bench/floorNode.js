@@ -9,6 +9,7 @@
  */
 const { randomUUID } = require('node:crypto');
 const { NodeConnectionTypes } = require('n8n-workflow');
+const { pool } = require('./workflow');
 
 const FLOOR_TYPE = 'bench.floor';
 const FLOOR_CREDENTIAL = 'benchFloorApi';
@@ -32,15 +33,6 @@ const floorCredentialType = {
 		};
 	},
 };
-
-/** Runs `task(i)` for i < count with at most `limit` in flight. */
-async function pool(count, limit, task) {
-	let next = 0;
-	const worker = async () => {
-		while (next < count) await task(next++);
-	};
-	await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
-}
 
 class FloorNode {
 	constructor() {

@@ -36,12 +36,17 @@ const { createInstance } = require('../test/harness/n8n/instance');
 const { freePort } = require('../test/harness/n8n/ports');
 const { createActiveWorkflow, waitForWebhook } = require('../test/harness/n8n/session');
 const { buildAndPack } = require('../test/harness/pack');
-const { importExamples } = require('../test/harness/n8n/examples');
+const {
+	createCredential,
+	importExamples,
+	sandboxCredentials,
+} = require('../test/harness/n8n/examples');
 const { startSandbox } = require('../sandbox/server');
 const { sign } = require('../sandbox/signing');
 const { RATE, executionWorkflows, printExecutions, runExecutions } = require('./executions');
 const { listingBenchmarks } = require('./listingN8n');
-const { BODY_EXPRESSION, httpRequestNode } = require('./workflow');
+const { MANUAL_TRIGGER, chain, imported, node } = require('../test/harness/n8n/workflows');
+const { httpRequestNode, postNode } = require('./workflow');
 
 function parseArgs(argv) {
 	const args = {
@@ -86,57 +91,22 @@ function parseArgs(argv) {
 }
 
 const args = parseArgs(process.argv.slice(2));
-const CRED_ID = 'tenantApiDemo';
-const HEADER_CRED_ID = 'benchHeaderAuth';
+/** The example credential (examples/credentials.json, imported with the examples) and the HTTP Request node's. */
+const TENANT_API = { id: 'tenantApiDemo', name: 'Tenant API (sandbox)' };
+const HEADER_AUTH = { id: 'benchHeaderAuth', name: 'Header Auth (bench)' };
 
+/** Manual Trigger → Code (--items items) → `nodeUnderTest`, for `n8n import:workflow` and `n8n execute --id`. */
 function workflow(id, nodeUnderTest) {
-	const start = {
-		id: `${id}-1`,
-		name: 'Start',
-		type: 'n8n-nodes-base.manualTrigger',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-	};
-	const items = {
-		id: `${id}-2`,
-		name: 'Items',
-		type: 'n8n-nodes-base.code',
-		typeVersion: 2,
-		position: [220, 0],
-		parameters: {
-			jsCode: `return Array.from({ length: ${args.items} }, (_, i) => ({ json: { ref: 'bench-' + i, amount: i + 1 } }));`,
-		},
-	};
-	const node = { id: `${id}-3`, position: [440, 0], ...nodeUnderTest };
-	return {
-		id,
-		name: `bench ${id}`,
-		active: false,
-		nodes: [start, items, node],
-		connections: {
-			Start: { main: [[{ node: 'Items', type: 'main', index: 0 }]] },
-			Items: { main: [[{ node: node.name, type: 'main', index: 0 }]] },
-		},
-		settings: { executionOrder: 'v1' },
-		pinData: {},
-	};
-}
-
-function tenantApiNode(concurrency) {
-	return {
-		name: 'Tenant API',
-		type: 'n8n-nodes-tenant-api.tenantApi',
-		typeVersion: 1,
-		parameters: {
-			resource: 'request',
-			operation: 'post',
-			endpoint: '/transfers',
-			body: BODY_EXPRESSION,
-			options: { concurrency },
-		},
-		credentials: { tenantApi: { id: CRED_ID, name: 'Tenant API (sandbox)' } },
-	};
+	const jsCode = `return Array.from({ length: ${args.items} }, (_, i) => ({ json: { ref: 'bench-' + i, amount: i + 1 } }));`;
+	return chain(
+		`bench ${id}`,
+		[
+			node('Start', MANUAL_TRIGGER),
+			node('Items', 'n8n-nodes-base.code', { jsCode }, { typeVersion: 2 }),
+			nodeUnderTest,
+		],
+		imported(id),
+	);
 }
 
 /** The HTTP Request node's credential (Header Auth with the Api-Key); the Tenant API one comes with the examples. */
@@ -147,8 +117,7 @@ async function importHeaderCredential(n8n, sandbox) {
 		path.join(tmp, 'credentials.json'),
 		JSON.stringify([
 			{
-				id: HEADER_CRED_ID,
-				name: 'Header Auth (bench)',
+				...HEADER_AUTH,
 				type: 'httpHeaderAuth',
 				data: { name: 'Api-Key', value: sandbox.apiKey },
 			},
@@ -159,10 +128,7 @@ async function importHeaderCredential(n8n, sandbox) {
 
 /** The executions' two webhook workflows, imported and published (active once n8n starts). */
 async function importExecutionWorkflows(n8n, sandbox) {
-	const flows = executionWorkflows(sandbox, {
-		tenantApi: { id: CRED_ID, name: 'Tenant API (sandbox)' },
-		headerAuth: { id: HEADER_CRED_ID, name: 'Header Auth (bench)' },
-	});
+	const flows = executionWorkflows(sandbox, { tenantApi: TENANT_API, headerAuth: HEADER_AUTH });
 	const dir = path.join(n8n.userFolder, 'bench-import', 'executions');
 	fs.mkdirSync(dir, { recursive: true });
 	for (const flow of flows)
@@ -199,15 +165,12 @@ async function postBenchmarks(n8n, sandbox) {
 		...args.concurrency.map((c) => ({
 			id: `benchNodeC${c}`,
 			label: `Tenant API node, concurrency ${c}`,
-			node: tenantApiNode(c),
+			node: postNode(TENANT_API, { concurrency: c }),
 		})),
 		{
 			id: 'benchHttpRequest',
 			label: 'HTTP Request node (v4.5, defaults: all items at once)',
-			node: httpRequestNode(sandbox.baseUrl, sandbox.tenantId, {
-				id: HEADER_CRED_ID,
-				name: 'Header Auth (bench)',
-			}),
+			node: httpRequestNode(sandbox.baseUrl, sandbox.tenantId, HEADER_AUTH),
 		},
 	];
 	for (const s of scenarios)
@@ -351,8 +314,8 @@ async function main() {
 				n8n,
 				sandbox,
 				{
-					tenantApi: { id: CRED_ID, name: 'Tenant API (sandbox)' },
-					headerAuth: { id: HEADER_CRED_ID, name: 'Header Auth (bench)' },
+					tenantApi: TENANT_API,
+					headerAuth: HEADER_AUTH,
 				},
 				{
 					accounts: args.accounts,
@@ -434,24 +397,9 @@ async function queueMain() {
 			workers: 2,
 			concurrency: Math.ceil(args.atOnce / 2),
 		});
-		const created = async (what, body) => {
-			const res = await cluster.api('POST', what, body);
-			if (res.status !== 200 || !res.json)
-				throw new Error(`POST /api/v1${what} -> ${res.status}: ${res.text}`);
-			return { id: res.json.id, name: res.json.name };
-		};
-		const tenantApi = await created('/credentials', {
-			name: 'Tenant API (bench sandbox)',
-			type: 'tenantApi',
-			data: {
-				environment: 'sandbox',
-				baseUrl: sandbox.baseUrl,
-				secretKey: sandbox.apiKey,
-				tenantId: sandbox.tenantId,
-			},
-		});
-		const headerAuth = await created('/credentials', {
-			name: 'Header Auth (bench)',
+		const { tenantApi } = await sandboxCredentials(cluster, sandbox, '', 'bench');
+		const headerAuth = await createCredential(cluster, {
+			name: HEADER_AUTH.name,
 			type: 'httpHeaderAuth',
 			data: { name: 'Api-Key', value: sandbox.apiKey },
 		});

@@ -27,7 +27,6 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { fork } = require('node:child_process');
-const { randomUUID } = require('node:crypto');
 
 // n8n-core writes to the user folder: one of the benchmark's own unless given, removed at exit.
 if (!process.env.N8N_USER_FOLDER) {
@@ -40,18 +39,26 @@ process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
 
 const { Pool } = require('undici');
 const {
-	ACTION_TYPE,
 	TEST_CREDENTIAL_ID,
 	createHarness,
 	runNodeWorkflow,
 	sandboxCredential,
 } = require('../test/harness/engine.ts');
-const { BODY_EXPRESSION, httpRequestNode, nodeTypesWith, returnAllNode } = require('./workflow');
+const {
+	BODY_EXPRESSION,
+	httpRequestNode,
+	nodeTypesWith,
+	pool,
+	postNode,
+	rawPost,
+	returnAllNode,
+} = require('./workflow');
 const { FLOOR_TYPE, floorNodeDefinition, setUpFloor } = require('./floorNode');
 const { LATENCY, RATE_LIMIT, rateLimitedScenarios } = require('./rateLimited');
 const { printQueueWorkers, queueWorkersBench } = require('./queueWorkers');
 const { printWebhook, webhookBench } = require('./webhook');
 const installer = require('../test/harness/n8n/install');
+const { median, pairedRatio } = require('./cpuTiming');
 
 // ---------------------------------------------------------------------------------------------- args
 
@@ -88,6 +95,8 @@ function parseArgs(argv) {
 }
 
 const args = parseArgs(process.argv.slice(2));
+/** The harness's Tenant API credential, as the nodes reference it. */
+const CREDENTIAL = { id: TEST_CREDENTIAL_ID, name: 'Tenant API' };
 const wanted = (name) =>
 	args.only.length === 0 || args.only.some((prefix) => name.startsWith(prefix));
 
@@ -166,23 +175,8 @@ async function measured(work) {
 	}
 }
 
-const median = (values) => {
-	const sorted = [...values].sort((a, b) => a - b);
-	const mid = sorted.length >> 1;
-	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
-
 function check(condition, message) {
 	if (!condition) throw new Error(`benchmark check failed: ${message}`);
-}
-
-/** Runs `task(i)` for i < count with at most `limit` in flight. */
-async function pool(count, limit, task) {
-	let next = 0;
-	const worker = async () => {
-		while (next < count) await task(next++);
-	};
-	await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
 }
 
 // ----------------------------------------------------------------------------------------- scenarios
@@ -225,20 +219,7 @@ function postScenarios(ctx) {
 			label: `Tenant API node, concurrency ${concurrency}`,
 			kind: 'node',
 			concurrency,
-			run: async () =>
-				await runChecked({
-					name: 'Tenant API',
-					type: ACTION_TYPE,
-					typeVersion: 1,
-					parameters: {
-						resource: 'request',
-						operation: 'post',
-						endpoint: '/transfers',
-						body: BODY_EXPRESSION,
-						options: { concurrency },
-					},
-					credentials: { tenantApi: { id: TEST_CREDENTIAL_ID, name: 'Tenant API' } },
-				}),
+			run: async () => await runChecked(postNode(CREDENTIAL, { concurrency })),
 		});
 		scenarios.push({
 			name: `floor-c${concurrency}`,
@@ -283,18 +264,9 @@ function postScenarios(ctx) {
 				const limit = concurrency === 'all' ? inputs.length : concurrency;
 				const client = new Pool(origin, { connections: limit });
 				const out = new Array(inputs.length);
-				const headers = {
-					'api-key': sandbox.apiKey,
-					'x-tenant-id': sandbox.tenantId,
-					'content-type': 'application/json',
-					accept: 'application/json',
-				};
 				await pool(inputs.length, limit, async (i) => {
 					const { statusCode, body } = await client.request({
-						method: 'POST',
-						path: '/v1/transfers',
-						headers: { ...headers, 'idempotency-key': randomUUID() },
-						body: JSON.stringify({ ref: inputs[i].ref, amount: inputs[i].amount }),
+						...rawPost(sandbox, inputs[i]),
 						reset: fresh,
 					});
 					out[i] = await body.json();
@@ -319,10 +291,7 @@ function listScenarios(ctx) {
 			kind: 'node',
 			pageSize,
 			run: async () => {
-				const node = returnAllNode(ACTION_TYPE, pageSize, {
-					id: TEST_CREDENTIAL_ID,
-					name: 'Tenant API',
-				});
+				const node = returnAllNode(pageSize, CREDENTIAL);
 				const {
 					items,
 					error,
@@ -457,10 +426,9 @@ async function runRateLimited() {
 		ref: `bench-${i}`,
 		amount: i + 1,
 	}));
-	const scenarios = rateLimitedScenarios(
-		{ harness, nodeTypes, inputs, httpRequest },
-		{ Pool, pool },
-	).filter((s) => wanted(s.name));
+	const scenarios = rateLimitedScenarios({ harness, nodeTypes, inputs, httpRequest }).filter((s) =>
+		wanted(s.name),
+	);
 	const floorMs = (args.rlItems / RATE_LIMIT.perSecond) * 1000;
 	console.log(
 		`bulk POST of ${args.rlItems} items against ${RATE_LIMIT.perSecond} requests/s (burst ${RATE_LIMIT.burst}, ${LATENCY.fixedMs} ms per answer), floor ${floorMs / 1000} s, ${args.rlRounds} round(s):`,
@@ -524,9 +492,7 @@ function machine() {
  * Median over the rounds of (this CPU per item / that CPU per item) in the same round: the two ran one
  * shortly after the other, under about the same load from other jobs on the machine.
  */
-function pairedRatio(a, b) {
-	return median(a.allCpuUsPerUnit.map((cpu, round) => cpu / b.allCpuUsPerUnit[round]));
-}
+const cpuRatio = (a, b) => pairedRatio(a.allCpuUsPerUnit, b.allCpuUsPerUnit);
 
 function fmt(n, digits = 0) {
 	return Number.isFinite(n) ? n.toFixed(digits) : '–';
@@ -618,7 +584,7 @@ function print(report) {
 			const raw = byName.get(`raw-c${r.concurrency}`);
 			const fresh = byName.get(`raw-fresh-c${r.concurrency}`);
 			const floor = byName.get(`floor-c${r.concurrency}`);
-			const vsFloor = r.kind === 'node' && floor ? `${fmt(pairedRatio(r, floor), 2)}×` : '';
+			const vsFloor = r.kind === 'node' && floor ? `${fmt(cpuRatio(r, floor), 2)}×` : '';
 			const vsRaw = r.kind !== 'raw' && raw ? `${fmt(r.ms / raw.ms, 2)}×` : '';
 			const vsFresh =
 				(r.kind === 'node' || r.kind === 'floor' || r.kind === 'httpRequest') && fresh

@@ -4,6 +4,7 @@
  * nodes the benchmarks run. In-process workflows run through the harness's runNodeWorkflow (n8n-core's
  * WorkflowExecute), like the engine tests; bench/real-n8n.js imports them into a real n8n.
  */
+const { randomUUID } = require('node:crypto');
 const { NodeHelpers } = require('n8n-workflow');
 
 /** INodeTypes over the harness's types plus extra ones, e.g. { 'n8n-nodes-base.httpRequest': node }. */
@@ -18,6 +19,21 @@ function nodeTypesWith(harness, extra) {
 }
 
 const BODY_EXPRESSION = '={{ JSON.stringify({ ref: $json.ref, amount: $json.amount }) }}';
+const ACTION_TYPE = 'n8n-nodes-tenant-api.tenantApi';
+
+/**
+ * The Tenant API node as the benchmarks run it: Request → POST to /transfers with `body` and `options`.
+ * @param {{ id: string, name: string }} credential
+ */
+function postNode(credential, options = {}, body = BODY_EXPRESSION) {
+	return {
+		name: 'Tenant API',
+		type: ACTION_TYPE,
+		typeVersion: 1,
+		parameters: { resource: 'request', operation: 'post', endpoint: '/transfers', body, options },
+		credentials: { tenantApi: credential },
+	};
+}
 
 /**
  * n8n's HTTP Request node as a user builds it by hand for this API: a Header Auth credential for
@@ -50,11 +66,40 @@ function httpRequestNode(baseUrl, tenantId, credential) {
 	};
 }
 
-/** The Tenant API node (of node type `type`) listing every account: Account → Get Many, Return All. */
-function returnAllNode(type, pageSize, credential) {
+/**
+ * The same POST for a plain undici client: the request of one input item, with a new Idempotency-Key.
+ * @param {{ apiKey: string, tenantId: string }} sandbox
+ * @param {{ ref: string, amount: number }} input
+ */
+function rawPost(sandbox, input) {
+	return {
+		method: 'POST',
+		path: '/v1/transfers',
+		headers: {
+			'api-key': sandbox.apiKey,
+			'x-tenant-id': sandbox.tenantId,
+			'content-type': 'application/json',
+			accept: 'application/json',
+			'idempotency-key': randomUUID(),
+		},
+		body: JSON.stringify({ ref: input.ref, amount: input.amount }),
+	};
+}
+
+/** Runs `task(i)` for i < count with at most `limit` in flight. */
+async function pool(count, limit, task) {
+	let next = 0;
+	const worker = async () => {
+		while (next < count) await task(next++);
+	};
+	await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
+}
+
+/** The Tenant API node listing every account: Account → Get Many, Return All. */
+function returnAllNode(pageSize, credential) {
 	return {
 		name: 'Tenant API',
-		type,
+		type: ACTION_TYPE,
 		typeVersion: 1,
 		parameters: {
 			resource: 'account',
@@ -66,4 +111,12 @@ function returnAllNode(type, pageSize, credential) {
 	};
 }
 
-module.exports = { BODY_EXPRESSION, httpRequestNode, nodeTypesWith, returnAllNode };
+module.exports = {
+	BODY_EXPRESSION,
+	httpRequestNode,
+	nodeTypesWith,
+	pool,
+	postNode,
+	rawPost,
+	returnAllNode,
+};

@@ -28,6 +28,17 @@ function readExample(file) {
 }
 
 /**
+ * A Tenant API credential's data for a running sandbox.
+ * @param {Sandbox} sandbox
+ */
+const tenantApiData = (sandbox) => ({
+	environment: 'sandbox',
+	baseUrl: sandbox.baseUrl,
+	secretKey: sandbox.apiKey,
+	tenantId: sandbox.tenantId,
+});
+
+/**
  * The example credentials: the API one pointed at a running sandbox, the webhook one holding `secret`.
  * @param {Sandbox} sandbox
  * @param {string} secret
@@ -37,16 +48,7 @@ function credentialsFor(sandbox, secret) {
 	/** @type {Credential[]} */
 	const credentials = readExample('credentials.json');
 	return credentials.map((cred) => {
-		if (cred.type === 'tenantApi')
-			return {
-				...cred,
-				data: {
-					...cred.data,
-					baseUrl: sandbox.baseUrl,
-					secretKey: sandbox.apiKey,
-					tenantId: sandbox.tenantId,
-				},
-			};
+		if (cred.type === 'tenantApi') return { ...cred, data: tenantApiData(sandbox) };
 		return { ...cred, data: { ...cred.data, signingSecret: secret } };
 	});
 }
@@ -120,4 +122,49 @@ async function importExamples(
 	return { workflows, webhookPath: `/webhook/${triggerNode.webhookId}/webhook`, secret };
 }
 
-module.exports = { SIGNING_SCHEME, credentialsFor, firstDelivery, importExamples };
+/**
+ * A credential created through n8n's public API; resolves its id and name. n8n 1.x adds "Allowed HTTP Request
+ * Domains" to the types that authenticate requests and its public API then wants it: set to the editor's default
+ * where the type's schema has it.
+ * @param {{ api: import('./session').ApiCall }} n8n an instance or a queue-mode cluster
+ * @param {{ name: string, type: string, data: Record<string, unknown> }} credential
+ * @returns {Promise<{ id: string, name: string }>}
+ */
+async function createCredential(n8n, { name, type, data }) {
+	/** @type {import('./session').HttpJson<{ properties?: Record<string, unknown> }>} */
+	const schema = await n8n.api('GET', `/credentials/schema/${type}`);
+	const domains = schema.json?.properties?.allowedHttpRequestDomains
+		? { allowedHttpRequestDomains: 'all' }
+		: {};
+	/** @type {import('./session').HttpJson<{ id: string, name: string }>} */
+	const res = await n8n.api('POST', '/credentials', { name, type, data: { ...domains, ...data } });
+	if (res.status !== 200 || !res.json)
+		throw new Error(`POST /api/v1/credentials (${type}) -> ${res.status}: ${res.text}`);
+	return { id: res.json.id, name: res.json.name };
+}
+
+/**
+ * The example credentials for `sandbox` and `secret` (credentialsFor), created through n8n's public API under names
+ * that end in `label`; by credential type.
+ * @param {{ api: import('./session').ApiCall }} n8n
+ * @param {Sandbox} sandbox
+ * @param {string} secret
+ * @param {string} label
+ */
+async function sandboxCredentials(n8n, sandbox, secret, label) {
+	/** @type {Record<Credential['type'], { id: string, name: string }>} */
+	const refs = { tenantApi: { id: '', name: '' }, tenantWebhookApi: { id: '', name: '' } };
+	for (const { name, type, data } of credentialsFor(sandbox, secret))
+		refs[type] = await createCredential(n8n, { name: `${name}: ${label}`, type, data });
+	return refs;
+}
+
+module.exports = {
+	SIGNING_SCHEME,
+	createCredential,
+	credentialsFor,
+	firstDelivery,
+	importExamples,
+	sandboxCredentials,
+	tenantApiData,
+};
