@@ -37,8 +37,18 @@ async function outcome(sandbox, inputs, items, error) {
 	};
 }
 
-function tenantApiScenario(ctx, concurrency, headers) {
+/** Runs Items → `node` in the engine and tells what happened to the items. */
+async function runNode(ctx, sandbox, node) {
 	const { harness, nodeTypes, inputs } = ctx;
+	const { items, error } = await runNodeWorkflow(harness, node, {
+		nodeTypes,
+		inputItems: inputs,
+		workflowId: 'wf-bench-rl',
+	});
+	return await outcome(sandbox, inputs, items, error);
+}
+
+function tenantApiScenario(ctx, concurrency, headers) {
 	return {
 		name: `rl-node-c${concurrency}${headers ? '-headers' : ''}`,
 		label: `Tenant API node, ${concurrency === 5 ? 'default options (Concurrency 5)' : `Concurrency ${concurrency}`}${headers ? ', rate-limit headers on' : ''}`,
@@ -48,18 +58,12 @@ function tenantApiScenario(ctx, concurrency, headers) {
 		run: async (sandbox) => {
 			const options = concurrency === 5 ? {} : { concurrency };
 			const node = postNode({ id: TEST_CREDENTIAL_ID, name: 'Tenant API' }, options);
-			const { items, error } = await runNodeWorkflow(harness, node, {
-				nodeTypes,
-				inputItems: inputs,
-				workflowId: 'wf-bench-rl',
-			});
-			return await outcome(sandbox, inputs, items, error);
+			return await runNode(ctx, sandbox, node);
 		},
 	};
 }
 
 function httpRequestScenario(ctx, retryOnFail) {
-	const { harness, nodeTypes, inputs } = ctx;
 	return {
 		name: `rl-http-request${retryOnFail ? '-retry' : ''}`,
 		label: `HTTP Request node (v4.5, all items at once), Retry On Fail ${retryOnFail ? 'on (3 tries, 1 s apart)' : 'off'}`,
@@ -73,12 +77,7 @@ function httpRequestScenario(ctx, retryOnFail) {
 				}),
 				...(retryOnFail ? { retryOnFail: true } : {}),
 			};
-			const { items, error } = await runNodeWorkflow(harness, node, {
-				nodeTypes,
-				inputItems: inputs,
-				workflowId: 'wf-bench-rl',
-			});
-			return await outcome(sandbox, inputs, items, error);
+			return await runNode(ctx, sandbox, node);
 		},
 	};
 }

@@ -45,7 +45,6 @@ const {
 	sandboxCredential,
 } = require('../test/harness/engine.ts');
 const {
-	BODY_EXPRESSION,
 	httpRequestNode,
 	nodeTypesWith,
 	pool,
@@ -226,8 +225,7 @@ function postScenarios(ctx) {
 			label: `Floor node (the same request through httpRequestWithAuthentication), concurrency ${concurrency}`,
 			kind: 'floor',
 			concurrency,
-			run: async () =>
-				await runChecked(floorNodeDefinition(sandbox.baseUrl, BODY_EXPRESSION, concurrency)),
+			run: async () => await runChecked(floorNodeDefinition(sandbox.baseUrl, concurrency)),
 		});
 	}
 

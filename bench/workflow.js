@@ -19,21 +19,34 @@ function nodeTypesWith(harness, extra) {
 }
 
 const BODY_EXPRESSION = '={{ JSON.stringify({ ref: $json.ref, amount: $json.amount }) }}';
-const ACTION_TYPE = 'n8n-nodes-tenant-api.tenantApi';
 
-/**
- * The Tenant API node as the benchmarks run it: Request → POST to /transfers with `body` and `options`.
- * @param {{ id: string, name: string }} credential
- */
-function postNode(credential, options = {}, body = BODY_EXPRESSION) {
-	return {
-		name: 'Tenant API',
-		type: ACTION_TYPE,
-		typeVersion: 1,
-		parameters: { resource: 'request', operation: 'post', endpoint: '/transfers', body, options },
-		credentials: { tenantApi: credential },
-	};
-}
+/** The Tenant API node with `parameters`, and `credential` ({ id, name }). */
+const tenantApiNode = (credential, parameters) => ({
+	name: 'Tenant API',
+	type: 'n8n-nodes-tenant-api.tenantApi',
+	typeVersion: 1,
+	parameters,
+	credentials: { tenantApi: credential },
+});
+
+/** Request → POST to /transfers with `body` and `options`. */
+const postNode = (credential, options = {}, body = BODY_EXPRESSION) =>
+	tenantApiNode(credential, {
+		resource: 'request',
+		operation: 'post',
+		endpoint: '/transfers',
+		body,
+		options,
+	});
+
+/** Account → Get Many, Return All. */
+const returnAllNode = (pageSize, credential) =>
+	tenantApiNode(credential, {
+		resource: 'account',
+		operation: 'getAll',
+		returnAll: true,
+		options: { pageSize },
+	});
 
 /**
  * n8n's HTTP Request node as a user builds it by hand for this API: a Header Auth credential for
@@ -93,22 +106,6 @@ async function pool(count, limit, task) {
 		while (next < count) await task(next++);
 	};
 	await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
-}
-
-/** The Tenant API node listing every account: Account → Get Many, Return All. */
-function returnAllNode(pageSize, credential) {
-	return {
-		name: 'Tenant API',
-		type: ACTION_TYPE,
-		typeVersion: 1,
-		parameters: {
-			resource: 'account',
-			operation: 'getAll',
-			returnAll: true,
-			options: { pageSize },
-		},
-		credentials: { tenantApi: credential },
-	};
 }
 
 module.exports = {

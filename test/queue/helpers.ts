@@ -7,6 +7,7 @@ import type { QueueCluster } from '../harness/queue/cluster';
 /* eslint-disable @typescript-eslint/no-require-imports */
 export const clusterLib: typeof import('../harness/queue/cluster') = require('../harness/queue/cluster');
 export const sandboxLib: typeof import('../../sandbox/server') = require('../../sandbox/server');
+export const examplesLib: typeof import('../harness/n8n/examples') = require('../harness/n8n/examples');
 export const sessionLib: typeof import('../harness/n8n/session') = require('../harness/n8n/session');
 const signing: typeof import('../../sandbox/signing') = require('../../sandbox/signing');
 /* eslint-enable @typescript-eslint/no-require-imports */

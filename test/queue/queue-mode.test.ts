@@ -46,6 +46,7 @@ import {
 	Respond,
 	TRANSFER_RETRIES,
 	clusterLib,
+	examplesLib,
 	countBy,
 	deliver,
 	eventBody,
@@ -187,27 +188,8 @@ describe(`n8n ${VERSION} in queue mode with the packed package`, () => {
 				},
 			});
 
-			const cred = await cluster.api<Created>('POST', '/credentials', {
-				name: 'Tenant API (queue sandbox)',
-				type: 'tenantApi',
-				data: {
-					environment: 'sandbox',
-					baseUrl: sandbox.baseUrl,
-					secretKey: sandbox.apiKey,
-					tenantId: sandbox.tenantId,
-				},
-			});
-			if (cred.status !== 200 || !cred.json)
-				throw new Error(`POST /api/v1/credentials -> ${cred.status}: ${cred.text}`);
-			const credential = { id: cred.json.id, name: cred.json.name };
-			const hookCred = await cluster.api<Created>('POST', '/credentials', {
-				name: 'Tenant Webhook (queue sandbox)',
-				type: 'tenantWebhookApi',
-				data: { signingSecret: SECRET, previousSigningSecret: '' },
-			});
-			if (hookCred.status !== 200 || !hookCred.json)
-				throw new Error(`POST /api/v1/credentials -> ${hookCred.status}: ${hookCred.text}`);
-			const webhookCredential = { id: hookCred.json.id, name: hookCred.json.name };
+			const { tenantApi: credential, tenantWebhookApi: webhookCredential } =
+				await examplesLib.sandboxCredentials(cluster, sandbox, SECRET, 'queue');
 
 			const activeFlow = async (tag: Flow['tag'], respond: Respond): Promise<Flow> => {
 				const wf = transferWorkflow(
