@@ -33,6 +33,7 @@ const path = require('node:path');
 
 const installer = require('../test/harness/n8n/install');
 const { createInstance } = require('../test/harness/n8n/instance');
+const { parseArgs } = require('./args');
 const { freePort } = require('../test/harness/n8n/ports');
 const { createActiveWorkflow, waitForWebhook } = require('../test/harness/n8n/session');
 const { buildAndPack } = require('../test/harness/pack');
@@ -48,49 +49,24 @@ const { listingBenchmarks } = require('./listingN8n');
 const { MANUAL_TRIGGER, chain, imported, node } = require('../test/harness/n8n/workflows');
 const { httpRequestNode, postNode } = require('./workflow');
 
-function parseArgs(argv) {
-	const args = {
-		items: 2000,
-		tarball: undefined,
-		skipPayload: false,
-		skipPost: false,
-		skipExecutions: false,
-		queue: false,
-		executions: 300,
-		atOnce: 25,
-		execRounds: 1,
-		concurrency: [1, 4, 16],
-		n8n: installer.DEFAULT_VERSION,
-		skipList: false,
-		accounts: 20000,
-		pageSize: 100,
-		listRounds: 3,
-		cpuProf: undefined,
-	};
-	for (let i = 0; i < argv.length; i++) {
-		const name = argv[i].replace(/^--/, '');
-		if (name === 'skip-payload') args.skipPayload = true;
-		else if (name === 'skip-post') args.skipPost = true;
-		else if (name === 'skip-executions') args.skipExecutions = true;
-		else if (name === 'queue') args.queue = true;
-		else if (name === 'executions') args.executions = Number(argv[++i]);
-		else if (name === 'at-once') args.atOnce = Number(argv[++i]);
-		else if (name === 'exec-rounds') args.execRounds = Number(argv[++i]);
-		else if (name === 'items') args.items = Number(argv[++i]);
-		else if (name === 'tarball') args.tarball = path.resolve(argv[++i]);
-		else if (name === 'concurrency') args.concurrency = argv[++i].split(',').map(Number);
-		else if (name === 'n8n') args.n8n = argv[++i];
-		else if (name === 'skip-list') args.skipList = true;
-		else if (name === 'accounts') args.accounts = Number(argv[++i]);
-		else if (name === 'page-size') args.pageSize = Number(argv[++i]);
-		else if (name === 'list-rounds') args.listRounds = Number(argv[++i]);
-		else if (name === 'cpu-prof') args.cpuProf = path.resolve(argv[++i]);
-		else throw new Error(`unknown option --${name}`);
-	}
-	return args;
-}
-
-const args = parseArgs(process.argv.slice(2));
+const args = parseArgs(process.argv.slice(2), {
+	items: 2000,
+	tarball: /** @type {string | undefined} */ (undefined),
+	skipPayload: false,
+	skipPost: false,
+	skipExecutions: false,
+	queue: false,
+	executions: 300,
+	atOnce: 25,
+	execRounds: 1,
+	concurrency: [1, 4, 16],
+	n8n: installer.DEFAULT_VERSION,
+	skipList: false,
+	accounts: 20000,
+	pageSize: 100,
+	listRounds: 3,
+	cpuProf: /** @type {string | undefined} */ (undefined),
+});
 /** The example credential (examples/credentials.json, imported with the examples) and the HTTP Request node's. */
 const TENANT_API = { id: 'tenantApiDemo', name: 'Tenant API (sandbox)' };
 const HEADER_AUTH = { id: 'benchHeaderAuth', name: 'Header Auth (bench)' };
@@ -255,12 +231,31 @@ async function payloadLimit(n8n, webhookPath, workflowId, secret) {
 	return results;
 }
 
-/** Writes bench/results/<file> and removes the folders the run made (BENCH_KEEP=1 keeps them). */
-function finish(report, file, folders) {
-	report.loadAverageEnd = os
+const loadAverage = () =>
+	os
 		.loadavg()
 		.map((l) => l.toFixed(2))
 		.join(' ');
+
+/** The report's head: when, where, what. */
+const reportHead = (extra) => ({
+	date: new Date().toISOString(),
+	n8n: args.n8n,
+	...extra,
+	cpu: `${os.cpus().length} × ${os.cpus()[0]?.model}`,
+	loadAverage: loadAverage(),
+});
+
+/** --tarball, or the package built and packed into a folder of our own (the shared one may be rewritten by a concurrent e2e run). */
+function packed() {
+	if (args.tarball) return { tarball: path.resolve(args.tarball), packDir: undefined };
+	const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bench-pack-'));
+	return { tarball: buildAndPack({ dest: packDir }), packDir };
+}
+
+/** Writes bench/results/<file> and removes the folders the run made (BENCH_KEEP=1 keeps them). */
+function finish(report, file, folders) {
+	report.loadAverageEnd = loadAverage();
 	const out = path.join(__dirname, 'results');
 	fs.mkdirSync(out, { recursive: true });
 	fs.writeFileSync(path.join(out, file), JSON.stringify(report, null, 2));
@@ -271,11 +266,7 @@ function finish(report, file, folders) {
 
 async function main() {
 	const version = args.n8n;
-	// Packed into a folder of our own: the shared pack folder may be rewritten by a concurrent e2e run.
-	const packDir = args.tarball
-		? undefined
-		: fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bench-pack-'));
-	const tarball = args.tarball ?? buildAndPack({ dest: packDir });
+	const { tarball, packDir } = packed();
 	installer.ensureN8n(version);
 	// n8n start takes port + 1 for its task-runner broker, `n8n execute` port + 2.
 	const port = await freePort({ run: 3 });
@@ -287,16 +278,7 @@ async function main() {
 	});
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bench-n8n-'));
 	const n8n = createInstance({ version, userFolder, port, tarball });
-	const report = {
-		date: new Date().toISOString(),
-		n8n: version,
-		items: args.items,
-		cpu: `${os.cpus().length} × ${os.cpus()[0]?.model}`,
-		loadAverage: os
-			.loadavg()
-			.map((l) => l.toFixed(2))
-			.join(' '),
-	};
+	const report = reportHead({ items: args.items });
 	try {
 		await n8n.installPackage();
 		const { webhookPath, workflows } = await importExamples(n8n, sandbox, { secret });
@@ -321,7 +303,7 @@ async function main() {
 					accounts: args.accounts,
 					pageSize: args.pageSize,
 					rounds: args.listRounds,
-					cpuProfDir: args.cpuProf,
+					cpuProfDir: args.cpuProf && path.resolve(args.cpuProf),
 				},
 			);
 		}
@@ -370,23 +352,10 @@ async function main() {
 async function queueMain() {
 	const clusterLib = require('../test/harness/queue/cluster');
 	require('../test/harness/queue/services').ensurePackages();
-	const packDir = args.tarball
-		? undefined
-		: fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bench-pack-'));
-	const tarball = args.tarball ?? buildAndPack({ dest: packDir });
+	const { tarball, packDir } = packed();
 	const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bench-queue-'));
 	const sandbox = await startSandbox({ port: 0 });
-	const report = {
-		date: new Date().toISOString(),
-		n8n: args.n8n,
-		mode: 'queue',
-		workers: 2,
-		cpu: `${os.cpus().length} × ${os.cpus()[0]?.model}`,
-		loadAverage: os
-			.loadavg()
-			.map((l) => l.toFixed(2))
-			.join(' '),
-	};
+	const report = reportHead({ mode: 'queue', workers: 2 });
 	let cluster;
 	try {
 		// Enough slots on the two workers for every execution of the burst to run at once.

@@ -57,43 +57,23 @@ const { LATENCY, RATE_LIMIT, rateLimitedScenarios } = require('./rateLimited');
 const { printQueueWorkers, queueWorkersBench } = require('./queueWorkers');
 const { printWebhook, webhookBench } = require('./webhook');
 const installer = require('../test/harness/n8n/install');
+const { parseArgs } = require('./args');
 const { median, pairedRatio } = require('./cpuTiming');
 
 // ---------------------------------------------------------------------------------------------- args
 
-function parseArgs(argv) {
-	const args = {
-		items: 2000,
-		rlItems: 500,
-		accounts: 50000,
-		rounds: 3,
-		rlRounds: 1,
-		queueSeconds: 300,
-		concurrency: [1, 4, 16],
-		only: [],
-		profile: false,
-		baseline: undefined,
-	};
-	for (let i = 0; i < argv.length; i++) {
-		if (argv[i] === '--profile') {
-			args.profile = true;
-			continue;
-		}
-		const [name, inline] = argv[i].replace(/^--/, '').split('=');
-		const value = inline ?? argv[++i];
-		if (name === 'items' || name === 'accounts' || name === 'rounds') args[name] = Number(value);
-		else if (name === 'rl-rounds') args.rlRounds = Number(value);
-		else if (name === 'rl-items') args.rlItems = Number(value);
-		else if (name === 'queue-seconds') args.queueSeconds = Number(value);
-		else if (name === 'concurrency') args.concurrency = value.split(',').map(Number);
-		else if (name === 'only') args.only = value.split(',');
-		else if (name === 'baseline') args.baseline = value;
-		else throw new Error(`unknown option --${name}`);
-	}
-	return args;
-}
-
-const args = parseArgs(process.argv.slice(2));
+const args = parseArgs(process.argv.slice(2), {
+	items: 2000,
+	rlItems: 500,
+	accounts: 50000,
+	rounds: 3,
+	rlRounds: 1,
+	queueSeconds: 300,
+	concurrency: [1, 4, 16],
+	only: /** @type {string[]} */ ([]),
+	profile: false,
+	baseline: /** @type {string | undefined} */ (undefined),
+});
 /** The harness's Tenant API credential, as the nodes reference it. */
 const CREDENTIAL = { id: TEST_CREDENTIAL_ID, name: 'Tenant API' };
 const wanted = (name) =>
