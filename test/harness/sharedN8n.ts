@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import type { N8nInstance } from './n8n/instance';
 import { ROOT, removeUnlessKept, tarball } from './packedPackage';
 
-/* eslint-disable @typescript-eslint/no-require-imports -- CommonJS scripts of scripts/ */
+/* eslint-disable @typescript-eslint/no-require-imports -- CommonJS modules of test/harness/n8n/ */
 const instanceLib: typeof import('./n8n/instance') = require('./n8n/instance');
 const portsLib: typeof import('./n8n/ports') = require('./n8n/ports');
 const guardLib: typeof import('./n8n/netguard-log') = require('./n8n/netguard-log');
