@@ -11,7 +11,7 @@ const crypto = require('node:crypto');
 const os = require('node:os');
 
 const { chain, imported, node } = require('../test/harness/n8n/workflows');
-const { httpRequestNode, postNode } = require('./workflow');
+const { httpRequestNode, pool, postNode } = require('./workflow');
 
 const RATE = { perSecond: 10, burst: 10 };
 const LATENCY = { fixedMs: 40, jitterMs: 0 };
@@ -55,25 +55,20 @@ function executionWorkflows(sandbox, { tenantApi, headerAuth }) {
 /** Calls `url` `count` times, `atOnce` at a time, each with its own ref; resolves the answers' statuses and the time. */
 async function fire(url, count, atOnce, tag) {
 	const statuses = new Array(count);
-	let next = 0;
 	const started = Date.now();
-	const caller = async () => {
-		while (next < count) {
-			const i = next++;
-			try {
-				const res = await fetch(url, {
-					method: 'POST',
-					headers: { 'content-type': 'application/json' },
-					body: JSON.stringify({ ref: `${tag}-${i}`, amount: i + 1 }),
-				});
-				await res.arrayBuffer();
-				statuses[i] = res.status;
-			} catch (error) {
-				statuses[i] = `error: ${error.message}`;
-			}
+	await pool(count, atOnce, async (i) => {
+		try {
+			const res = await fetch(url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ ref: `${tag}-${i}`, amount: i + 1 }),
+			});
+			await res.arrayBuffer();
+			statuses[i] = res.status;
+		} catch (error) {
+			statuses[i] = `error: ${error.message}`;
 		}
-	};
-	await Promise.all(Array.from({ length: atOnce }, caller));
+	});
 	return { ms: Date.now() - started, statuses };
 }
 
