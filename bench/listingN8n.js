@@ -22,7 +22,7 @@ const path = require('node:path');
 const { GROUPS, breakdown, describe } = require('./cpuProfile');
 const { median } = require('./cpuTiming');
 const { MANUAL_TRIGGER, chain, imported, node } = require('../test/harness/n8n/workflows');
-const { returnAllNode } = require('./workflow');
+const { importWorkflows, returnAllNode } = require('./workflow');
 
 /** Start → `nodes`, for `n8n import:workflow` and `n8n execute --id`. */
 const listing = (id, nodes) =>
@@ -157,11 +157,11 @@ async function listingBenchmarks(n8n, sandbox, credentials, options) {
 	const { accounts, pageSize, rounds, cpuProfDir } = options;
 	const pages = Math.ceil(accounts / pageSize);
 	const scenarios = listingScenarios(sandbox, credentials, pageSize);
-	const dir = path.join(n8n.userFolder, 'bench-import', 'listing');
-	fs.mkdirSync(dir, { recursive: true });
-	for (const s of scenarios)
-		fs.writeFileSync(path.join(dir, `${s.name}.json`), JSON.stringify(s.workflow));
-	await n8n.cli(['import:workflow', '--separate', `--input=${dir}`]);
+	await importWorkflows(
+		n8n,
+		'listing',
+		scenarios.map((s) => s.workflow),
+	);
 	const clients = ['fetch', 'http-new-agent'];
 	const runs = Object.fromEntries(
 		[...scenarios.map((s) => s.name), ...clients].map((n) => [n, []]),

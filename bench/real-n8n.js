@@ -47,7 +47,7 @@ const { sign } = require('../sandbox/signing');
 const { RATE, executionWorkflows, printExecutions, runExecutions } = require('./executions');
 const { listingBenchmarks } = require('./listingN8n');
 const { MANUAL_TRIGGER, chain, imported, node } = require('../test/harness/n8n/workflows');
-const { httpRequestNode, postNode } = require('./workflow');
+const { httpRequestNode, importWorkflows, postNode } = require('./workflow');
 
 const args = parseArgs(process.argv.slice(2), {
 	items: 2000,
@@ -105,11 +105,11 @@ async function importHeaderCredential(n8n, sandbox) {
 /** The executions' two webhook workflows, imported and published (active once n8n starts). */
 async function importExecutionWorkflows(n8n, sandbox) {
 	const flows = executionWorkflows(sandbox, { tenantApi: TENANT_API, headerAuth: HEADER_AUTH });
-	const dir = path.join(n8n.userFolder, 'bench-import', 'executions');
-	fs.mkdirSync(dir, { recursive: true });
-	for (const flow of flows)
-		fs.writeFileSync(path.join(dir, `${flow.name}.json`), JSON.stringify(flow.workflow));
-	await n8n.cli(['import:workflow', '--separate', `--input=${dir}`]);
+	await importWorkflows(
+		n8n,
+		'executions',
+		flows.map((flow) => flow.workflow),
+	);
 	for (const flow of flows) await n8n.publish(flow.workflow.id);
 	return flows;
 }
@@ -135,8 +135,6 @@ async function executionBenchmarks(base, sandbox, flows, waitForWebhook) {
 }
 
 async function postBenchmarks(n8n, sandbox) {
-	const tmp = path.join(n8n.userFolder, 'bench-import');
-	fs.mkdirSync(path.join(tmp, 'workflows'), { recursive: true });
 	const scenarios = [
 		...args.concurrency.map((c) => ({
 			id: `benchNodeC${c}`,
@@ -149,12 +147,11 @@ async function postBenchmarks(n8n, sandbox) {
 			node: httpRequestNode(sandbox.baseUrl, sandbox.tenantId, HEADER_AUTH),
 		},
 	];
-	for (const s of scenarios)
-		fs.writeFileSync(
-			path.join(tmp, 'workflows', `${s.id}.json`),
-			JSON.stringify(workflow(s.id, s.node)),
-		);
-	await n8n.cli(['import:workflow', '--separate', `--input=${path.join(tmp, 'workflows')}`]);
+	await importWorkflows(
+		n8n,
+		'post',
+		scenarios.map((s) => workflow(s.id, s.node)),
+	);
 
 	const results = [];
 	for (const s of scenarios) {

@@ -5,6 +5,8 @@
  * WorkflowExecute), like the engine tests; bench/real-n8n.js imports them into a real n8n.
  */
 const { randomUUID } = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
 const { NodeHelpers } = require('n8n-workflow');
 
 /** INodeTypes over the harness's types plus extra ones, e.g. { 'n8n-nodes-base.httpRequest': node }. */
@@ -108,7 +110,17 @@ async function pool(count, limit, task) {
 	await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
 }
 
+/** Imports `workflows` (each with an `id`) into the n8n of `n8n` (stopped or running) through its CLI. */
+async function importWorkflows(n8n, folder, workflows) {
+	const dir = path.join(n8n.userFolder, 'bench-import', folder);
+	fs.mkdirSync(dir, { recursive: true });
+	for (const workflow of workflows)
+		fs.writeFileSync(path.join(dir, `${workflow.id}.json`), JSON.stringify(workflow));
+	await n8n.cli(['import:workflow', '--separate', `--input=${dir}`]);
+}
+
 module.exports = {
+	importWorkflows,
 	BODY_EXPRESSION,
 	httpRequestNode,
 	nodeTypesWith,
