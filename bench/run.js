@@ -44,14 +44,7 @@ const {
 	runNodeWorkflow,
 	sandboxCredential,
 } = require('../test/harness/engine.ts');
-const {
-	httpRequestNode,
-	nodeTypesWith,
-	pool,
-	postNode,
-	rawPost,
-	returnAllNode,
-} = require('./workflow');
+const bench = require('./workflow');
 const { FLOOR_TYPE, floorNodeDefinition, setUpFloor } = require('./floorNode');
 const { LATENCY, RATE_LIMIT, rateLimitedScenarios } = require('./rateLimited');
 const { printQueueWorkers, queueWorkersBench } = require('./queueWorkers');
@@ -198,7 +191,7 @@ function postScenarios(ctx) {
 			label: `Tenant API node, concurrency ${concurrency}`,
 			kind: 'node',
 			concurrency,
-			run: async () => await runChecked(postNode(CREDENTIAL, { concurrency })),
+			run: async () => await runChecked(bench.postNode(CREDENTIAL, { concurrency })),
 		});
 		scenarios.push({
 			name: `floor-c${concurrency}`,
@@ -217,7 +210,7 @@ function postScenarios(ctx) {
 			concurrency: 'all',
 			run: async () =>
 				await runChecked(
-					httpRequestNode(sandbox.baseUrl, sandbox.tenantId, {
+					bench.httpRequestNode(sandbox.baseUrl, sandbox.tenantId, {
 						id: 'cred-header-auth',
 						name: 'Header Auth',
 					}),
@@ -242,9 +235,9 @@ function postScenarios(ctx) {
 				const limit = concurrency === 'all' ? inputs.length : concurrency;
 				const client = new Pool(origin, { connections: limit });
 				const out = new Array(inputs.length);
-				await pool(inputs.length, limit, async (i) => {
+				await bench.pool(inputs.length, limit, async (i) => {
 					const { statusCode, body } = await client.request({
-						...rawPost(sandbox, inputs[i]),
+						...bench.rawPost(sandbox, inputs[i]),
 						reset: fresh,
 					});
 					out[i] = await body.json();
@@ -269,7 +262,7 @@ function listScenarios(ctx) {
 			kind: 'node',
 			pageSize,
 			run: async () => {
-				const node = returnAllNode(pageSize, CREDENTIAL);
+				const node = bench.returnAllNode(pageSize, CREDENTIAL);
 				const {
 					items,
 					error,
@@ -396,7 +389,7 @@ async function runRoundsUnprofiled(scenarios, units, reset) {
 async function runRateLimited() {
 	const harness = await createHarness(sandboxCredential('http://127.0.0.1:9/v1'));
 	const httpRequest = loadHttpRequestNode();
-	const nodeTypes = nodeTypesWith(
+	const nodeTypes = bench.nodeTypesWith(
 		harness,
 		httpRequest ? { 'n8n-nodes-base.httpRequest': httpRequest.node } : {},
 	);
@@ -504,7 +497,7 @@ async function main() {
 		// The HTTP Request node's Header Auth credential, resolved by the same credentials helper.
 		harness.credentials['cred-header-auth'] = { name: 'Api-Key', value: sandbox.apiKey };
 		const httpRequest = loadHttpRequestNode();
-		const nodeTypes = nodeTypesWith(harness, {
+		const nodeTypes = bench.nodeTypesWith(harness, {
 			[FLOOR_TYPE]: setUpFloor(harness, sandbox),
 			...(httpRequest ? { 'n8n-nodes-base.httpRequest': httpRequest.node } : {}),
 		});
@@ -532,7 +525,7 @@ async function main() {
 	if (wantList) {
 		const listSandbox = await startSandboxProcess({ accounts: args.accounts, maxPageSize: 1000 });
 		const listHarness = await createHarness(sandboxCredential(listSandbox.baseUrl));
-		const nodeTypes = nodeTypesWith(listHarness, {});
+		const nodeTypes = bench.nodeTypesWith(listHarness, {});
 		const scenarios = listScenarios({ listHarness, nodeTypes, listSandbox });
 		for (const s of scenarios) await s.run(); // warm-up (and the sandbox's listing cache)
 		console.log(`listing ${args.accounts} accounts, ${args.rounds} rounds (median):`);
