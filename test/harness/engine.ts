@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/node-usable-as-tool -- test code: runs in Node next to n8n, not in n8n Cloud */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
  * Runs this package's nodes the way n8n runs them: the built package is loaded by n8n-core's
  * PackageDirectoryLoader, workflows run through WorkflowExecute, credentials are resolved by a
