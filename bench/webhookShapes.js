@@ -5,19 +5,9 @@
  * largest `n` that fits the size and pads the rest. Every body is deterministic: the same bytes in every run.
  */
 
-/** @typedef {(units: number) => string} Shape */
+const { createPrng } = require('../sandbox/prng');
 
-/** A deterministic pseudo-random generator (mulberry32). @param {number} seed */
-function random(seed) {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
+/** @typedef {(units: number) => string} Shape */
 
 /**
  * `count` values of `make(i, next)`, `next` a generator seeded by `seed` and `i`: a prefix never changes, and nothing
@@ -27,7 +17,7 @@ function random(seed) {
  */
 function series(seed, make) {
 	return (/** @type {number} */ count) =>
-		Array.from({ length: count }, (_, i) => make(i, random(seed * 0x100000 + i)));
+		Array.from({ length: count }, (_, i) => make(i, createPrng(seed * 0x100000 + i)));
 }
 
 /**
