@@ -1,23 +1,11 @@
 /**
- * Every test suite of the project, one Jest project each (`--selectProjects <name>`); CONTRIBUTING.md
- * "Test layout" says what each proves, needs and takes:
- *
- *   unit       pure modules and the sandbox
- *   engine     the built package (dist/) in n8n-core's WorkflowExecute / WebhookContext
- *   packaging  the packed tarball: its contents, its install, the release scripts (no n8n)
- *   e2e-2x     a real n8n 2.x with the packed package installed as a community package
- *   e2e-1x     the same tests on n8n 1.x (the last 1.x, on Node 20)
- *   browser    the n8n 2.x editor in Debian's chromium
- *   queue      n8n 2.x in queue mode (Redis, PostgreSQL, main, 2 workers, a webhook processor)
- *
- * The versions are scripts/n8n/install.js's DEFAULT_VERSION (2.x) and LEGACY_VERSION (1.x), named only there.
- *
- * `npx jest` runs unit and engine (build first). The others test the packed package: they exist only when
- * TEST_TARBALL names it. scripts/test.js builds and packs once, installs what they need and runs them in
- * band, one n8n at a time: `node scripts/test.js <suite> [-- <file or Jest args>]`, `npm test` for all.
- * e2e-2x, e2e-1x and browser start their n8n once for all their files (globalSetup, test/harness/sharedN8n.ts).
+ * Every test suite of the project, one Jest project each (`--selectProjects <name>`); CONTRIBUTING.md "Test layout"
+ * says what each proves, needs and takes. `npx jest` runs unit and engine (build first). The others test the packed
+ * package and exist only when TEST_TARBALL names it: `node scripts/test.js <suite> [-- <file or Jest args>]` builds and
+ * packs once, installs what they need and runs them in band, one n8n at a time. The n8n versions are
+ * test/harness/n8n/install.js's DEFAULT_VERSION (2.x) and LEGACY_VERSION (1.x), named only there.
  */
-const installer = require('./scripts/n8n/install');
+const installer = require('./test/harness/n8n/install');
 
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }] };
 
@@ -101,7 +89,7 @@ function refuseWithoutTarball() {
 if (!process.env.TEST_TARBALL) refuseWithoutTarball();
 
 module.exports = {
-	reporters: ['default', '<rootDir>/scripts/test-totals.js'],
+	reporters: ['default', '<rootDir>/test/harness/testTotals.js'],
 	testTimeout: 60000,
 	projects: process.env.TEST_TARBALL ? [...fast, ...packed] : fast,
 };

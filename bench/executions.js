@@ -10,54 +10,28 @@
 const crypto = require('node:crypto');
 const os = require('node:os');
 
-const { httpRequestNode } = require('./workflow');
+const { chain, imported, node } = require('../test/harness/n8n/workflows');
+const { httpRequestNode, pool, postNode } = require('./workflow');
 
 const RATE = { perSecond: 10, burst: 10 };
 const LATENCY = { fixedMs: 40, jitterMs: 0 };
 const BODY_FROM_WEBHOOK =
 	'={{ JSON.stringify({ ref: $json.body.ref, amount: $json.body.amount }) }}';
 
-/** Webhook → `node`, answering the call with the last node's first item once the execution has finished. */
-function webhookWorkflow(id, name, node) {
+/** Webhook → `next`, answering the call with the last node's first item once the execution has finished. */
+function webhookWorkflow(id, name, next) {
 	const webhookId = crypto.randomUUID();
-	const webhook = {
-		id: `${id}-webhook`,
-		name: 'Webhook',
-		type: 'n8n-nodes-base.webhook',
+	const parameters = { httpMethod: 'POST', path: webhookId, responseMode: 'lastNode', options: {} };
+	const webhook = node('Webhook', 'n8n-nodes-base.webhook', parameters, {
 		typeVersion: 2,
-		position: [0, 0],
 		webhookId,
-		parameters: { httpMethod: 'POST', path: webhookId, responseMode: 'lastNode', options: {} },
-	};
-	return {
-		path: `/webhook/${webhookId}`,
-		workflow: {
-			id,
-			name,
-			active: false,
-			nodes: [webhook, { id: `${id}-node`, position: [240, 0], ...node }],
-			connections: { Webhook: { main: [[{ node: node.name, type: 'main', index: 0 }]] } },
-			settings: { executionOrder: 'v1' },
-			pinData: {},
-		},
-	};
+	});
+	return { path: `/webhook/${webhookId}`, workflow: chain(name, [webhook, next], imported(id)) };
 }
 
 /** The two workflows of the scenario, for a sandbox and the credentials' ids and names. */
 function executionWorkflows(sandbox, { tenantApi, headerAuth }) {
-	const tenant = {
-		name: 'Tenant API',
-		type: 'n8n-nodes-tenant-api.tenantApi',
-		typeVersion: 1,
-		parameters: {
-			resource: 'request',
-			operation: 'post',
-			endpoint: '/transfers',
-			body: BODY_FROM_WEBHOOK,
-			options: {},
-		},
-		credentials: { tenantApi },
-	};
+	const tenant = postNode(tenantApi, {}, BODY_FROM_WEBHOOK);
 	const base = httpRequestNode(sandbox.baseUrl, sandbox.tenantId, headerAuth);
 	const http = {
 		...base,
@@ -81,25 +55,20 @@ function executionWorkflows(sandbox, { tenantApi, headerAuth }) {
 /** Calls `url` `count` times, `atOnce` at a time, each with its own ref; resolves the answers' statuses and the time. */
 async function fire(url, count, atOnce, tag) {
 	const statuses = new Array(count);
-	let next = 0;
 	const started = Date.now();
-	const caller = async () => {
-		while (next < count) {
-			const i = next++;
-			try {
-				const res = await fetch(url, {
-					method: 'POST',
-					headers: { 'content-type': 'application/json' },
-					body: JSON.stringify({ ref: `${tag}-${i}`, amount: i + 1 }),
-				});
-				await res.arrayBuffer();
-				statuses[i] = res.status;
-			} catch (error) {
-				statuses[i] = `error: ${error.message}`;
-			}
+	await pool(count, atOnce, async (i) => {
+		try {
+			const res = await fetch(url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ ref: `${tag}-${i}`, amount: i + 1 }),
+			});
+			await res.arrayBuffer();
+			statuses[i] = res.status;
+		} catch (error) {
+			statuses[i] = `error: ${error.message}`;
 		}
-	};
-	await Promise.all(Array.from({ length: atOnce }, caller));
+	});
 	return { ms: Date.now() - started, statuses };
 }
 

@@ -8,7 +8,8 @@
  * the Tenant API node costs above this is its own.
  */
 const { randomUUID } = require('node:crypto');
-const { NodeConnectionTypes } = require('n8n-workflow');
+const { describeNode } = require('../test/harness/engine.ts');
+const { BODY_EXPRESSION, pool } = require('./workflow');
 
 const FLOOR_TYPE = 'bench.floor';
 const FLOOR_CREDENTIAL = 'benchFloorApi';
@@ -33,33 +34,20 @@ const floorCredentialType = {
 	},
 };
 
-/** Runs `task(i)` for i < count with at most `limit` in flight. */
-async function pool(count, limit, task) {
-	let next = 0;
-	const worker = async () => {
-		while (next < count) await task(next++);
-	};
-	await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
-}
-
 class FloorNode {
 	constructor() {
-		this.description = {
-			displayName: 'Floor',
-			name: 'floor',
-			group: ['transform'],
-			version: 1,
-			description: 'One POST per item through httpRequestWithAuthentication',
-			defaults: { name: 'Floor' },
-			inputs: [NodeConnectionTypes.Main],
-			outputs: [NodeConnectionTypes.Main],
-			credentials: [{ name: FLOOR_CREDENTIAL, required: true }],
-			properties: [
-				{ displayName: 'URL', name: 'url', type: 'string', default: '' },
-				{ displayName: 'Body', name: 'body', type: 'json', default: '{}' },
-				{ displayName: 'Concurrency', name: 'concurrency', type: 'number', default: 1 },
-			],
-		};
+		this.description = describeNode(
+			'Floor',
+			'One POST per item through httpRequestWithAuthentication',
+			{
+				credentials: [{ name: FLOOR_CREDENTIAL, required: true }],
+				properties: [
+					{ displayName: 'URL', name: 'url', type: 'string', default: '' },
+					{ displayName: 'Body', name: 'body', type: 'json', default: '{}' },
+					{ displayName: 'Concurrency', name: 'concurrency', type: 'number', default: 1 },
+				],
+			},
+		);
 	}
 
 	async execute() {
@@ -111,7 +99,7 @@ function setUpFloor(harness, sandbox) {
 }
 
 /** The floor node in a workflow, sending what the Tenant API node sends. */
-function floorNodeDefinition(baseUrl, body, concurrency) {
+function floorNodeDefinition(baseUrl, concurrency, body = BODY_EXPRESSION) {
 	return {
 		name: 'Floor',
 		type: FLOOR_TYPE,

@@ -20,47 +20,20 @@ const os = require('node:os');
 const path = require('node:path');
 
 const { GROUPS, breakdown, describe } = require('./cpuProfile');
-const { returnAllNode } = require('./workflow');
+const { median } = require('./cpuTiming');
+const { MANUAL_TRIGGER, chain, imported, node } = require('../test/harness/n8n/workflows');
+const { importWorkflows, returnAllNode } = require('./workflow');
 
-const TRIGGER = {
-	name: 'Start',
-	type: 'n8n-nodes-base.manualTrigger',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
-
-/** A workflow Start → nodes[0] → nodes[1] …, for `n8n import:workflow`. */
-function chain(id, nodes) {
-	const all = [TRIGGER, ...nodes].map((node, i) => ({
-		id: `${id}-${i + 1}`,
-		position: [i * 220, 0],
-		...node,
-	}));
-	const connections = {};
-	for (let i = 0; i + 1 < all.length; i++)
-		connections[all[i].name] = { main: [[{ node: all[i + 1].name, type: 'main', index: 0 }]] };
-	return {
-		id,
-		name: `bench ${id}`,
-		active: false,
-		nodes: all,
-		connections,
-		settings: { executionOrder: 'v1' },
-		pinData: {},
-	};
-}
+/** Start → `nodes`, for `n8n import:workflow` and `n8n execute --id`. */
+const listing = (id, nodes) =>
+	chain(`bench ${id}`, [node('Start', MANUAL_TRIGGER), ...nodes], imported(id));
 
 /**
  * The two listing workflows. `credentials`: { tenantApi, headerAuth }, each { id, name }.
  * `timedNodes` are the nodes whose executionTime adds up to the scenario's time.
  */
 function listingScenarios(sandbox, credentials, pageSize) {
-	const tenantApi = returnAllNode(
-		'n8n-nodes-tenant-api.tenantApi',
-		pageSize,
-		credentials.tenantApi,
-	);
+	const tenantApi = returnAllNode(pageSize, credentials.tenantApi);
 	const httpRequest = {
 		name: 'HTTP Request',
 		type: 'n8n-nodes-base.httpRequest',
@@ -100,7 +73,7 @@ function listingScenarios(sandbox, credentials, pageSize) {
 		{
 			name: 'list-tenant-api',
 			label: 'Tenant API node, Return All',
-			workflow: chain('benchListTenantApi', [tenantApi]),
+			workflow: listing('benchListTenantApi', [tenantApi]),
 			timedNodes: [tenantApi.name],
 			outputNode: tenantApi.name,
 			profile: { windowFunction: 'fetchListing', ownPackage: 'n8n-nodes-tenant-api' },
@@ -108,7 +81,7 @@ function listingScenarios(sandbox, credentials, pageSize) {
 		{
 			name: 'list-http-request',
 			label: 'HTTP Request + Pagination + Split Out',
-			workflow: chain('benchListHttpRequest', [httpRequest, splitOut]),
+			workflow: listing('benchListHttpRequest', [httpRequest, splitOut]),
 			timedNodes: [httpRequest.name, splitOut.name],
 			outputNode: splitOut.name,
 			profile: {
@@ -142,12 +115,6 @@ function plainListing(nodeBin, options) {
 
 /** The 1-minute load average: on a shared machine, the wait for a CPU shows in every page's time. */
 const load = () => os.loadavg()[0].toFixed(1);
-
-function median(values) {
-	const sorted = [...values].sort((a, b) => a - b);
-	const mid = Math.floor(sorted.length / 2);
-	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
 
 /** The n8n side of one run: the timed nodes' executionTime, checked output. */
 async function runWorkflow(n8n, scenario, { accounts, profileDir }) {
@@ -190,11 +157,11 @@ async function listingBenchmarks(n8n, sandbox, credentials, options) {
 	const { accounts, pageSize, rounds, cpuProfDir } = options;
 	const pages = Math.ceil(accounts / pageSize);
 	const scenarios = listingScenarios(sandbox, credentials, pageSize);
-	const dir = path.join(n8n.userFolder, 'bench-import', 'listing');
-	fs.mkdirSync(dir, { recursive: true });
-	for (const s of scenarios)
-		fs.writeFileSync(path.join(dir, `${s.name}.json`), JSON.stringify(s.workflow));
-	await n8n.cli(['import:workflow', '--separate', `--input=${dir}`]);
+	await importWorkflows(
+		n8n,
+		'listing',
+		scenarios.map((s) => s.workflow),
+	);
 	const clients = ['fetch', 'http-new-agent'];
 	const runs = Object.fromEntries(
 		[...scenarios.map((s) => s.name), ...clients].map((n) => [n, []]),

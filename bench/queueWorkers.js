@@ -12,7 +12,7 @@
  * Run through `npm run bench -- --only queue` (builds first), or alone after `npm run build`:
  *   node bench/queueWorkers.js [--queue-seconds 300]
  */
-require('./register-ts');
+require('../test/harness/register-ts');
 
 const path = require('node:path');
 

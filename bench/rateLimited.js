@@ -12,11 +12,11 @@
  *   defaults: 3 tries, 1 s apart);
  * - undici at the node's concurrencies, honouring Retry-After (same key on every retry), for reference.
  */
-const { randomUUID } = require('node:crypto');
 const { setTimeout: sleep } = require('node:timers/promises');
 
-const { ACTION_TYPE, TEST_CREDENTIAL_ID, runNodeWorkflow } = require('../test/harness/engine.ts');
-const { BODY_EXPRESSION, httpRequestNode } = require('./workflow');
+const { TEST_CREDENTIAL_ID, runNodeWorkflow } = require('../test/harness/engine.ts');
+const { Pool } = require('undici');
+const { httpRequestNode, pool, postNode, rawPost } = require('./workflow');
 
 const RATE_LIMIT = { perSecond: 50, burst: 10 };
 const LATENCY = { fixedMs: 40, jitterMs: 0 };
@@ -37,8 +37,18 @@ async function outcome(sandbox, inputs, items, error) {
 	};
 }
 
-function tenantApiScenario(ctx, concurrency, headers) {
+/** Runs Items → `node` in the engine and tells what happened to the items. */
+async function runNode(ctx, sandbox, node) {
 	const { harness, nodeTypes, inputs } = ctx;
+	const { items, error } = await runNodeWorkflow(harness, node, {
+		nodeTypes,
+		inputItems: inputs,
+		workflowId: 'wf-bench-rl',
+	});
+	return await outcome(sandbox, inputs, items, error);
+}
+
+function tenantApiScenario(ctx, concurrency, headers) {
 	return {
 		name: `rl-node-c${concurrency}${headers ? '-headers' : ''}`,
 		label: `Tenant API node, ${concurrency === 5 ? 'default options (Concurrency 5)' : `Concurrency ${concurrency}`}${headers ? ', rate-limit headers on' : ''}`,
@@ -47,31 +57,13 @@ function tenantApiScenario(ctx, concurrency, headers) {
 		again: true,
 		run: async (sandbox) => {
 			const options = concurrency === 5 ? {} : { concurrency };
-			const node = {
-				name: 'Tenant API',
-				type: ACTION_TYPE,
-				typeVersion: 1,
-				parameters: {
-					resource: 'request',
-					operation: 'post',
-					endpoint: '/transfers',
-					body: BODY_EXPRESSION,
-					options,
-				},
-				credentials: { tenantApi: { id: TEST_CREDENTIAL_ID, name: 'Tenant API' } },
-			};
-			const { items, error } = await runNodeWorkflow(harness, node, {
-				nodeTypes,
-				inputItems: inputs,
-				workflowId: 'wf-bench-rl',
-			});
-			return await outcome(sandbox, inputs, items, error);
+			const node = postNode({ id: TEST_CREDENTIAL_ID, name: 'Tenant API' }, options);
+			return await runNode(ctx, sandbox, node);
 		},
 	};
 }
 
 function httpRequestScenario(ctx, retryOnFail) {
-	const { harness, nodeTypes, inputs } = ctx;
 	return {
 		name: `rl-http-request${retryOnFail ? '-retry' : ''}`,
 		label: `HTTP Request node (v4.5, all items at once), Retry On Fail ${retryOnFail ? 'on (3 tries, 1 s apart)' : 'off'}`,
@@ -85,18 +77,13 @@ function httpRequestScenario(ctx, retryOnFail) {
 				}),
 				...(retryOnFail ? { retryOnFail: true } : {}),
 			};
-			const { items, error } = await runNodeWorkflow(harness, node, {
-				nodeTypes,
-				inputItems: inputs,
-				workflowId: 'wf-bench-rl',
-			});
-			return await outcome(sandbox, inputs, items, error);
+			return await runNode(ctx, sandbox, node);
 		},
 	};
 }
 
 /** undici honouring Retry-After: a refused request waits as long as the API says, then goes again with the same key. */
-function rawScenario(ctx, concurrency, { Pool, pool }) {
+function rawScenario(ctx, concurrency) {
 	const { inputs } = ctx;
 	return {
 		name: `rl-raw-c${concurrency}`,
@@ -105,20 +92,9 @@ function rawScenario(ctx, concurrency, { Pool, pool }) {
 		headers: false,
 		run: async (sandbox) => {
 			const client = new Pool(new URL(sandbox.baseUrl).origin, { connections: concurrency });
-			const headers = {
-				'api-key': sandbox.apiKey,
-				'x-tenant-id': sandbox.tenantId,
-				'content-type': 'application/json',
-				accept: 'application/json',
-			};
 			const items = new Array(inputs.length);
 			await pool(inputs.length, concurrency, async (i) => {
-				const request = {
-					method: 'POST',
-					path: '/v1/transfers',
-					headers: { ...headers, 'idempotency-key': randomUUID() },
-					body: JSON.stringify({ ref: inputs[i].ref, amount: inputs[i].amount }),
-				};
+				const request = rawPost(sandbox, inputs[i]);
 				for (;;) {
 					const { statusCode, headers: answerHeaders, body } = await client.request(request);
 					const json = await body.json();
@@ -135,15 +111,15 @@ function rawScenario(ctx, concurrency, { Pool, pool }) {
 	};
 }
 
-function rateLimitedScenarios(ctx, tools) {
+function rateLimitedScenarios(ctx) {
 	return [
 		tenantApiScenario(ctx, 5, false),
 		tenantApiScenario(ctx, 16, false),
 		tenantApiScenario(ctx, 5, true),
 		tenantApiScenario(ctx, 16, true),
 		...(ctx.httpRequest ? [httpRequestScenario(ctx, false), httpRequestScenario(ctx, true)] : []),
-		rawScenario(ctx, 5, tools),
-		rawScenario(ctx, 16, tools),
+		rawScenario(ctx, 5),
+		rawScenario(ctx, 16),
 	];
 }
 

@@ -4,7 +4,7 @@
  *                      --executions 300 --at-once 25 --exec-rounds 1 --skip-executions --queue --n8n 2.40.7
  *                      --skip-list --accounts 20000 --page-size 100 --list-rounds 3 --cpu-prof <dir>]
  *
- * The same bulk POST in a real n8n (scripts/n8n/install.js's DEFAULT_VERSION, or --n8n <version> of its
+ * The same bulk POST in a real n8n (test/harness/n8n/install.js's DEFAULT_VERSION, or --n8n <version> of its
  * VERSIONS, from its cache; SQLite, the packed
  * package installed as a community package): Manual Trigger → Code (N items) → Tenant API node at
  * concurrency 1/4/16, and → n8n's HTTP Request node configured as a user would. Each workflow runs once
@@ -23,7 +23,7 @@
  * trigger example: the second is above N8N_PAYLOAD_SIZE_MAX (16 MiB by default), so n8n turns it away
  * before the trigger runs. Writes bench/results/real-n8n.json.
  *
- * --queue: instead of all that, the same executions on a queue-mode cluster (scripts/queue/cluster.js:
+ * --queue: instead of all that, the same executions on a queue-mode cluster (test/harness/queue/cluster.js:
  * Redis and PostgreSQL from Debian packages, a main, two workers, a webhook processor), each worker with
  * a rate governor of its own. Writes bench/results/queue-n8n.json.
  */
@@ -31,112 +31,58 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const installer = require('../scripts/n8n/install');
-const { createInstance } = require('../scripts/n8n/instance');
-const { freePort } = require('../scripts/n8n/ports');
-const { createActiveWorkflow, waitForWebhook } = require('../scripts/n8n/session');
-const { buildAndPack } = require('../scripts/pack');
-const { importExamples } = require('../scripts/start');
+const installer = require('../test/harness/n8n/install');
+const { createInstance } = require('../test/harness/n8n/instance');
+const { parseArgs } = require('./args');
+const { freePort } = require('../test/harness/n8n/ports');
+const { createActiveWorkflow, waitForWebhook } = require('../test/harness/n8n/session');
+const { buildAndPack } = require('../test/harness/pack');
+const {
+	createCredential,
+	importExamples,
+	sandboxCredentials,
+} = require('../test/harness/n8n/examples');
 const { startSandbox } = require('../sandbox/server');
 const { sign } = require('../sandbox/signing');
 const { RATE, executionWorkflows, printExecutions, runExecutions } = require('./executions');
 const { listingBenchmarks } = require('./listingN8n');
-const { BODY_EXPRESSION, httpRequestNode } = require('./workflow');
+const { MANUAL_TRIGGER, chain, imported, node } = require('../test/harness/n8n/workflows');
+const { httpRequestNode, importWorkflows, postNode } = require('./workflow');
 
-function parseArgs(argv) {
-	const args = {
-		items: 2000,
-		tarball: undefined,
-		skipPayload: false,
-		skipPost: false,
-		skipExecutions: false,
-		queue: false,
-		executions: 300,
-		atOnce: 25,
-		execRounds: 1,
-		concurrency: [1, 4, 16],
-		n8n: installer.DEFAULT_VERSION,
-		skipList: false,
-		accounts: 20000,
-		pageSize: 100,
-		listRounds: 3,
-		cpuProf: undefined,
-	};
-	for (let i = 0; i < argv.length; i++) {
-		const name = argv[i].replace(/^--/, '');
-		if (name === 'skip-payload') args.skipPayload = true;
-		else if (name === 'skip-post') args.skipPost = true;
-		else if (name === 'skip-executions') args.skipExecutions = true;
-		else if (name === 'queue') args.queue = true;
-		else if (name === 'executions') args.executions = Number(argv[++i]);
-		else if (name === 'at-once') args.atOnce = Number(argv[++i]);
-		else if (name === 'exec-rounds') args.execRounds = Number(argv[++i]);
-		else if (name === 'items') args.items = Number(argv[++i]);
-		else if (name === 'tarball') args.tarball = path.resolve(argv[++i]);
-		else if (name === 'concurrency') args.concurrency = argv[++i].split(',').map(Number);
-		else if (name === 'n8n') args.n8n = argv[++i];
-		else if (name === 'skip-list') args.skipList = true;
-		else if (name === 'accounts') args.accounts = Number(argv[++i]);
-		else if (name === 'page-size') args.pageSize = Number(argv[++i]);
-		else if (name === 'list-rounds') args.listRounds = Number(argv[++i]);
-		else if (name === 'cpu-prof') args.cpuProf = path.resolve(argv[++i]);
-		else throw new Error(`unknown option --${name}`);
-	}
-	return args;
-}
+const args = parseArgs(process.argv.slice(2), {
+	items: 2000,
+	tarball: /** @type {string | undefined} */ (undefined),
+	skipPayload: false,
+	skipPost: false,
+	skipExecutions: false,
+	queue: false,
+	executions: 300,
+	atOnce: 25,
+	execRounds: 1,
+	concurrency: [1, 4, 16],
+	n8n: installer.DEFAULT_VERSION,
+	skipList: false,
+	accounts: 20000,
+	pageSize: 100,
+	listRounds: 3,
+	cpuProf: /** @type {string | undefined} */ (undefined),
+});
+/** The example credential (examples/credentials.json, imported with the examples) and the HTTP Request node's. */
+const TENANT_API = { id: 'tenantApiDemo', name: 'Tenant API (sandbox)' };
+const HEADER_AUTH = { id: 'benchHeaderAuth', name: 'Header Auth (bench)' };
 
-const args = parseArgs(process.argv.slice(2));
-const CRED_ID = 'tenantApiDemo';
-const HEADER_CRED_ID = 'benchHeaderAuth';
-
+/** Manual Trigger → Code (--items items) → `nodeUnderTest`, for `n8n import:workflow` and `n8n execute --id`. */
 function workflow(id, nodeUnderTest) {
-	const start = {
-		id: `${id}-1`,
-		name: 'Start',
-		type: 'n8n-nodes-base.manualTrigger',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-	};
-	const items = {
-		id: `${id}-2`,
-		name: 'Items',
-		type: 'n8n-nodes-base.code',
-		typeVersion: 2,
-		position: [220, 0],
-		parameters: {
-			jsCode: `return Array.from({ length: ${args.items} }, (_, i) => ({ json: { ref: 'bench-' + i, amount: i + 1 } }));`,
-		},
-	};
-	const node = { id: `${id}-3`, position: [440, 0], ...nodeUnderTest };
-	return {
-		id,
-		name: `bench ${id}`,
-		active: false,
-		nodes: [start, items, node],
-		connections: {
-			Start: { main: [[{ node: 'Items', type: 'main', index: 0 }]] },
-			Items: { main: [[{ node: node.name, type: 'main', index: 0 }]] },
-		},
-		settings: { executionOrder: 'v1' },
-		pinData: {},
-	};
-}
-
-function tenantApiNode(concurrency) {
-	return {
-		name: 'Tenant API',
-		type: 'n8n-nodes-tenant-api.tenantApi',
-		typeVersion: 1,
-		parameters: {
-			resource: 'request',
-			operation: 'post',
-			endpoint: '/transfers',
-			body: BODY_EXPRESSION,
-			options: { concurrency },
-		},
-		credentials: { tenantApi: { id: CRED_ID, name: 'Tenant API (sandbox)' } },
-	};
+	const jsCode = `return Array.from({ length: ${args.items} }, (_, i) => ({ json: { ref: 'bench-' + i, amount: i + 1 } }));`;
+	return chain(
+		`bench ${id}`,
+		[
+			node('Start', MANUAL_TRIGGER),
+			node('Items', 'n8n-nodes-base.code', { jsCode }, { typeVersion: 2 }),
+			nodeUnderTest,
+		],
+		imported(id),
+	);
 }
 
 /** The HTTP Request node's credential (Header Auth with the Api-Key); the Tenant API one comes with the examples. */
@@ -147,8 +93,7 @@ async function importHeaderCredential(n8n, sandbox) {
 		path.join(tmp, 'credentials.json'),
 		JSON.stringify([
 			{
-				id: HEADER_CRED_ID,
-				name: 'Header Auth (bench)',
+				...HEADER_AUTH,
 				type: 'httpHeaderAuth',
 				data: { name: 'Api-Key', value: sandbox.apiKey },
 			},
@@ -159,15 +104,12 @@ async function importHeaderCredential(n8n, sandbox) {
 
 /** The executions' two webhook workflows, imported and published (active once n8n starts). */
 async function importExecutionWorkflows(n8n, sandbox) {
-	const flows = executionWorkflows(sandbox, {
-		tenantApi: { id: CRED_ID, name: 'Tenant API (sandbox)' },
-		headerAuth: { id: HEADER_CRED_ID, name: 'Header Auth (bench)' },
-	});
-	const dir = path.join(n8n.userFolder, 'bench-import', 'executions');
-	fs.mkdirSync(dir, { recursive: true });
-	for (const flow of flows)
-		fs.writeFileSync(path.join(dir, `${flow.name}.json`), JSON.stringify(flow.workflow));
-	await n8n.cli(['import:workflow', '--separate', `--input=${dir}`]);
+	const flows = executionWorkflows(sandbox, { tenantApi: TENANT_API, headerAuth: HEADER_AUTH });
+	await importWorkflows(
+		n8n,
+		'executions',
+		flows.map((flow) => flow.workflow),
+	);
 	for (const flow of flows) await n8n.publish(flow.workflow.id);
 	return flows;
 }
@@ -193,29 +135,23 @@ async function executionBenchmarks(base, sandbox, flows, waitForWebhook) {
 }
 
 async function postBenchmarks(n8n, sandbox) {
-	const tmp = path.join(n8n.userFolder, 'bench-import');
-	fs.mkdirSync(path.join(tmp, 'workflows'), { recursive: true });
 	const scenarios = [
 		...args.concurrency.map((c) => ({
 			id: `benchNodeC${c}`,
 			label: `Tenant API node, concurrency ${c}`,
-			node: tenantApiNode(c),
+			node: postNode(TENANT_API, { concurrency: c }),
 		})),
 		{
 			id: 'benchHttpRequest',
 			label: 'HTTP Request node (v4.5, defaults: all items at once)',
-			node: httpRequestNode(sandbox.baseUrl, sandbox.tenantId, {
-				id: HEADER_CRED_ID,
-				name: 'Header Auth (bench)',
-			}),
+			node: httpRequestNode(sandbox.baseUrl, sandbox.tenantId, HEADER_AUTH),
 		},
 	];
-	for (const s of scenarios)
-		fs.writeFileSync(
-			path.join(tmp, 'workflows', `${s.id}.json`),
-			JSON.stringify(workflow(s.id, s.node)),
-		);
-	await n8n.cli(['import:workflow', '--separate', `--input=${path.join(tmp, 'workflows')}`]);
+	await importWorkflows(
+		n8n,
+		'post',
+		scenarios.map((s) => workflow(s.id, s.node)),
+	);
 
 	const results = [];
 	for (const s of scenarios) {
@@ -292,12 +228,31 @@ async function payloadLimit(n8n, webhookPath, workflowId, secret) {
 	return results;
 }
 
-/** Writes bench/results/<file> and removes the folders the run made (BENCH_KEEP=1 keeps them). */
-function finish(report, file, folders) {
-	report.loadAverageEnd = os
+const loadAverage = () =>
+	os
 		.loadavg()
 		.map((l) => l.toFixed(2))
 		.join(' ');
+
+/** The report's head: when, where, what. */
+const reportHead = (extra) => ({
+	date: new Date().toISOString(),
+	n8n: args.n8n,
+	...extra,
+	cpu: `${os.cpus().length} × ${os.cpus()[0]?.model}`,
+	loadAverage: loadAverage(),
+});
+
+/** --tarball, or the package built and packed into a folder of our own (the shared one may be rewritten by a concurrent e2e run). */
+function packed() {
+	if (args.tarball) return { tarball: path.resolve(args.tarball), packDir: undefined };
+	const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bench-pack-'));
+	return { tarball: buildAndPack({ dest: packDir }), packDir };
+}
+
+/** Writes bench/results/<file> and removes the folders the run made (BENCH_KEEP=1 keeps them). */
+function finish(report, file, folders) {
+	report.loadAverageEnd = loadAverage();
 	const out = path.join(__dirname, 'results');
 	fs.mkdirSync(out, { recursive: true });
 	fs.writeFileSync(path.join(out, file), JSON.stringify(report, null, 2));
@@ -308,11 +263,7 @@ function finish(report, file, folders) {
 
 async function main() {
 	const version = args.n8n;
-	// Packed into a folder of our own: the shared pack folder may be rewritten by a concurrent e2e run.
-	const packDir = args.tarball
-		? undefined
-		: fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bench-pack-'));
-	const tarball = args.tarball ?? buildAndPack({ dest: packDir });
+	const { tarball, packDir } = packed();
 	installer.ensureN8n(version);
 	// n8n start takes port + 1 for its task-runner broker, `n8n execute` port + 2.
 	const port = await freePort({ run: 3 });
@@ -324,16 +275,7 @@ async function main() {
 	});
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bench-n8n-'));
 	const n8n = createInstance({ version, userFolder, port, tarball });
-	const report = {
-		date: new Date().toISOString(),
-		n8n: version,
-		items: args.items,
-		cpu: `${os.cpus().length} × ${os.cpus()[0]?.model}`,
-		loadAverage: os
-			.loadavg()
-			.map((l) => l.toFixed(2))
-			.join(' '),
-	};
+	const report = reportHead({ items: args.items });
 	try {
 		await n8n.installPackage();
 		const { webhookPath, workflows } = await importExamples(n8n, sandbox, { secret });
@@ -351,14 +293,14 @@ async function main() {
 				n8n,
 				sandbox,
 				{
-					tenantApi: { id: CRED_ID, name: 'Tenant API (sandbox)' },
-					headerAuth: { id: HEADER_CRED_ID, name: 'Header Auth (bench)' },
+					tenantApi: TENANT_API,
+					headerAuth: HEADER_AUTH,
 				},
 				{
 					accounts: args.accounts,
 					pageSize: args.pageSize,
 					rounds: args.listRounds,
-					cpuProfDir: args.cpuProf,
+					cpuProfDir: args.cpuProf && path.resolve(args.cpuProf),
 				},
 			);
 		}
@@ -405,25 +347,12 @@ async function main() {
  * governor) and a webhook processor; credentials and workflows through the public API, as test/queue does.
  */
 async function queueMain() {
-	const clusterLib = require('../scripts/queue/cluster');
-	require('../scripts/queue/services').ensurePackages();
-	const packDir = args.tarball
-		? undefined
-		: fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bench-pack-'));
-	const tarball = args.tarball ?? buildAndPack({ dest: packDir });
+	const clusterLib = require('../test/harness/queue/cluster');
+	require('../test/harness/queue/services').ensurePackages();
+	const { tarball, packDir } = packed();
 	const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bench-queue-'));
 	const sandbox = await startSandbox({ port: 0 });
-	const report = {
-		date: new Date().toISOString(),
-		n8n: args.n8n,
-		mode: 'queue',
-		workers: 2,
-		cpu: `${os.cpus().length} × ${os.cpus()[0]?.model}`,
-		loadAverage: os
-			.loadavg()
-			.map((l) => l.toFixed(2))
-			.join(' '),
-	};
+	const report = reportHead({ mode: 'queue', workers: 2 });
 	let cluster;
 	try {
 		// Enough slots on the two workers for every execution of the burst to run at once.
@@ -434,24 +363,9 @@ async function queueMain() {
 			workers: 2,
 			concurrency: Math.ceil(args.atOnce / 2),
 		});
-		const created = async (what, body) => {
-			const res = await cluster.api('POST', what, body);
-			if (res.status !== 200 || !res.json)
-				throw new Error(`POST /api/v1${what} -> ${res.status}: ${res.text}`);
-			return { id: res.json.id, name: res.json.name };
-		};
-		const tenantApi = await created('/credentials', {
-			name: 'Tenant API (bench sandbox)',
-			type: 'tenantApi',
-			data: {
-				environment: 'sandbox',
-				baseUrl: sandbox.baseUrl,
-				secretKey: sandbox.apiKey,
-				tenantId: sandbox.tenantId,
-			},
-		});
-		const headerAuth = await created('/credentials', {
-			name: 'Header Auth (bench)',
+		const { tenantApi } = await sandboxCredentials(cluster, sandbox, '', 'bench');
+		const headerAuth = await createCredential(cluster, {
+			name: HEADER_AUTH.name,
 			type: 'httpHeaderAuth',
 			data: { name: 'Api-Key', value: sandbox.apiKey },
 		});

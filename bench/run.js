@@ -21,13 +21,12 @@
  *   node bench/run.js --only node-c16 --rounds 1 --profile
  * Figures and analysis: docs/benchmarks.md.
  */
-require('./register-ts');
+require('../test/harness/register-ts');
 
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { fork } = require('node:child_process');
-const { randomUUID } = require('node:crypto');
 
 // n8n-core writes to the user folder: one of the benchmark's own unless given, removed at exit.
 if (!process.env.N8N_USER_FOLDER) {
@@ -40,60 +39,42 @@ process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
 
 const { Pool } = require('undici');
 const {
-	ACTION_TYPE,
 	TEST_CREDENTIAL_ID,
 	createHarness,
 	runNodeWorkflow,
 	sandboxCredential,
 } = require('../test/harness/engine.ts');
-const { BODY_EXPRESSION, httpRequestNode, nodeTypesWith, returnAllNode } = require('./workflow');
+const bench = require('./workflow');
 const { FLOOR_TYPE, floorNodeDefinition, setUpFloor } = require('./floorNode');
 const { LATENCY, RATE_LIMIT, rateLimitedScenarios } = require('./rateLimited');
 const { printQueueWorkers, queueWorkersBench } = require('./queueWorkers');
 const { printWebhook, webhookBench } = require('./webhook');
-const installer = require('../scripts/n8n/install');
+const installer = require('../test/harness/n8n/install');
+const { parseArgs } = require('./args');
+const { median, pairedRatio } = require('./cpuTiming');
 
 // ---------------------------------------------------------------------------------------------- args
 
-function parseArgs(argv) {
-	const args = {
-		items: 2000,
-		rlItems: 500,
-		accounts: 50000,
-		rounds: 3,
-		rlRounds: 1,
-		queueSeconds: 300,
-		concurrency: [1, 4, 16],
-		only: [],
-		profile: false,
-		baseline: undefined,
-	};
-	for (let i = 0; i < argv.length; i++) {
-		if (argv[i] === '--profile') {
-			args.profile = true;
-			continue;
-		}
-		const [name, inline] = argv[i].replace(/^--/, '').split('=');
-		const value = inline ?? argv[++i];
-		if (name === 'items' || name === 'accounts' || name === 'rounds') args[name] = Number(value);
-		else if (name === 'rl-rounds') args.rlRounds = Number(value);
-		else if (name === 'rl-items') args.rlItems = Number(value);
-		else if (name === 'queue-seconds') args.queueSeconds = Number(value);
-		else if (name === 'concurrency') args.concurrency = value.split(',').map(Number);
-		else if (name === 'only') args.only = value.split(',');
-		else if (name === 'baseline') args.baseline = value;
-		else throw new Error(`unknown option --${name}`);
-	}
-	return args;
-}
-
-const args = parseArgs(process.argv.slice(2));
+const args = parseArgs(process.argv.slice(2), {
+	items: 2000,
+	rlItems: 500,
+	accounts: 50000,
+	rounds: 3,
+	rlRounds: 1,
+	queueSeconds: 300,
+	concurrency: [1, 4, 16],
+	only: /** @type {string[]} */ ([]),
+	profile: false,
+	baseline: /** @type {string | undefined} */ (undefined),
+});
+/** The harness's Tenant API credential, as the nodes reference it. */
+const CREDENTIAL = { id: TEST_CREDENTIAL_ID, name: 'Tenant API' };
 const wanted = (name) =>
 	args.only.length === 0 || args.only.some((prefix) => name.startsWith(prefix));
 
 // ------------------------------------------------------------------------------------------- helpers
 
-// n8n's own nodes from the cached install of the project's n8n (scripts/n8n/install.js DEFAULT_VERSION).
+// n8n's own nodes from the cached install of the project's n8n (test/harness/n8n/install.js DEFAULT_VERSION).
 const HTTP_REQUEST_PACKAGE =
 	process.env.N8N_NODES_BASE_DIR ??
 	path.join(installer.n8nDir(installer.DEFAULT_VERSION), 'node_modules', 'n8n-nodes-base');
@@ -166,23 +147,8 @@ async function measured(work) {
 	}
 }
 
-const median = (values) => {
-	const sorted = [...values].sort((a, b) => a - b);
-	const mid = sorted.length >> 1;
-	return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
-
 function check(condition, message) {
 	if (!condition) throw new Error(`benchmark check failed: ${message}`);
-}
-
-/** Runs `task(i)` for i < count with at most `limit` in flight. */
-async function pool(count, limit, task) {
-	let next = 0;
-	const worker = async () => {
-		while (next < count) await task(next++);
-	};
-	await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
 }
 
 // ----------------------------------------------------------------------------------------- scenarios
@@ -225,28 +191,14 @@ function postScenarios(ctx) {
 			label: `Tenant API node, concurrency ${concurrency}`,
 			kind: 'node',
 			concurrency,
-			run: async () =>
-				await runChecked({
-					name: 'Tenant API',
-					type: ACTION_TYPE,
-					typeVersion: 1,
-					parameters: {
-						resource: 'request',
-						operation: 'post',
-						endpoint: '/transfers',
-						body: BODY_EXPRESSION,
-						options: { concurrency },
-					},
-					credentials: { tenantApi: { id: TEST_CREDENTIAL_ID, name: 'Tenant API' } },
-				}),
+			run: async () => await runChecked(bench.postNode(CREDENTIAL, { concurrency })),
 		});
 		scenarios.push({
 			name: `floor-c${concurrency}`,
 			label: `Floor node (the same request through httpRequestWithAuthentication), concurrency ${concurrency}`,
 			kind: 'floor',
 			concurrency,
-			run: async () =>
-				await runChecked(floorNodeDefinition(sandbox.baseUrl, BODY_EXPRESSION, concurrency)),
+			run: async () => await runChecked(floorNodeDefinition(sandbox.baseUrl, concurrency)),
 		});
 	}
 
@@ -258,7 +210,7 @@ function postScenarios(ctx) {
 			concurrency: 'all',
 			run: async () =>
 				await runChecked(
-					httpRequestNode(sandbox.baseUrl, sandbox.tenantId, {
+					bench.httpRequestNode(sandbox.baseUrl, sandbox.tenantId, {
 						id: 'cred-header-auth',
 						name: 'Header Auth',
 					}),
@@ -283,18 +235,9 @@ function postScenarios(ctx) {
 				const limit = concurrency === 'all' ? inputs.length : concurrency;
 				const client = new Pool(origin, { connections: limit });
 				const out = new Array(inputs.length);
-				const headers = {
-					'api-key': sandbox.apiKey,
-					'x-tenant-id': sandbox.tenantId,
-					'content-type': 'application/json',
-					accept: 'application/json',
-				};
-				await pool(inputs.length, limit, async (i) => {
+				await bench.pool(inputs.length, limit, async (i) => {
 					const { statusCode, body } = await client.request({
-						method: 'POST',
-						path: '/v1/transfers',
-						headers: { ...headers, 'idempotency-key': randomUUID() },
-						body: JSON.stringify({ ref: inputs[i].ref, amount: inputs[i].amount }),
+						...bench.rawPost(sandbox, inputs[i]),
 						reset: fresh,
 					});
 					out[i] = await body.json();
@@ -319,10 +262,7 @@ function listScenarios(ctx) {
 			kind: 'node',
 			pageSize,
 			run: async () => {
-				const node = returnAllNode(ACTION_TYPE, pageSize, {
-					id: TEST_CREDENTIAL_ID,
-					name: 'Tenant API',
-				});
+				const node = bench.returnAllNode(pageSize, CREDENTIAL);
 				const {
 					items,
 					error,
@@ -449,7 +389,7 @@ async function runRoundsUnprofiled(scenarios, units, reset) {
 async function runRateLimited() {
 	const harness = await createHarness(sandboxCredential('http://127.0.0.1:9/v1'));
 	const httpRequest = loadHttpRequestNode();
-	const nodeTypes = nodeTypesWith(
+	const nodeTypes = bench.nodeTypesWith(
 		harness,
 		httpRequest ? { 'n8n-nodes-base.httpRequest': httpRequest.node } : {},
 	);
@@ -457,10 +397,9 @@ async function runRateLimited() {
 		ref: `bench-${i}`,
 		amount: i + 1,
 	}));
-	const scenarios = rateLimitedScenarios(
-		{ harness, nodeTypes, inputs, httpRequest },
-		{ Pool, pool },
-	).filter((s) => wanted(s.name));
+	const scenarios = rateLimitedScenarios({ harness, nodeTypes, inputs, httpRequest }).filter((s) =>
+		wanted(s.name),
+	);
 	const floorMs = (args.rlItems / RATE_LIMIT.perSecond) * 1000;
 	console.log(
 		`bulk POST of ${args.rlItems} items against ${RATE_LIMIT.perSecond} requests/s (burst ${RATE_LIMIT.burst}, ${LATENCY.fixedMs} ms per answer), floor ${floorMs / 1000} s, ${args.rlRounds} round(s):`,
@@ -524,9 +463,7 @@ function machine() {
  * Median over the rounds of (this CPU per item / that CPU per item) in the same round: the two ran one
  * shortly after the other, under about the same load from other jobs on the machine.
  */
-function pairedRatio(a, b) {
-	return median(a.allCpuUsPerUnit.map((cpu, round) => cpu / b.allCpuUsPerUnit[round]));
-}
+const cpuRatio = (a, b) => pairedRatio(a.allCpuUsPerUnit, b.allCpuUsPerUnit);
 
 function fmt(n, digits = 0) {
 	return Number.isFinite(n) ? n.toFixed(digits) : '–';
@@ -560,7 +497,7 @@ async function main() {
 		// The HTTP Request node's Header Auth credential, resolved by the same credentials helper.
 		harness.credentials['cred-header-auth'] = { name: 'Api-Key', value: sandbox.apiKey };
 		const httpRequest = loadHttpRequestNode();
-		const nodeTypes = nodeTypesWith(harness, {
+		const nodeTypes = bench.nodeTypesWith(harness, {
 			[FLOOR_TYPE]: setUpFloor(harness, sandbox),
 			...(httpRequest ? { 'n8n-nodes-base.httpRequest': httpRequest.node } : {}),
 		});
@@ -588,7 +525,7 @@ async function main() {
 	if (wantList) {
 		const listSandbox = await startSandboxProcess({ accounts: args.accounts, maxPageSize: 1000 });
 		const listHarness = await createHarness(sandboxCredential(listSandbox.baseUrl));
-		const nodeTypes = nodeTypesWith(listHarness, {});
+		const nodeTypes = bench.nodeTypesWith(listHarness, {});
 		const scenarios = listScenarios({ listHarness, nodeTypes, listSandbox });
 		for (const s of scenarios) await s.run(); // warm-up (and the sandbox's listing cache)
 		console.log(`listing ${args.accounts} accounts, ${args.rounds} rounds (median):`);
@@ -618,7 +555,7 @@ function print(report) {
 			const raw = byName.get(`raw-c${r.concurrency}`);
 			const fresh = byName.get(`raw-fresh-c${r.concurrency}`);
 			const floor = byName.get(`floor-c${r.concurrency}`);
-			const vsFloor = r.kind === 'node' && floor ? `${fmt(pairedRatio(r, floor), 2)}×` : '';
+			const vsFloor = r.kind === 'node' && floor ? `${fmt(cpuRatio(r, floor), 2)}×` : '';
 			const vsRaw = r.kind !== 'raw' && raw ? `${fmt(r.ms / raw.ms, 2)}×` : '';
 			const vsFresh =
 				(r.kind === 'node' || r.kind === 'floor' || r.kind === 'httpRequest') && fresh

@@ -1,11 +1,11 @@
 'use strict';
-const { createPrng } = require('../sandbox/prng');
-
 /**
  * Request bodies of an exact size in the shapes that cost a reader most: JSON (JSON.parse and the exact-number reader)
  * and forms (percent-decoding, many fields). Each shape is `make(n)`, the body text with `n` units; `fill` finds the
  * largest `n` that fits the size and pads the rest. Every body is deterministic: the same bytes in every run.
  */
+
+const { createPrng } = require('../sandbox/prng');
 
 /** @typedef {(units: number) => string} Shape */
 

@@ -4,6 +4,9 @@
  * nodes the benchmarks run. In-process workflows run through the harness's runNodeWorkflow (n8n-core's
  * WorkflowExecute), like the engine tests; bench/real-n8n.js imports them into a real n8n.
  */
+const { randomUUID } = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
 const { NodeHelpers } = require('n8n-workflow');
 
 /** INodeTypes over the harness's types plus extra ones, e.g. { 'n8n-nodes-base.httpRequest': node }. */
@@ -18,6 +21,34 @@ function nodeTypesWith(harness, extra) {
 }
 
 const BODY_EXPRESSION = '={{ JSON.stringify({ ref: $json.ref, amount: $json.amount }) }}';
+
+/** The Tenant API node with `parameters`, and `credential` ({ id, name }). */
+const tenantApiNode = (credential, parameters) => ({
+	name: 'Tenant API',
+	type: 'n8n-nodes-tenant-api.tenantApi',
+	typeVersion: 1,
+	parameters,
+	credentials: { tenantApi: credential },
+});
+
+/** Request → POST to /transfers with `body` and `options`. */
+const postNode = (credential, options = {}, body = BODY_EXPRESSION) =>
+	tenantApiNode(credential, {
+		resource: 'request',
+		operation: 'post',
+		endpoint: '/transfers',
+		body,
+		options,
+	});
+
+/** Account → Get Many, Return All. */
+const returnAllNode = (pageSize, credential) =>
+	tenantApiNode(credential, {
+		resource: 'account',
+		operation: 'getAll',
+		returnAll: true,
+		options: { pageSize },
+	});
 
 /**
  * n8n's HTTP Request node as a user builds it by hand for this API: a Header Auth credential for
@@ -50,20 +81,51 @@ function httpRequestNode(baseUrl, tenantId, credential) {
 	};
 }
 
-/** The Tenant API node (of node type `type`) listing every account: Account → Get Many, Return All. */
-function returnAllNode(type, pageSize, credential) {
+/**
+ * The same POST for a plain undici client: the request of one input item, with a new Idempotency-Key.
+ * @param {{ apiKey: string, tenantId: string }} sandbox
+ * @param {{ ref: string, amount: number }} input
+ */
+function rawPost(sandbox, input) {
 	return {
-		name: 'Tenant API',
-		type,
-		typeVersion: 1,
-		parameters: {
-			resource: 'account',
-			operation: 'getAll',
-			returnAll: true,
-			options: { pageSize },
+		method: 'POST',
+		path: '/v1/transfers',
+		headers: {
+			'api-key': sandbox.apiKey,
+			'x-tenant-id': sandbox.tenantId,
+			'content-type': 'application/json',
+			accept: 'application/json',
+			'idempotency-key': randomUUID(),
 		},
-		credentials: { tenantApi: credential },
+		body: JSON.stringify({ ref: input.ref, amount: input.amount }),
 	};
 }
 
-module.exports = { BODY_EXPRESSION, httpRequestNode, nodeTypesWith, returnAllNode };
+/** Runs `task(i)` for i < count with at most `limit` in flight. */
+async function pool(count, limit, task) {
+	let next = 0;
+	const worker = async () => {
+		while (next < count) await task(next++);
+	};
+	await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
+}
+
+/** Imports `workflows` (each with an `id`) into the n8n of `n8n` (stopped or running) through its CLI. */
+async function importWorkflows(n8n, folder, workflows) {
+	const dir = path.join(n8n.userFolder, 'bench-import', folder);
+	fs.mkdirSync(dir, { recursive: true });
+	for (const workflow of workflows)
+		fs.writeFileSync(path.join(dir, `${workflow.id}.json`), JSON.stringify(workflow));
+	await n8n.cli(['import:workflow', '--separate', `--input=${dir}`]);
+}
+
+module.exports = {
+	importWorkflows,
+	BODY_EXPRESSION,
+	httpRequestNode,
+	nodeTypesWith,
+	pool,
+	postNode,
+	rawPost,
+	returnAllNode,
+};

@@ -6,7 +6,7 @@
  *   npm ci && npm start
  *
  * 1. builds and packs the package (npm run build, npm pack)
- * 2. installs n8n 2.x (scripts/n8n/install.js DEFAULT_VERSION) on Node 24 into the cache (first time: minutes; then reused)
+ * 2. installs n8n 2.x (test/harness/n8n/install.js DEFAULT_VERSION) on Node 24 into the cache (first time: minutes; then reused)
  * 3. starts the sandbox (the Tenant API stand-in) on 127.0.0.1:4010
  * 4. installs the tarball into <cache>/demo-user/.n8n/nodes the way n8n's community installer does,
  *    imports the sandbox credentials (API and webhook) and examples/*.json, publishes the trigger workflow
@@ -23,24 +23,16 @@
  */
 const fs = require('node:fs');
 const path = require('node:path');
-const installer = require('./n8n/install');
-const { createInstance } = require('./n8n/instance');
-const { buildAndPack, ROOT } = require('./pack');
-
+const installer = require('../test/harness/n8n/install');
+const { createInstance } = require('../test/harness/n8n/instance');
+const { SIGNING_SCHEME, firstDelivery, importExamples } = require('../test/harness/n8n/examples');
+const { buildAndPack, ROOT } = require('../test/harness/pack');
 const signing = require('../sandbox/signing');
-const { describeDelivery } = require('../sandbox/webhooks');
 
 /**
  * @import { Sandbox } from '../sandbox/server'
  * @import { SigningScheme } from '../sandbox/signing'
- * @import { N8nInstance } from './n8n/instance'
- * @typedef {{ type: string, webhookId?: string, parameters?: Record<string, unknown> }} WorkflowNode
- * @typedef {{ id: string, name: string, nodes: WorkflowNode[] }} Workflow an example workflow (examples/*.json)
  */
-
-const EXAMPLES = path.join(ROOT, 'examples');
-const SIGNING_SCHEME = 'hmac-sha256-hex';
-const WEBHOOK_SECRET = signing.demoSecret(SIGNING_SCHEME);
 
 /**
  * @param {string} name
@@ -60,62 +52,6 @@ function say(msg) {
 	process.stdout.write(`[start] ${msg}\n`);
 }
 
-/** @param {string} file */
-function readExample(file) {
-	return JSON.parse(fs.readFileSync(path.join(EXAMPLES, file), 'utf8'));
-}
-
-/**
- * The example credentials: the API one pointed at a running sandbox, the webhook one holding `secret`.
- * @param {Sandbox} sandbox
- * @param {string} secret
- */
-function credentialsFor(sandbox, secret) {
-	/** @type {Array<{ type: string, data: Record<string, unknown> }>} */
-	const credentials = readExample('credentials.json');
-	return credentials.map((cred) => {
-		if (cred.type === 'tenantApi')
-			return {
-				...cred,
-				data: {
-					...cred.data,
-					baseUrl: sandbox.baseUrl,
-					secretKey: sandbox.apiKey,
-					tenantId: sandbox.tenantId,
-				},
-			};
-		if (cred.type === 'tenantWebhookApi')
-			return { ...cred, data: { ...cred.data, signingSecret: secret } };
-		return cred;
-	});
-}
-
-/**
- * The example trigger workflow with the Verification that checks `scheme` (sandbox/signing.js triggerParameters).
- * @param {Workflow} workflow
- * @param {SigningScheme} scheme
- * @returns {Workflow}
- */
-function triggerWorkflowFor(workflow, scheme) {
-	return {
-		...workflow,
-		nodes: workflow.nodes.map((node) =>
-			node.type.endsWith('.tenantApiTrigger')
-				? { ...node, parameters: { ...node.parameters, ...signing.triggerParameters(scheme) } }
-				: node,
-		),
-	};
-}
-
-/**
- * One delivery from the sandbox to its configured webhook URL, and its outcome in one line
- * (`first delivery evt_1: delivered after 1 attempt(s) [answer: 200, …]`).
- * @param {Sandbox} sandbox
- */
-async function firstDelivery(sandbox) {
-	return `first delivery ${describeDelivery(await sandbox.deliver())}`;
-}
-
 /**
  * The Verification's name as the editor shows it (the built package's SCHEMES), e.g. "HMAC-SHA256 of the Body".
  * @param {SigningScheme} scheme
@@ -126,49 +62,6 @@ function verificationName(scheme) {
 	/** @type {{ SCHEMES: Record<string, { name: string }> }} */
 	const main = require(ROOT);
 	return main.SCHEMES[verification]?.name ?? verification;
-}
-
-/**
- * Import the credentials and all example workflows; publish the trigger workflow, set to verify `scheme`
- * with `secret` (default: the scheme's demo secret).
- * @param {N8nInstance} n8n
- * @param {Sandbox} sandbox
- * @param {{ scheme?: SigningScheme, secret?: string }} [options]
- */
-async function importExamples(
-	n8n,
-	sandbox,
-	{ scheme = SIGNING_SCHEME, secret = signing.demoSecret(scheme) } = {},
-) {
-	const tmp = path.join(n8n.userFolder, 'import');
-	fs.mkdirSync(tmp, { recursive: true });
-	const credFile = path.join(tmp, 'credentials.json');
-	fs.writeFileSync(credFile, JSON.stringify(credentialsFor(sandbox, secret), null, 2));
-	await n8n.cli(['import:credentials', `--input=${credFile}`]);
-	// One CLI run for all workflows (each n8n CLI command boots n8n: seconds apiece).
-	const wfDir = path.join(tmp, 'workflows');
-	fs.rmSync(wfDir, { recursive: true, force: true });
-	fs.mkdirSync(wfDir);
-	/** @type {Record<string, Workflow>} */
-	const workflows = {};
-	for (const file of fs
-		.readdirSync(EXAMPLES)
-		.filter((f) => f.endsWith('.json') && f !== 'credentials.json')
-		.sort()) {
-		const name = path.basename(file, '.json');
-		workflows[name] =
-			name === 'webhook-trigger'
-				? triggerWorkflowFor(readExample(file), scheme)
-				: readExample(file);
-		fs.writeFileSync(path.join(wfDir, file), JSON.stringify(workflows[name], null, 2));
-	}
-	await n8n.cli(['import:workflow', '--separate', `--input=${wfDir}`]);
-	const trigger = workflows['webhook-trigger'];
-	await n8n.publish(trigger.id);
-	const triggerNode = /** @type {WorkflowNode} */ (
-		trigger.nodes.find((n) => n.type.endsWith('.tenantApiTrigger'))
-	);
-	return { workflows, webhookPath: `/webhook/${triggerNode.webhookId}/webhook`, secret };
 }
 
 /**
@@ -271,18 +164,7 @@ async function main() {
 	);
 }
 
-module.exports = {
-	importExamples,
-	credentialsFor,
-	triggerWorkflowFor,
-	firstDelivery,
-	WEBHOOK_SECRET,
-	SIGNING_SCHEME,
-};
-
-if (require.main === module) {
-	main().catch((err) => {
-		say(`FAILED: ${err.stack || err.message}`);
-		process.exit(1);
-	});
-}
+main().catch((err) => {
+	say(`FAILED: ${err.stack || err.message}`);
+	process.exit(1);
+});

@@ -17,15 +17,17 @@
  * 4. the n8n versions the other projects need (both at once on a cold cache), chromium for `browser`,
  *    Redis and PostgreSQL for `queue`;
  * 5. each of those in a Jest run of its own, in band: never two n8n at a time.
- * Prints each step's time, each project's (scripts/test-totals.js) and a summary at the end. Stops at the
- * first step that fails.
+ * Prints each step's time, each project's (test/harness/testTotals.js) and a summary at the end, then the
+ * closing line with the tests of every Jest run (`Totals: N passed, N failed, N skipped`). Stops at the first step
+ * that fails.
  */
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const installer = require('./n8n/install');
-const { build, buildAndPack, ROOT } = require('./pack');
+const installer = require('../test/harness/n8n/install');
+const { build, buildAndPack, ROOT } = require('../test/harness/pack');
+const totals = require('../test/harness/testTotals');
 
 /** Checks (npm scripts) before the tests. */
 const CHECKS = ['lint', 'typecheck'];
@@ -50,7 +52,7 @@ const PREREQUISITES = {
 		if (!run('bash', [path.join(ROOT, 'scripts', 'ensure-chromium.sh')]))
 			throw new Error('scripts/ensure-chromium.sh failed');
 	},
-	queue: () => require('./queue/services').ensurePackages(),
+	queue: () => require('../test/harness/queue/services').ensurePackages(),
 };
 /** @type {Record<string, string[]>} */
 const JEST_FLAGS = {
@@ -190,6 +192,7 @@ async function main() {
 }
 
 const started = Date.now();
+totals.reset();
 main()
 	.then(
 		(code) => (process.exitCode = code),
@@ -204,4 +207,7 @@ main()
 			say(
 				`steps: ${steps.map(([label, s]) => `${label} ${s} s`).join(', ')}; total ${minutes(total)}`,
 			);
+		const closing = totals.closingLine();
+		if (closing) console.log(closing.line);
+		if (closing && !closing.ok) process.exitCode = 1;
 	});

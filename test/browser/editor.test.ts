@@ -19,7 +19,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, selectors, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import type { Sandbox } from '../../sandbox/server';
-import type { N8nInstance } from '../../scripts/n8n/instance';
+import type { N8nInstance } from '../harness/n8n/instance';
 import { sign } from '../../sandbox/signing';
 import {
 	ROOT,
@@ -28,6 +28,7 @@ import {
 	createCredential,
 	exampleWorkflow,
 	setUpSuite,
+	startLib,
 } from '../e2e/helpers';
 
 const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'browser');
@@ -73,14 +74,8 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 
 		// The example credential, pointed at this sandbox; and the list-accounts example workflow.
 		const credential = await createCredential(n8n, {
-			name: EXAMPLE_CREDENTIAL.name,
-			type: EXAMPLE_CREDENTIAL.type,
-			data: {
-				...EXAMPLE_CREDENTIAL.data,
-				baseUrl: sandbox.baseUrl,
-				secretKey: sandbox.apiKey,
-				tenantId: sandbox.tenantId,
-			},
+			...EXAMPLE_CREDENTIAL,
+			data: startLib.tenantApiData(sandbox),
 		});
 		const list = await n8n.api<{ id: string }>(
 			'POST',

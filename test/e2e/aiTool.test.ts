@@ -4,9 +4,9 @@
  * exactly what an agent is shown of our tools, and the tool calls it makes run through n8n's own $fromAI and
  * tool machinery against the sandbox.
  */
-import type { INodeProperties, INodeTypeDescription, IWorkflowBase } from 'n8n-workflow';
+import type { IDataObject, INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 import type { Sandbox } from '../../sandbox/server';
-import type { N8nInstance } from '../../scripts/n8n/instance';
+import type { N8nInstance } from '../harness/n8n/instance';
 import { type ChatTool, type FakeChatModel, startFakeChatModel, textOf } from './fakeChatModel';
 import {
 	type CredentialRef,
@@ -16,6 +16,8 @@ import {
 	nodeOutput,
 	runManually,
 	setUpSuite,
+	startLib,
+	workflows,
 } from './helpers';
 
 const PACKAGE = 'n8n-nodes-tenant-api';
@@ -57,93 +59,52 @@ const SCRIPT = [
 /** Seeded payouts of the sandbox (po_0001…), listed in next-link pages. */
 const PAYOUTS = 12;
 
-/** A workflow as n8n's public API creates it. */
-type WorkflowBody = Pick<IWorkflowBase, 'name' | 'nodes' | 'connections' | 'settings'>;
-
 /** Manual Trigger → AI Agent, with the scripted model and three Tenant API tools (list accounts, list a collection, create a transfer). */
 function agentWorkflow(
-	id: string,
 	prompt: string,
 	credentials: { tenantApi: CredentialRef; model: CredentialRef },
-): WorkflowBody {
-	const tenantApi = { tenantApi: credentials.tenantApi };
-	return {
-		name: `AI tool: ${prompt}`,
-		settings: { executionOrder: 'v1' },
-		nodes: [
-			{
-				id: `${id}-1`,
-				name: 'Start',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
-			{
-				id: `${id}-2`,
-				name: 'AI Agent',
-				type: '@n8n/n8n-nodes-langchain.agent',
-				typeVersion: 3,
-				position: [220, 0],
-				parameters: { promptType: 'define', text: prompt, options: {} },
-			},
-			{
-				id: `${id}-3`,
-				name: 'Model',
-				type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
-				typeVersion: 1.2,
-				position: [120, 220],
-				parameters: { model: { __rl: true, mode: 'id', value: 'scripted-model' }, options: {} },
-				credentials: { openAiApi: credentials.model },
-			},
-			{
-				id: `${id}-4`,
-				name: 'List accounts',
-				type: TOOL_TYPE,
-				typeVersion: 1,
-				position: [320, 220],
-				parameters: { resource: 'account', operation: 'getAll', returnAll: false, limit: 5 },
-				credentials: tenantApi,
-			},
-			{
-				id: `${id}-6`,
-				name: 'List collection',
-				type: TOOL_TYPE,
-				typeVersion: 1,
-				position: [420, 220],
-				parameters: {
-					resource: 'request',
-					operation: 'getAll',
-					endpoint: fromAI('Endpoint', 'string'),
-					returnAll: true,
-					options: { pageSize: 5 },
-				},
-				credentials: tenantApi,
-			},
-			{
-				id: `${id}-5`,
-				name: 'Create transfer',
-				type: TOOL_TYPE,
-				typeVersion: 1,
-				position: [520, 220],
-				parameters: {
-					resource: 'request',
-					operation: 'post',
-					endpoint: fromAI('Endpoint', 'string'),
-					body: fromAI('Body', 'json'),
-					options: { idempotencyKey: fromAI('Idempotency_Key', 'string') },
-				},
-				credentials: tenantApi,
-			},
-		],
+) {
+	const { node, chain, MANUAL_TRIGGER } = workflows;
+	const tool = (name: string, parameters: IDataObject) =>
+		node(name, TOOL_TYPE, parameters, { credentials: { tenantApi: credentials.tenantApi } });
+	const model = node(
+		'Model',
+		'@n8n/n8n-nodes-langchain.lmChatOpenAi',
+		{ model: { __rl: true, mode: 'id', value: 'scripted-model' }, options: {} },
+		{ typeVersion: 1.2, credentials: { openAiApi: credentials.model } },
+	);
+	const tools = [
+		tool('List accounts', { resource: 'account', operation: 'getAll', returnAll: false, limit: 5 }),
+		tool('List collection', {
+			resource: 'request',
+			operation: 'getAll',
+			endpoint: fromAI('Endpoint', 'string'),
+			returnAll: true,
+			options: { pageSize: 5 },
+		}),
+		tool('Create transfer', {
+			resource: 'request',
+			operation: 'post',
+			endpoint: fromAI('Endpoint', 'string'),
+			body: fromAI('Body', 'json'),
+			options: { idempotencyKey: fromAI('Idempotency_Key', 'string') },
+		}),
+	];
+	const toAgent = (type: string) => ({ [type]: [[{ node: 'AI Agent', type, index: 0 }]] });
+	const start = node('Start', MANUAL_TRIGGER);
+	const agent = node(
+		'AI Agent',
+		'@n8n/n8n-nodes-langchain.agent',
+		{ promptType: 'define', text: prompt, options: {} },
+		{ typeVersion: 3 },
+	);
+	const flow = chain(`AI tool: ${prompt}`, [start, agent], {
 		connections: {
-			Start: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
-			Model: { ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]] },
-			'List accounts': { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
-			'List collection': { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
-			'Create transfer': { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
+			Model: toAgent('ai_languageModel'),
+			...Object.fromEntries(tools.map((t) => [t.name, toAgent('ai_tool')])),
 		},
-	};
+	});
+	return { ...flow, nodes: [...flow.nodes, model, ...tools] };
 }
 
 function toolShown(model: FakeChatModel, name: string): ChatTool['function'] {
@@ -180,12 +141,7 @@ describe(`n8n ${VERSION}: the node as an AI agent's tool`, () => {
 			tenantApi: await createCredential(n8n, {
 				name: 'Tenant API (AI tool sandbox)',
 				type: 'tenantApi',
-				data: {
-					environment: 'sandbox',
-					baseUrl: sandbox.baseUrl,
-					secretKey: sandbox.apiKey,
-					tenantId: sandbox.tenantId,
-				},
+				data: startLib.tenantApiData(sandbox),
 			}),
 			model: await createCredential(n8n, {
 				name: 'Scripted model (loopback)',
@@ -197,7 +153,7 @@ describe(`n8n ${VERSION}: the node as an AI agent's tool`, () => {
 			const created = await n8n.api<{ id: string }>(
 				'POST',
 				'/workflows',
-				agentWorkflow(key, prompt, credentials),
+				agentWorkflow(prompt, credentials),
 			);
 			if (created.status !== 200 || !created.json)
 				throw new Error(`POST /api/v1/workflows -> ${created.status}: ${created.text}`);

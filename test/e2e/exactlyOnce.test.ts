@@ -8,7 +8,7 @@
  * items in another order, by position and by content) are proven in test/engine/exactlyOnce.test.ts.
  */
 import type { CreatedRecord, DeliveryResult, Sandbox } from '../../sandbox/server';
-import type { N8nInstance } from '../../scripts/n8n/instance';
+import type { N8nInstance } from '../harness/n8n/instance';
 import { postScript } from '../harness/postScript';
 import {
 	POST_NAME,

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import type { IDataObject, IRun, IRunExecutionData, IWorkflowBase } from 'n8n-workflow';
 import type { Sandbox, SandboxOptions } from '../../sandbox/server';
 import { sign } from '../../sandbox/signing';
-import type { N8nInstance } from '../../scripts/n8n/instance';
+import type { N8nInstance } from '../harness/n8n/instance';
 import { ROOT } from '../harness/packedPackage';
 import { N8N_VERSION } from '../harness/realN8n';
 import { sharedN8n } from '../harness/sharedN8n';
@@ -19,11 +19,13 @@ export { ROOT };
 /** The n8n version of this project (e2e-2x, e2e-1x or browser in jest.config.js). */
 export const VERSION = N8N_VERSION;
 export const WEBHOOK_SECRET = 'whsec_e2e_' + crypto.randomBytes(6).toString('hex');
+export const TRIGGER_TYPE = 'n8n-nodes-tenant-api.tenantApiTrigger';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
-export const sessionLib: typeof import('../../scripts/n8n/session') = require('../../scripts/n8n/session');
-export const startLib = require('../../scripts/start');
+export const sessionLib: typeof import('../harness/n8n/session') = require('../harness/n8n/session');
+export const startLib: typeof import('../harness/n8n/examples') = require('../harness/n8n/examples');
 const sandboxLib: typeof import('../../sandbox/server') = require('../../sandbox/server');
+export const workflows: typeof import('../harness/n8n/workflows') = require('../harness/n8n/workflows');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 /** An execution as n8n's public API lists it (with `includeData=true`). */
@@ -49,7 +51,7 @@ export type WorkflowBody = {
 
 /** Production webhook path of the Tenant API Trigger in a workflow. */
 export function triggerWebhookPath(workflow: Pick<WorkflowBody, 'nodes'>): string {
-	const trigger = workflow.nodes.find((n) => n.type === 'n8n-nodes-tenant-api.tenantApiTrigger');
+	const trigger = workflow.nodes.find((n) => n.type === TRIGGER_TYPE);
 	return `/webhook/${trigger?.webhookId}/webhook`;
 }
 
@@ -68,6 +70,7 @@ export function nodeOutput(run: Pick<IRun, 'data'>, nodeName: string): IDataObje
 	return (runs[runs.length - 1].data?.main[0] ?? []).map((item) => item.json);
 }
 
+/** A workflow of one Tenant API Trigger. */
 function oneNodeTrigger({
 	name,
 	webhookId,
@@ -79,16 +82,11 @@ function oneNodeTrigger({
 	parameters: IDataObject;
 	credential: { id?: string; name?: string };
 }): WorkflowBody {
-	const node = {
-		id: crypto.randomUUID(),
-		name: 'Tenant API Trigger',
-		type: 'n8n-nodes-tenant-api.tenantApiTrigger',
-		typeVersion: 1,
-		position: [0, 0],
+	const trigger = workflows.node('Tenant API Trigger', TRIGGER_TYPE, parameters, {
 		webhookId,
-	};
-	const nodes = [{ ...node, parameters, credentials: { tenantWebhookApi: credential } }];
-	return { name, nodes, connections: {}, settings: { executionOrder: 'v1' } };
+		credentials: { tenantWebhookApi: credential },
+	});
+	return workflows.chain(name, [trigger]);
 }
 
 /**
@@ -159,47 +157,15 @@ export interface CredentialRef {
 	name: string;
 }
 
-/**
- * A credential created through n8n's public API. n8n 1.x adds "Allowed HTTP Request Domains" to the types that
- * authenticate requests and its public API then wants it: set to the editor's default where the type's schema has it.
- */
-export async function createCredential(
-	n8n: N8nInstance,
-	{ name, type, data }: { name: string; type: string; data: IDataObject },
-): Promise<CredentialRef> {
-	const schema = await n8n.api<{ properties?: IDataObject }>('GET', `/credentials/schema/${type}`);
-	const domains = schema.json?.properties?.allowedHttpRequestDomains
-		? { allowedHttpRequestDomains: 'all' }
-		: {};
-	const res = await n8n.api<CredentialRef>('POST', '/credentials', {
-		name,
-		type,
-		data: { ...domains, ...data },
-	});
-	if (res.status !== 200 || !res.json)
-		throw new Error(`POST /api/v1/credentials (${type}) -> ${res.status}: ${res.text}`);
-	return { id: res.json.id, name: res.json.name };
-}
+/** A credential created through n8n's public API (test/harness/n8n/examples.js). */
+export const createCredential = startLib.createCredential;
 
 /**
  * The example credentials (examples/credentials.json, as `npm start` fills them in) for `sandbox`, the webhook
  * one with WEBHOOK_SECRET, created under names that end in `label`; by credential type.
  */
-export async function sandboxCredentials(
-	n8n: N8nInstance,
-	sandbox: Sandbox,
-	label: string,
-): Promise<Record<'tenantApi' | 'tenantWebhookApi', CredentialRef>> {
-	const examples: Array<{
-		name: string;
-		type: 'tenantApi' | 'tenantWebhookApi';
-		data: IDataObject;
-	}> = startLib.credentialsFor(sandbox, WEBHOOK_SECRET);
-	const refs = {} as Record<'tenantApi' | 'tenantWebhookApi', CredentialRef>;
-	for (const { name, type, data } of examples)
-		refs[type] = await createCredential(n8n, { name: `${name}: ${label}`, type, data });
-	return refs;
-}
+export const sandboxCredentials = (n8n: N8nInstance, sandbox: Sandbox, label: string) =>
+	startLib.sandboxCredentials(n8n, sandbox, WEBHOOK_SECRET, label);
 
 /**
  * An example of examples/ as the public API takes it: its credentials replaced by those of `credentials` (by

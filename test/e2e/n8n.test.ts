@@ -15,7 +15,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { IDataObject, INodeTypeDescription } from 'n8n-workflow';
 import type { Sandbox } from '../../sandbox/server';
-import type { N8nInstance } from '../../scripts/n8n/instance';
+import type { N8nInstance } from '../harness/n8n/instance';
 import {
 	type ApiExecution,
 	type CredentialRef,
@@ -33,6 +33,8 @@ import {
 	startLib,
 	startManualRun,
 	successfulExecution,
+	TRIGGER_TYPE,
+	workflows,
 } from './helpers';
 
 describe(`n8n ${VERSION} with the packed package`, () => {
@@ -105,42 +107,25 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 			options: IDataObject,
 			parameters: IDataObject = {},
 		) {
-			const noOp = (nodeName: string, y: number) => ({
-				id: crypto.randomUUID(),
-				name: nodeName,
-				type: 'n8n-nodes-base.noOp',
-				typeVersion: 1,
-				position: [300, y],
-				parameters: {},
-			});
-			const credential = credentials.tenantWebhookApi;
-			return {
-				name,
-				nodes: [
-					{
-						id: crypto.randomUUID(),
-						name: 'Trigger',
-						type: 'n8n-nodes-tenant-api.tenantApiTrigger',
-						typeVersion: 1,
-						position: [0, 0],
-						webhookId,
-						parameters: { ...parameters, options },
-						credentials: { tenantWebhookApi: credential },
-					},
-					noOp('Verified', -100),
-					noOp('Refused', 100),
-				],
-				connections: {
-					Trigger: {
-						main: [
-							[{ node: 'Verified', type: 'main', index: 0 }],
-							[{ node: 'Refused', type: 'main', index: 0 }],
-						],
-					},
+			const trigger = workflows.node(
+				'Trigger',
+				TRIGGER_TYPE,
+				{ ...parameters, options },
+				{
+					webhookId,
+					credentials: { tenantWebhookApi: credentials.tenantWebhookApi },
 				},
-				settings: { executionOrder: 'v1' },
-			};
+			);
+			const noOp = (nodeName: string) => workflows.node(nodeName, 'n8n-nodes-base.noOp');
+			const toNoOp = (nodeName: string) => [{ node: nodeName, type: 'main', index: 0 }];
+			const flow = workflows.chain(name, [trigger], {
+				connections: { Trigger: { main: [toNoOp('Verified'), toNoOp('Refused')] } },
+			});
+			return { ...flow, nodes: [...flow.nodes, noOp('Verified'), noOp('Refused')] };
 		}
+		/** The status n8n answers a signed delivery of a new event with. */
+		const signedEvent = async (path: string, id: string) =>
+			(await signedPost(path, JSON.stringify({ id, event: 'transfers.created' }))).status;
 		const ran = (execution: ApiExecution, node: string) =>
 			execution.data.resultData.runData[node] !== undefined;
 		const refusedItem = (execution: ApiExecution) =>
@@ -329,14 +314,7 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 				{ message: 'Invalid signature' },
 			]);
 			expect((await signedPost(path, '{"event":')).status).toBe(422);
-			expect(
-				(
-					await signedPost(
-						path,
-						JSON.stringify({ id: 'evt_marker_parser', event: 'transfers.created' }),
-					)
-				).status,
-			).toBe(200);
+			expect(await signedEvent(path, 'evt_marker_parser')).toBe(200);
 			// Both were answered before the signed one was sent: the one execution listed is the signed one's.
 			const executions = await executionsUntil(n8n, workflowId, (list) =>
 				list.some((e) => ran(e, 'Verified')),
@@ -381,14 +359,7 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 			);
 			const answer = await forged(path);
 			expect([answer.status, await answer.json()]).toEqual([401, { message: 'Invalid signature' }]);
-			expect(
-				(
-					await signedPost(
-						path,
-						JSON.stringify({ id: 'evt_after_forged', event: 'transfers.created' }),
-					)
-				).status,
-			).toBe(200);
+			expect(await signedEvent(path, 'evt_after_forged')).toBe(200);
 			// The recorded refusal's execution and the genuine one run side by side: wait for both.
 			const recordedRefusal = (e: ApiExecution) =>
 				ran(e, 'Refused') && refusedItem(e).reason === 'signature_mismatch';

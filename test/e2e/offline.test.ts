@@ -1,38 +1,32 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
- * Loopback only: every n8n the project starts gets offlineEnv() (scripts/n8n/env.js). This proves
- * that environment complete for the n8n version under test. The project's n8n runs under scripts/n8n/netguard.js
+ * Loopback only: every n8n the project starts gets offlineEnv() (test/harness/n8n/env.js). This proves
+ * that environment complete for the n8n version under test. The project's n8n runs under test/harness/n8n/netguard.js
  * (test/harness/sharedN8n.ts), a Node preload (through NODE_OPTIONS, so every Node process n8n starts loads it
  * too) that refuses and records every DNS query and TCP/UDP connection outside loopback. Here: the CLI commands
- * `npm start` sets an instance up with, a workflow run in the CLI and one started by a signed delivery, the
- * editor's start-up calls — and not one attempt recorded since `n8n start`. The globalTeardown checks the
- * same after `n8n stop`, over everything every file of the run made n8n do.
+ * `npm start` sets an instance up with, a workflow run in the CLI, the editor's start-up calls — and not one attempt
+ * recorded since `n8n start`. The globalTeardown checks the same after `n8n stop`, over everything every file of the
+ * run made n8n do (executions started by signed deliveries in n8n.test.ts among them).
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Sandbox } from '../../sandbox/server';
-import type { N8nInstance } from '../../scripts/n8n/instance';
+import type { N8nInstance } from '../harness/n8n/instance';
 import { removeUnlessKept } from '../harness/packedPackage';
 import { guardLogOf } from '../harness/sharedN8n';
 import {
-	type ApiExecution,
-	type CredentialRef,
 	type SuiteSetUp,
 	VERSION,
 	WEBHOOK_SECRET,
-	exampleWorkflow,
-	hmacHex,
 	nodeOutput,
-	publishTrigger,
 	setUpSuite,
-	sleep,
 	startLib,
 } from './helpers';
 
 /* eslint-disable-next-line @typescript-eslint/no-require-imports */
-const { guardEnv, readGuardLog } = require('../../scripts/n8n/netguard-log');
+const { guardEnv, readGuardLog } = require('../harness/n8n/netguard-log');
 
 type Attempt = { pid: number; argv: string; kind: string; target: string; stack: string[] };
 const describeAttempts = (attempts: Attempt[]) =>
@@ -86,7 +80,7 @@ describe(`n8n ${VERSION} with offlineEnv() stays on loopback`, () => {
 
 	afterAll(() => suite?.tearDown());
 
-	test("npm start's set-up commands, two workflow runs, the editor start-up calls: no attempt outside loopback", async () => {
+	test("npm start's set-up commands, a workflow run in the CLI, the editor start-up calls: no attempt outside loopback", async () => {
 		// The CLI commands `npm start` imports and publishes the examples with, beside the running n8n.
 		const { workflows } = await startLib.importExamples(n8n, sandbox, {
 			scheme: 'hmac-sha256-hex',
@@ -95,37 +89,6 @@ describe(`n8n ${VERSION} with offlineEnv() stays on loopback`, () => {
 		const listed = await n8n.execute(workflows['list-accounts'].id);
 		expect(listed.code).toBe(0);
 		expect(nodeOutput(listed.data, 'List accounts')).toHaveLength(50);
-
-		// A running n8n activates what the CLI published only at its next start: the example trigger, with the
-		// imported credential, published through the API instead.
-		const imported: CredentialRef[] = startLib.credentialsFor(sandbox, WEBHOOK_SECRET);
-		const { workflowId: triggerId, path: webhookPath } = await publishTrigger(
-			n8n,
-			exampleWorkflow('webhook-trigger', {
-				tenantWebhookApi: imported.find((c) => c.id === 'tenantWebhookDemo'),
-			}),
-		);
-		const body = Buffer.from(
-			JSON.stringify({
-				id: `evt_offline_${Date.now()}`,
-				type: 'transfer.created',
-				data: { amount: 1 },
-			}),
-		);
-		const delivered = await fetch(n8n.url + webhookPath, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json', 'x-signature': hmacHex(WEBHOOK_SECRET, body) },
-			body,
-		});
-		expect(delivered.status).toBe(200);
-		let runs: ApiExecution[] = [];
-		for (let i = 0; i < 60 && !runs.some((e) => e.status === 'success'); i++) {
-			await sleep(500);
-			runs =
-				(await n8n.api<{ data: ApiExecution[] }>('GET', `/executions?workflowId=${triggerId}`)).json
-					?.data ?? [];
-		}
-		expect(runs.map((e) => e.status)).toEqual(['success']);
 
 		// What the editor asks the server for when it opens (some of these proxy n8n's servers when enabled).
 		for (const route of [

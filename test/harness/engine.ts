@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/node-usable-as-tool -- test code: runs in Node next to n8n, not in n8n Cloud */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
  * Runs this package's nodes the way n8n runs them: the built package is loaded by n8n-core's
  * PackageDirectoryLoader, workflows run through WorkflowExecute, credentials are resolved by a
@@ -41,19 +41,36 @@ export const ITEMS_TYPE = 'harness.items';
 export const EMIT_TYPE = 'harness.emit';
 export const LINES_TYPE = 'harness.lines';
 
+/**
+ * The description of a test node named `displayName` (its type name in lower camel case), one main input and output
+ * unless `extra` says otherwise.
+ */
+export function describeNode(
+	displayName: string,
+	description: string,
+	extra: Partial<INodeTypeDescription> = {},
+): INodeTypeDescription {
+	return {
+		displayName,
+		name: displayName[0].toLowerCase() + displayName.slice(1),
+		group: ['transform'],
+		version: 1,
+		description,
+		defaults: { name: displayName },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [],
+		...extra,
+	};
+}
+
 /** A start node for tests: emits the items given in its `items` parameter. */
 class ItemsNode implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Items',
-		name: 'items',
+	description = describeNode('Items', 'Emits fixed items', {
 		group: ['input'],
-		version: 1,
-		description: 'Emits fixed items',
-		defaults: { name: 'Items' },
 		inputs: [],
-		outputs: [NodeConnectionTypes.Main],
 		properties: [{ displayName: 'Items', name: 'items', type: 'json', default: '[]' }],
-	};
+	});
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const raw = this.getNodeParameter('items', 0) as string | IDataObject[];
@@ -64,14 +81,9 @@ class ItemsNode implements INodeType {
 
 /** Like Items, but placed after another node (a trigger): emits its `items` whatever comes in, as an upstream listing would. */
 class EmitNode extends ItemsNode {
-	description: INodeTypeDescription = {
-		...new ItemsNode().description,
-		displayName: 'Emit',
-		name: 'emit',
-		group: ['transform'],
-		defaults: { name: 'Emit' },
-		inputs: [NodeConnectionTypes.Main],
-	};
+	description = describeNode('Emit', 'Emits fixed items', {
+		properties: new ItemsNode().description.properties,
+	});
 }
 
 /**
@@ -80,17 +92,10 @@ class EmitNode extends ItemsNode {
  * pairedItem in itself (WorkflowExecute's assignPairedItems: item 0 after one input item).
  */
 class LinesNode implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Lines',
-		name: 'lines',
-		group: ['transform'],
-		version: 1,
-		description: "New items from the input items' lines, without item linking",
-		defaults: { name: 'Lines' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		properties: [],
-	};
+	description = describeNode(
+		'Lines',
+		"New items from the input items' lines, without item linking",
+	);
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const lines = this.getInputData().flatMap((item) => item.json.lines as IDataObject[]);

@@ -5,19 +5,19 @@
  * (n8nGlobalTeardown.ts) after the last; a file reaches it through sharedN8n() and brings its own sandbox,
  * credentials and workflows, so no file depends on another.
  *
- * It runs under scripts/n8n/netguard.js from `n8n start` to its stop, with every CLI command the files run
+ * It runs under test/harness/n8n/netguard.js from `n8n start` to its stop, with every CLI command the files run
  * beside it: the teardown fails the run if any of them tried to reach anything outside loopback.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { N8nInstance } from '../../scripts/n8n/instance';
+import type { N8nInstance } from './n8n/instance';
 import { ROOT, removeUnlessKept, tarball } from './packedPackage';
 
-/* eslint-disable @typescript-eslint/no-require-imports -- CommonJS scripts of scripts/ */
-const instanceLib: typeof import('../../scripts/n8n/instance') = require('../../scripts/n8n/instance');
-const portsLib: typeof import('../../scripts/n8n/ports') = require('../../scripts/n8n/ports');
-const guardLib: typeof import('../../scripts/n8n/netguard-log') = require('../../scripts/n8n/netguard-log');
+/* eslint-disable @typescript-eslint/no-require-imports -- CommonJS modules of test/harness/n8n/ */
+const instanceLib: typeof import('./n8n/instance') = require('./n8n/instance');
+const portsLib: typeof import('./n8n/ports') = require('./n8n/ports');
+const guardLib: typeof import('./n8n/netguard-log') = require('./n8n/netguard-log');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 /** What a test file needs to talk to the running n8n (in the environment variable of its version). */

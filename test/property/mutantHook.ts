@@ -1,13 +1,13 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- preloaded into a command-line run: fs, path, process */
 /**
- * Preloaded (`node -r`) by test/property/mutants.ts after bench/register-ts.js: the product sources load with the
+ * Preloaded (`node -r`) by test/property/mutants.ts after test/harness/register-ts.js: the product sources load with the
  * defect of defects.ts that TENANT_API_MUTANT names applied, in memory (nothing on disk changes). Exits 3 when a file
  * of the defect was never loaded.
  */
 import { readFileSync } from 'fs';
 import { relative, resolve } from 'path';
 
-import { transpile } from '../../bench/register-ts';
+import { transpile } from '../harness/register-ts';
 
 import { DEFECTS, patched } from './defects';
 

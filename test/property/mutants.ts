@@ -56,7 +56,7 @@ function campaign(defect: Defect, options: Options, applied: boolean): Run {
 	];
 	const preload = [
 		'-r',
-		'./bench/register-ts.js',
+		'./test/harness/register-ts.js',
 		...(applied ? ['-r', './test/property/mutantHook.ts'] : []),
 	];
 	const run = spawnSync(process.execPath, [...preload, 'test/property/campaign.ts', ...args], {

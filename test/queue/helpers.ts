@@ -2,12 +2,13 @@
 /* Helpers for the queue-mode suite: workflows, signed deliveries, the public API, worker logs. */
 import * as crypto from 'node:crypto';
 import type { IDataObject, IRunExecutionData } from 'n8n-workflow';
-import type { QueueCluster } from '../../scripts/queue/cluster';
+import type { QueueCluster } from '../harness/queue/cluster';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
-export const clusterLib: typeof import('../../scripts/queue/cluster') = require('../../scripts/queue/cluster');
+export const clusterLib: typeof import('../harness/queue/cluster') = require('../harness/queue/cluster');
 export const sandboxLib: typeof import('../../sandbox/server') = require('../../sandbox/server');
-export const sessionLib: typeof import('../../scripts/n8n/session') = require('../../scripts/n8n/session');
+export const examplesLib: typeof import('../harness/n8n/examples') = require('../harness/n8n/examples');
+export const sessionLib: typeof import('../harness/n8n/session') = require('../harness/n8n/session');
 const signing: typeof import('../../sandbox/signing') = require('../../sandbox/signing');
 /* eslint-enable @typescript-eslint/no-require-imports */
 

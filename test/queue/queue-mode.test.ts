@@ -1,7 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
  * The packed package on n8n's distributed engine: Redis + PostgreSQL, one main, two workers
- * (concurrency 5) and one webhook processor, all on loopback (scripts/queue/cluster.js).
+ * (concurrency 5) and one webhook processor, all on loopback (test/harness/queue/cluster.js).
  *
  * 1. 200 signed deliveries in parallel bursts (plus forged ones) → exactly one successful execution per
  *    delivery, none for forged ones (401), counted through n8n's public API.
@@ -36,7 +36,7 @@ import type {
 	Sandbox,
 	WebhookOptions,
 } from '../../sandbox/server';
-import type { ClusterProcess, QueueCluster } from '../../scripts/queue/cluster';
+import type { ClusterProcess, QueueCluster } from '../harness/queue/cluster';
 import { tarball } from '../harness/packedPackage';
 import { N8N_VERSION } from '../harness/realN8n';
 import {
@@ -46,6 +46,7 @@ import {
 	Respond,
 	TRANSFER_RETRIES,
 	clusterLib,
+	examplesLib,
 	countBy,
 	deliver,
 	eventBody,
@@ -88,7 +89,7 @@ import {
 const {
 	guardEnv,
 	readGuardLog,
-}: typeof import('../../scripts/n8n/netguard-log') = require('../../scripts/n8n/netguard-log');
+}: typeof import('../harness/n8n/netguard-log') = require('../harness/n8n/netguard-log');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 const VERSION = N8N_VERSION;
@@ -111,7 +112,7 @@ const HOLD_WAIT_MS = 4 * 60 * 1000;
 const RETRY_ANSWER_MS = 60 * 1000;
 /** Extra n8n settings for every process, as JSON (e.g. n8n's defaults for the timing below, to compare). */
 const EXTRA_N8N_ENV: Record<string, string> = JSON.parse(process.env.QUEUE_N8N_ENV || '{}');
-/** How soon n8n gives up a dead worker's jobs (scripts/queue/cluster.js), as the processes get it. */
+/** How soon n8n gives up a dead worker's jobs (test/harness/queue/cluster.js), as the processes get it. */
 const TIMING = { ...clusterLib.DEAD_WORKER_TIMING, ...EXTRA_N8N_ENV };
 /**
  * The longest n8n takes to give up a dead worker's job: its lock expires, two stalled-job checks, then the 30 s
@@ -179,7 +180,7 @@ describe(`n8n ${VERSION} in queue mode with the packed package`, () => {
 				workers: WORKERS,
 				concurrency: CONCURRENCY,
 				deadlineMs: Number(process.env.QUEUE_DEADLINE_MINUTES || 14) * 60 * 1000,
-				// Every process runs under the loopback guard (scripts/n8n/netguard.js); the last test reads it.
+				// Every process runs under the loopback guard (test/harness/n8n/netguard.js); the last test reads it.
 				// QUEUE_N8N_ENV: extra n8n settings for every process, as JSON (e.g. to compare n8n's queue retention settings).
 				env: {
 					...guardEnv(path.join(runDir, 'netguard.jsonl')),
@@ -187,27 +188,8 @@ describe(`n8n ${VERSION} in queue mode with the packed package`, () => {
 				},
 			});
 
-			const cred = await cluster.api<Created>('POST', '/credentials', {
-				name: 'Tenant API (queue sandbox)',
-				type: 'tenantApi',
-				data: {
-					environment: 'sandbox',
-					baseUrl: sandbox.baseUrl,
-					secretKey: sandbox.apiKey,
-					tenantId: sandbox.tenantId,
-				},
-			});
-			if (cred.status !== 200 || !cred.json)
-				throw new Error(`POST /api/v1/credentials -> ${cred.status}: ${cred.text}`);
-			const credential = { id: cred.json.id, name: cred.json.name };
-			const hookCred = await cluster.api<Created>('POST', '/credentials', {
-				name: 'Tenant Webhook (queue sandbox)',
-				type: 'tenantWebhookApi',
-				data: { signingSecret: SECRET, previousSigningSecret: '' },
-			});
-			if (hookCred.status !== 200 || !hookCred.json)
-				throw new Error(`POST /api/v1/credentials -> ${hookCred.status}: ${hookCred.text}`);
-			const webhookCredential = { id: hookCred.json.id, name: hookCred.json.name };
+			const { tenantApi: credential, tenantWebhookApi: webhookCredential } =
+				await examplesLib.sandboxCredentials(cluster, sandbox, SECRET, 'queue');
 
 			const activeFlow = async (tag: Flow['tag'], respond: Respond): Promise<Flow> => {
 				const wf = transferWorkflow(

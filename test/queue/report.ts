@@ -14,7 +14,7 @@ import type {
 	StatsSnapshot,
 	WebhookOptions,
 } from '../../sandbox/server';
-import type { ClusterProcess, QueueCluster } from '../../scripts/queue/cluster';
+import type { ClusterProcess, QueueCluster } from '../harness/queue/cluster';
 import type { ApiExecution, Flow } from './helpers';
 import {
 	countBy,

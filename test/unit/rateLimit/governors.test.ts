@@ -1,10 +1,7 @@
 /** The process-wide map of governors: one per origin + key, bounded, never keyed by the secret. */
-import {
-	governorFor,
-	governorKey,
-	governorKeys,
-	MAX_GOVERNORS,
-} from '../../../nodes/TenantApi/transport/rateLimit/governors';
+import * as governors from '../../../nodes/TenantApi/transport/rateLimit/governors';
+
+const { governorFor, governorKey, governorKeys, MAX_GOVERNORS } = governors;
 
 const ORIGIN = 'https://api.example.com';
 

@@ -5,7 +5,7 @@
  * environment), process-group.js (start and stop a process group), session.js (readiness, owner,
  * login, API key), community-package.js (the tarball installed like n8n's installer does), cli.js.
  *
- *   const { createInstance } = require('./scripts/n8n/instance');
+ *   const { createInstance } = require('./test/harness/n8n/instance');
  *   const n8n = createInstance({ version: installer.DEFAULT_VERSION, userFolder, port: 5678, tarball });
  *   await n8n.installPackage();                 // <userFolder>/.n8n/nodes, like n8n's installer
  *   await n8n.cli(['import:credentials', '--input=creds.json']);
@@ -14,7 +14,6 @@
  *   await n8n.waitForWebhook('/webhook/<id>/webhook'); // production webhook registered
  *   await n8n.stop();
  *
- * `startInstance(opts)` does installPackage (when a tarball is given) + start in one call.
  * Ports: `n8n start` takes `port` and its task-runner broker `port + 1`; CLI commands that run
  * workflows (`execute`) start their own broker on `port + 2`, so they can run beside the server.
  * Options: version, userFolder, port, tarball, host (listen address, default 127.0.0.1),
@@ -24,9 +23,8 @@
  */
 const fs = require('node:fs');
 const path = require('node:path');
-const crypto = require('node:crypto');
 const installer = require('./install');
-const { offlineEnv, webhookUrlEnv, n8nEnv } = require('./env');
+const { webhookUrlEnv, n8nEnv } = require('./env');
 const { spawnGroup, stopGroup, tail } = require('./process-group');
 const session = require('./session');
 const { installPackage } = require('./community-package');
@@ -268,31 +266,5 @@ function createInstance(opts) {
 	return new N8nInstance(opts);
 }
 
-/**
- * installPackage (when opts.tarball) + start, in one call.
- * @param {InstanceOptions} opts
- */
-async function startInstance(opts) {
-	const n8n = createInstance(opts);
-	if (opts.tarball) await n8n.installPackage(opts.tarball);
-	await n8n.start();
-	return n8n;
-}
-
-function randomKey() {
-	return crypto.randomBytes(24).toString('hex');
-}
-
-const { httpJson, DEFAULT_OWNER } = session;
-
 // Names only (no `name: expression`), so that tsc exports N8nInstance as a type too.
-module.exports = {
-	N8nInstance,
-	createInstance,
-	startInstance,
-	parseRawOutput,
-	offlineEnv,
-	randomKey,
-	httpJson,
-	DEFAULT_OWNER,
-};
+module.exports = { N8nInstance, createInstance };

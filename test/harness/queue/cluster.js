@@ -5,14 +5,14 @@
  * (`n8n worker --concurrency=C`) and one webhook processor (`n8n webhook`), each in its own user
  * folder with the packed package installed as a community package, all with the same encryption key.
  *
- *   const { startCluster } = require('./scripts/queue/cluster');
+ *   const { startCluster } = require('./test/harness/queue/cluster');
  *   const c = await startCluster({ tarball, runDir });        // everything up, owner + API key ready
  *   await c.api('POST', '/credentials', {...});                // n8n public API on the main
- *   c.webhookBase  c.workers[0].pid  c.workers[0].kill()  c.restartMain()  await c.stop()
+ *   c.webhookBase  c.workers[0].pid  c.workers[0].kill()  await c.stop()
  *
- *   node scripts/queue/cluster.js [--workers 2] [--concurrency 5]   # by hand: up until Ctrl-C
+ *   node test/harness/queue/cluster.js [--workers 2] [--concurrency 5]   # by hand: up until Ctrl-C
  *
- * Uses the pieces of scripts/n8n/ every n8n of the project uses (the offline environment, process
+ * Uses the pieces of test/harness/n8n/ every n8n of the project uses (the offline environment, process
  * groups, the owner/login/API-key session, the community-package installer); every process group is
  * registered with the reaper (services.createTracker).
  */
@@ -36,7 +36,7 @@ const svc = require('./services');
  *   ready: (p: ClusterProcess) => Promise<boolean> }} ProcessSpec
  * @typedef {{ tarball: string, runDir?: string, version?: string, workers?: number, concurrency?: number,
  *   encryptionKey?: string, env?: Record<string, string>, deadlineMs?: number, log?: (message: string) => void }} ClusterOptions
- *   `tarball`: the packed package (scripts/pack.js); `runDir`: logs and user folders (default: a new temp folder);
+ *   `tarball`: the packed package (test/harness/pack.js); `runDir`: logs and user folders (default: a new temp folder);
  *   `version`: n8n's (default install.js DEFAULT_VERSION); `workers` (default 2), `concurrency` per worker (default 5); `env`: extra
  *   environment for every n8n process; `deadlineMs`: the reaper kills everything after this long (default 15 min)
  */
@@ -269,15 +269,6 @@ class QueueCluster {
 		return this.access.cookie;
 	}
 
-	/** The shared settings as docs may show them (secrets masked). */
-	get sharedEnv() {
-		return {
-			...this.shared,
-			N8N_ENCRYPTION_KEY: '<same on every process>',
-			DB_POSTGRESDB_PASSWORD: '<secret>',
-		};
-	}
-
 	/**
 	 * @param {string} userFolder
 	 * @param {Record<string, string>} own
@@ -389,33 +380,10 @@ class QueueCluster {
 		);
 	}
 
-	/**
-	 * Internal REST API on the main with the owner's cookie.
-	 * @template [T=unknown]
-	 * @param {string} method
-	 * @param {string} urlPath
-	 * @param {unknown} [body]
-	 * @returns {Promise<HttpJson<T>>}
-	 */
-	rest(method, urlPath, body) {
-		return session.restApi(this.mainUrl, /** @type {string} */ (this.access.cookie))(
-			method,
-			urlPath,
-			body,
-		);
-	}
-
 	/** Start the webhook processor and the workers (after workflows are active). */
 	async startProcessors() {
 		await Promise.all([this.webhook.start(), ...this.workers.map((w) => w.start())]);
 		this.lap('processorsReady');
-	}
-
-	/** Stop and start the main again (queue recovery runs at its start). */
-	async restartMain() {
-		await this.main.stop();
-		await this.main.start();
-		await this.openSession();
 	}
 
 	/** Workers and the webhook processor first (they drain), then main, then the services. */
@@ -440,10 +408,8 @@ async function startCluster(opts) {
 	}
 }
 
-const { httpJson } = session;
-
 // Names only (no `name: expression`), so that tsc exports the classes as types too.
-module.exports = { startCluster, httpJson, QueueCluster, ClusterProcess, DEAD_WORKER_TIMING };
+module.exports = { startCluster, QueueCluster, ClusterProcess, DEAD_WORKER_TIMING };
 
 if (require.main === module) {
 	const { buildAndPack } = require('../pack');

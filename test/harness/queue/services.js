@@ -3,7 +3,7 @@
  * Loopback Redis and PostgreSQL for the queue-mode suite, plus the bookkeeping that makes sure every
  * process started here goes away again (see reaper.js).
  *
- *   const svc = require('./scripts/queue/services');
+ *   const svc = require('./test/harness/queue/services');
  *   svc.ensurePackages();                       // apt-get install redis-server / postgresql when missing (root only)
  *   const tracker = svc.createTracker(runDir, { deadlineMs });
  *   const redis = await svc.startRedis({ dir, tracker });        // { host, port, stop() }
@@ -14,7 +14,6 @@
  * 127.0.0.1 only, on random free ports, with their data in a temporary folder removed on stop.
  */
 const fs = require('node:fs');
-const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
@@ -92,10 +91,6 @@ function ensurePackages({ timeoutMs = 15 * 60 * 1000 } = {}) {
 	return { installed: missing };
 }
 
-/* ------------------------------------------------------------------------------------------------ */
-/* Process bookkeeping                                                                               */
-/* ------------------------------------------------------------------------------------------------ */
-
 /**
  * Keeps the process groups and temp folders of this run in <runDir>/processes.json and starts
  * reaper.js beside it: if this process dies (even by SIGKILL) or the deadline passes, the reaper kills
@@ -138,7 +133,6 @@ function createTracker(runDir, { deadlineMs = 15 * 60 * 1000 } = {}) {
 	}
 
 	return {
-		file,
 		/** @param {number} pgid @param {string} label */
 		addGroup(pgid, label) {
 			state.groups.push({ pgid, label });
@@ -154,7 +148,6 @@ function createTracker(runDir, { deadlineMs = 15 * 60 * 1000 } = {}) {
 			state.dirs.push(dir);
 			save();
 		},
-		groups: () => state.groups.slice(),
 		/** Kill whatever is still registered, remove the registered folders, let the reaper go. */
 		close() {
 			killAllSync();
@@ -168,75 +161,16 @@ function createTracker(runDir, { deadlineMs = 15 * 60 * 1000 } = {}) {
 	};
 }
 
-/* ------------------------------------------------------------------------------------------------ */
-/* Redis                                                                                             */
-/* ------------------------------------------------------------------------------------------------ */
-
 /**
- * Whether `buf` holds one whole RESP reply of a simple type (+, -, :, $; no arrays).
- * @param {string} buf
- */
-function replyComplete(buf) {
-	const eol = buf.indexOf('\r\n');
-	if (eol < 0) return false;
-	if (buf[0] !== '$') return true;
-	const len = Number(buf.slice(1, eol));
-	return len < 0 || Buffer.byteLength(buf) >= eol + 2 + len + 2;
-}
-
-/**
- * '+OK' → 'OK', ':3' → 3, '$-1' → null, '$5 hello' → 'hello', '-ERR x' → Error thrown by the caller.
- * @param {string} buf
- */
-function parseReply(buf) {
-	const eol = buf.indexOf('\r\n');
-	const head = buf.slice(1, eol);
-	switch (buf[0]) {
-		case '+':
-			return head;
-		case ':':
-			return Number(head);
-		case '-':
-			return new Error(head);
-		case '$':
-			return Number(head) < 0 ? null : buf.slice(eol + 2, eol + 2 + Number(head));
-		default:
-			return buf;
-	}
-}
-
-/**
- * One RESP command over a fresh connection: resolves the parsed reply (simple types only).
+ * Redis's answer to PING (redis-cli, of Debian's redis-tools, which redis-server depends on).
  * @param {number} port
- * @param {Array<string|number>} args
- * @returns {Promise<ReturnType<typeof parseReply>>}
  */
-function redisCommand(port, args, timeoutMs = 2000) {
-	return new Promise((resolve, reject) => {
-		const sock = net.connect(port, HOST);
-		let buf = '';
-		const timer = setTimeout(() => {
-			sock.destroy();
-			reject(new Error('redis: no answer'));
-		}, timeoutMs);
-		sock.on('connect', () => {
-			sock.write(
-				`*${args.length}\r\n` +
-					args.map((a) => `$${Buffer.byteLength(String(a))}\r\n${a}\r\n`).join(''),
-			);
-		});
-		sock.on('data', (d) => {
-			buf += d;
-			if (!replyComplete(buf)) return;
-			clearTimeout(timer);
-			sock.end();
-			resolve(parseReply(buf));
-		});
-		sock.on('error', (err) => {
-			clearTimeout(timer);
-			reject(err);
-		});
+function ping(port) {
+	const res = spawnSync('redis-cli', ['-h', HOST, '-p', String(port), 'PING'], {
+		encoding: 'utf8',
+		timeout: 2000,
 	});
+	return res.stdout.trim();
 }
 
 /** @param {{ dir: string, tracker?: Tracker, timeoutMs?: number }} options */
@@ -268,11 +202,7 @@ async function startRedis({ dir, tracker, timeoutMs = 20000 }) {
 	for (;;) {
 		if (child.exitInfo)
 			throw new Error(`redis-server exited (${JSON.stringify(child.exitInfo)})\n${tail(logFile)}`);
-		try {
-			if ((await redisCommand(port, ['PING'])) === 'PONG') break;
-		} catch {
-			/* not yet */
-		}
+		if (ping(port) === 'PONG') break;
 		if (Date.now() > deadline)
 			throw new Error(`redis-server not answering on ${port}\n${tail(logFile)}`);
 		await sleep(200);
@@ -283,14 +213,9 @@ async function startRedis({ dir, tracker, timeoutMs = 20000 }) {
 		port,
 		pid: child.pid,
 		logFile,
-		command: (/** @type {Array<string|number>} */ args) => redisCommand(port, args),
 		stop: () => stopGroup(child, { registry: tracker }),
 	};
 }
-
-/* ------------------------------------------------------------------------------------------------ */
-/* PostgreSQL                                                                                        */
-/* ------------------------------------------------------------------------------------------------ */
 
 function pgUserIds() {
 	const res = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
@@ -432,14 +357,4 @@ async function startPostgres({ dir, tracker, timeoutMs = 60000, database = 'n8n'
 	};
 }
 
-module.exports = {
-	HOST,
-	log,
-	freePort,
-	ensurePackages,
-	createTracker,
-	startRedis,
-	startPostgres,
-	redisCommand,
-	pgBinDir,
-};
+module.exports = { log, ensurePackages, createTracker, startRedis, startPostgres };

@@ -9,7 +9,7 @@ const installer = require('./install');
  * n8n modules that call n8n's servers on their own, per major version: 2.x (2.40.7, 2.41.1) fetches its
  * MCP server registry (api.n8n.io) at start. 1.x has no such module and refuses to start when
  * N8N_DISABLED_MODULES names a module it does not know, hence per version.
- * test/e2e/offline.test.ts proves the list complete: n8n runs under scripts/n8n/netguard.js.
+ * test/e2e/offline.test.ts proves the list complete: n8n runs under test/harness/n8n/netguard.js.
  */
 /** @type {Record<number, string[]>} */
 const ONLINE_MODULES = { 1: [], 2: ['mcp-registry'] };

@@ -1,6 +1,6 @@
 'use strict';
 /*
- * Running a process under scripts/n8n/netguard.js and reading what it recorded.
+ * Running a process under test/harness/n8n/netguard.js and reading what it recorded.
  *
  *   const env = guardEnv(logFile);           // NODE_OPTIONS (children inherit it) + the log's path
  *   ... run n8n with env ...

@@ -43,7 +43,7 @@ function signalGroup(pgid, signal) {
  * or, with `pipe: true`, readable on child.stdout / child.stderr; `stdoutFd` (with `pipe`) sends stdout to
  * that open file instead of a pipe. The child gets `exited` (a promise of
  * { code, signal }) and `exitInfo` (null while it runs). `registry` (optional: { addGroup, removeGroup })
- * is told about the group, for a watchdog that outlives this process (scripts/queue/services.js).
+ * is told about the group, for a watchdog that outlives this process (test/harness/queue/services.js).
  * @param {string} cmd
  * @param {string[]} args
  * @param {{ logFile?: string, pipe?: boolean, stdoutFd?: number, env?: NodeJS.ProcessEnv, cwd?: string, label?: string, registry?: GroupRegistry }} [options]

@@ -16,7 +16,7 @@ const { sleep } = require('./process-group');
  */
 /** @typedef {{ email: string, password: string, firstName: string, lastName: string }} Owner */
 /**
- * A call of n8n's public API (`/api/v1` + path) or internal REST API (`/rest` + path).
+ * A call of n8n's public API (`/api/v1` + path).
  * @typedef {<T = unknown>(method: string, urlPath: string, body?: unknown) => Promise<HttpJson<T>>} ApiCall
  */
 
@@ -182,17 +182,6 @@ function publicApi(baseUrl, apiKey) {
 }
 
 /**
- * n8n's internal REST API (`/rest` + path) with the owner's cookie.
- * @param {string} baseUrl
- * @param {string} cookie
- * @returns {ApiCall}
- */
-function restApi(baseUrl, cookie) {
-	return (method, urlPath, body) =>
-		httpJson(`${baseUrl}/rest${urlPath}`, { method, body, headers: { cookie } });
-}
-
-/**
  * Production webhooks are registered while n8n activates published workflows, which can finish after
  * the REST API answers: resolves once `webhookPath` stops answering 404.
  * @param {string} baseUrl
@@ -249,7 +238,6 @@ module.exports = {
 	createApiKey,
 	openSession,
 	publicApi,
-	restApi,
 	waitForWebhook,
 	createActiveWorkflow,
 };

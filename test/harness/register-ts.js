@@ -1,0 +1,34 @@
+'use strict';
+/**
+ * Lets plain `node` require TypeScript (the harness from bench/, the property campaign of `npm run fuzz` and
+ * `npm run mutants`) without ts-node: each .ts file is transpiled on load (no type check; `npm run build` and jest
+ * do that). `transpile` is what it does to each file (test/property/mutantHook.ts applies a defect to a source
+ * before it).
+ */
+const fs = require('node:fs');
+const ts = require('typescript');
+
+/** TypeScript source as CommonJS JavaScript. @param {string} source @param {string} filename */
+function transpile(source, filename) {
+	return ts.transpileModule(source, {
+		fileName: filename,
+		compilerOptions: {
+			module: ts.ModuleKind.CommonJS,
+			target: ts.ScriptTarget.ES2022,
+			esModuleInterop: true,
+			isolatedModules: true,
+		},
+	}).outputText;
+}
+
+/** Node's loader for .ts files. @param {NodeJS.Module} module @param {string} filename */
+function loadTs(module, filename) {
+	const compilable = /** @type {{ _compile(code: string, filename: string): void }} */ (
+		/** @type {unknown} */ (module)
+	);
+	compilable._compile(transpile(fs.readFileSync(filename, 'utf8'), filename), filename);
+}
+
+require.extensions['.ts'] = loadTs;
+
+module.exports = { transpile };
