@@ -40,15 +40,6 @@ interface RawRequest {
 }
 
 /**
- * The part of n8n's response object (an express response, a Node ServerResponse) the trigger
- * answers with.
- */
-interface RawResponse {
-	writeHead(status: number, headers: Record<string, string>): unknown;
-	end(body?: string): unknown;
-}
-
-/**
  * The exact request bytes as n8n's body reader captured them (read now if not read yet). Undefined
  * when n8n consumed the stream itself (multipart/form-data, which it parses before the node runs)
  * or reading failed.
@@ -120,7 +111,7 @@ async function judge(
  * `noWebhookResponse`).
  */
 function send(context: IWebhookFunctions, status: number, message?: string): void {
-	const res = context.getResponseObject() as unknown as RawResponse;
+	const res = context.getResponseObject();
 	const json = { 'content-type': 'application/json; charset=utf-8' };
 	res.writeHead(status, message === undefined ? {} : json);
 	res.end(message === undefined ? undefined : JSON.stringify({ message }));

@@ -19,6 +19,7 @@ import {
 import type { SignedValues } from './signedContent';
 import { parseSignedContent, renderParts, usesPart } from './signedContent';
 import type { HmacVerification, Verification } from './verifications';
+import { headersRead } from './verifications';
 
 /** Why a request is not from the sender (or cannot be checked). */
 export type AuthenticationFailure =
@@ -139,9 +140,7 @@ function authenticateHmac(
 	const signedHeader = headerPart?.kind === 'header' ? headerNames(headerPart.name) : undefined;
 	const { signatureHeader, timestampHeader, idHeader } = verification;
 	const headers = headerMap(request.headers, [
-		...signatureHeader,
-		...timestampHeader,
-		...idHeader,
+		...headersRead(verification),
 		...(signedHeader ?? []),
 	]);
 	const signature = first(headers, signatureHeader)?.value;
