@@ -31,29 +31,14 @@ const WEBHOOK_CREDENTIAL = new TenantWebhookApi().name;
 /** n8n's response mode for the Respond parameter, evaluated by n8n for each request. */
 const RESPONSE_MODE = '={{ $parameter["respond"] === "whenFinished" ? "lastNode" : "onReceived" }}';
 
-/** The part of n8n's request object (an express request) the trigger reads. */
-interface RawRequest {
-	rawBody?: unknown;
-	readRawBody?: () => Promise<void>;
-	originalUrl?: string;
-	url?: string;
-}
-
-/**
- * The part of n8n's response object (an express response, a Node ServerResponse) the trigger
- * answers with.
- */
-interface RawResponse {
-	writeHead(status: number, headers: Record<string, string>): unknown;
-	end(body?: string): unknown;
-}
-
 /**
  * The exact request bytes as n8n's body reader captured them (read now if not read yet). Undefined
  * when n8n consumed the stream itself (multipart/form-data, which it parses before the node runs)
  * or reading failed.
  */
-async function readRawBody(req: RawRequest): Promise<Buffer | undefined> {
+async function readRawBody(
+	req: ReturnType<IWebhookFunctions['getRequestObject']>,
+): Promise<Buffer | undefined> {
 	try {
 		if (!Buffer.isBuffer(req.rawBody) && typeof req.readRawBody === 'function')
 			await req.readRawBody();
@@ -90,7 +75,7 @@ async function judge(
 	let request: ReceivedRequest = { headers: {}, query: {}, nowSeconds };
 	let decision: Decision;
 	try {
-		const req = context.getRequestObject() as unknown as RawRequest;
+		const req = context.getRequestObject();
 		const signed = 'failure' in settings ? undefined : settings.signedUrl;
 		request = {
 			headers: context.getHeaderData() as HeaderBag,
@@ -120,7 +105,7 @@ async function judge(
  * `noWebhookResponse`).
  */
 function send(context: IWebhookFunctions, status: number, message?: string): void {
-	const res = context.getResponseObject() as unknown as RawResponse;
+	const res = context.getResponseObject();
 	const json = { 'content-type': 'application/json; charset=utf-8' };
 	res.writeHead(status, message === undefined ? {} : json);
 	res.end(message === undefined ? undefined : JSON.stringify({ message }));

@@ -19,6 +19,7 @@ import {
 import type { SignedValues } from './signedContent';
 import { parseSignedContent, renderParts, usesPart } from './signedContent';
 import type { HmacVerification, Verification } from './verifications';
+import { headersRead } from './verifications';
 
 /** Why a request is not from the sender (or cannot be checked). */
 export type AuthenticationFailure =
@@ -133,24 +134,22 @@ function authenticateHmac(
 	const keys = secrets.map((secret) =>
 		secret === undefined ? undefined : secretKey(secret, verification.secretEncoding),
 	);
-	const secretsTried = indexesOfDefined(keys);
-	if (secretsTried.length === 0) return refused('invalid_secret', { secretsTried });
+	// What a refusal is explained from: the secrets tried, then the signed timestamp once read.
+	const seen: Seen = { secretsTried: indexesOfDefined(keys) };
+	const fail = (reason: AuthenticationFailure) => refused(reason, seen);
+	if (seen.secretsTried.length === 0) return fail('invalid_secret');
 	const headerPart = parts.find((part) => part.kind === 'header');
 	const signedHeader = headerPart?.kind === 'header' ? headerNames(headerPart.name) : undefined;
 	const { signatureHeader, timestampHeader, idHeader } = verification;
 	const headers = headerMap(request.headers, [
-		...signatureHeader,
-		...timestampHeader,
-		...idHeader,
+		...headersRead(verification),
 		...(signedHeader ?? []),
 	]);
 	const signature = first(headers, signatureHeader)?.value;
-	if (signature === undefined || signature.trim() === '')
-		return refused('missing_signature', { secretsTried });
-	if (signature.length > MAX_SIGNATURE_HEADER_LENGTH)
-		return refused('malformed_signature', { secretsTried });
+	if (signature === undefined || signature.trim() === '') return fail('missing_signature');
+	if (signature.length > MAX_SIGNATURE_HEADER_LENGTH) return fail('malformed_signature');
 	const { digests, timestamp: inSignature } = readSignatureHeader(signature, verification);
-	if (digests.length === 0) return refused('malformed_signature', { secretsTried });
+	if (digests.length === 0) return fail('malformed_signature');
 	const values: SignedValues = { body: request.rawBody };
 	let timestamp: number | undefined;
 	if (usesPart(parts, 'timestamp')) {
@@ -158,31 +157,30 @@ function authenticateHmac(
 			verification.signatureFormat === 'keyValue'
 				? inSignature
 				: first(headers, timestampHeader)?.value;
-		if (text === undefined || text === '') return refused('missing_timestamp', { secretsTried });
-		if (!UNIX_SECONDS.test(text)) return refused('invalid_timestamp', { secretsTried });
-		timestamp = Number(text);
+		if (text === undefined || text === '') return fail('missing_timestamp');
+		if (!UNIX_SECONDS.test(text)) return fail('invalid_timestamp');
+		seen.timestamp = timestamp = Number(text);
 		values.timestamp = text;
 	}
-	const seen: Seen = timestamp === undefined ? { secretsTried } : { secretsTried, timestamp };
 	if (
 		timestamp !== undefined &&
 		Math.abs(request.nowSeconds - timestamp) > verification.toleranceSeconds
 	)
-		return refused('timestamp_out_of_window', seen);
+		return fail('timestamp_out_of_window');
 	const id = usesPart(parts, 'id') ? exactHeader(headers, idHeader) : undefined;
 	if (usesPart(parts, 'id') && (id === undefined || id.value.length > MAX_ID_LENGTH))
-		return refused('missing_id', seen);
+		return fail('missing_id');
 	values.id = id?.value;
 	if (usesPart(parts, 'url')) {
 		// An HTTP request target holds no blank; one padded could move bytes out of a JSON `{body}`.
-		if (!request.url || request.url.trim() !== request.url) return refused('missing_url', seen);
+		if (!request.url || request.url.trim() !== request.url) return fail('missing_url');
 		values.url = request.url;
 	}
 	const header = signedHeader && exactHeader(headers, signedHeader);
-	if (signedHeader && header === undefined) return refused('missing_signed_header', seen);
+	if (signedHeader && header === undefined) return fail('missing_signed_header');
 	values.header = header?.value;
 	const keyIndex = matchingKey(verification.algorithm, renderParts(parts, values), keys, digests);
-	if (keyIndex === undefined) return refused('signature_mismatch', seen);
+	if (keyIndex === undefined) return fail('signature_mismatch');
 	return {
 		ok: true,
 		seen,

@@ -18,6 +18,7 @@ const tolerance = (show: IDisplayOptions['show']): INodeProperties => ({
 	description: 'How far the signed timestamp may be from the current time, in either direction',
 });
 
+/** Custom HMAC's settings: shown for it alone (where no other condition is given). */
 const customHmacFields: INodeProperties[] = [
 	{
 		displayName: 'Algorithm',
@@ -29,7 +30,6 @@ const customHmacFields: INodeProperties[] = [
 			{ name: 'HMAC-SHA512', value: 'sha512' },
 		],
 		default: 'sha256',
-		displayOptions: custom(),
 	},
 	{
 		displayName: 'Secret Encoding',
@@ -41,7 +41,6 @@ const customHmacFields: INodeProperties[] = [
 			{ name: 'Hex', value: 'hex' },
 		],
 		default: 'text',
-		displayOptions: custom(),
 		description: 'How the secret in the credential becomes the HMAC key',
 	},
 	{
@@ -50,7 +49,6 @@ const customHmacFields: INodeProperties[] = [
 		type: 'string',
 		default: '{timestamp}.{body}',
 		required: true,
-		displayOptions: custom(),
 		description:
 			'What the sender signs. Placeholders: {body} (the raw bytes, last), {timestamp}, {ID} (the delivery ID), {URL} (the URL called), {header.name} (a request header); anything else is literal text. Text between placeholders, and at most one of {ID}, {URL} and {header.…}, so that the signed bytes split one way only.',
 	},
@@ -60,7 +58,6 @@ const customHmacFields: INodeProperties[] = [
 		type: 'string',
 		default: 'x-signature',
 		required: true,
-		displayOptions: custom(),
 		description:
 			'Header carrying the signature; several names separated by commas are tried in order',
 	},
@@ -75,7 +72,6 @@ const customHmacFields: INodeProperties[] = [
 			{ name: 'Versioned List (e.g. V1,… V1,…)', value: 'versioned' },
 		],
 		default: 'plain',
-		displayOptions: custom(),
 	},
 	{
 		displayName: 'Signature Label',
@@ -111,14 +107,12 @@ const customHmacFields: INodeProperties[] = [
 			{ name: 'Base64', value: 'base64' },
 		],
 		default: 'auto',
-		displayOptions: custom(),
 	},
 	{
 		displayName: 'Timestamp Header',
 		name: 'customTimestampHeader',
 		type: 'string',
 		default: 'x-timestamp',
-		displayOptions: custom(),
 		description:
 			'Header carrying {timestamp} in unix seconds (not used when the signature header carries it)',
 	},
@@ -127,7 +121,6 @@ const customHmacFields: INodeProperties[] = [
 		name: 'customIdHeader',
 		type: 'string',
 		default: 'webhook-id',
-		displayOptions: custom(),
 		description: 'Header carrying the delivery ID ({ID})',
 	},
 ];
@@ -208,7 +201,7 @@ export const properties: INodeProperties[] = [
 		displayOptions: { show: { verification: USE_TIMESTAMP, useTimestamp: [true] } },
 		description: 'Request header that carries the timestamp, in unix seconds',
 	},
-	...customHmacFields,
+	...customHmacFields.map((field) => ({ displayOptions: custom(), ...field })),
 	tolerance({ verification: USE_TIMESTAMP, useTimestamp: [true] }),
 	tolerance({ verification: showing('tolerance') }),
 	{

@@ -17,7 +17,13 @@ import { savedVerification, settingsFromParameters, usableSecret } from './setti
 import { signatureForm } from './signatureHeader';
 import { parseSignedContent, usesPart } from './signedContent';
 import type { Verification } from './verifications';
-import { VERIFICATIONS, VERIFICATION_NAMES, isVerificationName } from './verifications';
+import {
+	VERIFICATIONS,
+	VERIFICATION_NAMES,
+	expectedHeaders,
+	headersRead,
+	isVerificationName,
+} from './verifications';
 
 /** Everything a refusal is explained from; never the body's content or a header's value. */
 export interface Evidence {
@@ -31,20 +37,6 @@ export interface Evidence {
 
 /** Words that mark a header as one that carries a signature, a timestamp or a shared secret. */
 const SIGNATURE_LIKE = /signature|hmac|token|secret|timestamp|webhook-id/;
-
-/** The header names a Verification reads its signature (or shared key) from. */
-const expectedHeaders = (verification?: Verification) =>
-	verification?.kind === 'hmac'
-		? verification.signatureHeader
-		: verification?.kind === 'secretHeader'
-			? verification.header
-			: [];
-
-/** Every header name a Verification reads. */
-const headersRead = (verification?: Verification) =>
-	verification?.kind === 'hmac'
-		? [...verification.signatureHeader, ...verification.timestampHeader, ...verification.idHeader]
-		: expectedHeaders(verification);
 
 /** Each row's Verification with every setting at its default. */
 const DEFAULTS = VERIFICATION_NAMES.map(

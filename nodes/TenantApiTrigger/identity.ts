@@ -12,7 +12,6 @@ import type { Authenticated } from './authenticate';
 import { parseNumbersAsWritten } from './exactJson';
 
 export const DEFAULT_EVENT_PATH = 'event';
-const FALLBACK_EVENT_PATH = 'type';
 
 function child(current: unknown, key: string): unknown {
 	if (Array.isArray(current)) return /^(0|[1-9]\d*)$/.test(key) ? current[Number(key)] : undefined;
@@ -85,7 +84,7 @@ export function deliveryIdentity(
 
 /** The event type at `eventPath`, else at `type`; undefined when neither holds text. */
 export function eventType(body: IDataObject, eventPath: string): string | undefined {
-	for (const path of [eventPath || DEFAULT_EVENT_PATH, FALLBACK_EVENT_PATH]) {
+	for (const path of [eventPath || DEFAULT_EVENT_PATH, 'type']) {
 		const value = valueAtPath(body, path);
 		if (typeof value === 'string' && value.trim() !== '') return value.trim();
 	}

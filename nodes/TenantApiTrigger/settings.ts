@@ -8,7 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { BodyFormat } from './body';
 import { properties } from './description';
 import { DEFAULT_EVENT_PATH } from './identity';
-import type { Parameters, Verification, VerificationName } from './verifications';
+import type { Verification, VerificationName } from './verifications';
 import { VERIFICATIONS, isVerificationName } from './verifications';
 
 export interface TriggerSettings {
@@ -53,8 +53,12 @@ const usable = (secrets: unknown[]) => secrets.flatMap((secret) => usableSecret(
 /** The default the node shows for each parameter. */
 const DEFAULTS = new Map(properties.map((property) => [property.name, property.default]));
 
-/** The values of a row's parameters as its Verification takes them (verifications.ts). */
-function parametersOf(value: (name: string) => unknown): Parameters {
+/**
+ * The node's parameters as a row of VERIFICATIONS takes them: `text` trimmed, `typed` trimmed but
+ * possibly empty, `headers` lower-case names, `seconds` above 0; where a value is blank or not of
+ * its type, the default the node shows for it.
+ */
+function parametersOf(value: (name: string) => unknown) {
 	const typed = (name: string) => {
 		const read = value(name);
 		return typeof read === 'string' ? read.trim() : String(DEFAULTS.get(name));
@@ -63,17 +67,19 @@ function parametersOf(value: (name: string) => unknown): Parameters {
 	return {
 		text,
 		typed,
-		headers: (name) => {
+		headers: (name: string) => {
 			const names = headerNames(text(name));
 			return names.length > 0 ? names : headerNames(String(DEFAULTS.get(name)));
 		},
-		flag: (name) => value(name) === true,
-		seconds: (name) => {
+		flag: (name: string) => value(name) === true,
+		seconds: (name: string) => {
 			const read = Number(value(name));
 			return Number.isFinite(read) && read > 0 ? read : Number(DEFAULTS.get(name));
 		},
 	};
 }
+
+export type Parameters = ReturnType<typeof parametersOf>;
 
 /**
  * The trigger's settings from the node's parameters and the secrets of its credential: those a
@@ -109,14 +115,10 @@ export function settingsFromParameters(
  * two as in production.
  */
 export function secretsOf(credential: IDataObject, testUrl: boolean) {
-	const all = [
-		credential.signingSecret,
-		credential.previousSigningSecret,
-		credential.testSigningSecret,
-	];
-	const [current, previous, test] = all;
+	const { signingSecret, previousSigningSecret, testSigningSecret: test } = credential;
+	const all = [signingSecret, previousSigningSecret, test];
 	const testAlone = testUrl && usableSecret(test) !== undefined;
-	return { all, accepted: testAlone ? [undefined, undefined, test] : [current, previous] };
+	return { all, accepted: testAlone ? [undefined, undefined, test] : all.slice(0, 2) };
 }
 
 /** Why no delivery can be checked under the node's settings as they are. */

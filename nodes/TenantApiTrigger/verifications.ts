@@ -4,6 +4,8 @@
  * settings and the refusal diagnosis are derived from this table; the property tests generate
  * every row (test/property/settings.ts).
  */
+import type { Parameters } from './settings';
+
 export type HmacAlgorithm = 'sha1' | 'sha256' | 'sha512';
 
 /**
@@ -63,22 +65,6 @@ export type VerificationSetting =
 	| 'sharedKeyHeader'
 	| 'bodyFormat';
 
-/**
- * The node's parameters for one Verification, read once (settings.ts), each as its setting means
- * it; where a value is blank or not of its type, the default the node shows for it.
- */
-export interface Parameters {
-	/** Text, trimmed. */
-	text(name: string): string;
-	/** Text as typed, trimmed: an empty one may be meant. */
-	typed(name: string): string;
-	/** Header names, separated by commas in the setting. */
-	headers(name: string): string[];
-	flag(name: string): boolean;
-	/** A number above 0. */
-	seconds(name: string): number;
-}
-
 export interface VerificationOption {
 	/** The option's name in the node: what is signed, not who signs. */
 	name: string;
@@ -125,21 +111,20 @@ const bodyHmac =
 			: {}),
 	});
 
+/** The row of HMAC of the body alone with `algorithm`. */
+const bodyHmacRow = (algorithm: HmacAlgorithm) => {
+	const name = algorithm.toUpperCase();
+	return {
+		name: `HMAC-${name} of the Body`,
+		description: `HMAC-${name} of the exact request bytes (or of a timestamp, a dot and the bytes), hex or base64, optional ${algorithm}= prefix`,
+		settings: ['signatureHeader', 'useTimestamp', 'bodyFormat'],
+		verify: bodyHmac(algorithm),
+	} satisfies VerificationOption;
+};
+
 const ROWS = {
-	hmacSha256: {
-		name: 'HMAC-SHA256 of the Body',
-		description:
-			'HMAC-SHA256 of the exact request bytes (or of a timestamp, a dot and the bytes), hex or base64, optional sha256= prefix',
-		settings: ['signatureHeader', 'useTimestamp', 'bodyFormat'],
-		verify: bodyHmac('sha256'),
-	},
-	hmacSha512: {
-		name: 'HMAC-SHA512 of the Body',
-		description:
-			'HMAC-SHA512 of the exact request bytes (or of a timestamp, a dot and the bytes), hex or base64, optional sha512= prefix',
-		settings: ['signatureHeader', 'useTimestamp', 'bodyFormat'],
-		verify: bodyHmac('sha512'),
-	},
+	hmacSha256: bodyHmacRow('sha256'),
+	hmacSha512: bodyHmacRow('sha512'),
 	timestampedSignatures: {
 		name: 'HMAC-SHA256 of Timestamp and Body (t=…,v1=… Header)',
 		description:
@@ -231,3 +216,17 @@ export function isVerificationName(value: unknown): value is VerificationName {
 export function showing(setting: VerificationSetting): VerificationName[] {
 	return VERIFICATION_NAMES.filter((name) => VERIFICATIONS[name].settings.includes(setting));
 }
+
+/** The header names a Verification reads its signature (or shared key) from. */
+export const expectedHeaders = (verification?: VerificationKind) =>
+	verification?.kind === 'hmac'
+		? verification.signatureHeader
+		: verification?.kind === 'secretHeader'
+			? verification.header
+			: [];
+
+/** Every header name a Verification reads. */
+export const headersRead = (verification?: VerificationKind) =>
+	verification?.kind === 'hmac'
+		? [...verification.signatureHeader, ...verification.timestampHeader, ...verification.idHeader]
+		: expectedHeaders(verification);
