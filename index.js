@@ -37,7 +37,4 @@ Object.assign(exports, {
 	settingsFromParameters,
 	VERIFICATIONS,
 	VERIFICATION_NAMES,
-	// The same table by its earlier names, which scripts/start.js and scripts/prepublish-guard.mjs read.
-	SCHEMES: VERIFICATIONS,
-	SCHEME_NAMES: VERIFICATION_NAMES,
 });

@@ -57,8 +57,8 @@ const WEBHOOK_EXPORTS = [
 	'receiveDelivery',
 	'refusalAnswer',
 	'settingsFromParameters',
-	'SCHEMES',
-	'SCHEME_NAMES',
+	'VERIFICATIONS',
+	'VERIFICATION_NAMES',
 ];
 
 /** index.js (main) loads and exports every node and credential class listed in the n8n block, and WEBHOOK_EXPORTS. */

@@ -53,15 +53,15 @@ function say(msg) {
 }
 
 /**
- * The Verification's name as the editor shows it (the built package's SCHEMES), e.g. "HMAC-SHA256 of the Body".
+ * The Verification's name as the editor shows it (the built package's VERIFICATIONS), e.g. "HMAC-SHA256 of the Body".
  * @param {SigningScheme} scheme
  * @returns {string}
  */
 function verificationName(scheme) {
 	const verification = String(signing.triggerParameters(scheme).verification);
-	/** @type {{ SCHEMES: Record<string, { name: string }> }} */
+	/** @type {{ VERIFICATIONS: Record<string, { name: string }> }} */
 	const main = require(ROOT);
-	return main.SCHEMES[verification]?.name ?? verification;
+	return main.VERIFICATIONS[verification]?.name ?? verification;
 }
 
 /**
