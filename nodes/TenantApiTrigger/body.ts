@@ -42,7 +42,9 @@ function readJson(text: string): BodyReading {
 	let parsed: unknown;
 	try {
 		parsed = parseExactJson(text);
-	} catch {
+	} catch (error) {
+		// Only a syntax error says the text is not JSON; any other (out of stack or memory) is ours.
+		if (!(error instanceof SyntaxError)) throw error;
 		return { ok: false, reason: 'invalid_json' };
 	}
 	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))

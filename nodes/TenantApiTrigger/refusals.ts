@@ -288,9 +288,11 @@ export const REFUSALS: Record<RefusalReason, RefusalEntry> = {
 		],
 	},
 	internal_error: {
+		status: 503,
+		answer: () => 'Temporarily unable to verify the delivery',
 		explain: () => [
-			'n8n did not hand the trigger the request or its settings.',
-			'Deliver again; if it repeats, check the n8n log.',
+			'The trigger could not finish with this request: n8n did not hand it the request or its settings, or reading the body ran out of memory or stack. The sender was answered 503 and delivers again.',
+			'Nothing to change if it passes; if it repeats for one delivery, tell us its size and Content-Type.',
 		],
 	},
 };

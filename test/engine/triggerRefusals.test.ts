@@ -109,6 +109,28 @@ describe('at the Test URL, every refusal reaches the editor', () => {
 			reason: 'credential_unavailable',
 		});
 	});
+
+	it('a genuine delivery whose reading fails for want of stack or memory is answered 503 (the sender delivers again), never refused as not JSON', async () => {
+		await atTestUrl();
+		const parse = JSON.parse;
+		const spy = jest.spyOn(JSON, 'parse').mockImplementation((text, reviver) => {
+			if (typeof text === 'string' && text.includes(MARKER))
+				throw new RangeError('Maximum call stack size exceeded');
+			return parse(text, reviver);
+		});
+		try {
+			const result = await rig.server.post(BODY, {
+				...JSON_TYPE,
+				...sign({ secret: SECRET, body: BODY }),
+			});
+			expect(JSON.parse(result.text)).toEqual({
+				message: 'Temporarily unable to verify the delivery',
+			});
+			expect(diagnosisOf(result, 503)).toMatchObject({ reason: 'internal_error', answered: 503 });
+		} finally {
+			spy.mockRestore();
+		}
+	});
 });
 
 describe('in production', () => {

@@ -79,6 +79,7 @@ describe('the table', () => {
 	/** The refusals whose answer says more than 401 "Invalid signature": status, in JSON, in form fields. */
 	const ANSWERS: Array<[RefusalReason, number, string, string?]> = [
 		['credential_unavailable', 503, 'Temporarily unable to verify the delivery'],
+		['internal_error', 503, 'Temporarily unable to verify the delivery'],
 		[
 			'unsupported_media_type',
 			415,
