@@ -23,7 +23,7 @@ import type { HeaderBag } from '../../nodes/TenantApiTrigger/headers';
 import type { RefusalReason } from '../../nodes/TenantApiTrigger/refusals';
 
 import type { Format } from './reading';
-import { hasOwn, readAs, setOwn } from './reading';
+import { collect, hasOwn, readAs, setOwn } from './reading';
 import { secretFinder, texts } from './secretReadings';
 import type { Delivery } from './sender';
 import type { Setup } from './settings';
@@ -48,18 +48,13 @@ export interface Received {
 export function queryObject(rawQuery: string, extended: boolean): IDataObject {
 	const out: IDataObject = {};
 	for (const [name, value] of new URLSearchParams(rawQuery)) {
-		const nested = extended ? /^([^[\]]+)\[([^[\]]+)\]$/.exec(name) : null;
-		if (nested !== null) {
-			const holder =
-				hasOwn(out, nested[1]) && typeof out[nested[1]] === 'object'
-					? (out[nested[1]] as IDataObject)
-					: {};
-			setOwn(holder, nested[2], value);
-			setOwn(out, nested[1], holder);
-		} else if (!hasOwn(out, name)) setOwn(out, name, value);
+		const [, holder, field] = (extended && /^([^[\]]+)\[([^[\]]+)\]$/.exec(name)) || [];
+		if (field === undefined) collect(out, name, value);
 		else {
-			const before = out[name];
-			setOwn(out, name, Array.isArray(before) ? [...before, value] : [before, value]);
+			const before = hasOwn(out, holder) ? out[holder] : undefined;
+			const nested = typeof before === 'object' && before !== null ? (before as IDataObject) : {};
+			setOwn(nested, field, value);
+			setOwn(out, holder, nested);
 		}
 	}
 	return out;

@@ -5,8 +5,6 @@
  * secret itself in any letter case (folded, it no longer decodes, but holds most of the secret). Written from
  * docs/trigger.md, not from the product's code (nodes/shared/secretSpellings.ts spells secrets out instead).
  */
-import { ESCAPES } from './reading';
-
 /** Every run of percent escapes as the UTF-8 text of its bytes; other text as it is. */
 const percentDecoded = (text: string) =>
 	text.replace(/(?:%[0-9a-fA-F]{2})+/g, (run) =>
@@ -14,10 +12,9 @@ const percentDecoded = (text: string) =>
 	);
 
 const jsonUnescaped = (text: string) =>
-	text.replace(/\\(?:u([0-9a-fA-F]{4})|(.))/g, (escape, code?: string, character?: string) =>
-		code !== undefined
-			? String.fromCharCode(parseInt(code, 16))
-			: (ESCAPES[character as string] ?? escape),
+	text.replace(
+		/\\(?:u[0-9a-fA-F]{4}|["\\/bfnrt])/g,
+		(escape) => JSON.parse(`"${escape}"`) as string,
 	);
 
 /** The text as written, percent-decoded until nothing changes, each of those JSON-unescaped. */
