@@ -1,14 +1,11 @@
 /**
- * The Refused output's item (nodes/TenantApiTrigger/diagnosis.ts) for hostile requests: whatever a sender sends (any
- * header names and values, Content-Types, body sizes), under every set-up of settings.ts at either URL, the item
- * stays within its bound, holds no secret of the credential in any letter case, and every string in it is the
- * trigger's own vocabulary, the node's settings or a header name that is a plain token, as docs/trigger.md "When a
- * delivery is refused" says. A signature in a header the settings do not read: the header is named only when its
- * name is a plain token holding no secret of the credential, and a Verification only when the value has its form.
- * Used by test/unit/refusalProperties.test.ts (a fixed seed).
- *
- * Everything the sender writes holds a canary, so any of it that reaches the item is found wherever it lands: header
- * values and Content-Types CANARY (never shown), header names NAME_CANARY (shown only as a whole name that may be).
+ * The Refused output's item (nodes/TenantApiTrigger/diagnosis.ts) for hostile requests, under every set-up of
+ * settings.ts and under settings of any text: as docs/trigger.md "When a delivery is refused" says, the item stays
+ * within its bound, holds no secret of the credential in any letter case, and every string in it is the trigger's
+ * own vocabulary, the node's settings or a header name that is a plain token. A signature in a header the settings
+ * do not read names that header only when its name is a plain token holding no secret, and a Verification only when
+ * the value has its form. Everything the sender writes holds a canary (CANARY in values, NAME_CANARY in header
+ * names), so any of it that reaches the item is found wherever it lands.
  */
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
@@ -40,21 +37,15 @@ import type { HmacSender, Setup, SignatureText } from './settings';
 import { VERIFICATIONS, setups } from './settings';
 
 /** The bound docs/trigger.md gives the item: its JSON, in UTF-8 bytes. */
-export const ITEM_BOUND_BYTES = 2048;
-
-/** Every refusal reason the trigger gives: the keys of its refusal table, which the compiler holds to the reasons. */
-export const REASONS = Object.keys(REFUSALS) as RefusalReason[];
+const ITEM_BOUND_BYTES = 2048;
 
 /** The media types the item may name (docs/trigger.md); any other is `other`. */
-const MEDIA_TYPES = [
-	'application/json',
-	'application/*+json',
-	'text/plain',
+const MEDIA_TYPES = ['application/json', 'application/*+json', 'text/plain'].concat([
 	'application/x-www-form-urlencoded',
 	'multipart/form-data',
 	'none',
 	'other',
-];
+]);
 
 /** The header names a Verification reads. */
 function headersRead(verification: Verification | undefined): string[] {
@@ -65,7 +56,7 @@ function headersRead(verification: Verification | undefined): string[] {
 }
 
 /** The header names the rows of VERIFICATIONS read by default (the item may name them). */
-export const ROW_HEADERS = [
+const ROW_HEADERS = [
 	...new Set(
 		VERIFICATION_NAMES.flatMap((name) =>
 			headersRead(settingsFromParameters(name, (_parameter, fallback) => fallback).verification),
@@ -80,22 +71,11 @@ const LIKELY_CAUSES = [
 	/^The Signing Secret starts with whsec_/,
 	/^The Secret Encoding is hex/,
 ];
-const ITEM_KEYS = [
-	'reason',
-	'answered',
-	'summary',
-	'action',
-	'verification',
-	'url',
-	'request',
-	'secretsTried',
-	'timestampSkewSeconds',
-	'likelyCause',
-	'refusedAt',
-];
+const ITEM_KEYS =
+	`reason answered summary action verification url request secretsTried timestampSkewSeconds
+	likelyCause refusedAt`.split(/\s+/);
 
-export const CANARY = 'zqj';
-/** In the header names a sender writes. */
+const CANARY = 'zqj';
 const NAME_CANARY = 'qxw';
 const SENDER_TEXT = 'holds what the sender wrote';
 
@@ -126,16 +106,7 @@ const tokenText = (maxLength: number) =>
 	fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789-'), maxLength });
 
 /** The first words of invented names, and their last ones: with or without a word that makes them signature-like. */
-const NAME_STARTS = [
-	'x-signature-',
-	'x-',
-	'',
-	'hmac-',
-	'x-token-',
-	'secret-',
-	'webhook-id-',
-	'x-hub-',
-];
+const NAME_STARTS = ['', ...'x-signature- x- hmac- x-token- secret- webhook-id- x-hub-'.split(' ')];
 const NAME_ENDS = ['', '-signature', '-signature-256', '-timestamp', '-token', '-auth'];
 
 /**
@@ -278,7 +249,7 @@ type Refused = {
 
 const refusal: fc.Arbitrary<Refused> = fc.record(
 	{
-		reason: fc.constantFrom(...REASONS),
+		reason: fc.constantFrom(...(Object.keys(REFUSALS) as RefusalReason[])),
 		status: fc.constantFrom<RefusalStatus>(400, 401, 415, 503),
 		seen: fc.record(
 			{
@@ -323,14 +294,10 @@ function hostileRequest(
 const DIGEST_BYTES = { sha1: 20, sha256: 32, sha512: 64 } as const;
 
 /** A form of signature as docs/trigger.md describes it: the format, its label, the digest and how it is written. */
-interface FormSpec {
-	format: HmacSender['format'];
-	label: string;
-	algorithm: keyof typeof DIGEST_BYTES;
-	texts: SignatureText[];
-	pairSeparator: string;
-	timestampKey: string;
-}
+type FormSpec = Pick<
+	HmacSender,
+	'format' | 'label' | 'algorithm' | 'texts' | 'pairSeparator' | 'timestampKey'
+>;
 
 const ALL_TEXTS: SignatureText[] = ['hex', 'base64', 'base64url'];
 const PLAIN = { label: '', pairSeparator: ',', timestampKey: 't', texts: ALL_TEXTS };
@@ -607,13 +574,6 @@ function settingsOf(setup: Setup): TriggerSettings {
 	return settingsFromParameters(setup.verification, parameterReader(setup.parameters), secrets);
 }
 
-/** The chosen HMAC settings' form, as their sender writes it. */
-function chosenForm(sender: Setup['sender']): FormSpec | undefined {
-	if (sender.kind !== 'hmac') return undefined;
-	const { format, label, algorithm, texts, pairSeparator, timestampKey } = sender;
-	return { format, label, algorithm, texts, pairSeparator, timestampKey };
-}
-
 /** What the item shows of signature-like headers, for the coverage of the rules. */
 function shownOutcome(item: IDataObject): string {
 	const request = item.request as IDataObject;
@@ -637,7 +597,9 @@ function checkCase(c: Case): Verdict {
 		secrets: credentialSecrets(c.setup),
 		settingsNames: headersRead(settings?.verification),
 		...(readSecrets ? { credentialSecrets: credentialSecrets(c.setup) } : {}),
-		...(settings?.verification.kind === 'hmac' ? { chosen: chosenForm(c.setup.sender) } : {}),
+		...(settings?.verification.kind === 'hmac' && c.setup.sender.kind === 'hmac'
+			? { chosen: c.setup.sender }
+			: {}),
 	});
 	const size = Buffer.byteLength(JSON.stringify(item));
 	const outcome = `${c.refused.reason}: ${size <= 1024 ? 'up to 1 KiB' : size <= 1536 ? 'up to 1.5 KiB' : 'up to 2 KiB'}; ${shownOutcome(item)}`;
