@@ -1,4 +1,3 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: util's deep comparison */
 /**
  * The independent reading of a body: what the workflow must get from verified bytes, written from the documented
  * rules, not from the trigger's code (nodes/TenantApiTrigger/body.ts, exactJson.ts). UTF-8 (a byte order mark
@@ -7,8 +6,6 @@
  * 2^53 - 1, else its text. Form fields: split on `&`, empty ones skipped, at most 1,000, `+` a space, `%XY`
  * exactly two hex digits whose bytes are UTF-8, a name required, a repeated name a list of values.
  */
-import { isDeepStrictEqual } from 'util';
-
 import type { IDataObject } from 'n8n-workflow';
 
 export type Format = 'json' | 'form';
@@ -153,5 +150,25 @@ export function readAs(
 		: { ok: false, reason: 'not_an_object' };
 }
 
-/** Whether two read values are the same: the same primitives (`-0` is not `0`), lists and own fields. */
-export const sameValue = (a: unknown, b: unknown): boolean => isDeepStrictEqual(a, b);
+/** Whether two read values are the same: the same primitives (`-0` is not `0`), lists and own fields; a loop, so
+ * that any nesting compares. */
+export function sameValue(a: unknown, b: unknown): boolean {
+	const pairs: Array<[unknown, unknown]> = [[a, b]];
+	for (let pair = pairs.pop(); pair !== undefined; pair = pairs.pop()) {
+		const [x, y] = pair;
+		if (x === null || y === null || typeof x !== 'object' || typeof y !== 'object') {
+			if (Object.is(x, y)) continue;
+			return false;
+		}
+		const keys = Object.keys(x);
+		if (
+			Array.isArray(x) !== Array.isArray(y) ||
+			Object.getPrototypeOf(x) !== Object.getPrototypeOf(y) ||
+			keys.length !== Object.keys(y).length ||
+			!keys.every((key) => hasOwn(y, key))
+		)
+			return false;
+		for (const key of keys) pairs.push([(x as IDataObject)[key], (y as IDataObject)[key]]);
+	}
+	return true;
+}
