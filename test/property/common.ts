@@ -1,8 +1,4 @@
-/**
- * What the property-based models share (test/property/deliveries.ts, test/property/urls.ts): the verdict on one case,
- * a uniform position, and properties that report every verdict, so that the unit tests and `npm run fuzz` run the
- * same ones.
- */
+/** What the property-based models share (deliveries.ts, urls.ts): verdicts and properties that report each one. */
 import fc from 'fast-check';
 
 /** What happened to one case; `dims` are the setting values it exercised (for the coverage report). */

@@ -1,10 +1,8 @@
 /**
- * What the generators must reach, read from the product and not from them: every row of VERIFICATIONS, and under each
- * every setting the node's description shows for it (its displayOptions evaluated as n8n does), each value of an
- * option list, both values of a switch, a text or number at its default and set; the options; the credential's
- * fields where it is shown; both URLs; each secret signed with; Signed Content splitting one way and refused for each
- * one-way rule. `settingDims` says which of these a case reaches, from its parameters; the campaign and
- * test/unit/deliveryProperties.test.ts count them and fail on any the generated cases never reached.
+ * What the generators must reach, read from the product's description, not from them: every row of VERIFICATIONS,
+ * and under each every setting shown for it (displayOptions evaluated as n8n does), each option value, both switch
+ * values, a text at its default and set; the options; the credential's fields; both URLs; each secret signed with;
+ * Signed Content splitting one way and refused for each rule. The campaign and the unit test fail on any not reached.
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 

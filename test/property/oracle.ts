@@ -1,19 +1,10 @@
 /**
  * The model: what the trigger must do with a request under a set-up, written from the documented behaviour (the
- * node's description, the brief of each scheme, docs/trigger.md) and not from the trigger's code. In order:
- * - no bytes (n8n parsed a multipart body itself): refused, 415 when the Content-Type does not fit the Body Format;
- * - authentication on the raw bytes and headers only: the secrets the URL accepts (the Production URL the current and
- *   previous secret; the Test URL the test secret alone once it is set), each read in the key's encoding; the
- *   signed content's parts read from the request (a timestamp of unix seconds within the tolerance, an id header
- *   that is not blank, padded or over 256 characters, the URL called, a signed header), the HMAC of the signed text
- *   carried by the signature header; or the shared key in its header; or nothing (None);
- * - then the Content-Type (415 when it does not fit the Body Format), the body read once in the Body Format
- *   (reading.ts), a top-level `webhookDelivery` refused, the Events filter;
- * - the item: the body and `webhookDelivery` (the id by the rule: the signed id, else Delivery ID Fields, else the
- *   SHA-256 of the bytes; the signed timestamp; the secret that matched; the unsigned headers and query without
- *   credentials or anything holding a secret, in any spelling or letter case).
- * Whether a signature header that is not a sender's own is read is the one thing the model cannot say: it says
- * which outcomes are allowed then (judge.ts).
+ * node's description, docs/trigger.md), not from the trigger's code: no bytes refused; authentication on the raw
+ * bytes and headers with the secrets the URL accepts; the Content-Type, the body read once in the Body Format
+ * (reading.ts), the reserved field, Events; the item and its `webhookDelivery` (the id by the rule, no secret in any
+ * spelling). Whether a signature header no sender wrote is read is the one thing it cannot say: it then allows
+ * both outcomes (judge.ts).
  */
 import { createHash, createHmac } from 'crypto';
 
@@ -104,36 +95,27 @@ export function mediaTypeFits(format: Format, headers: HeaderBag): boolean {
 
 // ---- secrets ----
 
-export const SLOT_NAMES = ['current', 'previous', 'test'] as const;
+const SLOT_NAMES = ['current', 'previous', 'test'] as const;
 
-const usable = (secret: string) => secret.trim();
-
-/** Every secret of the credential (trimmed, blanks left out): none may reach the output. None selects no credential. */
-export function credentialSecrets(setup: Setup): string[] {
-	if (setup.verification === 'none') return [];
-	return Object.values(setup.credential)
-		.map(usable)
-		.filter((secret) => secret !== '');
-}
-
-/** The secrets a URL accepts, by slot: production the current and previous; the Test URL its own alone once set. */
-export function acceptedSecrets(
-	setup: Setup,
-	testUrl: boolean,
-): Array<{ slot: number; secret: string }> {
-	const [current, previous, test] = [
+/** The credential's secrets by slot, trimmed. */
+const slots = (setup: Setup) =>
+	[
 		setup.credential.signingSecret,
 		setup.credential.previousSigningSecret,
 		setup.credential.testSigningSecret,
-	].map(usable);
-	const slots =
-		testUrl && test !== ''
-			? [{ slot: 2, secret: test }]
-			: [
-					{ slot: 0, secret: current },
-					{ slot: 1, secret: previous },
-				];
-	return slots.filter(({ secret }) => secret !== '');
+	].map((secret, slot) => ({ slot, secret: secret.trim() }));
+
+/** Every secret of the credential (blanks left out): none may reach the output. None selects no credential. */
+export const credentialSecrets = (setup: Setup): string[] =>
+	setup.verification === 'none'
+		? []
+		: slots(setup).flatMap(({ secret }) => (secret === '' ? [] : [secret]));
+
+/** The secrets a URL accepts, by slot: production the current and previous; the Test URL its own alone once set. */
+function acceptedSecrets(setup: Setup, testUrl: boolean): Array<{ slot: number; secret: string }> {
+	const all = slots(setup);
+	const accepted = testUrl && all[2].secret !== '' ? [all[2]] : all.slice(0, 2);
+	return accepted.filter(({ secret }) => secret !== '');
 }
 
 /** The HMAC key a secret stands for in an encoding, or undefined when the secret is not valid in it. */

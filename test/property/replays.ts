@@ -1,13 +1,8 @@
 /**
- * Requests an attacker builds from captured genuine deliveries of one set-up, without the secret:
- * - as captured; at the other URL (a production capture at the Test URL, a Test URL capture in production); later
- *   or earlier (around the edges of the timestamp window);
- * - a capture with another capture's signature header, one of its signed parts (timestamp, id, signed header), or
- *   its body; with both captures' signatures in one header;
- * - bytes moved between the signed parts of a capture (Custom HMAC templates: id, URL, header, timestamp, body):
- *   every other way its signed text splits into the template's parts, sent with the same signature;
- * - with an unsigned id header set to a fresh id, or a secret of the credential beside it (header and query).
- * judge.ts holds each to the model and the rules.
+ * Requests an attacker builds from captured genuine deliveries of one set-up, without the secret (REPLAY_KINDS):
+ * moved in time or to the other URL; with another capture's signature, signed part or body; the signed text re-split
+ * into the template's parts every other way it splits; with an unsigned id or a secret beside it. judge.ts holds
+ * each to the model and the rules.
  */
 import fc from 'fast-check';
 

@@ -1,11 +1,10 @@
 /**
- * The sender's side of a set-up, written from each scheme's description and not from the trigger's code: it signs a
- * body (and what else its scheme signs: a timestamp, a message id, the URL it calls, a header) with a secret of the
- * credential, writes the signature the way senders of the scheme do (hex in either case, base64, base64url, without
- * padding, an `<algorithm>=` prefix, several signatures in one header while it rotates secrets, entries of other
- * versions beside them), and posts it with a Content-Type, a query string and header names in any case. Now and
- * then it is a faulty sender (a timestamp in milliseconds, a key the credential does not hold, a form the setting
- * does not read), whose deliveries must be refused.
+ * The sender's side of a set-up, written from each scheme's description, not from the trigger's code: it signs a
+ * body (and a timestamp, a message id, the URL it calls, a header, as its scheme says) with a secret of the
+ * credential, writes the signature as senders of the scheme do (hex in either case, base64 with or without padding,
+ * base64url, an `<algorithm>=` prefix, several signatures while it rotates secrets, entries of other versions), and
+ * posts it with a Content-Type, a query and header names in any case. Now and then it is a faulty sender (FAULTS),
+ * whose deliveries must be refused.
  */
 import { createHmac } from 'crypto';
 
