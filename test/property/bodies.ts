@@ -33,7 +33,7 @@ export const text = fc.oneof(
 );
 
 /** A text with its lone surrogates replaced (what a form encoder can encode). */
-export const wellFormed = (value: string) =>
+const wellFormed = (value: string) =>
 	value.replace(
 		/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
 		'\ufffd',
@@ -48,7 +48,7 @@ const NUMBER_TOKENS =
 	1.5e300 123456789012.345678 1234567890123456 0.000000000000001 1.7976931348623157e308 1.7976931348623159e308
 	2.2250738585072014e-308`.split(/\s+/);
 /** A JSON number token (never one JSON.stringify would write only). */
-export const numberToken = fc.oneof(
+const numberToken = fc.oneof(
 	pick(...NUMBER_TOKENS),
 	fc.bigInt({ min: -(10n ** 25n), max: 10n ** 25n }).map(String),
 	fc.integer().map(String),
@@ -216,7 +216,7 @@ const eventObject: fc.Arbitrary<Json> = fc
 // ---- writing JSON ----
 
 /** How a sender writes JSON: blanks, escapes, what goes before and after. */
-export interface JsonStyle {
+interface JsonStyle {
 	/** Between tokens: '', one space, an indent with newlines, tabs, CR LF. */
 	blank: '' | ' ' | '\n  ' | '\t' | '\r\n';
 	/** Which characters are escaped beyond those that must be: none, every non-ASCII one, `/`; upper-case hex. */
@@ -236,7 +236,7 @@ const hex4 = (char: string, upper = false) => {
 };
 
 /** A JSON string token: JSON.stringify's escapes (what must be), and what the style escapes beyond them. */
-export function jsonString(value: string, escapes: JsonStyle['escapes'] = 'needed'): string {
+function jsonString(value: string, escapes: JsonStyle['escapes'] = 'needed'): string {
 	const upper = escapes === 'upper-case hex';
 	let out = JSON.stringify(value);
 	if (upper || escapes === 'non-ASCII') out = out.replace(/[\u007f-\uffff]/g, (c) => hex4(c));
@@ -347,7 +347,7 @@ const faultyForm = fc.oneof(
 );
 
 /** JSON bodies: events written in any style, any value, deep ones; now and then a faulty one. */
-export const jsonBodies: fc.Arbitrary<Buffer> = fc.oneof(
+const jsonBodies: fc.Arbitrary<Buffer> = fc.oneof(
 	{
 		arbitrary: fc.tuple(eventObject, jsonStyle).map(([v, s]) => Buffer.from(jsonText(v, s))),
 		weight: 12,
@@ -361,7 +361,7 @@ export const jsonBodies: fc.Arbitrary<Buffer> = fc.oneof(
 	{ arbitrary: faultyJson, weight: 1 },
 );
 
-export const formBodies: fc.Arbitrary<Buffer> = fc.oneof(
+const formBodies: fc.Arbitrary<Buffer> = fc.oneof(
 	{ arbitrary: formBody, weight: 12 },
 	{ arbitrary: bigForm, weight: 1 },
 	{ arbitrary: faultyForm, weight: 1 },

@@ -16,7 +16,7 @@ export function holds(verdict: Verdict): void {
 }
 
 /** A property whose every verdict goes to `judge`, which says whether the case kept the rule (or throws when it did not). */
-export interface CaseProperty {
+interface CaseProperty {
 	name: string;
 	/** The part of its group's cases it gets. */
 	share: number;

@@ -36,7 +36,7 @@ export interface Received {
  * The query as n8n parses it: each name's value, a repeated name's values as a list; a name `a[b]` as a field `b` of
  * `a` when n8n parses queries the extended way (n8n 1.x), as the name itself otherwise.
  */
-export function queryObject(rawQuery: string, extended: boolean): IDataObject {
+function queryObject(rawQuery: string, extended: boolean): IDataObject {
 	const out: IDataObject = {};
 	for (const [name, value] of new URLSearchParams(rawQuery)) {
 		const [, holder, field] = (extended && /^([^[\]]+)\[([^[\]]+)\]$/.exec(name)) || [];
@@ -136,7 +136,7 @@ export function hmacKey(secret: string, encoding: string): Buffer | undefined {
 // ---- the signed content ----
 
 /** What authentication found. */
-export type Authentication =
+type Authentication =
 	| {
 			ok: true;
 			slot: number | null;
@@ -148,7 +148,7 @@ export type Authentication =
 	  }
 	| { ok: false; reasons: RefusalReason[] };
 
-export interface HmacReading {
+interface HmacReading {
 	/** The placeholder values read from the request, or why one cannot be read. */
 	values: { body: Buffer; timestamp?: string; id?: string; url?: string; header?: string };
 	problem?: RefusalReason;
@@ -244,7 +244,7 @@ function pairSeparator(setup: Setup): string {
 }
 
 /** The slots whose key's HMAC of the signed text the signature header carries (in any form a signature may take). */
-export function slotsCarried(setup: Setup, request: Received, text: Buffer): number[] {
+function slotsCarried(setup: Setup, request: Received, text: Buffer): number[] {
 	const { sender } = setup;
 	if (sender.kind !== 'hmac') return [];
 	const header = headerText(request.headers, setup.meaning.signatureHeaders) ?? '';
@@ -265,7 +265,7 @@ export function slotsCarried(setup: Setup, request: Received, text: Buffer): num
  * (`readable`); a faulty sender's, which it must not (`unreadable`); or any other (`unknown`: only a header that
  * carries the HMAC may pass).
  */
-export type SignatureState = 'readable' | 'unreadable' | 'unknown';
+type SignatureState = 'readable' | 'unreadable' | 'unknown';
 
 /** Authentication as the model sees it; `either` when an unknown signature header carries a valid HMAC. */
 export function authenticate(
@@ -319,7 +319,7 @@ export function authenticate(
 // ---- identity, events, unsigned data ----
 
 /** The value at a dot path: each segment an own field, or a list's index; a blank path has none. */
-export function valueAt(body: unknown, path: string): unknown {
+function valueAt(body: unknown, path: string): unknown {
 	const trimmed = path.trim();
 	if (trimmed === '') return undefined;
 	let current = body;
@@ -361,7 +361,7 @@ const joinIds = (parts: string[]) =>
 				)
 				.join(':');
 
-export interface Identity {
+interface Identity {
 	id: string;
 	idSource: string;
 	/** What makes two deliveries the same: the signed id, the named fields' texts, or the bytes. */
@@ -369,7 +369,7 @@ export interface Identity {
 }
 
 /** What a signature fixed besides the body and the timestamp. */
-export interface SignedBeside {
+interface SignedBeside {
 	id?: { value: string; name: string };
 	header?: { name: string; value: string };
 	url?: string;
@@ -438,7 +438,7 @@ function eventAccepted(setup: Setup, type: string | undefined): boolean {
 }
 
 /** Whether a name or value holds a secret in any spelling (secretReadings.ts), at any depth (a parsed query can nest). */
-export function holdsSecret(secrets: string[], value: unknown): boolean {
+function holdsSecret(secrets: string[], value: unknown): boolean {
 	return texts(value).some(secretFinder(secrets));
 }
 

@@ -10,7 +10,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 export type Format = 'json' | 'form';
 
-export type ReadFailure =
+type ReadFailure =
 	| 'empty_body'
 	| 'not_utf8'
 	| 'invalid_json'

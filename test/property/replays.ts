@@ -16,7 +16,7 @@ import { parseTemplate } from './templates';
 import type { HeaderLines } from './transport';
 import { sendable } from './transport';
 
-export const REPLAY_KINDS = [
+const REPLAY_KINDS = [
 	'as captured',
 	'at the other URL',
 	'later or earlier',
@@ -28,7 +28,7 @@ export const REPLAY_KINDS = [
 	'a fresh unsigned id',
 	'a secret beside it',
 ] as const;
-export type ReplayKind = (typeof REPLAY_KINDS)[number];
+type ReplayKind = (typeof REPLAY_KINDS)[number];
 
 /** Replays that keep what was signed: each must reach a workflow now and then (deliveryProperties.test.ts). */
 export const KEEPING_KINDS: ReplayKind[] = [
@@ -44,7 +44,7 @@ export interface ReplayPlan {
 	at: [number, number, number];
 }
 
-export interface Replay {
+interface Replay {
 	request: Delivery;
 	label: string;
 }

@@ -11,6 +11,7 @@ import { createHmac } from 'crypto';
 import fc from 'fast-check';
 
 import { fraction } from './common';
+import { hmacKey } from './oracle';
 import type { Format } from './reading';
 import type { HmacSender, SecretName, Sender, Setup, SignatureText } from './settings';
 import { CREDENTIAL_FIELDS, PRODUCTION_URL, TEST_URL } from './settings';
@@ -49,17 +50,17 @@ export interface Genuine {
 	fault: Fault;
 }
 
-export const FAULTS = [
+const FAULTS = [
 	'none',
 	'milliseconds timestamp',
 	'a key the credential does not hold',
 	'a signature form the setting does not read',
 	'an id over 256 characters',
 ] as const;
-export type Fault = (typeof FAULTS)[number];
+type Fault = (typeof FAULTS)[number];
 
 /** The sender's choices for one delivery (sampled with the body). */
-export interface Choices {
+interface Choices {
 	body: Buffer;
 	contentType: string | undefined;
 	query: string;
@@ -136,7 +137,7 @@ export const queries = fc.oneof(
  * Message ids and signed header values: plain ones, ones holding the separators of templates (so that bytes could
  * move across a boundary if a template let them), JSON-like text, Latin-1, the longest allowed and one more.
  */
-export const freeText = fc.oneof(
+const freeText = fc.oneof(
 	{ arbitrary: fc.stringMatching(/^msg_[a-zA-Z0-9]{1,10}$/), weight: 6 },
 	{
 		arbitrary: fc
@@ -217,14 +218,6 @@ export function choices(
 
 // ---- keys and signatures ----
 
-/** The HMAC key of a secret as the sender holds it: its text, or the bytes its hex or base64 stands for. */
-export function senderKey(secret: string, encoding: HmacSender['keyEncoding']): Buffer {
-	const clean = secret.trim();
-	if (encoding === 'hex') return Buffer.from(clean, 'hex');
-	if (encoding === 'base64') return Buffer.from(clean.replace(/^whsec_/, ''), 'base64');
-	return Buffer.from(clean, 'utf8');
-}
-
 /** A key no credential of the model holds. */
 const RETIRED_KEY = Buffer.from('a retired key the credential no longer holds');
 
@@ -294,7 +287,7 @@ function cased(name: string, nameCase: Choices['nameCase']): string {
 // ---- the URL ----
 
 /** The URL the sender calls, without its query: Signed URL when set, else the webhook's (Test URL or production). */
-export function calledUrl(sender: HmacSender, testUrl: boolean): string {
+function calledUrl(sender: HmacSender, testUrl: boolean): string {
 	return sender.signedUrl ?? (testUrl ? TEST_URL : PRODUCTION_URL);
 }
 
@@ -358,7 +351,11 @@ function hmacDelivery(setup: Setup, sender: HmacSender, c: Choices): Genuine {
 	const timestamp = c.fault === 'milliseconds timestamp' ? `${sentAt}000` : String(sentAt);
 	const content = signedContent(sender, setup, c, timestamp);
 	const secrets = signingSecrets(setup, c);
-	const keys = secrets.map((name) => senderKey(secretOf(setup, name), sender.keyEncoding));
+	// A secret not valid in the key's encoding is used as text: no slot may take its signature.
+	const keys = secrets.map((name) => {
+		const secret = secretOf(setup, name).trim();
+		return hmacKey(secret, sender.keyEncoding) ?? Buffer.from(secret);
+	});
 	if (c.fault === 'a key the credential does not hold') keys.splice(0, keys.length, RETIRED_KEY);
 	if (c.rotation === 'a retired key too') keys.push(RETIRED_KEY);
 	const form = sender.texts[Math.floor(c.text * sender.texts.length)];

@@ -15,9 +15,9 @@ import type { Format } from './reading';
 import type { Piece } from './templates';
 import { placeholdersOf, templateProblems, templateText, templates } from './templates';
 
-export type Algorithm = 'sha1' | 'sha256' | 'sha512';
-export type KeyEncoding = 'text' | 'hex' | 'base64';
-export type SignatureFormat = 'plain' | 'prefixed' | 'keyValue' | 'versioned';
+type Algorithm = 'sha1' | 'sha256' | 'sha512';
+type KeyEncoding = 'text' | 'hex' | 'base64';
+type SignatureFormat = 'plain' | 'prefixed' | 'keyValue' | 'versioned';
 /** How a sender writes a signature: each one a form the setting accepts. */
 export type SignatureText = 'hex' | 'HEX' | 'base64' | 'base64url' | 'base64 unpadded';
 
@@ -46,7 +46,7 @@ export interface HmacSender {
 export type Sender = HmacSender | { kind: 'secretHeader'; header: string } | { kind: 'none' };
 
 export type SecretName = 'current' | 'previous' | 'test';
-export type CredentialField = 'signingSecret' | 'previousSigningSecret' | 'testSigningSecret';
+type CredentialField = 'signingSecret' | 'previousSigningSecret' | 'testSigningSecret';
 export const CREDENTIAL_FIELDS: Record<SecretName, CredentialField> = {
 	current: 'signingSecret',
 	previous: 'previousSigningSecret',
@@ -54,7 +54,7 @@ export const CREDENTIAL_FIELDS: Record<SecretName, CredentialField> = {
 };
 
 /** What the chosen settings mean to the trigger, for the model (oracle.ts): header names in the order tried. */
-export interface Meaning {
+interface Meaning {
 	signatureHeaders: string[];
 	timestampHeaders: string[];
 	idHeaders: string[];

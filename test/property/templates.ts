@@ -8,7 +8,7 @@ import fc from 'fast-check';
 
 import type { Format } from './reading';
 
-export type Placeholder = 'body' | 'timestamp' | 'id' | 'url';
+type Placeholder = 'body' | 'timestamp' | 'id' | 'url';
 
 /** A piece of a template as generated: literal text, a placeholder as spelled inside its braces, a header. */
 export type Piece =
@@ -32,7 +32,7 @@ export const TEMPLATE_PROBLEMS = [
 	'placeholders side by side',
 	'a digit next to the timestamp',
 ] as const;
-export type TemplateProblem = (typeof TEMPLATE_PROBLEMS)[number];
+type TemplateProblem = (typeof TEMPLATE_PROBLEMS)[number];
 
 export function templateText(pieces: Piece[]): string {
 	return pieces

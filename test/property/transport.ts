@@ -44,7 +44,7 @@ export function nodeHeaders(lines: HeaderLines): HeaderBag {
 }
 
 /** The lines as a bag for a direct caller: each name as written (the last line of a name written twice wins). */
-export function directHeaders(lines: HeaderLines): HeaderBag {
+function directHeaders(lines: HeaderLines): HeaderBag {
 	return Object.fromEntries(lines);
 }
 
