@@ -22,9 +22,10 @@ const str = (value: string): Json => ({ kind: 'string', value });
 // ---- text ----
 
 /** Texts that mean something to a reader, a filter, an id or a form. */
-const SPECIAL_TEXT = ['', ' ', '\u2028', '\ud800', 'x\udc00y', '\u0000', '"\\/'].concat(
-	'a.b = & + %41 % é {"x":1} : %3A a:b , 😀 transfers.created'.split(' '),
-);
+const SPECIAL_TEXT = [
+	...['', ' ', '\u2028', '\ud800', 'x\udc00y', '\u0000', '"\\/'],
+	...'a.b = & + %41 % é {"x":1} : %3A a:b , 😀 transfers.created'.split(' '),
+];
 export const text = fc.oneof(
 	{ arbitrary: fc.string({ maxLength: 10 }), weight: 3 },
 	{ arbitrary: pick(...SPECIAL_TEXT), weight: 2 },

@@ -10,12 +10,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 export type Format = 'json' | 'form';
 
-type ReadFailure =
-	| 'empty_body'
-	| 'not_utf8'
-	| 'invalid_json'
-	| 'not_an_object'
-	| 'invalid_form';
+type ReadFailure = 'empty_body' | 'not_utf8' | 'invalid_json' | 'not_an_object' | 'invalid_form';
 
 export type Reading = { ok: true; object: IDataObject } | { ok: false; reason: ReadFailure };
 

@@ -575,13 +575,10 @@ const STALE: IDataObject[] = [
 
 /** Delivery ID Fields: fields the bodies have, lack, hold in lists or under dotted names; several; blanks. */
 const ID_FIELDS = [
-	'id',
-	'event_id',
-	'id, event_id',
 	' id ,, event ',
-	'data.object',
-	'data.items.0.id',
-].concat(['a.b', 'created_at', 'missing']);
+	'id, event_id',
+	...'id event_id data.object data.items.0.id a.b created_at missing'.split(' '),
+];
 const EVENT_PATHS = ['', 'type', 'data.kind', 'event_id', '  ', 'a.b'];
 const EVENT_FILTERS = ['', 'transfers.created', 'transfers.*', '*', 'payout.approved, accounts.*'];
 
