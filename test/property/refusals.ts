@@ -31,7 +31,7 @@ import { parameterReader } from '../harness/verifier';
 
 import type { PropertyGroup, Verdict } from './common';
 import { caseProperty } from './common';
-import { credentialSecrets } from './oracle';
+import { credentialSecrets, hmacKey } from './oracle';
 import { NOW, written } from './sender';
 import type { HmacSender, Setup, SignatureText } from './settings';
 import { VERIFICATIONS, setups } from './settings';
@@ -314,15 +314,11 @@ const ROW_FORMS: Array<[VerificationName, FormSpec]> = [
 ];
 
 /** Whether a text is a digest of `bytes` written in one of `texts` (hex in either case; base64 exactly). */
-function isDigest(text: string, bytes: number, texts: SignatureText[]): boolean {
-	const hex = texts.some((form) => form === 'hex' || form === 'HEX');
-	if (hex && text.length === bytes * 2 && /^[0-9a-f]+$/i.test(text)) return true;
-	if (!texts.some((form) => form.startsWith('base64'))) return false;
-	if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text) && !/^[A-Za-z0-9_-]+={0,2}$/.test(text)) return false;
-	const standard = text.replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '');
-	const decoded = Buffer.from(standard, 'base64');
-	return decoded.length === bytes && decoded.toString('base64').replace(/=+$/, '') === standard;
-}
+const isDigest = (text: string, bytes: number, texts: SignatureText[]) =>
+	!text.startsWith('whsec_') &&
+	texts.some(
+		(form) => hmacKey(text, form.toLowerCase() === 'hex' ? 'hex' : 'base64')?.length === bytes,
+	);
 
 /**
  * Whether a header value holds a signature in a form, marked as one: a plain signature with its algorithm's prefix
