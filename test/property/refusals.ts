@@ -462,65 +462,49 @@ function signatureProblems(item: IDataObject, facts: Evidence, known: Request): 
 }
 
 function problems(item: IDataObject, facts: Evidence, refused: Refused, known: Request): string[] {
-	const found: string[] = [];
-	const check = (ok: boolean, what: string) => (ok ? undefined : found.push(what));
 	const json = JSON.stringify(item);
-	check(Buffer.byteLength(json) <= ITEM_BOUND_BYTES, `${Buffer.byteLength(json)} bytes`);
-	check(!json.toLowerCase().includes(CANARY), SENDER_TEXT);
-	check(
-		!known.secrets.some((secret) => json.toLowerCase().includes(secret.toLowerCase())),
-		'a secret of the credential',
-	);
-	check(
-		Object.keys(item).every((key) => ITEM_KEYS.includes(key)),
-		`keys ${Object.keys(item).join(',')}`,
-	);
-	check(item.reason === refused.reason && item.answered === refused.status, 'reason or status');
-	check(item.url === (facts.testUrl ? 'Test URL' : 'Production URL'), 'url');
-	check(item.refusedAt === new Date(facts.nowSeconds * 1000).toISOString(), 'refusedAt');
+	const bytes = Buffer.byteLength(json);
 	const request = item.request as {
 		contentType: string;
 		bodyBytes: number;
-		signatureHeaders: string[];
 		otherSignatureLikeHeaders: number;
 		signatureElsewhere?: IDataObject;
 	};
 	const keys = ['contentType', 'bodyBytes', 'signatureHeaders', 'otherSignatureLikeHeaders'];
-	check(
-		JSON.stringify(Object.keys(request)) ===
-			JSON.stringify(
-				request.signatureElsewhere === undefined ? keys : [...keys, 'signatureElsewhere'],
-			),
-		'request keys',
-	);
-	check(MEDIA_TYPES.includes(request.contentType), `contentType ${request.contentType}`);
-	check(request.bodyBytes === facts.bodyBytes, 'bodyBytes');
-	check(
-		Number.isSafeInteger(request.otherSignatureLikeHeaders) &&
-			request.otherSignatureLikeHeaders >= 0,
-		'otherSignatureLikeHeaders',
-	);
-	check(
-		(item.secretsTried as string[]).every((name) =>
-			(SECRET_NAMES as readonly string[]).includes(name),
-		),
-		'secretsTried',
-	);
-	check(
-		item.timestampSkewSeconds === undefined || Number.isSafeInteger(item.timestampSkewSeconds),
-		'timestampSkewSeconds',
-	);
-	check(
-		item.likelyCause === undefined ||
-			LIKELY_CAUSES.some((cause) => cause.test(String(item.likelyCause))),
-		'likelyCause',
-	);
+	if (request.signatureElsewhere !== undefined) keys.push('signatureElsewhere');
 	const rowNames = VERIFICATION_NAMES.map((name) => ROWS[name].name);
-	check(
-		request.signatureElsewhere === undefined ||
-			rowNames.includes(String(request.signatureElsewhere.verification)),
-		`signatureElsewhere ${JSON.stringify(request.signatureElsewhere)}`,
-	);
+	const { likelyCause, timestampSkewSeconds: skew } = item;
+	const rules: Array<[boolean, string]> = [
+		[bytes <= ITEM_BOUND_BYTES, `${bytes} bytes`],
+		[!json.toLowerCase().includes(CANARY), SENDER_TEXT],
+		[
+			!known.secrets.some((secret) => json.toLowerCase().includes(secret.toLowerCase())),
+			'a secret of the credential',
+		],
+		[Object.keys(item).every((key) => ITEM_KEYS.includes(key)), `keys ${Object.keys(item)}`],
+		[item.reason === refused.reason && item.answered === refused.status, 'reason or status'],
+		[item.url === (facts.testUrl ? 'Test URL' : 'Production URL'), 'url'],
+		[item.refusedAt === new Date(facts.nowSeconds * 1000).toISOString(), 'refusedAt'],
+		[JSON.stringify(Object.keys(request)) === JSON.stringify(keys), 'request keys'],
+		[MEDIA_TYPES.includes(request.contentType), `contentType ${request.contentType}`],
+		[request.bodyBytes === facts.bodyBytes, 'bodyBytes'],
+		[Number.isSafeInteger(request.otherSignatureLikeHeaders), 'otherSignatureLikeHeaders'],
+		[request.otherSignatureLikeHeaders >= 0, 'otherSignatureLikeHeaders'],
+		[
+			(item.secretsTried as string[]).every((name) => SECRET_NAMES.some((n) => n === name)),
+			'secretsTried',
+		],
+		[skew === undefined || Number.isSafeInteger(skew), 'timestampSkewSeconds'],
+		[
+			likelyCause === undefined || LIKELY_CAUSES.some((cause) => cause.test(String(likelyCause))),
+			'likelyCause',
+		],
+		[
+			request.signatureElsewhere === undefined ||
+				rowNames.includes(String(request.signatureElsewhere.verification)),
+			`signatureElsewhere ${JSON.stringify(request.signatureElsewhere)}`,
+		],
+	];
 	// With settings as the property generates them, each name is shown whole.
 	if (known.settingsNames !== undefined) {
 		const headers = headersOf(facts.headers);
@@ -529,27 +513,31 @@ function problems(item: IDataObject, facts: Evidence, refused: Refused, known: R
 			headers.has(name) &&
 			PLAIN_TOKEN.test(name) &&
 			!known.secrets.some((secret) => name.includes(secret.toLowerCase()));
-		check(
-			rowNames.includes(String(item.verification)) ||
-				item.verification === savedVerification(facts.settings),
-			`verification ${String(item.verification)}`,
-		);
 		const quoted = [String(item.summary), String(item.action)].flatMap((text) =>
 			[...text.matchAll(/"([^"]*)"/g)].map((match) => match[1]),
 		);
-		check(
-			quoted.every(
-				(name) =>
-					allowed.has(name) ||
-					plain(name) ||
-					name === item.verification ||
-					QUOTED_WORDS.includes(name),
-			),
-			`quoted ${quoted.join(',')}`,
+		const quotable = (name: string) =>
+			allowed.has(name) || plain(name) || name === item.verification || QUOTED_WORDS.includes(name);
+		rules.push(
+			[
+				rowNames.includes(String(item.verification)) ||
+					item.verification === savedVerification(facts.settings),
+				`verification ${String(item.verification)}`,
+			],
+			[quoted.every(quotable), `quoted ${quoted.join(',')}`],
 		);
-		found.push(...signatureProblems(item, facts, known));
 	}
-	return found;
+	return [
+		...rules.flatMap(([ok, what]) => (ok ? [] : [what])),
+		...(known.settingsNames === undefined ? [] : signatureProblems(item, facts, known)),
+	];
+}
+
+/** The verdict on an item and the problems found in it. */
+function verdictOn(item: IDataObject, found: string[], outcome: string): Verdict {
+	return found.length === 0
+		? { ok: true, outcome }
+		: { ok: false, outcome, why: `${found.join('; ')}\n${JSON.stringify(item)}` };
 }
 
 interface Case {
@@ -596,12 +584,7 @@ function checkCase(c: Case): Verdict {
 	});
 	const size = Buffer.byteLength(JSON.stringify(item));
 	const outcome = `${c.refused.reason}: ${size <= 1024 ? 'up to 1 KiB' : size <= 1536 ? 'up to 1.5 KiB' : 'up to 2 KiB'}; ${shownOutcome(item)}`;
-	return {
-		...(found.length === 0
-			? { ok: true, outcome }
-			: { ok: false, outcome, why: `${found.join('; ')}\n${JSON.stringify(item)}` }),
-		dims: c.setup.dims,
-	};
+	return { ...verdictOn(item, found, outcome), dims: c.setup.dims };
 }
 
 const cases = (verification: VerificationName): fc.Arbitrary<Case> =>
@@ -682,9 +665,7 @@ function checkAnySettings(c: AnySettingsCase): Verdict {
 	const found = problems(item, facts, c.refused, { secrets }).filter(
 		(problem) => !(problem === SENDER_TEXT && settingsHoldCanary(c)),
 	);
-	return found.length === 0
-		? { ok: true, outcome: `any settings: ${c.refused.reason}` }
-		: { ok: false, outcome: 'any settings', why: `${found.join('; ')}\n${JSON.stringify(item)}` };
+	return verdictOn(item, found, `any settings: ${c.refused.reason}`);
 }
 
 const settingsHoldCanary = (c: AnySettingsCase) =>
