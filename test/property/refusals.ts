@@ -383,8 +383,7 @@ function headersOf(bag: HeaderBag): Map<string, string> {
  * every signature-like header is shown or counted. Nothing the sender wrote but those names reaches the item.
  */
 function signatureProblems(item: IDataObject, facts: Evidence, known: Request): string[] {
-	const found: string[] = [];
-	const check = (ok: boolean, what: string) => (ok ? undefined : found.push(what));
+	const { chosen } = known;
 	const headers = headersOf(facts.headers);
 	const read = new Set(known.settingsNames ?? []);
 	const nameable = (name: string) =>
@@ -393,17 +392,14 @@ function signatureProblems(item: IDataObject, facts: Evidence, known: Request): 
 		!known.credentialSecrets.some((secret) => name.includes(secret.toLowerCase()));
 	const allowed = (name: string) =>
 		ROW_HEADERS.includes(name) || read.has(name) || (headers.has(name) && nameable(name));
-	const verificationOf = (name: VerificationName) => ROWS[name].name;
 	/** The Verifications whose form a value has, for the trigger: the chosen settings', the other rows'. */
 	const formsOf = (value: string) => [
-		...(known.chosen !== undefined && inForm(value, known.chosen)
-			? [String(item.verification)]
-			: []),
+		...(chosen !== undefined && inForm(value, chosen) ? [String(item.verification)] : []),
 		...ROW_FORMS.filter(
 			([name, form]) =>
-				!(known.chosen !== undefined && name === savedVerification(facts.settings)) &&
+				!(chosen !== undefined && name === savedVerification(facts.settings)) &&
 				inForm(value, form),
-		).map(([name]) => verificationOf(name)),
+		).map(([name]) => ROWS[name].name),
 	];
 	const unread = [...headers].filter(([name]) => !read.has(name));
 	const request = item.request as {
@@ -411,27 +407,13 @@ function signatureProblems(item: IDataObject, facts: Evidence, known: Request): 
 		otherSignatureLikeHeaders: number;
 		signatureElsewhere?: { header?: string; verification: string };
 	};
+	const { signatureHeaders: listed, otherSignatureLikeHeaders: counted } = request;
 	const elsewhere = request.signatureElsewhere;
-	check(
-		request.signatureHeaders.every(allowed),
-		`signatureHeaders ${request.signatureHeaders.join(',')}`,
+	const holders = unread.filter(
+		([name, value]) =>
+			(elsewhere?.header === undefined ? !allowed(name) : name === elsewhere.header) &&
+			formsOf(value).includes(String(elsewhere?.verification)),
 	);
-	if (elsewhere !== undefined) {
-		const holders = unread.filter(
-			([name, value]) =>
-				(elsewhere.header === undefined ? !allowed(name) : name === elsewhere.header) &&
-				formsOf(value).includes(elsewhere.verification),
-		);
-		check(
-			holders.length > 0 && (elsewhere.header === undefined || allowed(elsewhere.header)),
-			`signatureElsewhere ${JSON.stringify(elsewhere)} names a header or a Verification without its form`,
-		);
-	}
-	if (known.chosen !== undefined && unread.some(([, value]) => inForm(value, known.chosen!)))
-		check(
-			elsewhere?.verification === item.verification,
-			"the chosen settings' own form in another header is not named",
-		);
 	const signatureLike = [...headers].filter(
 		([name, value]) =>
 			ROW_HEADERS.includes(name) ||
@@ -440,25 +422,35 @@ function signatureProblems(item: IDataObject, facts: Evidence, known: Request): 
 			(!read.has(name) && formsOf(value).length > 0),
 	);
 	const shown = signatureLike.filter(([name]) => allowed(name)).length;
-	check(
-		request.signatureHeaders.length === Math.min(shown, 5) &&
-			request.otherSignatureLikeHeaders === signatureLike.length - request.signatureHeaders.length,
-		`${request.signatureHeaders.length} listed and ${request.otherSignatureLikeHeaders} counted of ${signatureLike.length} signature-like headers, ${shown} that may be shown`,
-	);
 	// What is left once the names that may be shown are taken out holds nothing the sender wrote.
-	const quotedName = /"([^"]*)"/g;
+	const unquoted = (text: unknown) =>
+		String(text).replace(/"([^"]*)"/g, (m, name: string) => (allowed(name) ? '""' : m));
 	const withoutNames = JSON.stringify({
 		...item,
-		summary: String(item.summary).replace(quotedName, (m, name: string) =>
-			allowed(name) ? '""' : m,
-		),
-		action: String(item.action).replace(quotedName, (m, name: string) =>
-			allowed(name) ? '""' : m,
-		),
+		summary: unquoted(item.summary),
+		action: unquoted(item.action),
 		request: { ...request, signatureHeaders: [], signatureElsewhere: elsewhere?.verification },
 	});
-	check(!withoutNames.toLowerCase().includes(NAME_CANARY), `a header name ${SENDER_TEXT}`);
-	return found;
+	const rules: Array<[boolean, string]> = [
+		[listed.every(allowed), `signatureHeaders ${listed.join(',')}`],
+		[
+			elsewhere === undefined ||
+				(holders.length > 0 && (elsewhere.header === undefined || allowed(elsewhere.header))),
+			`signatureElsewhere ${JSON.stringify(elsewhere)} names a header or a Verification without its form`,
+		],
+		[
+			chosen === undefined ||
+				!unread.some(([, value]) => inForm(value, chosen)) ||
+				elsewhere?.verification === item.verification,
+			"the chosen settings' own form in another header is not named",
+		],
+		[
+			listed.length === Math.min(shown, 5) && counted === signatureLike.length - listed.length,
+			`${listed.length} listed and ${counted} counted of ${signatureLike.length} signature-like headers, ${shown} that may be shown`,
+		],
+		[!withoutNames.toLowerCase().includes(NAME_CANARY), `a header name ${SENDER_TEXT}`],
+	];
+	return rules.flatMap(([ok, what]) => (ok ? [] : [what]));
 }
 
 function problems(item: IDataObject, facts: Evidence, refused: Refused, known: Request): string[] {
@@ -606,15 +598,9 @@ const anySetting = fc.oneof(
 	fc.array(anyText, { maxLength: 40 }).map((list) => list.join(',')),
 	fc.string({ minLength: 200, maxLength: 2000 }),
 );
-const TEXT_SETTINGS = [
-	'signatureHeader',
-	'timestampHeader',
-	'sharedKeyHeader',
-	'customSignatureHeader',
-	'customTimestampHeader',
-	'customIdHeader',
-	'customSignedContent',
-];
+const TEXT_SETTINGS =
+	`signatureHeader timestampHeader sharedKeyHeader customSignatureHeader customTimestampHeader
+	customIdHeader customSignedContent`.split(/\s+/);
 
 interface AnySettingsCase {
 	verification: string;
