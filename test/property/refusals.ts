@@ -259,16 +259,11 @@ const refusal: fc.Arbitrary<Refused> = fc.record(
 	{ requiredKeys: ['reason', 'status'] },
 );
 
-/** A hostile request for a set-up: up to 200 headers, a Content-Type, a body size. */
-interface HostileRequest {
-	headers: HeaderBag;
-	bodyBytes: number;
-}
+type ValueOf<A> = A extends fc.Arbitrary<infer T> ? T : never;
+type HostileRequest = ValueOf<ReturnType<typeof hostileRequest>>;
 
-function hostileRequest(
-	verification: Verification | undefined,
-	setup?: Setup,
-): fc.Arbitrary<HostileRequest> {
+/** A hostile request for a set-up: up to 200 headers, a Content-Type, a body size. */
+function hostileRequest(verification: Verification | undefined, setup?: Setup) {
 	const secrets = setup === undefined ? [] : credentialSecrets(setup);
 	return fc
 		.record({
@@ -532,13 +527,7 @@ function verdictOn(item: IDataObject, found: string[], outcome: string): Verdict
 		: { ok: false, outcome, why: `${found.join('; ')}\n${JSON.stringify(item)}` };
 }
 
-interface Case {
-	setup: Setup;
-	request: HostileRequest;
-	refused: Refused;
-	/** The settings could not be read (no credential, n8n failing): the item is written from the Verification alone. */
-	withoutSettings: boolean;
-}
+type Case = ValueOf<ReturnType<typeof cases>>;
 
 /** The settings as the node reads them for a set-up's URL (None reads no credential). */
 function settingsOf(setup: Setup): TriggerSettings {
@@ -579,12 +568,13 @@ function checkCase(c: Case): Verdict {
 	return { ...verdictOn(item, found, outcome), dims: c.setup.dims };
 }
 
-const cases = (verification: VerificationName): fc.Arbitrary<Case> =>
+const cases = (verification: VerificationName) =>
 	setups(verification).chain((setup) =>
 		fc
 			.record({
 				request: hostileRequest(settingsOf(setup).verification, setup),
 				refused: refusal,
+				// The settings could not be read (no credential, n8n failing): the item comes from the Verification alone.
 				withoutSettings: fc.boolean(),
 			})
 			.map((rest) => ({ setup, ...rest })),
@@ -602,15 +592,7 @@ const TEXT_SETTINGS =
 	`signatureHeader timestampHeader sharedKeyHeader customSignatureHeader customTimestampHeader
 	customIdHeader customSignedContent`.split(/\s+/);
 
-interface AnySettingsCase {
-	verification: string;
-	parameters: IDataObject;
-	request: HostileRequest;
-	refused: Refused;
-	testUrl: boolean;
-}
-
-const anySettingsCases: fc.Arbitrary<AnySettingsCase> = fc.record({
+const anySettingsCases = fc.record({
 	verification: fc.oneof(
 		{ arbitrary: fc.constantFrom(...VERIFICATION_NAMES), weight: 4 },
 		{
@@ -630,7 +612,7 @@ const anySettingsCases: fc.Arbitrary<AnySettingsCase> = fc.record({
 });
 
 /** Settings of any text: the bound and the sender's absence still hold (names of any text are shown cut and escaped). */
-function checkAnySettings(c: AnySettingsCase): Verdict {
+function checkAnySettings(c: ValueOf<typeof anySettingsCases>): Verdict {
 	const known = (VERIFICATION_NAMES as string[]).includes(c.verification);
 	const secrets = ['whsec_any', 'pk_previous'];
 	const settings = known
@@ -654,7 +636,7 @@ function checkAnySettings(c: AnySettingsCase): Verdict {
 	return verdictOn(item, found, `any settings: ${c.refused.reason}`);
 }
 
-const settingsHoldCanary = (c: AnySettingsCase) =>
+const settingsHoldCanary = (c: ValueOf<typeof anySettingsCases>) =>
 	JSON.stringify([c.verification, c.parameters]).toLowerCase().includes(CANARY);
 
 /** A group per row of VERIFICATIONS (the set-ups of settings.ts, both URLs), and one of settings of any text. */
