@@ -260,7 +260,6 @@ const refusal: fc.Arbitrary<Refused> = fc.record(
 );
 
 type ValueOf<A> = A extends fc.Arbitrary<infer T> ? T : never;
-type HostileRequest = ValueOf<ReturnType<typeof hostileRequest>>;
 
 /** A hostile request for a set-up: up to 200 headers, a Content-Type, a body size. */
 function hostileRequest(verification: Verification | undefined, setup?: Setup) {
