@@ -437,32 +437,24 @@ function eventAccepted(setup: Setup, type: string | undefined): boolean {
 	);
 }
 
-/** Whether a name or value holds a secret in any spelling (secretReadings.ts), at any depth (a parsed query can nest). */
-function holdsSecret(secrets: string[], value: unknown): boolean {
-	return texts(value).some(secretFinder(secrets));
-}
-
-const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie'];
-
-function unsignedHeaders(setup: Setup, headers: HeaderBag): IDataObject {
-	const leftOut = [
-		...CREDENTIAL_HEADERS,
-		...(setup.sender.kind === 'secretHeader' ? setup.meaning.secretHeaders : []),
-	];
-	const secrets = credentialSecrets(setup);
+/**
+ * The unsigned headers or query as the item shows them: without the names left out (any letter case) and without
+ * any name or value that holds a secret in any spelling (secretReadings.ts), at any depth (a parsed query can nest).
+ */
+function unsigned(
+	setup: Setup,
+	fields: IDataObject | HeaderBag,
+	leftOut: string[] = [],
+): IDataObject {
+	const holds = secretFinder(credentialSecrets(setup));
 	const out: IDataObject = {};
-	for (const [name, value] of Object.entries(headers)) {
-		if (value === undefined || leftOut.includes(name.toLowerCase())) continue;
-		if (!holdsSecret(secrets, [name, value])) setOwn(out, name, value);
-	}
-	return out;
-}
-
-function unsignedQuery(setup: Setup, query: IDataObject): IDataObject {
-	const secrets = credentialSecrets(setup);
-	const out: IDataObject = {};
-	for (const [name, value] of Object.entries(query))
-		if (!holdsSecret(secrets, [name, value])) setOwn(out, name, value);
+	for (const [name, value] of Object.entries(fields))
+		if (
+			value !== undefined &&
+			!leftOut.includes(name.toLowerCase()) &&
+			!texts([name, value]).some(holds)
+		)
+			setOwn(out, name, value);
 	return out;
 }
 
@@ -499,9 +491,11 @@ function afterAuthentication(
 		delivery.signedHeaders = { [passed.header.name]: passed.header.value };
 	if (passed.url !== undefined) delivery.signedUrl = passed.url;
 	if (options(setup).includeHeaders === true)
-		delivery.unsignedHeaders = unsignedHeaders(setup, request.headers);
-	if (options(setup).includeQuery === true)
-		delivery.unsignedQuery = unsignedQuery(setup, request.query);
+		delivery.unsignedHeaders = unsigned(setup, request.headers, [
+			...['authorization', 'proxy-authorization', 'cookie'],
+			...(setup.sender.kind === 'secretHeader' ? setup.meaning.secretHeaders : []),
+		]);
+	if (options(setup).includeQuery === true) delivery.unsignedQuery = unsigned(setup, request.query);
 	const item: IDataObject = {};
 	for (const [name, value] of Object.entries(object)) setOwn(item, name, value);
 	setOwn(item, 'webhookDelivery', delivery);
