@@ -60,21 +60,7 @@ const FAULTS = [
 type Fault = (typeof FAULTS)[number];
 
 /** The sender's choices for one delivery (sampled with the body). */
-interface Choices {
-	body: Buffer;
-	contentType: string | undefined;
-	query: string;
-	id: string;
-	headerValue: string;
-	skew: number;
-	text: number;
-	prefixed: boolean;
-	rotation: 'none' | 'two secrets' | 'a retired key too';
-	decoy: boolean;
-	nameCase: 'lower' | 'capitalized' | 'upper';
-	transport: Transport;
-	fault: Fault;
-}
+type Choices = ReturnType<typeof choices> extends fc.Arbitrary<infer T> ? T : never;
 
 const pick = <T>(...values: T[]) => fc.constantFrom(...values);
 
@@ -171,11 +157,7 @@ const holding = (literals: string[]) =>
 		.tuple(word, fc.constantFrom(...literals), fc.oneof(fc.constant(''), word))
 		.map((parts) => parts.join(''));
 
-export function choices(
-	format: Format,
-	bodies: fc.Arbitrary<Buffer>,
-	sender: Sender,
-): fc.Arbitrary<Choices> {
+export function choices(format: Format, bodies: fc.Arbitrary<Buffer>, sender: Sender) {
 	const literals = literalsOf(sender);
 	// A URL carries printable ASCII unescaped, a fragment aside.
 	const inUrls = literals.filter(
@@ -205,9 +187,9 @@ export function choices(
 		),
 		text: fraction,
 		prefixed: fc.boolean(),
-		rotation: pick<Choices['rotation']>('none', 'none', 'two secrets', 'a retired key too'),
+		rotation: pick('none', 'none', 'two secrets', 'a retired key too'),
 		decoy: fc.boolean(),
-		nameCase: pick<Choices['nameCase']>('lower', 'capitalized', 'upper'),
+		nameCase: pick('lower', 'capitalized', 'upper'),
 		transport: pick<Transport>('node', 'node', 'direct'),
 		fault: fc.oneof(
 			{ arbitrary: fc.constant<Fault>('none'), weight: 14 },
