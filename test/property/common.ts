@@ -1,8 +1,4 @@
-/**
- * What the property-based models share (test/property/deliveries.ts, test/property/urls.ts): the verdict on one case,
- * a uniform position, and properties that report every verdict, so that the unit tests and `npm run fuzz` run the
- * same ones.
- */
+/** What the property-based models share (deliveries.ts, urls.ts): verdicts and properties that report each one. */
 import fc from 'fast-check';
 
 /** What happened to one case; `dims` are the setting values it exercised (for the coverage report). */
@@ -20,7 +16,7 @@ export function holds(verdict: Verdict): void {
 }
 
 /** A property whose every verdict goes to `judge`, which says whether the case kept the rule (or throws when it did not). */
-export interface CaseProperty {
+interface CaseProperty {
 	name: string;
 	/** The part of its group's cases it gets. */
 	share: number;

@@ -1,10 +1,8 @@
 /**
- * What the generators must reach, read from the product and not from them: every row of VERIFICATIONS, and under each
- * every setting the node's description shows for it (its displayOptions evaluated as n8n does), each value of an
- * option list, both values of a switch, a text or number at its default and set; the options; the credential's
- * fields where it is shown; both URLs; each secret signed with; Signed Content splitting one way and refused for each
- * one-way rule. `settingDims` says which of these a case reaches, from its parameters; the campaign and
- * test/unit/deliveryProperties.test.ts count them and fail on any the generated cases never reached.
+ * What the generators must reach, read from the product's description, not from them: every row of VERIFICATIONS,
+ * and under each every setting shown for it (displayOptions evaluated as n8n does), each option value, both switch
+ * values, a text at its default and set; the options; the credential's fields; both URLs; each secret signed with;
+ * Signed Content splitting one way and refused for each rule. The campaign and the unit test fail on any not reached.
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
@@ -32,24 +30,21 @@ function valueOf(parameters: IDataObject, name: string): unknown {
 	return SETTINGS.find((property) => property.name === name)?.default;
 }
 
-/** Whether n8n shows a property for these parameters: every `show` condition met, no `hide` condition. */
-function shown(property: Property, parameters: IDataObject): boolean {
-	const show = (property.displayOptions?.show ?? {}) as Conditions;
-	const hide = (property.displayOptions?.hide ?? {}) as Conditions;
+/** Whether n8n shows a property for these parameters: every `show` condition met, no `hide` one (only those on
+ * `names` when given). */
+function shown(property: Property, parameters: IDataObject, names?: string[]): boolean {
+	const conditions = (kind: 'show' | 'hide') =>
+		Object.entries((property.displayOptions?.[kind] ?? {}) as Conditions).filter(
+			([name]) => names?.includes(name) ?? true,
+		);
 	const meets = ([name, values]: [string, unknown[] | undefined]) =>
 		(values ?? []).includes(valueOf(parameters, name));
-	return Object.entries(show).every(meets) && !Object.entries(hide).some(meets);
+	return conditions('show').every(meets) && !conditions('hide').some(meets);
 }
 
 /** Whether a property can show under a Verification (its other conditions are settings of their own). */
-function showsUnder(property: Property, verification: VerificationName): boolean {
-	const show = (property.displayOptions?.show ?? {}) as Conditions;
-	const hide = (property.displayOptions?.hide ?? {}) as Conditions;
-	return (
-		(show.verification?.includes(verification) ?? true) &&
-		!(hide.verification?.includes(verification) ?? false)
-	);
-}
+const showsUnder = (property: Property, verification: VerificationName) =>
+	shown(property, { verification }, ['verification']);
 
 /** The values a property's coverage counts: each option, both switch values, a text or number at its default or set. */
 function valuesOf(property: Property): string[] {
@@ -66,104 +61,93 @@ function valueClass(property: Property, value: unknown): string {
 }
 
 const dimension = (verification: string, setting: string) => `${verification} › ${setting}`;
+const ROW = dimension('verification', 'row of VERIFICATIONS');
 
 const CREDENTIAL_FIELDS = new TenantWebhookApi().properties
 	.filter((property) => property.type !== 'notice')
-	.map((property) => property.name);
-const credentialShown = (verification: VerificationName) => verification !== 'none';
+	.map((property) => property.name as keyof Setup['credential']);
+
+/** A setting of a Verification: the values it must reach, and those a set-up reaches. */
+type Dimension = [setting: string, values: string[], reached: (setup: Setup) => string[]];
+
+function dimensionsOf(verification: VerificationName): Dimension[] {
+	const own = SETTINGS.filter((p) => p !== OPTION_COLLECTION && showsUnder(p, verification));
+	// A name the description gives twice counts the values of its last property, and the one shown.
+	const settings = [...new Map(own.map((property) => [property.name, property])).values()].map(
+		(property): Dimension => [
+			property.name,
+			valuesOf(property),
+			({ parameters }) => {
+				const showing = own.find((p) => p.name === property.name && shown(p, parameters));
+				return showing ? [valueClass(showing, parameters[property.name])] : [];
+			},
+		],
+	);
+	// An option not added is at its default: added, a text counts as set.
+	const options = OPTIONS.map(
+		(option): Dimension => [
+			`options.${option.name}`,
+			['unset', ...valuesOf(option).filter((value) => value !== 'default')],
+			({ parameters }) => {
+				const value = ((parameters.options ?? {}) as IDataObject)[option.name];
+				return [value === undefined ? 'unset' : valueClass(option, value)];
+			},
+		],
+	);
+	const credential: Dimension[] = [
+		...CREDENTIAL_FIELDS.map(
+			(field): Dimension => [
+				`credential.${field}`,
+				field === 'signingSecret' ? ['set'] : ['set', 'unset'],
+				(setup) => [setup.credential[field].trim() === '' ? 'unset' : 'set'],
+			],
+		),
+		['signed with', ['current', 'previous', 'test'], (setup) => [setup.signWith ?? 'nothing']],
+	];
+	const signedContent: Dimension = [
+		'Signed Content',
+		['one-way', ...TEMPLATE_PROBLEMS],
+		(setup) => {
+			const problems = templateProblems(setup.meaning.template, setup.format);
+			return problems.length === 0 ? ['one-way'] : problems;
+		},
+	];
+	return [
+		...settings,
+		...options,
+		...(verification === 'none' ? [] : credential),
+		[
+			'delivered to',
+			['Test URL', 'production'],
+			(setup) => [setup.testUrl ? 'Test URL' : 'production'],
+		],
+		...(verification === 'customHmac' ? [signedContent] : []),
+	];
+}
+
+const DIMENSIONS = new Map(VERIFICATION_NAMES.map((name) => [name, dimensionsOf(name)]));
 
 /** Everything the generated cases must reach, as [dimension, value]. */
 export function requiredCoverage(
 	verifications: VerificationName[] = VERIFICATION_NAMES,
 ): Array<[string, string]> {
-	return verifications.flatMap((verification) => {
-		const nodeSettings = SETTINGS.filter(
-			(property) => property !== OPTION_COLLECTION && showsUnder(property, verification),
-		);
-		const unique = [...new Map(nodeSettings.map((property) => [property.name, property])).values()];
-		return [
-			[dimension('verification', 'row of VERIFICATIONS'), verification] as [string, string],
-			...unique.flatMap((property) =>
-				valuesOf(property).map((value): [string, string] => [
-					dimension(verification, property.name),
-					value,
-				]),
-			),
-			// An option not added is at its default: added, a text counts as set.
-			...OPTIONS.flatMap((option) =>
-				['unset', ...valuesOf(option).filter((v) => v !== 'default')].map(
-					(value): [string, string] => [dimension(verification, `options.${option.name}`), value],
-				),
-			),
-			...(credentialShown(verification)
-				? [
-						...CREDENTIAL_FIELDS.flatMap((field) =>
-							(field === 'signingSecret' ? ['set'] : ['set', 'unset']).map(
-								(value): [string, string] => [
-									dimension(verification, `credential.${field}`),
-									value,
-								],
-							),
-						),
-						...['current', 'previous', 'test'].map((secret): [string, string] => [
-							dimension(verification, 'signed with'),
-							secret,
-						]),
-					]
-				: []),
-			...['Test URL', 'production'].map((url): [string, string] => [
-				dimension(verification, 'delivered to'),
-				url,
-			]),
-			...(verification === 'customHmac'
-				? ['one-way', ...TEMPLATE_PROBLEMS].map((value): [string, string] => [
-						dimension(verification, 'Signed Content'),
-						value,
-					])
-				: []),
-		];
-	});
+	return verifications.flatMap((verification) => [
+		[ROW, verification] as [string, string],
+		...(DIMENSIONS.get(verification) ?? []).flatMap(([setting, values]) =>
+			values.map((value): [string, string] => [dimension(verification, setting), value]),
+		),
+	]);
 }
 
 /** The coverage a set-up reaches, from its parameters and credential as the node reads them. */
 export function settingDims(setup: Setup): Array<[string, string]> {
-	const { verification, parameters } = setup;
-	const options = (parameters.options ?? {}) as IDataObject;
-	const dims: Array<[string, string]> = [
-		[dimension('verification', 'row of VERIFICATIONS'), verification],
+	const { verification } = setup;
+	return [
+		[ROW, verification],
+		...(DIMENSIONS.get(verification) ?? []).flatMap(([setting, , reached]) =>
+			reached(setup).map((value): [string, string] => [dimension(verification, setting), value]),
+		),
 	];
-	const seen = new Set<string>();
-	for (const property of SETTINGS) {
-		if (property === OPTION_COLLECTION || seen.has(property.name) || !shown(property, parameters))
-			continue;
-		seen.add(property.name);
-		dims.push([
-			dimension(verification, property.name),
-			valueClass(property, parameters[property.name]),
-		]);
-	}
-	for (const option of OPTIONS)
-		dims.push([
-			dimension(verification, `options.${option.name}`),
-			options[option.name] === undefined ? 'unset' : valueClass(option, options[option.name]),
-		]);
-	if (credentialShown(verification)) {
-		for (const field of CREDENTIAL_FIELDS)
-			dims.push([
-				dimension(verification, `credential.${field}`),
-				String(setup.credential[field as keyof Setup['credential']]).trim() === ''
-					? 'unset'
-					: 'set',
-			]);
-		dims.push([dimension(verification, 'signed with'), setup.signWith ?? 'nothing']);
-	}
-	dims.push([dimension(verification, 'delivered to'), setup.testUrl ? 'Test URL' : 'production']);
-	if (verification === 'customHmac') {
-		const problems = templateProblems(setup.meaning.template, setup.format);
-		for (const value of problems.length === 0 ? ['one-way'] : problems)
-			dims.push([dimension(verification, 'Signed Content'), value]);
-	}
-	return dims;
 }
 
 /** Whether a setting is one the node shows for a Verification (so that a setting of another row can be left in). */

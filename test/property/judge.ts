@@ -1,24 +1,14 @@
 /**
- * The judge of one request: a genuine delivery, a captured one moved by an attacker, or any request at all. Every
- * case is held to the model (oracle.ts: what the documented behaviour allows for it) and to the four rules of the
- * trust boundary, each checked on its own:
- *
- * 1. The workflow sees exactly what was signed, read one way, or nothing. Under an HMAC scheme a started item comes
- *    from a genuine delivery whose bytes and every signed part (timestamp, id, URL, signed header) the request
- *    carries unchanged, and its body is the independent reading (reading.ts) of those bytes in the Body Format;
- *    a request altered in anything signed starts nothing. Secret in Header and None sign nothing: there a started
- *    item's body is the independent reading of the bytes received (whoever sent them), in the Body Format and never
- *    per Content-Type; under Secret in Header only a request carrying an accepted secret, exactly, starts anything.
- * 2. A captured delivery replayed in any shape (later, at the other URL, with other headers) never gets an identity
- *    (`webhookDelivery.id`) no genuine delivery had: under an HMAC scheme a started item's id is its genuine
- *    delivery's. (Under Secret in Header and None anyone holding one request can send any body, with its own id.)
- * 3. Ids follow the rule of identity.ts, read from what is signed: the signed id header, else Delivery ID Fields,
- *    else the SHA-256 of everything signed but the timestamp (a signed header or URL, and the bytes); so the same
- *    signed content never gets two ids, and two genuine deliveries share one only when their signed id, named fields
- *    or signed content but the timestamp are the same (deliveries.ts checks pairs of captures).
- * 4. No secret of the credential (current, previous, test; whichever the URL accepts) reaches an output item,
- *    Verified or Refused, in any spelling (percent-encoded, JSON-escaped, a `+` read as a space, in base64) or letter
- *    case. (A body a sender signed is the sender's: no move puts a secret in one.)
+ * The judge of one request (a genuine delivery, a captured one moved by an attacker, any request): held to the model
+ * (oracle.ts) and to the four rules of the trust boundary, each checked on its own:
+ * 1. The workflow sees exactly what was signed, read one way, or nothing: under an HMAC scheme a started item comes
+ *    from a genuine delivery whose bytes and every signed part the request carries unchanged, its body the
+ *    independent reading (reading.ts) in the Body Format. Secret in Header and None sign nothing: there the body is
+ *    the reading of the bytes received, in the Body Format, never per Content-Type.
+ * 2. A captured delivery replayed in any shape never gets an id no genuine delivery had.
+ * 3. Ids follow the rule (oracle.ts identity): two genuine deliveries share one only when what is signed but the
+ *    timestamp is the same (deliveries.ts checks pairs of captures).
+ * 4. No secret of the credential reaches an output item, Verified or Refused, in any spelling or letter case.
  */
 import type { IDataObject } from 'n8n-workflow';
 

@@ -1,15 +1,8 @@
 /**
- * An attacker's edits of one captured genuine delivery (no secret needed): the body's bytes flipped, spliced,
- * truncated or extended, re-encoded (a byte order mark, blanks, escapes, number spellings such as `1e1` for `10`),
- * a field added in front or repeated behind (JSON readers keep a repeated name's last value), form fields added,
- * reordered or respelled; the Content-Type changed, dropped or repeated; headers dropped, replaced, repeated, renamed
- * in another letter case or to a look-alike (`svix-id` for `webhook-id`), padded, added (a first name of a setting's
- * list, any other name), a timestamp shifted, a signature respelled (upper case, base64url, without padding) or
- * its second half forged (a reader that compares part of a digest would take it); a
- * secret of the credential copied into a header's name or value, Authorization, a URL a proxy forwards
- * (`X-Forwarded-Uri`, `X-Original-Url`, `Referer`), Basic credentials in a header of its own, or the query (as is: a
- * `+` reads as a space), in any spelling (transport.ts);
- * query parameters added, dropped or respelled; the request handed over directly instead of through n8n's server.
+ * An attacker's edits of one captured genuine delivery, without the secret: each table below names what it does to
+ * the body, the fields, the Content-Type, the headers (a look-alike is `svix-id` for `webhook-id`; a signature's
+ * second half forged catches a reader that compares part of a digest), the query, or how the request is handed over;
+ * and where it copies a secret of the credential, in any spelling (transport.ts).
  */
 import fc from 'fast-check';
 
@@ -19,31 +12,33 @@ import type { Delivery } from './sender';
 import type { HeaderLines, Spelling } from './transport';
 import { sendable, spelled, spelling } from './transport';
 
-type BodyOp = 'flip' | 'insert' | 'delete' | 'truncated' | 'extended' | 'spliced';
-type Reencoding = 'byte order mark' | 'blank' | 'escape' | 'number spelling';
-type FieldOp =
-	| 'repeated behind'
-	| 'added in front'
-	| 'reserved field'
-	| '__proto__'
-	| 'form field added'
-	| 'form field in front'
-	| 'form fields reordered'
-	| 'form escape respelled';
-type HeaderOp =
-	| 'dropped'
-	| 'replaced'
-	| 'repeated'
-	| 'repeated, same value'
-	| 'letter case'
-	| 'value letter case'
-	| 'padded'
-	| 'added'
-	| 'alias first'
-	| 'look-alike'
-	| 'timestamp shifted'
-	| 'signature respelled'
-	| 'signature half forged';
+const BODY_OPS = ['flip', 'insert', 'delete', 'truncated', 'extended', 'spliced'] as const;
+const REENCODINGS = ['byte order mark', 'blank', 'escape', 'number spelling'] as const;
+const FIELD_OPS = [
+	'repeated behind',
+	'added in front',
+	'reserved field',
+	'__proto__',
+	'form field added',
+	'form field in front',
+	'form fields reordered',
+	'form escape respelled',
+] as const;
+const HEADER_OPS = [
+	'dropped',
+	'replaced',
+	'repeated',
+	'repeated, same value',
+	'letter case',
+	'value letter case',
+	'added',
+	'alias first',
+	'look-alike',
+	'timestamp shifted',
+	'signature respelled',
+	'signature half forged',
+	'padded',
+] as const;
 /** Where an edit puts a secret of the credential. */
 export const SECRET_PLACES = [
 	'header name',
@@ -56,17 +51,17 @@ export const SECRET_PLACES = [
 	'query name',
 	'query value',
 ] as const;
-type SecretPlace = (typeof SECRET_PLACES)[number];
-type QueryOp = 'added' | 'dropped' | 'respelled';
+const QUERY_OPS = ['added', 'dropped', 'respelled'] as const;
+type Op<T extends readonly string[]> = T[number];
 
 export type Mutation =
-	| { kind: 'body'; op: BodyOp; at: number; count: number; text: string }
-	| { kind: 're-encoded'; op: Reencoding; at: number }
-	| { kind: 'field'; op: FieldOp; at: number; text: string }
+	| { kind: 'body'; op: Op<typeof BODY_OPS>; at: number; count: number; text: string }
+	| { kind: 're-encoded'; op: Op<typeof REENCODINGS>; at: number }
+	| { kind: 'field'; op: Op<typeof FIELD_OPS>; at: number; text: string }
 	| { kind: 'content type'; value: string | undefined; repeated: boolean }
-	| { kind: 'header'; op: HeaderOp; at: number; text: string }
-	| { kind: 'secret'; place: SecretPlace; spelling: Spelling; at: number }
-	| { kind: 'query'; op: QueryOp; at: number; text: string }
+	| { kind: 'header'; op: Op<typeof HEADER_OPS>; at: number; text: string }
+	| { kind: 'secret'; place: Op<typeof SECRET_PLACES>; spelling: Spelling; at: number }
+	| { kind: 'query'; op: Op<typeof QUERY_OPS>; at: number; text: string }
 	| { kind: 'transport' };
 
 const pick = <T>(...values: T[]) => fc.constantFrom(...values);
@@ -83,43 +78,20 @@ const CONTENT_TYPES = [
 	'text/html',
 ];
 
-export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
-	{
-		arbitrary: fc.record({
-			kind: fc.constant('body' as const),
-			op: pick<BodyOp>('flip', 'insert', 'delete', 'truncated', 'extended', 'spliced'),
-			at: fraction,
-			count: fc.integer({ min: 1, max: 8 }),
-			text,
-		}),
-		weight: 3,
-	},
-	{
-		arbitrary: fc.record({
-			kind: fc.constant('re-encoded' as const),
-			op: pick<Reencoding>('byte order mark', 'blank', 'escape', 'number spelling'),
-			at: fraction,
-		}),
-		weight: 3,
-	},
-	{
-		arbitrary: fc.record({
-			kind: fc.constant('field' as const),
-			op: pick<FieldOp>(
-				'repeated behind',
-				'added in front',
-				'reserved field',
-				'__proto__',
-				'form field added',
-				'form field in front',
-				'form fields reordered',
-				'form escape respelled',
-			),
-			at: fraction,
-			text,
-		}),
-		weight: 3,
-	},
+const edit = <K extends string, T extends readonly string[]>(
+	kind: K,
+	ops: T,
+	weight: number,
+	rest: Record<string, fc.Arbitrary<unknown>> = {},
+) => ({
+	arbitrary: fc.record({ kind: fc.constant(kind), op: pick(...ops), at: fraction, ...rest }),
+	weight,
+});
+
+export const mutation = fc.oneof(
+	edit('body', BODY_OPS, 3, { count: fc.integer({ min: 1, max: 8 }), text }),
+	edit('re-encoded', REENCODINGS, 3),
+	edit('field', FIELD_OPS, 3, { text }),
 	{
 		arbitrary: fc.record({
 			kind: fc.constant('content type' as const),
@@ -128,56 +100,27 @@ export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
 		}),
 		weight: 2,
 	},
-	{
-		arbitrary: fc.record({
-			kind: fc.constant('header' as const),
-			// Padding reaches the trigger from direct callers only: it weighs more.
-			op: fc.oneof(
-				pick<HeaderOp>(
-					'dropped',
-					'replaced',
-					'repeated',
-					'repeated, same value',
-					'letter case',
-					'value letter case',
-					'added',
-					'alias first',
-					'look-alike',
-					'timestamp shifted',
-					'signature respelled',
-					'signature half forged',
-				),
-				fc.constant<HeaderOp>('padded'),
-			),
-			at: fraction,
-			text: fc.oneof(
-				text,
-				pick('1700000000', 'v1,AAAA', 't=1700000000,v1=00', 'sha256=00', 'a'.repeat(3000)),
-			),
-		}),
-		weight: 5,
-	},
+	// Padding reaches the trigger from direct callers only: it weighs as much as every other header edit.
+	edit('header', HEADER_OPS, 5, {
+		op: fc.oneof(pick(...HEADER_OPS.slice(0, -1)), fc.constant('padded')),
+		text: fc.oneof(
+			text,
+			pick('1700000000', 'v1,AAAA', 't=1700000000,v1=00', 'sha256=00', 'a'.repeat(3000)),
+		),
+	}),
 	{
 		arbitrary: fc.record({
 			kind: fc.constant('secret' as const),
 			// The query value twice: only there does a `+` sent as is reach n8n's parser, which reads it as a space.
-			place: pick<SecretPlace>(...SECRET_PLACES, 'query value'),
+			place: pick(...SECRET_PLACES, 'query value'),
 			spelling,
 			at: fraction,
 		}),
 		weight: 3,
 	},
-	{
-		arbitrary: fc.record({
-			kind: fc.constant('query' as const),
-			op: pick<QueryOp>('added', 'dropped', 'respelled'),
-			at: fraction,
-			text,
-		}),
-		weight: 1,
-	},
+	edit('query', QUERY_OPS, 1, { text }),
 	{ arbitrary: fc.constant({ kind: 'transport' as const }), weight: 1 },
-);
+) as fc.Arbitrary<Mutation>;
 
 export function mutationName(m: Mutation): string {
 	if (m.kind === 'content type') return `content type${m.repeated ? ' repeated' : ''}`;
@@ -232,7 +175,7 @@ function respell(token: string): string {
 	return /^-?[1-9]\d*0$/.test(token) ? `${token.slice(0, -1)}e1` : `${token}.0`;
 }
 
-function reencode(body: Buffer, op: Reencoding, position: number): Buffer {
+function reencode(body: Buffer, op: Op<typeof REENCODINGS>, position: number): Buffer {
 	const textOf = body.toString('utf8');
 	if (op === 'byte order mark')
 		return textOf.startsWith('\ufeff')

@@ -1,19 +1,10 @@
 /**
  * The model: what the trigger must do with a request under a set-up, written from the documented behaviour (the
- * node's description, the brief of each scheme, docs/trigger.md) and not from the trigger's code. In order:
- * - no bytes (n8n parsed a multipart body itself): refused, 415 when the Content-Type does not fit the Body Format;
- * - authentication on the raw bytes and headers only: the secrets the URL accepts (the Production URL the current and
- *   previous secret; the Test URL the test secret alone once it is set), each read in the key's encoding; the
- *   signed content's parts read from the request (a timestamp of unix seconds within the tolerance, an id header
- *   that is not blank, padded or over 256 characters, the URL called, a signed header), the HMAC of the signed text
- *   carried by the signature header; or the shared key in its header; or nothing (None);
- * - then the Content-Type (415 when it does not fit the Body Format), the body read once in the Body Format
- *   (reading.ts), a top-level `webhookDelivery` refused, the Events filter;
- * - the item: the body and `webhookDelivery` (the id by the rule: the signed id, else Delivery ID Fields, else the
- *   SHA-256 of the bytes; the signed timestamp; the secret that matched; the unsigned headers and query without
- *   credentials or anything holding a secret, in any spelling or letter case).
- * Whether a signature header that is not a sender's own is read is the one thing the model cannot say: it says
- * which outcomes are allowed then (judge.ts).
+ * node's description, docs/trigger.md), not from the trigger's code: no bytes refused; authentication on the raw
+ * bytes and headers with the secrets the URL accepts; the Content-Type, the body read once in the Body Format
+ * (reading.ts), the reserved field, Events; the item and its `webhookDelivery` (the id by the rule, no secret in any
+ * spelling). Whether a signature header no sender wrote is read is the one thing it cannot say: it then allows
+ * both outcomes (judge.ts).
  */
 import { createHash, createHmac } from 'crypto';
 
@@ -23,7 +14,7 @@ import type { HeaderBag } from '../../nodes/TenantApiTrigger/headers';
 import type { RefusalReason } from '../../nodes/TenantApiTrigger/refusals';
 
 import type { Format } from './reading';
-import { hasOwn, readAs, setOwn } from './reading';
+import { collect, hasOwn, readAs, setOwn } from './reading';
 import { secretFinder, texts } from './secretReadings';
 import type { Delivery } from './sender';
 import type { Setup } from './settings';
@@ -45,21 +36,16 @@ export interface Received {
  * The query as n8n parses it: each name's value, a repeated name's values as a list; a name `a[b]` as a field `b` of
  * `a` when n8n parses queries the extended way (n8n 1.x), as the name itself otherwise.
  */
-export function queryObject(rawQuery: string, extended: boolean): IDataObject {
+function queryObject(rawQuery: string, extended: boolean): IDataObject {
 	const out: IDataObject = {};
 	for (const [name, value] of new URLSearchParams(rawQuery)) {
-		const nested = extended ? /^([^[\]]+)\[([^[\]]+)\]$/.exec(name) : null;
-		if (nested !== null) {
-			const holder =
-				hasOwn(out, nested[1]) && typeof out[nested[1]] === 'object'
-					? (out[nested[1]] as IDataObject)
-					: {};
-			setOwn(holder, nested[2], value);
-			setOwn(out, nested[1], holder);
-		} else if (!hasOwn(out, name)) setOwn(out, name, value);
+		const [, holder, field] = (extended && /^([^[\]]+)\[([^[\]]+)\]$/.exec(name)) || [];
+		if (field === undefined) collect(out, name, value);
 		else {
-			const before = out[name];
-			setOwn(out, name, Array.isArray(before) ? [...before, value] : [before, value]);
+			const before = hasOwn(out, holder) ? out[holder] : undefined;
+			const nested = typeof before === 'object' && before !== null ? (before as IDataObject) : {};
+			setOwn(nested, field, value);
+			setOwn(out, holder, nested);
 		}
 	}
 	return out;
@@ -109,36 +95,27 @@ export function mediaTypeFits(format: Format, headers: HeaderBag): boolean {
 
 // ---- secrets ----
 
-export const SLOT_NAMES = ['current', 'previous', 'test'] as const;
+const SLOT_NAMES = ['current', 'previous', 'test'] as const;
 
-const usable = (secret: string) => secret.trim();
-
-/** Every secret of the credential (trimmed, blanks left out): none may reach the output. None selects no credential. */
-export function credentialSecrets(setup: Setup): string[] {
-	if (setup.verification === 'none') return [];
-	return Object.values(setup.credential)
-		.map(usable)
-		.filter((secret) => secret !== '');
-}
-
-/** The secrets a URL accepts, by slot: production the current and previous; the Test URL its own alone once set. */
-export function acceptedSecrets(
-	setup: Setup,
-	testUrl: boolean,
-): Array<{ slot: number; secret: string }> {
-	const [current, previous, test] = [
+/** The credential's secrets by slot, trimmed. */
+const slots = (setup: Setup) =>
+	[
 		setup.credential.signingSecret,
 		setup.credential.previousSigningSecret,
 		setup.credential.testSigningSecret,
-	].map(usable);
-	const slots =
-		testUrl && test !== ''
-			? [{ slot: 2, secret: test }]
-			: [
-					{ slot: 0, secret: current },
-					{ slot: 1, secret: previous },
-				];
-	return slots.filter(({ secret }) => secret !== '');
+	].map((secret, slot) => ({ slot, secret: secret.trim() }));
+
+/** Every secret of the credential (blanks left out): none may reach the output. None selects no credential. */
+export const credentialSecrets = (setup: Setup): string[] =>
+	setup.verification === 'none'
+		? []
+		: slots(setup).flatMap(({ secret }) => (secret === '' ? [] : [secret]));
+
+/** The secrets a URL accepts, by slot: production the current and previous; the Test URL its own alone once set. */
+function acceptedSecrets(setup: Setup, testUrl: boolean): Array<{ slot: number; secret: string }> {
+	const all = slots(setup);
+	const accepted = testUrl && all[2].secret !== '' ? [all[2]] : all.slice(0, 2);
+	return accepted.filter(({ secret }) => secret !== '');
 }
 
 /** The HMAC key a secret stands for in an encoding, or undefined when the secret is not valid in it. */
@@ -159,7 +136,7 @@ export function hmacKey(secret: string, encoding: string): Buffer | undefined {
 // ---- the signed content ----
 
 /** What authentication found. */
-export type Authentication =
+type Authentication =
 	| {
 			ok: true;
 			slot: number | null;
@@ -171,7 +148,7 @@ export type Authentication =
 	  }
 	| { ok: false; reasons: RefusalReason[] };
 
-export interface HmacReading {
+interface HmacReading {
 	/** The placeholder values read from the request, or why one cannot be read. */
 	values: { body: Buffer; timestamp?: string; id?: string; url?: string; header?: string };
 	problem?: RefusalReason;
@@ -267,7 +244,7 @@ function pairSeparator(setup: Setup): string {
 }
 
 /** The slots whose key's HMAC of the signed text the signature header carries (in any form a signature may take). */
-export function slotsCarried(setup: Setup, request: Received, text: Buffer): number[] {
+function slotsCarried(setup: Setup, request: Received, text: Buffer): number[] {
 	const { sender } = setup;
 	if (sender.kind !== 'hmac') return [];
 	const header = headerText(request.headers, setup.meaning.signatureHeaders) ?? '';
@@ -288,7 +265,7 @@ export function slotsCarried(setup: Setup, request: Received, text: Buffer): num
  * (`readable`); a faulty sender's, which it must not (`unreadable`); or any other (`unknown`: only a header that
  * carries the HMAC may pass).
  */
-export type SignatureState = 'readable' | 'unreadable' | 'unknown';
+type SignatureState = 'readable' | 'unreadable' | 'unknown';
 
 /** Authentication as the model sees it; `either` when an unknown signature header carries a valid HMAC. */
 export function authenticate(
@@ -342,7 +319,7 @@ export function authenticate(
 // ---- identity, events, unsigned data ----
 
 /** The value at a dot path: each segment an own field, or a list's index; a blank path has none. */
-export function valueAt(body: unknown, path: string): unknown {
+function valueAt(body: unknown, path: string): unknown {
 	const trimmed = path.trim();
 	if (trimmed === '') return undefined;
 	let current = body;
@@ -384,7 +361,7 @@ const joinIds = (parts: string[]) =>
 				)
 				.join(':');
 
-export interface Identity {
+interface Identity {
 	id: string;
 	idSource: string;
 	/** What makes two deliveries the same: the signed id, the named fields' texts, or the bytes. */
@@ -392,7 +369,7 @@ export interface Identity {
 }
 
 /** What a signature fixed besides the body and the timestamp. */
-export interface SignedBeside {
+interface SignedBeside {
 	id?: { value: string; name: string };
 	header?: { name: string; value: string };
 	url?: string;
@@ -460,32 +437,24 @@ function eventAccepted(setup: Setup, type: string | undefined): boolean {
 	);
 }
 
-/** Whether a name or value holds a secret in any spelling (secretReadings.ts), at any depth (a parsed query can nest). */
-export function holdsSecret(secrets: string[], value: unknown): boolean {
-	return texts(value).some(secretFinder(secrets));
-}
-
-const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie'];
-
-function unsignedHeaders(setup: Setup, headers: HeaderBag): IDataObject {
-	const leftOut = [
-		...CREDENTIAL_HEADERS,
-		...(setup.sender.kind === 'secretHeader' ? setup.meaning.secretHeaders : []),
-	];
-	const secrets = credentialSecrets(setup);
+/**
+ * The unsigned headers or query as the item shows them: without the names left out (any letter case) and without
+ * any name or value that holds a secret in any spelling (secretReadings.ts), at any depth (a parsed query can nest).
+ */
+function unsigned(
+	setup: Setup,
+	fields: IDataObject | HeaderBag,
+	leftOut: string[] = [],
+): IDataObject {
+	const holds = secretFinder(credentialSecrets(setup));
 	const out: IDataObject = {};
-	for (const [name, value] of Object.entries(headers)) {
-		if (value === undefined || leftOut.includes(name.toLowerCase())) continue;
-		if (!holdsSecret(secrets, [name, value])) setOwn(out, name, value);
-	}
-	return out;
-}
-
-function unsignedQuery(setup: Setup, query: IDataObject): IDataObject {
-	const secrets = credentialSecrets(setup);
-	const out: IDataObject = {};
-	for (const [name, value] of Object.entries(query))
-		if (!holdsSecret(secrets, [name, value])) setOwn(out, name, value);
+	for (const [name, value] of Object.entries(fields))
+		if (
+			value !== undefined &&
+			!leftOut.includes(name.toLowerCase()) &&
+			!texts([name, value]).some(holds)
+		)
+			setOwn(out, name, value);
 	return out;
 }
 
@@ -522,9 +491,11 @@ function afterAuthentication(
 		delivery.signedHeaders = { [passed.header.name]: passed.header.value };
 	if (passed.url !== undefined) delivery.signedUrl = passed.url;
 	if (options(setup).includeHeaders === true)
-		delivery.unsignedHeaders = unsignedHeaders(setup, request.headers);
-	if (options(setup).includeQuery === true)
-		delivery.unsignedQuery = unsignedQuery(setup, request.query);
+		delivery.unsignedHeaders = unsigned(setup, request.headers, [
+			...['authorization', 'proxy-authorization', 'cookie'],
+			...(setup.sender.kind === 'secretHeader' ? setup.meaning.secretHeaders : []),
+		]);
+	if (options(setup).includeQuery === true) delivery.unsignedQuery = unsigned(setup, request.query);
 	const item: IDataObject = {};
 	for (const [name, value] of Object.entries(object)) setOwn(item, name, value);
 	setOwn(item, 'webhookDelivery', delivery);

@@ -1,14 +1,11 @@
 /**
- * The Refused output's item (nodes/TenantApiTrigger/diagnosis.ts) for hostile requests: whatever a sender sends (any
- * header names and values, Content-Types, body sizes), under every set-up of settings.ts at either URL, the item
- * stays within its bound, holds no secret of the credential in any letter case, and every string in it is the
- * trigger's own vocabulary, the node's settings or a header name that is a plain token, as docs/trigger.md "When a
- * delivery is refused" says. A signature in a header the settings do not read: the header is named only when its
- * name is a plain token holding no secret of the credential, and a Verification only when the value has its form.
- * Used by test/unit/refusalProperties.test.ts (a fixed seed).
- *
- * Everything the sender writes holds a canary, so any of it that reaches the item is found wherever it lands: header
- * values and Content-Types CANARY (never shown), header names NAME_CANARY (shown only as a whole name that may be).
+ * The Refused output's item (nodes/TenantApiTrigger/diagnosis.ts) for hostile requests, under every set-up of
+ * settings.ts and under settings of any text: as docs/trigger.md "When a delivery is refused" says, the item stays
+ * within its bound, holds no secret of the credential in any letter case, and every string in it is the trigger's
+ * own vocabulary, the node's settings or a header name that is a plain token. A signature in a header the settings
+ * do not read names that header only when its name is a plain token holding no secret, and a Verification only when
+ * the value has its form. Everything the sender writes holds a canary (CANARY in values, NAME_CANARY in header
+ * names), so any of it that reaches the item is found wherever it lands.
  */
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
@@ -34,27 +31,18 @@ import { parameterReader } from '../harness/verifier';
 
 import type { PropertyGroup, Verdict } from './common';
 import { caseProperty } from './common';
-import { credentialSecrets } from './oracle';
+import { credentialSecrets, hmacKey } from './oracle';
 import { NOW, written } from './sender';
 import type { HmacSender, Setup, SignatureText } from './settings';
 import { VERIFICATIONS, setups } from './settings';
 
 /** The bound docs/trigger.md gives the item: its JSON, in UTF-8 bytes. */
-export const ITEM_BOUND_BYTES = 2048;
-
-/** Every refusal reason the trigger gives: the keys of its refusal table, which the compiler holds to the reasons. */
-export const REASONS = Object.keys(REFUSALS) as RefusalReason[];
+const ITEM_BOUND_BYTES = 2048;
 
 /** The media types the item may name (docs/trigger.md); any other is `other`. */
-const MEDIA_TYPES = [
-	'application/json',
-	'application/*+json',
-	'text/plain',
-	'application/x-www-form-urlencoded',
-	'multipart/form-data',
-	'none',
-	'other',
-];
+const MEDIA_TYPES =
+	`application/json application/*+json text/plain application/x-www-form-urlencoded
+	multipart/form-data none other`.split(/\s+/);
 
 /** The header names a Verification reads. */
 function headersRead(verification: Verification | undefined): string[] {
@@ -65,7 +53,7 @@ function headersRead(verification: Verification | undefined): string[] {
 }
 
 /** The header names the rows of VERIFICATIONS read by default (the item may name them). */
-export const ROW_HEADERS = [
+const ROW_HEADERS = [
 	...new Set(
 		VERIFICATION_NAMES.flatMap((name) =>
 			headersRead(settingsFromParameters(name, (_parameter, fallback) => fallback).verification),
@@ -80,22 +68,11 @@ const LIKELY_CAUSES = [
 	/^The Signing Secret starts with whsec_/,
 	/^The Secret Encoding is hex/,
 ];
-const ITEM_KEYS = [
-	'reason',
-	'answered',
-	'summary',
-	'action',
-	'verification',
-	'url',
-	'request',
-	'secretsTried',
-	'timestampSkewSeconds',
-	'likelyCause',
-	'refusedAt',
-];
+const ITEM_KEYS =
+	`reason answered summary action verification url request secretsTried timestampSkewSeconds
+	likelyCause refusedAt`.split(/\s+/);
 
-export const CANARY = 'zqj';
-/** In the header names a sender writes. */
+const CANARY = 'zqj';
 const NAME_CANARY = 'qxw';
 const SENDER_TEXT = 'holds what the sender wrote';
 
@@ -126,16 +103,7 @@ const tokenText = (maxLength: number) =>
 	fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789-'), maxLength });
 
 /** The first words of invented names, and their last ones: with or without a word that makes them signature-like. */
-const NAME_STARTS = [
-	'x-signature-',
-	'x-',
-	'',
-	'hmac-',
-	'x-token-',
-	'secret-',
-	'webhook-id-',
-	'x-hub-',
-];
+const NAME_STARTS = ['', ...'x-signature- x- hmac- x-token- secret- webhook-id- x-hub-'.split(' ')];
 const NAME_ENDS = ['', '-signature', '-signature-256', '-timestamp', '-token', '-auth'];
 
 /**
@@ -278,7 +246,7 @@ type Refused = {
 
 const refusal: fc.Arbitrary<Refused> = fc.record(
 	{
-		reason: fc.constantFrom(...REASONS),
+		reason: fc.constantFrom(...(Object.keys(REFUSALS) as RefusalReason[])),
 		status: fc.constantFrom<RefusalStatus>(400, 401, 415, 503),
 		seen: fc.record(
 			{
@@ -291,16 +259,10 @@ const refusal: fc.Arbitrary<Refused> = fc.record(
 	{ requiredKeys: ['reason', 'status'] },
 );
 
-/** A hostile request for a set-up: up to 200 headers, a Content-Type, a body size. */
-interface HostileRequest {
-	headers: HeaderBag;
-	bodyBytes: number;
-}
+type ValueOf<A> = A extends fc.Arbitrary<infer T> ? T : never;
 
-function hostileRequest(
-	verification: Verification | undefined,
-	setup?: Setup,
-): fc.Arbitrary<HostileRequest> {
+/** A hostile request for a set-up: up to 200 headers, a Content-Type, a body size. */
+function hostileRequest(verification: Verification | undefined, setup?: Setup) {
 	const secrets = setup === undefined ? [] : credentialSecrets(setup);
 	return fc
 		.record({
@@ -323,14 +285,10 @@ function hostileRequest(
 const DIGEST_BYTES = { sha1: 20, sha256: 32, sha512: 64 } as const;
 
 /** A form of signature as docs/trigger.md describes it: the format, its label, the digest and how it is written. */
-interface FormSpec {
-	format: HmacSender['format'];
-	label: string;
-	algorithm: keyof typeof DIGEST_BYTES;
-	texts: SignatureText[];
-	pairSeparator: string;
-	timestampKey: string;
-}
+type FormSpec = Pick<
+	HmacSender,
+	'format' | 'label' | 'algorithm' | 'texts' | 'pairSeparator' | 'timestampKey'
+>;
 
 const ALL_TEXTS: SignatureText[] = ['hex', 'base64', 'base64url'];
 const PLAIN = { label: '', pairSeparator: ',', timestampKey: 't', texts: ALL_TEXTS };
@@ -350,15 +308,11 @@ const ROW_FORMS: Array<[VerificationName, FormSpec]> = [
 ];
 
 /** Whether a text is a digest of `bytes` written in one of `texts` (hex in either case; base64 exactly). */
-function isDigest(text: string, bytes: number, texts: SignatureText[]): boolean {
-	const hex = texts.some((form) => form === 'hex' || form === 'HEX');
-	if (hex && text.length === bytes * 2 && /^[0-9a-f]+$/i.test(text)) return true;
-	if (!texts.some((form) => form.startsWith('base64'))) return false;
-	if (!/^[A-Za-z0-9+/]+={0,2}$/.test(text) && !/^[A-Za-z0-9_-]+={0,2}$/.test(text)) return false;
-	const standard = text.replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '');
-	const decoded = Buffer.from(standard, 'base64');
-	return decoded.length === bytes && decoded.toString('base64').replace(/=+$/, '') === standard;
-}
+const isDigest = (text: string, bytes: number, texts: SignatureText[]) =>
+	!text.startsWith('whsec_') &&
+	texts.some(
+		(form) => hmacKey(text, form.toLowerCase() === 'hex' ? 'hex' : 'base64')?.length === bytes,
+	);
 
 /**
  * Whether a header value holds a signature in a form, marked as one: a plain signature with its algorithm's prefix
@@ -423,8 +377,7 @@ function headersOf(bag: HeaderBag): Map<string, string> {
  * every signature-like header is shown or counted. Nothing the sender wrote but those names reaches the item.
  */
 function signatureProblems(item: IDataObject, facts: Evidence, known: Request): string[] {
-	const found: string[] = [];
-	const check = (ok: boolean, what: string) => (ok ? undefined : found.push(what));
+	const { chosen } = known;
 	const headers = headersOf(facts.headers);
 	const read = new Set(known.settingsNames ?? []);
 	const nameable = (name: string) =>
@@ -433,17 +386,14 @@ function signatureProblems(item: IDataObject, facts: Evidence, known: Request): 
 		!known.credentialSecrets.some((secret) => name.includes(secret.toLowerCase()));
 	const allowed = (name: string) =>
 		ROW_HEADERS.includes(name) || read.has(name) || (headers.has(name) && nameable(name));
-	const verificationOf = (name: VerificationName) => ROWS[name].name;
 	/** The Verifications whose form a value has, for the trigger: the chosen settings', the other rows'. */
 	const formsOf = (value: string) => [
-		...(known.chosen !== undefined && inForm(value, known.chosen)
-			? [String(item.verification)]
-			: []),
+		...(chosen !== undefined && inForm(value, chosen) ? [String(item.verification)] : []),
 		...ROW_FORMS.filter(
 			([name, form]) =>
-				!(known.chosen !== undefined && name === savedVerification(facts.settings)) &&
+				!(chosen !== undefined && name === savedVerification(facts.settings)) &&
 				inForm(value, form),
-		).map(([name]) => verificationOf(name)),
+		).map(([name]) => ROWS[name].name),
 	];
 	const unread = [...headers].filter(([name]) => !read.has(name));
 	const request = item.request as {
@@ -451,27 +401,13 @@ function signatureProblems(item: IDataObject, facts: Evidence, known: Request): 
 		otherSignatureLikeHeaders: number;
 		signatureElsewhere?: { header?: string; verification: string };
 	};
+	const { signatureHeaders: listed, otherSignatureLikeHeaders: counted } = request;
 	const elsewhere = request.signatureElsewhere;
-	check(
-		request.signatureHeaders.every(allowed),
-		`signatureHeaders ${request.signatureHeaders.join(',')}`,
+	const holders = unread.filter(
+		([name, value]) =>
+			(elsewhere?.header === undefined ? !allowed(name) : name === elsewhere.header) &&
+			formsOf(value).includes(String(elsewhere?.verification)),
 	);
-	if (elsewhere !== undefined) {
-		const holders = unread.filter(
-			([name, value]) =>
-				(elsewhere.header === undefined ? !allowed(name) : name === elsewhere.header) &&
-				formsOf(value).includes(elsewhere.verification),
-		);
-		check(
-			holders.length > 0 && (elsewhere.header === undefined || allowed(elsewhere.header)),
-			`signatureElsewhere ${JSON.stringify(elsewhere)} names a header or a Verification without its form`,
-		);
-	}
-	if (known.chosen !== undefined && unread.some(([, value]) => inForm(value, known.chosen!)))
-		check(
-			elsewhere?.verification === item.verification,
-			"the chosen settings' own form in another header is not named",
-		);
 	const signatureLike = [...headers].filter(
 		([name, value]) =>
 			ROW_HEADERS.includes(name) ||
@@ -480,87 +416,81 @@ function signatureProblems(item: IDataObject, facts: Evidence, known: Request): 
 			(!read.has(name) && formsOf(value).length > 0),
 	);
 	const shown = signatureLike.filter(([name]) => allowed(name)).length;
-	check(
-		request.signatureHeaders.length === Math.min(shown, 5) &&
-			request.otherSignatureLikeHeaders === signatureLike.length - request.signatureHeaders.length,
-		`${request.signatureHeaders.length} listed and ${request.otherSignatureLikeHeaders} counted of ${signatureLike.length} signature-like headers, ${shown} that may be shown`,
-	);
 	// What is left once the names that may be shown are taken out holds nothing the sender wrote.
-	const quotedName = /"([^"]*)"/g;
+	const unquoted = (text: unknown) =>
+		String(text).replace(/"([^"]*)"/g, (m, name: string) => (allowed(name) ? '""' : m));
 	const withoutNames = JSON.stringify({
 		...item,
-		summary: String(item.summary).replace(quotedName, (m, name: string) =>
-			allowed(name) ? '""' : m,
-		),
-		action: String(item.action).replace(quotedName, (m, name: string) =>
-			allowed(name) ? '""' : m,
-		),
+		summary: unquoted(item.summary),
+		action: unquoted(item.action),
 		request: { ...request, signatureHeaders: [], signatureElsewhere: elsewhere?.verification },
 	});
-	check(!withoutNames.toLowerCase().includes(NAME_CANARY), `a header name ${SENDER_TEXT}`);
-	return found;
+	const rules: Array<[boolean, string]> = [
+		[listed.every(allowed), `signatureHeaders ${listed.join(',')}`],
+		[
+			elsewhere === undefined ||
+				(holders.length > 0 && (elsewhere.header === undefined || allowed(elsewhere.header))),
+			`signatureElsewhere ${JSON.stringify(elsewhere)} names a header or a Verification without its form`,
+		],
+		[
+			chosen === undefined ||
+				!unread.some(([, value]) => inForm(value, chosen)) ||
+				elsewhere?.verification === item.verification,
+			"the chosen settings' own form in another header is not named",
+		],
+		[
+			listed.length === Math.min(shown, 5) && counted === signatureLike.length - listed.length,
+			`${listed.length} listed and ${counted} counted of ${signatureLike.length} signature-like headers, ${shown} that may be shown`,
+		],
+		[!withoutNames.toLowerCase().includes(NAME_CANARY), `a header name ${SENDER_TEXT}`],
+	];
+	return rules.flatMap(([ok, what]) => (ok ? [] : [what]));
 }
 
 function problems(item: IDataObject, facts: Evidence, refused: Refused, known: Request): string[] {
-	const found: string[] = [];
-	const check = (ok: boolean, what: string) => (ok ? undefined : found.push(what));
 	const json = JSON.stringify(item);
-	check(Buffer.byteLength(json) <= ITEM_BOUND_BYTES, `${Buffer.byteLength(json)} bytes`);
-	check(!json.toLowerCase().includes(CANARY), SENDER_TEXT);
-	check(
-		!known.secrets.some((secret) => json.toLowerCase().includes(secret.toLowerCase())),
-		'a secret of the credential',
-	);
-	check(
-		Object.keys(item).every((key) => ITEM_KEYS.includes(key)),
-		`keys ${Object.keys(item).join(',')}`,
-	);
-	check(item.reason === refused.reason && item.answered === refused.status, 'reason or status');
-	check(item.url === (facts.testUrl ? 'Test URL' : 'Production URL'), 'url');
-	check(item.refusedAt === new Date(facts.nowSeconds * 1000).toISOString(), 'refusedAt');
+	const bytes = Buffer.byteLength(json);
 	const request = item.request as {
 		contentType: string;
 		bodyBytes: number;
-		signatureHeaders: string[];
 		otherSignatureLikeHeaders: number;
 		signatureElsewhere?: IDataObject;
 	};
 	const keys = ['contentType', 'bodyBytes', 'signatureHeaders', 'otherSignatureLikeHeaders'];
-	check(
-		JSON.stringify(Object.keys(request)) ===
-			JSON.stringify(
-				request.signatureElsewhere === undefined ? keys : [...keys, 'signatureElsewhere'],
-			),
-		'request keys',
-	);
-	check(MEDIA_TYPES.includes(request.contentType), `contentType ${request.contentType}`);
-	check(request.bodyBytes === facts.bodyBytes, 'bodyBytes');
-	check(
-		Number.isSafeInteger(request.otherSignatureLikeHeaders) &&
-			request.otherSignatureLikeHeaders >= 0,
-		'otherSignatureLikeHeaders',
-	);
-	check(
-		(item.secretsTried as string[]).every((name) =>
-			(SECRET_NAMES as readonly string[]).includes(name),
-		),
-		'secretsTried',
-	);
-	check(
-		item.timestampSkewSeconds === undefined || Number.isSafeInteger(item.timestampSkewSeconds),
-		'timestampSkewSeconds',
-	);
-	check(
-		item.likelyCause === undefined ||
-			LIKELY_CAUSES.some((cause) => cause.test(String(item.likelyCause))),
-		'likelyCause',
-	);
+	if (request.signatureElsewhere !== undefined) keys.push('signatureElsewhere');
 	const rowNames = VERIFICATION_NAMES.map((name) => ROWS[name].name);
-	check(
-		request.signatureElsewhere === undefined ||
-			rowNames.includes(String(request.signatureElsewhere.verification)),
-		`signatureElsewhere ${JSON.stringify(request.signatureElsewhere)}`,
-	);
+	const { likelyCause, timestampSkewSeconds: skew } = item;
+	const rules: Array<[boolean, string]> = [
+		[bytes <= ITEM_BOUND_BYTES, `${bytes} bytes`],
+		[!json.toLowerCase().includes(CANARY), SENDER_TEXT],
+		[
+			!known.secrets.some((secret) => json.toLowerCase().includes(secret.toLowerCase())),
+			'a secret of the credential',
+		],
+		[Object.keys(item).every((key) => ITEM_KEYS.includes(key)), `keys ${Object.keys(item)}`],
+		[item.reason === refused.reason && item.answered === refused.status, 'reason or status'],
+		[item.url === (facts.testUrl ? 'Test URL' : 'Production URL'), 'url'],
+		[item.refusedAt === new Date(facts.nowSeconds * 1000).toISOString(), 'refusedAt'],
+		[JSON.stringify(Object.keys(request)) === JSON.stringify(keys), 'request keys'],
+		[MEDIA_TYPES.includes(request.contentType), `contentType ${request.contentType}`],
+		[request.bodyBytes === facts.bodyBytes, 'bodyBytes'],
+		[Number.isSafeInteger(request.otherSignatureLikeHeaders), 'otherSignatureLikeHeaders'],
+		[request.otherSignatureLikeHeaders >= 0, 'otherSignatureLikeHeaders'],
+		[
+			(item.secretsTried as string[]).every((name) => SECRET_NAMES.some((n) => n === name)),
+			'secretsTried',
+		],
+		[skew === undefined || Number.isSafeInteger(skew), 'timestampSkewSeconds'],
+		[
+			likelyCause === undefined || LIKELY_CAUSES.some((cause) => cause.test(String(likelyCause))),
+			'likelyCause',
+		],
+		[
+			request.signatureElsewhere === undefined ||
+				rowNames.includes(String(request.signatureElsewhere.verification)),
+			`signatureElsewhere ${JSON.stringify(request.signatureElsewhere)}`,
+		],
+	];
 	// With settings as the property generates them, each name is shown whole.
 	if (known.settingsNames !== undefined) {
 		const headers = headersOf(facts.headers);
@@ -569,49 +499,40 @@ function problems(item: IDataObject, facts: Evidence, refused: Refused, known: R
 			headers.has(name) &&
 			PLAIN_TOKEN.test(name) &&
 			!known.secrets.some((secret) => name.includes(secret.toLowerCase()));
-		check(
-			rowNames.includes(String(item.verification)) ||
-				item.verification === savedVerification(facts.settings),
-			`verification ${String(item.verification)}`,
-		);
 		const quoted = [String(item.summary), String(item.action)].flatMap((text) =>
 			[...text.matchAll(/"([^"]*)"/g)].map((match) => match[1]),
 		);
-		check(
-			quoted.every(
-				(name) =>
-					allowed.has(name) ||
-					plain(name) ||
-					name === item.verification ||
-					QUOTED_WORDS.includes(name),
-			),
-			`quoted ${quoted.join(',')}`,
+		const quotable = (name: string) =>
+			allowed.has(name) || plain(name) || name === item.verification || QUOTED_WORDS.includes(name);
+		rules.push(
+			[
+				rowNames.includes(String(item.verification)) ||
+					item.verification === savedVerification(facts.settings),
+				`verification ${String(item.verification)}`,
+			],
+			[quoted.every(quotable), `quoted ${quoted.join(',')}`],
 		);
-		found.push(...signatureProblems(item, facts, known));
 	}
-	return found;
+	return [
+		...rules.flatMap(([ok, what]) => (ok ? [] : [what])),
+		...(known.settingsNames === undefined ? [] : signatureProblems(item, facts, known)),
+	];
 }
 
-interface Case {
-	setup: Setup;
-	request: HostileRequest;
-	refused: Refused;
-	/** The settings could not be read (no credential, n8n failing): the item is written from the Verification alone. */
-	withoutSettings: boolean;
+/** The verdict on an item and the problems found in it. */
+function verdictOn(item: IDataObject, found: string[], outcome: string): Verdict {
+	return found.length === 0
+		? { ok: true, outcome }
+		: { ok: false, outcome, why: `${found.join('; ')}\n${JSON.stringify(item)}` };
 }
+
+type Case = ValueOf<ReturnType<typeof cases>>;
 
 /** The settings as the node reads them for a set-up's URL (None reads no credential). */
 function settingsOf(setup: Setup): TriggerSettings {
 	const secrets =
 		setup.verification === 'none' ? undefined : secretsOf(setup.credential, setup.testUrl);
 	return settingsFromParameters(setup.verification, parameterReader(setup.parameters), secrets);
-}
-
-/** The chosen HMAC settings' form, as their sender writes it. */
-function chosenForm(sender: Setup['sender']): FormSpec | undefined {
-	if (sender.kind !== 'hmac') return undefined;
-	const { format, label, algorithm, texts, pairSeparator, timestampKey } = sender;
-	return { format, label, algorithm, texts, pairSeparator, timestampKey };
 }
 
 /** What the item shows of signature-like headers, for the coverage of the rules. */
@@ -637,24 +558,22 @@ function checkCase(c: Case): Verdict {
 		secrets: credentialSecrets(c.setup),
 		settingsNames: headersRead(settings?.verification),
 		...(readSecrets ? { credentialSecrets: credentialSecrets(c.setup) } : {}),
-		...(settings?.verification.kind === 'hmac' ? { chosen: chosenForm(c.setup.sender) } : {}),
+		...(settings?.verification.kind === 'hmac' && c.setup.sender.kind === 'hmac'
+			? { chosen: c.setup.sender }
+			: {}),
 	});
 	const size = Buffer.byteLength(JSON.stringify(item));
 	const outcome = `${c.refused.reason}: ${size <= 1024 ? 'up to 1 KiB' : size <= 1536 ? 'up to 1.5 KiB' : 'up to 2 KiB'}; ${shownOutcome(item)}`;
-	return {
-		...(found.length === 0
-			? { ok: true, outcome }
-			: { ok: false, outcome, why: `${found.join('; ')}\n${JSON.stringify(item)}` }),
-		dims: c.setup.dims,
-	};
+	return { ...verdictOn(item, found, outcome), dims: c.setup.dims };
 }
 
-const cases = (verification: VerificationName): fc.Arbitrary<Case> =>
+const cases = (verification: VerificationName) =>
 	setups(verification).chain((setup) =>
 		fc
 			.record({
 				request: hostileRequest(settingsOf(setup).verification, setup),
 				refused: refusal,
+				// The settings could not be read (no credential, n8n failing): the item comes from the Verification alone.
 				withoutSettings: fc.boolean(),
 			})
 			.map((rest) => ({ setup, ...rest })),
@@ -668,25 +587,11 @@ const anySetting = fc.oneof(
 	fc.array(anyText, { maxLength: 40 }).map((list) => list.join(',')),
 	fc.string({ minLength: 200, maxLength: 2000 }),
 );
-const TEXT_SETTINGS = [
-	'signatureHeader',
-	'timestampHeader',
-	'sharedKeyHeader',
-	'customSignatureHeader',
-	'customTimestampHeader',
-	'customIdHeader',
-	'customSignedContent',
-];
+const TEXT_SETTINGS =
+	`signatureHeader timestampHeader sharedKeyHeader customSignatureHeader customTimestampHeader
+	customIdHeader customSignedContent`.split(/\s+/);
 
-interface AnySettingsCase {
-	verification: string;
-	parameters: IDataObject;
-	request: HostileRequest;
-	refused: Refused;
-	testUrl: boolean;
-}
-
-const anySettingsCases: fc.Arbitrary<AnySettingsCase> = fc.record({
+const anySettingsCases = fc.record({
 	verification: fc.oneof(
 		{ arbitrary: fc.constantFrom(...VERIFICATION_NAMES), weight: 4 },
 		{
@@ -706,7 +611,7 @@ const anySettingsCases: fc.Arbitrary<AnySettingsCase> = fc.record({
 });
 
 /** Settings of any text: the bound and the sender's absence still hold (names of any text are shown cut and escaped). */
-function checkAnySettings(c: AnySettingsCase): Verdict {
+function checkAnySettings(c: ValueOf<typeof anySettingsCases>): Verdict {
 	const known = (VERIFICATION_NAMES as string[]).includes(c.verification);
 	const secrets = ['whsec_any', 'pk_previous'];
 	const settings = known
@@ -727,12 +632,10 @@ function checkAnySettings(c: AnySettingsCase): Verdict {
 	const found = problems(item, facts, c.refused, { secrets }).filter(
 		(problem) => !(problem === SENDER_TEXT && settingsHoldCanary(c)),
 	);
-	return found.length === 0
-		? { ok: true, outcome: `any settings: ${c.refused.reason}` }
-		: { ok: false, outcome: 'any settings', why: `${found.join('; ')}\n${JSON.stringify(item)}` };
+	return verdictOn(item, found, `any settings: ${c.refused.reason}`);
 }
 
-const settingsHoldCanary = (c: AnySettingsCase) =>
+const settingsHoldCanary = (c: ValueOf<typeof anySettingsCases>) =>
 	JSON.stringify([c.verification, c.parameters]).toLowerCase().includes(CANARY);
 
 /** A group per row of VERIFICATIONS (the set-ups of settings.ts, both URLs), and one of settings of any text. */

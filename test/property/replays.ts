@@ -1,13 +1,8 @@
 /**
- * Requests an attacker builds from captured genuine deliveries of one set-up, without the secret:
- * - as captured; at the other URL (a production capture at the Test URL, a Test URL capture in production); later
- *   or earlier (around the edges of the timestamp window);
- * - a capture with another capture's signature header, one of its signed parts (timestamp, id, signed header), or
- *   its body; with both captures' signatures in one header;
- * - bytes moved between the signed parts of a capture (Custom HMAC templates: id, URL, header, timestamp, body):
- *   every other way its signed text splits into the template's parts, sent with the same signature;
- * - with an unsigned id header set to a fresh id, or a secret of the credential beside it (header and query).
- * judge.ts holds each to the model and the rules.
+ * Requests an attacker builds from captured genuine deliveries of one set-up, without the secret (REPLAY_KINDS):
+ * moved in time or to the other URL; with another capture's signature, signed part or body; the signed text re-split
+ * into the template's parts every other way it splits; with an unsigned id or a secret beside it. judge.ts holds
+ * each to the model and the rules.
  */
 import fc from 'fast-check';
 
@@ -21,35 +16,12 @@ import { parseTemplate } from './templates';
 import type { HeaderLines } from './transport';
 import { sendable } from './transport';
 
-export const REPLAY_KINDS = [
-	'as captured',
-	'at the other URL',
-	'later or earlier',
-	"another delivery's signature",
-	"another delivery's signed part",
-	"another delivery's body",
-	'two signatures',
-	'bytes moved between signed parts',
-	'a fresh unsigned id',
-	'a secret beside it',
-] as const;
-export type ReplayKind = (typeof REPLAY_KINDS)[number];
-
-/** Replays that keep what was signed: each must reach a workflow now and then (deliveryProperties.test.ts). */
-export const KEEPING_KINDS: ReplayKind[] = [
-	'as captured',
-	'at the other URL',
-	'later or earlier',
-	'a fresh unsigned id',
-	'a secret beside it',
-];
-
 export interface ReplayPlan {
 	kind: ReplayKind;
 	at: [number, number, number];
 }
 
-export interface Replay {
+interface Replay {
 	request: Delivery;
 	label: string;
 }
@@ -329,6 +301,71 @@ function withSecret(genuine: Genuine, secrets: string[], at: number): Replay {
 	};
 }
 
+interface Parts {
+	setup: Setup;
+	mine: Genuine;
+	theirs: Genuine;
+	secrets: string[];
+	at: [number, number, number];
+}
+
+/** Each kind of replay: whether it keeps what was signed (deliveryProperties.test.ts: it must start a workflow now
+ * and then), and how it is built from a capture (`mine`) and another (`theirs`). */
+const REPLAYS = {
+	'as captured': {
+		keeps: true,
+		build: ({ mine }: Parts) => ({ request: mine.request, label: 'as captured' }),
+	},
+	'at the other URL': {
+		keeps: true,
+		build: ({ mine }: Parts) => ({
+			request: { ...mine.request, testUrl: !mine.request.testUrl },
+			label: mine.request.testUrl
+				? 'a Test URL capture in production'
+				: 'a production capture at the Test URL',
+		}),
+	},
+	'later or earlier': {
+		keeps: true,
+		build: ({ setup, mine, at }: Parts) => later(setup, mine, at[1], at[2] < 0.8 ? 1 : -1),
+	},
+	"another delivery's signature": {
+		keeps: false,
+		build: ({ setup, mine, theirs }: Parts) => theirSignature(setup, mine, theirs),
+	},
+	"another delivery's signed part": {
+		keeps: false,
+		build: ({ setup, mine, theirs, at }: Parts) => theirPart(setup, mine, theirs, at[1]),
+	},
+	"another delivery's body": {
+		keeps: false,
+		build: ({ mine, theirs }: Parts) => ({
+			request: { ...mine.request, body: theirs.request.body },
+			label: "another delivery's body",
+		}),
+	},
+	'two signatures': {
+		keeps: false,
+		build: ({ setup, mine, theirs }: Parts) => twoSignatures(setup, mine, theirs),
+	},
+	'bytes moved between signed parts': {
+		keeps: false,
+		build: ({ setup, mine, at }: Parts) => moved(setup, mine, at[1]),
+	},
+	'a fresh unsigned id': {
+		keeps: true,
+		build: ({ setup, mine, at }: Parts) => freshId(setup, mine, at[1]),
+	},
+	'a secret beside it': {
+		keeps: true,
+		build: ({ mine, secrets, at }: Parts) => withSecret(mine, secrets, at[1]),
+	},
+} satisfies Record<string, { keeps: boolean; build: (parts: Parts) => Replay }>;
+
+type ReplayKind = keyof typeof REPLAYS;
+const REPLAY_KINDS = Object.keys(REPLAYS) as ReplayKind[];
+export const KEEPING_KINDS = REPLAY_KINDS.filter((kind) => REPLAYS[kind].keeps);
+
 /** The replay a plan builds from the captures; `secrets` are the credential's. */
 export function buildReplay(
 	setup: Setup,
@@ -336,37 +373,7 @@ export function buildReplay(
 	plan: ReplayPlan,
 	secrets: string[],
 ): Replay {
-	const [first, second, third] = plan.at;
-	const mine = pick(captures, first);
+	const mine = pick(captures, plan.at[0]);
 	const theirs = captures[(captures.indexOf(mine) + 1) % captures.length];
-	switch (plan.kind) {
-		case 'as captured':
-			return { request: mine.request, label: 'as captured' };
-		case 'at the other URL':
-			return {
-				request: { ...mine.request, testUrl: !mine.request.testUrl },
-				label: mine.request.testUrl
-					? 'a Test URL capture in production'
-					: 'a production capture at the Test URL',
-			};
-		case 'later or earlier':
-			return later(setup, mine, second, third < 0.8 ? 1 : -1);
-		case "another delivery's signature":
-			return theirSignature(setup, mine, theirs);
-		case "another delivery's signed part":
-			return theirPart(setup, mine, theirs, second);
-		case "another delivery's body":
-			return {
-				request: { ...mine.request, body: theirs.request.body },
-				label: "another delivery's body",
-			};
-		case 'two signatures':
-			return twoSignatures(setup, mine, theirs);
-		case 'bytes moved between signed parts':
-			return moved(setup, mine, second);
-		case 'a fresh unsigned id':
-			return freshId(setup, mine, second);
-		default:
-			return withSecret(mine, secrets, second);
-	}
+	return REPLAYS[plan.kind].build({ setup, mine, theirs, secrets, at: plan.at });
 }

@@ -1,23 +1,19 @@
 /**
  * Whether a text holds a secret of the credential, read back every way it may have been written: percent-decoded
- * (again and again, escapes in either case), JSON-unescaped, a `+` read as a space, base64 and base64url decoded
- * (every run of their alphabet, from each of its first four characters); in any letter case. And base64 text of the
- * secret itself in any letter case (folded, it no longer decodes, but holds most of the secret). Written from
- * docs/trigger.md, not from the product's code (nodes/shared/secretSpellings.ts spells secrets out instead).
+ * (again and again), JSON-unescaped, a `+` read as a space, base64 and base64url decoded (every run, from each of its
+ * first four characters); in any letter case; and the secret's own base64 text in any letter case. Written from
+ * docs/trigger.md, not from nodes/shared/secretSpellings.ts (which spells secrets out instead).
  */
-import { ESCAPES } from './reading';
 
-/** Every run of percent escapes as the UTF-8 text of its bytes; other text as it is. */
 const percentDecoded = (text: string) =>
 	text.replace(/(?:%[0-9a-fA-F]{2})+/g, (run) =>
 		Buffer.from(run.replace(/%/g, ''), 'hex').toString('utf8'),
 	);
 
 const jsonUnescaped = (text: string) =>
-	text.replace(/\\(?:u([0-9a-fA-F]{4})|(.))/g, (escape, code?: string, character?: string) =>
-		code !== undefined
-			? String.fromCharCode(parseInt(code, 16))
-			: (ESCAPES[character as string] ?? escape),
+	text.replace(
+		/\\(?:u[0-9a-fA-F]{4}|["\\/bfnrt])/g,
+		(escape) => JSON.parse(`"${escape}"`) as string,
 	);
 
 /** The text as written, percent-decoded until nothing changes, each of those JSON-unescaped. */

@@ -1,17 +1,17 @@
 /**
- * The sender's side of a set-up, written from each scheme's description and not from the trigger's code: it signs a
- * body (and what else its scheme signs: a timestamp, a message id, the URL it calls, a header) with a secret of the
- * credential, writes the signature the way senders of the scheme do (hex in either case, base64, base64url, without
- * padding, an `<algorithm>=` prefix, several signatures in one header while it rotates secrets, entries of other
- * versions beside them), and posts it with a Content-Type, a query string and header names in any case. Now and
- * then it is a faulty sender (a timestamp in milliseconds, a key the credential does not hold, a form the setting
- * does not read), whose deliveries must be refused.
+ * The sender's side of a set-up, written from each scheme's description, not from the trigger's code: it signs a
+ * body (and a timestamp, a message id, the URL it calls, a header, as its scheme says) with a secret of the
+ * credential, writes the signature as senders of the scheme do (hex in either case, base64 with or without padding,
+ * base64url, an `<algorithm>=` prefix, several signatures while it rotates secrets, entries of other versions), and
+ * posts it with a Content-Type, a query and header names in any case. Now and then it is a faulty sender (FAULTS),
+ * whose deliveries must be refused.
  */
 import { createHmac } from 'crypto';
 
 import fc from 'fast-check';
 
 import { fraction } from './common';
+import { hmacKey } from './oracle';
 import type { Format } from './reading';
 import type { HmacSender, SecretName, Sender, Setup, SignatureText } from './settings';
 import { CREDENTIAL_FIELDS, PRODUCTION_URL, TEST_URL } from './settings';
@@ -50,31 +50,17 @@ export interface Genuine {
 	fault: Fault;
 }
 
-export const FAULTS = [
+const FAULTS = [
 	'none',
 	'milliseconds timestamp',
 	'a key the credential does not hold',
 	'a signature form the setting does not read',
 	'an id over 256 characters',
 ] as const;
-export type Fault = (typeof FAULTS)[number];
+type Fault = (typeof FAULTS)[number];
 
 /** The sender's choices for one delivery (sampled with the body). */
-export interface Choices {
-	body: Buffer;
-	contentType: string | undefined;
-	query: string;
-	id: string;
-	headerValue: string;
-	skew: number;
-	text: number;
-	prefixed: boolean;
-	rotation: 'none' | 'two secrets' | 'a retired key too';
-	decoy: boolean;
-	nameCase: 'lower' | 'capitalized' | 'upper';
-	transport: Transport;
-	fault: Fault;
-}
+type Choices = ReturnType<typeof choices> extends fc.Arbitrary<infer T> ? T : never;
 
 const pick = <T>(...values: T[]) => fc.constantFrom(...values);
 
@@ -137,7 +123,7 @@ export const queries = fc.oneof(
  * Message ids and signed header values: plain ones, ones holding the separators of templates (so that bytes could
  * move across a boundary if a template let them), JSON-like text, Latin-1, the longest allowed and one more.
  */
-export const freeText = fc.oneof(
+const freeText = fc.oneof(
 	{ arbitrary: fc.stringMatching(/^msg_[a-zA-Z0-9]{1,10}$/), weight: 6 },
 	{
 		arbitrary: fc
@@ -171,11 +157,7 @@ const holding = (literals: string[]) =>
 		.tuple(word, fc.constantFrom(...literals), fc.oneof(fc.constant(''), word))
 		.map((parts) => parts.join(''));
 
-export function choices(
-	format: Format,
-	bodies: fc.Arbitrary<Buffer>,
-	sender: Sender,
-): fc.Arbitrary<Choices> {
+export function choices(format: Format, bodies: fc.Arbitrary<Buffer>, sender: Sender) {
 	const literals = literalsOf(sender);
 	// A URL carries printable ASCII unescaped, a fragment aside.
 	const inUrls = literals.filter(
@@ -205,9 +187,9 @@ export function choices(
 		),
 		text: fraction,
 		prefixed: fc.boolean(),
-		rotation: pick<Choices['rotation']>('none', 'none', 'two secrets', 'a retired key too'),
+		rotation: pick('none', 'none', 'two secrets', 'a retired key too'),
 		decoy: fc.boolean(),
-		nameCase: pick<Choices['nameCase']>('lower', 'capitalized', 'upper'),
+		nameCase: pick('lower', 'capitalized', 'upper'),
 		transport: pick<Transport>('node', 'node', 'direct'),
 		fault: fc.oneof(
 			{ arbitrary: fc.constant<Fault>('none'), weight: 14 },
@@ -217,14 +199,6 @@ export function choices(
 }
 
 // ---- keys and signatures ----
-
-/** The HMAC key of a secret as the sender holds it: its text, or the bytes its hex or base64 stands for. */
-export function senderKey(secret: string, encoding: HmacSender['keyEncoding']): Buffer {
-	const clean = secret.trim();
-	if (encoding === 'hex') return Buffer.from(clean, 'hex');
-	if (encoding === 'base64') return Buffer.from(clean.replace(/^whsec_/, ''), 'base64');
-	return Buffer.from(clean, 'utf8');
-}
 
 /** A key no credential of the model holds. */
 const RETIRED_KEY = Buffer.from('a retired key the credential no longer holds');
@@ -295,7 +269,7 @@ function cased(name: string, nameCase: Choices['nameCase']): string {
 // ---- the URL ----
 
 /** The URL the sender calls, without its query: Signed URL when set, else the webhook's (Test URL or production). */
-export function calledUrl(sender: HmacSender, testUrl: boolean): string {
+function calledUrl(sender: HmacSender, testUrl: boolean): string {
 	return sender.signedUrl ?? (testUrl ? TEST_URL : PRODUCTION_URL);
 }
 
@@ -359,7 +333,11 @@ function hmacDelivery(setup: Setup, sender: HmacSender, c: Choices): Genuine {
 	const timestamp = c.fault === 'milliseconds timestamp' ? `${sentAt}000` : String(sentAt);
 	const content = signedContent(sender, setup, c, timestamp);
 	const secrets = signingSecrets(setup, c);
-	const keys = secrets.map((name) => senderKey(secretOf(setup, name), sender.keyEncoding));
+	// A secret not valid in the key's encoding is used as text: no slot may take its signature.
+	const keys = secrets.map((name) => {
+		const secret = secretOf(setup, name).trim();
+		return hmacKey(secret, sender.keyEncoding) ?? Buffer.from(secret);
+	});
 	if (c.fault === 'a key the credential does not hold') keys.splice(0, keys.length, RETIRED_KEY);
 	if (c.rotation === 'a retired key too') keys.push(RETIRED_KEY);
 	const form = sender.texts[Math.floor(c.text * sender.texts.length)];

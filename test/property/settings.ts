@@ -1,12 +1,9 @@
 /**
- * Generated trigger set-ups: every row of VERIFICATIONS (nodes/TenantApiTrigger/verifications.ts), each with every setting the
- * node shows for it (header names in any case and shape, Use Timestamp and its header, Tolerance, Body Format, every
- * Custom HMAC field, Signed URL, Secret in Header's header list), now and then a setting another row shows left in
- * the parameters; the options (Delivery ID Fields, Event Path, Include Headers, Include Query Parameters, Record
- * Refused Deliveries), Events and Respond; the credential's secrets (current, previous, Test URL: blank, padded,
- * equal to another, not valid in the key's encoding) and the URL the sender delivers to (Test URL or production).
- * Each set-up says how its sender signs (a sender of that scheme set up to match: sender.ts signs with it) and the
- * setting values it exercises (`dims`, reported by the campaign).
+ * Generated trigger set-ups: every row of VERIFICATIONS (nodes/TenantApiTrigger/verifications.ts), each with every
+ * setting the node shows for it, now and then a setting another row shows left in the parameters; the options,
+ * Events and Respond; the credential's secrets in every shape; the Test URL or the Production URL. Each set-up says
+ * how its sender signs (sender.ts), what its settings mean (written from the node's description, not read by the
+ * trigger's code) and the shape of each value chosen (`dims`, reported by the campaign).
  */
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
@@ -18,9 +15,9 @@ import type { Format } from './reading';
 import type { Piece } from './templates';
 import { placeholdersOf, templateProblems, templateText, templates } from './templates';
 
-export type Algorithm = 'sha1' | 'sha256' | 'sha512';
-export type KeyEncoding = 'text' | 'hex' | 'base64';
-export type SignatureFormat = 'plain' | 'prefixed' | 'keyValue' | 'versioned';
+type Algorithm = 'sha1' | 'sha256' | 'sha512';
+type KeyEncoding = 'text' | 'hex' | 'base64';
+type SignatureFormat = 'plain' | 'prefixed' | 'keyValue' | 'versioned';
 /** How a sender writes a signature: each one a form the setting accepts. */
 export type SignatureText = 'hex' | 'HEX' | 'base64' | 'base64url' | 'base64 unpadded';
 
@@ -42,23 +39,22 @@ export interface HmacSender {
 	texts: SignatureText[];
 	/** Plain signatures may start with `<algorithm>=`. */
 	algorithmPrefix: boolean;
-	/** Signed URL set: the URL the sender calls instead of the webhook's (its query and fragment are not signed). */
+	/** Signed URL set: the URL the sender calls instead of the webhook's (its query and fragment not signed). */
 	signedUrl?: string;
 }
 
 export type Sender = HmacSender | { kind: 'secretHeader'; header: string } | { kind: 'none' };
 
 export type SecretName = 'current' | 'previous' | 'test';
-export type CredentialField = 'signingSecret' | 'previousSigningSecret' | 'testSigningSecret';
+type CredentialField = 'signingSecret' | 'previousSigningSecret' | 'testSigningSecret';
 export const CREDENTIAL_FIELDS: Record<SecretName, CredentialField> = {
 	current: 'signingSecret',
 	previous: 'previousSigningSecret',
 	test: 'testSigningSecret',
 };
 
-/** What the chosen settings mean to the trigger (each value's documented meaning), for the model (oracle.ts). */
-export interface Meaning {
-	/** Header names in the order they are tried. */
+/** What the chosen settings mean to the trigger, for the model (oracle.ts): header names in the order tried. */
+interface Meaning {
 	signatureHeaders: string[];
 	timestampHeaders: string[];
 	idHeaders: string[];
@@ -73,13 +69,13 @@ export interface Setup {
 	verification: VerificationName;
 	/** The node's parameters as n8n stores them (`verification` among them). */
 	parameters: IDataObject;
-	/** The credential's fields (none for None, which selects no credential). */
+	/** The credential's fields (blank for None, which selects no credential). */
 	credential: Record<CredentialField, string>;
 	/** The sender delivers to the editor's Test URL (n8n runs it in manual mode), else to the Production URL. */
 	testUrl: boolean;
 	/** The secret the sender signs with (none for None). */
 	signWith: SecretName | null;
-	/** How the body is read: the Body Format where the scheme shows it, else JSON. */
+	/** How the body is read: the Body Format where the row shows it, else JSON. */
 	format: Format;
 	sender: Sender;
 	meaning: Meaning;
@@ -89,11 +85,22 @@ export interface Setup {
 /** The webhook URLs n8n shows (production, Test URL); a request's query string is appended as sent. */
 export const PRODUCTION_URL = 'https://n8n.example.com/webhook/5b0c7e1a/webhook';
 export const TEST_URL = 'https://n8n.example.com/webhook-test/5b0c7e1a/webhook';
-export const SIGNED_URL = 'https://proxy.example.com/hooks/tenant';
+const SIGNED_URL = 'https://proxy.example.com/hooks/tenant';
 
 const pick = <T>(...values: T[]) => fc.constantFrom(...values);
 const rarely = <T>(usual: fc.Arbitrary<T>, rare: fc.Arbitrary<T>) =>
 	fc.oneof({ arbitrary: usual, weight: 6 }, { arbitrary: rare, weight: 1 });
+/** The parameters saved: those not undefined. */
+const saved = (parameters: Record<string, unknown>) =>
+	Object.fromEntries(
+		Object.entries(parameters).filter(([, value]) => value !== undefined),
+	) as IDataObject;
+/** The shape of each choice named, for the report: a choice's own `shape`, else its value. */
+const shapes = (chosen: Record<string, unknown>, names: string[]): Array<[string, string]> =>
+	names.map((name) => {
+		const value = chosen[name] as { shape?: string } | undefined;
+		return [name, typeof value === 'object' ? String(value.shape) : String(value ?? 'unset')];
+	});
 
 // ---- secrets ----
 
@@ -102,6 +109,8 @@ const rarely = <T>(usual: fc.Arbitrary<T>, rare: fc.Arbitrary<T>) =>
  * arrives in lower case), some with `+`, `/` and `=` (spelled otherwise in a URL, a query or JSON), none a part of
  * another.
  */
+const b64 = (text: string, encoding: BufferEncoding = 'base64') =>
+	Buffer.from(text).toString(encoding);
 const SECRETS: Record<KeyEncoding, Record<SecretName, string[]>> = {
 	text: {
 		current: ['Cur7Xq9Lm2Vb8Np4Rt6Kz1', 'whsec_Txt+Current/Q2W4=E6R8'],
@@ -118,38 +127,27 @@ const SECRETS: Record<KeyEncoding, Record<SecretName, string[]>> = {
 	},
 	base64: {
 		current: [
-			`whsec_${Buffer.from('current signing key: 32 bytes!!').toString('base64')}`,
-			Buffer.from('current~key>>without?prefix').toString('base64'),
+			`whsec_${b64('current signing key: 32 bytes!!')}`,
+			b64('current~key>>without?prefix'),
 		],
 		previous: [
-			`whsec_${Buffer.from('previous rotated signing key ###').toString('base64url')}`,
-			`whsec_${Buffer.from('Previous Key Unpadded?').toString('base64').replace(/=+$/, '')}`,
+			`whsec_${b64('previous rotated signing key ###', 'base64url')}`,
+			`whsec_${b64('Previous Key Unpadded?').replace(/=+$/, '')}`,
 		],
 		test: [
-			`whsec_${Buffer.from('test URL signing key, editor only').toString('base64')}`,
-			Buffer.from('Test-Url-Key-Bytes').toString('base64url'),
+			`whsec_${b64('test URL signing key, editor only')}`,
+			b64('Test-Url-Key-Bytes', 'base64url'),
 		],
 	},
 };
-
-/** Text no key encoding but `text` reads: not hex, not base64. */
-const INVALID_KEY = 'not a key: ?!';
-
-type SecretShape =
-	| 'set'
-	| 'padded'
-	| 'blank'
-	| 'same as current'
-	| 'not valid in the encoding'
-	| 'unset';
 
 /** The credential's three fields: the current secret always set (padded now and then), the others in any shape. */
 const credentials = (encoding: KeyEncoding) =>
 	fc
 		.record({
 			variant: fc.nat(1),
-			current: rarely(pick<SecretShape>('set'), pick<SecretShape>('padded')),
-			previous: pick<SecretShape>(
+			current: rarely(pick('set'), pick('padded')),
+			previous: pick(
 				'unset',
 				'set',
 				'set',
@@ -157,107 +155,91 @@ const credentials = (encoding: KeyEncoding) =>
 				'same as current',
 				'not valid in the encoding',
 			),
-			test: pick<SecretShape>('unset', 'set', 'set', 'blank', 'same as current', 'padded'),
+			test: pick('unset', 'set', 'set', 'blank', 'same as current', 'padded'),
 		})
-		.map(({ variant, current, previous, test }) => {
-			const secret = (name: SecretName, shape: SecretShape): string => {
-				const own = SECRETS[encoding][name][variant];
-				if (shape === 'unset') return '';
-				if (shape === 'blank') return '  ';
-				if (shape === 'padded') return ` ${own}\t`;
-				if (shape === 'same as current') return SECRETS[encoding].current[variant];
-				if (shape === 'not valid in the encoding') return encoding === 'text' ? own : INVALID_KEY;
-				return own;
+		.map((c) => {
+			const secret = (name: SecretName) => {
+				const own = SECRETS[encoding][name][c.variant];
+				const shape = c[name];
+				if (shape === 'same as current') return SECRETS[encoding].current[c.variant];
+				// Text no key encoding but `text` reads: not hex, not base64.
+				if (shape === 'not valid in the encoding')
+					return encoding === 'text' ? own : 'not a key: ?!';
+				return { unset: '', blank: '  ', padded: ` ${own}\t`, set: own }[shape] ?? own;
 			};
 			return {
 				credential: {
-					signingSecret: secret('current', current),
-					previousSigningSecret: secret('previous', previous),
-					testSigningSecret: secret('test', test),
+					signingSecret: secret('current'),
+					previousSigningSecret: secret('previous'),
+					testSigningSecret: secret('test'),
 				},
-				dims: [
-					['credential: current', current],
-					['credential: previous', previous],
-					['credential: test', test],
-				] as Array<[string, string]>,
+				dims: shapes(c, ['current', 'previous', 'test']).map(([name, shape]): [string, string] => [
+					`credential: ${name}`,
+					shape,
+				]),
 			};
 		});
 
-// ---- header settings ----
+// ---- settings shown by several rows ----
 
-/** A header setting as users type it, and the name the sender uses. */
+/** A header setting as users type it (undefined: not saved), the names it means, and the name the sender uses. */
 interface HeaderChoice {
 	setting: string | undefined;
 	sent: string;
-	/** The names the setting means, in the order they are tried. */
 	names: string[];
 	shape: string;
 }
 
-/** Header settings of a default name: unset, blank, in upper case, in a list, with stray commas and blanks, another name. */
+/** Header settings of a default name: unset, blank, upper case, a list, stray commas and blanks, another name. */
 function headerSetting(fallback: string, other: string): fc.Arbitrary<HeaderChoice> {
-	const alone = [fallback];
-	return pick<HeaderChoice>(
-		{ setting: undefined, sent: fallback, names: alone, shape: 'unset' },
-		{ setting: '', sent: fallback, names: alone, shape: 'blank' },
-		{ setting: ' , ,', sent: fallback, names: alone, shape: 'no names' },
-		{ setting: fallback.toUpperCase(), sent: fallback, names: alone, shape: 'upper case' },
-		{
-			setting: `x-alias-first, ${fallback}`,
-			sent: fallback,
-			names: ['x-alias-first', fallback],
-			shape: 'list, sent second',
-		},
-		{
-			setting: `${fallback},x-alias-second`,
-			sent: fallback,
-			names: [fallback, 'x-alias-second'],
-			shape: 'list, sent first',
-		},
-		{ setting: `${fallback},`, sent: fallback, names: alone, shape: 'trailing comma' },
-		{ setting: ` ${fallback} `, sent: fallback, names: alone, shape: 'blanks' },
-		{
-			setting: other,
-			sent: other.toLowerCase(),
-			names: [other.toLowerCase()],
-			shape: 'another name',
-		},
+	const rows: Array<[string | undefined, string[], string]> = [
+		[undefined, [fallback], 'unset'],
+		['', [fallback], 'blank'],
+		[' , ,', [fallback], 'no names'],
+		[fallback.toUpperCase(), [fallback], 'upper case'],
+		[`x-alias-first, ${fallback}`, ['x-alias-first', fallback], 'list, sent second'],
+		[`${fallback},x-alias-second`, [fallback, 'x-alias-second'], 'list, sent first'],
+		[`${fallback},`, [fallback], 'trailing comma'],
+		[` ${fallback} `, [fallback], 'blanks'],
+		[other, [other.toLowerCase()], 'another name'],
+	];
+	return pick(
+		...rows.map(([setting, names, shape]) => ({
+			setting,
+			names,
+			shape,
+			sent: names.includes(fallback) ? fallback : names[0],
+		})),
 	);
 }
 
-const withSetting = (parameters: IDataObject, name: string, choice: HeaderChoice) =>
-	choice.setting === undefined ? parameters : { ...parameters, [name]: choice.setting };
-
-// ---- tolerance, body format ----
-
-type ToleranceChoice = { value: unknown; seconds: number; shape: string };
-const tolerance: fc.Arbitrary<ToleranceChoice> = pick<ToleranceChoice>(
-	{ value: undefined, seconds: 300, shape: 'unset (300)' },
-	{ value: 300, seconds: 300, shape: '300' },
-	{ value: 1, seconds: 1, shape: '1' },
-	{ value: 60, seconds: 60, shape: '60' },
-	{ value: 86_400, seconds: 86_400, shape: '86400' },
-	{ value: 10_000_000_000, seconds: 10_000_000_000, shape: '1e10' },
-	{ value: 0.5, seconds: 0.5, shape: '0.5' },
-	{ value: 0, seconds: 300, shape: '0 (reads 300)' },
-	{ value: -5, seconds: 300, shape: 'negative (reads 300)' },
-	{ value: 'soon', seconds: 300, shape: 'text (reads 300)' },
+/** Tolerance as saved, the seconds it means (a value not above 0 reads the default), its shape. */
+const tolerance = pick(
+	...(
+		[
+			[undefined, 300, 'unset (300)'],
+			[300, 300, '300'],
+			[1, 1, '1'],
+			[60, 60, '60'],
+			[86_400, 86_400, '86400'],
+			[10_000_000_000, 10_000_000_000, '1e10'],
+			[0.5, 0.5, '0.5'],
+			[0, 300, '0 (reads 300)'],
+			[-5, 300, 'negative (reads 300)'],
+			['soon', 300, 'text (reads 300)'],
+		] as Array<[number | string | undefined, number, string]>
+	).map(([value, seconds, shape]) => ({ value, seconds, shape })),
 );
-const withTolerance = (parameters: IDataObject, choice: ToleranceChoice) =>
-	choice.value === undefined ? parameters : { ...parameters, toleranceSeconds: choice.value };
 
-type FormatChoice = { value: unknown; format: Format };
-const bodyFormat: fc.Arbitrary<FormatChoice> = pick<FormatChoice>(
-	{ value: undefined, format: 'json' },
-	{ value: 'json', format: 'json' },
-	{ value: 'form', format: 'form' },
-	{ value: 'form', format: 'form' },
+const bodyFormat = pick<{ value?: Format; format: Format; shape: string }>(
+	{ format: 'json', shape: 'unset' },
+	{ value: 'json', format: 'json', shape: 'json' },
+	{ value: 'form', format: 'form', shape: 'form' },
+	{ value: 'form', format: 'form', shape: 'form' },
 );
-const withFormat = (parameters: IDataObject, choice: FormatChoice) =>
-	choice.value === undefined ? parameters : { ...parameters, bodyFormat: choice.value };
 
-/** The part of a set-up a scheme decides. */
-interface SchemePart {
+/** The part of a set-up a row decides. */
+interface RowPart {
 	parameters: IDataObject;
 	sender: Sender;
 	meaning: Meaning;
@@ -267,7 +249,11 @@ interface SchemePart {
 }
 
 const ALL_TEXTS: SignatureText[] = ['hex', 'HEX', 'base64', 'base64url', 'base64 unpadded'];
-const BASE64_TEXTS: SignatureText[] = ['base64', 'base64url', 'base64 unpadded'];
+const TEXTS_OF: Record<'auto' | 'hex' | 'base64', SignatureText[]> = {
+	auto: ALL_TEXTS,
+	hex: ['hex', 'HEX'],
+	base64: ['base64', 'base64url', 'base64 unpadded'],
+};
 
 const BODY: Piece = { placeholder: 'body', spelled: 'body' };
 const TIMESTAMP_DOT_BODY: Piece[] = [
@@ -285,141 +271,125 @@ const MEANING: Meaning = {
 	template: '{body}',
 };
 
-const hmacDefaults = {
-	kind: 'hmac' as const,
-	keyEncoding: 'text' as KeyEncoding,
+const HMAC_SENDER: Omit<HmacSender, 'algorithm' | 'template' | 'signatureHeader'> = {
+	kind: 'hmac',
+	keyEncoding: 'text',
 	timestampHeader: 'x-timestamp',
 	idHeader: 'webhook-id',
-	format: 'plain' as SignatureFormat,
+	format: 'plain',
 	label: '',
 	pairSeparator: ',',
 	timestampKey: 't',
+	texts: ALL_TEXTS,
 	algorithmPrefix: true,
 };
 
 /** HMAC of the body (SHA-256 or SHA-512), with Use Timestamp its timestamp, a dot and the body. */
-const bodyHmac = (algorithm: 'sha256' | 'sha512'): fc.Arbitrary<SchemePart> =>
+const bodyHmac = (algorithm: 'sha256' | 'sha512'): fc.Arbitrary<RowPart> =>
 	fc
 		.record({
-			header: headerSetting('x-signature', 'X-Acme-Signature'),
+			signatureHeader: headerSetting('x-signature', 'X-Acme-Signature'),
 			useTimestamp: pick<boolean | undefined>(undefined, false, true, true),
 			timestampHeader: headerSetting('x-timestamp', 'X-Acme-Sent-At'),
 			tolerance,
-			format: bodyFormat,
+			bodyFormat,
 		})
-		.map(({ header, useTimestamp, timestampHeader, tolerance: seconds, format }) => {
-			let parameters: IDataObject = withFormat(withSetting({}, 'signatureHeader', header), format);
-			if (useTimestamp !== undefined) parameters.useTimestamp = useTimestamp;
-			if (useTimestamp === true)
-				parameters = withTolerance(
-					withSetting(parameters, 'timestampHeader', timestampHeader),
-					seconds,
-				);
+		.map((c) => {
+			const stamped = c.useTimestamp === true;
 			return {
-				parameters,
+				parameters: saved({
+					signatureHeader: c.signatureHeader.setting,
+					useTimestamp: c.useTimestamp,
+					bodyFormat: c.bodyFormat.value,
+					...(stamped
+						? { timestampHeader: c.timestampHeader.setting, toleranceSeconds: c.tolerance.value }
+						: {}),
+				}),
 				sender: {
-					...hmacDefaults,
+					...HMAC_SENDER,
 					algorithm,
-					template: useTimestamp === true ? TIMESTAMP_DOT_BODY : [BODY],
-					signatureHeader: header.sent,
-					timestampHeader: timestampHeader.sent,
-					texts: ALL_TEXTS,
+					template: stamped ? TIMESTAMP_DOT_BODY : [BODY],
+					signatureHeader: c.signatureHeader.sent,
+					timestampHeader: c.timestampHeader.sent,
 				},
 				meaning: {
 					...MEANING,
-					signatureHeaders: header.names,
-					timestampHeaders: timestampHeader.names,
-					tolerance: seconds.seconds,
-					template: useTimestamp === true ? '{timestamp}.{body}' : '{body}',
+					signatureHeaders: c.signatureHeader.names,
+					timestampHeaders: c.timestampHeader.names,
+					tolerance: c.tolerance.seconds,
+					template: stamped ? '{timestamp}.{body}' : '{body}',
 				},
-				format: format.format,
+				format: c.bodyFormat.format,
 				encoding: 'text',
-				dims: [
-					['signature header', header.shape],
-					['use timestamp', String(useTimestamp === true)],
-					...(useTimestamp === true
-						? ([
-								['timestamp header', timestampHeader.shape],
-								['tolerance', seconds.shape],
-							] as Array<[string, string]>)
-						: []),
-				],
+				dims: shapes(c, [
+					'signatureHeader',
+					'useTimestamp',
+					...(stamped ? ['timestampHeader', 'tolerance'] : []),
+				]),
 			};
 		});
 
-const timestampedSignatures: fc.Arbitrary<SchemePart> = fc
+const timestampedSignatures: fc.Arbitrary<RowPart> = fc
 	.record({
-		header: headerSetting('x-signature', 'X-Acme-Signature'),
+		signatureHeader: headerSetting('x-signature', 'X-Acme-Signature'),
 		tolerance,
-		format: bodyFormat,
+		bodyFormat,
 	})
-	.map(({ header, tolerance: seconds, format }) => ({
-		parameters: withFormat(
-			withTolerance(withSetting({}, 'signatureHeader', header), seconds),
-			format,
-		),
+	.map((c) => ({
+		parameters: saved({
+			signatureHeader: c.signatureHeader.setting,
+			toleranceSeconds: c.tolerance.value,
+			bodyFormat: c.bodyFormat.value,
+		}),
 		sender: {
-			...hmacDefaults,
+			...HMAC_SENDER,
 			algorithm: 'sha256',
 			template: TIMESTAMP_DOT_BODY,
-			signatureHeader: header.sent,
+			signatureHeader: c.signatureHeader.sent,
 			format: 'keyValue',
 			label: 'v1',
-			texts: ['hex', 'HEX'],
+			texts: TEXTS_OF.hex,
 			algorithmPrefix: false,
 		},
 		meaning: {
 			...MEANING,
-			signatureHeaders: header.names,
-			tolerance: seconds.seconds,
+			signatureHeaders: c.signatureHeader.names,
+			tolerance: c.tolerance.seconds,
 			template: '{timestamp}.{body}',
 		},
-		format: format.format,
+		format: c.bodyFormat.format,
 		encoding: 'text',
-		dims: [
-			['signature header', header.shape],
-			['tolerance', seconds.shape],
-		],
+		dims: shapes(c, ['signatureHeader', 'tolerance']),
 	}));
 
-/** Standard Webhooks; now and then a Body Format left from another scheme (it reads JSON only). */
-const standardWebhooks: fc.Arbitrary<SchemePart> = fc
-	.record({ tolerance, stale: pick<string | undefined>(undefined, undefined, 'form') })
-	.map(({ tolerance: seconds, stale }) => ({
-		parameters: withTolerance(stale === undefined ? {} : { bodyFormat: stale }, seconds),
+/** Standard Webhooks; now and then a Body Format left from another row (it reads JSON only). */
+const standardWebhooks: fc.Arbitrary<RowPart> = fc
+	.record({ tolerance, staleBodyFormat: pick<string | undefined>(undefined, undefined, 'form') })
+	.map((c) => ({
+		parameters: saved({ bodyFormat: c.staleBodyFormat, toleranceSeconds: c.tolerance.value }),
 		sender: {
-			...hmacDefaults,
+			...HMAC_SENDER,
 			algorithm: 'sha256',
 			keyEncoding: 'base64',
-			template: [
-				{ placeholder: 'id', spelled: 'id' },
-				{ literal: '.' },
-				{ placeholder: 'timestamp', spelled: 'timestamp' },
-				{ literal: '.' },
-				BODY,
-			],
+			template: [{ placeholder: 'id', spelled: 'id' }, { literal: '.' }, ...TIMESTAMP_DOT_BODY],
 			signatureHeader: 'webhook-signature',
 			timestampHeader: 'webhook-timestamp',
 			idHeader: 'webhook-id',
 			format: 'versioned',
 			label: 'v1',
-			texts: BASE64_TEXTS,
+			texts: TEXTS_OF.base64,
 			algorithmPrefix: false,
 		},
 		meaning: {
 			...MEANING,
 			signatureHeaders: ['webhook-signature'],
 			timestampHeaders: ['webhook-timestamp'],
-			idHeaders: ['webhook-id'],
-			tolerance: seconds.seconds,
+			tolerance: c.tolerance.seconds,
 			template: '{id}.{timestamp}.{body}',
 		},
 		format: 'json',
 		encoding: 'base64',
-		dims: [
-			['tolerance', seconds.shape],
-			['stale body format', stale ?? 'none'],
-		],
+		dims: shapes(c, ['tolerance', 'staleBodyFormat']),
 	}));
 
 // ---- Custom HMAC ----
@@ -431,17 +401,12 @@ const LABELS: Record<SignatureFormat, string[]> = {
 	keyValue: ['v1', 'h1', 'sig', 't'],
 	versioned: ['v1', 'v2'],
 };
-const TEXTS_OF: Record<'auto' | 'hex' | 'base64', SignatureText[]> = {
-	auto: ALL_TEXTS,
-	hex: ['hex', 'HEX'],
-	base64: BASE64_TEXTS,
-};
 
-type Choice<T> = { value: T | undefined; effective: T };
-const optionSetting = <T>(fallback: T, ...values: T[]): fc.Arbitrary<Choice<T>> =>
-	pick<Choice<T>>(
-		{ value: undefined, effective: fallback },
-		...values.map((value) => ({ value, effective: value })),
+/** An option setting: not saved (it reads `fallback`) or one of `values`. */
+const optionSetting = <T extends string>(fallback: T, ...values: T[]) =>
+	pick<{ value?: T; effective: T; shape: string }>(
+		{ effective: fallback, shape: `unset (${fallback})` },
+		...values.map((value) => ({ value, effective: value, shape: value })),
 	);
 
 const SIGNED_URLS = [
@@ -455,12 +420,12 @@ const SIGNED_URLS = [
 	},
 ];
 
-const customHmac: fc.Arbitrary<SchemePart> = fc
+const customHmac: fc.Arbitrary<RowPart> = fc
 	.record({
 		algorithm: optionSetting<Algorithm>('sha256', 'sha1', 'sha256', 'sha512'),
 		secretEncoding: optionSetting<KeyEncoding>('text', 'text', 'base64', 'hex'),
-		format: bodyFormat,
-		header: headerSetting('x-signature', 'X-Custom-Signature'),
+		bodyFormat,
+		signatureHeader: headerSetting('x-signature', 'X-Custom-Signature'),
 		signatureFormat: optionSetting<SignatureFormat>(
 			'plain',
 			'plain',
@@ -472,123 +437,112 @@ const customHmac: fc.Arbitrary<SchemePart> = fc
 		labelUnset: fc.boolean(),
 		pairSeparator: optionSetting(',', ',', ';', '&', '||'),
 		timestampKey: optionSetting('t', 't', 'ts', 'timestamp'),
-		encoding: optionSetting<'auto' | 'hex' | 'base64'>('auto', 'auto', 'hex', 'base64'),
+		signatureEncoding: optionSetting<'auto' | 'hex' | 'base64'>('auto', 'auto', 'hex', 'base64'),
 		timestampHeader: headerSetting('x-timestamp', 'X-Custom-Timestamp'),
 		idHeader: headerSetting('webhook-id', 'X-Delivery-Id'),
 		signedUrl: pick(...SIGNED_URLS),
 		tolerance,
-		padded: rarely(fc.constant(false), fc.constant(true)),
-		templateUnset: rarely(fc.constant(false), fc.constant(true)),
+		signedContent: rarely(pick('as typed'), pick('padded', 'unset')),
 	})
 	.chain((c) =>
-		(c.templateUnset ? fc.constant(TIMESTAMP_DOT_BODY) : templates(c.format.format)).map(
-			(template) => ({ ...c, template }),
-		),
+		(c.signedContent === 'unset'
+			? fc.constant(TIMESTAMP_DOT_BODY)
+			: templates(c.bodyFormat.format)
+		).map((template) => ({ ...c, template })),
 	)
 	.map((c) => {
 		const format = c.signatureFormat.effective;
+		const keyValue = format === 'keyValue';
 		const labels = LABELS[format];
 		// Unset, the label reads its default, v1: a sender of that format then uses v1.
 		const label = c.labelUnset || format === 'plain' ? 'v1' : labels[c.labelAt % labels.length];
 		const text = templateText(c.template);
-		const parameters: IDataObject = withFormat(
-			withTolerance(
-				withSetting(
-					withSetting(
-						withSetting({}, 'customSignatureHeader', c.header),
-						'customTimestampHeader',
-						c.timestampHeader,
-					),
-					'customIdHeader',
-					c.idHeader,
-				),
-				c.tolerance,
-			),
-			c.format,
-		);
-		const set = (name: string, choice: Choice<unknown>) => {
-			if (choice.value !== undefined) parameters[name] = choice.value;
-		};
-		set('customAlgorithm', c.algorithm);
-		set('customSecretEncoding', c.secretEncoding);
-		set('customSignatureFormat', c.signatureFormat);
-		set('customSignatureEncoding', c.encoding);
-		if (format === 'keyValue') {
-			set('customPairSeparator', c.pairSeparator);
-			set('customTimestampKey', c.timestampKey);
-		}
-		if (format !== 'plain' && !c.labelUnset) parameters.customSignatureLabel = label;
-		if (!c.templateUnset) parameters.customSignedContent = c.padded ? ` ${text} ` : text;
-		if (c.signedUrl.value !== undefined) parameters.signedUrl = c.signedUrl.value;
-		const problems = templateProblems(text, c.format.format);
+		const problems = templateProblems(text, c.bodyFormat.format);
 		return {
-			parameters,
+			parameters: saved({
+				customAlgorithm: c.algorithm.value,
+				customSecretEncoding: c.secretEncoding.value,
+				customSignatureFormat: c.signatureFormat.value,
+				customSignatureEncoding: c.signatureEncoding.value,
+				customSignatureHeader: c.signatureHeader.setting,
+				customTimestampHeader: c.timestampHeader.setting,
+				customIdHeader: c.idHeader.setting,
+				customPairSeparator: keyValue ? c.pairSeparator.value : undefined,
+				customTimestampKey: keyValue ? c.timestampKey.value : undefined,
+				customSignatureLabel: format === 'plain' || c.labelUnset ? undefined : label,
+				customSignedContent: { unset: undefined, padded: ` ${text} `, 'as typed': text }[
+					c.signedContent
+				],
+				signedUrl: c.signedUrl.value,
+				toleranceSeconds: c.tolerance.value,
+				bodyFormat: c.bodyFormat.value,
+			}),
 			sender: {
 				kind: 'hmac',
 				algorithm: c.algorithm.effective,
 				keyEncoding: c.secretEncoding.effective,
 				template: c.template,
-				signatureHeader: c.header.sent,
+				signatureHeader: c.signatureHeader.sent,
 				timestampHeader: c.timestampHeader.sent,
 				idHeader: c.idHeader.sent,
 				format,
 				label: format === 'plain' ? '' : label,
-				pairSeparator: format === 'keyValue' ? c.pairSeparator.effective : ',',
-				timestampKey: format === 'keyValue' ? c.timestampKey.effective : 't',
-				texts: TEXTS_OF[c.encoding.effective],
+				pairSeparator: keyValue ? c.pairSeparator.effective : ',',
+				timestampKey: keyValue ? c.timestampKey.effective : 't',
+				texts: TEXTS_OF[c.signatureEncoding.effective],
 				algorithmPrefix: format === 'plain',
 				...(c.signedUrl.base === undefined ? {} : { signedUrl: c.signedUrl.base }),
 			},
 			meaning: {
 				...MEANING,
-				signatureHeaders: c.header.names,
+				signatureHeaders: c.signatureHeader.names,
 				timestampHeaders: c.timestampHeader.names,
 				idHeaders: c.idHeader.names,
 				tolerance: c.tolerance.seconds,
 				template: text,
 			},
-			format: c.format.format,
+			format: c.bodyFormat.format,
 			encoding: c.secretEncoding.effective,
 			dims: [
-				['algorithm', c.algorithm.effective],
-				['secret encoding', c.secretEncoding.effective],
-				['signature format', format],
+				...shapes(c, [
+					'algorithm',
+					'secretEncoding',
+					'signatureFormat',
+					'signatureEncoding',
+					'signatureHeader',
+					'signedUrl',
+					'tolerance',
+					'signedContent',
+					'idHeader',
+					...(keyValue ? ['pairSeparator', 'timestampKey'] : ['timestampHeader']),
+				]),
 				['signature label', label === '' ? 'empty' : label],
-				['signature encoding', c.encoding.effective],
-				['signature header', c.header.shape],
-				['signed url', c.signedUrl.shape],
-				['tolerance', c.tolerance.shape],
 				['signed content', problems.length === 0 ? 'one-way' : 'refused'],
 				...problems.map((problem): [string, string] => ['signed content refused for', problem]),
 				...placeholdersOf(c.template).map((placeholder): [string, string] => [
 					'signs',
 					placeholder,
 				]),
-				['signed content', c.templateUnset ? 'unset' : c.padded ? 'padded' : 'as typed'],
-				...(format === 'keyValue'
-					? ([
-							['pair separator', c.pairSeparator.effective],
-							['timestamp key', c.timestampKey.effective],
-						] as Array<[string, string]>)
-					: [['timestamp header', c.timestampHeader.shape] as [string, string]]),
-				['id header', c.idHeader.shape],
 			],
 		};
 	});
 
-const secretHeader: fc.Arbitrary<SchemePart> = fc
-	.record({ header: headerSetting('x-webhook-secret', 'X-Api-Token'), format: bodyFormat })
-	.map(({ header, format }) => ({
-		parameters: withFormat(withSetting({}, 'sharedKeyHeader', header), format),
-		sender: { kind: 'secretHeader', header: header.sent },
-		meaning: { ...MEANING, secretHeaders: header.names },
-		format: format.format,
+const secretHeader: fc.Arbitrary<RowPart> = fc
+	.record({ sharedKeyHeader: headerSetting('x-webhook-secret', 'X-Api-Token'), bodyFormat })
+	.map((c) => ({
+		parameters: saved({
+			sharedKeyHeader: c.sharedKeyHeader.setting,
+			bodyFormat: c.bodyFormat.value,
+		}),
+		sender: { kind: 'secretHeader', header: c.sharedKeyHeader.sent },
+		meaning: { ...MEANING, secretHeaders: c.sharedKeyHeader.names },
+		format: c.bodyFormat.format,
 		encoding: 'text',
-		dims: [['shared key header', header.shape]],
+		dims: shapes(c, ['sharedKeyHeader']),
 	}));
 
-const none: fc.Arbitrary<SchemePart> = bodyFormat.map((format) => ({
-	parameters: withFormat({}, format),
+const none: fc.Arbitrary<RowPart> = bodyFormat.map((format) => ({
+	parameters: saved({ bodyFormat: format.value }),
 	sender: { kind: 'none' },
 	meaning: MEANING,
 	format: format.format,
@@ -597,7 +551,7 @@ const none: fc.Arbitrary<SchemePart> = bodyFormat.map((format) => ({
 }));
 
 /** The part of a set-up each row of VERIFICATIONS decides. */
-export const SCHEME_PARTS: Record<VerificationName, fc.Arbitrary<SchemePart>> = {
+const ROW_PARTS: Record<VerificationName, fc.Arbitrary<RowPart>> = {
 	hmacSha256: bodyHmac('sha256'),
 	hmacSha512: bodyHmac('sha512'),
 	timestampedSignatures,
@@ -607,9 +561,9 @@ export const SCHEME_PARTS: Record<VerificationName, fc.Arbitrary<SchemePart>> = 
 	none,
 };
 
-export const VERIFICATIONS = Object.keys(SCHEME_PARTS) as VerificationName[];
+export const VERIFICATIONS = Object.keys(ROW_PARTS) as VerificationName[];
 
-/** Settings other rows show, left in the parameters after the Verification changed: the row's own reading ignores them. */
+/** Settings other rows show, left in the parameters after the Verification changed: the row ignores them. */
 const STALE: IDataObject[] = [
 	{ customSignedContent: '{id}{url}{body}', customAlgorithm: 'sha1' },
 	{ sharedKeyHeader: 'x-signature' },
@@ -621,25 +575,12 @@ const STALE: IDataObject[] = [
 
 /** Delivery ID Fields: fields the bodies have, lack, hold in lists or under dotted names; several; blanks. */
 const ID_FIELDS = [
-	'id',
-	'event_id',
-	'id, event_id',
 	' id ,, event ',
-	'data.object',
-	'data.items.0.id',
-	'a.b',
-	'created_at',
-	'missing',
+	'id, event_id',
+	...'id event_id data.object data.items.0.id a.b created_at missing'.split(' '),
 ];
 const EVENT_PATHS = ['', 'type', 'data.kind', 'event_id', '  ', 'a.b'];
-const EVENT_FILTERS = [
-	'',
-	'transfers.created',
-	'transfers.*',
-	'*',
-	'payout.approved, accounts.*',
-	'x,\n  *',
-];
+const EVENT_FILTERS = ['', 'transfers.created', 'transfers.*', '*', 'payout.approved, accounts.*'];
 
 const maybe = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(arbitrary, { nil: undefined, freq: 3 });
 
@@ -651,62 +592,41 @@ const options = fc.record({
 	recordRefusals: maybe(fc.boolean()),
 });
 
-function optionDims(
-	chosen: Record<string, unknown>,
-	events: string | undefined,
-): Array<[string, string]> {
-	const shown = (value: unknown) => (value === undefined ? 'unset' : JSON.stringify(value));
-	return [
-		['option: delivery id fields', shown(chosen.idFields)],
-		['option: event path', shown(chosen.eventPath)],
-		['option: include headers', shown(chosen.includeHeaders)],
-		['option: include query', shown(chosen.includeQuery)],
-		['option: record refused deliveries', shown(chosen.recordRefusals)],
-		['events', shown(events)],
-	];
-}
-
-/** Which secret the sender signs with: the one asked for when it is set, else the current one. */
-function signingSecret(asked: SecretName, credential: Record<CredentialField, string>): SecretName {
-	return credential[CREDENTIAL_FIELDS[asked]].trim() === '' ? 'current' : asked;
-}
-
 /** Set-ups of one Verification, with everything around it generated. */
 export function setups(verification: VerificationName): fc.Arbitrary<Setup> {
-	return SCHEME_PARTS[verification].chain((part) =>
+	return ROW_PARTS[verification].chain((part) =>
 		fc
 			.record({
 				options,
-				events: maybe(pick(...EVENT_FILTERS)),
+				events: maybe(pick(...EVENT_FILTERS, 'x,\n  *')),
 				respond: maybe(pick('onReceipt', 'whenFinished')),
 				secrets: credentials(part.encoding),
 				testUrl: fc.boolean(),
 				signWith: pick<SecretName>('current', 'current', 'previous', 'test'),
-				stale: rarely(fc.constant(undefined), pick(...STALE)),
+				stale: rarely(fc.constant({}), pick(...STALE)),
 			})
 			.map((c): Setup => {
-				const chosen = Object.fromEntries(
-					Object.entries(c.options).filter(([, v]) => v !== undefined),
-				);
+				const chosen = saved(c.options);
 				const stale = Object.fromEntries(
-					Object.entries(c.stale ?? {}).filter(([name]) => !showsSetting(verification, name)),
+					Object.entries(c.stale).filter(([name]) => !showsSetting(verification, name)),
 				);
-				const parameters: IDataObject = {
-					...stale,
-					...part.parameters,
-					verification,
-					...(c.events === undefined ? {} : { events: c.events }),
-					...(c.respond === undefined ? {} : { respond: c.respond }),
-					options: chosen,
-				};
 				const unsigned = verification === 'none';
 				const credential = unsigned
 					? { signingSecret: '', previousSigningSecret: '', testSigningSecret: '' }
 					: c.secrets.credential;
-				const signWith = unsigned ? null : signingSecret(c.signWith, credential);
+				// The secret asked for when it is set, else the current one.
+				const asked =
+					credential[CREDENTIAL_FIELDS[c.signWith]].trim() === '' ? 'current' : c.signWith;
+				const signWith = unsigned ? null : asked;
+				const shown = (value: unknown) => (value === undefined ? 'unset' : JSON.stringify(value));
 				return {
 					verification,
-					parameters,
+					parameters: {
+						...stale,
+						...part.parameters,
+						...saved({ verification, events: c.events, respond: c.respond }),
+						options: chosen,
+					},
 					credential,
 					testUrl: c.testUrl,
 					signWith,
@@ -721,7 +641,11 @@ export function setups(verification: VerificationName): fc.Arbitrary<Setup> {
 						['respond', c.respond ?? 'unset'],
 						['settings of another row left in', String(Object.keys(stale).length > 0)],
 						...(unsigned ? [] : c.secrets.dims),
-						...optionDims(chosen, c.events),
+						...Object.entries(c.options).map(([name, value]): [string, string] => [
+							`option: ${name}`,
+							shown(value),
+						]),
+						['events', shown(c.events)],
 					],
 				};
 			}),

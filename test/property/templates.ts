@@ -1,19 +1,14 @@
 /**
- * Custom HMAC's Signed Content: templates as a user types them (generated valid and invalid), and the model's
- * reading of one, written from the node's description and the one-way-split rules (a template is accepted only
- * when the signed text splits back into its parts one way):
- * - placeholders `{body}`, `{timestamp}`, `{id}`, `{url}`, `{header.<name>}`, in any letter case and with blanks
- *   inside the braces; any other `{…}` is an error; text outside placeholders is literal;
- * - `{body}` exactly once, and last;
- * - at most one free-text placeholder (`{id}`, `{url}`, `{header.…}`), and none with form bodies;
- * - `{timestamp}` at most once, and no digit of the literal text right before or after it;
- * - two placeholders side by side only when the second is `{body}` and the body is JSON.
+ * Custom HMAC's Signed Content: templates as a user types them (valid and invalid), and the model's reading of one,
+ * from the node's description: placeholders `{body}`, `{timestamp}`, `{id}`, `{url}`, `{header.<name>}` in any
+ * letter case, blanks inside the braces allowed; a template is accepted only when the signed text splits back into
+ * its parts one way (TEMPLATE_PROBLEMS lists each rule).
  */
 import fc from 'fast-check';
 
 import type { Format } from './reading';
 
-export type Placeholder = 'body' | 'timestamp' | 'id' | 'url';
+type Placeholder = 'body' | 'timestamp' | 'id' | 'url';
 
 /** A piece of a template as generated: literal text, a placeholder as spelled inside its braces, a header. */
 export type Piece =
@@ -37,7 +32,7 @@ export const TEMPLATE_PROBLEMS = [
 	'placeholders side by side',
 	'a digit next to the timestamp',
 ] as const;
-export type TemplateProblem = (typeof TEMPLATE_PROBLEMS)[number];
+type TemplateProblem = (typeof TEMPLATE_PROBLEMS)[number];
 
 export function templateText(pieces: Piece[]): string {
 	return pieces

@@ -1,8 +1,7 @@
 /**
- * The trigger under test, wired the way its node wires it (nodes/TenantApiTrigger/TenantApiTrigger.node.ts and
- * settings.ts readSettings): the settings from the node's parameters and the credential's secrets (None reads no
- * credential), the URL a sender signed where the settings show Signed URL, the pure decision (`receiveDelivery`),
- * and for a refusal the Refused output's item (`diagnose`).
+ * The trigger under test, wired as its node wires it (TenantApiTrigger.node.ts, settings.ts readSettings): settings
+ * from the parameters and the credential (None reads none), the URL a sender signed, `receiveDelivery`, and for a
+ * refusal the Refused output's item (`diagnose`).
  */
 import type { IDataObject } from 'n8n-workflow';
 
