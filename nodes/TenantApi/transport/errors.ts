@@ -22,29 +22,20 @@ export interface FailedRequest {
 	idempotencyKey?: string;
 }
 
-interface FailureFields {
-	/** Undefined: the failure belongs to no item (the credential). */
-	itemIndex?: number;
-	description?: string;
-	/**
-	 * The request, when the API was asked (or its rate limit held the request back): n8n gets a
-	 * NodeApiError.
-	 */
-	request?: FailedRequest;
-	applied?: Applied;
-	attempts?: number;
-	httpCode?: number;
-	/**
-	 * More for the error's details: the API's own code and message, the network error code, the
-	 * rate-limit wait.
-	 */
-	details?: JsonObject;
-}
+/** What a failure says besides its message; all optional. */
+type FailureFields = Partial<
+	Pick<
+		TenantApiFailure,
+		'itemIndex' | 'description' | 'request' | 'applied' | 'attempts' | 'httpCode' | 'details'
+	>
+>;
 
 export class TenantApiFailure extends Error {
+	/** Undefined: the failure belongs to no item (the credential). */
 	readonly itemIndex: number | undefined;
 	/** What n8n shows under the message; later steps may add to it (addToDescription). */
 	description: string | undefined;
+	/** The request, when the API was asked (or its rate limit held it back): a NodeApiError. */
 	readonly request: FailedRequest | undefined;
 	/** 'no' for a failure before sending. */
 	readonly applied: Applied;
@@ -52,6 +43,7 @@ export class TenantApiFailure extends Error {
 	readonly attempts: number;
 	/** The status the API answered (429 when its rate limit needed more waiting than allowed). */
 	readonly httpCode: number | undefined;
+	/** For the error's details: the API's own code and message, the network error code, the wait. */
 	readonly details: JsonObject;
 
 	constructor(message: string, fields: FailureFields = {}) {

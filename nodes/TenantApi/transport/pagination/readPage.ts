@@ -31,7 +31,6 @@ export interface RecordsLocation {
 	collection?: string;
 }
 
-const COMMON_LIST_KEYS = ['data', 'items', 'results'];
 /** Fields tried in turn, written in dot notation. */
 const fieldPaths = (list: string) => list.split(' ').map((path) => path.split('.'));
 const CURSOR_PATHS = fieldPaths(
@@ -64,12 +63,6 @@ function describeShape(body: unknown): string {
 	return `an object with keys ${Object.keys(body).slice(0, 8).join(', ') || '(none)'}`;
 }
 
-/** The fields tried in turn: `data`, `items`, the collection's name, `results`. */
-function listKeys(collection: string | undefined): string[] {
-	const keys = collection ? ['data', 'items', collection, 'results'] : COMMON_LIST_KEYS;
-	return [...new Set(keys)];
-}
-
 function namedList(body: unknown, field: string): unknown[] {
 	const list = at(body as IDataObject, field.split('.'));
 	if (!Array.isArray(list)) {
@@ -81,7 +74,8 @@ function namedList(body: unknown, field: string): unknown[] {
 }
 
 function detectedList(body: unknown, collection: string | undefined): unknown[] {
-	const keys = listKeys(collection);
+	// Tried in turn: `data`, `items`, the collection's name, `results`.
+	const keys = [...new Set(['data', 'items', collection || 'results', 'results'])];
 	const list = Array.isArray(body)
 		? body
 		: body && typeof body === 'object'
@@ -119,13 +113,11 @@ function pageNumbers(body: IDataObject, currentPage: number): Reading {
 	return page < (body[totalKey] as number) ? { kind: 'page', page: page + 1 } : END;
 }
 
-function saysNoMore(body: IDataObject): boolean {
-	return body.has_more === false || body.hasMore === false;
-}
-
-function saysMore(body: IDataObject): boolean {
-	return body.has_more === true || body.hasMore === true;
-}
+/** Whether `has_more` (or `hasMore`) is `value`. */
+const says = (body: IDataObject, value: boolean) =>
+	body.has_more === value || body.hasMore === value;
+const saysNoMore = (body: IDataObject) => says(body, false);
+const saysMore = (body: IDataObject) => says(body, true);
 
 /**
  * A cursor or next-link field that is present but null or empty: the API's way of saying "last
