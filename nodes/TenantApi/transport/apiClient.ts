@@ -291,10 +291,7 @@ export class ApiClient {
 		);
 	}
 
-	/**
-	 * What the failure of `request` names: the request (its path only), the item, the attempts, the
-	 * credential's Base URL.
-	 */
+	/** What the failure of `request` names: its method and path, the item, attempts, the Base URL. */
 	private failedSend(request: ApiRequest, attempts: number, itemIndex: number): FailedSend {
 		return {
 			request: {

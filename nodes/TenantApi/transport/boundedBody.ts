@@ -26,9 +26,7 @@ function isStream(body: unknown): body is ClosableStream {
 	);
 }
 
-/**
- * Closes a response stream nobody will read (errors from an already closed stream are irrelevant).
- */
+/** Closes a response stream nobody will read (errors of a closed stream are irrelevant). */
 export function discard(body: unknown): void {
 	if (isStream(body)) body.destroy();
 }

@@ -112,9 +112,7 @@ export class DeadlineWatch {
 		});
 	}
 
-	/**
-	 * Sleeps until the earliest open deadline, expires what is due, and again, until nothing is open.
-	 */
+	/** Sleeps until the earliest open deadline, expires what is due, again until nothing is open. */
 	private async watch(): Promise<void> {
 		const controller = new AbortController();
 		this.sleeping = controller;

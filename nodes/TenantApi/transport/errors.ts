@@ -123,9 +123,7 @@ export function nodeError(fn: IExecuteFunctions, error: Error, itemIndex?: numbe
 	});
 }
 
-/**
- * A request that failed, with what its failure's text names besides it; the API client fills it in.
- */
+/** A failed request and what its failure's text names besides it (filled in by the API client). */
 export interface FailedSend {
 	request: FailedRequest;
 	itemIndex: number;
@@ -161,10 +159,7 @@ export function apiErrorText(body: unknown): { code?: string; message?: string }
 
 const ENVIRONMENT_LABEL: Record<string, string> = { sandbox: 'Sandbox', live: 'Live' };
 
-/**
- * Human messages for HTTP answers the node cannot use, built from the status and the API's own
- * message.
- */
+/** Human messages for HTTP answers the node cannot use, from the status and the API's message. */
 function describeHttpError(
 	status: number,
 	apiMessage: string | undefined,
@@ -272,10 +267,7 @@ function describeNetworkFailure(code: string, timeoutMs: number): string {
 	return NETWORK_REASONS.get(code) ?? 'the connection closed before an answer arrived';
 }
 
-/**
- * No answer: `code` is the network error code (retryPolicy.ts, networkErrorCode), when the error
- * has one.
- */
+/** No answer: `code` is the network error code (retryPolicy.ts networkErrorCode), if it has one. */
 export function networkFailure(
 	sent: FailedSend,
 	error: unknown,
@@ -307,10 +299,7 @@ export function networkFailure(
 	);
 }
 
-/**
- * The API's rate limit needed more waiting than Max Rate-Limit Wait allows; `sent.attempts` may be
- * 0.
- */
+/** The API's rate limit needed more waiting than Max Rate-Limit Wait allows; attempts may be 0. */
 export function rateLimitFailure(
 	sent: FailedSend,
 	exceeded: RateLimitWaitExceeded,

@@ -25,9 +25,7 @@ export class PaginationError extends Error {}
 export interface RecordsLocation {
 	/** The field the user named (dot notation for nested fields); when set, nothing is guessed. */
 	field?: string;
-	/**
-	 * The collection's name (the endpoint's last segment, e.g. `transfers`), tried as a field too.
-	 */
+	/** The collection's name (the endpoint's last segment, e.g. `transfers`), tried as well. */
 	collection?: string;
 }
 
@@ -119,10 +117,7 @@ const says = (body: IDataObject, value: boolean) =>
 const saysNoMore = (body: IDataObject) => says(body, false);
 const saysMore = (body: IDataObject) => says(body, true);
 
-/**
- * A cursor or next-link field that is present but null or empty: the API's way of saying "last
- * page".
- */
+/** A cursor or next-link field present but null or empty: the API's way of saying "last page". */
 function hasEmptyPointer(body: IDataObject, paths: string[][]): boolean {
 	return paths.some((path) => {
 		const parent = at(body, path.slice(0, -1));
@@ -134,9 +129,7 @@ function hasEmptyPointer(body: IDataObject, paths: string[][]): boolean {
 	});
 }
 
-/**
- * The next cursor or link; END when the answer marks the last page (and does not also claim more).
- */
+/** The next cursor or link; END when the answer marks the last page (and claims no more). */
 function pointerNext(
 	body: IDataObject,
 	paths: string[][],

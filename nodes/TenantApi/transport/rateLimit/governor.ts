@@ -32,10 +32,7 @@ export interface Ticket {
 
 /** Share of W_max the pace is cut to by a 429. */
 export const BETA = 0.9;
-/**
- * CUBIC's C, in requests per second per second³: K = ∛(W_max × (1 − β) / C) is 10 s at 50
- * requests/s, 5.8 s at 10/s.
- */
+/** CUBIC's C (requests/s per s³): K = ∛(W_max × (1 − β) / C) is 10 s at 50/s, 5.8 s at 10/s. */
 export const CUBIC_C = 0.005;
 /**
  * After a cut the pace is back at W_max in this share of K, and stays there until probing above it
@@ -43,10 +40,7 @@ export const CUBIC_C = 0.005;
  * climb.
  */
 export const RECOVERY = 0.6;
-/**
- * Leaving slow start, W_max is only a guess: the pace gets back to it, and above it, this much
- * sooner.
- */
+/** Leaving slow start, W_max is a guess: the pace gets back to it and above it this much sooner. */
 export const QUICK_RECOVERY = 0.3;
 /**
  * A 429 after less sending than this since the last cut measured too little: W_max is what got
@@ -73,19 +67,13 @@ export const SHARED_FOR_S = 300;
  * last second); with fewer, it cuts the pace to β of what it was.
  */
 export const MEASURED_ANSWERS = 5;
-/**
- * Requests per second at the least: one every 20 s (32 processes on a key of 10 requests/s get 0.31
- * each).
- */
+/** Requests per second at the least: one every 20 s (32 processes on a 10/s key get 0.31 each). */
 export const MIN_RATE = 0.05;
 /** A pause of everything lasts at least this, doubled for each one in a row. */
 const PAUSE_FLOOR_MS = 100;
 const MAX_PAUSE_FLOOR_MS = 10_000;
 
-/**
- * The least a wait after a 429 lasts: PAUSE_FLOOR_MS doubled `doublings` times, at most
- * MAX_PAUSE_FLOOR_MS.
- */
+/** At least PAUSE_FLOOR_MS after a 429, doubled `doublings` times, at most MAX_PAUSE_FLOOR_MS. */
 export function waitFloorMs(doublings: number): number {
 	return Math.min(MAX_PAUSE_FLOOR_MS, PAUSE_FLOOR_MS * 2 ** doublings);
 }
@@ -127,9 +115,7 @@ export class RateGovernor {
 	private lastAnswerAt = Number.NEGATIVE_INFINITY;
 	/** Until when other processes are taken to use the key (SHARED_FOR_S). */
 	private sharedUntil = Number.NEGATIVE_INFINITY;
-	/**
-	 * Requests up to this sequence number went out before the last cut: their 429s cut nothing more.
-	 */
+	/** Requests up to this sequence number went out before the last cut: their 429s cut no more. */
 	private cutSeq = 0;
 	private acceptedSinceCut = 0;
 	private tokens = 1;
@@ -147,10 +133,7 @@ export class RateGovernor {
 
 	constructor(private readonly random: () => number = Math.random) {}
 
-	/**
-	 * Milliseconds until the next request may go (0: now); undefined: not before another answer comes
-	 * in.
-	 */
+	/** Milliseconds until the next request may go (0: now); undefined: not before another answer. */
 	delay(now: number): number | undefined {
 		if (now < this.pausedUntil) return this.pausedUntil - now;
 		const remaining =
@@ -308,10 +291,7 @@ export class RateGovernor {
 			this.pauseUntil(now + info.resetMs * (1 + JITTER * this.random()));
 	}
 
-	/**
-	 * Slow start: doubling, at most twice what the API let through in the last second. Then CUBIC's
-	 * W(t).
-	 */
+	/** Slow start: doubling, at most twice what got through in the last second. Then CUBIC's W(t). */
 	private cubicRate(now: number): number {
 		const wMax = this.wMax ?? MIN_RATE;
 		if (this.slowStart)
@@ -329,10 +309,7 @@ export class RateGovernor {
 		return Math.max(MIN_RATE, wMax + probeC * Math.max(0, t - this.probeAt) ** 3);
 	}
 
-	/**
-	 * The slower of the CUBIC pace and a `RateLimit-Policy` header's; undefined: as fast as requests
-	 * come.
-	 */
+	/** The slower of CUBIC's pace and a `RateLimit-Policy`'s; undefined: as fast as requests come. */
 	private pace(now: number): Pace | undefined {
 		const cubic = this.wMax === undefined ? undefined : this.cubicRate(now);
 		if (!this.policy) return cubic === undefined ? undefined : { perSecond: cubic, burst: 1 };
@@ -349,9 +326,7 @@ export class RateGovernor {
 		return now - Math.max(this.heldBackAt, this.lastAnswerAt) <= 2000 / pace.perSecond;
 	}
 
-	/**
-	 * A token bucket; a busy process may make up a turn it missed, an idle pace saves none.
-	 */
+	/** A token bucket; a busy process may make up a turn it missed, an idle pace saves none. */
 	private tokensNow(now: number, pace: Pace): number {
 		const burst = pace.burst + (this.heldBack(now, pace) ? LATE_TURNS : 0);
 		return Math.min(
