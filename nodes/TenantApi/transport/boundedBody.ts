@@ -78,10 +78,7 @@ function prematureClose(): Error {
 	});
 }
 
-/**
- * With listeners rather than `for await`, whose async iterator costs several promises and an
- * end-of-stream watcher per answer.
- */
+/** With listeners: `for await` costs several promises and an end-of-stream watcher per answer. */
 async function readStream(body: ClosableStream, maxBytes: number): Promise<BoundedBody> {
 	return await new Promise<BoundedBody>((resolve, reject) => {
 		const chunks: Buffer[] = [];

@@ -99,16 +99,13 @@ export class DeadlineWatch {
 			};
 			if (entry.expired) return expire();
 			entry.expire = expire;
-			work.then(
-				(value) => {
+			const settle =
+				<A>(done: (outcome: A) => void) =>
+				(outcome: A) => {
 					if (entry.expire === expire) entry.expire = undefined;
-					resolve(value);
-				},
-				(error: unknown) => {
-					if (entry.expire === expire) entry.expire = undefined;
-					reject(error);
-				},
-			);
+					done(outcome);
+				};
+			work.then(settle(resolve), settle(reject));
 		});
 	}
 

@@ -34,38 +34,23 @@ export interface Ticket {
 export const BETA = 0.9;
 /** CUBIC's C (requests/s per s³): K = ∛(W_max × (1 − β) / C) is 10 s at 50/s, 5.8 s at 10/s. */
 export const CUBIC_C = 0.005;
-/**
- * After a cut the pace is back at W_max in this share of K, and stays there until probing above it
- * begins: a run that starts right after a cut (the previous run's last 429) loses little to the
- * climb.
- */
+/** After a cut the pace is back at W_max in this share of K: a run right after one loses little. */
 export const RECOVERY = 0.6;
 /** Leaving slow start, W_max is a guess: the pace gets back to it and above it this much sooner. */
 export const QUICK_RECOVERY = 0.3;
-/**
- * A 429 after less sending than this since the last cut measured too little: W_max is what got
- * through in the last second (or β × the pace, from too few answers).
- */
+/** A 429 after less sending since the last cut measured too little: W_max from the last second. */
 const MEASURED_S = 1;
 /** Slow start doubles the pace after this much sending held back by it. */
 const DOUBLING_S = 0.25;
 /**
- * With other processes on the key, probing above W_max begins no sooner than this many seconds of
- * sending after the last cut, whatever the rate. N processes on one key cut each other: the API
- * refuses whoever comes when its bucket is empty. So a process meets about one 429 per
- * PROBE_AFTER_S, however many share the key, and the ones that meet them most (the largest shares)
- * probe least.
+ * With other processes on the key, probing above W_max begins this many seconds of sending after a
+ * cut at the soonest, whatever the rate: they cut each other (the API refuses whoever comes to an
+ * empty bucket), so a process meets about one 429 per PROBE_AFTER_S however many share the key.
  */
 export const PROBE_AFTER_S = 25;
-/**
- * A 429 of a request sent at or below W_max, the pace found (not probing, not in slow start), says
- * that other processes use the key: for this long, probing waits PROBE_AFTER_S.
- */
+/** After a 429 at or below W_max (others use the key), probing waits PROBE_AFTER_S this long. */
 export const SHARED_FOR_S = 300;
-/**
- * A cut measures W_max only from at least this many accepted answers (since the last cut, or in the
- * last second); with fewer, it cuts the pace to β of what it was.
- */
+/** A cut measures W_max from this many accepted answers at least; with fewer, the pace × β. */
 export const MEASURED_ANSWERS = 5;
 /** Requests per second at the least: one every 20 s (32 processes on a 10/s key get 0.31 each). */
 export const MIN_RATE = 0.05;
@@ -318,10 +303,7 @@ export class RateGovernor {
 			: { perSecond: Math.min(cubic, this.policy.perSecond), burst: 1 };
 	}
 
-	/**
-	 * Whether the process is busy at the pace now: a request was made to wait for it, or an answer
-	 * came in, within the last two turns.
-	 */
+	/** Busy at the pace: a request waited for it, or an answer came, within the last two turns. */
 	private heldBack(now: number, pace: Pace): boolean {
 		return now - Math.max(this.heldBackAt, this.lastAnswerAt) <= 2000 / pace.perSecond;
 	}
