@@ -175,14 +175,9 @@ export const inProgressOptionFields: INodeProperties[] = [
 const defaultOf = (name: string) =>
 	transportOptionFields.find((field) => field.name === name)?.default as number;
 
-function readMaxRequestsPerSecond(value: unknown): number | undefined {
-	const number = numberFrom(value);
-	if (!Number.isFinite(number) || number <= 0) return undefined;
-	return Math.min(MAX_REQUESTS_PER_SECOND, number);
-}
-
 export function readTransportOptions(fn: IExecuteFunctions): ApiClientOptions {
 	const options = fn.getNodeParameter('options', 0, {}) as Record<string, unknown>;
+	const perSecond = numberFrom(options.maxRequestsPerSecond);
 	const timeoutMs = asFailure(
 		0,
 		() => wholeInRange(options.timeout ?? defaultOf('timeout'), 1, MAX_TIMEOUT_MS, 'Timeout (Ms)'),
@@ -207,7 +202,10 @@ export function readTransportOptions(fn: IExecuteFunctions): ApiClientOptions {
 		},
 		timeoutMs,
 		rateLimit: {
-			maxRequestsPerSecond: readMaxRequestsPerSecond(options.maxRequestsPerSecond),
+			maxRequestsPerSecond:
+				Number.isFinite(perSecond) && perSecond > 0
+					? Math.min(MAX_REQUESTS_PER_SECOND, perSecond)
+					: undefined,
 			maxWaitMs:
 				clampWhole(
 					options.maxRateLimitWait,

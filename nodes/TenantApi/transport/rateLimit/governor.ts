@@ -237,8 +237,12 @@ export class RateGovernor {
 					? Math.max(PROBE_AFTER_S, cubicK)
 					: cubicK;
 			this.slowStart = false;
-			// 429s keep coming at the lower pace, nothing accepted in between: everything waits.
-			if (inARow > 1) this.pauseAll(now, retryAfterMs, inARow - 2);
+			// 429s keep coming at the lower pace, nothing accepted in between: everything waits, longer
+			// each time in a row whatever Retry-After says (never a hot loop).
+			if (inARow > 1) {
+				const floor = waitFloorMs(inARow - 2);
+				this.pauseUntil(now + Math.max(retryAfterMs ?? 0, floor) * (1 + JITTER * this.random()));
+			}
 		}
 		this.growthS = 0;
 		this.busyS = 0;
@@ -247,12 +251,6 @@ export class RateGovernor {
 		this.lastSendAt = now;
 		this.tokens = 1 - nextTurn;
 		this.tokensAt = now;
-	}
-
-	/** Longer each time in a row, whatever Retry-After says: never a hot loop. */
-	private pauseAll(now: number, retryAfterMs: number | undefined, pausesBefore: number): void {
-		const floor = waitFloorMs(pausesBefore);
-		this.pauseUntil(now + Math.max(retryAfterMs ?? 0, floor) * (1 + JITTER * this.random()));
 	}
 
 	private pauseUntil(until: number): void {
