@@ -167,10 +167,7 @@ function readQuery(fn: IExecuteFunctions, itemIndex: number): IDataObject {
 	return query;
 }
 
-/**
- * Lists the collection at `endpoint`, or at the Endpoint parameter, for every input item, following
- * pages as the item's options say.
- */
+/** Lists the collection at `endpoint` (or the Endpoint parameter) for every input item. */
 export async function execute(
 	fn: IExecuteFunctions,
 	endpoint?: string,

@@ -103,10 +103,7 @@ function requestFields(bodyShow: { method?: string[] } = {}): INodeProperties[] 
 /** What the Method parameter offers: POST has its own operation. */
 const OFFERED_METHODS: readonly IHttpRequestMethods[] = ['DELETE', 'GET', 'PATCH', 'PUT'];
 
-/**
- * What it accepts: an expression may also return POST (sent with the Body, as POST to Endpoint
- * sends it).
- */
+/** What it accepts: an expression may also return POST (sent with the Body, as POST is). */
 const ACCEPTED_METHODS: readonly IHttpRequestMethods[] = [
 	...OFFERED_METHODS,
 	'POST' as const,
@@ -129,10 +126,7 @@ export const sendFields: INodeProperties[] = [
 	...requestFields({ method: ['PUT', 'PATCH'] }),
 ];
 
-/**
- * The Method parameter as one of ACCEPTED_METHODS; an expression may return it in any case
- * (`"post"`), or something else entirely, which is refused.
- */
+/** The Method parameter in ACCEPTED_METHODS, in any case (`"post"`); anything else is refused. */
 function acceptedMethod(value: unknown): IHttpRequestMethods {
 	const method = String(value ?? '')
 		.trim()

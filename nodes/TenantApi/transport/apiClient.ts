@@ -27,7 +27,7 @@ import { exchange } from './exchange';
 import type { RateSignal } from './rateLimit/governor';
 import { governorFor } from './rateLimit/governors';
 import { readRateLimitHeaders } from './rateLimit/headers';
-import type { RateLimitWaitExceeded } from './rateLimit/runLimiter';
+import type { RateLimitWaitExceeded, RunLimitSettings } from './rateLimit/runLimiter';
 import { RunLimiter } from './rateLimit/runLimiter';
 import type { DecodedBody } from './responseBody';
 import { decodeJsonBody } from './responseBody';
@@ -62,21 +62,12 @@ export interface ApiResult {
 	replayed: boolean;
 }
 
-export interface RateLimitOptions {
-	/** The Max Requests per Second option; undefined: no fixed pace for the run. */
-	maxRequestsPerSecond?: number;
-	/**
-	 * The Max Rate-Limit Wait option: how long the run may be held back by the API's rate limit, in
-	 * all.
-	 */
-	maxWaitMs: number;
-}
-
 export interface ApiClientOptions {
 	policy: RetryPolicy;
 	/** For one attempt as a whole: connecting, sending, and reading the answer to its last byte. */
 	timeoutMs: number;
-	rateLimit: RateLimitOptions;
+	/** Max Requests per Second and Max Rate-Limit Wait. */
+	rateLimit: Pick<RunLimitSettings, 'maxRequestsPerSecond' | 'maxWaitMs'>;
 }
 
 /** Date.now and n8n's sleep: nodes may not set timers themselves. */
@@ -101,11 +92,8 @@ function checkCredentialField<T>(field: string, check: () => T): T {
  */
 export class ApiClient {
 	private readonly spellings: RegExp | undefined;
-
 	private readonly limiter: RunLimiter;
-
 	private readonly deadlines: DeadlineWatch;
-
 	/**
 	 * The credential read in create(), handed to n8n's helper so that it does not read it again for
 	 * every request: in n8n that is a database query, a decryption and an expression pass per request
@@ -168,14 +156,17 @@ export class ApiClient {
 		let failures = 0;
 		let refusedInARow = 0;
 		let mayHaveApplied = false;
+		// Waits under the rate limit, which fails only once Max Rate-Limit Wait is used up.
+		const rateLimited = async <T>(wait: () => Promise<T>): Promise<T> => {
+			try {
+				return await wait();
+			} catch (error) {
+				const exceeded = error as RateLimitWaitExceeded;
+				throw rateLimitFailure(this.failedSend(request, sent, itemIndex), exceeded, mayHaveApplied);
+			}
+		};
 		for (;;) {
-			const ticket = await this.rateLimited(
-				async () => await this.limiter.acquire(sent > 0),
-				request,
-				sent,
-				mayHaveApplied,
-				itemIndex,
-			);
+			const ticket = await rateLimited(async () => await this.limiter.acquire(sent > 0));
 			const outcome = await this.attempt(request);
 			sent++;
 			const signal = this.rateSignal(outcome);
@@ -184,13 +175,7 @@ export class ApiClient {
 			// attempt.
 			if (signal.kind === 'limited') {
 				const [retryAfterMs, refused] = [signal.retryAfterMs, ++refusedInARow];
-				await this.rateLimited(
-					async () => await this.limiter.waitOut(retryAfterMs, refused),
-					request,
-					sent,
-					mayHaveApplied,
-					itemIndex,
-				);
+				await rateLimited(async () => await this.limiter.waitOut(retryAfterMs, refused));
 				continue;
 			}
 			refusedInARow = 0;
@@ -198,25 +183,6 @@ export class ApiClient {
 			if (delay === undefined) return this.settle(outcome, request, sent, itemIndex);
 			mayHaveApplied = true;
 			await sleep(delay);
-		}
-	}
-
-	/** Waits under the rate limit (which fails only once Max Rate-Limit Wait is used up). */
-	private async rateLimited<T>(
-		wait: () => Promise<T>,
-		request: ApiRequest,
-		sent: number,
-		mayHaveApplied: boolean,
-		itemIndex: number,
-	): Promise<T> {
-		try {
-			return await wait();
-		} catch (error) {
-			throw rateLimitFailure(
-				this.failedSend(request, sent, itemIndex),
-				error as RateLimitWaitExceeded,
-				mayHaveApplied,
-			);
 		}
 	}
 
@@ -236,9 +202,7 @@ export class ApiClient {
 						this.fn,
 						TENANT_API_CREDENTIAL,
 						this.httpOptions(request),
-						{
-							credentialsDecrypted: this.decryptedCredentials,
-						},
+						{ credentialsDecrypted: this.decryptedCredentials },
 					)) as IN8nHttpFullResponse,
 				this.deadlines,
 			);
@@ -327,10 +291,7 @@ export class ApiClient {
 		);
 	}
 
-	/**
-	 * What the failure of `request` names: the request (its path only), the item, the attempts, the
-	 * credential's Base URL.
-	 */
+	/** What the failure of `request` names: its method and path, the item, attempts, the Base URL. */
 	private failedSend(request: ApiRequest, attempts: number, itemIndex: number): FailedSend {
 		return {
 			request: {

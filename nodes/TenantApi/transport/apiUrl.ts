@@ -161,10 +161,7 @@ function resolveNewEndpoint(base: ApiBase, endpoint: unknown): string {
 	return absolute;
 }
 
-/**
- * A next-page link from the API's answer (absolute, or from the origin's root), confined like an
- * endpoint.
- */
+/** A next-page link from the API (absolute, or from the origin's root), confined like endpoints. */
 export function resolveNextLink(base: ApiBase, link: string): string {
 	return assertWithinBase(base, link, "The API's next-page link").toString();
 }

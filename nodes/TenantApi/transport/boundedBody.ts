@@ -26,9 +26,7 @@ function isStream(body: unknown): body is ClosableStream {
 	);
 }
 
-/**
- * Closes a response stream nobody will read (errors from an already closed stream are irrelevant).
- */
+/** Closes a response stream nobody will read (errors of a closed stream are irrelevant). */
 export function discard(body: unknown): void {
 	if (isStream(body)) body.destroy();
 }
@@ -80,10 +78,7 @@ function prematureClose(): Error {
 	});
 }
 
-/**
- * With listeners rather than `for await`, whose async iterator costs several promises and an
- * end-of-stream watcher per answer.
- */
+/** With listeners: `for await` costs several promises and an end-of-stream watcher per answer. */
 async function readStream(body: ClosableStream, maxBytes: number): Promise<BoundedBody> {
 	return await new Promise<BoundedBody>((resolve, reject) => {
 		const chunks: Buffer[] = [];

@@ -99,22 +99,17 @@ export class DeadlineWatch {
 			};
 			if (entry.expired) return expire();
 			entry.expire = expire;
-			work.then(
-				(value) => {
+			const settle =
+				<A>(done: (outcome: A) => void) =>
+				(outcome: A) => {
 					if (entry.expire === expire) entry.expire = undefined;
-					resolve(value);
-				},
-				(error: unknown) => {
-					if (entry.expire === expire) entry.expire = undefined;
-					reject(error);
-				},
-			);
+					done(outcome);
+				};
+			work.then(settle(resolve), settle(reject));
 		});
 	}
 
-	/**
-	 * Sleeps until the earliest open deadline, expires what is due, and again, until nothing is open.
-	 */
+	/** Sleeps until the earliest open deadline, expires what is due, again until nothing is open. */
 	private async watch(): Promise<void> {
 		const controller = new AbortController();
 		this.sleeping = controller;

@@ -22,29 +22,20 @@ export interface FailedRequest {
 	idempotencyKey?: string;
 }
 
-interface FailureFields {
-	/** Undefined: the failure belongs to no item (the credential). */
-	itemIndex?: number;
-	description?: string;
-	/**
-	 * The request, when the API was asked (or its rate limit held the request back): n8n gets a
-	 * NodeApiError.
-	 */
-	request?: FailedRequest;
-	applied?: Applied;
-	attempts?: number;
-	httpCode?: number;
-	/**
-	 * More for the error's details: the API's own code and message, the network error code, the
-	 * rate-limit wait.
-	 */
-	details?: JsonObject;
-}
+/** What a failure says besides its message; all optional. */
+type FailureFields = Partial<
+	Pick<
+		TenantApiFailure,
+		'itemIndex' | 'description' | 'request' | 'applied' | 'attempts' | 'httpCode' | 'details'
+	>
+>;
 
 export class TenantApiFailure extends Error {
+	/** Undefined: the failure belongs to no item (the credential). */
 	readonly itemIndex: number | undefined;
 	/** What n8n shows under the message; later steps may add to it (addToDescription). */
 	description: string | undefined;
+	/** The request, when the API was asked (or its rate limit held it back): a NodeApiError. */
 	readonly request: FailedRequest | undefined;
 	/** 'no' for a failure before sending. */
 	readonly applied: Applied;
@@ -52,6 +43,7 @@ export class TenantApiFailure extends Error {
 	readonly attempts: number;
 	/** The status the API answered (429 when its rate limit needed more waiting than allowed). */
 	readonly httpCode: number | undefined;
+	/** For the error's details: the API's own code and message, the network error code, the wait. */
 	readonly details: JsonObject;
 
 	constructor(message: string, fields: FailureFields = {}) {
@@ -131,9 +123,7 @@ export function nodeError(fn: IExecuteFunctions, error: Error, itemIndex?: numbe
 	});
 }
 
-/**
- * A request that failed, with what its failure's text names besides it; the API client fills it in.
- */
+/** A failed request and what its failure's text names besides it (filled in by the API client). */
 export interface FailedSend {
 	request: FailedRequest;
 	itemIndex: number;
@@ -169,10 +159,7 @@ export function apiErrorText(body: unknown): { code?: string; message?: string }
 
 const ENVIRONMENT_LABEL: Record<string, string> = { sandbox: 'Sandbox', live: 'Live' };
 
-/**
- * Human messages for HTTP answers the node cannot use, built from the status and the API's own
- * message.
- */
+/** Human messages for HTTP answers the node cannot use, from the status and the API's message. */
 function describeHttpError(
 	status: number,
 	apiMessage: string | undefined,
@@ -280,10 +267,7 @@ function describeNetworkFailure(code: string, timeoutMs: number): string {
 	return NETWORK_REASONS.get(code) ?? 'the connection closed before an answer arrived';
 }
 
-/**
- * No answer: `code` is the network error code (retryPolicy.ts, networkErrorCode), when the error
- * has one.
- */
+/** No answer: `code` is the network error code (retryPolicy.ts networkErrorCode), if it has one. */
 export function networkFailure(
 	sent: FailedSend,
 	error: unknown,
@@ -315,10 +299,7 @@ export function networkFailure(
 	);
 }
 
-/**
- * The API's rate limit needed more waiting than Max Rate-Limit Wait allows; `sent.attempts` may be
- * 0.
- */
+/** The API's rate limit needed more waiting than Max Rate-Limit Wait allows; attempts may be 0. */
 export function rateLimitFailure(
 	sent: FailedSend,
 	exceeded: RateLimitWaitExceeded,

@@ -13,10 +13,7 @@ function excerpt(text: string, max = 200): string {
 	return plain.length > max ? `${plain.slice(0, max)}…` : plain;
 }
 
-/**
- * One decoder for every answer: building one per answer (an ICU converter each) costs more than
- * decoding a small body.
- */
+/** One decoder for all: making one per answer (an ICU converter) costs more than a small body. */
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {

@@ -67,20 +67,10 @@ export function isInProgressAnswer(
 }
 
 /** Transport failures (no HTTP response) that are retried. */
-const NETWORK_CODES = new Set([
-	'ECONNRESET',
-	'ECONNREFUSED',
-	'ECONNABORTED',
-	'ETIMEDOUT',
-	'ESOCKETTIMEDOUT',
-	'EPIPE',
-	'EAI_AGAIN',
-	'ENETUNREACH',
-	'EHOSTUNREACH',
-	'UND_ERR_SOCKET',
-	'ERR_SOCKET_CONNECTION_TIMEOUT',
-	'ERR_STREAM_PREMATURE_CLOSE',
-]);
+const NETWORK_CODES = new Set(
+	`ECONNRESET ECONNREFUSED ECONNABORTED ETIMEDOUT ESOCKETTIMEDOUT EPIPE EAI_AGAIN ENETUNREACH
+	EHOSTUNREACH UND_ERR_SOCKET ERR_SOCKET_CONNECTION_TIMEOUT ERR_STREAM_PREMATURE_CLOSE`.split(/\s+/),
+);
 
 interface ErrorLike {
 	code?: unknown;
@@ -112,16 +102,10 @@ export function networkErrorCode(error: unknown): string | undefined {
 
 /** The request was aborted (e.g. the execution was cancelled): not retried. */
 export function isAbortError(error: unknown): boolean {
-	for (const link of errorChain(error)) {
-		if (
-			link.name === 'AbortError' ||
-			link.code === 'ERR_CANCELED' ||
-			link.name === 'CanceledError'
-		) {
-			return true;
-		}
-	}
-	return false;
+	return [...errorChain(error)].some(
+		(link) =>
+			link.name === 'AbortError' || link.code === 'ERR_CANCELED' || link.name === 'CanceledError',
+	);
 }
 
 /** Seconds or an HTTP date, as RFC 9110 allows; undefined when absent or unreadable. */

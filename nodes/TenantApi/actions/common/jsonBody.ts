@@ -2,10 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { kindOf } from '../../../shared/kindOf';
 
-/**
- * Deeper bodies are almost certainly a mistake, and parsing or serialising them can overflow the
- * stack.
- */
+/** Deeper bodies are surely a mistake; parsing or serialising them can overflow the stack. */
 const MAX_BODY_DEPTH = 100;
 
 function tooDeep(): Error {

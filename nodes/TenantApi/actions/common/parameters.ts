@@ -17,9 +17,7 @@ import {
 const ENDPOINT_DESCRIPTION =
 	'Path below the Base URL of the credential, e.g. /transfers. Absolute URLs and paths that climb above the Base URL are refused.';
 
-/**
- * The Endpoint of a Request operation: a path below the Base URL, confined by transport/apiUrl.ts.
- */
+/** The Endpoint of a Request operation: a path below the Base URL, confined by apiUrl.ts. */
 export function endpointField(description = ENDPOINT_DESCRIPTION): INodeProperties {
 	return {
 		displayName: 'Endpoint',
@@ -32,29 +30,20 @@ export function endpointField(description = ENDPOINT_DESCRIPTION): INodeProperti
 	};
 }
 
-/**
- * A number as given, or a non-blank string read as one (what an expression may return); NaN for
- * anything else.
- */
+/** A number, or a non-blank string read as one (what an expression may return); else NaN. */
 function numberFrom(value: unknown): number {
 	if (typeof value === 'number') return value;
 	return typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
 }
 
-/**
- * A whole number within [min, max]; values outside are clamped, anything that is not a number gives
- * `fallback`.
- */
+/** A whole number in [min, max]: values outside are clamped, a non-number gives `fallback`. */
 export function clampWhole(value: unknown, min: number, max: number, fallback: number): number {
 	const number = numberFrom(value);
 	if (!Number.isFinite(number)) return fallback;
 	return Math.min(max, Math.max(min, Math.floor(number)));
 }
 
-/**
- * A whole number within [min, max], or an Error that says what is allowed (for settings where a
- * guess would be wrong).
- */
+/** A whole number in [min, max], or an Error saying what is allowed (where a guess is wrong). */
 export function wholeInRange(value: unknown, min: number, max: number, label: string): number {
 	const number = numberFrom(value);
 	if (!Number.isInteger(number) || number < min || number > max) {
@@ -93,10 +82,7 @@ export function cachedParameterReader<T>(
 }
 
 const MAX_ATTEMPTS = 10;
-/**
- * Ten minutes: more than any per-second or per-minute limit needs for a large run, short of an
- * hourly quota.
- */
+/** Ten minutes: ample for per-second or per-minute limits on a large run, short of hourly ones. */
 const DEFAULT_MAX_RATE_LIMIT_WAIT_S = 600;
 /** A day: n8n's own execution timeouts end runs sooner. */
 const MAX_RATE_LIMIT_WAIT_S = 86_400;
@@ -165,10 +151,7 @@ export function optionsField(own: INodeProperties[]): INodeProperties {
 	};
 }
 
-/**
- * How the API says that an earlier request with the same key is still running; offered where
- * requests carry a key.
- */
+/** How the API says an earlier request with the key is still running (where requests have keys). */
 export const inProgressOptionFields: INodeProperties[] = [
 	{
 		displayName: 'In-Progress Status',
@@ -192,14 +175,9 @@ export const inProgressOptionFields: INodeProperties[] = [
 const defaultOf = (name: string) =>
 	transportOptionFields.find((field) => field.name === name)?.default as number;
 
-function readMaxRequestsPerSecond(value: unknown): number | undefined {
-	const number = numberFrom(value);
-	if (!Number.isFinite(number) || number <= 0) return undefined;
-	return Math.min(MAX_REQUESTS_PER_SECOND, number);
-}
-
 export function readTransportOptions(fn: IExecuteFunctions): ApiClientOptions {
 	const options = fn.getNodeParameter('options', 0, {}) as Record<string, unknown>;
+	const perSecond = numberFrom(options.maxRequestsPerSecond);
 	const timeoutMs = asFailure(
 		0,
 		() => wholeInRange(options.timeout ?? defaultOf('timeout'), 1, MAX_TIMEOUT_MS, 'Timeout (Ms)'),
@@ -224,7 +202,10 @@ export function readTransportOptions(fn: IExecuteFunctions): ApiClientOptions {
 		},
 		timeoutMs,
 		rateLimit: {
-			maxRequestsPerSecond: readMaxRequestsPerSecond(options.maxRequestsPerSecond),
+			maxRequestsPerSecond:
+				Number.isFinite(perSecond) && perSecond > 0
+					? Math.min(MAX_REQUESTS_PER_SECOND, perSecond)
+					: undefined,
 			maxWaitMs:
 				clampWhole(
 					options.maxRateLimitWait,

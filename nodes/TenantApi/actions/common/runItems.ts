@@ -47,9 +47,7 @@ function progressOf(results: ItemResult[], keyOf: KeyOf): ItemProgress[] {
 	});
 }
 
-/**
- * Adds to the error what had happened to every item, so the user knows what a new run would repeat.
- */
+/** Adds to the error what had happened to every item: what a new run would repeat. */
 function withProgress(
 	error: NodeError,
 	failedItem: number,

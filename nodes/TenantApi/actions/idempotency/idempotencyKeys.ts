@@ -147,9 +147,7 @@ export interface DuplicateKey {
 	key: string;
 }
 
-/**
- * Every item whose key an earlier item already has (items without a key, e.g. GET, are skipped).
- */
+/** Every item whose key an earlier item has (items without a key, e.g. GET, are skipped). */
 export function findDuplicateKeys(
 	keys: ReadonlyArray<string | undefined>,
 ): Map<number, DuplicateKey> {

@@ -22,9 +22,7 @@ export const NOTHING_SENT = 'Nothing was sent. Fix the parameter and run again.'
 
 const METHODS_WITH_BODY = new Set<IHttpRequestMethods>(['POST', 'PUT', 'PATCH']);
 
-/**
- * How automatic keys tell requests apart within a node run (Options → Automatic Key Derivation).
- */
+/** How automatic keys tell a node run's requests apart (Options → Automatic Key Derivation). */
 export type KeyDerivation = 'position' | 'content';
 
 export interface ItemPlan {

@@ -44,10 +44,7 @@ export function withoutQueryParameters(url: string, names: Iterable<string>): st
 	return `${url.slice(0, queryAt)}${rest ? `?${rest}` : ''}`;
 }
 
-/**
- * The collection a listing reads (`transfers` for `/accounts/acc_1/transfers?x=1`): its records may
- * sit in a field of that name.
- */
+/** The collection a listing reads (`transfers` of `/x/transfers?y=1`): maybe its records' field. */
 function collectionOf(endpoint: unknown): string | undefined {
 	if (typeof endpoint !== 'string') return undefined;
 	const last = endpoint.split(/[?#]/)[0].split('/').filter(Boolean).pop();

@@ -3,10 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { NextPage } from './readPage';
 import { PaginationError } from './readPage';
 
-/**
- * Remembers where pagination has been, so an API that repeats itself stops us instead of hanging
- * us.
- */
+/** Remembers where pagination has been, so an API that repeats itself stops us, not hangs us. */
 export class PaginationGuard {
 	private readonly seen = new Set<string>();
 	private pages = 0;

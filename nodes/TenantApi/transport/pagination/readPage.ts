@@ -25,13 +25,10 @@ export class PaginationError extends Error {}
 export interface RecordsLocation {
 	/** The field the user named (dot notation for nested fields); when set, nothing is guessed. */
 	field?: string;
-	/**
-	 * The collection's name (the endpoint's last segment, e.g. `transfers`), tried as a field too.
-	 */
+	/** The collection's name (the endpoint's last segment, e.g. `transfers`), tried as well. */
 	collection?: string;
 }
 
-const COMMON_LIST_KEYS = ['data', 'items', 'results'];
 /** Fields tried in turn, written in dot notation. */
 const fieldPaths = (list: string) => list.split(' ').map((path) => path.split('.'));
 const CURSOR_PATHS = fieldPaths(
@@ -64,12 +61,6 @@ function describeShape(body: unknown): string {
 	return `an object with keys ${Object.keys(body).slice(0, 8).join(', ') || '(none)'}`;
 }
 
-/** The fields tried in turn: `data`, `items`, the collection's name, `results`. */
-function listKeys(collection: string | undefined): string[] {
-	const keys = collection ? ['data', 'items', collection, 'results'] : COMMON_LIST_KEYS;
-	return [...new Set(keys)];
-}
-
 function namedList(body: unknown, field: string): unknown[] {
 	const list = at(body as IDataObject, field.split('.'));
 	if (!Array.isArray(list)) {
@@ -81,7 +72,8 @@ function namedList(body: unknown, field: string): unknown[] {
 }
 
 function detectedList(body: unknown, collection: string | undefined): unknown[] {
-	const keys = listKeys(collection);
+	// Tried in turn: `data`, `items`, the collection's name, `results`.
+	const keys = [...new Set(['data', 'items', collection || 'results', 'results'])];
 	const list = Array.isArray(body)
 		? body
 		: body && typeof body === 'object'
@@ -119,18 +111,13 @@ function pageNumbers(body: IDataObject, currentPage: number): Reading {
 	return page < (body[totalKey] as number) ? { kind: 'page', page: page + 1 } : END;
 }
 
-function saysNoMore(body: IDataObject): boolean {
-	return body.has_more === false || body.hasMore === false;
-}
+/** Whether `has_more` (or `hasMore`) is `value`. */
+const says = (body: IDataObject, value: boolean) =>
+	body.has_more === value || body.hasMore === value;
+const saysNoMore = (body: IDataObject) => says(body, false);
+const saysMore = (body: IDataObject) => says(body, true);
 
-function saysMore(body: IDataObject): boolean {
-	return body.has_more === true || body.hasMore === true;
-}
-
-/**
- * A cursor or next-link field that is present but null or empty: the API's way of saying "last
- * page".
- */
+/** A cursor or next-link field present but null or empty: the API's way of saying "last page". */
 function hasEmptyPointer(body: IDataObject, paths: string[][]): boolean {
 	return paths.some((path) => {
 		const parent = at(body, path.slice(0, -1));
@@ -142,9 +129,7 @@ function hasEmptyPointer(body: IDataObject, paths: string[][]): boolean {
 	});
 }
 
-/**
- * The next cursor or link; END when the answer marks the last page (and does not also claim more).
- */
+/** The next cursor or link; END when the answer marks the last page (and claims no more). */
 function pointerNext(
 	body: IDataObject,
 	paths: string[][],

@@ -32,60 +32,33 @@ export interface Ticket {
 
 /** Share of W_max the pace is cut to by a 429. */
 export const BETA = 0.9;
-/**
- * CUBIC's C, in requests per second per second³: K = ∛(W_max × (1 − β) / C) is 10 s at 50
- * requests/s, 5.8 s at 10/s.
- */
+/** CUBIC's C (requests/s per s³): K = ∛(W_max × (1 − β) / C) is 10 s at 50/s, 5.8 s at 10/s. */
 export const CUBIC_C = 0.005;
-/**
- * After a cut the pace is back at W_max in this share of K, and stays there until probing above it
- * begins: a run that starts right after a cut (the previous run's last 429) loses little to the
- * climb.
- */
+/** After a cut the pace is back at W_max in this share of K: a run right after one loses little. */
 export const RECOVERY = 0.6;
-/**
- * Leaving slow start, W_max is only a guess: the pace gets back to it, and above it, this much
- * sooner.
- */
+/** Leaving slow start, W_max is a guess: the pace gets back to it and above it this much sooner. */
 export const QUICK_RECOVERY = 0.3;
-/**
- * A 429 after less sending than this since the last cut measured too little: W_max is what got
- * through in the last second (or β × the pace, from too few answers).
- */
+/** A 429 after less sending since the last cut measured too little: W_max from the last second. */
 const MEASURED_S = 1;
 /** Slow start doubles the pace after this much sending held back by it. */
 const DOUBLING_S = 0.25;
 /**
- * With other processes on the key, probing above W_max begins no sooner than this many seconds of
- * sending after the last cut, whatever the rate. N processes on one key cut each other: the API
- * refuses whoever comes when its bucket is empty. So a process meets about one 429 per
- * PROBE_AFTER_S, however many share the key, and the ones that meet them most (the largest shares)
- * probe least.
+ * With other processes on the key, probing above W_max begins this many seconds of sending after a
+ * cut at the soonest, whatever the rate: they cut each other (the API refuses whoever comes to an
+ * empty bucket), so a process meets about one 429 per PROBE_AFTER_S however many share the key.
  */
 export const PROBE_AFTER_S = 25;
-/**
- * A 429 of a request sent at or below W_max, the pace found (not probing, not in slow start), says
- * that other processes use the key: for this long, probing waits PROBE_AFTER_S.
- */
+/** After a 429 at or below W_max (others use the key), probing waits PROBE_AFTER_S this long. */
 export const SHARED_FOR_S = 300;
-/**
- * A cut measures W_max only from at least this many accepted answers (since the last cut, or in the
- * last second); with fewer, it cuts the pace to β of what it was.
- */
+/** A cut measures W_max from this many accepted answers at least; with fewer, the pace × β. */
 export const MEASURED_ANSWERS = 5;
-/**
- * Requests per second at the least: one every 20 s (32 processes on a key of 10 requests/s get 0.31
- * each).
- */
+/** Requests per second at the least: one every 20 s (32 processes on a 10/s key get 0.31 each). */
 export const MIN_RATE = 0.05;
 /** A pause of everything lasts at least this, doubled for each one in a row. */
 const PAUSE_FLOOR_MS = 100;
 const MAX_PAUSE_FLOOR_MS = 10_000;
 
-/**
- * The least a wait after a 429 lasts: PAUSE_FLOOR_MS doubled `doublings` times, at most
- * MAX_PAUSE_FLOOR_MS.
- */
+/** At least PAUSE_FLOOR_MS after a 429, doubled `doublings` times, at most MAX_PAUSE_FLOOR_MS. */
 export function waitFloorMs(doublings: number): number {
 	return Math.min(MAX_PAUSE_FLOOR_MS, PAUSE_FLOOR_MS * 2 ** doublings);
 }
@@ -127,9 +100,7 @@ export class RateGovernor {
 	private lastAnswerAt = Number.NEGATIVE_INFINITY;
 	/** Until when other processes are taken to use the key (SHARED_FOR_S). */
 	private sharedUntil = Number.NEGATIVE_INFINITY;
-	/**
-	 * Requests up to this sequence number went out before the last cut: their 429s cut nothing more.
-	 */
+	/** Requests up to this sequence number went out before the last cut: their 429s cut no more. */
 	private cutSeq = 0;
 	private acceptedSinceCut = 0;
 	private tokens = 1;
@@ -147,10 +118,7 @@ export class RateGovernor {
 
 	constructor(private readonly random: () => number = Math.random) {}
 
-	/**
-	 * Milliseconds until the next request may go (0: now); undefined: not before another answer comes
-	 * in.
-	 */
+	/** Milliseconds until the next request may go (0: now); undefined: not before another answer. */
 	delay(now: number): number | undefined {
 		if (now < this.pausedUntil) return this.pausedUntil - now;
 		const remaining =
@@ -269,8 +237,12 @@ export class RateGovernor {
 					? Math.max(PROBE_AFTER_S, cubicK)
 					: cubicK;
 			this.slowStart = false;
-			// 429s keep coming at the lower pace, nothing accepted in between: everything waits.
-			if (inARow > 1) this.pauseAll(now, retryAfterMs, inARow - 2);
+			// 429s keep coming at the lower pace, nothing accepted in between: everything waits, longer
+			// each time in a row whatever Retry-After says (never a hot loop).
+			if (inARow > 1) {
+				const floor = waitFloorMs(inARow - 2);
+				this.pauseUntil(now + Math.max(retryAfterMs ?? 0, floor) * (1 + JITTER * this.random()));
+			}
 		}
 		this.growthS = 0;
 		this.busyS = 0;
@@ -279,12 +251,6 @@ export class RateGovernor {
 		this.lastSendAt = now;
 		this.tokens = 1 - nextTurn;
 		this.tokensAt = now;
-	}
-
-	/** Longer each time in a row, whatever Retry-After says: never a hot loop. */
-	private pauseAll(now: number, retryAfterMs: number | undefined, pausesBefore: number): void {
-		const floor = waitFloorMs(pausesBefore);
-		this.pauseUntil(now + Math.max(retryAfterMs ?? 0, floor) * (1 + JITTER * this.random()));
 	}
 
 	private pauseUntil(until: number): void {
@@ -308,10 +274,7 @@ export class RateGovernor {
 			this.pauseUntil(now + info.resetMs * (1 + JITTER * this.random()));
 	}
 
-	/**
-	 * Slow start: doubling, at most twice what the API let through in the last second. Then CUBIC's
-	 * W(t).
-	 */
+	/** Slow start: doubling, at most twice what got through in the last second. Then CUBIC's W(t). */
 	private cubicRate(now: number): number {
 		const wMax = this.wMax ?? MIN_RATE;
 		if (this.slowStart)
@@ -329,10 +292,7 @@ export class RateGovernor {
 		return Math.max(MIN_RATE, wMax + probeC * Math.max(0, t - this.probeAt) ** 3);
 	}
 
-	/**
-	 * The slower of the CUBIC pace and a `RateLimit-Policy` header's; undefined: as fast as requests
-	 * come.
-	 */
+	/** The slower of CUBIC's pace and a `RateLimit-Policy`'s; undefined: as fast as requests come. */
 	private pace(now: number): Pace | undefined {
 		const cubic = this.wMax === undefined ? undefined : this.cubicRate(now);
 		if (!this.policy) return cubic === undefined ? undefined : { perSecond: cubic, burst: 1 };
@@ -341,17 +301,12 @@ export class RateGovernor {
 			: { perSecond: Math.min(cubic, this.policy.perSecond), burst: 1 };
 	}
 
-	/**
-	 * Whether the process is busy at the pace now: a request was made to wait for it, or an answer
-	 * came in, within the last two turns.
-	 */
+	/** Busy at the pace: a request waited for it, or an answer came, within the last two turns. */
 	private heldBack(now: number, pace: Pace): boolean {
 		return now - Math.max(this.heldBackAt, this.lastAnswerAt) <= 2000 / pace.perSecond;
 	}
 
-	/**
-	 * A token bucket; a busy process may make up a turn it missed, an idle pace saves none.
-	 */
+	/** A token bucket; a busy process may make up a turn it missed, an idle pace saves none. */
 	private tokensNow(now: number, pace: Pace): number {
 		const burst = pace.burst + (this.heldBack(now, pace) ? LATE_TURNS : 0);
 		return Math.min(

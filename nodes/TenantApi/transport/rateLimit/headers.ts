@@ -84,10 +84,7 @@ function readPolicy(text: string | undefined): RatePolicy | undefined {
 	return slowest;
 }
 
-/**
- * Undefined when the answer carries none of these headers. Header names must be lower case (as Node
- * gives them).
- */
+/** None of these headers: undefined. Header names must be lower case (as Node gives them). */
 export function readRateLimitHeaders(
 	headers: Record<string, unknown>,
 	nowMs: number,

@@ -15,14 +15,9 @@ export interface Clock {
 export interface RunLimitSettings {
 	/** The Max Requests per Second option; undefined: no fixed pace. */
 	maxRequestsPerSecond?: number;
-	/**
-	 * The Max Rate-Limit Wait option: how long the run may be held back by the rate limit, in all.
-	 */
+	/** The Max Rate-Limit Wait option: how long in all the rate limit may hold the run back. */
 	maxWaitMs: number;
-	/**
-	 * The wait after a 429 without Retry-After (doubled for each further 429 of the request, up to
-	 * `maxPauseMs`).
-	 */
+	/** The wait after a 429 without Retry-After (doubled per further 429 of it, to `maxPauseMs`). */
 	basePauseMs: number;
 	maxPauseMs: number;
 }
@@ -60,9 +55,7 @@ export class RunLimiter {
 	private inFlight = 0;
 	/** Items of this run waiting out a 429. */
 	private waitingOut = 0;
-	/**
-	 * Time the run was held back: nothing of it in flight while an item waited out a 429 or a pause.
-	 */
+	/** Time the run was held back: nothing in flight while an item waited out a 429 or a pause. */
 	private heldMs = 0;
 	private heldSince?: number;
 	private exhausted?: RateLimitWaitExceeded;
@@ -74,10 +67,7 @@ export class RunLimiter {
 		private readonly random: () => number = Math.random,
 	) {}
 
-	/**
-	 * Resolves when a request may go; the ticket goes back with `release`. A retry goes before the
-	 * others.
-	 */
+	/** Resolves when a request may go (a retry first); the ticket goes back with `release`. */
 	acquire(retry = false): Ticket | Promise<Ticket> {
 		// Nobody waiting and nothing to wait for (the usual case without a rate limit): no promise, no
 		// loop.
