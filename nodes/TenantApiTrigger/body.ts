@@ -16,7 +16,8 @@ export type BodyFailure =
 	| 'not_utf8'
 	| 'invalid_json'
 	| 'not_an_object'
-	| 'invalid_form';
+	| 'invalid_form'
+	| 'internal_error';
 
 type BodyReading = { ok: true; object: IDataObject } | { ok: false; reason: BodyFailure };
 
@@ -44,8 +45,7 @@ function readJson(text: string): BodyReading {
 		parsed = parseExactJson(text);
 	} catch (error) {
 		// Only a syntax error says the text is not JSON; any other (out of stack or memory) is ours.
-		if (!(error instanceof SyntaxError)) throw error;
-		return { ok: false, reason: 'invalid_json' };
+		return { ok: false, reason: error instanceof SyntaxError ? 'invalid_json' : 'internal_error' };
 	}
 	if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
 		return { ok: false, reason: 'not_an_object' };

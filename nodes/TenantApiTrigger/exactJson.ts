@@ -113,8 +113,7 @@ export function parseExactJson(text: string): unknown {
 	if (quoted === text) return JSON.parse(text);
 	try {
 		return JSON.parse(quoted);
-	} catch (error) {
-		if (!(error instanceof SyntaxError)) throw error;
+	} catch {
 		// Digits inside a string were taken for a value (quoting them ends the string, and a string
 		// followed by a number is never JSON), or the text is not JSON: quoted again, strings skipped.
 		return JSON.parse(quoteNumbers(text, VALUE_THAT_MAY_BE_INEXACT, isInexact, true));
