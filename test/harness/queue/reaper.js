@@ -1,6 +1,6 @@
 'use strict';
 /*
- * Watchdog for one queue-mode run (started by services.createTracker, detached):
+ * Watchdog for one queue-mode run, started detached by services.createTracker:
  *
  *   node reaper.js <ownerPid> <registry.json> <deadlineEpochMs>
  *
@@ -9,89 +9,37 @@
  * also SIGTERM the owner (SIGKILL 20 s later), so a hung run stops by itself.
  */
 const fs = require('node:fs');
+const { signalGroup } = require('../n8n/process-group');
 
-const [ownerPid, registry, deadline] = [
-	Number(process.argv[2]),
-	process.argv[3],
-	Number(process.argv[4]),
-];
-
-/** @param {number} pid */
-function alive(pid) {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (err) {
-		return err.code === 'EPERM';
-	}
-}
-
-/** @param {string} msg */
-function say(msg) {
+const [owner, registry, deadline] = [+process.argv[2], process.argv[3], +process.argv[4]];
+const alive = () => fs.existsSync(`/proc/${owner}`);
+const say = (/** @type {string} */ msg) =>
 	process.stdout.write(`${new Date().toISOString()} reaper: ${msg}\n`);
-}
 
 /** @param {string} why */
 function reap(why) {
 	/** @type {import('./services').Registry} */
-	let state = { groups: [], dirs: [] };
-	try {
-		state = JSON.parse(fs.readFileSync(registry, 'utf8'));
-	} catch {
-		/* unreadable: nothing to do */
-	}
+	const state = fs.existsSync(registry)
+		? JSON.parse(fs.readFileSync(registry, 'utf8'))
+		: { groups: [], dirs: [] };
 	say(
 		`${why}: killing ${state.groups.map((g) => `${g.label}(${g.pgid})`).join(', ') || 'nothing'}`,
 	);
-	for (const g of state.groups) {
-		try {
-			process.kill(-g.pgid, 'SIGKILL');
-		} catch {
-			/* gone */
-		}
-	}
-	for (const d of state.dirs) {
-		try {
-			fs.rmSync(d, { recursive: true, force: true });
-		} catch {
-			/* best effort */
-		}
-	}
-	try {
-		fs.rmSync(registry, { force: true });
-	} catch {
-		/* best effort */
-	}
+	for (const g of state.groups) signalGroup(g.pgid, 'SIGKILL');
+	for (const d of [...state.dirs, registry]) fs.rmSync(d, { recursive: true, force: true });
 }
 
 const timer = setInterval(() => {
-	if (!fs.existsSync(registry)) {
+	if (!fs.existsSync(registry)) return clearInterval(timer);
+	if (!alive()) {
 		clearInterval(timer);
-		return;
+		return reap(`owner ${owner} is gone`);
 	}
-	if (!alive(ownerPid)) {
-		clearInterval(timer);
-		reap(`owner ${ownerPid} is gone`);
-		return;
-	}
-	if (Date.now() > deadline) {
-		clearInterval(timer);
-		reap('deadline passed');
-		say(`stopping owner ${ownerPid}`);
-		try {
-			process.kill(ownerPid, 'SIGTERM');
-		} catch {
-			/* gone */
-		}
-		setTimeout(() => {
-			if (alive(ownerPid)) {
-				say(`owner ${ownerPid} still alive: SIGKILL`);
-				try {
-					process.kill(ownerPid, 'SIGKILL');
-				} catch {
-					/* gone */
-				}
-			}
-		}, 20000);
-	}
+	if (Date.now() < deadline) return;
+	clearInterval(timer);
+	reap('deadline passed');
+	say(`stopping owner ${owner}`);
+	// signalGroup(-pid, …) signals the process `pid` alone (group ids are negated pids).
+	signalGroup(-owner, 'SIGTERM');
+	setTimeout(() => alive() && signalGroup(-owner, 'SIGKILL'), 20000);
 }, 500);
