@@ -64,13 +64,12 @@ export function describeNode(
 	};
 }
 
-/** A start node for tests: emits the items given in its `items` parameter. */
+/**
+ * Emits the items given in its `items` parameter: a start node (Items), or after a trigger whatever comes in
+ * (Emit), as an upstream listing would.
+ */
 class ItemsNode implements INodeType {
-	description = describeNode('Items', 'Emits fixed items', {
-		group: ['input'],
-		inputs: [],
-		properties: [{ displayName: 'Items', name: 'items', type: 'json', default: '[]' }],
-	});
+	constructor(readonly description: INodeTypeDescription) {}
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const raw = this.getNodeParameter('items', 0) as string | IDataObject[];
@@ -78,13 +77,9 @@ class ItemsNode implements INodeType {
 		return [items.map((json, index) => ({ json, pairedItem: { item: index } }))];
 	}
 }
-
-/** Like Items, but placed after another node (a trigger): emits its `items` whatever comes in, as an upstream listing would. */
-class EmitNode extends ItemsNode {
-	description = describeNode('Emit', 'Emits fixed items', {
-		properties: new ItemsNode().description.properties,
-	});
-}
+const ITEMS_PROPERTIES: INodeTypeDescription['properties'] = [
+	{ displayName: 'Items', name: 'items', type: 'json', default: '[]' },
+];
 
 /**
  * What a Code node ("Run Once for All Items") that builds new items does: the `lines` of its input
@@ -119,8 +114,16 @@ export async function loadPackage(): Promise<PackageDirectoryLoader> {
 
 export class PackageNodeTypes implements INodeTypes {
 	private readonly extra: Record<string, INodeType> = {
-		[ITEMS_TYPE]: new ItemsNode(),
-		[EMIT_TYPE]: new EmitNode(),
+		[ITEMS_TYPE]: new ItemsNode(
+			describeNode('Items', 'Emits fixed items', {
+				group: ['input'],
+				inputs: [],
+				properties: ITEMS_PROPERTIES,
+			}),
+		),
+		[EMIT_TYPE]: new ItemsNode(
+			describeNode('Emit', 'Emits fixed items', { properties: ITEMS_PROPERTIES }),
+		),
 		[LINES_TYPE]: new LinesNode(),
 	};
 
@@ -236,15 +239,10 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 
 export const TEST_CREDENTIAL_ID = 'cred-tenant';
 
-export interface Harness {
-	loader: PackageDirectoryLoader;
-	nodeTypes: PackageNodeTypes;
-	credentials: Record<string, ICredentialDataDecryptedObject>;
-	credentialsHelper: TestCredentialsHelper;
-	additionalData(executionId: string, workflowId: string): IWorkflowExecuteAdditionalData;
-}
+export type Harness = Awaited<ReturnType<typeof createHarness>>;
 
-export async function createHarness(credential: ICredentialDataDecryptedObject): Promise<Harness> {
+/** The package loaded, its credential (TEST_CREDENTIAL_ID) and what n8n's server gives an execution. */
+export async function createHarness(credential: ICredentialDataDecryptedObject) {
 	const loader = await loadPackage();
 	const credentials = { [TEST_CREDENTIAL_ID]: credential };
 	const helper = new TestCredentialsHelper(loader, credentials);
@@ -253,22 +251,17 @@ export async function createHarness(credential: ICredentialDataDecryptedObject):
 		nodeTypes: new PackageNodeTypes(loader),
 		credentials,
 		credentialsHelper: helper,
-		additionalData: (executionId, workflowId) =>
+		additionalData: (executionId: string, workflowId: string) =>
 			({
 				credentialsHelper: helper,
 				executionId,
 				workflowId,
 				currentNodeExecutionIndex: 0,
-				restApiUrl: 'http://127.0.0.1:5678/rest',
-				instanceBaseUrl: 'http://127.0.0.1:5678/',
+				// The URLs n8n-core reads: the trigger's public ones, and the resume URLs of every execution.
 				webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
-				webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
 				webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
-				formBaseUrl: 'http://127.0.0.1:5678/form',
+				webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
 				formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
-				formTestBaseUrl: 'http://127.0.0.1:5678/form-test',
-				mcpBaseUrl: 'http://127.0.0.1:5678/mcp',
-				mcpTestBaseUrl: 'http://127.0.0.1:5678/mcp-test',
 				variables: {},
 				logAiEvent: () => {},
 				getRunExecutionData: async () => undefined,
@@ -382,22 +375,19 @@ export async function runNodeWorkflow(
 	};
 }
 
-/** The body the soak, rate-limit and benchmark workflows send: each item's `ref` and `amount`. */
-export const REF_AMOUNT_BODY = '={{ JSON.stringify({ ref: $json.ref, amount: $json.amount }) }}';
-
-/** Request → POST to /transfers with REF_AMOUNT_BODY and the given options. */
+/** Request → POST to /transfers of each item's `ref` and `amount`, with the given options. */
 export function postTransfersParameters(options: IDataObject): IDataObject {
 	return {
 		resource: 'request',
 		operation: 'post',
 		endpoint: '/transfers',
-		body: REF_AMOUNT_BODY,
+		body: '={{ JSON.stringify({ ref: $json.ref, amount: $json.amount }) }}',
 		options,
 	};
 }
 
 /**
- * Items → Tenant API Request → POST to /transfers with REF_AMOUNT_BODY (one item `{ amount: 1 }` by
+ * Items → Tenant API Request → POST to /transfers (postTransfersParameters; one item `{ amount: 1 }` by
  * default); `parameters` go on top, their `options` on top of a 1 ms retry delay.
  */
 export async function postTransfer(
