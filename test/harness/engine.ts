@@ -290,12 +290,7 @@ export function executionData(
 			name: 'test',
 			nodes: Object.values(workflow.nodes),
 			connections: workflow.connectionsBySourceNode,
-			active: false,
-			activeVersionId: null,
 			settings: {},
-			createdAt: new Date(),
-			updatedAt: new Date(),
-			isArchived: false,
 		} as never,
 	);
 	return additionalData;
