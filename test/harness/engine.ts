@@ -14,7 +14,6 @@ import { join } from 'path';
 
 import { ExecutionLifecycleHooks, PackageDirectoryLoader, WorkflowExecute } from 'n8n-core';
 import type {
-	IAuthenticateGeneric,
 	ICredentialDataDecryptedObject,
 	ICredentialType,
 	IDataObject,
@@ -28,7 +27,6 @@ import type {
 	IRun,
 	IVersionedNodeType,
 	IWorkflowExecuteAdditionalData,
-	Workflow as WorkflowType,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
 import { ICredentialsHelper, NodeConnectionTypes, NodeHelpers, Workflow } from 'n8n-workflow';
@@ -147,9 +145,9 @@ export class PackageNodeTypes implements INodeTypes {
 
 /**
  * Resolves credentials from a plain map and applies the credential type's `authenticate` the way n8n's
- * CredentialsHelper does (packages/cli/src/credentials-helper.ts, same in 1.123 and 2.40): a function
- * is called with the credential data and the request options and its result is sent; a generic block's
- * values are resolved as expressions with `$credentials`.
+ * CredentialsHelper does (packages/cli/src/credentials-helper.ts, same in 1.123 and 2.40) for a function, the only
+ * kind these credentials have: called with the credential data and the request options, its result is sent.
+ * (n8n's HTTP Request node, in the benchmark, applies its Header Auth itself.)
  */
 export class TestCredentialsHelper extends ICredentialsHelper {
 	/** Credential types beyond the package's (e.g. the benchmark's floor node's). */
@@ -178,33 +176,11 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		credentials: ICredentialDataDecryptedObject,
 		typeName: string,
 		requestOptions: IHttpRequestOptions,
-		workflow?: WorkflowType,
-		node?: INode,
 	): Promise<IHttpRequestOptions> {
-		const credentialType = this.type(typeName);
-		if (typeof credentialType.authenticate === 'function')
-			return await credentialType.authenticate(credentials, requestOptions);
-		const authenticate = credentialType.authenticate as IAuthenticateGeneric | undefined;
-		if (!authenticate || authenticate.type !== 'generic') return requestOptions;
-		const resolve = (value: unknown) =>
-			typeof value === 'string' && value.startsWith('=') && workflow && node
-				? workflow.expression.getSimpleParameterValue(
-						node,
-						value,
-						'internal',
-						{ $credentials: credentials },
-						undefined,
-						value,
-					)
-				: value;
-		const target = requestOptions as unknown as Record<string, IDataObject>;
-		for (const [outerKey, entries] of Object.entries(authenticate.properties)) {
-			target[outerKey] ??= {};
-			for (const [key, value] of Object.entries(entries as IDataObject)) {
-				target[outerKey][resolve(key) as string] = resolve(value) as IDataObject[string];
-			}
-		}
-		return requestOptions;
+		const { authenticate } = this.type(typeName);
+		if (typeof authenticate !== 'function')
+			throw new Error(`no authenticate function in credential type ${typeName}`);
+		return await authenticate(credentials, requestOptions);
 	}
 
 	async preAuthentication() {
