@@ -3,7 +3,8 @@
  * Hostile (or broken) API answers, through the built node inside WorkflowExecute against the sandbox:
  * bodies that drip or never end, gzip bombs, answers that echo the Api-Key, next links that try to
  * climb out of the Base URL, listings that would be silently cut short, huge listings, and "request
- * still in progress" conflicts. Rows of docs/bad-input.md. Needs `npm run build` first.
+ * still in progress" conflicts (what the error then says, never advising a new key, is test/unit/responses.test.ts's).
+ * Rows of docs/bad-input.md. Needs `npm run build` first.
  *
  * Nothing here asserts on timing: an answer that drips forever, or a bomb that never ends, would make
  * the run never return (the test then fails on its own timeout); what is asserted is the outcome and
@@ -11,15 +12,9 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { startSandbox } from '../../sandbox/server';
 import type { FaultRule, Sandbox } from '../../sandbox/server';
-import {
-	createHarness,
-	postTransfer,
-	runActionWorkflow,
-	sandboxCredential,
-} from '../harness/engine';
-import type { Harness, NodeRun } from '../harness/engine';
+import { postTransfer, runActionWorkflow } from '../harness/engine';
+import type { NodeRun } from '../harness/engine';
 import { until } from '../harness/until';
 import { useSandbox } from './badInputSetup';
 
@@ -46,9 +41,9 @@ describe('hostile answers', () => {
 	const suite = useSandbox({ accounts: 120 });
 	beforeEach(() => suite.sandbox.setPagination('cursor'));
 
-	const list = (parameters: IDataObject, faults?: FaultRule[], on?: Harness) => {
+	const list = (parameters: IDataObject, faults?: FaultRule[]) => {
 		if (faults) suite.sandbox.setFaults(faults);
-		return runActionWorkflow(on ?? suite.harness, {
+		return runActionWorkflow(suite.harness, {
 			parameters: { resource: 'account', operation: 'getAll', returnAll: true, ...parameters },
 		});
 	};
@@ -174,23 +169,6 @@ describe('hostile answers', () => {
 		expect(suite.sandbox.stats().requests).toBe(1);
 	});
 
-	it('Return All returns everything (item 7): a plain-array listing whose server caps pages below Page Size (50 of 100) returns all 120', async () => {
-		const capped = await startSandbox({ accounts: 120, maxPageSize: 50, pagination: 'array' });
-		try {
-			const run = await list(
-				{ options: { pageSize: 100 } },
-				undefined,
-				await createHarness(sandboxCredential(capped.baseUrl)),
-			);
-			expect(run.error).toBeUndefined();
-			expect(run.items.map((item) => item.json.id)).toEqual(ids(120));
-			// 50 + 50 + 20, then an empty page: a short page is not taken for the last one.
-			expect(capped.stats().requests).toBe(4);
-		} finally {
-			await capped.close();
-		}
-	});
-
 	describe('"request still in progress" (item 9)', () => {
 		it('a Stripe-like 409 after a lost answer is retried with the same key until the stored answer comes', async () => {
 			const { error, items } = await postOne({ maxAttempts: 4 }, [
@@ -216,36 +194,25 @@ describe('hostile answers', () => {
 			const plain = await postOne({}, [locked]);
 			expect(plain.error?.message).toBe('The API answered 423: Locked');
 		});
+	});
+});
 
-		it('while the first request is still being processed, the error says so and never advises a new key', async () => {
-			const slow = await startSandbox();
-			try {
-				slow.setFaults([{ method: 'POST', times: 1, action: { commitDelayMs: 600_000 } }]);
-				const run = await runActionWorkflow(await createHarness(sandboxCredential(slow.baseUrl)), {
-					parameters: {
-						resource: 'request',
-						operation: 'post',
-						endpoint: '/payouts',
-						body: '{"amount":100}',
-						options: {
-							timeout: 300,
-							maxAttempts: 3,
-							retryBaseDelay: 10,
-							idempotencyKey: 'payout-7',
-						},
-					},
-				});
-				expect(run.error?.message).toBe(
-					'The API is still processing an earlier request with this Idempotency-Key (409): There is currently another in-progress request using this Idempotency-Key (that probably means you submitted twice, and the other request is still going through). Please try again later. (after 3 attempts)',
-				);
-				expect(run.error?.description).toBe(
-					'POST /v1/payouts with Idempotency-Key payout-7 may already have been applied and is still being processed. Do not send it under a new key: that could apply it twice. Run it again later with the same key (Retry On Fail, or a business key in Options → Idempotency Key) to get its result.',
-				);
-				expect(slow.stats()).toMatchObject({ requests: 3, postsInProgress: 1, records: 0 });
-			} finally {
-				await slow.close();
-			}
+describe('Return All returns everything (item 7)', () => {
+	const capped = useSandbox({ accounts: 120, maxPageSize: 50, pagination: 'array' });
+
+	it('a plain-array listing whose server caps pages below Page Size (50 of 100) returns all 120', async () => {
+		const run = await runActionWorkflow(capped.harness, {
+			parameters: {
+				resource: 'account',
+				operation: 'getAll',
+				returnAll: true,
+				options: { pageSize: 100 },
+			},
 		});
+		expect(run.error).toBeUndefined();
+		expect(run.items.map((item) => item.json.id)).toEqual(ids(120));
+		// 50 + 50 + 20, then an empty page: a short page is not taken for the last one.
+		expect(capped.sandbox.stats().requests).toBe(4);
 	});
 });
 

@@ -1,7 +1,9 @@
 /**
  * Bad input on the user's side, through the built node inside WorkflowExecute against the sandbox: a run
  * that fails halfway (what was applied), two items with the same business key, and parameters or
- * credentials outside what can work. Rows of docs/bad-input.md. Needs `npm run build` first.
+ * credentials outside what can work. Rows of docs/bad-input.md. That running it again writes the applied items a
+ * second time unless they carry a business key is exactlyOnce.test.ts's ("a new execution ... writes again") and
+ * soak.test.ts's (a re-run with a business key replays). Needs `npm run build` first.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -73,28 +75,6 @@ describe('bad input from the workflow', () => {
 					return Array.from({ length: last - first + 1 }, (_, offset) => first + offset);
 				});
 			expect(listed).toEqual(notSent);
-		});
-
-		it('as the README says: running it again creates the applied items a second time, unless they carry a business key', async () => {
-			const appliedIn = (result: Awaited<ReturnType<typeof run>>) =>
-				(result.error?.context as { itemsApplied: Array<{ item: number }> }).itemsApplied.map(
-					(entry) => entry.item,
-				);
-			const first = appliedIn(await run());
-			await run();
-			const recordsOf = (n: number) => suite.sandbox.records().filter((record) => record.n === n);
-			for (const n of first) {
-				expect(recordsOf(n)).toHaveLength(2);
-				expect(recordsOf(n)[0].idempotency_key).not.toBe(recordsOf(n)[1].idempotency_key);
-			}
-
-			suite.sandbox.reset();
-			suite.sandbox.setFaults([{ method: 'POST', path: '/v1/refused', action: { status: 422 } }]);
-			const keyed = { idempotencyKey: '={{ "order-" + $json.n }}' };
-			const keyedFirst = appliedIn(await run(keyed));
-			await run(keyed);
-			for (const n of keyedFirst) expect(recordsOf(n)).toHaveLength(1);
-			expect(suite.sandbox.stats().replays).toBeGreaterThanOrEqual(keyedFirst.length);
 		});
 
 		it('a run that fails before anything is applied adds nothing to the error', async () => {

@@ -29,17 +29,10 @@ describe('Tenant API node: Request → POST, inside WorkflowExecute', () => {
 	afterAll(async () => sandbox.close());
 	beforeEach(() => sandbox.reset());
 
-	const post = (parameters: IDataObject, extra: Partial<ActionWorkflowOptions> = {}) =>
+	const post = (options: IDataObject, extra: Partial<ActionWorkflowOptions> = {}) =>
 		postTransfer(
 			harness,
-			{
-				...parameters,
-				options: {
-					retryBaseDelay: 10,
-					includeMetadata: true,
-					...(parameters.options as IDataObject),
-				},
-			},
+			{ options: { includeMetadata: true, ...options } },
 			{ inputItems: [{ amount: 1 }, { amount: 2 }, { amount: 3 }], ...extra },
 		);
 
@@ -61,7 +54,7 @@ describe('Tenant API node: Request → POST, inside WorkflowExecute', () => {
 	});
 
 	it('outputs the response body alone by default', async () => {
-		const { items } = await post({ options: { includeMetadata: false } });
+		const { items } = await post({ includeMetadata: false });
 		expect(items[0].json).toMatchObject({ object: 'transfers', amount: 1, endpoint: '/transfers' });
 		expect(items[0].json.idempotencyKey).toBeUndefined();
 	});

@@ -1,31 +1,31 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
  * Fault soak: 1,000 POST items through the built node inside n8n-core's WorkflowExecute, with the
  * node setting Retry On Fail on, against the sandbox injecting faults at random with a fixed seed:
  * 500 before commit, connection dropped after commit, 429 with Retry-After, and answers slower than
  * the node's timeout (the record is committed, the answer arrives too late).
  *
- * Claims checked: the sandbox ends with exactly one record per input item (no duplicate, none lost),
- * every output item is a success for its own input or a clear error, and the run ends in bounded time.
- * Needs `npm run build` first. Each variant takes ~10-20 s on 2 cores.
+ * Claims checked: the sandbox ends with exactly one record per input item (no duplicate, none lost), and
+ * every output item is a success for its own input or a clear error. Nothing here depends on how fast the
+ * machine is: a run that never ends fails on HANG_GUARD_MS; how long a run takes is a benchmark's figure.
+ * That an engine try after a lost answer replays what was committed, item by item, is exactlyOnce.test.ts's
+ * (Retry On Fail, then Retry execution). Needs `npm run build` first.
  */
-import type { IDataObject, INodeExecutionData, INodeType } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { startSandbox } from '../../sandbox/server';
 import type { CreatedRecord, RandomFaults, Sandbox } from '../../sandbox/server';
 import {
-	ACTION_TYPE,
 	createHarness,
 	postTransfersParameters,
 	runActionWorkflow,
 	sandboxCredential,
 } from '../harness/engine';
-import type { NodeRun, ActionWorkflowOptions, Harness } from '../harness/engine';
+import type { ActionWorkflowOptions, Harness } from '../harness/engine';
 
 const ITEMS = 1000;
 const SECRET = 'sk_test_sandbox';
-/** A variant must finish within this, or the test fails (the jest timeout is a little above). */
-const DEADLINE_MS = 55_000;
+/** Only against a hang: a run on an idle machine takes a small part of it. */
+const HANG_GUARD_MS = 10 * 60_000;
 
 /**
  * ~18% of requests (first attempts and retries alike) meet a fault. 429s are few: each one pauses the
@@ -42,8 +42,8 @@ const FAULTS: RandomFaults = {
 };
 
 /**
- * Well below the default (30 s) but above what a loaded 2-core machine needs to answer on loopback:
- * at 200 ms, CPU starvation alone (load average > 10 while other suites ran) made whole items time out.
+ * Below the slow answers (1.5 s) and the default (30 s). A loaded machine may time out more answers than
+ * the slow ones: those are retried with their key like any other, which the counts below allow.
  */
 const NODE_TIMEOUT_MS = 1000;
 
@@ -52,25 +52,10 @@ const inputs: IDataObject[] = Array.from({ length: ITEMS }, (_, i) => ({
 	amount: i + 1,
 }));
 
-/** One line per variant, printed at the end for docs and reports. */
-const summaries: IDataObject[] = [];
-
-async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
-	let timer: NodeJS.Timeout | undefined;
-	const deadline = new Promise<never>((_, reject) => {
-		timer = setTimeout(() => reject(new Error(`the run did not end within ${ms} ms`)), ms);
-	});
-	try {
-		return await Promise.race([work, deadline]);
-	} finally {
-		clearTimeout(timer);
-	}
-}
-
-/** Records grouped by business reference. */
-function recordsByRef(records: CreatedRecord[]): Map<string, CreatedRecord[]> {
+/** The sandbox's records grouped by business reference. */
+function recordsByRef(sandbox: Sandbox): Map<string, CreatedRecord[]> {
 	const byRef = new Map<string, CreatedRecord[]>();
-	for (const record of records) {
+	for (const record of sandbox.records()) {
 		const ref = String(record.ref);
 		byRef.set(ref, [...(byRef.get(ref) ?? []), record]);
 	}
@@ -100,191 +85,101 @@ function classify(item: INodeExecutionData, index: number): 'success' | 'error' 
 describe('fault soak: 1,000 POSTs under random faults, Retry On Fail on', () => {
 	let sandbox: Sandbox;
 	let harness: Harness;
-	let executeSpy: jest.SpyInstance;
 
 	beforeAll(async () => {
 		sandbox = await startSandbox();
 		harness = await createHarness(sandboxCredential(sandbox.baseUrl));
-		const nodeType = harness.nodeTypes.getByNameAndVersion(ACTION_TYPE, 1) as INodeType;
-		executeSpy = jest.spyOn(nodeType, 'execute');
 	});
-	afterAll(async () => {
-		executeSpy.mockRestore();
-		await sandbox.close();
-		// eslint-disable-next-line no-console
-		for (const s of summaries) console.log(`soak ${JSON.stringify(s)}`);
-	});
+	afterAll(async () => await sandbox.close());
 	beforeEach(() => {
 		sandbox.reset();
 		sandbox.setFaults([{ method: 'POST', path: '/v1/transfers', random: FAULTS }]);
-		executeSpy.mockClear();
 	});
 
-	const soak = async (extra: Partial<ActionWorkflowOptions>, options: IDataObject) => {
-		const started = Date.now();
-		const run = await withDeadline(
-			runActionWorkflow(harness, {
-				inputItems: inputs,
-				...extra,
-				parameters: postTransfersParameters({
-					includeMetadata: true,
-					timeout: NODE_TIMEOUT_MS,
-					retryBaseDelay: 25,
-					...options,
-				}),
-			}),
-			DEADLINE_MS,
-		);
-		const durationMs = Date.now() - started;
-		return { run, durationMs };
-	};
-
-	const summarize = (
-		variant: string,
-		run: NodeRun,
-		durationMs: number,
-		counts: { success: number; error: number },
-	) => {
-		const byRef = recordsByRef(sandbox.records());
-		const stats = sandbox.stats();
-		const summary = {
-			variant,
-			durationMs,
-			executeCalls: executeSpy.mock.calls.length,
-			requests: stats.requests,
-			faultsInjected: stats.faultsInjected,
-			replays: stats.replays,
-			records: stats.records,
-			duplicates: [...byRef.values()].reduce((n, list) => n + list.length - 1, 0),
-			lost: inputs.filter((input) => !byRef.has(String(input.ref))).length,
-			successItems: counts.success,
-			errorItems: counts.error,
-		};
-		summaries.push(summary);
-		expect(run.run.finished).toBe(true);
-		return summary;
-	};
-
-	it('node retries + Retry On Fail: exactly one record per item, every item a success', async () => {
-		const { run, durationMs } = await soak(
-			{ settings: { retryOnFail: true, maxTries: 5, waitBetweenTries: 50 } },
-			{ concurrency: 16, maxAttempts: 5 },
-		);
-		expect(run.error).toBeUndefined();
-		expect(run.items).toHaveLength(ITEMS);
-		const counts = { success: 0, error: 0 };
-		run.items.forEach((item, index) => counts[classify(item, index)]++);
-		const summary = summarize('retryOnFail', run, durationMs, counts);
-
-		expect(summary.successItems).toBe(ITEMS);
-		expect(summary.records).toBe(ITEMS);
-		expect(summary.duplicates).toBe(0);
-		expect(summary.lost).toBe(0);
-		// The faults really happened, and some answers were replays of a committed record.
-		expect(summary.faultsInjected).toBeGreaterThan(100);
-		expect(summary.replays).toBeGreaterThan(20);
-		// Every record is keyed by the key the output reports for it.
-		const keyOf = new Map(
-			sandbox.records().map((record) => [String(record.ref), record.idempotency_key]),
-		);
-		run.items.forEach((item, index) =>
-			expect(item.json.idempotencyKey).toBe(keyOf.get(String(inputs[index].ref))),
-		);
-	});
-
-	it('one attempt per engine try: Retry On Fail re-runs replay committed items instead of duplicating them', async () => {
-		// 300 items sent one by one without retries inside the node, so every fault fails the node try and
-		// the engine's next try re-sends all items with the same derived keys. With seed 7 the first
-		// attempts of items 77, 92, 137 and 247 lose their answer after the commit: five tries in all.
-		sandbox.setFaults([
-			{
-				method: 'POST',
-				path: '/v1/transfers',
-				firstAttemptPerKey: true,
-				probability: 0.01,
-				seed: 7,
-				action: { dropAfterCommit: true },
-			},
-		]);
-		const few = inputs.slice(0, 300);
-		const run = await withDeadline(
-			runActionWorkflow(harness, {
-				inputItems: few,
-				settings: { retryOnFail: true, maxTries: 5, waitBetweenTries: 0 },
-				parameters: postTransfersParameters({
-					includeMetadata: true,
-					concurrency: 1,
-					maxAttempts: 1,
-				}),
-			}),
-			DEADLINE_MS,
-		);
-		expect(run.error).toBeUndefined();
-		expect(sandbox.stats().faultsInjected).toBe(4);
-		expect(executeSpy.mock.calls.length).toBe(5);
-		expect(run.items).toHaveLength(300);
-		run.items.forEach((item, index) => expect(classify(item, index)).toBe('success'));
-		const byRef = recordsByRef(sandbox.records());
-		expect(sandbox.stats().records).toBe(300);
-		expect([...byRef.values()].every((list) => list.length === 1)).toBe(true);
-		// The last try replays every item up to the last dropped one and creates the rest.
-		expect(run.items.map((item) => item.json.replayed)).toEqual(
-			few.map((_, index) => index <= 247),
-		);
-	});
-
-	it('continueOnFail: failures become clear error items; re-running them with a business key completes the set without duplicates', async () => {
-		const { run, durationMs } = await soak(
-			{
-				settings: {
-					retryOnFail: true,
-					maxTries: 2,
-					waitBetweenTries: 50,
-					onError: 'continueRegularOutput',
-				},
-			},
-			// Few attempts on purpose, so that some items do end as error items.
-			{ concurrency: 16, maxAttempts: 2, idempotencyKey: '={{ $json.ref }}' },
-		);
-		expect(run.error).toBeUndefined();
-		expect(run.items).toHaveLength(ITEMS);
-		const counts = { success: 0, error: 0 };
-		const failed: number[] = [];
-		run.items.forEach((item, index) => {
-			const kind = classify(item, index);
-			counts[kind]++;
-			if (kind === 'error') failed.push(index);
-		});
-		const summary = summarize('continueOnFail', run, durationMs, counts);
-		expect(summary.errorItems).toBeGreaterThan(0);
-		expect(summary.duplicates).toBe(0);
-		// Successes have their record; an error item may or may not have one (a dropped or late answer
-		// after the commit), and the message says so through its description.
-		const byRef = recordsByRef(sandbox.records());
-		run.items.forEach((item, index) => {
-			const records = byRef.get(String(inputs[index].ref)) ?? [];
-			expect(records.length).toBeLessThanOrEqual(1);
-			if (item.json.error === undefined) expect(records).toHaveLength(1);
-			else expect(item.json.idempotencyKey).toBe(inputs[index].ref);
-		});
-		expect(summary.records).toBe(ITEMS - summary.lost);
-
-		// A new execution (like "Retry execution", which gets a new execution id) for the failed items only.
-		sandbox.setFaults(null);
-		const rerun = await runActionWorkflow(harness, {
-			inputItems: failed.map((index) => inputs[index]),
+	/** Runs the inputs through the node and checks every output item; returns the run and the failed items' indexes. */
+	const soak = async (settings: ActionWorkflowOptions['settings'], options: IDataObject) => {
+		const run = await runActionWorkflow(harness, {
+			inputItems: inputs,
+			settings,
 			parameters: postTransfersParameters({
 				includeMetadata: true,
-				idempotencyKey: '={{ $json.ref }}',
+				timeout: NODE_TIMEOUT_MS,
+				retryBaseDelay: 25,
+				concurrency: 16,
+				...options,
 			}),
 		});
-		expect(rerun.error).toBeUndefined();
-		expect(rerun.items.every((item) => item.json.statusCode === 201)).toBe(true);
-		const final = recordsByRef(sandbox.records());
-		expect(sandbox.stats().records).toBe(ITEMS);
-		expect(inputs.every((input) => final.get(String(input.ref))?.length === 1)).toBe(true);
-		// Items whose request had been committed before the error are replayed, not created again.
-		const replayedOnRerun = rerun.items.filter((item) => item.json.replayed === true).length;
-		expect(replayedOnRerun).toBe(failed.length - summary.lost);
-	});
+		expect(run.run.finished).toBe(true);
+		expect(run.error).toBeUndefined();
+		expect(run.items).toHaveLength(ITEMS);
+		const failed = run.items.flatMap((item, index) =>
+			classify(item, index) === 'error' ? [index] : [],
+		);
+		return { run, failed };
+	};
+
+	it(
+		'node retries + Retry On Fail: exactly one record per item, every item a success',
+		async () => {
+			const { run, failed } = await soak(
+				{ retryOnFail: true, maxTries: 5, waitBetweenTries: 50 },
+				{ maxAttempts: 5 },
+			);
+			expect(failed).toEqual([]);
+			const stats = sandbox.stats();
+			expect(stats.records).toBe(ITEMS);
+			// The faults really happened, and some answers were replays of a committed record.
+			expect(stats.faultsInjected).toBeGreaterThan(100);
+			expect(stats.replays).toBeGreaterThan(20);
+			// One record per input, keyed by the key the output reports for it.
+			const byRef = recordsByRef(sandbox);
+			run.items.forEach((item, index) => {
+				const records = byRef.get(String(inputs[index].ref)) ?? [];
+				expect(records.map((record) => record.idempotency_key)).toEqual([item.json.idempotencyKey]);
+			});
+		},
+		HANG_GUARD_MS,
+	);
+
+	it(
+		'continueOnFail: failures become clear error items; re-running them with a business key completes the set without duplicates',
+		async () => {
+			const { run, failed } = await soak(
+				{ retryOnFail: true, maxTries: 2, waitBetweenTries: 50, onError: 'continueRegularOutput' },
+				// Few attempts on purpose, so that some items do end as error items.
+				{ maxAttempts: 2, idempotencyKey: '={{ $json.ref }}' },
+			);
+			expect(failed.length).toBeGreaterThan(0);
+			// Successes have their record; an error item may or may not have one (a dropped or late answer
+			// after the commit), and the message says so through its description.
+			const byRef = recordsByRef(sandbox);
+			run.items.forEach((item, index) => {
+				const records = byRef.get(String(inputs[index].ref)) ?? [];
+				expect(records.length).toBeLessThanOrEqual(1);
+				if (item.json.error === undefined) expect(records).toHaveLength(1);
+				else expect(item.json.idempotencyKey).toBe(inputs[index].ref);
+			});
+			const lost = inputs.filter((input) => !byRef.has(String(input.ref))).length;
+			expect(sandbox.stats().records).toBe(ITEMS - lost);
+
+			// A new execution (like "Retry execution", which gets a new execution id) for the failed items only.
+			sandbox.setFaults(null);
+			const rerun = await runActionWorkflow(harness, {
+				inputItems: failed.map((index) => inputs[index]),
+				parameters: postTransfersParameters({
+					includeMetadata: true,
+					idempotencyKey: '={{ $json.ref }}',
+				}),
+			});
+			expect(rerun.error).toBeUndefined();
+			expect(rerun.items.every((item) => item.json.statusCode === 201)).toBe(true);
+			const final = recordsByRef(sandbox);
+			expect(sandbox.stats().records).toBe(ITEMS);
+			expect(inputs.every((input) => final.get(String(input.ref))?.length === 1)).toBe(true);
+			// Items whose request had been committed before the error are replayed, not created again.
+			const replayedOnRerun = rerun.items.filter((item) => item.json.replayed === true).length;
+			expect(replayedOnRerun).toBe(failed.length - lost);
+		},
+		HANG_GUARD_MS,
+	);
 });

@@ -14,7 +14,6 @@ import { join } from 'path';
 
 import { ExecutionLifecycleHooks, PackageDirectoryLoader, WorkflowExecute } from 'n8n-core';
 import type {
-	IAuthenticateGeneric,
 	ICredentialDataDecryptedObject,
 	ICredentialType,
 	IDataObject,
@@ -28,7 +27,6 @@ import type {
 	IRun,
 	IVersionedNodeType,
 	IWorkflowExecuteAdditionalData,
-	Workflow as WorkflowType,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
 import { ICredentialsHelper, NodeConnectionTypes, NodeHelpers, Workflow } from 'n8n-workflow';
@@ -64,13 +62,12 @@ export function describeNode(
 	};
 }
 
-/** A start node for tests: emits the items given in its `items` parameter. */
+/**
+ * Emits the items given in its `items` parameter: a start node (Items), or after a trigger whatever comes in
+ * (Emit), as an upstream listing would.
+ */
 class ItemsNode implements INodeType {
-	description = describeNode('Items', 'Emits fixed items', {
-		group: ['input'],
-		inputs: [],
-		properties: [{ displayName: 'Items', name: 'items', type: 'json', default: '[]' }],
-	});
+	constructor(readonly description: INodeTypeDescription) {}
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const raw = this.getNodeParameter('items', 0) as string | IDataObject[];
@@ -78,13 +75,9 @@ class ItemsNode implements INodeType {
 		return [items.map((json, index) => ({ json, pairedItem: { item: index } }))];
 	}
 }
-
-/** Like Items, but placed after another node (a trigger): emits its `items` whatever comes in, as an upstream listing would. */
-class EmitNode extends ItemsNode {
-	description = describeNode('Emit', 'Emits fixed items', {
-		properties: new ItemsNode().description.properties,
-	});
-}
+const ITEMS_PROPERTIES: INodeTypeDescription['properties'] = [
+	{ displayName: 'Items', name: 'items', type: 'json', default: '[]' },
+];
 
 /**
  * What a Code node ("Run Once for All Items") that builds new items does: the `lines` of its input
@@ -119,8 +112,16 @@ export async function loadPackage(): Promise<PackageDirectoryLoader> {
 
 export class PackageNodeTypes implements INodeTypes {
 	private readonly extra: Record<string, INodeType> = {
-		[ITEMS_TYPE]: new ItemsNode(),
-		[EMIT_TYPE]: new EmitNode(),
+		[ITEMS_TYPE]: new ItemsNode(
+			describeNode('Items', 'Emits fixed items', {
+				group: ['input'],
+				inputs: [],
+				properties: ITEMS_PROPERTIES,
+			}),
+		),
+		[EMIT_TYPE]: new ItemsNode(
+			describeNode('Emit', 'Emits fixed items', { properties: ITEMS_PROPERTIES }),
+		),
 		[LINES_TYPE]: new LinesNode(),
 	};
 
@@ -144,9 +145,9 @@ export class PackageNodeTypes implements INodeTypes {
 
 /**
  * Resolves credentials from a plain map and applies the credential type's `authenticate` the way n8n's
- * CredentialsHelper does (packages/cli/src/credentials-helper.ts, same in 1.123 and 2.40): a function
- * is called with the credential data and the request options and its result is sent; a generic block's
- * values are resolved as expressions with `$credentials`.
+ * CredentialsHelper does (packages/cli/src/credentials-helper.ts, same in 1.123 and 2.40) for a function, the only
+ * kind these credentials have: called with the credential data and the request options, its result is sent.
+ * (n8n's HTTP Request node, in the benchmark, applies its Header Auth itself.)
  */
 export class TestCredentialsHelper extends ICredentialsHelper {
 	/** Credential types beyond the package's (e.g. the benchmark's floor node's). */
@@ -175,33 +176,11 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		credentials: ICredentialDataDecryptedObject,
 		typeName: string,
 		requestOptions: IHttpRequestOptions,
-		workflow?: WorkflowType,
-		node?: INode,
 	): Promise<IHttpRequestOptions> {
-		const credentialType = this.type(typeName);
-		if (typeof credentialType.authenticate === 'function')
-			return await credentialType.authenticate(credentials, requestOptions);
-		const authenticate = credentialType.authenticate as IAuthenticateGeneric | undefined;
-		if (!authenticate || authenticate.type !== 'generic') return requestOptions;
-		const resolve = (value: unknown) =>
-			typeof value === 'string' && value.startsWith('=') && workflow && node
-				? workflow.expression.getSimpleParameterValue(
-						node,
-						value,
-						'internal',
-						{ $credentials: credentials },
-						undefined,
-						value,
-					)
-				: value;
-		const target = requestOptions as unknown as Record<string, IDataObject>;
-		for (const [outerKey, entries] of Object.entries(authenticate.properties)) {
-			target[outerKey] ??= {};
-			for (const [key, value] of Object.entries(entries as IDataObject)) {
-				target[outerKey][resolve(key) as string] = resolve(value) as IDataObject[string];
-			}
-		}
-		return requestOptions;
+		const { authenticate } = this.type(typeName);
+		if (typeof authenticate !== 'function')
+			throw new Error(`no authenticate function in credential type ${typeName}`);
+		return await authenticate(credentials, requestOptions);
 	}
 
 	async preAuthentication() {
@@ -236,15 +215,10 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 
 export const TEST_CREDENTIAL_ID = 'cred-tenant';
 
-export interface Harness {
-	loader: PackageDirectoryLoader;
-	nodeTypes: PackageNodeTypes;
-	credentials: Record<string, ICredentialDataDecryptedObject>;
-	credentialsHelper: TestCredentialsHelper;
-	additionalData(executionId: string, workflowId: string): IWorkflowExecuteAdditionalData;
-}
+export type Harness = Awaited<ReturnType<typeof createHarness>>;
 
-export async function createHarness(credential: ICredentialDataDecryptedObject): Promise<Harness> {
+/** The package loaded, its credential (TEST_CREDENTIAL_ID) and what n8n's server gives an execution. */
+export async function createHarness(credential: ICredentialDataDecryptedObject) {
 	const loader = await loadPackage();
 	const credentials = { [TEST_CREDENTIAL_ID]: credential };
 	const helper = new TestCredentialsHelper(loader, credentials);
@@ -253,22 +227,17 @@ export async function createHarness(credential: ICredentialDataDecryptedObject):
 		nodeTypes: new PackageNodeTypes(loader),
 		credentials,
 		credentialsHelper: helper,
-		additionalData: (executionId, workflowId) =>
+		additionalData: (executionId: string, workflowId: string) =>
 			({
 				credentialsHelper: helper,
 				executionId,
 				workflowId,
 				currentNodeExecutionIndex: 0,
-				restApiUrl: 'http://127.0.0.1:5678/rest',
-				instanceBaseUrl: 'http://127.0.0.1:5678/',
+				// The URLs n8n-core reads: the trigger's public ones, and the resume URLs of every execution.
 				webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
-				webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
 				webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
-				formBaseUrl: 'http://127.0.0.1:5678/form',
+				webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
 				formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
-				formTestBaseUrl: 'http://127.0.0.1:5678/form-test',
-				mcpBaseUrl: 'http://127.0.0.1:5678/mcp',
-				mcpTestBaseUrl: 'http://127.0.0.1:5678/mcp-test',
 				variables: {},
 				logAiEvent: () => {},
 				getRunExecutionData: async () => undefined,
@@ -297,12 +266,7 @@ export function executionData(
 			name: 'test',
 			nodes: Object.values(workflow.nodes),
 			connections: workflow.connectionsBySourceNode,
-			active: false,
-			activeVersionId: null,
 			settings: {},
-			createdAt: new Date(),
-			updatedAt: new Date(),
-			isArchived: false,
 		} as never,
 	);
 	return additionalData;
@@ -382,22 +346,19 @@ export async function runNodeWorkflow(
 	};
 }
 
-/** The body the soak, rate-limit and benchmark workflows send: each item's `ref` and `amount`. */
-export const REF_AMOUNT_BODY = '={{ JSON.stringify({ ref: $json.ref, amount: $json.amount }) }}';
-
-/** Request → POST to /transfers with REF_AMOUNT_BODY and the given options. */
+/** Request → POST to /transfers of each item's `ref` and `amount`, with the given options. */
 export function postTransfersParameters(options: IDataObject): IDataObject {
 	return {
 		resource: 'request',
 		operation: 'post',
 		endpoint: '/transfers',
-		body: REF_AMOUNT_BODY,
+		body: '={{ JSON.stringify({ ref: $json.ref, amount: $json.amount }) }}',
 		options,
 	};
 }
 
 /**
- * Items → Tenant API Request → POST to /transfers with REF_AMOUNT_BODY (one item `{ amount: 1 }` by
+ * Items → Tenant API Request → POST to /transfers (postTransfersParameters; one item `{ amount: 1 }` by
  * default); `parameters` go on top, their `options` on top of a 1 ms retry delay.
  */
 export async function postTransfer(

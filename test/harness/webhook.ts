@@ -32,7 +32,6 @@ import type {
 import { Workflow } from 'n8n-workflow';
 
 import { TEST_CREDENTIAL_ID, TRIGGER_TYPE, createHarness } from './engine';
-import { withoutDelivery } from './verifier';
 
 export const TRIGGER_NODE_NAME = 'Tenant API Trigger';
 
@@ -327,11 +326,6 @@ function captureLogs(): { entries: LogEntry[]; text(): string; restore(): void }
 export function startedItems(call: WebhookCall): IDataObject[] {
 	const data = call.result?.workflowData as Array<Array<{ json: IDataObject }>> | undefined;
 	return data ? data[0].map(({ json }) => json) : [];
-}
-
-/** The bodies of the items a call started (without the trigger's `webhookDelivery`). */
-export function startedBodies(call: WebhookCall): IDataObject[] {
-	return startedItems(call).map(withoutDelivery);
 }
 
 /** The `webhookDelivery` of the first item a call started ({} when there is none). */
