@@ -142,8 +142,4 @@ describe('decodeJsonBody keeps the secret out of parsed answers', () => {
 			reason: `The response is not JSON (application/json): "key ${REDACTED}"`,
 		});
 	});
-
-	it('only replaces whole secrets (text below the minimum length is never matched)', () => {
-		expect(redactText('sk_', keySpellings('sk_'))).toBe('sk_');
-	});
 });
