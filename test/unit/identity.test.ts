@@ -191,17 +191,10 @@ describe('a number under Delivery ID Fields is named as the sender wrote it (doc
 		return (decision.item.webhookDelivery as IDataObject).id;
 	};
 
-	it.each([
-		['1', '1'],
-		['1.0', '1.0'],
-		['1e0', '1e0'],
-		['10e-1', '10e-1'],
-		['-0', '-0'],
-		['1E2', '1E2'],
-		['12345678901234567891', '12345678901234567891'],
-	])('{"id": %s} gives the id %s, though the item holds the number', (written, id) => {
-		expect(idFor(`{"event":"x","id": ${written},"note":"id: 7"}`)).toBe(id);
-	});
+	it.each(['1', '1.0', '1e0', '10e-1', '-0', '1E2', '12345678901234567891'])(
+		'{"id": %s} gives the id as written, though the item holds the number',
+		(written) => expect(idFor(`{"event":"x","id": ${written},"note":"id: 7"}`)).toBe(written),
+	);
 
 	it('every example of the manual holds', () => {
 		const manual = readFileSync(join(__dirname, '..', '..', 'docs', 'trigger.md'), 'utf8');
