@@ -13,17 +13,23 @@ import { codePointers, commentLines } from './codeComments';
 import type { Mention } from './markdown';
 import { headingAnchors, markdownLinks, namedOptions, npmScripts } from './markdown';
 
-/** The files a link may point at, by path relative to the repository root (`/` separators). */
+/** The repository's files, by path relative to its root (`/` separators). */
 export interface Repository {
 	/** `https://github.com/<owner>/<name>`: links to it are checked like relative ones. */
 	url: string;
-	kind(relativePath: string): 'file' | 'directory' | undefined;
+	/** Every file: tracked, and new ones git does not ignore. */
+	files: string[];
 	read(relativePath: string): string;
-	/** Every file, for a file name a comment gives without its folder. */
-	files(): string[];
 	/** Whether git ignores the path: what the tools write (bench/results), named in comments but never committed. */
-	ignored?(relativePath: string): boolean;
+	ignored(relativePath: string): boolean;
 }
+
+const kindOf = ({ files }: Repository, file: string) =>
+	files.includes(file)
+		? 'file'
+		: files.some((name) => name.startsWith(`${file}/`))
+			? 'directory'
+			: undefined;
 
 const EXTERNAL = /^[a-z][a-z0-9+.-]*:|^\/\//i;
 /** GitHub's line anchors on a source file: `#L10`, `#L10-L20`. */
@@ -63,7 +69,7 @@ export function linkProblem(
 	const { path: file, anchor } = destination;
 	if (file === '..' || file.startsWith('../') || path.posix.isAbsolute(file))
 		return `${target}: leads outside the repository`;
-	const kind = repository.kind(file);
+	const kind = kindOf(repository, file);
 	if (kind === undefined) return `${target}: no file ${file}`;
 	if (anchor === undefined) return undefined;
 	if (kind === 'directory') return `${target}: ${file} is a folder, it has no anchors`;
@@ -138,7 +144,7 @@ const inFolder = (folder: string, relativePath: string) =>
 const MODULE_SUFFIXES = ['', '.ts', '.js', '.d.ts', '/index.ts', '/index.js'];
 
 const exists = (repository: Repository, file: string) =>
-	MODULE_SUFFIXES.some((suffix) => repository.kind(file + suffix) !== undefined);
+	MODULE_SUFFIXES.some((suffix) => kindOf(repository, file + suffix) !== undefined);
 
 /**
  * Why a path named in a comment of `fromFile` does not exist, or undefined. A path that starts with `./` or
@@ -162,21 +168,23 @@ function pathProblem(
 			(target.startsWith('./') && exists(repository, path.posix.normalize(target)))
 		)
 			return undefined;
-		return repository.ignored?.(resolved) ? undefined : `${written}: no file or folder ${resolved}`;
+		return repository.ignored(resolved) ? undefined : `${written}: no file or folder ${resolved}`;
 	}
 	const chain = folderChain(fromFile);
 	if (!target.includes('/')) {
 		if (chain.some((folder) => exists(repository, inFolder(folder, target)))) return undefined;
-		return repository.files().some((file) => path.posix.basename(file) === target)
+		return repository.files.some((file) => path.posix.basename(file) === target)
 			? undefined
 			: `${written}: no file of that name in the repository`;
 	}
 	const first = target.split('/')[0];
-	const bases = chain.filter((folder) => repository.kind(inFolder(folder, first)) === 'directory');
+	const bases = chain.filter(
+		(folder) => kindOf(repository, inFolder(folder, first)) === 'directory',
+	);
 	if (bases.length === 0) return undefined;
 	const candidates = bases.map((folder) => inFolder(folder, target));
 	if (
-		candidates.some((candidate) => exists(repository, candidate) || repository.ignored?.(candidate))
+		candidates.some((candidate) => exists(repository, candidate) || repository.ignored(candidate))
 	)
 		return undefined;
 	return `${written}: no file or folder ${candidates.join(' or ')}`;
@@ -188,7 +196,7 @@ function sectionFiles(fromFile: string, doc: string, repository: Repository): st
 	const folders = /^\.{1,2}\//.test(name) ? [path.posix.dirname(fromFile)] : folderChain(fromFile);
 	return folders
 		.map((folder) => inFolder(folder, name))
-		.filter((file) => repository.kind(file) === 'file');
+		.filter((file) => kindOf(repository, file) === 'file');
 }
 
 /** Whether a file has the heading: the anchor given, or a heading named by its text or its first words. */

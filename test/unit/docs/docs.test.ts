@@ -51,12 +51,8 @@ const FILES = git('ls-files', '--cached', '--others', '--exclude-standard')
 
 const repository: Repository = {
 	url: REPOSITORY,
-	kind(file) {
-		if (!fs.existsSync(path.join(ROOT, file))) return undefined;
-		return fs.statSync(path.join(ROOT, file)).isDirectory() ? 'directory' : 'file';
-	},
+	files: FILES,
 	read,
-	files: () => FILES,
 	ignored(file) {
 		try {
 			git('check-ignore', '--no-index', file, `${file}/`);
@@ -68,24 +64,13 @@ const repository: Repository = {
 };
 
 /** An in-memory repository for the checker's own tests; git would ignore what is under `ignoredFolders`. */
-function sampleRepository(
-	files: Record<string, string>,
-	ignoredFolders: string[] = [],
-): Repository {
-	return {
-		url: REPOSITORY,
-		kind: (file) =>
-			file in files
-				? 'file'
-				: Object.keys(files).some((name) => name.startsWith(`${file}/`))
-					? 'directory'
-					: undefined,
-		read: (file) => files[file],
-		files: () => Object.keys(files),
-		ignored: (file) =>
-			ignoredFolders.some((folder) => file === folder || file.startsWith(`${folder}/`)),
-	};
-}
+const sampleRepository = (files: Record<string, string>, ignoredFolders: string[] = []) => ({
+	url: REPOSITORY,
+	files: Object.keys(files),
+	read: (file: string) => files[file],
+	ignored: (file: string) =>
+		ignoredFolders.some((folder) => file === folder || file.startsWith(`${folder}/`)),
+});
 
 /** The code whose comments are checked. */
 const CODE = FILES.filter(
