@@ -42,15 +42,6 @@ describe('the id rule', () => {
 		expect(idOf(BODY, [])).toEqual({ id: SHA256, idSource: 'body:sha256' });
 	});
 
-	it.each([
-		['an object', { id: { nested: 'x' } }],
-		['a list', { id: ['evt_1'] }],
-		['empty text', { id: '' }],
-		['null', { id: null }],
-	])('a field holding %s names nothing: the body hash', (_name, body) => {
-		expect(idOf(body as IDataObject, ['id']).idSource).toBe('body:sha256');
-	});
-
 	it('scalars as read: text exactly (spaces kept), numbers and booleans as text, an exact big number as its text', () => {
 		expect(idOf({ id: ' evt_1' }, ['id']).id).toBe(' evt_1');
 		expect(idOf({ id: 42, ok: true }, ['id', 'ok']).id).toBe('42:true');
@@ -85,14 +76,6 @@ describe('dot paths', () => {
 		expect(eventType(body, ' ')).toBeUndefined();
 		expect(eventType(body, 'constructor')).toBeUndefined();
 		expect(eventType({}, '__proto__')).toBeUndefined();
-	});
-
-	it('the Delivery ID Fields setting: paths separated by commas, blanks dropped', () => {
-		const idFields = (value: unknown) =>
-			settingsFromParameters('hmacSha256', parameterReader({ options: { idFields: value } }))
-				.idFields;
-		expect(idFields(' data.id, ,event ')).toEqual(['data.id', 'event']);
-		expect(idFields(undefined)).toEqual([]);
 	});
 });
 
