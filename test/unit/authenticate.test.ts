@@ -106,25 +106,13 @@ describe('every reason a request is refused for', () => {
 	it.each(cases)('%s', (reason, outcome) => {
 		expect(outcome()).toBe(reason);
 	});
-
-	it('inside the window either way (300 s by default, or the tolerance set) the timestamp passes', () => {
-		for (const offset of [-300, 0, 300])
-			expect(run(timestamped, [SECRET], ts(NOW + offset))).toMatchObject({
-				ok: true,
-				timestamp: NOW + offset,
-			});
-		const narrow = checkOf('hmacSha256', { useTimestamp: true, toleranceSeconds: 10 });
-		expect(reasonOf(narrow, [SECRET], ts(NOW - 11))).toBe('timestamp_out_of_window');
-	});
-
-	it('the timestamp is signed: one moved to now does not match', () => {
-		const old = ts(NOW - 60);
-		expect(reasonOf(timestamped, [SECRET], { ...old, 'x-timestamp': String(NOW) })).toBe(
-			'signature_mismatch',
-		);
-	});
 });
 
+/**
+ * What each Verification accepts (a rotation's secrets, several signatures in a header, a signed id, URL or header)
+ * is proven over genuine deliveries by the property campaign, and where the timestamp window ends; here the secrets'
+ * edges it never sends.
+ */
 describe('what passes, and the secret it names', () => {
 	const standard = sign({
 		secret: STANDARD,
@@ -134,10 +122,6 @@ describe('what passes, and the secret it names', () => {
 		id: 'msg_1',
 	});
 	const current = sign({ secret: SECRET, body: BODY })['x-signature'];
-	const old = sign({ secret: PREVIOUS, body: BODY })['x-signature'];
-	const timestamped = sign({ secret: SECRET, scheme: 'timestamped', body: BODY, timestamp: NOW })[
-		'x-signature'
-	];
 	const passed = (secretIndex: number, tried = [secretIndex], timestamp?: number) => ({
 		ok: true,
 		secretIndex,
@@ -151,40 +135,13 @@ describe('what passes, and the secret it names', () => {
 		...passing,
 		id: { value: 'msg_1', header: 'webhook-id' },
 	});
-	const beside = timestamped.replace(',v1=', `,v1=${'0'.repeat(64)},v1=`);
-	const sha512 = sign({ secret: SECRET, scheme: 'hmac-sha512-hex', body: BODY });
-	const shop = customSigned(['shop-1.'], { 'X-Shop': 'shop-1' });
 	it.each<[string, Verification, unknown[], Record<string, string>, object]>([
-		[
-			'Standard Webhooks, with its signed id and timestamp',
-			std,
-			[STANDARD],
-			standard,
-			withId(passed(0, [0], NOW)),
-		],
-		[
-			't=…,v1=…, an old signature beside the current one',
-			checkOf('timestampedSignatures'),
-			[SECRET],
-			{ 'x-signature': beside },
-			passed(0, [0], NOW),
-		],
-		['HMAC-SHA512', checkOf('hmacSha512'), [SECRET], sha512, passed(0)],
 		[
 			'Secret in Header, blanks around it',
 			secretHeader,
 			[SECRET],
 			{ 'x-webhook-secret': ` ${SECRET} ` },
 			passed(0),
-		],
-		['None', checkOf('none'), [], {}, { ok: true, seen: { secretsTried: [] } }],
-		['the previous secret', sha256, [SECRET, PREVIOUS], { 'x-signature': old }, passed(1, [0, 1])],
-		[
-			'the previous secret, the current one blank',
-			sha256,
-			['  ', PREVIOUS],
-			{ 'x-signature': old },
-			passed(1),
 		],
 		[
 			'a secret after empty places',
@@ -206,27 +163,6 @@ describe('what passes, and the secret it names', () => {
 			['whsec_not base64!', STANDARD],
 			standard,
 			withId(passed(1, [1], NOW)),
-		],
-		[
-			'several signatures in one header (a rotation at the sender): one that matches is enough',
-			sha256,
-			[SECRET],
-			{ 'x-signature': `${old}, ${current}` },
-			passed(0),
-		],
-		[
-			'{url}: the URL called, query included',
-			custom('{url}{body}'),
-			[SECRET],
-			customSigned([URL_]),
-			{ ...passed(0), url: URL_ },
-		],
-		[
-			'{header.x}: the header as sent',
-			custom('{header.x-shop}.{body}'),
-			[SECRET],
-			shop,
-			{ ...passed(0), header: { name: 'x-shop', value: 'shop-1' } },
 		],
 	])('%s', (_name, check, secrets, headers, expected) => {
 		expect(run(check, secrets, headers)).toEqual(expected);
