@@ -72,22 +72,6 @@ describe('each rule, and a template it refuses', () => {
 	)('%s (%s) is refused: %s (no removed feature)', (template, format, problem) => {
 		expect(parseSignedContent(template, format as BodyFormat)).toEqual({ ok: false, problem });
 	});
-
-	it('placeholder names are case-insensitive, header names read in lower case', () => {
-		expect(problemOf('{ID}.{Header.X-Shop}:{BODY}')).toBe(
-			'at most one of {ID}, {URL} and {header.…} may be signed',
-		);
-		expect(parseSignedContent('{Header.X-Shop}:{Timestamp}.{BODY}', 'json')).toEqual({
-			ok: true,
-			parts: [
-				{ kind: 'header', name: 'x-shop' },
-				{ kind: 'literal', text: ':' },
-				{ kind: 'timestamp' },
-				{ kind: 'literal', text: '.' },
-				{ kind: 'body' },
-			],
-		});
-	});
 });
 
 describe('Custom HMAC features earlier versions had, as a saved Signed Content still holds them', () => {
