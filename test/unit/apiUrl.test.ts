@@ -15,20 +15,6 @@ const QUERY = "The credential's Base URL must not contain a query string or frag
 
 describe('parseBaseUrl', () => {
 	it.each([
-		['https://api.example.com/v1', { origin: 'https://api.example.com', path: '/v1' }],
-		['https://api.example.com/v1/', { origin: 'https://api.example.com', path: '/v1' }],
-		[
-			'  https://api.example.com:8443/tenant/v1//  ',
-			{ origin: 'https://api.example.com:8443', path: '/tenant/v1' },
-		],
-		['http://localhost:4010/v1', { origin: 'http://localhost:4010', path: '/v1' }],
-		['http://127.5.6.7/v1', { origin: 'http://127.5.6.7', path: '/v1' }],
-		['http://[::1]:4010/v1', { origin: 'http://[::1]:4010', path: '/v1' }],
-	])('accepts %s', (raw, expected) => {
-		expect(parseBaseUrl(raw)).toEqual(expected);
-	});
-
-	it.each([
 		['', 'The credential has no Base URL'],
 		[undefined, 'The credential has no Base URL'],
 		['not a url', 'The credential\'s Base URL "not a url" is not a valid URL'],
@@ -58,18 +44,11 @@ const CHARACTERS = 'The endpoint must not contain backslashes, spaces or control
 describe('resolveEndpoint', () => {
 	const base = parseBaseUrl('https://api.example.com/v1');
 
-	it.each([
-		['/transfers', 'https://api.example.com/v1/transfers'],
-		['transfers', 'https://api.example.com/v1/transfers'],
-		['/payouts/po_1/confirm', 'https://api.example.com/v1/payouts/po_1/confirm'],
-		['/transfers?expand=fees', 'https://api.example.com/v1/transfers?expand=fees'],
-		['/files/a%20b', 'https://api.example.com/v1/files/a%20b'],
-		['/v1.2/things', 'https://api.example.com/v1/v1.2/things'],
-		// Path parameters and dotted names that do not climb; + signs, encoded ? and #, compatibility characters.
-		['/files;v=2/a..b', 'https://api.example.com/v1/files;v=2/a..b'],
-		['/files/a+b/%3Fq/%23x/ﬁle', 'https://api.example.com/v1/files/a+b/%3Fq/%23x/ﬁle'],
-	])('resolves %s below the base path', (endpoint, url) => {
-		expect(resolveEndpoint(base, endpoint)).toBe(url);
+	// Plain endpoints resolve as written over generated ones (urlProperties.test.ts); this one it never writes.
+	it('resolves + signs, encoded ? and #, and compatibility characters below the base path', () => {
+		expect(resolveEndpoint(base, '/files/a+b/%3Fq/%23x/ﬁle')).toBe(
+			'https://api.example.com/v1/files/a+b/%3Fq/%23x/ﬁle',
+		);
 	});
 
 	// The last rows were found by the property-based tests: dots a server reads after Unicode NFKC normalisation,
@@ -110,15 +89,6 @@ describe('resolveEndpoint', () => {
 
 describe('resolveNextLink', () => {
 	const base = parseBaseUrl('https://api.example.com/v1');
-	it('accepts next-page links on the same API', () => {
-		expect(resolveNextLink(base, 'https://api.example.com/v1/accounts?cursor=2')).toBe(
-			'https://api.example.com/v1/accounts?cursor=2',
-		);
-		expect(resolveNextLink(base, '/v1/accounts?page=2')).toBe(
-			'https://api.example.com/v1/accounts?page=2',
-		);
-	});
-
 	it.each([
 		...'https://evil.example/v1 http://api.example.com/v1 https://api.example.com:444/v1 https://api.example.com/v2 https://api.example.com/v1evil'
 			.split(' ')

@@ -66,80 +66,36 @@ describe('every reason a request is refused for', () => {
 	const ts = (timestamp: number | string) =>
 		sign({ secret: SECRET, body: BODY, timestamp: timestamp as number });
 
+	const sig = signed['x-signature'];
+	/** The outcome of a request with BODY and `headers` under `check` and the current secret. */
+	const on =
+		(check: Verification, headers: Record<string, string>, over: Partial<ReceivedRequest> = {}) =>
+		() =>
+			reasonOf(check, [SECRET], headers, over);
+	const long = 'i'.repeat(257);
 	const cases = [
-		['raw_body_unavailable', () => reasonOf(hmacCheck, [SECRET], signed, { rawBody: undefined })],
+		['raw_body_unavailable', on(hmacCheck, signed, { rawBody: undefined })],
 		['no_secret_configured', () => reasonOf(hmacCheck, ['', '  ', undefined, 42], signed)],
 		['invalid_secret', () => reasonOf(checkOf('standardWebhooks'), ['whsec_not base64!'], {})],
-		['invalid_signed_content', () => reasonOf(custom('{body}{timestamp}'), [SECRET], signed)],
-		[
-			'missing_signature',
-			() => reasonOf(hmacCheck, [SECRET], { 'x-other': signed['x-signature'] }),
-		],
-		['missing_signature', () => reasonOf(hmacCheck, [SECRET], { 'x-signature': '  ' })],
-		['malformed_signature', () => reasonOf(hmacCheck, [SECRET], { 'x-signature': 'zz' })],
-		[
-			'malformed_signature',
-			() =>
-				reasonOf(hmacCheck, [SECRET], {
-					'x-signature': `${signed['x-signature']},${'a'.repeat(2048)}`,
-				}),
-		],
-		[
-			'signature_mismatch',
-			() => reasonOf(hmacCheck, [SECRET], sign({ secret: 'whsec_other', body: BODY })),
-		],
-		[
-			'missing_timestamp',
-			() => reasonOf(timestamped, [SECRET], { 'x-signature': signed['x-signature'] }),
-		],
-		['invalid_timestamp', () => reasonOf(timestamped, [SECRET], ts(`${NOW}000`))],
-		['invalid_timestamp', () => reasonOf(timestamped, [SECRET], ts(' 1700000000'))],
-		['timestamp_out_of_window', () => reasonOf(timestamped, [SECRET], ts(NOW - 301))],
-		['timestamp_out_of_window', () => reasonOf(timestamped, [SECRET], ts(NOW + 301))],
-		[
-			'missing_id',
-			() =>
-				reasonOf(
-					custom('{id}.{body}'),
-					[SECRET],
-					customSigned(['msg_1.'], { 'webhook-id': ' msg_1' }),
-				),
-		],
-		[
-			'missing_id',
-			() => {
-				const long = 'i'.repeat(257);
-				return reasonOf(
-					custom('{id}.{body}'),
-					[SECRET],
-					customSigned([`${long}.`], { 'webhook-id': long }),
-				);
-			},
-		],
-		[
-			'missing_url',
-			() => reasonOf(custom('{url}{body}'), [SECRET], customSigned([URL_]), { url: undefined }),
-		],
-		[
-			'missing_url',
-			() =>
-				reasonOf(custom('{url}{body}'), [SECRET], customSigned([`${URL_} `]), {
-					url: `${URL_} `,
-				}),
-		],
-		[
-			'signature_mismatch',
-			() => reasonOf(custom('{url}{body}'), [SECRET], customSigned([URL_]), { url: `${URL_}&b=2` }),
-		],
-		[
-			'missing_signed_header',
-			() => reasonOf(custom('{header.x-shop}.{body}'), [SECRET], customSigned(['.'])),
-		],
-		['missing_secret_header', () => reasonOf(checkOf('secretHeader'), [SECRET], {})],
-		[
-			'secret_mismatch',
-			() => reasonOf(checkOf('secretHeader'), [SECRET], { 'x-webhook-secret': `${SECRET}x` }),
-		],
+		['invalid_signed_content', on(custom('{body}{timestamp}'), signed)],
+		['missing_signature', on(hmacCheck, { 'x-other': sig })],
+		['missing_signature', on(hmacCheck, { 'x-signature': '  ' })],
+		['malformed_signature', on(hmacCheck, { 'x-signature': 'zz' })],
+		['malformed_signature', on(hmacCheck, { 'x-signature': `${sig},${'a'.repeat(2048)}` })],
+		['signature_mismatch', on(hmacCheck, sign({ secret: 'whsec_other', body: BODY }))],
+		['missing_timestamp', on(timestamped, { 'x-signature': sig })],
+		['invalid_timestamp', on(timestamped, ts(`${NOW}000`))],
+		['invalid_timestamp', on(timestamped, ts(' 1700000000'))],
+		['timestamp_out_of_window', on(timestamped, ts(NOW - 301))],
+		['timestamp_out_of_window', on(timestamped, ts(NOW + 301))],
+		['missing_id', on(custom('{id}.{body}'), customSigned(['msg_1.'], { 'webhook-id': ' msg_1' }))],
+		['missing_id', on(custom('{id}.{body}'), customSigned([`${long}.`], { 'webhook-id': long }))],
+		['missing_url', on(custom('{url}{body}'), customSigned([URL_]), { url: undefined })],
+		['missing_url', on(custom('{url}{body}'), customSigned([`${URL_} `]), { url: `${URL_} ` })],
+		['signature_mismatch', on(custom('{url}{body}'), customSigned([URL_]), { url: `${URL_}&b=2` })],
+		['missing_signed_header', on(custom('{header.x-shop}.{body}'), customSigned(['.']))],
+		['missing_secret_header', on(checkOf('secretHeader'), {})],
+		['secret_mismatch', on(checkOf('secretHeader'), { 'x-webhook-secret': `${SECRET}x` })],
 	] as const satisfies ReadonlyArray<readonly [AuthenticationFailure, () => string]>;
 	// The compiler holds the cases to every reason of the type.
 	const everyReason: Exclude<AuthenticationFailure, (typeof cases)[number][0]> extends never
@@ -150,27 +106,14 @@ describe('every reason a request is refused for', () => {
 	it.each(cases)('%s', (reason, outcome) => {
 		expect(outcome()).toBe(reason);
 	});
-
-	it('inside the window either way (300 s by default, or the tolerance set) the timestamp passes', () => {
-		for (const offset of [-300, 0, 300])
-			expect(run(timestamped, [SECRET], ts(NOW + offset))).toMatchObject({
-				ok: true,
-				timestamp: NOW + offset,
-			});
-		const narrow = checkOf('hmacSha256', { useTimestamp: true, toleranceSeconds: 10 });
-		expect(reasonOf(narrow, [SECRET], ts(NOW - 11))).toBe('timestamp_out_of_window');
-	});
-
-	it('the timestamp is signed: one moved to now does not match', () => {
-		const old = ts(NOW - 60);
-		expect(reasonOf(timestamped, [SECRET], { ...old, 'x-timestamp': String(NOW) })).toBe(
-			'signature_mismatch',
-		);
-	});
 });
 
+/**
+ * What each Verification accepts (a rotation's secrets, several signatures in a header, a signed id, URL or header)
+ * is proven over genuine deliveries by the property campaign, and where the timestamp window ends; here the secrets'
+ * edges it never sends.
+ */
 describe('what passes, and the secret it names', () => {
-	const hmacCheck = checkOf('hmacSha256');
 	const standard = sign({
 		secret: STANDARD,
 		scheme: 'standard-webhooks',
@@ -179,10 +122,6 @@ describe('what passes, and the secret it names', () => {
 		id: 'msg_1',
 	});
 	const current = sign({ secret: SECRET, body: BODY })['x-signature'];
-	const old = sign({ secret: PREVIOUS, body: BODY })['x-signature'];
-	const timestamped = sign({ secret: SECRET, scheme: 'timestamped', body: BODY, timestamp: NOW })[
-		'x-signature'
-	];
 	const passed = (secretIndex: number, tried = [secretIndex], timestamp?: number) => ({
 		ok: true,
 		secretIndex,
@@ -190,91 +129,40 @@ describe('what passes, and the secret it names', () => {
 		seen: { secretsTried: tried, ...(timestamp === undefined ? {} : { timestamp }) },
 	});
 
+	const sha256 = checkOf('hmacSha256');
+	const [std, secretHeader] = [checkOf('standardWebhooks'), checkOf('secretHeader')];
+	const withId = (passing: object) => ({
+		...passing,
+		id: { value: 'msg_1', header: 'webhook-id' },
+	});
 	it.each<[string, Verification, unknown[], Record<string, string>, object]>([
 		[
-			'Standard Webhooks, with its signed id and timestamp',
-			checkOf('standardWebhooks'),
-			[STANDARD],
-			standard,
-			{ ...passed(0, [0], NOW), id: { value: 'msg_1', header: 'webhook-id' } },
-		],
-		[
-			't=…,v1=…, an old signature beside the current one',
-			checkOf('timestampedSignatures'),
-			[SECRET],
-			{ 'x-signature': timestamped.replace(',v1=', `,v1=${'0'.repeat(64)},v1=`) },
-			passed(0, [0], NOW),
-		],
-		[
-			'HMAC-SHA512',
-			checkOf('hmacSha512'),
-			[SECRET],
-			sign({ secret: SECRET, scheme: 'hmac-sha512-hex', body: BODY }),
-			passed(0),
-		],
-		[
 			'Secret in Header, blanks around it',
-			checkOf('secretHeader'),
+			secretHeader,
 			[SECRET],
 			{ 'x-webhook-secret': ` ${SECRET} ` },
 			passed(0),
 		],
-		['None', checkOf('none'), [], {}, { ok: true, seen: { secretsTried: [] } }],
-		[
-			'the previous secret',
-			hmacCheck,
-			[SECRET, PREVIOUS],
-			{ 'x-signature': old },
-			passed(1, [0, 1]),
-		],
-		[
-			'the previous secret, the current one blank',
-			hmacCheck,
-			['  ', PREVIOUS],
-			{ 'x-signature': old },
-			passed(1),
-		],
 		[
 			'a secret after empty places',
-			hmacCheck,
+			sha256,
 			[undefined, undefined, SECRET],
 			{ 'x-signature': current },
 			passed(2),
 		],
 		[
 			'Secret in Header, the previous secret',
-			checkOf('secretHeader'),
+			secretHeader,
 			[SECRET, PREVIOUS],
 			{ 'x-webhook-secret': PREVIOUS },
 			passed(1, [0, 1]),
 		],
 		[
 			'a secret not valid in its encoding skipped, the others still tried',
-			checkOf('standardWebhooks'),
+			std,
 			['whsec_not base64!', STANDARD],
 			standard,
-			{ ...passed(1, [1], NOW), id: { value: 'msg_1', header: 'webhook-id' } },
-		],
-		[
-			'several signatures in one header (a rotation at the sender): one that matches is enough',
-			hmacCheck,
-			[SECRET],
-			{ 'x-signature': `${old}, ${current}` },
-			passed(0),
-		],
-		[
-			'{url}: the URL called, query included',
-			custom('{url}{body}'),
-			[SECRET],
-			customSigned([URL_]),
-			{ ...passed(0), url: URL_ },
-		],
-		[
-			'{header.x}: the header as sent',
-			custom('{header.x-shop}.{body}'),
-			[SECRET],
-			customSigned(['shop-1.'], { 'X-Shop': 'shop-1' }),
-			{ ...passed(0), header: { name: 'x-shop', value: 'shop-1' } },
+			withId(passed(1, [1], NOW)),
 		],
 	])('%s', (_name, check, secrets, headers, expected) => {
 		expect(run(check, secrets, headers)).toEqual(expected);

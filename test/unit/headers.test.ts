@@ -188,26 +188,18 @@ describe('every spelling of every secret of the credential is left out', () => {
 			secretsOf(credential, testUrl),
 		);
 		const body = '{"event":"transfers.created"}';
-		const headers = Object.assign(
-			{
-				'content-type': 'application/json',
-				'x-signature': createHmac('sha256', signer).update(body).digest('hex'),
-				'x-keep': 'kept',
-			},
-			...secrets.map((secret, i) =>
-				Object.fromEntries(
-					Object.entries(spelledHeaders(secret)).map(([name, value]) => [`${name}-${i}`, value]),
-				),
-			),
-		);
-		const query = Object.assign(
-			{ keep: '1' },
-			...secrets.map((secret, i) =>
-				Object.fromEntries(
-					Object.entries(spelledQuery(secret)).map(([name, value]) => [`${name}${i}`, value]),
-				),
-			),
-		);
+		/** Every spelling of every secret, the names told apart by the secret's place. */
+		const spelled = (spelling: (secret: string) => object, join: string) =>
+			secrets.flatMap((secret, i) =>
+				Object.entries(spelling(secret)).map(([name, value]) => [`${name}${join}${i}`, value]),
+			);
+		const headers = Object.fromEntries([
+			['content-type', 'application/json'],
+			['x-signature', createHmac('sha256', signer).update(body).digest('hex')],
+			['x-keep', 'kept'],
+			...spelled(spelledHeaders, '-'),
+		]);
+		const query = Object.fromEntries([['keep', '1'], ...spelled(spelledQuery, '')]);
 		const decision = receiveDelivery(settings, {
 			rawBody: Buffer.from(body),
 			headers,

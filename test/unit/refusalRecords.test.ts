@@ -8,31 +8,19 @@ const WINDOW_MS = 5 * 60 * 1000;
 const MAX_KEYS = 1000;
 
 it('records the first refusal of a kind, counts the others until the window has passed, then records again', () => {
-	const t0 = 1_000_000;
-	expect(admitRefusal('wf-1', 'Trigger', 'signature_mismatch', t0)).toEqual({
-		record: true,
-		unrecordedBefore: 0,
-	});
-	expect(admitRefusal('wf-1', 'Trigger', 'signature_mismatch', t0 + 1)).toEqual({ record: false });
-	expect(admitRefusal('wf-1', 'Trigger', 'signature_mismatch', t0 + WINDOW_MS - 1)).toEqual({
-		record: false,
-	});
-	expect(admitRefusal('wf-1', 'Trigger', 'missing_signature', t0 + 2)).toEqual({
-		record: true,
-		unrecordedBefore: 0,
-	});
-	expect(admitRefusal('wf-2', 'Trigger', 'signature_mismatch', t0 + 3)).toEqual({
-		record: true,
-		unrecordedBefore: 0,
-	});
-	expect(admitRefusal('wf-1', 'Other trigger', 'signature_mismatch', t0 + 4)).toEqual({
-		record: true,
-		unrecordedBefore: 0,
-	});
-	expect(admitRefusal('wf-1', 'Trigger', 'signature_mismatch', t0 + WINDOW_MS)).toEqual({
-		record: true,
-		unrecordedBefore: 2,
-	});
+	const first = { record: true, unrecordedBefore: 0 };
+	const counted = { record: false };
+	const refusals: Array<[string, string, string, number, object]> = [
+		['wf-1', 'Trigger', 'signature_mismatch', 0, first],
+		['wf-1', 'Trigger', 'signature_mismatch', 1, counted],
+		['wf-1', 'Trigger', 'signature_mismatch', WINDOW_MS - 1, counted],
+		['wf-1', 'Trigger', 'missing_signature', 2, first],
+		['wf-2', 'Trigger', 'signature_mismatch', 3, first],
+		['wf-1', 'Other trigger', 'signature_mismatch', 4, first],
+		['wf-1', 'Trigger', 'signature_mismatch', WINDOW_MS, { record: true, unrecordedBefore: 2 }],
+	];
+	for (const [workflow, node, reason, at, expected] of refusals)
+		expect(admitRefusal(workflow, node, reason, 1_000_000 + at)).toEqual(expected);
 });
 
 it(`holds at most ${MAX_KEYS} keys, dropping the least recently used`, () => {

@@ -12,34 +12,13 @@ import {
 } from '../../nodes/TenantApi/transport/secretRedaction';
 
 const SECRET = 'sk_live/4eC39"HqLy+jW=';
-const base64 = (text: string) => Buffer.from(text).toString('base64');
-const percentOnce = (text: string) => encodeURIComponent(text);
 
+/**
+ * The spellings themselves (percent-encoded once or twice in any style, `+` for a space, JSON escapes, base64 at any
+ * offset, any letter case) are secretSpellings', proven over generated spellings by the property campaign
+ * (test/property/transport.ts) and secretSpellings.test.ts; here what the action node does with them.
+ */
 describe('keySpellings', () => {
-	it('finds each spelling an API may echo the key in, in any letter case', () => {
-		const spellings = keySpellings(SECRET);
-		const echoed = [
-			SECRET,
-			SECRET.toUpperCase(),
-			'sk_live/4eC39\\"HqLy+jW=',
-			'sk_live\\/4eC39\\"HqLy+jW=',
-			'sk_live%2F4eC39%22HqLy%2BjW%3D',
-			'sk_live%2f4eC39%22HqLy%2bjW%3d',
-			percentOnce(percentOnce(SECRET)),
-			'sk_live/4eC39%22HqLy%2BjW%3D',
-			'sk_live/4eC39"HqLy jW=',
-			base64(`${SECRET}:`),
-			base64(`x${SECRET}`),
-			base64(`user:${SECRET}`),
-			Buffer.from(`user:${SECRET}`).toString('base64url'),
-		];
-		for (const text of echoed)
-			expect([text, redactText(`<${text}>`, spellings)]).toEqual([
-				text,
-				expect.stringContaining(REDACTED),
-			]);
-		expect(redactText('sk_live/4eC39"HqLy+jW', spellings)).toBe('sk_live/4eC39"HqLy+jW');
-	});
 	it('is none for a missing or too short secret (nothing to find)', () => {
 		expect(keySpellings(undefined)).toBeUndefined();
 		expect(keySpellings('abc')).toBeUndefined();
@@ -94,22 +73,6 @@ describe('decodeJsonBody keeps the secret out of parsed answers', () => {
 			`{"key":"${[...SECRET].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"}`,
 		],
 		['as an object key', JSON.stringify({ [SECRET]: true })],
-		[
-			'percent-encoded twice inside a link',
-			JSON.stringify({ next: `https://api/v1/x?key=${percentOnce(percentOnce(SECRET))}` }),
-		],
-		[
-			'in a query echoed as read, a + as a space',
-			JSON.stringify({ query: { key: SECRET.replace('+', ' ') } }),
-		],
-		[
-			'inside echoed Basic credentials',
-			JSON.stringify({ headers: { authorization: `Basic ${base64(`user:${SECRET}`)}` } }),
-		],
-		[
-			'inside echoed Basic credentials, JSON-escaped with \\/',
-			JSON.stringify({ auth: base64(`ab:${SECRET}`) }).replace(/\//g, '\\/'),
-		],
 	])('%s', (_name, text) => {
 		const decoded = decode(text);
 		expect(decoded.ok).toBe(true);
@@ -141,9 +104,5 @@ describe('decodeJsonBody keeps the secret out of parsed answers', () => {
 			ok: false,
 			reason: `The response is not JSON (application/json): "key ${REDACTED}"`,
 		});
-	});
-
-	it('only replaces whole secrets (text below the minimum length is never matched)', () => {
-		expect(redactText('sk_', keySpellings('sk_'))).toBe('sk_');
 	});
 });

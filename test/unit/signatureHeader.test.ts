@@ -1,7 +1,8 @@
 /**
- * Reading a signature header (nodes/TenantApiTrigger/signatureHeader.ts): the four formats, the encodings a signature may
- * be written in, the secret encodings, and the constant-time comparisons. Whether a signature matches is
- * authenticate.test.ts.
+ * Reading a signature header (nodes/TenantApiTrigger/signatureHeader.ts): what is no signature, the formats' edges,
+ * the secret encodings, and the constant-time comparisons. The forms senders write (hex in either case, base64 with
+ * or without padding, base64url, an algorithm prefix, decoy entries, a fixed encoding's misfits) are the property
+ * campaign's (test/property/sender.ts); whether a signature matches is authenticate.test.ts.
  */
 import { createHmac } from 'crypto';
 
@@ -25,7 +26,6 @@ const DIGEST = createHmac('sha256', 'key').update('signed').digest();
 const OTHER = createHmac('sha256', 'key').update('other').digest();
 const HEX = DIGEST.toString('hex');
 const B64 = DIGEST.toString('base64');
-const B64URL = DIGEST.toString('base64url');
 /** B64 with the two unused bits of its last character set: Node decodes it to the same bytes, but it is no encoding of them. */
 const B64_LENIENT = (() => {
 	const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
@@ -37,26 +37,9 @@ const digestsOf = (value: string, over: Partial<HmacVerification> = {}) =>
 	readSignatureHeader(value, hmac(over)).digests.map((digest) => digest.toString('hex'));
 
 describe('signature encodings', () => {
-	it.each([
-		['hex', HEX],
-		['upper-case hex', HEX.toUpperCase()],
-		['base64', B64],
-		['base64 without padding', B64.replace(/=+$/, '')],
-		['base64url', B64URL],
-	])('auto reads %s', (_name, text) => {
-		expect(digestsOf(text)).toEqual([HEX]);
-	});
-
 	it('Node decodes the lenient form to the same bytes (what the exact check is for)', () => {
 		expect(B64_LENIENT).not.toBe(B64);
 		expect(Buffer.from(B64_LENIENT, 'base64')).toEqual(DIGEST);
-	});
-
-	it('a fixed encoding reads only its own', () => {
-		expect(digestsOf(HEX, { signatureEncoding: 'hex' })).toEqual([HEX]);
-		expect(digestsOf(B64, { signatureEncoding: 'hex' })).toEqual([]);
-		expect(digestsOf(B64, { signatureEncoding: 'base64' })).toEqual([HEX]);
-		expect(digestsOf(HEX, { signatureEncoding: 'base64' })).not.toEqual([HEX]);
 	});
 
 	it.each([
@@ -68,23 +51,9 @@ describe('signature encodings', () => {
 	])('%s is no signature', (_name, text) => {
 		expect(digestsOf(text)).toEqual([]);
 	});
-
-	it('the digest length follows the algorithm', () => {
-		const sha512 = createHmac('sha512', 'key').update('signed').digest('hex');
-		expect(digestsOf(sha512, { algorithm: 'sha512' })).toEqual([sha512]);
-		expect(digestsOf(sha512)).toEqual([]);
-		expect(digestsOf(HEX, { algorithm: 'sha512' })).toEqual([]);
-	});
 });
 
 describe('signature formats', () => {
-	it('plain: signatures separated by commas or spaces; an algorithm prefix only when it names the algorithm', () => {
-		const other = OTHER.toString('hex');
-		expect(digestsOf(`sha256=${HEX}, ${other} ${B64}`)).toEqual([HEX, other, HEX]);
-		expect(digestsOf(`SHA256=${HEX}`)).toEqual([HEX]);
-		expect(digestsOf(`sha1=${HEX},sha512=${HEX}`)).toEqual([]);
-	});
-
 	it('at most eight signatures of a header are read', () => {
 		const nine = [...Array(8).fill(OTHER.toString('hex')), HEX].join(',');
 		expect(digestsOf(nine)).toHaveLength(8);

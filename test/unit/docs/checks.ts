@@ -13,17 +13,23 @@ import { codePointers, commentLines } from './codeComments';
 import type { Mention } from './markdown';
 import { headingAnchors, markdownLinks, namedOptions, npmScripts } from './markdown';
 
-/** The files a link may point at, by path relative to the repository root (`/` separators). */
+/** The repository's files, by path relative to its root (`/` separators). */
 export interface Repository {
 	/** `https://github.com/<owner>/<name>`: links to it are checked like relative ones. */
 	url: string;
-	kind(relativePath: string): 'file' | 'directory' | undefined;
+	/** Every file: tracked, and new ones git does not ignore. */
+	files: string[];
 	read(relativePath: string): string;
-	/** Every file, for a file name a comment gives without its folder. */
-	files(): string[];
 	/** Whether git ignores the path: what the tools write (bench/results), named in comments but never committed. */
-	ignored?(relativePath: string): boolean;
+	ignored(relativePath: string): boolean;
 }
+
+const kindOf = ({ files }: Repository, file: string) =>
+	files.includes(file)
+		? 'file'
+		: files.some((name) => name.startsWith(`${file}/`))
+			? 'directory'
+			: undefined;
 
 const EXTERNAL = /^[a-z][a-z0-9+.-]*:|^\/\//i;
 /** GitHub's line anchors on a source file: `#L10`, `#L10-L20`. */
@@ -34,34 +40,23 @@ const LINE_ANCHOR = /^L\d+(-L\d+)?$/;
  * the repository on GitHub (its front page is README.md; `/blob/<ref>/<path>` and `/tree/<ref>/<path>`).
  * Undefined for every other link (another site, or another page of GitHub).
  */
-export function linkDestination(
-	fromFile: string,
-	target: string,
-	repositoryUrl: string,
-): { path: string; anchor?: string } | undefined {
-	const [address, anchor] = splitAnchor(target);
+function linkDestination(fromFile: string, target: string, repositoryUrl: string) {
+	const [address, anchor] = target.split(/#(.*)/s) as [string, string | undefined];
 	if (EXTERNAL.test(address)) {
-		if (address === repositoryUrl || address === `${repositoryUrl}/`)
-			return { path: 'README.md', anchor };
-		const page = new RegExp(`^${escapeRegExp(repositoryUrl)}/(?:blob|tree)/[^/]+/(.+)$`).exec(
-			address,
-		);
+		if (address.replace(/\/$/, '') === repositoryUrl) return { path: 'README.md', anchor };
+		const page =
+			address.startsWith(`${repositoryUrl}/`) &&
+			/^\/(?:blob|tree)\/[^/]+\/(.+)$/.exec(address.slice(repositoryUrl.length));
 		return page ? { path: decodeURIComponent(page[1]), anchor } : undefined;
 	}
 	if (address === '') return { path: fromFile, anchor };
 	if (address.startsWith('/')) return { path: address, anchor };
-	const resolved = path.posix.normalize(
-		path.posix.join(path.posix.dirname(fromFile), decodeURIComponent(address.split('?')[0])),
+	const resolved = path.posix.join(
+		path.posix.dirname(fromFile),
+		decodeURIComponent(address.split('?')[0]),
 	);
 	return { path: resolved.replace(/\/$/, ''), anchor };
 }
-
-function splitAnchor(target: string): [string, string | undefined] {
-	const hash = target.indexOf('#');
-	return hash < 0 ? [target, undefined] : [target.slice(0, hash), target.slice(hash + 1)];
-}
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Why a link of `fromFile` does not resolve, or undefined when it does (or leads outside the repository). */
 export function linkProblem(
@@ -74,7 +69,7 @@ export function linkProblem(
 	const { path: file, anchor } = destination;
 	if (file === '..' || file.startsWith('../') || path.posix.isAbsolute(file))
 		return `${target}: leads outside the repository`;
-	const kind = repository.kind(file);
+	const kind = kindOf(repository, file);
 	if (kind === undefined) return `${target}: no file ${file}`;
 	if (anchor === undefined) return undefined;
 	if (kind === 'directory') return `${target}: ${file} is a folder, it has no anchors`;
@@ -87,20 +82,20 @@ export function linkProblem(
 		: `${target}: ${file} has no heading with the anchor #${anchor}`;
 }
 
-const located = (
+const located = <M extends Mention>(
 	file: string,
-	mentions: Mention[],
-	problem: (text: string) => string | undefined,
+	mentions: M[],
+	problem: (mention: M) => string | undefined,
 ): string[] =>
-	mentions.flatMap(({ text, line }) => {
-		const why = problem(text);
-		return why === undefined ? [] : [`${file}:${line}: ${why}`];
+	mentions.flatMap((mention) => {
+		const why = problem(mention);
+		return why === undefined ? [] : [`${file}:${mention.line}: ${why}`];
 	});
 
 /** Links and anchors of a Markdown file of the repository that do not resolve. */
 export function brokenLinks(file: string, repository: Repository): string[] {
-	return located(file, markdownLinks(repository.read(file)), (target) =>
-		linkProblem(file, target, repository),
+	return located(file, markdownLinks(repository.read(file)), ({ text }) =>
+		linkProblem(file, text, repository),
 	);
 }
 
@@ -110,14 +105,14 @@ export function unknownScripts(
 	markdown: string,
 	scripts: Record<string, string>,
 ): string[] {
-	return located(file, npmScripts(markdown), (name) =>
+	return located(file, npmScripts(markdown), ({ text: name }) =>
 		Object.hasOwn(scripts, name) ? undefined : `npm script "${name}" is not in package.json`,
 	);
 }
 
 /** **Options → Name** mentions whose name is no option's display name. */
 export function unknownOptions(file: string, markdown: string, optionNames: Set<string>): string[] {
-	return located(file, namedOptions(markdown), (name) =>
+	return located(file, namedOptions(markdown), ({ text: name }) =>
 		optionNames.has(name) ? undefined : `"Options → ${name}" is no option of the nodes`,
 	);
 }
@@ -149,7 +144,7 @@ const inFolder = (folder: string, relativePath: string) =>
 const MODULE_SUFFIXES = ['', '.ts', '.js', '.d.ts', '/index.ts', '/index.js'];
 
 const exists = (repository: Repository, file: string) =>
-	MODULE_SUFFIXES.some((suffix) => repository.kind(file + suffix) !== undefined);
+	MODULE_SUFFIXES.some((suffix) => kindOf(repository, file + suffix) !== undefined);
 
 /**
  * Why a path named in a comment of `fromFile` does not exist, or undefined. A path that starts with `./` or
@@ -159,7 +154,7 @@ const exists = (repository: Repository, file: string) =>
  * A path whose first segment is no folder there is another project's (n8n's `packages/cli/…`) or no path
  * at all (`application/json`), and is not checked. A glob (`test/harness/*.ts`) must have its folder.
  */
-export function pathProblem(
+function pathProblem(
 	fromFile: string,
 	written: string,
 	repository: Repository,
@@ -173,21 +168,23 @@ export function pathProblem(
 			(target.startsWith('./') && exists(repository, path.posix.normalize(target)))
 		)
 			return undefined;
-		return repository.ignored?.(resolved) ? undefined : `${written}: no file or folder ${resolved}`;
+		return repository.ignored(resolved) ? undefined : `${written}: no file or folder ${resolved}`;
 	}
 	const chain = folderChain(fromFile);
 	if (!target.includes('/')) {
 		if (chain.some((folder) => exists(repository, inFolder(folder, target)))) return undefined;
-		return repository.files().some((file) => path.posix.basename(file) === target)
+		return repository.files.some((file) => path.posix.basename(file) === target)
 			? undefined
 			: `${written}: no file of that name in the repository`;
 	}
 	const first = target.split('/')[0];
-	const bases = chain.filter((folder) => repository.kind(inFolder(folder, first)) === 'directory');
+	const bases = chain.filter(
+		(folder) => kindOf(repository, inFolder(folder, first)) === 'directory',
+	);
 	if (bases.length === 0) return undefined;
 	const candidates = bases.map((folder) => inFolder(folder, target));
 	if (
-		candidates.some((candidate) => exists(repository, candidate) || repository.ignored?.(candidate))
+		candidates.some((candidate) => exists(repository, candidate) || repository.ignored(candidate))
 	)
 		return undefined;
 	return `${written}: no file or folder ${candidates.join(' or ')}`;
@@ -199,23 +196,20 @@ function sectionFiles(fromFile: string, doc: string, repository: Repository): st
 	const folders = /^\.{1,2}\//.test(name) ? [path.posix.dirname(fromFile)] : folderChain(fromFile);
 	return folders
 		.map((folder) => inFolder(folder, name))
-		.filter((file) => repository.kind(file) === 'file');
+		.filter((file) => kindOf(repository, file) === 'file');
 }
 
 /** Whether a file has the heading: the anchor given, or a heading named by its text or its first words. */
-function hasSection(markdown: string, section: SectionMention): boolean {
-	const anchors = [...headingAnchors(markdown)];
-	if (section.heading === undefined) return anchors.includes(section.anchor);
-	return anchors.some(
-		(anchor) => anchor === section.anchor || anchor.startsWith(`${section.anchor}-`),
+const hasSection = (markdown: string, { anchor, heading }: SectionMention) =>
+	[...headingAnchors(markdown)].some(
+		(found) => found === anchor || (heading !== undefined && found.startsWith(`${anchor}-`)),
 	);
-}
 
 /**
  * Why a section named in a comment of `fromFile` does not exist, or undefined. A heading may be named by its
  * first words ("CPU per request" for "CPU per request against n8n's floor").
  */
-export function sectionProblem(
+function sectionProblem(
 	fromFile: string,
 	section: SectionMention,
 	repository: Repository,
@@ -236,10 +230,7 @@ export function stalePointers(file: string, repository: Repository): string[] {
 	const named = new Set(sections.map(({ doc, line }) => `${line}:${doc}`));
 	const ownPaths = paths.filter(({ text, line }) => !named.has(`${line}:${text}`));
 	return [
-		...located(file, ownPaths, (written) => pathProblem(file, written, repository)),
-		...sections.flatMap((section) => {
-			const why = sectionProblem(file, section, repository);
-			return why === undefined ? [] : [`${file}:${section.line}: ${why}`];
-		}),
+		...located(file, ownPaths, ({ text }) => pathProblem(file, text, repository)),
+		...located(file, sections, (section) => sectionProblem(file, section, repository)),
 	].sort((a, b) => Number(a.split(':')[1]) - Number(b.split(':')[1]));
 }

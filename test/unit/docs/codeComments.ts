@@ -19,12 +19,6 @@ export interface SectionMention extends Mention {
 	heading?: string;
 }
 
-export interface CodePointers {
-	/** Paths of files or folders, as written (trailing punctuation removed). */
-	paths: Mention[];
-	sections: SectionMention[];
-}
-
 /** Every comment of a JavaScript or TypeScript source (a shell script: its `#` comments), line by line. */
 export function commentLines(fileName: string, source: string): Mention[] {
 	if (fileName.endsWith('.sh')) {
@@ -84,7 +78,7 @@ const trimmed = (word: string) => word.replace(/[.,:;)]+$/, '');
  * `/v1/transfers`) and `.hidden/…` paths (n8n's `.n8n/nodes`) are none. Whether a path belongs to this
  * repository is decided by the check.
  */
-export function codePointers(comments: Mention[]): CodePointers {
+export function codePointers(comments: Mention[]) {
 	const paths: Mention[] = [];
 	const sections: SectionMention[] = [];
 	for (const { text: raw, line } of comments) {

@@ -13,7 +13,7 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ICredentialType, INodeProperties, INodeType } from 'n8n-workflow';
+import type { ICredentialType, INodeType } from 'n8n-workflow';
 
 import type { Repository } from './checks';
 import {
@@ -51,12 +51,8 @@ const FILES = git('ls-files', '--cached', '--others', '--exclude-standard')
 
 const repository: Repository = {
 	url: REPOSITORY,
-	kind(file) {
-		if (!fs.existsSync(path.join(ROOT, file))) return undefined;
-		return fs.statSync(path.join(ROOT, file)).isDirectory() ? 'directory' : 'file';
-	},
+	files: FILES,
 	read,
-	files: () => FILES,
 	ignored(file) {
 		try {
 			git('check-ignore', '--no-index', file, `${file}/`);
@@ -68,24 +64,13 @@ const repository: Repository = {
 };
 
 /** An in-memory repository for the checker's own tests; git would ignore what is under `ignoredFolders`. */
-function sampleRepository(
-	files: Record<string, string>,
-	ignoredFolders: string[] = [],
-): Repository {
-	return {
-		url: REPOSITORY,
-		kind: (file) =>
-			file in files
-				? 'file'
-				: Object.keys(files).some((name) => name.startsWith(`${file}/`))
-					? 'directory'
-					: undefined,
-		read: (file) => files[file],
-		files: () => Object.keys(files),
-		ignored: (file) =>
-			ignoredFolders.some((folder) => file === folder || file.startsWith(`${folder}/`)),
-	};
-}
+const sampleRepository = (files: Record<string, string>, ignoredFolders: string[] = []) => ({
+	url: REPOSITORY,
+	files: Object.keys(files),
+	read: (file: string) => files[file],
+	ignored: (file: string) =>
+		ignoredFolders.some((folder) => file === folder || file.startsWith(`${folder}/`)),
+});
 
 /** The code whose comments are checked. */
 const CODE = FILES.filter(
@@ -98,39 +83,33 @@ const CODE = FILES.filter(
 const sourceOf = (entry: string) =>
 	path.join(ROOT, entry.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
 
-function classesOf<T>(entries: string[]): T[] {
-	return entries.flatMap((entry) =>
-		Object.values(require(sourceOf(entry)) as Record<string, new () => T>).map(
-			(Class) => new Class(),
-		),
+const classesOf = <T>(entries: string[]): T[] =>
+	entries.flatMap((entry) =>
+		Object.values(require(sourceOf(entry)) as Record<string, new () => T>).map((C) => new C()),
 	);
-}
 
-const nodeProperties = (): INodeProperties[] =>
-	classesOf<INodeType>(manifest.n8n.nodes).flatMap((node) => node.description.properties);
+const options = optionDisplayNames(
+	classesOf<INodeType>(manifest.n8n.nodes).flatMap((node) => node.description.properties),
+);
 
-function credentialDocumentationUrls(): Array<[string, string]> {
-	return classesOf<ICredentialType>(manifest.n8n.credentials).map(
-		(credential): [string, string] => [
-			`${credential.name}: documentationUrl`,
-			String(credential.documentationUrl),
-		],
-	);
-}
-
-function codexUrls(): Array<[string, string]> {
-	return (manifest.n8n.nodes as string[]).flatMap((entry) => {
+/** The documentation links the package hands to n8n: the credentials' documentationUrl and the codex resources. */
+const handedLinks = (): Array<[string, string]> => [
+	...classesOf<ICredentialType>(manifest.n8n.credentials).map((credential): [string, string] => [
+		`${credential.name}: documentationUrl`,
+		String(credential.documentationUrl),
+	]),
+	...(manifest.n8n.nodes as string[]).flatMap((entry) => {
 		const codexFile = sourceOf(entry).replace(/\.ts$/, '.json');
-		const codex = JSON.parse(fs.readFileSync(codexFile, 'utf8'));
-		return Object.entries(codex.resources as Record<string, Array<{ url: string }>>).flatMap(
+		const { resources } = JSON.parse(fs.readFileSync(codexFile, 'utf8'));
+		return Object.entries(resources as Record<string, Array<{ url: string }>>).flatMap(
 			([kind, links]) =>
-				links.map((link): [string, string] => [
+				links.map(({ url }): [string, string] => [
 					`${path.relative(ROOT, codexFile)}: ${kind}`,
-					link.url,
+					url,
 				]),
 		);
-	});
-}
+	}),
+];
 
 describe('the documentation checker', () => {
 	const sample = sampleRepository({
@@ -201,8 +180,17 @@ describe('the documentation checker', () => {
 		]);
 	});
 
-	test('reports an option that no node has', () => {
-		const options = optionDisplayNames(nodeProperties());
+	test('reads the option names of both nodes from their descriptions, and reports an option that no node has', () => {
+		for (const name of [
+			'Idempotency Key',
+			'Automatic Key Derivation',
+			'Page Size',
+			'Max Rate-Limit Wait (S)',
+			'Delivery ID Fields',
+			'Event Path',
+		])
+			expect(options).toContain(name);
+		expect(options).not.toContain('Endpoint');
 		expect(unknownOptions('README.md', sample.read('README.md'), options)).toEqual([
 			'README.md:17: "Options → Concurency" is no option of the nodes',
 		]);
@@ -255,53 +243,29 @@ describe('the documentation checker', () => {
 			'scripts/setup.sh:2: docs/setup.md: no file or folder docs/setup.md',
 		]);
 	});
-
-	test('reads the option names of both nodes from their descriptions', () => {
-		const options = optionDisplayNames(nodeProperties());
-		for (const name of [
-			'Idempotency Key',
-			'Automatic Key Derivation',
-			'Page Size',
-			'Max Rate-Limit Wait (S)',
-			'Delivery ID Fields',
-			'Event Path',
-		]) {
-			expect(options).toContain(name);
-		}
-		expect(options).not.toContain('Endpoint');
-	});
 });
 
 describe('the documentation', () => {
-	const options = optionDisplayNames(nodeProperties());
-
-	test('has a README, a CONTRIBUTING guide and a manual in docs/', () => {
+	test('has a README, a CONTRIBUTING guide, a manual in docs/, and code with comments to check', () => {
 		expect(CHECKED.filter((file) => !fs.existsSync(path.join(ROOT, file)))).toEqual([]);
 		expect(MANUAL.length).toBeGreaterThan(3);
-	});
-
-	test.each(CHECKED)('%s: every relative link and anchor resolves', (file) => {
-		expect(brokenLinks(file, repository)).toEqual([]);
-	});
-
-	test.each(CHECKED)('%s: every npm script it names is in package.json', (file) => {
-		expect(unknownScripts(file, read(file), manifest.scripts)).toEqual([]);
-	});
-
-	test.each(CHECKED)('%s: every **Options → Name** is an option of the nodes', (file) => {
-		expect(unknownOptions(file, read(file), options)).toEqual([]);
-	});
-
-	test('the code has comments to check', () => {
 		expect(CODE.length).toBeGreaterThan(100);
 	});
 
+	test.each(CHECKED)(
+		'%s: every relative link and anchor resolves, every npm script and **Options → Name** exists',
+		(file) => {
+			expect([
+				...brokenLinks(file, repository),
+				...unknownScripts(file, read(file), manifest.scripts),
+				...unknownOptions(file, read(file), options),
+			]).toEqual([]);
+		},
+	);
+
 	test.each(CODE)(
 		'%s: every file, folder and README or docs section its comments name exists',
-		(file) => {
-			const problems = stalePointers(file, repository);
-			expect(problems).toEqual([]);
-		},
+		(file) => expect(stalePointers(file, repository)).toEqual([]),
 	);
 
 	test.each(CODE.filter((file) => /^(nodes|credentials)\//.test(file)))(
@@ -331,7 +295,7 @@ describe('the documentation', () => {
 });
 
 describe('documentation links the package hands to n8n', () => {
-	const links = [...credentialDocumentationUrls(), ...codexUrls()];
+	const links = handedLinks();
 
 	test('the credentials and every node have documentation links', () => {
 		expect(links.filter(([where]) => where.includes('documentationUrl'))).toHaveLength(

@@ -11,17 +11,10 @@ export interface Mention {
 	line: number;
 }
 
-interface Line {
-	text: string;
-	line: number;
-	/** Inside a fenced code block (``` or ~~~). */
-	code: boolean;
-}
-
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
 /** Every line, marked when it lies inside a fenced code block (the fence lines included). */
-function lines(markdown: string): Line[] {
+function lines(markdown: string) {
 	let fence: string | undefined;
 	return markdown.split('\n').map((text, index) => {
 		const marker = FENCE.exec(text)?.[1];
@@ -38,17 +31,11 @@ function lines(markdown: string): Line[] {
 	});
 }
 
-/** Inline code spans (`…`, ``…``) replaced by a placeholder: a link written there is an example, not a link. */
-function withoutCodeSpans(text: string): string {
-	return text.replace(/(`+)[^`]*?\1/g, 'code');
-}
-
-/** Lines of prose: outside code blocks, without code spans. */
-function prose(markdown: string): Line[] {
-	return lines(markdown)
+/** Lines of prose: outside code blocks, inline code spans (`…`, ``…``) replaced (a link there is an example). */
+const prose = (markdown: string) =>
+	lines(markdown)
 		.filter((line) => !line.code)
-		.map((line) => ({ ...line, text: withoutCodeSpans(line.text) }));
-}
+		.map((line) => ({ ...line, text: line.text.replace(/(`+)[^`]*?\1/g, 'code') }));
 
 /**
  * GitHub's anchor for a heading (github-slugger, as github.com renders README and docs pages): the rendered

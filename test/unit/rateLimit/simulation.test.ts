@@ -80,15 +80,8 @@ describe('rate limit: whole runs against a simulated rate-limited API', () => {
 				},
 			);
 
-			it('2,000 POSTs: ≤ 1.05× the floor, ≤ 1.02 requests per item', async () => {
-				const run = await simulate(2000, concurrency, BENCH_API);
-				expect(run.failedItems).toBe(0);
-				expect(run.requests / 2000).toBeLessThanOrEqual(1.02);
-				expect(run.elapsedMs / run.floorMs).toBeLessThanOrEqual(1.05);
-			});
-
-			it.each(['ietf', 'x'] as const)(
-				'with %s rate-limit headers: ≤ 1.05× the floor, ≤ 1.02 requests per item',
+			it.each([undefined, 'ietf', 'x'] as const)(
+				'2,000 POSTs (rate-limit headers: %s): ≤ 1.05× the floor, ≤ 1.02 requests per item',
 				async (headers) => {
 					const run = await simulate(2000, concurrency, { ...BENCH_API, headers });
 					expect(run.failedItems).toBe(0);
@@ -226,21 +219,15 @@ describe('rate limit: whole runs against a simulated rate-limited API', () => {
 			const first = await simulation.settle(simulation.run(items, concurrency));
 			await simulation.idle(2000);
 			const again = await simulation.settle(simulation.run(items, concurrency));
-			expect({ label, failed: first.failedItems + again.failedItems }).toEqual({
-				label,
-				failed: 0,
-			});
 			// A first wave of up to Concurrency requests may all be refused; after it, a 429 now and then (most often
 			// against APIs of a request or two per second, where probing above the rate costs more, relatively).
-			expect({ label, excess: first.requests - items <= 0.4 * items + concurrency }).toEqual({
+			expect({
 				label,
-				excess: true,
-			});
-			expect({ label, slow: first.elapsedMs / floorMs <= 1.7 }).toEqual({ label, slow: true });
-			expect({ label, slowAgain: again.elapsedMs / floorMs <= 1.25 }).toEqual({
-				label,
-				slowAgain: true,
-			});
+				failed: first.failedItems + again.failedItems,
+				excess: first.requests - items <= 0.4 * items + concurrency,
+				slow: first.elapsedMs / floorMs <= 1.7,
+				slowAgain: again.elapsedMs / floorMs <= 1.25,
+			}).toEqual({ label, failed: 0, excess: true, slow: true, slowAgain: true });
 		}
 	});
 
