@@ -52,7 +52,7 @@ const STATUS_DESCRIPTIONS: Record<number, string | RegExp> = {
 };
 /**
  * The API's refusals, one row per status that no other row reaches: 401 and 403 are the wrong Secret Key and Tenant
- * ID below, 404 the HTML page; a JSON error body's message is read the same for every status (test/unit/responses).
+ * ID below, 404 the HTML page; a JSON error body's message is read the same for every status (test/unit/responses.test.ts).
  */
 const statusCases: Case[] = [
 	...[

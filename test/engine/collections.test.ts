@@ -3,7 +3,7 @@
  * /v1/transfers in cursor pages ({data, has_more, next_cursor}), /v1/payouts in next links ({results, next}),
  * and /v1/accounts in the sandbox's page-numbered shapes; each pagination style auto-detected and forced; an
  * Endpoint refused for one item. Where the records sit in a page, a listing that loops or never ends and a next
- * link outside the Base URL are read by the pagination and URL rules alone (test/unit/pagination, apiUrl); that
+ * link outside the Base URL are read by the pagination and URL rules alone (test/unit/pagination.test.ts, apiUrl.test.ts); that
  * such a link is never requested is badInputAnswers.test.ts's.
  */
 import type { IDataObject } from 'n8n-workflow';
