@@ -1,20 +1,14 @@
 'use strict';
 /**
- * Return All in a real n8n, for bench/real-n8n.js: the sandbox's accounts (--accounts) in pages of
- * --page-size, listed
- *   - by the Tenant API node: Account → Get Many, Return All, Options → Page Size;
- *   - by n8n's HTTP Request node + Split Out as a user builds it: GET <base>/accounts?limit=<page size>
- *     with Header Auth, Pagination "Update a Parameter in Each Request" (query cursor =
- *     {{ $response.body.next_cursor }}), complete when {{ !$response.body.has_more }}; Split Out of `data`;
- *   - by a plain client in a process of its own on n8n's Node (bench/plainListing.js): fetch with
- *     keep-alive, and node:http with a new agent per request (n8n's helper's way, without axios or n8n).
- * Each workflow runs with `n8n execute` (a new process each time, Manual Trigger first); its figure is
- * the nodes' own executionTime from the run data (HTTP Request's plus Split Out's), so n8n's start-up is
- * not counted. Every run is checked: one output item per account, first and last in order.
- * With --cpu-prof <dir>, each `n8n execute` of a listing writes a V8 CPU profile into a folder of its
- * own there (NODE_OPTIONS), and each run's paging loop is shown by where its time went (bench/cpuProfile.js).
+ * Return All in a real n8n, for bench/real-n8n.js, by the Tenant API node (Account → Get Many, Return All), by n8n's
+ * HTTP Request node + Split Out as a user builds it (Pagination "Update a Parameter in Each Request": query cursor =
+ * {{ $response.body.next_cursor }}, complete when {{ !$response.body.has_more }}), and by a plain client in a process
+ * of its own on n8n's Node (bench/plainListing.js). Each workflow runs with `n8n execute`; its figure is the nodes' own
+ * executionTime, and every run is checked: one item per account, first and last in order. With a `cpuProfDir`, each
+ * run writes a V8 CPU profile and its paging loop is shown by where its time went (bench/cpuProfile.js).
  */
-const { spawn } = require('node:child_process');
+const { execFile } = require('node:child_process');
+const { promisify } = require('node:util');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -28,10 +22,7 @@ const { importWorkflows, returnAllNode } = require('./workflow');
 const listing = (id, nodes) =>
 	chain(`bench ${id}`, [node('Start', MANUAL_TRIGGER), ...nodes], imported(id));
 
-/**
- * The two listing workflows. `credentials`: { tenantApi, headerAuth }, each { id, name }.
- * `timedNodes` are the nodes whose executionTime adds up to the scenario's time.
- */
+/** The two listing workflows; `timedNodes`: those whose executionTime adds up to the scenario's time. */
 function listingScenarios(sandbox, credentials, pageSize) {
 	const tenantApi = returnAllNode(pageSize, credentials.tenantApi);
 	const httpRequest = {
@@ -93,24 +84,10 @@ function listingScenarios(sandbox, credentials, pageSize) {
 }
 
 /** Runs bench/plainListing.js on `nodeBin`; resolves its { pages, coldMs, warmMs }. */
-function plainListing(nodeBin, options) {
-	return new Promise((resolve, reject) => {
-		const child = spawn(
-			nodeBin,
-			[path.join(__dirname, 'plainListing.js'), JSON.stringify(options)],
-			{ stdio: ['ignore', 'pipe', 'pipe'] },
-		);
-		let out = '';
-		let err = '';
-		child.stdout.on('data', (d) => (out += d));
-		child.stderr.on('data', (d) => (err += d));
-		child.on('error', reject);
-		child.on('close', (code) =>
-			code === 0
-				? resolve(JSON.parse(out))
-				: reject(new Error(`plainListing ${options.client}: exit ${code}\n${err}`)),
-		);
-	});
+async function plainListing(nodeBin, options) {
+	const script = path.join(__dirname, 'plainListing.js');
+	const { stdout } = await promisify(execFile)(nodeBin, [script, JSON.stringify(options)]);
+	return JSON.parse(stdout);
 }
 
 /** The 1-minute load average: on a shared machine, the wait for a CPU shows in every page's time. */
@@ -149,10 +126,7 @@ async function runWorkflow(n8n, scenario, { accounts, profileDir }) {
 	};
 }
 
-/**
- * `rounds` rounds of: each n8n workflow once, then each plain client once (a new process each).
- * Prints every run and a summary with the per-page cost; returns the report.
- */
+/** `rounds` rounds of each workflow, then each plain client, once; prints every run and a summary per page. */
 async function listingBenchmarks(n8n, sandbox, credentials, options) {
 	const { accounts, pageSize, rounds, cpuProfDir } = options;
 	const pages = Math.ceil(accounts / pageSize);

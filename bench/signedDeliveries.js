@@ -8,9 +8,8 @@
  */
 const { isDeepStrictEqual } = require('node:util');
 
-const { median, pairedRatio, sideBySide } = require('./cpuTiming');
+const { median, pairedRatio, sideBySide, table } = require('./cpuTiming');
 const { fill, series } = require('./webhookShapes');
-const { table } = require('./unsignedRequests');
 const { NOW, requestOf, secretsOf, setupNamed } = require('./webhookSetups');
 
 const BYTES = 10240;
@@ -173,7 +172,7 @@ function printSigned(report) {
 	);
 	const columns = baseline ? COLUMNS : COLUMNS.slice(0, 4);
 	table(
-		columns.map(([title]) => title),
+		columns.map(([title]) => title).join(' | '),
 		report.rows.map((row) => columns.map(([, cell]) => cell(row))),
 	);
 	if (!baseline) return;

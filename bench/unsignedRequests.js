@@ -6,7 +6,7 @@
  * settings built once per set-up. Baseline: `JSON.parse(rawBody.toString('utf8'))` for JSON, `URLSearchParams` with
  * every pair iterated for forms. A cell's ratio is the median over the rounds of trigger ÷ baseline in the same round.
  */
-const { median, pairedRatio, sideBySide } = require('./cpuTiming');
+const { median, pairedRatio, sideBySide, table } = require('./cpuTiming');
 const { FORM_SHAPES, JSON_SHAPES, fill } = require('./webhookShapes');
 const { SETUPS, requestOf, secretsOf } = require('./webhookSetups');
 
@@ -111,13 +111,6 @@ function unsignedBench(
 }
 
 const micros = (us) => (us < 10 ? us.toFixed(1) : us.toFixed(0));
-const table = (head, rows) =>
-	console.log(
-		[head, head.map((_, i) => (i === 0 ? '---' : '---:')), ...rows]
-			.map((r) => `| ${r.join(' | ')} |`)
-			.join('\n'),
-	);
-
 /** The columns of the table by shape: each the highest ratio among the cells it takes. */
 const GROUPS = [
 	...[1, 2].flatMap((secrets) =>
@@ -137,7 +130,7 @@ function printUnsigned(report) {
 	);
 	const setups = [...new Set(cells.map((c) => c.setup))];
 	table(
-		['Set-up', ...report.variants],
+		['Set-up', ...report.variants].join(' | '),
 		setups.map((setup) => [
 			setup,
 			...report.variants.map((variant) => {
@@ -149,7 +142,7 @@ function printUnsigned(report) {
 	const groups = GROUPS.filter(([, takes]) => cells.some(takes));
 	console.log('\nBy shape: the highest trigger ÷ baseline among the set-ups of each column');
 	table(
-		['Shape', 'baseline µs', ...groups.map(([title]) => title)],
+		['Shape', 'baseline µs', ...groups.map(([title]) => title)].join(' | '),
 		report.rows.map((row) => [
 			row.shape,
 			micros(row.baselineUs),
@@ -160,4 +153,4 @@ function printUnsigned(report) {
 	);
 }
 
-module.exports = { VARIANTS, printUnsigned, table, unsignedBench };
+module.exports = { VARIANTS, printUnsigned, unsignedBench };
