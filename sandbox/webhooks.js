@@ -219,7 +219,7 @@ class WebhookDispatcher {
 
 	/**
 	 * Send one delivery now (README "Webhook deliveries").
-	 * @param {DeliveryInput} input
+	 * @param {DeliveryInput} [input]
 	 * @param {WebhookOptions} [overrides] e.g. { url, maxAttempts } for this delivery only
 	 * @returns {Promise<DeliveryResult>}
 	 */
