@@ -1,8 +1,6 @@
 'use strict';
 
-const { seedAccounts, isPaginationMode } = require('./accounts');
-const { SEEDED_COLLECTIONS, seedCollection } = require('./collections');
-const { IdempotencyStore } = require('./idempotency');
+const { seedAccounts, seedCollection, isPaginationMode, SEEDED_COLLECTIONS } = require('./accounts');
 const { FaultInjector } = require('./faults');
 const { WebhookDispatcher } = require('./webhooks');
 const { KeyRateLimit, Latency } = require('./rateLimit');
@@ -18,7 +16,7 @@ const PROTECTED_FIELDS = new Set(['id', 'object', 'endpoint', 'idempotency_key',
  *
  * @import { Account, PaginationConfig, PaginationMode } from './accounts'
  * @import { WebhookOptions } from './webhooks'
- * @import { SeededRecord } from './collections'
+ * @import { SeededRecord } from './accounts'
  * @typedef {Record<string, unknown> & { id: string, object: string, endpoint: string, idempotency_key: string, created_at: string }} CreatedRecord
  * @typedef {{ requests: number, byRoute: Record<string, number>, records: number, distinctIdempotencyKeys: number,
  *   replays: number, conflicts: number, answersCutShort: number, postsInProgress: number, inFlight: number, peakInFlight: number, faultsInjected: number, rateLimited: number,
@@ -72,7 +70,8 @@ class SandboxState {
 		/** @type {Map<string, CreatedRecord>} */
 		this.recordsById = new Map();
 		this.recordSeq = 0;
-		this.idempotency = new IdempotencyStore();
+		/** @type {Map<string, { fingerprint: string, status: number, body: string, recordId: string }>} answers by (tenant, Idempotency-Key), written at the commit */
+		this.idempotency = new Map();
 		/** @type {Set<string>} scoped keys of POSTs accepted but not yet committed (slow commits) */
 		this.inProgress = new Set();
 		this.faults = new FaultInjector();
