@@ -50,12 +50,11 @@ const KINDS = {
 /** One cell as a function to time, checked once to end in the refusal it must with every secret tried. */
 function cell(build, setup, variant, body, format) {
 	const settings = build.settings(setup.parameters(format), secretsOf(setup, variant.secrets));
-	const { kind } = settings.check;
+	const check = settings.verification;
+	const { kind } = check;
 	const headers = setup.sign(body, setup.keys.other);
 	if (variant.signature === 'none')
-		delete headers[
-			kind === 'hmac' ? settings.check.signing.signatureHeader : settings.check.header
-		];
+		delete headers[(kind === 'hmac' ? check.signatureHeader : check.header)[0]];
 	const request = requestOf(body, headers, format);
 	const decision = build.receive(settings, request);
 	const expected = EXPECTED[kind][variant.signature];
@@ -64,7 +63,7 @@ function cell(build, setup, variant, body, format) {
 		throw new Error(
 			`${setup.name}, ${variant.name}: ${decision.reason} (${tried} tried), not ${expected}`,
 		);
-	const algorithm = kind === 'hmac' ? settings.check.signing.algorithm : undefined;
+	const algorithm = kind === 'hmac' ? check.algorithm : undefined;
 	const hash = algorithm && (algorithm === 'sha512' ? 'SHA-512' : 'SHA-1/SHA-256');
 	return {
 		info: { setup: setup.name, ...variant, variant: variant.name, hash },
