@@ -3,7 +3,7 @@
 const crypto = require('node:crypto');
 
 /**
- * Signs webhook deliveries the way each signing scheme the trigger offers does (README "Signing": the sender's side
+ * Signs webhook deliveries the way each signing scheme the trigger offers does (sandbox/README.md: the sender's side
  * only; the tests check the product's verification against it).
  *
  * @typedef {'hmac-sha256-hex'|'hmac-sha256-base64'|'hmac-sha256-prefixed'|'hmac-sha512-hex'|'timestamped'
