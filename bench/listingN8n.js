@@ -14,7 +14,7 @@ const os = require('node:os');
 const path = require('node:path');
 
 const { GROUPS, breakdown, describe } = require('./cpuProfile');
-const { median } = require('./cpuTiming');
+const { median, table } = require('./cpuTiming');
 const { MANUAL_TRIGGER, chain, imported, node } = require('../test/harness/n8n/workflows');
 const { importWorkflows, returnAllNode } = require('./workflow');
 
@@ -176,6 +176,10 @@ async function listingBenchmarks(n8n, sandbox, credentials, options) {
 			);
 		}
 	}
+	const clientLabel = {
+		fetch: 'fetch, keep-alive',
+		'http-new-agent': 'node:http, new agent per request',
+	};
 	const summary = [
 		...scenarios.map((s) => ({
 			name: s.name,
@@ -184,28 +188,28 @@ async function listingBenchmarks(n8n, sandbox, credentials, options) {
 		})),
 		...clients.map((client) => ({
 			name: client,
-			label: `plain client: ${client === 'fetch' ? 'fetch, keep-alive' : 'node:http, new agent per request'} (new process)`,
+			label: `plain client: ${clientLabel[client]} (new process)`,
 			medianMs: median(runs[client].map((r) => r.coldMs)),
 			warmMedianMs: median(runs[client].map((r) => r.warmMs)),
 		})),
 	].map((row) => ({ ...row, msPerPage: row.medianMs / pages }));
 	const peer = summary.find((r) => r.name === 'list-http-request');
+	const profiler = cpuProfDir
+		? ' (under the CPU profiler, which costs the n8n runs some time)'
+		: '';
 	console.log(
-		`\nReturn All over ${accounts} accounts, ${pages} pages of ${pageSize}, median of ${rounds}${cpuProfDir ? ' (under the CPU profiler, which costs the n8n runs some time)' : ''}:`,
+		`\nReturn All over ${accounts} accounts, ${pages} pages of ${pageSize}, median of ${rounds}${profiler}:`,
 	);
-	for (const row of summary) {
-		const speed =
-			row.name === 'list-tenant-api'
-				? `  ${(peer.medianMs / row.medianMs).toFixed(2)}× the speed of HTTP Request + Pagination + Split Out`
-				: '';
-		const warm =
-			row.warmMedianMs === undefined
-				? ''
-				: `  (second listing in the same process: ${(row.warmMedianMs / pages).toFixed(2)} ms/page)`;
-		console.log(
-			`  ${row.label.padEnd(62)} ${row.medianMs.toFixed(0).padStart(6)} ms  ${row.msPerPage.toFixed(2)} ms/page${speed}${warm}`,
-		);
-	}
+	table(
+		'Listing | ms | ms a page | speed vs HTTP Request + Pagination + Split Out | ms a page, second listing in the same process',
+		summary.map((row) => [
+			row.label,
+			row.medianMs.toFixed(0),
+			row.msPerPage.toFixed(2),
+			row.name === 'list-tenant-api' ? `${(peer.medianMs / row.medianMs).toFixed(2)}×` : '',
+			row.warmMedianMs === undefined ? '' : (row.warmMedianMs / pages).toFixed(2),
+		]),
+	);
 	for (const s of scenarios) {
 		const profiles = runs[s.name].map((run) => run.profile).filter(Boolean);
 		if (profiles.length === 0) continue;

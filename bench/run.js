@@ -209,22 +209,15 @@ function postScenarios({ harness, types, sandbox, inputs, httpRequest }) {
 			concurrency: 'all',
 			run: () => runChecked(bench.httpRequestNode(sandbox.baseUrl, sandbox.tenantId, HEADER_AUTH)),
 		});
-	for (const concurrency of [...CONCURRENCY, ...(httpRequest ? ['all'] : [])])
-		scenarios.push({
-			name: `raw-c${concurrency}`,
-			label: `undici Pool, ${at(concurrency)}`,
-			kind: 'raw',
-			concurrency,
-			run: raw(concurrency, false),
-		});
-	for (const concurrency of CONCURRENCY)
-		scenarios.push({
-			name: `raw-fresh-c${concurrency}`,
-			label: `undici, new connection per request, ${at(concurrency)}`,
-			kind: 'rawFresh',
-			concurrency,
-			run: raw(concurrency, true),
-		});
+	for (const fresh of [false, true])
+		for (const concurrency of [...CONCURRENCY, ...(httpRequest && !fresh ? ['all'] : [])])
+			scenarios.push({
+				name: `raw${fresh ? '-fresh' : ''}-c${concurrency}`,
+				label: `undici${fresh ? ', new connection per request' : ' Pool'}, ${at(concurrency)}`,
+				kind: fresh ? 'rawFresh' : 'raw',
+				concurrency,
+				run: raw(concurrency, fresh),
+			});
 	return scenarios.filter((s) => picked(s.name));
 }
 

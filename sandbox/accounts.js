@@ -86,12 +86,9 @@ function decodeCursor(cursor) {
 /**
  * The listing answer in the configured mode: 200 with the page, or 400 for a query parameter that cannot work.
  * Records are filtered by equality on any non-paging query parameter that names one of their fields.
- * @param {object[]} all the records, in listing order
- * @param {URLSearchParams} q
- * @param {PaginationConfig} cfg
+ * @param {object[]} all the records, in listing order @param {URLSearchParams} q @param {PaginationConfig} cfg
  * @param {string} origin e.g. http://127.0.0.1:4010 (for absolute next URLs)
- * @param {string} [path] the listing's path, for next URLs
- * @returns {{ status: number, body: unknown }}
+ * @param {string} [path] the listing's path, for next URLs @returns {{ status: number, body: unknown }}
  */
 function listRecords(all, q, cfg, origin, path = '/v1/accounts') {
 	try {

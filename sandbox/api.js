@@ -38,10 +38,7 @@ const fingerprint = (
  * Answers a processed request, honouring the faults that act after the commit: the request echoed in the answer
  * (headers included, so the Api-Key too: a debugging echo some APIs really send), a body drip-fed, a delay, or the
  * connection dropped.
- * @param {Call} call
- * @param {number} status
- * @param {string} body JSON text
- * @param {Record<string, string>} [headers]
+ * @param {Call} call @param {number} status @param {string} body JSON text @param {Record<string, string>} [headers]
  */
 function respond({ ctx, req, res, fault }, status, body, headers) {
 	const type = fault?.type;
@@ -70,12 +67,8 @@ function later(ctx, ms, then) {
 }
 
 /**
- * @param {SandboxState} state
- * @param {ApiContext} ctx
- * @param {IncomingMessage} req
- * @param {ServerResponse} res
- * @param {string} rawPath pathname as received, starting with /v1
- * @param {string} query text after '?', or ''
+ * @param {SandboxState} state @param {ApiContext} ctx @param {IncomingMessage} req @param {ServerResponse} res
+ * @param {string} rawPath pathname as received, starting with /v1 @param {string} query text after '?', or ''
  */
 function handleApi(state, ctx, req, res, rawPath, query) {
 	const path = rawPath.length > 3 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
@@ -228,9 +221,7 @@ async function handlePost(call) {
 /**
  * The answer for a key the service already knows: "still in progress", the stored answer (same request), or a
  * refusal (another request); null for a new key.
- * @param {SandboxState} state
- * @param {string} scoped the key in its tenant
- * @param {string} fp
+ * @param {SandboxState} state @param {string} scoped the key in its tenant @param {string} fp
  * @returns {HeldAnswer|null}
  */
 function answerKnownKey(state, scoped, fp) {
@@ -264,14 +255,8 @@ function answerKnownKey(state, scoped, fp) {
 
 /**
  * Commits a new record: from here on, a retry with the same key replays this answer.
- * @param {SandboxState} state
- * @param {string} collection
- * @param {string} path
- * @param {string} scoped
- * @param {string} idemKey
- * @param {string} fp
- * @param {Record<string, unknown>} body
- * @returns {HeldAnswer}
+ * @param {SandboxState} state @param {string} collection @param {string} path @param {string} scoped
+ * @param {string} idemKey @param {string} fp @param {Record<string, unknown>} body @returns {HeldAnswer}
  */
 function commitPost(state, collection, path, scoped, idemKey, fp, body) {
 	const record = state.createRecord(collection, path.slice(3), idemKey, body);

@@ -33,9 +33,7 @@ const sendError = (res, status, code, message, headers) =>
 /**
  * The request's body as a JSON object (`{}` for an empty body where `emptyOk`), or undefined once the request has
  * been refused: 400 when it is no JSON object, the connection closed when it is too large or breaks off.
- * @param {IncomingMessage} req
- * @param {ServerResponse} res
- * @returns {Promise<Record<string, unknown>|undefined>}
+ * @param {IncomingMessage} req @param {ServerResponse} res @returns {Promise<Record<string, unknown>|undefined>}
  */
 async function readObject(req, res, emptyOk = false) {
 	/** @type {Buffer[]} */
@@ -69,11 +67,8 @@ const whenCutShort = (res, onCutShort) =>
  * Writes `body` one byte every `intervalMs` after the headers went out at once: the answer a client with a
  * headers-only timeout waits for forever. With `endless`, spaces (valid trailing JSON whitespace) follow until the
  * client goes away. `timers` holds the pending tick, for the server to cancel on close.
- * @param {ServerResponse} res
- * @param {number} status
- * @param {string} body
- * @param {{ intervalMs: number, endless: boolean }} how
- * @param {Set<NodeJS.Timeout>} timers
+ * @param {ServerResponse} res @param {number} status @param {string} body
+ * @param {{ intervalMs: number, endless: boolean }} how @param {Set<NodeJS.Timeout>} timers
  * @param {() => void} onCutShort
  */
 function sendDripping(res, status, body, how, timers, onCutShort) {
@@ -102,9 +97,7 @@ let spacesMember = null;
 /**
  * A gzip bomb that is valid JSON once inflated: `[`, `inflatedMiB` MiB of spaces, `]`, as concatenated gzip members
  * (about 1 KiB on the wire per MiB inflated; with `endless`, until the client goes away), written with backpressure.
- * @param {ServerResponse} res
- * @param {{ inflatedMiB: number, endless: boolean }} how
- * @param {() => void} onCutShort
+ * @param {ServerResponse} res @param {{ inflatedMiB: number, endless: boolean }} how @param {() => void} onCutShort
  */
 function sendGzipBomb(res, how, onCutShort) {
 	const member = (spacesMember ??= zlib.gzipSync(Buffer.alloc(MIB, 0x20), { level: 9 }));

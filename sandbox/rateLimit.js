@@ -73,9 +73,7 @@ class KeyRateLimit {
 
 	/**
 	 * Takes a token for `key` if there is one; null when no limit is configured.
-	 * @param {string} key
-	 * @param {number} [now] ms
-	 * @returns {Verdict|null}
+	 * @param {string} key @param {number} [now] ms @returns {Verdict|null}
 	 */
 	take(key, now = Date.now()) {
 		const cfg = this.config;

@@ -130,9 +130,7 @@ const demoSecret = (scheme) =>
 /**
  * The Tenant API Trigger settings that verify deliveries of `scheme` (what `npm start --scheme` and the tests use),
  * for bodies in `bodyFormat` (JSON by default; Standard Webhooks reads JSON only).
- * @param {SigningScheme} scheme
- * @param {'json'|'form'} [bodyFormat]
- * @returns {Record<string, unknown>}
+ * @param {SigningScheme} scheme @param {'json'|'form'} [bodyFormat] @returns {Record<string, unknown>}
  */
 const triggerParameters = (scheme, bodyFormat) =>
 	scheme !== 'standard-webhooks' && bodyFormat !== undefined

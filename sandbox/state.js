@@ -103,9 +103,7 @@ class SandboxState {
 
 	/**
 	 * Stores a new record (the commit point for POSTs).
-	 * @param {string} collection
-	 * @param {string} endpoint path after /v1
-	 * @param {string} idempotencyKey
+	 * @param {string} collection @param {string} endpoint path after /v1 @param {string} idempotencyKey
 	 * @param {Record<string, unknown>} body
 	 */
 	createRecord(collection, endpoint, idempotencyKey, body) {
@@ -122,9 +120,7 @@ class SandboxState {
 
 	/**
 	 * Merges fields into a record, or replaces them; its identity fields stay.
-	 * @param {string} id
-	 * @param {Record<string, unknown>} fields
-	 * @param {boolean} replace
+	 * @param {string} id @param {Record<string, unknown>} fields @param {boolean} replace
 	 */
 	updateRecord(id, fields, replace) {
 		const record = /** @type {CreatedRecord} */ (this.recordsById.get(id));

@@ -29,9 +29,7 @@ const ANSWER_LIMIT = BODY_EXCERPT * 4;
 
 /**
  * Validates `cfg` and fills in the defaults (or the values of `base` for the fields not given).
- * @param {WebhookOptions|null|undefined} cfg
- * @param {WebhookConfig} [base]
- * @returns {WebhookConfig}
+ * @param {WebhookOptions|null|undefined} cfg @param {WebhookConfig} [base] @returns {WebhookConfig}
  */
 function normalizeWebhookConfig(cfg, base) {
 	const given = Object.entries(cfg ?? {}).filter(([, value]) => value !== undefined);
@@ -138,9 +136,7 @@ class WebhookDispatcher {
 	/**
 	 * What `input` sends: a payload exactly as given, else an event with the next id (`evt_1`, …), its `created_at`
 	 * and a sample object, under the fields `input` gives.
-	 * @param {DeliveryInput} input
-	 * @param {unknown} [object]
-	 * @returns {Delivery}
+	 * @param {DeliveryInput} input @param {unknown} [object] @returns {Delivery}
 	 */
 	toDelivery(
 		input,
@@ -168,8 +164,7 @@ class WebhookDispatcher {
 
 	/**
 	 * Sends one delivery now (README "Webhook deliveries"); `overrides` for this delivery only.
-	 * @param {DeliveryInput} [input]
-	 * @param {WebhookOptions} [overrides]
+	 * @param {DeliveryInput} [input] @param {WebhookOptions} [overrides]
 	 */
 	deliver(input, overrides) {
 		const cfg = overrides ? normalizeWebhookConfig(overrides, this.config) : this.config;
@@ -188,9 +183,7 @@ class WebhookDispatcher {
 	/**
 	 * Attempts with exponential backoff until an answer is a 2xx, the attempts run out or the dispatcher closes. Each
 	 * attempt is signed anew (a signed timestamp is fresh) over the same body bytes.
-	 * @param {Delivery} delivery
-	 * @param {WebhookConfig} cfg
-	 * @returns {Promise<DeliveryResult>}
+	 * @param {Delivery} delivery @param {WebhookConfig} cfg @returns {Promise<DeliveryResult>}
 	 */
 	async attemptAll({ eventId, body }, cfg) {
 		const generation = this.generation;
