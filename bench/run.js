@@ -15,6 +15,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { fork } = require('node:child_process');
+const { once } = require('node:events');
 
 // n8n-core writes to the user folder: one of the benchmark's own unless given, removed at exit.
 if (!process.env.N8N_USER_FOLDER) {
@@ -95,31 +96,19 @@ function nodeTypes(harness, sandbox, httpRequest) {
 	});
 }
 
-/** bench/sandbox-process.js, driven over IPC: `call(method, arg)` resolves what the sandbox's method returns. */
-function startSandboxProcess(options) {
+/** bench/sandbox-process.js, driven over IPC, one call at a time: `call(method, arg)` resolves what the sandbox's method returns. */
+async function startSandboxProcess(options) {
 	const child = fork(path.join(__dirname, 'sandbox-process.js'), [JSON.stringify(options)], {
 		stdio: 'inherit',
 	});
-	const pending = new Map();
-	let nextId = 0;
-	return new Promise((resolve, reject) => {
-		child.once('error', reject);
-		child.on('message', (message) => {
-			if (message.ready)
-				return resolve({
-					...message,
-					call: (cmd, arg) =>
-						new Promise((res, rej) => {
-							pending.set(++nextId, { res, rej });
-							child.send({ id: nextId, cmd, arg });
-						}),
-				});
-			const waiter = pending.get(message.id);
-			pending.delete(message.id);
-			if (message.ok) waiter.res(message.value);
-			else waiter.rej(new Error(message.error));
-		});
-	});
+	const [ready] = await once(child, 'message');
+	const call = async (cmd, arg) => {
+		child.send({ cmd, arg });
+		const [{ ok, value, error }] = await once(child, 'message');
+		if (!ok) throw new Error(error);
+		return value;
+	};
+	return { ...ready, call };
 }
 
 /** Wall time, CPU time of this process (the sandbox has its own) and peak RSS (sampled every 5 ms) while `work` runs. */

@@ -1,7 +1,7 @@
 'use strict';
 /**
  * The benchmark's sandbox in its own process, so that the client side (n8n's engine and the nodes) has its own core.
- * Driven over IPC: { id, cmd: a method of the sandbox, or 'recordCount' (records and distinct refs), arg }.
+ * Driven over IPC, one call at a time: { cmd: a method of the sandbox, or 'recordCount' (records and distinct refs), arg }.
  */
 const { startSandbox } = require('../sandbox/server');
 
@@ -17,14 +17,14 @@ const { startSandbox } = require('../sandbox/server');
 			setImmediate(() => process.exit(0));
 		},
 	};
-	process.on('message', async ({ id, cmd, arg }) => {
+	process.on('message', async ({ cmd, arg }) => {
 		try {
-			process.send({ id, ok: true, value: await (commands[cmd] ?? sandbox[cmd])(arg) });
+			process.send({ ok: true, value: await (commands[cmd] ?? sandbox[cmd])(arg) });
 		} catch (error) {
-			process.send({ id, ok: false, error: String(error?.message) });
+			process.send({ ok: false, error: String(error?.message) });
 		}
 	});
 	process.on('disconnect', () => process.exit(0));
 	const { baseUrl, apiKey, tenantId } = sandbox;
-	process.send({ ready: true, baseUrl, apiKey, tenantId });
+	process.send({ baseUrl, apiKey, tenantId });
 })();
