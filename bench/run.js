@@ -428,23 +428,32 @@ const vs = (rows, r, name, what = 'ms') => {
 	return `${fmt(what === 'cpu' ? pairedRatio(r.allCpuUsPerUnit, other.allCpuUsPerUnit) : r.ms / other.ms, 2)}×`;
 };
 
+/** A row of the rounds' tables: per second, median ms (each run's), client CPU µs per unit, `comparisons`, peak RSS. */
+const roundsRow = (r, cpuDigits, ...comparisons) => [
+	r.label,
+	fmt(r.perSecond),
+	`${fmt(r.ms)} (${r.allMs.join(', ')})`,
+	fmt(r.cpuUsPerUnit, cpuDigits),
+	...comparisons,
+	fmt(r.peakRssMb),
+];
+
 function print(report) {
 	const { post = [], rateLimited, queueWorkers, list = [], webhook } = report;
 	const http = post.find((r) => r.name === 'http-request');
 	if (post.length)
 		table(
 			'Scenario | items/s | median ms (runs) | client CPU µs/item | CPU vs floor node, same concurrency | time vs raw Pool, same concurrency | time vs raw, new connection per request | speed vs HTTP Request | peak RSS MB',
-			post.map((r) => [
-				r.label,
-				fmt(r.perSecond),
-				`${fmt(r.ms)} (${r.allMs.join(', ')})`,
-				fmt(r.cpuUsPerUnit),
-				r.kind === 'node' ? vs(post, r, `floor-c${r.concurrency}`, 'cpu') : '',
-				r.kind.startsWith('raw') ? '' : vs(post, r, `raw-c${r.concurrency}`),
-				r.kind.startsWith('raw') ? '' : vs(post, r, `raw-fresh-c${r.concurrency}`),
-				http && r !== http ? `${fmt(r.perSecond / http.perSecond, 2)}×` : '',
-				fmt(r.peakRssMb),
-			]),
+			post.map((r) =>
+				roundsRow(
+					r,
+					0,
+					r.kind === 'node' ? vs(post, r, `floor-c${r.concurrency}`, 'cpu') : '',
+					r.kind.startsWith('raw') ? '' : vs(post, r, `raw-c${r.concurrency}`),
+					r.kind.startsWith('raw') ? '' : vs(post, r, `raw-fresh-c${r.concurrency}`),
+					http && r !== http ? `${fmt(r.perSecond / http.perSecond, 2)}×` : '',
+				),
+			),
 		);
 	if (rateLimited)
 		table(
@@ -465,14 +474,7 @@ function print(report) {
 	if (list.length)
 		table(
 			'Listing | accounts/s | median ms (runs) | client CPU µs/account | time vs raw, same page size | peak RSS MB',
-			list.map((r) => [
-				r.label,
-				fmt(r.perSecond),
-				`${fmt(r.ms)} (${r.allMs.join(', ')})`,
-				fmt(r.cpuUsPerUnit, 1),
-				r.kind === 'node' ? vs(list, r, `list-raw-p${r.pageSize}`) : '',
-				fmt(r.peakRssMb),
-			]),
+			list.map((r) => roundsRow(r, 1, vs(list, r, `list-raw-p${r.pageSize}`))),
 		);
 	if (webhook) printWebhook(webhook);
 	console.log(
