@@ -40,8 +40,8 @@ function rateLimitedScenarios({ harness, nodeTypes, inputs, httpRequest, headerA
 		});
 		return await outcome(sandbox, inputs, items, error);
 	};
-	const nodes = [5, 16].flatMap((concurrency) =>
-		[false, true].map((headers) => ({
+	const nodes = [false, true].flatMap((headers) =>
+		[5, 16].map((concurrency) => ({
 			name: `rl-node-c${concurrency}${headers ? '-headers' : ''}`,
 			label: `Tenant API node, ${concurrency === 5 ? 'default options (Concurrency 5)' : `Concurrency ${concurrency}`}${headers ? ', rate-limit headers on' : ''}`,
 			headers,

@@ -153,14 +153,7 @@ const COLUMNS = [
 	['old readDelivery µs (verify and read only)', (row) => fixed(row.readUs[1])],
 	[
 		'same output body',
-		(row) =>
-			row.refused.length > 0
-				? row.refused.join('; ')
-				: row.sameBody === undefined
-					? ''
-					: row.sameBody
-						? 'yes'
-						: '**no**',
+		(row) => row.refused.join('; ') || { true: 'yes', false: '**no**' }[row.sameBody] || '',
 	],
 ];
 
