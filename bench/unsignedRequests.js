@@ -10,8 +10,8 @@ const { median, pairedRatio, sideBySide, table } = require('./cpuTiming');
 const { FORM_SHAPES, JSON_SHAPES, fill } = require('./webhookShapes');
 const { SETUPS, requestOf, secretsOf } = require('./webhookSetups');
 
-const VARIANTS = [1, 2].flatMap((secrets) =>
-	['other key', 'none'].map((signature) => ({
+const VARIANTS = ['other key', 'none'].flatMap((signature) =>
+	[1, 2].map((secrets) => ({
 		name: `${signature === 'none' ? 'no signature' : 'another key'}, ${secrets === 1 ? 'one secret' : 'two secrets'}`,
 		secrets,
 		signature,
