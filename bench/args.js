@@ -4,9 +4,7 @@
  * as the default's kind: a number, a comma-separated list (of numbers when the default's are), a flag (a boolean
  * default: no value), text otherwise.
  * @template {Record<string, unknown>} T
- * @param {string[]} argv
- * @param {T} defaults
- * @returns {T}
+ * @param {string[]} argv @param {T} defaults @returns {T}
  */
 function parseArgs(argv, defaults) {
 	/** @type {Record<string, unknown>} */

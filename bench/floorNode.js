@@ -1,11 +1,10 @@
 'use strict';
 /**
- * n8n's own floor for one POST (docs/benchmarks.md, "CPU per request"): the least a node can do to send
- * the Tenant API node's request inside the engine. It reads the same body expression per item, sends
- * POST <url> with the same headers and bytes through `httpRequestWithAuthentication`, with a credential
- * whose `authenticate` is a function (no expression to evaluate), read once per run, and parses the JSON
- * answer. No URL checks, retries, time limits, size limits, rate limit or error reporting: everything
- * the Tenant API node costs above this is its own.
+ * n8n's own floor for one POST (docs/benchmarks.md, "CPU per request"): the least a node can do to send the Tenant API
+ * node's request inside the engine. It reads the same body expression per item and sends the same POST (headers,
+ * bytes) through `httpRequestWithAuthentication`, with a credential whose `authenticate` is a function, read once per
+ * run, and parses the JSON answer. No URL checks, retries, limits or error reporting: all the Tenant API node costs
+ * above this is its own.
  */
 const { randomUUID } = require('node:crypto');
 const { describeNode } = require('../test/harness/engine.ts');
@@ -14,63 +13,45 @@ const { BODY_EXPRESSION, pool } = require('./workflow');
 const FLOOR_TYPE = 'bench.floor';
 const FLOOR_CREDENTIAL = 'benchFloorApi';
 
-/** The credential: Api-Key and x-tenant-id straight from its fields. */
 const floorCredentialType = {
 	name: FLOOR_CREDENTIAL,
 	displayName: 'Bench Floor API',
-	properties: [
-		{ displayName: 'Secret Key', name: 'secretKey', type: 'string', default: '' },
-		{ displayName: 'Tenant ID', name: 'tenantId', type: 'string', default: '' },
-	],
-	async authenticate(credentials, requestOptions) {
-		return {
-			...requestOptions,
-			headers: {
-				...requestOptions.headers,
-				'Api-Key': credentials.secretKey,
-				'x-tenant-id': credentials.tenantId,
-			},
-		};
+	properties: ['secretKey', 'tenantId'].map((name) => ({
+		displayName: name,
+		name,
+		type: 'string',
+		default: '',
+	})),
+	async authenticate({ secretKey, tenantId }, requestOptions) {
+		const headers = { ...requestOptions.headers, 'Api-Key': secretKey, 'x-tenant-id': tenantId };
+		return { ...requestOptions, headers };
 	},
 };
 
 class FloorNode {
-	constructor() {
-		this.description = describeNode(
-			'Floor',
-			'One POST per item through httpRequestWithAuthentication',
-			{
-				credentials: [{ name: FLOOR_CREDENTIAL, required: true }],
-				properties: [
-					{ displayName: 'URL', name: 'url', type: 'string', default: '' },
-					{ displayName: 'Body', name: 'body', type: 'json', default: '{}' },
-					{ displayName: 'Concurrency', name: 'concurrency', type: 'number', default: 1 },
-				],
-			},
-		);
-	}
+	description = describeNode('Floor', 'One POST per item through httpRequestWithAuthentication', {
+		credentials: [{ name: FLOOR_CREDENTIAL, required: true }],
+		properties: [
+			{ displayName: 'URL', name: 'url', type: 'string', default: '' },
+			{ displayName: 'Body', name: 'body', type: 'json', default: '{}' },
+			{ displayName: 'Concurrency', name: 'concurrency', type: 'number', default: 1 },
+		],
+	});
 
 	async execute() {
 		const count = this.getInputData().length;
 		const url = this.getNodeParameter('url', 0);
-		const concurrency = this.getNodeParameter('concurrency', 0);
-		const reference = this.getNode().credentials[FLOOR_CREDENTIAL];
-		const credentialsDecrypted = {
-			id: reference.id,
-			name: reference.name,
-			type: FLOOR_CREDENTIAL,
-			data: await this.getCredentials(FLOOR_CREDENTIAL),
-		};
+		const { id, name } = this.getNode().credentials[FLOOR_CREDENTIAL];
+		const data = await this.getCredentials(FLOOR_CREDENTIAL);
 		const output = new Array(count);
-		await pool(count, concurrency, async (itemIndex) => {
-			const body = this.getNodeParameter('body', itemIndex);
+		await pool(count, this.getNodeParameter('concurrency', 0), async (itemIndex) => {
 			const answer = await this.helpers.httpRequestWithAuthentication.call(
 				this,
 				FLOOR_CREDENTIAL,
 				{
 					method: 'POST',
 					url,
-					body,
+					body: this.getNodeParameter('body', itemIndex),
 					headers: {
 						Accept: 'application/json',
 						'Content-Type': 'application/json',
@@ -78,14 +59,10 @@ class FloorNode {
 					},
 					json: false,
 				},
-				{
-					credentialsDecrypted: { ...credentialsDecrypted, data: { ...credentialsDecrypted.data } },
-				},
+				{ credentialsDecrypted: { id, name, type: FLOOR_CREDENTIAL, data: { ...data } } },
 			);
-			output[itemIndex] = {
-				json: typeof answer === 'string' ? JSON.parse(answer) : answer,
-				pairedItem: { item: itemIndex },
-			};
+			const json = typeof answer === 'string' ? JSON.parse(answer) : answer;
+			output[itemIndex] = { json, pairedItem: { item: itemIndex } };
 		});
 		return [output];
 	}
@@ -99,14 +76,12 @@ function setUpFloor(harness, sandbox) {
 }
 
 /** The floor node in a workflow, sending what the Tenant API node sends. */
-function floorNodeDefinition(baseUrl, concurrency, body = BODY_EXPRESSION) {
-	return {
-		name: 'Floor',
-		type: FLOOR_TYPE,
-		typeVersion: 1,
-		parameters: { url: `${baseUrl}/transfers`, body, concurrency },
-		credentials: { [FLOOR_CREDENTIAL]: { id: 'cred-floor', name: 'Floor' } },
-	};
-}
+const floorNodeDefinition = (baseUrl, concurrency) => ({
+	name: 'Floor',
+	type: FLOOR_TYPE,
+	typeVersion: 1,
+	parameters: { url: `${baseUrl}/transfers`, body: BODY_EXPRESSION, concurrency },
+	credentials: { [FLOOR_CREDENTIAL]: { id: 'cred-floor', name: 'Floor' } },
+});
 
 module.exports = { FLOOR_TYPE, setUpFloor, floorNodeDefinition };

@@ -1,26 +1,20 @@
 'use strict';
 /**
- * Return All in a real n8n, for bench/real-n8n.js: the sandbox's accounts (--accounts) in pages of
- * --page-size, listed
- *   - by the Tenant API node: Account → Get Many, Return All, Options → Page Size;
- *   - by n8n's HTTP Request node + Split Out as a user builds it: GET <base>/accounts?limit=<page size>
- *     with Header Auth, Pagination "Update a Parameter in Each Request" (query cursor =
- *     {{ $response.body.next_cursor }}), complete when {{ !$response.body.has_more }}; Split Out of `data`;
- *   - by a plain client in a process of its own on n8n's Node (bench/plainListing.js): fetch with
- *     keep-alive, and node:http with a new agent per request (n8n's helper's way, without axios or n8n).
- * Each workflow runs with `n8n execute` (a new process each time, Manual Trigger first); its figure is
- * the nodes' own executionTime from the run data (HTTP Request's plus Split Out's), so n8n's start-up is
- * not counted. Every run is checked: one output item per account, first and last in order.
- * With --cpu-prof <dir>, each `n8n execute` of a listing writes a V8 CPU profile into a folder of its
- * own there (NODE_OPTIONS), and each run's paging loop is shown by where its time went (bench/cpuProfile.js).
+ * Return All in a real n8n, for bench/real-n8n.js, by the Tenant API node (Account → Get Many, Return All), by n8n's
+ * HTTP Request node + Split Out as a user builds it (Pagination "Update a Parameter in Each Request": query cursor =
+ * {{ $response.body.next_cursor }}, complete when {{ !$response.body.has_more }}), and by a plain client in a process
+ * of its own on n8n's Node (bench/plainListing.js). Each workflow runs with `n8n execute`; its figure is the nodes' own
+ * executionTime, and every run is checked: one item per account, first and last in order. With a `cpuProfDir`, each
+ * run writes a V8 CPU profile and its paging loop is shown by where its time went (bench/cpuProfile.js).
  */
-const { spawn } = require('node:child_process');
+const { execFile } = require('node:child_process');
+const { promisify } = require('node:util');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
 const { GROUPS, breakdown, describe } = require('./cpuProfile');
-const { median } = require('./cpuTiming');
+const { median, table } = require('./cpuTiming');
 const { MANUAL_TRIGGER, chain, imported, node } = require('../test/harness/n8n/workflows');
 const { importWorkflows, returnAllNode } = require('./workflow');
 
@@ -28,10 +22,7 @@ const { importWorkflows, returnAllNode } = require('./workflow');
 const listing = (id, nodes) =>
 	chain(`bench ${id}`, [node('Start', MANUAL_TRIGGER), ...nodes], imported(id));
 
-/**
- * The two listing workflows. `credentials`: { tenantApi, headerAuth }, each { id, name }.
- * `timedNodes` are the nodes whose executionTime adds up to the scenario's time.
- */
+/** The two listing workflows; `timedNodes`: those whose executionTime adds up to the scenario's time. */
 function listingScenarios(sandbox, credentials, pageSize) {
 	const tenantApi = returnAllNode(pageSize, credentials.tenantApi);
 	const httpRequest = {
@@ -93,24 +84,10 @@ function listingScenarios(sandbox, credentials, pageSize) {
 }
 
 /** Runs bench/plainListing.js on `nodeBin`; resolves its { pages, coldMs, warmMs }. */
-function plainListing(nodeBin, options) {
-	return new Promise((resolve, reject) => {
-		const child = spawn(
-			nodeBin,
-			[path.join(__dirname, 'plainListing.js'), JSON.stringify(options)],
-			{ stdio: ['ignore', 'pipe', 'pipe'] },
-		);
-		let out = '';
-		let err = '';
-		child.stdout.on('data', (d) => (out += d));
-		child.stderr.on('data', (d) => (err += d));
-		child.on('error', reject);
-		child.on('close', (code) =>
-			code === 0
-				? resolve(JSON.parse(out))
-				: reject(new Error(`plainListing ${options.client}: exit ${code}\n${err}`)),
-		);
-	});
+async function plainListing(nodeBin, options) {
+	const script = path.join(__dirname, 'plainListing.js');
+	const { stdout } = await promisify(execFile)(nodeBin, [script, JSON.stringify(options)]);
+	return JSON.parse(stdout);
 }
 
 /** The 1-minute load average: on a shared machine, the wait for a CPU shows in every page's time. */
@@ -130,13 +107,8 @@ async function runWorkflow(n8n, scenario, { accounts, profileDir }) {
 	const items = runData[scenario.outputNode]?.[0]?.data?.main?.[0] ?? [];
 	const ids = [items[0]?.json?.id, items[items.length - 1]?.json?.id];
 	const lastId = `acc_${String(accounts).padStart(4, '0')}`;
-	if (
-		code !== 0 ||
-		error ||
-		items.length !== accounts ||
-		ids[0] !== 'acc_0001' ||
-		ids[1] !== lastId
-	)
+	const checked = items.length === accounts && ids[0] === 'acc_0001' && ids[1] === lastId;
+	if (code !== 0 || error || !checked)
 		throw new Error(
 			`${scenario.label}: exit ${code}, error ${error}, ${items.length} items (${ids.join(' … ')})`,
 		);
@@ -149,10 +121,7 @@ async function runWorkflow(n8n, scenario, { accounts, profileDir }) {
 	};
 }
 
-/**
- * `rounds` rounds of: each n8n workflow once, then each plain client once (a new process each).
- * Prints every run and a summary with the per-page cost; returns the report.
- */
+/** `rounds` rounds of each workflow, then each plain client, once; prints every run and a summary per page. */
 async function listingBenchmarks(n8n, sandbox, credentials, options) {
 	const { accounts, pageSize, rounds, cpuProfDir } = options;
 	const pages = Math.ceil(accounts / pageSize);
@@ -202,6 +171,10 @@ async function listingBenchmarks(n8n, sandbox, credentials, options) {
 			);
 		}
 	}
+	const clientLabel = {
+		fetch: 'fetch, keep-alive',
+		'http-new-agent': 'node:http, new agent per request',
+	};
 	const summary = [
 		...scenarios.map((s) => ({
 			name: s.name,
@@ -210,28 +183,28 @@ async function listingBenchmarks(n8n, sandbox, credentials, options) {
 		})),
 		...clients.map((client) => ({
 			name: client,
-			label: `plain client: ${client === 'fetch' ? 'fetch, keep-alive' : 'node:http, new agent per request'} (new process)`,
+			label: `plain client: ${clientLabel[client]} (new process)`,
 			medianMs: median(runs[client].map((r) => r.coldMs)),
 			warmMedianMs: median(runs[client].map((r) => r.warmMs)),
 		})),
 	].map((row) => ({ ...row, msPerPage: row.medianMs / pages }));
 	const peer = summary.find((r) => r.name === 'list-http-request');
+	const profiler = cpuProfDir
+		? ' (under the CPU profiler, which costs the n8n runs some time)'
+		: '';
 	console.log(
-		`\nReturn All over ${accounts} accounts, ${pages} pages of ${pageSize}, median of ${rounds}${cpuProfDir ? ' (under the CPU profiler, which costs the n8n runs some time)' : ''}:`,
+		`\nReturn All over ${accounts} accounts, ${pages} pages of ${pageSize}, median of ${rounds}${profiler}:`,
 	);
-	for (const row of summary) {
-		const speed =
-			row.name === 'list-tenant-api'
-				? `  ${(peer.medianMs / row.medianMs).toFixed(2)}× the speed of HTTP Request + Pagination + Split Out`
-				: '';
-		const warm =
-			row.warmMedianMs === undefined
-				? ''
-				: `  (second listing in the same process: ${(row.warmMedianMs / pages).toFixed(2)} ms/page)`;
-		console.log(
-			`  ${row.label.padEnd(62)} ${row.medianMs.toFixed(0).padStart(6)} ms  ${row.msPerPage.toFixed(2)} ms/page${speed}${warm}`,
-		);
-	}
+	table(
+		'Listing | ms | ms a page | speed vs HTTP Request + Pagination + Split Out | ms a page, second listing in the same process',
+		summary.map((row) => [
+			row.label,
+			row.medianMs.toFixed(0),
+			row.msPerPage.toFixed(2),
+			row.name === 'list-tenant-api' ? `${(peer.medianMs / row.medianMs).toFixed(2)}×` : '',
+			row.warmMedianMs === undefined ? '' : (row.warmMedianMs / pages).toFixed(2),
+		]),
+	);
 	for (const s of scenarios) {
 		const profiles = runs[s.name].map((run) => run.profile).filter(Boolean);
 		if (profiles.length === 0) continue;

@@ -1,16 +1,11 @@
 'use strict';
 /**
- * Queue mode against one API key, on a simulated clock: N worker processes (1, 2, 4, 8, 16, 32), each
- * with a rate governor of its own and a run limiter per execution from the built package (dist/), share
- * nothing but the API's answers. The API is the sandbox's token bucket (sandbox/rateLimit.js) at a few
- * rates: 429 + Retry-After: 1, no rate-limit headers, 40 ms per answer. Each worker takes executions of
- * 20 items at Concurrency 5 from a queue that stays ahead of the API; the figures are those of the time
- * the API takes to accept `--queue-seconds` (default 300) seconds of its rate in items
- * (test/harness/rateLimit/workers.ts). Two controls show what the harness tells apart: workers that
- * take their turns from one copy of the API's bucket (which processes cannot share: the floor), and
- * workers that only honour Retry-After.
- * Run through `npm run bench -- --only queue` (builds first), or alone after `npm run build`:
- *   node bench/queueWorkers.js [--queue-seconds 300]
+ * Queue mode against one API key, on a simulated clock (test/harness/rateLimit/workers.ts): 1 to 32 worker processes,
+ * each with a rate governor of its own and a run limiter per execution from the built package (dist/), share nothing
+ * but the answers of the sandbox's token bucket (sandbox/rateLimit.js: 429 + Retry-After: 1, no rate-limit headers,
+ * 40 ms per answer). Each worker takes executions of 20 items at Concurrency 5 from a queue that stays ahead of the
+ * API; the figures are those of the time the API takes to accept 300 s of its rate in items. Two controls: workers
+ * that take their turns from one copy of the API's bucket (the floor), and workers that only honour Retry-After.
  */
 require('../test/harness/register-ts');
 
@@ -18,16 +13,7 @@ const path = require('node:path');
 
 const { Simulation } = require('../test/harness/rateLimit/simulation.ts');
 const { runQueue } = require('../test/harness/rateLimit/workers.ts');
-
-const RATE_LIMIT_DIST = path.join(
-	__dirname,
-	'..',
-	'dist',
-	'nodes',
-	'TenantApi',
-	'transport',
-	'rateLimit',
-);
+const { table } = require('./cpuTiming');
 
 const RATES = [
 	{ perSecond: 10, burst: 10 },
@@ -43,16 +29,12 @@ const CLIENTS = [
 const EXECUTION = { itemsPerExecution: 20, concurrency: 5 };
 const LATENCY_MS = 40;
 
-function builtCode() {
-	return {
-		RateGovernor: require(path.join(RATE_LIMIT_DIST, 'governor.js')).RateGovernor,
-		RunLimiter: require(path.join(RATE_LIMIT_DIST, 'runLimiter.js')).RunLimiter,
+async function queueWorkersBench(seconds = 300) {
+	const dist = path.join(__dirname, '..', 'dist', 'nodes', 'TenantApi', 'transport', 'rateLimit');
+	const code = {
+		RateGovernor: require(path.join(dist, 'governor.js')).RateGovernor,
+		RunLimiter: require(path.join(dist, 'runLimiter.js')).RunLimiter,
 	};
-}
-
-/** @param {{ seconds?: number }} [options] */
-async function queueWorkersBench({ seconds = 300 } = {}) {
-	const code = builtCode();
 	const startedAt = Date.now();
 	const rows = [];
 	for (const rate of RATES) {
@@ -89,36 +71,32 @@ async function queueWorkersBench({ seconds = 300 } = {}) {
 function printQueueWorkers(report) {
 	const fmt = (n, digits) => n.toFixed(digits);
 	console.log(
-		`\nQueue mode on a simulated clock: N workers on one key, executions of ${report.itemsPerExecution} items at Concurrency ${report.concurrency}, ${report.latencyMs} ms per answer, 429 + Retry-After: 1; ${report.seconds} s of the API's rate in items (${fmt(report.wallMs / 1000, 1)} s of wall time). Longest starvation: the longest time a worker waited for an accepted answer. Controls: one copy of the API's bucket shared by all workers (the floor), and workers that only honour Retry-After.`,
+		`\nQueue mode on a simulated clock: N workers on one key, executions of ${report.itemsPerExecution} items at Concurrency ${report.concurrency}, ${report.latencyMs} ms per answer, 429 + Retry-After: 1; ${report.seconds} s of the API's rate in items (${fmt(report.wallMs / 1000, 1)} s of wall time). Longest starvation: the longest time a worker waited for an accepted answer.`,
 	);
 	for (const rate of RATES) {
 		const of = (client, workers) =>
 			report.rows.find(
 				(r) => r.perSecond === rate.perSecond && r.client === client && r.workers === workers,
 			);
-		console.log(
-			`\n| ${rate.perSecond} requests/s, burst ${rate.burst}: workers | × floor | requests/item | 429s per worker per s | longest starvation s | items per worker | shared bucket: × floor | requests/item | longest starvation s | Retry-After only: × floor | requests/item | longest starvation s |`,
+		const columns = (r) => [fmt(r.vsFloor, 3), fmt(r.requestsPerItem, 3), fmt(r.longestGapS, 1)];
+		table(
+			`${rate.perSecond} requests/s, burst ${rate.burst}: workers | × floor | requests/item | 429s per worker per s | longest starvation s | items per worker | shared bucket: × floor | requests/item | longest starvation s | Retry-After only: × floor | requests/item | longest starvation s`,
+			WORKERS.map((workers) => {
+				const [node, ideal, retryOnly] = CLIENTS.map(({ client }) => of(client, workers));
+				const failed = node.failedItems ? ` (${node.failedItems} items failed)` : '';
+				return [
+					workers,
+					fmt(node.vsFloor, 3),
+					`${fmt(node.requestsPerItem, 3)}${failed}`,
+					fmt(node.refusedPerWorkerSecond, 3),
+					fmt(node.longestGapS, 1),
+					node.itemsPerWorker.join('–'),
+					...columns(ideal),
+					...columns(retryOnly),
+				];
+			}),
 		);
-		console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-		for (const workers of WORKERS) {
-			const [node, ideal, retryOnly] = CLIENTS.map(({ client }) => of(client, workers));
-			const failed = node.failedItems ? ` (${node.failedItems} items failed)` : '';
-			console.log(
-				`| ${workers} | ${fmt(node.vsFloor, 3)} | ${fmt(node.requestsPerItem, 3)}${failed} | ${fmt(node.refusedPerWorkerSecond, 3)} | ${fmt(node.longestGapS, 1)} | ${node.itemsPerWorker.join('–')} | ${fmt(ideal.vsFloor, 3)} | ${fmt(ideal.requestsPerItem, 3)} | ${fmt(ideal.longestGapS, 1)} | ${fmt(retryOnly.vsFloor, 3)} | ${fmt(retryOnly.requestsPerItem, 3)} | ${fmt(retryOnly.longestGapS, 1)} |`,
-			);
-		}
 	}
 }
 
 module.exports = { printQueueWorkers, queueWorkersBench };
-
-if (require.main === module) {
-	const at = process.argv.indexOf('--queue-seconds');
-	const seconds = at >= 0 ? Number(process.argv[at + 1]) : undefined;
-	queueWorkersBench({ seconds })
-		.then(printQueueWorkers)
-		.catch((error) => {
-			console.error(error);
-			process.exit(1);
-		});
-}

@@ -1,31 +1,17 @@
 'use strict';
 /**
- * npm run bench:n8n [-- --items 2000 --concurrency 1,4,16 --tarball path.tgz --skip-post --skip-payload
- *                      --executions 300 --at-once 25 --exec-rounds 1 --skip-executions --queue --n8n 2.40.7
- *                      --skip-list --accounts 20000 --page-size 100 --list-rounds 3 --cpu-prof <dir>]
+ * npm run bench:n8n [-- --n8n <version> --items 2000 --accounts 20000 --list-rounds 3 --exec-rounds 1 --cpu-prof <dir>
+ *                      --skip-post --skip-executions --skip-payload --queue]
  *
- * The same bulk POST in a real n8n (test/harness/n8n/install.js's DEFAULT_VERSION, or --n8n <version> of its
- * VERSIONS, from its cache; SQLite, the packed
- * package installed as a community package): Manual Trigger → Code (N items) → Tenant API node at
- * concurrency 1/4/16, and → n8n's HTTP Request node configured as a user would. Each workflow runs once
- * with `n8n execute`; the figure is the node's own executionTime from the run data, so n8n's start-up
- * and the Code node are not counted. Real n8n reads credentials from its database and decrypts them,
- * which the in-process benchmark (npm run bench) does not.
- *
- * Then (unless --skip-list) Return All over --accounts accounts in pages of --page-size against HTTP
- * Request + Pagination + Split Out and a plain client, --list-rounds times each (bench/listingN8n.js;
- * --cpu-prof <dir>: a V8 CPU profile of each listing's `n8n execute` in <dir>).
- *
- * Then `n8n start`, and (unless --skip-executions) many short executions against a rate-limited API
- * (bench/executions.js: 300 webhook calls, 25 at once, each an execution that POSTs one item; the API at
- * 10 requests/s), through the Tenant API node and through n8n's HTTP Request node with Retry On Fail,
- * --exec-rounds times each. Then (unless --skip-payload) signed deliveries of 15 MiB and 17 MiB to the
- * trigger example: the second is above N8N_PAYLOAD_SIZE_MAX (16 MiB by default), so n8n turns it away
- * before the trigger runs. Writes bench/results/real-n8n.json.
- *
- * --queue: instead of all that, the same executions on a queue-mode cluster (test/harness/queue/cluster.js:
- * Redis and PostgreSQL from Debian packages, a main, two workers, a webhook processor), each worker with
- * a rate governor of its own. Writes bench/results/queue-n8n.json.
+ * In a real n8n (test/harness/n8n/install.js's DEFAULT_VERSION, or --n8n <version> of its VERSIONS; SQLite, the packed
+ * package installed as a community package):
+ * - bulk POST: Manual Trigger → Code (--items) → the Tenant API node at concurrency 1/4/16, and → n8n's HTTP Request
+ *   node as a user sets it up, once each with `n8n execute`; the figure is the node's own executionTime;
+ * - Return All over --accounts accounts in pages of 100 (bench/listingN8n.js; --cpu-prof <dir>: V8 CPU profiles);
+ * - then `n8n start`: 300 webhook-started executions, 25 at once, against a rate-limited API (bench/executions.js),
+ *   --exec-rounds times, and signed deliveries of 15 and 17 MiB to the trigger example (the payload limit).
+ * Writes bench/results/real-n8n.json. --queue: only the executions, on a queue-mode cluster
+ * (test/harness/queue/cluster.js), each worker with its own governor; writes bench/results/queue-n8n.json.
  */
 const fs = require('node:fs');
 const os = require('node:os');
@@ -50,93 +36,50 @@ const { MANUAL_TRIGGER, chain, imported, node } = require('../test/harness/n8n/w
 const { httpRequestNode, importWorkflows, postNode } = require('./workflow');
 
 const args = parseArgs(process.argv.slice(2), {
+	n8n: installer.DEFAULT_VERSION,
 	items: 2000,
-	tarball: /** @type {string | undefined} */ (undefined),
-	skipPayload: false,
+	accounts: 20000,
+	listRounds: 3,
+	execRounds: 1,
+	cpuProf: '',
 	skipPost: false,
 	skipExecutions: false,
+	skipPayload: false,
 	queue: false,
-	executions: 300,
-	atOnce: 25,
-	execRounds: 1,
-	concurrency: [1, 4, 16],
-	n8n: installer.DEFAULT_VERSION,
-	skipList: false,
-	accounts: 20000,
-	pageSize: 100,
-	listRounds: 3,
-	cpuProf: /** @type {string | undefined} */ (undefined),
 });
+const EXECUTIONS = { count: 300, atOnce: 25 };
 /** The example credential (examples/credentials.json, imported with the examples) and the HTTP Request node's. */
 const TENANT_API = { id: 'tenantApiDemo', name: 'Tenant API (sandbox)' };
 const HEADER_AUTH = { id: 'benchHeaderAuth', name: 'Header Auth (bench)' };
-
-/** Manual Trigger → Code (--items items) → `nodeUnderTest`, for `n8n import:workflow` and `n8n execute --id`. */
-function workflow(id, nodeUnderTest) {
-	const jsCode = `return Array.from({ length: ${args.items} }, (_, i) => ({ json: { ref: 'bench-' + i, amount: i + 1 } }));`;
-	return chain(
-		`bench ${id}`,
-		[
-			node('Start', MANUAL_TRIGGER),
-			node('Items', 'n8n-nodes-base.code', { jsCode }, { typeVersion: 2 }),
-			nodeUnderTest,
-		],
-		imported(id),
-	);
-}
-
-/** The HTTP Request node's credential (Header Auth with the Api-Key); the Tenant API one comes with the examples. */
-async function importHeaderCredential(n8n, sandbox) {
-	const tmp = path.join(n8n.userFolder, 'bench-import');
-	fs.mkdirSync(tmp, { recursive: true });
-	fs.writeFileSync(
-		path.join(tmp, 'credentials.json'),
-		JSON.stringify([
-			{
-				...HEADER_AUTH,
-				type: 'httpHeaderAuth',
-				data: { name: 'Api-Key', value: sandbox.apiKey },
-			},
-		]),
-	);
-	await n8n.cli(['import:credentials', `--input=${path.join(tmp, 'credentials.json')}`]);
-}
-
-/** The executions' two webhook workflows, imported and published (active once n8n starts). */
-async function importExecutionWorkflows(n8n, sandbox) {
-	const flows = executionWorkflows(sandbox, { tenantApi: TENANT_API, headerAuth: HEADER_AUTH });
-	await importWorkflows(
-		n8n,
-		'executions',
-		flows.map((flow) => flow.workflow),
-	);
-	for (const flow of flows) await n8n.publish(flow.workflow.id);
-	return flows;
-}
+const loadAverage = () =>
+	os
+		.loadavg()
+		.map((l) => l.toFixed(2))
+		.join(' ');
 
 /** Each flow --exec-rounds times, one after the other; every run's figures are reported. */
-async function executionBenchmarks(base, sandbox, flows, waitForWebhook) {
+async function executionBenchmarks(title, base, sandbox, flows, waitFor) {
+	console.log(
+		`${title}: ${EXECUTIONS.count} webhook-started executions of one item, ${EXECUTIONS.atOnce} at once, API at ${RATE.perSecond} requests/s`,
+	);
 	const results = [];
-	for (const flow of flows) await waitForWebhook(flow.path);
-	for (let round = 0; round < args.execRounds; round++) {
+	for (const flow of flows) await waitFor(flow.path);
+	for (let round = 0; round < args.execRounds; round++)
 		for (const flow of flows) {
-			const result = await runExecutions(sandbox, base + flow.path, {
-				count: args.executions,
-				atOnce: args.atOnce,
-				tag: `${flow.name}-${round}`,
-			});
+			const tag = `${flow.name}-${round}`;
+			const result = await runExecutions(sandbox, base + flow.path, { ...EXECUTIONS, tag });
 			results.push({ name: flow.name, label: flow.label, round, ...result });
 			console.log(
-				`  round ${round + 1} ${flow.label.padEnd(58)} ${(result.ms / 1000).toFixed(1)} s  ${result.vsFloor.toFixed(3)}× floor  failed ${result.failed}  duplicates ${result.duplicates}  ${result.requestsPerItem.toFixed(3)} requests/item  ${result.rateLimited} 429s`,
+				`  round ${round + 1} ${flow.label.padEnd(58)} ${(result.ms / 1000).toFixed(1)} s  ${result.vsFloor.toFixed(3)}× floor  failed ${result.failed}  duplicates ${result.duplicates}  ${result.rateLimited} 429s`,
 			);
 		}
-	}
+	printExecutions(`${title} (floor ${EXECUTIONS.count / RATE.perSecond} s)`, results);
 	return results;
 }
 
 async function postBenchmarks(n8n, sandbox) {
 	const scenarios = [
-		...args.concurrency.map((c) => ({
+		...[1, 4, 16].map((c) => ({
 			id: `benchNodeC${c}`,
 			label: `Tenant API node, concurrency ${c}`,
 			node: postNode(TENANT_API, { concurrency: c }),
@@ -147,256 +90,204 @@ async function postBenchmarks(n8n, sandbox) {
 			node: httpRequestNode(sandbox.baseUrl, sandbox.tenantId, HEADER_AUTH),
 		},
 	];
-	await importWorkflows(
-		n8n,
-		'post',
-		scenarios.map((s) => workflow(s.id, s.node)),
+	const jsCode = `return Array.from({ length: ${args.items} }, (_, i) => ({ json: { ref: 'bench-' + i, amount: i + 1 } }));`;
+	const items = node('Items', 'n8n-nodes-base.code', { jsCode }, { typeVersion: 2 });
+	const flows = scenarios.map((s) =>
+		chain(`bench ${s.id}`, [node('Start', MANUAL_TRIGGER), items, s.node], imported(s.id)),
 	);
-
+	await importWorkflows(n8n, 'post', flows);
 	const results = [];
 	for (const s of scenarios) {
 		sandbox.reset();
-		const started = Date.now();
 		const { code, data } = await n8n.execute(s.id);
-		const wallMs = Date.now() - started;
 		const task = data.data.resultData.runData[s.node.name]?.[0];
 		const error = data.data.resultData.error?.message ?? task?.error?.message;
-		const records = sandbox.stats().records;
-		const distinct = new Set(sandbox.records().map((r) => r.ref)).size;
-		if (code !== 0 || error || records !== args.items || distinct !== args.items) {
+		const records = sandbox.records();
+		const distinct = new Set(records.map((r) => r.ref)).size;
+		if (code !== 0 || error || records.length !== args.items || distinct !== args.items)
 			throw new Error(
-				`${s.label}: exit ${code}, error ${error}, ${records} records for ${distinct} refs`,
+				`${s.label}: exit ${code}, error ${error}, ${records.length} records for ${distinct} refs`,
 			);
-		}
 		const nodeMs = task.executionTime;
-		results.push({
-			name: s.id,
-			label: s.label,
-			nodeMs,
-			perSecond: (args.items / nodeMs) * 1000,
-			cliWallMs: wallMs,
-		});
+		results.push({ name: s.id, label: s.label, nodeMs, perSecond: (args.items / nodeMs) * 1000 });
 		console.log(
-			`  ${s.label.padEnd(55)} ${String(nodeMs).padStart(6)} ms  ${((args.items / nodeMs) * 1000).toFixed(0).padStart(5)} items/s  (n8n execute: ${wallMs} ms)`,
+			`  ${s.label.padEnd(55)} ${String(nodeMs).padStart(6)} ms  ${((args.items / nodeMs) * 1000).toFixed(0)} items/s`,
 		);
 	}
+	const http = results.find((r) => r.name === 'benchHttpRequest');
+	for (const r of results)
+		if (r !== http)
+			console.log(
+				`  ${r.label}: ${(r.perSecond / http.perSecond).toFixed(2)}× the speed of HTTP Request`,
+			);
 	return results;
 }
 
+/** Signed deliveries of 15 and 17 MiB to the trigger example: the second is above n8n's default N8N_PAYLOAD_SIZE_MAX. */
 async function payloadLimit(n8n, webhookPath, workflowId, secret) {
+	console.log(`real n8n ${args.n8n}: payload limit (N8N_PAYLOAD_SIZE_MAX default 16 MiB)`);
 	await n8n.waitForWebhook(webhookPath);
-	const triggerExecutions = async () =>
+	const executions = async () =>
 		(await n8n.api('GET', `/executions?workflowId=${workflowId}&limit=50`)).json?.data?.length ??
 		NaN;
 	const results = [];
 	for (const mib of [15, 17]) {
-		const before = await triggerExecutions();
+		const before = await executions();
 		const head = JSON.stringify({ id: `evt_${mib}mib`, event: 'transfers.created', filler: '' });
-		const body = head.replace(
-			'"filler":""',
-			`"filler":"${'x'.repeat(mib * 1048576 - Buffer.byteLength(head))}"`,
-		);
-		const started = Date.now();
+		const filler = 'x'.repeat(mib * 1048576 - Buffer.byteLength(head));
+		const body = head.replace('"filler":""', `"filler":"${filler}"`);
 		const res = await fetch(n8n.url + webhookPath, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json', ...sign({ secret, body }) },
 			body,
 		});
-		const text = await res.text();
-		const ms = Date.now() - started;
+		const answer = (await res.text()).slice(0, 200);
 		await new Promise((r) => setTimeout(r, 3000));
-		const executionsStarted = (await triggerExecutions()) - before;
+		const executionsStarted = (await executions()) - before;
 		const logged = n8n
 			.logTail(40)
 			.split('\n')
 			.filter((line) => /too large|limit|webhook request/i.test(line))
 			.slice(-2);
-		results.push({
-			bytes: Buffer.byteLength(body),
-			mib,
-			status: res.status,
-			answer: text.slice(0, 200),
-			ms,
-			executionsStarted,
-			logged,
-		});
+		results.push({ mib, status: res.status, answer, executionsStarted, logged });
 		console.log(
-			`  signed ${mib} MiB delivery → ${res.status} ${text.slice(0, 120)} (${ms} ms), executions started: ${executionsStarted}`,
+			`  signed ${mib} MiB delivery → ${res.status} ${answer}, executions started: ${executionsStarted}`,
 		);
 		for (const line of logged) console.log(`    n8n log: ${line.slice(0, 200)}`);
 	}
 	return results;
 }
 
-const loadAverage = () =>
-	os
-		.loadavg()
-		.map((l) => l.toFixed(2))
-		.join(' ');
-
-/** The report's head: when, where, what. */
-const reportHead = (extra) => ({
-	date: new Date().toISOString(),
-	n8n: args.n8n,
-	...extra,
-	cpu: `${os.cpus().length} × ${os.cpus()[0]?.model}`,
-	loadAverage: loadAverage(),
-});
-
-/** --tarball, or the package built and packed into a folder of our own (the shared one may be rewritten by a concurrent e2e run). */
-function packed() {
-	if (args.tarball) return { tarball: path.resolve(args.tarball), packDir: undefined };
+/** Packs the package into a folder of our own (the shared one may be rewritten by a concurrent e2e run), runs `work`, writes bench/results/<file>. */
+async function withReport(file, extra, work) {
 	const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bench-pack-'));
-	return { tarball: buildAndPack({ dest: packDir }), packDir };
-}
-
-/** Writes bench/results/<file> and removes the folders the run made (BENCH_KEEP=1 keeps them). */
-function finish(report, file, folders) {
-	report.loadAverageEnd = loadAverage();
-	const out = path.join(__dirname, 'results');
-	fs.mkdirSync(out, { recursive: true });
-	fs.writeFileSync(path.join(out, file), JSON.stringify(report, null, 2));
-	const made = folders.filter(Boolean);
-	if (process.env.BENCH_KEEP === '1') console.log(`kept ${made.join(' and ')}`);
-	else for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
-}
-
-async function main() {
-	const version = args.n8n;
-	const { tarball, packDir } = packed();
-	installer.ensureN8n(version);
-	// n8n start takes port + 1 for its task-runner broker, `n8n execute` port + 2.
-	const port = await freePort({ run: 3 });
-	const secret = 'whsec_bench_payload';
-	const sandbox = await startSandbox({
-		port: 0,
-		accounts: args.skipList ? undefined : args.accounts,
-		maxPageSize: Math.max(100, args.pageSize),
-	});
-	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bench-n8n-'));
-	const n8n = createInstance({ version, userFolder, port, tarball });
-	const report = reportHead({ items: args.items });
+	const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bench-run-'));
+	const cpus = os.cpus();
+	const report = {
+		date: new Date().toISOString(),
+		n8n: args.n8n,
+		...extra,
+		cpu: `${cpus.length} × ${cpus[0]?.model}`,
+		loadAverage: loadAverage(),
+	};
 	try {
-		await n8n.installPackage();
-		const { webhookPath, workflows } = await importExamples(n8n, sandbox, { secret });
-		await importHeaderCredential(n8n, sandbox);
-		const flows = args.skipExecutions ? [] : await importExecutionWorkflows(n8n, sandbox);
-		if (!args.skipPost) {
-			console.log(`real n8n ${version}: bulk POST of ${args.items} items (node executionTime)`);
-			report.post = await postBenchmarks(n8n, sandbox);
-		}
-		if (!args.skipList) {
+		await work(buildAndPack({ dest: packDir }), runDir, report);
+	} finally {
+		report.loadAverageEnd = loadAverage();
+		const out = path.join(__dirname, 'results');
+		fs.mkdirSync(out, { recursive: true });
+		fs.writeFileSync(path.join(out, file), JSON.stringify(report, null, 2));
+		for (const dir of [runDir, packDir]) fs.rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+const main = () =>
+	withReport('real-n8n.json', { items: args.items }, async (tarball, userFolder, report) => {
+		installer.ensureN8n(args.n8n);
+		const port = await freePort({ run: 3 }); // n8n start takes port + 1 for its task-runner broker, `n8n execute` port + 2
+		const secret = 'whsec_bench_payload';
+		const sandbox = await startSandbox({ port: 0, accounts: args.accounts });
+		const n8n = createInstance({ version: args.n8n, userFolder, port, tarball });
+		try {
+			await n8n.installPackage();
+			const { webhookPath, workflows } = await importExamples(n8n, sandbox, { secret });
+			fs.mkdirSync(path.join(userFolder, 'bench-import'), { recursive: true });
+			const credentials = path.join(userFolder, 'bench-import', 'credentials.json');
+			const data = { name: 'Api-Key', value: sandbox.apiKey };
+			fs.writeFileSync(
+				credentials,
+				JSON.stringify([{ ...HEADER_AUTH, type: 'httpHeaderAuth', data }]),
+			);
+			await n8n.cli(['import:credentials', `--input=${credentials}`]);
+			const flows = executionWorkflows(sandbox, { tenantApi: TENANT_API, headerAuth: HEADER_AUTH });
+			if (!args.skipExecutions) {
+				await importWorkflows(
+					n8n,
+					'executions',
+					flows.map((flow) => flow.workflow),
+				);
+				for (const flow of flows) await n8n.publish(flow.workflow.id);
+			}
+			if (!args.skipPost) {
+				console.log(`real n8n ${args.n8n}: bulk POST of ${args.items} items (node executionTime)`);
+				report.post = await postBenchmarks(n8n, sandbox);
+			}
+			const credentialIds = { tenantApi: TENANT_API, headerAuth: HEADER_AUTH };
+			const options = {
+				accounts: args.accounts,
+				pageSize: 100,
+				rounds: args.listRounds,
+				cpuProfDir: args.cpuProf && path.resolve(args.cpuProf),
+			};
 			console.log(
-				`real n8n ${version}: Return All over ${args.accounts} accounts, page size ${args.pageSize} (nodes' executionTime)`,
+				`real n8n ${args.n8n}: Return All over ${args.accounts} accounts, page size 100 (nodes' executionTime)`,
 			);
-			report.listing = await listingBenchmarks(
-				n8n,
-				sandbox,
-				{
-					tenantApi: TENANT_API,
-					headerAuth: HEADER_AUTH,
-				},
-				{
-					accounts: args.accounts,
-					pageSize: args.pageSize,
-					rounds: args.listRounds,
-					cpuProfDir: args.cpuProf && path.resolve(args.cpuProf),
-				},
-			);
+			report.listing = await listingBenchmarks(n8n, sandbox, credentialIds, options);
+			if (!args.skipExecutions || !args.skipPayload) await n8n.start();
+			if (!args.skipExecutions)
+				report.executions = await executionBenchmarks(
+					`real n8n ${args.n8n}`,
+					n8n.url,
+					sandbox,
+					flows,
+					(p) => n8n.waitForWebhook(p),
+				);
+			if (!args.skipPayload)
+				report.payload = await payloadLimit(
+					n8n,
+					webhookPath,
+					workflows['webhook-trigger'].id,
+					secret,
+				);
+		} finally {
+			if (n8n.running) await n8n.stop().catch(() => undefined);
+			await sandbox.close();
 		}
-		if (!args.skipExecutions || !args.skipPayload) await n8n.start();
-		if (!args.skipExecutions) {
-			console.log(
-				`real n8n ${version}: ${args.executions} webhook-started executions of one item, ${args.atOnce} at once, API at ${RATE.perSecond} requests/s`,
-			);
+	});
+
+/** --queue: the executions on n8n's queue mode, two workers and a webhook processor; set up through the public API. */
+const queueMain = () =>
+	withReport('queue-n8n.json', { mode: 'queue', workers: 2 }, async (tarball, runDir, report) => {
+		const clusterLib = require('../test/harness/queue/cluster');
+		require('../test/harness/queue/services').ensurePackages();
+		const sandbox = await startSandbox({ port: 0 });
+		let cluster;
+		try {
+			// Enough slots on the two workers for every execution of the burst to run at once.
+			const concurrency = Math.ceil(EXECUTIONS.atOnce / 2);
+			cluster = await clusterLib.startCluster({
+				tarball,
+				runDir,
+				version: args.n8n,
+				workers: 2,
+				concurrency,
+			});
+			const { tenantApi } = await sandboxCredentials(cluster, sandbox, '', 'bench');
+			const headerAuth = await createCredential(cluster, {
+				name: HEADER_AUTH.name,
+				type: 'httpHeaderAuth',
+				data: { name: 'Api-Key', value: sandbox.apiKey },
+			});
+			const flows = executionWorkflows(sandbox, { tenantApi, headerAuth }).slice(0, 1);
+			for (const { workflow } of flows) {
+				const { nodes, connections, settings, name } = workflow;
+				await createActiveWorkflow(cluster, { name, nodes, connections, settings });
+			}
+			await cluster.startProcessors();
+			const title = `n8n ${args.n8n} in queue mode (2 workers)`;
 			report.executions = await executionBenchmarks(
-				n8n.url,
+				title,
+				cluster.webhookBase,
 				sandbox,
 				flows,
-				async (p) => await n8n.waitForWebhook(p),
+				(p) => waitForWebhook(cluster.webhookBase, p),
 			);
-			printExecutions(
-				`real n8n ${version}, ${args.executions} executions, ${args.atOnce} at once (floor ${args.executions / RATE.perSecond} s)`,
-				report.executions,
-			);
+		} finally {
+			if (cluster)
+				await cluster.stop().catch((error) => console.error(`cluster stop: ${error.message}`));
+			await sandbox.close();
 		}
-		if (!args.skipPayload) {
-			console.log(`real n8n ${version}: payload limit (N8N_PAYLOAD_SIZE_MAX default 16 MiB)`);
-			report.payload = await payloadLimit(
-				n8n,
-				webhookPath,
-				workflows['webhook-trigger'].id,
-				secret,
-			);
-		}
-	} finally {
-		if (n8n.running) await n8n.stop().catch(() => undefined);
-		await sandbox.close();
-		finish(report, 'real-n8n.json', [userFolder, packDir]);
-	}
-	const http = report.post?.find((r) => r.name === 'benchHttpRequest');
-	for (const r of report.post ?? [])
-		if (r !== http)
-			console.log(
-				`  ${r.label}: ${(r.perSecond / http.perSecond).toFixed(2)}× the speed of HTTP Request`,
-			);
-}
-
-/**
- * --queue: the executions on n8n's queue mode, two workers (each its own process, so its own rate
- * governor) and a webhook processor; credentials and workflows through the public API, as test/queue does.
- */
-async function queueMain() {
-	const clusterLib = require('../test/harness/queue/cluster');
-	require('../test/harness/queue/services').ensurePackages();
-	const { tarball, packDir } = packed();
-	const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bench-queue-'));
-	const sandbox = await startSandbox({ port: 0 });
-	const report = reportHead({ mode: 'queue', workers: 2 });
-	let cluster;
-	try {
-		// Enough slots on the two workers for every execution of the burst to run at once.
-		cluster = await clusterLib.startCluster({
-			tarball,
-			runDir,
-			version: args.n8n,
-			workers: 2,
-			concurrency: Math.ceil(args.atOnce / 2),
-		});
-		const { tenantApi } = await sandboxCredentials(cluster, sandbox, '', 'bench');
-		const headerAuth = await createCredential(cluster, {
-			name: HEADER_AUTH.name,
-			type: 'httpHeaderAuth',
-			data: { name: 'Api-Key', value: sandbox.apiKey },
-		});
-		const flows = executionWorkflows(sandbox, { tenantApi, headerAuth }).filter(
-			(flow) => flow.name === 'exec-tenant-api',
-		);
-		for (const flow of flows) {
-			const { nodes, connections, settings, name } = flow.workflow;
-			await createActiveWorkflow(cluster, { name, nodes, connections, settings });
-		}
-		await cluster.startProcessors();
-		console.log(
-			`n8n ${args.n8n} in queue mode (2 workers): ${args.executions} webhook-started executions of one item, ${args.atOnce} at once, API at ${RATE.perSecond} requests/s`,
-		);
-		report.executions = await executionBenchmarks(
-			cluster.webhookBase,
-			sandbox,
-			flows,
-			async (p) => await waitForWebhook(cluster.webhookBase, p),
-		);
-		printExecutions(
-			`queue mode, 2 workers, ${args.executions} executions, ${args.atOnce} at once (floor ${args.executions / RATE.perSecond} s)`,
-			report.executions,
-		);
-	} finally {
-		if (cluster)
-			await cluster.stop().catch((error) => console.error(`cluster stop: ${error.message}`));
-		await sandbox.close();
-		finish(report, 'queue-n8n.json', [runDir, packDir]);
-	}
-}
+	});
 
 (args.queue ? queueMain() : main()).catch((error) => {
 	console.error(error);

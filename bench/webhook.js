@@ -1,28 +1,26 @@
 'use strict';
 /**
  * The webhook trigger's costs, through `receiveDelivery` of the built package (dist/, loaded by its package main):
- * 1. Requests nobody signed (bench/unsignedRequests.js), at 128 KiB in every body shape and at n8n's default payload
- *    limit (16 MiB) in two, against JSON.parse (or URLSearchParams) of the same bytes.
- * 2. Signed deliveries of 10 KB (bench/signedDeliveries.js), side by side with the build of `--baseline <ref>`, and
- *    at the payload limit in three bodies of one long string of escapes.
- * Run through `npm run bench -- --only webhook [--baseline <ref>]` (builds first), or alone after `npm run build`:
+ * requests nobody signed (bench/unsignedRequests.js) at 128 KiB in every body shape and at n8n's default payload limit
+ * in two; signed deliveries (bench/signedDeliveries.js) of 10 KB and at the payload limit, beside the build of
+ * `--baseline <ref>`. Through `npm run bench -- --only webhook [--baseline <ref>]`, or alone after `npm run build`:
  *   node --expose-gc bench/webhook.js [--baseline <ref>] [--rounds 5] [--filter <part of a shape's name>]
- * `--rounds` is the rounds of the 128 KiB part (the 16 MiB parts run 3, the signed 10 KB part 11); `--filter` keeps
- * the shapes whose name contains it and leaves out the 16 MiB parts.
+ * `--rounds`: those of the 128 KiB part; `--filter` keeps the shapes whose name contains it and skips the 16 MiB parts.
  */
+const { parseArgs } = require('./args');
 const { baselineBuild, currentBuild } = require('./builds');
 const { printSigned, signedBench } = require('./signedDeliveries');
 const { VARIANTS, printUnsigned, unsignedBench } = require('./unsignedRequests');
 
-/** The most the platform reads before the trigger runs: n8n's default N8N_PAYLOAD_SIZE_MAX (16 MiB), less room for the headers. */
+/** n8n's default N8N_PAYLOAD_SIZE_MAX (16 MiB), less room for the headers. */
 const LARGE_BYTES = 16 * 1024 * 1024 - 1024;
 
-/** @param {{ baseline?: string, rounds?: number, filter?: string }} [options] */
-function webhookBench({ baseline, rounds = 5, filter = '' } = {}) {
+function webhookBench({ baseline, rounds = 5, filter = '' }) {
 	const builds = [currentBuild(), ...(baseline ? [baselineBuild(baseline)] : [])];
-	const unsigned = unsignedBench(builds[0], { bytes: 128 * 1024, rounds, loopUs: 5000, filter });
-	const large =
-		filter === ''
+	const all = filter === '';
+	return {
+		unsigned: unsignedBench(builds[0], { bytes: 128 * 1024, rounds, loopUs: 5000, filter }),
+		large: all
 			? unsignedBench(builds[0], {
 					bytes: LARGE_BYTES,
 					rounds: 3,
@@ -31,33 +29,20 @@ function webhookBench({ baseline, rounds = 5, filter = '' } = {}) {
 					shapes: { json: ['one long string', 'many small objects'], form: [] },
 					warm: { calls: 1, us: 0 },
 				})
-			: undefined;
-	const signed = signedBench(builds, { rounds: 11 });
-	const signedLarge =
-		filter === '' ? signedBench(builds, { rounds: 3, large: LARGE_BYTES }) : undefined;
-	return { unsigned, large, signed, signedLarge };
+			: undefined,
+		signed: signedBench(builds, { rounds: 11 }),
+		signedLarge: all ? signedBench(builds, { rounds: 3, large: LARGE_BYTES }) : undefined,
+	};
 }
 
-/** @param {ReturnType<typeof webhookBench>} report */
-function printWebhook(report) {
-	printUnsigned(report.unsigned);
-	if (report.large) printUnsigned(report.large);
-	printSigned(report.signed);
-	if (report.signedLarge) printSigned(report.signedLarge);
+function printWebhook({ unsigned, large, signed, signedLarge }) {
+	for (const report of [unsigned, large]) if (report) printUnsigned(report);
+	for (const report of [signed, signedLarge]) if (report) printSigned(report);
 }
 
 module.exports = { printWebhook, webhookBench };
 
-if (require.main === module) {
-	const args = process.argv.slice(2);
-	/** @param {string} name */
-	const option = (name) =>
-		args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : undefined;
+if (require.main === module)
 	printWebhook(
-		webhookBench({
-			baseline: option('baseline'),
-			rounds: Number(option('rounds') ?? 5),
-			filter: option('filter') ?? '',
-		}),
+		webhookBench(parseArgs(process.argv.slice(2), { baseline: '', rounds: 5, filter: '' })),
 	);
-}

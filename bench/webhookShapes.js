@@ -7,27 +7,18 @@
 
 const { createPrng } = require('../sandbox/prng');
 
-/** @typedef {(units: number) => string} Shape */
-
 /**
  * `count` values of `make(i, next)`, `next` a generator seeded by `seed` and `i`: a prefix never changes, and nothing
  * is kept between calls (a cache of every value tried while fitting a body would weigh on the collector).
- * @param {number} seed
- * @param {(i: number, next: () => number) => string} make
  */
 function series(seed, make) {
-	return (/** @type {number} */ count) =>
+	return (count) =>
 		Array.from({ length: count }, (_, i) => make(i, createPrng(seed * 0x100000 + i)));
 }
 
-/**
- * A body of exactly `bytes` bytes: `make(n)` for the largest `n` whose text fits, padded with `pad`.
- * @param {number} bytes
- * @param {Shape} make
- * @param {string} pad
- */
+/** A body of exactly `bytes` bytes: `make(n)` for the largest `n` whose text fits, padded with `pad`. */
 function fill(bytes, make, pad) {
-	const fits = (/** @type {number} */ units) => Buffer.byteLength(make(units)) <= bytes;
+	const fits = (units) => Buffer.byteLength(make(units)) <= bytes;
 	// Doubling first, so that no text tried is much longer than the body (a string has a largest length).
 	let high = 1;
 	while (high < bytes && fits(high)) high *= 2;
@@ -42,51 +33,44 @@ function fill(bytes, make, pad) {
 	return Buffer.from(text + pad.repeat(bytes - Buffer.byteLength(text)));
 }
 
-/** An event whose object carries `payload` (JSON text) in a field. @param {string} payload */
+/** An event whose object carries `payload` (JSON text) in a field. */
 const inEvent = (payload) =>
 	`{"id":"evt_bench","event":"transfers.created","data":{"object":{"id":"tr_1","n":${payload}}}}`;
-/** @param {number} i */
 const smallObject = (i) =>
 	`{"id":"tr_${i}","amount":{"value":1250,"currency":"EUR"},"status":"created","live":false}`;
 const FIELDS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
 
-/**
- * Objects whose every field is a number token (each from `token(i)`).
- * @param {number} seed
- * @param {(i: number, next: () => number) => string} token
- */
+/** Objects whose every field is a number token (each from `token(i)`). */
 const numberObjects = (seed, token) => {
 	const tokens = series(seed, token);
-	return (/** @type {number} */ count) => {
+	return (count) => {
 		const all = tokens(count * FIELDS.length);
-		const object = (/** @type {number} */ i) =>
+		const object = (i) =>
 			`{${FIELDS.map((name, f) => `"${name}":${all[i * FIELDS.length + f]}`).join(',')}}`;
 		return `{"event":"transfers.created","data":[${Array.from({ length: count }, (_, i) => object(i)).join(',')}]}`;
 	};
 };
 
-/** A JSON list of `count` copies of `token` (or of `token(i)`), in an event. @param {string | ((i: number) => string)} token */
-const numbers = (token) => (/** @type {number} */ count) =>
+/** A JSON list of `count` copies of `token` (or of `token(i)`), in an event. */
+const numbers = (token) => (count) =>
 	inEvent(
 		`[${Array.from({ length: count }, (_, i) => (typeof token === 'function' ? token(i) : token)).join(',')}]`,
 	);
-/** @param {number} seed @param {(i: number, next: () => number) => string} make */
 const distinct = (seed, make) => {
 	const tokens = series(seed, make);
-	return (/** @type {number} */ count) => inEvent(`[${tokens(count).join(',')}]`);
+	return (count) => inEvent(`[${tokens(count).join(',')}]`);
 };
 
 /** A random double in [0.1, 1) printed at its shortest (16 or 17 digits): a number JavaScript holds as written. */
-const shortestDouble = (/** @type {number} */ _, /** @type {() => number} */ next) =>
-	String(0.1 + 0.9 * next());
+const shortestDouble = (_, next) => String(0.1 + 0.9 * next());
 /** The same with its last digit changed: a decimal no double prints as (kept as text). */
-const offByOneDigit = (/** @type {number} */ _, /** @type {() => number} */ next) => {
+const offByOneDigit = (_, next) => {
 	const text = String(0.1 + 0.9 * next());
 	const last = Number(text[text.length - 1]);
 	return text.slice(0, -1) + String(last === 9 ? 1 : last + 1);
 };
 /** 1 + c/2^17 holds 17 decimals exactly; one digit less, rounded either way, lies exactly halfway to the double. */
-const tieToDouble = (/** @type {number} */ i, /** @type {() => number} */ next) => {
+const tieToDouble = (i, next) => {
 	const c = 2 * Math.floor(next() * 65536) + 1;
 	const exact = (1 + c / 131072).toFixed(17);
 	const down = exact.slice(0, -1);
@@ -95,15 +79,13 @@ const tieToDouble = (/** @type {number} */ i, /** @type {() => number} */ next) 
 	return `${up[0]}.${up.slice(1)}`;
 };
 /** A subnormal double printed at its shortest. */
-const subnormal = (/** @type {number} */ _, /** @type {() => number} */ next) =>
-	String(Math.floor(next() * 2 ** 52) * 5e-324);
+const subnormal = (_, next) => String(Math.floor(next() * 2 ** 52) * 5e-324);
 /** 17 random digits with an exponent far from 0: outside the range where 10^p is one double. */
-const farExponent = (/** @type {number} */ _, /** @type {() => number} */ next) =>
+const farExponent = (_, next) =>
 	`${(1 + 9 * next()).toFixed(16)}e-2${10 + Math.floor(next() * 89)}`;
-const bigWhole = (/** @type {number} */ _, /** @type {() => number} */ next) =>
-	String(9007199254740993n + BigInt(Math.floor(next() * 1e9)));
+const bigWhole = (_, next) => String(9007199254740993n + BigInt(Math.floor(next() * 1e9)));
 
-/** JSON shapes: name → text of `n` units. Each is the worst of its kind for some reading. @type {Record<string, Shape>} */
+/** JSON shapes: name → text of `n` units. Each is the worst of its kind for some reading. */
 const JSON_SHAPES = {
 	'one long string': (n) => inEvent(`"${'x'.repeat(n)}"`),
 	'many small objects': (n) =>
@@ -160,10 +142,9 @@ const JSON_SHAPES = {
 	'not JSON from its first byte': (n) => `x${numbers('1e400')(n)}`,
 };
 
-/** @param {number} count @param {(i: number) => string} field */
 const fields = (count, field) => Array.from({ length: count }, (_, i) => field(i)).join('&');
 
-/** Form shapes: name → text of `n` units. @type {Record<string, Shape>} */
+/** Form shapes: name → text of `n` units. */
 const FORM_SHAPES = {
 	"one field of '+'": (n) => `a=${'+'.repeat(n)}`,
 	'one field without escapes': (n) => `a=${'x'.repeat(n)}`,

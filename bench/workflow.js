@@ -1,28 +1,25 @@
 'use strict';
 /**
- * Node types for the benchmark: the harness's (this package) plus n8n's HTTP Request node, and the
- * nodes the benchmarks run. In-process workflows run through the harness's runNodeWorkflow (n8n-core's
- * WorkflowExecute), like the engine tests; bench/real-n8n.js imports them into a real n8n.
+ * The nodes the benchmarks run, in-process through the harness's runNodeWorkflow (as the engine tests do) or imported
+ * into a real n8n by bench/real-n8n.js; and node types with n8n's HTTP Request node added.
  */
 const { randomUUID } = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const { NodeHelpers } = require('n8n-workflow');
 
-/** INodeTypes over the harness's types plus extra ones, e.g. { 'n8n-nodes-base.httpRequest': node }. */
-function nodeTypesWith(harness, extra) {
-	return {
-		getByName: (type) => extra[type] ?? harness.nodeTypes.getByName(type),
-		getByNameAndVersion(type, version) {
-			return NodeHelpers.getVersionedNodeType(this.getByName(type), version);
-		},
-		getKnownTypes: () => ({}),
-	};
-}
-
+/** The body every POST of the benchmarks sends (test/harness/engine.ts REF_AMOUNT_BODY; bench/real-n8n.js loads no TypeScript). */
 const BODY_EXPRESSION = '={{ JSON.stringify({ ref: $json.ref, amount: $json.amount }) }}';
 
-/** The Tenant API node with `parameters`, and `credential` ({ id, name }). */
+/** INodeTypes over the harness's types plus extra ones, e.g. { 'n8n-nodes-base.httpRequest': node }. */
+const nodeTypesWith = (harness, extra) => ({
+	getByName: (type) => extra[type] ?? harness.nodeTypes.getByName(type),
+	getByNameAndVersion(type, version) {
+		return NodeHelpers.getVersionedNodeType(this.getByName(type), version);
+	},
+	getKnownTypes: () => ({}),
+});
+
 const tenantApiNode = (credential, parameters) => ({
 	name: 'Tenant API',
 	type: 'n8n-nodes-tenant-api.tenantApi',
@@ -50,56 +47,45 @@ const returnAllNode = (pageSize, credential) =>
 		options: { pageSize },
 	});
 
-/**
- * n8n's HTTP Request node as a user builds it by hand for this API: a Header Auth credential for
- * Api-Key, the tenant and an Idempotency-Key expression as headers, the same JSON body expression.
- */
-function httpRequestNode(baseUrl, tenantId, credential) {
-	return {
-		name: 'HTTP Request',
-		type: 'n8n-nodes-base.httpRequest',
-		typeVersion: 4.5,
-		parameters: {
-			method: 'POST',
-			url: `${baseUrl}/transfers`,
-			authentication: 'genericCredentialType',
-			genericAuthType: 'httpHeaderAuth',
-			sendHeaders: true,
-			headerParameters: {
-				parameters: [
-					{ name: 'x-tenant-id', value: tenantId },
-					{ name: 'Idempotency-Key', value: '={{ $execution.id }}-{{ $itemIndex }}' },
-				],
-			},
-			sendBody: true,
-			contentType: 'json',
-			specifyBody: 'json',
-			jsonBody: BODY_EXPRESSION,
-			options: {},
-		},
-		credentials: { httpHeaderAuth: credential },
-	};
-}
-
-/**
- * The same POST for a plain undici client: the request of one input item, with a new Idempotency-Key.
- * @param {{ apiKey: string, tenantId: string }} sandbox
- * @param {{ ref: string, amount: number }} input
- */
-function rawPost(sandbox, input) {
-	return {
+/** n8n's HTTP Request node as a user sets it up for this API: Header Auth, the tenant and an Idempotency-Key header. */
+const httpRequestNode = (baseUrl, tenantId, credential) => ({
+	name: 'HTTP Request',
+	type: 'n8n-nodes-base.httpRequest',
+	typeVersion: 4.5,
+	parameters: {
 		method: 'POST',
-		path: '/v1/transfers',
-		headers: {
-			'api-key': sandbox.apiKey,
-			'x-tenant-id': sandbox.tenantId,
-			'content-type': 'application/json',
-			accept: 'application/json',
-			'idempotency-key': randomUUID(),
+		url: `${baseUrl}/transfers`,
+		authentication: 'genericCredentialType',
+		genericAuthType: 'httpHeaderAuth',
+		sendHeaders: true,
+		headerParameters: {
+			parameters: [
+				{ name: 'x-tenant-id', value: tenantId },
+				{ name: 'Idempotency-Key', value: '={{ $execution.id }}-{{ $itemIndex }}' },
+			],
 		},
-		body: JSON.stringify({ ref: input.ref, amount: input.amount }),
-	};
-}
+		sendBody: true,
+		contentType: 'json',
+		specifyBody: 'json',
+		jsonBody: BODY_EXPRESSION,
+		options: {},
+	},
+	credentials: { httpHeaderAuth: credential },
+});
+
+/** The same POST for a plain undici client, with a new Idempotency-Key. */
+const rawPost = (sandbox, input) => ({
+	method: 'POST',
+	path: '/v1/transfers',
+	headers: {
+		'api-key': sandbox.apiKey,
+		'x-tenant-id': sandbox.tenantId,
+		'content-type': 'application/json',
+		accept: 'application/json',
+		'idempotency-key': randomUUID(),
+	},
+	body: JSON.stringify({ ref: input.ref, amount: input.amount }),
+});
 
 /** Runs `task(i)` for i < count with at most `limit` in flight. */
 async function pool(count, limit, task) {
@@ -110,7 +96,7 @@ async function pool(count, limit, task) {
 	await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
 }
 
-/** Imports `workflows` (each with an `id`) into the n8n of `n8n` (stopped or running) through its CLI. */
+/** Imports `workflows` (each with an `id`) into `n8n` through its CLI. */
 async function importWorkflows(n8n, folder, workflows) {
 	const dir = path.join(n8n.userFolder, 'bench-import', folder);
 	fs.mkdirSync(dir, { recursive: true });
@@ -120,9 +106,9 @@ async function importWorkflows(n8n, folder, workflows) {
 }
 
 module.exports = {
-	importWorkflows,
 	BODY_EXPRESSION,
 	httpRequestNode,
+	importWorkflows,
 	nodeTypesWith,
 	pool,
 	postNode,

@@ -3,16 +3,15 @@
 const { SandboxOptionError, numberOption } = require('./options');
 
 /**
- * Deterministic account seed and the seven listing shapes ("pagination modes"), which other collections
- * use too (collections.js).
- */
-
-/**
+ * Deterministic seeds (accounts; transfers and payouts, read-only) and the seven listing shapes ("pagination
+ * modes"). Accounts page in the configured mode; every other collection in one fixed shape of its own: `payouts` in
+ * next links, the rest (`transfers` among them) in cursor pages (README "Collections other than accounts").
+ *
  * @typedef {{ id: string, object: 'account', name: string, currency: string, balance: number,
  *   status: string, created_at: string }} Account
+ * @typedef {{ id: string, object: string, amount: number, currency: string, status: string, created_at: string }} SeededRecord
  * @typedef {'cursor'|'page'|'pageNoTotals'|'nextUrl'|'array'|'loop'|'endless'} PaginationMode
  * @typedef {{ mode: PaginationMode, defaultPageSize: number, maxPageSize: number }} PaginationConfig
- * @typedef {{ status: number, body: unknown }} ListResult
  */
 
 const PAGINATION_MODES = /** @type {const} */ ([
@@ -24,194 +23,154 @@ const PAGINATION_MODES = /** @type {const} */ ([
 	'loop',
 	'endless',
 ]);
-
 const NAMES = 'Acme Globex Initech Umbrella Hooli Stark Wayne Wonka Tyrell Soylent Cyberdyne'.split(
 	' ',
 );
-const CURRENCIES = ['EUR', 'USD', 'GBP', 'CHF'];
-const STATUSES = ['active', 'active', 'active', 'frozen', 'closed'];
-const EPOCH_MS = Date.UTC(2024, 0, 1);
-
 /** Query parameters that belong to pagination and are never used as filters. */
 const PAGING_PARAMS = new Set(['limit', 'cursor', 'page', 'per_page', 'offset']);
 
-/**
- * Build `count` deterministic accounts: acc_0001, acc_0002, ...
- * @param {number} count
- */
-function seedAccounts(count) {
-	/** @type {Account[]} */
-	const out = [];
-	for (let i = 1; i <= count; i++) {
-		out.push({
-			id: 'acc_' + String(i).padStart(4, '0'),
-			object: 'account',
-			name: `${NAMES[(i - 1) % NAMES.length]} ${i}`,
-			currency: CURRENCIES[i % CURRENCIES.length],
-			balance: ((i * 7919) % 1000000) / 100,
-			status: STATUSES[i % STATUSES.length],
-			created_at: new Date(EPOCH_MS + i * 3600 * 1000).toISOString(),
-		});
-	}
-	return out;
-}
+/** @type {Record<string, { prefix: string, statuses: string[], mode: PaginationMode }>} */
+const SEEDED = {
+	transfers: {
+		prefix: 'tr',
+		statuses: ['pending', 'succeeded', 'succeeded', 'failed'],
+		mode: 'cursor',
+	},
+	payouts: { prefix: 'po', statuses: ['paid', 'paid', 'in_transit', 'canceled'], mode: 'nextUrl' },
+};
+const SEEDED_COLLECTIONS = Object.keys(SEEDED);
 
-/**
- * @param {string} offsetText
- */
-function encodeCursor(offsetText) {
-	return Buffer.from('o:' + offsetText).toString('base64url');
-}
+/** `count` records `make(i)`, i from 1, each with its id: `<prefix>_0001`, … @template T @param {number} count @param {string} prefix @param {(i: number) => T} make */
+const seed = (count, prefix, make) =>
+	Array.from({ length: count }, (_, i) => ({
+		id: `${prefix}_${String(i + 1).padStart(4, '0')}`,
+		...make(i + 1),
+	}));
 
-/**
- * The offset a cursor holds, or -1 if the cursor is not one of ours.
- * @param {string} cursor
- */
+/** @param {number} count @returns {Account[]} */
+const seedAccounts = (count) =>
+	seed(count, 'acc', (i) => ({
+		object: /** @type {const} */ ('account'),
+		name: `${NAMES[(i - 1) % NAMES.length]} ${i}`,
+		currency: ['EUR', 'USD', 'GBP', 'CHF'][i % 4],
+		balance: ((i * 7919) % 1000000) / 100,
+		status: ['active', 'active', 'active', 'frozen', 'closed'][i % 5],
+		created_at: new Date(Date.UTC(2024, 0, 1) + i * 3600 * 1000).toISOString(),
+	}));
+
+/** @param {string} collection one of SEEDED_COLLECTIONS @param {number} count @returns {SeededRecord[]} */
+const seedCollection = (collection, count) =>
+	seed(count, SEEDED[collection].prefix, (i) => ({
+		object: collection,
+		amount: (i * 1237) % 100000,
+		currency: ['EUR', 'USD', 'GBP'][i % 3],
+		status: SEEDED[collection].statuses[i % SEEDED[collection].statuses.length],
+		created_at: new Date(Date.UTC(2024, 1, 1) + i * 60 * 1000).toISOString(),
+	}));
+
+/** How `GET /v1/<collection>` pages. @param {string} collection @returns {PaginationMode} */
+const listingModeOf = (collection) =>
+	Object.hasOwn(SEEDED, collection) ? SEEDED[collection].mode : 'cursor';
+
+/** @param {number} offset */
+const encodeCursor = (offset) => Buffer.from(`o:${offset}`).toString('base64url');
+
+/** The offset a cursor holds (a cursor not of ours is a 400). @param {string} cursor */
 function decodeCursor(cursor) {
 	const text = Buffer.from(cursor, 'base64url').toString('utf8');
-	if (!text.startsWith('o:')) return -1;
-	const n = Number(text.slice(2));
-	return Number.isInteger(n) && n >= 0 ? n : -1;
+	const n = text.startsWith('o:') ? Number(text.slice(2)) : -1;
+	if (!Number.isInteger(n) || n < 0) throw new SandboxOptionError('Unknown cursor');
+	return n;
 }
 
 /**
- * A whole-number query parameter of at least `min` (a refusal answers 400).
- * @param {URLSearchParams} q
- * @param {string} name
- * @param {number} fallback
- * @param {number} min
- */
-const intParam = (q, name, fallback, min) =>
-	numberOption(q.get(name) || undefined, fallback, `Query parameter "${name}"`, min, true);
-
-/**
- * Filter by equality on record fields, for any non-paging query param naming an existing field.
- * @template {object} T
- * @param {T[]} accounts
- * @param {URLSearchParams} q
- */
-function applyFilters(accounts, q) {
-	if (accounts.length === 0) return accounts;
-	/** @type {[string, string][]} */
-	const filters = [];
-	const sample = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (accounts[0]));
-	for (const [k, v] of q) {
-		if (!PAGING_PARAMS.has(k) && Object.prototype.hasOwnProperty.call(sample, k))
-			filters.push([k, v]);
-	}
-	if (filters.length === 0) return accounts;
-	return accounts.filter((a) => {
-		const rec = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (a));
-		return filters.every(([k, v]) => String(rec[k]) === v);
-	});
-}
-
-/**
- * Produce the listing response for the configured mode.
- * @param {object[]} all the records, in listing order
- * @param {URLSearchParams} q
- * @param {PaginationConfig} cfg
- * @param {string} origin e.g. http://127.0.0.1:4010 (used for absolute next URLs)
- * @param {string} [path] the listing's path, for next URLs
- * @returns {ListResult}
+ * The listing answer in the configured mode: 200 with the page, or 400 for a query parameter that cannot work.
+ * Records are filtered by equality on any non-paging query parameter that names one of their fields.
+ * @param {object[]} all the records, in listing order @param {URLSearchParams} q @param {PaginationConfig} cfg
+ * @param {string} origin e.g. http://127.0.0.1:4010 (for absolute next URLs)
+ * @param {string} [path] the listing's path, for next URLs @returns {{ status: number, body: unknown }}
  */
 function listRecords(all, q, cfg, origin, path = '/v1/accounts') {
 	try {
-		return { status: 200, body: listInner(all, q, cfg, `${origin}${path}`) };
+		return { status: 200, body: page(all, q, cfg, `${origin}${path}`) };
 	} catch (err) {
 		if (!(err instanceof SandboxOptionError)) throw err;
 		return { status: 400, body: { error: { code: 'invalid_parameter', message: err.message } } };
 	}
 }
 
-/**
- * @param {object[]} all
- * @param {URLSearchParams} q
- * @param {PaginationConfig} cfg
- * @param {string} listingUrl absolute URL of the listing, without query
- * @returns {unknown}
- */
-function listInner(all, q, cfg, listingUrl) {
-	const items = applyFilters(all, q);
-	const clamp = (/** @type {number} */ n) => Math.min(n, cfg.maxPageSize);
-	const limit = clamp(intParam(q, 'limit', cfg.defaultPageSize, 1));
-
+/** @param {object[]} all @param {URLSearchParams} q @param {PaginationConfig} cfg @param {string} listingUrl */
+function page(all, q, cfg, listingUrl) {
+	const sample = /** @type {Record<string, unknown>} */ (all[0] ?? {});
+	const filters = [...q].filter(([k]) => !PAGING_PARAMS.has(k) && Object.hasOwn(sample, k));
+	const items = all.filter((record) =>
+		filters.every(([k, v]) => String(/** @type {Record<string, unknown>} */ (record)[k]) === v),
+	);
+	/** A whole-number query parameter of at least `min`. @param {string} name @param {number} fallback @param {number} min */
+	const int = (name, fallback, min) =>
+		numberOption(q.get(name) || undefined, fallback, `Query parameter "${name}"`, min, true);
+	const limit = Math.min(int('limit', cfg.defaultPageSize, 1), cfg.maxPageSize);
+	const from = (/** @type {number} */ start, size = limit) => items.slice(start, start + size);
 	switch (cfg.mode) {
-		case 'cursor':
-		case 'loop':
-		case 'endless': {
-			let offset = 0;
-			const cursor = q.get('cursor');
-			if (cursor) {
-				offset = decodeCursor(cursor);
-				if (offset < 0) throw new SandboxOptionError('Unknown cursor');
-			}
-			if (cfg.mode === 'endless') {
-				// Always a fresh cursor and has_more: the records wrap around forever.
-				const data = [];
-				for (let i = 0; i < limit && items.length > 0; i++)
-					data.push(items[(offset + i) % items.length]);
-				return { data, has_more: true, next_cursor: encodeCursor(String(offset + limit)) };
-			}
-			const data = items.slice(offset, offset + limit);
-			if (cfg.mode === 'loop') {
-				// The cursor pointing at page 2 is handed out on every page, forever.
-				return { data, has_more: true, next_cursor: encodeCursor(String(limit)) };
-			}
+		case 'cursor': {
+			const offset = q.get('cursor') ? decodeCursor(String(q.get('cursor'))) : 0;
 			const hasMore = offset + limit < items.length;
 			return {
-				data,
+				data: from(offset),
 				has_more: hasMore,
-				next_cursor: hasMore ? encodeCursor(String(offset + limit)) : null,
+				next_cursor: hasMore ? encodeCursor(offset + limit) : null,
 			};
 		}
-		case 'page': {
-			const page = intParam(q, 'page', 1, 1);
-			const perPage = clamp(intParam(q, 'per_page', limit, 1));
-			const start = (page - 1) * perPage;
+		case 'loop': // the cursor pointing at page 2 is handed out on every page, forever
 			return {
-				items: items.slice(start, start + perPage),
-				page,
+				data: from(q.get('cursor') ? decodeCursor(String(q.get('cursor'))) : 0),
+				has_more: true,
+				next_cursor: encodeCursor(limit),
+			};
+		case 'endless': {
+			// Always a fresh cursor and has_more: the records wrap around forever.
+			const offset = q.get('cursor') ? decodeCursor(String(q.get('cursor'))) : 0;
+			const data =
+				items.length === 0
+					? []
+					: Array.from({ length: limit }, (_, i) => items[(offset + i) % items.length]);
+			return { data, has_more: true, next_cursor: encodeCursor(offset + limit) };
+		}
+		case 'page': {
+			const pageNo = int('page', 1, 1);
+			const perPage = Math.min(int('per_page', limit, 1), cfg.maxPageSize);
+			return {
+				items: from((pageNo - 1) * perPage, perPage),
+				page: pageNo,
 				total_pages: Math.ceil(items.length / perPage),
 			};
 		}
-		case 'pageNoTotals': {
-			// Page numbers without any end marker: only an empty page says the listing is over.
-			const page = intParam(q, 'page', 1, 1);
-			const start = (page - 1) * limit;
-			return { data: items.slice(start, start + limit), page };
-		}
+		case 'pageNoTotals': // page numbers without any end marker: only an empty page says the listing is over
+			return { data: from((int('page', 1, 1) - 1) * limit), page: int('page', 1, 1) };
 		case 'nextUrl': {
-			const offset = intParam(q, 'offset', 0, 0);
+			const offset = int('offset', 0, 0);
 			const end = offset + limit;
-			let next = null;
-			if (end < items.length) {
-				const nq = new URLSearchParams();
-				for (const [k, v] of q) if (k !== 'offset' && k !== 'limit') nq.append(k, v);
-				nq.set('offset', String(end));
-				nq.set('limit', String(limit));
-				next = `${listingUrl}?${nq.toString()}`;
-			}
-			return { results: items.slice(offset, end), next };
+			const next = new URLSearchParams([...q].filter(([k]) => k !== 'offset' && k !== 'limit'));
+			next.set('offset', String(end));
+			next.set('limit', String(limit));
+			return { results: from(offset), next: end < items.length ? `${listingUrl}?${next}` : null };
 		}
-		case 'array': {
-			const page = intParam(q, 'page', 1, 1);
-			const start = (page - 1) * limit;
-			return items.slice(start, start + limit);
-		}
+		case 'array':
+			return from((int('page', 1, 1) - 1) * limit);
 		default:
 			throw new Error(`unknown pagination mode ${String(cfg.mode)}`);
 	}
 }
 
-/**
- * @param {unknown} mode
- * @returns {mode is PaginationMode}
- */
-function isPaginationMode(mode) {
-	return (
-		typeof mode === 'string' && /** @type {readonly string[]} */ (PAGINATION_MODES).includes(mode)
-	);
-}
+/** @param {unknown} mode @returns {mode is PaginationMode} */
+const isPaginationMode = (mode) => PAGINATION_MODES.some((m) => m === mode);
 
-module.exports = { seedAccounts, listRecords, isPaginationMode, PAGINATION_MODES };
+module.exports = {
+	seedAccounts,
+	seedCollection,
+	listRecords,
+	listingModeOf,
+	isPaginationMode,
+	PAGINATION_MODES,
+	SEEDED_COLLECTIONS,
+};

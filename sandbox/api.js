@@ -1,8 +1,6 @@
 'use strict';
 
-const { listRecords } = require('./accounts');
-const { listingModeOf } = require('./collections');
-const { IdempotencyStore, fingerprint } = require('./idempotency');
+const { listRecords, listingModeOf } = require('./accounts');
 const http = require('./http-util');
 
 const { sendRaw, sendError, errorBody, JSON_TYPE } = http;
@@ -20,53 +18,46 @@ const { sendRaw, sendError, errorBody, JSON_TYPE } = http;
  *   one request: `segs` are the path's segments after /v1, `query` the text after '?'
  */
 
-const REPLAY_HEADERS = { 'idempotent-replayed': 'true' };
 const IN_PROGRESS_MESSAGE =
 	'There is currently another in-progress request using this Idempotency-Key (that probably means you submitted twice, and the other request is still going through). Please try again later.';
 const LISTING_CACHE_MAX = 512;
 
-/**
- * The answer with what the request carried (headers included, so the Api-Key too): a debugging echo
- * some APIs really send.
- * @param {IncomingMessage} req
- * @param {string} body JSON text
- */
-function withEcho(req, body) {
-	const parsed = JSON.parse(body);
-	const echo = { method: req.method, url: req.url, headers: req.headers };
-	return JSON.stringify(
-		Array.isArray(parsed) ? { data: parsed, request: echo } : { ...parsed, request: echo },
-	);
-}
+/** What "the same request" means: method, path, and the body as JSON with object keys sorted at every level. */
+const fingerprint = (
+	/** @type {string} */ method,
+	/** @type {string} */ path,
+	/** @type {unknown} */ body,
+) =>
+	`${method} ${path}\n${JSON.stringify(body, (_, value) =>
+		value !== null && typeof value === 'object' && !Array.isArray(value)
+			? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+			: value,
+	)}`;
 
 /**
- * Answer a processed request, honouring the faults that act after the commit.
- * @param {Call} call
- * @param {number} status
- * @param {string} body JSON text
- * @param {Record<string, string>} [headers]
+ * Answers a processed request, honouring the faults that act after the commit: the request echoed in the answer
+ * (headers included, so the Api-Key too: a debugging echo some APIs really send), a body drip-fed, a delay, or the
+ * connection dropped.
+ * @param {Call} call @param {number} status @param {string} body JSON text @param {Record<string, string>} [headers]
  */
 function respond({ ctx, req, res, fault }, status, body, headers) {
-	if (fault === null || fault.type === 'echoRequest' || fault.type === 'hold') {
-		const text = fault?.type === 'echoRequest' ? withEcho(req, body) : body;
-		sendRaw(res, status, text, JSON_TYPE, headers);
-	} else if (fault.type === 'drip') {
+	const type = fault?.type;
+	if (type === 'echoRequest') {
+		const parsed = JSON.parse(body);
+		const request = { method: req.method, url: req.url, headers: req.headers };
+		const echoed = Array.isArray(parsed) ? { data: parsed, request } : { ...parsed, request };
+		sendRaw(res, status, JSON.stringify(echoed), JSON_TYPE, headers);
+	} else if (fault?.type === 'drip')
 		http.sendDripping(res, status, body, fault, ctx.delayTimers, () => ctx.state.answersCutShort++);
-	} else if (fault.type === 'delay' || fault.type === 'slowCommit') {
+	else if (fault?.type === 'delay' || fault?.type === 'slowCommit')
 		later(ctx, fault.ms, () => {
 			if (!res.destroyed && !res.writableEnded) sendRaw(res, status, body, JSON_TYPE, headers);
 		});
-	} else {
-		req.socket.destroy();
-	}
+	else if (type === 'dropAfterCommit') req.socket.destroy();
+	else sendRaw(res, status, body, JSON_TYPE, headers);
 }
 
-/**
- * Runs `then` in `ms`, unless the sandbox closes first.
- * @param {ApiContext} ctx
- * @param {number} ms
- * @param {() => void} then
- */
+/** Runs `then` in `ms`, unless the sandbox closes first. @param {ApiContext} ctx @param {number} ms @param {() => void} then */
 function later(ctx, ms, then) {
 	const timer = setTimeout(() => {
 		ctx.delayTimers.delete(timer);
@@ -75,17 +66,9 @@ function later(ctx, ms, then) {
 	ctx.delayTimers.add(timer);
 }
 
-/** @param {Call} call @param {string} message */
-const notFound = (call, message) =>
-	respond(call, 404, JSON.stringify(errorBody('not_found', message)));
-
 /**
- * @param {SandboxState} state
- * @param {ApiContext} ctx
- * @param {IncomingMessage} req
- * @param {ServerResponse} res
- * @param {string} rawPath pathname as received, starting with /v1
- * @param {string} query text after '?', or ''
+ * @param {SandboxState} state @param {ApiContext} ctx @param {IncomingMessage} req @param {ServerResponse} res
+ * @param {string} rawPath pathname as received, starting with /v1 @param {string} query text after '?', or ''
  */
 function handleApi(state, ctx, req, res, rawPath, query) {
 	const path = rawPath.length > 3 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
@@ -96,8 +79,7 @@ function handleApi(state, ctx, req, res, rawPath, query) {
 		method !== 'POST' && segs.length === 2 ? `${method} /v1/${segs[0]}/:id` : `${method} ${path}`;
 	state.requests++;
 	state.byRoute[key] = (state.byRoute[key] ?? 0) + 1;
-	state.inFlight++;
-	state.peakInFlight = Math.max(state.peakInFlight, state.inFlight);
+	state.peakInFlight = Math.max(state.peakInFlight, ++state.inFlight);
 	res.on('close', () => state.inFlight--);
 
 	// The rate limit decides when the request arrives; the answer, whatever it is, comes after the latency.
@@ -125,10 +107,7 @@ function handleApi(state, ctx, req, res, rawPath, query) {
 	});
 }
 
-/**
- * @param {Call} call
- * @param {import('./rateLimit').Verdict|null} verdict the rate limit's decision, null without a limit
- */
+/** @param {Call} call @param {import('./rateLimit').Verdict|null} verdict the rate limit's decision, null without a limit */
 function answerApi(call, verdict) {
 	const { state, req, res, method, segs } = call;
 	if (req.headers['api-key'] !== state.apiKey)
@@ -137,10 +116,7 @@ function answerApi(call, verdict) {
 	if (tenant !== undefined && tenant !== state.tenantId)
 		return sendError(res, 403, 'tenant_mismatch', 'Unknown tenant');
 	if (verdict && !verdict.ok) {
-		const { perSecond } = /** @type {import('./rateLimit').RateLimitConfig} */ (
-			state.rateLimit.config
-		);
-		const message = `Too many requests: ${perSecond} per second are allowed for this key`;
+		const message = `Too many requests: ${state.rateLimit.config?.perSecond} per second are allowed for this key`;
 		return sendError(res, 429, 'rate_limited', message, {
 			'retry-after': String(verdict.retryAfterSeconds),
 		});
@@ -151,7 +127,6 @@ function answerApi(call, verdict) {
 	if (fault?.type === 'gzipBomb')
 		return http.sendGzipBomb(res, fault, () => state.answersCutShort++);
 	call.fault = fault;
-
 	if (method === 'GET') return handleGet(call);
 	if (method === 'POST') return void handlePost(call);
 	if ((method === 'PUT' || method === 'PATCH' || method === 'DELETE') && segs.length === 2)
@@ -165,7 +140,8 @@ function answerApi(call, verdict) {
 function handleGet(call) {
 	const { state, req, segs, query } = call;
 	const origin = req.headers.host ? `http://${req.headers.host}` : call.ctx.origin;
-	if (segs.length === 1 && segs[0] === 'accounts') {
+	const [collection, id] = segs;
+	if (segs.length === 1 && collection === 'accounts') {
 		// Accounts never change, so a listing is a pure function of (mode, sizes, host, query): cache the text.
 		const p = state.pagination;
 		const cacheKey = `${p.mode}|${p.defaultPageSize}|${p.maxPageSize}|${origin}|${query}`;
@@ -179,17 +155,19 @@ function handleGet(call) {
 		return respond(call, hit.status, hit.text);
 	}
 	if (segs.length === 2) {
-		const [collection, id] = segs;
 		const found =
 			collection === 'accounts'
 				? state.accountsById.get(id)
 				: (state.recordsById.get(id) ?? state.seededById.get(id));
 		if (found && (collection === 'accounts' || found.object === collection))
 			return respond(call, 200, JSON.stringify(found));
-		return notFound(call, `No such ${collection}: ${id}`);
+		return respond(
+			call,
+			404,
+			JSON.stringify(errorBody('not_found', `No such ${collection}: ${id}`)),
+		);
 	}
-	if (segs.length === 1 && segs[0] !== '') {
-		const collection = segs[0];
+	if (segs.length === 1 && collection !== '') {
 		const records = [
 			...(state.seeded[collection] ?? []),
 			...state.records.filter((r) => r.object === collection),
@@ -198,28 +176,30 @@ function handleGet(call) {
 		const out = listRecords(records, new URLSearchParams(query), cfg, origin, `/v1/${collection}`);
 		return respond(call, out.status, JSON.stringify(out.body));
 	}
-	notFound(call, 'No such route');
+	respond(call, 404, JSON.stringify(errorBody('not_found', 'No such route')));
 }
 
 /** @param {Call} call */
 async function handlePost(call) {
 	const { ctx, state, res, segs, path, idemKey, fault } = call;
 	if (segs.length === 0 || segs[0] === '') return sendError(res, 404, 'not_found', 'No such route');
-	if (!idemKey) {
-		const message = 'The Idempotency-Key header is required for POST requests';
-		return sendError(res, 400, 'idempotency_key_missing', message);
-	}
+	if (!idemKey)
+		return sendError(
+			res,
+			400,
+			'idempotency_key_missing',
+			'The Idempotency-Key header is required for POST requests',
+		);
 	const body = await http.readObject(call.req, res);
 	if (body === undefined) return;
-
-	const processPost = () => commitPost(state, segs, path, idemKey, body);
+	const scoped = `${state.tenantId}\u0000${idemKey}`;
+	const fp = fingerprint('POST', path, body);
+	const processPost = () =>
+		answerKnownKey(state, scoped, fp) ??
+		commitPost(state, segs[0], path, scoped, idemKey, fp, body);
 	if (fault?.type === 'hold')
 		return ctx.held.hold(res, { method: 'POST', path, idempotencyKey: idemKey, body }, processPost);
-	const scoped = IdempotencyStore.scope(state.tenantId, idemKey);
-	const known =
-		fault?.type === 'slowCommit'
-			? answerKnownKey(state, scoped, fingerprint('POST', path, body))
-			: null;
+	const known = answerKnownKey(state, scoped, fp);
 	if (fault?.type === 'slowCommit' && known === null) {
 		// A slow commit: meanwhile the key is "in progress" and a retry with it gets a 409 (as some payment APIs answer).
 		// The commit happens even when the client has gone away.
@@ -231,7 +211,7 @@ async function handlePost(call) {
 				sendRaw(res, answer.status, answer.body, answer.contentType, answer.headers);
 		});
 	}
-	const answer = known ?? processPost();
+	const answer = known ?? commitPost(state, segs[0], path, scoped, idemKey, fp, body);
 	// A conflict is answered at once: it changed nothing, so post-commit faults do not apply.
 	if (answer.status === 409)
 		sendRaw(res, answer.status, answer.body, answer.contentType, answer.headers);
@@ -239,65 +219,56 @@ async function handlePost(call) {
 }
 
 /**
- * The answer for a key the service already knows: "still in progress", the stored answer (same
- * request), or a refusal (another request); null for a new key.
- * @param {SandboxState} state
- * @param {string} scoped
- * @param {string} fp
+ * The answer for a key the service already knows: "still in progress", the stored answer (same request), or a
+ * refusal (another request); null for a new key.
+ * @param {SandboxState} state @param {string} scoped the key in its tenant @param {string} fp
  * @returns {HeldAnswer|null}
  */
 function answerKnownKey(state, scoped, fp) {
-	/** @param {string} code @param {string} message @returns {HeldAnswer} */
-	const conflict = (code, message) => {
+	const conflict = (/** @type {string} */ code, /** @type {string} */ message) => {
 		state.conflicts++;
-		const body = JSON.stringify(errorBody(code, message));
-		return { status: 409, body, contentType: JSON_TYPE, recordId: null };
+		return {
+			status: 409,
+			body: JSON.stringify(errorBody(code, message)),
+			contentType: JSON_TYPE,
+			recordId: null,
+		};
 	};
 	if (state.inProgress.has(scoped)) return conflict('idempotency_key_in_use', IN_PROGRESS_MESSAGE);
-	const seen = state.idempotency.lookup(scoped, fp);
-	if (seen.kind === 'conflict')
+	const seen = state.idempotency.get(scoped);
+	if (seen === undefined) return null;
+	if (seen.fingerprint !== fp)
 		return conflict(
 			'idempotency_key_reuse',
 			'This Idempotency-Key was already used with a different request',
 		);
-	if (seen.kind === 'new') return null;
 	state.replays++;
-	const { status, body, recordId } = seen.entry;
-	return { status, body, contentType: JSON_TYPE, headers: REPLAY_HEADERS, recordId };
+	const { status, body, recordId } = seen;
+	return {
+		status,
+		body,
+		contentType: JSON_TYPE,
+		headers: { 'idempotent-replayed': 'true' },
+		recordId,
+	};
 }
 
 /**
- * What the service does with a valid POST: answer a known key (see answerKnownKey), or commit a new record.
- * @param {SandboxState} state
- * @param {string[]} segs
- * @param {string} path
- * @param {string} idemKey
- * @param {Record<string, unknown>} body
- * @returns {HeldAnswer}
+ * Commits a new record: from here on, a retry with the same key replays this answer.
+ * @param {SandboxState} state @param {string} collection @param {string} path @param {string} scoped
+ * @param {string} idemKey @param {string} fp @param {Record<string, unknown>} body @returns {HeldAnswer}
  */
-function commitPost(state, segs, path, idemKey, body) {
-	const scoped = IdempotencyStore.scope(state.tenantId, idemKey);
-	const fp = fingerprint('POST', path, body);
-	const known = answerKnownKey(state, scoped, fp);
-	if (known !== null) return known;
-
-	// Commit point: from here on, a retry with the same key replays this answer.
-	const collection = segs[0];
+function commitPost(state, collection, path, scoped, idemKey, fp, body) {
 	const record = state.createRecord(collection, path.slice(3), idemKey, body);
 	const text = JSON.stringify(record);
-	state.idempotency.commit(scoped, {
-		fingerprint: fp,
-		status: 201,
-		body: text,
-		recordId: record.id,
-	});
+	state.idempotency.set(scoped, { fingerprint: fp, status: 201, body: text, recordId: record.id });
 	state.webhooks.recordCreated(collection, record);
 	return { status: 201, body: text, contentType: JSON_TYPE, recordId: record.id };
 }
 
 /**
- * PUT replaces a created record's fields, PATCH merges into them, DELETE removes the record. All are
- * naturally idempotent, so they need no Idempotency-Key (one is accepted and ignored).
+ * PUT replaces a created record's fields, PATCH merges into them, DELETE removes the record. All are naturally
+ * idempotent, so they need no Idempotency-Key (one is accepted and ignored).
  * @param {Call} call
  */
 async function handleChange(call) {
@@ -310,8 +281,8 @@ async function handleChange(call) {
 		return respond(call, 200, JSON.stringify({ id, object: collection, deleted: true }));
 	}
 	const fields = await http.readObject(call.req, call.res);
-	if (fields === undefined) return;
-	respond(call, 200, JSON.stringify(state.updateRecord(id, fields, method === 'PUT')));
+	if (fields !== undefined)
+		respond(call, 200, JSON.stringify(state.updateRecord(id, fields, method === 'PUT')));
 }
 
 module.exports = { handleApi };

@@ -1,12 +1,7 @@
 #!/usr/bin/env node
 'use strict';
 
-/**
- * npm run sandbox -- [--port 4010] [--accounts 120] [--pagination cursor] [--transfers N] [--payouts N]
- *   [--api-key sk_test_sandbox] [--tenant tenant_demo]
- *   [--webhook-url URL] [--webhook-secret S] [--webhook-scheme hmac-sha256-hex] [--webhook-timestamp]
- */
-
+const { parseArgs } = require('node:util');
 const { startSandbox } = require('./server');
 const { ENDPOINTS } = require('./control');
 const { SCHEMES } = require('./signing');
@@ -21,54 +16,37 @@ Schemes: ${SCHEMES.join(', ')} (default hmac-sha256-hex).
   Without a secret, each scheme signs with a demo secret valid in its key format (printed at start).
   --webhook-timestamp: the hmac-* schemes also sign a timestamp (x-timestamp); the others sign one or none as they do.`;
 
-/**
- * `--name value` and `--name=value`; `--webhook-timestamp` and `--help` take none.
- * @param {string[]} argv
- * @returns {Record<string, string|true>}
- */
-function parseArgs(argv) {
-	/** @type {Record<string, string|true>} */
-	const flags = {};
-	for (let i = 0; i < argv.length; i++) {
-		const [, name, inline] = /^--([^=]+)(?:=(.*))?$/.exec(argv[i]) ?? [];
-		if (name === undefined) throw new Error(`not a flag: ${argv[i]}`);
-		if (inline !== undefined) flags[name] = inline;
-		else if (name === 'webhook-timestamp' || name === 'help') flags[name] = true;
-		else if (i + 1 < argv.length) flags[name] = argv[++i];
-		else throw new Error(`--${name} needs a value`);
-	}
-	return flags;
-}
+const TEXT = ['port', 'accounts', 'pagination', 'transfers', 'payouts', 'api-key', 'tenant'];
+const WEBHOOK = ['webhook-url', 'webhook-secret', 'webhook-scheme'];
 
-/** @param {string|true|undefined} value */
-const numberOf = (value) => (typeof value === 'string' ? Number(value) : undefined);
-/** @param {string|true|undefined} value */
-const textOf = (value) => (typeof value === 'string' ? value : undefined);
-
-/** @param {Record<string, string|true>} flags */
-async function serve(flags) {
-	const webhookUrl = textOf(flags['webhook-url']);
-	const secret = textOf(flags['webhook-secret']);
+async function serve() {
+	const options = {
+		...Object.fromEntries([...TEXT, ...WEBHOOK].map((name) => [name, { type: 'string' }])),
+		'webhook-timestamp': { type: 'boolean' },
+		help: { type: 'boolean' },
+	};
+	const flags = /** @type {Record<string, any>} */ (
+		parseArgs({ args: process.argv.slice(2), options: /** @type {any} */ (options) }).values
+	);
+	if (flags.help) return void process.stdout.write(USAGE + '\n');
+	const number = (/** @type {string|undefined} */ value) =>
+		value === undefined ? undefined : Number(value);
+	const webhookUrl = flags['webhook-url'];
+	const secret = flags['webhook-secret'];
 	const sandbox = await startSandbox({
-		port: numberOf(flags.port) ?? 4010,
-		accounts: numberOf(flags.accounts),
-		transfers: numberOf(flags.transfers),
-		payouts: numberOf(flags.payouts),
-		pagination: /** @type {import('./accounts').PaginationMode|undefined} */ (
-			textOf(flags.pagination)
-		),
-		apiKey: textOf(flags['api-key']),
-		tenantId: textOf(flags.tenant),
-		webhook: webhookUrl
-			? {
-					url: webhookUrl,
-					secrets: secret === undefined ? undefined : [secret],
-					scheme: /** @type {import('./signing').SigningScheme|undefined} */ (
-						textOf(flags['webhook-scheme'])
-					),
-					timestamp: flags['webhook-timestamp'] === true,
-				}
-			: undefined,
+		port: number(flags.port) ?? 4010,
+		accounts: number(flags.accounts),
+		transfers: number(flags.transfers),
+		payouts: number(flags.payouts),
+		pagination: flags.pagination,
+		apiKey: flags['api-key'],
+		tenantId: flags.tenant,
+		webhook: webhookUrl && {
+			url: webhookUrl,
+			secrets: secret === undefined ? undefined : [secret],
+			scheme: flags['webhook-scheme'],
+			timestamp: flags['webhook-timestamp'] === true,
+		},
 	});
 	const webhook = sandbox.webhookConfig();
 	const lines = [
@@ -85,23 +63,12 @@ async function serve(flags) {
 		`  (prefix: ${sandbox.url})`,
 	];
 	process.stdout.write(lines.join('\n') + '\n');
-	const stop = () => {
-		sandbox.close().then(() => process.exit(0));
-	};
+	const stop = () => void sandbox.close().then(() => process.exit(0));
 	process.once('SIGINT', stop);
 	process.once('SIGTERM', stop);
 }
 
-if (require.main === module) {
-	Promise.resolve()
-		.then(() => {
-			const flags = parseArgs(process.argv.slice(2));
-			return flags.help ? void process.stdout.write(USAGE + '\n') : serve(flags);
-		})
-		.catch((err) => {
-			process.stderr.write(
-				`sandbox: ${err instanceof Error ? err.message : String(err)}\n${USAGE}\n`,
-			);
-			process.exit(2);
-		});
-}
+serve().catch((err) => {
+	process.stderr.write(`sandbox: ${err instanceof Error ? err.message : String(err)}\n${USAGE}\n`);
+	process.exit(2);
+});

@@ -18,12 +18,7 @@ const ENDPOINTS = {
 		'send one delivery now (optional body {event} or {payload}, and overrides of the webhook settings); answers with the outcome: ok, attempts, and the last answer (status, contentType, body)',
 };
 
-/**
- * @param {SandboxState} state
- * @param {IncomingMessage} req
- * @param {ServerResponse} res
- * @param {string} path
- */
+/** @param {SandboxState} state @param {IncomingMessage} req @param {ServerResponse} res @param {string} path */
 async function handleControl(state, req, res, path) {
 	const route = `${req.method} ${path.replace(/\/$/, '')}`;
 	if (route === 'GET /_sandbox') return sendJson(res, 200, { endpoints: ENDPOINTS });

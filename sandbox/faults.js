@@ -5,49 +5,23 @@ const { errorBody, JSON_TYPE } = require('./http-util');
 const { SandboxOptionError, numberOption } = require('./options');
 
 /**
- * Fault injection rules (README "Fault rules"). The first matching rule wins; a rule whose `times` are used
- * up, whose `firstAttemptPerKey` already saw the key, whose `maxPerKey` faults were already injected for the
- * request's Idempotency-Key, or whose probability roll fails is skipped.
- *
- * What a rule's action asks for: an HTTP status with a body (a JSON error unless `body` says otherwise), an
- * HTML error page, or raw bytes, all answered before the request is processed; dropping the
- * connection after the commit; a delay; a slow commit (`commitDelayMs`: the key stays "in progress"
- * meanwhile, a retry with it gets 409 idempotency_key_in_use); the request echoed in the answer (Api-Key
- * included); a body drip-fed one byte every `intervalMs` (default 1 s; `endless` adds spaces forever); a gzip
- * bomb of `inflatedMiB` MiB (default 1024; `endless` never ends); a POST held until released (`hold`).
+ * Fault injection rules (README "Fault rules"): the first matching rule wins; a rule whose `times` are used up, whose
+ * `firstAttemptPerKey` already saw the key, whose `maxPerKey` faults were injected for the request's Idempotency-Key
+ * (requests without one are not limited), or whose probability roll fails is skipped.
  *
  * @typedef {{ status: number, body?: unknown, headers?: Record<string, string>, contentType?: string }
- *   | { dropAfterCommit: true }
- *   | { delayMs: number }
- *   | { commitDelayMs: number }
- *   | { echoRequest: true }
- *   | { drip: { intervalMs?: number, endless?: boolean } }
- *   | { gzipBomb: { inflatedMiB?: number, endless?: boolean } }
- *   | { hold: true }
- *   | { htmlError: number }
- *   | { rawBody: string, contentType?: string, status?: number }
+ *   | { dropAfterCommit: true } | { delayMs: number } | { commitDelayMs: number } | { echoRequest: true }
+ *   | { drip: { intervalMs?: number, endless?: boolean } } | { gzipBomb: { inflatedMiB?: number, endless?: boolean } }
+ *   | { hold: true } | { htmlError: number } | { rawBody: string, contentType?: string, status?: number }
  *   | { rawBodyBase64: string, contentType?: string, status?: number }} FaultAction
- *
  * @typedef {{ seed?: number, p500?: number, pDropAfterCommit?: number, p429?: number,
  *   retryAfterSeconds?: number, pSlow?: number, slowMs?: number }} RandomFaults
- *
- * `maxPerKey`: at most that many faults from the rule per Idempotency-Key (requests without a key are not limited).
  * @typedef {{ method?: string, path?: string, times?: number, firstAttemptPerKey?: boolean,
- *   maxPerKey?: number, probability?: number, seed?: number, action?: FaultAction,
- *   random?: RandomFaults }} FaultRule
- *
+ *   maxPerKey?: number, probability?: number, seed?: number, action?: FaultAction, random?: RandomFaults }} FaultRule
  * @typedef {{ type: 'status', status: number, body: string|Buffer, contentType: string, headers: Record<string,string> }
- *   | { type: 'dropAfterCommit' }
- *   | { type: 'delay', ms: number }
- *   | { type: 'drip', intervalMs: number, endless: boolean }
- *   | { type: 'gzipBomb', inflatedMiB: number, endless: boolean }
- *   | { type: 'slowCommit', ms: number }
- *   | { type: 'echoRequest' }
- *   | { type: 'hold' }} CompiledAction
- *
- * @typedef {{ method: string|null, path: string|null, times: number, seenKeys: Set<string>|null,
- *   probability: number|null, prng: () => number, matched: number, maxPerKey: number,
- *   faultsPerKey: Map<string, number>, pick: () => CompiledAction|null }} CompiledRule
+ *   | { type: 'dropAfterCommit' } | { type: 'delay', ms: number } | { type: 'slowCommit', ms: number }
+ *   | { type: 'drip', intervalMs: number, endless: boolean } | { type: 'gzipBomb', inflatedMiB: number, endless: boolean }
+ *   | { type: 'echoRequest' } | { type: 'hold' }} CompiledAction what match() returns
  */
 
 /** @param {number} status */
@@ -57,14 +31,7 @@ const htmlPage = (status) =>
 /** @param {unknown} value @param {string} name */
 const statusOf = (value, name) => numberOption(value, 200, `${name}: status`, 100, true);
 
-/**
- * An answer given before the request is processed.
- * @param {number} status
- * @param {string|Buffer} body
- * @param {unknown} contentType
- * @param {unknown} [headers]
- * @returns {CompiledAction}
- */
+/** An answer given before the request is processed. @param {number} status @param {string|Buffer} body @param {unknown} contentType @param {unknown} [headers] @returns {CompiledAction} */
 const answer = (status, body, contentType, headers) => ({
 	type: 'status',
 	status,
@@ -73,11 +40,7 @@ const answer = (status, body, contentType, headers) => ({
 	headers: /** @type {Record<string, string>} */ (headers ?? {}),
 });
 
-/**
- * Turn one action as a rule gives it (FaultAction, unchecked) into what match() returns.
- * @param {Record<string, any>} a
- * @returns {CompiledAction}
- */
+/** One action as a rule gives it (FaultAction, unchecked), checked. @param {Record<string, any>} a @returns {CompiledAction} */
 function compileAction(a) {
 	if (a.dropAfterCommit) return { type: 'dropAfterCommit' };
 	if (a.hold) return { type: 'hold' };
@@ -135,11 +98,7 @@ function probabilityOf(p, name) {
 	return n;
 }
 
-/**
- * One action drawn from the `random` table at each match (none, for the rest of the probability).
- * @param {RandomFaults} spec
- * @returns {() => CompiledAction|null}
- */
+/** One action drawn from the `random` table at each match (none, for the rest of the probability). @param {RandomFaults} spec @returns {() => CompiledAction|null} */
 function randomPick(spec) {
 	/** @type {[number, CompiledAction][]} */
 	const table = [];
@@ -169,7 +128,7 @@ function randomPick(spec) {
 	};
 }
 
-/** @param {FaultRule} rule @returns {CompiledRule} */
+/** @param {FaultRule} rule */
 function compileRule(rule) {
 	const action = rule.random === undefined ? compileAction(rule.action ?? {}) : null;
 	return {
@@ -182,22 +141,18 @@ function compileRule(rule) {
 		prng: createPrng(rule.seed),
 		matched: 0,
 		maxPerKey: numberOption(rule.maxPerKey, Infinity, 'maxPerKey', 0),
+		/** @type {Map<string, number>} */
 		faultsPerKey: new Map(),
 		pick: rule.random === undefined ? () => action : randomPick(rule.random),
 	};
 }
 
 class FaultInjector {
-	constructor() {
-		/** @type {CompiledRule[]} */
-		this.compiled = [];
-		this.injected = 0;
-	}
+	/** @type {ReturnType<typeof compileRule>[]} */
+	compiled = [];
+	injected = 0;
 
-	/**
-	 * Replace the rules (null: none). Throws SandboxOptionError (nothing changes) when one is invalid.
-	 * @param {FaultRule[]|null} rules
-	 */
+	/** Replaces the rules (null: none); nothing changes when one is invalid. @param {FaultRule[]|null} rules */
 	set(rules) {
 		this.compiled = (rules ?? []).map((rule, index) => {
 			try {
@@ -215,12 +170,7 @@ class FaultInjector {
 		this.injected = 0;
 	}
 
-	/**
-	 * Find the fault to inject for this request, if any.
-	 * @param {string} method upper-case
-	 * @param {string} path pathname
-	 * @param {string|undefined} idempotencyKey
-	 */
+	/** The fault to inject for this request, if any. @param {string} method @param {string} path @param {string|undefined} idempotencyKey */
 	match(method, path, idempotencyKey) {
 		for (const r of this.compiled) {
 			if (r.method !== null && r.method !== method) continue;

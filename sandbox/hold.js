@@ -4,15 +4,9 @@ const { sendRaw } = require('./http-util');
 const { SandboxOptionError } = require('./options');
 
 /**
- * POSTs held by the fault action `hold` until the test releases them, read whole and parked before the service
- * looked at them. A test can then make a state happen on purpose, e.g. "the client is waiting on a POST the
- * service has committed" or "... on one the service has not processed yet", and act on it (kill the client),
- * instead of hoping a delay is long enough.
- *
- * `commit()` processes parked requests (commits their record, or replays / refuses them as a conflict) and keeps
- * holding their answers. `release()` answers the ones whose client is still connected (processing them first if
- * needed). A request whose client went away is not answered: if it was never processed it is discarded, as if it
- * had never reached the service; if it was, its record stays.
+ * POSTs held by the fault action `hold` until the test releases them (README "Holding requests until the test
+ * releases them"), read whole and parked before the service looked at them, so that a test makes a state happen on
+ * purpose ("a client waits on a POST the service has committed") instead of hoping a delay is long enough.
  *
  * @import { ServerResponse } from 'node:http'
  * @typedef {{ status: number, body: string, contentType: string, headers?: Record<string, string>, recordId?: string|null }} HeldAnswer
@@ -24,18 +18,11 @@ const { SandboxOptionError } = require('./options');
  */
 
 class HeldRequests {
-	constructor() {
-		/** @type {Map<number, Entry>} */
-		this.entries = new Map();
-		this.seq = 0;
-	}
+	/** @type {Map<number, Entry>} */
+	entries = new Map();
+	seq = 0;
 
-	/**
-	 * Park a request; `process` runs on `commit()` or `release()`.
-	 * @param {ServerResponse} res
-	 * @param {HeldRequestInfo} info
-	 * @param {() => HeldAnswer} process
-	 */
+	/** Parks a request; `process` runs on `commit()` or `release()`. @param {ServerResponse} res @param {HeldRequestInfo} info @param {() => HeldAnswer} process */
 	hold(res, info, process) {
 		/** @type {Entry} */
 		const entry = {
@@ -65,9 +52,8 @@ class HeldRequests {
 	}
 
 	/**
-	 * Process held requests now, whether or not the client is still connected (the test decides what reached
-	 * the service), and keep holding their answers. Returns the ids processed now.
-	 * @param {number[]} [ids] all held requests when omitted
+	 * Processes held requests now, whether or not the client is still connected (the test decides what reached the
+	 * service), and keeps holding their answers; the ids processed now. @param {number[]} [ids] all when omitted
 	 */
 	commit(ids) {
 		const done = [];
@@ -80,9 +66,9 @@ class HeldRequests {
 	}
 
 	/**
-	 * Answer held requests and forget them.
-	 * @param {number[]} [ids] all held requests when omitted
-	 * @returns {ReleaseOutcome[]}
+	 * Answers held requests whose client is still connected (processing them first if needed) and forgets them all.
+	 * One whose client went away is discarded if never processed (as if it never reached the service), else its
+	 * record stays. @param {number[]} [ids] all when omitted @returns {ReleaseOutcome[]}
 	 */
 	release(ids) {
 		return this.select(ids).map(([id, e]) => {
@@ -101,10 +87,7 @@ class HeldRequests {
 		this.entries.clear();
 	}
 
-	/**
-	 * @param {number[]} [ids]
-	 * @returns {[number, Entry][]}
-	 */
+	/** @param {number[]} [ids] @returns {[number, Entry][]} */
 	select(ids) {
 		if (ids === undefined) return [...this.entries];
 		const unknown = ids.filter((id) => !this.entries.has(id));

@@ -5,15 +5,11 @@ const zlib = require('node:zlib');
 /** @import { IncomingMessage, ServerResponse } from 'node:http' */
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+/** Request bodies above this close the connection unanswered. */
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
+const MIB = 1024 * 1024;
 
-/**
- * Sends `body` as it is.
- * @param {ServerResponse} res
- * @param {number} status
- * @param {string|Buffer} body
- * @param {string} contentType
- * @param {Record<string, string>} [headers]
- */
+/** @param {ServerResponse} res @param {number} status @param {string|Buffer} body @param {string} contentType @param {Record<string, string>} [headers] */
 function sendRaw(res, status, body, contentType, headers) {
 	res.writeHead(status, {
 		'content-type': contentType,
@@ -26,34 +22,18 @@ function sendRaw(res, status, body, contentType, headers) {
 /** The standard error body. @param {string} code @param {string} message */
 const errorBody = (code, message) => ({ error: { code, message } });
 
-/**
- * Sends a JSON value (the standard error body by `sendError`).
- * @param {ServerResponse} res
- * @param {number} status
- * @param {unknown} payload
- * @param {Record<string, string>} [headers]
- */
-function sendJson(res, status, payload, headers) {
+/** @param {ServerResponse} res @param {number} status @param {unknown} payload @param {Record<string, string>} [headers] */
+const sendJson = (res, status, payload, headers) =>
 	sendRaw(res, status, JSON.stringify(payload), JSON_TYPE, headers);
-}
 
-/**
- * @param {ServerResponse} res @param {number} status @param {string} code @param {string} message
- * @param {Record<string, string>} [headers]
- */
+/** @param {ServerResponse} res @param {number} status @param {string} code @param {string} message @param {Record<string, string>} [headers] */
 const sendError = (res, status, code, message, headers) =>
 	sendJson(res, status, errorBody(code, message), headers);
 
-/** Request bodies above this close the connection unanswered. */
-const MAX_BODY_BYTES = 16 * 1024 * 1024;
-
 /**
- * The request's body as a JSON object (`{}` for an empty body where `emptyOk`), or undefined once the request
- * has been refused: 400 when it is no JSON object, the connection closed when it is too large or breaks off.
- * @param {IncomingMessage} req
- * @param {ServerResponse} res
- * @param {boolean} [emptyOk]
- * @returns {Promise<Record<string, unknown>|undefined>}
+ * The request's body as a JSON object (`{}` for an empty body where `emptyOk`), or undefined once the request has
+ * been refused: 400 when it is no JSON object, the connection closed when it is too large or breaks off.
+ * @param {IncomingMessage} req @param {ServerResponse} res @returns {Promise<Record<string, unknown>|undefined>}
  */
 async function readObject(req, res, emptyOk = false) {
 	/** @type {Buffer[]} */
@@ -65,8 +45,7 @@ async function readObject(req, res, emptyOk = false) {
 			chunks.push(chunk);
 		}
 	} catch {
-		req.socket.destroy();
-		return undefined;
+		return void req.socket.destroy();
 	}
 	const text = Buffer.concat(chunks).toString('utf8');
 	if (emptyOk && text === '') return {};
@@ -80,16 +59,16 @@ async function readObject(req, res, emptyOk = false) {
 	return undefined;
 }
 
+/** Counts an answer the client closed before its end. @param {ServerResponse} res @param {() => void} onCutShort */
+const whenCutShort = (res, onCutShort) =>
+	res.on('close', () => res.writableFinished || onCutShort());
+
 /**
- * Write `body` one byte every `intervalMs`, after the headers went out at once: the answer a client with a
- * headers-only timeout waits for forever. With `endless`, spaces (valid trailing JSON whitespace) follow the
- * body until the client goes away. `timers` holds the pending tick so the server can cancel it on close;
- * `onCutShort` runs when the client closes first.
- * @param {ServerResponse} res
- * @param {number} status
- * @param {string} body
- * @param {{ intervalMs: number, endless: boolean }} how
- * @param {Set<NodeJS.Timeout>} timers
+ * Writes `body` one byte every `intervalMs` after the headers went out at once: the answer a client with a
+ * headers-only timeout waits for forever. With `endless`, spaces (valid trailing JSON whitespace) follow until the
+ * client goes away. `timers` holds the pending tick, for the server to cancel on close.
+ * @param {ServerResponse} res @param {number} status @param {string} body
+ * @param {{ intervalMs: number, endless: boolean }} how @param {Set<NodeJS.Timeout>} timers
  * @param {() => void} onCutShort
  */
 function sendDripping(res, status, body, how, timers, onCutShort) {
@@ -99,64 +78,42 @@ function sendDripping(res, status, body, how, timers, onCutShort) {
 		...(how.endless ? {} : { 'content-length': String(bytes.length) }),
 	});
 	res.flushHeaders();
-	let offset = 0;
 	whenCutShort(res, onCutShort);
+	let offset = 0;
 	const tick = () => {
 		if (res.destroyed) return;
 		if (offset < bytes.length) res.write(bytes.subarray(offset, ++offset));
 		else if (how.endless) res.write(' ');
 		else return void res.end();
-		const timer = setTimeout(() => {
-			timers.delete(timer);
-			tick();
-		}, how.intervalMs);
+		const timer = setTimeout(() => timers.delete(timer) && tick(), how.intervalMs);
 		timers.add(timer);
 	};
 	tick();
 }
 
-/** One gzip member of 1 MiB of spaces (about 1 KiB compressed), built once. */
-let spacesMember = /** @type {Buffer|null} */ (null);
-const MIB = 1024 * 1024;
+/** One gzip member of 1 MiB of spaces (about 1 KiB compressed), built once. @type {Buffer|null} */
+let spacesMember = null;
 
 /**
- * A gzip bomb that is valid JSON once inflated: `[`, `inflatedMiB` MiB of spaces, `]`, as concatenated
- * gzip members (about 1 KiB on the wire per MiB inflated). With `endless`, members follow until the
- * client goes away. Written with backpressure, so it costs the sandbox no memory.
- * @param {ServerResponse} res
- * @param {{ inflatedMiB: number, endless: boolean }} how
- * @param {() => void} onCutShort
+ * A gzip bomb that is valid JSON once inflated: `[`, `inflatedMiB` MiB of spaces, `]`, as concatenated gzip members
+ * (about 1 KiB on the wire per MiB inflated; with `endless`, until the client goes away), written with backpressure.
+ * @param {ServerResponse} res @param {{ inflatedMiB: number, endless: boolean }} how @param {() => void} onCutShort
  */
 function sendGzipBomb(res, how, onCutShort) {
-	spacesMember ??= zlib.gzipSync(Buffer.alloc(MIB, 0x20), { level: 9 });
-	const member = spacesMember;
-	const open = zlib.gzipSync(Buffer.from('['));
-	const close = zlib.gzipSync(Buffer.from(']'));
+	const member = (spacesMember ??= zlib.gzipSync(Buffer.alloc(MIB, 0x20), { level: 9 }));
 	res.writeHead(200, { 'content-type': JSON_TYPE, 'content-encoding': 'gzip' });
 	whenCutShort(res, onCutShort);
 	let written = 0;
-	res.write(open);
+	res.write(zlib.gzipSync(Buffer.from('[')));
 	const pump = () => {
 		while (!res.destroyed) {
-			if (!how.endless && written >= how.inflatedMiB) {
-				res.end(close);
-				return;
-			}
+			if (!how.endless && written >= how.inflatedMiB)
+				return void res.end(zlib.gzipSync(Buffer.from(']')));
 			written++;
-			if (!res.write(member)) {
-				res.once('drain', pump);
-				return;
-			}
+			if (!res.write(member)) return void res.once('drain', pump);
 		}
 	};
 	pump();
-}
-
-/** @param {ServerResponse} res @param {() => void} onCutShort */
-function whenCutShort(res, onCutShort) {
-	res.on('close', () => {
-		if (!res.writableFinished) onCutShort();
-	});
 }
 
 module.exports = {

@@ -5,11 +5,7 @@ class SandboxOptionError extends Error {}
 
 /**
  * `value` as a number of at least `min` (a whole one with `whole`); `fallback` when it is not given.
- * @param {unknown} value
- * @param {number} fallback
- * @param {string} name
- * @param {number} min
- * @param {boolean} [whole]
+ * @param {unknown} value @param {number} fallback @param {string} name @param {number} min @param {boolean} [whole]
  */
 function numberOption(value, fallback, name, min, whole = false) {
 	if (value === undefined || value === null) return fallback;

@@ -4,48 +4,33 @@ const { createPrng } = require('./prng');
 const { numberOption } = require('./options');
 
 /**
- * A realistic API's timing: every answer comes after a latency (fixed + seeded jitter), and each API key has
- * a token bucket: `burst` requests at once, refilled at `perSecond`. A request that finds the bucket empty
- * gets 429 with `Retry-After` in whole seconds (at least 1, as HTTP allows no less). With `headers`, every
- * answer says how much is left: `ietf` (RateLimit-Limit/Remaining/Reset and RateLimit-Policy
- * `50;w=1;burst=10`) or `x` (X-RateLimit-Limit/Remaining and a Unix-time Reset, the older convention).
+ * A realistic API's timing (README "Latency and rate limit"): every answer comes after a latency (fixed + seeded
+ * jitter), and each API key has a token bucket: `burst` requests at once, refilled at `perSecond`. A request that
+ * finds the bucket empty gets 429 with `Retry-After` in whole seconds (at least 1, as HTTP allows no less). With
+ * `headers`, every answer says how much is left: `ietf` (RateLimit-Limit/Remaining/Reset, RateLimit-Policy) or `x`
+ * (X-RateLimit-Limit/Remaining and a Unix-time Reset).
  *
- * @typedef {{ perSecond: number, burst?: number, headers?: 'ietf'|'x'|false|null }} RateLimitOptions what a test
- *   gives (`burst` default 1)
+ * @typedef {{ perSecond: number, burst?: number, headers?: 'ietf'|'x'|false|null }} RateLimitOptions (`burst` default 1)
  * @typedef {{ fixedMs?: number, jitterMs?: number }} LatencyOptions
  * @typedef {{ perSecond: number, burst: number, headers: 'ietf'|'x'|false }} RateLimitConfig
  * @typedef {{ ok: boolean, retryAfterSeconds: number, headers: Record<string, string> }} Verdict
  */
 
-/** @param {LatencyOptions|null|undefined} config */
-const latencyOf = (config) => ({
-	fixedMs: numberOption(config?.fixedMs, 0, 'fixedMs', 0),
-	jitterMs: numberOption(config?.jitterMs, 0, 'jitterMs', 0),
-});
-
-/**
- * @param {RateLimitOptions|null|undefined} config
- * @returns {RateLimitConfig|null}
- */
-function rateLimitOf(config) {
-	if (config?.perSecond == null) return null;
-	return {
-		perSecond: numberOption(config.perSecond, 0, 'perSecond', 0.001),
-		burst: numberOption(config.burst, 1, 'burst', 1, true),
-		headers: config.headers || false,
-	};
-}
-
 class Latency {
+	prng = createPrng();
+
 	/** @param {LatencyOptions|null|undefined} config null or undefined: no latency */
 	constructor(config) {
-		this.config = latencyOf(config);
-		this.prng = createPrng();
+		this.config = { fixedMs: 0, jitterMs: 0 };
+		this.configure(config);
 	}
 
 	/** @param {LatencyOptions|null|undefined} config */
 	configure(config) {
-		this.config = latencyOf(config);
+		this.config = {
+			fixedMs: numberOption(config?.fixedMs, 0, 'fixedMs', 0),
+			jitterMs: numberOption(config?.jitterMs, 0, 'jitterMs', 0),
+		};
 	}
 
 	/** Milliseconds before this answer goes out. */
@@ -56,17 +41,27 @@ class Latency {
 }
 
 class KeyRateLimit {
+	/** @type {RateLimitConfig|null} */
+	config = null;
+	/** @type {Map<string, { tokens: number, at: number }>} */
+	buckets = new Map();
+	refused = 0;
+
 	/** @param {RateLimitOptions|null|undefined} config null or undefined: no limit */
 	constructor(config) {
-		this.config = rateLimitOf(config);
-		/** @type {Map<string, { tokens: number, at: number }>} */
-		this.buckets = new Map();
-		this.refused = 0;
+		this.configure(config);
 	}
 
 	/** @param {RateLimitOptions|null|undefined} config */
 	configure(config) {
-		this.config = rateLimitOf(config);
+		this.config =
+			config?.perSecond == null
+				? null
+				: {
+						perSecond: numberOption(config.perSecond, 0, 'perSecond', 0.001),
+						burst: numberOption(config.burst, 1, 'burst', 1, true),
+						headers: config.headers || false,
+					};
 		this.buckets.clear();
 	}
 
@@ -77,10 +72,8 @@ class KeyRateLimit {
 	}
 
 	/**
-	 * Takes a token for `key` if there is one.
-	 * @param {string} key
-	 * @param {number} [now] ms
-	 * @returns {Verdict|null} null when no limit is configured
+	 * Takes a token for `key` if there is one; null when no limit is configured.
+	 * @param {string} key @param {number} [now] ms @returns {Verdict|null}
 	 */
 	take(key, now = Date.now()) {
 		const cfg = this.config;
@@ -92,37 +85,28 @@ class KeyRateLimit {
 		const ok = bucket.tokens >= 1;
 		if (ok) bucket.tokens -= 1;
 		else this.refused++;
-		return {
-			ok,
-			retryAfterSeconds: ok ? 0 : Math.max(1, Math.ceil((1 - bucket.tokens) / cfg.perSecond)),
-			headers: rateLimitHeaders(cfg, bucket.tokens, now),
-		};
+		const remaining = String(Math.floor(bucket.tokens));
+		const secondsToFull = Math.ceil((cfg.burst - bucket.tokens) / cfg.perSecond);
+		const limit = String(cfg.perSecond);
+		/** @type {Record<string, string>} */
+		const headers =
+			cfg.headers === 'ietf'
+				? {
+						'ratelimit-limit': limit,
+						'ratelimit-remaining': remaining,
+						'ratelimit-reset': String(secondsToFull),
+						'ratelimit-policy': `${cfg.perSecond};w=1;burst=${cfg.burst}`,
+					}
+				: cfg.headers === 'x'
+					? {
+							'x-ratelimit-limit': limit,
+							'x-ratelimit-remaining': remaining,
+							'x-ratelimit-reset': String(Math.ceil(now / 1000) + secondsToFull),
+						}
+					: {};
+		const retryAfterSeconds = ok ? 0 : Math.max(1, Math.ceil((1 - bucket.tokens) / cfg.perSecond));
+		return { ok, retryAfterSeconds, headers };
 	}
-}
-
-/**
- * @param {RateLimitConfig} cfg
- * @param {number} tokens
- * @param {number} now
- * @returns {Record<string, string>}
- */
-function rateLimitHeaders(cfg, tokens, now) {
-	const remaining = String(Math.floor(tokens));
-	const secondsToFull = Math.ceil((cfg.burst - tokens) / cfg.perSecond);
-	if (cfg.headers === 'ietf')
-		return {
-			'ratelimit-limit': String(cfg.perSecond),
-			'ratelimit-remaining': remaining,
-			'ratelimit-reset': String(secondsToFull),
-			'ratelimit-policy': `${cfg.perSecond};w=1;burst=${cfg.burst}`,
-		};
-	if (cfg.headers === 'x')
-		return {
-			'x-ratelimit-limit': String(cfg.perSecond),
-			'x-ratelimit-remaining': remaining,
-			'x-ratelimit-reset': String(Math.ceil(now / 1000) + secondsToFull),
-		};
-	return {};
 }
 
 module.exports = { KeyRateLimit, Latency };

@@ -1,8 +1,11 @@
 'use strict';
 
-const { seedAccounts, isPaginationMode } = require('./accounts');
-const { SEEDED_COLLECTIONS, seedCollection } = require('./collections');
-const { IdempotencyStore } = require('./idempotency');
+const {
+	seedAccounts,
+	seedCollection,
+	isPaginationMode,
+	SEEDED_COLLECTIONS,
+} = require('./accounts');
 const { FaultInjector } = require('./faults');
 const { WebhookDispatcher } = require('./webhooks');
 const { KeyRateLimit, Latency } = require('./rateLimit');
@@ -13,16 +16,12 @@ const { SandboxOptionError, numberOption } = require('./options');
 const PROTECTED_FIELDS = new Set(['id', 'object', 'endpoint', 'idempotency_key', 'created_at']);
 
 /**
- * Everything the sandbox remembers, shared by the API handler, the control endpoints and the
- * in-process Sandbox object.
+ * Everything the sandbox remembers, shared by the API handler, the control endpoints and the in-process handle.
  *
- * @import { Account, PaginationConfig, PaginationMode } from './accounts'
+ * @import { Account, PaginationConfig, PaginationMode, SeededRecord } from './accounts'
  * @import { WebhookOptions } from './webhooks'
- * @import { SeededRecord } from './collections'
  * @typedef {Record<string, unknown> & { id: string, object: string, endpoint: string, idempotency_key: string, created_at: string }} CreatedRecord
- * @typedef {{ requests: number, byRoute: Record<string, number>, records: number, distinctIdempotencyKeys: number,
- *   replays: number, conflicts: number, answersCutShort: number, postsInProgress: number, inFlight: number, peakInFlight: number, faultsInjected: number, rateLimited: number,
- *   deliveries: { attempts: number, succeeded: number, failed: number, pending: number } }} StatsSnapshot
+ * @typedef {ReturnType<SandboxState['stats']>} StatsSnapshot
  * @typedef {{ apiKey?: string, tenantId?: string, accounts?: number, transfers?: number, payouts?: number,
  *   pagination?: PaginationMode, maxPageSize?: number, webhook?: WebhookOptions|null,
  *   rateLimit?: import('./rateLimit').RateLimitOptions|null, latency?: import('./rateLimit').LatencyOptions|null }} StateOptions
@@ -35,114 +34,99 @@ function paginationMode(mode) {
 	return mode;
 }
 
+/** Keeps only the fields a body may set. @param {Record<string, unknown>} target @param {Record<string, unknown>} fields */
+function assignFields(target, fields) {
+	for (const k of Object.keys(fields)) if (!PROTECTED_FIELDS.has(k)) target[k] = fields[k];
+}
+
 class SandboxState {
+	/** @type {CreatedRecord[]} */
+	records = [];
+	/** @type {Map<string, CreatedRecord>} */
+	recordsById = new Map();
+	recordSeq = 0;
+	/** @type {Map<string, { fingerprint: string, status: number, body: string, recordId: string }>} answers by (tenant, Idempotency-Key), written at the commit */
+	idempotency = new Map();
+	/** @type {Set<string>} scoped keys of POSTs accepted but not yet committed (slow commits) */
+	inProgress = new Set();
+	faults = new FaultInjector();
+	/** requests parked by the fault action `hold` until released */
+	held = new HeldRequests();
+	/** @type {Map<string, { status: number, text: string }>} listing texts; valid because accounts never change */
+	listingCache = new Map();
+	requests = 0;
+	/** @type {Record<string, number>} */
+	byRoute = {};
+	replays = 0;
+	conflicts = 0;
+	/** answers the client closed before they were complete (drip-fed, gzip bombs) */
+	answersCutShort = 0;
+	/** API requests being answered now, and the most at once since the last reset */
+	inFlight = 0;
+	peakInFlight = 0;
+
 	/** @param {StateOptions} options */
 	constructor(options) {
 		this.apiKey = options.apiKey ?? 'sk_test_sandbox';
 		this.tenantId = options.tenantId ?? 'tenant_demo';
 		/** @type {Account[]} */
 		this.accounts = seedAccounts(numberOption(options.accounts, 120, 'accounts', 0, true));
-		/** @type {Map<string, Account>} */
 		this.accountsById = new Map(this.accounts.map((a) => [a.id, a]));
-		/** @type {Record<string, SeededRecord[]>} read-only records listed before the created ones (collections.js) */
-		this.seeded = {};
-		for (const collection of SEEDED_COLLECTIONS) {
-			const count = options[/** @type {'transfers'|'payouts'} */ (collection)];
-			this.seeded[collection] = seedCollection(
-				collection,
-				numberOption(count, 0, collection, 0, true),
-			);
-		}
-		/** @type {Map<string, SeededRecord>} */
+		/** @type {Record<string, SeededRecord[]>} read-only records listed before the created ones */
+		this.seeded = Object.fromEntries(
+			SEEDED_COLLECTIONS.map((c) => {
+				const count = options[/** @type {'transfers'|'payouts'} */ (c)];
+				return [c, seedCollection(c, numberOption(count, 0, c, 0, true))];
+			}),
+		);
 		this.seededById = new Map(
 			Object.values(this.seeded).flatMap((records) => records.map((r) => [r.id, r])),
 		);
 		const maxPageSize = numberOption(options.maxPageSize, 100, 'maxPageSize', 1, true);
-		/** @type {Map<string, { status: number, text: string }>} listing texts; valid because accounts never change */
-		this.listingCache = new Map();
 		/** @type {PaginationConfig} */
 		this.pagination = {
 			mode: paginationMode(options.pagination ?? 'cursor'),
 			defaultPageSize: Math.min(25, maxPageSize),
 			maxPageSize,
 		};
-
-		/** @type {CreatedRecord[]} */
-		this.records = [];
-		/** @type {Map<string, CreatedRecord>} */
-		this.recordsById = new Map();
-		this.recordSeq = 0;
-		this.idempotency = new IdempotencyStore();
-		/** @type {Set<string>} scoped keys of POSTs accepted but not yet committed (slow commits) */
-		this.inProgress = new Set();
-		this.faults = new FaultInjector();
-		/** per-key token bucket ({perSecond, burst, headers}); off unless configured */
+		/** per-key token bucket; off unless configured */
 		this.rateLimit = new KeyRateLimit(options.rateLimit);
-		/** delay before every /v1 answer ({fixedMs, jitterMs}) */
+		/** delay before every /v1 answer */
 		this.latency = new Latency(options.latency);
-		/** requests parked by the fault action `hold` until released */
-		this.held = new HeldRequests();
-
-		this.requests = 0;
-		/** @type {Record<string, number>} */
-		this.byRoute = {};
-		this.replays = 0;
-		this.conflicts = 0;
-		/** answers the client closed before they were complete (drip-fed, gzip bombs) */
-		this.answersCutShort = 0;
-		/** API requests being answered now, and the most at once since the last reset */
-		this.inFlight = 0;
-		this.peakInFlight = 0;
 		this.webhooks = new WebhookDispatcher(options.webhook);
 	}
 
-	/**
-	 * @param {PaginationMode} mode
-	 */
+	/** @param {PaginationMode} mode */
 	setPagination(mode) {
 		this.pagination.mode = paginationMode(mode);
 	}
 
 	/**
-	 * Store a new record (the commit point for POSTs).
-	 * @param {string} collection
-	 * @param {string} endpoint path after /v1
-	 * @param {string} idempotencyKey
+	 * Stores a new record (the commit point for POSTs).
+	 * @param {string} collection @param {string} endpoint path after /v1 @param {string} idempotencyKey
 	 * @param {Record<string, unknown>} body
 	 */
 	createRecord(collection, endpoint, idempotencyKey, body) {
+		const id = `rec_${++this.recordSeq}`;
 		/** @type {Record<string, unknown>} */
-		const rec = {
-			id: `rec_${++this.recordSeq}`,
-			object: collection,
-			endpoint,
-			idempotency_key: idempotencyKey,
-		};
-		for (const k of Object.keys(body)) {
-			if (!PROTECTED_FIELDS.has(k)) rec[k] = body[k];
-		}
+		const rec = { id, object: collection, endpoint, idempotency_key: idempotencyKey };
+		assignFields(rec, body);
 		rec.created_at = new Date().toISOString();
 		const record = /** @type {CreatedRecord} */ (rec);
 		this.records.push(record);
-		this.recordsById.set(record.id, record);
+		this.recordsById.set(id, record);
 		return record;
 	}
 
 	/**
 	 * Merges fields into a record, or replaces them; its identity fields stay.
-	 * @param {string} id
-	 * @param {Record<string, unknown>} fields
-	 * @param {boolean} replace
+	 * @param {string} id @param {Record<string, unknown>} fields @param {boolean} replace
 	 */
 	updateRecord(id, fields, replace) {
-		const record = /** @type {Record<string, unknown>} */ (
-			/** @type {unknown} */ (this.recordsById.get(id))
-		);
+		const record = /** @type {CreatedRecord} */ (this.recordsById.get(id));
 		if (replace)
 			for (const k of Object.keys(record)) if (!PROTECTED_FIELDS.has(k)) delete record[k];
-		for (const k of Object.keys(fields)) {
-			if (!PROTECTED_FIELDS.has(k)) record[k] = fields[k];
-		}
+		assignFields(record, fields);
 		return record;
 	}
 
@@ -153,8 +137,8 @@ class SandboxState {
 	}
 
 	/**
-	 * Forget records, idempotency keys, stats and faults, drop held requests without an answer and refill
-	 * the rate-limit buckets (pagination mode, webhook config, rate-limit and latency settings stay).
+	 * Forgets records, idempotency keys, stats and faults, drops held requests without an answer and refills the
+	 * rate-limit buckets (pagination mode, webhook config, rate-limit and latency settings stay).
 	 */
 	reset() {
 		this.held.dropAll();
@@ -174,7 +158,6 @@ class SandboxState {
 		this.webhooks.resetCounters();
 	}
 
-	/** @returns {StatsSnapshot} */
 	stats() {
 		return {
 			requests: this.requests,

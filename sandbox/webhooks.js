@@ -5,102 +5,89 @@ const { signedDelivery, demoSecret, isScheme } = require('./signing');
 const { SandboxOptionError, numberOption } = require('./options');
 
 /**
- * Outgoing webhook deliveries: one event per created record, signed (signing.js), and delivered again with backoff
- * until an answer is a 2xx or the attempts run out. Every attempt is logged with what came back.
+ * Outgoing webhook deliveries (README "Webhook deliveries"): one event per created record, signed (signing.js), and
+ * delivered again with backoff until an answer is a 2xx or the attempts run out; every attempt logged with its answer.
  *
  * @import { SigningScheme, WebhookEvent } from './signing'
  * @typedef {{ url?: string|null, secrets?: string[], scheme?: SigningScheme, timestamp?: boolean,
  *   bodyFormat?: 'json'|'form'|null, maxAttempts?: number, retryDelayMs?: number, timeoutMs?: number }} WebhookOptions
- * @typedef {Required<WebhookOptions>} WebhookConfig the options with the defaults filled in
- * @typedef {{ attempts: number, succeeded: number, failed: number }} DeliveryStats
+ * @typedef {Required<WebhookOptions>} WebhookConfig
  * @typedef {{ status: number|null, contentType: string|null, body: string, error?: string }} Answer what came back
- *   (`status` null: no answer, `error` says why; `body`: its first BODY_EXCERPT characters, as text)
+ *   (`status` null: no answer, `error` says why; `body`: its first BODY_EXCERPT characters)
  * @typedef {{ eventId: string, attempt: number, at: string } & Answer} AttemptLog
  * @typedef {{ eventId: string, ok: boolean, attempts: number } & Answer} DeliveryResult `ok`: an answer was a 2xx
- * @typedef {{ payload: Record<string, unknown> }} Payload a body sent exactly as given (no field added)
- * @typedef {string|Partial<WebhookEvent>|Payload|undefined} DeliveryInput an event type, a partial event (the rest
- *   filled in), a payload, or nothing (a ping)
- * @typedef {{ eventId: string, body: Record<string, unknown> }} Delivery what is signed and sent: `eventId` names the
- *   delivery in the log, the `x-event-id` header and the message id of schemes that sign one (`webhook-id`)
+ * @typedef {string|Partial<WebhookEvent>|{ payload: Record<string, unknown> }|undefined} DeliveryInput an event
+ *   type, a partial event (the rest filled in), a payload sent exactly as given, or nothing (a ping)
+ * @typedef {{ eventId: string, body: Record<string, unknown> }} Delivery `eventId` names it in the log, the
+ *   `x-event-id` header and the message id of schemes that sign one
  */
 
-const USER_AGENT = 'tenant-api-sandbox';
 const LOG_LIMIT = 1000;
+const BODY_EXCERPT = 256;
+/** How much of an answer is read (UTF-8 takes at most 4 bytes a character; the rest is drained unread). */
+const ANSWER_LIMIT = BODY_EXCERPT * 4;
 
 /**
- * Validate and fill defaults.
- * @param {WebhookOptions|null|undefined} cfg
- * @param {WebhookConfig} [base] values to keep for fields not given
- * @returns {WebhookConfig}
+ * Validates `cfg` and fills in the defaults (or the values of `base` for the fields not given).
+ * @param {WebhookOptions|null|undefined} cfg @param {WebhookConfig} [base] @returns {WebhookConfig}
  */
 function normalizeWebhookConfig(cfg, base) {
-	const c = cfg ?? {};
-	const url = c.url === undefined ? (base?.url ?? null) : c.url;
+	const given = Object.entries(cfg ?? {}).filter(([, value]) => value !== undefined);
+	const c = { ...base, ...Object.fromEntries(given) };
+	const url = c.url ?? null;
 	if (url !== null && !/^http:\/\/[^/]/.test(String(url)))
 		throw new SandboxOptionError('webhook url must be an http:// URL');
-	const scheme = c.scheme ?? base?.scheme ?? 'hmac-sha256-hex';
+	const scheme = c.scheme ?? 'hmac-sha256-hex';
 	if (!isScheme(scheme)) throw new SandboxOptionError(`unknown scheme: ${String(scheme)}`);
-	const secrets = c.secrets ?? base?.secrets ?? [demoSecret(scheme)];
+	const secrets = c.secrets ?? [demoSecret(scheme)];
 	if (!Array.isArray(secrets) || (secrets.length === 0 && scheme !== 'none'))
 		throw new SandboxOptionError('secrets must be an array of strings, one at least');
-	const bodyFormat = c.bodyFormat === undefined ? (base?.bodyFormat ?? null) : c.bodyFormat;
+	const bodyFormat = c.bodyFormat ?? null;
 	if (bodyFormat !== null && bodyFormat !== 'json' && bodyFormat !== 'form')
 		throw new SandboxOptionError('bodyFormat must be "json" or "form"');
 	return {
 		url,
 		secrets: secrets.slice(),
 		scheme,
-		timestamp: c.timestamp === undefined ? (base?.timestamp ?? false) : c.timestamp === true,
+		timestamp: c.timestamp === true,
 		bodyFormat,
-		maxAttempts: numberOption(c.maxAttempts, base?.maxAttempts ?? 3, 'maxAttempts', 1, true),
-		retryDelayMs: numberOption(c.retryDelayMs, base?.retryDelayMs ?? 50, 'retryDelayMs', 0),
-		timeoutMs: numberOption(c.timeoutMs, base?.timeoutMs ?? 5000, 'timeoutMs', 1),
+		maxAttempts: numberOption(c.maxAttempts, 3, 'maxAttempts', 1, true),
+		retryDelayMs: numberOption(c.retryDelayMs, 50, 'retryDelayMs', 0),
+		timeoutMs: numberOption(c.timeoutMs, 5000, 'timeoutMs', 1),
 	};
 }
 
-/** How much of an answer's body is kept in the attempt log and in results, in characters. */
-const BODY_EXCERPT = 256;
-/** How much of an answer is read (UTF-8 takes at most 4 bytes a character; the rest is drained unread). */
-const ANSWER_LIMIT = BODY_EXCERPT * 4;
-
 /**
- * POST bytes once; resolves with the answer: status, Content-Type and the body as text (its first BODY_EXCERPT
- * characters). Never rejects: network errors come back as `{ status: null, error }`.
- * @param {{ url: string, body: Buffer, headers: Record<string, string>, timeoutMs: number, agent?: http.Agent }} o
+ * POSTs bytes once; resolves with the answer, never rejects (no answer: `{ status: null, error }`).
+ * @param {{ url: string, body: Buffer, headers: Record<string, string>, timeoutMs: number, agent: http.Agent }} o
  * @returns {Promise<Answer>}
  */
 function postOnce({ url, body, headers, timeoutMs, agent }) {
 	return new Promise((resolve) => {
-		let done = false;
-		const finish = (/** @type {Answer} */ r) => {
-			if (!done) {
-				done = true;
-				resolve(r);
-			}
-		};
 		const failed = (/** @type {unknown} */ err) =>
-			finish({ status: null, contentType: null, body: '', error: String(err) });
+			resolve({ status: null, contentType: null, body: '', error: String(err) });
 		try {
-			const req = http.request(
-				url,
-				{ method: 'POST', headers: { ...headers, 'content-length': String(body.length) }, agent },
-				(res) => {
-					/** @type {Buffer[]} */
-					const chunks = [];
-					let kept = 0;
-					res.on('data', (/** @type {Buffer} */ chunk) => {
-						if (kept < ANSWER_LIMIT) chunks.push(chunk.subarray(0, ANSWER_LIMIT - kept));
-						kept += chunk.length;
-					});
-					const answer = () => ({
-						status: res.statusCode ?? null,
-						contentType: res.headers['content-type'] ?? null,
-						body: Buffer.concat(chunks).toString('utf8').slice(0, BODY_EXCERPT),
-					});
-					res.on('end', () => finish(answer()));
-					res.on('error', (err) => finish({ ...answer(), error: err.message }));
-				},
-			);
+			const options = {
+				method: 'POST',
+				headers: { ...headers, 'content-length': String(body.length) },
+				agent,
+			};
+			const req = http.request(url, options, (res) => {
+				/** @type {Buffer[]} */
+				const chunks = [];
+				let kept = 0;
+				res.on('data', (/** @type {Buffer} */ chunk) => {
+					if (kept < ANSWER_LIMIT) chunks.push(chunk.subarray(0, ANSWER_LIMIT - kept));
+					kept += chunk.length;
+				});
+				const answer = () => ({
+					status: res.statusCode ?? null,
+					contentType: res.headers['content-type'] ?? null,
+					body: Buffer.concat(chunks).toString('utf8').slice(0, BODY_EXCERPT),
+				});
+				res.on('end', () => resolve(answer()));
+				res.on('error', (err) => resolve({ ...answer(), error: err.message }));
+			});
 			req.setTimeout(timeoutMs, () => req.destroy(new Error(`timeout after ${timeoutMs} ms`)));
 			req.on('error', (err) => failed(err.message));
 			req.end(body);
@@ -110,48 +97,17 @@ function postOnce({ url, body, headers, timeoutMs, agent }) {
 	});
 }
 
-/**
- * Body, headers and URL of one attempt (re-signed per attempt, so a signed timestamp is fresh; the body bytes
- * are the same every time, and so is the signature of a scheme that signs no timestamp).
- * @param {WebhookConfig} cfg
- * @param {Delivery} delivery
- * @param {number} attempt
- */
-function attemptRequest(cfg, delivery, attempt) {
-	const signed = signedDelivery({
-		secret: cfg.secrets[0] ?? '',
-		scheme: cfg.scheme,
-		event: delivery.body,
-		id: delivery.eventId,
-		url: /** @type {string} */ (cfg.url),
-		timestamp: cfg.timestamp || undefined,
-		bodyFormat: cfg.bodyFormat ?? undefined,
-	});
-	return {
-		url: signed.url,
-		body: signed.body,
-		headers: {
-			'user-agent': USER_AGENT,
-			'x-event-id': delivery.eventId,
-			'x-delivery-attempt': String(attempt),
-			...signed.headers,
-		},
-	};
-}
-
 class WebhookDispatcher {
+	stats = { attempts: 0, succeeded: 0, failed: 0 };
+	eventSeq = 0;
+	/** @type {AttemptLog[]} */
+	log = [];
+	generation = 0;
+
 	/** @param {WebhookOptions|null|undefined} cfg */
 	constructor(cfg) {
-		/** @type {WebhookConfig} */
 		this.config = normalizeWebhookConfig(cfg);
-		/** @type {DeliveryStats} */
-		this.stats = { attempts: 0, succeeded: 0, failed: 0 };
-		this.eventSeq = 0;
-		/** @type {AttemptLog[]} */
-		this.log = [];
 		this.closed = false;
-		/** bumped by resetCounters(): deliveries started before a reset stop touching the counters */
-		this.generation = 0;
 		/** @type {Set<Promise<DeliveryResult>>} events being delivered (backoff waits included) */
 		this.inFlight = new Set();
 		/** @type {Map<NodeJS.Timeout, () => void>} pending backoff sleeps, resolved early on close */
@@ -164,6 +120,7 @@ class WebhookDispatcher {
 		this.config = normalizeWebhookConfig(cfg);
 	}
 
+	/** Deliveries started before a reset stop touching the counters. */
 	resetCounters() {
 		this.generation++;
 		this.stats = { attempts: 0, succeeded: 0, failed: 0 };
@@ -177,51 +134,37 @@ class WebhookDispatcher {
 	}
 
 	/**
-	 * An event with the next delivery id (`evt_1`, `evt_2`, …).
-	 * @param {string} type e.g. "transfers.created"
-	 * @param {unknown} object
-	 * @returns {WebhookEvent}
+	 * What `input` sends: a payload exactly as given, else an event with the next id (`evt_1`, …), its `created_at`
+	 * and a sample object, under the fields `input` gives.
+	 * @param {DeliveryInput} input @param {unknown} [object] @returns {Delivery}
 	 */
-	makeEvent(type, object) {
-		const id = `evt_${++this.eventSeq}`;
-		return { id, event: type, created_at: Math.floor(Date.now() / 1000), data: { object } };
-	}
-
-	/**
-	 * What `input` sends: a payload exactly as given, else an event (from a type, or a partial event with the rest
-	 * filled in; its `id` names the delivery).
-	 * @param {DeliveryInput} input
-	 * @returns {Delivery}
-	 */
-	toDelivery(input) {
+	toDelivery(
+		input,
+		object = { id: 'rec_sample', object: 'sample', created_at: new Date().toISOString() },
+	) {
+		const eventId = `evt_${++this.eventSeq}`;
 		if (input !== null && typeof input === 'object' && 'payload' in input) {
 			const { payload } = input;
 			if (payload === null || typeof payload !== 'object' || Array.isArray(payload))
 				throw new SandboxOptionError('payload must be a JSON object');
-			return { eventId: `evt_${++this.eventSeq}`, body: payload };
+			return { eventId, body: payload };
 		}
 		const partial = typeof input === 'string' ? { event: input } : (input ?? {});
-		const sample = { id: 'rec_sample', object: 'sample', created_at: new Date().toISOString() };
-		const event = { ...this.makeEvent(partial.event ?? 'sandbox.ping', sample), ...partial };
+		const created_at = Math.floor(Date.now() / 1000);
+		/** @type {WebhookEvent} */
+		const event = { id: eventId, event: 'sandbox.ping', created_at, data: { object }, ...partial };
 		return { eventId: event.id, body: event };
 	}
 
-	/**
-	 * Fire-and-forget delivery for a freshly created record (no-op when no url is configured).
-	 * @param {string} collection
-	 * @param {unknown} record
-	 */
+	/** A delivery for a freshly created record, fire and forget (none without a url). @param {string} collection @param {unknown} record */
 	recordCreated(collection, record) {
-		if (this.closed || !this.config.url) return;
-		const event = this.makeEvent(`${collection}.created`, record);
-		void this.send({ eventId: event.id, body: event }, this.config);
+		if (!this.closed && this.config.url)
+			void this.send(this.toDelivery(`${collection}.created`, record), this.config);
 	}
 
 	/**
-	 * Send one delivery now (README "Webhook deliveries").
-	 * @param {DeliveryInput} input
-	 * @param {WebhookOptions} [overrides] e.g. { url, maxAttempts } for this delivery only
-	 * @returns {Promise<DeliveryResult>}
+	 * Sends one delivery now (README "Webhook deliveries"); `overrides` for this delivery only.
+	 * @param {DeliveryInput} [input] @param {WebhookOptions} [overrides]
 	 */
 	deliver(input, overrides) {
 		const cfg = overrides ? normalizeWebhookConfig(overrides, this.config) : this.config;
@@ -229,12 +172,7 @@ class WebhookDispatcher {
 		return this.send(this.toDelivery(input), cfg);
 	}
 
-	/**
-	 * Serialize once, then try up to maxAttempts times with exponential backoff.
-	 * @param {Delivery} delivery
-	 * @param {WebhookConfig} cfg
-	 * @returns {Promise<DeliveryResult>}
-	 */
+	/** @param {Delivery} delivery @param {WebhookConfig} cfg */
 	send(delivery, cfg) {
 		const p = this.attemptAll(delivery, cfg);
 		this.inFlight.add(p);
@@ -243,29 +181,40 @@ class WebhookDispatcher {
 	}
 
 	/**
-	 * Attempts until an answer is a 2xx, the attempts run out or the dispatcher closes.
-	 * @param {Delivery} delivery
-	 * @param {WebhookConfig} cfg
-	 * @returns {Promise<DeliveryResult>}
+	 * Attempts with exponential backoff until an answer is a 2xx, the attempts run out or the dispatcher closes. Each
+	 * attempt is signed anew (a signed timestamp is fresh) over the same body bytes.
+	 * @param {Delivery} delivery @param {WebhookConfig} cfg @returns {Promise<DeliveryResult>}
 	 */
-	async attemptAll(delivery, cfg) {
+	async attemptAll({ eventId, body }, cfg) {
 		const generation = this.generation;
 		const counting = () => generation === this.generation;
-		const { eventId } = delivery;
 		/** @type {Answer} */
 		let last = { status: null, contentType: null, body: '', error: 'not attempted' };
 		let attempt = 0;
 		while (attempt < cfg.maxAttempts && !this.closed) {
-			attempt++;
-			if (attempt > 1) await this.sleep(cfg.retryDelayMs * 2 ** (attempt - 2));
+			if (++attempt > 1) await this.sleep(cfg.retryDelayMs * 2 ** (attempt - 2));
 			if (this.closed) break;
 			if (counting()) this.stats.attempts++;
-			last = await postOnce({
-				...attemptRequest(cfg, delivery, attempt),
-				timeoutMs: cfg.timeoutMs,
-				agent: this.agent,
+			const signed = signedDelivery({
+				secret: cfg.secrets[0] ?? '',
+				scheme: cfg.scheme,
+				event: body,
+				id: eventId,
+				url: /** @type {string} */ (cfg.url),
+				timestamp: cfg.timestamp || undefined,
+				bodyFormat: cfg.bodyFormat ?? undefined,
 			});
-			if (counting()) this.pushLog({ eventId, attempt, ...last, at: new Date().toISOString() });
+			const headers = {
+				'user-agent': 'tenant-api-sandbox',
+				'x-event-id': eventId,
+				'x-delivery-attempt': String(attempt),
+				...signed.headers,
+			};
+			last = await postOnce({ ...signed, headers, timeoutMs: cfg.timeoutMs, agent: this.agent });
+			if (counting()) {
+				this.log.push({ eventId, attempt, ...last, at: new Date().toISOString() });
+				if (this.log.length > LOG_LIMIT) this.log.splice(0, this.log.length - LOG_LIMIT);
+			}
 			if (last.status !== null && last.status >= 200 && last.status < 300) {
 				if (counting()) this.stats.succeeded++;
 				return { eventId, ok: true, attempts: attempt, ...last };
@@ -275,19 +224,10 @@ class WebhookDispatcher {
 		return { eventId, ok: false, attempts: attempt, ...last };
 	}
 
-	/** @param {AttemptLog} entry */
-	pushLog(entry) {
-		this.log.push(entry);
-		if (this.log.length > LOG_LIMIT) this.log.splice(0, this.log.length - LOG_LIMIT);
-	}
-
 	/** @param {number} ms @returns {Promise<void>} */
 	sleep(ms) {
 		return new Promise((resolve) => {
-			const t = setTimeout(() => {
-				this.timers.delete(t);
-				resolve();
-			}, ms);
+			const t = setTimeout(() => this.timers.delete(t) && resolve(), ms);
 			this.timers.set(t, resolve);
 		});
 	}
@@ -304,25 +244,18 @@ class WebhookDispatcher {
 }
 
 /**
- * An answer in one line: status, Content-Type and the start of the body.
- * @param {Answer} answer
- */
-function describeAnswer(answer) {
-	if (answer.status === null) return `no answer (${answer.error ?? 'unknown error'})`;
-	const body =
-		answer.body === ''
-			? 'empty body'
-			: JSON.stringify(answer.body.length > 80 ? `${answer.body.slice(0, 80)}…` : answer.body);
-	return `${answer.status}, ${answer.contentType ?? 'no Content-Type'}, ${body}`;
-}
-
-/**
  * A delivery's outcome in one line: `evt_1: delivered after 1 attempt(s) [answer: 200, no Content-Type, empty body]`.
  * @param {DeliveryResult} result
  */
 function describeDelivery(result) {
-	const outcome = result.ok ? 'delivered' : 'not delivered';
-	return `${result.eventId}: ${outcome} after ${result.attempts} attempt(s) [answer: ${describeAnswer(result)}]`;
+	const { status, contentType, body, error } = result;
+	const excerpt =
+		body === '' ? 'empty body' : JSON.stringify(body.length > 80 ? `${body.slice(0, 80)}…` : body);
+	const answer =
+		status === null
+			? `no answer (${error ?? 'unknown error'})`
+			: `${status}, ${contentType ?? 'no Content-Type'}, ${excerpt}`;
+	return `${result.eventId}: ${result.ok ? 'delivered' : 'not delivered'} after ${result.attempts} attempt(s) [answer: ${answer}]`;
 }
 
 module.exports = { WebhookDispatcher, describeDelivery };
