@@ -10,6 +10,7 @@
  * production, and a workflow saved with a Verification this version no longer has, which refuses every delivery.
  */
 import * as crypto from 'node:crypto';
+import * as zlib from 'node:zlib';
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -301,7 +302,7 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 			);
 		});
 
-		test("n8n's body parser before the trigger: multipart/form-data is consumed (no bytes to authenticate: the trigger answers 401, never a 5xx), invalid JSON gets n8n's 422; neither starts anything", async () => {
+		test("n8n's body parser before the trigger: multipart/form-data is consumed (no bytes to authenticate: the trigger answers 401, never a 5xx), invalid JSON gets n8n's 422; neither starts anything; a gzip body signed over its JSON is inflated by n8n and verified", async () => {
 			const { workflowId, path } = await publishTrigger(
 				n8n,
 				verifiedAndRefused('Body parser', crypto.randomUUID(), {}),
@@ -314,14 +315,28 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 				{ message: 'Invalid signature' },
 			]);
 			expect((await signedPost(path, '{"event":')).status).toBe(422);
-			expect(await signedEvent(path, 'evt_marker_parser')).toBe(200);
-			// Both were answered before the signed one was sent: the one execution listed is the signed one's.
+			// gzip on the wire, the signature over the JSON: n8n inflates the body before the trigger reads its bytes.
+			const json = JSON.stringify({ id: 'evt_gzip', event: 'transfers.created' });
+			const gzipped = await fetch(url + path, {
+				method: 'POST',
+				headers: {
+					'content-type': 'application/json',
+					'content-encoding': 'gzip',
+					'x-signature': hmacHex(WEBHOOK_SECRET, json),
+				},
+				body: zlib.gzipSync(json),
+			});
+			expect(gzipped.status).toBe(200);
+			// The others were answered before it was sent: the one execution listed is the gzipped one's.
 			const executions = await executionsUntil(n8n, workflowId, (list) =>
 				list.some((e) => ran(e, 'Verified')),
 			);
 			expect(executions.map((e) => [ran(e, 'Verified'), ran(e, 'Refused')])).toEqual([
 				[true, false],
 			]);
+			expect(executions[0].data.resultData.runData.Trigger[0].data?.main[0]?.[0]?.json.id).toBe(
+				'evt_gzip',
+			);
 		});
 
 		test("the Test URL: the refusal is answered 401, recorded on the Refused output of the editor's run with its diagnosis, and nothing runs from Verified", async () => {
