@@ -17,32 +17,18 @@ import {
 	webhookItemsWorkflow,
 } from './exactlyOnceWorkflows';
 import {
+	type ApiExecution,
 	type SuiteSetUp,
 	VERSION,
 	WEBHOOK_SECRET,
+	executionsOf,
 	sandboxCredentials,
 	sessionLib,
 	setUpSuite,
 	sleep,
 } from './helpers';
 
-interface Execution {
-	id: string;
-	status: string;
-	mode: string;
-	data?: {
-		executionData?: { contextData: Record<string, Record<string, unknown>> };
-		resultData: {
-			runData: Record<
-				string,
-				Array<{
-					data?: { main: Array<Array<{ json: Record<string, unknown> }>> };
-					error?: { message: string; description?: string };
-				}>
-			>;
-		};
-	};
-}
+type Execution = ApiExecution;
 
 interface Workflow {
 	id: string;
@@ -96,14 +82,7 @@ describe(`n8n ${VERSION}: exactly-once writes across executions`, () => {
 		sandbox.records().filter((record) => refs.includes(String(record.ref)));
 	const countsOf = (refs: string[]) => refs.map((ref) => recordsOf([ref]).length);
 
-	async function executions(workflow: Workflow): Promise<Execution[]> {
-		const res = await n8n.api<{ data: Execution[] }>(
-			'GET',
-			`/executions?workflowId=${workflow.id}&includeData=true&limit=100`,
-		);
-		if (res.status !== 200) throw new Error(`GET /executions -> ${res.status}: ${res.text}`);
-		return res.json?.data ?? [];
-	}
+	const executions = (workflow: Workflow) => executionsOf(n8n, workflow.id);
 
 	/** Ended, with its data (n8n 1.x can list an ended execution before its data). */
 	const isEnded = (e: Execution) => !!e.data && (e.status === 'success' || e.status === 'error');
@@ -138,13 +117,13 @@ describe(`n8n ${VERSION}: exactly-once writes across executions`, () => {
 	}
 
 	const postOutput = (execution: Execution) => {
-		const runs = execution.data?.resultData.runData[POST_NAME] ?? [];
+		const runs = execution.data.resultData.runData[POST_NAME] ?? [];
 		return runs[runs.length - 1];
 	};
 	const keysOf = (execution: Execution) =>
 		(postOutput(execution)?.data?.main[0] ?? []).map((item) => item.json.idempotencyKey);
 	const triggerItems = (execution: Execution) =>
-		(execution.data?.resultData.runData[TRIGGER_NAME]?.[0].data?.main[0] ?? []).map(
+		(execution.data.resultData.runData[TRIGGER_NAME]?.[0].data?.main[0] ?? []).map(
 			(item) => item.json,
 		);
 
@@ -181,7 +160,7 @@ describe(`n8n ${VERSION}: exactly-once writes across executions`, () => {
 		expect(postOutput(failed)?.error?.message).toMatch(/Could not reach the API/);
 		expect(countsOf(refs)).toEqual([1, 1]); // item 0 applied; item 1 committed, its answer lost
 		// n8n saved the scope the node recorded before it sent anything.
-		expect(failed.data?.executionData?.contextData[`node:${POST_NAME}`]).toEqual({
+		expect(failed.data.executionData?.contextData[`node:${POST_NAME}`]).toEqual({
 			idempotencyKeyScope: expect.objectContaining({ executionId: String(failed.id) }),
 		});
 		const firstKeys = recordsOf(refs).map((record) => record.idempotency_key);

@@ -33,7 +33,6 @@ import {
 	setUpSuite,
 	startLib,
 	startManualRun,
-	successfulExecution,
 	TRIGGER_TYPE,
 	workflows,
 } from './helpers';
@@ -275,18 +274,21 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 		test('form-urlencoded with Body Format Form Fields: n8n keeps the raw bytes, the trigger verifies them and outputs the fields', async () => {
 			const credential = credentials.tenantWebhookApi;
 			const parameters = { verification: 'hmacSha256', bodyFormat: 'form' };
-			const { workflowId, path } = await publishTrigger(n8n, {
-				name: 'Tenant API: form trigger',
-				webhookId: '3e5a7c9b-1d2f-4a6b-8c0d-2e4f6a8b0c1d',
-				parameters,
-				credential,
+			const formTrigger = workflows.node('Tenant API Trigger', TRIGGER_TYPE, parameters, {
+				webhookId: crypto.randomUUID(),
+				credentials: { tenantWebhookApi: credential },
 			});
+			const { workflowId, path } = await publishTrigger(
+				n8n,
+				workflows.chain('Tenant API: form trigger', [formTrigger]),
+			);
 			const body = 'id=evt_form_1&event=transfer.created&amount=1250&note=caf%C3%A9+au+lait';
 			expect(
 				(await signedPost(path, body, { 'content-type': 'application/x-www-form-urlencoded' }))
 					.status,
 			).toBe(200);
-			const run = await successfulExecution(n8n, workflowId);
+			const [run] = await executionsUntil(n8n, workflowId, (list) => list.length >= 1);
+			expect(run.status).toBe('success');
 			expect(run.data.resultData.runData['Tenant API Trigger'][0].data?.main[0]?.[0]?.json).toEqual(
 				{
 					id: 'evt_form_1',
