@@ -147,8 +147,8 @@ async function main() {
 		[
 			'',
 			`  n8n ${version} is running: ${url}`,
-			`  login:    ${n8n.email}`,
-			`  password: ${n8n.password}`,
+			`  login:    ${n8n.owner.email}`,
+			`  password: ${n8n.owner.password}`,
 			'',
 			`  sandbox:  ${sandbox.url}  (API key ${sandbox.apiKey}, tenant ${sandbox.tenantId})`,
 			`  workflows: "Tenant API: list accounts", "Tenant API: POST with idempotency keys",`,

@@ -22,10 +22,10 @@ import {
 	VERSION,
 	WEBHOOK_SECRET,
 	executionsOf,
+	poll,
 	sandboxCredentials,
 	sessionLib,
 	setUpSuite,
-	sleep,
 } from './helpers';
 
 type Execution = ApiExecution;
@@ -92,17 +92,15 @@ describe(`n8n ${VERSION}: exactly-once writes across executions`, () => {
 		return { workflow, ids: new Set((await executions(workflow)).map((e) => e.id)) };
 	}
 
-	async function since(
-		{ workflow, ids }: { workflow: Workflow; ids: Set<string> },
-		count: number,
-	): Promise<Execution[]> {
-		for (let i = 0; i < 240; i++) {
-			const fresh = (await executions(workflow)).filter((e) => !ids.has(e.id));
-			if (fresh.length >= count && fresh.every(isEnded)) return fresh;
-			await sleep(500);
-		}
-		throw new Error(`fewer than ${count} new ended executions of workflow ${workflow.id}`);
-	}
+	const since = ({ workflow, ids }: { workflow: Workflow; ids: Set<string> }, count: number) =>
+		poll(
+			async () => {
+				const fresh = (await executions(workflow)).filter((e) => !ids.has(e.id));
+				return fresh.length >= count && fresh.every(isEnded) ? fresh : undefined;
+			},
+			`fewer than ${count} new ended executions of workflow ${workflow.id}`,
+			240,
+		);
 
 	/** "Retry" in the executions list: n8n's REST API with the owner's login cookie; it answers when the retry has ended. */
 	async function retry(executionId: string, loadWorkflow: boolean): Promise<Execution> {

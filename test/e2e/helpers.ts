@@ -37,7 +37,7 @@ export interface ApiExecution {
 	data: IRunExecutionData;
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A workflow as n8n's public API takes it, with a Tenant API Trigger among its nodes. */
 export type WorkflowBody = {
@@ -75,7 +75,12 @@ export async function publishTrigger(
 }
 
 /** `get()` again every `ms` until it returns something, up to `tries` times; else an Error saying `what`. */
-async function poll<T>(get: () => Promise<T | undefined>, what: string, tries = 60, ms = 500) {
+export async function poll<T>(
+	get: () => Promise<T | undefined>,
+	what: string,
+	tries = 60,
+	ms = 500,
+) {
 	for (let i = 0; i < tries; i++) {
 		const found = await get();
 		if (found !== undefined) return found;

@@ -12,9 +12,8 @@
 import * as crypto from 'node:crypto';
 import * as zlib from 'node:zlib';
 import { createServer } from 'node:http';
-import type { IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { IDataObject, INodeTypeDescription } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import type { Sandbox } from '../../sandbox/server';
 import type { N8nInstance } from '../harness/n8n/instance';
 import {
@@ -138,79 +137,43 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 		const forged = (path: string) =>
 			post(path, FORGED_BODY, { 'x-signature': hmacHex('whsec_forged', FORGED_BODY) });
 
-		test('both node types are loaded under the package name', async () => {
-			const res = await n8n.request<INodeTypeDescription[]>('GET', '/types/nodes.json', {
-				cookie: n8n.cookie,
-			});
-			expect(res.status).toBe(200);
-			const names = (res.json ?? []).map((t) => t.name);
-			expect(names).toEqual(
-				expect.arrayContaining([
-					'n8n-nodes-tenant-api.tenantApi',
-					'n8n-nodes-tenant-api.tenantApiTrigger',
-				]),
-			);
-			expect(names.some((n) => n.startsWith('CUSTOM.'))).toBe(false);
-		});
-
 		test("the credential's Test button goes through its authenticate function: Api-Key sent, x-tenant-id only when set", async () => {
-			const seen: Array<IncomingHttpHeaders & { url?: string }> = [];
+			const seen: string[][] = [];
 			let status = 200;
 			const recorder = createServer((req, res) => {
-				seen.push({ ...req.headers, url: req.url });
+				seen.push([req.url, req.headers['api-key'], req.headers['x-tenant-id']].map(String));
 				res.writeHead(status, { 'content-type': 'application/json' });
 				res.end(
-					status === 200
-						? '{"data":[],"has_more":false}'
-						: '{"error":{"code":"unauthorized","message":"Invalid or missing API key"}}',
+					status === 200 ? '{"data":[],"has_more":false}' : '{"error":{"code":"unauthorized"}}',
 				);
 			});
 			await new Promise<void>((resolve) => recorder.listen(0, '127.0.0.1', resolve));
 			const baseUrl = `http://127.0.0.1:${(recorder.address() as AddressInfo).port}/v1`;
 			// The stored example credential, tested with the values typed in the dialog (as the editor sends them).
-			const testWith = async (data: Record<string, string>) => {
-				const res = await n8n.request<{ data: { status: string; message: string } }>(
+			const testWith = async (secretKey: string, tenantId: string) => {
+				const data = { environment: 'sandbox', baseUrl, secretKey, tenantId };
+				const res = await n8n.request<{ data: { status: string } }>(
 					'POST',
 					'/rest/credentials/test',
 					{
 						cookie: n8n.cookie,
-						body: {
-							credentials: {
-								...credentials.tenantApi,
-								type: 'tenantApi',
-								data: { environment: 'sandbox', baseUrl, ...data },
-							},
-						},
+						body: { credentials: { ...credentials.tenantApi, type: 'tenantApi', data } },
 					},
 				);
-				expect(res.status).toBe(200);
-				if (!res.json) throw new Error(`POST /rest/credentials/test answered no JSON: ${res.text}`);
-				return res.json.data;
+				return [res.status, res.json?.data.status];
 			};
 			try {
-				expect(
-					await testWith({ secretKey: 'sk_e2e_button', tenantId: 'tenant_e2e' }),
-				).toMatchObject({ status: 'OK' });
-				expect(await testWith({ secretKey: 'sk_e2e_button', tenantId: '' })).toMatchObject({
-					status: 'OK',
-				});
+				expect(await testWith('sk_e2e_button', 'tenant_e2e')).toEqual([200, 'OK']);
+				expect(await testWith('sk_e2e_button', '')).toEqual([200, 'OK']);
 				status = 401;
-				expect(await testWith({ secretKey: 'sk_e2e_wrong', tenantId: '' })).toMatchObject({
-					status: 'Error',
-				});
-				const sent = seen.map((headers) => [
-					headers.url,
-					headers['api-key'],
-					headers['x-tenant-id'],
-				]);
-				expect(sent.slice(0, 2)).toEqual([
-					['/v1/accounts', 'sk_e2e_button', 'tenant_e2e'],
-					['/v1/accounts', 'sk_e2e_button', undefined],
-				]);
+				expect(await testWith('sk_e2e_wrong', '')).toEqual([200, 'Error']);
 				// n8n (1.x and 2.x) sends a request refused with 401 once more (its pre-authentication retry).
-				expect(sent.length).toBeGreaterThanOrEqual(3);
-				for (const request of sent.slice(2))
-					expect(request).toEqual(['/v1/accounts', 'sk_e2e_wrong', undefined]);
+				expect(seen).toEqual([
+					['/v1/accounts', 'sk_e2e_button', 'tenant_e2e'],
+					['/v1/accounts', 'sk_e2e_button', 'undefined'],
+					...seen.slice(2).map(() => ['/v1/accounts', 'sk_e2e_wrong', 'undefined']),
+				]);
+				expect(seen.length).toBeGreaterThanOrEqual(3);
 			} finally {
 				await new Promise<void>((resolve) => recorder.close(() => resolve()));
 			}
