@@ -1,18 +1,10 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/require-node-api-error -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
- * What a person sees in the n8n editor: Debian's chromium (through playwright-core) against a real
- * n8n 2.x (jest.config.js) with the packed package installed as a community package, talking to the sandbox.
- *
- *   npm run test:browser                       # ensure chromium, build + pack, run (scripts/test.js)
- *   UPDATE_SCREENSHOTS=1 npm run test:browser  # also copy the passing steps' PNGs to docs/screenshots/
- *   E2E_KEEP=1 npm run test:browser            # keep the temp n8n user folder (n8n.log, database)
- *
- * n8n is the browser project's own (test/harness/sharedN8n.ts: started before the file, its logs copied to
- * test-artifacts/browser/ after it): this file expects an instance where it alone created credentials.
- *
- * Each step saves a screenshot into test-artifacts/browser/; with UPDATE_SCREENSHOTS=1 the screenshots
- * of the steps that passed are also copied into docs/screenshots/ (the ones the README shows).
- * Selectors are n8n's `data-test-id`s, checked against the 2.40.7 and 2.41.1 editors.
+ * What a person sees in the n8n editor: Debian's chromium (through playwright-core) against the browser project's
+ * own n8n 2.x (test/harness/sharedN8n.ts) with the packed package installed, talking to the sandbox; this file
+ * expects an instance where it alone created credentials. Each step saves a screenshot into test-artifacts/browser/;
+ * `UPDATE_SCREENSHOTS=1 npm run test:browser` also copies those of the steps that passed into docs/screenshots/ (the
+ * README shows them). Selectors are n8n's `data-test-id`s, checked against the 2.40.7 and 2.41.1 editors.
  */
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';

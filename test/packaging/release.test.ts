@@ -27,24 +27,10 @@ const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'ut
 const VERSION: string = manifest.version;
 
 /** What a build and a publish need; docs/ too, to show what `n8n-node build` would copy from it. */
-const PROJECT_FILES = [
-	'package.json',
-	'package-lock.json',
-	'.npmrc',
-	'tsconfig.json',
-	'gulpfile.js',
-	'eslint.config.mjs',
-	'.prettierrc.js',
-	'.prettierignore',
-	'index.js',
-	'README.md',
-	'LICENSE',
-	'CHANGELOG.md',
-	'nodes',
-	'credentials',
-	'scripts',
-	'docs',
-];
+const PROJECT_FILES = (
+	'package.json package-lock.json .npmrc tsconfig.json gulpfile.js eslint.config.mjs .prettierrc.js .prettierignore ' +
+	'index.js README.md LICENSE CHANGELOG.md nodes credentials scripts docs'
+).split(' ');
 
 /** A copy of the project (node_modules linked) where builds and publishes can run without touching it. */
 function projectCopy(dest: string): string {
