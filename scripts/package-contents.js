@@ -11,18 +11,6 @@ const path = require('node:path');
 const SOURCE_FOLDERS = ['nodes', 'credentials'];
 
 /**
- * @param {string} dir
- * @returns {string[]}
- */
-function filesUnder(dir) {
-	if (!fs.existsSync(dir)) return [];
-	return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-		const full = path.join(dir, entry.name);
-		return entry.isDirectory() ? filesUnder(full) : [full];
-	});
-}
-
-/**
  * Where a source file lands in the package, or undefined when it is not shipped.
  * @param {string} relativeSource
  */
@@ -47,8 +35,11 @@ function expectedPackageFiles(root) {
 		...(manifest.n8n?.credentials ?? []),
 	]);
 	for (const folder of SOURCE_FOLDERS) {
-		for (const file of filesUnder(path.join(root, folder))) {
-			const built = builtPathOf(path.relative(root, file).split(path.sep).join('/'));
+		const dir = path.join(root, folder);
+		for (const file of fs.existsSync(dir)
+			? fs.readdirSync(dir, { recursive: true, encoding: 'utf8' })
+			: []) {
+			const built = builtPathOf(path.join(folder, file).split(path.sep).join('/'));
 			if (built) wanted.add(built);
 		}
 	}

@@ -23,6 +23,7 @@
  */
 const fs = require('node:fs');
 const path = require('node:path');
+const { parseArgs } = require('node:util');
 const installer = require('../test/harness/n8n/install');
 const { createInstance } = require('../test/harness/n8n/instance');
 const { SIGNING_SCHEME, firstDelivery, importExamples } = require('../test/harness/n8n/examples');
@@ -34,18 +35,16 @@ const signing = require('../sandbox/signing');
  * @import { SigningScheme } from '../sandbox/signing'
  */
 
-/**
- * @param {string} name
- * @param {string} fallback
- */
-function flag(name, fallback) {
-	const args = process.argv.slice(2);
-	const i = args.indexOf(`--${name}`);
-	if (i >= 0 && args[i + 1] && !args[i + 1].startsWith('--')) return args[i + 1];
-	const eq = args.find((a) => a.startsWith(`--${name}=`));
-	return eq ? eq.slice(name.length + 3) : fallback;
-}
-const has = (/** @type {string} */ name) => process.argv.slice(2).includes(`--${name}`);
+const { values: options } = parseArgs({
+	options: {
+		port: { type: 'string', default: '5678' },
+		'sandbox-port': { type: 'string', default: '4010' },
+		n8n: { type: 'string', default: installer.DEFAULT_VERSION },
+		scheme: { type: 'string', default: SIGNING_SCHEME },
+		'no-build': { type: 'boolean', default: false },
+		fresh: { type: 'boolean', default: false },
+	},
+});
 
 /** @param {string} msg */
 function say(msg) {
@@ -82,21 +81,20 @@ function demoFolderName(version, scheme) {
 }
 
 async function main() {
-	const port = Number(flag('port', '5678'));
-	const sandboxPort = Number(flag('sandbox-port', '4010'));
-	const version = flag('n8n', installer.DEFAULT_VERSION);
-	const scheme = flag('scheme', SIGNING_SCHEME);
+	const port = Number(options.port);
+	const sandboxPort = Number(options['sandbox-port']);
+	const { n8n: version, scheme } = options;
 	if (!signing.isScheme(scheme))
 		throw new Error(`unknown --scheme ${scheme}: one of ${signing.SCHEMES.join(', ')}`);
 	const userFolder = path.join(installer.cacheDir(), demoFolderName(version, scheme));
 
 	say('building and packing the package');
-	const tarball = buildAndPack({ skipBuild: has('no-build') });
+	const tarball = buildAndPack({ skipBuild: options['no-build'] });
 
 	say(`ensuring n8n ${version} (first run installs it: several minutes)`);
 	installer.ensureN8n(version);
 
-	if (has('fresh')) fs.rmSync(userFolder, { recursive: true, force: true });
+	if (options.fresh) fs.rmSync(userFolder, { recursive: true, force: true });
 	const n8n = createInstance({
 		version,
 		userFolder,
@@ -147,8 +145,8 @@ async function main() {
 		[
 			'',
 			`  n8n ${version} is running: ${url}`,
-			`  login:    ${n8n.email}`,
-			`  password: ${n8n.password}`,
+			`  login:    ${n8n.owner.email}`,
+			`  password: ${n8n.owner.password}`,
 			'',
 			`  sandbox:  ${sandbox.url}  (API key ${sandbox.apiKey}, tenant ${sandbox.tenantId})`,
 			`  workflows: "Tenant API: list accounts", "Tenant API: POST with idempotency keys",`,

@@ -1,19 +1,12 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/require-node-api-error -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
- * What a person sees in the n8n editor: Debian's chromium (through playwright-core) against a real
- * n8n 2.x (jest.config.js) with the packed package installed as a community package, talking to the sandbox.
- *
- *   npm run test:browser                       # ensure chromium, build + pack, run (scripts/test.js)
- *   UPDATE_SCREENSHOTS=1 npm run test:browser  # also copy the passing steps' PNGs to docs/screenshots/
- *   E2E_KEEP=1 npm run test:browser            # keep the temp n8n user folder (n8n.log, database)
- *
- * n8n is the browser project's own (test/harness/sharedN8n.ts: started before the file, its logs copied to
- * test-artifacts/browser/ after it): this file expects an instance where it alone created credentials.
- *
- * Each step saves a screenshot into test-artifacts/browser/; with UPDATE_SCREENSHOTS=1 the screenshots
- * of the steps that passed are also copied into docs/screenshots/ (the ones the README shows).
- * Selectors are n8n's `data-test-id`s, checked against the 2.40.7 and 2.41.1 editors.
+ * What a person sees in the n8n editor: Debian's chromium (through playwright-core) against the browser project's
+ * own n8n 2.x (test/harness/sharedN8n.ts) with the packed package installed, talking to the sandbox; this file
+ * expects an instance where it alone created credentials. Each step saves a screenshot into test-artifacts/browser/;
+ * `UPDATE_SCREENSHOTS=1 npm run test:browser` also copies those of the steps that passed into docs/screenshots/ (the
+ * README shows them). Selectors are n8n's `data-test-id`s, checked against the 2.40.7 and 2.41.1 editors.
  */
+import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -29,6 +22,7 @@ import {
 	exampleWorkflow,
 	setUpSuite,
 	startLib,
+	workflows,
 } from '../e2e/helpers';
 
 const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'browser');
@@ -42,6 +36,7 @@ const [EXAMPLE_CREDENTIAL] = JSON.parse(
 	fs.readFileSync(path.join(ROOT, 'examples', 'credentials.json'), 'utf8'),
 );
 
+// Chromium's own calls home (updates, sync, QUIC) are off: the traffic stays on loopback.
 const CHROMIUM_ARGS = [
 	'--no-sandbox',
 	'--disable-gpu',
@@ -104,18 +99,9 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 
 	afterAll(async () => {
 		// Every resource is released even when an earlier one fails to close.
-		const errors: unknown[] = [];
-		const attempt = async (fn: () => Promise<unknown> | undefined) => {
-			try {
-				await fn();
-			} catch (err) {
-				errors.push(err);
-			}
-		};
-		await attempt(() => context?.close());
-		await attempt(() => suite?.tearDown());
+		const closed = await Promise.allSettled([context?.close(), suite?.tearDown()]);
 		if (browserProfile) fs.rmSync(browserProfile, { recursive: true, force: true });
-		if (errors.length > 0) throw errors[0];
+		for (const result of closed) if (result.status === 'rejected') throw result.reason;
 	});
 
 	/**
@@ -155,17 +141,9 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 		await expect(img.getAttribute('src')).resolves.toContain(`${ICON_PREFIX}dist/nodes/`);
 		const src = await img.evaluate((el: HTMLImageElement) => el.src);
 		expect(path.basename(new URL(src).pathname)).toBe(file);
-		// naturalWidth is 0 until the image has loaded and decoded, and stays 0 for a broken image.
-		let width = 0;
-		for (
-			const deadline = Date.now() + 10000;
-			Date.now() < deadline;
-			await new Promise((r) => setTimeout(r, 200))
-		) {
-			width = await img.evaluate((el: HTMLImageElement) => (el.complete ? el.naturalWidth : 0));
-			if (width > 0) break;
-		}
-		expect(width).toBeGreaterThan(0);
+		// decode() settles once the image has loaded; it rejects for a broken one.
+		await img.evaluate((el: HTMLImageElement) => el.decode());
+		expect(await img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBeGreaterThan(0);
 		const res = await page.request.get(src);
 		expect(res.status()).toBe(200);
 		expect(res.headers()['content-type']).toContain('image/svg+xml');
@@ -178,13 +156,13 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 		await page.getByTestId('node-creator-plus-button').click();
 		const creator = page.getByTestId('node-creator');
 		await page.getByTestId('node-creator-search-bar').fill('Tenant API');
-		await expect(creator.getByTestId('node-creator-item-name').first()).toBeVisibleSoon();
+		await creator.getByTestId('node-creator-item-name').first().waitFor();
 		return creator;
 	}
 
 	/** Inner texts of all elements a locator matches, once the first of them is visible. */
 	async function textsOf(locator: Locator): Promise<string[]> {
-		await expect(locator.first()).toBeVisibleSoon();
+		await locator.first().waitFor();
 		return (await locator.allInnerTexts()).map((t) => t.trim());
 	}
 
@@ -228,7 +206,7 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 		await creator.getByTestId('node-creator-category-item').filter({ hasText: 'Actions' }).click();
 		await itemsOfType(creator, ACTION_TYPE).filter({ hasText: 'Get many accounts' }).click();
 		const ndv = page.getByTestId('ndv');
-		await expect(ndv).toBeVisibleSoon();
+		await ndv.waitFor();
 		return ndv;
 	}
 
@@ -280,12 +258,10 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 			// The modal (`editCredential-modal`) holds the header; `credential-edit-dialog` is its body.
 			const modal = page.getByTestId('editCredential-modal');
 			const dialog = modal.getByTestId('credential-edit-dialog');
-			await expect(dialog).toBeVisibleSoon();
+			await dialog.waitFor();
 			// Header: n8n's default name for a new credential, above the credential type's display name.
 			expect(await textsOf(modal.getByTestId('credential-name'))).toEqual(['Tenant account']);
-			await expect(
-				modal.locator('header').getByText('Tenant API', { exact: true }),
-			).toBeVisibleSoon();
+			await modal.locator('header').getByText('Tenant API', { exact: true }).waitFor();
 			await expectOurIconsLoaded(page, modal.locator('header'), 'tenantApi.svg');
 			const fields: Array<[string, string]> = [
 				['environment', 'Environment'],
@@ -298,13 +274,14 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 				dialog.getByTestId('parameter-input-environment').locator('input').first().inputValue(),
 			).resolves.toBe('Sandbox');
 			// The secret is a password field; the webhook fields live in their own credential now.
-			await expect(
-				dialog.getByTestId('parameter-input-secretKey').locator('input').getAttribute('type'),
-			).resolves.toBe('password');
+			expect(await inputType(dialog, 'secretKey')).toBe('password');
 			await expect(dialog.getByTestId('webhookSecret').count()).resolves.toBe(0);
 			await shot(page, 'credential');
 		});
 	});
+
+	const inputType = (dialog: Locator, name: string) =>
+		dialog.getByTestId(`parameter-input-${name}`).locator('input').getAttribute('type');
 
 	/** Each field of a credential dialog is shown with its label (first line, without the required mark). */
 	async function expectFieldLabels(
@@ -314,7 +291,7 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 		for (const [name, label] of fields) {
 			// Each field sits in a container whose data-test-id is the field name.
 			const field = dialog.getByTestId(name);
-			await expect(field.getByTestId('parameter-input-' + name)).toBeVisibleSoon();
+			await field.getByTestId('parameter-input-' + name).waitFor();
 			// The label's first line (the Fixed/Expression toggle follows it), without the required mark.
 			const text = (await field.locator('label').first().innerText()).split('\n')[0];
 			expect(text.replace('*', '').trim()).toBe(label);
@@ -327,7 +304,7 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 		await itemsOfType(creator, ACTION_TYPE).first().click();
 		await itemsOfType(creator, TRIGGER_TYPE).first().click();
 		const ndv = page.getByTestId('ndv');
-		await expect(ndv).toBeVisibleSoon();
+		await ndv.waitFor();
 		return ndv;
 	}
 
@@ -342,7 +319,7 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 			);
 			await verification.click();
 			const options = page.locator('.el-select-dropdown__item:visible');
-			await expect(options.first()).toBeVisibleSoon();
+			await options.first().waitFor();
 			expect((await options.allInnerTexts()).map((t) => t.split('\n')[0].trim())).toEqual([
 				'HMAC-SHA256 of the Body',
 				'HMAC-SHA512 of the Body',
@@ -357,7 +334,7 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 			await expect(verification.locator('input').first().inputValue()).resolves.toBe(
 				'Standard Webhooks',
 			);
-			await expect(params.getByTestId('parameter-input-toleranceSeconds')).toBeVisibleSoon();
+			await params.getByTestId('parameter-input-toleranceSeconds').waitFor();
 			// Respond: on receipt by default; "When the Workflow Finishes" shows what it costs the sender.
 			const respond = params.getByTestId('parameter-input-respond');
 			await expect(respond.locator('input').first().inputValue()).resolves.toBe('On Receipt');
@@ -366,7 +343,7 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 			const respondOptions = page
 				.locator('.el-select-dropdown__item:visible')
 				.filter({ hasText: /^(On Receipt|When the Workflow Finishes)/ });
-			await expect(respondOptions.last()).toBeVisibleSoon();
+			await respondOptions.last().waitFor();
 			await page
 				.locator('.el-select-dropdown__item', { hasText: 'Custom HMAC' })
 				.first()
@@ -376,7 +353,7 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 				'When the Workflow Finishes',
 			]);
 			await options.filter({ hasText: 'When the Workflow Finishes' }).first().click();
-			await expect(params.getByText(/The sender waits while the workflow runs/)).toBeVisibleSoon();
+			await params.getByText(/The sender waits while the workflow runs/).waitFor();
 		});
 		await step('webhook-credential', async (page) => {
 			await page.setViewportSize({ width: 1280, height: 900 });
@@ -385,24 +362,16 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 			await ndv.getByRole('button', { name: /^Connect to Tenant Webhook/ }).click();
 			const modal = page.getByTestId('editCredential-modal');
 			const dialog = modal.getByTestId('credential-edit-dialog');
-			await expect(dialog).toBeVisibleSoon();
-			await expect(
-				modal.locator('header').getByText('Tenant Webhook API', { exact: true }),
-			).toBeVisibleSoon();
+			await dialog.waitFor();
+			await modal.locator('header').getByText('Tenant Webhook API', { exact: true }).waitFor();
 			await expectOurIconsLoaded(page, modal.locator('header'), 'tenantApiTrigger.svg');
 			await expectFieldLabels(dialog, [
 				['signingSecret', 'Signing Secret'],
 				['previousSigningSecret', 'Previous Signing Secret'],
 				['testSigningSecret', 'Test URL Signing Secret'],
 			]);
-			for (const name of ['signingSecret', 'previousSigningSecret', 'testSigningSecret']) {
-				await expect(
-					dialog
-						.getByTestId('parameter-input-' + name)
-						.locator('input')
-						.getAttribute('type'),
-				).resolves.toBe('password');
-			}
+			for (const name of ['signingSecret', 'previousSigningSecret', 'testSigningSecret'])
+				expect(await inputType(dialog, name)).toBe('password');
 			for (const absent of ['baseUrl', 'secretKey', 'tenantId', 'environment'])
 				await expect(dialog.getByTestId(absent).count()).resolves.toBe(0);
 			await shot(page, 'webhook-credential');
@@ -412,39 +381,37 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 	test("a refused test delivery: the editor stops listening and the trigger's Refused output says why", async () => {
 		await step('trigger-refused', async (page) => {
 			await page.setViewportSize({ width: 1280, height: 900 });
-			const credential = await n8n!.api<{ id: string; name: string }>('POST', '/credentials', {
+			const credential = await createCredential(n8n!, {
 				name: 'Tenant Webhook (browser)',
 				type: 'tenantWebhookApi',
 				data: { signingSecret: 'whsec_browser', previousSigningSecret: '' },
 			});
-			const webhookId = '0c9d6f3e-5a7b-4c1d-9e2f-3a4b5c6d7e8f';
-			const trigger = {
-				id: 'refused-trigger',
-				name: 'Tenant API Trigger',
-				type: TRIGGER_TYPE,
-				typeVersion: 1,
-				position: [0, 0],
-				webhookId,
-				parameters: {},
-				credentials: { tenantWebhookApi: { id: credential.json!.id, name: credential.json!.name } },
-			};
-			const created = await n8n!.api<{ id: string }>('POST', '/workflows', {
-				name: 'Refused delivery',
-				nodes: [trigger],
-				connections: {},
-				settings: { executionOrder: 'v1' },
-			});
+			const webhookId = crypto.randomUUID();
+			const trigger = workflows.node(
+				'Tenant API Trigger',
+				TRIGGER_TYPE,
+				{},
+				{
+					webhookId,
+					credentials: { tenantWebhookApi: credential },
+				},
+			);
+			const created = await n8n!.api<{ id: string }>(
+				'POST',
+				'/workflows',
+				workflows.chain('Refused delivery', [trigger]),
+			);
 			await page.goto(`${baseUrl}/workflow/${created.json!.id}`);
 			const node = page.locator(
 				'[data-test-id="canvas-node"][data-node-name="Tenant API Trigger"]',
 			);
-			await expect(node).toBeVisibleSoon();
+			await node.waitFor();
 			await node.dblclick();
 			const ndv = page.getByTestId('ndv');
-			await expect(ndv).toBeVisibleSoon();
+			await ndv.waitFor();
 			await ndv.getByTestId('node-execute-button').first().click();
 			// The editor now listens on the Test URL.
-			await expect(ndv.getByText('Listening for test event').first()).toBeVisibleSoon();
+			await ndv.getByText('Listening for test event').first().waitFor();
 			// A delivery signed with another secret, as after a "Rotate API Key" not copied into the credential.
 			const body = JSON.stringify({ id: 'evt_browser', event: 'transfers.created' });
 			const answer = await fetch(`${baseUrl}/webhook-test/${webhookId}/webhook`, {
@@ -460,16 +427,15 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 				.locator('[data-test-id="output-panel"], [data-test-id="ndv-output-panel"]')
 				.first();
 			const refusedTab = output.getByText(/^Refused Branch/).first();
-			await expect(refusedTab).toBeVisibleSoon();
+			await refusedTab.waitFor();
 			await refusedTab.click();
-			await expect(output.getByText('signature_mismatch').first()).toBeVisibleSoon();
-			await expect(
-				output
-					.getByText(
-						/The signature does not match the \d+-byte body signed with the current secret\./,
-					)
-					.first(),
-			).toBeVisibleSoon();
+			await output.getByText('signature_mismatch').first().waitFor();
+			await output
+				.getByText(
+					/The signature does not match the \d+-byte body signed with the current secret\./,
+				)
+				.first()
+				.waitFor();
 			await shot(page, 'trigger-refused');
 		});
 	});
@@ -479,64 +445,26 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 			const before = sandbox!.stats().requests;
 			await page.goto(`${baseUrl}/workflow/${listWorkflowId}`);
 			const node = page.locator(`[data-test-id="canvas-node"][data-node-name="${LIST_NODE}"]`);
-			await expect(node).toBeVisibleSoon();
+			await node.waitFor();
 			await expect(node.getAttribute('data-node-type')).resolves.toBe(ACTION_TYPE);
 			await node.dblclick();
 			const ndv = page.getByTestId('ndv');
-			await expect(ndv).toBeVisibleSoon();
+			await ndv.waitFor();
 			await ndv.getByTestId('node-execute-button').click();
 			// 2.40.7 names the output panel `output-panel` (older editors: `ndv-output-panel`).
 			const output = ndv
 				.locator('[data-test-id="output-panel"], [data-test-id="ndv-output-panel"]')
 				.first();
-			await expect(output.getByTestId('node-run-status-success')).toBeVisibleSoon(60000);
-			await expect(output.getByTestId('ndv-items-count')).toHaveTextSoon('50 items');
-			await expect(output.getByText('acc_0001', { exact: true })).toBeVisibleSoon();
-			await expect(output.getByText('acc_0002', { exact: true })).toBeVisibleSoon();
+			await output.getByTestId('node-run-status-success').waitFor({ timeout: 60000 });
+			await output
+				.getByTestId('ndv-items-count')
+				.filter({ hasText: /^\s*50 items\s*$/ })
+				.waitFor();
+			await output.getByText('acc_0001', { exact: true }).waitFor();
+			await output.getByText('acc_0002', { exact: true }).waitFor();
 			// The run went to the sandbox, not to pinned or cached data.
 			expect(sandbox!.stats().requests).toBeGreaterThan(before);
 			await shot(page, 'list-accounts-output');
 		});
 	});
-});
-
-/* Small polling matchers on locators (jest has no auto-waiting assertions of its own). */
-declare global {
-	// eslint-disable-next-line @typescript-eslint/no-namespace
-	namespace jest {
-		interface Matchers<R> {
-			toBeVisibleSoon(timeoutMs?: number): Promise<R>;
-			toHaveTextSoon(text: string, timeoutMs?: number): Promise<R>;
-		}
-	}
-}
-
-expect.extend({
-	async toBeVisibleSoon(locator: Locator, timeoutMs = 30000) {
-		try {
-			await locator.waitFor({ state: 'visible', timeout: timeoutMs });
-			return { pass: true, message: () => `${locator} is visible` };
-		} catch (err) {
-			return {
-				pass: false,
-				message: () =>
-					`${locator} not visible after ${timeoutMs} ms: ${(err as Error).message.split('\n')[0]}`,
-			};
-		}
-	},
-	async toHaveTextSoon(locator: Locator, text: string, timeoutMs = 30000) {
-		const deadline = Date.now() + timeoutMs;
-		let last = '';
-		while (Date.now() < deadline) {
-			last = (
-				await locator.innerText({ timeout: Math.max(1, deadline - Date.now()) }).catch(() => '')
-			).trim();
-			if (last === text) return { pass: true, message: () => `${locator} has text "${text}"` };
-			await new Promise((r) => setTimeout(r, 250));
-		}
-		return {
-			pass: false,
-			message: () => `${locator} has text "${last}", expected "${text}" within ${timeoutMs} ms`,
-		};
-	},
 });

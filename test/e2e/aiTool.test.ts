@@ -4,7 +4,7 @@
  * exactly what an agent is shown of our tools, and the tool calls it makes run through n8n's own $fromAI and
  * tool machinery against the sandbox.
  */
-import type { IDataObject, INodeProperties, INodeTypeDescription } from 'n8n-workflow';
+import type { IDataObject, INodeTypeDescription } from 'n8n-workflow';
 import type { Sandbox } from '../../sandbox/server';
 import type { N8nInstance } from '../harness/n8n/instance';
 import { type ChatTool, type FakeChatModel, startFakeChatModel, textOf } from './fakeChatModel';
@@ -187,50 +187,41 @@ describe(`n8n ${VERSION}: the node as an AI agent's tool`, () => {
 			firstAnswer = await runAgent('pay');
 		});
 
-		test('the model is shown each tool with the description of its operation', () => {
-			const create = toolShown(model, 'Create_transfer');
-			expect(create.description).toMatch(
+		test.each([
+			[
+				'Create_transfer',
 				/^Sends a POST request with a JSON body to the Tenant API/,
-			);
-			expect(create.description).toContain(
-				'Endpoint: a path below the API base URL, such as /transfers',
-			);
-			expect(create.description).toContain('never a full URL');
-			expect(create.description).toContain('Body: a JSON object (not an array, not text)');
-			expect(create.description).toContain('Writes are idempotent');
-			expect(create.description).toContain('pass a business key that names the operation');
-
-			const list = toolShown(model, 'List_accounts');
-			expect(list.description).toMatch(
-				/^Lists the accounts of the tenant in the Tenant API\. Read-only/,
-			);
-
-			const collection = toolShown(model, 'List_collection');
-			expect(collection.description).toMatch(
+				[
+					'Endpoint: a path below the API base URL, such as /transfers',
+					'never a full URL',
+					'Body: a JSON object (not an array, not text)',
+					'Writes are idempotent',
+					'pass a business key that names the operation',
+				],
+				{ Body: '', Endpoint: 'string', Idempotency_Key: 'string' },
+			],
+			['List_accounts', /^Lists the accounts of the tenant in the Tenant API\. Read-only/, [], {}],
+			[
+				'List_collection',
 				/^Lists the records of one collection of the Tenant API \(for example transfers or payouts\), following its pages\. Read-only/,
-			);
-			expect(collection.description).toContain(
-				'Endpoint: the path of the collection below the API base URL, such as /transfers',
-			);
-			expect(collection.description).toContain('never a full URL');
-		});
-
-		test("the parameters the user let the model fill are its arguments; the rest stays the user's", () => {
-			const create = toolShown(model, 'Create_transfer').parameters;
-			expect(Object.keys(create.properties ?? {}).sort()).toEqual([
-				'Body',
-				'Endpoint',
-				'Idempotency_Key',
-			]);
-			expect(create.properties?.Endpoint.type).toBe('string');
-			expect(create.properties?.Idempotency_Key.type).toBe('string');
-			expect(Object.keys(toolShown(model, 'List_accounts').parameters.properties ?? {})).toEqual(
-				[],
-			);
-			const collection = toolShown(model, 'List_collection').parameters;
-			expect(Object.keys(collection.properties ?? {})).toEqual(['Endpoint']);
-			expect(collection.properties?.Endpoint.type).toBe('string');
-		});
+				[
+					'Endpoint: the path of the collection below the API base URL, such as /transfers',
+					'never a full URL',
+				],
+				{ Endpoint: 'string' },
+			],
+		])(
+			"the model is shown %s with its operation's description; its arguments are the parameters the user let the model fill, the rest stays the user's",
+			(name, start, phrases, argumentTypes) => {
+				const { description, parameters } = toolShown(model, name);
+				expect(description).toMatch(start);
+				for (const phrase of phrases) expect(description).toContain(phrase);
+				const properties = parameters.properties ?? {};
+				expect(Object.keys(properties).sort()).toEqual(Object.keys(argumentTypes));
+				for (const [key, type] of Object.entries(argumentTypes))
+					if (type) expect({ key, type: properties[key].type }).toEqual({ key, type });
+			},
+		);
 
 		test("the model's call POSTs once with its business key, and the API's answer reaches the model", () => {
 			const records = sandbox.records();
@@ -245,14 +236,6 @@ describe(`n8n ${VERSION}: the node as an AI agent's tool`, () => {
 			);
 			expect(toolAnswer(model)).toContain(records[0].id);
 			expect(firstAnswer).toContain(records[0].id);
-		});
-
-		test('the same call again (same business key) is answered from the first one, nothing is created twice', async () => {
-			const again = await runAgent('pay');
-			expect(sandbox.records()).toHaveLength(1);
-			expect(sandbox.stats().replays).toBeGreaterThanOrEqual(1);
-			expect(toolAnswer(model)).toContain(sandbox.records()[0].id);
-			expect(again).toContain(sandbox.records()[0].id);
 		});
 
 		test("the model's choice of collection is listed whole, every page, one record each, and reaches the model", async () => {
@@ -283,66 +266,59 @@ describe(`n8n ${VERSION}: the node as an AI agent's tool`, () => {
 		});
 	});
 
-	describe('the tool variant in the running instance', () => {
-		let tool: INodeTypeDescription;
-
-		beforeAll(async () => {
-			const res = await n8n.request<INodeTypeDescription[]>('GET', '/types/nodes.json', {
-				cookie: n8n.cookie,
-			});
-			expect(res.status).toBe(200);
-			const found = (res.json ?? []).find((t) => t.name === TOOL_TYPE);
-			if (!found) throw new Error(`${TOOL_TYPE} is not among the loaded node types`);
-			tool = found;
+	test('n8n generated tenantApiTool from usableAsTool: an AI tool under AI → Tools, one pre-filled Description per operation shown only on the tool, no generic "Set Automatically" switch, $fromAI allowed where an agent may fill', async () => {
+		const types = await n8n.request<INodeTypeDescription[]>('GET', '/types/nodes.json', {
+			cookie: n8n.cookie,
 		});
-
-		const property = (name: string, operation: string): INodeProperties => {
-			const found = tool.properties.find(
+		const tool = types.json?.find((t) => t.name === TOOL_TYPE);
+		expect([
+			tool?.displayName,
+			tool?.inputs,
+			tool?.outputs,
+			tool?.codex?.subcategories?.AI,
+		]).toEqual(['Tenant API Tool', [], ['ai_tool'], ['Tools']]);
+		const properties = tool!.properties;
+		const property = (name: string, operation: string) => {
+			const found = properties.find(
 				(p) => p.name === name && p.displayOptions?.show?.operation?.includes(operation),
 			);
 			if (!found) throw new Error(`no ${name} property for ${operation}`);
 			return found;
 		};
-
-		test('n8n generated tenantApiTool from usableAsTool: an AI tool, listed under AI → Tools', () => {
-			expect(tool.displayName).toBe('Tenant API Tool');
-			expect(tool.inputs).toEqual([]);
-			expect(tool.outputs).toEqual(['ai_tool']);
-			expect(tool.codex?.subcategories?.AI).toEqual(['Tools']);
-		});
-
-		test('one pre-filled Description per operation, shown only on the tool; no generic "Set Automatically" switch', () => {
-			const descriptions = tool.properties.filter((p) => p.name === 'toolDescription');
-			expect(
-				descriptions
-					.map(
-						(p) =>
-							`${p.displayOptions?.show?.resource?.[0]} ${p.displayOptions?.show?.operation?.[0]}`,
-					)
-					.sort(),
-			).toEqual(['account getAll', 'request getAll', 'request post', 'request send']);
-			for (const p of descriptions) expect(p.displayOptions?.show?.['@tool']).toEqual([true]);
-			expect(String(property('toolDescription', 'send').default)).toMatch(
-				/GET, PUT, PATCH or DELETE.*path below the API base URL.*JSON object/s,
-			);
-			expect(tool.properties.some((p) => p.name === 'descriptionType')).toBe(false);
-		});
-
-		test('the parameters an agent may fill take $fromAI (plain types, expressions allowed)', () => {
-			expect(property('endpoint', 'post')).toEqual(expect.objectContaining({ type: 'string' }));
-			expect(property('body', 'post')).toEqual(expect.objectContaining({ type: 'json' }));
-			const idempotencyKey = property('options', 'post').options?.find(
-				(o) => 'name' in o && o.name === 'idempotencyKey',
-			);
-			expect(idempotencyKey).toEqual(expect.objectContaining({ type: 'string' }));
-			for (const p of [
-				property('endpoint', 'post'),
-				property('body', 'post'),
-				property('endpoint', 'send'),
-				property('endpoint', 'getAll'),
-			]) {
-				expect(p.noDataExpression).toBeFalsy();
-			}
-		});
+		const descriptions = properties.filter((p) => p.name === 'toolDescription');
+		expect(
+			descriptions.map(({ displayOptions }) => [
+				`${displayOptions?.show?.resource?.[0]} ${displayOptions?.show?.operation?.[0]}`,
+				displayOptions?.show?.['@tool'],
+			]),
+		).toEqual(
+			['account getAll', 'request getAll', 'request post', 'request send'].map((op) => [
+				op,
+				[true],
+			]),
+		);
+		expect(String(property('toolDescription', 'send').default)).toMatch(
+			/GET, PUT, PATCH or DELETE.*path below the API base URL.*JSON object/s,
+		);
+		expect(properties.some((p) => p.name === 'descriptionType')).toBe(false);
+		const idempotencyKey = property('options', 'post').options?.find(
+			(o) => 'name' in o && o.name === 'idempotencyKey',
+		);
+		expect([property('endpoint', 'post').type, property('body', 'post').type]).toEqual([
+			'string',
+			'json',
+		]);
+		expect(idempotencyKey && 'type' in idempotencyKey && idempotencyKey.type).toBe('string');
+		for (const [operation, name] of [
+			['post', 'endpoint'],
+			['post', 'body'],
+			['send', 'endpoint'],
+			['getAll', 'endpoint'],
+		])
+			expect([operation, name, !!property(name, operation).noDataExpression]).toEqual([
+				operation,
+				name,
+				false,
+			]);
 	});
 });

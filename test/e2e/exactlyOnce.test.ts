@@ -17,32 +17,18 @@ import {
 	webhookItemsWorkflow,
 } from './exactlyOnceWorkflows';
 import {
+	type ApiExecution,
 	type SuiteSetUp,
 	VERSION,
 	WEBHOOK_SECRET,
+	executionsOf,
+	poll,
 	sandboxCredentials,
 	sessionLib,
 	setUpSuite,
-	sleep,
 } from './helpers';
 
-interface Execution {
-	id: string;
-	status: string;
-	mode: string;
-	data?: {
-		executionData?: { contextData: Record<string, Record<string, unknown>> };
-		resultData: {
-			runData: Record<
-				string,
-				Array<{
-					data?: { main: Array<Array<{ json: Record<string, unknown> }>> };
-					error?: { message: string; description?: string };
-				}>
-			>;
-		};
-	};
-}
+type Execution = ApiExecution;
 
 interface Workflow {
 	id: string;
@@ -96,14 +82,7 @@ describe(`n8n ${VERSION}: exactly-once writes across executions`, () => {
 		sandbox.records().filter((record) => refs.includes(String(record.ref)));
 	const countsOf = (refs: string[]) => refs.map((ref) => recordsOf([ref]).length);
 
-	async function executions(workflow: Workflow): Promise<Execution[]> {
-		const res = await n8n.api<{ data: Execution[] }>(
-			'GET',
-			`/executions?workflowId=${workflow.id}&includeData=true&limit=100`,
-		);
-		if (res.status !== 200) throw new Error(`GET /executions -> ${res.status}: ${res.text}`);
-		return res.json?.data ?? [];
-	}
+	const executions = (workflow: Workflow) => executionsOf(n8n, workflow.id);
 
 	/** Ended, with its data (n8n 1.x can list an ended execution before its data). */
 	const isEnded = (e: Execution) => !!e.data && (e.status === 'success' || e.status === 'error');
@@ -113,17 +92,15 @@ describe(`n8n ${VERSION}: exactly-once writes across executions`, () => {
 		return { workflow, ids: new Set((await executions(workflow)).map((e) => e.id)) };
 	}
 
-	async function since(
-		{ workflow, ids }: { workflow: Workflow; ids: Set<string> },
-		count: number,
-	): Promise<Execution[]> {
-		for (let i = 0; i < 240; i++) {
-			const fresh = (await executions(workflow)).filter((e) => !ids.has(e.id));
-			if (fresh.length >= count && fresh.every(isEnded)) return fresh;
-			await sleep(500);
-		}
-		throw new Error(`fewer than ${count} new ended executions of workflow ${workflow.id}`);
-	}
+	const since = ({ workflow, ids }: { workflow: Workflow; ids: Set<string> }, count: number) =>
+		poll(
+			async () => {
+				const fresh = (await executions(workflow)).filter((e) => !ids.has(e.id));
+				return fresh.length >= count && fresh.every(isEnded) ? fresh : undefined;
+			},
+			`fewer than ${count} new ended executions of workflow ${workflow.id}`,
+			240,
+		);
 
 	/** "Retry" in the executions list: n8n's REST API with the owner's login cookie; it answers when the retry has ended. */
 	async function retry(executionId: string, loadWorkflow: boolean): Promise<Execution> {
@@ -138,13 +115,13 @@ describe(`n8n ${VERSION}: exactly-once writes across executions`, () => {
 	}
 
 	const postOutput = (execution: Execution) => {
-		const runs = execution.data?.resultData.runData[POST_NAME] ?? [];
+		const runs = execution.data.resultData.runData[POST_NAME] ?? [];
 		return runs[runs.length - 1];
 	};
 	const keysOf = (execution: Execution) =>
 		(postOutput(execution)?.data?.main[0] ?? []).map((item) => item.json.idempotencyKey);
 	const triggerItems = (execution: Execution) =>
-		(execution.data?.resultData.runData[TRIGGER_NAME]?.[0].data?.main[0] ?? []).map(
+		(execution.data.resultData.runData[TRIGGER_NAME]?.[0].data?.main[0] ?? []).map(
 			(item) => item.json,
 		);
 
@@ -181,7 +158,7 @@ describe(`n8n ${VERSION}: exactly-once writes across executions`, () => {
 		expect(postOutput(failed)?.error?.message).toMatch(/Could not reach the API/);
 		expect(countsOf(refs)).toEqual([1, 1]); // item 0 applied; item 1 committed, its answer lost
 		// n8n saved the scope the node recorded before it sent anything.
-		expect(failed.data?.executionData?.contextData[`node:${POST_NAME}`]).toEqual({
+		expect(failed.data.executionData?.contextData[`node:${POST_NAME}`]).toEqual({
 			idempotencyKeyScope: expect.objectContaining({ executionId: String(failed.id) }),
 		});
 		const firstKeys = recordsOf(refs).map((record) => record.idempotency_key);

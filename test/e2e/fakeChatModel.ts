@@ -59,6 +59,7 @@ function reply(request: ChatRequest, script: ScriptedCall[], id: number) {
 		.map(textOf)
 		.join('\n');
 	const scripted = script.find((s) => prompt.includes(s.whenPromptHas));
+	const call = { name: scripted?.tool, arguments: JSON.stringify(scripted?.args) };
 	const message =
 		toolResult || !scripted
 			? {
@@ -68,47 +69,33 @@ function reply(request: ChatRequest, script: ScriptedCall[], id: number) {
 			: {
 					role: 'assistant',
 					content: null,
-					tool_calls: [
-						{
-							id: `call_${id}`,
-							type: 'function',
-							function: { name: scripted.tool, arguments: JSON.stringify(scripted.args) },
-						},
-					],
+					tool_calls: [{ id: `call_${id}`, type: 'function', function: call }],
 				};
+	const finish_reason = 'tool_calls' in message ? 'tool_calls' : 'stop';
 	return {
 		id: `chatcmpl-${id}`,
 		object: 'chat.completion',
 		created: Math.floor(Date.now() / 1000),
 		model: request.model,
-		choices: [
-			{
-				index: 0,
-				message,
-				logprobs: null,
-				finish_reason: 'tool_calls' in message ? 'tool_calls' : 'stop',
-			},
-		],
+		choices: [{ index: 0, message, logprobs: null, finish_reason }],
 		usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
 	};
 }
 
 export async function startFakeChatModel(script: ScriptedCall[]): Promise<FakeChatModel> {
 	const requests: ChatRequest[] = [];
-	const server = http.createServer((req, res) => {
+	const server = http.createServer(async (req, res) => {
 		let body = '';
-		req.on('data', (chunk) => (body += chunk));
-		req.on('end', () => {
-			if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
-				res.writeHead(404, { 'content-type': 'application/json' });
-				res.end('{"error":{"message":"only POST /chat/completions"}}');
-				return;
-			}
-			const request = JSON.parse(body) as ChatRequest;
-			requests.push(request);
-			res.writeHead(200, { 'content-type': 'application/json' });
-			res.end(JSON.stringify(reply(request, script, requests.length)));
-		});
+		for await (const chunk of req) body += chunk;
+		if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
+			res.writeHead(404, { 'content-type': 'application/json' });
+			res.end('{"error":{"message":"only POST /chat/completions"}}');
+			return;
+		}
+		const request = JSON.parse(body) as ChatRequest;
+		requests.push(request);
+		res.writeHead(200, { 'content-type': 'application/json' });
+		res.end(JSON.stringify(reply(request, script, requests.length)));
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	return {

@@ -33,27 +33,17 @@ export interface ApiExecution {
 	id: string;
 	finished: boolean;
 	status: string;
+	mode: string;
 	data: IRunExecutionData;
 }
 
-/** A workflow file from examples/ (n8n's export format). */
-export function readExample(name: string): IWorkflowBase {
-	return JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', `${name}.json`), 'utf8'));
-}
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A workflow as n8n's public API takes it, with a Tenant API Trigger among its nodes. */
 export type WorkflowBody = {
 	name: string;
 	nodes: Array<{ type: string; webhookId?: string }>;
 } & Record<string, unknown>;
-
-/** Production webhook path of the Tenant API Trigger in a workflow. */
-export function triggerWebhookPath(workflow: Pick<WorkflowBody, 'nodes'>): string {
-	const trigger = workflow.nodes.find((n) => n.type === TRIGGER_TYPE);
-	return `/webhook/${trigger?.webhookId}/webhook`;
-}
 
 /** The `x-signature` the sandbox sends in its default scheme (hex HMAC-SHA256 of the body). */
 export function hmacHex(secret: string, body: Buffer | string): string {
@@ -70,60 +60,39 @@ export function nodeOutput(run: Pick<IRun, 'data'>, nodeName: string): IDataObje
 	return (runs[runs.length - 1].data?.main[0] ?? []).map((item) => item.json);
 }
 
-/** A workflow of one Tenant API Trigger. */
-function oneNodeTrigger({
-	name,
-	webhookId,
-	parameters,
-	credential,
-}: {
-	name: string;
-	webhookId: string;
-	parameters: IDataObject;
-	credential: { id?: string; name?: string };
-}): WorkflowBody {
-	const trigger = workflows.node('Tenant API Trigger', TRIGGER_TYPE, parameters, {
-		webhookId,
-		credentials: { tenantWebhookApi: credential },
-	});
-	return workflows.chain(name, [trigger]);
-}
-
 /**
- * A workflow with a Tenant API Trigger created and activated through n8n's public API: the whole workflow given, or a
- * one-node one from the trigger's `name`, `webhookId`, `parameters` and `credential`. Resolves with its id and the
+ * A workflow with a Tenant API Trigger created and activated through n8n's public API. Resolves with its id and the
  * trigger's production webhook path once n8n serves it.
  */
 export async function publishTrigger(
 	n8n: N8nInstance,
-	trigger: WorkflowBody | Parameters<typeof oneNodeTrigger>[0],
+	workflow: WorkflowBody,
 ): Promise<{ workflowId: string; path: string }> {
-	const workflow = 'nodes' in trigger ? trigger : oneNodeTrigger(trigger);
 	const workflowId = await sessionLib.createActiveWorkflow(n8n, workflow);
-	const path = triggerWebhookPath(workflow);
+	const path = `/webhook/${workflow.nodes.find((n) => n.type === TRIGGER_TYPE)?.webhookId}/webhook`;
 	await n8n.waitForWebhook(path);
 	return { workflowId, path };
+}
+
+/** `get()` again every `ms` until it returns something, up to `tries` times; else an Error saying `what`. */
+export async function poll<T>(
+	get: () => Promise<T | undefined>,
+	what: string,
+	tries = 60,
+	ms = 500,
+) {
+	for (let i = 0; i < tries; i++) {
+		const found = await get();
+		if (found !== undefined) return found;
+		await sleep(ms);
+	}
+	throw new Error(what);
 }
 
 /** Ended, with its data (n8n 1.x can list an ended execution before its data). */
 const settled = (execution: ApiExecution) =>
 	!!execution.data &&
 	(execution.finished || execution.status === 'success' || execution.status === 'error');
-
-/** The first successful execution of a workflow, with its data (public API), waiting up to 30 s for it. */
-export async function successfulExecution(
-	n8n: N8nInstance,
-	workflowId: string,
-): Promise<ApiExecution> {
-	for (let i = 0; i < 60; i++) {
-		const run = (await executionsOf(n8n, workflowId)).find(
-			(e) => settled(e) && e.status === 'success',
-		);
-		if (run) return run;
-		await sleep(500);
-	}
-	throw new Error(`no successful execution of workflow ${workflowId}`);
-}
 
 /** A workflow's executions as n8n's public API lists them, with their data. */
 export async function executionsOf(n8n: N8nInstance, workflowId: string): Promise<ApiExecution[]> {
@@ -138,18 +107,15 @@ export async function executionsOf(n8n: N8nInstance, workflowId: string): Promis
 }
 
 /** The workflow's executions once every one listed has ended and `done` says those waited for are there (up to 30 s). */
-export async function executionsUntil(
+export const executionsUntil = (
 	n8n: N8nInstance,
 	workflowId: string,
 	done: (ended: ApiExecution[]) => boolean,
-): Promise<ApiExecution[]> {
-	for (let i = 0; i < 60; i++) {
+) =>
+	poll(async () => {
 		const list = await executionsOf(n8n, workflowId);
-		if (list.every(settled) && done(list)) return list;
-		await sleep(500);
-	}
-	throw new Error(`workflow ${workflowId}: the executions waited for did not end`);
-}
+		return list.every(settled) && done(list) ? list : undefined;
+	}, `workflow ${workflowId}: the executions waited for did not end`);
 
 /** An n8n credential as workflows reference it. */
 export interface CredentialRef {
@@ -175,7 +141,9 @@ export function exampleWorkflow(
 	name: string,
 	credentials: Partial<Record<string, CredentialRef>>,
 ): WorkflowBody {
-	const example = readExample(name);
+	const example: IWorkflowBase = JSON.parse(
+		fs.readFileSync(path.join(ROOT, 'examples', `${name}.json`), 'utf8'),
+	);
 	const webhookId = crypto.randomUUID();
 	const nodes = example.nodes.map((node) => ({
 		...node,
@@ -241,16 +209,19 @@ export async function runManually(
 		throw new Error(
 			`manual run of ${workflowId} -> ${started.status}: ${JSON.stringify(started.json)}`,
 		);
-	for (let i = 0; i < 600; i++) {
-		// Until it is saved, n8n answers 404 for a new execution; 1.x can list an ended one before its data.
-		const { status, json } = await n8n.api<ApiExecution>(
-			'GET',
-			`/executions/${executionId}?includeData=true`,
-		);
-		if (status === 200 && json?.data && ENDED.includes(json.status)) return json;
-		await sleep(200);
-	}
-	throw new Error(`manual run ${executionId} of workflow ${workflowId} did not end within 120 s`);
+	// Until it is saved, n8n answers 404 for a new execution; 1.x can list an ended one before its data.
+	return await poll(
+		async () => {
+			const { status, json } = await n8n.api<ApiExecution>(
+				'GET',
+				`/executions/${executionId}?includeData=true`,
+			);
+			return status === 200 && json?.data && ENDED.includes(json.status) ? json : undefined;
+		},
+		`manual run ${executionId} of workflow ${workflowId} did not end within 120 s`,
+		600,
+		200,
+	);
 }
 
 /** A file's sandbox and its project's n8n. */

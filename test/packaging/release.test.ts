@@ -27,24 +27,10 @@ const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'ut
 const VERSION: string = manifest.version;
 
 /** What a build and a publish need; docs/ too, to show what `n8n-node build` would copy from it. */
-const PROJECT_FILES = [
-	'package.json',
-	'package-lock.json',
-	'.npmrc',
-	'tsconfig.json',
-	'gulpfile.js',
-	'eslint.config.mjs',
-	'.prettierrc.js',
-	'.prettierignore',
-	'index.js',
-	'README.md',
-	'LICENSE',
-	'CHANGELOG.md',
-	'nodes',
-	'credentials',
-	'scripts',
-	'docs',
-];
+const PROJECT_FILES = (
+	'package.json package-lock.json .npmrc tsconfig.json gulpfile.js eslint.config.mjs .prettierrc.js .prettierignore ' +
+	'index.js README.md LICENSE CHANGELOG.md nodes credentials scripts docs'
+).split(' ');
 
 /** A copy of the project (node_modules linked) where builds and publishes can run without touching it. */
 function projectCopy(dest: string): string {
@@ -54,43 +40,31 @@ function projectCopy(dest: string): string {
 	return dest;
 }
 
-/** Package-relative path → sha256 of every file under `dir`. */
-function hashTree(dir: string, base = dir): Map<string, string> {
-	const out = new Map<string, string>();
-	if (!fs.existsSync(dir)) return out;
-	for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-		const full = path.join(dir, entry.name);
-		if (entry.isDirectory()) for (const [k, v] of hashTree(full, base)) out.set(k, v);
-		else
-			out.set(
-				path.relative(base, full).split(path.sep).join('/'),
-				crypto.createHash('sha256').update(fs.readFileSync(full)).digest('hex'),
-			);
-	}
-	return out;
+/** Path relative to `dir` → sha256 of every file under `dir`. */
+function hashTree(dir: string): Map<string, string> {
+	if (!fs.existsSync(dir)) return new Map();
+	const files = fs
+		.readdirSync(dir, { recursive: true, encoding: 'utf8' })
+		.filter((file) => fs.statSync(path.join(dir, file)).isFile());
+	return new Map(
+		files.map((file) => [
+			file.split(path.sep).join('/'),
+			crypto
+				.createHash('sha256')
+				.update(fs.readFileSync(path.join(dir, file)))
+				.digest('hex'),
+		]),
+	);
 }
 
-/** The environment of a developer's machine: no CI, no OIDC token, lifecycle scripts as the .npmrc says. */
+/** What a developer's machine lacks: CI, an OIDC token, npm settings a run could inherit. */
+const NOT_LOCAL =
+	/^(NODE_ENV|CI|GITHUB_ACTIONS|GITLAB_CI|CIRCLECI|ACTIONS_ID_TOKEN_REQUEST_\w+|NPM_ID_TOKEN|GITHUB_REF_\w+|npm_config_(ignore_scripts|dry_run|registry|provenance))$/i;
+
 function localEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-	const env = { ...process.env };
 	// NODE_ENV=test (set by jest) puts eslint-plugin-n8n-nodes-base into a test mode of its own.
-	for (const key of [
-		'NODE_ENV',
-		'CI',
-		'GITHUB_ACTIONS',
-		'GITLAB_CI',
-		'CIRCLECI',
-		'ACTIONS_ID_TOKEN_REQUEST_URL',
-		'ACTIONS_ID_TOKEN_REQUEST_TOKEN',
-		'NPM_ID_TOKEN',
-		'GITHUB_REF_NAME',
-		'GITHUB_REF_TYPE',
-	]) {
-		delete env[key];
-	}
-	for (const key of Object.keys(env))
-		if (/^npm_config_(ignore_scripts|dry_run|registry|provenance)$/i.test(key)) delete env[key];
-	return { ...env, ...extra };
+	const env = Object.entries(process.env).filter(([key]) => !NOT_LOCAL.test(key));
+	return { ...Object.fromEntries(env), ...extra };
 }
 
 /** GitHub Actions on a pushed tag, without the id-token permission (so nothing could be signed or sent). */
@@ -258,32 +232,30 @@ describe('what is published, and how', () => {
 		expect(registry.requests.filter((r) => r.startsWith('PUT '))).toEqual([]);
 	});
 
-	test('npm run release refuses a tag that does not name the version, before building anything', async () => {
-		datedChangelog(copy, true);
+	test.each([
+		[
+			'a tag that does not name the version',
+			'v99.0.0',
+			true,
+			`the tag "v99.0.0" does not name the version in package.json (v${VERSION})`,
+		],
+		[
+			'a version whose CHANGELOG section is not dated',
+			`v${VERSION}`,
+			false,
+			`CHANGELOG.md: date the section of ${VERSION}`,
+		],
+	])('npm run release refuses %s, before building anything', async (_, tag, dated, message) => {
+		datedChangelog(copy, dated);
 		staleDist(copy);
 		const res = await run(
 			'node',
 			['scripts/release.mjs', '--dry-run'],
 			copy,
-			ciEnv('v99.0.0', registry.url),
+			ciEnv(tag, registry.url),
 		);
-		expect(res.status).toBe(1);
-		expect(res.output).toContain(
-			`the tag "v99.0.0" does not name the version in package.json (v${VERSION})`,
-		);
+		expect([res.status, res.output]).toEqual([1, expect.stringContaining(message)]);
 		expect(fs.existsSync(path.join(copy, 'dist', 'nodes', 'Stale', 'Stale.node.js'))).toBe(true);
-	});
-
-	test('npm run release refuses a version whose CHANGELOG section is not dated', async () => {
-		datedChangelog(copy, false);
-		const res = await run(
-			'node',
-			['scripts/release.mjs', '--dry-run'],
-			copy,
-			ciEnv(`v${VERSION}`, registry.url),
-		);
-		expect(res.status).toBe(1);
-		expect(res.output).toContain(`CHANGELOG.md: date the section of ${VERSION}`);
 	});
 
 	test('in GitHub Actions, npm run release packs a dist/ rebuilt by the guard, never the stale one', async () => {

@@ -20,41 +20,20 @@ const NPM_INSTALL_ARGS = [
 ];
 
 /**
- * The package.json of `<userFolder>/.n8n/nodes`, or a new one.
- * @param {string} file
- * @returns {{ dependencies: Record<string, string> }}
+ * @param {string} cmd
+ * @param {string[]} args
+ * @param {string} cwd
  */
-function readNodesManifest(file) {
-	const manifest = fs.existsSync(file)
-		? JSON.parse(fs.readFileSync(file, 'utf8'))
-		: { name: 'installed-nodes', private: true };
-	return { ...manifest, dependencies: manifest.dependencies || {} };
+function run(cmd, args, cwd) {
+	const res = spawnSync(cmd, args, { cwd, encoding: 'utf8' });
+	if (res.status !== 0)
+		throw new Error(`${cmd} ${args.join(' ')} failed:\n${res.stdout}\n${res.stderr}`);
 }
 
 /**
- * Unpack `tarball` into `dir`; drop devDependencies/peerDependencies/optionalDependencies from its manifest (as n8n does).
- * @param {string} tarball
- * @param {string} dir
- * @returns {{ name: string, version: string }}
- */
-function unpackWithoutDevDependencies(tarball, dir) {
-	const untar = spawnSync('tar', ['-xzf', tarball, '-C', dir, '--strip-components=1'], {
-		encoding: 'utf8',
-	});
-	if (untar.status !== 0) throw new Error(`tar -xzf ${tarball} failed: ${untar.stderr}`);
-	const manifestPath = path.join(dir, 'package.json');
-	const { devDependencies, peerDependencies, optionalDependencies, ...manifest } = JSON.parse(
-		fs.readFileSync(manifestPath, 'utf8'),
-	);
-	(void devDependencies, void peerDependencies, void optionalDependencies);
-	fs.writeFileSync(manifestPath, JSON.stringify(manifest, null, 2), 'utf8');
-	return manifest;
-}
-
-/**
- * Unpack the tarball into <userFolder>/.n8n/nodes/node_modules/<name>, `npm install --ignore-scripts`
- * inside it (installs runtime dependencies: none for this package), and record `<name>: <version>` in
- * <userFolder>/.n8n/nodes/package.json. Returns the package folder.
+ * Unpack the tarball into <userFolder>/.n8n/nodes/node_modules/<name> without its dev, peer and optional
+ * dependencies (as n8n does), `npm install --ignore-scripts` inside it (installs runtime dependencies: none for
+ * this package), and record `<name>: <version>` in <userFolder>/.n8n/nodes/package.json. Returns the package folder.
  * @param {string} userFolder
  * @param {string} tarball
  * @param {{ log?: (message: string) => void }} [options]
@@ -62,25 +41,28 @@ function unpackWithoutDevDependencies(tarball, dir) {
 function installPackage(userFolder, tarball, { log = () => {} } = {}) {
 	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
 	fs.mkdirSync(path.join(nodesDir, 'node_modules'), { recursive: true });
-	const nodesManifestPath = path.join(nodesDir, 'package.json');
-	const nodesManifest = readNodesManifest(nodesManifestPath);
 	const staging = fs.mkdtempSync(path.join(nodesDir, '.unpack-'));
 	try {
-		const manifest = unpackWithoutDevDependencies(path.resolve(tarball), staging);
+		run('tar', ['-xzf', path.resolve(tarball), '-C', staging, '--strip-components=1'], staging);
+		const manifestPath = path.join(staging, 'package.json');
+		const { devDependencies, peerDependencies, optionalDependencies, ...manifest } = JSON.parse(
+			fs.readFileSync(manifestPath, 'utf8'),
+		);
+		fs.writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
 		const target = path.join(nodesDir, 'node_modules', manifest.name);
 		fs.rmSync(target, { recursive: true, force: true });
-		fs.mkdirSync(path.dirname(target), { recursive: true });
 		fs.renameSync(staging, target);
 		log(`installing ${path.basename(tarball)} into ${target}`);
-		const res = spawnSync('npm', NPM_INSTALL_ARGS, {
-			cwd: target,
-			encoding: 'utf8',
-			env: { ...process.env },
-		});
-		if (res.status !== 0)
-			throw new Error(`npm ${NPM_INSTALL_ARGS.join(' ')} failed:\n${res.stdout}\n${res.stderr}`);
-		nodesManifest.dependencies[manifest.name] = manifest.version;
-		fs.writeFileSync(nodesManifestPath, JSON.stringify(nodesManifest, null, 2), 'utf8');
+		run('npm', NPM_INSTALL_ARGS, target);
+		const nodesManifestPath = path.join(nodesDir, 'package.json');
+		const nodesManifest = fs.existsSync(nodesManifestPath)
+			? JSON.parse(fs.readFileSync(nodesManifestPath, 'utf8'))
+			: { name: 'installed-nodes', private: true };
+		nodesManifest.dependencies = {
+			...nodesManifest.dependencies,
+			[manifest.name]: manifest.version,
+		};
+		fs.writeFileSync(nodesManifestPath, JSON.stringify(nodesManifest, null, 2));
 		return target;
 	} finally {
 		fs.rmSync(staging, { recursive: true, force: true });

@@ -146,7 +146,6 @@ function envFor(version, extra = {}) {
 
 function ensureN8n(version = DEFAULT_VERSION) {
 	const spec = VERSIONS[version];
-	if (!spec) throw new Error(`unsupported n8n version ${version}`);
 	const dir = n8nDir(version);
 	const nodeBin = nodeBinFor(version);
 	if (isInstalled(version)) {
@@ -158,48 +157,24 @@ function ensureN8n(version = DEFAULT_VERSION) {
 	// A half install (no marker) is redone from scratch.
 	fs.rmSync(dir, { recursive: true, force: true });
 	fs.mkdirSync(dir, { recursive: true });
-	fs.writeFileSync(
-		path.join(dir, 'package.json'),
-		JSON.stringify(
-			{
-				name: `n8n-runtime-${version.replace(/\./g, '-')}`,
-				private: true,
-				description: 'n8n runtime for n8n-nodes-tenant-api end-to-end tests (generated)',
-				dependencies: { n8n: version },
-				overrides: spec.overrides,
-			},
-			null,
-			2,
-		) + '\n',
-	);
+	const manifest = {
+		name: 'n8n-runtime',
+		private: true,
+		dependencies: { n8n: version },
+		overrides: spec.overrides,
+	};
+	fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
 	// Keep the cache folder's own npm settings, independent of the user's and the repo's.
 	fs.writeFileSync(path.join(dir, '.npmrc'), 'fund=false\naudit=false\nupdate-notifier=false\n');
 	const nodeDir = path.isAbsolute(nodeBin) ? path.dirname(path.dirname(nodeBin)) : undefined;
-	const env = envFor(version, nodeDir ? { npm_config_nodedir: nodeDir } : {});
-	run('node', ['--version'], { env, cwd: dir });
-	run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=warn'], {
-		env,
-		cwd: dir,
-	});
-	// sqlite3 is n8n's default database driver; its native addon is built from source here.
-	run('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false', '--foreground-scripts'], {
-		env,
-		cwd: dir,
-	});
-	// Check that the native module loads under the Node that runs n8n.
-	run('node', ['-e', "require('sqlite3'); console.log('sqlite3 loads')"], { env, cwd: dir });
-	const res = spawnSync(
-		'node',
-		[path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n'), '--version'],
-		{
-			env,
-			cwd: dir,
-			encoding: 'utf8',
-		},
-	);
-	if (res.status !== 0 || !res.stdout.includes(version)) {
+	const opts = { env: envFor(version, nodeDir ? { npm_config_nodedir: nodeDir } : {}), cwd: dir };
+	run('npm', ['install', '--ignore-scripts', '--loglevel=warn'], opts);
+	// sqlite3 is n8n's default database driver; its native addon is built from source here, and must load.
+	run('npm', ['rebuild', 'sqlite3', '--ignore-scripts=false', '--foreground-scripts'], opts);
+	run('node', ['-e', "require('sqlite3')"], opts);
+	const res = spawnSync('node', [info(version).n8nBin, '--version'], { ...opts, encoding: 'utf8' });
+	if (res.status !== 0 || !res.stdout.includes(version))
 		throw new Error(`n8n --version failed: ${res.stdout}${res.stderr}`);
-	}
 	fs.writeFileSync(path.join(dir, '.complete'), `${version} ${new Date().toISOString()}\n`);
 	log(`n8n ${version} installed in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 	return info(version);
@@ -266,9 +241,7 @@ function installInChild(version) {
 module.exports = {
 	ensureN8n,
 	ensureN8nVersions,
-	ensureNode24,
 	info,
-	isInstalled,
 	cacheDir,
 	envFor,
 	n8nDir,
@@ -277,23 +250,18 @@ module.exports = {
 	LEGACY_VERSION,
 };
 
-async function main() {
+if (require.main === module) {
 	const args = process.argv.slice(2);
 	const names = args.filter((a) => !a.startsWith('--'));
-	const wanted =
-		names.length === 0
-			? [DEFAULT_VERSION]
-			: names.includes('all')
-				? [DEFAULT_VERSION, LEGACY_VERSION]
-				: names;
-	for (const i of await ensureN8nVersions(wanted, { parallel: args.includes('--parallel') })) {
-		console.log(`n8n ${i.version}: ${i.n8nBin} (node ${i.nodeBin})`);
-	}
-}
-
-if (require.main === module) {
-	main().catch((err) => {
-		log(`FAILED: ${err.message}`);
-		process.exit(1);
-	});
+	const all = [DEFAULT_VERSION, LEGACY_VERSION];
+	ensureN8nVersions(names.includes('all') ? all : names.length ? names : [DEFAULT_VERSION], {
+		parallel: args.includes('--parallel'),
+	}).then(
+		(installed) =>
+			installed.forEach((i) => console.log(`n8n ${i.version}: ${i.n8nBin} (node ${i.nodeBin})`)),
+		(err) => {
+			log(`FAILED: ${err.message}`);
+			process.exit(1);
+		},
+	);
 }

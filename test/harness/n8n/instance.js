@@ -5,19 +5,10 @@
  * environment), process-group.js (start and stop a process group), session.js (readiness, owner,
  * login, API key), community-package.js (the tarball installed like n8n's installer does), cli.js.
  *
- *   const { createInstance } = require('./test/harness/n8n/instance');
- *   const n8n = createInstance({ version: installer.DEFAULT_VERSION, userFolder, port: 5678, tarball });
- *   await n8n.installPackage();                 // <userFolder>/.n8n/nodes, like n8n's installer
- *   await n8n.cli(['import:credentials', '--input=creds.json']);
- *   await n8n.publish('workflowId');           // publish:workflow (2.x) / update:workflow --active=true (1.x)
- *   await n8n.start();                          // n8n start, owner, login, API key (n8n.apiKey, n8n.cookie)
- *   await n8n.waitForWebhook('/webhook/<id>/webhook'); // production webhook registered
- *   await n8n.stop();
- *
  * Ports: `n8n start` takes `port` and its task-runner broker `port + 1`; CLI commands that run
  * workflows (`execute`) start their own broker on `port + 2`, so they can run beside the server.
- * Options: version, userFolder, port, tarball, host (listen address, default 127.0.0.1),
- * publicHost (for editor/webhook URLs, default localhost), webhookUrl, encryptionKey, owner, env, log.
+ * Options: version, userFolder, port, tarball, encryptionKey, env (added to n8n's), log. n8n listens on 127.0.0.1;
+ * its editor and webhook URLs say localhost.
  * Everything n8n prints goes to <userFolder>/n8n.log (CLI commands: <userFolder>/cli.log);
  * failures include the tail of that log.
  */
@@ -32,10 +23,9 @@ const { runCli, publishArgs, parseRawOutput } = require('./cli');
 
 /**
  * @import { CliResult } from './cli'
- * @import { HttpJson, Owner } from './session'
- * @typedef {{ version?: string, userFolder: string, port?: number, tarball?: string, host?: string, publicHost?: string,
- *   webhookUrl?: string, encryptionKey?: string, owner?: Partial<Owner>, env?: Record<string, string>,
- *   log?: (message: string) => void }} InstanceOptions
+ * @import { HttpJson } from './session'
+ * @typedef {{ version?: string, userFolder: string, port?: number, tarball?: string, encryptionKey?: string,
+ *   env?: Record<string, string>, log?: (message: string) => void }} InstanceOptions
  * @typedef {{ allowFailure?: boolean, timeoutMs?: number, extraEnv?: Record<string, string>, stdoutFile?: string }} CliOptions
  */
 
@@ -46,11 +36,10 @@ class N8nInstance {
 		this.version = opts.version || installer.DEFAULT_VERSION;
 		this.userFolder = path.resolve(opts.userFolder);
 		this.port = Number(opts.port || 5678);
-		this.host = opts.host || '127.0.0.1';
-		this.owner = { ...session.DEFAULT_OWNER, ...(opts.owner || {}) };
+		this.owner = session.DEFAULT_OWNER;
 		this.logFile = path.join(this.userFolder, 'n8n.log');
 		this.cliLog = path.join(this.userFolder, 'cli.log');
-		this.url = `http://${this.host === '0.0.0.0' || this.host === '::' ? '127.0.0.1' : this.host}:${this.port}`;
+		this.url = `http://127.0.0.1:${this.port}`;
 		this.print = opts.log || (() => {});
 		/** @type {import('./process-group').GroupChild|null} */
 		this.child = null;
@@ -60,14 +49,6 @@ class N8nInstance {
 		this.cookie = undefined;
 		/** @type {import('./install').N8nInstallInfo|undefined} */
 		this.installed = undefined;
-	}
-
-	get email() {
-		return this.owner.email;
-	}
-
-	get password() {
-		return this.owner.password;
 	}
 
 	get running() {
@@ -84,17 +65,16 @@ class N8nInstance {
 	 * @param {Record<string, string>} [extra]
 	 */
 	env(extra = {}) {
-		const publicBase = `http://${this.opts.publicHost || 'localhost'}:${this.port}/`;
+		const publicBase = `http://localhost:${this.port}/`;
 		return n8nEnv(this.version, {
 			userFolder: this.userFolder,
-			listenAddress: this.host,
 			logLevel: process.env.N8N_LOG_LEVEL || 'info',
 			settings: {
 				N8N_ENCRYPTION_KEY: this.opts.encryptionKey || 'tenant-api-e2e-encryption-key',
 				DB_TYPE: 'sqlite',
 				N8N_PORT: String(this.port),
-				N8N_HOST: this.opts.publicHost || 'localhost',
-				...webhookUrlEnv(this.version, this.opts.webhookUrl || publicBase),
+				N8N_HOST: 'localhost',
+				...webhookUrlEnv(this.version, publicBase),
 				N8N_EDITOR_BASE_URL: publicBase,
 				// The task-runner broker needs a port of its own; keep it next to ours so instances don't collide.
 				N8N_RUNNERS_BROKER_PORT: String(this.port + 1),

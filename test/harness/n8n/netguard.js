@@ -97,22 +97,8 @@ function guardResolver(target, name, kind, promises) {
 	};
 }
 
-const RESOLVERS = [
-	'lookup',
-	'resolve',
-	'resolve4',
-	'resolve6',
-	'resolveAny',
-	'resolveCname',
-	'resolveMx',
-	'resolveNs',
-	'resolveSrv',
-	'resolveTxt',
-	'resolveCaa',
-	'resolveNaptr',
-	'resolvePtr',
-	'resolveSoa',
-];
+/** Every resolver dns offers: lookup, lookupService, resolve, resolve4, resolveMx… */
+const RESOLVERS = Object.keys(dns).filter((name) => /^(lookup|resolve)/.test(name));
 for (const name of RESOLVERS) {
 	const kind = name === 'lookup' ? 'dns.lookup' : `dns.${name}`;
 	guardResolver(dns, name, kind, false);

@@ -36,34 +36,19 @@ const DEFAULT_OWNER = {
  * @returns {Promise<HttpJson<T>>}
  */
 async function httpJson(url, { method = 'GET', body, headers = {} } = {}) {
-	/** @type {Record<string, string>} */
-	const h = { ...headers };
-	if (body !== undefined) h['content-type'] = 'application/json';
 	const res = await fetch(url, {
 		method,
-		headers: h,
+		headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
 	const text = await res.text();
 	let json;
 	try {
-		json = text ? JSON.parse(text) : undefined;
+		json = JSON.parse(text);
 	} catch {
-		json = undefined;
+		// not JSON (or empty): json stays undefined
 	}
 	return { status: res.status, headers: res.headers, text, json };
-}
-
-/**
- * The `n8n-auth=…` pair of a login answer's Set-Cookie headers.
- * @param {{ headers: Headers }} res
- */
-function authCookie(res) {
-	const raw =
-		typeof res.headers.getSetCookie === 'function'
-			? res.headers.getSetCookie()
-			: [res.headers.get('set-cookie') || ''];
-	return raw.map((c) => c.split(';')[0]).find((c) => c.startsWith('n8n-auth='));
 }
 
 /**
@@ -124,7 +109,10 @@ async function login(baseUrl, owner) {
 		method: 'POST',
 		body: { emailOrLdapLoginId: owner.email, email: owner.email, password: owner.password },
 	});
-	const cookie = authCookie(res);
+	const cookie = res.headers
+		.getSetCookie()
+		.map((c) => c.split(';')[0])
+		.find((c) => c.startsWith('n8n-auth='));
 	if (res.status !== 200 || !cookie)
 		throw new Error(`POST /rest/login -> ${res.status}: ${res.text.slice(0, 500)}`);
 	return cookie;
@@ -230,12 +218,9 @@ async function createActiveWorkflow(n8n, workflow) {
 module.exports = {
 	DEFAULT_OWNER,
 	httpJson,
-	authCookie,
 	isReady,
 	waitUntil,
-	setupOwner,
 	login,
-	createApiKey,
 	openSession,
 	publicApi,
 	waitForWebhook,
