@@ -146,6 +146,7 @@ function envFor(version, extra = {}) {
 
 function ensureN8n(version = DEFAULT_VERSION) {
 	const spec = VERSIONS[version];
+	if (!spec) throw new Error(`unsupported n8n version ${version}`);
 	const dir = n8nDir(version);
 	const nodeBin = nodeBinFor(version);
 	if (isInstalled(version)) {
