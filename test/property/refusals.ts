@@ -30,7 +30,7 @@ import {
 import { parameterReader } from '../harness/verifier';
 
 import type { PropertyGroup, Verdict } from './common';
-import { caseProperty } from './common';
+import { caseProperty, listOf } from './common';
 import { credentialSecrets, hmacKey } from './oracle';
 import { NOW, written } from './sender';
 import type { HmacSender, Setup, SignatureText } from './settings';
@@ -217,13 +217,9 @@ const headerValue = (sender: Setup['sender'] | undefined) =>
 
 const contentType = fc.oneof(
 	fc.constantFrom(
-		'application/json',
-		'Application/JSON; charset=utf-8',
-		'text/plain',
-		'application/x-www-form-urlencoded',
-		'multipart/form-data; boundary=x',
-		'application/cloudevents+json',
-		'',
+		...listOf(
+			'application/json|Application/JSON; charset=utf-8|text/plain|application/x-www-form-urlencoded|multipart/form-data; boundary=x|application/cloudevents+json|',
+		),
 	),
 	hostile.map((text) => `application/json; ${text}`),
 	hostile.map((text) => `application/${text}+json`),

@@ -10,7 +10,7 @@ import { createHmac } from 'crypto';
 
 import fc from 'fast-check';
 
-import { fraction } from './common';
+import { fraction, listOf } from './common';
 import { hmacKey } from './oracle';
 import type { Format } from './reading';
 import type { HmacSender, SecretName, Sender, Setup, SignatureText } from './settings';
@@ -50,13 +50,9 @@ export interface Genuine {
 	fault: Fault;
 }
 
-const FAULTS = [
-	'none',
-	'milliseconds timestamp',
-	'a key the credential does not hold',
-	'a signature form the setting does not read',
-	'an id over 256 characters',
-] as const;
+const FAULTS = listOf(
+	'none|milliseconds timestamp|a key the credential does not hold|a signature form the setting does not read|an id over 256 characters',
+);
 type Fault = (typeof FAULTS)[number];
 
 /** The sender's choices for one delivery (sampled with the body). */
@@ -67,20 +63,12 @@ const pick = <T>(...values: T[]) => fc.constantFrom(...values);
 // ---- what a sender writes besides the body ----
 
 const CONTENT_TYPES: Record<Format, string[]> = {
-	json: [
-		'application/json',
-		'application/json',
-		'application/json; charset=utf-8',
-		'APPLICATION/JSON',
-		'text/plain',
-		'application/cloudevents+json',
-	],
-	form: [
-		'application/x-www-form-urlencoded',
-		'application/x-www-form-urlencoded',
-		'application/x-www-form-urlencoded; charset=UTF-8',
-		'Application/X-WWW-Form-Urlencoded',
-	],
+	json: listOf(
+		'application/json|application/json|application/json; charset=utf-8|APPLICATION/JSON|text/plain|application/cloudevents+json',
+	),
+	form: listOf(
+		'application/x-www-form-urlencoded|application/x-www-form-urlencoded|application/x-www-form-urlencoded; charset=UTF-8|Application/X-WWW-Form-Urlencoded',
+	),
 };
 /** Content-Types the other format's senders use, and none: the Body Format does not read them. */
 const MISFIT_TYPES: Record<Format, Array<string | undefined>> = {
