@@ -16,6 +16,12 @@ type Split<S extends string> = S extends `${infer Head}|${infer Tail}`
 /** The entries of a list written `a|b|c` on one line, each its own string type (`Op<typeof LIST>` names them). */
 export const listOf = <S extends string>(text: S) => text.split('|') as Split<S>;
 
+/** The value after `--<name>` on a command line (campaign.ts, mutants.ts), or undefined. */
+export function argument(argv: string[], name: string): string | undefined {
+	const at = argv.indexOf(`--${name}`);
+	return at === -1 ? undefined : argv[at + 1];
+}
+
 /** A judge for a unit test: throws on a verdict that broke the rule. */
 export function holds(verdict: Verdict): void {
 	if (!verdict.ok) throw new Error(`${verdict.outcome}: ${verdict.why}`);

@@ -191,17 +191,14 @@ function editField(body: Buffer, m: Extract<Mutation, { kind: 'field' }>): Buffe
 				? body
 				: Buffer.from(`${textOf.slice(0, open + 1)}"event":${value},${textOf.slice(open + 1)}`);
 		case 'reserved field':
-			return close === -1
-				? Buffer.from(`${textOf}&webhookDelivery=x`)
-				: Buffer.from(
-						`${textOf.slice(0, close)},"webhookDelivery":{"id":${value}}${textOf.slice(close)}`,
-					);
-		case '__proto__':
-			return close === -1
-				? Buffer.from(`${textOf}&__proto__=x`)
-				: Buffer.from(
-						`${textOf.slice(0, close)},"__proto__":{"event":${value}}${textOf.slice(close)}`,
-					);
+		case '__proto__': {
+			const [name, inner] =
+				m.op === '__proto__' ? ['__proto__', 'event'] : ['webhookDelivery', 'id'];
+			const added = `,"${name}":{"${inner}":${value}}`;
+			return Buffer.from(
+				close === -1 ? `${textOf}&${name}=x` : textOf.slice(0, close) + added + textOf.slice(close),
+			);
+		}
 		case 'form field added':
 			return Buffer.from(`${textOf}&id=${form}`);
 		case 'form field in front':
