@@ -265,9 +265,13 @@ const MEANING: Meaning = {
 	template: '{body}',
 };
 
-const HMAC_SENDER: Omit<HmacSender, 'algorithm' | 'template' | 'signatureHeader'> = {
+/** The sender of each HMAC row of a fixed scheme (docs/trigger.md); Custom HMAC's comes from its settings. */
+const HMAC_SENDER: HmacSender = {
 	kind: 'hmac',
+	algorithm: 'sha256',
 	keyEncoding: 'text',
+	template: [BODY],
+	signatureHeader: 'x-signature',
 	timestampHeader: 'x-timestamp',
 	idHeader: 'webhook-id',
 	format: 'plain',
@@ -277,9 +281,35 @@ const HMAC_SENDER: Omit<HmacSender, 'algorithm' | 'template' | 'signatureHeader'
 	texts: ALL_TEXTS,
 	algorithmPrefix: true,
 };
+const VERSIONED = { label: 'v1', algorithmPrefix: false };
+export const FIXED_SCHEMES = {
+	hmacSha256: HMAC_SENDER,
+	hmacSha512: { ...HMAC_SENDER, algorithm: 'sha512' },
+	timestampedSignatures: {
+		...HMAC_SENDER,
+		...VERSIONED,
+		template: TIMESTAMP_DOT_BODY,
+		format: 'keyValue',
+		texts: TEXTS_OF.hex,
+	},
+	standardWebhooks: {
+		...HMAC_SENDER,
+		...VERSIONED,
+		keyEncoding: 'base64',
+		template: [{ placeholder: 'id', spelled: 'id' }, { literal: '.' }, ...TIMESTAMP_DOT_BODY],
+		signatureHeader: 'webhook-signature',
+		timestampHeader: 'webhook-timestamp',
+		format: 'versioned',
+		texts: TEXTS_OF.base64,
+	},
+} satisfies Record<string, HmacSender>;
 
-/** HMAC of the body (SHA-256 or SHA-512), with Use Timestamp its timestamp, a dot and the body. */
-const bodyHmac = (algorithm: 'sha256' | 'sha512'): fc.Arbitrary<RowPart> =>
+/**
+ * A row of a fixed scheme with the settings it shows: a Signature Header (not Standard Webhooks), Use Timestamp
+ * (HMAC-SHA256/512, which then sign its timestamp, a dot and the body) and a Timestamp Header, the Tolerance where a
+ * timestamp is signed, a Body Format (Standard Webhooks reads JSON only: now and then one left from another row).
+ */
+const fixedHmac = (name: keyof typeof FIXED_SCHEMES): fc.Arbitrary<RowPart> =>
 	fc
 		.record({
 			signatureHeader: headerSetting('x-signature', 'X-Acme-Signature'),
@@ -287,104 +317,46 @@ const bodyHmac = (algorithm: 'sha256' | 'sha512'): fc.Arbitrary<RowPart> =>
 			timestampHeader: headerSetting('x-timestamp', 'X-Acme-Sent-At'),
 			tolerance,
 			bodyFormat,
+			staleBodyFormat: pick<string | undefined>(undefined, undefined, 'form'),
 		})
 		.map((c) => {
-			const stamped = c.useTimestamp === true;
+			const scheme: HmacSender = FIXED_SCHEMES[name];
+			const standard = name === 'standardWebhooks';
+			const optional = scheme.format === 'plain';
+			const template = optional && c.useTimestamp === true ? TIMESTAMP_DOT_BODY : scheme.template;
+			const stamped = placeholdersOf(template).includes('timestamp');
+			const ownHeader = optional && stamped;
 			return {
 				parameters: saved({
-					signatureHeader: c.signatureHeader.setting,
-					useTimestamp: c.useTimestamp,
-					bodyFormat: c.bodyFormat.value,
-					...(stamped
-						? { timestampHeader: c.timestampHeader.setting, toleranceSeconds: c.tolerance.value }
-						: {}),
+					signatureHeader: standard ? undefined : c.signatureHeader.setting,
+					useTimestamp: optional ? c.useTimestamp : undefined,
+					bodyFormat: standard ? c.staleBodyFormat : c.bodyFormat.value,
+					timestampHeader: ownHeader ? c.timestampHeader.setting : undefined,
+					toleranceSeconds: stamped ? c.tolerance.value : undefined,
 				}),
 				sender: {
-					...HMAC_SENDER,
-					algorithm,
-					template: stamped ? TIMESTAMP_DOT_BODY : [BODY],
-					signatureHeader: c.signatureHeader.sent,
-					timestampHeader: c.timestampHeader.sent,
+					...scheme,
+					template,
+					signatureHeader: standard ? scheme.signatureHeader : c.signatureHeader.sent,
+					timestampHeader: optional ? c.timestampHeader.sent : scheme.timestampHeader,
 				},
 				meaning: {
 					...MEANING,
-					signatureHeaders: c.signatureHeader.names,
-					timestampHeaders: c.timestampHeader.names,
+					signatureHeaders: standard ? [scheme.signatureHeader] : c.signatureHeader.names,
+					timestampHeaders: optional ? c.timestampHeader.names : [scheme.timestampHeader],
 					tolerance: c.tolerance.seconds,
-					template: stamped ? '{timestamp}.{body}' : '{body}',
+					template: templateText(template),
 				},
-				format: c.bodyFormat.format,
-				encoding: 'text',
+				format: standard ? 'json' : c.bodyFormat.format,
+				encoding: scheme.keyEncoding,
 				dims: shapes(c, [
-					'signatureHeader',
-					'useTimestamp',
-					...(stamped ? ['timestampHeader', 'tolerance'] : []),
+					...(standard ? ['staleBodyFormat'] : ['signatureHeader']),
+					...(optional ? ['useTimestamp'] : []),
+					...(ownHeader ? ['timestampHeader'] : []),
+					...(stamped ? ['tolerance'] : []),
 				]),
 			};
 		});
-
-const timestampedSignatures: fc.Arbitrary<RowPart> = fc
-	.record({
-		signatureHeader: headerSetting('x-signature', 'X-Acme-Signature'),
-		tolerance,
-		bodyFormat,
-	})
-	.map((c) => ({
-		parameters: saved({
-			signatureHeader: c.signatureHeader.setting,
-			toleranceSeconds: c.tolerance.value,
-			bodyFormat: c.bodyFormat.value,
-		}),
-		sender: {
-			...HMAC_SENDER,
-			algorithm: 'sha256',
-			template: TIMESTAMP_DOT_BODY,
-			signatureHeader: c.signatureHeader.sent,
-			format: 'keyValue',
-			label: 'v1',
-			texts: TEXTS_OF.hex,
-			algorithmPrefix: false,
-		},
-		meaning: {
-			...MEANING,
-			signatureHeaders: c.signatureHeader.names,
-			tolerance: c.tolerance.seconds,
-			template: '{timestamp}.{body}',
-		},
-		format: c.bodyFormat.format,
-		encoding: 'text',
-		dims: shapes(c, ['signatureHeader', 'tolerance']),
-	}));
-
-/** Standard Webhooks; now and then a Body Format left from another row (it reads JSON only). */
-const standardWebhooks: fc.Arbitrary<RowPart> = fc
-	.record({ tolerance, staleBodyFormat: pick<string | undefined>(undefined, undefined, 'form') })
-	.map((c) => ({
-		parameters: saved({ bodyFormat: c.staleBodyFormat, toleranceSeconds: c.tolerance.value }),
-		sender: {
-			...HMAC_SENDER,
-			algorithm: 'sha256',
-			keyEncoding: 'base64',
-			template: [{ placeholder: 'id', spelled: 'id' }, { literal: '.' }, ...TIMESTAMP_DOT_BODY],
-			signatureHeader: 'webhook-signature',
-			timestampHeader: 'webhook-timestamp',
-			idHeader: 'webhook-id',
-			format: 'versioned',
-			label: 'v1',
-			texts: TEXTS_OF.base64,
-			algorithmPrefix: false,
-		},
-		meaning: {
-			...MEANING,
-			signatureHeaders: ['webhook-signature'],
-			timestampHeaders: ['webhook-timestamp'],
-			tolerance: c.tolerance.seconds,
-			template: '{id}.{timestamp}.{body}',
-		},
-		format: 'json',
-		encoding: 'base64',
-		dims: shapes(c, ['tolerance', 'staleBodyFormat']),
-	}));
 
 // ---- Custom HMAC ----
 
@@ -537,10 +509,10 @@ const none: fc.Arbitrary<RowPart> = bodyFormat.map((format) => ({
 
 /** The part of a set-up each row of VERIFICATIONS decides. */
 const ROW_PARTS: Record<VerificationName, fc.Arbitrary<RowPart>> = {
-	hmacSha256: bodyHmac('sha256'),
-	hmacSha512: bodyHmac('sha512'),
-	timestampedSignatures,
-	standardWebhooks,
+	hmacSha256: fixedHmac('hmacSha256'),
+	hmacSha512: fixedHmac('hmacSha512'),
+	timestampedSignatures: fixedHmac('timestampedSignatures'),
+	standardWebhooks: fixedHmac('standardWebhooks'),
 	customHmac,
 	secretHeader,
 	none,
