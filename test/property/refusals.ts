@@ -32,7 +32,7 @@ import { parameterReader } from '../harness/verifier';
 import type { PropertyGroup, Verdict } from './common';
 import { caseProperty, listOf } from './common';
 import { credentialSecrets, hmacKey } from './oracle';
-import { NOW, written } from './sender';
+import { NOW, cased, written } from './sender';
 import type { HmacSender, Setup, SignatureText } from './settings';
 import { FIXED_SCHEMES, VERIFICATIONS, setups } from './settings';
 
@@ -92,11 +92,7 @@ const hostile = withCanary(CANARY);
 
 /** A name in another case, as a sender may write it. */
 const anyCase = (name: string) =>
-	fc.constantFrom(
-		name,
-		name.toUpperCase(),
-		name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase()),
-	);
+	fc.constantFrom('lower', 'upper', 'capitalized').map((how) => cased(name, how));
 
 /** Letters, digits and `-`: what a plain token is made of. */
 const tokenText = (maxLength: number) =>

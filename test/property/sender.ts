@@ -247,7 +247,8 @@ function misfit(sender: HmacSender, digest: Buffer): string {
 
 // ---- header names ----
 
-function cased(name: string, nameCase: Choices['nameCase']): string {
+/** A header name as a sender may write it: as it is (lower case), capitalized, or in upper case. */
+export function cased(name: string, nameCase: string): string {
 	if (nameCase === 'upper') return name.toUpperCase();
 	if (nameCase === 'capitalized')
 		return name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
@@ -316,6 +317,16 @@ function faultThatApplies(fault: Fault, uses: Set<string | undefined>): Fault {
 	return fault;
 }
 
+/** The request a sender sends with its choices, received at n8n's clock now. */
+const sent = (setup: Setup, c: Choices, lines: HeaderLines, transport: Transport): Delivery => ({
+	body: c.body,
+	lines,
+	query: c.query,
+	transport,
+	testUrl: setup.testUrl,
+	receivedAt: NOW,
+});
+
 function hmacDelivery(setup: Setup, sender: HmacSender, c: Choices): Genuine {
 	const sentAt = NOW + c.skew;
 	const timestamp = c.fault === 'milliseconds timestamp' ? `${sentAt}000` : String(sentAt);
@@ -355,14 +366,7 @@ function hmacDelivery(setup: Setup, sender: HmacSender, c: Choices): Genuine {
 	for (const name of ['timestamp', 'id', 'url', 'header'] as const)
 		if (uses.has(name)) signedValues[name] = values[name];
 	return {
-		request: {
-			body: c.body,
-			lines,
-			query: c.query,
-			transport: lines.every(sendable) ? c.transport : 'direct',
-			testUrl: setup.testUrl,
-			receivedAt: NOW,
-		},
+		request: sent(setup, c, lines, lines.every(sendable) ? c.transport : 'direct'),
 		signed: {
 			values: signedValues,
 			text,
@@ -391,15 +395,5 @@ export function deliver(setup: Setup, c: Choices): Genuine {
 		sender.kind === 'secretHeader' && c.fault === 'a key the credential does not hold'
 			? c.fault
 			: 'none';
-	return {
-		request: {
-			body: c.body,
-			lines,
-			query: c.query,
-			transport: c.transport,
-			testUrl: setup.testUrl,
-			receivedAt: NOW,
-		},
-		fault,
-	};
+	return { request: sent(setup, c, lines, c.transport), fault };
 }
