@@ -34,7 +34,7 @@ import { caseProperty, listOf } from './common';
 import { credentialSecrets, hmacKey } from './oracle';
 import { NOW, cased, written } from './sender';
 import type { HmacSender, Setup, SignatureText } from './settings';
-import { FIXED_SCHEMES, VERIFICATIONS, setups } from './settings';
+import { VERIFICATIONS, setups } from './settings';
 
 /** The bound docs/trigger.md gives the item: its JSON, in UTF-8 bytes. */
 const ITEM_BOUND_BYTES = 2048;
@@ -282,8 +282,22 @@ type FormSpec = Pick<
 	'format' | 'label' | 'algorithm' | 'texts' | 'pairSeparator' | 'timestampKey'
 >;
 
-/** The rows of VERIFICATIONS whose signature has a form of its own. */
-const ROW_FORMS = Object.entries(FIXED_SCHEMES) as Array<[VerificationName, FormSpec]>;
+const ALL_TEXTS: SignatureText[] = ['hex', 'base64', 'base64url'];
+const PLAIN = { label: '', pairSeparator: ',', timestampKey: 't', texts: ALL_TEXTS };
+
+/** The rows of VERIFICATIONS whose signature has a form of its own, by the name the editor shows. */
+const ROW_FORMS: Array<[VerificationName, FormSpec]> = [
+	['hmacSha256', { ...PLAIN, format: 'plain', algorithm: 'sha256' }],
+	['hmacSha512', { ...PLAIN, format: 'plain', algorithm: 'sha512' }],
+	[
+		'timestampedSignatures',
+		{ ...PLAIN, format: 'keyValue', label: 'v1', algorithm: 'sha256', texts: ['hex'] },
+	],
+	[
+		'standardWebhooks',
+		{ ...PLAIN, format: 'versioned', label: 'v1', algorithm: 'sha256', texts: ['base64'] },
+	],
+];
 
 /** Whether a text is a digest of `bytes` written in one of `texts` (hex in either case; base64 exactly). */
 const isDigest = (text: string, bytes: number, texts: SignatureText[]) =>

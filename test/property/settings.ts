@@ -265,13 +265,9 @@ const MEANING: Meaning = {
 	template: '{body}',
 };
 
-/** The sender of each HMAC row of a fixed scheme (docs/trigger.md); Custom HMAC's comes from its settings. */
-const HMAC_SENDER: HmacSender = {
+const HMAC_SENDER: Omit<HmacSender, 'algorithm' | 'template' | 'signatureHeader'> = {
 	kind: 'hmac',
-	algorithm: 'sha256',
 	keyEncoding: 'text',
-	template: [BODY],
-	signatureHeader: 'x-signature',
 	timestampHeader: 'x-timestamp',
 	idHeader: 'webhook-id',
 	format: 'plain',
@@ -281,35 +277,9 @@ const HMAC_SENDER: HmacSender = {
 	texts: ALL_TEXTS,
 	algorithmPrefix: true,
 };
-const VERSIONED = { label: 'v1', algorithmPrefix: false };
-export const FIXED_SCHEMES = {
-	hmacSha256: HMAC_SENDER,
-	hmacSha512: { ...HMAC_SENDER, algorithm: 'sha512' },
-	timestampedSignatures: {
-		...HMAC_SENDER,
-		...VERSIONED,
-		template: TIMESTAMP_DOT_BODY,
-		format: 'keyValue',
-		texts: TEXTS_OF.hex,
-	},
-	standardWebhooks: {
-		...HMAC_SENDER,
-		...VERSIONED,
-		keyEncoding: 'base64',
-		template: [{ placeholder: 'id', spelled: 'id' }, { literal: '.' }, ...TIMESTAMP_DOT_BODY],
-		signatureHeader: 'webhook-signature',
-		timestampHeader: 'webhook-timestamp',
-		format: 'versioned',
-		texts: TEXTS_OF.base64,
-	},
-} satisfies Record<string, HmacSender>;
 
-/**
- * A row of a fixed scheme with the settings it shows: a Signature Header (not Standard Webhooks), Use Timestamp
- * (HMAC-SHA256/512, which then sign its timestamp, a dot and the body) and a Timestamp Header, the Tolerance where a
- * timestamp is signed, a Body Format (Standard Webhooks reads JSON only: now and then one left from another row).
- */
-const fixedHmac = (name: keyof typeof FIXED_SCHEMES): fc.Arbitrary<RowPart> =>
+/** HMAC of the body (SHA-256 or SHA-512), with Use Timestamp its timestamp, a dot and the body. */
+const bodyHmac = (algorithm: 'sha256' | 'sha512'): fc.Arbitrary<RowPart> =>
 	fc
 		.record({
 			signatureHeader: headerSetting('x-signature', 'X-Acme-Signature'),
@@ -317,46 +287,104 @@ const fixedHmac = (name: keyof typeof FIXED_SCHEMES): fc.Arbitrary<RowPart> =>
 			timestampHeader: headerSetting('x-timestamp', 'X-Acme-Sent-At'),
 			tolerance,
 			bodyFormat,
-			staleBodyFormat: pick<string | undefined>(undefined, undefined, 'form'),
 		})
 		.map((c) => {
-			const scheme: HmacSender = FIXED_SCHEMES[name];
-			const standard = name === 'standardWebhooks';
-			const optional = scheme.format === 'plain';
-			const template = optional && c.useTimestamp === true ? TIMESTAMP_DOT_BODY : scheme.template;
-			const stamped = placeholdersOf(template).includes('timestamp');
-			const ownHeader = optional && stamped;
+			const stamped = c.useTimestamp === true;
 			return {
 				parameters: saved({
-					signatureHeader: standard ? undefined : c.signatureHeader.setting,
-					useTimestamp: optional ? c.useTimestamp : undefined,
-					bodyFormat: standard ? c.staleBodyFormat : c.bodyFormat.value,
-					timestampHeader: ownHeader ? c.timestampHeader.setting : undefined,
-					toleranceSeconds: stamped ? c.tolerance.value : undefined,
+					signatureHeader: c.signatureHeader.setting,
+					useTimestamp: c.useTimestamp,
+					bodyFormat: c.bodyFormat.value,
+					...(stamped
+						? { timestampHeader: c.timestampHeader.setting, toleranceSeconds: c.tolerance.value }
+						: {}),
 				}),
 				sender: {
-					...scheme,
-					template,
-					signatureHeader: standard ? scheme.signatureHeader : c.signatureHeader.sent,
-					timestampHeader: optional ? c.timestampHeader.sent : scheme.timestampHeader,
+					...HMAC_SENDER,
+					algorithm,
+					template: stamped ? TIMESTAMP_DOT_BODY : [BODY],
+					signatureHeader: c.signatureHeader.sent,
+					timestampHeader: c.timestampHeader.sent,
 				},
 				meaning: {
 					...MEANING,
-					signatureHeaders: standard ? [scheme.signatureHeader] : c.signatureHeader.names,
-					timestampHeaders: optional ? c.timestampHeader.names : [scheme.timestampHeader],
+					signatureHeaders: c.signatureHeader.names,
+					timestampHeaders: c.timestampHeader.names,
 					tolerance: c.tolerance.seconds,
-					template: templateText(template),
+					template: stamped ? '{timestamp}.{body}' : '{body}',
 				},
-				format: standard ? 'json' : c.bodyFormat.format,
-				encoding: scheme.keyEncoding,
+				format: c.bodyFormat.format,
+				encoding: 'text',
 				dims: shapes(c, [
-					...(standard ? ['staleBodyFormat'] : ['signatureHeader']),
-					...(optional ? ['useTimestamp'] : []),
-					...(ownHeader ? ['timestampHeader'] : []),
-					...(stamped ? ['tolerance'] : []),
+					'signatureHeader',
+					'useTimestamp',
+					...(stamped ? ['timestampHeader', 'tolerance'] : []),
 				]),
 			};
 		});
+
+const timestampedSignatures: fc.Arbitrary<RowPart> = fc
+	.record({
+		signatureHeader: headerSetting('x-signature', 'X-Acme-Signature'),
+		tolerance,
+		bodyFormat,
+	})
+	.map((c) => ({
+		parameters: saved({
+			signatureHeader: c.signatureHeader.setting,
+			toleranceSeconds: c.tolerance.value,
+			bodyFormat: c.bodyFormat.value,
+		}),
+		sender: {
+			...HMAC_SENDER,
+			algorithm: 'sha256',
+			template: TIMESTAMP_DOT_BODY,
+			signatureHeader: c.signatureHeader.sent,
+			format: 'keyValue',
+			label: 'v1',
+			texts: TEXTS_OF.hex,
+			algorithmPrefix: false,
+		},
+		meaning: {
+			...MEANING,
+			signatureHeaders: c.signatureHeader.names,
+			tolerance: c.tolerance.seconds,
+			template: '{timestamp}.{body}',
+		},
+		format: c.bodyFormat.format,
+		encoding: 'text',
+		dims: shapes(c, ['signatureHeader', 'tolerance']),
+	}));
+
+/** Standard Webhooks; now and then a Body Format left from another row (it reads JSON only). */
+const standardWebhooks: fc.Arbitrary<RowPart> = fc
+	.record({ tolerance, staleBodyFormat: pick<string | undefined>(undefined, undefined, 'form') })
+	.map((c) => ({
+		parameters: saved({ bodyFormat: c.staleBodyFormat, toleranceSeconds: c.tolerance.value }),
+		sender: {
+			...HMAC_SENDER,
+			algorithm: 'sha256',
+			keyEncoding: 'base64',
+			template: [{ placeholder: 'id', spelled: 'id' }, { literal: '.' }, ...TIMESTAMP_DOT_BODY],
+			signatureHeader: 'webhook-signature',
+			timestampHeader: 'webhook-timestamp',
+			idHeader: 'webhook-id',
+			format: 'versioned',
+			label: 'v1',
+			texts: TEXTS_OF.base64,
+			algorithmPrefix: false,
+		},
+		meaning: {
+			...MEANING,
+			signatureHeaders: ['webhook-signature'],
+			timestampHeaders: ['webhook-timestamp'],
+			tolerance: c.tolerance.seconds,
+			template: '{id}.{timestamp}.{body}',
+		},
+		format: 'json',
+		encoding: 'base64',
+		dims: shapes(c, ['tolerance', 'staleBodyFormat']),
+	}));
 
 // ---- Custom HMAC ----
 
@@ -509,10 +537,10 @@ const none: fc.Arbitrary<RowPart> = bodyFormat.map((format) => ({
 
 /** The part of a set-up each row of VERIFICATIONS decides. */
 const ROW_PARTS: Record<VerificationName, fc.Arbitrary<RowPart>> = {
-	hmacSha256: fixedHmac('hmacSha256'),
-	hmacSha512: fixedHmac('hmacSha512'),
-	timestampedSignatures: fixedHmac('timestampedSignatures'),
-	standardWebhooks: fixedHmac('standardWebhooks'),
+	hmacSha256: bodyHmac('sha256'),
+	hmacSha512: bodyHmac('sha512'),
+	timestampedSignatures,
+	standardWebhooks,
 	customHmac,
 	secretHeader,
 	none,
