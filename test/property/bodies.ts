@@ -7,6 +7,7 @@
  */
 import fc from 'fast-check';
 
+import { listOf } from './common';
 import type { Format } from './reading';
 
 export type Json =
@@ -145,13 +146,7 @@ const longText = fc
 
 // ---- events ----
 
-const EVENTS = [
-	'transfers.created',
-	'payout.approved',
-	'accounts.updated',
-	' transfers.created ',
-	'x',
-];
+const EVENTS = listOf('transfers.created|payout.approved|accounts.updated| transfers.created |x');
 const idValue: fc.Arbitrary<Json> = fc.oneof(
 	{ arbitrary: fc.stringMatching(/^evt_[a-z0-9]{1,8}$/).map(str), weight: 4 },
 	{ arbitrary: pick('acme:42', '42:7', ' evt_1', 'a%3Ab', 'x,y', '%', '').map(str), weight: 2 },

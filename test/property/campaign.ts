@@ -14,6 +14,7 @@ import fc from 'fast-check';
 import type { VerificationName } from '../../nodes/TenantApiTrigger/verifications';
 
 import type { PropertyGroup, Verdict } from './common';
+import { argument } from './common';
 import { requiredCoverage, unreached } from './coverage';
 import { deliveryGroups } from './deliveries';
 import { URL_GROUPS } from './urls';
@@ -38,10 +39,7 @@ const table = (rows: Array<[string, number]>) =>
 	rows.map(([key, n]) => `  ${String(n).padStart(8)}  ${key}`).join('\n');
 
 function parseOptions(argv: string[]) {
-	const value = (name: string) => {
-		const at = argv.indexOf(`--${name}`);
-		return at === -1 ? undefined : argv[at + 1];
-	};
+	const value = (name: string) => argument(argv, name);
 	const target = value('target') ?? 'all';
 	const cases = Number(value('cases') ?? 1_000_000);
 	const seed = Number(value('seed') ?? Math.floor(Math.random() * 2 ** 31));

@@ -10,6 +10,18 @@ export type Verdict = (
 /** A position in [0, 1), uniform: fast-check's doubles lean towards 0, which would always pick the first byte or path. */
 export const fraction = fc.noBias(fc.integer({ min: 0, max: 999_999 })).map((n) => n / 1_000_000);
 
+type Split<S extends string> = S extends `${infer Head}|${infer Tail}`
+	? [Head, ...Split<Tail>]
+	: [S];
+/** The entries of a list written `a|b|c` on one line, each its own string type (`Op<typeof LIST>` names them). */
+export const listOf = <S extends string>(text: S) => text.split('|') as Split<S>;
+
+/** The value after `--<name>` on a command line (campaign.ts, mutants.ts), or undefined. */
+export function argument(argv: string[], name: string): string | undefined {
+	const at = argv.indexOf(`--${name}`);
+	return at === -1 ? undefined : argv[at + 1];
+}
+
 /** A judge for a unit test: throws on a verdict that broke the rule. */
 export function holds(verdict: Verdict): void {
 	if (!verdict.ok) throw new Error(`${verdict.outcome}: ${verdict.why}`);

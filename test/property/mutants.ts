@@ -11,6 +11,7 @@
 import { spawnSync } from 'child_process';
 import { resolve } from 'path';
 
+import { argument } from './common';
 import type { Defect } from './defects';
 import { DEFECTS } from './defects';
 
@@ -25,10 +26,7 @@ interface Options {
 }
 
 function parseOptions(argv: string[]): Options {
-	const value = (name: string) => {
-		const at = argv.indexOf(`--${name}`);
-		return at === -1 ? undefined : argv[at + 1];
-	};
+	const value = (name: string) => argument(argv, name);
 	const [cases, seed] = [Number(value('cases') ?? 3000), Number(value('seed') ?? 1)];
 	if (!Number.isSafeInteger(cases) || cases < 1 || !Number.isSafeInteger(seed))
 		throw new Error(USAGE);

@@ -7,51 +7,24 @@
 import fc from 'fast-check';
 
 import { text } from './bodies';
-import { fraction } from './common';
+import { fraction, listOf } from './common';
 import type { Delivery } from './sender';
 import type { HeaderLines, Spelling } from './transport';
 import { sendable, spelled, spelling } from './transport';
 
-const BODY_OPS = ['flip', 'insert', 'delete', 'truncated', 'extended', 'spliced'] as const;
-const REENCODINGS = ['byte order mark', 'blank', 'escape', 'number spelling'] as const;
-const FIELD_OPS = [
-	'repeated behind',
-	'added in front',
-	'reserved field',
-	'__proto__',
-	'form field added',
-	'form field in front',
-	'form fields reordered',
-	'form escape respelled',
-] as const;
-const HEADER_OPS = [
-	'dropped',
-	'replaced',
-	'repeated',
-	'repeated, same value',
-	'letter case',
-	'value letter case',
-	'added',
-	'alias first',
-	'look-alike',
-	'timestamp shifted',
-	'signature respelled',
-	'signature half forged',
-	'padded',
-] as const;
+const BODY_OPS = listOf('flip|insert|delete|truncated|extended|spliced');
+const REENCODINGS = listOf('byte order mark|blank|escape|number spelling');
+const FIELD_OPS = listOf(
+	'repeated behind|added in front|reserved field|__proto__|form field added|form field in front|form fields reordered|form escape respelled',
+);
+const HEADER_OPS = listOf(
+	'dropped|replaced|repeated|repeated, same value|letter case|value letter case|added|alias first|look-alike|timestamp shifted|signature respelled|signature half forged|padded',
+);
 /** Where an edit puts a secret of the credential. */
-export const SECRET_PLACES = [
-	'header name',
-	'header value',
-	'authorization',
-	'x-forwarded-uri',
-	'x-original-url',
-	'referer',
-	'basic credentials',
-	'query name',
-	'query value',
-] as const;
-const QUERY_OPS = ['added', 'dropped', 'respelled'] as const;
+export const SECRET_PLACES = listOf(
+	'header name|header value|authorization|x-forwarded-uri|x-original-url|referer|basic credentials|query name|query value',
+);
+const QUERY_OPS = listOf('added|dropped|respelled');
 type Op<T extends readonly string[]> = T[number];
 
 export type Mutation =
@@ -66,17 +39,9 @@ export type Mutation =
 
 const pick = <T>(...values: T[]) => fc.constantFrom(...values);
 
-const CONTENT_TYPES = [
-	'application/json',
-	'application/x-www-form-urlencoded',
-	'text/plain',
-	'',
-	'multipart/form-data; boundary=x',
-	'Application/X-WWW-Form-Urlencoded; charset=utf-8',
-	'application/json; charset=latin1',
-	'application/vnd.api+json',
-	'text/html',
-];
+const CONTENT_TYPES = listOf(
+	'application/json|application/x-www-form-urlencoded|text/plain||multipart/form-data; boundary=x|Application/X-WWW-Form-Urlencoded; charset=utf-8|application/json; charset=latin1|application/vnd.api+json|text/html',
+);
 
 const edit = <K extends string, T extends readonly string[]>(
 	kind: K,
@@ -226,17 +191,14 @@ function editField(body: Buffer, m: Extract<Mutation, { kind: 'field' }>): Buffe
 				? body
 				: Buffer.from(`${textOf.slice(0, open + 1)}"event":${value},${textOf.slice(open + 1)}`);
 		case 'reserved field':
-			return close === -1
-				? Buffer.from(`${textOf}&webhookDelivery=x`)
-				: Buffer.from(
-						`${textOf.slice(0, close)},"webhookDelivery":{"id":${value}}${textOf.slice(close)}`,
-					);
-		case '__proto__':
-			return close === -1
-				? Buffer.from(`${textOf}&__proto__=x`)
-				: Buffer.from(
-						`${textOf.slice(0, close)},"__proto__":{"event":${value}}${textOf.slice(close)}`,
-					);
+		case '__proto__': {
+			const [name, inner] =
+				m.op === '__proto__' ? ['__proto__', 'event'] : ['webhookDelivery', 'id'];
+			const added = `,"${name}":{"${inner}":${value}}`;
+			return Buffer.from(
+				close === -1 ? `${textOf}&${name}=x` : textOf.slice(0, close) + added + textOf.slice(close),
+			);
+		}
 		case 'form field added':
 			return Buffer.from(`${textOf}&id=${form}`);
 		case 'form field in front':
@@ -314,7 +276,6 @@ function editHeader(lines: HeaderLines, m: Extract<Mutation, { kind: 'header' }>
 	}
 }
 
-/** A signature header's signatures written another way: in upper case, in base64url, without padding. */
 /** Every signature in a header (a long run of hex or base64) with its second half replaced, its first half kept. */
 function forgeSecondHalf(value: string): string {
 	return value.replace(/[0-9A-Za-z+/_-]{27,}/g, (run) => {
@@ -324,6 +285,7 @@ function forgeSecondHalf(value: string): string {
 	});
 }
 
+/** A signature header's signatures written another way: in upper case, in base64url, without padding. */
 function respellSignature(value: string, position: number): string {
 	const way = Math.floor(position * 3);
 	if (way === 0) return value.replace(/[0-9a-f]{40,}/g, (hex) => hex.toUpperCase());

@@ -301,17 +301,15 @@ export function authenticate(
 		};
 	const carried = slotsCarried(setup, request, reading.text);
 	if (state === 'unreadable' || carried.length === 0) return { ok: false, reasons: unread };
+	const { timestamp, id, header, url } = reading.values;
 	const passed = {
 		ok: true as const,
 		slot: carried[0],
-		timestamp: reading.values.timestamp === undefined ? null : Number(reading.values.timestamp),
-		...(reading.values.id === undefined
-			? {}
-			: { id: { value: reading.values.id, name: reading.idName as string } }),
-		...(reading.values.header === undefined
-			? {}
-			: { header: { name: reading.headerName as string, value: reading.values.header } }),
-		...(reading.values.url === undefined ? {} : { url: reading.values.url }),
+		timestamp: timestamp === undefined ? null : Number(timestamp),
+		id: id === undefined ? undefined : { value: id, name: reading.idName as string },
+		header:
+			header === undefined ? undefined : { name: reading.headerName as string, value: header },
+		url,
 	};
 	return state === 'readable' ? passed : { either: passed, or: unread };
 }

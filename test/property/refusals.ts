@@ -30,9 +30,9 @@ import {
 import { parameterReader } from '../harness/verifier';
 
 import type { PropertyGroup, Verdict } from './common';
-import { caseProperty } from './common';
+import { caseProperty, listOf } from './common';
 import { credentialSecrets, hmacKey } from './oracle';
-import { NOW, written } from './sender';
+import { NOW, cased, written } from './sender';
 import type { HmacSender, Setup, SignatureText } from './settings';
 import { VERIFICATIONS, setups } from './settings';
 
@@ -92,11 +92,7 @@ const hostile = withCanary(CANARY);
 
 /** A name in another case, as a sender may write it. */
 const anyCase = (name: string) =>
-	fc.constantFrom(
-		name,
-		name.toUpperCase(),
-		name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase()),
-	);
+	fc.constantFrom('lower', 'upper', 'capitalized').map((how) => cased(name, how));
 
 /** Letters, digits and `-`: what a plain token is made of. */
 const tokenText = (maxLength: number) =>
@@ -217,13 +213,9 @@ const headerValue = (sender: Setup['sender'] | undefined) =>
 
 const contentType = fc.oneof(
 	fc.constantFrom(
-		'application/json',
-		'Application/JSON; charset=utf-8',
-		'text/plain',
-		'application/x-www-form-urlencoded',
-		'multipart/form-data; boundary=x',
-		'application/cloudevents+json',
-		'',
+		...listOf(
+			'application/json|Application/JSON; charset=utf-8|text/plain|application/x-www-form-urlencoded|multipart/form-data; boundary=x|application/cloudevents+json|',
+		),
 	),
 	hostile.map((text) => `application/json; ${text}`),
 	hostile.map((text) => `application/${text}+json`),

@@ -312,59 +312,42 @@ interface Parts {
 /** Each kind of replay: whether it keeps what was signed (deliveryProperties.test.ts: it must start a workflow now
  * and then), and how it is built from a capture (`mine`) and another (`theirs`). */
 const REPLAYS = {
-	'as captured': {
-		keeps: true,
-		build: ({ mine }: Parts) => ({ request: mine.request, label: 'as captured' }),
-	},
-	'at the other URL': {
-		keeps: true,
-		build: ({ mine }: Parts) => ({
+	'as captured': [true, ({ mine }) => ({ request: mine.request, label: 'as captured' })],
+	'at the other URL': [
+		true,
+		({ mine }) => ({
 			request: { ...mine.request, testUrl: !mine.request.testUrl },
-			label: mine.request.testUrl
-				? 'a Test URL capture in production'
-				: 'a production capture at the Test URL',
+			label: `a ${mine.request.testUrl ? 'Test URL capture in production' : 'production capture at the Test URL'}`,
 		}),
-	},
-	'later or earlier': {
-		keeps: true,
-		build: ({ setup, mine, at }: Parts) => later(setup, mine, at[1], at[2] < 0.8 ? 1 : -1),
-	},
-	"another delivery's signature": {
-		keeps: false,
-		build: ({ setup, mine, theirs }: Parts) => theirSignature(setup, mine, theirs),
-	},
-	"another delivery's signed part": {
-		keeps: false,
-		build: ({ setup, mine, theirs, at }: Parts) => theirPart(setup, mine, theirs, at[1]),
-	},
-	"another delivery's body": {
-		keeps: false,
-		build: ({ mine, theirs }: Parts) => ({
+	],
+	'later or earlier': [
+		true,
+		({ setup, mine, at }) => later(setup, mine, at[1], at[2] < 0.8 ? 1 : -1),
+	],
+	"another delivery's signature": [
+		false,
+		({ setup, mine, theirs }) => theirSignature(setup, mine, theirs),
+	],
+	"another delivery's signed part": [
+		false,
+		({ setup, mine, theirs, at }) => theirPart(setup, mine, theirs, at[1]),
+	],
+	"another delivery's body": [
+		false,
+		({ mine, theirs }) => ({
 			request: { ...mine.request, body: theirs.request.body },
 			label: "another delivery's body",
 		}),
-	},
-	'two signatures': {
-		keeps: false,
-		build: ({ setup, mine, theirs }: Parts) => twoSignatures(setup, mine, theirs),
-	},
-	'bytes moved between signed parts': {
-		keeps: false,
-		build: ({ setup, mine, at }: Parts) => moved(setup, mine, at[1]),
-	},
-	'a fresh unsigned id': {
-		keeps: true,
-		build: ({ setup, mine, at }: Parts) => freshId(setup, mine, at[1]),
-	},
-	'a secret beside it': {
-		keeps: true,
-		build: ({ mine, secrets, at }: Parts) => withSecret(mine, secrets, at[1]),
-	},
-} satisfies Record<string, { keeps: boolean; build: (parts: Parts) => Replay }>;
+	],
+	'two signatures': [false, ({ setup, mine, theirs }) => twoSignatures(setup, mine, theirs)],
+	'bytes moved between signed parts': [false, ({ setup, mine, at }) => moved(setup, mine, at[1])],
+	'a fresh unsigned id': [true, ({ setup, mine, at }) => freshId(setup, mine, at[1])],
+	'a secret beside it': [true, ({ mine, secrets, at }) => withSecret(mine, secrets, at[1])],
+} satisfies Record<string, [keeps: boolean, build: (parts: Parts) => Replay]>;
 
 type ReplayKind = keyof typeof REPLAYS;
 const REPLAY_KINDS = Object.keys(REPLAYS) as ReplayKind[];
-export const KEEPING_KINDS = REPLAY_KINDS.filter((kind) => REPLAYS[kind].keeps);
+export const KEEPING_KINDS = REPLAY_KINDS.filter((kind) => REPLAYS[kind][0]);
 
 /** The replay a plan builds from the captures; `secrets` are the credential's. */
 export function buildReplay(
@@ -375,5 +358,5 @@ export function buildReplay(
 ): Replay {
 	const mine = pick(captures, plan.at[0]);
 	const theirs = captures[(captures.indexOf(mine) + 1) % captures.length];
-	return REPLAYS[plan.kind].build({ setup, mine, theirs, secrets, at: plan.at });
+	return REPLAYS[plan.kind][1]({ setup, mine, theirs, secrets, at: plan.at });
 }

@@ -10,7 +10,7 @@ import { createHmac } from 'crypto';
 
 import fc from 'fast-check';
 
-import { fraction } from './common';
+import { fraction, listOf } from './common';
 import { hmacKey } from './oracle';
 import type { Format } from './reading';
 import type { HmacSender, SecretName, Sender, Setup, SignatureText } from './settings';
@@ -50,13 +50,9 @@ export interface Genuine {
 	fault: Fault;
 }
 
-const FAULTS = [
-	'none',
-	'milliseconds timestamp',
-	'a key the credential does not hold',
-	'a signature form the setting does not read',
-	'an id over 256 characters',
-] as const;
+const FAULTS = listOf(
+	'none|milliseconds timestamp|a key the credential does not hold|a signature form the setting does not read|an id over 256 characters',
+);
 type Fault = (typeof FAULTS)[number];
 
 /** The sender's choices for one delivery (sampled with the body). */
@@ -67,20 +63,12 @@ const pick = <T>(...values: T[]) => fc.constantFrom(...values);
 // ---- what a sender writes besides the body ----
 
 const CONTENT_TYPES: Record<Format, string[]> = {
-	json: [
-		'application/json',
-		'application/json',
-		'application/json; charset=utf-8',
-		'APPLICATION/JSON',
-		'text/plain',
-		'application/cloudevents+json',
-	],
-	form: [
-		'application/x-www-form-urlencoded',
-		'application/x-www-form-urlencoded',
-		'application/x-www-form-urlencoded; charset=UTF-8',
-		'Application/X-WWW-Form-Urlencoded',
-	],
+	json: listOf(
+		'application/json|application/json|application/json; charset=utf-8|APPLICATION/JSON|text/plain|application/cloudevents+json',
+	),
+	form: listOf(
+		'application/x-www-form-urlencoded|application/x-www-form-urlencoded|application/x-www-form-urlencoded; charset=UTF-8|Application/X-WWW-Form-Urlencoded',
+	),
 };
 /** Content-Types the other format's senders use, and none: the Body Format does not read them. */
 const MISFIT_TYPES: Record<Format, Array<string | undefined>> = {
@@ -259,7 +247,8 @@ function misfit(sender: HmacSender, digest: Buffer): string {
 
 // ---- header names ----
 
-function cased(name: string, nameCase: Choices['nameCase']): string {
+/** A header name as a sender may write it: as it is (lower case), capitalized, or in upper case. */
+export function cased(name: string, nameCase: string): string {
 	if (nameCase === 'upper') return name.toUpperCase();
 	if (nameCase === 'capitalized')
 		return name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
@@ -328,6 +317,16 @@ function faultThatApplies(fault: Fault, uses: Set<string | undefined>): Fault {
 	return fault;
 }
 
+/** The request a sender sends with its choices, received at n8n's clock now. */
+const sent = (setup: Setup, c: Choices, lines: HeaderLines, transport: Transport): Delivery => ({
+	body: c.body,
+	lines,
+	query: c.query,
+	transport,
+	testUrl: setup.testUrl,
+	receivedAt: NOW,
+});
+
 function hmacDelivery(setup: Setup, sender: HmacSender, c: Choices): Genuine {
 	const sentAt = NOW + c.skew;
 	const timestamp = c.fault === 'milliseconds timestamp' ? `${sentAt}000` : String(sentAt);
@@ -367,14 +366,7 @@ function hmacDelivery(setup: Setup, sender: HmacSender, c: Choices): Genuine {
 	for (const name of ['timestamp', 'id', 'url', 'header'] as const)
 		if (uses.has(name)) signedValues[name] = values[name];
 	return {
-		request: {
-			body: c.body,
-			lines,
-			query: c.query,
-			transport: lines.every(sendable) ? c.transport : 'direct',
-			testUrl: setup.testUrl,
-			receivedAt: NOW,
-		},
+		request: sent(setup, c, lines, lines.every(sendable) ? c.transport : 'direct'),
 		signed: {
 			values: signedValues,
 			text,
@@ -403,15 +395,5 @@ export function deliver(setup: Setup, c: Choices): Genuine {
 		sender.kind === 'secretHeader' && c.fault === 'a key the credential does not hold'
 			? c.fault
 			: 'none';
-	return {
-		request: {
-			body: c.body,
-			lines,
-			query: c.query,
-			transport: c.transport,
-			testUrl: setup.testUrl,
-			receivedAt: NOW,
-		},
-		fault,
-	};
+	return { request: sent(setup, c, lines, c.transport), fault };
 }

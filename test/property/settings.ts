@@ -10,6 +10,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { VerificationName } from '../../nodes/TenantApiTrigger/verifications';
 
+import { listOf } from './common';
 import { showsSetting } from './coverage';
 import type { Format } from './reading';
 import type { Piece } from './templates';
@@ -147,15 +148,8 @@ const credentials = (encoding: KeyEncoding) =>
 		.record({
 			variant: fc.nat(1),
 			current: rarely(pick('set'), pick('padded')),
-			previous: pick(
-				'unset',
-				'set',
-				'set',
-				'blank',
-				'same as current',
-				'not valid in the encoding',
-			),
-			test: pick('unset', 'set', 'set', 'blank', 'same as current', 'padded'),
+			previous: pick(...listOf('unset|set|set|blank|same as current|not valid in the encoding')),
+			test: pick(...listOf('unset|set|set|blank|same as current|padded')),
 		})
 		.map((c) => {
 			const secret = (name: SecretName) => {
@@ -428,10 +422,7 @@ const customHmac: fc.Arbitrary<RowPart> = fc
 		signatureHeader: headerSetting('x-signature', 'X-Custom-Signature'),
 		signatureFormat: optionSetting<SignatureFormat>(
 			'plain',
-			'plain',
-			'prefixed',
-			'keyValue',
-			'versioned',
+			...listOf('plain|prefixed|keyValue|versioned'),
 		),
 		labelAt: fc.nat(3),
 		labelUnset: fc.boolean(),
@@ -505,15 +496,9 @@ const customHmac: fc.Arbitrary<RowPart> = fc
 			encoding: c.secretEncoding.effective,
 			dims: [
 				...shapes(c, [
-					'algorithm',
-					'secretEncoding',
-					'signatureFormat',
-					'signatureEncoding',
-					'signatureHeader',
-					'signedUrl',
-					'tolerance',
-					'signedContent',
-					'idHeader',
+					...listOf(
+						'algorithm|secretEncoding|signatureFormat|signatureEncoding|signatureHeader|signedUrl|tolerance|signedContent|idHeader',
+					),
 					...(keyValue ? ['pairSeparator', 'timestampKey'] : ['timestampHeader']),
 				]),
 				['signature label', label === '' ? 'empty' : label],

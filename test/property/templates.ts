@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 
+import { listOf } from './common';
 import type { Format } from './reading';
 
 type Placeholder = 'body' | 'timestamp' | 'id' | 'url';
@@ -23,15 +24,9 @@ export type Part =
 	| { kind: 'header'; name: string };
 
 /** What can be wrong with a template (each a rule above). */
-export const TEMPLATE_PROBLEMS = [
-	'unknown placeholder',
-	'body not once and last',
-	'two free-text placeholders',
-	'free text with form bodies',
-	'timestamp twice',
-	'placeholders side by side',
-	'a digit next to the timestamp',
-] as const;
+export const TEMPLATE_PROBLEMS = listOf(
+	'unknown placeholder|body not once and last|two free-text placeholders|free text with form bodies|timestamp twice|placeholders side by side|a digit next to the timestamp',
+);
 type TemplateProblem = (typeof TEMPLATE_PROBLEMS)[number];
 
 export function templateText(pieces: Piece[]): string {
@@ -141,17 +136,9 @@ const headerPiece: fc.Arbitrary<Piece> = fc
 	}));
 
 /** What a template breaks on purpose (most break nothing). */
-const BREAKS = [
-	'none',
-	'unknown placeholder',
-	'body elsewhere',
-	'no body',
-	'body twice',
-	'a second free-text placeholder',
-	'timestamp twice',
-	'no separator',
-	'a digit next to the timestamp',
-] as const;
+const BREAKS = listOf(
+	'none|unknown placeholder|body elsewhere|no body|body twice|a second free-text placeholder|timestamp twice|no separator|a digit next to the timestamp',
+);
 type Break = (typeof BREAKS)[number];
 
 const breakOf: fc.Arbitrary<Break> = fc.oneof(

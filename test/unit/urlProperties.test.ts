@@ -14,32 +14,12 @@ const SEED = 20261124;
 const RUNS = 2_000;
 
 describe('the oracle', () => {
+	const CLIMBING =
+		'.. a/../.. %2e%2E %252e%252e/x %c0%ae%c0%ae %u002e%u002e %EF%BC%8E%EF%BC%8E %E2%80%A5 %EF%BC%85%EF%BC%92%EF%BD%85. a%2f..%2f.. a%5c..%5c.. ..;x=1 ..%3F ..%23x ..%20 ..+ %09..%0d x/...';
+	const STAYING = ['a/..', '.', 'a..b', '.well-known', 'a%3f/..', '%zz/..%', ''];
 	it.each([
-		['..', true],
-		['a/..', false],
-		['a/../..', true],
-		['%2e%2E', true],
-		['%252e%252e/x', true],
-		['%c0%ae%c0%ae', true],
-		['%u002e%u002e', true],
-		['%EF%BC%8E%EF%BC%8E', true],
-		['%E2%80%A5', true],
-		['%EF%BC%85%EF%BC%92%EF%BD%85.', true],
-		['a%2f..%2f..', true],
-		['a%5c..%5c..', true],
-		['..;x=1', true],
-		['..%3F', true],
-		['..%23x', true],
-		['..%20', true],
-		['..+', true],
-		['%09..%0d', true],
-		['x/...', true],
-		['.', false],
-		['a..b', false],
-		['.well-known', false],
-		['a%3f/..', false],
-		['%zz/..%', false],
-		['', false],
+		...CLIMBING.split(' ').map((tail) => [tail, true] as const),
+		...STAYING.map((tail) => [tail, false] as const),
 	])('a lenient server reads %p as climbing above its base: %p', (tail, climbs) => {
 		expect(serverClimb(tail) !== undefined).toBe(climbs);
 	});
