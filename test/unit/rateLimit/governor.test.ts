@@ -118,6 +118,19 @@ describe('rate governor', () => {
 		expect(governor.delay(700)).toBeCloseTo(1000 / (governor.snapshot(700).rate as number), 6);
 	});
 
+	it('a process whose requests never wait for the pace (one at a time, each sent right after the last answer) does not grow it', () => {
+		const governor = afterFirstContact(10);
+		refuseLast(governor, 100, 700);
+		let ticket = governor.send(nextTurn(governor, 700));
+		const before = governor.snapshot(2000);
+		for (let now = 2000; now < 60_000; now += 500) {
+			governor.answer(now - 1, ticket, accepted);
+			expect(governor.delay(now)).toBe(0);
+			ticket = governor.send(now);
+		}
+		expect(governor.snapshot(60_000)).toEqual(before);
+	});
+
 	it('slow start: the pace doubles every quarter of a second it holds requests back, at most twice what the API accepted in the last second', () => {
 		const governor = afterFirstContact(10);
 		// Everything accepted: 10/s at first, then faster, but never above twice the last second's accepted answers.

@@ -146,7 +146,7 @@ export class RateGovernor {
 					? 0
 					: Math.min(now - this.lastSendAt, 2000 / pace.perSecond) / 1000;
 			this.busyS += sending;
-			if (this.heldBack(now, pace)) this.growthS += sending;
+			if (now - this.heldBackAt <= 2000 / pace.perSecond) this.growthS += sending;
 		}
 		this.lastSendAt = now;
 		this.inFlight++;
@@ -301,14 +301,13 @@ export class RateGovernor {
 			: { perSecond: Math.min(cubic, this.policy.perSecond), burst: 1 };
 	}
 
-	/** Busy at the pace: a request waited for it, or an answer came, within the last two turns. */
-	private heldBack(now: number, pace: Pace): boolean {
-		return now - Math.max(this.heldBackAt, this.lastAnswerAt) <= 2000 / pace.perSecond;
-	}
-
-	/** A token bucket; a busy process may make up a turn it missed, an idle pace saves none. */
+	/**
+	 * A token bucket; a busy process (a request waited for the pace, or an answer came, within
+	 * the last two turns) may make up a turn it missed, an idle pace saves none.
+	 */
 	private tokensNow(now: number, pace: Pace): number {
-		const burst = pace.burst + (this.heldBack(now, pace) ? LATE_TURNS : 0);
+		const busy = now - Math.max(this.heldBackAt, this.lastAnswerAt) <= 2000 / pace.perSecond;
+		const burst = pace.burst + (busy ? LATE_TURNS : 0);
 		return Math.min(
 			burst,
 			this.tokens + (Math.max(0, now - this.tokensAt) * pace.perSecond) / 1000,
