@@ -7,7 +7,7 @@ export function signedUrl(
 	setting: string,
 	requestPath: string,
 ): string | undefined {
-	const base = setting.trim() || publicUrl;
+	const base = setting || publicUrl;
 	if (!base) return undefined;
 	const end = base.search(/[?#]/);
 	const query = requestPath.indexOf('?');

@@ -165,6 +165,7 @@ describe('validateIdempotencyKeyOverride', () => {
 		[['a'], returned('an array')],
 		[true, returned('a boolean')],
 		[null, returned('null')],
+		[undefined, returned('undefined')],
 		[Number.NaN, returned('NaN')],
 	])('refuses %p', (value, message) => {
 		expect(() => validateIdempotencyKeyOverride(value)).toThrow(new Error(message));

@@ -53,7 +53,7 @@ export const SHARED_FOR_S = 300;
 /** A cut measures W_max from this many accepted answers at least; with fewer, the pace × β. */
 export const MEASURED_ANSWERS = 5;
 /** Requests per second at the least: one every 20 s (32 processes on a 10/s key get 0.31 each). */
-export const MIN_RATE = 0.05;
+const MIN_RATE = 0.05;
 /** A pause of everything lasts at least this, doubled for each one in a row. */
 const PAUSE_FLOOR_MS = 100;
 const MAX_PAUSE_FLOOR_MS = 10_000;
