@@ -39,11 +39,11 @@ export interface Evidence {
 const SIGNATURE_LIKE = /signature|hmac|token|secret|timestamp|webhook-id/;
 
 /** Each row's Verification with every setting at its default. */
-const DEFAULTS = VERIFICATION_NAMES.map(
+const DEFAULT_VERIFICATIONS = VERIFICATION_NAMES.map(
 	(name) => settingsFromParameters(name, (_parameter, fallback) => fallback).verification,
 );
 /** Header names the rows read by default. */
-const ROW_HEADERS: ReadonlySet<string> = new Set(DEFAULTS.flatMap(headersRead));
+const ROW_HEADERS: ReadonlySet<string> = new Set(DEFAULT_VERIFICATIONS.flatMap(headersRead));
 
 /**
  * What a Verification proves about a delivery: that the sender knows the secret, that it signed the
@@ -76,7 +76,7 @@ interface Form {
 }
 
 /** The rows whose signature has a form of its own (Custom HMAC's is what it is set to). */
-const ROW_FORMS: Form[] = DEFAULTS.flatMap((verification) =>
+const ROW_FORMS: Form[] = DEFAULT_VERIFICATIONS.flatMap((verification) =>
 	verification.kind === 'hmac' && !VERIFICATIONS[verification.name].settings.includes('custom')
 		? [{ verification, holds: signatureForm(verification), chosen: false }]
 		: [],
@@ -97,7 +97,9 @@ function elsewhereAdvice(form: Form, header: string | undefined): string {
 	const where =
 		header === undefined ? 'the header holding it (its name is not shown)' : `"${header}"`;
 	const { name, settings } = VERIFICATIONS[form.verification.name];
-	const own = expectedHeaders(DEFAULTS.find((row) => row.name === form.verification.name));
+	const own = expectedHeaders(
+		DEFAULT_VERIFICATIONS.find((row) => row.name === form.verification.name),
+	);
 	const itsOwn = header !== undefined && own.includes(header);
 	if (!settings.includes('signatureHeader') && !settings.includes('custom') && !itsOwn)
 		return `Set Verification to Custom HMAC set up as ${name} signs, with Signature Header ${where}: it holds a signature in that form (${name} reads ${own.join(', ')} only).`;
@@ -115,7 +117,7 @@ function elsewhereAdvice(form: Form, header: string | undefined): string {
 function suggestion(chosen: Verification | undefined, carried: string[]): string | undefined {
 	if (chosen === undefined) return undefined;
 	const configured = new Set(headersRead(chosen));
-	const pointed = DEFAULTS.find(
+	const pointed = DEFAULT_VERIFICATIONS.find(
 		(row) =>
 			row.name !== chosen.name &&
 			expectedHeaders(row).some((name) => !configured.has(name) && carried.includes(name)) &&
