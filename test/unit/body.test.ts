@@ -1,21 +1,15 @@
 /**
  * A verified body read once, in the Body Format (nodes/TenantApiTrigger/body.ts): strict UTF-8, a leading byte order
  * mark dropped, empty bodies, JSON that is not an object, the form decoding rules, and which Content-Types each
- * format takes; none of it before the request is authenticated. How numbers are kept exact is exactJson.test.ts.
+ * format takes. That none of it is read before the request is authenticated is deliveryProperties.test.ts's (every
+ * request held to the model); how numbers are kept exact is exactJson.test.ts.
  */
 import type { BodyFormat } from '../../nodes/TenantApiTrigger/body';
 import { mediaTypeFits, readBody } from '../../nodes/TenantApiTrigger/body';
-import { sign } from '../../sandbox/signing';
-import { receive, triggerSettings } from '../harness/verifier';
 
 const MAX_FORM_FIELDS = 1000;
 
 const read = (format: BodyFormat, body: string | Buffer) => readBody(format, Buffer.from(body));
-const fields = (body: string) => {
-	const reading = read('form', body);
-	if (!reading.ok) throw new Error(`refused: ${reading.reason}`);
-	return reading.object;
-};
 
 describe('UTF-8, strictly', () => {
 	it.each([
@@ -47,50 +41,46 @@ describe('JSON', () => {
 		}
 	});
 
-	it.each(['', '   ', '\r\n\t'])('%p is an empty body', (body) => {
-		expect(read('json', body)).toEqual({ ok: false, reason: 'empty_body' });
+	it.each([
+		...['', '   ', '\r\n\t'].map((body) => [body, 'empty_body']),
+		...['[{"a":1}]', '"text"', '42', 'null', 'true'].map((body) => [body, 'not_an_object']),
+		...['not json', '{"a":1,}', '{"a":1}{"b":2}', "{'a':1}", 'a=1&b=2'].map((body) => [
+			body,
+			'invalid_json',
+		]),
+	])('%p is refused: %s', (body, reason) => {
+		expect(read('json', body)).toEqual({ ok: false, reason });
 	});
-
-	it.each(['[{"a":1}]', '"text"', '42', 'null', 'true'])('%s is not an object', (body) => {
-		expect(read('json', body)).toEqual({ ok: false, reason: 'not_an_object' });
-	});
-
-	it.each(['not json', '{"a":1,}', '{"a":1}{"b":2}', "{'a':1}", 'a=1&b=2'])(
-		'%s is not JSON',
-		(body) => {
-			expect(read('json', body)).toEqual({ ok: false, reason: 'invalid_json' });
-		},
-	);
 });
 
 describe('form fields', () => {
-	it('"+" is a space and percent-escapes are UTF-8, in names and values', () => {
-		expect(fields('first+name=Ada+Lovelace&caf%C3%A9=cr%C3%A8me%2Bbr%C3%BBl%C3%A9e')).toEqual({
-			'first name': 'Ada Lovelace',
-			café: 'crème+brûlée',
-		});
-	});
-
-	it('a repeated name keeps every value, in order, as a list', () => {
-		expect(fields('a=1&b=x&a=2&a=3')).toEqual({ a: ['1', '2', '3'], b: 'x' });
-	});
-
-	it('empty segments are skipped; a body of them alone is empty', () => {
-		expect(fields('&a=1&&b=2&')).toEqual({ a: '1', b: '2' });
-		expect(read('form', '&&&')).toEqual({ ok: false, reason: 'empty_body' });
-		expect(read('form', '  ')).toEqual({ ok: false, reason: 'empty_body' });
+	it.each([
+		[
+			'"+" is a space and percent-escapes are UTF-8, in names and values',
+			'first+name=Ada+Lovelace&caf%C3%A9=cr%C3%A8me%2Bbr%C3%BBl%C3%A9e',
+			{ 'first name': 'Ada Lovelace', café: 'crème+brûlée' },
+		],
+		[
+			'a repeated name keeps every value, in order, as a list',
+			'a=1&b=x&a=2&a=3',
+			{ a: ['1', '2', '3'], b: 'x' },
+		],
+		['empty segments are skipped', '&a=1&&b=2&', { a: '1', b: '2' }],
+	])('%s', (_name, body, object) => {
+		expect(read('form', body)).toEqual({ ok: true, object });
 	});
 
 	it.each([
-		['a field without a name', 'a=1&=2'],
-		['a lone % in a name', 'a=1&%=2'],
-		['an escape that is not hex', 'a=%ZZ'],
-		['a cut-off UTF-8 escape', 'a=%C3'],
-		['an escaped byte that is not UTF-8', 'a=caf%E9'],
-	])('%s is refused', (_name, body) => {
-		expect(read('form', body)).toEqual({ ok: false, reason: 'invalid_form' });
+		['a body of empty segments alone', '&&&', 'empty_body'],
+		['a blank body', '  ', 'empty_body'],
+		['a field without a name', 'a=1&=2', 'invalid_form'],
+		['a lone % in a name', 'a=1&%=2', 'invalid_form'],
+		['an escape that is not hex', 'a=%ZZ', 'invalid_form'],
+		['a cut-off UTF-8 escape', 'a=%C3', 'invalid_form'],
+		['an escaped byte that is not UTF-8', 'a=caf%E9', 'invalid_form'],
+	])('%s is refused: %s', (_name, body, reason) => {
+		expect(read('form', body)).toEqual({ ok: false, reason });
 	});
-
 	it(`at most ${MAX_FORM_FIELDS} fields`, () => {
 		const many = (count: number) => Array.from({ length: count }, (_, i) => `f${i}=1`).join('&');
 		expect(read('form', many(MAX_FORM_FIELDS)).ok).toBe(true);
@@ -111,49 +101,4 @@ it('the Content-Types each format takes: JSON the JSON types, text/plain and non
 	expect(mediaTypeFits('form', 'application/x-www-form-urlencoded')).toBe(true);
 	for (const type of [...json, 'multipart/form-data'])
 		expect([type, mediaTypeFits('form', type)]).toEqual([type, false]);
-});
-
-describe('nothing of a request is read before it is authenticated (receiveDelivery)', () => {
-	const SECRET = 'whsec_read_after';
-	const XML = 'application/xml';
-	const FORM_FIELDS = {
-		verification: 'customHmac',
-		customSignedContent: '{timestamp}.{formFields}',
-		bodyFormat: 'form',
-	};
-
-	it.each([
-		['not JSON', 'none', 'missing_signature', 'not json'],
-		['not JSON', 'forged', 'signature_mismatch', 'not json'],
-		['not JSON', 'signed', 'invalid_json', 'not json'],
-		['XML', 'none', 'missing_signature', '<event/>', {}, XML],
-		['XML', 'signed', 'unsupported_media_type', '<event/>', {}, XML],
-		['a body with webhookDelivery', 'none', 'missing_signature', '{"webhookDelivery":{}}'],
-		['an event Events leaves out', 'none', 'missing_signature', '{"event":"x"}', { events: 'y' }],
-		// A Signed Content of an earlier version ({formFields}): refused before 300 KiB are read.
-		[
-			'{formFields}',
-			'forged',
-			'invalid_signed_content',
-			`a=${'x'.repeat(300 * 1024)}`,
-			FORM_FIELDS,
-		],
-	] as const)(
-		'%s, signature %s: %s',
-		(
-			_name,
-			signature,
-			reason,
-			body,
-			parameters: Record<string, unknown> = {},
-			contentType: string = 'application/json',
-		) => {
-			const headers: Record<string, string> = { 'content-type': contentType };
-			if (signature === 'forged') headers['x-signature'] = 'ab'.repeat(32);
-			if (signature === 'signed') Object.assign(headers, sign({ secret: SECRET, body }));
-			const settings = triggerSettings({ verification: 'hmacSha256', ...parameters }, [SECRET]);
-			const decision = receive(settings, { body, headers });
-			expect(decision.action === 'refuse' ? decision.reason : decision.action).toBe(reason);
-		},
-	);
 });

@@ -2,9 +2,10 @@
 /**
  * Who a delivery is (nodes/TenantApiTrigger/identity.ts): the id rule (the signed id header; else the Delivery ID
  * Fields when the body has them all; else the SHA-256 of the verified bytes), several fields joined one way, dot
- * paths, and the event type and Events filter.
+ * paths, and the event type and Events filter. That a signed header or URL names the delivery with its body (a
+ * re-signed retry keeping its id) is deliveryProperties.test.ts's, over every Signed Content.
  */
-import { createHash, createHmac } from 'crypto';
+import { createHash } from 'crypto';
 import { readFileSync } from 'fs';
 import { join } from 'path';
 
@@ -104,65 +105,6 @@ describe('event type and Events filter', () => {
 		expect(eventAccepted(['transfers.*'], 'transfersX')).toBe(false);
 		expect(eventAccepted(['transfers.created'], 'transfers.created.v2')).toBe(false);
 		expect(eventAccepted(['transfers.created'], undefined)).toBe(false);
-	});
-});
-
-describe('a signed header or URL names the delivery with its body', () => {
-	const SECRET = 'whsec-identity-test';
-	const NOW = 1_700_000_000;
-	const BODY_TEXT = '{"order":"ord_1","amount":1200}';
-	const BASE = 'https://n8n.example.com/webhook/abc/webhook';
-	/** The webhookDelivery of a delivery of BODY_TEXT under `template`, `signed` the text before the body. */
-	const delivered = (template: string, signed: string, headers = {}, url?: string, now = NOW) => {
-		const settings = triggerSettings(
-			{ verification: 'customHmac', customSignedContent: template },
-			[SECRET],
-		);
-		const signature = createHmac('sha256', SECRET)
-			.update(signed + BODY_TEXT)
-			.digest('hex');
-		const decision = receive(settings, {
-			body: BODY_TEXT,
-			headers: { ...headers, 'x-signature': signature },
-			url,
-			now,
-		});
-		if (decision.action !== 'start') throw new Error(`not started: ${JSON.stringify(decision)}`);
-		return decision.item.webhookDelivery as IDataObject;
-	};
-
-	it('two events in one body, told apart by a signed header, get two ids; a retry of one keeps its id', () => {
-		const byEvent = (event: string, now = NOW) =>
-			delivered('{header.x-event}.{body}', `${event}.`, { 'x-event': event }, undefined, now);
-		const shipped = byEvent('order.shipped');
-		expect(shipped).toMatchObject({
-			idSource: 'header.x-event+body:sha256',
-			signedHeaders: { 'x-event': 'order.shipped' },
-		});
-		expect(byEvent('order.delivered').id).not.toBe(shipped.id);
-		expect(byEvent('order.shipped', NOW + 60).id).toBe(shipped.id);
-	});
-
-	it('two events told apart by the signed URL get two ids', () => {
-		const byUrl = (url: string) => delivered('{URL}{body}', url, {}, url);
-		const created = byUrl(`${BASE}?event=created`);
-		expect(created).toMatchObject({
-			idSource: 'url+body:sha256',
-			signedUrl: `${BASE}?event=created`,
-		});
-		expect(byUrl(`${BASE}?event=deleted`).id).not.toBe(created.id);
-	});
-
-	it('with a timestamp signed too, the id leaves it out: a re-signed retry keeps its id', () => {
-		const at = (now: number) =>
-			delivered(
-				'{timestamp}.{header.x-event}.{body}',
-				`${now}.order.shipped.`,
-				{ 'x-timestamp': String(now), 'x-event': 'order.shipped' },
-				undefined,
-				now,
-			);
-		expect(at(NOW).id).toBe(at(NOW + 120).id);
 	});
 });
 
