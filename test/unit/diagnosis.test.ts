@@ -261,6 +261,10 @@ describe('advice never points to a Verification that proves less', () => {
 	});
 });
 
+/**
+ * The form the settings read in another header (x-hub-signature-256), and a removed Verification saved in the
+ * workflow with its signature in stripe-signature, are test/engine/triggerRefusals.test.ts's, through the node.
+ */
 describe('a signature in a header the settings do not read: its name, and the Verification whose form it has', () => {
 	const refused = (
 		name: VerificationName,
@@ -271,13 +275,6 @@ describe('a signature in a header the settings do not read: its name, and the Ve
 	const request = (item: IDataObject) => item.request as IDataObject;
 
 	it.each([
-		[
-			'sha256=…, the form the settings read',
-			'x-hub-signature-256',
-			FORM.sha256,
-			'HMAC-SHA256 of the Body',
-			'Set the Signature Header to "x-hub-signature-256": it holds a signature in the form the settings read.',
-		],
 		[
 			'sha512=…',
 			'x-acme-signature',
@@ -347,16 +344,6 @@ describe('a signature in a header the settings do not read: its name, and the Ve
 				.action,
 		).toBe(
 			'Set Verification to HMAC-SHA256 of the Body and its Signature Header to "x-hub-signature-256": it holds a signature in that form.',
-		);
-	});
-
-	it('a removed Verification saved in the workflow: what to choose, and its Signature Header', () => {
-		const item = diagnosed('unknown_verification', {
-			...evidence('hmacSha256', {}, { headers: { 'stripe-signature': FORM.timestamped } }),
-			settings: unknown('stripe', [SECRET, PLAIN_SECRET]),
-		});
-		expect(item.action).toBe(
-			'Set Verification to HMAC-SHA256 of Timestamp and Body (t=…,v1=… Header) and its Signature Header to "stripe-signature": it holds a signature in that form.',
 		);
 	});
 

@@ -17,30 +17,48 @@ import {
 
 const scope = { workflowId: 'wf1', scope: '101', nodeId: 'node-a', runIndex: 0 };
 
-describe('deriveIdempotencyKey', () => {
-	it('is a UUID (version 8, RFC variant) and stable for the same item', () => {
-		const key = deriveIdempotencyKey(scope, 0);
-		expect(key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-		expect(deriveIdempotencyKey({ ...scope }, 0)).toBe(key);
+const UUID_V8 = /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const request = {
+	method: 'POST',
+	endpoint: '/transfers',
+	canonicalBody: canonicalJson({ amount: 1, ref: 'a' }),
+};
+
+describe('deriveIdempotencyKey and deriveContentKey', () => {
+	it('are UUIDs (version 8, RFC variant), stable for the same item or request', () => {
+		expect(deriveIdempotencyKey(scope, 0)).toMatch(UUID_V8);
+		expect(deriveIdempotencyKey({ ...scope }, 0)).toBe(deriveIdempotencyKey(scope, 0));
+		expect(deriveContentKey(scope, request, 1)).toMatch(UUID_V8);
+		expect(deriveContentKey({ ...scope }, { ...request }, 1)).toBe(
+			deriveContentKey(scope, request, 1),
+		);
 	});
 
-	it('differs when any part of the scope or the item differs', () => {
-		const key = deriveIdempotencyKey(scope, 0);
-		const variants = [
+	it('differ when any part of the scope, the item, the occurrence or the request differs, however the parts join', () => {
+		const keys = [
+			deriveIdempotencyKey(scope, 0),
 			deriveIdempotencyKey(scope, 1),
 			deriveIdempotencyKey({ ...scope, scope: '102' }, 0),
 			deriveIdempotencyKey({ ...scope, scope: eventScope('Tenant API Trigger', '101') }, 0),
 			deriveIdempotencyKey({ ...scope, runIndex: 1 }, 0),
 			deriveIdempotencyKey({ ...scope, nodeId: 'node-b' }, 0),
 			deriveIdempotencyKey({ ...scope, workflowId: 'wf2' }, 0),
-		];
-		expect(new Set([key, ...variants]).size).toBe(7);
-	});
-
-	it('cannot be confused by joining parts differently', () => {
-		expect(deriveIdempotencyKey({ ...scope, workflowId: 'a', scope: 'bc' }, 0)).not.toBe(
+			deriveIdempotencyKey({ ...scope, workflowId: 'a', scope: 'bc' }, 0),
 			deriveIdempotencyKey({ ...scope, workflowId: 'ab', scope: 'c' }, 0),
-		);
+			...Array.from({ length: 5 }, (_, item) => deriveIdempotencyKey(scope, item + 2)),
+			deriveContentKey(scope, request, 1),
+			deriveContentKey(scope, request, 2),
+			deriveContentKey(
+				scope,
+				{ ...request, canonicalBody: canonicalJson({ amount: 2, ref: 'a' }) },
+				1,
+			),
+			deriveContentKey(scope, { ...request, endpoint: '/payouts' }, 1),
+			deriveContentKey(scope, { ...request, method: 'PUT' }, 1),
+			deriveContentKey({ ...scope, scope: '102' }, request, 1),
+			deriveContentKey({ ...scope, runIndex: 1 }, request, 1),
+		];
+		expect(new Set(keys).size).toBe(keys.length);
 	});
 
 	it('with an execution id as the scope, is the key earlier versions derived (workflow, execution, node, run, item)', () => {
@@ -53,38 +71,6 @@ describe('deriveIdempotencyKey', () => {
 	it('gives 10,000 items 10,000 keys', () => {
 		const keys = new Set(Array.from({ length: 10_000 }, (_, i) => deriveIdempotencyKey(scope, i)));
 		expect(keys.size).toBe(10_000);
-	});
-});
-
-describe('deriveContentKey', () => {
-	const request = {
-		method: 'POST',
-		endpoint: '/transfers',
-		canonicalBody: canonicalJson({ amount: 1, ref: 'a' }),
-	};
-
-	it('is UUID-shaped and depends on the request, not on a position', () => {
-		const key = deriveContentKey(scope, request, 1);
-		expect(key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-		expect(deriveContentKey({ ...scope }, { ...request }, 1)).toBe(key);
-	});
-
-	it('differs for another occurrence, body, endpoint, method or scope, and from every position key', () => {
-		const key = deriveContentKey(scope, request, 1);
-		const variants = [
-			deriveContentKey(scope, request, 2),
-			deriveContentKey(
-				scope,
-				{ ...request, canonicalBody: canonicalJson({ amount: 2, ref: 'a' }) },
-				1,
-			),
-			deriveContentKey(scope, { ...request, endpoint: '/payouts' }, 1),
-			deriveContentKey(scope, { ...request, method: 'PUT' }, 1),
-			deriveContentKey({ ...scope, scope: '102' }, request, 1),
-			deriveContentKey({ ...scope, runIndex: 1 }, request, 1),
-			...Array.from({ length: 5 }, (_, item) => deriveIdempotencyKey(scope, item)),
-		];
-		expect(new Set([key, ...variants]).size).toBe(1 + variants.length);
 	});
 });
 
@@ -113,12 +99,9 @@ describe('eventScope', () => {
 			'761344d3-dc98-8af2-8103-d0b0e46f52b5',
 			'bc112e97-c99d-8d8a-bdf2-4e3962db43ca',
 		]);
-		const request = {
-			method: 'POST',
-			endpoint: '/transfers',
-			canonicalBody: canonicalJson({ ref: 'a', amount: 1 }),
-		};
-		expect(deriveContentKey(event, request, 1)).toBe('209de196-1ba5-810a-86e9-e7cb06620f37');
+		// The same body in another key order.
+		const reordered = { ...request, canonicalBody: canonicalJson({ ref: 'a', amount: 1 }) };
+		expect(deriveContentKey(event, reordered, 1)).toBe('209de196-1ba5-810a-86e9-e7cb06620f37');
 	});
 });
 

@@ -1,64 +1,18 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: fs, path and __dirname read the manual's examples */
 /**
- * Who a delivery is (nodes/TenantApiTrigger/identity.ts): the id rule (the signed id header; else the Delivery ID
- * Fields when the body has them all; else the SHA-256 of the verified bytes), several fields joined one way, dot
- * paths, and the event type and Events filter.
+ * Who a delivery is (nodes/TenantApiTrigger/identity.ts): dot paths, the event type and Events filter, and the ids
+ * the manual gives. The id rule itself (the signed id header; else the Delivery ID Fields when the body has them all,
+ * several joined one way, scalars as written; else the SHA-256 of what is signed but the timestamp: a signed header
+ * or URL with the body) is deliveryProperties.test.ts's, over every setting: its model computes each id.
  */
-import { createHash, createHmac } from 'crypto';
 import { readFileSync } from 'fs';
 import { join } from 'path';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { deliveryIdentity, eventAccepted, eventType } from '../../nodes/TenantApiTrigger/identity';
+import { eventAccepted, eventType } from '../../nodes/TenantApiTrigger/identity';
 import { settingsFromParameters } from '../../nodes/TenantApiTrigger/settings';
 import { parameterReader, receive, triggerSettings } from '../harness/verifier';
-
-const RAW = Buffer.from(
-	'{"id":"evt_1","event":"transfers.created","data":{"object":{"id":"tr_1"}}}',
-);
-const BODY = JSON.parse(RAW.toString()) as IDataObject;
-const SHA256 = createHash('sha256').update(RAW).digest('hex');
-
-const idOf = (body: IDataObject, idFields: string[], raw = Buffer.from(JSON.stringify(body))) =>
-	deliveryIdentity({}, raw, body, idFields);
-
-describe('the id rule', () => {
-	it('the signed id header first, whatever the body and the Delivery ID Fields say', () => {
-		expect(
-			deliveryIdentity({ id: { value: 'msg_1', header: 'webhook-id' } }, RAW, BODY, ['id']),
-		).toEqual({
-			id: 'msg_1',
-			idSource: 'header:webhook-id',
-		});
-	});
-
-	it('else the Delivery ID Fields, when the body has every one of them', () => {
-		expect(idOf(BODY, ['data.object.id'])).toEqual({ id: 'tr_1', idSource: 'body:data.object.id' });
-		expect(idOf(BODY, ['id', 'missing'])).toEqual({ id: SHA256, idSource: 'body:sha256' });
-	});
-
-	it('else the SHA-256 of the verified bytes: never the body\'s "id", which may name a resource', () => {
-		expect(idOf(BODY, [])).toEqual({ id: SHA256, idSource: 'body:sha256' });
-	});
-
-	it('scalars as read: text exactly (spaces kept), numbers and booleans as text, an exact big number as its text', () => {
-		expect(idOf({ id: ' evt_1' }, ['id']).id).toBe(' evt_1');
-		expect(idOf({ id: 42, ok: true }, ['id', 'ok']).id).toBe('42:true');
-		expect(idOf({ id: '820982911946154508' }, ['id']).id).toBe('820982911946154508');
-	});
-});
-
-describe('several Delivery ID Fields are joined one way', () => {
-	it('each part escapes %, : and , before the parts are joined with ":"', () => {
-		expect(idOf({ a: 'acme:42', b: '7' }, ['a', 'b'])).toEqual({
-			id: 'acme%3A42:7',
-			idSource: 'body:a,b',
-		});
-		expect(idOf({ a: 'acme', b: '42:7' }, ['a', 'b']).id).toBe('acme:42%3A7');
-		expect(idOf({ a: '50%', b: 'x,y' }, ['a', 'b']).id).toBe('50%25:x%2Cy');
-	});
-});
 
 describe('dot paths', () => {
 	const body = {
@@ -104,65 +58,6 @@ describe('event type and Events filter', () => {
 		expect(eventAccepted(['transfers.*'], 'transfersX')).toBe(false);
 		expect(eventAccepted(['transfers.created'], 'transfers.created.v2')).toBe(false);
 		expect(eventAccepted(['transfers.created'], undefined)).toBe(false);
-	});
-});
-
-describe('a signed header or URL names the delivery with its body', () => {
-	const SECRET = 'whsec-identity-test';
-	const NOW = 1_700_000_000;
-	const BODY_TEXT = '{"order":"ord_1","amount":1200}';
-	const BASE = 'https://n8n.example.com/webhook/abc/webhook';
-	/** The webhookDelivery of a delivery of BODY_TEXT under `template`, `signed` the text before the body. */
-	const delivered = (template: string, signed: string, headers = {}, url?: string, now = NOW) => {
-		const settings = triggerSettings(
-			{ verification: 'customHmac', customSignedContent: template },
-			[SECRET],
-		);
-		const signature = createHmac('sha256', SECRET)
-			.update(signed + BODY_TEXT)
-			.digest('hex');
-		const decision = receive(settings, {
-			body: BODY_TEXT,
-			headers: { ...headers, 'x-signature': signature },
-			url,
-			now,
-		});
-		if (decision.action !== 'start') throw new Error(`not started: ${JSON.stringify(decision)}`);
-		return decision.item.webhookDelivery as IDataObject;
-	};
-
-	it('two events in one body, told apart by a signed header, get two ids; a retry of one keeps its id', () => {
-		const byEvent = (event: string, now = NOW) =>
-			delivered('{header.x-event}.{body}', `${event}.`, { 'x-event': event }, undefined, now);
-		const shipped = byEvent('order.shipped');
-		expect(shipped).toMatchObject({
-			idSource: 'header.x-event+body:sha256',
-			signedHeaders: { 'x-event': 'order.shipped' },
-		});
-		expect(byEvent('order.delivered').id).not.toBe(shipped.id);
-		expect(byEvent('order.shipped', NOW + 60).id).toBe(shipped.id);
-	});
-
-	it('two events told apart by the signed URL get two ids', () => {
-		const byUrl = (url: string) => delivered('{URL}{body}', url, {}, url);
-		const created = byUrl(`${BASE}?event=created`);
-		expect(created).toMatchObject({
-			idSource: 'url+body:sha256',
-			signedUrl: `${BASE}?event=created`,
-		});
-		expect(byUrl(`${BASE}?event=deleted`).id).not.toBe(created.id);
-	});
-
-	it('with a timestamp signed too, the id leaves it out: a re-signed retry keeps its id', () => {
-		const at = (now: number) =>
-			delivered(
-				'{timestamp}.{header.x-event}.{body}',
-				`${now}.order.shipped.`,
-				{ 'x-timestamp': String(now), 'x-event': 'order.shipped' },
-				undefined,
-				now,
-			);
-		expect(at(NOW).id).toBe(at(NOW + 120).id);
 	});
 });
 

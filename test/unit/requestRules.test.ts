@@ -9,9 +9,7 @@ describe('checkTenantId', () => {
 	});
 
 	it('refuses one too long or with characters a header cannot carry', () => {
-		expect(() => checkTenantId('x'.repeat(100 * 1024))).toThrow(
-			"The credential's Tenant ID is 102400 characters long; at most 1024 are sent (it travels as the x-tenant-id header)",
-		);
+		expect(() => checkTenantId('x'.repeat(MAX_TENANT_ID_LENGTH + 1))).toThrow(/at most 1024/);
 		expect(() => checkTenantId('tenant\r\nX-Evil: 1')).toThrow(/printable ASCII/);
 		expect(() => checkTenantId('tenant_é')).toThrow(/printable ASCII/);
 	});

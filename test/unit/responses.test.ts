@@ -1,3 +1,7 @@
+/**
+ * The action node's answers and errors read without n8n. What the user sees of a 401, an HTML error page and a body
+ * that is not UTF-8 is test/engine/badInput.test.ts's (the whole message and description, through the node).
+ */
 import type { FailedRequest } from '../../nodes/TenantApi/transport/errors';
 import { answerFailure, apiErrorText } from '../../nodes/TenantApi/transport/errors';
 import { networkErrorCode, isAbortError } from '../../nodes/TenantApi/transport/retryPolicy';
@@ -5,37 +9,14 @@ import { decodeJsonBody } from '../../nodes/TenantApi/transport/responseBody';
 import { parseJsonObjectBody, toOutputJson } from '../../nodes/TenantApi/actions/common/jsonBody';
 
 describe('decodeJsonBody', () => {
-	it('parses JSON from bytes and treats an empty body as empty', () => {
-		expect(decodeJsonBody(Buffer.from('{"a":1}'), undefined, undefined)).toEqual({
-			ok: true,
-			value: { a: 1 },
-		});
-		expect(decodeJsonBody(Buffer.alloc(0), undefined, undefined)).toEqual({
-			ok: true,
-			value: undefined,
-		});
-		expect(decodeJsonBody(undefined, undefined, undefined)).toEqual({ ok: true, value: undefined });
-		expect(decodeJsonBody(Buffer.from(' \n'), undefined, undefined)).toEqual({
-			ok: true,
-			value: undefined,
-		});
-	});
-	it('explains non-JSON and non-UTF-8 bodies', () => {
-		const html = decodeJsonBody(
-			Buffer.from('<html><title>502 Bad Gateway</title><body><h1>Bad gateway</h1></body></html>'),
-			'text/html; charset=utf-8',
-			undefined,
-		);
-		expect(html).toEqual({
-			ok: false,
-			reason: 'The response is not JSON (text/html): "502 Bad Gateway Bad gateway"',
-		});
-		expect(
-			decodeJsonBody(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), undefined, undefined),
-		).toMatchObject({
-			ok: false,
-			reason: expect.stringMatching(/not valid UTF-8/),
-		});
+	it.each([
+		['{"a":1}', { a: 1 }],
+		['', undefined],
+		[undefined, undefined],
+		[' \n', undefined],
+	])('parses JSON from bytes, an empty body as empty: %p', (text, value) => {
+		const bytes = text === undefined ? undefined : Buffer.from(text);
+		expect(decodeJsonBody(bytes, undefined, undefined)).toEqual({ ok: true, value });
 	});
 	it('quotes a short excerpt of an answer that is not JSON', () => {
 		expect(decodeJsonBody(Buffer.from('x'.repeat(500)), 'text/plain', undefined)).toEqual({
@@ -69,23 +50,17 @@ const answered = (
 	);
 
 describe('API error text', () => {
-	it('reads the common error shapes', () => {
-		expect(apiErrorText({ error: { code: 'c', message: 'm' } })).toEqual({
-			code: 'c',
-			message: 'm',
-		});
-		expect(apiErrorText({ error: 'plain' })).toEqual({ message: 'plain' });
-		expect(apiErrorText({ message: 'top', code: 'x' })).toEqual({ code: 'x', message: 'top' });
-		expect(apiErrorText({ errors: [{ message: 'first' }] })).toEqual({
-			code: undefined,
-			message: 'first',
-		});
-		expect(apiErrorText('nope')).toEqual({});
-	});
-	it('says what to check for 401 and names the environment', () => {
-		const { message, description } = answered(401, undefined, accounts);
-		expect(message).toBe('Authorization failed (401)');
-		expect(description).toMatch(/Live Secret Key.*https:\/\/api\.example\.com\/v1.*Public Key/);
+	it.each([
+		[{ error: { code: 'c', message: 'm' } }, { code: 'c', message: 'm' }],
+		[{ error: 'plain' }, { message: 'plain' }],
+		[
+			{ message: 'top', code: 'x' },
+			{ code: 'x', message: 'top' },
+		],
+		[{ errors: [{ message: 'first' }] }, { code: undefined, message: 'first' }],
+		['nope', {}],
+	])('reads the common error shapes: %j', (body, text) => {
+		expect(apiErrorText(body)).toEqual(text);
 	});
 	it('never advises a new key for a request that may have been applied', () => {
 		const payout = { method: 'POST', path: '/v1/payouts', idempotencyKey: 'po-7' };

@@ -54,26 +54,41 @@ describe('signature encodings', () => {
 });
 
 describe('signature formats', () => {
-	it('at most eight signatures of a header are read', () => {
-		const nine = [...Array(8).fill(OTHER.toString('hex')), HEX].join(',');
-		expect(digestsOf(nine)).toHaveLength(8);
-		expect(digestsOf(nine)).not.toContain(HEX);
-	});
-
-	it('prefixed: only signatures that start with the label', () => {
-		expect(
-			digestsOf(`v0=${HEX} v1=${OTHER.toString('hex')}`, {
-				signatureFormat: 'prefixed',
-				signatureLabel: 'v0=',
-			}),
-		).toEqual([HEX]);
+	const O_HEX = OTHER.toString('hex');
+	const O_B64 = OTHER.toString('base64');
+	const versioned = { signatureFormat: 'versioned', signatureLabel: 'v1' } as const;
+	it.each<[string, string, Partial<HmacVerification>, string[]]>([
+		[
+			'at most eight signatures of a header are read',
+			[...Array(8).fill(O_HEX), HEX].join(','),
+			{},
+			Array(8).fill(O_HEX),
+		],
+		[
+			'prefixed: only signatures that start with the label',
+			`v0=${HEX} v1=${O_HEX}`,
+			{ signatureFormat: 'prefixed', signatureLabel: 'v0=' },
+			[HEX],
+		],
+		[
+			'versioned: space-separated <label>,<signature> entries of the label',
+			`v1,${B64} v2,${O_B64} v1a,${B64}`,
+			versioned,
+			[HEX],
+		],
+		[
+			'versioned: a header sent twice, joined with ", ", keeps the signature of each line',
+			`v1,${O_B64}, v1,${B64}`,
+			versioned,
+			[O_HEX, HEX],
+		],
+	])('%s', (_name, value, over, digests) => {
+		expect(digestsOf(value, over)).toEqual(digests);
 	});
 
 	it('key=value: the signatures under the label and the timestamp under its key, with the pair separator', () => {
 		const stripeLike = hmac({ signatureFormat: 'keyValue', signatureLabel: 'v1' });
-		expect(
-			readSignatureHeader(`t=1700000000,v1=${HEX},v0=${OTHER.toString('hex')}`, stripeLike),
-		).toEqual({
+		expect(readSignatureHeader(`t=1700000000,v1=${HEX},v0=${O_HEX}`, stripeLike)).toEqual({
 			digests: [DIGEST],
 			timestamp: '1700000000',
 		});
@@ -91,24 +106,6 @@ describe('signature formats', () => {
 			digests: [],
 			timestamp: undefined,
 		});
-	});
-
-	it('versioned: space-separated <label>,<signature> entries of the label', () => {
-		expect(
-			digestsOf(`v1,${B64} v2,${OTHER.toString('base64')} v1a,${B64}`, {
-				signatureFormat: 'versioned',
-				signatureLabel: 'v1',
-			}),
-		).toEqual([HEX]);
-	});
-
-	it('versioned: a header sent twice, joined with ", ", keeps the signature of each line', () => {
-		expect(
-			digestsOf(`v1,${OTHER.toString('base64')}, v1,${B64}`, {
-				signatureFormat: 'versioned',
-				signatureLabel: 'v1',
-			}),
-		).toEqual([OTHER.toString('hex'), HEX]);
 	});
 });
 

@@ -1,17 +1,13 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: resolves documentation paths, runs in Node next to n8n, not in n8n Cloud */
 /**
- * The documentation check's rules: links resolve to files of the repository and anchors to headings of
- * those files; scripts exist in package.json; options exist in the node descriptions; the files and
- * sections code comments point at exist. Each rule returns the problems it finds as text
- * (`file:line: what`), so an empty list is a pass.
+ * The documentation check's rules, pure functions over text so that docs.test.ts can feed them broken
+ * samples: links resolve to files of the repository and anchors to their headings (GitHub's rules);
+ * scripts exist in package.json; options exist in the node descriptions; the files and sections code
+ * comments point at exist. Each returns its problems as `file:line: what`, so an empty list is a pass.
  */
 import * as path from 'node:path';
 import type { INodeProperties } from 'n8n-workflow';
-
-import type { SectionMention } from './codeComments';
-import { codePointers, commentLines } from './codeComments';
-import type { Mention } from './markdown';
-import { headingAnchors, markdownLinks, namedOptions, npmScripts } from './markdown';
+import * as ts from 'typescript';
 
 /** The repository's files, by path relative to its root (`/` separators). */
 export interface Repository {
@@ -24,6 +20,14 @@ export interface Repository {
 	ignored(relativePath: string): boolean;
 }
 
+/** A link target, script, option, path or section as written, and its 1-based line. */
+interface Mention {
+	text: string;
+	line: number;
+}
+
+const { posix } = path;
+
 const kindOf = ({ files }: Repository, file: string) =>
 	files.includes(file)
 		? 'file'
@@ -31,9 +35,57 @@ const kindOf = ({ files }: Repository, file: string) =>
 			? 'directory'
 			: undefined;
 
-const EXTERNAL = /^[a-z][a-z0-9+.-]*:|^\/\//i;
-/** GitHub's line anchors on a source file: `#L10`, `#L10-L20`. */
-const LINE_ANCHOR = /^L\d+(-L\d+)?$/;
+const lines = (text: string): Mention[] =>
+	text.split('\n').map((line, index) => ({ text: line, line: index + 1 }));
+
+/** The text with its fenced code blocks blanked, fences included (line numbers kept). */
+const outsideCode = (markdown: string) =>
+	markdown.replace(/^ {0,3}(`{3,}|~{3,})[^]*?(?:^ {0,3}\1|(?![^]))/gm, (block) =>
+		block.replace(/[^\n]/g, ''),
+	);
+
+/** Lines of prose: outside code blocks, inline code spans replaced (a link there is an example). */
+const prose = (markdown: string) => lines(outsideCode(markdown).replace(/(`+)[^`\n]*?\1/g, 'code'));
+
+/** The first group of each match of `pattern` in the lines, with its line. */
+const found = (mentions: Mention[], pattern: RegExp, clean = (text: string) => text) =>
+	mentions.flatMap(({ text, line }) =>
+		[...text.matchAll(pattern)].map((match) => ({
+			text: clean(match.slice(1).find((group) => group !== undefined) as string),
+			line,
+		})),
+	);
+
+/**
+ * GitHub's anchor for a heading (github-slugger): the rendered text in lower case, every character that is
+ * not a letter, mark, number, connector, hyphen or space dropped, each space a hyphen.
+ */
+export const githubAnchor = (heading: string) =>
+	heading
+		.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+		.replace(/<[^>]+>|[*`]/g, '')
+		.trim()
+		.toLowerCase()
+		.replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+		.replace(/ /g, '-');
+
+/** The anchors of a file's headings, repeated ones numbered as GitHub does (`trigger`, `trigger-1`). */
+export function headingAnchors(markdown: string): Set<string> {
+	const anchors = new Set<string>();
+	for (const { text } of found(
+		lines(outsideCode(markdown)),
+		/^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/g,
+	)) {
+		let anchor = githubAnchor(text);
+		for (let n = 1; anchors.has(anchor); n++) anchor = `${githubAnchor(text)}-${n}`;
+		anchors.add(anchor);
+	}
+	return anchors;
+}
+
+/** Inline links and images, HTML `href`/`src`, reference definitions. */
+const LINK =
+	/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)|<(?:a|img)\s[^>]*?(?:href|src)="([^"]+)"|^ {0,3}\[[^\]]+\]:\s*<?([^\s>]+)>?/g;
 
 /**
  * Where a link leads inside the repository: a relative target resolved from the file's folder, or a URL of
@@ -42,39 +94,31 @@ const LINE_ANCHOR = /^L\d+(-L\d+)?$/;
  */
 function linkDestination(fromFile: string, target: string, repositoryUrl: string) {
 	const [address, anchor] = target.split(/#(.*)/s) as [string, string | undefined];
-	if (EXTERNAL.test(address)) {
-		if (address.replace(/\/$/, '') === repositoryUrl) return { path: 'README.md', anchor };
+	if (/^[a-z][a-z0-9+.-]*:|^\/\//i.test(address)) {
+		if (address.replace(/\/$/, '') === repositoryUrl) return { file: 'README.md', anchor };
 		const page =
 			address.startsWith(`${repositoryUrl}/`) &&
 			/^\/(?:blob|tree)\/[^/]+\/(.+)$/.exec(address.slice(repositoryUrl.length));
-		return page ? { path: decodeURIComponent(page[1]), anchor } : undefined;
+		return page ? { file: decodeURIComponent(page[1]), anchor } : undefined;
 	}
-	if (address === '') return { path: fromFile, anchor };
-	if (address.startsWith('/')) return { path: address, anchor };
-	const resolved = path.posix.join(
-		path.posix.dirname(fromFile),
-		decodeURIComponent(address.split('?')[0]),
-	);
-	return { path: resolved.replace(/\/$/, ''), anchor };
+	if (address === '' || address.startsWith('/')) return { file: address || fromFile, anchor };
+	const resolved = posix.join(posix.dirname(fromFile), decodeURIComponent(address.split('?')[0]));
+	return { file: resolved.replace(/\/$/, ''), anchor };
 }
 
 /** Why a link of `fromFile` does not resolve, or undefined when it does (or leads outside the repository). */
-export function linkProblem(
-	fromFile: string,
-	target: string,
-	repository: Repository,
-): string | undefined {
+export function linkProblem(fromFile: string, target: string, repository: Repository) {
 	const destination = linkDestination(fromFile, target, repository.url);
 	if (!destination) return undefined;
-	const { path: file, anchor } = destination;
-	if (file === '..' || file.startsWith('../') || path.posix.isAbsolute(file))
+	const { file, anchor } = destination;
+	if (file === '..' || file.startsWith('../') || posix.isAbsolute(file))
 		return `${target}: leads outside the repository`;
 	const kind = kindOf(repository, file);
 	if (kind === undefined) return `${target}: no file ${file}`;
 	if (anchor === undefined) return undefined;
 	if (kind === 'directory') return `${target}: ${file} is a folder, it has no anchors`;
 	if (!file.endsWith('.md'))
-		return LINE_ANCHOR.test(anchor)
+		return /^L\d+(-L\d+)?$/.test(anchor)
 			? undefined
 			: `${target}: ${file} is not Markdown, only line anchors (#L10) work there`;
 	return headingAnchors(repository.read(file)).has(anchor)
@@ -82,69 +126,130 @@ export function linkProblem(
 		: `${target}: ${file} has no heading with the anchor #${anchor}`;
 }
 
-const located = <M extends Mention>(
-	file: string,
-	mentions: M[],
-	problem: (mention: M) => string | undefined,
-): string[] =>
+const located = <M extends Mention>(file: string, mentions: M[], problem: (m: M) => unknown) =>
 	mentions.flatMap((mention) => {
 		const why = problem(mention);
-		return why === undefined ? [] : [`${file}:${mention.line}: ${why}`];
+		return why ? [`${file}:${mention.line}: ${why}`] : [];
 	});
 
 /** Links and anchors of a Markdown file of the repository that do not resolve. */
-export function brokenLinks(file: string, repository: Repository): string[] {
-	return located(file, markdownLinks(repository.read(file)), ({ text }) =>
+export const brokenLinks = (file: string, repository: Repository) =>
+	located(file, found(prose(repository.read(file)), LINK), ({ text }) =>
 		linkProblem(file, text, repository),
 	);
-}
 
-/** `npm run <script>`, `npm start` and `npm test` mentions whose script package.json does not have. */
-export function unknownScripts(
-	file: string,
-	markdown: string,
-	scripts: Record<string, string>,
-): string[] {
-	return located(file, npmScripts(markdown), ({ text: name }) =>
-		Object.hasOwn(scripts, name) ? undefined : `npm script "${name}" is not in package.json`,
+/** `npm run <script>`, `npm start` and `npm test` anywhere (code blocks too) that package.json does not have. */
+export const unknownScripts = (file: string, markdown: string, scripts: Record<string, string>) =>
+	located(
+		file,
+		found(
+			lines(markdown),
+			/\bnpm\s+(?:run(?:-script)?\s+([A-Za-z0-9][\w:-]*)|(start|test)\b)/g,
+			(name) => name.replace(/[:-]+$/, ''),
+		),
+		({ text }) => !Object.hasOwn(scripts, text) && `npm script "${text}" is not in package.json`,
 	);
-}
 
-/** **Options → Name** mentions whose name is no option's display name. */
-export function unknownOptions(file: string, markdown: string, optionNames: Set<string>): string[] {
-	return located(file, namedOptions(markdown), ({ text: name }) =>
-		optionNames.has(name) ? undefined : `"Options → ${name}" is no option of the nodes`,
+/** **Options → Name** mentions in the prose whose name is no option's display name. */
+export const unknownOptions = (file: string, markdown: string, optionNames: Set<string>) =>
+	located(
+		file,
+		found(prose(markdown), /\*\*Options → ([^*]+?)\*\*/g, (name) => name.trim()),
+		({ text }) => !optionNames.has(text) && `"Options → ${text}" is no option of the nodes`,
 	);
-}
 
 /** The display names of every field inside the nodes' Options collections. */
-export function optionDisplayNames(nodeProperties: INodeProperties[]): Set<string> {
-	const collections = nodeProperties.filter(
-		(property) => property.name === 'options' && property.type === 'collection',
+export const optionDisplayNames = (properties: INodeProperties[]) =>
+	new Set(
+		properties
+			.filter(({ name, type }) => name === 'options' && type === 'collection')
+			.flatMap(({ options }) => (options as INodeProperties[]).map((o) => o.displayName)),
 	);
-	return new Set(
-		collections.flatMap((collection) =>
-			(collection.options as INodeProperties[]).map((option) => option.displayName),
-		),
-	);
+
+/** Every comment line of a JavaScript or TypeScript source (TypeScript's scanner: `//` in a string is none), or a shell script's `#` lines. */
+export function commentLines(fileName: string, source: string): Mention[] {
+	if (fileName.endsWith('.sh')) return lines(source).filter((l) => /^\s*#(?!!)/.test(l.text));
+	const kind = fileName.endsWith('.ts') ? ts.ScriptKind.TS : ts.ScriptKind.JS;
+	const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, false, kind);
+	const ranges = new Map<number, number>();
+	const visit = (node: ts.Node) => {
+		for (const { pos, end } of [
+			...(ts.getLeadingCommentRanges(source, node.getFullStart()) ?? []),
+			...(ts.getTrailingCommentRanges(source, node.getEnd()) ?? []),
+		])
+			ranges.set(pos, end);
+		node.getChildren(file).forEach(visit);
+	};
+	visit(file);
+	return [...ranges]
+		.flatMap(([pos, end]) => {
+			const first = file.getLineAndCharacterOfPosition(pos).line;
+			return lines(source.slice(pos, end)).map(({ text, line }) => ({ text, line: line + first }));
+		})
+		.sort((a, b) => a.line - b.line);
+}
+
+/** A section a comment names: its file as written (`README`, `docs/trigger.md`), the anchor given after `#` or
+ * GitHub's of the heading named, and that heading. */
+type SectionMention = Mention & { doc: string; anchor: string; heading?: string };
+
+/** Markdown files as comments name them: the root's README, CONTRIBUTING and CHANGELOG with or without `.md`, or a path. */
+const DOC = String.raw`(?:README|CONTRIBUTING|CHANGELOG)(?:\.md)?|(?:\.{1,2}/)?[\w-][\w./-]*\.md`;
+const NAMED_SECTION = new RegExp(
+	String.raw`(?<![\w/.-])(${DOC}),? ["“]([^"”]+)["”]|\((${DOC}), ([A-Z][^()"“”,;:]*)\)`,
+	'g',
+);
+const ANCHORED_SECTION = new RegExp(String.raw`(?<![\w/.-])(${DOC})#([\w-]+)`, 'g');
+/** A path-like word: segments of letters, digits, `.`, `-`, `_` (and `*` globs) joined by `/`. */
+const PATH = /(?<![\w@/.:-])((?:\.{1,2}\/)?[\w-][\w.-]*(?:\/[\w.*-]+)*\/?)/g;
+/** A file a comment may name without a folder: source and docs (a `.json` alone is most often a tool's output). */
+const FILE_NAME = /\.(?:ts|js|mjs|cjs|md|sh)$/;
+
+/**
+ * The file paths and Markdown sections the comments name. A word is a path when it has a `/` or is a file
+ * name with one of the usual extensions; URLs, npm scopes (`@n8n/…`), `/absolute` paths (routes such as
+ * `/v1/transfers`), `.hidden/…` paths (n8n's `.n8n/nodes`) and text in double quotes (a value, a message,
+ * a heading) are none. A path that names a section's file is the section's.
+ */
+function codePointers(comments: Mention[]) {
+	const paths: Mention[] = [];
+	const sections: SectionMention[] = [];
+	for (const { text: raw, line } of comments) {
+		const text = raw.replace(/[a-z][a-z0-9+.-]*:\/\/\S*/gi, ' ');
+		for (const [, ...groups] of text.matchAll(NAMED_SECTION)) {
+			const [doc, heading] = groups[0] ? groups : groups.slice(2);
+			sections.push({
+				text: `${doc} "${heading}"`,
+				line,
+				doc,
+				heading,
+				anchor: githubAnchor(heading),
+			});
+		}
+		for (const [, doc, anchor] of text.matchAll(ANCHORED_SECTION))
+			sections.push({ text: `${doc}#${anchor}`, line, doc, anchor });
+		for (const match of text.replace(/"[^"]*"|“[^”]*”/g, ' ').matchAll(PATH)) {
+			const word = match[1].replace(/[.,:;)]+$/, '').replace(/\/$/, '');
+			const named = sections.some((section) => section.line === line && section.doc === word);
+			if ((word.includes('/') || FILE_NAME.test(word)) && !named) paths.push({ text: word, line });
+		}
+	}
+	return { paths, sections };
 }
 
 /** The folders a comment of `file` may write a path from: the file's own, then each parent up to the root (''). */
 function folderChain(file: string): string[] {
 	const chain: string[] = [];
-	let folder = path.posix.dirname(file);
-	for (; folder !== '.'; folder = path.posix.dirname(folder)) chain.push(folder);
+	for (let folder = posix.dirname(file); folder !== '.'; folder = posix.dirname(folder))
+		chain.push(folder);
 	return [...chain, ''];
 }
 
-const inFolder = (folder: string, relativePath: string) =>
-	path.posix.normalize(folder === '' ? relativePath : `${folder}/${relativePath}`);
-
-/** What a module path may leave out: its extension (`./markdown` is markdown.ts), `.d.ts`, `/index`. */
-const MODULE_SUFFIXES = ['', '.ts', '.js', '.d.ts', '/index.ts', '/index.js'];
-
+/** A module path may leave out its extension (`./checks` is checks.ts), `.d.ts`, `/index`. */
 const exists = (repository: Repository, file: string) =>
-	MODULE_SUFFIXES.some((suffix) => kindOf(repository, file + suffix) !== undefined);
+	['', '.ts', '.js', '.d.ts', '/index.ts', '/index.js'].some((suffix) =>
+		kindOf(repository, file + suffix),
+	);
 
 /**
  * Why a path named in a comment of `fromFile` does not exist, or undefined. A path that starts with `./` or
@@ -154,83 +259,59 @@ const exists = (repository: Repository, file: string) =>
  * A path whose first segment is no folder there is another project's (n8n's `packages/cli/…`) or no path
  * at all (`application/json`), and is not checked. A glob (`test/harness/*.ts`) must have its folder.
  */
-function pathProblem(
-	fromFile: string,
-	written: string,
-	repository: Repository,
-): string | undefined {
+function pathProblem(fromFile: string, written: string, repository: Repository) {
 	const glob = written.indexOf('*');
 	const target = glob < 0 ? written : written.slice(0, Math.max(0, written.lastIndexOf('/', glob)));
-	if (/^\.{1,2}\//.test(target)) {
-		const resolved = inFolder(path.posix.dirname(fromFile), target);
-		if (
-			exists(repository, resolved) ||
-			(target.startsWith('./') && exists(repository, path.posix.normalize(target)))
-		)
-			return undefined;
-		return repository.ignored(resolved) ? undefined : `${written}: no file or folder ${resolved}`;
-	}
 	const chain = folderChain(fromFile);
-	if (!target.includes('/')) {
-		if (chain.some((folder) => exists(repository, inFolder(folder, target)))) return undefined;
-		return repository.files.some((file) => path.posix.basename(file) === target)
+	if (/^\.{1,2}\//.test(target)) {
+		const resolved = posix.join(chain[0], target);
+		const fromRoot = target.startsWith('./') && exists(repository, posix.normalize(target));
+		return exists(repository, resolved) || fromRoot || repository.ignored(resolved)
+			? undefined
+			: `${written}: no file or folder ${resolved}`;
+	}
+	if (!target.includes('/'))
+		return chain.some((folder) => exists(repository, posix.join(folder, target))) ||
+			repository.files.some((file) => posix.basename(file) === target)
 			? undefined
 			: `${written}: no file of that name in the repository`;
-	}
-	const first = target.split('/')[0];
-	const bases = chain.filter(
-		(folder) => kindOf(repository, inFolder(folder, first)) === 'directory',
-	);
-	if (bases.length === 0) return undefined;
-	const candidates = bases.map((folder) => inFolder(folder, target));
-	if (
-		candidates.some((candidate) => exists(repository, candidate) || repository.ignored(candidate))
-	)
-		return undefined;
-	return `${written}: no file or folder ${candidates.join(' or ')}`;
+	const candidates = chain
+		.filter(
+			(folder) => kindOf(repository, posix.join(folder, target.split('/')[0])) === 'directory',
+		)
+		.map((folder) => posix.join(folder, target));
+	return candidates.length === 0 ||
+		candidates.some((file) => exists(repository, file) || repository.ignored(file))
+		? undefined
+		: `${written}: no file or folder ${candidates.join(' or ')}`;
 }
-
-/** The Markdown files a section pointer may mean: `README` is the README of the file's folder or a parent's. */
-function sectionFiles(fromFile: string, doc: string, repository: Repository): string[] {
-	const name = doc.endsWith('.md') ? doc : `${doc}.md`;
-	const folders = /^\.{1,2}\//.test(name) ? [path.posix.dirname(fromFile)] : folderChain(fromFile);
-	return folders
-		.map((folder) => inFolder(folder, name))
-		.filter((file) => kindOf(repository, file) === 'file');
-}
-
-/** Whether a file has the heading: the anchor given, or a heading named by its text or its first words. */
-const hasSection = (markdown: string, { anchor, heading }: SectionMention) =>
-	[...headingAnchors(markdown)].some(
-		(found) => found === anchor || (heading !== undefined && found.startsWith(`${anchor}-`)),
-	);
 
 /**
- * Why a section named in a comment of `fromFile` does not exist, or undefined. A heading may be named by its
- * first words ("CPU per request" for "CPU per request against n8n's floor").
+ * Why a section named in a comment of `fromFile` does not exist, or undefined. `README` is the README of the
+ * file's folder or a parent's; a heading may be named by its first words ("CPU per request" for "CPU per
+ * request against n8n's floor").
  */
-function sectionProblem(
-	fromFile: string,
-	section: SectionMention,
-	repository: Repository,
-): string | undefined {
-	const files = sectionFiles(fromFile, section.doc, repository);
-	if (files.length === 0) return `${section.text}: no file ${section.doc}`;
-	if (files.some((file) => hasSection(repository.read(file), section))) return undefined;
-	const what =
-		section.heading === undefined
-			? `with the anchor #${section.anchor}`
-			: `"${section.heading}" (#${section.anchor})`;
+function sectionProblem(fromFile: string, section: SectionMention, repository: Repository) {
+	const { doc, anchor, heading } = section;
+	const name = doc.endsWith('.md') ? doc : `${doc}.md`;
+	const files = (/^\.{1,2}\//.test(name) ? [posix.dirname(fromFile)] : folderChain(fromFile))
+		.map((folder) => posix.join(folder, name))
+		.filter((file) => kindOf(repository, file) === 'file');
+	if (files.length === 0) return `${section.text}: no file ${doc}`;
+	const has = (file: string) =>
+		[...headingAnchors(repository.read(file))].some(
+			(found) => found === anchor || (heading !== undefined && found.startsWith(`${anchor}-`)),
+		);
+	if (files.some(has)) return undefined;
+	const what = heading === undefined ? `with the anchor #${anchor}` : `"${heading}" (#${anchor})`;
 	return `${section.text}: ${files.join(' or ')} has no heading ${what}`;
 }
 
 /** Files and README/docs sections named in the comments of a code file that do not exist. */
 export function stalePointers(file: string, repository: Repository): string[] {
 	const { paths, sections } = codePointers(commentLines(file, repository.read(file)));
-	const named = new Set(sections.map(({ doc, line }) => `${line}:${doc}`));
-	const ownPaths = paths.filter(({ text, line }) => !named.has(`${line}:${text}`));
 	return [
-		...located(file, ownPaths, ({ text }) => pathProblem(file, text, repository)),
+		...located(file, paths, ({ text }) => pathProblem(file, text, repository)),
 		...located(file, sections, (section) => sectionProblem(file, section, repository)),
 	].sort((a, b) => Number(a.split(':')[1]) - Number(b.split(':')[1]));
 }

@@ -1,16 +1,10 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions, @typescript-eslint/no-require-imports -- test code: reads the documentation and the node sources from disk, and asks git which files the repository has */
 /**
- * The documentation check of `npm test`. In README.md, CONTRIBUTING.md, CHANGELOG.md, docs/*.md and the
- * READMEs of sandbox/ and examples/: every relative link (and link to this repository on GitHub) leads to
- * a file, and every #anchor to a heading of that file, by GitHub's anchor rules; every `npm run <script>`
- * exists in package.json; every option named as **Options → Name** is an option of the nodes (by display
- * name, read from the node classes). The documentation links the package hands to n8n (credential
- * documentationUrl, codex resources) lead to real sections. In the code's comments (nodes/, credentials/,
- * scripts/, sandbox/, bench/, test/), every repository file or folder named exists, and every README or
- * docs section named (`README "Rate limits"`, `docs/trigger.md#answers`) is a heading of that file. The checker is
+ * The documentation check of `npm test` (CONTRIBUTING.md "The documentation check" lists its rules), over
+ * the project's Markdown, the links the package hands to n8n and the comments of the code. The checker is
  * shown failing on broken samples first.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ICredentialType, INodeType } from 'n8n-workflow';
@@ -18,22 +12,20 @@ import type { ICredentialType, INodeType } from 'n8n-workflow';
 import type { Repository } from './checks';
 import {
 	brokenLinks,
+	commentLines,
+	headingAnchors,
 	linkProblem,
 	optionDisplayNames,
 	stalePointers,
 	unknownOptions,
 	unknownScripts,
 } from './checks';
-import { commentLines } from './codeComments';
-import { headingAnchors } from './markdown';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
-const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 const REPOSITORY = 'https://github.com/n8n-nodes-tenant-api/n8n-nodes-tenant-api';
-
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
+const manifest = JSON.parse(read('package.json'));
 
-/** The project's Markdown, as paths relative to the repository root. */
 const MANUAL = fs
 	.readdirSync(path.join(ROOT, 'docs'))
 	.filter((name) => name.endsWith('.md'))
@@ -41,11 +33,11 @@ const MANUAL = fs
 const PRODUCT_DOCS = ['README.md', 'CONTRIBUTING.md', ...MANUAL, 'sandbox/README.md'];
 const CHECKED = [...PRODUCT_DOCS, 'CHANGELOG.md', 'examples/README.md'];
 
-const git = (...args: string[]) =>
-	execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: 'pipe' });
-
 /** The repository's files as git sees them: tracked, and new ones it does not ignore. */
-const FILES = git('ls-files', '--cached', '--others', '--exclude-standard')
+const FILES = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
+	cwd: ROOT,
+	encoding: 'utf8',
+})
 	.split('\n')
 	.filter((file) => file !== '' && fs.existsSync(path.join(ROOT, file)));
 
@@ -53,14 +45,8 @@ const repository: Repository = {
 	url: REPOSITORY,
 	files: FILES,
 	read,
-	ignored(file) {
-		try {
-			git('check-ignore', '--no-index', file, `${file}/`);
-			return true;
-		} catch {
-			return false;
-		}
-	},
+	ignored: (file) =>
+		spawnSync('git', ['check-ignore', '--no-index', file, `${file}/`], { cwd: ROOT }).status === 0,
 };
 
 /** An in-memory repository for the checker's own tests; git would ignore what is under `ignoredFolders`. */
@@ -73,10 +59,8 @@ const sampleRepository = (files: Record<string, string>, ignoredFolders: string[
 });
 
 /** The code whose comments are checked. */
-const CODE = FILES.filter(
-	(file) =>
-		/^(nodes|credentials|scripts|sandbox|bench|test)\//.test(file) &&
-		/\.(ts|js|mjs|cjs|sh)$/.test(file),
+const CODE = FILES.filter((file) =>
+	/^(nodes|credentials|scripts|sandbox|bench|test)\/.*\.(ts|js|mjs|cjs|sh)$/.test(file),
 );
 
 /** The source file of a dist/ entry of package.json's n8n block. */
@@ -99,14 +83,10 @@ const handedLinks = (): Array<[string, string]> => [
 		String(credential.documentationUrl),
 	]),
 	...(manifest.n8n.nodes as string[]).flatMap((entry) => {
-		const codexFile = sourceOf(entry).replace(/\.ts$/, '.json');
-		const { resources } = JSON.parse(fs.readFileSync(codexFile, 'utf8'));
+		const codexFile = path.relative(ROOT, sourceOf(entry).replace(/\.ts$/, '.json'));
+		const { resources } = JSON.parse(read(codexFile));
 		return Object.entries(resources as Record<string, Array<{ url: string }>>).flatMap(
-			([kind, links]) =>
-				links.map(({ url }): [string, string] => [
-					`${path.relative(ROOT, codexFile)}: ${kind}`,
-					url,
-				]),
+			([kind, links]) => links.map(({ url }): [string, string] => [`${codexFile}: ${kind}`, url]),
 		);
 	}),
 ];

@@ -1,4 +1,7 @@
-/** The governor's decisions, one answer at a time, with time given by the test. */
+/**
+ * The governor's decisions, one answer at a time, with time given by the test. That `nextAnswer` wakes a run waiting
+ * for one is simulation.test.ts's (runs with rate-limit headers wait on it).
+ */
 import type { RateSignal, Ticket } from '../../../nodes/TenantApi/transport/rateLimit/governor';
 import {
 	BETA,
@@ -404,17 +407,5 @@ describe('rate governor', () => {
 		governor.answer(10, governor.send(0), { kind: 'unanswered' });
 		expect(governor.snapshot(10).rate).toBeUndefined();
 		expect(governor.delay(10)).toBe(0);
-	});
-
-	it('nextAnswer resolves on the next answer of any run', async () => {
-		const governor = new RateGovernor();
-		const ticket = governor.send(0);
-		let resolved = false;
-		const waiting = governor.nextAnswer().then(() => (resolved = true));
-		await Promise.resolve();
-		expect(resolved).toBe(false);
-		governor.answer(5, ticket, accepted);
-		await waiting;
-		expect(resolved).toBe(true);
 	});
 });
