@@ -13,17 +13,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Sandbox } from '../../sandbox/server';
-import type { N8nInstance } from '../harness/n8n/instance';
 import { removeUnlessKept } from '../harness/packedPackage';
 import { guardLogOf } from '../harness/sharedN8n';
-import {
-	type SuiteSetUp,
-	VERSION,
-	WEBHOOK_SECRET,
-	nodeOutput,
-	setUpSuite,
-	startLib,
-} from './helpers';
+import { VERSION, WEBHOOK_SECRET, nodeOutput, projectN8n, startSandbox, startLib } from './helpers';
 
 /* eslint-disable-next-line @typescript-eslint/no-require-imports */
 const { guardEnv, readGuardLog } = require('../harness/n8n/netguard-log');
@@ -69,16 +61,14 @@ test('the guard refuses and records what leaves loopback, and lets loopback thro
 });
 
 describe(`n8n ${VERSION} with offlineEnv() stays on loopback`, () => {
-	let suite: SuiteSetUp | undefined;
 	let sandbox: Sandbox;
-	let n8n: N8nInstance;
+	const n8n = projectN8n();
 
 	beforeAll(async () => {
-		suite = await setUpSuite();
-		({ sandbox, n8n } = suite);
+		sandbox = await startSandbox();
 	});
 
-	afterAll(() => suite?.tearDown());
+	afterAll(() => sandbox?.close());
 
 	test("npm start's set-up commands, a workflow run in the CLI, the editor start-up calls: no attempt outside loopback", async () => {
 		// The CLI commands `npm start` imports and publishes the examples with, beside the running n8n.
