@@ -78,28 +78,18 @@ function publishArgs(major, workflowId) {
 }
 
 /**
- * Parse the JSON document that `n8n execute --rawOutput` prints (JSON.stringify(run, null, 2)):
- * it starts at a line that is exactly "{" and ends at a line that is exactly "}"; log lines may
- * come before or after it.
+ * The JSON document that `n8n execute --rawOutput` prints (JSON.stringify(run, null, 2)): from the line that is
+ * exactly "{" to the last line that is exactly "}"; log lines may come before or after it.
  * @param {string} stdout
  * @returns {unknown}
  */
 function parseRawOutput(stdout) {
-	const lines = stdout.split('\n').map((l) => l.replace(/\r$/, ''));
-	/** @type {number[]} */
-	const ends = [];
-	lines.forEach((l, i) => l === '}' && ends.push(i));
-	for (let i = 0; i < lines.length; i++) {
-		if (lines[i] !== '{') continue;
-		for (let k = ends.length - 1; k >= 0 && ends[k] > i; k--) {
-			try {
-				return JSON.parse(lines.slice(i, ends[k] + 1).join('\n'));
-			} catch {
-				/* try the previous closing line */
-			}
-		}
+	const lines = stdout.split(/\r?\n/);
+	try {
+		return JSON.parse(lines.slice(lines.indexOf('{'), lines.lastIndexOf('}') + 1).join('\n'));
+	} catch {
+		throw new Error(`no JSON document in n8n output:\n${stdout.slice(-2000)}`);
 	}
-	throw new Error(`no JSON document in n8n output:\n${stdout.slice(-2000)}`);
 }
 
 module.exports = { runCli, publishArgs, parseRawOutput };
