@@ -11,6 +11,7 @@ import type { IDataObject, IRun, IRunExecutionData, IWorkflowBase } from 'n8n-wo
 import type { Sandbox, SandboxOptions } from '../../sandbox/server';
 import { sign } from '../../sandbox/signing';
 import type { N8nInstance } from '../harness/n8n/instance';
+import type { ApiExecution as SessionExecution } from '../harness/n8n/session';
 import { ROOT } from '../harness/packedPackage';
 import { N8N_VERSION } from '../harness/realN8n';
 import { sharedN8n } from '../harness/sharedN8n';
@@ -28,14 +29,8 @@ const sandboxLib: typeof import('../../sandbox/server') = require('../../sandbox
 export const workflows: typeof import('../harness/n8n/workflows') = require('../harness/n8n/workflows');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
-/** An execution as n8n's public API lists it (with `includeData=true`). */
-export interface ApiExecution {
-	id: string;
-	finished: boolean;
-	status: string;
-	mode: string;
-	data: IRunExecutionData;
-}
+/** An execution as n8n's public API lists it with `includeData=true`. */
+export type ApiExecution = SessionExecution & { data: IRunExecutionData };
 
 export const { poll } = sessionLib;
 
