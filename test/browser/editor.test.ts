@@ -12,15 +12,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, selectors, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import type { Sandbox } from '../../sandbox/server';
-import type { N8nInstance } from '../harness/n8n/instance';
 import { sign } from '../../sandbox/signing';
 import {
 	ROOT,
-	type SuiteSetUp,
 	VERSION,
 	createCredential,
 	exampleWorkflow,
-	setUpSuite,
+	sessionLib,
+	projectN8n,
+	startSandbox,
 	startLib,
 	workflows,
 } from '../e2e/helpers';
@@ -51,12 +51,11 @@ const CHROMIUM_ARGS = [
 selectors.setTestIdAttribute('data-test-id');
 
 describe(`n8n ${VERSION} editor in chromium`, () => {
-	let suite: SuiteSetUp | undefined;
 	let sandbox: Sandbox | undefined;
-	let n8n: N8nInstance | undefined;
+	const n8n = projectN8n();
 	let context: BrowserContext | undefined;
 	let browserProfile: string | undefined;
-	let baseUrl = '';
+	const baseUrl = n8n.url;
 	let listWorkflowId = '';
 
 	beforeAll(async () => {
@@ -64,21 +63,17 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 		for (const f of fs.readdirSync(ARTIFACTS))
 			if (f.endsWith('.png')) fs.rmSync(path.join(ARTIFACTS, f));
 
-		suite = await setUpSuite();
-		({ sandbox, n8n } = suite);
+		sandbox = await startSandbox();
 
 		// The example credential, pointed at this sandbox; and the list-accounts example workflow.
 		const credential = await createCredential(n8n, {
 			...EXAMPLE_CREDENTIAL,
 			data: startLib.tenantApiData(sandbox),
 		});
-		const list = await n8n.api<{ id: string }>(
-			'POST',
-			'/workflows',
+		listWorkflowId = await sessionLib.createWorkflow(
+			n8n,
 			exampleWorkflow('list-accounts', { tenantApi: credential }),
 		);
-		listWorkflowId = list.json!.id;
-		baseUrl = n8n.url;
 
 		browserProfile = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-chromium-'));
 		context = await chromium.launchPersistentContext(browserProfile, {
@@ -99,7 +94,7 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 
 	afterAll(async () => {
 		// Every resource is released even when an earlier one fails to close.
-		const closed = await Promise.allSettled([context?.close(), suite?.tearDown()]);
+		const closed = await Promise.allSettled([context?.close(), sandbox?.close()]);
 		if (browserProfile) fs.rmSync(browserProfile, { recursive: true, force: true });
 		for (const result of closed) if (result.status === 'rejected') throw result.reason;
 	});
@@ -199,16 +194,25 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 		});
 	});
 
-	/** New workflow, node creator → Tenant API → "Get many accounts": the node lands on the canvas, NDV open. */
-	async function addActionNode(page: Page): Promise<Locator> {
+	/** New workflow, node creator → Tenant API → `pick` (in the entry's details): the node lands on the canvas, NDV open. */
+	async function addNode(page: Page, pick: (creator: Locator) => Promise<void>): Promise<Locator> {
 		const creator = await searchNodeCreator(page);
 		await itemsOfType(creator, ACTION_TYPE).first().click();
-		await creator.getByTestId('node-creator-category-item').filter({ hasText: 'Actions' }).click();
-		await itemsOfType(creator, ACTION_TYPE).filter({ hasText: 'Get many accounts' }).click();
+		await pick(creator);
 		const ndv = page.getByTestId('ndv');
 		await ndv.waitFor();
 		return ndv;
 	}
+	const addActionNode = (page: Page) =>
+		addNode(page, async (creator) => {
+			await creator
+				.getByTestId('node-creator-category-item')
+				.filter({ hasText: 'Actions' })
+				.click();
+			await itemsOfType(creator, ACTION_TYPE).filter({ hasText: 'Get many accounts' }).click();
+		});
+	const addTriggerNode = (page: Page) =>
+		addNode(page, (creator) => itemsOfType(creator, TRIGGER_TYPE).first().click());
 
 	test('action node: added to the canvas, its parameters render', async () => {
 		await step('action-node', async (page) => {
@@ -298,16 +302,6 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 		}
 	}
 
-	/** New workflow, node creator → Tenant API → Triggers → the trigger: the node lands on the canvas, NDV open. */
-	async function addTriggerNode(page: Page): Promise<Locator> {
-		const creator = await searchNodeCreator(page);
-		await itemsOfType(creator, ACTION_TYPE).first().click();
-		await itemsOfType(creator, TRIGGER_TYPE).first().click();
-		const ndv = page.getByTestId('ndv');
-		await ndv.waitFor();
-		return ndv;
-	}
-
 	test('trigger node: Verification lists every signing scheme, Respond its two modes; a new Tenant Webhook API credential asks only for the secrets', async () => {
 		await step('trigger-verification', async (page) => {
 			await page.setViewportSize({ width: 1280, height: 1000 });
@@ -378,10 +372,29 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 		});
 	});
 
+	/**
+	 * The saved workflow opened in the editor, its node `name` (of type `type`) opened and executed: its NDV and
+	 * output panel (`output-panel`; older editors: `ndv-output-panel`).
+	 */
+	async function executeNode(page: Page, workflowId: string, name: string, type: string) {
+		await page.goto(`${baseUrl}/workflow/${workflowId}`);
+		const node = page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`);
+		await node.waitFor();
+		await expect(node.getAttribute('data-node-type')).resolves.toBe(type);
+		await node.dblclick();
+		const ndv = page.getByTestId('ndv');
+		await ndv.waitFor();
+		await ndv.getByTestId('node-execute-button').first().click();
+		const output = ndv
+			.locator('[data-test-id="output-panel"], [data-test-id="ndv-output-panel"]')
+			.first();
+		return { ndv, output };
+	}
+
 	test("a refused test delivery: the editor stops listening and the trigger's Refused output says why", async () => {
 		await step('trigger-refused', async (page) => {
 			await page.setViewportSize({ width: 1280, height: 900 });
-			const credential = await createCredential(n8n!, {
+			const credential = await createCredential(n8n, {
 				name: 'Tenant Webhook (browser)',
 				type: 'tenantWebhookApi',
 				data: { signingSecret: 'whsec_browser', previousSigningSecret: '' },
@@ -396,20 +409,13 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 					credentials: { tenantWebhookApi: credential },
 				},
 			);
-			const created = await n8n!.api<{ id: string }>(
-				'POST',
-				'/workflows',
-				workflows.chain('Refused delivery', [trigger]),
+			const workflow = workflows.chain('Refused delivery', [trigger]);
+			const { ndv, output } = await executeNode(
+				page,
+				await sessionLib.createWorkflow(n8n, workflow),
+				trigger.name,
+				TRIGGER_TYPE,
 			);
-			await page.goto(`${baseUrl}/workflow/${created.json!.id}`);
-			const node = page.locator(
-				'[data-test-id="canvas-node"][data-node-name="Tenant API Trigger"]',
-			);
-			await node.waitFor();
-			await node.dblclick();
-			const ndv = page.getByTestId('ndv');
-			await ndv.waitFor();
-			await ndv.getByTestId('node-execute-button').first().click();
 			// The editor now listens on the Test URL.
 			await ndv.getByText('Listening for test event').first().waitFor();
 			// A delivery signed with another secret, as after a "Rotate API Key" not copied into the credential.
@@ -423,9 +429,6 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 				body,
 			});
 			expect(answer.status).toBe(401);
-			const output = ndv
-				.locator('[data-test-id="output-panel"], [data-test-id="ndv-output-panel"]')
-				.first();
 			const refusedTab = output.getByText(/^Refused Branch/).first();
 			await refusedTab.waitFor();
 			await refusedTab.click();
@@ -443,18 +446,7 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 	test('list accounts: executing the node in the editor shows the sandbox accounts in the output panel', async () => {
 		await step('list-accounts-output', async (page) => {
 			const before = sandbox!.stats().requests;
-			await page.goto(`${baseUrl}/workflow/${listWorkflowId}`);
-			const node = page.locator(`[data-test-id="canvas-node"][data-node-name="${LIST_NODE}"]`);
-			await node.waitFor();
-			await expect(node.getAttribute('data-node-type')).resolves.toBe(ACTION_TYPE);
-			await node.dblclick();
-			const ndv = page.getByTestId('ndv');
-			await ndv.waitFor();
-			await ndv.getByTestId('node-execute-button').click();
-			// 2.40.7 names the output panel `output-panel` (older editors: `ndv-output-panel`).
-			const output = ndv
-				.locator('[data-test-id="output-panel"], [data-test-id="ndv-output-panel"]')
-				.first();
+			const { output } = await executeNode(page, listWorkflowId, LIST_NODE, ACTION_TYPE);
 			await output.getByTestId('node-run-status-success').waitFor({ timeout: 60000 });
 			await output
 				.getByTestId('ndv-items-count')

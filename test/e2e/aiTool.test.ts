@@ -6,16 +6,16 @@
  */
 import type { IDataObject, INodeTypeDescription } from 'n8n-workflow';
 import type { Sandbox } from '../../sandbox/server';
-import type { N8nInstance } from '../harness/n8n/instance';
 import { type ChatTool, type FakeChatModel, startFakeChatModel, textOf } from './fakeChatModel';
 import {
 	type CredentialRef,
-	type SuiteSetUp,
 	VERSION,
 	createCredential,
 	nodeOutput,
 	runManually,
-	setUpSuite,
+	sessionLib,
+	projectN8n,
+	startSandbox,
 	startLib,
 	workflows,
 } from './helpers';
@@ -125,17 +125,15 @@ function toolAnswer(model: FakeChatModel): string {
 }
 
 describe(`n8n ${VERSION}: the node as an AI agent's tool`, () => {
-	let suite: SuiteSetUp | undefined;
 	let sandbox: Sandbox;
 	let model: FakeChatModel;
-	let n8n: N8nInstance;
+	const n8n = projectN8n();
 
 	/** The agent's workflows by prompt: their ids in n8n. */
 	const workflowOf: Partial<Record<keyof typeof PROMPTS, string>> = {};
 
 	beforeAll(async () => {
-		suite = await setUpSuite({ payouts: PAYOUTS });
-		({ sandbox, n8n } = suite);
+		sandbox = await startSandbox({ payouts: PAYOUTS });
 		model = await startFakeChatModel(SCRIPT);
 		const credentials = {
 			tenantApi: await createCredential(n8n, {
@@ -149,21 +147,13 @@ describe(`n8n ${VERSION}: the node as an AI agent's tool`, () => {
 				data: { apiKey: 'scripted-model-key', url: model.url, header: false },
 			}),
 		};
-		for (const [key, prompt] of Object.entries(PROMPTS) as Array<[keyof typeof PROMPTS, string]>) {
-			const created = await n8n.api<{ id: string }>(
-				'POST',
-				'/workflows',
-				agentWorkflow(prompt, credentials),
-			);
-			if (created.status !== 200 || !created.json)
-				throw new Error(`POST /api/v1/workflows -> ${created.status}: ${created.text}`);
-			workflowOf[key] = created.json.id;
-		}
+		for (const [key, prompt] of Object.entries(PROMPTS) as Array<[keyof typeof PROMPTS, string]>)
+			workflowOf[key] = await sessionLib.createWorkflow(n8n, agentWorkflow(prompt, credentials));
 	});
 
 	afterAll(async () => {
 		await model?.close();
-		await suite?.tearDown();
+		await sandbox?.close();
 	});
 
 	/** Runs the agent's workflow for `prompt` as the editor does; the model's requests start afresh. */
@@ -304,21 +294,16 @@ describe(`n8n ${VERSION}: the node as an AI agent's tool`, () => {
 		const idempotencyKey = property('options', 'post').options?.find(
 			(o) => 'name' in o && o.name === 'idempotencyKey',
 		);
-		expect([property('endpoint', 'post').type, property('body', 'post').type]).toEqual([
-			'string',
-			'json',
-		]);
 		expect(idempotencyKey && 'type' in idempotencyKey && idempotencyKey.type).toBe('string');
-		for (const [operation, name] of [
-			['post', 'endpoint'],
-			['post', 'body'],
-			['send', 'endpoint'],
-			['getAll', 'endpoint'],
-		])
-			expect([operation, name, !!property(name, operation).noDataExpression]).toEqual([
-				operation,
-				name,
-				false,
-			]);
+		// Where an agent may fill ($fromAI), the parameter takes an expression.
+		for (const [operation, name, type] of [
+			['post', 'endpoint', 'string'],
+			['post', 'body', 'json'],
+			['send', 'endpoint', 'string'],
+			['getAll', 'endpoint', 'string'],
+		]) {
+			const { type: actual, noDataExpression } = property(name, operation);
+			expect([operation, name, actual, !!noDataExpression]).toEqual([operation, name, type, false]);
+		}
 	});
 });

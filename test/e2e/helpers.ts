@@ -1,4 +1,4 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
+/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node next to n8n, not in n8n Cloud */
 /*
  * Shared helpers for the e2e and browser suites (plain requires: the scripts are CommonJS, typed by their JSDoc).
  * Every file runs against its project's one n8n (test/harness/sharedN8n.ts) with a sandbox of its own, and
@@ -11,6 +11,7 @@ import type { IDataObject, IRun, IRunExecutionData, IWorkflowBase } from 'n8n-wo
 import type { Sandbox, SandboxOptions } from '../../sandbox/server';
 import { sign } from '../../sandbox/signing';
 import type { N8nInstance } from '../harness/n8n/instance';
+import type { ApiExecution as SessionExecution } from '../harness/n8n/session';
 import { ROOT } from '../harness/packedPackage';
 import { N8N_VERSION } from '../harness/realN8n';
 import { sharedN8n } from '../harness/sharedN8n';
@@ -28,16 +29,10 @@ const sandboxLib: typeof import('../../sandbox/server') = require('../../sandbox
 export const workflows: typeof import('../harness/n8n/workflows') = require('../harness/n8n/workflows');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
-/** An execution as n8n's public API lists it (with `includeData=true`). */
-export interface ApiExecution {
-	id: string;
-	finished: boolean;
-	status: string;
-	mode: string;
-	data: IRunExecutionData;
-}
+/** An execution as n8n's public API lists it with `includeData=true`. */
+export type ApiExecution = SessionExecution & { data: IRunExecutionData };
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export const { poll } = sessionLib;
 
 /** A workflow as n8n's public API takes it, with a Tenant API Trigger among its nodes. */
 export type WorkflowBody = {
@@ -74,37 +69,14 @@ export async function publishTrigger(
 	return { workflowId, path };
 }
 
-/** `get()` again every `ms` until it returns something, up to `tries` times; else an Error saying `what`. */
-export async function poll<T>(
-	get: () => Promise<T | undefined>,
-	what: string,
-	tries = 60,
-	ms = 500,
-) {
-	for (let i = 0; i < tries; i++) {
-		const found = await get();
-		if (found !== undefined) return found;
-		await sleep(ms);
-	}
-	throw new Error(what);
-}
-
 /** Ended, with its data (n8n 1.x can list an ended execution before its data). */
-const settled = (execution: ApiExecution) =>
+export const settled = (execution: ApiExecution) =>
 	!!execution.data &&
 	(execution.finished || execution.status === 'success' || execution.status === 'error');
 
 /** A workflow's executions as n8n's public API lists them, with their data. */
-export async function executionsOf(n8n: N8nInstance, workflowId: string): Promise<ApiExecution[]> {
-	return (
-		(
-			await n8n.api<{ data: ApiExecution[] }>(
-				'GET',
-				`/executions?workflowId=${workflowId}&includeData=true`,
-			)
-		).json?.data ?? []
-	);
-}
+export const executionsOf = async (n8n: N8nInstance, workflowId: string) =>
+	(await sessionLib.listExecutions(n8n, workflowId, { includeData: 'true' })) as ApiExecution[];
 
 /** The workflow's executions once every one listed has ended and `done` says those waited for are there (up to 30 s). */
 export const executionsUntil = (
@@ -114,7 +86,7 @@ export const executionsUntil = (
 ) =>
 	poll(async () => {
 		const list = await executionsOf(n8n, workflowId);
-		return list.every(settled) && done(list) ? list : undefined;
+		return list.every(settled) && done(list) && list;
 	}, `workflow ${workflowId}: the executions waited for did not end`);
 
 /** An n8n credential as workflows reference it. */
@@ -210,33 +182,19 @@ export async function runManually(
 			`manual run of ${workflowId} -> ${started.status}: ${JSON.stringify(started.json)}`,
 		);
 	// Until it is saved, n8n answers 404 for a new execution; 1.x can list an ended one before its data.
-	return await poll(
-		async () => {
-			const { status, json } = await n8n.api<ApiExecution>(
-				'GET',
-				`/executions/${executionId}?includeData=true`,
-			);
-			return status === 200 && json?.data && ENDED.includes(json.status) ? json : undefined;
-		},
-		`manual run ${executionId} of workflow ${workflowId} did not end within 120 s`,
-		600,
-		200,
-	);
+	const ended = async () => {
+		const execution = await sessionLib.getExecution(n8n, executionId, true).catch(() => undefined);
+		return execution?.data && ENDED.includes(execution.status) && (execution as ApiExecution);
+	};
+	return await poll(ended, `manual run ${executionId} of workflow ${workflowId} did not end`, {
+		timeoutMs: 120000,
+		intervalMs: 200,
+	});
 }
 
-/** A file's sandbox and its project's n8n. */
-export interface SuiteSetUp {
-	sandbox: Sandbox;
-	n8n: N8nInstance;
-	/** The sandbox closed. */
-	tearDown(): Promise<void>;
-}
+/** The project's running n8n (started once for all its files: test/harness/sharedN8n.ts). */
+export const projectN8n = () => sharedN8n(VERSION);
 
-/** The file's own sandbox (`settings`: e.g. seeded collections `{ payouts: 12 }`) and the project's running n8n. */
-export async function setUpSuite(
-	settings: Pick<SandboxOptions, 'transfers' | 'payouts'> = {},
-): Promise<SuiteSetUp> {
-	const n8n = sharedN8n(VERSION);
-	const sandbox = await sandboxLib.startSandbox({ port: 0, ...settings });
-	return { sandbox, n8n, tearDown: () => sandbox.close() };
-}
+/** A sandbox of the file's own (`settings`: e.g. seeded collections `{ payouts: 12 }`). */
+export const startSandbox = (settings: Pick<SandboxOptions, 'transfers' | 'payouts'> = {}) =>
+	sandboxLib.startSandbox({ port: 0, ...settings });

@@ -6,8 +6,9 @@
  * their diagnosis, 415s and 400s the trigger decides) is proven in test/engine; here: n8n loads and runs them, the
  * examples, its credential tester, the executions it lists, the trigger's answer as n8n sends it (what `npm start`
  * prints for its first delivery), its body parser (raw bytes kept for forms, multipart consumed, 422 for JSON that
- * does not parse), a refused delivery recorded by the editor's test run (1.x and 2.x start it differently) and in
- * production, and a workflow saved with a Verification this version no longer has, which refuses every delivery.
+ * does not parse), a refused delivery recorded by the editor's test run (1.x and 2.x start it differently), and in
+ * production a workflow saved with a Verification this version no longer has: every delivery refused, the refusal
+ * recorded as an execution of its own (Record Refused Deliveries; what it records: test/engine/triggerRefusals.test.ts).
  */
 import * as crypto from 'node:crypto';
 import * as zlib from 'node:zlib';
@@ -15,11 +16,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { IDataObject } from 'n8n-workflow';
 import type { Sandbox } from '../../sandbox/server';
-import type { N8nInstance } from '../harness/n8n/instance';
 import {
 	type ApiExecution,
 	type CredentialRef,
-	type SuiteSetUp,
 	VERSION,
 	WEBHOOK_SECRET,
 	exampleWorkflow,
@@ -29,7 +28,9 @@ import {
 	publishTrigger,
 	runManually,
 	sandboxCredentials,
-	setUpSuite,
+	sessionLib,
+	projectN8n,
+	startSandbox,
 	startLib,
 	startManualRun,
 	TRIGGER_TYPE,
@@ -37,31 +38,27 @@ import {
 } from './helpers';
 
 describe(`n8n ${VERSION} with the packed package`, () => {
-	let suite: SuiteSetUp | undefined;
 	let sandbox: Sandbox;
-	let n8n: N8nInstance;
+	const n8n = projectN8n();
+	const url = n8n.url;
 	let credentials: Record<'tenantApi' | 'tenantWebhookApi', CredentialRef>;
-	let url: string;
 	/** The example webhook-trigger.json, published. */
 	let trigger: { workflowId: string; path: string };
 
 	beforeAll(async () => {
-		suite = await setUpSuite();
-		({ sandbox, n8n } = suite);
-		url = n8n.url;
+		sandbox = await startSandbox();
 		credentials = await sandboxCredentials(n8n, sandbox, 'n8n.test');
 	});
 
-	afterAll(() => suite?.tearDown());
+	afterAll(() => sandbox?.close());
 
 	test("the example post-with-idempotency, run from the editor: 3 records under the Code node's business keys", async () => {
 		sandbox.reset();
-		const created = await n8n.api<{ id: string }>(
-			'POST',
-			'/workflows',
+		const id = await sessionLib.createWorkflow(
+			n8n,
 			exampleWorkflow('post-with-idempotency', credentials),
 		);
-		const run = await runManually(n8n, created.json!.id, "When clicking 'Execute workflow'");
+		const run = await runManually(n8n, id, "When clicking 'Execute workflow'");
 		expect([run.status, run.data.resultData.error]).toEqual(['success', undefined]);
 		expect(nodeOutput(run, 'Create transfer')).toHaveLength(3);
 		const records = sandbox.records();
@@ -96,35 +93,22 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 		const signedPost = (path: string, body: string, headers: Record<string, string> = {}) =>
 			post(path, body, { 'x-signature': hmacHex(WEBHOOK_SECRET, body), ...headers });
 
-		/**
-		 * Tenant API Trigger (its `options`, and other `parameters`) → (Verified) NoOp "Verified", (Refused) NoOp
-		 * "Refused", with the example webhook credential.
-		 */
-		function verifiedAndRefused(
-			name: string,
-			webhookId: string,
-			options: IDataObject,
-			parameters: IDataObject = {},
-		) {
-			const trigger = workflows.node(
-				'Trigger',
-				TRIGGER_TYPE,
-				{ ...parameters, options },
-				{
-					webhookId,
-					credentials: { tenantWebhookApi: credentials.tenantWebhookApi },
-				},
-			);
-			const noOp = (nodeName: string) => workflows.node(nodeName, 'n8n-nodes-base.noOp');
-			const toNoOp = (nodeName: string) => [{ node: nodeName, type: 'main', index: 0 }];
-			const flow = workflows.chain(name, [trigger], {
-				connections: { Trigger: { main: [toNoOp('Verified'), toNoOp('Refused')] } },
+		/** Tenant API Trigger (`parameters`) → (Verified) NoOp "Verified", (Refused) NoOp "Refused", with the example webhook credential. */
+		function verifiedAndRefused(name: string, parameters: IDataObject = {}) {
+			const { node, chain } = workflows;
+			const trigger = node('Trigger', TRIGGER_TYPE, parameters, {
+				webhookId: crypto.randomUUID(),
+				credentials: { tenantWebhookApi: credentials.tenantWebhookApi },
 			});
-			return { ...flow, nodes: [...flow.nodes, noOp('Verified'), noOp('Refused')] };
+			const to = (nodeName: string) => [{ node: nodeName, type: 'main', index: 0 }];
+			const flow = chain(name, [trigger], {
+				connections: { Trigger: { main: [to('Verified'), to('Refused')] } },
+			});
+			const noOps = ['Verified', 'Refused'].map((nodeName) =>
+				node(nodeName, 'n8n-nodes-base.noOp'),
+			);
+			return { ...flow, nodes: [...flow.nodes, ...noOps] };
 		}
-		/** The status n8n answers a signed delivery of a new event with. */
-		const signedEvent = async (path: string, id: string) =>
-			(await signedPost(path, JSON.stringify({ id, event: 'transfers.created' }))).status;
 		const ran = (execution: ApiExecution, node: string) =>
 			execution.data.resultData.runData[node] !== undefined;
 		const refusedItem = (execution: ApiExecution) =>
@@ -257,10 +241,7 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 		});
 
 		test("n8n's body parser before the trigger: multipart/form-data is consumed (no bytes to authenticate: the trigger answers 401, never a 5xx), invalid JSON gets n8n's 422; neither starts anything; a gzip body signed over its JSON is inflated by n8n and verified", async () => {
-			const { workflowId, path } = await publishTrigger(
-				n8n,
-				verifiedAndRefused('Body parser', crypto.randomUUID(), {}),
-			);
+			const { workflowId, path } = await publishTrigger(n8n, verifiedAndRefused('Body parser'));
 			const form = new FormData();
 			form.append('id', 'evt_multipart');
 			const multipart = await fetch(url + path, { method: 'POST', body: form });
@@ -294,13 +275,9 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 		});
 
 		test("the Test URL: the refusal is answered 401, recorded on the Refused output of the editor's run with its diagnosis, and nothing runs from Verified", async () => {
-			const webhookId = crypto.randomUUID();
-			const created = await n8n.api<{ id: string }>(
-				'POST',
-				'/workflows',
-				verifiedAndRefused('Refusals at the Test URL', webhookId, {}),
-			);
-			const workflowId = created.json!.id;
+			const workflow = verifiedAndRefused('Refusals at the Test URL');
+			const { webhookId } = workflow.nodes[0];
+			const workflowId = await sessionLib.createWorkflow(n8n, workflow);
 			const listening = await startManualRun(n8n, workflowId, 'Trigger');
 			expect([listening.status, listening.json]).toEqual([
 				200,
@@ -321,39 +298,13 @@ describe(`n8n ${VERSION} with the packed package`, () => {
 			expect(JSON.stringify(refusedItem(execution))).not.toContain('never in a diagnosis');
 		});
 
-		test('production with Record Refused Deliveries: the refusal is an execution of its own, from the Refused output; the sender gets the same 401', async () => {
+		test('production, a workflow saved with a Verification this version no longer has (twilio): a signed delivery is refused 401, nothing runs from Verified; with Record Refused Deliveries the refusal is an execution of its own, from the Refused output', async () => {
 			const { workflowId, path } = await publishTrigger(
 				n8n,
-				verifiedAndRefused('Refusals recorded', crypto.randomUUID(), { recordRefusals: true }),
-			);
-			const answer = await forged(path);
-			expect([answer.status, await answer.json()]).toEqual([401, { message: 'Invalid signature' }]);
-			expect(await signedEvent(path, 'evt_after_forged')).toBe(200);
-			// The recorded refusal's execution and the genuine one run side by side: wait for both.
-			const recordedRefusal = (e: ApiExecution) =>
-				ran(e, 'Refused') && refusedItem(e).reason === 'signature_mismatch';
-			const executions = await executionsUntil(
-				n8n,
-				workflowId,
-				(list) => list.some((e) => ran(e, 'Verified')) && list.some(recordedRefusal),
-			);
-			expect(refusedItem(executions.find(recordedRefusal)!)).toMatchObject({
-				url: 'Production URL',
-				unrecordedBefore: 0,
-				answered: 401,
-			});
-			expect(executions.filter((e) => ran(e, 'Verified'))).toHaveLength(1);
-		});
-
-		test('a workflow saved with a Verification this version no longer has (twilio) fails closed: a signed delivery is refused 401, nothing runs from Verified', async () => {
-			const { workflowId, path } = await publishTrigger(
-				n8n,
-				verifiedAndRefused(
-					'Removed Verification',
-					crypto.randomUUID(),
-					{ recordRefusals: true },
-					{ verification: 'twilio' },
-				),
+				verifiedAndRefused('Removed Verification', {
+					verification: 'twilio',
+					options: { recordRefusals: true },
+				}),
 			);
 			const body = JSON.stringify({ event: 'transfers.created', data: { amount: 1 } });
 			const answer = await signedPost(path, body);

@@ -13,23 +13,15 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Sandbox } from '../../sandbox/server';
-import type { N8nInstance } from '../harness/n8n/instance';
 import { removeUnlessKept } from '../harness/packedPackage';
 import { guardLogOf } from '../harness/sharedN8n';
-import {
-	type SuiteSetUp,
-	VERSION,
-	WEBHOOK_SECRET,
-	nodeOutput,
-	setUpSuite,
-	startLib,
-} from './helpers';
+import { VERSION, WEBHOOK_SECRET, nodeOutput, projectN8n, startSandbox, startLib } from './helpers';
 
 /* eslint-disable-next-line @typescript-eslint/no-require-imports */
-const { guardEnv, readGuardLog } = require('../harness/n8n/netguard-log');
+const guardLib: typeof import('../harness/n8n/netguard-log') = require('../harness/n8n/netguard-log');
+const { guardEnv, readGuardLog } = guardLib;
 
-type Attempt = { pid: number; argv: string; kind: string; target: string; stack: string[] };
-const describeAttempts = (attempts: Attempt[]) =>
+const describeAttempts = (attempts: ReturnType<typeof readGuardLog>['attempts']) =>
 	attempts.map(
 		(a) => `${a.kind} ${a.target} (${a.argv})\n    ${a.stack.slice(0, 12).join('\n    ')}`,
 	);
@@ -61,7 +53,7 @@ test('the guard refuses and records what leaves loopback, and lets loopback thro
 	});
 	const { loaded, attempts } = readGuardLog(log);
 	expect(loaded).toHaveLength(1);
-	expect(attempts.map((a: Attempt) => `${a.kind} ${a.target.replace(/:\d+$/, ':port')}`)).toEqual([
+	expect(attempts.map((a) => `${a.kind} ${a.target.replace(/:\d+$/, ':port')}`)).toEqual([
 		'tcp.connect 127.0.0.2:port',
 		'dns.lookup localhost',
 	]);
@@ -69,16 +61,14 @@ test('the guard refuses and records what leaves loopback, and lets loopback thro
 });
 
 describe(`n8n ${VERSION} with offlineEnv() stays on loopback`, () => {
-	let suite: SuiteSetUp | undefined;
 	let sandbox: Sandbox;
-	let n8n: N8nInstance;
+	const n8n = projectN8n();
 
 	beforeAll(async () => {
-		suite = await setUpSuite();
-		({ sandbox, n8n } = suite);
+		sandbox = await startSandbox();
 	});
 
-	afterAll(() => suite?.tearDown());
+	afterAll(() => sandbox?.close());
 
 	test("npm start's set-up commands, a workflow run in the CLI, the editor start-up calls: no attempt outside loopback", async () => {
 		// The CLI commands `npm start` imports and publishes the examples with, beside the running n8n.
@@ -103,14 +93,12 @@ describe(`n8n ${VERSION} with offlineEnv() stays on loopback`, () => {
 
 		const { loaded, attempts } = readGuardLog(guardLogOf(n8n.userFolder));
 		// The guard ran in the server and in the CLI commands (so this test can fail).
-		const argvs = loaded.map((l: { argv: string }) => l.argv);
+		const argvs = loaded.map((l) => l.argv);
 		for (const command of ['start', 'import:credentials', 'import:workflow', 'execute'])
-			expect({ command, underGuard: argvs.some((a: string) => a.endsWith(` ${command}`)) }).toEqual(
-				{
-					command,
-					underGuard: true,
-				},
-			);
+			expect({ command, underGuard: argvs.some((a) => a.endsWith(` ${command}`)) }).toEqual({
+				command,
+				underGuard: true,
+			});
 		expect(describeAttempts(attempts)).toEqual([]);
 	});
 });

@@ -1,7 +1,6 @@
 'use strict';
 /*
- * Build and pack the package; print (and return) the tarball path.
- *   node test/harness/pack.js [--no-build] [--dest DIR]
+ * Build and pack the package (scripts/test.js, scripts/start.js, the benchmarks); returns the tarball path.
  * Default destination: <cache>/pack/<hash of this checkout's path> (outside git).
  */
 const fs = require('node:fs');
@@ -58,18 +57,3 @@ function buildAndPack({ skipBuild = false, dest } = {}) {
 }
 
 module.exports = { build, buildAndPack, ROOT };
-
-if (require.main === module) {
-	const args = process.argv.slice(2);
-	const destIdx = args.indexOf('--dest');
-	try {
-		const file = buildAndPack({
-			skipBuild: args.includes('--no-build'),
-			dest: destIdx >= 0 ? path.resolve(args[destIdx + 1]) : undefined,
-		});
-		console.log(file);
-	} catch (err) {
-		process.stderr.write(`[pack] FAILED: ${err.message}\n`);
-		process.exit(1);
-	}
-}

@@ -5,13 +5,14 @@
  * stale or missing dist/ (scripts/release.mjs, scripts/prepublish-guard.mjs,
  * publishConfig.provenance). npm talks to a fake registry on loopback; nothing is uploaded anywhere.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { promisify } from 'node:util';
 import { ROOT, removeUnlessKept, tarball } from '../harness/packedPackage';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -19,6 +20,8 @@ const { expectedPackageFiles, missingFiles } = require('../../scripts/package-co
 	expectedPackageFiles: (root: string) => string[];
 	missingFiles: (root: string, present: string[]) => string[];
 };
+
+const execFileAsync = promisify(execFile);
 
 // npm, builds and lint in child processes: minutes on a loaded machine.
 jest.setTimeout(5 * 60 * 1000);
@@ -79,20 +82,12 @@ function ciEnv(tag: string, registry: string): NodeJS.ProcessEnv {
 }
 
 /** A child process, asynchronously: the fake registry lives in this process and must keep answering. */
-function run(
-	cmd: string,
-	args: string[],
-	cwd: string,
-	env: NodeJS.ProcessEnv,
-): Promise<{ status: number | null; output: string }> {
-	return new Promise((resolve, reject) => {
-		const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-		let output = '';
-		child.stdout.on('data', (chunk) => (output += chunk));
-		child.stderr.on('data', (chunk) => (output += chunk));
-		child.on('error', reject);
-		child.on('close', (status) => resolve({ status, output }));
-	});
+async function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv) {
+	const running = execFileAsync(cmd, args, { cwd, env, maxBuffer: 64 << 20 });
+	running.child.stdin?.end(); // nothing to read: no prompt waits
+	const done = await running.catch((err: { code?: number; stdout: string; stderr: string }) => err);
+	const status = 'code' in done ? (done.code ?? null) : 0;
+	return { status, output: done.stdout + done.stderr };
 }
 
 /** A registry on loopback that knows no package and records every request (a publish is a PUT). */

@@ -1,25 +1,21 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
 /* Helpers for the queue-mode suite: workflows, signed deliveries, executions through the public API, worker logs. */
 import { randomUUID } from 'node:crypto';
-import type { IRunExecutionData } from 'n8n-workflow';
-import type { QueueCluster } from '../harness/queue/cluster';
+import type { ApiExecution } from '../harness/n8n/session';
+
+export type { ApiExecution };
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 export const clusterLib: typeof import('../harness/queue/cluster') = require('../harness/queue/cluster');
 export const sandboxLib: typeof import('../../sandbox/server') = require('../../sandbox/server');
 export const examplesLib: typeof import('../harness/n8n/examples') = require('../harness/n8n/examples');
 export const sessionLib: typeof import('../harness/n8n/session') = require('../harness/n8n/session');
-const { chain }: typeof import('../harness/n8n/workflows') = require('../harness/n8n/workflows');
+const {
+	chain,
+	node,
+}: typeof import('../harness/n8n/workflows') = require('../harness/n8n/workflows');
 const { sign }: typeof import('../../sandbox/signing') = require('../../sandbox/signing');
 /* eslint-enable @typescript-eslint/no-require-imports */
-
-/** An execution as n8n's public API returns it (`data` only with `includeData=true`). */
-export interface ApiExecution {
-	id: string;
-	status: string;
-	mode?: string;
-	data?: IRunExecutionData;
-}
 
 export interface Flow {
 	tag: 'business' | 'default';
@@ -54,30 +50,29 @@ export function transferWorkflow(
 		...(businessKey ? { idempotencyKey: '={{ "evt-" + $json.id }}' } : {}),
 	};
 	const workflow = chain(name, [
-		{
-			name: TRIGGER_NAME,
-			type: 'n8n-nodes-tenant-api.tenantApiTrigger',
-			typeVersion: 1,
-			webhookId,
-			parameters: { respond },
-			credentials: { tenantWebhookApi: credentials.tenantWebhookApi },
-		},
-		{
-			name: POST_NAME,
-			type: 'n8n-nodes-tenant-api.tenantApi',
-			typeVersion: 1,
-			retryOnFail: true,
-			maxTries: TRANSFER_RETRIES.maxTries,
-			waitBetweenTries: 100,
-			parameters: {
+		node(
+			TRIGGER_NAME,
+			'n8n-nodes-tenant-api.tenantApiTrigger',
+			{ respond },
+			{ webhookId, credentials: { tenantWebhookApi: credentials.tenantWebhookApi } },
+		),
+		node(
+			POST_NAME,
+			'n8n-nodes-tenant-api.tenantApi',
+			{
 				resource: 'request',
 				operation: 'post',
 				endpoint: '/transfers',
 				body: '={{ JSON.stringify({ event_id: $json.id, amount: $json.data.object.amount }) }}',
 				options,
 			},
-			credentials: { tenantApi: credentials.tenantApi },
-		},
+			{
+				retryOnFail: true,
+				maxTries: TRANSFER_RETRIES.maxTries,
+				waitBetweenTries: 100,
+				credentials: { tenantApi: credentials.tenantApi },
+			},
+		),
 	]);
 	return { workflow, path: `/webhook/${webhookId}/webhook` };
 }
@@ -111,34 +106,6 @@ export async function deliver(url: string, body: Buffer, secret: string, forge?:
 	return res.status;
 }
 
-/** The executions of a workflow (finished ones, unless `status` asks for others), through the public API. */
-export async function listExecutions(
-	cluster: QueueCluster,
-	workflowId: string,
-	{ includeData = false, status }: { includeData?: boolean; status?: string } = {},
-): Promise<ApiExecution[]> {
-	const q = new URLSearchParams({ workflowId, limit: '250', includeData: String(includeData) });
-	if (status) q.set('status', status);
-	const res = await cluster.api<{ data: ApiExecution[]; nextCursor?: string | null }>(
-		'GET',
-		`/executions?${q}`,
-	);
-	// One page holds more executions than any workflow of the suite should have: a second page is a failure.
-	if (res.status !== 200 || !res.json || res.json.nextCursor)
-		throw new Error(`GET /api/v1/executions -> ${res.status}: ${res.text.slice(0, 300)}`);
-	return res.json.data;
-}
-
-export async function getExecution(cluster: QueueCluster, id: string, includeData = false) {
-	const res = await cluster.api<ApiExecution>(
-		'GET',
-		`/executions/${id}?includeData=${includeData}`,
-	);
-	if (res.status !== 200 || !res.json)
-		throw new Error(`GET /api/v1/executions/${id} -> ${res.status}: ${res.text.slice(0, 300)}`);
-	return res.json;
-}
-
 export const isFinished = (e: ApiExecution) => !['new', 'running', 'waiting'].includes(e.status);
 
 /** The first output item of a node's last run in an execution (with data). */
@@ -167,12 +134,4 @@ export function countBy<T>(items: T[], key: (t: T) => string): Record<string, nu
 	const m: Record<string, number> = {};
 	for (const it of items) m[key(it)] = (m[key(it)] ?? 0) + 1;
 	return m;
-}
-
-/** Poll `check` until it returns a truthy value or the time is up (then returns the last value). */
-export async function waitFor<T>(check: () => Promise<T>, timeoutMs: number, intervalMs = 1000) {
-	for (const deadline = Date.now() + timeoutMs; ; await sleep(intervalMs)) {
-		const last = await check();
-		if (last || Date.now() > deadline) return last;
-	}
 }

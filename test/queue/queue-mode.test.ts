@@ -26,7 +26,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AttemptLog, CreatedRecord, Sandbox, WebhookOptions } from '../../sandbox/server';
 import type { ClusterProcess, QueueCluster } from '../harness/queue/cluster';
-import { tarball } from '../harness/packedPackage';
+import { removeUnlessKept, tarball } from '../harness/packedPackage';
 import { N8N_VERSION } from '../harness/realN8n';
 import type { Flow, ForgeKind } from './helpers';
 import {
@@ -38,14 +38,11 @@ import {
 	eventBody,
 	eventIdOf,
 	examplesLib,
-	getExecution,
 	isFinished,
-	listExecutions,
 	sandboxLib,
 	sessionLib,
 	sleep,
 	transferWorkflow,
-	waitFor,
 	workerJobs,
 } from './helpers';
 import type { Report } from './report';
@@ -101,6 +98,8 @@ const events = (prefix: string, count: number, flows: Record<Flow['tag'], Flow>)
 const notExactlyOne = (sent: { id: string }[], count: Record<string, number>) =>
 	sent.filter((e) => count[e.id] !== 1).map((e) => `${e.id}×${count[e.id] ?? 0}`);
 
+const { poll, listExecutions, getExecution } = sessionLib;
+
 const report: Report = {
 	n8n: N8N_VERSION,
 	extraN8nEnv: EXTRA_N8N_ENV,
@@ -112,7 +111,6 @@ describe(`n8n ${N8N_VERSION} in queue mode with the packed package`, () => {
 	let sandbox: Sandbox;
 	let cluster: QueueCluster;
 	const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-queue-'));
-	let failed = false;
 	/** Respond "On Receipt" (the 200 deliveries, and the rate-limited burst), "When the Workflow Finishes" (the kill). */
 	const flows = {} as Record<Flow['tag'], Flow>;
 	const killFlows = {} as Record<Flow['tag'], Flow>;
@@ -121,20 +119,21 @@ describe(`n8n ${N8N_VERSION} in queue mode with the packed package`, () => {
 	const url = (flow: Flow) => `${cluster.webhookBase}${flow.path}`;
 	const transfers = () => sandbox.records().filter((r) => r.endpoint === '/transfers');
 	const recordsPerEvent = () => countBy(transfers(), (r) => String(r.event_id));
-	/** Executions of `flows`, finished ones unless `status` asks for others, with the tag of their flow. */
-	const executionsOf = async (of: Flow[], options?: Parameters<typeof listExecutions>[2]) =>
+	/** Executions of `flows` (the public API's query: `includeData`, `status`…), with the tag of their flow. */
+	const executionsOf = async (of: Flow[], query?: Record<string, string>) =>
 		(
 			await Promise.all(
 				of.map(async (f) =>
-					(await listExecutions(cluster, f.id, options)).map((e) => ({ ...e, tag: f.tag })),
+					(await listExecutions(cluster, f.id, query)).map((e) => ({ ...e, tag: f.tag })),
 				),
 			)
 		).flat();
 	/** Wait until `count` executions of `of` finished, then a moment (an extra one would show up): all succeeded. */
 	const successfulExecutions = async (of: Flow[], count: number) => {
-		await waitFor(async () => (await executionsOf(of)).filter(isFinished).length >= count, 240000);
+		const finished = async () => (await executionsOf(of)).filter(isFinished).length >= count;
+		await poll(finished, `fewer than ${count} finished executions`, { timeoutMs: 240000 });
 		await sleep(3000);
-		const executions = await executionsOf(of, { includeData: true });
+		const executions = await executionsOf(of, { includeData: 'true' });
 		expect(executions).toHaveLength(count);
 		expect(
 			executions.filter((e) => e.status !== 'success').map((e) => `${e.id}:${e.status}`),
@@ -170,11 +169,6 @@ describe(`n8n ${N8N_VERSION} in queue mode with the packed package`, () => {
 		report.startupSeconds = secs(Date.now() - t0);
 	}, 480000);
 
-	afterEach(() => {
-		const state = expect.getState();
-		if (state.assertionCalls !== state.numPassingAsserts) failed = true;
-	});
-
 	afterAll(async () => {
 		await cluster
 			?.stop()
@@ -182,40 +176,8 @@ describe(`n8n ${N8N_VERSION} in queue mode with the packed package`, () => {
 		await sandbox?.close();
 		report.totalSeconds = secs(Date.now() - t0);
 		writeReport(runDir, report);
-		if (failed || process.env.QUEUE_KEEP === '1')
-			process.stdout.write(`[queue] kept ${runDir} (logs of every process, report.json)\n`);
-		else fs.rmSync(runDir, { recursive: true, force: true });
+		removeUnlessKept(runDir, process.env.QUEUE_KEEP === '1');
 	}, 60000);
-
-	/** A test body that throws (not only a failed expect) marks the run failed too: its folder is kept. */
-	const test = (name: string, fn: () => Promise<void> | void, timeoutMs?: number) =>
-		it(
-			name,
-			async () =>
-				await Promise.resolve(fn()).catch(async (err: unknown) => {
-					failed = true;
-					return await Promise.reject(err);
-				}),
-			timeoutMs,
-		);
-
-	test('the package is loaded on the main; workflows are active', async () => {
-		const res = await fetch(`${cluster.mainUrl}/types/nodes.json`, {
-			headers: { cookie: cluster.cookie ?? '' },
-		});
-		expect(res.status).toBe(200);
-		const names = ((await res.json()) as { name: string }[]).map((t) => t.name);
-		expect(names).toEqual(
-			expect.arrayContaining([
-				'n8n-nodes-tenant-api.tenantApi',
-				'n8n-nodes-tenant-api.tenantApiTrigger',
-			]),
-		);
-		for (const f of [...Object.values(flows), ...Object.values(killFlows)])
-			expect(
-				(await cluster.api<{ active: boolean }>('GET', `/workflows/${f.id}`)).json?.active,
-			).toBe(true);
-	});
 
 	test(`${DELIVERIES} signed deliveries in parallel bursts: one successful execution each, forged ones none (401)`, async () => {
 		const phaseStart = Date.now();
@@ -379,17 +341,15 @@ describe(`n8n ${N8N_VERSION} in queue mode with the packed package`, () => {
 			}
 			return open.length === CONCURRENCY ? rows : null;
 		};
-		const state = await waitFor(
+		const { onVictim, onSurvivor } = await poll(
 			async () => {
 				const [v, s] = [await waiting(victim), await waiting(survivor)];
 				return v && s ? { onVictim: v, onSurvivor: s } : null;
 			},
-			240000,
-			500,
+			'the workers did not both wait on held POSTs in every slot',
+			{ timeoutMs: 240000 },
 		);
 		const firstHeldAt = Math.min(...sandbox.held().map((h) => Date.parse(h.heldAt)));
-		expect(state).not.toBeNull();
-		const { onVictim, onSurvivor } = state!;
 		expect(sandbox.held()).toHaveLength(WORKERS * CONCURRENCY); // one POST per waiting execution, no retry sent
 		expect(transfers().filter(ofBurst)).toEqual([]);
 
@@ -416,7 +376,14 @@ describe(`n8n ${N8N_VERSION} in queue mode with the packed package`, () => {
 				.filter((h) => h.clientGone)
 				.map((h) => h.id)
 				.sort();
-		expect(await waitFor(async () => gone().length >= CONCURRENCY, 60000, 200)).toBe(true);
+		await poll(
+			async () => gone().length >= CONCURRENCY,
+			"the killed worker's connections did not close",
+			{
+				timeoutMs: 60000,
+				intervalMs: 200,
+			},
+		);
 		expect(gone()).toEqual(victimHeldIds);
 
 		// From now on the service answers at once; the held answers are released.

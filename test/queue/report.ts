@@ -13,11 +13,13 @@ import {
 	countBy,
 	enqueued,
 	eventIdOf,
-	getExecution,
 	outputOf,
+	sessionLib,
 	sleep,
 	workerJobs,
 } from './helpers';
+
+const { getExecution } = sessionLib;
 
 export type Report = Record<string, unknown>;
 export const secs = (ms: number): number => Math.round(ms / 100) / 10;

@@ -88,4 +88,4 @@ function n8nEnv(
 	return env;
 }
 
-module.exports = { offlineEnv, webhookUrlEnv, n8nEnv, majorOf };
+module.exports = { webhookUrlEnv, n8nEnv };

@@ -162,7 +162,6 @@ async function sandboxCredentials(n8n, sandbox, secret, label) {
 module.exports = {
 	SIGNING_SCHEME,
 	createCredential,
-	credentialsFor,
 	firstDelivery,
 	importExamples,
 	sandboxCredentials,

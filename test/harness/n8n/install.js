@@ -182,7 +182,7 @@ function ensureN8n(version = DEFAULT_VERSION) {
 }
 
 /**
- * @typedef {{ version: string, dir: string, nodeBin: string, n8nBin: string, installed: boolean, major: number }} N8nInstallInfo
+ * @typedef {{ version: string, nodeBin: string, n8nBin: string, major: number }} N8nInstallInfo
  */
 
 /**
@@ -190,13 +190,10 @@ function ensureN8n(version = DEFAULT_VERSION) {
  * @returns {N8nInstallInfo}
  */
 function info(version = DEFAULT_VERSION) {
-	const dir = n8nDir(version);
 	return {
 		version,
-		dir,
 		nodeBin: nodeBinFor(version),
-		n8nBin: path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n'),
-		installed: isInstalled(version),
+		n8nBin: path.join(n8nDir(version), 'node_modules', 'n8n', 'bin', 'n8n'),
 		major: Number(version.split('.')[0]),
 	};
 }
@@ -242,11 +239,9 @@ function installInChild(version) {
 module.exports = {
 	ensureN8n,
 	ensureN8nVersions,
-	info,
 	cacheDir,
 	envFor,
 	n8nDir,
-	VERSIONS,
 	DEFAULT_VERSION,
 	LEGACY_VERSION,
 };

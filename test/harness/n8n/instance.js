@@ -26,7 +26,7 @@ const { runCli, publishArgs, parseRawOutput } = require('./cli');
  * @import { HttpJson } from './session'
  * @typedef {{ version?: string, userFolder: string, port?: number, tarball?: string, encryptionKey?: string,
  *   env?: Record<string, string>, log?: (message: string) => void }} InstanceOptions
- * @typedef {{ allowFailure?: boolean, timeoutMs?: number, extraEnv?: Record<string, string>, stdoutFile?: string }} CliOptions
+ * @typedef {{ allowFailure?: boolean, extraEnv?: Record<string, string>, stdoutFile?: string }} CliOptions
  */
 
 class N8nInstance {
@@ -95,7 +95,7 @@ class N8nInstance {
 	 * @param {string[]} args
 	 * @param {CliOptions} [options]
 	 */
-	cli(args, { allowFailure = false, timeoutMs = 180000, extraEnv = {}, stdoutFile } = {}) {
+	cli(args, { allowFailure = false, extraEnv = {}, stdoutFile } = {}) {
 		// `n8n execute` prints its result through the logger at level info: keep info. Commands that run
 		// workflows start a task-runner broker: port + 2, so they can run while `n8n start` is up.
 		const env = this.env({ N8N_RUNNERS_BROKER_PORT: String(this.port + 2), ...extraEnv });
@@ -104,7 +104,6 @@ class N8nInstance {
 			cwd: this.userFolder,
 			logFile: this.cliLog,
 			allowFailure,
-			timeoutMs,
 			stdoutFile,
 		});
 	}
@@ -155,7 +154,7 @@ class N8nInstance {
 	/**
 	 * `n8n start` in its own process group; resolves once the owner can log in and has an API key.
 	 */
-	async start({ timeoutMs = 180000 } = {}) {
+	async start() {
 		if (this.child) throw new Error('already started');
 		const installed = this.ensureInstalled();
 		fs.mkdirSync(this.userFolder, { recursive: true });
@@ -170,7 +169,7 @@ class N8nInstance {
 			const child = this.child;
 			const ready = await session.waitUntil(() => session.isReady(this.url), {
 				exited: () => child.exitInfo,
-				timeoutMs,
+				timeoutMs: 180000,
 				what: `n8n at ${this.url}`,
 			});
 			if (!ready)
@@ -187,8 +186,8 @@ class N8nInstance {
 	}
 
 	/** Stop the whole process group (n8n and its task runners) and wait for it to go. */
-	async stop({ timeoutMs = 20000 } = {}) {
-		await stopGroup(this.child, { timeoutMs });
+	async stop() {
+		await stopGroup(this.child, { timeoutMs: 20000 });
 		this.child = null;
 	}
 
@@ -196,9 +195,8 @@ class N8nInstance {
 	 * Resolves once a production webhook path answers something other than 404 (the workflow is active).
 	 * @param {string} webhookPath
 	 */
-	waitForWebhook(webhookPath, { timeoutMs = 60000 } = {}) {
+	waitForWebhook(webhookPath) {
 		return session.waitForWebhook(this.url, webhookPath, {
-			timeoutMs,
 			context: () => tail(this.logFile, 80),
 		});
 	}

@@ -41,4 +41,4 @@ function readGuardLog(logFile) {
 	};
 }
 
-module.exports = { GUARD, guardEnv, readGuardLog };
+module.exports = { guardEnv, readGuardLog };

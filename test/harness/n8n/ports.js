@@ -51,4 +51,4 @@ async function freePort({ run = 1 } = {}) {
 	throw new Error(`no ${run} free consecutive ports on ${HOST}`);
 }
 
-module.exports = { HOST, freePort, portFree };
+module.exports = { HOST, freePort };

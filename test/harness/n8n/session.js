@@ -3,7 +3,7 @@
  * Talking to a running n8n over HTTP: readiness, the owner account, login, an API key, the public and
  * internal APIs, production webhooks.
  *
- *   await waitReady(url, { exited: () => child.exitInfo });
+ *   await waitUntil(() => isReady(url), { exited: () => child.exitInfo, timeoutMs, what });
  *   const { cookie, apiKey } = await openSession(url, DEFAULT_OWNER, 'e2e');   // owner, login, API key
  *   await publicApi(url, apiKey)('GET', '/executions?workflowId=…');
  */
@@ -71,19 +71,29 @@ async function isReady(baseUrl, { settings = true } = {}) {
 }
 
 /**
- * Poll `ready()` every 500 ms: resolves true once it is, false as soon as `exited()` reports that the
- * process is gone; throws after `timeoutMs`.
+ * `check()` every `intervalMs` until it returns something (not undefined, null or false); resolves that, or
+ * throws "`what` after N s" once `timeoutMs` passed.
+ * @template T
+ * @param {() => Promise<T | undefined | null | false>} check
+ * @param {string} what
+ * @returns {Promise<T>}
+ */
+async function poll(check, what, { timeoutMs = 30000, intervalMs = 500 } = {}) {
+	for (const deadline = Date.now() + timeoutMs; ; await sleep(intervalMs)) {
+		const found = await check();
+		if (found !== undefined && found !== null && found !== false) return found;
+		if (Date.now() > deadline) throw new Error(`${what} after ${timeoutMs / 1000} s`);
+	}
+}
+
+/**
+ * Poll `ready()`: resolves true once it is, false as soon as `exited()` reports that the process is gone.
  * @param {() => Promise<boolean>} ready
  * @param {{ exited: () => unknown, timeoutMs: number, what: string }} options
  */
 async function waitUntil(ready, { exited, timeoutMs, what }) {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		if (exited()) return false;
-		if (await ready().catch(() => false)) return true;
-		if (Date.now() > deadline) throw new Error(`${what} not ready after ${timeoutMs / 1000} s`);
-		await sleep(500);
-	}
+	const state = async () => (exited() ? 'exited' : (await ready().catch(() => false)) && 'ready');
+	return (await poll(state, `${what} not ready`, { timeoutMs })) === 'ready';
 }
 
 /**
@@ -181,38 +191,84 @@ async function waitForWebhook(
 	webhookPath,
 	{ timeoutMs = 60000, context = () => '' } = {},
 ) {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
+	const answered = async () => {
 		const res = await fetch(baseUrl + webhookPath, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },
 			body: '{}',
 		});
 		await res.arrayBuffer();
-		if (res.status !== 404) return;
-		if (Date.now() > deadline)
-			throw new Error(`${webhookPath} still 404 after ${timeoutMs / 1000} s\n${context()}`);
-		await sleep(500);
-	}
+		return res.status !== 404;
+	};
+	await poll(answered, `${webhookPath} still 404`, { timeoutMs }).catch((err) => {
+		throw new Error(`${err.message}\n${context()}`);
+	});
 }
 
 /**
- * Creates a workflow through n8n's public API and activates it (publishes it); resolves with its id.
- * `n8n` is anything with the public API's `api(method, path, body)`: an instance, a queue-mode cluster.
+ * Creates a workflow through n8n's public API; resolves with its id. `n8n` is anything with the public API's
+ * `api(method, path, body)`: an instance, a queue-mode cluster.
  * @param {{ api: ApiCall }} n8n
  * @param {{ name: string } & Record<string, unknown>} workflow
  */
-async function createActiveWorkflow(n8n, workflow) {
+async function createWorkflow(n8n, workflow) {
 	/** @type {HttpJson<{ id?: string }>} */
 	const created = await n8n.api('POST', '/workflows', workflow);
 	if (created.status !== 200 || !created.json?.id)
 		throw new Error(`creating "${workflow.name}" answered ${created.status}: ${created.text}`);
-	const activated = await n8n.api('POST', `/workflows/${created.json.id}/activate`);
+	return created.json.id;
+}
+
+/**
+ * Creates a workflow (createWorkflow) and activates it (publishes it); resolves with its id.
+ * @param {{ api: ApiCall }} n8n
+ * @param {{ name: string } & Record<string, unknown>} workflow
+ */
+async function createActiveWorkflow(n8n, workflow) {
+	const id = await createWorkflow(n8n, workflow);
+	const activated = await n8n.api('POST', `/workflows/${id}/activate`);
 	if (activated.status !== 200)
 		throw new Error(
 			`activating "${workflow.name}" answered ${activated.status}: ${activated.text}`,
 		);
-	return created.json.id;
+	return id;
+}
+
+/**
+ * @typedef {{ id: string, status: string, mode?: string, finished?: boolean,
+ *   data?: import('n8n-workflow').IRunExecutionData }} ApiExecution an execution as n8n's public API returns it
+ *   (`data` only with `includeData=true`)
+ */
+
+/**
+ * A workflow's executions through the public API (`query`: `includeData`, `status`…). One page holds more than any
+ * workflow of the suites has: a second page is an error.
+ * @param {{ api: ApiCall }} n8n
+ * @param {string} workflowId
+ * @param {Record<string, string>} [query]
+ * @returns {Promise<ApiExecution[]>}
+ */
+async function listExecutions(n8n, workflowId, query = {}) {
+	const q = new URLSearchParams({ workflowId, limit: '250', ...query });
+	/** @type {HttpJson<{ data: ApiExecution[], nextCursor?: string | null }>} */
+	const res = await n8n.api('GET', `/executions?${q}`);
+	if (res.status !== 200 || !res.json || res.json.nextCursor)
+		throw new Error(`GET /api/v1/executions?${q} -> ${res.status}: ${res.text.slice(0, 300)}`);
+	return res.json.data;
+}
+
+/**
+ * One execution through the public API; an error when n8n does not list it (yet).
+ * @param {{ api: ApiCall }} n8n
+ * @param {string} id
+ * @returns {Promise<ApiExecution>}
+ */
+async function getExecution(n8n, id, includeData = false) {
+	/** @type {HttpJson<ApiExecution>} */
+	const res = await n8n.api('GET', `/executions/${id}?includeData=${includeData}`);
+	if (res.status !== 200 || !res.json)
+		throw new Error(`GET /api/v1/executions/${id} -> ${res.status}: ${res.text.slice(0, 300)}`);
+	return res.json;
 }
 
 module.exports = {
@@ -224,5 +280,9 @@ module.exports = {
 	openSession,
 	publicApi,
 	waitForWebhook,
+	createWorkflow,
 	createActiveWorkflow,
+	poll,
+	listExecutions,
+	getExecution,
 };

@@ -146,8 +146,8 @@ class QueueCluster {
 		this.tracker = svc.createTracker(this.runDir, {
 			deadlineMs: opts.deadlineMs ?? 15 * 60 * 1000,
 		});
-		/** @type {{ cookie: string|null, apiKey: string|null }} */
-		this.access = { cookie: null, apiKey: null };
+		/** the public API's key on the main, once it is up */
+		this.apiKey = '';
 		/** @type {Record<string, string>} what every process shares (docs/queue-mode.md "Environment") */
 		this.shared = {};
 		this.main = new ClusterProcess(this, 'main', ['start']);
@@ -171,10 +171,6 @@ class QueueCluster {
 
 	get webhookBase() {
 		return `http://${HOST}:${this.webhook.port}`;
-	}
-
-	get cookie() {
-		return this.access.cookie;
 	}
 
 	/**
@@ -231,7 +227,11 @@ class QueueCluster {
 		);
 		// The main first: it runs the database migrations (every n8n command would, concurrently).
 		await this.main.start();
-		this.access = await session.openSession(this.mainUrl, session.DEFAULT_OWNER, 'queue');
+		({ apiKey: this.apiKey } = await session.openSession(
+			this.mainUrl,
+			session.DEFAULT_OWNER,
+			'queue',
+		));
 	}
 
 	/**
@@ -243,11 +243,7 @@ class QueueCluster {
 	 * @returns {Promise<HttpJson<T>>}
 	 */
 	api(method, urlPath, body) {
-		return session.publicApi(this.mainUrl, /** @type {string} */ (this.access.apiKey))(
-			method,
-			urlPath,
-			body,
-		);
+		return session.publicApi(this.mainUrl, this.apiKey)(method, urlPath, body);
 	}
 
 	/** Start the webhook processor and the workers (after workflows are active). */

@@ -16,7 +16,8 @@ const path = require('node:path');
 const crypto = require('node:crypto');
 const { spawn, spawnSync } = require('node:child_process');
 const { HOST, freePort } = require('../n8n/ports');
-const { spawnGroup, stopGroup, signalGroup, tail, sleep } = require('../n8n/process-group');
+const { spawnGroup, stopGroup, signalGroup, tail } = require('../n8n/process-group');
+const { poll } = require('../n8n/session');
 
 /**
  * @typedef {{ groups: { pgid: number, label: string }[], dirs: string[] }} Registry what processes.json holds (reaper.js reads it)
@@ -119,14 +120,13 @@ function createTracker(runDir, { deadlineMs = 15 * 60 * 1000 } = {}) {
 async function startServer(label, [cmd, ...args], probe, { dir, cwd, tracker, timeoutMs }) {
 	const logFile = path.join(dir, `${label}.log`);
 	const child = spawnGroup(cmd, args, { logFile, env: process.env, cwd, registry: tracker, label });
-	for (const deadline = Date.now() + timeoutMs; ; await sleep(250)) {
-		if (child.exitInfo)
-			throw new Error(`${label} exited (${JSON.stringify(child.exitInfo)})\n${tail(logFile)}`);
-		const res = spawnSync(probe[0], probe.slice(1), { encoding: 'utf8', timeout: 5000, cwd });
-		if (res.status === 0) break;
-		if (Date.now() > deadline)
-			throw new Error(`${label} not ready: ${res.stderr}\n${tail(logFile)}`);
-	}
+	const answers = async () => {
+		if (child.exitInfo) throw new Error(`${label} exited (${JSON.stringify(child.exitInfo)})`);
+		return spawnSync(probe[0], probe.slice(1), { timeout: 5000, cwd }).status === 0;
+	};
+	await poll(answers, `${label} not ready`, { timeoutMs, intervalMs: 250 }).catch((err) => {
+		throw new Error(`${err.message}\n${tail(logFile)}`);
+	});
 	log(`${label} ready (pid ${child.pid})`);
 	return child;
 }
