@@ -1,64 +1,24 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals, @n8n/community-nodes/no-dangerous-functions -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
  * Loopback only: every n8n the project starts gets offlineEnv() (test/harness/n8n/env.js). This proves
  * that environment complete for the n8n version under test. The project's n8n runs under test/harness/n8n/netguard.js
  * (test/harness/sharedN8n.ts), a Node preload (through NODE_OPTIONS, so every Node process n8n starts loads it
  * too) that refuses and records every DNS query and TCP/UDP connection outside loopback. Here: the CLI commands
  * `npm start` sets an instance up with, a workflow run in the CLI, the editor's start-up calls — and not one attempt
- * recorded since `n8n start`. The globalTeardown checks the same after `n8n stop`, over everything every file of the
+ * recorded since `n8n start` (test/unit/netguard.test.ts proves the guard itself). The globalTeardown checks the same after `n8n stop`, over everything every file of the
  * run made n8n do (executions started by signed deliveries in n8n.test.ts among them).
  */
-import { spawnSync } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import type { Sandbox } from '../../sandbox/server';
-import { removeUnlessKept } from '../harness/packedPackage';
 import { guardLogOf } from '../harness/sharedN8n';
 import { VERSION, WEBHOOK_SECRET, nodeOutput, projectN8n, startSandbox, startLib } from './helpers';
 
 /* eslint-disable-next-line @typescript-eslint/no-require-imports */
 const guardLib: typeof import('../harness/n8n/netguard-log') = require('../harness/n8n/netguard-log');
-const { guardEnv, readGuardLog } = guardLib;
+const { readGuardLog } = guardLib;
 
 const describeAttempts = (attempts: ReturnType<typeof readGuardLog>['attempts']) =>
 	attempts.map(
 		(a) => `${a.kind} ${a.target} (${a.argv})\n    ${a.stack.slice(0, 12).join('\n    ')}`,
 	);
-
-test('the guard refuses and records what leaves loopback, and lets loopback through', () => {
-	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-netguard-'));
-	const log = path.join(dir, 'guard.jsonl');
-	// 127.0.0.2 and "localhost" are flagged as outside for this check: nothing leaves the machine.
-	const script = `
-		const http = require('node:http'), dns = require('node:dns');
-		const server = http.createServer((q, r) => r.end('ok')).listen(0, '127.0.0.1', async () => {
-			const port = server.address().port;
-			const out = { loopback: await (await fetch('http://127.0.0.1:' + port)).text() };
-			out.flaggedFetch = await fetch('http://127.0.0.2:' + port).then(() => 'connected', (e) => e.cause && e.cause.code);
-			out.flaggedLookup = await dns.promises.lookup('localhost').then(() => 'resolved', (e) => e.code);
-			server.close();
-			console.log(JSON.stringify(out));
-		});`;
-	const res = spawnSync(process.execPath, ['-e', script], {
-		env: { ...process.env, ...guardEnv(log), TENANT_API_NETGUARD_FLAG: '127.0.0.2,localhost' },
-		encoding: 'utf8',
-		timeout: 30000,
-	});
-	expect(res.stderr).toBe('');
-	expect(JSON.parse(res.stdout)).toEqual({
-		loopback: 'ok',
-		flaggedFetch: 'ECONNREFUSED',
-		flaggedLookup: 'ENOTFOUND',
-	});
-	const { loaded, attempts } = readGuardLog(log);
-	expect(loaded).toHaveLength(1);
-	expect(attempts.map((a) => `${a.kind} ${a.target.replace(/:\d+$/, ':port')}`)).toEqual([
-		'tcp.connect 127.0.0.2:port',
-		'dns.lookup localhost',
-	]);
-	removeUnlessKept(dir);
-});
 
 describe(`n8n ${VERSION} with offlineEnv() stays on loopback`, () => {
 	let sandbox: Sandbox;
