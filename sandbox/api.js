@@ -18,8 +18,6 @@ const { sendRaw, sendError, errorBody, JSON_TYPE } = http;
  *   one request: `segs` are the path's segments after /v1, `query` the text after '?'
  */
 
-const IN_PROGRESS_MESSAGE =
-	'There is currently another in-progress request using this Idempotency-Key (that probably means you submitted twice, and the other request is still going through). Please try again later.';
 const LISTING_CACHE_MAX = 512;
 
 /** What "the same request" means: method, path, and the body as JSON with object keys sorted at every level. */
@@ -49,7 +47,7 @@ function respond({ ctx, req, res, fault }, status, body, headers) {
 		sendRaw(res, status, JSON.stringify(echoed), JSON_TYPE, headers);
 	} else if (fault?.type === 'drip')
 		http.sendDripping(res, status, body, fault, ctx.delayTimers, () => ctx.state.answersCutShort++);
-	else if (fault?.type === 'delay' || fault?.type === 'slowCommit')
+	else if (fault?.type === 'delay')
 		later(ctx, fault.ms, () => {
 			if (!res.destroyed && !res.writableEnded) sendRaw(res, status, body, JSON_TYPE, headers);
 		});
@@ -199,19 +197,7 @@ async function handlePost(call) {
 		commitPost(state, segs[0], path, scoped, idemKey, fp, body);
 	if (fault?.type === 'hold')
 		return ctx.held.hold(res, { method: 'POST', path, idempotencyKey: idemKey, body }, processPost);
-	const known = answerKnownKey(state, scoped, fp);
-	if (fault?.type === 'slowCommit' && known === null) {
-		// A slow commit: meanwhile the key is "in progress" and a retry with it gets a 409 (as some payment APIs answer).
-		// The commit happens even when the client has gone away.
-		state.inProgress.add(scoped);
-		return later(ctx, fault.ms, () => {
-			state.inProgress.delete(scoped);
-			const answer = processPost();
-			if (!res.destroyed && !res.writableEnded)
-				sendRaw(res, answer.status, answer.body, answer.contentType, answer.headers);
-		});
-	}
-	const answer = known ?? commitPost(state, segs[0], path, scoped, idemKey, fp, body);
+	const answer = processPost();
 	// A conflict is answered at once: it changed nothing, so post-commit faults do not apply.
 	if (answer.status === 409)
 		sendRaw(res, answer.status, answer.body, answer.contentType, answer.headers);
@@ -219,29 +205,20 @@ async function handlePost(call) {
 }
 
 /**
- * The answer for a key the service already knows: "still in progress", the stored answer (same request), or a
- * refusal (another request); null for a new key.
+ * The answer for a key the service already knows: the stored answer (same request), or a refusal (another
+ * request); null for a new key.
  * @param {SandboxState} state @param {string} scoped the key in its tenant @param {string} fp
  * @returns {HeldAnswer|null}
  */
 function answerKnownKey(state, scoped, fp) {
-	const conflict = (/** @type {string} */ code, /** @type {string} */ message) => {
-		state.conflicts++;
-		return {
-			status: 409,
-			body: JSON.stringify(errorBody(code, message)),
-			contentType: JSON_TYPE,
-			recordId: null,
-		};
-	};
-	if (state.inProgress.has(scoped)) return conflict('idempotency_key_in_use', IN_PROGRESS_MESSAGE);
 	const seen = state.idempotency.get(scoped);
 	if (seen === undefined) return null;
-	if (seen.fingerprint !== fp)
-		return conflict(
-			'idempotency_key_reuse',
-			'This Idempotency-Key was already used with a different request',
-		);
+	if (seen.fingerprint !== fp) {
+		state.conflicts++;
+		const message = 'This Idempotency-Key was already used with a different request';
+		const body = JSON.stringify(errorBody('idempotency_key_reuse', message));
+		return { status: 409, body, contentType: JSON_TYPE, recordId: null };
+	}
 	state.replays++;
 	const { status, body, recordId } = seen;
 	return {

@@ -47,8 +47,6 @@ class SandboxState {
 	recordSeq = 0;
 	/** @type {Map<string, { fingerprint: string, status: number, body: string, recordId: string }>} answers by (tenant, Idempotency-Key), written at the commit */
 	idempotency = new Map();
-	/** @type {Set<string>} scoped keys of POSTs accepted but not yet committed (slow commits) */
-	inProgress = new Set();
 	faults = new FaultInjector();
 	/** requests parked by the fault action `hold` until released */
 	held = new HeldRequests();
@@ -147,7 +145,6 @@ class SandboxState {
 		this.recordsById.clear();
 		this.recordSeq = 0;
 		this.idempotency.clear();
-		this.inProgress.clear();
 		this.faults.clear();
 		this.requests = 0;
 		this.byRoute = {};
@@ -167,7 +164,6 @@ class SandboxState {
 			replays: this.replays,
 			conflicts: this.conflicts,
 			answersCutShort: this.answersCutShort,
-			postsInProgress: this.inProgress.size,
 			inFlight: this.inFlight,
 			peakInFlight: this.peakInFlight,
 			faultsInjected: this.faults.injected,
