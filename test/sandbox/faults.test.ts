@@ -4,15 +4,10 @@
  * actions the engine suites use for one answer each (a status, raw bytes, an HTML page, a delay, a drip, a bomb, a
  * hold) are proven by those suites' own assertions.
  */
-import { startSandbox, type FaultRule, type Sandbox } from '../../sandbox/server';
-import { post } from './helpers';
+import type { FaultRule } from '../../sandbox/server';
+import { post, useSandbox } from './helpers';
 
-let sb: Sandbox;
-beforeAll(async () => {
-	sb = await startSandbox();
-});
-afterAll(() => sb.close());
-beforeEach(() => sb.reset());
+const sb = useSandbox();
 
 it('dropAfterCommit: the record stays; the retry with the same key gets the replay', async () => {
 	sb.setFaults([{ method: 'POST', times: 1, action: { dropAfterCommit: true } }]);
