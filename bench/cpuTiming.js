@@ -47,12 +47,4 @@ function sideBySide(fns, { rounds, loopUs, warm }) {
 /** The median over the rounds of `a[round] / b[round]`. */
 const pairedRatio = (a, b) => median(a.map((value, round) => value / b[round]));
 
-/** A Markdown table, `head` its titles separated by ' | ': the first column left-aligned, the others right. */
-const table = (head, rows) =>
-	console.log(
-		[head.split(' | '), head.split(' | ').map((_, i) => (i === 0 ? '---' : '---:')), ...rows]
-			.map((r) => `| ${r.join(' | ')} |`)
-			.join('\n'),
-	);
-
-module.exports = { median, pairedRatio, sideBySide, table };
+module.exports = { median, pairedRatio, sideBySide };

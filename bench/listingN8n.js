@@ -14,7 +14,8 @@ const os = require('node:os');
 const path = require('node:path');
 
 const { GROUPS, breakdown, describe } = require('./cpuProfile');
-const { median, table } = require('./cpuTiming');
+const { median } = require('./cpuTiming');
+const { table } = require('./report');
 const { MANUAL_TRIGGER, chain, imported, node } = require('../test/harness/n8n/workflows');
 const { importWorkflows, returnAllNode } = require('./workflow');
 

@@ -30,8 +30,9 @@ const {
 } = require('../test/harness/n8n/examples');
 const { startSandbox } = require('../sandbox/server');
 const { sign } = require('../sandbox/signing');
-const { RATE, executionWorkflows, printExecutions, runExecutions } = require('./executions');
+const { RATE, executionWorkflows, runExecutions } = require('./executions');
 const { listingBenchmarks } = require('./listingN8n');
+const { MACHINE, loadAverage, logRun, printRuns } = require('./report');
 const { MANUAL_TRIGGER, chain, imported, node } = require('../test/harness/n8n/workflows');
 const { httpRequestNode, importWorkflows, postNode } = require('./workflow');
 
@@ -51,11 +52,6 @@ const EXECUTIONS = { count: 300, atOnce: 25 };
 /** The example credential (examples/credentials.json, imported with the examples) and the HTTP Request node's. */
 const TENANT_API = { id: 'tenantApiDemo', name: 'Tenant API (sandbox)' };
 const HEADER_AUTH = { id: 'benchHeaderAuth', name: 'Header Auth (bench)' };
-const loadAverage = () =>
-	os
-		.loadavg()
-		.map((l) => l.toFixed(2))
-		.join(' ');
 
 /** Each flow --exec-rounds times, one after the other; every run's figures are reported. */
 async function executionBenchmarks(title, base, sandbox, flows, waitFor) {
@@ -69,11 +65,10 @@ async function executionBenchmarks(title, base, sandbox, flows, waitFor) {
 			const tag = `${flow.name}-${round}`;
 			const result = await runExecutions(sandbox, base + flow.path, { ...EXECUTIONS, tag });
 			results.push({ name: flow.name, label: flow.label, round, ...result });
-			console.log(
-				`  round ${round + 1} ${flow.label.padEnd(58)} ${(result.ms / 1000).toFixed(1)} s  ${result.vsFloor.toFixed(3)}× floor  failed ${result.failed}  duplicates ${result.duplicates}  ${result.rateLimited} 429s`,
-			);
+			logRun(round, flow.name, result);
 		}
-	printExecutions(`${title} (floor ${EXECUTIONS.count / RATE.perSecond} s)`, results);
+	console.log(`\n${title} (floor ${EXECUTIONS.count / RATE.perSecond} s)`);
+	printRuns('Scenario', results);
 	return results;
 }
 
@@ -162,12 +157,11 @@ async function payloadLimit(n8n, webhookPath, workflowId, secret) {
 async function withReport(file, extra, work) {
 	const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bench-pack-'));
 	const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bench-run-'));
-	const cpus = os.cpus();
 	const report = {
 		date: new Date().toISOString(),
 		n8n: args.n8n,
 		...extra,
-		cpu: `${cpus.length} × ${cpus[0]?.model}`,
+		machine: MACHINE,
 		loadAverage: loadAverage(),
 	};
 	try {

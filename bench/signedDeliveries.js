@@ -8,7 +8,8 @@
  */
 const { isDeepStrictEqual } = require('node:util');
 
-const { median, pairedRatio, sideBySide, table } = require('./cpuTiming');
+const { median, pairedRatio, sideBySide } = require('./cpuTiming');
+const { table } = require('./report');
 const { fill, series } = require('./webhookShapes');
 const { NOW, requestOf, secretsOf, setupNamed } = require('./webhookSetups');
 
