@@ -35,6 +35,7 @@ const {
 } = require('../test/harness/engine.ts');
 const bench = require('./workflow');
 const { FLOOR_TYPE, floorNodeDefinition, setUpFloor } = require('./floorNode');
+const { listAll } = require('./plainListing');
 const { LATENCY, RATE_LIMIT, rateLimitedScenarios } = require('./rateLimited');
 const { printQueueWorkers, queueWorkersBench } = require('./queueWorkers');
 const { printWebhook, webhookBench } = require('./webhook');
@@ -232,25 +233,18 @@ function listScenarios({ harness, types, sandbox }) {
 				pageSize,
 				run: async () => {
 					const client = new Pool(new URL(sandbox.baseUrl).origin, { connections: 1 });
-					const headers = { 'api-key': sandbox.apiKey, 'x-tenant-id': sandbox.tenantId };
-					let listed = 0;
-					for (let cursor = ''; cursor !== undefined; ) {
-						const query = new URLSearchParams({
-							limit: String(pageSize),
-							...(cursor ? { cursor } : {}),
-						});
+					const get = async (url) => {
+						const { pathname, search } = new URL(url);
 						const { statusCode, body } = await client.request({
 							method: 'GET',
-							path: `/v1/accounts?${query}`,
-							headers,
+							path: pathname + search,
+							headers: { 'api-key': sandbox.apiKey, 'x-tenant-id': sandbox.tenantId },
 						});
-						const page = await body.json();
 						check(statusCode === 200, `status ${statusCode}`);
-						listed += page.data.length;
-						cursor = page.has_more ? page.next_cursor : undefined;
-					}
+						return await body.json();
+					};
+					await listAll(get, { ...sandbox, pageSize, accounts: args.accounts });
 					await client.close();
-					check(listed === args.accounts, `${listed} accounts listed`);
 					return {};
 				},
 			},
@@ -261,19 +255,15 @@ function listScenarios({ harness, types, sandbox }) {
 /** Runs `work` under the V8 CPU profiler when --profile is given; writes bench/results/<name>.cpuprofile. */
 async function profiled(name, work) {
 	if (!args.profile) return await work();
-	const session = new (require('node:inspector').Session)();
+	const session = new (require('node:inspector/promises').Session)();
 	session.connect();
-	const post = (method, params) =>
-		new Promise((resolve, reject) =>
-			session.post(method, params, (e, r) => (e ? reject(e) : resolve(r))),
-		);
-	await post('Profiler.enable');
-	await post('Profiler.setSamplingInterval', { interval: 200 });
-	await post('Profiler.start');
+	await session.post('Profiler.enable');
+	await session.post('Profiler.setSamplingInterval', { interval: 200 });
+	await session.post('Profiler.start');
 	try {
 		return await work();
 	} finally {
-		const { profile } = await post('Profiler.stop');
+		const { profile } = await session.post('Profiler.stop');
 		const file = path.join(__dirname, 'results', `${name}.cpuprofile`);
 		fs.mkdirSync(path.dirname(file), { recursive: true });
 		fs.writeFileSync(file, JSON.stringify(profile));
