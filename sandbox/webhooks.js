@@ -10,7 +10,7 @@ const { SandboxOptionError, numberOption } = require('./options');
  *
  * @import { SigningScheme, WebhookEvent } from './signing'
  * @typedef {{ url?: string|null, secrets?: string[], scheme?: SigningScheme, timestamp?: boolean,
- *   bodyFormat?: 'json'|'form'|null, maxAttempts?: number, retryDelayMs?: number, timeoutMs?: number }} WebhookOptions
+ *   maxAttempts?: number, retryDelayMs?: number, timeoutMs?: number }} WebhookOptions
  * @typedef {Required<WebhookOptions>} WebhookConfig
  * @typedef {{ status: number|null, contentType: string|null, body: string, error?: string }} Answer what came back
  *   (`status` null: no answer, `error` says why; `body`: its first BODY_EXCERPT characters)
@@ -42,15 +42,11 @@ function normalizeWebhookConfig(cfg, base) {
 	const secrets = c.secrets ?? [demoSecret(scheme)];
 	if (!Array.isArray(secrets) || (secrets.length === 0 && scheme !== 'none'))
 		throw new SandboxOptionError('secrets must be an array of strings, one at least');
-	const bodyFormat = c.bodyFormat ?? null;
-	if (bodyFormat !== null && bodyFormat !== 'json' && bodyFormat !== 'form')
-		throw new SandboxOptionError('bodyFormat must be "json" or "form"');
 	return {
 		url,
 		secrets: secrets.slice(),
 		scheme,
 		timestamp: c.timestamp === true,
-		bodyFormat,
 		maxAttempts: numberOption(c.maxAttempts, 3, 'maxAttempts', 1, true),
 		retryDelayMs: numberOption(c.retryDelayMs, 50, 'retryDelayMs', 0),
 		timeoutMs: numberOption(c.timeoutMs, 5000, 'timeoutMs', 1),
@@ -202,7 +198,6 @@ class WebhookDispatcher {
 				id: eventId,
 				url: /** @type {string} */ (cfg.url),
 				timestamp: cfg.timestamp || undefined,
-				bodyFormat: cfg.bodyFormat ?? undefined,
 			});
 			const headers = {
 				'user-agent': 'tenant-api-sandbox',
