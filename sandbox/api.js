@@ -154,9 +154,7 @@ function handleGet(call) {
 	}
 	if (segs.length === 2) {
 		const found =
-			collection === 'accounts'
-				? state.accountsById.get(id)
-				: (state.recordsById.get(id) ?? state.seededById.get(id));
+			collection === 'accounts' ? state.accountsById.get(id) : state.recordsById.get(id);
 		if (found && (collection === 'accounts' || found.object === collection))
 			return respond(call, 200, JSON.stringify(found));
 		return respond(

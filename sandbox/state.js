@@ -77,9 +77,6 @@ class SandboxState {
 				return [c, seedCollection(c, numberOption(count, 0, c, 0, true))];
 			}),
 		);
-		this.seededById = new Map(
-			Object.values(this.seeded).flatMap((records) => records.map((r) => [r.id, r])),
-		);
 		const maxPageSize = numberOption(options.maxPageSize, 100, 'maxPageSize', 1, true);
 		/** @type {PaginationConfig} */
 		this.pagination = {
