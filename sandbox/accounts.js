@@ -145,15 +145,19 @@ function page(all, q, cfg, listingUrl) {
 	}
 }
 
-/** @param {unknown} mode @returns {mode is PaginationMode} */
-const isPaginationMode = (mode) => PAGINATION_MODES.some((m) => m === mode);
+/** `mode` if it is a pagination mode. @param {unknown} mode @returns {PaginationMode} */
+function paginationMode(mode) {
+	const known = PAGINATION_MODES.find((m) => m === mode);
+	if (known === undefined) throw new SandboxOptionError(`unknown pagination mode: ${String(mode)}`);
+	return known;
+}
 
 module.exports = {
 	seedAccounts,
 	seedCollection,
 	listRecords,
 	listingModeOf,
-	isPaginationMode,
+	paginationMode,
 	PAGINATION_MODES,
 	SEEDED_COLLECTIONS,
 };

@@ -63,14 +63,13 @@ function compileAction(a) {
 		const status = statusOf(a.htmlError, 'htmlError');
 		return answer(status, htmlPage(status), 'text/html; charset=utf-8');
 	}
-	if (a.rawBodyBase64 !== undefined)
-		return answer(
-			statusOf(a.status, 'rawBodyBase64'),
-			Buffer.from(a.rawBodyBase64, 'base64'),
-			a.contentType,
-		);
-	if (a.rawBody !== undefined)
-		return answer(statusOf(a.status, 'rawBody'), Buffer.from(String(a.rawBody)), a.contentType);
+	if (a.rawBody !== undefined || a.rawBodyBase64 !== undefined) {
+		const bytes =
+			a.rawBody === undefined
+				? Buffer.from(a.rawBodyBase64, 'base64')
+				: Buffer.from(String(a.rawBody));
+		return answer(statusOf(a.status, 'rawBody'), bytes, a.contentType);
+	}
 	if (a.status !== undefined) {
 		const status = statusOf(a.status, 'status');
 		const body =

@@ -1,16 +1,11 @@
 'use strict';
 
-const {
-	seedAccounts,
-	seedCollection,
-	isPaginationMode,
-	SEEDED_COLLECTIONS,
-} = require('./accounts');
+const { seedAccounts, seedCollection, paginationMode, SEEDED_COLLECTIONS } = require('./accounts');
 const { FaultInjector } = require('./faults');
 const { WebhookDispatcher } = require('./webhooks');
 const { KeyRateLimit, Latency } = require('./rateLimit');
 const { HeldRequests } = require('./hold');
-const { SandboxOptionError, numberOption } = require('./options');
+const { numberOption } = require('./options');
 
 /** Fields a request body can never set or change. */
 const PROTECTED_FIELDS = new Set(['id', 'object', 'endpoint', 'idempotency_key', 'created_at']);
@@ -26,13 +21,6 @@ const PROTECTED_FIELDS = new Set(['id', 'object', 'endpoint', 'idempotency_key',
  *   pagination?: PaginationMode, maxPageSize?: number, webhook?: WebhookOptions|null,
  *   rateLimit?: import('./rateLimit').RateLimitOptions|null, latency?: import('./rateLimit').LatencyOptions|null }} StateOptions
  */
-
-/** @param {unknown} mode */
-function paginationMode(mode) {
-	if (!isPaginationMode(mode))
-		throw new SandboxOptionError(`unknown pagination mode: ${String(mode)}`);
-	return mode;
-}
 
 /** Keeps only the fields a body may set. @param {Record<string, unknown>} target @param {Record<string, unknown>} fields */
 function assignFields(target, fields) {
