@@ -1,6 +1,7 @@
 'use strict';
 
 const http = require('node:http');
+const { setTimeout: sleep } = require('node:timers/promises');
 const { signedDelivery, demoSecret, isScheme } = require('./signing');
 const { SandboxOptionError, numberOption } = require('./options');
 
@@ -106,8 +107,8 @@ class WebhookDispatcher {
 		this.closed = false;
 		/** @type {Set<Promise<DeliveryResult>>} events being delivered (backoff waits included) */
 		this.inFlight = new Set();
-		/** @type {Map<NodeJS.Timeout, () => void>} pending backoff sleeps, resolved early on close */
-		this.timers = new Map();
+		/** ends the backoff waits on close */
+		this.closing = new AbortController();
 		this.agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
 	}
 
@@ -188,7 +189,9 @@ class WebhookDispatcher {
 		let last = { status: null, contentType: null, body: '', error: 'not attempted' };
 		let attempt = 0;
 		while (attempt < cfg.maxAttempts && !this.closed) {
-			if (++attempt > 1) await this.sleep(cfg.retryDelayMs * 2 ** (attempt - 2));
+			const { signal } = this.closing;
+			if (++attempt > 1)
+				await sleep(cfg.retryDelayMs * 2 ** (attempt - 2), undefined, { signal }).catch(() => {});
 			if (this.closed) break;
 			if (counting()) this.stats.attempts++;
 			const signed = signedDelivery({
@@ -219,21 +222,9 @@ class WebhookDispatcher {
 		return { eventId, ok: false, attempts: attempt, ...last };
 	}
 
-	/** @param {number} ms @returns {Promise<void>} */
-	sleep(ms) {
-		return new Promise((resolve) => {
-			const t = setTimeout(() => this.timers.delete(t) && resolve(), ms);
-			this.timers.set(t, resolve);
-		});
-	}
-
 	close() {
 		this.closed = true;
-		for (const [t, resolve] of this.timers) {
-			clearTimeout(t);
-			resolve();
-		}
-		this.timers.clear();
+		this.closing.abort();
 		this.agent.destroy();
 	}
 }
