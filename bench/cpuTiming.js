@@ -23,10 +23,11 @@ function median(values) {
 }
 
 /**
- * CPU µs per call of each function in each round. `warm`: at least `calls` calls and `us` of CPU first. `loopUs` 0:
+ * CPU µs per call of each function in each round, after a garbage collection (with --expose-gc). `warm`: at least `calls` calls and `us` of CPU first. `loopUs` 0:
  * 3 calls a round, for calls too slow to try.
  */
 function sideBySide(fns, { rounds, loopUs, warm }) {
+	global.gc?.();
 	const names = Object.keys(fns);
 	for (const name of names) {
 		const started = process.cpuUsage();

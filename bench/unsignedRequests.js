@@ -93,7 +93,6 @@ function unsignedBench(
 					const key = `${setup.name} | ${variant.name}`;
 					({ info: meta[key], run: fns[key] } = cell(build, setup, variant, body, format));
 				}
-			global.gc?.();
 			const times = sideBySide(fns, { rounds, loopUs, warm });
 			warm = { calls: 5, us: 0 }; // the code under test is the same for every shape: warmed once is enough
 			rows.push({
