@@ -23,8 +23,8 @@ function median(values) {
 }
 
 /**
- * CPU µs per call of each function in each round, after a garbage collection (with --expose-gc). `warm`: at least `calls` calls and `us` of CPU first. `loopUs` 0:
- * 3 calls a round, for calls too slow to try.
+ * CPU µs per call of each function in each round, after a garbage collection (with --expose-gc). `warm`: at least
+ * `calls` calls and `us` of CPU first. `loopUs` 0: 3 calls a round, for calls too slow to try.
  */
 function sideBySide(fns, { rounds, loopUs, warm }) {
 	global.gc?.();
