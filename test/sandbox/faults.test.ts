@@ -1,22 +1,14 @@
 /**
  * The faults other suites inject and rely on: what the fault soak (test/engine/soak.test.ts) and the queue-mode
- * suite count on (an answer lost after the commit, per-key caps, seeded random faults with Retry-After). The fault
+ * suite count on (per-key caps, seeded random faults with Retry-After, an answer lost after the commit). The fault
  * actions the engine suites use for one answer each (a status, raw bytes, an HTML page, a delay, a drip, a bomb, a
- * hold) are proven by those suites' own assertions.
+ * hold, a lost answer whose record stays and is replayed: badInputAnswers.test.ts) are proven by those suites' own
+ * assertions.
  */
 import type { FaultRule } from '../../sandbox/server';
 import { post, useSandbox } from './helpers';
 
 const sb = useSandbox();
-
-it('dropAfterCommit: the record stays; the retry with the same key gets the replay', async () => {
-	sb.setFaults([{ method: 'POST', times: 1, action: { dropAfterCommit: true } }]);
-	await expect(post(sb, '/transfers', 'k3', { amount: 3 })).rejects.toThrow();
-	const retry = await post(sb, '/transfers', 'k3', { amount: 3 });
-	expect(retry.headers.get('idempotent-replayed')).toBe('true');
-	expect((await retry.json()).id).toBe('rec_1');
-	expect(sb.stats()).toMatchObject({ records: 1, replays: 1, faultsInjected: 1 });
-});
 
 it('maxPerKey: at most N faults per Idempotency-Key, so a client with N + 1 attempts always gets through', async () => {
 	sb.setFaults([{ method: 'POST', maxPerKey: 2, action: { status: 500 } }]);
