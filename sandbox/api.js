@@ -81,20 +81,10 @@ function handleApi(state, ctx, req, res, rawPath, query) {
 	const apiKey = req.headers['api-key'];
 	const verdict = apiKey === state.apiKey ? state.rateLimit.take(apiKey) : null;
 	for (const [name, value] of Object.entries(verdict?.headers ?? {})) res.setHeader(name, value);
-	const idemKey = req.headers['idempotency-key'];
+	const header = req.headers['idempotency-key'];
+	const idemKey = typeof header === 'string' ? header : undefined;
 	/** @type {Call} */
-	const call = {
-		ctx,
-		state,
-		req,
-		res,
-		method,
-		path,
-		segs,
-		query,
-		idemKey: typeof idemKey === 'string' ? idemKey : undefined,
-		fault: null,
-	};
+	const call = { ctx, state, req, res, method, path, segs, query, idemKey, fault: null };
 	const delayMs = state.latency.nextMs();
 	if (delayMs === 0) return answerApi(call, verdict);
 	later(ctx, delayMs, () => {
@@ -216,13 +206,8 @@ function answerKnownKey(state, scoped, fp) {
 	}
 	state.replays++;
 	const { status, body, recordId } = seen;
-	return {
-		status,
-		body,
-		contentType: JSON_TYPE,
-		headers: { 'idempotent-replayed': 'true' },
-		recordId,
-	};
+	const headers = { 'idempotent-replayed': 'true' };
+	return { status, body, contentType: JSON_TYPE, headers, recordId };
 }
 
 /**
