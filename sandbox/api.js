@@ -13,7 +13,7 @@ const { sendRaw, sendError, errorBody, JSON_TYPE } = http;
  * @import { SandboxState } from './state'
  * @import { CompiledAction } from './faults'
  * @import { HeldAnswer } from './hold'
- * @typedef {{ closing: AbortSignal, origin: string, state: SandboxState, held: import('./hold').HeldRequests }} ApiContext
+ * @typedef {{ stop: AbortSignal, origin: string, state: SandboxState, held: import('./hold').HeldRequests }} ApiContext
  * @typedef {{ ctx: ApiContext, state: SandboxState, req: IncomingMessage, res: ServerResponse, method: string,
  *   path: string, segs: string[], query: string, idemKey: string|undefined, fault: CompiledAction|null }} Call
  *   one request: `segs` are the path's segments after /v1, `query` the text after '?'
@@ -47,7 +47,7 @@ function respond({ ctx, req, res, fault }, status, body, headers) {
 		const echoed = Array.isArray(parsed) ? { data: parsed, request } : { ...parsed, request };
 		sendRaw(res, status, JSON.stringify(echoed), JSON_TYPE, headers);
 	} else if (fault?.type === 'drip')
-		http.sendDripping(res, status, body, fault, ctx.closing, () => ctx.state.answersCutShort++);
+		http.sendDripping(res, status, body, fault, ctx.stop, () => ctx.state.answersCutShort++);
 	else if (fault?.type === 'delay')
 		later(ctx, fault.ms, () => {
 			if (!res.destroyed && !res.writableEnded) sendRaw(res, status, body, JSON_TYPE, headers);
@@ -58,7 +58,7 @@ function respond({ ctx, req, res, fault }, status, body, headers) {
 
 /** Runs `then` in `ms`, unless the sandbox closes first. @param {ApiContext} ctx @param {number} ms @param {() => void} then */
 function later(ctx, ms, then) {
-	void sleep(ms, undefined, { signal: ctx.closing }).then(then, () => {});
+	void sleep(ms, undefined, { signal: ctx.stop }).then(then, () => {});
 }
 
 /**

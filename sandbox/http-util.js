@@ -67,12 +67,12 @@ const whenCutShort = (res, onCutShort) =>
 /**
  * Writes `body` one byte every `intervalMs` after the headers went out at once: the answer a client with a
  * headers-only timeout waits for forever. With `endless`, spaces (valid trailing JSON whitespace) follow until the
- * client goes away, or the server closes (`closing`).
+ * client goes away, or the server closes (`stop`).
  * @param {ServerResponse} res @param {number} status @param {string} body
- * @param {{ intervalMs: number, endless: boolean }} how @param {AbortSignal} closing
+ * @param {{ intervalMs: number, endless: boolean }} how @param {AbortSignal} stop
  * @param {() => void} onCutShort
  */
-function sendDripping(res, status, body, how, closing, onCutShort) {
+function sendDripping(res, status, body, how, stop, onCutShort) {
 	const bytes = Buffer.from(body, 'utf8');
 	res.writeHead(status, {
 		'content-type': JSON_TYPE,
@@ -86,7 +86,7 @@ function sendDripping(res, status, body, how, closing, onCutShort) {
 		if (offset < bytes.length) res.write(bytes.subarray(offset, ++offset));
 		else if (how.endless) res.write(' ');
 		else return void res.end();
-		void sleep(how.intervalMs, undefined, { signal: closing }).then(tick, () => {});
+		void sleep(how.intervalMs, undefined, { signal: stop }).then(tick, () => {});
 	};
 	tick();
 }

@@ -30,8 +30,8 @@ const { sendError } = require('./http-util');
 async function startSandbox(options = {}) {
 	const state = new SandboxState(options);
 	/** ends the delayed and drip-fed answers on close */
-	const stopDelays = new AbortController();
-	const ctx = { closing: stopDelays.signal, origin: '', state, held: state.held };
+	const stop = new AbortController();
+	const ctx = { stop: stop.signal, origin: '', state, held: state.held };
 
 	const server = http.createServer((req, res) => {
 		const [pathname, query = ''] = (req.url ?? '/').split(/\?(.*)/s);
@@ -70,7 +70,7 @@ async function startSandbox(options = {}) {
 		/** Stops listening and closes every connection (keep-alive ones, held requests, deliveries' sockets). */
 		close() {
 			closing ??= new Promise((resolve) => {
-				stopDelays.abort();
+				stop.abort();
 				held.dropAll();
 				webhooks.close();
 				server.close(() => resolve());

@@ -108,7 +108,7 @@ class WebhookDispatcher {
 		/** @type {Set<Promise<DeliveryResult>>} events being delivered (backoff waits included) */
 		this.inFlight = new Set();
 		/** ends the backoff waits on close */
-		this.closing = new AbortController();
+		this.stop = new AbortController();
 		this.agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
 	}
 
@@ -189,7 +189,7 @@ class WebhookDispatcher {
 		let last = { status: null, contentType: null, body: '', error: 'not attempted' };
 		let attempt = 0;
 		while (attempt < cfg.maxAttempts && !this.closed) {
-			const { signal } = this.closing;
+			const { signal } = this.stop;
 			if (++attempt > 1)
 				await sleep(cfg.retryDelayMs * 2 ** (attempt - 2), undefined, { signal }).catch(() => {});
 			if (this.closed) break;
@@ -224,7 +224,7 @@ class WebhookDispatcher {
 
 	close() {
 		this.closed = true;
-		this.closing.abort();
+		this.stop.abort();
 		this.agent.destroy();
 	}
 }
