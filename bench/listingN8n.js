@@ -120,12 +120,14 @@ async function listingBenchmarks(n8n, sandbox, credentials, options) {
 	const { accounts, pageSize, rounds, cpuProfDir } = options;
 	const pages = Math.ceil(accounts / pageSize);
 	const scenarios = listingScenarios(sandbox, credentials, pageSize);
-	await importWorkflows(
-		n8n,
-		'listing',
-		scenarios.map((s) => s.workflow),
-	);
-	const clients = ['fetch', 'http-new-agent'];
+	const workflows = scenarios.map((s) => s.workflow);
+	await importWorkflows(n8n, 'listing', workflows);
+	/** bench/plainListing.js's clients and how the summary names them. */
+	const clientLabels = {
+		fetch: 'fetch, keep-alive',
+		'http-new-agent': 'node:http, new agent per request',
+	};
+	const clients = Object.keys(clientLabels);
 	const runs = Object.fromEntries(
 		[...scenarios.map((s) => s.name), ...clients].map((n) => [n, []]),
 	);
@@ -149,14 +151,9 @@ async function listingBenchmarks(n8n, sandbox, credentials, options) {
 		}
 		for (const client of clients) {
 			const loadBefore = load();
-			const run = await plainListing(n8n.ensureInstalled().nodeBin, {
-				baseUrl: sandbox.baseUrl,
-				apiKey: sandbox.apiKey,
-				tenantId: sandbox.tenantId,
-				pageSize,
-				accounts,
-				client,
-			});
+			const { baseUrl, apiKey, tenantId } = sandbox;
+			const listing = { baseUrl, apiKey, tenantId, pageSize, accounts, client };
+			const run = await plainListing(n8n.ensureInstalled().nodeBin, listing);
 			if (run.pages !== pages) throw new Error(`${client}: ${run.pages} pages, expected ${pages}`);
 			run.load = `${loadBefore} → ${load()}`;
 			runs[client].push(run);
@@ -165,10 +162,6 @@ async function listingBenchmarks(n8n, sandbox, credentials, options) {
 			);
 		}
 	}
-	const clientLabel = {
-		fetch: 'fetch, keep-alive',
-		'http-new-agent': 'node:http, new agent per request',
-	};
 	const summary = [
 		...scenarios.map((s) => ({
 			name: s.name,
@@ -177,7 +170,7 @@ async function listingBenchmarks(n8n, sandbox, credentials, options) {
 		})),
 		...clients.map((client) => ({
 			name: client,
-			label: `plain client: ${clientLabel[client]} (new process)`,
+			label: `plain client: ${clientLabels[client]} (new process)`,
 			medianMs: median(runs[client].map((r) => r.coldMs)),
 			warmMedianMs: median(runs[client].map((r) => r.warmMs)),
 		})),

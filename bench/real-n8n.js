@@ -189,7 +189,8 @@ const main = () =>
 				JSON.stringify([{ ...HEADER_AUTH, type: 'httpHeaderAuth', data }]),
 			);
 			await n8n.cli(['import:credentials', `--input=${credentials}`]);
-			const flows = executionWorkflows(sandbox, { tenantApi: TENANT_API, headerAuth: HEADER_AUTH });
+			const credentialIds = { tenantApi: TENANT_API, headerAuth: HEADER_AUTH };
+			const flows = executionWorkflows(sandbox, credentialIds);
 			if (!args.skipExecutions) {
 				await importWorkflows(
 					n8n,
@@ -202,7 +203,6 @@ const main = () =>
 				console.log(`real n8n ${args.n8n}: bulk POST of ${args.items} items (node executionTime)`);
 				report.post = await postBenchmarks(n8n, sandbox);
 			}
-			const credentialIds = { tenantApi: TENANT_API, headerAuth: HEADER_AUTH };
 			const options = {
 				accounts: args.accounts,
 				pageSize: 100,
@@ -214,21 +214,13 @@ const main = () =>
 			);
 			report.listing = await listingBenchmarks(n8n, sandbox, credentialIds, options);
 			if (!args.skipExecutions || !args.skipPayload) await n8n.start();
+			const title = `real n8n ${args.n8n}`;
+			const wait = (p) => n8n.waitForWebhook(p);
 			if (!args.skipExecutions)
-				report.executions = await executionBenchmarks(
-					`real n8n ${args.n8n}`,
-					n8n.url,
-					sandbox,
-					flows,
-					(p) => n8n.waitForWebhook(p),
-				);
+				report.executions = await executionBenchmarks(title, n8n.url, sandbox, flows, wait);
+			const triggerId = workflows['webhook-trigger'].id;
 			if (!args.skipPayload)
-				report.payload = await payloadLimit(
-					n8n,
-					webhookPath,
-					workflows['webhook-trigger'].id,
-					secret,
-				);
+				report.payload = await payloadLimit(n8n, webhookPath, triggerId, secret);
 		} finally {
 			if (n8n.running) await n8n.stop().catch(() => undefined);
 			await sandbox.close();
@@ -245,10 +237,11 @@ const queueMain = () =>
 		try {
 			// Enough slots on the two workers for every execution of the burst to run at once.
 			const concurrency = Math.ceil(EXECUTIONS.atOnce / 2);
+			const version = args.n8n;
 			cluster = await clusterLib.startCluster({
 				tarball,
 				runDir,
-				version: args.n8n,
+				version,
 				workers: 2,
 				concurrency,
 			});
@@ -265,13 +258,9 @@ const queueMain = () =>
 			}
 			await cluster.startProcessors();
 			const title = `n8n ${args.n8n} in queue mode (2 workers)`;
-			report.executions = await executionBenchmarks(
-				title,
-				cluster.webhookBase,
-				sandbox,
-				flows,
-				(p) => waitForWebhook(cluster.webhookBase, p),
-			);
+			const base = cluster.webhookBase;
+			const wait = (p) => waitForWebhook(base, p);
+			report.executions = await executionBenchmarks(title, base, sandbox, flows, wait);
 		} finally {
 			if (cluster)
 				await cluster.stop().catch((error) => console.error(`cluster stop: ${error.message}`));
