@@ -100,17 +100,12 @@ function randomPick(spec) {
 	/** @type {[number, CompiledAction][]} */
 	const table = [];
 	let upTo = 0;
+	const retryAfter = { 'retry-after': String(spec.retryAfterSeconds ?? 1) };
 	/** @type {Array<[keyof RandomFaults, CompiledAction]>} */
 	const kinds = [
 		['p500', compileAction({ status: 500 })],
 		['pDropAfterCommit', { type: 'dropAfterCommit' }],
-		[
-			'p429',
-			compileAction({
-				status: 429,
-				headers: { 'retry-after': String(spec.retryAfterSeconds ?? 1) },
-			}),
-		],
+		['p429', compileAction({ status: 429, headers: retryAfter })],
 		['pSlow', { type: 'delay', ms: Number(spec.slowMs ?? 200) }],
 	];
 	for (const [name, action] of kinds) {
