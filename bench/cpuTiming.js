@@ -23,10 +23,11 @@ function median(values) {
 }
 
 /**
- * CPU µs per call of each function in each round. `warm`: at least `calls` calls and `us` of CPU first. `loopUs` 0:
- * 3 calls a round, for calls too slow to try.
+ * CPU µs per call of each function in each round, after a garbage collection (with --expose-gc). `warm`: at least
+ * `calls` calls and `us` of CPU first. `loopUs` 0: 3 calls a round, for calls too slow to try.
  */
 function sideBySide(fns, { rounds, loopUs, warm }) {
+	global.gc?.();
 	const names = Object.keys(fns);
 	for (const name of names) {
 		const started = process.cpuUsage();
@@ -47,12 +48,4 @@ function sideBySide(fns, { rounds, loopUs, warm }) {
 /** The median over the rounds of `a[round] / b[round]`. */
 const pairedRatio = (a, b) => median(a.map((value, round) => value / b[round]));
 
-/** A Markdown table, `head` its titles separated by ' | ': the first column left-aligned, the others right. */
-const table = (head, rows) =>
-	console.log(
-		[head.split(' | '), head.split(' | ').map((_, i) => (i === 0 ? '---' : '---:')), ...rows]
-			.map((r) => `| ${r.join(' | ')} |`)
-			.join('\n'),
-	);
-
-module.exports = { median, pairedRatio, sideBySide, table };
+module.exports = { median, pairedRatio, sideBySide };

@@ -6,10 +6,9 @@
  * sandbox lets RATE.perSecond requests a second through (bursts of RATE.burst): the floor is count / rate.
  */
 const crypto = require('node:crypto');
-const os = require('node:os');
 
 const { chain, imported, node } = require('../test/harness/n8n/workflows');
-const { table } = require('./cpuTiming');
+const { againstFloor } = require('./report');
 const { httpRequestNode, pool, postNode } = require('./workflow');
 
 const RATE = { perSecond: 10, burst: 10 };
@@ -59,65 +58,24 @@ async function runExecutions(sandbox, url, { count, atOnce, tag }) {
 	sandbox.reset();
 	sandbox.setRateLimit(RATE);
 	sandbox.setLatency({ fixedMs: 40 });
-	const loadBefore = os.loadavg()[0];
-	const statuses = new Array(count);
-	const started = Date.now();
-	await pool(count, atOnce, async (i) => {
-		const body = JSON.stringify({ ref: `${tag}-${i}`, amount: i + 1 });
-		try {
-			const res = await fetch(url, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json' },
-				body,
-			});
-			await res.arrayBuffer();
-			statuses[i] = res.status;
-		} catch (error) {
-			statuses[i] = `error: ${error.message}`;
-		}
+	const answers = {};
+	const run = await againstFloor(count, (count / RATE.perSecond) * 1000, async () => {
+		await pool(count, atOnce, async (i) => {
+			const body = JSON.stringify({ ref: `${tag}-${i}`, amount: i + 1 });
+			const headers = { 'content-type': 'application/json' };
+			const status = await fetch(url, { method: 'POST', headers, body })
+				.then((res) => res.arrayBuffer().then(() => res.status))
+				.catch((error) => `error: ${error.message}`);
+			answers[status] = (answers[status] ?? 0) + 1;
+		});
+		const records = sandbox.records();
+		const refs = new Set(records.map((record) => record.ref)).size;
+		const { requests, rateLimited } = sandbox.stats();
+		return { succeeded: answers[200] ?? 0, records: records.length, refs, requests, rateLimited };
 	});
-	const ms = Date.now() - started;
-	const records = sandbox.records();
-	const refs = new Set(records.map((record) => record.ref)).size;
-	const { requests, rateLimited } = sandbox.stats();
 	sandbox.setRateLimit(null);
 	sandbox.setLatency(null);
-	const floorMs = (count / RATE.perSecond) * 1000;
-	const answers = {};
-	for (const status of statuses) answers[status] = (answers[status] ?? 0) + 1;
-	return {
-		ms,
-		floorMs,
-		vsFloor: ms / floorMs,
-		failed: count - (answers[200] ?? 0),
-		answers,
-		records: records.length,
-		lost: count - refs,
-		duplicates: records.length - refs,
-		requests,
-		requestsPerItem: requests / count,
-		rateLimited,
-		load: [loadBefore, os.loadavg()[0]],
-	};
+	return { ...run, answers };
 }
 
-function printExecutions(title, results) {
-	console.log(`\n${title}`);
-	table(
-		'Scenario | time s | × floor | failed | records | lost | duplicates | requests/item | 429s | load avg (start → end)',
-		results.map((r) => [
-			r.label,
-			(r.ms / 1000).toFixed(1),
-			r.vsFloor.toFixed(3),
-			r.failed,
-			r.records,
-			r.lost,
-			r.duplicates,
-			r.requestsPerItem.toFixed(3),
-			r.rateLimited,
-			`${r.load[0].toFixed(2)} → ${r.load[1].toFixed(2)}`,
-		]),
-	);
-}
-
-module.exports = { RATE, executionWorkflows, runExecutions, printExecutions };
+module.exports = { RATE, executionWorkflows, runExecutions };

@@ -14,9 +14,10 @@ const os = require('node:os');
 const path = require('node:path');
 
 const { GROUPS, breakdown, describe } = require('./cpuProfile');
-const { median, table } = require('./cpuTiming');
+const { median } = require('./cpuTiming');
+const { table } = require('./report');
 const { MANUAL_TRIGGER, chain, imported, node } = require('../test/harness/n8n/workflows');
-const { importWorkflows, returnAllNode } = require('./workflow');
+const { execute, importWorkflows, returnAllNode } = require('./workflow');
 
 /** Start → `nodes`, for `n8n import:workflow` and `n8n execute --id`. */
 const listing = (id, nodes) =>
@@ -99,19 +100,12 @@ async function runWorkflow(n8n, scenario, { accounts, profileDir }) {
 		? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` }
 		: undefined;
 	const loadBefore = load();
-	const { code, data } = await n8n.execute(scenario.workflow.id, { extraEnv });
-	const runData = data.data.resultData.runData;
-	const error =
-		data.data.resultData.error?.message ??
-		scenario.timedNodes.map((name) => runData[name]?.[0]?.error?.message).find(Boolean);
+	const runData = await execute(n8n, scenario.workflow.id, scenario.timedNodes, { extraEnv });
 	const items = runData[scenario.outputNode]?.[0]?.data?.main?.[0] ?? [];
 	const ids = [items[0]?.json?.id, items[items.length - 1]?.json?.id];
 	const lastId = `acc_${String(accounts).padStart(4, '0')}`;
-	const checked = items.length === accounts && ids[0] === 'acc_0001' && ids[1] === lastId;
-	if (code !== 0 || error || !checked)
-		throw new Error(
-			`${scenario.label}: exit ${code}, error ${error}, ${items.length} items (${ids.join(' … ')})`,
-		);
+	if (items.length !== accounts || ids[0] !== 'acc_0001' || ids[1] !== lastId)
+		throw new Error(`${scenario.label}: ${items.length} items (${ids.join(' … ')})`);
 	return {
 		load: `${loadBefore} → ${load()}`,
 		ms: scenario.timedNodes.reduce((sum, name) => sum + runData[name][0].executionTime, 0),
@@ -126,12 +120,14 @@ async function listingBenchmarks(n8n, sandbox, credentials, options) {
 	const { accounts, pageSize, rounds, cpuProfDir } = options;
 	const pages = Math.ceil(accounts / pageSize);
 	const scenarios = listingScenarios(sandbox, credentials, pageSize);
-	await importWorkflows(
-		n8n,
-		'listing',
-		scenarios.map((s) => s.workflow),
-	);
-	const clients = ['fetch', 'http-new-agent'];
+	const workflows = scenarios.map((s) => s.workflow);
+	await importWorkflows(n8n, 'listing', workflows);
+	/** bench/plainListing.js's clients and how the summary names them. */
+	const clientLabels = {
+		fetch: 'fetch, keep-alive',
+		'http-new-agent': 'node:http, new agent per request',
+	};
+	const clients = Object.keys(clientLabels);
 	const runs = Object.fromEntries(
 		[...scenarios.map((s) => s.name), ...clients].map((n) => [n, []]),
 	);
@@ -155,14 +151,9 @@ async function listingBenchmarks(n8n, sandbox, credentials, options) {
 		}
 		for (const client of clients) {
 			const loadBefore = load();
-			const run = await plainListing(n8n.ensureInstalled().nodeBin, {
-				baseUrl: sandbox.baseUrl,
-				apiKey: sandbox.apiKey,
-				tenantId: sandbox.tenantId,
-				pageSize,
-				accounts,
-				client,
-			});
+			const { baseUrl, apiKey, tenantId } = sandbox;
+			const listing = { baseUrl, apiKey, tenantId, pageSize, accounts, client };
+			const run = await plainListing(n8n.ensureInstalled().nodeBin, listing);
 			if (run.pages !== pages) throw new Error(`${client}: ${run.pages} pages, expected ${pages}`);
 			run.load = `${loadBefore} → ${load()}`;
 			runs[client].push(run);
@@ -171,10 +162,6 @@ async function listingBenchmarks(n8n, sandbox, credentials, options) {
 			);
 		}
 	}
-	const clientLabel = {
-		fetch: 'fetch, keep-alive',
-		'http-new-agent': 'node:http, new agent per request',
-	};
 	const summary = [
 		...scenarios.map((s) => ({
 			name: s.name,
@@ -183,7 +170,7 @@ async function listingBenchmarks(n8n, sandbox, credentials, options) {
 		})),
 		...clients.map((client) => ({
 			name: client,
-			label: `plain client: ${clientLabel[client]} (new process)`,
+			label: `plain client: ${clientLabels[client]} (new process)`,
 			medianMs: median(runs[client].map((r) => r.coldMs)),
 			warmMedianMs: median(runs[client].map((r) => r.warmMs)),
 		})),

@@ -13,7 +13,7 @@ const path = require('node:path');
 
 const { Simulation } = require('../test/harness/rateLimit/simulation.ts');
 const { runQueue } = require('../test/harness/rateLimit/workers.ts');
-const { table } = require('./cpuTiming');
+const { table } = require('./report');
 
 const RATES = [
 	{ perSecond: 10, burst: 10 },

@@ -30,10 +30,11 @@ const {
 } = require('../test/harness/n8n/examples');
 const { startSandbox } = require('../sandbox/server');
 const { sign } = require('../sandbox/signing');
-const { RATE, executionWorkflows, printExecutions, runExecutions } = require('./executions');
+const { RATE, executionWorkflows, runExecutions } = require('./executions');
 const { listingBenchmarks } = require('./listingN8n');
+const { MACHINE, loadAverage, logRun, printRuns } = require('./report');
 const { MANUAL_TRIGGER, chain, imported, node } = require('../test/harness/n8n/workflows');
-const { httpRequestNode, importWorkflows, postNode } = require('./workflow');
+const { execute, httpRequestNode, importWorkflows, postNode } = require('./workflow');
 
 const args = parseArgs(process.argv.slice(2), {
 	n8n: installer.DEFAULT_VERSION,
@@ -51,11 +52,6 @@ const EXECUTIONS = { count: 300, atOnce: 25 };
 /** The example credential (examples/credentials.json, imported with the examples) and the HTTP Request node's. */
 const TENANT_API = { id: 'tenantApiDemo', name: 'Tenant API (sandbox)' };
 const HEADER_AUTH = { id: 'benchHeaderAuth', name: 'Header Auth (bench)' };
-const loadAverage = () =>
-	os
-		.loadavg()
-		.map((l) => l.toFixed(2))
-		.join(' ');
 
 /** Each flow --exec-rounds times, one after the other; every run's figures are reported. */
 async function executionBenchmarks(title, base, sandbox, flows, waitFor) {
@@ -69,11 +65,10 @@ async function executionBenchmarks(title, base, sandbox, flows, waitFor) {
 			const tag = `${flow.name}-${round}`;
 			const result = await runExecutions(sandbox, base + flow.path, { ...EXECUTIONS, tag });
 			results.push({ name: flow.name, label: flow.label, round, ...result });
-			console.log(
-				`  round ${round + 1} ${flow.label.padEnd(58)} ${(result.ms / 1000).toFixed(1)} s  ${result.vsFloor.toFixed(3)}× floor  failed ${result.failed}  duplicates ${result.duplicates}  ${result.rateLimited} 429s`,
-			);
+			logRun(round, flow.name, result);
 		}
-	printExecutions(`${title} (floor ${EXECUTIONS.count / RATE.perSecond} s)`, results);
+	console.log(`\n${title} (floor ${EXECUTIONS.count / RATE.perSecond} s)`);
+	printRuns('Scenario', results);
 	return results;
 }
 
@@ -99,16 +94,12 @@ async function postBenchmarks(n8n, sandbox) {
 	const results = [];
 	for (const s of scenarios) {
 		sandbox.reset();
-		const { code, data } = await n8n.execute(s.id);
-		const task = data.data.resultData.runData[s.node.name]?.[0];
-		const error = data.data.resultData.error?.message ?? task?.error?.message;
+		const runData = await execute(n8n, s.id, [s.node.name]);
 		const records = sandbox.records();
 		const distinct = new Set(records.map((r) => r.ref)).size;
-		if (code !== 0 || error || records.length !== args.items || distinct !== args.items)
-			throw new Error(
-				`${s.label}: exit ${code}, error ${error}, ${records.length} records for ${distinct} refs`,
-			);
-		const nodeMs = task.executionTime;
+		if (records.length !== args.items || distinct !== args.items)
+			throw new Error(`${s.label}: ${records.length} records for ${distinct} refs`);
+		const nodeMs = runData[s.node.name][0].executionTime;
 		results.push({ name: s.id, label: s.label, nodeMs, perSecond: (args.items / nodeMs) * 1000 });
 		console.log(
 			`  ${s.label.padEnd(55)} ${String(nodeMs).padStart(6)} ms  ${((args.items / nodeMs) * 1000).toFixed(0)} items/s`,
@@ -162,12 +153,11 @@ async function payloadLimit(n8n, webhookPath, workflowId, secret) {
 async function withReport(file, extra, work) {
 	const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bench-pack-'));
 	const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-bench-run-'));
-	const cpus = os.cpus();
 	const report = {
 		date: new Date().toISOString(),
 		n8n: args.n8n,
 		...extra,
-		cpu: `${cpus.length} × ${cpus[0]?.model}`,
+		machine: MACHINE,
 		loadAverage: loadAverage(),
 	};
 	try {
@@ -199,7 +189,8 @@ const main = () =>
 				JSON.stringify([{ ...HEADER_AUTH, type: 'httpHeaderAuth', data }]),
 			);
 			await n8n.cli(['import:credentials', `--input=${credentials}`]);
-			const flows = executionWorkflows(sandbox, { tenantApi: TENANT_API, headerAuth: HEADER_AUTH });
+			const credentialIds = { tenantApi: TENANT_API, headerAuth: HEADER_AUTH };
+			const flows = executionWorkflows(sandbox, credentialIds);
 			if (!args.skipExecutions) {
 				await importWorkflows(
 					n8n,
@@ -212,7 +203,6 @@ const main = () =>
 				console.log(`real n8n ${args.n8n}: bulk POST of ${args.items} items (node executionTime)`);
 				report.post = await postBenchmarks(n8n, sandbox);
 			}
-			const credentialIds = { tenantApi: TENANT_API, headerAuth: HEADER_AUTH };
 			const options = {
 				accounts: args.accounts,
 				pageSize: 100,
@@ -224,21 +214,13 @@ const main = () =>
 			);
 			report.listing = await listingBenchmarks(n8n, sandbox, credentialIds, options);
 			if (!args.skipExecutions || !args.skipPayload) await n8n.start();
+			const title = `real n8n ${args.n8n}`;
+			const wait = (p) => n8n.waitForWebhook(p);
 			if (!args.skipExecutions)
-				report.executions = await executionBenchmarks(
-					`real n8n ${args.n8n}`,
-					n8n.url,
-					sandbox,
-					flows,
-					(p) => n8n.waitForWebhook(p),
-				);
+				report.executions = await executionBenchmarks(title, n8n.url, sandbox, flows, wait);
+			const triggerId = workflows['webhook-trigger'].id;
 			if (!args.skipPayload)
-				report.payload = await payloadLimit(
-					n8n,
-					webhookPath,
-					workflows['webhook-trigger'].id,
-					secret,
-				);
+				report.payload = await payloadLimit(n8n, webhookPath, triggerId, secret);
 		} finally {
 			if (n8n.running) await n8n.stop().catch(() => undefined);
 			await sandbox.close();
@@ -255,10 +237,11 @@ const queueMain = () =>
 		try {
 			// Enough slots on the two workers for every execution of the burst to run at once.
 			const concurrency = Math.ceil(EXECUTIONS.atOnce / 2);
+			const version = args.n8n;
 			cluster = await clusterLib.startCluster({
 				tarball,
 				runDir,
-				version: args.n8n,
+				version,
 				workers: 2,
 				concurrency,
 			});
@@ -275,13 +258,9 @@ const queueMain = () =>
 			}
 			await cluster.startProcessors();
 			const title = `n8n ${args.n8n} in queue mode (2 workers)`;
-			report.executions = await executionBenchmarks(
-				title,
-				cluster.webhookBase,
-				sandbox,
-				flows,
-				(p) => waitForWebhook(cluster.webhookBase, p),
-			);
+			const base = cluster.webhookBase;
+			const wait = (p) => waitForWebhook(base, p);
+			report.executions = await executionBenchmarks(title, base, sandbox, flows, wait);
 		} finally {
 			if (cluster)
 				await cluster.stop().catch((error) => console.error(`cluster stop: ${error.message}`));

@@ -35,12 +35,14 @@ const {
 } = require('../test/harness/engine.ts');
 const bench = require('./workflow');
 const { FLOOR_TYPE, floorNodeDefinition, setUpFloor } = require('./floorNode');
+const { listAll } = require('./plainListing');
 const { LATENCY, RATE_LIMIT, rateLimitedScenarios } = require('./rateLimited');
 const { printQueueWorkers, queueWorkersBench } = require('./queueWorkers');
 const { printWebhook, webhookBench } = require('./webhook');
 const installer = require('../test/harness/n8n/install');
 const { parseArgs } = require('./args');
-const { median, pairedRatio, table } = require('./cpuTiming');
+const { median, pairedRatio } = require('./cpuTiming');
+const { MACHINE, againstFloor, loadAverage, logRun, printRuns, table } = require('./report');
 
 const args = parseArgs(process.argv.slice(2), {
 	items: 2000,
@@ -59,11 +61,6 @@ const picked = (name) => args.only.length === 0 || args.only.some((o) => name.st
 const section = (...prefixes) =>
 	args.only.length === 0 || args.only.some((o) => prefixes.some((p) => o.startsWith(p)));
 const fmt = (n, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '–');
-const loadAverage = () =>
-	os
-		.loadavg()
-		.map((l) => l.toFixed(2))
-		.join(' ');
 const inputsOf = (count) =>
 	Array.from({ length: count }, (_, i) => ({ ref: `bench-${i}`, amount: i + 1 }));
 const check = (condition, message) => {
@@ -236,25 +233,18 @@ function listScenarios({ harness, types, sandbox }) {
 				pageSize,
 				run: async () => {
 					const client = new Pool(new URL(sandbox.baseUrl).origin, { connections: 1 });
-					const headers = { 'api-key': sandbox.apiKey, 'x-tenant-id': sandbox.tenantId };
-					let listed = 0;
-					for (let cursor = ''; cursor !== undefined; ) {
-						const query = new URLSearchParams({
-							limit: String(pageSize),
-							...(cursor ? { cursor } : {}),
-						});
+					const get = async (url) => {
+						const { pathname, search } = new URL(url);
 						const { statusCode, body } = await client.request({
 							method: 'GET',
-							path: `/v1/accounts?${query}`,
-							headers,
+							path: pathname + search,
+							headers: { 'api-key': sandbox.apiKey, 'x-tenant-id': sandbox.tenantId },
 						});
-						const page = await body.json();
 						check(statusCode === 200, `status ${statusCode}`);
-						listed += page.data.length;
-						cursor = page.has_more ? page.next_cursor : undefined;
-					}
+						return await body.json();
+					};
+					await listAll(get, { ...sandbox, pageSize, accounts: args.accounts });
 					await client.close();
-					check(listed === args.accounts, `${listed} accounts listed`);
 					return {};
 				},
 			},
@@ -265,19 +255,15 @@ function listScenarios({ harness, types, sandbox }) {
 /** Runs `work` under the V8 CPU profiler when --profile is given; writes bench/results/<name>.cpuprofile. */
 async function profiled(name, work) {
 	if (!args.profile) return await work();
-	const session = new (require('node:inspector').Session)();
+	const session = new (require('node:inspector/promises').Session)();
 	session.connect();
-	const post = (method, params) =>
-		new Promise((resolve, reject) =>
-			session.post(method, params, (e, r) => (e ? reject(e) : resolve(r))),
-		);
-	await post('Profiler.enable');
-	await post('Profiler.setSamplingInterval', { interval: 200 });
-	await post('Profiler.start');
+	await session.post('Profiler.enable');
+	await session.post('Profiler.setSamplingInterval', { interval: 200 });
+	await session.post('Profiler.start');
 	try {
 		return await work();
 	} finally {
-		const { profile } = await post('Profiler.stop');
+		const { profile } = await session.post('Profiler.stop');
 		const file = path.join(__dirname, 'results', `${name}.cpuprofile`);
 		fs.mkdirSync(path.dirname(file), { recursive: true });
 		fs.writeFileSync(file, JSON.stringify(profile));
@@ -348,22 +334,14 @@ async function runRateLimited() {
 			harness.credentials[HEADER_AUTH.id] = { name: 'Api-Key', value: sandbox.apiKey };
 			for (const again of scenario.again ? [false, true] : [false]) {
 				if (again) await sandbox.call('reset');
-				const loadBefore = os.loadavg()[0];
-				// Wall time only: over a run this long the process's CPU time is mostly the 5 ms RSS sampler's.
-				const { ms, result } = await measured(() => scenario.run(sandbox));
 				const run = {
 					name: `${scenario.name}${again ? '-again' : ''}`,
 					label: `${scenario.label}${again ? ', again in the same process' : ''}`,
 					round,
-					ms,
-					vsFloor: ms / floorMs,
-					load: [loadBefore, os.loadavg()[0]],
-					...result,
+					...(await againstFloor(args.rlItems, floorMs, () => scenario.run(sandbox))),
 				};
 				runs.push(run);
-				process.stderr.write(
-					`  round ${round + 1} ${run.name.padEnd(28)} ${(ms / 1000).toFixed(1).padStart(6)} s  ${run.vsFloor.toFixed(3)}× floor  failed ${result.failed}  duplicates ${result.duplicates}  ${result.rateLimited} 429s\n`,
-				);
+				logRun(round, run.name, run);
 			}
 			await sandbox.call('close');
 		}
@@ -371,10 +349,9 @@ async function runRateLimited() {
 }
 
 async function main() {
-	const cpus = os.cpus();
 	const report = {
 		date: new Date().toISOString(),
-		machine: `${cpus.length} × ${cpus[0]?.model}, ${Math.round(os.totalmem() / 1073741824)} GB, Node ${process.version}, ${os.type()} ${os.release()}`,
+		machine: MACHINE,
 		loadAverage: loadAverage(),
 		args,
 	};
@@ -456,19 +433,9 @@ function print(report) {
 			),
 		);
 	if (rateLimited)
-		table(
-			`Against ${rateLimited.rateLimit.perSecond} requests/s (floor ${fmt(rateLimited.floorMs / 1000, 1)} s) | time s | × floor | failed items | records | duplicates | requests/item | 429s | load avg (start → end)`,
-			rateLimited.runs.map((r) => [
-				r.label,
-				fmt(r.ms / 1000, 1),
-				fmt(r.vsFloor, 3),
-				r.error ? `${r.failed} (node error: ${r.error.slice(0, 80)})` : r.failed,
-				r.records,
-				r.duplicates,
-				fmt(r.requests / rateLimited.items, 3),
-				r.rateLimited,
-				`${fmt(r.load[0], 2)} → ${fmt(r.load[1], 2)}`,
-			]),
+		printRuns(
+			`Against ${rateLimited.rateLimit.perSecond} requests/s (floor ${fmt(rateLimited.floorMs / 1000, 1)} s)`,
+			rateLimited.runs,
 		);
 	if (queueWorkers) printQueueWorkers(queueWorkers);
 	if (list.length)

@@ -8,7 +8,8 @@
  */
 const { isDeepStrictEqual } = require('node:util');
 
-const { median, pairedRatio, sideBySide, table } = require('./cpuTiming');
+const { median, pairedRatio, sideBySide } = require('./cpuTiming');
+const { table } = require('./report');
 const { fill, series } = require('./webhookShapes');
 const { NOW, requestOf, secretsOf, setupNamed } = require('./webhookSetups');
 
@@ -123,7 +124,6 @@ function signedBench(builds, { rounds, large }) {
 			: { rounds, loopUs: 0, warm: { calls: 1, us: 0 } };
 	const rows = cases.map(({ scheme, shape, fns, sameBody, refused }) => {
 		process.stderr.write(`  signed, ${bytes} bytes: ${scheme}, ${shape}\n`);
-		global.gc?.();
 		const times = sideBySide(fns, timing);
 		const us = (key) => (times[key] ? median(times[key]) : undefined);
 		return {

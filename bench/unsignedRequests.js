@@ -6,7 +6,8 @@
  * settings built once per set-up. Baseline: `JSON.parse(rawBody.toString('utf8'))` for JSON, `URLSearchParams` with
  * every pair iterated for forms. A cell's ratio is the median over the rounds of trigger ÷ baseline in the same round.
  */
-const { median, pairedRatio, sideBySide, table } = require('./cpuTiming');
+const { median, pairedRatio, sideBySide } = require('./cpuTiming');
+const { table } = require('./report');
 const { FORM_SHAPES, JSON_SHAPES, fill } = require('./webhookShapes');
 const { SETUPS, requestOf, secretsOf } = require('./webhookSetups');
 
@@ -92,7 +93,6 @@ function unsignedBench(
 					const key = `${setup.name} | ${variant.name}`;
 					({ info: meta[key], run: fns[key] } = cell(build, setup, variant, body, format));
 				}
-			global.gc?.();
 			const times = sideBySide(fns, { rounds, loopUs, warm });
 			warm = { calls: 5, us: 0 }; // the code under test is the same for every shape: warmed once is enough
 			rows.push({

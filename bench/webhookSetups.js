@@ -48,18 +48,15 @@ function customSetup(algorithm) {
 	};
 }
 
+/** An HMAC of the body set-up with Use Timestamp on. */
+const STAMPED = { timestamp: true, extra: { useTimestamp: true } };
+
 /** Every set-up that refuses anything (None refuses nothing). */
 const SETUPS = [
 	sandboxSetup('hmacSha256', 'hmac-sha256-hex'),
-	sandboxSetup('hmacSha256, timestamp', 'hmac-sha256-hex', {
-		timestamp: true,
-		extra: { useTimestamp: true },
-	}),
+	sandboxSetup('hmacSha256, timestamp', 'hmac-sha256-hex', STAMPED),
 	sandboxSetup('hmacSha512', 'hmac-sha512-hex'),
-	sandboxSetup('hmacSha512, timestamp', 'hmac-sha512-hex', {
-		timestamp: true,
-		extra: { useTimestamp: true },
-	}),
+	sandboxSetup('hmacSha512, timestamp', 'hmac-sha512-hex', STAMPED),
 	sandboxSetup('timestampedSignatures', 'timestamped', { timestamp: true }),
 	sandboxSetup('standardWebhooks', 'standard-webhooks', { timestamp: true }),
 	customSetup('sha1'),

@@ -96,6 +96,16 @@ async function pool(count, limit, task) {
 	await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
 }
 
+/** `n8n execute` of workflow `id`: its run data; throws with the exit code and the first error of the run or `nodes`. */
+async function execute(n8n, id, nodes, options) {
+	const { code, data } = await n8n.execute(id, options);
+	const { runData, error } = data.data.resultData;
+	const failed =
+		error?.message ?? nodes.map((name) => runData[name]?.[0]?.error?.message).find(Boolean);
+	if (code !== 0 || failed) throw new Error(`${id}: exit ${code}, error ${failed}`);
+	return runData;
+}
+
 /** Imports `workflows` (each with an `id`) into `n8n` through its CLI. */
 async function importWorkflows(n8n, folder, workflows) {
 	const dir = path.join(n8n.userFolder, 'bench-import', folder);
@@ -107,6 +117,7 @@ async function importWorkflows(n8n, folder, workflows) {
 
 module.exports = {
 	BODY_EXPRESSION,
+	execute,
 	httpRequestNode,
 	importWorkflows,
 	nodeTypesWith,

@@ -3,14 +3,14 @@
 const { SandboxOptionError, numberOption } = require('./options');
 
 /**
- * Deterministic seeds (accounts; transfers and payouts, read-only) and the seven listing shapes ("pagination
+ * Deterministic seeds (accounts; transfers and payouts, read-only) and the five listing shapes ("pagination
  * modes"). Accounts page in the configured mode; every other collection in one fixed shape of its own: `payouts` in
  * next links, the rest (`transfers` among them) in cursor pages (README "Collections other than accounts").
  *
  * @typedef {{ id: string, object: 'account', name: string, currency: string, balance: number,
  *   status: string, created_at: string }} Account
  * @typedef {{ id: string, object: string, amount: number, currency: string, status: string, created_at: string }} SeededRecord
- * @typedef {'cursor'|'page'|'pageNoTotals'|'nextUrl'|'array'|'loop'|'endless'} PaginationMode
+ * @typedef {'cursor'|'page'|'pageNoTotals'|'nextUrl'|'array'} PaginationMode
  * @typedef {{ mode: PaginationMode, defaultPageSize: number, maxPageSize: number }} PaginationConfig
  */
 
@@ -20,8 +20,6 @@ const PAGINATION_MODES = /** @type {const} */ ([
 	'pageNoTotals',
 	'nextUrl',
 	'array',
-	'loop',
-	'endless',
 ]);
 const NAMES = 'Acme Globex Initech Umbrella Hooli Stark Wayne Wonka Tyrell Soylent Cyberdyne'.split(
 	' ',
@@ -121,21 +119,6 @@ function page(all, q, cfg, listingUrl) {
 				next_cursor: hasMore ? encodeCursor(offset + limit) : null,
 			};
 		}
-		case 'loop': // the cursor pointing at page 2 is handed out on every page, forever
-			return {
-				data: from(q.get('cursor') ? decodeCursor(String(q.get('cursor'))) : 0),
-				has_more: true,
-				next_cursor: encodeCursor(limit),
-			};
-		case 'endless': {
-			// Always a fresh cursor and has_more: the records wrap around forever.
-			const offset = q.get('cursor') ? decodeCursor(String(q.get('cursor'))) : 0;
-			const data =
-				items.length === 0
-					? []
-					: Array.from({ length: limit }, (_, i) => items[(offset + i) % items.length]);
-			return { data, has_more: true, next_cursor: encodeCursor(offset + limit) };
-		}
 		case 'page': {
 			const pageNo = int('page', 1, 1);
 			const perPage = Math.min(int('per_page', limit, 1), cfg.maxPageSize);
@@ -162,15 +145,19 @@ function page(all, q, cfg, listingUrl) {
 	}
 }
 
-/** @param {unknown} mode @returns {mode is PaginationMode} */
-const isPaginationMode = (mode) => PAGINATION_MODES.some((m) => m === mode);
+/** `mode` if it is a pagination mode. @param {unknown} mode @returns {PaginationMode} */
+function paginationMode(mode) {
+	const known = PAGINATION_MODES.find((m) => m === mode);
+	if (known === undefined) throw new SandboxOptionError(`unknown pagination mode: ${String(mode)}`);
+	return known;
+}
 
 module.exports = {
 	seedAccounts,
 	seedCollection,
 	listRecords,
 	listingModeOf,
-	isPaginationMode,
+	paginationMode,
 	PAGINATION_MODES,
 	SEEDED_COLLECTIONS,
 };

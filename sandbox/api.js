@@ -1,5 +1,6 @@
 'use strict';
 
+const { setTimeout: sleep } = require('node:timers/promises');
 const { listRecords, listingModeOf } = require('./accounts');
 const http = require('./http-util');
 
@@ -12,14 +13,12 @@ const { sendRaw, sendError, errorBody, JSON_TYPE } = http;
  * @import { SandboxState } from './state'
  * @import { CompiledAction } from './faults'
  * @import { HeldAnswer } from './hold'
- * @typedef {{ delayTimers: Set<NodeJS.Timeout>, origin: string, state: SandboxState, held: import('./hold').HeldRequests }} ApiContext
+ * @typedef {{ stop: AbortSignal, origin: string, state: SandboxState, held: import('./hold').HeldRequests }} ApiContext
  * @typedef {{ ctx: ApiContext, state: SandboxState, req: IncomingMessage, res: ServerResponse, method: string,
  *   path: string, segs: string[], query: string, idemKey: string|undefined, fault: CompiledAction|null }} Call
  *   one request: `segs` are the path's segments after /v1, `query` the text after '?'
  */
 
-const IN_PROGRESS_MESSAGE =
-	'There is currently another in-progress request using this Idempotency-Key (that probably means you submitted twice, and the other request is still going through). Please try again later.';
 const LISTING_CACHE_MAX = 512;
 
 /** What "the same request" means: method, path, and the body as JSON with object keys sorted at every level. */
@@ -48,8 +47,8 @@ function respond({ ctx, req, res, fault }, status, body, headers) {
 		const echoed = Array.isArray(parsed) ? { data: parsed, request } : { ...parsed, request };
 		sendRaw(res, status, JSON.stringify(echoed), JSON_TYPE, headers);
 	} else if (fault?.type === 'drip')
-		http.sendDripping(res, status, body, fault, ctx.delayTimers, () => ctx.state.answersCutShort++);
-	else if (fault?.type === 'delay' || fault?.type === 'slowCommit')
+		http.sendDripping(res, status, body, fault, ctx.stop, () => ctx.state.answersCutShort++);
+	else if (fault?.type === 'delay')
 		later(ctx, fault.ms, () => {
 			if (!res.destroyed && !res.writableEnded) sendRaw(res, status, body, JSON_TYPE, headers);
 		});
@@ -59,11 +58,7 @@ function respond({ ctx, req, res, fault }, status, body, headers) {
 
 /** Runs `then` in `ms`, unless the sandbox closes first. @param {ApiContext} ctx @param {number} ms @param {() => void} then */
 function later(ctx, ms, then) {
-	const timer = setTimeout(() => {
-		ctx.delayTimers.delete(timer);
-		then();
-	}, ms);
-	ctx.delayTimers.add(timer);
+	void sleep(ms, undefined, { signal: ctx.stop }).then(then, () => {});
 }
 
 /**
@@ -86,20 +81,10 @@ function handleApi(state, ctx, req, res, rawPath, query) {
 	const apiKey = req.headers['api-key'];
 	const verdict = apiKey === state.apiKey ? state.rateLimit.take(apiKey) : null;
 	for (const [name, value] of Object.entries(verdict?.headers ?? {})) res.setHeader(name, value);
-	const idemKey = req.headers['idempotency-key'];
+	const header = req.headers['idempotency-key'];
+	const idemKey = typeof header === 'string' ? header : undefined;
 	/** @type {Call} */
-	const call = {
-		ctx,
-		state,
-		req,
-		res,
-		method,
-		path,
-		segs,
-		query,
-		idemKey: typeof idemKey === 'string' ? idemKey : undefined,
-		fault: null,
-	};
+	const call = { ctx, state, req, res, method, path, segs, query, idemKey, fault: null };
 	const delayMs = state.latency.nextMs();
 	if (delayMs === 0) return answerApi(call, verdict);
 	later(ctx, delayMs, () => {
@@ -156,9 +141,7 @@ function handleGet(call) {
 	}
 	if (segs.length === 2) {
 		const found =
-			collection === 'accounts'
-				? state.accountsById.get(id)
-				: (state.recordsById.get(id) ?? state.seededById.get(id));
+			collection === 'accounts' ? state.accountsById.get(id) : state.recordsById.get(id);
 		if (found && (collection === 'accounts' || found.object === collection))
 			return respond(call, 200, JSON.stringify(found));
 		return respond(
@@ -199,19 +182,7 @@ async function handlePost(call) {
 		commitPost(state, segs[0], path, scoped, idemKey, fp, body);
 	if (fault?.type === 'hold')
 		return ctx.held.hold(res, { method: 'POST', path, idempotencyKey: idemKey, body }, processPost);
-	const known = answerKnownKey(state, scoped, fp);
-	if (fault?.type === 'slowCommit' && known === null) {
-		// A slow commit: meanwhile the key is "in progress" and a retry with it gets a 409 (as some payment APIs answer).
-		// The commit happens even when the client has gone away.
-		state.inProgress.add(scoped);
-		return later(ctx, fault.ms, () => {
-			state.inProgress.delete(scoped);
-			const answer = processPost();
-			if (!res.destroyed && !res.writableEnded)
-				sendRaw(res, answer.status, answer.body, answer.contentType, answer.headers);
-		});
-	}
-	const answer = known ?? commitPost(state, segs[0], path, scoped, idemKey, fp, body);
+	const answer = processPost();
 	// A conflict is answered at once: it changed nothing, so post-commit faults do not apply.
 	if (answer.status === 409)
 		sendRaw(res, answer.status, answer.body, answer.contentType, answer.headers);
@@ -219,38 +190,24 @@ async function handlePost(call) {
 }
 
 /**
- * The answer for a key the service already knows: "still in progress", the stored answer (same request), or a
- * refusal (another request); null for a new key.
+ * The answer for a key the service already knows: the stored answer (same request), or a refusal (another
+ * request); null for a new key.
  * @param {SandboxState} state @param {string} scoped the key in its tenant @param {string} fp
  * @returns {HeldAnswer|null}
  */
 function answerKnownKey(state, scoped, fp) {
-	const conflict = (/** @type {string} */ code, /** @type {string} */ message) => {
-		state.conflicts++;
-		return {
-			status: 409,
-			body: JSON.stringify(errorBody(code, message)),
-			contentType: JSON_TYPE,
-			recordId: null,
-		};
-	};
-	if (state.inProgress.has(scoped)) return conflict('idempotency_key_in_use', IN_PROGRESS_MESSAGE);
 	const seen = state.idempotency.get(scoped);
 	if (seen === undefined) return null;
-	if (seen.fingerprint !== fp)
-		return conflict(
-			'idempotency_key_reuse',
-			'This Idempotency-Key was already used with a different request',
-		);
+	if (seen.fingerprint !== fp) {
+		state.conflicts++;
+		const message = 'This Idempotency-Key was already used with a different request';
+		const body = JSON.stringify(errorBody('idempotency_key_reuse', message));
+		return { status: 409, body, contentType: JSON_TYPE, recordId: null };
+	}
 	state.replays++;
 	const { status, body, recordId } = seen;
-	return {
-		status,
-		body,
-		contentType: JSON_TYPE,
-		headers: { 'idempotent-replayed': 'true' },
-		recordId,
-	};
+	const headers = { 'idempotent-replayed': 'true' };
+	return { status, body, contentType: JSON_TYPE, headers, recordId };
 }
 
 /**

@@ -16,12 +16,13 @@ Schemes: ${SCHEMES.join(', ')} (default hmac-sha256-hex).
   Without a secret, each scheme signs with a demo secret valid in its key format (printed at start).
   --webhook-timestamp: the hmac-* schemes also sign a timestamp (x-timestamp); the others sign one or none as they do.`;
 
-const TEXT = ['port', 'accounts', 'pagination', 'transfers', 'payouts', 'api-key', 'tenant'];
-const WEBHOOK = ['webhook-url', 'webhook-secret', 'webhook-scheme'];
+/** The flags that take a value (numbers are checked by the sandbox's options). */
+const TEXT =
+	'port accounts pagination transfers payouts api-key tenant webhook-url webhook-secret webhook-scheme';
 
 async function serve() {
 	const options = {
-		...Object.fromEntries([...TEXT, ...WEBHOOK].map((name) => [name, { type: 'string' }])),
+		...Object.fromEntries(TEXT.split(' ').map((name) => [name, { type: 'string' }])),
 		'webhook-timestamp': { type: 'boolean' },
 		help: { type: 'boolean' },
 	};
@@ -29,15 +30,13 @@ async function serve() {
 		parseArgs({ args: process.argv.slice(2), options: /** @type {any} */ (options) }).values
 	);
 	if (flags.help) return void process.stdout.write(USAGE + '\n');
-	const number = (/** @type {string|undefined} */ value) =>
-		value === undefined ? undefined : Number(value);
 	const webhookUrl = flags['webhook-url'];
 	const secret = flags['webhook-secret'];
 	const sandbox = await startSandbox({
-		port: number(flags.port) ?? 4010,
-		accounts: number(flags.accounts),
-		transfers: number(flags.transfers),
-		payouts: number(flags.payouts),
+		port: Number(flags.port ?? 4010),
+		accounts: flags.accounts,
+		transfers: flags.transfers,
+		payouts: flags.payouts,
 		pagination: flags.pagination,
 		apiKey: flags['api-key'],
 		tenantId: flags.tenant,

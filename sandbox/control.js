@@ -13,7 +13,7 @@ const { SandboxOptionError } = require('./options');
 
 const ENDPOINTS = {
 	'GET /_sandbox/stats':
-		'counters: requests, byRoute, records, distinctIdempotencyKeys, replays, conflicts, answersCutShort, postsInProgress, inFlight, peakInFlight, faultsInjected, rateLimited, deliveries',
+		'counters: requests, byRoute, records, distinctIdempotencyKeys, replays, conflicts, answersCutShort, inFlight, peakInFlight, faultsInjected, rateLimited, deliveries',
 	'POST /_sandbox/deliver':
 		'send one delivery now (optional body {event} or {payload}, and overrides of the webhook settings); answers with the outcome: ok, attempts, and the last answer (status, contentType, body)',
 };

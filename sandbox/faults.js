@@ -5,21 +5,21 @@ const { errorBody, JSON_TYPE } = require('./http-util');
 const { SandboxOptionError, numberOption } = require('./options');
 
 /**
- * Fault injection rules (README "Fault rules"): the first matching rule wins; a rule whose `times` are used up, whose
- * `firstAttemptPerKey` already saw the key, whose `maxPerKey` faults were injected for the request's Idempotency-Key
- * (requests without one are not limited), or whose probability roll fails is skipped.
+ * Fault injection rules (README "Fault rules"): the first matching rule wins; a rule whose `times` are used up, or
+ * whose `maxPerKey` faults were injected for the request's Idempotency-Key (requests without one are not limited), is
+ * skipped.
  *
  * @typedef {{ status: number, body?: unknown, headers?: Record<string, string>, contentType?: string }
- *   | { dropAfterCommit: true } | { delayMs: number } | { commitDelayMs: number } | { echoRequest: true }
+ *   | { dropAfterCommit: true } | { delayMs: number } | { echoRequest: true }
  *   | { drip: { intervalMs?: number, endless?: boolean } } | { gzipBomb: { inflatedMiB?: number, endless?: boolean } }
  *   | { hold: true } | { htmlError: number } | { rawBody: string, contentType?: string, status?: number }
  *   | { rawBodyBase64: string, contentType?: string, status?: number }} FaultAction
  * @typedef {{ seed?: number, p500?: number, pDropAfterCommit?: number, p429?: number,
  *   retryAfterSeconds?: number, pSlow?: number, slowMs?: number }} RandomFaults
- * @typedef {{ method?: string, path?: string, times?: number, firstAttemptPerKey?: boolean,
- *   maxPerKey?: number, probability?: number, seed?: number, action?: FaultAction, random?: RandomFaults }} FaultRule
+ * @typedef {{ method?: string, path?: string, times?: number, maxPerKey?: number, action?: FaultAction,
+ *   random?: RandomFaults }} FaultRule
  * @typedef {{ type: 'status', status: number, body: string|Buffer, contentType: string, headers: Record<string,string> }
- *   | { type: 'dropAfterCommit' } | { type: 'delay', ms: number } | { type: 'slowCommit', ms: number }
+ *   | { type: 'dropAfterCommit' } | { type: 'delay', ms: number }
  *   | { type: 'drip', intervalMs: number, endless: boolean } | { type: 'gzipBomb', inflatedMiB: number, endless: boolean }
  *   | { type: 'echoRequest' } | { type: 'hold' }} CompiledAction what match() returns
  */
@@ -47,8 +47,6 @@ function compileAction(a) {
 	if (a.echoRequest) return { type: 'echoRequest' };
 	if (a.delayMs !== undefined)
 		return { type: 'delay', ms: numberOption(a.delayMs, 0, 'delayMs', 0) };
-	if (a.commitDelayMs !== undefined)
-		return { type: 'slowCommit', ms: numberOption(a.commitDelayMs, 0, 'commitDelayMs', 0) };
 	if (a.drip !== undefined)
 		return {
 			type: 'drip',
@@ -65,14 +63,13 @@ function compileAction(a) {
 		const status = statusOf(a.htmlError, 'htmlError');
 		return answer(status, htmlPage(status), 'text/html; charset=utf-8');
 	}
-	if (a.rawBodyBase64 !== undefined)
-		return answer(
-			statusOf(a.status, 'rawBodyBase64'),
-			Buffer.from(a.rawBodyBase64, 'base64'),
-			a.contentType,
-		);
-	if (a.rawBody !== undefined)
-		return answer(statusOf(a.status, 'rawBody'), Buffer.from(String(a.rawBody)), a.contentType);
+	if (a.rawBody !== undefined || a.rawBodyBase64 !== undefined) {
+		const bytes =
+			a.rawBody === undefined
+				? Buffer.from(a.rawBodyBase64, 'base64')
+				: Buffer.from(String(a.rawBody));
+		return answer(statusOf(a.status, 'rawBody'), bytes, a.contentType);
+	}
 	if (a.status !== undefined) {
 		const status = statusOf(a.status, 'status');
 		const body =
@@ -87,7 +84,7 @@ function compileAction(a) {
 		);
 	}
 	throw new SandboxOptionError(
-		'action must have one of: status, dropAfterCommit, delayMs, commitDelayMs, hold, drip, gzipBomb, echoRequest, htmlError, rawBody, rawBodyBase64',
+		'action must have one of: status, dropAfterCommit, delayMs, hold, drip, gzipBomb, echoRequest, htmlError, rawBody, rawBodyBase64',
 	);
 }
 
@@ -103,17 +100,12 @@ function randomPick(spec) {
 	/** @type {[number, CompiledAction][]} */
 	const table = [];
 	let upTo = 0;
+	const retryAfter = { 'retry-after': String(spec.retryAfterSeconds ?? 1) };
 	/** @type {Array<[keyof RandomFaults, CompiledAction]>} */
 	const kinds = [
 		['p500', compileAction({ status: 500 })],
 		['pDropAfterCommit', { type: 'dropAfterCommit' }],
-		[
-			'p429',
-			compileAction({
-				status: 429,
-				headers: { 'retry-after': String(spec.retryAfterSeconds ?? 1) },
-			}),
-		],
+		['p429', compileAction({ status: 429, headers: retryAfter })],
 		['pSlow', { type: 'delay', ms: Number(spec.slowMs ?? 200) }],
 	];
 	for (const [name, action] of kinds) {
@@ -135,10 +127,6 @@ function compileRule(rule) {
 		method: rule.method ? rule.method.toUpperCase() : null,
 		path: rule.path ?? null,
 		times: numberOption(rule.times, Infinity, 'times', 0),
-		seenKeys: rule.firstAttemptPerKey ? new Set() : null,
-		probability:
-			rule.probability === undefined ? null : probabilityOf(rule.probability, 'probability'),
-		prng: createPrng(rule.seed),
 		matched: 0,
 		maxPerKey: numberOption(rule.maxPerKey, Infinity, 'maxPerKey', 0),
 		/** @type {Map<string, number>} */
@@ -175,15 +163,10 @@ class FaultInjector {
 		for (const r of this.compiled) {
 			if (r.method !== null && r.method !== method) continue;
 			if (r.path !== null && !path.startsWith(r.path)) continue;
-			if (r.seenKeys !== null) {
-				if (!idempotencyKey || r.seenKeys.has(idempotencyKey)) continue;
-				r.seenKeys.add(idempotencyKey);
-			}
 			if (r.matched >= r.times) continue;
 			const keyFaults = idempotencyKey ? (r.faultsPerKey.get(idempotencyKey) ?? 0) : 0;
 			if (keyFaults >= r.maxPerKey) continue;
 			r.matched++;
-			if (r.probability !== null && r.prng() >= r.probability) continue;
 			const action = r.pick();
 			if (action === null) continue;
 			if (idempotencyKey && r.maxPerKey !== Infinity)

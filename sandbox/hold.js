@@ -24,15 +24,9 @@ class HeldRequests {
 
 	/** Parks a request; `process` runs on `commit()` or `release()`. @param {ServerResponse} res @param {HeldRequestInfo} info @param {() => HeldAnswer} process */
 	hold(res, info, process) {
+		const heldAt = new Date().toISOString();
 		/** @type {Entry} */
-		const entry = {
-			info,
-			heldAt: new Date().toISOString(),
-			res,
-			answer: null,
-			process,
-			clientGone: false,
-		};
+		const entry = { info, heldAt, res, answer: null, process, clientGone: false };
 		res.on('close', () => {
 			if (!res.writableFinished) entry.clientGone = true;
 		});

@@ -1,5 +1,6 @@
 'use strict';
 
+const { setTimeout: sleep } = require('node:timers/promises');
 const zlib = require('node:zlib');
 
 /** @import { IncomingMessage, ServerResponse } from 'node:http' */
@@ -66,12 +67,12 @@ const whenCutShort = (res, onCutShort) =>
 /**
  * Writes `body` one byte every `intervalMs` after the headers went out at once: the answer a client with a
  * headers-only timeout waits for forever. With `endless`, spaces (valid trailing JSON whitespace) follow until the
- * client goes away. `timers` holds the pending tick, for the server to cancel on close.
+ * client goes away, or the server closes (`stop`).
  * @param {ServerResponse} res @param {number} status @param {string} body
- * @param {{ intervalMs: number, endless: boolean }} how @param {Set<NodeJS.Timeout>} timers
+ * @param {{ intervalMs: number, endless: boolean }} how @param {AbortSignal} stop
  * @param {() => void} onCutShort
  */
-function sendDripping(res, status, body, how, timers, onCutShort) {
+function sendDripping(res, status, body, how, stop, onCutShort) {
 	const bytes = Buffer.from(body, 'utf8');
 	res.writeHead(status, {
 		'content-type': JSON_TYPE,
@@ -85,8 +86,7 @@ function sendDripping(res, status, body, how, timers, onCutShort) {
 		if (offset < bytes.length) res.write(bytes.subarray(offset, ++offset));
 		else if (how.endless) res.write(' ');
 		else return void res.end();
-		const timer = setTimeout(() => timers.delete(timer) && tick(), how.intervalMs);
-		timers.add(timer);
+		void sleep(how.intervalMs, undefined, { signal: stop }).then(tick, () => {});
 	};
 	tick();
 }

@@ -18,10 +18,10 @@ const { numberOption } = require('./options');
 
 class Latency {
 	prng = createPrng();
+	config = { fixedMs: 0, jitterMs: 0 };
 
 	/** @param {LatencyOptions|null|undefined} config null or undefined: no latency */
 	constructor(config) {
-		this.config = { fixedMs: 0, jitterMs: 0 };
 		this.configure(config);
 	}
 

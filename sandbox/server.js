@@ -29,9 +29,9 @@ const { sendError } = require('./http-util');
  */
 async function startSandbox(options = {}) {
 	const state = new SandboxState(options);
-	/** @type {Set<NodeJS.Timeout>} */
-	const delayTimers = new Set();
-	const ctx = { delayTimers, origin: '', state, held: state.held };
+	/** ends the delayed and drip-fed answers on close */
+	const stop = new AbortController();
+	const ctx = { stop: stop.signal, origin: '', state, held: state.held };
 
 	const server = http.createServer((req, res) => {
 		const [pathname, query = ''] = (req.url ?? '/').split(/\?(.*)/s);
@@ -70,8 +70,7 @@ async function startSandbox(options = {}) {
 		/** Stops listening and closes every connection (keep-alive ones, held requests, deliveries' sockets). */
 		close() {
 			closing ??= new Promise((resolve) => {
-				for (const t of delayTimers) clearTimeout(t);
-				delayTimers.clear();
+				stop.abort();
 				held.dropAll();
 				webhooks.close();
 				server.close(() => resolve());

@@ -90,35 +90,16 @@ function sign({ secret, scheme = 'hmac-sha256-hex', body, timestamp, id = 'msg_s
 }
 
 /**
- * One whole delivery of `event` (any JSON object) in `scheme`: the body bytes (JSON, or with `bodyFormat: 'form'` its
- * fields as form fields, objects as JSON text), the headers (content type included) and the URL to post to. `id` is
- * the message id of the schemes that sign one (default: the event's `id`).
- * @param {{ secret: string, scheme?: SigningScheme, event: Record<string, unknown>, id?: string, url: string, timestamp?: number|string|boolean, bodyFormat?: 'json'|'form' }} opts
+ * One whole delivery of `event` (any JSON object) in `scheme`: the JSON body bytes, the headers (content type
+ * included) and the URL to post to. `id` is the message id of the schemes that sign one (default: the event's `id`).
+ * @param {{ secret: string, scheme?: SigningScheme, event: Record<string, unknown>, id?: string, url: string, timestamp?: number|string|boolean }} opts
  * @returns {{ body: Buffer, headers: Record<string, string>, url: string }}
  */
-function signedDelivery({
-	secret,
-	scheme = 'hmac-sha256-hex',
-	event,
-	id,
-	url,
-	timestamp,
-	bodyFormat,
-}) {
-	const form = bodyFormat === 'form';
-	const text = form
-		? new URLSearchParams(
-				Object.entries(event).map(([name, value]) => [
-					name,
-					value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value),
-				]),
-			).toString()
-		: JSON.stringify(event);
-	const body = Buffer.from(text, 'utf8');
+function signedDelivery({ secret, scheme = 'hmac-sha256-hex', event, id, url, timestamp }) {
+	const body = Buffer.from(JSON.stringify(event), 'utf8');
 	id ??= typeof event.id === 'string' ? event.id : undefined;
 	const headers = sign({ secret, scheme, body, timestamp, id });
-	const contentType = form ? 'application/x-www-form-urlencoded' : 'application/json';
-	return { body, headers: { 'content-type': contentType, ...headers }, url };
+	return { body, headers: { 'content-type': 'application/json', ...headers }, url };
 }
 
 /** A demo secret valid in `scheme`'s key format (base64 for Standard Webhooks). @param {SigningScheme} scheme */

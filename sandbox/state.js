@@ -1,16 +1,11 @@
 'use strict';
 
-const {
-	seedAccounts,
-	seedCollection,
-	isPaginationMode,
-	SEEDED_COLLECTIONS,
-} = require('./accounts');
+const { seedAccounts, seedCollection, paginationMode, SEEDED_COLLECTIONS } = require('./accounts');
 const { FaultInjector } = require('./faults');
 const { WebhookDispatcher } = require('./webhooks');
 const { KeyRateLimit, Latency } = require('./rateLimit');
 const { HeldRequests } = require('./hold');
-const { SandboxOptionError, numberOption } = require('./options');
+const { numberOption } = require('./options');
 
 /** Fields a request body can never set or change. */
 const PROTECTED_FIELDS = new Set(['id', 'object', 'endpoint', 'idempotency_key', 'created_at']);
@@ -27,13 +22,6 @@ const PROTECTED_FIELDS = new Set(['id', 'object', 'endpoint', 'idempotency_key',
  *   rateLimit?: import('./rateLimit').RateLimitOptions|null, latency?: import('./rateLimit').LatencyOptions|null }} StateOptions
  */
 
-/** @param {unknown} mode */
-function paginationMode(mode) {
-	if (!isPaginationMode(mode))
-		throw new SandboxOptionError(`unknown pagination mode: ${String(mode)}`);
-	return mode;
-}
-
 /** Keeps only the fields a body may set. @param {Record<string, unknown>} target @param {Record<string, unknown>} fields */
 function assignFields(target, fields) {
 	for (const k of Object.keys(fields)) if (!PROTECTED_FIELDS.has(k)) target[k] = fields[k];
@@ -47,8 +35,6 @@ class SandboxState {
 	recordSeq = 0;
 	/** @type {Map<string, { fingerprint: string, status: number, body: string, recordId: string }>} answers by (tenant, Idempotency-Key), written at the commit */
 	idempotency = new Map();
-	/** @type {Set<string>} scoped keys of POSTs accepted but not yet committed (slow commits) */
-	inProgress = new Set();
 	faults = new FaultInjector();
 	/** requests parked by the fault action `hold` until released */
 	held = new HeldRequests();
@@ -78,9 +64,6 @@ class SandboxState {
 				const count = options[/** @type {'transfers'|'payouts'} */ (c)];
 				return [c, seedCollection(c, numberOption(count, 0, c, 0, true))];
 			}),
-		);
-		this.seededById = new Map(
-			Object.values(this.seeded).flatMap((records) => records.map((r) => [r.id, r])),
 		);
 		const maxPageSize = numberOption(options.maxPageSize, 100, 'maxPageSize', 1, true);
 		/** @type {PaginationConfig} */
@@ -147,7 +130,6 @@ class SandboxState {
 		this.recordsById.clear();
 		this.recordSeq = 0;
 		this.idempotency.clear();
-		this.inProgress.clear();
 		this.faults.clear();
 		this.requests = 0;
 		this.byRoute = {};
@@ -167,7 +149,6 @@ class SandboxState {
 			replays: this.replays,
 			conflicts: this.conflicts,
 			answersCutShort: this.answersCutShort,
-			postsInProgress: this.inProgress.size,
 			inFlight: this.inFlight,
 			peakInFlight: this.peakInFlight,
 			faultsInjected: this.faults.injected,

@@ -1,6 +1,7 @@
 'use strict';
 
 const http = require('node:http');
+const { setTimeout: sleep } = require('node:timers/promises');
 const { signedDelivery, demoSecret, isScheme } = require('./signing');
 const { SandboxOptionError, numberOption } = require('./options');
 
@@ -10,7 +11,7 @@ const { SandboxOptionError, numberOption } = require('./options');
  *
  * @import { SigningScheme, WebhookEvent } from './signing'
  * @typedef {{ url?: string|null, secrets?: string[], scheme?: SigningScheme, timestamp?: boolean,
- *   bodyFormat?: 'json'|'form'|null, maxAttempts?: number, retryDelayMs?: number, timeoutMs?: number }} WebhookOptions
+ *   maxAttempts?: number, retryDelayMs?: number, timeoutMs?: number }} WebhookOptions
  * @typedef {Required<WebhookOptions>} WebhookConfig
  * @typedef {{ status: number|null, contentType: string|null, body: string, error?: string }} Answer what came back
  *   (`status` null: no answer, `error` says why; `body`: its first BODY_EXCERPT characters)
@@ -42,15 +43,11 @@ function normalizeWebhookConfig(cfg, base) {
 	const secrets = c.secrets ?? [demoSecret(scheme)];
 	if (!Array.isArray(secrets) || (secrets.length === 0 && scheme !== 'none'))
 		throw new SandboxOptionError('secrets must be an array of strings, one at least');
-	const bodyFormat = c.bodyFormat ?? null;
-	if (bodyFormat !== null && bodyFormat !== 'json' && bodyFormat !== 'form')
-		throw new SandboxOptionError('bodyFormat must be "json" or "form"');
 	return {
 		url,
 		secrets: secrets.slice(),
 		scheme,
 		timestamp: c.timestamp === true,
-		bodyFormat,
 		maxAttempts: numberOption(c.maxAttempts, 3, 'maxAttempts', 1, true),
 		retryDelayMs: numberOption(c.retryDelayMs, 50, 'retryDelayMs', 0),
 		timeoutMs: numberOption(c.timeoutMs, 5000, 'timeoutMs', 1),
@@ -110,8 +107,8 @@ class WebhookDispatcher {
 		this.closed = false;
 		/** @type {Set<Promise<DeliveryResult>>} events being delivered (backoff waits included) */
 		this.inFlight = new Set();
-		/** @type {Map<NodeJS.Timeout, () => void>} pending backoff sleeps, resolved early on close */
-		this.timers = new Map();
+		/** ends the backoff waits on close */
+		this.stop = new AbortController();
 		this.agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
 	}
 
@@ -192,7 +189,9 @@ class WebhookDispatcher {
 		let last = { status: null, contentType: null, body: '', error: 'not attempted' };
 		let attempt = 0;
 		while (attempt < cfg.maxAttempts && !this.closed) {
-			if (++attempt > 1) await this.sleep(cfg.retryDelayMs * 2 ** (attempt - 2));
+			const { signal } = this.stop;
+			if (++attempt > 1)
+				await sleep(cfg.retryDelayMs * 2 ** (attempt - 2), undefined, { signal }).catch(() => {});
 			if (this.closed) break;
 			if (counting()) this.stats.attempts++;
 			const signed = signedDelivery({
@@ -202,7 +201,6 @@ class WebhookDispatcher {
 				id: eventId,
 				url: /** @type {string} */ (cfg.url),
 				timestamp: cfg.timestamp || undefined,
-				bodyFormat: cfg.bodyFormat ?? undefined,
 			});
 			const headers = {
 				'user-agent': 'tenant-api-sandbox',
@@ -224,21 +222,9 @@ class WebhookDispatcher {
 		return { eventId, ok: false, attempts: attempt, ...last };
 	}
 
-	/** @param {number} ms @returns {Promise<void>} */
-	sleep(ms) {
-		return new Promise((resolve) => {
-			const t = setTimeout(() => this.timers.delete(t) && resolve(), ms);
-			this.timers.set(t, resolve);
-		});
-	}
-
 	close() {
 		this.closed = true;
-		for (const [t, resolve] of this.timers) {
-			clearTimeout(t);
-			resolve();
-		}
-		this.timers.clear();
+		this.stop.abort();
 		this.agent.destroy();
 	}
 }

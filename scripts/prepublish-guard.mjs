@@ -1,14 +1,8 @@
 #!/usr/bin/env node
 /*
  * prepublishOnly: `npm publish` packs a dist/ built right here, from the sources being published, and
- * checked; a stale or missing dist/ cannot be published this way.
- *
- * npm skips lifecycle scripts under the project's ignore-scripts=true (.npmrc), prepublishOnly included.
- * So the guard does not rely on it alone:
- *   - publishConfig.provenance makes npm refuse any publish that cannot be signed, i.e. outside GitHub
- *     Actions (a plain `npm publish` on a laptop fails before anything is uploaded);
- *   - in GitHub Actions, `npm run release` (scripts/release.mjs) publishes with scripts switched on, and
- *     the publish workflow switches them on for the whole job, so this guard runs.
+ * checked. npm skips it under the project's ignore-scripts=true, so publishing relies on provenance and on
+ * scripts/release.mjs switching scripts on (CONTRIBUTING.md "Releasing").
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';

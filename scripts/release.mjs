@@ -1,19 +1,10 @@
 #!/usr/bin/env node
 /*
- * npm run release: the one way this package reaches npm.
+ * npm run release: the one way this package reaches npm (CONTRIBUTING.md "Releasing").
  *
- * In GitHub Actions (.github/workflows/publish.yml, on a pushed tag v<version>):
- *   checks the tag against package.json and CHANGELOG.md, then runs `n8n-node release`, which lints,
- *   builds and runs `npm publish` with provenance. Lifecycle scripts are switched on for it (the
- *   project .npmrc switches them off), so prepublishOnly (scripts/prepublish-guard.mjs) rebuilds and
- *   checks dist/ right before npm packs it.
- *
- * Anywhere else (preparing a release; nothing is uploaded):
- *   checks a clean work tree, the version and CHANGELOG.md, runs `npm publish --dry-run` through the same
- *   guard (prints the tarball's contents), then creates the tag v<version>. `git push origin v<version>`
- *   starts the workflow.
- *
- *   npm run release                 prepare and tag
+ * In GitHub Actions, on a pushed tag v<version>: checks the tag, then `n8n-node release` publishes with lifecycle
+ * scripts on (the project .npmrc switches them off), so prepublishOnly (scripts/prepublish-guard.mjs) runs.
+ * Anywhere else: the checks, `npm publish --dry-run` through the same guard, then the tag v<version>.
  *   npm run release -- --dry-run    checks and the dry run only (in GitHub Actions too: no upload)
  */
 import { spawnSync } from 'node:child_process';

@@ -1,25 +1,9 @@
 #!/usr/bin/env node
 'use strict';
 /*
- * `npm start`: the package running inside a real n8n, against the local sandbox.
- *
- *   npm ci && npm start
- *
- * 1. builds and packs the package (npm run build, npm pack)
- * 2. installs n8n 2.x (test/harness/n8n/install.js DEFAULT_VERSION) on Node 24 into the cache (first time: minutes; then reused)
- * 3. starts the sandbox (the Tenant API stand-in) on 127.0.0.1:4010
- * 4. installs the tarball into <cache>/demo-user/.n8n/nodes the way n8n's community installer does,
- *    imports the sandbox credentials (API and webhook) and examples/*.json, publishes the trigger workflow
- * 5. points the sandbox's signed webhook deliveries at the trigger's production URL, signed in --scheme
- *    (the trigger workflow is imported with the Verification that checks that scheme: sandbox/signing.js
- *    triggerParameters)
- * 6. starts n8n on http://localhost:5678; then the sandbox sends a first delivery and prints how n8n answered it,
- *    and the login. Ctrl-C stops everything
- *
- * Options: --port 5678  --sandbox-port 4010  --n8n <a version of install.js VERSIONS>  --no-build  --fresh (new user folder)
- *          (one user folder per n8n version and --scheme: <cache>/demo-user[-<version>][-<scheme>])
- *          --scheme hmac-sha256-hex (default) | one of sandbox/signing.js SCHEMES (node sandbox/cli.js --help)
- * Cache: ${TENANT_API_CACHE:-~/.cache/n8n-nodes-tenant-api}
+ * `npm start`: the package running inside a real n8n, against the local sandbox (what it does: README.md; its options:
+ * CONTRIBUTING.md). The trigger workflow is imported with the Verification that checks the sandbox's --scheme
+ * (sandbox/signing.js triggerParameters), and the sandbox's first delivery shows how n8n answered it.
  */
 const fs = require('node:fs');
 const path = require('node:path');

@@ -1,31 +1,14 @@
 /**
  * The faults other suites inject and rely on: what the fault soak (test/engine/soak.test.ts) and the queue-mode
- * suite count on (an answer lost after the commit, per-key caps, seeded random faults with Retry-After; the soak
- * itself proves a seeded `probability` by the exact items it hits). The fault actions the engine suites use for
- * one answer each (a status, raw bytes, an HTML page, a delay, a drip, a bomb, a hold) are proven by those suites'
- * own assertions.
+ * suite count on (per-key caps, seeded random faults with Retry-After, an answer lost after the commit). The fault
+ * actions the engine suites use for one answer each (a status, raw bytes, an HTML page, a delay, a drip, a bomb, a
+ * hold, a lost answer whose record stays and is replayed: badInputAnswers.test.ts) are proven by those suites' own
+ * assertions.
  */
-import { startSandbox, type FaultRule, type Sandbox } from '../../sandbox/server';
-import { post } from './helpers';
+import type { FaultRule } from '../../sandbox/server';
+import { post, useSandbox } from './helpers';
 
-let sb: Sandbox;
-beforeAll(async () => {
-	sb = await startSandbox();
-});
-afterAll(() => sb.close());
-beforeEach(() => sb.reset());
-
-it('dropAfterCommit, firstAttemptPerKey: one record; the retry with the same key gets the replay, a new key is dropped again', async () => {
-	sb.setFaults([{ method: 'POST', firstAttemptPerKey: true, action: { dropAfterCommit: true } }]);
-	await expect(post(sb, '/transfers', 'k3', { amount: 3 })).rejects.toThrow();
-	expect(sb.stats().records).toBe(1);
-	const retry = await post(sb, '/transfers', 'k3', { amount: 3 });
-	expect(retry.status).toBe(201);
-	expect(retry.headers.get('idempotent-replayed')).toBe('true');
-	expect((await retry.json()).id).toBe('rec_1');
-	await expect(post(sb, '/transfers', 'k4', { amount: 4 })).rejects.toThrow();
-	expect(sb.stats()).toMatchObject({ records: 2, replays: 1, faultsInjected: 2 });
-});
+const sb = useSandbox();
 
 it('maxPerKey: at most N faults per Idempotency-Key, so a client with N + 1 attempts always gets through', async () => {
 	sb.setFaults([{ method: 'POST', maxPerKey: 2, action: { status: 500 } }]);

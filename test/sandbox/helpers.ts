@@ -1,15 +1,27 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node next to n8n, not in n8n Cloud */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Sandbox } from '../../sandbox/server';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/server';
 import { until } from '../harness/until';
 
+/** The file's sandbox (or the describe block's): started before all tests, reset before each, closed after all. */
+export function useSandbox(options?: SandboxOptions): Sandbox {
+	let current: Sandbox | undefined;
+	beforeAll(async () => {
+		current = await startSandbox(options);
+	});
+	afterAll(() => current?.close());
+	beforeEach(() => current?.reset());
+	return new Proxy({} as Sandbox, { get: (_, name: keyof Sandbox) => current?.[name] });
+}
+
 /** POST a JSON body to the sandbox API with its key and an Idempotency-Key (GET without a body). */
-export function post(sb: Sandbox, path: string, key: string, body?: unknown) {
+export function post(sb: Sandbox, path: string, key: string, body?: unknown, signal?: AbortSignal) {
 	return fetch(sb.baseUrl + path, {
 		method: body === undefined ? 'GET' : 'POST',
 		headers: { 'Api-Key': sb.apiKey, 'content-type': 'application/json', 'Idempotency-Key': key },
 		body: body === undefined ? undefined : JSON.stringify(body),
+		signal,
 	});
 }
 

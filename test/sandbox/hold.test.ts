@@ -1,20 +1,13 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
  * The fault action `hold` as the queue-mode suite uses it to kill a worker while it provably waits on POSTs
  * (test/queue/queue-mode.test.ts): a POST parked before it is processed, committed on demand, and what
  * releasing it does once its client is gone (discarded, or its record kept).
  */
-import * as http from 'node:http';
-import { startSandbox, type HeldRequest, type Sandbox } from '../../sandbox/server';
+import type { HeldRequest } from '../../sandbox/server';
 import { until } from '../harness/until';
-import { post } from './helpers';
+import { post, useSandbox } from './helpers';
 
-let sb: Sandbox;
-beforeAll(async () => {
-	sb = await startSandbox();
-});
-afterAll(() => sb.close());
-beforeEach(() => sb.reset());
+const sb = useSandbox();
 
 /** Resolves once `n` requests are held (the test sent them; the sandbox parks them as they arrive). */
 async function heldCount(n: number): Promise<HeldRequest[]> {
@@ -22,29 +15,12 @@ async function heldCount(n: number): Promise<HeldRequest[]> {
 	return sb.held();
 }
 
-/** A POST on a socket of its own, so the test can cut the connection while the sandbox holds it. */
-function rawPost(key: string, body: unknown) {
-	const text = JSON.stringify(body);
-	const req = http.request(`${sb.baseUrl}/transfers`, {
-		method: 'POST',
-		agent: false,
-		headers: {
-			'api-key': sb.apiKey,
-			'idempotency-key': key,
-			'content-type': 'application/json',
-			'content-length': Buffer.byteLength(text),
-		},
-	});
-	const answered = new Promise<number>((resolve, reject) => {
-		req.on('response', (res) => {
-			res.resume();
-			resolve(res.statusCode ?? 0);
-		});
-		req.on('error', reject);
-	});
+/** A POST the test can cut (aborting it closes its connection) while the sandbox holds it. */
+function cuttablePost(key: string, body: unknown) {
+	const abort = new AbortController();
+	const answered = post(sb, '/transfers', key, body, abort.signal);
 	answered.catch(() => undefined);
-	req.end(text);
-	return { answered, cut: () => req.destroy() };
+	return { answered, cut: () => abort.abort() };
 }
 
 /** Resolves once the sandbox has seen the client of held request `id` go. */
@@ -101,8 +77,8 @@ describe('fault action hold', () => {
 
 	it('a client that goes away: an unprocessed request is discarded (no record), a committed one keeps its record', async () => {
 		sb.setFaults([{ method: 'POST', action: { hold: true } }]);
-		const never = rawPost('gone-1', { n: 1 });
-		const committed = rawPost('gone-2', { n: 2 });
+		const never = cuttablePost('gone-1', { n: 1 });
+		const committed = cuttablePost('gone-2', { n: 2 });
 		const held = await heldCount(2);
 		const [first, second] = ['gone-1', 'gone-2'].map(
 			(k) => held.find((h) => h.idempotencyKey === k) as HeldRequest,

@@ -8,21 +8,15 @@
  */
 import { createHash } from 'node:crypto';
 
-import { startSandbox, type Sandbox } from '../../sandbox/server';
 import type { SigningScheme } from '../../sandbox/signing';
 import { queryOf, receive, settingsForScheme } from '../harness/verifier';
-import { post, control, startReceiver, type Received } from './helpers';
+import { post, control, startReceiver, useSandbox, type Received } from './helpers';
 
 const SECRET = 'whsec_current';
 
-let sb: Sandbox;
+const sb = useSandbox();
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
-beforeAll(async () => {
-	sb = await startSandbox();
-});
-afterAll(() => sb.close());
 beforeEach(async () => {
-	sb.reset();
 	receiver = await startReceiver();
 });
 afterEach(async () => {
