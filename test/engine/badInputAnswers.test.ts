@@ -16,7 +16,7 @@ import type { FaultRule, Sandbox } from '../../sandbox/server';
 import { postTransfer, runActionWorkflow } from '../harness/engine';
 import type { NodeRun } from '../harness/engine';
 import { until } from '../harness/until';
-import { useSandbox } from './badInputSetup';
+import { useSandbox } from './useSandbox';
 
 const SECRET = 'sk_test_sandbox';
 const IN_USE = {

@@ -9,7 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { postTransfer } from '../harness/engine';
 import type { ActionWorkflowOptions } from '../harness/engine';
-import { useSandbox } from './badInputSetup';
+import { useSandbox } from './useSandbox';
 
 const NOTHING_SENT = 'Nothing was sent. Fix the parameter and run again.';
 

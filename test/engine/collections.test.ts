@@ -8,10 +8,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { startSandbox } from '../../sandbox/server';
-import type { PaginationMode, Sandbox } from '../../sandbox/server';
-import { createHarness, runActionWorkflow, sandboxCredential } from '../harness/engine';
-import type { ActionWorkflowOptions, Harness } from '../harness/engine';
+import type { PaginationMode } from '../../sandbox/server';
+import { runActionWorkflow } from '../harness/engine';
+import type { ActionWorkflowOptions } from '../harness/engine';
+import { useSandbox } from './useSandbox';
 
 const TRANSFERS = 130;
 const PAYOUTS = 95;
@@ -21,26 +21,16 @@ const ids = (prefix: string, count: number) =>
 	Array.from({ length: count }, (_, i) => `${prefix}_${String(i + 1).padStart(4, '0')}`);
 
 describe('Tenant API node: Request → Get Many, inside WorkflowExecute', () => {
-	let sandbox: Sandbox;
-	let harness: Harness;
-
-	beforeAll(async () => {
-		sandbox = await startSandbox({ accounts: ACCOUNTS, transfers: TRANSFERS, payouts: PAYOUTS });
-		harness = await createHarness(sandboxCredential(sandbox.baseUrl));
-	});
-	afterAll(async () => sandbox.close());
-	beforeEach(() => {
-		sandbox.reset();
-		sandbox.setPagination('cursor');
-	});
+	const suite = useSandbox({ accounts: ACCOUNTS, transfers: TRANSFERS, payouts: PAYOUTS });
+	beforeEach(() => suite.sandbox.setPagination('cursor'));
 
 	const list = (parameters: IDataObject, extra: Partial<ActionWorkflowOptions> = {}) =>
-		runActionWorkflow(harness, {
+		runActionWorkflow(suite.harness, {
 			parameters: { resource: 'request', operation: 'getAll', ...parameters },
 			...extra,
 		});
 	const idsOf = (items: Array<{ json: IDataObject }>) => items.map((item) => item.json.id);
-	const requestsTo = (path: string) => sandbox.stats().byRoute[`GET /v1${path}`] ?? 0;
+	const requestsTo = (path: string) => suite.sandbox.stats().byRoute[`GET /v1${path}`] ?? 0;
 
 	// Transfers come in cursor pages, payouts in next links, accounts in the sandbox's page-numbered shapes.
 	it.each<[string, PaginationMode, string, number, string[], number]>([
@@ -58,7 +48,7 @@ describe('Tenant API node: Request → Get Many, inside WorkflowExecute', () => 
 	])(
 		'%s (sandbox mode %s, style %s, pages of %i): every record once, in order, one item per record',
 		async (endpoint, mode, paginationStyle, pageSize, expected, requests) => {
-			sandbox.setPagination(mode);
+			suite.sandbox.setPagination(mode);
 			const { items, error } = await list({
 				endpoint,
 				returnAll: true,
@@ -87,10 +77,10 @@ describe('Tenant API node: Request → Get Many, inside WorkflowExecute', () => 
 	});
 
 	it("lists the created records after the seeded ones, and filters with Query Parameters and the Endpoint's own query", async () => {
-		const created = await fetch(`${sandbox.baseUrl}/transfers`, {
+		const created = await fetch(`${suite.sandbox.baseUrl}/transfers`, {
 			method: 'POST',
 			headers: {
-				'api-key': sandbox.apiKey,
+				'api-key': suite.sandbox.apiKey,
 				'idempotency-key': 'created-1',
 				'content-type': 'application/json',
 			},
@@ -154,7 +144,7 @@ describe('Tenant API node: Request → Get Many, inside WorkflowExecute', () => 
 	});
 
 	it('Account → Get Many lists the same way, from the same code, with its Endpoint fixed to /accounts', async () => {
-		const listed = await runActionWorkflow(harness, {
+		const listed = await runActionWorkflow(suite.harness, {
 			parameters: {
 				resource: 'account',
 				operation: 'getAll',

@@ -3,9 +3,10 @@ import { createServer } from 'http';
 import type { IncomingHttpHeaders } from 'http';
 import type { AddressInfo, Server } from 'net';
 
-import { startSandbox } from '../../sandbox/server';
-import type { Sandbox } from '../../sandbox/server';
-import { createHarness, runActionWorkflow, sandboxCredential } from '../harness/engine';
+import type { IDataObject } from 'n8n-workflow';
+
+import { TEST_CREDENTIAL_ID, runActionWorkflow, sandboxCredential } from '../harness/engine';
+import { useSandbox } from './useSandbox';
 
 const send = (method: string, endpoint: string, extra: Record<string, unknown> = {}) => ({
 	resource: 'request',
@@ -17,52 +18,40 @@ const send = (method: string, endpoint: string, extra: Record<string, unknown> =
 });
 
 describe('Tenant API node: Request → Send Request (GET, PUT, PATCH, DELETE), and its credential', () => {
-	let sandbox: Sandbox;
-
-	beforeAll(async () => {
-		sandbox = await startSandbox();
-	});
-	afterAll(async () => sandbox.close());
+	const suite = useSandbox();
+	const run = (parameters: IDataObject) => runActionWorkflow(suite.harness, { parameters });
 
 	it('reads, patches, replaces and deletes a record created by POST', async () => {
-		const harness = await createHarness(sandboxCredential(sandbox.baseUrl));
-		const created = await runActionWorkflow(harness, {
-			parameters: {
-				resource: 'request',
-				operation: 'post',
-				endpoint: '/transfers',
-				body: '{"amount":5,"note":"a"}',
-			},
+		const created = await run({
+			resource: 'request',
+			operation: 'post',
+			endpoint: '/transfers',
+			body: '{"amount":5,"note":"a"}',
 		});
+		// POST outputs the response body alone by default (no Include Metadata).
+		expect(created.items[0].json).toMatchObject({ object: 'transfers', amount: 5, note: 'a' });
+		expect(created.items[0].json.idempotencyKey).toBeUndefined();
 		const id = created.items[0].json.id as string;
 
-		const read = await runActionWorkflow(harness, { parameters: send('GET', `/transfers/${id}`) });
+		const read = await run(send('GET', `/transfers/${id}`));
 		expect(read.items[0].json).toMatchObject({ statusCode: 200, body: { id, amount: 5 } });
 		expect(read.items[0].json.idempotencyKey).toBeUndefined();
 
-		const patched = await runActionWorkflow(harness, {
-			parameters: send('PATCH', `/transfers/${id}`, { body: '{"note":"b"}' }),
-		});
+		const patched = await run(send('PATCH', `/transfers/${id}`, { body: '{"note":"b"}' }));
 		expect(patched.items[0].json).toMatchObject({
 			statusCode: 200,
 			body: { id, amount: 5, note: 'b' },
 		});
 		expect(patched.items[0].json.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
 
-		const replaced = await runActionWorkflow(harness, {
-			parameters: send('PUT', `/transfers/${id}`, { body: '{"amount":7}' }),
-		});
+		const replaced = await run(send('PUT', `/transfers/${id}`, { body: '{"amount":7}' }));
 		expect(replaced.items[0].json.body).toMatchObject({ id, amount: 7 });
 		expect(replaced.items[0].json.body).not.toHaveProperty('note');
 
-		const deleted = await runActionWorkflow(harness, {
-			parameters: send('DELETE', `/transfers/${id}`),
-		});
+		const deleted = await run(send('DELETE', `/transfers/${id}`));
 		expect(deleted.items[0].json.body).toEqual({ id, object: 'transfers', deleted: true });
 
-		const missing = await runActionWorkflow(harness, {
-			parameters: send('GET', `/transfers/${id}`),
-		});
+		const missing = await run(send('GET', `/transfers/${id}`));
 		expect(missing.error?.message).toMatch(/Not found \(404\)/);
 	});
 
@@ -96,10 +85,8 @@ describe('Tenant API node: Request → Send Request (GET, PUT, PATCH, DELETE), a
 			['PATCH', true, true],
 			['PUT', true, true],
 		])('%s: Idempotency-Key %p, body %p', async (method, withKey, withBody) => {
-			const harness = await createHarness(sandboxCredential(baseUrl));
-			const { items } = await runActionWorkflow(harness, {
-				parameters: send(method, '/things/t_1?expand=x', { body: '{"a":1}' }),
-			});
+			suite.harness.credentials[TEST_CREDENTIAL_ID] = sandboxCredential(baseUrl);
+			const { items } = await run(send(method, '/things/t_1?expand=x', { body: '{"a":1}' }));
 			expect(items[0].json.body).toEqual({ ok: true });
 			expect(seen).toHaveLength(1);
 			expect(seen[0]).toMatchObject({ method, url: '/v1/things/t_1?expand=x' });
@@ -113,8 +100,8 @@ describe('Tenant API node: Request → Send Request (GET, PUT, PATCH, DELETE), a
 			[{ secretKey: 'sk_header_check', tenantId: 'tenant_42' }, 'sk_header_check', 'tenant_42'],
 			[{ tenantId: '' }, 'sk_test_sandbox', undefined],
 		])('the credential %j sends Api-Key %s and x-tenant-id %s', async (overrides, key, tenant) => {
-			const harness = await createHarness(sandboxCredential(baseUrl, overrides));
-			const { error } = await runActionWorkflow(harness, { parameters: send('GET', '/accounts') });
+			suite.harness.credentials[TEST_CREDENTIAL_ID] = sandboxCredential(baseUrl, overrides);
+			const { error } = await run(send('GET', '/accounts'));
 			expect(error).toBeUndefined();
 			expect(seen[0].headers['api-key']).toBe(key);
 			expect(seen[0].headers['x-tenant-id']).toBe(tenant);
