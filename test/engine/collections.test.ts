@@ -1,8 +1,8 @@
 /**
  * Request → Get Many and Account → Get Many inside WorkflowExecute, against the sandbox's collections:
  * /v1/transfers in cursor pages ({data, has_more, next_cursor}), /v1/payouts in next links ({results, next}),
- * and /v1/accounts in the sandbox's page-numbered shapes; each pagination style auto-detected and forced; an
- * Endpoint refused for one item. Where the records sit in a page, a listing that loops or never ends and a next
+ * and /v1/accounts in the sandbox's page-numbered shapes; each pagination style auto-detected and forced; pages
+ * capped by the server below Page Size; an Endpoint refused for one item. Where the records sit in a page, a listing that loops or never ends and a next
  * link outside the Base URL are read by the pagination and URL rules alone (test/unit/pagination.test.ts, apiUrl.test.ts); that
  * such a link is never requested is badInputAnswers.test.ts's.
  */
@@ -21,7 +21,13 @@ const ids = (prefix: string, count: number) =>
 	Array.from({ length: count }, (_, i) => `${prefix}_${String(i + 1).padStart(4, '0')}`);
 
 describe('Tenant API node: Request → Get Many, inside WorkflowExecute', () => {
-	const suite = useSandbox({ accounts: ACCOUNTS, transfers: TRANSFERS, payouts: PAYOUTS });
+	// The server caps pages at 50 records, whatever the Page Size asks for.
+	const suite = useSandbox({
+		accounts: ACCOUNTS,
+		transfers: TRANSFERS,
+		payouts: PAYOUTS,
+		maxPageSize: 50,
+	});
 	beforeEach(() => suite.sandbox.setPagination('cursor'));
 
 	const list = (parameters: IDataObject, extra: Partial<ActionWorkflowOptions> = {}) =>
@@ -43,6 +49,8 @@ describe('Tenant API node: Request → Get Many, inside WorkflowExecute', () => 
 		['/accounts', 'page', 'page', 25, ids('acc', ACCOUNTS), 5],
 		['/accounts', 'pageNoTotals', 'auto', 25, ids('acc', ACCOUNTS), 6],
 		['/accounts', 'array', 'page', 25, ids('acc', ACCOUNTS), 6],
+		// Page Size 100 above the server's cap: 50 + 50 + 20, then the empty page (a short page is not the last).
+		['/accounts', 'array', 'auto', 100, ids('acc', ACCOUNTS), 4],
 		// None: only the first page.
 		['/transfers', 'cursor', 'none', 25, ids('tr', 25), 1],
 	])(

@@ -1,13 +1,14 @@
 /* eslint-disable @n8n/community-nodes/no-hardcoded-secrets -- test code: fixture signing secrets, not real ones */
 /**
  * The built Tenant API Trigger behind a real local HTTP server, called through n8n-core's WebhookContext (and
- * HookContext for the lifecycle methods): what only n8n gives the trigger (no credential, the log, the request's
- * query, the public and Test URLs, the mode of a Test URL call); the deliveries the sandbox sends on its own are
- * decided by the trigger in test/sandbox/webhooks.test.ts. What the trigger decides for a request is proven once in
- * test/unit and, over generated requests, by the property campaign (test/unit/deliveryProperties.test.ts); every
- * scheme's answer in triggerAnswers.test.ts; refusals in triggerRefusals.test.ts. Needs `npm run build` first.
+ * HookContext for the lifecycle methods): what only n8n gives the trigger (the log, the request's query, the public
+ * and Test URLs, the mode of a Test URL call). The deliveries the sandbox sends on its own are decided by the
+ * trigger in test/sandbox/webhooks.test.ts; what the trigger decides for a request is proven once in test/unit and,
+ * over generated requests, by the property campaign (test/unit/deliveryProperties.test.ts); every scheme's answer
+ * (Verification None without a credential too) in triggerAnswers.test.ts; refusals in triggerRefusals.test.ts.
+ * Needs `npm run build` first.
  */
-import { createHash, createHmac } from 'crypto';
+import { createHmac } from 'crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
@@ -39,20 +40,6 @@ const rig = useTriggerServer();
 
 const use = (setup: TriggerSetup) =>
 	rig.server.configure({ credential: webhookCredential(SECRET), ...setup });
-
-it('Verification None starts an unsigned delivery, without any credential', async () => {
-	await use({ credential: null, parameters: { verification: 'none' } });
-	const { call } = await rig.server.post(BODY);
-	expect(startedItems(call).map(withoutDelivery)).toEqual([JSON.parse(BODY)]);
-	expect(deliveryOf(call)).toEqual({
-		id: createHash('sha256').update(BODY).digest('hex'),
-		idSource: 'body:sha256',
-		timestamp: null,
-		verification: 'none',
-		secret: null,
-		bodyType: 'json',
-	});
-});
 
 it('the query and headers n8n hands over sit under webhookDelivery, named unsigned: they never replace a signed field', async () => {
 	await use({ parameters: { options: { includeQuery: true, includeHeaders: true } } });
