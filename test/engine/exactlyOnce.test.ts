@@ -16,6 +16,7 @@ import {
 	ITEMS_TYPE,
 	TEST_CREDENTIAL_ID,
 	TRIGGER_TYPE,
+	postTransfersParameters,
 } from '../harness/engine';
 import { postScript } from '../harness/postScript';
 import type { Execution, WorkflowSpec } from '../harness/executions';
@@ -39,61 +40,50 @@ const TWO = [
 	{ ref: 'b', amount: 2 },
 ];
 
-function postNode(options: IDataObject = {}, id = 'post-node-id'): INode {
-	return {
-		id,
-		name: POST,
-		type: ACTION_TYPE,
-		typeVersion: 1,
-		position: [400, 0],
-		parameters: {
-			resource: 'request',
-			operation: 'post',
-			endpoint: '/transfers',
-			body: '={{ JSON.stringify({ ref: $json.ref, amount: $json.amount }) }}',
-			options: { includeMetadata: true, maxAttempts: 1, concurrency: 1, ...options },
-		},
-		credentials: { tenantApi: { id: TEST_CREDENTIAL_ID, name: 'Tenant API test' } },
-	};
-}
-
-const link = (from: string, to: string) => ({
-	[from]: { main: [[{ node: to, type: 'main' as const, index: 0 }]] },
-});
-
-/** A node of these workflows at `x`. */
-const node = (name: string, type: string, x: number, parameters = {}, more: Partial<INode> = {}) =>
+/** A node of these workflows (where it sits does not matter to the engine). */
+const node = (name: string, type: string, parameters = {}, more: Partial<INode> = {}) =>
 	({
 		id: `${name}-id`,
 		name,
 		type,
 		typeVersion: 1,
-		position: [x, 0],
+		position: [0, 0],
 		parameters,
 		...more,
 	}) as INode;
+const CREDENTIALS = { tenantApi: { id: TEST_CREDENTIAL_ID, name: 'Tenant API test' } };
+
+/** Create transfer: Request → POST to /transfers of each item's `ref` and `amount`, one at a time. */
+const postNode = (options: IDataObject = {}, id = 'post-node-id') =>
+	node(
+		POST,
+		ACTION_TYPE,
+		postTransfersParameters({ includeMetadata: true, maxAttempts: 1, concurrency: 1, ...options }),
+		{ id, credentials: CREDENTIALS },
+	);
+const TRIGGER = node(TRIGGER_NODE_NAME, TRIGGER_TYPE, {}, { webhookId: WEBHOOK_ID });
+/** Listing: the items an upstream node produces for the event. */
+const listing = (items: IDataObject[]) =>
+	node(LISTING, EMIT_TYPE, { items: JSON.stringify(items) });
+
+/** A workflow of `nodes`, each one's main output to the next. */
+const chain = (id: string, ...nodes: INode[]): WorkflowSpec => ({
+	id,
+	nodes,
+	connections: Object.fromEntries(
+		nodes
+			.slice(1)
+			.map((to, i) => [nodes[i].name, { main: [[{ node: to.name, type: 'main', index: 0 }]] }]),
+	) as WorkflowSpec['connections'],
+});
 
 /** Items → Create transfer: a workflow not started by the Tenant API Trigger. */
-function itemsWorkflow(items: IDataObject[], post: INode = postNode()): WorkflowSpec {
-	const start = node('Items', ITEMS_TYPE, 0, { items: JSON.stringify(items) });
-	return { id: 'wf-items', nodes: [start, post], connections: link('Items', POST) };
-}
+const itemsWorkflow = (items: IDataObject[], post = postNode()) =>
+	chain('wf-items', node('Items', ITEMS_TYPE, { items: JSON.stringify(items) }), post);
 
-/** Tenant API Trigger → `middle` → Create transfer. */
-function triggerWorkflow(id: string, middle: INode, post: INode = postNode()): WorkflowSpec {
-	const trigger = node(TRIGGER_NODE_NAME, TRIGGER_TYPE, 0, {}, { webhookId: WEBHOOK_ID });
-	return {
-		id,
-		nodes: [trigger, middle, post],
-		connections: { ...link(TRIGGER_NODE_NAME, middle.name), ...link(middle.name, POST) },
-	};
-}
-
-/** Tenant API Trigger → Listing (the items an upstream node produces for the event) → Create transfer. */
-function eventWorkflow(items: IDataObject[], post: INode = postNode()): WorkflowSpec {
-	const listing = node(LISTING, EMIT_TYPE, 200, { items: JSON.stringify(items) });
-	return triggerWorkflow('wf-events', listing, post);
-}
+/** Tenant API Trigger → Listing → Create transfer. */
+const eventWorkflow = (items: IDataObject[], post = postNode()) =>
+	chain('wf-events', TRIGGER, listing(items), post);
 
 /** The node's task data of its last run in an execution. */
 function lastRun(execution: Execution, node: string) {
@@ -240,7 +230,7 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 				{ ref: 'b', amount: 2 },
 			];
 			// Tenant API Trigger → Lines (a Code node: new items from the delivery's lines) → Create transfer.
-			const workflow = triggerWorkflow('wf-lines', node('Lines', LINES_TYPE, 200));
+			const workflow = chain('wf-lines', TRIGGER, node('Lines', LINES_TYPE), postNode());
 			const first = await onEvent(workflow, { id: 'evt_lines', lines });
 			// n8n filled in the links the Code node left out: every item points at the trigger item.
 			expect(lastRun(first, 'Lines')?.data?.main?.[0]?.map((item) => item.pairedItem)).toEqual([
@@ -312,53 +302,43 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 			expect(refs()).toEqual(['a', 'b']);
 		});
 
-		it('a failed delivery, then both "Retry execution" and a redelivery of the event: each item written once', async () => {
-			const workflow = eventWorkflow(TWO);
-			suite.sandbox.setFaults(postScript('pass', 'drop'));
-			const failed = await onEvent(workflow, { id: 'evt_fail' });
-			expect(failed.run.status).toBe('error');
-			suite.sandbox.setFaults([]);
-			const retry = await retryExecution(suite.harness, failed);
-			const redelivered = await onEvent(workflow, { id: 'evt_fail' });
-			expect([retry.run.status, redelivered.run.status]).toEqual(['success', 'success']);
-			expect(keysOut(redelivered)).toEqual(keysOut(retry));
-			expect(refs()).toEqual(['a', 'b']);
-		});
-
-		it('when the node first runs in a retry (an earlier node failed), the retry still uses the event keys', async () => {
-			const listingFails = eventWorkflow(TWO);
-			const send = {
+		const lookUp = node(
+			'Look up',
+			ACTION_TYPE,
+			{
 				resource: 'request',
 				operation: 'send',
 				method: 'GET',
 				endpoint: '/transfers',
-			};
-			const lookup = node(
+				options: { maxAttempts: 1 },
+			},
+			{ credentials: CREDENTIALS },
+		);
+		it.each([
+			['a failed delivery', eventWorkflow(TWO), postScript('pass', 'drop'), POST],
+			[
+				'a delivery in which an earlier node failed (the node first runs in the retry)',
+				chain('wf-events', TRIGGER, lookUp, listing(TWO), postNode()),
+				[{ method: 'GET', times: 1, action: { status: 503 } }],
 				'Look up',
-				ACTION_TYPE,
-				100,
-				{ ...send, options: { maxAttempts: 1 } },
-				{
-					credentials: postNode().credentials,
-				},
-			);
-			const workflow: WorkflowSpec = {
-				...listingFails,
-				nodes: [...listingFails.nodes, lookup],
-				connections: {
-					...link(TRIGGER_NODE_NAME, 'Look up'),
-					...link('Look up', LISTING),
-					...link(LISTING, POST),
-				},
-			};
-			suite.sandbox.setFaults([{ method: 'GET', times: 1, action: { status: 503 } }]);
-			const failed = await onEvent(workflow, { id: 'evt_upstream' });
-			expect(failed.run.data.resultData.lastNodeExecuted).toBe('Look up');
-			const retry = await retryExecution(suite.harness, failed);
-			const redelivered = await onEvent(workflow, { id: 'evt_upstream' });
-			expect(keysOut(redelivered)).toEqual(keysOut(retry));
-			expect(refs()).toEqual(['a', 'b']);
-		});
+			],
+		])(
+			'%s, then both "Retry execution" and a redelivery of the event: the event keys, each item written once',
+			async (name, workflow, faults, failedAt) => {
+				suite.sandbox.setFaults(faults);
+				const failed = await onEvent(workflow, { id: `evt ${name}` });
+				expect([failed.run.status, failed.run.data.resultData.lastNodeExecuted]).toEqual([
+					'error',
+					failedAt,
+				]);
+				suite.sandbox.setFaults([]);
+				const retry = await retryExecution(suite.harness, failed);
+				const redelivered = await onEvent(workflow, { id: `evt ${name}` });
+				expect([retry.run.status, redelivered.run.status]).toEqual(['success', 'success']);
+				expect(keysOut(redelivered)).toEqual(keysOut(retry));
+				expect(refs()).toEqual(['a', 'b']);
+			},
+		);
 
 		it('a delivery at the Test URL (n8n runs it in manual mode) gets the event keys: a captured production delivery replayed there writes nothing new', async () => {
 			const workflow = eventWorkflow(TWO);
