@@ -5,7 +5,12 @@ import type { AddressInfo, Server } from 'net';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { TEST_CREDENTIAL_ID, runActionWorkflow, sandboxCredential } from '../harness/engine';
+import {
+	TEST_CREDENTIAL_ID,
+	postTransfer,
+	runActionWorkflow,
+	sandboxCredential,
+} from '../harness/engine';
 import { useSandbox } from './useSandbox';
 
 const send = (method: string, endpoint: string, extra: Record<string, unknown> = {}) => ({
@@ -17,6 +22,13 @@ const send = (method: string, endpoint: string, extra: Record<string, unknown> =
 	options: { includeMetadata: true, retryBaseDelay: 10, ...(extra.options as object) },
 });
 
+/*
+ * Request → Send Request (GET, PUT, PATCH, DELETE) and POST inside WorkflowExecute: what each method sends, what the
+ * credential sends, and no redirect followed. A plain POST run's records, keys and output order are proven by
+ * soak.test.ts (one record per item, keyed by the key its output item reports, paired with its input), the keys'
+ * UUID shape by exactlyOnce.test.ts; retries in soak.test.ts, 429s in rateLimit.test.ts, error answers, refused
+ * Endpoints and Base URLs and secrets echoed back in badInput.test.ts.
+ */
 describe('Tenant API node: Request → Send Request (GET, PUT, PATCH, DELETE), and its credential', () => {
 	const suite = useSandbox();
 	const run = (parameters: IDataObject) => runActionWorkflow(suite.harness, { parameters });
@@ -53,6 +65,24 @@ describe('Tenant API node: Request → Send Request (GET, PUT, PATCH, DELETE), a
 
 		const missing = await run(send('GET', `/transfers/${id}`));
 		expect(missing.error?.message).toMatch(/Not found \(404\)/);
+	});
+
+	it('refuses a redirect instead of following it: the Api-Key never leaves the Base URL', async () => {
+		let decoyHits = 0;
+		const decoy = createServer((_req, res) => {
+			decoyHits++;
+			res.end('{}');
+		});
+		await new Promise<void>((resolve) => decoy.listen(0, '127.0.0.1', resolve));
+		try {
+			const location = `http://127.0.0.1:${(decoy.address() as AddressInfo).port}/steal`;
+			suite.sandbox.setFaults([{ method: 'POST', action: { status: 307, headers: { location } } }]);
+			const { error } = await postTransfer(suite.harness, {});
+			expect(error?.message).toMatch(/redirect/);
+			expect(decoyHits).toBe(0);
+		} finally {
+			await new Promise<void>((resolve) => decoy.close(() => resolve()));
+		}
 	});
 
 	describe('what goes over the wire', () => {
