@@ -281,7 +281,6 @@ export async function execute(
 
 export interface NodeRun {
 	run: IRun;
-	executionId: string;
 	/** Output items of the node under test (first run, main output 0); empty when it failed. */
 	items: INodeExecutionData[];
 	/** The node error, if the node under test failed. */
@@ -302,8 +301,6 @@ export interface ActionWorkflowOptions extends RunOptions {
 	/** Node settings: retryOnFail, maxTries, waitBetweenTries, onError, … */
 	settings?: Partial<INode>;
 }
-
-const ACTION_NODE_NAME = 'Tenant API';
 
 /**
  * Executes "Items → node" through n8n-core's WorkflowExecute in manual mode, as the editor's Execute
@@ -335,11 +332,10 @@ export async function runNodeWorkflow(
 		active: false,
 		nodeTypes: options.nodeTypes ?? harness.nodeTypes,
 	});
-	const { run, executionId } = await execute(harness, workflow, 'manual', 'Items');
+	const { run } = await execute(harness, workflow, 'manual', 'Items');
 	const taskData = run.data.resultData.runData[node.name]?.[0];
 	return {
 		run,
-		executionId,
 		items: taskData?.data?.main?.[0] ?? [],
 		error: (taskData?.error ?? run.data.resultData.error) as NodeRun['error'],
 		executionTime: taskData?.executionTime,
@@ -383,7 +379,7 @@ export async function runActionWorkflow(
 	options: ActionWorkflowOptions,
 ): Promise<NodeRun> {
 	const node = {
-		name: ACTION_NODE_NAME,
+		name: 'Tenant API',
 		type: ACTION_TYPE,
 		typeVersion: 1,
 		parameters: options.parameters as INode['parameters'],
