@@ -9,7 +9,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { PaginationMode } from '../../sandbox/server';
-import { runActionWorkflow } from '../harness/engine';
+import { postTransfer, runActionWorkflow } from '../harness/engine';
 import type { ActionWorkflowOptions } from '../harness/engine';
 import { useSandbox } from './useSandbox';
 
@@ -85,16 +85,10 @@ describe('Tenant API node: Request → Get Many, inside WorkflowExecute', () => 
 	});
 
 	it("lists the created records after the seeded ones, and filters with Query Parameters and the Endpoint's own query", async () => {
-		const created = await fetch(`${suite.sandbox.baseUrl}/transfers`, {
-			method: 'POST',
-			headers: {
-				'api-key': suite.sandbox.apiKey,
-				'idempotency-key': 'created-1',
-				'content-type': 'application/json',
-			},
-			body: JSON.stringify({ amount: 1, currency: 'EUR', status: 'pending' }),
+		const created = await postTransfer(suite.harness, {
+			body: '{"amount":1,"currency":"EUR","status":"pending"}',
 		});
-		expect(created.status).toBe(201);
+		expect(created.error).toBeUndefined();
 		const { items, error } = await list({
 			endpoint: '/transfers?status=pending&limit=3',
 			returnAll: true,

@@ -34,12 +34,7 @@ describe('Tenant API node: Request → Send Request (GET, PUT, PATCH, DELETE), a
 	const run = (parameters: IDataObject) => runActionWorkflow(suite.harness, { parameters });
 
 	it('reads, patches, replaces and deletes a record created by POST', async () => {
-		const created = await run({
-			resource: 'request',
-			operation: 'post',
-			endpoint: '/transfers',
-			body: '{"amount":5,"note":"a"}',
-		});
+		const created = await postTransfer(suite.harness, { body: '{"amount":5,"note":"a"}' });
 		// POST outputs the response body alone by default (no Include Metadata).
 		expect(created.items[0].json).toMatchObject({ object: 'transfers', amount: 5, note: 'a' });
 		expect(created.items[0].json.idempotencyKey).toBeUndefined();
