@@ -36,13 +36,11 @@ import { TEST_CREDENTIAL_ID, TRIGGER_TYPE, createHarness } from './engine';
 export const TRIGGER_NODE_NAME = 'Tenant API Trigger';
 
 /** Data of a Tenant Webhook API credential. */
-export function webhookCredential(
-	signingSecret: string,
-	previousSigningSecret = '',
-	testSigningSecret = '',
-): ICredentialDataDecryptedObject {
-	return { signingSecret, previousSigningSecret, testSigningSecret };
-}
+export const webhookCredential = (signingSecret: string, previous = '', test = '') => ({
+	signingSecret,
+	previousSigningSecret: previous,
+	testSigningSecret: test,
+});
 export const WEBHOOK_ID = '5b0c7e1a-5f2e-4d67-9a51-3c0f9d1e2a77';
 const WORKFLOW_ID = 'wf-trigger';
 
