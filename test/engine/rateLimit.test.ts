@@ -158,23 +158,20 @@ describe('Tenant API node against a rate-limited API, inside WorkflowExecute', (
 		expect(sandbox.stats().rateLimited).toBeGreaterThan(5);
 	});
 
-	describe('past Max Rate-Limit Wait', () => {
+	it('past Max Rate-Limit Wait: stops with an error that says the run waited for the rate limit, naming the option', async () => {
 		// One request per 100 s after a burst of 2: the API asks for Retry-After: 100, more than the 5 s allowed.
-		beforeEach(() => sandbox.setRateLimit({ perSecond: 0.01, burst: 2 }));
-
-		it('stops with an error that says the run waited for the rate limit, naming the option', async () => {
-			const run = await post(inputsOf(4), { concurrency: 1, maxRateLimitWait: 5 });
-			expect(run.items).toHaveLength(0);
-			expect(run.error?.message).toBe(
-				"The API's rate limit needs more waiting than this run allows (429): 100 s more asked, 0 s waited, 5 s allowed",
-			);
-			expect(run.error?.description).toContain('This item was sent 1 time and refused with 429.');
-			expect(run.error?.description).toContain('Raise Options → Max Rate-Limit Wait');
-			expect(run.error?.description).toContain(
-				'Applied before the node stopped: items 0 (Idempotency-Key',
-			);
-			expect(run.error?.httpCode).toBe('429');
-			expect(sandbox.stats()).toMatchObject({ records: 2, rateLimited: 1, requests: 3 });
-		});
+		sandbox.setRateLimit({ perSecond: 0.01, burst: 2 });
+		const run = await post(inputsOf(4), { concurrency: 1, maxRateLimitWait: 5 });
+		expect(run.items).toHaveLength(0);
+		expect(run.error?.message).toBe(
+			"The API's rate limit needs more waiting than this run allows (429): 100 s more asked, 0 s waited, 5 s allowed",
+		);
+		expect(run.error?.description).toContain('This item was sent 1 time and refused with 429.');
+		expect(run.error?.description).toContain('Raise Options → Max Rate-Limit Wait');
+		expect(run.error?.description).toContain(
+			'Applied before the node stopped: items 0 (Idempotency-Key',
+		);
+		expect(run.error?.httpCode).toBe('429');
+		expect(sandbox.stats()).toMatchObject({ records: 2, rateLimited: 1, requests: 3 });
 	});
 });
