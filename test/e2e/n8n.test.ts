@@ -8,7 +8,7 @@
  * prints for its first delivery), its body parser (raw bytes kept for forms, multipart consumed, 422 for JSON that
  * does not parse), a refused delivery recorded by the editor's test run (1.x and 2.x start it differently), and in
  * production a workflow saved with a Verification this version no longer has: every delivery refused, the refusal
- * recorded as an execution of its own (Record Refused Deliveries; what it records: test/engine/triggerRefusals.test.ts).
+ * recorded as an execution of its own (Record Refused Deliveries; what it records: test/engine/trigger.test.ts).
  */
 import * as crypto from 'node:crypto';
 import * as zlib from 'node:zlib';

@@ -9,10 +9,15 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { startSandbox } from '../../sandbox/server';
-import type { FaultRule, Sandbox } from '../../sandbox/server';
-import { createHarness, runActionWorkflow, sandboxCredential } from '../harness/engine';
-import type { NodeRun, Harness } from '../harness/engine';
+import type { FaultRule } from '../../sandbox/server';
+import {
+	TEST_CREDENTIAL_ID,
+	postTransfersParameters,
+	runActionWorkflow,
+	sandboxCredential,
+} from '../harness/engine';
+import type { NodeRun } from '../harness/engine';
+import { useSandbox } from './useSandbox';
 
 const SECRET = 'sk_test_sandbox';
 const WEBHOOK_SECRET = 'whsec_must_not_leak_7f3a';
@@ -226,42 +231,21 @@ function visibleText(run: NodeRun): string {
 }
 
 describe('bad input: clear messages, no needless request, no secret shown', () => {
-	let sandbox: Sandbox;
-	const harnesses = new Map<string, Harness>();
-
-	beforeAll(async () => {
-		sandbox = await startSandbox();
-	});
-	afterAll(async () => sandbox.close());
-	beforeEach(() => sandbox.reset());
-
-	async function harnessFor(overrides: IDataObject = {}): Promise<Harness> {
-		const key = JSON.stringify(overrides);
-		if (!harnesses.has(key)) {
-			harnesses.set(
-				key,
-				await createHarness(
-					sandboxCredential(sandbox.baseUrl, { webhookSecret: WEBHOOK_SECRET, ...overrides }),
-				),
-			);
-		}
-		return harnesses.get(key)!;
-	}
+	const suite = useSandbox({}, { webhookSecret: WEBHOOK_SECRET });
 
 	async function run(c: Case, continueOnFail: boolean): Promise<NodeRun> {
-		sandbox.reset();
-		if (c.faults) sandbox.setFaults(c.faults);
+		suite.sandbox.reset();
+		if (c.credential)
+			suite.harness.credentials[TEST_CREDENTIAL_ID] = sandboxCredential(suite.sandbox.baseUrl, {
+				webhookSecret: WEBHOOK_SECRET,
+				...c.credential,
+			});
+		if (c.faults) suite.sandbox.setFaults(c.faults);
 		const parameters =
 			c.op === 'post'
-				? {
-						resource: 'request',
-						operation: 'post',
-						endpoint: '/transfers',
-						body: '={{ JSON.stringify({ amount: $json.amount }) }}',
-						...c.params,
-					}
+				? { ...postTransfersParameters({}), ...c.params }
 				: { resource: 'account', operation: 'getAll', returnAll: false, limit: 5, ...c.params };
-		return await runActionWorkflow(await harnessFor(c.credential), {
+		return await runActionWorkflow(suite.harness, {
 			inputItems: [{ amount: 1 }],
 			parameters: { ...parameters, options: { maxAttempts: 1, retryBaseDelay: 1, ...c.options } },
 			settings: continueOnFail ? { onError: 'continueRegularOutput' } : {},
@@ -270,35 +254,37 @@ describe('bad input: clear messages, no needless request, no secret shown', () =
 
 	it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
 		const stopped = await run(c, false);
-		expect(sandbox.stats().requests).toBe(c.requests);
+		expect(suite.sandbox.stats().requests).toBe(c.requests);
 		for (const leak of [SECRET, WEBHOOK_SECRET]) expect(visibleText(stopped)).not.toContain(leak);
 		expect(stopped.error).toBeDefined();
 		expect(stopped.items).toHaveLength(0);
-		expectText(stopped.error?.message, c.message, sandbox.baseUrl);
+		expectText(stopped.error?.message, c.message, suite.sandbox.baseUrl);
 		if (c.description !== undefined)
-			expectText(stopped.error?.description, c.description, sandbox.baseUrl);
+			expectText(stopped.error?.description, c.description, suite.sandbox.baseUrl);
+		// Nothing was applied before the one item failed: the error lists nothing (badInputItems.test.ts: a run stopped halfway).
+		expect(stopped.error?.context).not.toHaveProperty('itemsApplied');
 
 		// Continue On Fail: the same message on an error item paired with the input, nothing else sent.
 		const continued = await run(c, true);
-		expect(sandbox.stats().requests).toBe(c.requests);
+		expect(suite.sandbox.stats().requests).toBe(c.requests);
 		expect(continued.error).toBeUndefined();
 		expect(continued.items).toHaveLength(1);
 		expect((continued.items[0].pairedItem as { item: number }).item).toBe(0);
-		expectText(continued.items[0].json.error as string, c.message, sandbox.baseUrl);
+		expectText(continued.items[0].json.error as string, c.message, suite.sandbox.baseUrl);
 		for (const leak of [SECRET, WEBHOOK_SECRET]) expect(visibleText(continued)).not.toContain(leak);
 	});
 
 	it('an empty Endpoint is stopped by n8n itself before the node runs (required parameter)', async () => {
 		await expect(
-			runActionWorkflow(await harnessFor(), {
+			runActionWorkflow(suite.harness, {
 				parameters: { resource: 'request', operation: 'post', endpoint: '', body: '{}' },
 			}),
 		).rejects.toThrow('Parameter "Endpoint" is required');
-		expect(sandbox.stats().requests).toBe(0);
+		expect(suite.sandbox.stats().requests).toBe(0);
 	});
 
 	it('one bad item among good ones: the good ones are sent, the bad one sends nothing', async () => {
-		const result = await runActionWorkflow(await harnessFor(), {
+		const result = await runActionWorkflow(suite.harness, {
 			inputItems: [{ body: '{"amount":1}' }, { body: '[1]' }, { body: '{"amount":3}' }],
 			parameters: {
 				resource: 'request',
@@ -314,7 +300,7 @@ describe('bad input: clear messages, no needless request, no secret shown', () =
 			'The Body must be a JSON object ({ ... }), not an array',
 			3,
 		]);
-		expect(sandbox.stats().requests).toBe(2);
-		expect(sandbox.stats().records).toBe(2);
+		expect(suite.sandbox.stats().requests).toBe(2);
+		expect(suite.sandbox.stats().records).toBe(2);
 	});
 });

@@ -1,9 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
  * Hostile (or broken) API answers, through the built node inside WorkflowExecute against the sandbox:
- * bodies that drip or never end, gzip bombs, answers that echo the Api-Key, next links that try to
- * climb out of the Base URL, listings that would be silently cut short, huge listings, and "request
- * still in progress" conflicts (what the error then says, never advising a new key, is test/unit/responses.test.ts's).
+ * bodies that drip or never end, gzip bombs, answers that echo the Api-Key, next links that try to climb out of the
+ * Base URL, huge listings, and "request still in progress" conflicts (what the error then says, never advising a new
+ * key, is test/unit/responses.test.ts's). A listing whose server caps its pages is collections.test.ts's.
  * Rows of docs/bad-input.md. Needs `npm run build` first.
  *
  * Nothing here asserts on timing: an answer that drips forever, or a bomb that never ends, would make
@@ -16,7 +16,7 @@ import type { FaultRule, Sandbox } from '../../sandbox/server';
 import { postTransfer, runActionWorkflow } from '../harness/engine';
 import type { NodeRun } from '../harness/engine';
 import { until } from '../harness/until';
-import { useSandbox } from './badInputSetup';
+import { useSandbox } from './useSandbox';
 
 const SECRET = 'sk_test_sandbox';
 const IN_USE = {
@@ -24,9 +24,6 @@ const IN_USE = {
 	message:
 		'There is currently another in-progress request using this Idempotent Key. Please try again later.',
 };
-
-const ids = (count: number, from = 1) =>
-	Array.from({ length: count }, (_, i) => `acc_${String(from + i).padStart(4, '0')}`);
 
 /** Waits until every connection is over, then returns how many answers the node walked away from. */
 async function answersCutShort(sandbox: Sandbox, atLeast: number): Promise<number> {
@@ -53,29 +50,25 @@ describe('hostile answers', () => {
 	};
 
 	describe('the timeout covers the whole exchange (item 1)', () => {
-		it('a listing whose body drips after the headers is cut at the timeout', async () => {
-			// ~200 bytes at one byte every 50 ms: ten seconds for an answer that the node must give up on.
-			const { error, items } = await list(
-				{ returnAll: false, limit: 1, options: { timeout: 500, maxAttempts: 1 } },
-				[{ method: 'GET', action: { drip: { intervalMs: 50 } } }],
-			);
-			expect(items).toHaveLength(0);
-			expect(error?.message).toBe(
+		it.each([
+			[
+				'a listing whose body drips after the headers (~200 bytes, one every 50 ms) is cut at the timeout',
+				{ intervalMs: 50 },
+				{ timeout: 500, maxAttempts: 1 },
 				'Could not reach the API: no complete answer within 500 ms (after 1 attempt)',
-			);
-			expect(await answersCutShort(suite.sandbox, 1)).toBe(1);
-		});
-
-		it('an endless drip is retried up to Max Attempts, then reported; every connection is closed', async () => {
-			const { error } = await list(
-				{ options: { timeout: 300, maxAttempts: 2, retryBaseDelay: 1 } },
-				[{ method: 'GET', action: { drip: { intervalMs: 20, endless: true } } }],
-			);
-			expect(error?.message).toBe(
+			],
+			[
+				'an endless drip is retried up to Max Attempts, then reported',
+				{ intervalMs: 20, endless: true },
+				{ timeout: 300, maxAttempts: 2, retryBaseDelay: 1 },
 				'Could not reach the API: no complete answer within 300 ms (after 2 attempts)',
-			);
-			expect(await answersCutShort(suite.sandbox, 2)).toBe(2);
-			expect(suite.sandbox.stats().requests).toBe(2);
+			],
+		])('%s; every connection is closed', async (_name, drip, options, message) => {
+			const { error, items } = await list({ options }, [{ method: 'GET', action: { drip } }]);
+			expect(items).toHaveLength(0);
+			expect(error?.message).toBe(message);
+			expect(await answersCutShort(suite.sandbox, options.maxAttempts)).toBe(options.maxAttempts);
+			expect(suite.sandbox.stats().requests).toBe(options.maxAttempts);
 		});
 
 		it('a POST whose answer drips forever is retried with the same key and gets the stored answer', async () => {
@@ -194,25 +187,6 @@ describe('hostile answers', () => {
 			const plain = await postOne({}, [locked]);
 			expect(plain.error?.message).toBe('The API answered 423: Locked');
 		});
-	});
-});
-
-describe('Return All returns everything (item 7)', () => {
-	const capped = useSandbox({ accounts: 120, maxPageSize: 50, pagination: 'array' });
-
-	it('a plain-array listing whose server caps pages below Page Size (50 of 100) returns all 120', async () => {
-		const run = await runActionWorkflow(capped.harness, {
-			parameters: {
-				resource: 'account',
-				operation: 'getAll',
-				returnAll: true,
-				options: { pageSize: 100 },
-			},
-		});
-		expect(run.error).toBeUndefined();
-		expect(run.items.map((item) => item.json.id)).toEqual(ids(120));
-		// 50 + 50 + 20, then an empty page: a short page is not taken for the last one.
-		expect(capped.sandbox.stats().requests).toBe(4);
 	});
 });
 

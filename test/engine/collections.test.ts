@@ -1,17 +1,17 @@
 /**
  * Request → Get Many and Account → Get Many inside WorkflowExecute, against the sandbox's collections:
  * /v1/transfers in cursor pages ({data, has_more, next_cursor}), /v1/payouts in next links ({results, next}),
- * and /v1/accounts in the sandbox's page-numbered shapes; each pagination style auto-detected and forced; an
- * Endpoint refused for one item. Where the records sit in a page, a listing that loops or never ends and a next
+ * and /v1/accounts in the sandbox's page-numbered shapes; each pagination style auto-detected and forced; pages
+ * capped by the server below Page Size; an Endpoint refused for one item. Where the records sit in a page, a listing that loops or never ends and a next
  * link outside the Base URL are read by the pagination and URL rules alone (test/unit/pagination.test.ts, apiUrl.test.ts); that
  * such a link is never requested is badInputAnswers.test.ts's.
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { startSandbox } from '../../sandbox/server';
-import type { PaginationMode, Sandbox } from '../../sandbox/server';
-import { createHarness, runActionWorkflow, sandboxCredential } from '../harness/engine';
-import type { ActionWorkflowOptions, Harness } from '../harness/engine';
+import type { PaginationMode } from '../../sandbox/server';
+import { postTransfer, runActionWorkflow } from '../harness/engine';
+import type { ActionWorkflowOptions } from '../harness/engine';
+import { useSandbox } from './useSandbox';
 
 const TRANSFERS = 130;
 const PAYOUTS = 95;
@@ -21,26 +21,22 @@ const ids = (prefix: string, count: number) =>
 	Array.from({ length: count }, (_, i) => `${prefix}_${String(i + 1).padStart(4, '0')}`);
 
 describe('Tenant API node: Request → Get Many, inside WorkflowExecute', () => {
-	let sandbox: Sandbox;
-	let harness: Harness;
-
-	beforeAll(async () => {
-		sandbox = await startSandbox({ accounts: ACCOUNTS, transfers: TRANSFERS, payouts: PAYOUTS });
-		harness = await createHarness(sandboxCredential(sandbox.baseUrl));
+	// The server caps pages at 50 records, whatever the Page Size asks for.
+	const suite = useSandbox({
+		accounts: ACCOUNTS,
+		transfers: TRANSFERS,
+		payouts: PAYOUTS,
+		maxPageSize: 50,
 	});
-	afterAll(async () => sandbox.close());
-	beforeEach(() => {
-		sandbox.reset();
-		sandbox.setPagination('cursor');
-	});
+	beforeEach(() => suite.sandbox.setPagination('cursor'));
 
 	const list = (parameters: IDataObject, extra: Partial<ActionWorkflowOptions> = {}) =>
-		runActionWorkflow(harness, {
+		runActionWorkflow(suite.harness, {
 			parameters: { resource: 'request', operation: 'getAll', ...parameters },
 			...extra,
 		});
 	const idsOf = (items: Array<{ json: IDataObject }>) => items.map((item) => item.json.id);
-	const requestsTo = (path: string) => sandbox.stats().byRoute[`GET /v1${path}`] ?? 0;
+	const requestsTo = (path: string) => suite.sandbox.stats().byRoute[`GET /v1${path}`] ?? 0;
 
 	// Transfers come in cursor pages, payouts in next links, accounts in the sandbox's page-numbered shapes.
 	it.each<[string, PaginationMode, string, number, string[], number]>([
@@ -53,12 +49,14 @@ describe('Tenant API node: Request → Get Many, inside WorkflowExecute', () => 
 		['/accounts', 'page', 'page', 25, ids('acc', ACCOUNTS), 5],
 		['/accounts', 'pageNoTotals', 'auto', 25, ids('acc', ACCOUNTS), 6],
 		['/accounts', 'array', 'page', 25, ids('acc', ACCOUNTS), 6],
+		// Page Size 100 above the server's cap: 50 + 50 + 20, then the empty page (a short page is not the last).
+		['/accounts', 'array', 'auto', 100, ids('acc', ACCOUNTS), 4],
 		// None: only the first page.
 		['/transfers', 'cursor', 'none', 25, ids('tr', 25), 1],
 	])(
 		'%s (sandbox mode %s, style %s, pages of %i): every record once, in order, one item per record',
 		async (endpoint, mode, paginationStyle, pageSize, expected, requests) => {
-			sandbox.setPagination(mode);
+			suite.sandbox.setPagination(mode);
 			const { items, error } = await list({
 				endpoint,
 				returnAll: true,
@@ -87,16 +85,10 @@ describe('Tenant API node: Request → Get Many, inside WorkflowExecute', () => 
 	});
 
 	it("lists the created records after the seeded ones, and filters with Query Parameters and the Endpoint's own query", async () => {
-		const created = await fetch(`${sandbox.baseUrl}/transfers`, {
-			method: 'POST',
-			headers: {
-				'api-key': sandbox.apiKey,
-				'idempotency-key': 'created-1',
-				'content-type': 'application/json',
-			},
-			body: JSON.stringify({ amount: 1, currency: 'EUR', status: 'pending' }),
+		const created = await postTransfer(suite.harness, {
+			body: '{"amount":1,"currency":"EUR","status":"pending"}',
 		});
-		expect(created.status).toBe(201);
+		expect(created.error).toBeUndefined();
 		const { items, error } = await list({
 			endpoint: '/transfers?status=pending&limit=3',
 			returnAll: true,
@@ -154,7 +146,7 @@ describe('Tenant API node: Request → Get Many, inside WorkflowExecute', () => 
 	});
 
 	it('Account → Get Many lists the same way, from the same code, with its Endpoint fixed to /accounts', async () => {
-		const listed = await runActionWorkflow(harness, {
+		const listed = await runActionWorkflow(suite.harness, {
 			parameters: {
 				resource: 'account',
 				operation: 'getAll',

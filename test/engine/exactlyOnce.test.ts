@@ -8,8 +8,6 @@
  */
 import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
-import { startSandbox } from '../../sandbox/server';
-import type { Sandbox } from '../../sandbox/server';
 import { sign } from '../../sandbox/signing';
 import {
 	ACTION_TYPE,
@@ -18,10 +16,8 @@ import {
 	ITEMS_TYPE,
 	TEST_CREDENTIAL_ID,
 	TRIGGER_TYPE,
-	createHarness,
-	sandboxCredential,
+	postTransfersParameters,
 } from '../harness/engine';
-import type { Harness } from '../harness/engine';
 import { postScript } from '../harness/postScript';
 import type { Execution, WorkflowSpec } from '../harness/executions';
 import { retryExecution, runManually, startExecution } from '../harness/executions';
@@ -32,6 +28,7 @@ import {
 	startTriggerServer,
 	webhookCredential,
 } from '../harness/webhook';
+import { useSandbox } from './useSandbox';
 
 const SECRET = 'whsec_exactly_once_5d1c';
 const POST = 'Create transfer';
@@ -43,61 +40,50 @@ const TWO = [
 	{ ref: 'b', amount: 2 },
 ];
 
-function postNode(options: IDataObject = {}, id = 'post-node-id'): INode {
-	return {
-		id,
-		name: POST,
-		type: ACTION_TYPE,
-		typeVersion: 1,
-		position: [400, 0],
-		parameters: {
-			resource: 'request',
-			operation: 'post',
-			endpoint: '/transfers',
-			body: '={{ JSON.stringify({ ref: $json.ref, amount: $json.amount }) }}',
-			options: { includeMetadata: true, maxAttempts: 1, concurrency: 1, ...options },
-		},
-		credentials: { tenantApi: { id: TEST_CREDENTIAL_ID, name: 'Tenant API test' } },
-	};
-}
-
-const link = (from: string, to: string) => ({
-	[from]: { main: [[{ node: to, type: 'main' as const, index: 0 }]] },
-});
-
-/** A node of these workflows at `x`. */
-const node = (name: string, type: string, x: number, parameters = {}, more: Partial<INode> = {}) =>
+/** A node of these workflows (where it sits does not matter to the engine). */
+const node = (name: string, type: string, parameters = {}, more: Partial<INode> = {}) =>
 	({
 		id: `${name}-id`,
 		name,
 		type,
 		typeVersion: 1,
-		position: [x, 0],
+		position: [0, 0],
 		parameters,
 		...more,
 	}) as INode;
+const CREDENTIALS = { tenantApi: { id: TEST_CREDENTIAL_ID, name: 'Tenant API test' } };
+
+/** Create transfer: Request → POST to /transfers of each item's `ref` and `amount`, one at a time. */
+const postNode = (options: IDataObject = {}, id = 'post-node-id') =>
+	node(
+		POST,
+		ACTION_TYPE,
+		postTransfersParameters({ includeMetadata: true, maxAttempts: 1, concurrency: 1, ...options }),
+		{ id, credentials: CREDENTIALS },
+	);
+const TRIGGER = node(TRIGGER_NODE_NAME, TRIGGER_TYPE, {}, { webhookId: WEBHOOK_ID });
+/** Listing: the items an upstream node produces for the event. */
+const listing = (items: IDataObject[]) =>
+	node(LISTING, EMIT_TYPE, { items: JSON.stringify(items) });
+
+/** A workflow of `nodes`, each one's main output to the next. */
+const chain = (id: string, ...nodes: INode[]): WorkflowSpec => ({
+	id,
+	nodes,
+	connections: Object.fromEntries(
+		nodes
+			.slice(1)
+			.map((to, i) => [nodes[i].name, { main: [[{ node: to.name, type: 'main', index: 0 }]] }]),
+	) as WorkflowSpec['connections'],
+});
 
 /** Items → Create transfer: a workflow not started by the Tenant API Trigger. */
-function itemsWorkflow(items: IDataObject[], post: INode = postNode()): WorkflowSpec {
-	const start = node('Items', ITEMS_TYPE, 0, { items: JSON.stringify(items) });
-	return { id: 'wf-items', nodes: [start, post], connections: link('Items', POST) };
-}
+const itemsWorkflow = (items: IDataObject[], post = postNode()) =>
+	chain('wf-items', node('Items', ITEMS_TYPE, { items: JSON.stringify(items) }), post);
 
-/** Tenant API Trigger → `middle` → Create transfer. */
-function triggerWorkflow(id: string, middle: INode, post: INode = postNode()): WorkflowSpec {
-	const trigger = node(TRIGGER_NODE_NAME, TRIGGER_TYPE, 0, {}, { webhookId: WEBHOOK_ID });
-	return {
-		id,
-		nodes: [trigger, middle, post],
-		connections: { ...link(TRIGGER_NODE_NAME, middle.name), ...link(middle.name, POST) },
-	};
-}
-
-/** Tenant API Trigger → Listing (the items an upstream node produces for the event) → Create transfer. */
-function eventWorkflow(items: IDataObject[], post: INode = postNode()): WorkflowSpec {
-	const listing = node(LISTING, EMIT_TYPE, 200, { items: JSON.stringify(items) });
-	return triggerWorkflow('wf-events', listing, post);
-}
+/** Tenant API Trigger → Listing → Create transfer. */
+const eventWorkflow = (items: IDataObject[], post = postNode()) =>
+	chain('wf-events', TRIGGER, listing(items), post);
 
 /** The node's task data of its last run in an execution. */
 function lastRun(execution: Execution, node: string) {
@@ -115,23 +101,15 @@ const errorOf = (execution: Execution) =>
 		| undefined;
 
 describe('Exactly-once writes across executions (WorkflowExecute)', () => {
-	let sandbox: Sandbox;
-	let harness: Harness;
+	const suite = useSandbox();
 	let trigger: TriggerServer;
-
 	beforeAll(async () => {
-		sandbox = await startSandbox();
-		harness = await createHarness(sandboxCredential(sandbox.baseUrl));
 		trigger = await startTriggerServer({ credential: webhookCredential(SECRET) });
 	});
-	afterAll(async () => {
-		await trigger.close();
-		await sandbox.close();
-	});
-	beforeEach(() => sandbox.reset());
+	afterAll(async () => await trigger.close());
 
-	const recordKeys = () => sandbox.records().map((record) => record.idempotency_key);
-	const refs = () => sandbox.records().map((record) => record.ref);
+	const recordKeys = () => suite.sandbox.records().map((record) => record.idempotency_key);
+	const refs = () => suite.sandbox.records().map((record) => record.ref);
 
 	/** The trigger's output for a signed delivery of `event` (its webhook() through n8n-core's WebhookContext). */
 	async function delivery(event: IDataObject): Promise<INodeExecutionData[][]> {
@@ -147,8 +125,8 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 	describe('Retry execution', () => {
 		it('re-sends the failed run with the first execution keys: the applied item and the one whose answer was lost are replayed, also by a retry of a retry and a second retry "with the currently saved workflow"', async () => {
 			const workflow = itemsWorkflow(TWO);
-			sandbox.setFaults(postScript('pass', 'drop'));
-			const failed = await runManually(harness, workflow, 'Items');
+			suite.sandbox.setFaults(postScript('pass', 'drop'));
+			const failed = await runManually(suite.harness, workflow, 'Items');
 			expect(failed.run.status).toBe('error');
 			expect(errorOf(failed)?.message).toMatch(/Could not reach the API/);
 			expect(refs()).toEqual(['a', 'b']);
@@ -159,27 +137,27 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 				idempotencyKeyScope: { nodeId: 'post-node-id', executionId: failed.executionId },
 			});
 
-			sandbox.setFaults(postScript('pass', '500'));
-			const retry = await retryExecution(harness, failed);
+			suite.sandbox.setFaults(postScript('pass', '500'));
+			const retry = await retryExecution(suite.harness, failed);
 			expect(retry.run.status).toBe('error');
 			expect(retry.executionId).not.toBe(failed.executionId);
 			expect(errorOf(retry)?.context?.itemsApplied).toEqual([
 				{ item: 0, idempotencyKey: firstKeys[0] },
 			]);
 
-			sandbox.setFaults([]);
-			const retryOfRetry = await retryExecution(harness, retry);
+			suite.sandbox.setFaults([]);
+			const retryOfRetry = await retryExecution(suite.harness, retry);
 			expect(retryOfRetry.run.status).toBe('success');
 			expect(keysOut(retryOfRetry)).toEqual(firstKeys);
 			expect(outputs(retryOfRetry).map((json) => json.replayed)).toEqual([true, true]);
 
 			// The node was deleted and added again under the same name (a new id), then the first execution is retried with the saved workflow.
 			const edited = itemsWorkflow(TWO, postNode({}, 'post-node-id-readded'));
-			const secondRetry = await retryExecution(harness, failed, edited);
+			const secondRetry = await retryExecution(suite.harness, failed, edited);
 			expect(secondRetry.run.status).toBe('success');
 			expect(keysOut(secondRetry)).toEqual(firstKeys);
-			expect(sandbox.records()).toHaveLength(2);
-			expect(sandbox.stats().conflicts).toBe(0);
+			expect(suite.sandbox.records()).toHaveLength(2);
+			expect(suite.sandbox.stats().conflicts).toBe(0);
 		});
 
 		it('Retry On Fail in the failed execution and Retry execution after it send the same keys', async () => {
@@ -189,23 +167,23 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 				maxTries: 3,
 				waitBetweenTries: 0,
 			});
-			sandbox.setFaults(postScript('pass', 'drop', 'pass', '500', 'pass', '500'));
-			const failed = await runManually(harness, workflow, 'Items');
+			suite.sandbox.setFaults(postScript('pass', 'drop', 'pass', '500', 'pass', '500'));
+			const failed = await runManually(suite.harness, workflow, 'Items');
 			expect(failed.run.status).toBe('error');
-			expect(sandbox.stats().replays).toBe(2); // item 0 on the second and third try
+			expect(suite.sandbox.stats().replays).toBe(2); // item 0 on the second and third try
 			const firstKeys = recordKeys();
 
-			const retry = await retryExecution(harness, failed);
+			const retry = await retryExecution(suite.harness, failed);
 			expect(retry.run.status).toBe('success');
 			expect(keysOut(retry)).toEqual(firstKeys);
-			expect(sandbox.records()).toHaveLength(2);
+			expect(suite.sandbox.records()).toHaveLength(2);
 		});
 
 		it('a 409 for a body that changed since the first execution says whose key it is and that the first request was applied', async () => {
 			const workflow = itemsWorkflow(TWO);
-			sandbox.setFaults(postScript('pass', 'drop'));
-			const failed = await runManually(harness, workflow, 'Items');
-			sandbox.setFaults([]);
+			suite.sandbox.setFaults(postScript('pass', 'drop'));
+			const failed = await runManually(suite.harness, workflow, 'Items');
+			suite.sandbox.setFaults([]);
 			const post = postNode();
 			const edited = itemsWorkflow(TWO, {
 				...post,
@@ -214,7 +192,7 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 					body: '={{ JSON.stringify({ ref: $json.ref, amount: $json.amount * 100 }) }}',
 				},
 			});
-			const changed = await retryExecution(harness, failed, edited);
+			const changed = await retryExecution(suite.harness, failed, edited);
 			expect(changed.run.status).toBe('error');
 			const error = errorOf(changed)!;
 			expect(error.message).toBe(
@@ -226,13 +204,13 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 			expect(error.description).toContain(
 				'This node sent item 0 under the same key with a different request before, and that request was applied; this one was not.',
 			);
-			expect(sandbox.records()).toHaveLength(2);
+			expect(suite.sandbox.records()).toHaveLength(2);
 		});
 
 		it('a new execution with the same input writes again (new keys): the control', async () => {
 			const workflow = itemsWorkflow(TWO);
-			const first = await runManually(harness, workflow, 'Items');
-			const second = await runManually(harness, workflow, 'Items');
+			const first = await runManually(suite.harness, workflow, 'Items');
+			const second = await runManually(suite.harness, workflow, 'Items');
 			expect([first.run.status, second.run.status]).toEqual(['success', 'success']);
 			expect(keysOut(second).some((key) => keysOut(first).includes(key))).toBe(false);
 			expect(refs()).toEqual(['a', 'b', 'a', 'b']);
@@ -242,7 +220,7 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 	describe('Tenant API Trigger events', () => {
 		/** The execution `workflow` starts for a delivery of `event`. */
 		const onEvent = async (workflow: WorkflowSpec, event: IDataObject) =>
-			startExecution(harness, workflow, TRIGGER_NODE_NAME, await delivery(event));
+			startExecution(suite.harness, workflow, TRIGGER_NODE_NAME, await delivery(event));
 
 		it('a Code node before the node builds new items without item linking: a redelivery writes each once, another event (of the same resource too) shares no key', async () => {
 			const lines = [
@@ -252,7 +230,7 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 				{ ref: 'b', amount: 2 },
 			];
 			// Tenant API Trigger → Lines (a Code node: new items from the delivery's lines) → Create transfer.
-			const workflow = triggerWorkflow('wf-lines', node('Lines', LINES_TYPE, 200));
+			const workflow = chain('wf-lines', TRIGGER, node('Lines', LINES_TYPE), postNode());
 			const first = await onEvent(workflow, { id: 'evt_lines', lines });
 			// n8n filled in the links the Code node left out: every item points at the trigger item.
 			expect(lastRun(first, 'Lines')?.data?.main?.[0]?.map((item) => item.pairedItem)).toEqual([
@@ -269,7 +247,7 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 			// Another event of the same resource (the same top-level "id", another event type) is another delivery.
 			const otherEvent = await delivery({ id: 'evt_lines', event: 'transfers.updated', lines });
 			expect(otherEvent[0][0].json.webhookDelivery).toMatchObject({ idSource: 'body:sha256' });
-			const other = await startExecution(harness, workflow, TRIGGER_NODE_NAME, otherEvent);
+			const other = await startExecution(suite.harness, workflow, TRIGGER_NODE_NAME, otherEvent);
 			expect(other.run.status).toBe('success');
 			expect(keysOut(other).some((key) => keysOut(first).includes(key))).toBe(false);
 			expect(refs()).toEqual(['a', 'b', 'c', 'a', 'b', 'c']);
@@ -293,7 +271,7 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 		it('items in another order on a redelivery, by item position: no second write, and a clear error that the first requests were applied', async () => {
 			const event = await delivery({ id: 'evt_reorder' });
 			const eventId = (event[0][0].json.webhookDelivery as IDataObject).id as string;
-			await startExecution(harness, eventWorkflow(TWO), TRIGGER_NODE_NAME, event);
+			await startExecution(suite.harness, eventWorkflow(TWO), TRIGGER_NODE_NAME, event);
 			const reordered = await onEvent(eventWorkflow([...TWO].reverse()), { id: 'evt_reorder' });
 			expect(reordered.run.status).toBe('error');
 			const error = errorOf(reordered)!;
@@ -324,60 +302,50 @@ describe('Exactly-once writes across executions (WorkflowExecute)', () => {
 			expect(refs()).toEqual(['a', 'b']);
 		});
 
-		it('a failed delivery, then both "Retry execution" and a redelivery of the event: each item written once', async () => {
-			const workflow = eventWorkflow(TWO);
-			sandbox.setFaults(postScript('pass', 'drop'));
-			const failed = await onEvent(workflow, { id: 'evt_fail' });
-			expect(failed.run.status).toBe('error');
-			sandbox.setFaults([]);
-			const retry = await retryExecution(harness, failed);
-			const redelivered = await onEvent(workflow, { id: 'evt_fail' });
-			expect([retry.run.status, redelivered.run.status]).toEqual(['success', 'success']);
-			expect(keysOut(redelivered)).toEqual(keysOut(retry));
-			expect(refs()).toEqual(['a', 'b']);
-		});
-
-		it('when the node first runs in a retry (an earlier node failed), the retry still uses the event keys', async () => {
-			const listingFails = eventWorkflow(TWO);
-			const send = {
+		const lookUp = node(
+			'Look up',
+			ACTION_TYPE,
+			{
 				resource: 'request',
 				operation: 'send',
 				method: 'GET',
 				endpoint: '/transfers',
-			};
-			const lookup = node(
+				options: { maxAttempts: 1 },
+			},
+			{ credentials: CREDENTIALS },
+		);
+		it.each([
+			['a failed delivery', eventWorkflow(TWO), postScript('pass', 'drop'), POST],
+			[
+				'a delivery in which an earlier node failed (the node first runs in the retry)',
+				chain('wf-events', TRIGGER, lookUp, listing(TWO), postNode()),
+				[{ method: 'GET', times: 1, action: { status: 503 } }],
 				'Look up',
-				ACTION_TYPE,
-				100,
-				{ ...send, options: { maxAttempts: 1 } },
-				{
-					credentials: postNode().credentials,
-				},
-			);
-			const workflow: WorkflowSpec = {
-				...listingFails,
-				nodes: [...listingFails.nodes, lookup],
-				connections: {
-					...link(TRIGGER_NODE_NAME, 'Look up'),
-					...link('Look up', LISTING),
-					...link(LISTING, POST),
-				},
-			};
-			sandbox.setFaults([{ method: 'GET', times: 1, action: { status: 503 } }]);
-			const failed = await onEvent(workflow, { id: 'evt_upstream' });
-			expect(failed.run.data.resultData.lastNodeExecuted).toBe('Look up');
-			const retry = await retryExecution(harness, failed);
-			const redelivered = await onEvent(workflow, { id: 'evt_upstream' });
-			expect(keysOut(redelivered)).toEqual(keysOut(retry));
-			expect(refs()).toEqual(['a', 'b']);
-		});
+			],
+		])(
+			'%s, then both "Retry execution" and a redelivery of the event: the event keys, each item written once',
+			async (name, workflow, faults, failedAt) => {
+				suite.sandbox.setFaults(faults);
+				const failed = await onEvent(workflow, { id: `evt ${name}` });
+				expect([failed.run.status, failed.run.data.resultData.lastNodeExecuted]).toEqual([
+					'error',
+					failedAt,
+				]);
+				suite.sandbox.setFaults([]);
+				const retry = await retryExecution(suite.harness, failed);
+				const redelivered = await onEvent(workflow, { id: `evt ${name}` });
+				expect([retry.run.status, redelivered.run.status]).toEqual(['success', 'success']);
+				expect(keysOut(redelivered)).toEqual(keysOut(retry));
+				expect(refs()).toEqual(['a', 'b']);
+			},
+		);
 
 		it('a delivery at the Test URL (n8n runs it in manual mode) gets the event keys: a captured production delivery replayed there writes nothing new', async () => {
 			const workflow = eventWorkflow(TWO);
 			const captured = await delivery({ id: 'evt_replayed_at_test_url' });
-			const production = await startExecution(harness, workflow, TRIGGER_NODE_NAME, captured);
+			const production = await startExecution(suite.harness, workflow, TRIGGER_NODE_NAME, captured);
 			const atTestUrl = await startExecution(
-				harness,
+				suite.harness,
 				workflow,
 				TRIGGER_NODE_NAME,
 				captured,

@@ -12,15 +12,10 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { startSandbox } from '../../sandbox/server';
 import type { CreatedRecord, RandomFaults, Sandbox } from '../../sandbox/server';
-import {
-	createHarness,
-	postTransfersParameters,
-	runActionWorkflow,
-	sandboxCredential,
-} from '../harness/engine';
-import type { ActionWorkflowOptions, Harness } from '../harness/engine';
+import { postTransfersParameters, runActionWorkflow } from '../harness/engine';
+import type { ActionWorkflowOptions } from '../harness/engine';
+import { useSandbox } from './useSandbox';
 
 const ITEMS = 1000;
 const SECRET = 'sk_test_sandbox';
@@ -83,22 +78,14 @@ function classify(item: INodeExecutionData, index: number): 'success' | 'error' 
 }
 
 describe('fault soak: 1,000 POSTs under random faults, Retry On Fail on', () => {
-	let sandbox: Sandbox;
-	let harness: Harness;
-
-	beforeAll(async () => {
-		sandbox = await startSandbox();
-		harness = await createHarness(sandboxCredential(sandbox.baseUrl));
-	});
-	afterAll(async () => await sandbox.close());
-	beforeEach(() => {
-		sandbox.reset();
-		sandbox.setFaults([{ method: 'POST', path: '/v1/transfers', random: FAULTS }]);
-	});
+	const suite = useSandbox();
+	beforeEach(() =>
+		suite.sandbox.setFaults([{ method: 'POST', path: '/v1/transfers', random: FAULTS }]),
+	);
 
 	/** Runs the inputs through the node and checks every output item; returns the run and the failed items' indexes. */
 	const soak = async (settings: ActionWorkflowOptions['settings'], options: IDataObject) => {
-		const run = await runActionWorkflow(harness, {
+		const run = await runActionWorkflow(suite.harness, {
 			inputItems: inputs,
 			settings,
 			parameters: postTransfersParameters({
@@ -126,13 +113,13 @@ describe('fault soak: 1,000 POSTs under random faults, Retry On Fail on', () => 
 				{ maxAttempts: 5 },
 			);
 			expect(failed).toEqual([]);
-			const stats = sandbox.stats();
+			const stats = suite.sandbox.stats();
 			expect(stats.records).toBe(ITEMS);
 			// The faults really happened, and some answers were replays of a committed record.
 			expect(stats.faultsInjected).toBeGreaterThan(100);
 			expect(stats.replays).toBeGreaterThan(20);
 			// One record per input, keyed by the key the output reports for it.
-			const byRef = recordsByRef(sandbox);
+			const byRef = recordsByRef(suite.sandbox);
 			run.items.forEach((item, index) => {
 				const records = byRef.get(String(inputs[index].ref)) ?? [];
 				expect(records.map((record) => record.idempotency_key)).toEqual([item.json.idempotencyKey]);
@@ -152,7 +139,7 @@ describe('fault soak: 1,000 POSTs under random faults, Retry On Fail on', () => 
 			expect(failed.length).toBeGreaterThan(0);
 			// Successes have their record; an error item may or may not have one (a dropped or late answer
 			// after the commit), and the message says so through its description.
-			const byRef = recordsByRef(sandbox);
+			const byRef = recordsByRef(suite.sandbox);
 			run.items.forEach((item, index) => {
 				const records = byRef.get(String(inputs[index].ref)) ?? [];
 				expect(records.length).toBeLessThanOrEqual(1);
@@ -160,11 +147,11 @@ describe('fault soak: 1,000 POSTs under random faults, Retry On Fail on', () => 
 				else expect(item.json.idempotencyKey).toBe(inputs[index].ref);
 			});
 			const lost = inputs.filter((input) => !byRef.has(String(input.ref))).length;
-			expect(sandbox.stats().records).toBe(ITEMS - lost);
+			expect(suite.sandbox.stats().records).toBe(ITEMS - lost);
 
 			// A new execution (like "Retry execution", which gets a new execution id) for the failed items only.
-			sandbox.setFaults(null);
-			const rerun = await runActionWorkflow(harness, {
+			suite.sandbox.setFaults(null);
+			const rerun = await runActionWorkflow(suite.harness, {
 				inputItems: failed.map((index) => inputs[index]),
 				parameters: postTransfersParameters({
 					includeMetadata: true,
@@ -173,8 +160,8 @@ describe('fault soak: 1,000 POSTs under random faults, Retry On Fail on', () => 
 			});
 			expect(rerun.error).toBeUndefined();
 			expect(rerun.items.every((item) => item.json.statusCode === 201)).toBe(true);
-			const final = recordsByRef(sandbox);
-			expect(sandbox.stats().records).toBe(ITEMS);
+			const final = recordsByRef(suite.sandbox);
+			expect(suite.sandbox.stats().records).toBe(ITEMS);
 			expect(inputs.every((input) => final.get(String(input.ref))?.length === 1)).toBe(true);
 			// Items whose request had been committed before the error are replayed, not created again.
 			const replayedOnRerun = rerun.items.filter((item) => item.json.replayed === true).length;

@@ -11,6 +11,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { SigningScheme } from '../../sandbox/signing';
 import { SCHEMES, demoSecret, signedDelivery, triggerParameters } from '../../sandbox/signing';
+import { withoutDelivery } from '../harness/verifier';
 import type { Answered } from '../harness/webhook';
 import {
 	buildTriggerRig,
@@ -25,10 +26,10 @@ const rig = useTriggerServer({ credential: webhookCredential('whsec_answers') })
 /** The schemes that sign a timestamp (webhookDelivery.timestamp is set). */
 const TIMESTAMPED = ['standard-webhooks', 'timestamped', 'custom-hmac'];
 
-/** A genuine delivery of `scheme` to the trigger set up for it, with `parameters` on top. */
+/** A genuine delivery of `scheme` to the trigger set up for it (for `none`, without any credential), with `parameters` on top. */
 async function deliver(scheme: SigningScheme, parameters: IDataObject = {}) {
 	await rig.server.configure({
-		credential: webhookCredential(demoSecret(scheme)),
+		credential: scheme === 'none' ? null : webhookCredential(demoSecret(scheme)),
 		parameters: { ...(triggerParameters(scheme) as IDataObject), ...parameters },
 	});
 	const sent = signedDelivery({
@@ -43,11 +44,12 @@ async function deliver(scheme: SigningScheme, parameters: IDataObject = {}) {
 const answerOf = (answer: Answered) => [answer.status, answer.contentType, answer.text];
 
 describe.each(SCHEMES)('%s', (scheme) => {
-	it('Respond On Receipt: 200 with an empty body, sent by the trigger at once; one item starts with its webhookDelivery', async () => {
+	it('Respond On Receipt: 200 with an empty body, sent by the trigger at once; one item starts, the body and its webhookDelivery', async () => {
 		const { answer, sent } = await deliver(scheme);
 		expect(answerOf(answer)).toEqual([200, '', '']);
 		expect(answer.call.result?.noWebhookResponse).toBe(true);
 		expect(answer.call.result?.workflowData?.map((output) => output.length)).toEqual([1, 0]);
+		expect(startedItems(answer.call).map(withoutDelivery)).toEqual([JSON.parse(String(sent.body))]);
 		// The signed id of Standard Webhooks; else the SHA-256 of the bytes.
 		const [id, idSource] =
 			scheme === 'standard-webhooks'

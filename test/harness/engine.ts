@@ -25,6 +25,7 @@ import type {
 	INodeTypeDescription,
 	INodeTypes,
 	IRun,
+	IRunExecutionData,
 	IVersionedNodeType,
 	IWorkflowExecuteAdditionalData,
 	WorkflowExecuteMode,
@@ -239,25 +240,24 @@ export async function createHarness(credential: ICredentialDataDecryptedObject) 
 				webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
 				formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
 				variables: {},
-				logAiEvent: () => {},
-				getRunExecutionData: async () => undefined,
-				getRuntimeCredential: async () => undefined,
-				executeWorkflow: async () => {
-					throw new Error('sub-workflows are not used here');
-				},
 			}) as unknown as IWorkflowExecuteAdditionalData,
 	};
 }
 
-/** additionalData for one execution of `workflow`, with lifecycle hooks (WorkflowExecute requires them). */
-export function executionData(
+/**
+ * Runs `workflow` through n8n-core's WorkflowExecute as a new execution: from the node `start` (a manual run, as the
+ * editor's Execute does), or from run data n8n's server prepared (a webhook delivery, a retry: executions.ts).
+ */
+export async function execute(
 	harness: Harness,
-	mode: WorkflowExecuteMode,
-	executionId: string,
 	workflow: Workflow,
-): IWorkflowExecuteAdditionalData {
+	mode: WorkflowExecuteMode,
+	start: string | IRunExecutionData,
+): Promise<{ executionId: string; run: IRun }> {
+	const executionId = randomUUID();
 	const workflowId = String(workflow.id);
 	const additionalData = harness.additionalData(executionId, workflowId);
+	// WorkflowExecute requires lifecycle hooks.
 	(additionalData as { hooks?: ExecutionLifecycleHooks }).hooks = new ExecutionLifecycleHooks(
 		mode,
 		executionId,
@@ -269,12 +269,18 @@ export function executionData(
 			settings: {},
 		} as never,
 	);
-	return additionalData;
+	const run =
+		typeof start === 'string'
+			? await new WorkflowExecute(additionalData, mode).run({
+					workflow,
+					startNode: workflow.getNode(start)!,
+				})
+			: await new WorkflowExecute(additionalData, mode, start).processRunExecutionData(workflow);
+	return { executionId, run };
 }
 
 export interface NodeRun {
 	run: IRun;
-	executionId: string;
 	/** Output items of the node under test (first run, main output 0); empty when it failed. */
 	items: INodeExecutionData[];
 	/** The node error, if the node under test failed. */
@@ -283,10 +289,9 @@ export interface NodeRun {
 	executionTime?: number;
 }
 
-export interface RunOptions {
+interface RunOptions {
 	inputItems?: IDataObject[];
 	workflowId?: string;
-	executionId?: string;
 	/** Node types to use instead of the harness's (e.g. with n8n's HTTP Request node added). */
 	nodeTypes?: INodeTypes;
 }
@@ -297,8 +302,6 @@ export interface ActionWorkflowOptions extends RunOptions {
 	settings?: Partial<INode>;
 }
 
-const ACTION_NODE_NAME = 'Tenant API';
-
 /**
  * Executes "Items → node" through n8n-core's WorkflowExecute in manual mode, as the editor's Execute
  * does, and returns what the node produced.
@@ -308,8 +311,6 @@ export async function runNodeWorkflow(
 	node: Omit<INode, 'id' | 'position'>,
 	options: RunOptions = {},
 ): Promise<NodeRun> {
-	const executionId = options.executionId ?? randomUUID();
-	const workflowId = options.workflowId ?? 'wf-test';
 	const nodes: INode[] = [
 		{
 			id: 'items-node',
@@ -325,21 +326,16 @@ export async function runNodeWorkflow(
 		Items: { main: [[{ node: node.name, type: NodeConnectionTypes.Main, index: 0 }]] },
 	};
 	const workflow = new Workflow({
-		id: workflowId,
+		id: options.workflowId ?? 'wf-test',
 		nodes,
 		connections,
 		active: false,
 		nodeTypes: options.nodeTypes ?? harness.nodeTypes,
 	});
-	const additionalData = executionData(harness, 'manual', executionId, workflow);
-	const run = await new WorkflowExecute(additionalData, 'manual').run({
-		workflow,
-		startNode: workflow.getNode('Items')!,
-	});
+	const { run } = await execute(harness, workflow, 'manual', 'Items');
 	const taskData = run.data.resultData.runData[node.name]?.[0];
 	return {
 		run,
-		executionId,
 		items: taskData?.data?.main?.[0] ?? [],
 		error: (taskData?.error ?? run.data.resultData.error) as NodeRun['error'],
 		executionTime: taskData?.executionTime,
@@ -383,7 +379,7 @@ export async function runActionWorkflow(
 	options: ActionWorkflowOptions,
 ): Promise<NodeRun> {
 	const node = {
-		name: ACTION_NODE_NAME,
+		name: 'Tenant API',
 		type: ACTION_TYPE,
 		typeVersion: 1,
 		parameters: options.parameters as INode['parameters'],

@@ -18,9 +18,6 @@
  * n8n's REST API, with the original and the saved workflow, a retry of a retry, redeliveries) and
  * test/queue (workers).
  */
-import { randomUUID } from 'crypto';
-
-import { WorkflowExecute } from 'n8n-core';
 import type {
 	IConnections,
 	INode,
@@ -32,7 +29,7 @@ import type {
 import { Workflow, createRunExecutionData } from 'n8n-workflow';
 
 import type { Harness } from './engine';
-import { executionData } from './engine';
+import { execute } from './engine';
 
 export interface WorkflowSpec {
 	id: string;
@@ -49,37 +46,27 @@ export interface Execution {
 	saved: IRunExecutionData;
 }
 
-function workflowOf(harness: Harness, spec: WorkflowSpec): Workflow {
-	return new Workflow({
-		id: spec.id,
-		nodes: spec.nodes,
-		connections: spec.connections,
+const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+/** Runs `spec` from the node `start`, or from the run data `start` makes for its Workflow. */
+async function executeSpec(
+	harness: Harness,
+	spec: WorkflowSpec,
+	mode: WorkflowExecuteMode,
+	start: string | ((workflow: Workflow) => IRunExecutionData),
+): Promise<Execution> {
+	const workflow = new Workflow({
+		...spec,
 		active: false,
 		nodeTypes: harness.nodeTypes,
 		settings: { executionOrder: 'v1' },
 	});
-}
-
-const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
-
-async function execute(
-	harness: Harness,
-	spec: WorkflowSpec,
-	mode: WorkflowExecuteMode,
-	runExecutionData: IRunExecutionData | ((workflow: Workflow) => IRunExecutionData) | undefined,
-	startNode?: string,
-): Promise<Execution> {
-	const workflow = workflowOf(harness, spec);
-	const executionId = randomUUID();
-	const additionalData = executionData(harness, mode, executionId, workflow);
-	const data =
-		typeof runExecutionData === 'function' ? runExecutionData(workflow) : runExecutionData;
-	const run = data
-		? await new WorkflowExecute(additionalData, mode, data).processRunExecutionData(workflow)
-		: await new WorkflowExecute(additionalData, mode).run({
-				workflow,
-				startNode: workflow.getNode(startNode!)!,
-			});
+	const { executionId, run } = await execute(
+		harness,
+		workflow,
+		mode,
+		typeof start === 'string' ? start : start(workflow),
+	);
 	return { executionId, mode, run, workflow: spec, saved: copy(run.data) };
 }
 
@@ -91,7 +78,7 @@ export async function startExecution(
 	items: INodeExecutionData[][],
 	mode: WorkflowExecuteMode = 'webhook',
 ): Promise<Execution> {
-	return await execute(harness, spec, mode, (workflow) =>
+	return await executeSpec(harness, spec, mode, (workflow) =>
 		createRunExecutionData({
 			executionData: {
 				nodeExecutionStack: [
@@ -108,7 +95,7 @@ export async function runManually(
 	spec: WorkflowSpec,
 	startNode: string,
 ): Promise<Execution> {
-	return await execute(harness, spec, 'manual', undefined, startNode);
+	return await executeSpec(harness, spec, 'manual', startNode);
 }
 
 /** "Retry execution" of a failed execution: with its own workflow, or `currentWorkflow` ("with the currently saved workflow"). */
@@ -117,7 +104,7 @@ export async function retryExecution(
 	failed: Execution,
 	currentWorkflow?: WorkflowSpec,
 ): Promise<Execution> {
-	return await execute(harness, currentWorkflow ?? failed.workflow, 'retry', (workflow) => {
+	return await executeSpec(harness, currentWorkflow ?? failed.workflow, 'retry', (workflow) => {
 		const data = copy(failed.saved);
 		const { lastNodeExecuted } = data.resultData;
 		if (lastNodeExecuted) {

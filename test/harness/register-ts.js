@@ -8,27 +8,21 @@
 const fs = require('node:fs');
 const ts = require('typescript');
 
-/** TypeScript source as CommonJS JavaScript. @param {string} source @param {string} filename */
-function transpile(source, filename) {
-	return ts.transpileModule(source, {
-		fileName: filename,
-		compilerOptions: {
-			module: ts.ModuleKind.CommonJS,
-			target: ts.ScriptTarget.ES2022,
-			esModuleInterop: true,
-			isolatedModules: true,
-		},
-	}).outputText;
-}
+const compilerOptions = {
+	module: ts.ModuleKind.CommonJS,
+	target: ts.ScriptTarget.ES2022,
+	esModuleInterop: true,
+	isolatedModules: true,
+};
 
-/** Node's loader for .ts files. @param {NodeJS.Module} module @param {string} filename */
-function loadTs(module, filename) {
-	const compilable = /** @type {{ _compile(code: string, filename: string): void }} */ (
+/** TypeScript source as CommonJS JavaScript. @param {string} source @param {string} fileName */
+const transpile = (source, fileName) =>
+	ts.transpileModule(source, { fileName, compilerOptions }).outputText;
+
+/** Node's loader for .ts files (`_compile` is Module's own, left out of its types). @param {NodeJS.Module} module @param {string} filename */
+require.extensions['.ts'] = (module, filename) =>
+	/** @type {{ _compile(code: string, filename: string): void }} */ (
 		/** @type {unknown} */ (module)
-	);
-	compilable._compile(transpile(fs.readFileSync(filename, 'utf8'), filename), filename);
-}
-
-require.extensions['.ts'] = loadTs;
+	)._compile(transpile(fs.readFileSync(filename, 'utf8'), filename), filename);
 
 module.exports = { transpile };

@@ -36,13 +36,11 @@ import { TEST_CREDENTIAL_ID, TRIGGER_TYPE, createHarness } from './engine';
 export const TRIGGER_NODE_NAME = 'Tenant API Trigger';
 
 /** Data of a Tenant Webhook API credential. */
-export function webhookCredential(
-	signingSecret: string,
-	previousSigningSecret = '',
-	testSigningSecret = '',
-): ICredentialDataDecryptedObject {
-	return { signingSecret, previousSigningSecret, testSigningSecret };
-}
+export const webhookCredential = (signingSecret: string, previous = '', test = '') => ({
+	signingSecret,
+	previousSigningSecret: previous,
+	testSigningSecret: test,
+});
 export const WEBHOOK_ID = '5b0c7e1a-5f2e-4d67-9a51-3c0f9d1e2a77';
 const WORKFLOW_ID = 'wf-trigger';
 
@@ -63,12 +61,6 @@ export interface WebhookCall {
 	/** What the node's webhook() returned; undefined when it threw. */
 	result?: IWebhookResponseData;
 	error?: Error;
-}
-
-interface LogEntry {
-	level: 'error' | 'warn' | 'info' | 'debug';
-	message: string;
-	metadata?: unknown;
 }
 
 type ExpressLikeRequest = http.IncomingMessage & {
@@ -120,6 +112,10 @@ async function prepareRequest(req: http.IncomingMessage): Promise<void> {
 export async function buildTriggerRig(setup: TriggerSetup = {}) {
 	const harness = await createHarness(setup.credential ?? {});
 	const nodeType = harness.nodeTypes.getByNameAndVersion(TRIGGER_TYPE, 1);
+	const credential = {
+		id: setup.credentialUnreadable ? 'unreadable' : TEST_CREDENTIAL_ID,
+		name: 'Tenant Webhook test',
+	};
 	const node: INode = {
 		id: 'trigger-node-id',
 		name: TRIGGER_NODE_NAME,
@@ -128,16 +124,7 @@ export async function buildTriggerRig(setup: TriggerSetup = {}) {
 		position: [0, 0],
 		webhookId: WEBHOOK_ID,
 		parameters: (setup.parameters ?? {}) as INode['parameters'],
-		...(setup.credential === null
-			? {}
-			: {
-					credentials: {
-						tenantWebhookApi: {
-							id: setup.credentialUnreadable ? 'unreadable' : TEST_CREDENTIAL_ID,
-							name: 'Tenant Webhook test',
-						},
-					},
-				}),
+		credentials: setup.credential === null ? undefined : { tenantWebhookApi: credential },
 	};
 	const workflowId = setup.workflowId ?? WORKFLOW_ID;
 	const workflow = new Workflow({
@@ -212,55 +199,49 @@ export interface TriggerServer {
 export async function startTriggerServer(initial: TriggerSetup = {}): Promise<TriggerServer> {
 	let setup = initial;
 	let rig = await buildTriggerRig(setup);
-	const calls: WebhookCall[] = [];
-	/** Every request's handling, for `post` to wait for its call. */
-	const handling: Array<Promise<void>> = [];
+	/** Each request's call, in the order they came (`post` sends one at a time). */
+	const calls: Array<Promise<WebhookCall>> = [];
 
-	const server = http.createServer((req, rawRes) => {
+	const handle = async (req: http.IncomingMessage, rawRes: http.ServerResponse) => {
 		const res = expressLike(rawRes);
-		handling.push(
-			(async () => {
-				const call: WebhookCall = {};
-				await prepareRequest(req);
-				const additionalData = {
-					...rig.additionalData,
-					httpRequest: req,
-					httpResponse: res,
-				} as IWorkflowExecuteAdditionalData;
-				const context = new WebhookContext(
-					rig.workflow,
-					rig.node,
-					additionalData,
-					setup.mode ?? 'webhook',
-					{
-						...rig.webhookData(setup.mode === 'manual'),
-						workflowExecuteAdditionalData: additionalData,
-					},
-					[],
-					null,
-				);
-				try {
-					call.result = await rig.nodeType.webhook!.call(context);
-				} catch (error) {
-					call.error = error as Error;
-				}
-				// executeWebhook's answer when the node sent none.
-				if (!rawRes.writableEnded) {
-					if (call.error) res.status(500).json({ code: 0, message: call.error.message });
-					// n8n would leave the sender waiting: make the node's mistake visible.
-					else if (call.result?.noWebhookResponse === true)
-						res.status(500).json({ message: 'noWebhookResponse without a response' });
-					else if (call.result?.workflowData === undefined)
-						res
-							.status(200)
-							.json(call.result?.webhookResponse ?? { message: 'Webhook call received' });
-					else if (rig.webhookDescription.responseData === 'noData') rawRes.writeHead(200).end();
-					else res.status(200).json({ message: 'Workflow was started' });
-				}
-				calls.push(call);
-			})(),
+		const call: WebhookCall = {};
+		await prepareRequest(req);
+		const additionalData = {
+			...rig.additionalData,
+			httpRequest: req,
+			httpResponse: res,
+		} as IWorkflowExecuteAdditionalData;
+		const context = new WebhookContext(
+			rig.workflow,
+			rig.node,
+			additionalData,
+			setup.mode ?? 'webhook',
+			{
+				...rig.webhookData(setup.mode === 'manual'),
+				workflowExecuteAdditionalData: additionalData,
+			},
+			[],
+			null,
 		);
-	});
+		try {
+			call.result = await rig.nodeType.webhook!.call(context);
+		} catch (error) {
+			call.error = error as Error;
+		}
+		// executeWebhook's answer when the node sent none.
+		if (!rawRes.writableEnded) {
+			if (call.error) res.status(500).json({ code: 0, message: call.error.message });
+			// n8n would leave the sender waiting: make the node's mistake visible.
+			else if (call.result?.noWebhookResponse === true)
+				res.status(500).json({ message: 'noWebhookResponse without a response' });
+			else if (call.result?.workflowData === undefined)
+				res.status(200).json(call.result?.webhookResponse ?? { message: 'Webhook call received' });
+			else if (rig.webhookDescription.responseData === 'noData') rawRes.writeHead(200).end();
+			else res.status(200).json({ message: 'Workflow was started' });
+		}
+		return call;
+	};
+	const server = http.createServer((req, res) => void calls.push(handle(req, res)));
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const port = (server.address() as AddressInfo).port;
 	const url = `http://127.0.0.1:${port}/webhook/${WEBHOOK_ID}/webhook`;
@@ -272,16 +253,15 @@ export async function startTriggerServer(initial: TriggerSetup = {}): Promise<Tr
 			rig = await buildTriggerRig(setup);
 		},
 		async post(body, headers = {}, query = '') {
-			const before = calls.length;
+			const index = calls.length;
 			const res = await fetch(url + query, {
 				method: 'POST',
 				headers: { 'content-type': 'application/json', ...headers },
 				body: Buffer.from(body),
 			});
 			const text = await res.text();
-			await Promise.all(handling);
 			const contentType = res.headers.get('content-type') ?? '';
-			return { status: res.status, contentType, text, call: calls[before] };
+			return { status: res.status, contentType, text, call: await calls[index] };
 		},
 		close() {
 			server.closeAllConnections();
@@ -306,10 +286,11 @@ export function useTriggerServer(initial: TriggerSetup = {}) {
 }
 
 /** Records what nodes log through n8n's Logger (the one `this.logger` returns) until `restore()`. */
-function captureLogs(): { entries: LogEntry[]; text(): string; restore(): void } {
+function captureLogs() {
 	const logger = Container.get(Logger);
-	const entries: LogEntry[] = [];
 	const levels = ['error', 'warn', 'info', 'debug'] as const;
+	const entries: Array<{ level: (typeof levels)[number]; message: string; metadata?: unknown }> =
+		[];
 	const spies = levels.map((level) =>
 		jest.spyOn(logger, level).mockImplementation((message: string, metadata?: unknown) => {
 			entries.push({ level, message, metadata });
@@ -329,6 +310,5 @@ export function startedItems(call: WebhookCall): IDataObject[] {
 }
 
 /** The `webhookDelivery` of the first item a call started ({} when there is none). */
-export function deliveryOf(call: WebhookCall): IDataObject {
-	return (call.result!.workflowData![0][0].json.webhookDelivery ?? {}) as IDataObject;
-}
+export const deliveryOf = (call: WebhookCall) =>
+	(startedItems(call)[0]?.webhookDelivery ?? {}) as IDataObject;

@@ -263,7 +263,7 @@ describe('advice never points to a Verification that proves less', () => {
 
 /**
  * The form the settings read in another header (x-hub-signature-256), and a removed Verification saved in the
- * workflow with its signature in stripe-signature, are test/engine/triggerRefusals.test.ts's, through the node.
+ * workflow with its signature in stripe-signature, are test/engine/trigger.test.ts's, through the node.
  */
 describe('a signature in a header the settings do not read: its name, and the Verification whose form it has', () => {
 	const refused = (

@@ -39,10 +39,6 @@ export class FakeClock implements Clock {
 		});
 	}
 
-	get pendingTimers(): number {
-		return this.timers.length;
-	}
-
 	/** Runs timers in time order until none is left and `done` has settled (or `maxMs` of simulated time). */
 	async runUntilSettled<T>(done: Promise<T>, maxMs = 3_600_000): Promise<T> {
 		let finished = false;

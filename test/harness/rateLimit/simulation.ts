@@ -15,22 +15,8 @@ import { FakeClock } from './fakeClock';
 import type { SimulatedApiOptions } from './simulatedApi';
 import { SimulatedApi } from './simulatedApi';
 
-export interface RunResult {
-	elapsedMs: number;
-	requests: number;
-	refused: number;
-	failedItems: number;
-	heldBackMs: number;
-	errors: Error[];
-}
-
-/** The product code a simulation runs. */
-export interface RateLimitCode {
-	RateGovernor: typeof RateGovernor;
-	RunLimiter: typeof RunLimiter;
-}
-
-export const SOURCE_CODE: RateLimitCode = { RateGovernor, RunLimiter };
+/** The product code a simulation runs: the sources', or the built package's (the benchmark). */
+const SOURCE_CODE = { RateGovernor, RunLimiter };
 
 /** What a run asks of its rate limit: RunLimiter's side of it, or a control client's (workers.ts). */
 export interface RunClient {
@@ -56,7 +42,7 @@ export class Simulation {
 		api: Omit<SimulatedApiOptions, 'random'>,
 		seed = 1,
 		timerLateMs = 0,
-		readonly code: RateLimitCode = SOURCE_CODE,
+		readonly code: typeof SOURCE_CODE = SOURCE_CODE,
 	) {
 		this.random = createPrng(seed);
 		const lateness = createPrng(seed + 1_000);
@@ -76,7 +62,7 @@ export class Simulation {
 		concurrency: number,
 		settings: Partial<RunLimitSettings> = {},
 		governor = this.governor,
-	): Promise<RunResult> {
+	) {
 		const limiter = new this.code.RunLimiter(
 			governor,
 			{ ...DEFAULT_SETTINGS, ...settings },
@@ -92,7 +78,7 @@ export class Simulation {
 		items: number,
 		concurrency: number,
 		onAnswer: (status: number) => void = () => {},
-	): Promise<RunResult> {
+	) {
 		const startedAt = this.clock.now();
 		let [requests, refused] = [0, 0];
 		const errors: Error[] = [];

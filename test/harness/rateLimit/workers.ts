@@ -48,30 +48,26 @@ export interface QueueResult {
  * processes cannot share), first come first served, so no request is ever refused and none waits longer
  * than the API makes it (a token bucket as a schedule: GCRA).
  */
-function idealPacer(simulation: Simulation, perSecond: number, burst: number): () => RunClient {
+function idealPacer(simulation: Simulation, perSecond: number, burst: number): RunClient {
 	const { clock } = simulation;
 	const intervalMs = 1000 / perSecond;
 	/** When the bucket would be full again were no more requests sent. */
 	let fullAt = 0;
-	return () => {
-		let seq = 0;
-		return {
-			acquire: async (): Promise<Ticket> => {
-				const turn = Math.max(clock.now(), fullAt - (burst - 1) * intervalMs);
-				fullAt = Math.max(fullAt, turn) + intervalMs;
-				await clock.sleep(turn - clock.now());
-				return { seq: ++seq, busyS: 0 };
-			},
-			release: () => {},
-			waitOut: async (retryAfterMs) => await clock.sleep(retryAfterMs ?? 1000),
-		};
+	return {
+		...retryAfterOnly(simulation),
+		acquire: async (): Promise<Ticket> => {
+			const turn = Math.max(clock.now(), fullAt - (burst - 1) * intervalMs);
+			fullAt = Math.max(fullAt, turn) + intervalMs;
+			await clock.sleep(turn - clock.now());
+			return { seq: 0, busyS: 0 };
+		},
 	};
 }
 
+/** Nothing held back (the control clients' tickets carry nothing); a refused request waits its Retry-After. */
 function retryAfterOnly(simulation: Simulation): RunClient {
-	let seq = 0;
 	return {
-		acquire: () => ({ seq: ++seq, busyS: 0 }),
+		acquire: () => ({ seq: 0, busyS: 0 }),
 		release: () => {},
 		waitOut: async (retryAfterMs) => await simulation.clock.sleep(retryAfterMs ?? 1000),
 	};
@@ -123,7 +119,7 @@ export async function runQueue(
 				client === 'governor'
 					? new simulation.code.RunLimiter(governor, DEFAULT_SETTINGS, clock, simulation.random)
 					: client === 'ideal'
-						? ideal()
+						? ideal
 						: retryAfterOnly(simulation),
 				itemsPerExecution,
 				concurrency,
