@@ -81,7 +81,6 @@ class N8nInstance {
 	}
 
 	/**
-	 * `n8n <args>`; resolves { code, signal, stdout, stderr }, rejects on a non-zero exit unless `allowFailure`.
 	 * @param {string[]} args
 	 * @param {CliOptions} [options]
 	 */

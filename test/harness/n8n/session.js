@@ -4,8 +4,7 @@ const { sleep } = require('./process-group');
 
 /**
  * @template [T=unknown]
- * @typedef {{ status: number, headers: Headers, text: string, json: T|undefined }} HttpJson an answer: `json` is
- *   the body parsed, undefined when it is not JSON
+ * @typedef {{ status: number, headers: Headers, text: string, json: T|undefined }} HttpJson `json`: undefined if not JSON
  */
 /** @typedef {{ email: string, password: string, firstName: string, lastName: string }} Owner */
 /**

@@ -141,7 +141,6 @@ class QueueCluster {
 		/** @type {Record<string, string>} what every process shares (docs/queue-mode.md "Environment") */
 		this.shared = {};
 		this.main = new ClusterProcess(this, 'main', ['start']);
-		/** the webhook processor */
 		this.webhook = new ClusterProcess(this, 'webhook', ['webhook']);
 		const concurrency = `--concurrency=${opts.concurrency ?? 5}`;
 		this.workers = Array.from(
