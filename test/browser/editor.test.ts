@@ -16,7 +16,6 @@ import { sign } from '../../sandbox/signing';
 import {
 	ROOT,
 	VERSION,
-	createCredential,
 	exampleWorkflow,
 	sessionLib,
 	projectN8n,
@@ -66,7 +65,7 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 		sandbox = await startSandbox();
 
 		// The example credential, pointed at this sandbox; and the list-accounts example workflow.
-		const credential = await createCredential(n8n, {
+		const credential = await startLib.createCredential(n8n, {
 			...EXAMPLE_CREDENTIAL,
 			data: startLib.tenantApiData(sandbox),
 		});
@@ -394,7 +393,7 @@ describe(`n8n ${VERSION} editor in chromium`, () => {
 	test("a refused test delivery: the editor stops listening and the trigger's Refused output says why", async () => {
 		await step('trigger-refused', async (page) => {
 			await page.setViewportSize({ width: 1280, height: 900 });
-			const credential = await createCredential(n8n, {
+			const credential = await startLib.createCredential(n8n, {
 				name: 'Tenant Webhook (browser)',
 				type: 'tenantWebhookApi',
 				data: { signingSecret: 'whsec_browser', previousSigningSecret: '' },

@@ -10,7 +10,6 @@ import { type ChatTool, type FakeChatModel, startFakeChatModel, textOf } from '.
 import {
 	type CredentialRef,
 	VERSION,
-	createCredential,
 	nodeOutput,
 	runManually,
 	sessionLib,
@@ -136,12 +135,12 @@ describe(`n8n ${VERSION}: the node as an AI agent's tool`, () => {
 		sandbox = await startSandbox({ payouts: PAYOUTS });
 		model = await startFakeChatModel(SCRIPT);
 		const credentials = {
-			tenantApi: await createCredential(n8n, {
+			tenantApi: await startLib.createCredential(n8n, {
 				name: 'Tenant API (AI tool sandbox)',
 				type: 'tenantApi',
 				data: startLib.tenantApiData(sandbox),
 			}),
-			model: await createCredential(n8n, {
+			model: await startLib.createCredential(n8n, {
 				name: 'Scripted model (loopback)',
 				type: 'openAiApi',
 				data: { apiKey: 'scripted-model-key', url: model.url, header: false },

@@ -1,11 +1,8 @@
 /**
- * Exactly-once writes beyond one execution in a real n8n (that of e2e-2x or e2e-1x) with the
- * packed package, where n8n itself takes part: "Retry execution" through n8n's REST API
- * (`POST /rest/executions/<id>/retry`, loadWorkflow false and true, a retry of a retry), and a Tenant API
- * Trigger delivery whose workflow failed, so that n8n answered 500 (Respond "When the Workflow Finishes") and
- * the sandbox delivered the same signed bytes again → one record, with the trigger's defaults (a body without a
- * top-level id is named by its SHA-256). The node's keys across executions and events (the control, redeliveries,
- * items in another order, by position and by content) are proven in test/engine/exactlyOnce.test.ts.
+ * Exactly-once writes where n8n itself takes part: "Retry execution" through its REST API (loadWorkflow false
+ * and true, a retry of a retry), and a delivery whose workflow failed, so that n8n answered 500 and the sandbox
+ * delivered the same signed bytes again → one record, with the trigger's defaults (a body without a top-level
+ * id is named by its SHA-256). The node's keys across executions and events: test/engine/exactlyOnce.test.ts.
  */
 import * as crypto from 'node:crypto';
 import type { CreatedRecord, DeliveryResult, Sandbox } from '../../sandbox/server';

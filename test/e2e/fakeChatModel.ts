@@ -1,13 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
- * A stand-in for OpenAI's Chat Completions API on loopback, for n8n's OpenAI Chat Model node (v1.2, which
- * uses /chat/completions). It records every request: the `tools` array is exactly what an AI agent's model
- * is shown of each tool (name, description, JSON schema of the parameters). It answers from a script:
- * the first call of a conversation gets the tool call scripted for its prompt, the call after the tool
- * ran gets a final answer that quotes the tool's result.
- *
- * Re-implements only that much of the API; everything n8n does around it (agent, tool wrapping, $fromAI,
- * the tool node's execution) is n8n's own code.
+ * A stand-in for OpenAI's /chat/completions on loopback, for n8n's OpenAI Chat Model node (v1.2). It records
+ * every request (`tools`: what an agent's model is shown of each tool) and answers from a script: the tool
+ * call scripted for the prompt, then a final answer that quotes the tool's result. Only that much of the API
+ * is re-implemented; the agent, tool wrapping, $fromAI and the tool node's execution are n8n's own code.
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';

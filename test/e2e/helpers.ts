@@ -1,8 +1,7 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node next to n8n, not in n8n Cloud */
 /*
- * Shared helpers for the e2e and browser suites (plain requires: the scripts are CommonJS, typed by their JSDoc).
- * Every file runs against its project's one n8n (test/harness/sharedN8n.ts) with a sandbox of its own, and
- * creates its own credentials and workflows through n8n's public API.
+ * Helpers for the e2e and browser suites. Every file runs against its project's one n8n (sharedN8n.ts)
+ * with a sandbox of its own, and creates its own credentials and workflows through n8n's public API.
  */
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
@@ -17,7 +16,6 @@ import { N8N_VERSION } from '../harness/realN8n';
 import { sharedN8n } from '../harness/sharedN8n';
 
 export { ROOT };
-/** The n8n version of this project (e2e-2x, e2e-1x or browser in jest.config.js). */
 export const VERSION = N8N_VERSION;
 export const WEBHOOK_SECRET = 'whsec_e2e_' + crypto.randomBytes(6).toString('hex');
 export const TRIGGER_TYPE = 'n8n-nodes-tenant-api.tenantApiTrigger';
@@ -29,7 +27,6 @@ const sandboxLib: typeof import('../../sandbox/server') = require('../../sandbox
 export const workflows: typeof import('../harness/n8n/workflows') = require('../harness/n8n/workflows');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
-/** An execution as n8n's public API lists it with `includeData=true`. */
 export type ApiExecution = SessionExecution & { data: IRunExecutionData };
 
 export const { poll } = sessionLib;
@@ -40,12 +37,11 @@ export type WorkflowBody = {
 	nodes: Array<{ type: string; webhookId?: string }>;
 } & Record<string, unknown>;
 
-/** The `x-signature` the sandbox sends in its default scheme (hex HMAC-SHA256 of the body). */
+/** The `x-signature` of the sandbox's default scheme. */
 export function hmacHex(secret: string, body: Buffer | string): string {
 	return sign({ secret, body })['x-signature'];
 }
 
-/** Output items of a node in an IRun (as printed by `n8n execute --rawOutput`). */
 export function nodeOutput(run: Pick<IRun, 'data'>, nodeName: string): IDataObject[] {
 	const runs = run?.data?.resultData?.runData?.[nodeName];
 	if (!runs)
@@ -55,10 +51,7 @@ export function nodeOutput(run: Pick<IRun, 'data'>, nodeName: string): IDataObje
 	return (runs[runs.length - 1].data?.main[0] ?? []).map((item) => item.json);
 }
 
-/**
- * A workflow with a Tenant API Trigger created and activated through n8n's public API. Resolves with its id and the
- * trigger's production webhook path once n8n serves it.
- */
+/** Created and activated; resolves once n8n serves the trigger's production webhook path. */
 export async function publishTrigger(
 	n8n: N8nInstance,
 	workflow: WorkflowBody,
@@ -74,7 +67,6 @@ export const settled = (execution: ApiExecution) =>
 	!!execution.data &&
 	(execution.finished || execution.status === 'success' || execution.status === 'error');
 
-/** A workflow's executions as n8n's public API lists them, with their data. */
 export const executionsOf = async (n8n: N8nInstance, workflowId: string) =>
 	(await sessionLib.listExecutions(n8n, workflowId, { includeData: 'true' })) as ApiExecution[];
 
@@ -89,19 +81,12 @@ export const executionsUntil = (
 		return list.every(settled) && done(list) && list;
 	}, `workflow ${workflowId}: the executions waited for did not end`);
 
-/** An n8n credential as workflows reference it. */
 export interface CredentialRef {
 	id: string;
 	name: string;
 }
 
-/** A credential created through n8n's public API (test/harness/n8n/examples.js). */
-export const createCredential = startLib.createCredential;
-
-/**
- * The example credentials (examples/credentials.json, as `npm start` fills them in) for `sandbox`, the webhook
- * one with WEBHOOK_SECRET, created under names that end in `label`; by credential type.
- */
+/** The example credentials for `sandbox`, the webhook one with WEBHOOK_SECRET; by credential type. */
 export const sandboxCredentials = (n8n: N8nInstance, sandbox: Sandbox, label: string) =>
 	startLib.sandboxCredentials(n8n, sandbox, WEBHOOK_SECRET, label);
 
@@ -166,7 +151,6 @@ export async function startManualRun(
 	});
 }
 
-/** Statuses of an execution that has ended. */
 const ENDED = ['success', 'error', 'crashed', 'canceled'];
 
 /** A workflow run from its Manual Trigger `trigger`, as the editor starts it, to its end: the execution and its data. */
@@ -192,7 +176,6 @@ export async function runManually(
 	});
 }
 
-/** The project's running n8n (started once for all its files: test/harness/sharedN8n.ts). */
 export const projectN8n = () => sharedN8n(VERSION);
 
 /** A sandbox of the file's own (`settings`: e.g. seeded collections `{ payouts: 12 }`). */

@@ -1,11 +1,9 @@
 /**
- * Loopback only: every n8n the project starts gets offlineEnv() (test/harness/n8n/env.js). This proves
- * that environment complete for the n8n version under test. The project's n8n runs under test/harness/n8n/netguard.js
- * (test/harness/sharedN8n.ts), a Node preload (through NODE_OPTIONS, so every Node process n8n starts loads it
- * too) that refuses and records every DNS query and TCP/UDP connection outside loopback. Here: the CLI commands
- * `npm start` sets an instance up with, a workflow run in the CLI, the editor's start-up calls — and not one attempt
- * recorded since `n8n start` (test/unit/netguard.test.ts proves the guard itself). The globalTeardown checks the same after `n8n stop`, over everything every file of the
- * run made n8n do (executions started by signed deliveries in n8n.test.ts among them).
+ * Loopback only: offlineEnv() (test/harness/n8n/env.js) is complete for the n8n version under test. The
+ * project's n8n runs under netguard.js through NODE_OPTIONS (every Node process it starts loads it too;
+ * test/unit/netguard.test.ts proves the guard itself). Here: the CLI commands of `npm start`, a workflow
+ * run in the CLI, the editor's start-up calls, and no attempt recorded since `n8n start`. The
+ * globalTeardown checks the same after `n8n stop`, over everything every file of the run made n8n do.
  */
 import type { Sandbox } from '../../sandbox/server';
 import { guardLogOf } from '../harness/sharedN8n';

@@ -1,12 +1,9 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
- * One n8n for all the files of a real-n8n project (e2e-2x, e2e-1x, browser): jest.config.js starts it in the
- * project's globalSetup (n8nGlobalSetup.ts) before the first file and stops it in its globalTeardown
- * (n8nGlobalTeardown.ts) after the last; a file reaches it through sharedN8n() and brings its own sandbox,
- * credentials and workflows, so no file depends on another.
- *
- * It runs under test/harness/n8n/netguard.js from `n8n start` to its stop, with every CLI command the files run
- * beside it: the teardown fails the run if any of them tried to reach anything outside loopback.
+ * One n8n for all the files of a real-n8n project (e2e-2x, e2e-1x, browser), started in its globalSetup and
+ * stopped in its globalTeardown; a file reaches it through sharedN8n() and brings its own sandbox, credentials
+ * and workflows. It and every CLI command beside it run under netguard.js: the teardown fails the run if any
+ * of them tried to reach anything outside loopback.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';

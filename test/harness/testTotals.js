@@ -1,9 +1,7 @@
 'use strict';
 /*
- * scripts/test.js runs several Jest runs (the suites without n8n in one, then e2e on two n8n versions, browser, queue mode).
- * As the Jest reporter of jest.config.js this file prints how long each project's files took and adds the run's
- * counts to a file of the scripts/test.js run that started it (TEST_TOTALS_FILE); scripts/test.js resets that file first (`reset`) and prints one
- * closing line for the whole run at the end (`closingLine`).
+ * The Jest reporter of jest.config.js: prints how long each project's files took and adds the run's counts to
+ * TEST_TOTALS_FILE, which scripts/test.js (several Jest runs) resets first and sums up in one closing line.
  */
 const fs = require('node:fs');
 const os = require('node:os');

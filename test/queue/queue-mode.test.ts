@@ -1,24 +1,12 @@
 /* eslint-disable @n8n/community-nodes/no-restricted-imports, @n8n/community-nodes/no-restricted-globals -- test code: runs in Node next to n8n, not in n8n Cloud */
 /**
- * The packed package on n8n's distributed engine: Redis + PostgreSQL, one main, two workers
- * (concurrency 5) and one webhook processor, all on loopback (test/harness/queue/cluster.js).
- *
- * 1. 200 signed deliveries in parallel bursts (plus forged ones) → exactly one successful execution per
- *    delivery, none for forged ones (401), counted through n8n's public API.
- * 2. The same executions POST to the sandbox with random faults (500, 429, connection dropped after the
- *    commit) and Retry On Fail on → exactly one record per delivery.
- * 3. A burst against an API that lets 10 requests/s through (each worker has a rate governor of its own;
- *    the API's 429s are all they share) → every execution succeeded, exactly one record each. The trigger
- *    answers on receipt: with "When the Workflow Finishes" n8n left some deliveries unanswered
- *    (docs/queue-mode.md).
- * 4. One worker SIGKILLed while it provably waits on POSTs, the trigger set to Respond "When the
- *    Workflow Finishes", the events sent by the sandbox's webhook dispatcher (which delivers again until
- *    it gets a 2xx): the sandbox holds every POST (fault action `hold`) until each worker has all its
- *    slots taken by waiting executions, commits half of the victim's, then the test kills it and releases
- *    the rest → every event ends with exactly one record, with the automatic key as with a business key.
- *    Every state the assertions rely on is made by the test, none by timing.
- *
- * The figures recorded and not asserted (report.json, docs/queue-mode.md) are gathered by report.ts.
+ * The packed package on n8n's distributed engine (test/harness/queue/cluster.js): Redis + PostgreSQL, one
+ * main, two workers (concurrency 5), one webhook processor, on loopback. The 200 deliveries' POSTs meet
+ * random faults (500, 429, connection dropped after the commit) with Retry On Fail on. In the rate-limited
+ * burst each worker has a rate governor of its own (the API's 429s are all they share) and the trigger
+ * answers on receipt: with "When the Workflow Finishes" n8n left some deliveries unanswered
+ * (docs/queue-mode.md). In the worker kill every state the assertions rely on is made by the test, none
+ * by timing. The figures recorded and not asserted (report.json, docs/queue-mode.md) come from report.ts.
  */
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';

@@ -146,7 +146,6 @@ export async function afterKill(
 	};
 }
 
-/** <runDir>/report.json, printed, then copied with every process's log to test-artifacts/queue/. */
 export function writeReport(runDir: string, report: Report): void {
 	const text = JSON.stringify(report, null, 2);
 	fs.writeFileSync(path.join(runDir, 'report.json'), text);

@@ -1,8 +1,5 @@
 'use strict';
-/*
- * The example workflows and credentials of examples/ in an n8n: what `npm start` sets up, and what the
- * end-to-end suites and `npm run bench:n8n` start from.
- */
+/* The example workflows and credentials of examples/ in an n8n (`npm start`, e2e, queue, bench:n8n). */
 const fs = require('node:fs');
 const path = require('node:path');
 const signing = require('../../../sandbox/signing');
@@ -19,7 +16,6 @@ const { describeDelivery } = require('../../../sandbox/webhooks');
  */
 
 const EXAMPLES = path.join(__dirname, '..', '..', '..', 'examples');
-/** The scheme the example trigger checks unless told otherwise. */
 const SIGNING_SCHEME = 'hmac-sha256-hex';
 
 /** @param {string} file */
@@ -27,10 +23,7 @@ function readExample(file) {
 	return JSON.parse(fs.readFileSync(path.join(EXAMPLES, file), 'utf8'));
 }
 
-/**
- * A Tenant API credential's data for a running sandbox.
- * @param {Sandbox} sandbox
- */
+/** @param {Sandbox} sandbox */
 const tenantApiData = (sandbox) => ({
 	environment: 'sandbox',
 	baseUrl: sandbox.baseUrl,
@@ -39,7 +32,6 @@ const tenantApiData = (sandbox) => ({
 });
 
 /**
- * The example credentials: the API one pointed at a running sandbox, the webhook one holding `secret`.
  * @param {Sandbox} sandbox
  * @param {string} secret
  * @returns {Credential[]}
@@ -54,7 +46,6 @@ function credentialsFor(sandbox, secret) {
 }
 
 /**
- * The example trigger workflow with the Verification that checks `scheme` (sandbox/signing.js triggerParameters).
  * @param {Workflow} workflow
  * @param {SigningScheme} scheme
  * @returns {Workflow}
@@ -70,18 +61,13 @@ function triggerWorkflowFor(workflow, scheme) {
 	};
 }
 
-/**
- * One delivery from the sandbox to its configured webhook URL, and its outcome in one line
- * (`first delivery evt_1: delivered after 1 attempt(s) [answer: 200, …]`).
- * @param {Sandbox} sandbox
- */
+/** @param {Sandbox} sandbox */
 async function firstDelivery(sandbox) {
 	return `first delivery ${describeDelivery(await sandbox.deliver())}`;
 }
 
 /**
- * Import the credentials and all example workflows; publish the trigger workflow, set to verify `scheme`
- * with `secret` (default: the scheme's demo secret).
+ * Imports the credentials and every example workflow; publishes the trigger workflow, set to verify `scheme`.
  * @param {N8nInstance} n8n
  * @param {Sandbox} sandbox
  * @param {{ scheme?: SigningScheme, secret?: string }} [options]
@@ -144,8 +130,7 @@ async function createCredential(n8n, { name, type, data }) {
 }
 
 /**
- * The example credentials for `sandbox` and `secret` (credentialsFor), created through n8n's public API under names
- * that end in `label`; by credential type.
+ * credentialsFor through the public API, named `<name>: <label>`; by credential type.
  * @param {{ api: import('./session').ApiCall }} n8n
  * @param {Sandbox} sandbox
  * @param {string} secret

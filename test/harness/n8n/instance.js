@@ -1,16 +1,9 @@
 'use strict';
 /*
- * A real n8n instance (SQLite, one user folder) for the end-to-end and browser suites, `npm start` and
- * `npm run bench:n8n`. Built from the pieces every n8n of the project uses: env.js (the offline
- * environment), process-group.js (start and stop a process group), session.js (readiness, owner,
- * login, API key), community-package.js (the tarball installed like n8n's installer does), cli.js.
- *
- * Ports: `n8n start` takes `port` and its task-runner broker `port + 1`; CLI commands that run
- * workflows (`execute`) start their own broker on `port + 2`, so they can run beside the server.
- * Options: version, userFolder, port, tarball, encryptionKey, env (added to n8n's), log. n8n listens on 127.0.0.1;
- * its editor and webhook URLs say localhost.
- * Everything n8n prints goes to <userFolder>/n8n.log (CLI commands: <userFolder>/cli.log);
- * failures include the tail of that log.
+ * A real n8n (SQLite, one user folder) for the e2e and browser suites, `npm start` and `npm run bench:n8n`.
+ * `n8n start` takes `port` and its task-runner broker `port + 1`; CLI commands that run workflows start
+ * their own broker on `port + 2`, so they can run beside the server. It logs to <userFolder>/n8n.log
+ * (CLI commands: cli.log); failures include the tail of that log.
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -61,7 +54,6 @@ class N8nInstance {
 	}
 
 	/**
-	 * The environment of `n8n start` (and, with `extra`, of CLI commands).
 	 * @param {Record<string, string>} [extra]
 	 */
 	env(extra = {}) {
@@ -76,7 +68,6 @@ class N8nInstance {
 				N8N_HOST: 'localhost',
 				...webhookUrlEnv(this.version, publicBase),
 				N8N_EDITOR_BASE_URL: publicBase,
-				// The task-runner broker needs a port of its own; keep it next to ours so instances don't collide.
 				N8N_RUNNERS_BROKER_PORT: String(this.port + 1),
 				...(this.opts.env || {}),
 				...extra,
@@ -84,20 +75,17 @@ class N8nInstance {
 		});
 	}
 
-	/** The packed tarball into <userFolder>/.n8n/nodes, the way n8n's community installer does. */
 	async installPackage(tarball = this.opts.tarball) {
 		if (!tarball) throw new Error('installPackage needs the packed tarball path');
 		return installPackage(this.userFolder, tarball, { log: this.print });
 	}
 
 	/**
-	 * `n8n <args>`; resolves { code, signal, stdout, stderr }, rejects on a non-zero exit unless `allowFailure`.
 	 * @param {string[]} args
 	 * @param {CliOptions} [options]
 	 */
 	cli(args, { allowFailure = false, extraEnv = {}, stdoutFile } = {}) {
-		// `n8n execute` prints its result through the logger at level info: keep info. Commands that run
-		// workflows start a task-runner broker: port + 2, so they can run while `n8n start` is up.
+		// `n8n execute` prints its result through the logger at level info: keep info.
 		const env = this.env({ N8N_RUNNERS_BROKER_PORT: String(this.port + 2), ...extraEnv });
 		return runCli(this.ensureInstalled(), args, {
 			env,
@@ -122,7 +110,6 @@ class N8nInstance {
 	 * successful execution, nothing on stderr; n8n's issue tracker has SIGSEGV reports on Node 24). The run is what
 	 * callers ask about, so such an exit counts as 0 when the printed run succeeded (`signal` still says SIGSEGV).
 	 * The run is printed into a file (runCli's `stdoutFile`), so that a run of many items arrives whole.
-	 * `extraEnv` is added to the command's environment (e.g. NODE_OPTIONS for a CPU profile).
 	 * @param {string} workflowId
 	 * @param {{ extraEnv?: Record<string, string> }} [options]
 	 * @returns {Promise<CliResult & { data: import('n8n-workflow').IRun }>}
@@ -151,9 +138,7 @@ class N8nInstance {
 		return { ...res, code: crashedAfterSuccess ? 0 : res.code, data };
 	}
 
-	/**
-	 * `n8n start` in its own process group; resolves once the owner can log in and has an API key.
-	 */
+	/** `n8n start`; resolves once the owner can log in and has an API key. */
 	async start() {
 		if (this.child) throw new Error('already started');
 		const installed = this.ensureInstalled();
@@ -166,16 +151,10 @@ class N8nInstance {
 			label: `n8n ${this.version} start, port ${this.port}`,
 		});
 		try {
-			const child = this.child;
-			const ready = await session.waitUntil(() => session.isReady(this.url), {
-				exited: () => child.exitInfo,
+			await session.waitReady(this.child, () => session.isReady(this.url), {
 				timeoutMs: 180000,
 				what: `n8n at ${this.url}`,
 			});
-			if (!ready)
-				throw new Error(
-					`n8n exited (${child.exitInfo?.code ?? child.exitInfo?.signal}) before it was ready`,
-				);
 			Object.assign(this, await session.openSession(this.url, this.owner, 'e2e'));
 		} catch (err) {
 			const msg = `${err.message}\n--- tail of ${this.logFile}\n${tail(this.logFile)}`;
@@ -185,16 +164,13 @@ class N8nInstance {
 		return this;
 	}
 
-	/** Stop the whole process group (n8n and its task runners) and wait for it to go. */
+	/** n8n and its task runners. */
 	async stop() {
 		await stopGroup(this.child, { timeoutMs: 20000 });
 		this.child = null;
 	}
 
-	/**
-	 * Resolves once a production webhook path answers something other than 404 (the workflow is active).
-	 * @param {string} webhookPath
-	 */
+	/** @param {string} webhookPath */
 	waitForWebhook(webhookPath) {
 		return session.waitForWebhook(this.url, webhookPath, {
 			context: () => tail(this.logFile, 80),
@@ -227,7 +203,6 @@ class N8nInstance {
 	}
 
 	/**
-	 * The public API (`/api/v1` + urlPath) with the instance's API key.
 	 * @template [T=unknown]
 	 * @param {string} method
 	 * @param {string} urlPath

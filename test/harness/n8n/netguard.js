@@ -1,15 +1,10 @@
 'use strict';
 /*
- * A Node preload (`node --require test/harness/n8n/netguard.js ...`, or NODE_OPTIONS=--require=...) that
- * keeps a process on loopback and says what it tried to reach: every DNS query and every TCP/UDP
- * connection to an address or host name outside loopback is **refused before any packet leaves**
- * (ENOTFOUND / ECONNREFUSED to the caller) and written as one JSON line to
- * $TENANT_API_NETGUARD_LOG: {pid, argv, kind, target, stack}; each process it loads into first writes a
- * line of kind `loaded`. test/harness/n8n/netguard-log.js sets it up and reads the log.
- *
- * The end-to-end suite runs n8n under it to prove that offlineEnv() (test/harness/n8n/env.js) keeps
- * n8n off the network. $TENANT_API_NETGUARD_FLAG (comma-separated host names or addresses) treats
- * those as outside too: that is how the suite checks the guard itself without leaving loopback.
+ * A Node preload (NODE_OPTIONS=--require=…; netguard-log.js sets it up and reads its log) that keeps a
+ * process on loopback: every DNS query and TCP/UDP connection outside loopback is refused before any
+ * packet leaves (ENOTFOUND / ECONNREFUSED) and written as one JSON line to $TENANT_API_NETGUARD_LOG;
+ * each process it loads into first writes a line of kind `loaded`. $TENANT_API_NETGUARD_FLAG (comma-
+ * separated hosts) treats those as outside too: the guard's own test stays on loopback.
  */
 const fs = require('node:fs');
 const net = require('node:net');
@@ -38,7 +33,6 @@ function isLoopback(host) {
 }
 
 /**
- * One JSON line per event: `loaded` (this process runs under the guard), or a refused attempt.
  * @param {string} kind
  * @param {string|null} target
  */

@@ -1,11 +1,7 @@
 'use strict';
 /*
- * Processes started in a process group of their own (n8n starts task runners; one signal to the group
- * reaches them all), and stopped as a group. Every group still running when this process exits is
- * SIGKILLed, so a crashed test leaves no n8n behind.
- *
- *   const child = spawnGroup(cmd, args, { logFile, env, cwd, label });   // child.exited, child.exitInfo
- *   await stopGroup(child);                                              // SIGTERM, wait, SIGKILL the rest
+ * Processes in a process group of their own (n8n starts task runners; one signal to the group reaches
+ * them all). Every group still running when this process exits is SIGKILLed: a crashed test leaves no n8n.
  */
 const fs = require('node:fs');
 const { spawn } = require('node:child_process');
@@ -25,7 +21,7 @@ process.on('exit', () => {
 });
 
 /**
- * Send `signal` to every process of the group `pgid`; false when the group is gone.
+ * False when the group is gone.
  * @param {number} pgid
  * @param {NodeJS.Signals} signal
  */
@@ -39,11 +35,8 @@ function signalGroup(pgid, signal) {
 }
 
 /**
- * Spawn `cmd` as the leader of a new process group. Output: appended to `logFile` (with a header line),
- * or, with `pipe: true`, readable on child.stdout / child.stderr; `stdoutFd` (with `pipe`) sends stdout to
- * that open file instead of a pipe. The child gets `exited` (a promise of
- * { code, signal }) and `exitInfo` (null while it runs). `registry` (optional: { addGroup, removeGroup })
- * is told about the group, for a watchdog that outlives this process (test/harness/queue/services.js).
+ * `cmd` as the leader of a new process group. Output appended to `logFile`, or with `pipe` on child.stdout
+ * / child.stderr (`stdoutFd`: stdout to that open file). `registry`: a watchdog that outlives this process.
  * @param {string} cmd
  * @param {string[]} args
  * @param {{ logFile?: string, pipe?: boolean, stdoutFd?: number, env?: NodeJS.ProcessEnv, cwd?: string, label?: string, registry?: GroupRegistry }} [options]
@@ -108,10 +101,7 @@ async function killLeader(child, { registry } = {}) {
 	await stopGroup(child, { signal: 'SIGKILL', registry });
 }
 
-/**
- * The last `lines` lines of a log file (for error messages).
- * @param {string} file
- */
+/** @param {string} file */
 function tail(file, lines = 60) {
 	try {
 		return fs.readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');

@@ -1,18 +1,10 @@
 'use strict';
-/*
- * Talking to a running n8n over HTTP: readiness, the owner account, login, an API key, the public and
- * internal APIs, production webhooks.
- *
- *   await waitUntil(() => isReady(url), { exited: () => child.exitInfo, timeoutMs, what });
- *   const { cookie, apiKey } = await openSession(url, DEFAULT_OWNER, 'e2e');   // owner, login, API key
- *   await publicApi(url, apiKey)('GET', '/executions?workflowId=…');
- */
+/* Talking to a running n8n over HTTP: readiness, the owner, login, an API key, its public API, webhooks. */
 const { sleep } = require('./process-group');
 
 /**
  * @template [T=unknown]
- * @typedef {{ status: number, headers: Headers, text: string, json: T|undefined }} HttpJson an answer: `json` is
- *   the body parsed, undefined when it is not JSON
+ * @typedef {{ status: number, headers: Headers, text: string, json: T|undefined }} HttpJson `json`: undefined if not JSON
  */
 /** @typedef {{ email: string, password: string, firstName: string, lastName: string }} Owner */
 /**
@@ -29,7 +21,6 @@ const DEFAULT_OWNER = {
 };
 
 /**
- * fetch with a JSON body; the answer as text and, when it parses, as JSON.
  * @template [T=unknown]
  * @param {string} url
  * @param {{ method?: string, body?: unknown, headers?: Record<string, string> }} [options]
@@ -46,15 +37,14 @@ async function httpJson(url, { method = 'GET', body, headers = {} } = {}) {
 	try {
 		json = JSON.parse(text);
 	} catch {
-		// not JSON (or empty): json stays undefined
+		// not JSON: json stays undefined
 	}
 	return { status: res.status, headers: res.headers, text, json };
 }
 
 /**
- * Whether n8n at `baseUrl` is ready: /healthz/readiness answers once the database is migrated; with
- * `settings` also /rest/settings, as JSON (before migrations finish every other route answers "n8n is
- * starting up"). Processes without the REST API (webhook processor) are ready at readiness.
+ * /healthz/readiness answers once the database is migrated; with `settings` also /rest/settings as JSON
+ * (until migrations finish other routes answer "n8n is starting up"). The webhook processor has no REST API.
  * @param {string} baseUrl
  */
 async function isReady(baseUrl, { settings = true } = {}) {
@@ -71,8 +61,7 @@ async function isReady(baseUrl, { settings = true } = {}) {
 }
 
 /**
- * `check()` every `intervalMs` until it returns something (not undefined, null or false); resolves that, or
- * throws "`what` after N s" once `timeoutMs` passed.
+ * `check()` every `intervalMs` until it returns something (not undefined, null or false), or throws after `timeoutMs`.
  * @template T
  * @param {() => Promise<T | undefined | null | false>} check
  * @param {string} what
@@ -87,30 +76,35 @@ async function poll(check, what, { timeoutMs = 30000, intervalMs = 500 } = {}) {
 }
 
 /**
- * Poll `ready()`: resolves true once it is, false as soon as `exited()` reports that the process is gone.
+ * Poll `ready()` until it is true; throws when `child` exits first or after `timeoutMs`.
+ * @param {import('./process-group').GroupChild} child
  * @param {() => Promise<boolean>} ready
- * @param {{ exited: () => unknown, timeoutMs: number, what: string }} options
+ * @param {{ timeoutMs: number, what: string }} options
  */
-async function waitUntil(ready, { exited, timeoutMs, what }) {
-	const state = async () => (exited() ? 'exited' : (await ready().catch(() => false)) && 'ready');
-	return (await poll(state, `${what} not ready`, { timeoutMs })) === 'ready';
+async function waitReady(child, ready, { timeoutMs, what }) {
+	const state = async () =>
+		child.exitInfo ? 'exited' : (await ready().catch(() => false)) && 'ready';
+	if ((await poll(state, `${what} not ready`, { timeoutMs })) === 'exited')
+		throw new Error(`${what} exited (${JSON.stringify(child.exitInfo)}) before it was ready`);
 }
 
 /**
- * POST /rest/owner/setup; 'existing' when a reused user folder already has an owner.
+ * The owner (unless a reused user folder already has one: logging in then proves the password), its
+ * `n8n-auth` login cookie and a new API key.
  * @param {string} baseUrl
  * @param {Owner} owner
+ * @param {string} label
  */
-async function setupOwner(baseUrl, owner) {
-	const res = await httpJson(`${baseUrl}/rest/owner/setup`, { method: 'POST', body: owner });
-	if (res.status === 200) return 'created';
-	// Already set up: logging in afterwards proves the password is still right.
-	if (res.status === 400 && /already/i.test(res.text)) return 'existing';
-	throw new Error(`POST /rest/owner/setup -> ${res.status}: ${res.text.slice(0, 500)}`);
+async function openSession(baseUrl, owner, label) {
+	const setup = await httpJson(`${baseUrl}/rest/owner/setup`, { method: 'POST', body: owner });
+	if (setup.status !== 200 && !(setup.status === 400 && /already/i.test(setup.text)))
+		throw new Error(`POST /rest/owner/setup -> ${setup.status}: ${setup.text.slice(0, 500)}`);
+	const cookie = await login(baseUrl, owner);
+	return { cookie, apiKey: await createApiKey(baseUrl, cookie, label) };
 }
 
 /**
- * POST /rest/login; resolves the `n8n-auth` cookie.
+ * The `n8n-auth` cookie.
  * @param {string} baseUrl
  * @param {Owner} owner
  */
@@ -156,20 +150,6 @@ async function createApiKey(baseUrl, cookie, label) {
 }
 
 /**
- * Owner (created or existing), login cookie and a new API key.
- * @param {string} baseUrl
- * @param {Owner} owner
- * @param {string} label
- */
-async function openSession(baseUrl, owner, label) {
-	await setupOwner(baseUrl, owner);
-	const cookie = await login(baseUrl, owner);
-	const apiKey = await createApiKey(baseUrl, cookie, label);
-	return { cookie, apiKey };
-}
-
-/**
- * n8n's public API (`/api/v1` + path) with `X-N8N-API-KEY`.
  * @param {string} baseUrl
  * @param {string} apiKey
  * @returns {ApiCall}
@@ -206,8 +186,7 @@ async function waitForWebhook(
 }
 
 /**
- * Creates a workflow through n8n's public API; resolves with its id. `n8n` is anything with the public API's
- * `api(method, path, body)`: an instance, a queue-mode cluster.
+ * `n8n`: an instance or a queue-mode cluster. Resolves the workflow's id.
  * @param {{ api: ApiCall }} n8n
  * @param {{ name: string } & Record<string, unknown>} workflow
  */
@@ -220,7 +199,7 @@ async function createWorkflow(n8n, workflow) {
 }
 
 /**
- * Creates a workflow (createWorkflow) and activates it (publishes it); resolves with its id.
+ * createWorkflow, then activated (published).
  * @param {{ api: ApiCall }} n8n
  * @param {{ name: string } & Record<string, unknown>} workflow
  */
@@ -241,8 +220,8 @@ async function createActiveWorkflow(n8n, workflow) {
  */
 
 /**
- * A workflow's executions through the public API (`query`: `includeData`, `status`…). One page holds more than any
- * workflow of the suites has: a second page is an error.
+ * A workflow's executions (`query`: `includeData`, `status`…). One page holds more than any workflow of
+ * the suites has: a second page is an error.
  * @param {{ api: ApiCall }} n8n
  * @param {string} workflowId
  * @param {Record<string, string>} [query]
@@ -258,7 +237,7 @@ async function listExecutions(n8n, workflowId, query = {}) {
 }
 
 /**
- * One execution through the public API; an error when n8n does not list it (yet).
+ * An error when n8n does not list it (yet).
  * @param {{ api: ApiCall }} n8n
  * @param {string} id
  * @returns {Promise<ApiExecution>}
@@ -273,10 +252,10 @@ async function getExecution(n8n, id, includeData = false) {
 
 module.exports = {
 	DEFAULT_OWNER,
-	httpJson,
 	isReady,
-	waitUntil,
+	waitReady,
 	login,
+	httpJson,
 	openSession,
 	publicApi,
 	waitForWebhook,

@@ -3,17 +3,10 @@
 /*
  * n8n in queue mode on loopback: Redis + PostgreSQL (services.js), one main (`n8n start`), N workers
  * (`n8n worker --concurrency=C`) and one webhook processor (`n8n webhook`), each in its own user
- * folder with the packed package installed as a community package, all with the same encryption key.
- *
- *   const c = await startCluster({ tarball, runDir });   // services and main up, owner + API key ready
- *   await c.api('POST', '/credentials', {...});           // n8n public API on the main
- *   await c.startProcessors();                           // webhook processor and workers
- *   c.webhookBase  c.workers[0].pid  c.workers[0].kill()  await c.stop()
+ * folder with the packed package installed, all with the same encryption key. Every process group is
+ * registered with the reaper (services.createTracker).
  *
  *   node test/harness/queue/cluster.js [--workers 2] [--concurrency 5]   # by hand: up until Ctrl-C
- *
- * Built from the pieces of test/harness/n8n/ every n8n of the project uses; every process group is
- * registered with the reaper (services.createTracker).
  */
 const fs = require('node:fs');
 const os = require('node:os');
@@ -80,7 +73,6 @@ class ClusterProcess {
 	ready() {
 		if (this.role === 'worker')
 			return Promise.resolve(this.log().includes('n8n worker is now ready'));
-		// The webhook processor has no REST API: ready at /healthz/readiness.
 		return session.isReady(`http://${HOST}:${this.port}`, { settings: this.role === 'start' });
 	}
 
@@ -109,17 +101,15 @@ class ClusterProcess {
 					label: this.name,
 				},
 			));
-			const what = this.name;
-			const ready = await session
-				.waitUntil(() => this.ready(), { exited: () => child.exitInfo, timeoutMs: 240000, what })
-				.catch((err) => Promise.reject(new Error(`${err.message}\n${tail(this.logFile, 40)}`)));
-			if (ready) break;
-			await this.stop();
-			const portTaken = /already in use|EADDRINUSE/i.test(this.log().slice(logStart));
-			if (attempt < MAX_STARTS && portTaken) continue;
-			throw new Error(
-				`${this.name} exited (${JSON.stringify(child.exitInfo)})\n${tail(this.logFile, 40)}`,
-			);
+			try {
+				await session.waitReady(child, () => this.ready(), { timeoutMs: 240000, what: this.name });
+				break;
+			} catch (err) {
+				if (child.exitInfo) await this.stop();
+				const portTaken = /already in use|EADDRINUSE/i.test(this.log().slice(logStart));
+				if (!child.exitInfo || !portTaken || attempt >= MAX_STARTS)
+					throw new Error(`${/** @type {Error} */ (err).message}\n${tail(this.logFile, 40)}`);
+			}
 		}
 		svc.log(`${this.name} ready (pid ${this.pid})`);
 	}
@@ -151,7 +141,6 @@ class QueueCluster {
 		/** @type {Record<string, string>} what every process shares (docs/queue-mode.md "Environment") */
 		this.shared = {};
 		this.main = new ClusterProcess(this, 'main', ['start']);
-		/** the webhook processor */
 		this.webhook = new ClusterProcess(this, 'webhook', ['webhook']);
 		const concurrency = `--concurrency=${opts.concurrency ?? 5}`;
 		this.workers = Array.from(
@@ -235,7 +224,6 @@ class QueueCluster {
 	}
 
 	/**
-	 * n8n public API on the main (X-N8N-API-KEY).
 	 * @template [T=unknown]
 	 * @param {string} method
 	 * @param {string} urlPath

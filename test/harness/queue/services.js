@@ -1,14 +1,8 @@
 'use strict';
 /*
- * Loopback Redis and PostgreSQL for the queue-mode cluster, on random free ports, data in temporary
- * folders; and the tracker that makes sure every process started here goes away again (reaper.js).
- *
- *   svc.ensurePackages();                                  // apt-get install when missing (root only)
- *   const tracker = svc.createTracker(runDir, { deadlineMs });
- *   const redis = await svc.startRedis({ dir, tracker });  // { host, port, stop() }
- *   const pg = await svc.startPostgres({ dir, tracker });  // { host, port, user, password, database, stop() }
- *
- * PostgreSQL refuses to run as root: as root its binaries run as Debian's `postgres` user (runuser).
+ * Loopback Redis and PostgreSQL for the queue-mode cluster, on free ports, data in temporary folders; and
+ * the tracker that makes sure every process started here goes away again (reaper.js). PostgreSQL refuses
+ * to run as root: as root its binaries run as Debian's `postgres` user (runuser).
  */
 const fs = require('node:fs');
 const os = require('node:os');
