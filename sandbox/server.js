@@ -10,7 +10,6 @@ const { sendError } = require('./http-util');
  * The sandbox: a real local HTTP server implementing the Tenant API as we interpret it (README).
  *
  * @typedef {import('./state').StateOptions & { port?: number }} SandboxOptions
- * @typedef {import('./state').StatsSnapshot} StatsSnapshot
  * @typedef {import('./state').CreatedRecord} CreatedRecord
  * @typedef {import('./accounts').PaginationMode} PaginationMode
  * @typedef {import('./faults').FaultRule} FaultRule
@@ -19,7 +18,6 @@ const { sendError } = require('./http-util');
  * @typedef {import('./webhooks').DeliveryResult} DeliveryResult
  * @typedef {import('./webhooks').AttemptLog} AttemptLog
  * @typedef {import('./hold').HeldRequest} HeldRequest
- * @typedef {import('./hold').ReleaseOutcome} ReleaseOutcome
  * @typedef {Awaited<ReturnType<typeof startSandbox>>} Sandbox the in-process handle
  */
 

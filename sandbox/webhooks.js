@@ -6,8 +6,7 @@ const { signedDelivery, demoSecret, isScheme } = require('./signing');
 const { SandboxOptionError, numberOption } = require('./options');
 
 /**
- * Outgoing webhook deliveries (README "Webhook deliveries"): one event per created record, signed (signing.js), and
- * delivered again with backoff until an answer is a 2xx or the attempts run out; every attempt logged with its answer.
+ * Outgoing webhook deliveries, signed (signing.js) and retried with backoff (sandbox/README.md "Webhook deliveries").
  *
  * @import { SigningScheme, WebhookEvent } from './signing'
  * @typedef {{ url?: string|null, secrets?: string[], scheme?: SigningScheme, timestamp?: boolean,
