@@ -1,5 +1,6 @@
 'use strict';
 
+const { setMaxListeners } = require('node:events');
 const http = require('node:http');
 const { SandboxState } = require('./state');
 const { handleApi } = require('./api');
@@ -27,8 +28,9 @@ const { sendError } = require('./http-util');
  */
 async function startSandbox(options = {}) {
 	const state = new SandboxState(options);
-	/** ends the delayed and drip-fed answers on close */
+	/** ends the delayed and drip-fed answers on close: one listener each, as many as are in flight */
 	const stop = new AbortController();
+	setMaxListeners(0, stop.signal);
 	const ctx = { stop: stop.signal, origin: '', state, held: state.held };
 
 	const server = http.createServer((req, res) => {

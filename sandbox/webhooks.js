@@ -1,5 +1,6 @@
 'use strict';
 
+const { setMaxListeners } = require('node:events');
 const http = require('node:http');
 const { setTimeout: sleep } = require('node:timers/promises');
 const { signedDelivery, demoSecret, isScheme } = require('./signing');
@@ -106,8 +107,9 @@ class WebhookDispatcher {
 		this.closed = false;
 		/** @type {Set<Promise<DeliveryResult>>} events being delivered (backoff waits included) */
 		this.inFlight = new Set();
-		/** ends the backoff waits on close */
+		/** ends the backoff waits on close: one listener each, as many as are in flight */
 		this.stop = new AbortController();
+		setMaxListeners(0, this.stop.signal);
 		this.agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
 	}
 
