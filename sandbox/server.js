@@ -3,6 +3,7 @@
 const { setMaxListeners } = require('node:events');
 const http = require('node:http');
 const { SandboxState } = require('./state');
+const { paginationMode } = require('./accounts');
 const { handleApi } = require('./api');
 const { handleControl } = require('./control');
 const { sendError } = require('./http-util');
@@ -82,7 +83,7 @@ async function startSandbox(options = {}) {
 		/** @param {FaultRule[]|null} rules */
 		setFaults: (rules) => state.faults.set(rules),
 		/** @param {PaginationMode} mode */
-		setPagination: (mode) => state.setPagination(mode),
+		setPagination: (mode) => void (state.pagination.mode = paginationMode(mode)),
 		/** Replaces the limit (buckets start full; null turns it off). @param {import('./rateLimit').RateLimitOptions|null} cfg */
 		setRateLimit: (cfg) => state.rateLimit.configure(cfg),
 		/** @param {import('./rateLimit').LatencyOptions|null} cfg */

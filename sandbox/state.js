@@ -78,11 +78,6 @@ class SandboxState {
 		this.webhooks = new WebhookDispatcher(options.webhook);
 	}
 
-	/** @param {PaginationMode} mode */
-	setPagination(mode) {
-		this.pagination.mode = paginationMode(mode);
-	}
-
 	/**
 	 * Stores a new record (the commit point for POSTs).
 	 * @param {string} collection @param {string} endpoint path after /v1 @param {string} idempotencyKey
