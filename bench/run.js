@@ -69,9 +69,7 @@ function loadHttpRequestNode() {
 		process.env.N8N_NODES_BASE_DIR ??
 		path.join(installer.n8nDir(installer.DEFAULT_VERSION), 'node_modules', 'n8n-nodes-base');
 	try {
-		const { HttpRequest } = require(
-			path.join(dir, 'dist', 'nodes', 'HttpRequest', 'HttpRequest.node.js'),
-		);
+		const { HttpRequest } = require(path.join(dir, 'dist/nodes/HttpRequest/HttpRequest.node.js'));
 		return { node: new HttpRequest(), version: require(path.join(dir, 'package.json')).version };
 	} catch (error) {
 		console.error(
