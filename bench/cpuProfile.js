@@ -1,12 +1,11 @@
 'use strict';
 /**
- * Where a listing's time goes, from a V8 CPU profile of the `n8n execute` that ran it (node
- * --cpu-prof; bench/listingN8n.js with --cpu-prof). The window runs from the first to the last
- * sample with `windowFunction` on its stack (the paging loop: the node's setup before the first page
- * is left out); each sample counts for the time up to the next one, in the group of the deepest
- * frame that belongs to a package (a native function such as JSON.parse counts for its caller).
- * Sampling costs the profiled process some time, so the window is a little longer than the node's
- * executionTime of a run without the profiler.
+ * Where a listing's time goes, from a V8 CPU profile of the `n8n execute` that ran it (node --cpu-prof;
+ * bench/listingN8n.js with --cpu-prof). The window runs from the first to the last sample with `windowFunction` on its
+ * stack (the paging loop: the node's setup before the first page is left out); each sample counts for the time up to
+ * the next one, in the group of the deepest frame that belongs to a package (a native function such as JSON.parse
+ * counts for its caller). Sampling costs the profiled process some time, so the window is a little longer than the
+ * node's executionTime of a run without the profiler.
  */
 const fs = require('node:fs');
 const path = require('node:path');

@@ -1,9 +1,7 @@
 'use strict';
 /**
  * Many short executions against a rate-limited API, as real n8n work arrives (bench/real-n8n.js, also on a queue-mode
- * cluster): one execution per webhook call, each posting one item. Webhook (Respond: when the last node finishes) →
- * the Tenant API node (default options), or → n8n's HTTP Request node with Retry On Fail (3 tries, 1 s apart). The
- * sandbox lets RATE.perSecond requests a second through (bursts of RATE.burst): the floor is count / rate.
+ * cluster): one per webhook call, each posting one item. docs/benchmarks.md "Many executions in a real n8n".
  */
 const crypto = require('node:crypto');
 

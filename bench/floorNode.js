@@ -1,10 +1,7 @@
 'use strict';
 /**
- * n8n's own floor for one POST (docs/benchmarks.md, "CPU per request"): the least a node can do to send the Tenant API
- * node's request inside the engine. It reads the same body expression per item and sends the same POST (headers,
- * bytes) through `httpRequestWithAuthentication`, with a credential whose `authenticate` is a function, read once per
- * run, and parses the JSON answer. No URL checks, retries, limits or error reporting: all the Tenant API node costs
- * above this is its own.
+ * n8n's own floor for one POST: the least a node can do to send the Tenant API node's request inside the engine, so
+ * that all the Tenant API node costs above it is its own (docs/benchmarks.md: "Floor node" and "CPU per request").
  */
 const { randomUUID } = require('node:crypto');
 const { describeNode } = require('../test/harness/engine.ts');

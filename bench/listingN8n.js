@@ -1,11 +1,8 @@
 'use strict';
 /**
- * Return All in a real n8n, for bench/real-n8n.js, by the Tenant API node (Account → Get Many, Return All), by n8n's
- * HTTP Request node + Split Out as a user builds it (Pagination "Update a Parameter in Each Request": query cursor =
- * {{ $response.body.next_cursor }}, complete when {{ !$response.body.has_more }}), and by a plain client in a process
- * of its own on n8n's Node (bench/plainListing.js). Each workflow runs with `n8n execute`; its figure is the nodes' own
- * executionTime, and every run is checked: one item per account, first and last in order. With a `cpuProfDir`, each
- * run writes a V8 CPU profile and its paging loop is shown by where its time went (bench/cpuProfile.js).
+ * Return All in a real n8n, for bench/real-n8n.js: the Tenant API node, n8n's HTTP Request node + Pagination + Split
+ * Out as a user builds it, and a plain client (bench/plainListing.js); each run checked, and with a `cpuProfDir` its
+ * paging loop shown by where its time went (bench/cpuProfile.js). docs/benchmarks.md "Return All in a real n8n".
  */
 const { execFile } = require('node:child_process');
 const { promisify } = require('node:util');

@@ -2,11 +2,9 @@
 /**
  * A plain client listing the sandbox's accounts by cursor, for bench/listingN8n.js: the floor a node in n8n is
  * compared with (bench/run.js lists with `listAll` and undici). Runs in a process of its own on n8n's Node, with one
- * JSON argument
- *   { baseUrl, apiKey, tenantId, pageSize, accounts, client: 'fetch' | 'http-new-agent' }
- * and prints { pages, coldMs, warmMs }: the first listing of the process (cold, as each `n8n execute` is a new
- * process) and the second. `fetch`: Node's fetch, keep-alive; `http-new-agent`: node:http with a new agent per
- * request and JSON.parse of the body, what n8n's helper does underneath, without axios and n8n.
+ * JSON argument { baseUrl, apiKey, tenantId, pageSize, accounts, client: 'fetch' | 'http-new-agent' }, and prints
+ * { pages, coldMs, warmMs }: the first listing of the process (cold, as each `n8n execute` is a new process) and the
+ * second. `http-new-agent`: a new agent per request and JSON.parse of the body, what n8n's helper does underneath.
  */
 const http = require('node:http');
 

@@ -1,11 +1,8 @@
 'use strict';
 /**
- * Queue mode against one API key, on a simulated clock (test/harness/rateLimit/workers.ts): 1 to 32 worker processes,
- * each with a rate governor of its own and a run limiter per execution from the built package (dist/), share nothing
- * but the answers of the sandbox's token bucket (sandbox/rateLimit.js: 429 + Retry-After: 1, no rate-limit headers,
- * 40 ms per answer). Each worker takes executions of 20 items at Concurrency 5 from a queue that stays ahead of the
- * API; the figures are those of the time the API takes to accept 300 s of its rate in items. Two controls: workers
- * that take their turns from one copy of the API's bucket (the floor), and workers that only honour Retry-After.
+ * Queue mode against one API key on a simulated clock (test/harness/rateLimit/workers.ts), with the built package's
+ * governor and run limiter (dist/), beside two controls; the set-up and figures: docs/benchmarks.md "Queue mode on a
+ * simulated clock".
  */
 require('../test/harness/register-ts');
 

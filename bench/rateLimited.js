@@ -1,10 +1,7 @@
 'use strict';
 /**
- * Bulk POST against a rate-limited API: the sandbox answers 40 ms after each request and lets 50 requests/s per key
- * through, in bursts of 10; beyond that 429 + Retry-After: 1. The floor is N / rate. The Tenant API node with default
- * options (Concurrency 5) and Concurrency 16, without and with rate-limit headers (each run `again` in the same
- * process: the governor remembers the limit); n8n's HTTP Request node (bench/workflow.js) with Retry On Fail off and
- * on (n8n's defaults: 3 tries, 1 s apart); undici honouring Retry-After with the same key on every retry.
+ * Bulk POST against a rate-limited API (RATE_LIMIT, LATENCY; the floor is N / rate): the Tenant API node, n8n's HTTP
+ * Request node with Retry On Fail off and on, and undici honouring Retry-After. docs/benchmarks.md "Rate limits".
  */
 const { setTimeout: sleep } = require('node:timers/promises');
 const { Pool } = require('undici');

@@ -3,15 +3,9 @@
  * npm run bench:n8n [-- --n8n <version> --items 2000 --accounts 20000 --list-rounds 3 --exec-rounds 1 --cpu-prof <dir>
  *                      --skip-post --skip-executions --skip-payload --queue]
  *
- * In a real n8n (test/harness/n8n/install.js's DEFAULT_VERSION, or --n8n <version> of its VERSIONS; SQLite, the packed
- * package installed as a community package):
- * - bulk POST: Manual Trigger → Code (--items) → the Tenant API node at concurrency 1/4/16, and → n8n's HTTP Request
- *   node as a user sets it up, once each with `n8n execute`; the figure is the node's own executionTime;
- * - Return All over --accounts accounts in pages of 100 (bench/listingN8n.js; --cpu-prof <dir>: V8 CPU profiles);
- * - then `n8n start`: 300 webhook-started executions, 25 at once, against a rate-limited API (bench/executions.js),
- *   --exec-rounds times, and signed deliveries of 15 and 17 MiB to the trigger example (the payload limit).
- * Writes bench/results/real-n8n.json. --queue: only the executions, on a queue-mode cluster
- * (test/harness/queue/cluster.js), each worker with its own governor; writes bench/results/queue-n8n.json.
+ * In a real n8n with the packed package installed: bulk POST, Return All (bench/listingN8n.js), many executions
+ * against a rate-limited API (bench/executions.js) and the payload limit; --queue: only the executions, on a
+ * queue-mode cluster. What each part measures and the figures: docs/benchmarks.md.
  */
 const fs = require('node:fs');
 const os = require('node:os');

@@ -2,12 +2,8 @@
 /**
  * npm run bench [-- --items 2000 --rl-items 500 --accounts 50000 --rounds 3 --rl-rounds 1 --only node,floor,raw,http,rl,queue,list,webhook --baseline <git ref> --profile]
  *
- * One process, one n8n engine (n8n-core's WorkflowExecute, as in the engine tests), one sandbox in a child process
- * (so client and server each have a core), loopback only: bulk POST (this node, its floor bench/floorNode.js, n8n's
- * HTTP Request node, undici), a rate-limited API (bench/rateLimited.js), queue mode on a simulated clock
- * (bench/queueWorkers.js), Return All, and the webhook trigger (bench/webhook.js). `--only` takes scenario name
- * prefixes. Prints tables, writes bench/results/latest.json. `--profile` writes a CPU profile of the measured rounds
- * to bench/results/<scenarios>.cpuprofile. Figures and analysis: docs/benchmarks.md.
+ * In-process, against a sandbox in a child process (so client and server each have a core). `--only` takes scenario
+ * name prefixes. What each scenario measures, how the rounds run, and the figures: docs/benchmarks.md.
  */
 require('../test/harness/register-ts');
 
@@ -73,9 +69,7 @@ function loadHttpRequestNode() {
 		process.env.N8N_NODES_BASE_DIR ??
 		path.join(installer.n8nDir(installer.DEFAULT_VERSION), 'node_modules', 'n8n-nodes-base');
 	try {
-		const { HttpRequest } = require(
-			path.join(dir, 'dist', 'nodes', 'HttpRequest', 'HttpRequest.node.js'),
-		);
+		const { HttpRequest } = require(path.join(dir, 'dist/nodes/HttpRequest/HttpRequest.node.js'));
 		return { node: new HttpRequest(), version: require(path.join(dir, 'package.json')).version };
 	} catch (error) {
 		console.error(

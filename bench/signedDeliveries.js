@@ -1,10 +1,8 @@
 'use strict';
 /**
- * Signed deliveries of 10,240 bytes, accepted and read to the workflow's item, by this checkout's build and (with
- * `--baseline <ref>`) that ref's, side by side (bench/cpuTiming.js): `receiveDelivery(settings, request)`, settings
- * built once per row; new ÷ old is the median of the rounds' ratios. A baseline with the earlier API also times its
- * `readDelivery` (verify and read only), and `JSON.parse` of the same bytes runs beside them for scale. LARGE_BODIES
- * are the same at n8n's payload limit: one long string of escapes, with digits that look like a value and without.
+ * Signed deliveries of 10,240 bytes (and LARGE_BODIES at n8n's payload limit), accepted and read to the workflow's
+ * item by this checkout's build and the `--baseline <ref>`'s side by side (bench/cpuTiming.js); JSON.parse of the same
+ * bytes for scale. docs/benchmarks.md "Signed deliveries of 10 KB" and "at the payload limit".
  */
 const { isDeepStrictEqual } = require('node:util');
 

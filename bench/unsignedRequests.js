@@ -1,10 +1,8 @@
 'use strict';
 /**
- * What a request nobody signed costs the trigger, against what the platform pays to read the same bytes. Every body
- * shape of bench/webhookShapes.js goes to every set-up of bench/webhookSetups.js in each variant (a signature made
- * with another key, or none; one secret or two). Timed: `receiveDelivery(settings, request)` up to its refusal, the
- * settings built once per set-up. Baseline: `JSON.parse(rawBody.toString('utf8'))` for JSON, `URLSearchParams` with
- * every pair iterated for forms. A cell's ratio is the median over the rounds of trigger ÷ baseline in the same round.
+ * What a request nobody signed costs the trigger, against what the platform pays to read the same bytes (JSON.parse;
+ * URLSearchParams with every pair iterated for forms): docs/benchmarks.md "A request nobody signed". A cell's ratio
+ * is the median over the rounds of trigger ÷ baseline in the same round.
  */
 const { median, pairedRatio, sideBySide } = require('./cpuTiming');
 const { table } = require('./report');

@@ -1,9 +1,8 @@
 'use strict';
 /**
- * The webhook trigger's costs, through `receiveDelivery` of the built package (dist/, loaded by its package main):
- * requests nobody signed (bench/unsignedRequests.js) at 128 KiB in every body shape and at n8n's default payload limit
- * in two; signed deliveries (bench/signedDeliveries.js) of 10 KB and at the payload limit, beside the build of
- * `--baseline <ref>`. Through `npm run bench -- --only webhook [--baseline <ref>]`, or alone after `npm run build`:
+ * The webhook trigger's costs through `receiveDelivery` of the built package: requests nobody signed
+ * (bench/unsignedRequests.js) and signed deliveries (bench/signedDeliveries.js), each at 128 KiB or 10 KB and at n8n's
+ * default payload limit. `npm run bench -- --only webhook [--baseline <ref>]`, or alone after `npm run build`:
  *   node --expose-gc bench/webhook.js [--baseline <ref>] [--rounds 5] [--filter <part of a shape's name>]
  * `--rounds`: those of the 128 KiB part; `--filter` keeps the shapes whose name contains it and skips the 16 MiB parts.
  */

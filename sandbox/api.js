@@ -166,13 +166,8 @@ function handleGet(call) {
 async function handlePost(call) {
 	const { ctx, state, res, segs, path, idemKey, fault } = call;
 	if (segs.length === 0 || segs[0] === '') return sendError(res, 404, 'not_found', 'No such route');
-	if (!idemKey)
-		return sendError(
-			res,
-			400,
-			'idempotency_key_missing',
-			'The Idempotency-Key header is required for POST requests',
-		);
+	const missing = 'The Idempotency-Key header is required for POST requests';
+	if (!idemKey) return sendError(res, 400, 'idempotency_key_missing', missing);
 	const body = await http.readObject(call.req, res);
 	if (body === undefined) return;
 	const scoped = `${state.tenantId}\u0000${idemKey}`;

@@ -28,13 +28,9 @@ async function handleControl(state, req, res, path) {
 	const body = await readObject(req, res, true);
 	if (body === undefined) return;
 	const { event, payload, ...overrides } = body;
+	const noUrl = 'No webhook url configured (start the sandbox with one, or pass {url})';
 	if (!(overrides.url ?? state.webhooks.config.url))
-		return sendError(
-			res,
-			409,
-			'webhook_not_configured',
-			'No webhook url configured (start the sandbox with one, or pass {url})',
-		);
+		return sendError(res, 409, 'webhook_not_configured', noUrl);
 	try {
 		const input = /** @type {import('./webhooks').DeliveryInput} */ (
 			payload === undefined ? event : { payload }

@@ -5,9 +5,7 @@ const { errorBody, JSON_TYPE } = require('./http-util');
 const { SandboxOptionError, numberOption } = require('./options');
 
 /**
- * Fault injection rules (README "Fault rules"): the first matching rule wins; a rule whose `times` are used up, or
- * whose `maxPerKey` faults were injected for the request's Idempotency-Key (requests without one are not limited), is
- * skipped.
+ * Fault injection rules (sandbox/README.md "Fault rules").
  *
  * @typedef {{ status: number, body?: unknown, headers?: Record<string, string>, contentType?: string }
  *   | { dropAfterCommit: true } | { delayMs: number } | { echoRequest: true }

@@ -27,9 +27,7 @@ class HeldRequests {
 		const heldAt = new Date().toISOString();
 		/** @type {Entry} */
 		const entry = { info, heldAt, res, answer: null, process, clientGone: false };
-		res.on('close', () => {
-			if (!res.writableFinished) entry.clientGone = true;
-		});
+		res.on('close', () => (entry.clientGone ||= !res.writableFinished));
 		this.entries.set(++this.seq, entry);
 	}
 

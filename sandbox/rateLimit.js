@@ -4,11 +4,8 @@ const { createPrng } = require('./prng');
 const { numberOption } = require('./options');
 
 /**
- * A realistic API's timing (README "Latency and rate limit"): every answer comes after a latency (fixed + seeded
- * jitter), and each API key has a token bucket: `burst` requests at once, refilled at `perSecond`. A request that
- * finds the bucket empty gets 429 with `Retry-After` in whole seconds (at least 1, as HTTP allows no less). With
- * `headers`, every answer says how much is left: `ietf` (RateLimit-Limit/Remaining/Reset, RateLimit-Policy) or `x`
- * (X-RateLimit-Limit/Remaining and a Unix-time Reset).
+ * A realistic API's timing: a latency before every answer, and a token bucket per API key (sandbox/README.md "Latency
+ * and rate limit").
  *
  * @typedef {{ perSecond: number, burst?: number, headers?: 'ietf'|'x'|false|null }} RateLimitOptions (`burst` default 1)
  * @typedef {{ fixedMs?: number, jitterMs?: number }} LatencyOptions

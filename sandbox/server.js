@@ -1,7 +1,9 @@
 'use strict';
 
+const { setMaxListeners } = require('node:events');
 const http = require('node:http');
 const { SandboxState } = require('./state');
+const { paginationMode } = require('./accounts');
 const { handleApi } = require('./api');
 const { handleControl } = require('./control');
 const { sendError } = require('./http-util');
@@ -10,7 +12,6 @@ const { sendError } = require('./http-util');
  * The sandbox: a real local HTTP server implementing the Tenant API as we interpret it (README).
  *
  * @typedef {import('./state').StateOptions & { port?: number }} SandboxOptions
- * @typedef {import('./state').StatsSnapshot} StatsSnapshot
  * @typedef {import('./state').CreatedRecord} CreatedRecord
  * @typedef {import('./accounts').PaginationMode} PaginationMode
  * @typedef {import('./faults').FaultRule} FaultRule
@@ -19,7 +20,6 @@ const { sendError } = require('./http-util');
  * @typedef {import('./webhooks').DeliveryResult} DeliveryResult
  * @typedef {import('./webhooks').AttemptLog} AttemptLog
  * @typedef {import('./hold').HeldRequest} HeldRequest
- * @typedef {import('./hold').ReleaseOutcome} ReleaseOutcome
  * @typedef {Awaited<ReturnType<typeof startSandbox>>} Sandbox the in-process handle
  */
 
@@ -29,8 +29,9 @@ const { sendError } = require('./http-util');
  */
 async function startSandbox(options = {}) {
 	const state = new SandboxState(options);
-	/** ends the delayed and drip-fed answers on close */
+	/** ends the delayed and drip-fed answers on close: one listener each, as many as are in flight */
 	const stop = new AbortController();
+	setMaxListeners(0, stop.signal);
 	const ctx = { stop: stop.signal, origin: '', state, held: state.held };
 
 	const server = http.createServer((req, res) => {
@@ -82,7 +83,7 @@ async function startSandbox(options = {}) {
 		/** @param {FaultRule[]|null} rules */
 		setFaults: (rules) => state.faults.set(rules),
 		/** @param {PaginationMode} mode */
-		setPagination: (mode) => state.setPagination(mode),
+		setPagination: (mode) => void (state.pagination.mode = paginationMode(mode)),
 		/** Replaces the limit (buckets start full; null turns it off). @param {import('./rateLimit').RateLimitOptions|null} cfg */
 		setRateLimit: (cfg) => state.rateLimit.configure(cfg),
 		/** @param {import('./rateLimit').LatencyOptions|null} cfg */

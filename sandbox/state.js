@@ -16,7 +16,6 @@ const PROTECTED_FIELDS = new Set(['id', 'object', 'endpoint', 'idempotency_key',
  * @import { Account, PaginationConfig, PaginationMode, SeededRecord } from './accounts'
  * @import { WebhookOptions } from './webhooks'
  * @typedef {Record<string, unknown> & { id: string, object: string, endpoint: string, idempotency_key: string, created_at: string }} CreatedRecord
- * @typedef {ReturnType<SandboxState['stats']>} StatsSnapshot
  * @typedef {{ apiKey?: string, tenantId?: string, accounts?: number, transfers?: number, payouts?: number,
  *   pagination?: PaginationMode, maxPageSize?: number, webhook?: WebhookOptions|null,
  *   rateLimit?: import('./rateLimit').RateLimitOptions|null, latency?: import('./rateLimit').LatencyOptions|null }} StateOptions
@@ -77,11 +76,6 @@ class SandboxState {
 		/** delay before every /v1 answer */
 		this.latency = new Latency(options.latency);
 		this.webhooks = new WebhookDispatcher(options.webhook);
-	}
-
-	/** @param {PaginationMode} mode */
-	setPagination(mode) {
-		this.pagination.mode = paginationMode(mode);
 	}
 
 	/**

@@ -1,13 +1,13 @@
 'use strict';
 
+const { setMaxListeners } = require('node:events');
 const http = require('node:http');
 const { setTimeout: sleep } = require('node:timers/promises');
 const { signedDelivery, demoSecret, isScheme } = require('./signing');
 const { SandboxOptionError, numberOption } = require('./options');
 
 /**
- * Outgoing webhook deliveries (README "Webhook deliveries"): one event per created record, signed (signing.js), and
- * delivered again with backoff until an answer is a 2xx or the attempts run out; every attempt logged with its answer.
+ * Outgoing webhook deliveries, signed (signing.js) and retried with backoff (sandbox/README.md "Webhook deliveries").
  *
  * @import { SigningScheme, WebhookEvent } from './signing'
  * @typedef {{ url?: string|null, secrets?: string[], scheme?: SigningScheme, timestamp?: boolean,
@@ -107,8 +107,9 @@ class WebhookDispatcher {
 		this.closed = false;
 		/** @type {Set<Promise<DeliveryResult>>} events being delivered (backoff waits included) */
 		this.inFlight = new Set();
-		/** ends the backoff waits on close */
+		/** ends the backoff waits on close: one listener each, as many as are in flight */
 		this.stop = new AbortController();
+		setMaxListeners(0, this.stop.signal);
 		this.agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
 	}
 

@@ -10,10 +10,7 @@ const path = require('node:path');
 
 const SOURCE_FOLDERS = ['nodes', 'credentials'];
 
-/**
- * Where a source file lands in the package, or undefined when it is not shipped.
- * @param {string} relativeSource
- */
+/** Where a source file lands in the package, or undefined when it is not shipped. @param {string} relativeSource */
 function builtPathOf(relativeSource) {
 	if (/\.test\.ts$/.test(relativeSource) || relativeSource.endsWith('.d.ts')) return undefined;
 	if (relativeSource.endsWith('.ts')) return `dist/${relativeSource.replace(/\.ts$/, '.js')}`;
@@ -22,10 +19,7 @@ function builtPathOf(relativeSource) {
 	return undefined;
 }
 
-/**
- * Package-relative paths (forward slashes) every build of `root` must produce, sorted.
- * @param {string} root
- */
+/** Package-relative paths (forward slashes) every build of `root` must produce, sorted. @param {string} root */
 function expectedPackageFiles(root) {
 	const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 	/** @type {Set<string>} */
@@ -36,9 +30,10 @@ function expectedPackageFiles(root) {
 	]);
 	for (const folder of SOURCE_FOLDERS) {
 		const dir = path.join(root, folder);
-		for (const file of fs.existsSync(dir)
+		const files = fs.existsSync(dir)
 			? fs.readdirSync(dir, { recursive: true, encoding: 'utf8' })
-			: []) {
+			: [];
+		for (const file of files) {
 			const built = builtPathOf(path.join(folder, file).split(path.sep).join('/'));
 			if (built) wanted.add(built);
 		}
@@ -46,11 +41,7 @@ function expectedPackageFiles(root) {
 	return [...wanted].filter(Boolean).sort();
 }
 
-/**
- * The expected files missing from a list of package-relative paths.
- * @param {string} root
- * @param {string[]} present
- */
+/** The expected files missing from a list of package-relative paths. @param {string} root @param {string[]} present */
 function missingFiles(root, present) {
 	const have = new Set(present);
 	return expectedPackageFiles(root).filter((file) => !have.has(file));

@@ -15,15 +15,9 @@ const require = createRequire(import.meta.url);
 /** @type {typeof import('./package-contents.js')} */
 const { expectedPackageFiles } = require('./package-contents.js');
 
-/** @param {string} message */
-function say(message) {
-	process.stderr.write(`[prepublish] ${message}\n`);
-}
+const say = (/** @type {string} */ message) => process.stderr.write(`[prepublish] ${message}\n`);
 
-/**
- * @param {string} message
- * @returns {never}
- */
+/** @param {string} message @returns {never} */
 function fail(message) {
 	say(`REFUSED: ${message}`);
 	process.exit(1);

@@ -18,24 +18,15 @@ const inGitHubActions = process.env.GITHUB_ACTIONS === 'true';
 /** Lifecycle scripts on for the publish (prepublishOnly is the guard). */
 const SCRIPTS_ON = { npm_config_ignore_scripts: 'false' };
 
-/** @param {string} message */
-function say(message) {
-	process.stderr.write(`[release] ${message}\n`);
-}
+const say = (/** @type {string} */ message) => process.stderr.write(`[release] ${message}\n`);
 
-/**
- * @param {string} message
- * @returns {never}
- */
+/** @param {string} message @returns {never} */
 function fail(message) {
 	say(`REFUSED: ${message}`);
 	process.exit(1);
 }
 
-/**
- * @param {string} cmd
- * @param {string[]} args
- */
+/** @param {string} cmd @param {string[]} args */
 function run(cmd, args, env = {}) {
 	say(`$ ${cmd} ${args.join(' ')}`);
 	const res = spawnSync(cmd, args, {
@@ -46,19 +37,14 @@ function run(cmd, args, env = {}) {
 	if (res.status !== 0) fail(`${cmd} ${args.join(' ')} exited with ${res.status ?? res.signal}`);
 }
 
-/**
- * @param {string} cmd
- * @param {string[]} args
- */
+/** @param {string} cmd @param {string[]} args */
 function output(cmd, args) {
 	const res = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8' });
 	return res.status === 0 ? res.stdout.trim() : undefined;
 }
 
-/** @returns {string} */
-function readVersion() {
-	return JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
-}
+/** @type {string} */
+const version = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
 
 /**
  * CHANGELOG.md must have a dated section for the version: `## [1.2.3] - 2026-05-01`.
@@ -107,7 +93,6 @@ function prepareLocally(version) {
 	say(`tagged ${tag}. Push it to publish from GitHub Actions: git push origin ${tag}`);
 }
 
-const version = readVersion();
 checkChangelog(version);
 if (inGitHubActions) {
 	checkTagInCi(version);

@@ -52,13 +52,9 @@ try {
 		tarball: { passed: dist.passed, message: dist.message, details: dist.details, file: tarball },
 		patterns: { source: SOURCE_FILE_PATTERNS, tarball: ['**/*.js', 'package.json'] },
 	};
-	if (asJson) {
-		process.stdout.write(JSON.stringify(result) + '\n');
-	} else {
-		for (const [name, r] of [
-			['source', source],
-			['tarball', dist],
-		]) {
+	if (asJson) process.stdout.write(JSON.stringify(result) + '\n');
+	else {
+		for (const [name, r] of Object.entries({ source, tarball: dist })) {
 			console.log(
 				`${name}: ${r.passed ? 'passed' : 'FAILED'}${r.message ? ` (${r.message})` : ''}`,
 			);

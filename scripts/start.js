@@ -30,44 +30,34 @@ const { values: options } = parseArgs({
 	},
 });
 
-/** @param {string} msg */
-function say(msg) {
-	process.stdout.write(`[start] ${msg}\n`);
-}
+const say = (/** @type {string} */ msg) => process.stdout.write(`[start] ${msg}\n`);
 
-/**
- * The Verification's name as the editor shows it (the built package's VERIFICATIONS), e.g. "HMAC-SHA256 of the Body".
- * @param {SigningScheme} scheme
- * @returns {string}
- */
+/** The Verification's name as the editor shows it (the built package's VERIFICATIONS). @param {SigningScheme} scheme */
 function verificationName(scheme) {
 	const verification = String(signing.triggerParameters(scheme).verification);
 	/** @type {{ VERIFICATIONS: Record<string, { name: string }> }} */
-	const main = require(ROOT);
-	return main.VERIFICATIONS[verification]?.name ?? verification;
+	const { VERIFICATIONS } = require(ROOT);
+	return VERIFICATIONS[verification]?.name ?? verification;
 }
 
 /**
  * One n8n user folder per version and signing scheme: n8n's import into an existing folder does not reliably
  * replace a credential's secret or the published version of the trigger, so switching --scheme in the same
  * folder would leave deliveries checked by the previous scheme.
- * @param {string} version
- * @param {string} scheme
+ * @param {string} version @param {string} scheme
  */
-function demoFolderName(version, scheme) {
-	return [
+const demoFolderName = (version, scheme) =>
+	[
 		'demo-user',
-		version === installer.DEFAULT_VERSION ? '' : version,
-		scheme === SIGNING_SCHEME ? '' : scheme,
+		version !== installer.DEFAULT_VERSION && version,
+		scheme !== SIGNING_SCHEME && scheme,
 	]
 		.filter(Boolean)
 		.join('-');
-}
 
 async function main() {
-	const port = Number(options.port);
-	const sandboxPort = Number(options['sandbox-port']);
 	const { n8n: version, scheme } = options;
+	const port = Number(options.port);
 	if (!signing.isScheme(scheme))
 		throw new Error(`unknown --scheme ${scheme}: one of ${signing.SCHEMES.join(', ')}`);
 	const userFolder = path.join(installer.cacheDir(), demoFolderName(version, scheme));
@@ -100,13 +90,11 @@ async function main() {
 		if (sandbox) await sandbox.close().catch((e) => say(`sandbox close: ${e.message}`));
 		process.exit(code);
 	}
-	process.on('SIGINT', () => void shutdown(0));
-	process.on('SIGTERM', () => void shutdown(0));
-	process.on('SIGHUP', () => void shutdown(0));
+	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => void shutdown(0));
 
 	try {
 		const { startSandbox } = require('../sandbox/server');
-		sandbox = await startSandbox({ port: sandboxPort });
+		sandbox = await startSandbox({ port: Number(options['sandbox-port']) });
 		say(`sandbox on ${sandbox.url} (API ${sandbox.baseUrl})`);
 
 		await n8n.installPackage(tarball);

@@ -1,25 +1,16 @@
 #!/usr/bin/env node
 'use strict';
 /*
- * Runs the checks and the Jest projects of jest.config.js with ONE build and ONE pack for the whole run:
+ * Runs the checks and the Jest projects of jest.config.js with ONE build and ONE pack for the whole run (what it
+ * does and in which order: CONTRIBUTING.md "Test layout"):
  *
  *   node scripts/test.js all                      # what `npm test` runs: lint, typecheck, every project
- *   node scripts/test.js e2e-2x e2e-1x            # any steps, always in the order below
- *   node scripts/test.js e2e-2x -- test/e2e/n8n.test.ts   # one file (arguments after `--` go to Jest)
- *   node scripts/test.js e2e-2x -- -t offline     # tests by name
+ *   node scripts/test.js e2e-2x e2e-1x            # any steps, always in the order of ORDER
+ *   node scripts/test.js e2e-2x -- test/e2e/n8n.test.ts   # arguments after `--` go to Jest
  *   node scripts/test.js --no-build engine        # use the dist/ that is there
  *   TEST_TARBALL=pkg.tgz node scripts/test.js queue   # test this tarball (no build, no pack)
  *
- * 0. `npm run lint`, `npm run typecheck`;
- * 1. `npm run build` once, when a selected project needs dist/ (engine, or a pack to make);
- * 2. `npm pack` once, into a temporary folder: TEST_TARBALL for every project that tests the package;
- * 3. unit, engine and packaging (no n8n) in one Jest run, WORKERS files at a time;
- * 4. the n8n versions the other projects need (both at once on a cold cache), chromium for `browser`,
- *    Redis and PostgreSQL for `queue`;
- * 5. each of those in a Jest run of its own, in band: never two n8n at a time.
- * Prints each step's time, each project's (test/harness/testTotals.js) and a summary at the end, then the
- * closing line with the tests of every Jest run (`Totals: N passed, N failed, N skipped`). Stops at the first step
- * that fails.
+ * Ends with the tests of every Jest run (`Totals: N passed, N failed, N skipped`); stops at the first step that fails.
  */
 const fs = require('node:fs');
 const os = require('node:os');
@@ -29,24 +20,16 @@ const installer = require('../test/harness/n8n/install');
 const { build, buildAndPack, ROOT } = require('../test/harness/pack');
 const totals = require('../test/harness/testTotals');
 
-/** Checks (npm scripts) before the tests. */
 const CHECKS = ['lint', 'typecheck'];
-/** Every project, in the order a run goes through them. */
 const ORDER = ['unit', 'engine', 'packaging', 'e2e-2x', 'e2e-1x', 'browser', 'queue'];
 /** Projects that start no n8n: one Jest run with parallel workers. */
 const NO_N8N = new Set(['unit', 'engine', 'packaging']);
 const NEEDS_DIST = new Set(['engine']);
 const NEEDS_TARBALL = new Set(ORDER.filter((p) => p !== 'unit' && p !== 'engine'));
-/**
- * Jest workers for the projects without n8n. Many of their tests wait on sockets and timers (rate limits,
- * the sandbox): more workers than cores overlap those waits (measured in CONTRIBUTING.md "Test layout").
- */
+/** More Jest workers than cores for the projects without n8n: CONTRIBUTING.md "Test layout" says why. */
 const WORKERS = 3;
 
-/**
- * What a real-n8n project needs on the machine besides n8n, and extra Jest flags.
- * @type {Record<string, () => void>}
- */
+/** What a real-n8n project needs on the machine besides n8n. @type {Record<string, () => void>} */
 const PREREQUISITES = {
 	browser: () => {
 		if (!run('bash', [path.join(ROOT, 'scripts', 'ensure-chromium.sh')]))
@@ -54,41 +37,28 @@ const PREREQUISITES = {
 	},
 	queue: () => require('../test/harness/queue/services').ensurePackages(),
 };
-/** @type {Record<string, string[]>} */
-const JEST_FLAGS = {
-	// The suite's sandbox and reaper keep handles Jest waits for after the report is written.
-	queue: ['--forceExit'],
-};
+/** Extra Jest flags: the queue suite's sandbox and reaper keep handles Jest waits for after its report. */
+const JEST_FLAGS = /** @type {Record<string, string[]>} */ ({ queue: ['--forceExit'] });
 
-/** @param {string} msg */
-function say(msg) {
-	process.stderr.write(`[test] ${msg}\n`);
-}
+const say = (/** @type {string} */ msg) => process.stderr.write(`[test] ${msg}\n`);
 
-/**
- * @param {string} cmd
- * @param {string[]} args
- */
+/** @param {string} cmd @param {string[]} args */
 function run(cmd, args, env = process.env) {
 	const res = spawnSync(cmd, args, { cwd: ROOT, stdio: 'inherit', env });
 	if (res.error) throw res.error;
 	return res.status === 0;
 }
 
-/**
- * Checks and projects (in their order), `--no-build`, and the arguments for Jest (after `--`).
- * @param {string[]} argv
- */
+/** Checks and projects (in their order), `--no-build`, and the arguments for Jest (after `--`). @param {string[]} argv */
 function parseArgs(argv) {
 	const sep = argv.indexOf('--');
 	const own = sep >= 0 ? argv.slice(0, sep) : argv;
 	const names = own.filter((a) => !a.startsWith('--'));
 	const unknown = names.filter((n) => n !== 'all' && !CHECKS.includes(n) && !ORDER.includes(n));
-	if (unknown.length > 0 || names.length === 0) {
+	if (unknown.length > 0 || names.length === 0)
 		throw new Error(
 			`usage: node scripts/test.js [--no-build] <all | ${[...CHECKS, ...ORDER].join(' | ')}>... [-- jest args] (got ${unknown.join(' ') || 'nothing'})`,
 		);
-	}
 	const chosen = (/** @type {string[]} */ list) =>
 		names.includes('all') ? list : list.filter((p) => names.includes(p));
 	return {
@@ -99,41 +69,28 @@ function parseArgs(argv) {
 	};
 }
 
-/**
- * @param {string[]} projects
- * @param {string[]} flags
- * @param {NodeJS.ProcessEnv} [env]
- */
-function jest(projects, flags, env) {
-	const bin = require.resolve('jest/bin/jest');
-	return run(process.execPath, [bin, '--selectProjects', ...projects, ...flags], env);
-}
+/** @param {string[]} projects @param {string[]} flags @param {NodeJS.ProcessEnv} env */
+const jest = (projects, flags, env) =>
+	run(
+		process.execPath,
+		[require.resolve('jest/bin/jest'), '--selectProjects', ...projects, ...flags],
+		env,
+	);
 
 /** @type {Array<[string, number]>} each step done so far and its seconds */
 const steps = [];
 
-/**
- * A step with its duration in the log.
- * @template T
- * @param {string} label
- * @param {() => T} fn
- */
-function timed(label, fn) {
+/** A step with its duration in the log. @template T @param {string} label @param {() => T} fn */
+async function timed(label, fn) {
 	const t0 = Date.now();
-	const result = fn();
+	const result = await fn();
 	const seconds = Math.round((Date.now() - t0) / 1000);
 	steps.push([label, seconds]);
 	say(`${label}: ${seconds} s`);
 	return result;
 }
 
-/** @param {number} seconds */
-const minutes = (seconds) => `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
-
-/**
- * The n8n version of each real-n8n project, as jest.config.js sets it.
- * @param {string[]} projects
- */
+/** The n8n version of each real-n8n project, as jest.config.js sets it. @param {string[]} projects */
 function n8nVersionsOf(projects) {
 	/** @type {{ projects: Array<{ displayName: string, globals?: { n8nVersion: string } }> }} */
 	const config = require(path.join(ROOT, 'jest.config.js'));
@@ -145,45 +102,35 @@ function n8nVersionsOf(projects) {
 
 async function main() {
 	const { checks, projects, noBuild, jestArgs } = parseArgs(process.argv.slice(2));
-	for (const check of checks) if (!timed(check, () => run('npm', ['run', check]))) return 1;
+	for (const check of checks) if (!(await timed(check, () => run('npm', ['run', check])))) return 1;
 	const noN8n = projects.filter((p) => NO_N8N.has(p));
 	const realN8n = projects.filter((p) => !NO_N8N.has(p));
 	const given = process.env.TEST_TARBALL;
 	const needsTarball = projects.some((p) => NEEDS_TARBALL.has(p));
-	const needsBuild =
-		!noBuild && (projects.some((p) => NEEDS_DIST.has(p)) || (needsTarball && !given));
-
-	if (needsBuild) timed('build', () => build());
+	if (!noBuild && (projects.some((p) => NEEDS_DIST.has(p)) || (needsTarball && !given)))
+		await timed('build', () => build());
 	/** @type {string|undefined} */
 	let packDir;
 	let tarball = given && path.resolve(given);
 	if (tarball && !fs.existsSync(tarball)) throw new Error(`TEST_TARBALL ${given} not found`);
 	if (needsTarball && !tarball) {
 		packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenant-api-pack-'));
-		tarball = timed('pack', () => buildAndPack({ skipBuild: true, dest: packDir }));
+		tarball = await timed('pack', () => buildAndPack({ skipBuild: true, dest: packDir }));
 	}
 	try {
 		const env = tarball ? { ...process.env, TEST_TARBALL: tarball } : process.env;
 		if (tarball) process.env.TEST_TARBALL = tarball; // jest.config.js defines the packed projects only with it
-		if (
-			noN8n.length > 0 &&
-			!timed(noN8n.join(' + '), () => jest(noN8n, [`--maxWorkers=${WORKERS}`, ...jestArgs], env))
-		)
+		const flags = [`--maxWorkers=${WORKERS}`, ...jestArgs];
+		if (noN8n.length > 0 && !(await timed(noN8n.join(' + '), () => jest(noN8n, flags, env))))
 			return 1;
 		if (realN8n.length === 0) return 0;
-		const t0 = Date.now();
-		await installer.ensureN8nVersions(n8nVersionsOf(realN8n), { parallel: true });
-		steps.push(['n8n installed', Math.round((Date.now() - t0) / 1000)]);
+		await timed('n8n installed', () =>
+			installer.ensureN8nVersions(n8nVersionsOf(realN8n), { parallel: true }),
+		);
 		for (const project of realN8n) {
-			if (PREREQUISITES[project]) timed(`${project}: prerequisites`, PREREQUISITES[project]);
-			const ok = timed(project, () =>
-				jest(
-					[project],
-					['--runInBand', '--verbose', ...(JEST_FLAGS[project] ?? []), ...jestArgs],
-					env,
-				),
-			);
-			if (!ok) return 1;
+			if (PREREQUISITES[project]) await timed(`${project}: prerequisites`, PREREQUISITES[project]);
+			const own = ['--runInBand', '--verbose', ...(JEST_FLAGS[project] ?? []), ...jestArgs];
+			if (!(await timed(project, () => jest([project], own, env)))) return 1;
 		}
 		return 0;
 	} finally {
@@ -203,10 +150,9 @@ main()
 	)
 	.finally(() => {
 		const total = Math.round((Date.now() - started) / 1000);
+		const done = steps.map(([label, s]) => `${label} ${s} s`).join(', ');
 		if (steps.length > 0)
-			say(
-				`steps: ${steps.map(([label, s]) => `${label} ${s} s`).join(', ')}; total ${minutes(total)}`,
-			);
+			say(`steps: ${done}; total ${Math.floor(total / 60)} min ${total % 60} s`);
 		const closing = totals.closingLine();
 		if (closing) console.log(closing.line);
 		if (closing && !closing.ok) process.exitCode = 1;

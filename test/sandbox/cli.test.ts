@@ -2,8 +2,7 @@
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 
-/** `npm run sandbox`: the command line serves with its flags, prints what a user needs and stops cleanly. */
-it('serves with the given flags, prints what a user needs, and stops cleanly on SIGTERM', async () => {
+it('npm run sandbox serves with the given flags, prints what a user needs, and stops cleanly on SIGTERM', async () => {
 	const args = ['--port', '0', '--accounts', '7', '--pagination=page', '--api-key', 'cli_key'];
 	const child = spawn(process.execPath, [path.join(__dirname, '../../sandbox/cli.js'), ...args]);
 	const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));

@@ -22,15 +22,8 @@ describe('POST /v1/<any path>', () => {
 			amount: 1250,
 			currency: 'EUR',
 		});
-		expect(Object.keys(rec)).toEqual([
-			'id',
-			'object',
-			'endpoint',
-			'idempotency_key',
-			'amount',
-			'currency',
-			'created_at',
-		]);
+		const fields = 'id object endpoint idempotency_key amount currency created_at';
+		expect(Object.keys(rec)).toEqual(fields.split(' '));
 		expect(Number.isNaN(Date.parse(rec.created_at))).toBe(false);
 		expect(sb.records()).toEqual([rec]);
 	});
