@@ -10,7 +10,7 @@ import { createHmac } from 'crypto';
 
 import fc from 'fast-check';
 
-import { fraction, listOf } from './common';
+import { fraction, listOf, pick } from './common';
 import { hmacKey } from './oracle';
 import type { Format } from './reading';
 import type { HmacSender, SecretName, Sender, Setup, SignatureText } from './settings';
@@ -57,8 +57,6 @@ type Fault = (typeof FAULTS)[number];
 
 /** The sender's choices for one delivery (sampled with the body). */
 type Choices = ReturnType<typeof choices> extends fc.Arbitrary<infer T> ? T : never;
-
-const pick = <T>(...values: T[]) => fc.constantFrom(...values);
 
 // ---- what a sender writes besides the body ----
 

@@ -34,7 +34,7 @@ import {
 } from '../../nodes/TenantApi/transport/apiUrl';
 import { withoutQueryParameters } from '../../nodes/TenantApi/transport/pagination/fetchListing';
 import type { PropertyGroup, Verdict } from './common';
-import { caseProperty, fraction } from './common';
+import { caseProperty, fraction, threw } from './common';
 
 // ---- the oracle ----
 
@@ -192,12 +192,6 @@ function attempt(run: () => string): Attempt {
 		return error instanceof UnsafeUrlError ? { refused: kindOf(error.message) } : { threw: error };
 	}
 }
-
-const threw = (error: unknown): Verdict => ({
-	ok: false,
-	outcome: 'threw',
-	why: `not an UnsafeUrlError: ${(error as Error)?.stack ?? String(error)}`,
-});
 
 /** The base as the code reads it; the generated ones are all valid, so a refusal breaks the rule too. */
 function baseOf(raw: string): { base: ApiBase } | { verdict: Verdict } {
