@@ -15,7 +15,7 @@ import { caseProperty } from './common';
 import { settingDims } from './coverage';
 import { judge } from './judge';
 import type { Mutation } from './mutations';
-import { applyMutation, mutation, mutationName } from './mutations';
+import { applyMutation, mutationName, mutations } from './mutations';
 import { credentialSecrets, expected, received } from './oracle';
 import type { ReplayPlan } from './replays';
 import { buildReplay, replayPlans } from './replays';
@@ -254,7 +254,7 @@ export function deliveryGroups(): PropertyGroup[] {
 				caseProperty(
 					'mutated deliveries',
 					0.45,
-					fc.tuple(generated, fc.array(mutation, { minLength: 1, maxLength: 2 })),
+					fc.tuple(generated, mutations),
 					([c, edits]: [Case, Mutation[]]) => checkMutation(c, edits),
 				),
 				caseProperty('genuine deliveries', 0.2, generated, checkGenuine),

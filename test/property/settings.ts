@@ -113,9 +113,9 @@ const b64 = (text: string, encoding: BufferEncoding = 'base64') =>
 	Buffer.from(text).toString(encoding);
 const SECRETS: Record<KeyEncoding, Record<SecretName, string[]>> = {
 	text: {
-		current: ['Cur7Xq9Lm2Vb8Np4Rt6Kz1', 'whsec_Txt+Current/Q2W4=E6R8'],
-		previous: ['Prev-Q8wE4rT6yU2iO0pA3sD5', 'Old+Rotated/Key=Zm5Xn7Cb9'],
-		test: ['TestSecret-Hj5Kl7Zx9Cv1Bn3', 'Editor+Only/Fg4Hj6=Kl8Mn0'],
+		current: ['Cur7Xq9Lm2/Vb8Np4Rt6Kz1', 'whsec_Txt+Current/Q2W4=E6R8'],
+		previous: ['Prev-Q8wE4r/T6yU2iO0pA3sD5', 'Old+Rotated/Key=Zm5Xn7Cb9'],
+		test: ['TestSecret/Hj5Kl7Zx9Cv1Bn3', 'Editor+Only/Fg4Hj6=Kl8Mn0'],
 	},
 	hex: {
 		current: [
