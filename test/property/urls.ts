@@ -34,7 +34,7 @@ import {
 } from '../../nodes/TenantApi/transport/apiUrl';
 import { withoutQueryParameters } from '../../nodes/TenantApi/transport/pagination/fetchListing';
 import type { PropertyGroup, Verdict } from './common';
-import { caseProperty, fraction } from './common';
+import { caseProperty, fraction, threw } from './common';
 
 // ---- the oracle ----
 
@@ -183,13 +183,14 @@ function baseBreach(raw: unknown, got: { origin: string; path: string }): string
 const kindOf = (message: string) =>
 	message.replace(/"[\s\S]*"/, '"…"').replace(/\b[a-z]+:\/\/\S+/gi, '…');
 
-/** What a run gave, or the kind of UnsafeUrlError it threw; any other error is thrown on (a broken rule). */
-function attempt<T>(run: () => T): { value: T } | { refused: string } {
+/** What a run gave, the kind of UnsafeUrlError it threw, or the verdict on any other error (a broken rule). */
+function attempt<T>(run: () => T): { value: T } | { refused: string } | { verdict: Verdict } {
 	try {
 		return { value: run() };
 	} catch (error) {
-		if (error instanceof UnsafeUrlError) return { refused: kindOf(error.message) };
-		throw error;
+		return error instanceof UnsafeUrlError
+			? { refused: kindOf(error.message) }
+			: { verdict: threw(error) };
 	}
 }
 
@@ -205,9 +206,11 @@ function judgeUrl(
 	expected?: (base: ExpectedBase) => string,
 ): Verdict {
 	const base = attempt(() => parseBaseUrl(rawBase));
+	if ('verdict' in base) return base.verdict;
 	// The generated bases are all valid.
 	if ('refused' in base) return broken('valid base refused', `${rawBase}: ${base.refused}`);
 	const got = attempt(() => resolve(base.value));
+	if ('verdict' in got) return got.verdict;
 	const want = expected?.(expectedBase(rawBase));
 	if ('refused' in got)
 		return want === undefined
@@ -218,7 +221,9 @@ function judgeUrl(
 	const breach =
 		confinementBreach(expectedBase(rawBase), href) ??
 		(resolve(base.value) !== href ? 'resolved differently the second time' : undefined) ??
-		('refused' in checked ? `refused by the check before sending: ${checked.refused}` : undefined);
+		('value' in checked
+			? undefined
+			: `refused by the check before sending: ${JSON.stringify(checked)}`);
 	if (breach !== undefined) return broken('escaped', breach);
 	if (want === undefined) return { ok: true, outcome: 'resolved within the base' };
 	return href === want
@@ -262,6 +267,7 @@ const checkPlainLink = ({ base, input }: UrlCase): Verdict =>
 /** A base URL (any value in the credential field): refused, or https (http only on loopback) read as WHATWG reads it. */
 function checkBaseUrl(raw: unknown): Verdict {
 	const got = attempt(() => parseBaseUrl(raw));
+	if ('verdict' in got) return got.verdict;
 	if ('refused' in got) return { ok: true, outcome: `refused: ${got.refused}` };
 	const breach = baseBreach(raw, got.value);
 	return breach === undefined
