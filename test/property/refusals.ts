@@ -16,12 +16,7 @@ import { diagnose } from '../../nodes/TenantApiTrigger/diagnosis';
 import type { HeaderBag } from '../../nodes/TenantApiTrigger/headers';
 import type { RefusalReason, RefusalStatus } from '../../nodes/TenantApiTrigger/refusals';
 import { REFUSALS } from '../../nodes/TenantApiTrigger/refusals';
-import type { TriggerSettings } from '../../nodes/TenantApiTrigger/settings';
-import {
-	savedVerification,
-	secretsOf,
-	settingsFromParameters,
-} from '../../nodes/TenantApiTrigger/settings';
+import { savedVerification, settingsFromParameters } from '../../nodes/TenantApiTrigger/settings';
 import type { Verification, VerificationName } from '../../nodes/TenantApiTrigger/verifications';
 import {
 	VERIFICATIONS as ROWS,
@@ -36,6 +31,7 @@ import { credentialSecrets, hmacKey } from './oracle';
 import { NOW, cased, written } from './sender';
 import type { HmacSender, Setup, SignatureText } from './settings';
 import { HMAC_SENDER, ROW_SENDERS, VERIFICATIONS, setups } from './settings';
+import { settingsOf } from './trigger';
 
 /** The bound docs/trigger.md gives the item: its JSON, in UTF-8 bytes. */
 const ITEM_BOUND_BYTES = 2048;
@@ -496,13 +492,6 @@ function verdictOn(item: IDataObject, found: string[], outcome: string): Verdict
 
 type Case = ValueOf<ReturnType<typeof cases>>;
 
-/** The settings as the node reads them for a set-up's URL (None reads no credential). */
-function settingsOf(setup: Setup): TriggerSettings {
-	const secrets =
-		setup.verification === 'none' ? undefined : secretsOf(setup.credential, setup.testUrl);
-	return settingsFromParameters(setup.verification, parameterReader(setup.parameters), secrets);
-}
-
 /** What the item shows of signature-like headers, for the coverage of the rules. */
 function shownOutcome(item: IDataObject): string {
 	const request = item.request as IDataObject;
@@ -512,7 +501,7 @@ function shownOutcome(item: IDataObject): string {
 }
 
 function checkCase(c: Case): Verdict {
-	const settings = c.withoutSettings ? undefined : settingsOf(c.setup);
+	const settings = c.withoutSettings ? undefined : settingsOf(c.setup, c.setup.testUrl);
 	const readSecrets = settings?.credentialSecrets !== undefined;
 	const facts: Evidence = {
 		settings: settings ?? { failure: 'internal_error', saved: c.setup.verification },
@@ -539,7 +528,7 @@ const cases = (verification: VerificationName) =>
 	setups(verification).chain((setup) =>
 		fc
 			.record({
-				request: hostileRequest(settingsOf(setup).verification, setup),
+				request: hostileRequest(settingsOf(setup, setup.testUrl).verification, setup),
 				refused: refusal,
 				// The settings could not be read (no credential, n8n failing): the item comes from the Verification alone.
 				withoutSettings: fc.boolean(),
