@@ -253,13 +253,6 @@ export function cased(name: string, nameCase: string): string {
 	return name;
 }
 
-// ---- the URL ----
-
-/** The URL the sender calls, without its query: Signed URL when set, else the webhook's (Test URL or production). */
-function calledUrl(sender: HmacSender, testUrl: boolean): string {
-	return sender.signedUrl ?? (testUrl ? TEST_URL : PRODUCTION_URL);
-}
-
 // ---- signing ----
 
 function secretOf(setup: Setup, name: SecretName): string {
@@ -295,7 +288,8 @@ function signedContent(sender: HmacSender, setup: Setup, c: Choices, timestamp: 
 		body: c.body,
 		timestamp,
 		id,
-		url: calledUrl(sender, setup.testUrl) + c.query,
+		// Signed URL when set, else the webhook's URL.
+		url: (sender.signedUrl ?? (setup.testUrl ? TEST_URL : PRODUCTION_URL)) + c.query,
 		header: c.headerValue,
 	};
 	const text = Buffer.concat(
