@@ -278,24 +278,28 @@ function freshId(setup: Setup, genuine: Genuine, at: number): Replay {
 	return { request: deliverable({ ...genuine.request, lines }), label: `a fresh ${name}` };
 }
 
-function withSecret(genuine: Genuine, secrets: string[], at: number): Replay {
+function withSecret(genuine: Genuine, secrets: string[]): Replay {
 	if (secrets.length === 0) return { request: genuine.request, label: 'no secret to add' };
-	const secret = entryAt(secrets, at);
 	const { request } = genuine;
-	// Unencoded, as a careless sender writes it: n8n's parser reads a `+` in it as a space.
-	const query = `${request.query === '' ? '?' : `${request.query}&`}sig=${secret.toLowerCase()}`;
+	// Every secret of the credential, each in values of its own (those this URL does not accept too).
+	// Unencoded in the query, as a careless sender writes it: n8n's parser reads a `+` in it as a space.
+	const query = secrets.map((secret, i) => `sig${i}=${secret.toLowerCase()}`).join('&');
 	return {
 		request: deliverable({
 			...request,
 			lines: [
 				...request.lines,
-				['x-debug-secret', secret.toUpperCase()],
-				// A proxy's copy of a URL that held it, encoded again on the way.
-				['x-original-url', `/hook?sig=${encodeURIComponent(encodeURIComponent(secret))}`],
+				...secrets.flatMap(
+					(secret, i): HeaderLines => [
+						[`x-debug-secret-${i}`, secret.toUpperCase()],
+						// A proxy's copy of a URL that held it, encoded again on the way.
+						[`x-original-url-${i}`, `/hook?sig=${encodeURIComponent(encodeURIComponent(secret))}`],
+					],
+				),
 			],
-			query,
+			query: `${request.query === '' ? '?' : `${request.query}&`}${query}`,
 		}),
-		label: 'a secret in a header and the query',
+		label: 'the secrets in headers and the query',
 	};
 }
 
@@ -340,7 +344,7 @@ const REPLAYS = {
 	'two signatures': [false, ({ setup, mine, theirs }) => twoSignatures(setup, mine, theirs)],
 	'bytes moved between signed parts': [false, ({ setup, mine, at }) => moved(setup, mine, at[1])],
 	'a fresh unsigned id': [true, ({ setup, mine, at }) => freshId(setup, mine, at[1])],
-	'a secret beside it': [true, ({ mine, secrets, at }) => withSecret(mine, secrets, at[1])],
+	'a secret beside it': [true, ({ mine, secrets }) => withSecret(mine, secrets)],
 } satisfies Record<string, [keeps: boolean, build: (parts: Parts) => Replay]>;
 
 type ReplayKind = keyof typeof REPLAYS;
