@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 
-import { listOf } from './common';
+import { listOf, pick } from './common';
 import type { Format } from './reading';
 
 export type Json =
@@ -17,7 +17,6 @@ export type Json =
 	| { kind: 'number'; token: string }
 	| { kind: 'literal'; value: true | false | null };
 
-const pick = <T>(...values: T[]) => fc.constantFrom(...values);
 const str = (value: string): Json => ({ kind: 'string', value });
 
 // ---- text ----

@@ -9,6 +9,10 @@ export type Verdict = (
 
 /** A position in [0, 1), uniform: fast-check's doubles lean towards 0, which would always pick the first byte or path. */
 export const fraction = fc.noBias(fc.integer({ min: 0, max: 999_999 })).map((n) => n / 1_000_000);
+/** The entry of a list at a `fraction`. */
+export const entryAt = <T>(list: readonly T[], position: number): T =>
+	list[Math.floor(position * list.length)];
+export const pick = <T>(...values: T[]) => fc.constantFrom(...values);
 
 type Split<S extends string> = S extends `${infer Head}|${infer Tail}`
 	? [Head, ...Split<Tail>]
@@ -40,9 +44,15 @@ function checked<T>(check: (value: T) => Verdict, value: T): Verdict {
 	try {
 		return check(value);
 	} catch (error) {
-		return { ok: false, outcome: 'threw', why: (error as Error).stack ?? String(error) };
+		return threw(error);
 	}
 }
+
+export const threw = (error: unknown): Verdict => ({
+	ok: false,
+	outcome: 'threw',
+	why: (error as Error)?.stack ?? String(error),
+});
 
 export function caseProperty<T>(
 	name: string,

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 
 import { text } from './bodies';
-import { fraction, listOf } from './common';
+import { entryAt, fraction, listOf, pick } from './common';
 import type { Delivery } from './sender';
 import type { HeaderLines, Spelling } from './transport';
 import { sendable, spelled, spelling } from './transport';
@@ -37,8 +37,6 @@ export type Mutation =
 	| { kind: 'query'; op: Op<typeof QUERY_OPS>; at: number; text: string }
 	| { kind: 'transport' };
 
-const pick = <T>(...values: T[]) => fc.constantFrom(...values);
-
 const CONTENT_TYPES = listOf(
 	'application/json|application/x-www-form-urlencoded|text/plain||multipart/form-data; boundary=x|Application/X-WWW-Form-Urlencoded; charset=utf-8|application/json; charset=latin1|application/vnd.api+json|text/html',
 );
@@ -53,7 +51,15 @@ const edit = <K extends string, T extends readonly string[]>(
 	weight,
 });
 
-export const mutation = fc.oneof(
+const secretEdit: fc.Arbitrary<Extract<Mutation, { kind: 'secret' }>> = fc.record({
+	kind: fc.constant('secret' as const),
+	// The query value twice: only there does a `+` sent as is reach n8n's parser, which reads it as a space.
+	place: pick(...SECRET_PLACES, 'query value'),
+	spelling,
+	at: fraction,
+});
+
+const mutation = fc.oneof(
 	edit('body', BODY_OPS, 3, { count: fc.integer({ min: 1, max: 8 }), text }),
 	edit('re-encoded', REENCODINGS, 3),
 	edit('field', FIELD_OPS, 3, { text }),
@@ -73,19 +79,19 @@ export const mutation = fc.oneof(
 			pick('1700000000', 'v1,AAAA', 't=1700000000,v1=00', 'sha256=00', 'a'.repeat(3000)),
 		),
 	}),
-	{
-		arbitrary: fc.record({
-			kind: fc.constant('secret' as const),
-			// The query value twice: only there does a `+` sent as is reach n8n's parser, which reads it as a space.
-			place: pick(...SECRET_PLACES, 'query value'),
-			spelling,
-			at: fraction,
-		}),
-		weight: 3,
-	},
+	{ arbitrary: secretEdit, weight: 3 },
 	edit('query', QUERY_OPS, 1, { text }),
 	{ arbitrary: fc.constant({ kind: 'transport' as const }), weight: 1 },
 ) as fc.Arbitrary<Mutation>;
+
+/**
+ * One or two edits; a fifth of the time secrets alone, which leave the signature whole so that the item, started,
+ * shows where they went (most other edits get the delivery refused).
+ */
+export const mutations: fc.Arbitrary<Mutation[]> = fc.oneof(
+	{ arbitrary: fc.array(mutation, { minLength: 1, maxLength: 2 }), weight: 4 },
+	{ arbitrary: fc.array(secretEdit, { minLength: 1, maxLength: 2 }), weight: 1 },
+);
 
 export function mutationName(m: Mutation): string {
 	if (m.kind === 'content type') return `content type${m.repeated ? ' repeated' : ''}`;
@@ -93,9 +99,6 @@ export function mutationName(m: Mutation): string {
 	if (m.kind === 'transport') return 'handed over the other way';
 	return `${m.kind}: ${m.op}`;
 }
-
-const at = <T>(list: T[], position: number): T | undefined =>
-	list[Math.floor(position * list.length)];
 
 // ---- the body ----
 
@@ -124,7 +127,7 @@ function editBytes(body: Buffer, m: Extract<Mutation, { kind: 'body' }>): Buffer
 		case 'extended':
 			return Buffer.concat([
 				body,
-				Buffer.from(at([' ', '\n', '}', ',"x":1', '&x=1', '\ufeff', m.text], m.at) ?? ' '),
+				Buffer.from(entryAt([' ', '\n', '}', ',"x":1', '&x=1', '\ufeff', m.text], m.at) ?? ' '),
 			]);
 		default:
 			return Buffer.concat([body.subarray(0, i), added, body.subarray(i + m.count)]);
@@ -148,19 +151,19 @@ function reencode(body: Buffer, op: Op<typeof REENCODINGS>, position: number): B
 			: Buffer.concat([Buffer.from('\ufeff'), body]);
 	if (op === 'blank') {
 		const places = [...textOf.matchAll(/[:,{[]/g)].map((match) => match.index ?? 0);
-		const i = at(places, position) ?? 0;
+		const i = entryAt(places, position) ?? 0;
 		return Buffer.from(`${textOf.slice(0, i + 1)} ${textOf.slice(i + 1)}`);
 	}
 	if (op === 'number spelling') {
 		const numbers = [...textOf.matchAll(NUMBER)];
-		const found = at(numbers, position);
+		const found = entryAt(numbers, position);
 		if (found === undefined) return Buffer.from(`${textOf} `);
 		const i = found.index ?? 0;
 		return Buffer.from(textOf.slice(0, i) + respell(found[0]) + textOf.slice(i + found[0].length));
 	}
 	// An escape written another way: `/` as `\/`, a non-ASCII character as `\uXXXX`, or back.
 	const escapes = [...textOf.matchAll(/\\\/|\\u00[0-9a-fA-F]{2}|\/|[\u0080-\uffff]/g)];
-	const found = at(escapes, position);
+	const found = entryAt(escapes, position);
 	if (found === undefined) return Buffer.from(`\ufeff${textOf}`);
 	const i = found.index ?? 0;
 	const [piece] = found;
@@ -231,7 +234,7 @@ function editHeader(lines: HeaderLines, m: Extract<Mutation, { kind: 'header' }>
 	const out = lines.map((line): [string, string] => [...line]);
 	if (m.op === 'added') return [...out, [`x-${Math.floor(m.at * 1000)}`, m.text]];
 	if (m.op === 'alias first')
-		return [...out, [at(['x-alias-first', 'x-alias-second'], m.at) as string, m.text]];
+		return [...out, [entryAt(['x-alias-first', 'x-alias-second'], m.at) as string, m.text]];
 	const i = Math.floor(m.at * out.length);
 	if (out.length === 0) return out;
 	const [name, value] = out[i];
@@ -258,7 +261,7 @@ function editHeader(lines: HeaderLines, m: Extract<Mutation, { kind: 'header' }>
 			const names = Object.keys(LOOK_ALIKES).filter((key) =>
 				out.some(([n]) => n.toLowerCase() === key),
 			);
-			const chosen = at(names, m.at);
+			const chosen = entryAt(names, m.at);
 			return chosen === undefined
 				? out
 				: out.map(([n, v]) => [n.toLowerCase() === chosen ? LOOK_ALIKES[chosen] : n, v]);
@@ -300,7 +303,7 @@ function withSecret(
 	m: Extract<Mutation, { kind: 'secret' }>,
 	secrets: string[],
 ): Delivery {
-	const secret = at(secrets, m.at);
+	const secret = entryAt(secrets, m.at);
 	if (secret === undefined) return request;
 	const written = spelled(secret, m.spelling);
 	const header = (name: string, value: string): Delivery => ({
@@ -336,7 +339,7 @@ function withSecret(
 function editQuery(query: string, m: Extract<Mutation, { kind: 'query' }>): string {
 	const clean = encodeURIComponent(m.text.replace(/[\ud800-\udfff]/g, ''));
 	if (m.op === 'added')
-		return `${query === '' ? '?' : `${query}&`}${at(['id', 'event', 'type', 'x'], m.at)}=${clean}`;
+		return `${query === '' ? '?' : `${query}&`}${entryAt(['id', 'event', 'type', 'x'], m.at)}=${clean}`;
 	if (m.op === 'dropped') return query.includes('&') ? query.slice(0, query.lastIndexOf('&')) : '';
 	return query.replace(/%[0-9A-F]{2}/, (e) => e.toLowerCase()).replace(/=$/, '=%20');
 }

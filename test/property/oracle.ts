@@ -201,7 +201,7 @@ export function readSignedContent(setup: Setup, request: Received): HmacReading 
 	if (kinds.has('timestamp')) {
 		const text =
 			sender.kind === 'hmac' && sender.format === 'keyValue'
-				? entries(signature, pairSeparator(setup)).find(([key]) => key === sender.timestampKey)?.[1]
+				? entries(signature, sender.pairSeparator).find(([key]) => key === sender.timestampKey)?.[1]
 				: headerText(request.headers, meaning.timestampHeaders);
 		if (text === undefined || text === '') fail('missing_timestamp');
 		else if (!UNIX_SECONDS.test(text)) fail('invalid_timestamp');
@@ -236,11 +236,6 @@ export function readSignedContent(setup: Setup, request: Received): HmacReading 
 		}),
 	);
 	return { values, problem, text, idName, headerName };
-}
-
-/** The pair separator of a key=value header: Custom HMAC's setting, a comma otherwise. */
-function pairSeparator(setup: Setup): string {
-	return setup.sender.kind === 'hmac' ? setup.sender.pairSeparator : ',';
 }
 
 /** The slots whose key's HMAC of the signed text the signature header carries (in any form a signature may take). */

@@ -16,16 +16,12 @@ import { diagnose } from '../../nodes/TenantApiTrigger/diagnosis';
 import type { HeaderBag } from '../../nodes/TenantApiTrigger/headers';
 import type { RefusalReason, RefusalStatus } from '../../nodes/TenantApiTrigger/refusals';
 import { REFUSALS } from '../../nodes/TenantApiTrigger/refusals';
-import type { TriggerSettings } from '../../nodes/TenantApiTrigger/settings';
-import {
-	savedVerification,
-	secretsOf,
-	settingsFromParameters,
-} from '../../nodes/TenantApiTrigger/settings';
+import { savedVerification, settingsFromParameters } from '../../nodes/TenantApiTrigger/settings';
 import type { Verification, VerificationName } from '../../nodes/TenantApiTrigger/verifications';
 import {
 	VERIFICATIONS as ROWS,
 	VERIFICATION_NAMES,
+	headersRead,
 } from '../../nodes/TenantApiTrigger/verifications';
 import { parameterReader } from '../harness/verifier';
 
@@ -34,7 +30,8 @@ import { caseProperty, listOf } from './common';
 import { credentialSecrets, hmacKey } from './oracle';
 import { NOW, cased, written } from './sender';
 import type { HmacSender, Setup, SignatureText } from './settings';
-import { VERIFICATIONS, setups } from './settings';
+import { HMAC_SENDER, ROW_SENDERS, VERIFICATIONS, setups } from './settings';
+import { settingsOf } from './trigger';
 
 /** The bound docs/trigger.md gives the item: its JSON, in UTF-8 bytes. */
 const ITEM_BOUND_BYTES = 2048;
@@ -43,14 +40,6 @@ const ITEM_BOUND_BYTES = 2048;
 const MEDIA_TYPES =
 	`application/json application/*+json text/plain application/x-www-form-urlencoded
 	multipart/form-data none other`.split(/\s+/);
-
-/** The header names a Verification reads. */
-function headersRead(verification: Verification | undefined): string[] {
-	if (verification === undefined || verification.kind === 'none') return [];
-	if (verification.kind === 'secretHeader') return verification.header;
-	const { signatureHeader, timestampHeader, idHeader } = verification;
-	return [...signatureHeader, ...timestampHeader, ...idHeader];
-}
 
 /** The header names the rows of VERIFICATIONS read by default (the item may name them). */
 const ROW_HEADERS = [
@@ -276,28 +265,11 @@ function hostileRequest(verification: Verification | undefined, setup?: Setup) {
 
 const DIGEST_BYTES = { sha1: 20, sha256: 32, sha512: 64 } as const;
 
-/** A form of signature as docs/trigger.md describes it: the format, its label, the digest and how it is written. */
-type FormSpec = Pick<
-	HmacSender,
-	'format' | 'label' | 'algorithm' | 'texts' | 'pairSeparator' | 'timestampKey'
->;
-
-const ALL_TEXTS: SignatureText[] = ['hex', 'base64', 'base64url'];
-const PLAIN = { label: '', pairSeparator: ',', timestampKey: 't', texts: ALL_TEXTS };
-
-/** The rows of VERIFICATIONS whose signature has a form of its own, by the name the editor shows. */
-const ROW_FORMS: Array<[VerificationName, FormSpec]> = [
-	['hmacSha256', { ...PLAIN, format: 'plain', algorithm: 'sha256' }],
-	['hmacSha512', { ...PLAIN, format: 'plain', algorithm: 'sha512' }],
-	[
-		'timestampedSignatures',
-		{ ...PLAIN, format: 'keyValue', label: 'v1', algorithm: 'sha256', texts: ['hex'] },
-	],
-	[
-		'standardWebhooks',
-		{ ...PLAIN, format: 'versioned', label: 'v1', algorithm: 'sha256', texts: ['base64'] },
-	],
-];
+/** The rows of VERIFICATIONS whose signature has a form of its own. */
+const ROW_FORMS = Object.entries(ROW_SENDERS).map(([name, own]): [VerificationName, HmacSender] => [
+	name as VerificationName,
+	{ ...HMAC_SENDER, ...own },
+]);
 
 /** Whether a text is a digest of `bytes` written in one of `texts` (hex in either case; base64 exactly). */
 const isDigest = (text: string, bytes: number, texts: SignatureText[]) =>
@@ -310,7 +282,7 @@ const isDigest = (text: string, bytes: number, texts: SignatureText[]) =>
  * Whether a header value holds a signature in a form, marked as one: a plain signature with its algorithm's prefix
  * (`sha256=…`), a prefixed or versioned one with its label, a key=value list with its timestamp key.
  */
-function inForm(value: string, form: FormSpec): boolean {
+function inForm(value: string, form: HmacSender): boolean {
 	const digest = (text: string) => isDigest(text.trim(), DIGEST_BYTES[form.algorithm], form.texts);
 	const unmarked = form.format === 'plain' || (form.format === 'prefixed' && form.label === '');
 	const label = unmarked ? `${form.algorithm}=` : form.label;
@@ -350,7 +322,7 @@ interface Request {
 	/** The credential's secrets as the trigger read them: undefined when it read none. */
 	credentialSecrets?: string[];
 	/** The chosen HMAC settings' form, when the settings were read. */
-	chosen?: FormSpec;
+	chosen?: HmacSender;
 }
 
 /** The request's headers as the trigger reads them: lower case, the first of each name, a list joined. */
@@ -520,13 +492,6 @@ function verdictOn(item: IDataObject, found: string[], outcome: string): Verdict
 
 type Case = ValueOf<ReturnType<typeof cases>>;
 
-/** The settings as the node reads them for a set-up's URL (None reads no credential). */
-function settingsOf(setup: Setup): TriggerSettings {
-	const secrets =
-		setup.verification === 'none' ? undefined : secretsOf(setup.credential, setup.testUrl);
-	return settingsFromParameters(setup.verification, parameterReader(setup.parameters), secrets);
-}
-
 /** What the item shows of signature-like headers, for the coverage of the rules. */
 function shownOutcome(item: IDataObject): string {
 	const request = item.request as IDataObject;
@@ -536,7 +501,7 @@ function shownOutcome(item: IDataObject): string {
 }
 
 function checkCase(c: Case): Verdict {
-	const settings = c.withoutSettings ? undefined : settingsOf(c.setup);
+	const settings = c.withoutSettings ? undefined : settingsOf(c.setup, c.setup.testUrl);
 	const readSecrets = settings?.credentialSecrets !== undefined;
 	const facts: Evidence = {
 		settings: settings ?? { failure: 'internal_error', saved: c.setup.verification },
@@ -563,7 +528,7 @@ const cases = (verification: VerificationName) =>
 	setups(verification).chain((setup) =>
 		fc
 			.record({
-				request: hostileRequest(settingsOf(setup).verification, setup),
+				request: hostileRequest(settingsOf(setup, setup.testUrl).verification, setup),
 				refused: refusal,
 				// The settings could not be read (no credential, n8n failing): the item comes from the Verification alone.
 				withoutSettings: fc.boolean(),

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 
-import { fraction } from './common';
+import { entryAt, fraction } from './common';
 import { urlBase } from './oracle';
 import type { Delivery, Genuine } from './sender';
 import { NOW } from './sender';
@@ -38,8 +38,6 @@ export const replayPlans = (setup: Setup): fc.Arbitrary<ReplayPlan> =>
 		at: fc.tuple(fraction, fraction, fraction),
 	});
 
-const pick = <T>(list: T[], position: number): T => list[Math.floor(position * list.length)];
-
 const replaceLine = (lines: HeaderLines, name: string, value: string): HeaderLines =>
 	lines.map(([n, v]) => [n, n.toLowerCase() === name ? value : v]);
 
@@ -65,7 +63,7 @@ function later(setup: Setup, genuine: Genuine, at: number, sign: number): Replay
 		[3600, 'an hour later'],
 		[400 * 86_400, 'a year later'],
 	];
-	const [delta, label] = pick(deltas, at);
+	const [delta, label] = entryAt(deltas, at);
 	return {
 		request: { ...genuine.request, receivedAt: Math.max(0, sentAt + sign * delta) },
 		label: `${label}${sign < 0 ? ' (earlier)' : ''}`,
@@ -132,7 +130,7 @@ function theirPart(setup: Setup, mine: Genuine, theirs: Genuine, at: number): Re
 	);
 	if (present.length === 0)
 		return { request: mine.request, label: 'no signed part apart from the body' };
-	const [part, name] = pick(present, at);
+	const [part, name] = entryAt(present, at);
 	const value = lineValue(theirs.request.lines, name) as string;
 	const lines: HeaderLines =
 		lineValue(mine.request.lines, name) === undefined
@@ -272,7 +270,7 @@ function freshId(setup: Setup, genuine: Genuine, at: number): Replay {
 		...(sender.kind === 'hmac' && !signsId ? [sender.idHeader] : []),
 		...(signsId ? [] : setup.meaning.idHeaders),
 	];
-	const name = pick(names, at);
+	const name = entryAt(names, at);
 	const lines: HeaderLines = [
 		...genuine.request.lines.filter(([n]) => n.toLowerCase() !== name),
 		[name, `evt_fresh_${Math.floor(at * 1000)}`],
@@ -280,24 +278,28 @@ function freshId(setup: Setup, genuine: Genuine, at: number): Replay {
 	return { request: deliverable({ ...genuine.request, lines }), label: `a fresh ${name}` };
 }
 
-function withSecret(genuine: Genuine, secrets: string[], at: number): Replay {
+function withSecret(genuine: Genuine, secrets: string[]): Replay {
 	if (secrets.length === 0) return { request: genuine.request, label: 'no secret to add' };
-	const secret = pick(secrets, at);
 	const { request } = genuine;
-	// Unencoded, as a careless sender writes it: n8n's parser reads a `+` in it as a space.
-	const query = `${request.query === '' ? '?' : `${request.query}&`}sig=${secret.toLowerCase()}`;
+	// Every secret of the credential, each in values of its own (those this URL does not accept too).
+	// Unencoded in the query, as a careless sender writes it: n8n's parser reads a `+` in it as a space.
+	const query = secrets.map((secret, i) => `sig${i}=${secret.toLowerCase()}`).join('&');
 	return {
 		request: deliverable({
 			...request,
 			lines: [
 				...request.lines,
-				['x-debug-secret', secret.toUpperCase()],
-				// A proxy's copy of a URL that held it, encoded again on the way.
-				['x-original-url', `/hook?sig=${encodeURIComponent(encodeURIComponent(secret))}`],
+				...secrets.flatMap(
+					(secret, i): HeaderLines => [
+						[`x-debug-secret-${i}`, secret.toUpperCase()],
+						// A proxy's copy of a URL that held it, encoded again on the way.
+						[`x-original-url-${i}`, `/hook?sig=${encodeURIComponent(encodeURIComponent(secret))}`],
+					],
+				),
 			],
-			query,
+			query: `${request.query === '' ? '?' : `${request.query}&`}${query}`,
 		}),
-		label: 'a secret in a header and the query',
+		label: 'the secrets in headers and the query',
 	};
 }
 
@@ -342,7 +344,7 @@ const REPLAYS = {
 	'two signatures': [false, ({ setup, mine, theirs }) => twoSignatures(setup, mine, theirs)],
 	'bytes moved between signed parts': [false, ({ setup, mine, at }) => moved(setup, mine, at[1])],
 	'a fresh unsigned id': [true, ({ setup, mine, at }) => freshId(setup, mine, at[1])],
-	'a secret beside it': [true, ({ mine, secrets, at }) => withSecret(mine, secrets, at[1])],
+	'a secret beside it': [true, ({ mine, secrets }) => withSecret(mine, secrets)],
 } satisfies Record<string, [keeps: boolean, build: (parts: Parts) => Replay]>;
 
 type ReplayKind = keyof typeof REPLAYS;
@@ -356,7 +358,7 @@ export function buildReplay(
 	plan: ReplayPlan,
 	secrets: string[],
 ): Replay {
-	const mine = pick(captures, plan.at[0]);
+	const mine = entryAt(captures, plan.at[0]);
 	const theirs = captures[(captures.indexOf(mine) + 1) % captures.length];
 	return REPLAYS[plan.kind][1]({ setup, mine, theirs, secrets, at: plan.at });
 }

@@ -10,7 +10,7 @@ import { createHmac } from 'crypto';
 
 import fc from 'fast-check';
 
-import { fraction, listOf } from './common';
+import { fraction, listOf, pick } from './common';
 import { hmacKey } from './oracle';
 import type { Format } from './reading';
 import type { HmacSender, SecretName, Sender, Setup, SignatureText } from './settings';
@@ -57,8 +57,6 @@ type Fault = (typeof FAULTS)[number];
 
 /** The sender's choices for one delivery (sampled with the body). */
 type Choices = ReturnType<typeof choices> extends fc.Arbitrary<infer T> ? T : never;
-
-const pick = <T>(...values: T[]) => fc.constantFrom(...values);
 
 // ---- what a sender writes besides the body ----
 
@@ -255,13 +253,6 @@ export function cased(name: string, nameCase: string): string {
 	return name;
 }
 
-// ---- the URL ----
-
-/** The URL the sender calls, without its query: Signed URL when set, else the webhook's (Test URL or production). */
-function calledUrl(sender: HmacSender, testUrl: boolean): string {
-	return sender.signedUrl ?? (testUrl ? TEST_URL : PRODUCTION_URL);
-}
-
 // ---- signing ----
 
 function secretOf(setup: Setup, name: SecretName): string {
@@ -297,7 +288,8 @@ function signedContent(sender: HmacSender, setup: Setup, c: Choices, timestamp: 
 		body: c.body,
 		timestamp,
 		id,
-		url: calledUrl(sender, setup.testUrl) + c.query,
+		// Signed URL when set, else the webhook's URL.
+		url: (sender.signedUrl ?? (setup.testUrl ? TEST_URL : PRODUCTION_URL)) + c.query,
 		header: c.headerValue,
 	};
 	const text = Buffer.concat(

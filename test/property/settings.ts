@@ -10,11 +10,11 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { VerificationName } from '../../nodes/TenantApiTrigger/verifications';
 
-import { listOf } from './common';
+import { listOf, pick } from './common';
 import { showsSetting } from './coverage';
 import type { Format } from './reading';
 import type { Piece } from './templates';
-import { placeholdersOf, templateProblems, templateText, templates } from './templates';
+import { placeholdersOf, templateText, templates } from './templates';
 
 type Algorithm = 'sha1' | 'sha256' | 'sha512';
 type KeyEncoding = 'text' | 'hex' | 'base64';
@@ -88,7 +88,6 @@ export const PRODUCTION_URL = 'https://n8n.example.com/webhook/5b0c7e1a/webhook'
 export const TEST_URL = 'https://n8n.example.com/webhook-test/5b0c7e1a/webhook';
 const SIGNED_URL = 'https://proxy.example.com/hooks/tenant';
 
-const pick = <T>(...values: T[]) => fc.constantFrom(...values);
 const rarely = <T>(usual: fc.Arbitrary<T>, rare: fc.Arbitrary<T>) =>
 	fc.oneof({ arbitrary: usual, weight: 6 }, { arbitrary: rare, weight: 1 });
 /** The parameters saved: those not undefined. */
@@ -114,9 +113,9 @@ const b64 = (text: string, encoding: BufferEncoding = 'base64') =>
 	Buffer.from(text).toString(encoding);
 const SECRETS: Record<KeyEncoding, Record<SecretName, string[]>> = {
 	text: {
-		current: ['Cur7Xq9Lm2Vb8Np4Rt6Kz1', 'whsec_Txt+Current/Q2W4=E6R8'],
-		previous: ['Prev-Q8wE4rT6yU2iO0pA3sD5', 'Old+Rotated/Key=Zm5Xn7Cb9'],
-		test: ['TestSecret-Hj5Kl7Zx9Cv1Bn3', 'Editor+Only/Fg4Hj6=Kl8Mn0'],
+		current: ['Cur7Xq9Lm2/Vb8Np4Rt6Kz1', 'whsec_Txt+Current/Q2W4=E6R8'],
+		previous: ['Prev-Q8wE4r/T6yU2iO0pA3sD5', 'Old+Rotated/Key=Zm5Xn7Cb9'],
+		test: ['TestSecret/Hj5Kl7Zx9Cv1Bn3', 'Editor+Only/Fg4Hj6=Kl8Mn0'],
 	},
 	hex: {
 		current: [
@@ -238,7 +237,6 @@ interface RowPart {
 	sender: Sender;
 	meaning: Meaning;
 	format: Format;
-	encoding: KeyEncoding;
 	dims: Array<[string, string]>;
 }
 
@@ -265,9 +263,13 @@ const MEANING: Meaning = {
 	template: '{body}',
 };
 
-const HMAC_SENDER: Omit<HmacSender, 'algorithm' | 'template' | 'signatureHeader'> = {
+/** An HMAC sender of the body alone: what each HMAC row, and the settings, change. */
+export const HMAC_SENDER: HmacSender = {
 	kind: 'hmac',
+	algorithm: 'sha256',
 	keyEncoding: 'text',
+	template: [BODY],
+	signatureHeader: 'x-signature',
 	timestampHeader: 'x-timestamp',
 	idHeader: 'webhook-id',
 	format: 'plain',
@@ -278,8 +280,59 @@ const HMAC_SENDER: Omit<HmacSender, 'algorithm' | 'template' | 'signatureHeader'
 	algorithmPrefix: true,
 };
 
+/** What each HMAC row but Custom HMAC fixes of its sender, from docs/trigger.md (refusals.ts reads their forms). */
+export const ROW_SENDERS = {
+	hmacSha256: { algorithm: 'sha256' },
+	hmacSha512: { algorithm: 'sha512' },
+	timestampedSignatures: {
+		template: TIMESTAMP_DOT_BODY,
+		format: 'keyValue',
+		label: 'v1',
+		texts: TEXTS_OF.hex,
+		algorithmPrefix: false,
+	},
+	standardWebhooks: {
+		keyEncoding: 'base64',
+		template: [{ placeholder: 'id', spelled: 'id' }, { literal: '.' }, ...TIMESTAMP_DOT_BODY],
+		signatureHeader: 'webhook-signature',
+		timestampHeader: 'webhook-timestamp',
+		format: 'versioned',
+		label: 'v1',
+		texts: TEXTS_OF.base64,
+		algorithmPrefix: false,
+	},
+} satisfies Record<string, Partial<HmacSender>>;
+
+type HeaderRole = 'signatureHeader' | 'timestampHeader' | 'idHeader';
+
+/**
+ * An HMAC row's part: its sender (HMAC_SENDER with what the row fixes and its settings choose), and what the settings
+ * mean: the header names read (a header the row fixes, only its own), the tolerance, the template.
+ */
+function hmacPart(
+	own: Partial<HmacSender>,
+	headers: Partial<Record<HeaderRole, HeaderChoice>>,
+	{ tolerance, ...rest }: Omit<RowPart, 'sender' | 'meaning'> & { tolerance: number },
+): RowPart {
+	const sender = { ...HMAC_SENDER, ...own };
+	const read = (role: HeaderRole) => {
+		const chosen = headers[role];
+		if (chosen !== undefined) sender[role] = chosen.sent;
+		return chosen?.names ?? [sender[role]];
+	};
+	const meaning: Meaning = {
+		...MEANING,
+		signatureHeaders: read('signatureHeader'),
+		timestampHeaders: read('timestampHeader'),
+		idHeaders: read('idHeader'),
+		tolerance,
+		template: templateText(sender.template),
+	};
+	return { ...rest, sender, meaning };
+}
+
 /** HMAC of the body (SHA-256 or SHA-512), with Use Timestamp its timestamp, a dot and the body. */
-const bodyHmac = (algorithm: 'sha256' | 'sha512'): fc.Arbitrary<RowPart> =>
+const bodyHmac = (row: 'hmacSha256' | 'hmacSha512'): fc.Arbitrary<RowPart> =>
 	fc
 		.record({
 			signatureHeader: headerSetting('x-signature', 'X-Acme-Signature'),
@@ -290,37 +343,27 @@ const bodyHmac = (algorithm: 'sha256' | 'sha512'): fc.Arbitrary<RowPart> =>
 		})
 		.map((c) => {
 			const stamped = c.useTimestamp === true;
-			return {
-				parameters: saved({
-					signatureHeader: c.signatureHeader.setting,
-					useTimestamp: c.useTimestamp,
-					bodyFormat: c.bodyFormat.value,
-					...(stamped
-						? { timestampHeader: c.timestampHeader.setting, toleranceSeconds: c.tolerance.value }
-						: {}),
-				}),
-				sender: {
-					...HMAC_SENDER,
-					algorithm,
-					template: stamped ? TIMESTAMP_DOT_BODY : [BODY],
-					signatureHeader: c.signatureHeader.sent,
-					timestampHeader: c.timestampHeader.sent,
-				},
-				meaning: {
-					...MEANING,
-					signatureHeaders: c.signatureHeader.names,
-					timestampHeaders: c.timestampHeader.names,
+			return hmacPart(
+				{ ...ROW_SENDERS[row], template: stamped ? TIMESTAMP_DOT_BODY : [BODY] },
+				{ signatureHeader: c.signatureHeader, timestampHeader: c.timestampHeader },
+				{
+					parameters: saved({
+						signatureHeader: c.signatureHeader.setting,
+						useTimestamp: c.useTimestamp,
+						bodyFormat: c.bodyFormat.value,
+						...(stamped
+							? { timestampHeader: c.timestampHeader.setting, toleranceSeconds: c.tolerance.value }
+							: {}),
+					}),
 					tolerance: c.tolerance.seconds,
-					template: stamped ? '{timestamp}.{body}' : '{body}',
+					format: c.bodyFormat.format,
+					dims: shapes(c, [
+						'signatureHeader',
+						'useTimestamp',
+						...(stamped ? ['timestampHeader', 'tolerance'] : []),
+					]),
 				},
-				format: c.bodyFormat.format,
-				encoding: 'text',
-				dims: shapes(c, [
-					'signatureHeader',
-					'useTimestamp',
-					...(stamped ? ['timestampHeader', 'tolerance'] : []),
-				]),
-			};
+			);
 		});
 
 const timestampedSignatures: fc.Arbitrary<RowPart> = fc
@@ -329,62 +372,38 @@ const timestampedSignatures: fc.Arbitrary<RowPart> = fc
 		tolerance,
 		bodyFormat,
 	})
-	.map((c) => ({
-		parameters: saved({
-			signatureHeader: c.signatureHeader.setting,
-			toleranceSeconds: c.tolerance.value,
-			bodyFormat: c.bodyFormat.value,
-		}),
-		sender: {
-			...HMAC_SENDER,
-			algorithm: 'sha256',
-			template: TIMESTAMP_DOT_BODY,
-			signatureHeader: c.signatureHeader.sent,
-			format: 'keyValue',
-			label: 'v1',
-			texts: TEXTS_OF.hex,
-			algorithmPrefix: false,
-		},
-		meaning: {
-			...MEANING,
-			signatureHeaders: c.signatureHeader.names,
-			tolerance: c.tolerance.seconds,
-			template: '{timestamp}.{body}',
-		},
-		format: c.bodyFormat.format,
-		encoding: 'text',
-		dims: shapes(c, ['signatureHeader', 'tolerance']),
-	}));
+	.map((c) =>
+		hmacPart(
+			ROW_SENDERS.timestampedSignatures,
+			{ signatureHeader: c.signatureHeader },
+			{
+				parameters: saved({
+					signatureHeader: c.signatureHeader.setting,
+					toleranceSeconds: c.tolerance.value,
+					bodyFormat: c.bodyFormat.value,
+				}),
+				tolerance: c.tolerance.seconds,
+				format: c.bodyFormat.format,
+				dims: shapes(c, ['signatureHeader', 'tolerance']),
+			},
+		),
+	);
 
 /** Standard Webhooks; now and then a Body Format left from another row (it reads JSON only). */
 const standardWebhooks: fc.Arbitrary<RowPart> = fc
 	.record({ tolerance, staleBodyFormat: pick<string | undefined>(undefined, undefined, 'form') })
-	.map((c) => ({
-		parameters: saved({ bodyFormat: c.staleBodyFormat, toleranceSeconds: c.tolerance.value }),
-		sender: {
-			...HMAC_SENDER,
-			algorithm: 'sha256',
-			keyEncoding: 'base64',
-			template: [{ placeholder: 'id', spelled: 'id' }, { literal: '.' }, ...TIMESTAMP_DOT_BODY],
-			signatureHeader: 'webhook-signature',
-			timestampHeader: 'webhook-timestamp',
-			idHeader: 'webhook-id',
-			format: 'versioned',
-			label: 'v1',
-			texts: TEXTS_OF.base64,
-			algorithmPrefix: false,
-		},
-		meaning: {
-			...MEANING,
-			signatureHeaders: ['webhook-signature'],
-			timestampHeaders: ['webhook-timestamp'],
-			tolerance: c.tolerance.seconds,
-			template: '{id}.{timestamp}.{body}',
-		},
-		format: 'json',
-		encoding: 'base64',
-		dims: shapes(c, ['tolerance', 'staleBodyFormat']),
-	}));
+	.map((c) =>
+		hmacPart(
+			ROW_SENDERS.standardWebhooks,
+			{},
+			{
+				parameters: saved({ bodyFormat: c.staleBodyFormat, toleranceSeconds: c.tolerance.value }),
+				tolerance: c.tolerance.seconds,
+				format: 'json',
+				dims: shapes(c, ['tolerance', 'staleBodyFormat']),
+			},
+		),
+	);
 
 // ---- Custom HMAC ----
 
@@ -448,34 +467,11 @@ const customHmac: fc.Arbitrary<RowPart> = fc
 		// Unset, the label reads its default, v1: a sender of that format then uses v1.
 		const label = c.labelUnset || format === 'plain' ? 'v1' : labels[c.labelAt % labels.length];
 		const text = templateText(c.template);
-		const problems = templateProblems(text, c.bodyFormat.format);
-		return {
-			parameters: saved({
-				customAlgorithm: c.algorithm.value,
-				customSecretEncoding: c.secretEncoding.value,
-				customSignatureFormat: c.signatureFormat.value,
-				customSignatureEncoding: c.signatureEncoding.value,
-				customSignatureHeader: c.signatureHeader.setting,
-				customTimestampHeader: c.timestampHeader.setting,
-				customIdHeader: c.idHeader.setting,
-				customPairSeparator: keyValue ? c.pairSeparator.value : undefined,
-				customTimestampKey: keyValue ? c.timestampKey.value : undefined,
-				customSignatureLabel: format === 'plain' || c.labelUnset ? undefined : label,
-				customSignedContent: { unset: undefined, padded: ` ${text} `, 'as typed': text }[
-					c.signedContent
-				],
-				signedUrl: c.signedUrl.value,
-				toleranceSeconds: c.tolerance.value,
-				bodyFormat: c.bodyFormat.value,
-			}),
-			sender: {
-				kind: 'hmac',
+		return hmacPart(
+			{
 				algorithm: c.algorithm.effective,
 				keyEncoding: c.secretEncoding.effective,
 				template: c.template,
-				signatureHeader: c.signatureHeader.sent,
-				timestampHeader: c.timestampHeader.sent,
-				idHeader: c.idHeader.sent,
 				format,
 				label: format === 'plain' ? '' : label,
 				pairSeparator: keyValue ? c.pairSeparator.effective : ',',
@@ -484,32 +480,47 @@ const customHmac: fc.Arbitrary<RowPart> = fc
 				algorithmPrefix: format === 'plain',
 				...(c.signedUrl.base === undefined ? {} : { signedUrl: c.signedUrl.base }),
 			},
-			meaning: {
-				...MEANING,
-				signatureHeaders: c.signatureHeader.names,
-				timestampHeaders: c.timestampHeader.names,
-				idHeaders: c.idHeader.names,
-				tolerance: c.tolerance.seconds,
-				template: text,
+			{
+				signatureHeader: c.signatureHeader,
+				timestampHeader: c.timestampHeader,
+				idHeader: c.idHeader,
 			},
-			format: c.bodyFormat.format,
-			encoding: c.secretEncoding.effective,
-			dims: [
-				...shapes(c, [
-					...listOf(
-						'algorithm|secretEncoding|signatureFormat|signatureEncoding|signatureHeader|signedUrl|tolerance|signedContent|idHeader',
-					),
-					...(keyValue ? ['pairSeparator', 'timestampKey'] : ['timestampHeader']),
-				]),
-				['signature label', label === '' ? 'empty' : label],
-				['signed content', problems.length === 0 ? 'one-way' : 'refused'],
-				...problems.map((problem): [string, string] => ['signed content refused for', problem]),
-				...placeholdersOf(c.template).map((placeholder): [string, string] => [
-					'signs',
-					placeholder,
-				]),
-			],
-		};
+			{
+				parameters: saved({
+					customAlgorithm: c.algorithm.value,
+					customSecretEncoding: c.secretEncoding.value,
+					customSignatureFormat: c.signatureFormat.value,
+					customSignatureEncoding: c.signatureEncoding.value,
+					customSignatureHeader: c.signatureHeader.setting,
+					customTimestampHeader: c.timestampHeader.setting,
+					customIdHeader: c.idHeader.setting,
+					customPairSeparator: keyValue ? c.pairSeparator.value : undefined,
+					customTimestampKey: keyValue ? c.timestampKey.value : undefined,
+					customSignatureLabel: format === 'plain' || c.labelUnset ? undefined : label,
+					customSignedContent: { unset: undefined, padded: ` ${text} `, 'as typed': text }[
+						c.signedContent
+					],
+					signedUrl: c.signedUrl.value,
+					toleranceSeconds: c.tolerance.value,
+					bodyFormat: c.bodyFormat.value,
+				}),
+				tolerance: c.tolerance.seconds,
+				format: c.bodyFormat.format,
+				dims: [
+					...shapes(c, [
+						...listOf(
+							'algorithm|secretEncoding|signatureFormat|signatureEncoding|signatureHeader|signedUrl|tolerance|signedContent|idHeader',
+						),
+						...(keyValue ? ['pairSeparator', 'timestampKey'] : ['timestampHeader']),
+					]),
+					['signature label', label === '' ? 'empty' : label],
+					...placeholdersOf(c.template).map((placeholder): [string, string] => [
+						'signs',
+						placeholder,
+					]),
+				],
+			},
+		);
 	});
 
 const secretHeader: fc.Arbitrary<RowPart> = fc
@@ -522,7 +533,6 @@ const secretHeader: fc.Arbitrary<RowPart> = fc
 		sender: { kind: 'secretHeader', header: c.sharedKeyHeader.sent },
 		meaning: { ...MEANING, secretHeaders: c.sharedKeyHeader.names },
 		format: c.bodyFormat.format,
-		encoding: 'text',
 		dims: shapes(c, ['sharedKeyHeader']),
 	}));
 
@@ -531,14 +541,13 @@ const none: fc.Arbitrary<RowPart> = bodyFormat.map((format) => ({
 	sender: { kind: 'none' },
 	meaning: MEANING,
 	format: format.format,
-	encoding: 'text',
 	dims: [],
 }));
 
 /** The part of a set-up each row of VERIFICATIONS decides. */
 const ROW_PARTS: Record<VerificationName, fc.Arbitrary<RowPart>> = {
-	hmacSha256: bodyHmac('sha256'),
-	hmacSha512: bodyHmac('sha512'),
+	hmacSha256: bodyHmac('hmacSha256'),
+	hmacSha512: bodyHmac('hmacSha512'),
 	timestampedSignatures,
 	standardWebhooks,
 	customHmac,
@@ -585,7 +594,7 @@ export function setups(verification: VerificationName): fc.Arbitrary<Setup> {
 				options,
 				events: maybe(pick(...EVENT_FILTERS, 'x,\n  *')),
 				respond: maybe(pick('onReceipt', 'whenFinished')),
-				secrets: credentials(part.encoding),
+				secrets: credentials(part.sender.kind === 'hmac' ? part.sender.keyEncoding : 'text'),
 				testUrl: fc.boolean(),
 				signWith: pick<SecretName>('current', 'current', 'previous', 'test'),
 				stale: rarely(fc.constant({}), pick(...STALE)),
@@ -621,8 +630,6 @@ export function setups(verification: VerificationName): fc.Arbitrary<Setup> {
 					dims: [
 						...part.dims,
 						['body format', part.format],
-						['url', c.testUrl ? 'Test URL' : 'production'],
-						['signed with', signWith ?? 'nothing'],
 						['respond', c.respond ?? 'unset'],
 						['settings of another row left in', String(Object.keys(stale).length > 0)],
 						...(unsigned ? [] : c.secrets.dims),

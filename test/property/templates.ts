@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 
-import { listOf } from './common';
+import { listOf, pick } from './common';
 import type { Format } from './reading';
 
 type Placeholder = 'body' | 'timestamp' | 'id' | 'url';
@@ -120,8 +120,6 @@ const SEPARATORS = ['.', ':', '|', '::', ' / ', '-', ',', '\n', 'v0:', '.v1.'];
 const DIGIT_TEXTS = ['1', 'v2', '0:'];
 const PREFIXES = ['', '', 'v0:', 'hook.', '{', 'sig='];
 const HEADERS_SIGNED = ['x-tenant', 'X-Event-Key', 'x-request-path'];
-
-const pick = <T>(...values: T[]) => fc.constantFrom(...values);
 
 /** How a placeholder is typed: as documented, in upper case, or with blanks inside its braces. */
 const spelling = (name: string) => pick(name, name.toUpperCase(), ` ${name} `);

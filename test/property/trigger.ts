@@ -25,13 +25,17 @@ export interface Answer {
 	refused?: IDataObject;
 }
 
-/** What the trigger does with a request under a set-up. */
-export function trigger(setup: Setup, request: Received): Answer {
-	const settings = settingsFromParameters(
+/** The settings as the node reads them for a set-up at a URL (None reads no credential). */
+export const settingsOf = (setup: Setup, testUrl: boolean) =>
+	settingsFromParameters(
 		setup.verification,
 		parameterReader(setup.parameters),
-		setup.verification === 'none' ? undefined : secretsOf(setup.credential, request.testUrl),
+		setup.verification === 'none' ? undefined : secretsOf(setup.credential, testUrl),
 	);
+
+/** What the trigger does with a request under a set-up. */
+export function trigger(setup: Setup, request: Received): Answer {
+	const settings = settingsOf(setup, request.testUrl);
 	const publicUrl = request.testUrl ? TEST_URL : PRODUCTION_URL;
 	const path = (request.testUrl ? PATHS.test : PATHS.production) + request.rawQuery;
 	const decision = receiveDelivery(settings, {

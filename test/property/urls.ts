@@ -34,7 +34,7 @@ import {
 } from '../../nodes/TenantApi/transport/apiUrl';
 import { withoutQueryParameters } from '../../nodes/TenantApi/transport/pagination/fetchListing';
 import type { PropertyGroup, Verdict } from './common';
-import { caseProperty, fraction } from './common';
+import { caseProperty, fraction, threw } from './common';
 
 // ---- the oracle ----
 
@@ -179,109 +179,71 @@ function baseBreach(raw: unknown, got: { origin: string; path: string }): string
 
 // ---- running the code under test ----
 
-type Attempt = { href: string } | { refused: string } | { threw: unknown };
-
-/** A refusal's message with what varies (the one quoted input, which may hold quotes; URLs) left out, to count refusals by kind. */
+/** A refusal's message with what varies (the quoted input, URLs) left out, to count refusals by kind. */
 const kindOf = (message: string) =>
 	message.replace(/"[\s\S]*"/, '"…"').replace(/\b[a-z]+:\/\/\S+/gi, '…');
 
-function attempt(run: () => string): Attempt {
+/** What a run gave, the kind of UnsafeUrlError it threw, or the verdict on any other error (a broken rule). */
+function attempt<T>(run: () => T): { value: T } | { refused: string } | { verdict: Verdict } {
 	try {
-		return { href: run() };
+		return { value: run() };
 	} catch (error) {
-		return error instanceof UnsafeUrlError ? { refused: kindOf(error.message) } : { threw: error };
+		return error instanceof UnsafeUrlError
+			? { refused: kindOf(error.message) }
+			: { verdict: threw(error) };
 	}
 }
 
-const threw = (error: unknown): Verdict => ({
-	ok: false,
-	outcome: 'threw',
-	why: `not an UnsafeUrlError: ${(error as Error)?.stack ?? String(error)}`,
-});
-
-/** The base as the code reads it; the generated ones are all valid, so a refusal breaks the rule too. */
-function baseOf(raw: string): { base: ApiBase } | { verdict: Verdict } {
-	try {
-		return { base: parseBaseUrl(raw) };
-	} catch (error) {
-		return {
-			verdict: {
-				ok: false,
-				outcome: 'valid base refused',
-				why: `${JSON.stringify(raw)}: ${(error as Error).message}`,
-			},
-		};
-	}
-}
-
-/** What the node sends to is what it resolved: the same again (it is remembered), and accepted by the check before sending. */
-function sendable(base: ApiBase, href: string, again: () => string): string | undefined {
-	if (again() !== href) return 'resolved differently the second time';
-	try {
-		checkWithinBase(base, href);
-		return undefined;
-	} catch (error) {
-		return `refused by the check before sending: ${(error as Error).message}`;
-	}
-}
+const broken = (outcome: string, why: string): Verdict => ({ ok: false, outcome, why });
 
 /**
- * One URL the Api-Key would go to, judged: refused, or confined; `expected`, when given, is the URL a plain input
- * must resolve to.
+ * One URL the Api-Key would go to, judged: refused, or confined, resolved the same again (the node remembers it) and
+ * accepted by the check before sending; `expected`, when given, is the URL a plain input must resolve to.
  */
 function judgeUrl(
 	rawBase: string,
 	resolve: (base: ApiBase) => string,
 	expected?: (base: ExpectedBase) => string,
 ): Verdict {
-	const parsed = baseOf(rawBase);
-	if ('verdict' in parsed) return parsed.verdict;
-	const got = attempt(() => resolve(parsed.base));
-	if ('threw' in got) return threw(got.threw);
-	const oracleBase = expectedBase(rawBase);
-	if ('refused' in got) {
-		return expected
-			? {
-					ok: false,
-					outcome: 'plain input refused',
-					why: `${expected(oracleBase)}: ${got.refused}`,
-				}
-			: { ok: true, outcome: `refused: ${got.refused}` };
-	}
+	const base = attempt(() => parseBaseUrl(rawBase));
+	if ('verdict' in base) return base.verdict;
+	// The generated bases are all valid.
+	if ('refused' in base) return broken('valid base refused', `${rawBase}: ${base.refused}`);
+	const got = attempt(() => resolve(base.value));
+	if ('verdict' in got) return got.verdict;
+	const want = expected?.(expectedBase(rawBase));
+	if ('refused' in got)
+		return want === undefined
+			? { ok: true, outcome: `refused: ${got.refused}` }
+			: broken('plain input refused', `${want}: ${got.refused}`);
+	const href = got.value;
+	const checked = attempt(() => checkWithinBase(base.value, href));
 	const breach =
-		confinementBreach(oracleBase, got.href) ??
-		sendable(parsed.base, got.href, () => resolve(parsed.base));
-	if (breach !== undefined) return { ok: false, outcome: 'escaped', why: breach };
-	if (expected && got.href !== expected(oracleBase))
-		return {
-			ok: false,
-			outcome: 'plain input misread',
-			why: `${got.href}, not ${expected(oracleBase)}`,
-		};
-	return {
-		ok: true,
-		outcome: expected ? 'plain input resolved as written' : 'resolved within the base',
-	};
+		confinementBreach(expectedBase(rawBase), href) ??
+		(resolve(base.value) !== href ? 'resolved differently the second time' : undefined) ??
+		('value' in checked
+			? undefined
+			: `refused by the check before sending: ${JSON.stringify(checked)}`);
+	if (breach !== undefined) return broken('escaped', breach);
+	if (want === undefined) return { ok: true, outcome: 'resolved within the base' };
+	return href === want
+		? { ok: true, outcome: 'plain input resolved as written' }
+		: broken('plain input misread', `${href}, not ${want}`);
 }
 
-interface EndpointCase {
+interface UrlCase {
 	base: string;
-	endpoint: unknown;
+	input: unknown;
 }
 
-interface LinkCase {
-	base: string;
-	link: string;
-}
+const checkEndpoint = ({ base, input }: UrlCase): Verdict =>
+	judgeUrl(base, (b) => resolveEndpoint(b, input));
 
-const checkEndpoint = ({ base, endpoint }: EndpointCase): Verdict =>
-	judgeUrl(base, (b) => resolveEndpoint(b, endpoint));
-
-const checkPlainEndpoint = ({ base, endpoint }: EndpointCase): Verdict =>
+const checkPlainEndpoint = ({ base, input }: UrlCase): Verdict =>
 	judgeUrl(
 		base,
-		(b) => resolveEndpoint(b, endpoint),
-		({ origin, path }) => `${origin}${path}/${String(endpoint).replace(/^\/+/, '')}`,
+		(b) => resolveEndpoint(b, input),
+		({ origin, path }) => `${origin}${path}/${String(input).replace(/^\/+/, '')}`,
 	);
 
 /**
@@ -289,30 +251,28 @@ const checkPlainEndpoint = ({ base, endpoint }: EndpointCase): Verdict =>
  * itself (names the generated queries use too).
  */
 const PAGE_PARAMETERS = ['limit', 'cursor', 'page', 'a', 'expand', 'transfers'];
-const checkListingEndpoint = ({ base, endpoint }: EndpointCase): Verdict =>
-	judgeUrl(base, (b) => withoutQueryParameters(resolveEndpoint(b, endpoint), PAGE_PARAMETERS));
+const checkListingEndpoint = ({ base, input }: UrlCase): Verdict =>
+	judgeUrl(base, (b) => withoutQueryParameters(resolveEndpoint(b, input), PAGE_PARAMETERS));
 
-const followed = (link: string) => (b: ApiBase) => resolveNextLink(b, link);
+const checkLink = ({ base, input }: UrlCase): Verdict =>
+	judgeUrl(base, (b) => resolveNextLink(b, String(input)));
 
-const checkLink = ({ base, link }: LinkCase): Verdict => judgeUrl(base, followed(link));
-
-const checkPlainLink = ({ base, link }: LinkCase): Verdict =>
-	judgeUrl(base, followed(link), ({ origin }) => new URL(link, `${origin}/`).href);
+const checkPlainLink = ({ base, input }: UrlCase): Verdict =>
+	judgeUrl(
+		base,
+		(b) => resolveNextLink(b, String(input)),
+		({ origin }) => new URL(String(input), `${origin}/`).href,
+	);
 
 /** A base URL (any value in the credential field): refused, or https (http only on loopback) read as WHATWG reads it. */
 function checkBaseUrl(raw: unknown): Verdict {
-	let got: ApiBase;
-	try {
-		got = parseBaseUrl(raw);
-	} catch (error) {
-		return error instanceof UnsafeUrlError
-			? { ok: true, outcome: `refused: ${kindOf(error.message)}` }
-			: threw(error);
-	}
-	const breach = baseBreach(raw, got);
+	const got = attempt(() => parseBaseUrl(raw));
+	if ('verdict' in got) return got.verdict;
+	if ('refused' in got) return { ok: true, outcome: `refused: ${got.refused}` };
+	const breach = baseBreach(raw, got.value);
 	return breach === undefined
-		? { ok: true, outcome: `accepted ${new URL(got.origin).protocol}` }
-		: { ok: false, outcome: 'accepted', why: `${JSON.stringify(raw)}: ${breach}` };
+		? { ok: true, outcome: `accepted ${new URL(got.value.origin).protocol}` }
+		: broken('accepted', `${JSON.stringify(raw)}: ${breach}`);
 }
 
 // ---- generators: base URLs ----
@@ -555,14 +515,14 @@ function linkOf(base: string, shape: LinkShape): string {
 }
 
 /** A link for a valid base, made from that base. */
-const linkCase = (of: (base: string) => fc.Arbitrary<string>): fc.Arbitrary<LinkCase> =>
-	validBase.chain((base) => of(base).map((link) => ({ base, link })));
-const hostileLinkCase: fc.Arbitrary<LinkCase> = fc
+const linkCase = (of: (base: string) => fc.Arbitrary<string>): fc.Arbitrary<UrlCase> =>
+	validBase.chain((base) => of(base).map((input) => ({ base, input })));
+const hostileLinkCase: fc.Arbitrary<UrlCase> = fc
 	.tuple(validBase, linkShape)
-	.map(([base, shape]) => ({ base, link: linkOf(base, shape) }));
+	.map(([base, shape]) => ({ base, input: linkOf(base, shape) }));
 
-const endpointCase = (endpoint: fc.Arbitrary<unknown>): fc.Arbitrary<EndpointCase> =>
-	fc.record({ base: validBase, endpoint });
+const endpointCase = (input: fc.Arbitrary<unknown>): fc.Arbitrary<UrlCase> =>
+	fc.record({ base: validBase, input });
 const hostileEndpointCase = endpointCase(hostileEndpoint);
 const mutatedEndpointCase = endpointCase(mutated(plainEndpoint));
 
@@ -606,59 +566,53 @@ const anyBase: fc.Arbitrary<unknown> = fc.oneof(
 
 // ---- the properties ----
 
-/** Hostile, mutated and plain inputs of one kind (45 %, 45 %, 10 % of the group's cases). */
-function inputGroup<T>(
-	key: string,
-	noun: string,
-	cases: Record<'hostile' | 'mutated' | 'plain', fc.Arbitrary<T>>,
-	check: (c: T) => Verdict,
-	checkPlain: (c: T) => Verdict,
-): PropertyGroup {
-	return {
-		key,
-		label: `${noun}s`,
+const WITHIN = 'is refused, or stays within the base';
+
+/** The URL properties by kind of input: hostile and mutated inputs, and (a tenth of the cases) plain ones. */
+export const URL_GROUPS: PropertyGroup[] = [
+	{
+		key: 'endpoints',
+		label: 'endpoints',
 		properties: [
 			caseProperty(
-				`each ${noun} from hostile pieces is refused, or stays within the base`,
+				`each endpoint from hostile pieces ${WITHIN}`,
 				0.45,
-				cases.hostile,
-				check,
+				hostileEndpointCase,
+				checkEndpoint,
+			),
+			caseProperty(`each mutated endpoint ${WITHIN}`, 0.45, mutatedEndpointCase, checkEndpoint),
+			caseProperty(
+				'each plain endpoint is taken as written',
+				0.1,
+				endpointCase(plainEndpoint),
+				checkPlainEndpoint,
+			),
+		],
+	},
+	{
+		key: 'next-links',
+		label: 'next-page links',
+		properties: [
+			caseProperty(
+				`each next-page link from hostile pieces ${WITHIN}`,
+				0.45,
+				hostileLinkCase,
+				checkLink,
 			),
 			caseProperty(
-				`each mutated ${noun} is refused, or stays within the base`,
+				`each mutated next-page link ${WITHIN}`,
 				0.45,
-				cases.mutated,
-				check,
+				linkCase((base) => mutated(plainLink(base))),
+				checkLink,
 			),
-			caseProperty(`each plain ${noun} is taken as written`, 0.1, cases.plain, checkPlain),
+			caseProperty(
+				'each plain next-page link is taken as written',
+				0.1,
+				linkCase(plainLink),
+				checkPlainLink,
+			),
 		],
-	};
-}
-
-/** The URL properties by kind of input (test/unit/urlProperties.test.ts, `npm run fuzz`). */
-export const URL_GROUPS: PropertyGroup[] = [
-	inputGroup(
-		'endpoints',
-		'endpoint',
-		{
-			hostile: hostileEndpointCase,
-			mutated: mutatedEndpointCase,
-			plain: endpointCase(plainEndpoint),
-		},
-		checkEndpoint,
-		checkPlainEndpoint,
-	),
-	inputGroup(
-		'next-links',
-		'next-page link',
-		{
-			hostile: hostileLinkCase,
-			mutated: linkCase((base) => mutated(plainLink(base))),
-			plain: linkCase(plainLink),
-		},
-		checkLink,
-		checkPlainLink,
-	),
+	},
 	{
 		key: 'base-urls',
 		label: 'base URLs',
@@ -676,13 +630,13 @@ export const URL_GROUPS: PropertyGroup[] = [
 		label: 'Get Many endpoints',
 		properties: [
 			caseProperty(
-				'each endpoint of a Get Many from hostile pieces is refused, or its pages stay within the base',
+				`each endpoint of a Get Many from hostile pieces ${WITHIN}`,
 				0.5,
 				hostileEndpointCase,
 				checkListingEndpoint,
 			),
 			caseProperty(
-				'each mutated endpoint of a Get Many is refused, or its pages stay within the base',
+				`each mutated endpoint of a Get Many ${WITHIN}`,
 				0.5,
 				mutatedEndpointCase,
 				checkListingEndpoint,
