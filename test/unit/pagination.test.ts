@@ -75,6 +75,25 @@ describe('readPage', () => {
 		);
 	});
 
+	it.each([
+		[
+			'cursor',
+			{ results: accounts(3), next: 'https://x/v1/a?page=2' },
+			'Cursor',
+			'a next link',
+			'Next URL',
+		],
+		['nextUrl', { data: accounts(3), next_cursor: 'c2' }, 'Next URL', 'a next cursor', 'Cursor'],
+	] as const)(
+		'a forced %s style refuses an answer that points on the other way',
+		(style, body, forced, has, choose) => {
+			expect(() => readPage(body, style, 1)).toThrow(
+				`Pagination Style is ${forced}, but the API's answer has ${has} instead, so the rest cannot be fetched. Nothing is output rather than a partial list. Set Pagination Style to Auto-Detect or ${choose}.`,
+			);
+			expect(readPage({ ...body, has_more: false }, style, 1).next).toBeUndefined();
+		},
+	);
+
 	it('wraps non-object list entries and explains unknown shapes', () => {
 		expect(readPage([1, 'a'], 'auto', 1).items).toEqual([{ value: 1 }, { value: 'a' }]);
 		const read = (body: unknown) => () => readPage(body, 'auto', 1, undefined, listing);

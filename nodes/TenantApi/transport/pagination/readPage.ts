@@ -204,5 +204,20 @@ export function readPage(
 		};
 	}
 	const reading = readEnvelope(body as IDataObject, effective, currentPage);
-	return { items, next: reading === undefined || reading.kind === 'end' ? undefined : reading };
+	if (reading !== undefined && reading.kind !== 'end') return { items, next: reading };
+	if (style === 'cursor' || style === 'nextUrl') refuseOtherPointer(body as IDataObject, style);
+	return { items };
+}
+
+/** A forced style that ends where the answer points the other way would output a partial list. */
+function refuseOtherPointer(body: IDataObject, style: 'cursor' | 'nextUrl'): void {
+	const other = style === 'cursor' ? urlNext(body) : cursorNext(body);
+	if (other === undefined || other.kind === 'end') return;
+	const [forced, has, choose] =
+		style === 'cursor'
+			? ['Cursor', 'a next link', 'Next URL']
+			: ['Next URL', 'a next cursor', 'Cursor'];
+	throw new PaginationError(
+		`Pagination Style is ${forced}, but the API's answer has ${has} instead, so the rest cannot be fetched. Nothing is output rather than a partial list. Set Pagination Style to Auto-Detect or ${choose}.`,
+	);
 }
