@@ -105,6 +105,8 @@ const bodyShape = (format: BodyFormat) =>
 	format === 'form'
 		? 'Body must be form fields with names (at most 1,000)'
 		: 'Body must be a JSON object';
+/** A 503: the sender delivers again. */
+const retryLater = () => 'Temporarily unable to verify the delivery';
 
 /** Every refusal: its status, what the sender is told, and what the Refused output says. */
 export const REFUSALS: Record<RefusalReason, RefusalEntry> = {
@@ -217,7 +219,7 @@ export const REFUSALS: Record<RefusalReason, RefusalEntry> = {
 	},
 	credential_unavailable: {
 		status: 503,
-		answer: () => 'Temporarily unable to verify the delivery',
+		answer: retryLater,
 		explain: () => [
 			'n8n could not read the credential right now (its database is busy); the sender was answered 503 and retries.',
 			'Nothing to change if it passes; in queue mode, raise DB_POSTGRESDB_POOL_SIZE on webhook processors.',
@@ -289,7 +291,7 @@ export const REFUSALS: Record<RefusalReason, RefusalEntry> = {
 	},
 	internal_error: {
 		status: 503,
-		answer: () => 'Temporarily unable to verify the delivery',
+		answer: retryLater,
 		explain: () => [
 			'The trigger could not finish with this request: n8n did not hand it the request or its settings, or reading the body ran out of memory or stack. The sender was answered 503 and delivers again.',
 			'Nothing to change if it passes; if it repeats for one delivery, tell us its size and Content-Type.',

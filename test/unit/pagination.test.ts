@@ -85,11 +85,11 @@ describe('readPage', () => {
 		],
 		['nextUrl', { data: accounts(3), next_cursor: 'c2' }, 'Next URL', 'a next cursor', 'Cursor'],
 	] as const)(
-		'a forced %s style refuses an answer that points on the other way',
+		'a forced %s style refuses an answer that points the other way',
 		(style, body, forced, has, choose) => {
-			expect(() => readPage(body, style, 1)).toThrow(
-				`Pagination Style is ${forced}, but the API's answer has ${has} instead, so the rest cannot be fetched. Nothing is output rather than a partial list. Set Pagination Style to Auto-Detect or ${choose}.`,
-			);
+			const message = `Pagination Style is ${forced}, but the API's answer has ${has} instead, so the rest cannot be fetched. Nothing is output rather than a partial list. Set Pagination Style to Auto-Detect or ${choose}.`;
+			expect(() => readPage(body, style, 1)).toThrow(message);
+			expect(() => readPage({ ...body, has_more: true }, style, 1)).toThrow(message);
 			expect(readPage({ ...body, has_more: false }, style, 1).next).toBeUndefined();
 		},
 	);

@@ -160,7 +160,11 @@ function refuseUnfollowable(): never {
 	);
 }
 
-function readEnvelope(body: IDataObject, style: PaginationStyle, currentPage: number): Reading {
+function readEnvelope(
+	body: IDataObject,
+	style: PaginationStyle,
+	currentPage: number,
+): NextPage | typeof END {
 	switch (style) {
 		case 'cursor':
 			return cursorNext(body) ?? (saysMore(body) ? refuseUnfollowable() : END);
@@ -203,16 +207,18 @@ export function readPage(
 			next: effective === 'cursor' || effective === 'nextUrl' ? undefined : probeNext(currentPage),
 		};
 	}
-	const reading = readEnvelope(body as IDataObject, effective, currentPage);
-	if (reading !== undefined && reading.kind !== 'end') return { items, next: reading };
 	if (style === 'cursor' || style === 'nextUrl') refuseOtherPointer(body as IDataObject, style);
-	return { items };
+	const reading = readEnvelope(body as IDataObject, effective, currentPage);
+	return { items, next: reading.kind === 'end' ? undefined : reading };
 }
 
-/** A forced style that ends where the answer points the other way would output a partial list. */
+const isNext = (reading: Reading) => reading !== undefined && reading.kind !== 'end';
+
+/** A forced style blind to the pointer the answer has would output a partial list as whole. */
 function refuseOtherPointer(body: IDataObject, style: 'cursor' | 'nextUrl'): void {
-	const other = style === 'cursor' ? urlNext(body) : cursorNext(body);
-	if (other === undefined || other.kind === 'end') return;
+	const [own, other] =
+		style === 'cursor' ? [cursorNext(body), urlNext(body)] : [urlNext(body), cursorNext(body)];
+	if (isNext(own) || !isNext(other)) return;
 	const [forced, has, choose] =
 		style === 'cursor'
 			? ['Cursor', 'a next link', 'Next URL']
