@@ -21,6 +21,7 @@ import {
 	projectN8n,
 	startSandbox,
 	startLib,
+	TRIGGER_TYPE,
 	workflows,
 } from '../e2e/helpers';
 
@@ -28,7 +29,6 @@ const ARTIFACTS = path.join(ROOT, 'test-artifacts', 'browser');
 const DOCS_SCREENSHOTS = path.join(ROOT, 'docs', 'screenshots');
 const PKG = 'n8n-nodes-tenant-api';
 const ACTION_TYPE = `${PKG}.tenantApi`;
-const TRIGGER_TYPE = `${PKG}.tenantApiTrigger`;
 const ICON_PREFIX = `/icons/${PKG}/`;
 const LIST_NODE = 'List accounts';
 const [EXAMPLE_CREDENTIAL] = JSON.parse(

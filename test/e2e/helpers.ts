@@ -1,11 +1,8 @@
-/* eslint-disable @n8n/community-nodes/no-restricted-imports -- test code: runs in Node next to n8n, not in n8n Cloud */
 /*
  * Helpers for the e2e and browser suites. Every file runs against its project's one n8n (sharedN8n.ts)
  * with a sandbox of its own, and creates its own credentials and workflows through n8n's public API.
  */
 import * as crypto from 'node:crypto';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type { IDataObject, IRun, IRunExecutionData, IWorkflowBase } from 'n8n-workflow';
 import type { Sandbox, SandboxOptions } from '../../sandbox/server';
 import { sign } from '../../sandbox/signing';
@@ -98,9 +95,7 @@ export function exampleWorkflow(
 	name: string,
 	credentials: Partial<Record<string, CredentialRef>>,
 ): WorkflowBody {
-	const example: IWorkflowBase = JSON.parse(
-		fs.readFileSync(path.join(ROOT, 'examples', `${name}.json`), 'utf8'),
-	);
+	const example: IWorkflowBase = startLib.readExample(`${name}.json`);
 	const webhookId = crypto.randomUUID();
 	const nodes = example.nodes.map((node) => ({
 		...node,

@@ -150,7 +150,7 @@ export class PackageNodeTypes implements INodeTypes {
  * kind these credentials have: called with the credential data and the request options, its result is sent.
  * (n8n's HTTP Request node, in the benchmark, applies its Header Auth itself.)
  */
-export class TestCredentialsHelper extends ICredentialsHelper {
+class TestCredentialsHelper extends ICredentialsHelper {
 	/** Credential types beyond the package's (e.g. the benchmark's floor node's). */
 	readonly extraTypes: Record<string, ICredentialType> = {};
 

@@ -6,21 +6,21 @@ import { until } from '../harness/until';
 
 /** The file's sandbox (or the describe block's): started before all tests, reset before each, closed after all. */
 export function useSandbox(options?: SandboxOptions): Sandbox {
-	let current: Sandbox | undefined;
+	const sandbox = {} as Sandbox;
 	beforeAll(async () => {
-		current = await startSandbox(options);
+		Object.assign(sandbox, await startSandbox(options));
 	});
-	afterAll(() => current?.close());
-	beforeEach(() => current?.reset());
-	return new Proxy({} as Sandbox, { get: (_, name: keyof Sandbox) => current?.[name] });
+	afterAll(() => sandbox.close?.());
+	beforeEach(() => sandbox.reset());
+	return sandbox;
 }
 
-/** POST a JSON body to the sandbox API with its key and an Idempotency-Key (GET without a body). */
-export function post(sb: Sandbox, path: string, key: string, body?: unknown, signal?: AbortSignal) {
+/** POST a JSON body to the sandbox API with its key and an Idempotency-Key. */
+export function post(sb: Sandbox, path: string, key: string, body: unknown, signal?: AbortSignal) {
 	return fetch(sb.baseUrl + path, {
-		method: body === undefined ? 'GET' : 'POST',
+		method: 'POST',
 		headers: { 'Api-Key': sb.apiKey, 'content-type': 'application/json', 'Idempotency-Key': key },
-		body: body === undefined ? undefined : JSON.stringify(body),
+		body: JSON.stringify(body),
 		signal,
 	});
 }

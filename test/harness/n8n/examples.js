@@ -149,6 +149,7 @@ module.exports = {
 	createCredential,
 	firstDelivery,
 	importExamples,
+	readExample,
 	sandboxCredentials,
 	tenantApiData,
 };

@@ -60,7 +60,7 @@ const found = (mentions: Mention[], pattern: RegExp, clean = (text: string) => t
  * GitHub's anchor for a heading (github-slugger): the rendered text in lower case, every character that is
  * not a letter, mark, number, connector, hyphen or space dropped, each space a hyphen.
  */
-export const githubAnchor = (heading: string) =>
+const githubAnchor = (heading: string) =>
 	heading
 		.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
 		.replace(/<[^>]+>|[*`]/g, '')
