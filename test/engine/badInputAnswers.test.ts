@@ -173,6 +173,21 @@ describe('hostile answers', () => {
 			expect(suite.sandbox.stats()).toMatchObject({ requests: 4, records: 1 });
 		});
 
+		it.each([
+			[
+				{ maxAttempts: 3 },
+				`The API is still processing an earlier request with this Idempotency-Key (409): ${IN_USE.message} (after 3 attempts)`,
+				3,
+			],
+			[{ maxAttempts: 3, inProgressMatch: '' }, `Conflict (409): ${IN_USE.message}`, 1],
+		])('a Stripe-like 409 on every attempt, options %j: %s', async (options, message, requests) => {
+			const { error } = await postOne(options, [
+				{ method: 'POST', action: { status: 409, body: { error: IN_USE } } },
+			]);
+			expect(error?.message).toBe(message);
+			expect(suite.sandbox.stats()).toMatchObject({ requests, records: 0 });
+		});
+
 		it('the status and the words are options: a 423 "locked" is retried when configured', async () => {
 			const locked = {
 				method: 'POST',
