@@ -65,7 +65,12 @@ const SETUPS = [
 	sandboxSetup('secretHeader', 'secret-header'),
 ];
 
-const setupNamed = (name) => SETUPS.find((setup) => setup.name === name);
+/** @param {string} name */
+function setupNamed(name) {
+	const setup = SETUPS.find((candidate) => candidate.name === name);
+	if (!setup) throw new Error(`no webhook set-up named ${name}`);
+	return setup;
+}
 
 /** A request as the trigger gets it. */
 const requestOf = (body, headers, format) => ({

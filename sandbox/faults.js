@@ -98,13 +98,15 @@ function randomPick(spec) {
 	/** @type {[number, CompiledAction][]} */
 	const table = [];
 	let upTo = 0;
-	const retryAfter = { 'retry-after': String(spec.retryAfterSeconds ?? 1) };
+	const retryAfter = {
+		'retry-after': String(numberOption(spec.retryAfterSeconds, 1, 'retryAfterSeconds', 0, true)),
+	};
 	/** @type {Array<[keyof RandomFaults, CompiledAction]>} */
 	const kinds = [
 		['p500', compileAction({ status: 500 })],
 		['pDropAfterCommit', { type: 'dropAfterCommit' }],
 		['p429', compileAction({ status: 429, headers: retryAfter })],
-		['pSlow', { type: 'delay', ms: Number(spec.slowMs ?? 200) }],
+		['pSlow', { type: 'delay', ms: numberOption(spec.slowMs, 200, 'slowMs', 0) }],
 	];
 	for (const [name, action] of kinds) {
 		const p = probabilityOf(spec[name], name);
